@@ -1,0 +1,53 @@
+/**
+ * Numbered schema migrations. Each runs once, in order, inside a transaction; the number of the
+ * last one applied is SQLite's `user_version`. Never edit a released migration: add the next.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: server settings, encrypted API keys, channels per kind of automatic post, member links,
+  // and the ledger of posted items that makes automatic posts exactly-once.
+  `
+  CREATE TABLE guild_settings (
+    guild_id          TEXT PRIMARY KEY,
+    eventor_instance  TEXT,
+    eventor_base_url  TEXT,
+    api_key_sealed    TEXT,
+    organisation_id   TEXT,
+    organisation_name TEXT,
+    locale            TEXT,
+    time_zone         TEXT,
+    created_at        TEXT NOT NULL,
+    updated_at        TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE guild_channels (
+    guild_id   TEXT NOT NULL REFERENCES guild_settings(guild_id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    PRIMARY KEY (guild_id, kind)
+  ) STRICT;
+
+  CREATE TABLE member_links (
+    guild_id   TEXT NOT NULL,
+    user_id    TEXT NOT NULL,
+    person_id  TEXT NOT NULL,
+    is_default INTEGER NOT NULL DEFAULT 0,
+    method     TEXT NOT NULL,
+    linked_at  TEXT NOT NULL,
+    PRIMARY KEY (guild_id, user_id, person_id)
+  ) STRICT;
+  CREATE INDEX member_links_person ON member_links (guild_id, person_id);
+
+  CREATE TABLE posted_items (
+    guild_id     TEXT NOT NULL,
+    feed         TEXT NOT NULL,
+    item_key     TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    channel_id   TEXT NOT NULL,
+    message_id   TEXT,
+    state        TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    PRIMARY KEY (guild_id, feed, item_key)
+  ) STRICT;
+  `,
+];

@@ -1,0 +1,45 @@
+/**
+ * Encryption of secrets at rest (Eventor API keys stored by /setup): AES-256-GCM under a key
+ * derived from the operator's SECRET_KEY. The stored form names its version so the scheme can
+ * change without losing what is stored.
+ */
+import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+
+const VERSION = 'v1';
+// A fixed, public salt: SECRET_KEY is the secret; the salt only separates this use of it.
+const SALT = Buffer.from('eventor-bot/secret-box/v1');
+
+export class SecretBoxError extends Error {
+  override name = 'SecretBoxError';
+}
+
+export class SecretBox {
+  readonly #key: Buffer;
+
+  constructor(secretKey: string) {
+    if (secretKey.length < 16) throw new SecretBoxError('SECRET_KEY must be at least 16 characters');
+    this.#key = scryptSync(secretKey, SALT, 32);
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(':');
+  }
+
+  /** Throws SecretBoxError when the value was sealed under another SECRET_KEY or was altered. */
+  open(sealed: string): string {
+    const [version, iv, tag, body, extra] = sealed.split(':');
+    if (version !== VERSION || iv === undefined || tag === undefined || body === undefined || extra !== undefined) {
+      throw new SecretBoxError('stored secret is not in a known format');
+    }
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      throw new SecretBoxError('stored secret cannot be decrypted: was SECRET_KEY changed?');
+    }
+  }
+}

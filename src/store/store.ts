@@ -1,0 +1,130 @@
+/**
+ * The store: the only module that knows the database's tables. Callers get plain objects;
+ * secrets go in sealed and come out opened, so nothing else handles ciphertext.
+ */
+import { openDatabase, type Db } from './database.js';
+import { SecretBox } from './secrets.js';
+
+export interface GuildSettings {
+  guildId: string;
+  eventorInstance: string | null;
+  eventorBaseUrl: string | null;
+  /** Whether an API key is stored; the key itself only through `apiKey()`. */
+  hasApiKey: boolean;
+  organisationId: string | null;
+  organisationName: string | null;
+  locale: string | null;
+  timeZone: string | null;
+  channels: Record<string, string>;
+  updatedAt: string;
+}
+
+export type GuildSettingsUpdate = Partial<Pick<GuildSettings, 'eventorInstance' | 'eventorBaseUrl' | 'organisationId' | 'organisationName' | 'locale' | 'timeZone'>>;
+
+interface GuildRow {
+  guild_id: string;
+  eventor_instance: string | null;
+  eventor_base_url: string | null;
+  api_key_sealed: string | null;
+  organisation_id: string | null;
+  organisation_name: string | null;
+  locale: string | null;
+  time_zone: string | null;
+  updated_at: string;
+}
+
+const COLUMNS: Record<keyof GuildSettingsUpdate, string> = {
+  eventorInstance: 'eventor_instance',
+  eventorBaseUrl: 'eventor_base_url',
+  organisationId: 'organisation_id',
+  organisationName: 'organisation_name',
+  locale: 'locale',
+  timeZone: 'time_zone',
+};
+
+export class Store {
+  readonly #db: Db;
+  readonly #secrets: SecretBox;
+  readonly #now: () => Date;
+
+  constructor(db: Db, secrets: SecretBox, now: () => Date = () => new Date()) {
+    this.#db = db;
+    this.#secrets = secrets;
+    this.#now = now;
+  }
+
+  static open(file: string, secretKey: string, now?: () => Date): Store {
+    const secrets = new SecretBox(secretKey);
+    return new Store(openDatabase(file), secrets, now);
+  }
+
+  get db(): Db {
+    return this.#db;
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  guildSettings(guildId: string): GuildSettings | null {
+    const row = this.#db.prepare('SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as GuildRow | undefined;
+    if (!row) return null;
+    const channels = this.#db.prepare('SELECT kind, channel_id FROM guild_channels WHERE guild_id = ? ORDER BY kind').all(guildId) as Array<{ kind: string; channel_id: string }>;
+    return {
+      guildId: row.guild_id,
+      eventorInstance: row.eventor_instance,
+      eventorBaseUrl: row.eventor_base_url,
+      hasApiKey: row.api_key_sealed !== null,
+      organisationId: row.organisation_id,
+      organisationName: row.organisation_name,
+      locale: row.locale,
+      timeZone: row.time_zone,
+      channels: Object.fromEntries(channels.map((c) => [c.kind, c.channel_id])),
+      updatedAt: row.updated_at,
+    };
+  }
+
+  updateGuildSettings(guildId: string, update: GuildSettingsUpdate): GuildSettings {
+    const now = this.#now().toISOString();
+    this.#db.transaction(() => {
+      this.#ensureGuild(guildId, now);
+      for (const [field, column] of Object.entries(COLUMNS) as Array<[keyof GuildSettingsUpdate, string]>) {
+        if (field in update) {
+          this.#db.prepare(`UPDATE guild_settings SET ${column} = ?, updated_at = ? WHERE guild_id = ?`).run(update[field] ?? null, now, guildId);
+        }
+      }
+    })();
+    return this.guildSettings(guildId)!;
+  }
+
+  /** Stores the key sealed, together with the organisation it was checked against, in one step. */
+  setApiKey(guildId: string, apiKey: string, organisation: { id: string; name: string }): void {
+    const now = this.#now().toISOString();
+    const sealed = this.#secrets.seal(apiKey);
+    this.#db.transaction(() => {
+      this.#ensureGuild(guildId, now);
+      this.#db
+        .prepare('UPDATE guild_settings SET api_key_sealed = ?, organisation_id = ?, organisation_name = ?, updated_at = ? WHERE guild_id = ?')
+        .run(sealed, organisation.id, organisation.name, now, guildId);
+    })();
+  }
+
+  apiKey(guildId: string): string | null {
+    const row = this.#db.prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(guildId) as { api_key_sealed: string | null } | undefined;
+    return row?.api_key_sealed ? this.#secrets.open(row.api_key_sealed) : null;
+  }
+
+  setChannel(guildId: string, kind: string, channelId: string | null): void {
+    const now = this.#now().toISOString();
+    this.#db.transaction(() => {
+      this.#ensureGuild(guildId, now);
+      if (channelId === null) this.#db.prepare('DELETE FROM guild_channels WHERE guild_id = ? AND kind = ?').run(guildId, kind);
+      else this.#db.prepare('INSERT INTO guild_channels (guild_id, kind, channel_id) VALUES (?, ?, ?) ON CONFLICT (guild_id, kind) DO UPDATE SET channel_id = excluded.channel_id').run(guildId, kind, channelId);
+      this.#db.prepare('UPDATE guild_settings SET updated_at = ? WHERE guild_id = ?').run(now, guildId);
+    })();
+  }
+
+  #ensureGuild(guildId: string, now: string): void {
+    this.#db.prepare('INSERT INTO guild_settings (guild_id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT (guild_id) DO NOTHING').run(guildId, now, now);
+  }
+}
