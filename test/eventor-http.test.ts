@@ -211,7 +211,7 @@ describe('HttpTransport retries', () => {
   });
 
   it('retries connection errors and then reports Unreachable', async () => {
-    const server = await startServer((_req, res) => res.end());
+    const server = await startServer((_req, res) => { res.end(); });
     const baseUrl = server.baseUrl;
     await server.close();
     cleanups.pop();
