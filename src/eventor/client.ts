@@ -1,0 +1,201 @@
+/**
+ * The typed Eventor client: one method per operation of the spec, plus `call(name, params)` for
+ * the CLI. Parameters are validated before anything is sent (operations.ts); the transport
+ * (http.ts) does headers, retries, the per-key limit, coalescing and the cache.
+ */
+import type { Dispatcher } from 'undici';
+import type { EventorError } from './errors.js';
+import { HttpTransport, type CacheOptions, type RequestEvent } from './http.js';
+import type { EventorInstance } from './instances.js';
+import type { Competitor } from './model.js';
+import { OPERATIONS, parseResponse, prepareRequest, type OperationDef, type OperationName, type OperationParams, type OperationResult } from './operations.js';
+
+export interface EventorClientOptions {
+  instance: EventorInstance;
+  apiKey: string;
+  /** Per attempt. Default 30 s. */
+  timeoutMs?: number;
+  /** Retries after the first attempt on 429, 5xx, 520-524 and connection errors. Default 3. */
+  retries?: number;
+  /** Concurrent requests per API key. Default 4. */
+  concurrency?: number;
+  /** true (default) for the built-in cache, false for none, or its options. */
+  cache?: boolean | CacheOptions;
+  dispatcher?: Dispatcher;
+  /** Observability: one event per attempt, cache hit or coalesced call. Never carries a secret. */
+  onRequest?: (event: RequestEvent) => void;
+  /** Told when an expired cache entry is served because Eventor failed transiently. */
+  onStale?: (info: { operation: string; error: EventorError; expiredForMs: number }) => void;
+  /** Backoff tuning and clocks, for tests. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  maxRetryAfterMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface CallMeta {
+  fromCache: boolean;
+  coalesced: boolean;
+  /** The answer is an expired cache entry served because Eventor failed transiently. */
+  stale: boolean;
+}
+
+type Params<N extends OperationName> = OperationParams<N>;
+type Result<N extends OperationName> = OperationResult<N>;
+
+export class EventorClient {
+  readonly instance: EventorInstance;
+  private readonly transport: HttpTransport;
+
+  constructor(options: EventorClientOptions) {
+    this.instance = options.instance;
+    this.transport = new HttpTransport(options);
+  }
+
+  /** Any operation by its CLI name; the parameters are checked against the operation's schema. */
+  async call<N extends OperationName>(name: N, params?: Params<N>): Promise<Result<N>>;
+  async call(name: string, params?: Record<string, unknown>): Promise<unknown>;
+  async call(name: string, params?: unknown): Promise<unknown> {
+    return (await this.callWithMeta(name as OperationName, params as never)).data;
+  }
+
+  /** Like call, and says whether the answer came from the cache, a shared request or stale data. */
+  async callWithMeta<N extends OperationName>(name: N, params?: Params<N>): Promise<{ data: Result<N>; meta: CallMeta }> {
+    const prepared = prepareRequest(name, params);
+    const def = OPERATIONS[name] as OperationDef;
+    const context = { timeZone: this.transport.nativeTimeZone, nativeTimeZone: this.instance.nativeTimeZone };
+    const result = await this.transport.request({
+      operation: name,
+      method: prepared.method,
+      path: prepared.path,
+      query: prepared.query,
+      secretHeaders: prepared.secretHeaders,
+      body: prepared.body,
+      contentType: prepared.body === undefined ? undefined : 'application/xml; charset=utf-8',
+      cacheTtlMs: def.cacheTtlMs,
+      coalesce: def.coalesce,
+      parse: (xml) => parseResponse(name, xml, context),
+    });
+    if (def.invalidates.length > 0) this.transport.invalidate(def.invalidates);
+    return { data: result.value, meta: { fromCache: result.fromCache, coalesced: result.coalesced, stale: result.stale } };
+  }
+
+  events(params: Params<'events'> = {}): Promise<Result<'events'>> {
+    return this.call('events', params);
+  }
+
+  eventDocuments(params: Params<'events-documents'> = {}): Promise<Result<'events-documents'>> {
+    return this.call('events-documents', params);
+  }
+
+  event(params: Params<'event'>): Promise<Result<'event'>> {
+    return this.call('event', params);
+  }
+
+  eventClasses(params: Params<'eventclasses'>): Promise<Result<'eventclasses'>> {
+    return this.call('eventclasses', params);
+  }
+
+  entryFees(params: Params<'entryfees'>): Promise<Result<'entryfees'>> {
+    return this.call('entryfees', params);
+  }
+
+  organisationForApiKey(): Promise<Result<'organisation-apikey'>> {
+    return this.call('organisation-apikey', {});
+  }
+
+  organisations(params: Params<'organisations'> = {}): Promise<Result<'organisations'>> {
+    return this.call('organisations', params);
+  }
+
+  organisation(params: Params<'organisation'>): Promise<Result<'organisation'>> {
+    return this.call('organisation', params);
+  }
+
+  persons(params: Params<'persons'>): Promise<Result<'persons'>> {
+    return this.call('persons', params);
+  }
+
+  competitors(params: Params<'competitors'>): Promise<Result<'competitors'>> {
+    return this.call('competitors', params);
+  }
+
+  competitor(params: Params<'competitor'>): Promise<Result<'competitor'>> {
+    return this.call('competitor', params);
+  }
+
+  /** PUT /competitor. Never cached; drops cached competitor answers afterwards. */
+  saveCompetitor(competitor: Competitor): Promise<Result<'save-competitor'>> {
+    return this.call('save-competitor', { competitor });
+  }
+
+  /** A single-use link valid for 5 minutes: show it only to the person it is for, never log it. */
+  externalLoginUrl(params: Params<'external-login-url'>): Promise<Result<'external-login-url'>> {
+    return this.call('external-login-url', params);
+  }
+
+  /** Username and Password travel as headers, never in the URL, a log or a cache key. */
+  authenticatePerson(params: Params<'authenticate-person'>): Promise<Result<'authenticate-person'>> {
+    return this.call('authenticate-person', params);
+  }
+
+  entries(params: Params<'entries'> = {}): Promise<Result<'entries'>> {
+    return this.call('entries', params);
+  }
+
+  competitorCount(params: Params<'competitorcount'>): Promise<Result<'competitorcount'>> {
+    return this.call('competitorcount', params);
+  }
+
+  eventStarts(params: Params<'starts-event'>): Promise<Result<'starts-event'>> {
+    return this.call('starts-event', params);
+  }
+
+  eventStartsIof(params: Params<'starts-event-iofxml'>): Promise<Result<'starts-event-iofxml'>> {
+    return this.call('starts-event-iofxml', params);
+  }
+
+  personStarts(params: Params<'starts-person'>): Promise<Result<'starts-person'>> {
+    return this.call('starts-person', params);
+  }
+
+  organisationStarts(params: Params<'starts-organisation'>): Promise<Result<'starts-organisation'>> {
+    return this.call('starts-organisation', params);
+  }
+
+  eventResults(params: Params<'results-event'>): Promise<Result<'results-event'>> {
+    return this.call('results-event', params);
+  }
+
+  eventResultsIof(params: Params<'results-event-iofxml'>): Promise<Result<'results-event-iofxml'>> {
+    return this.call('results-event-iofxml', params);
+  }
+
+  personResults(params: Params<'results-person'>): Promise<Result<'results-person'>> {
+    return this.call('results-person', params);
+  }
+
+  organisationResults(params: Params<'results-organisation'>): Promise<Result<'results-organisation'>> {
+    return this.call('results-organisation', params);
+  }
+
+  activities(params: Params<'activities'>): Promise<Result<'activities'>> {
+    return this.call('activities', params);
+  }
+
+  activity(params: Params<'activity'>): Promise<Result<'activity'>> {
+    return this.call('activity', params);
+  }
+
+  /** Drops every cached answer (e.g. after a configuration change). */
+  clearCache(): void {
+    this.transport.clearCache();
+  }
+
+  /** Closes the connection pool (unless a dispatcher was injected). */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
