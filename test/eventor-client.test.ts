@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
@@ -388,5 +389,13 @@ describe('EventorClient against a loopback server', () => {
     const list = await c.call('results-person', { personId: '4711', fromDate: '2026-01-01', toDate: '2026-12-31', includeSplitTimes: 'true', top: '3' });
     expect(Array.isArray(list)).toBe(true);
     expect(query(server.seen[0]!.url)).toEqual({ personId: '4711', fromDate: '2026-01-01 00:00:00', toDate: '2026-12-31 23:59:59', includeSplitTimes: 'true', top: '3' });
+  });
+
+  it('does not show the API key when the client is inspected or serialised', async () => {
+    const server = await fixtureServer();
+    const c = client(server.baseUrl);
+    await c.organisationForApiKey();
+    expect(inspect(c, { depth: 4 })).not.toContain(API_KEY);
+    expect(JSON.stringify({ instance: c.instance })).not.toContain(API_KEY);
   });
 });

@@ -467,3 +467,19 @@ describe('HttpTransport keeps secrets out of errors and events', () => {
     for (const secret of [API_KEY, PASSWORD, API_KEY.slice(0, 12)]) expect(text).not.toContain(secret);
   });
 });
+
+describe('HttpTransport cut-off bodies', () => {
+  it('retries a body cut off by a closed connection, then reports InvalidResponse', async () => {
+    const server = await startServer((_req, res) => {
+      const body = XML('EventList', '<Event/>'.repeat(50));
+      res.writeHead(200, { 'content-type': 'application/xml', 'content-length': String(body.length) });
+      res.write(body.slice(0, 60));
+      setTimeout(() => res.socket?.destroy(), 10);
+    });
+    const t = transport(server, { retries: 2 });
+    const error = await caught(t.request(get()));
+    expect(error).toBeInstanceOf(InvalidResponse);
+    expect(error.message).toContain('truncated');
+    expect(server.seen).toHaveLength(3);
+  });
+});

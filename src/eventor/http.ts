@@ -201,7 +201,8 @@ export function looksLikeXml(body: string, contentType: string | undefined): boo
 
 export class HttpTransport {
   readonly instance: EventorInstance;
-  private readonly apiKey: string;
+  // A true private field: util.inspect and JSON.stringify of a client never show it.
+  readonly #apiKey: string;
   private readonly keyId: string;
   private readonly origin: string;
   private readonly basePath: string;
@@ -233,8 +234,8 @@ export class HttpTransport {
     if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw new ValidationError('apiKey', 'is empty');
     if (/[\r\n\0]/.test(options.apiKey)) throw new ValidationError('apiKey', 'contains line breaks');
     this.instance = options.instance;
-    this.apiKey = options.apiKey.trim();
-    this.keyId = fingerprint(this.apiKey);
+    this.#apiKey = options.apiKey.trim();
+    this.keyId = fingerprint(this.#apiKey);
     const base = new URL(options.instance.baseUrl);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
@@ -425,7 +426,7 @@ export class HttpTransport {
 
     const headers: Record<string, string> = {
       ...req.secretHeaders,
-      ApiKey: this.apiKey,
+      ApiKey: this.#apiKey,
       'User-Agent': USER_AGENT,
       Accept: 'application/xml',
     };
@@ -463,12 +464,17 @@ export class HttpTransport {
         body = '';
       }
     } catch (error) {
-      const mapped = controller.signal.aborted || isTimeoutError(error)
+      const timedOut = controller.signal.aborted || isTimeoutError(error);
+      // A connection lost after the status line means a cut-off document: retry it, and if it
+      // keeps happening say that the answer was unusable rather than that Eventor is unreachable.
+      const mapped = timedOut
         ? new Timeout(this.timeoutMs, op)
-        : new Unreachable(networkReason(error), { ...op, cause: sanitizedCause(error) });
+        : status !== null
+          ? new InvalidResponse(`truncated body: the connection closed before the whole document arrived (${networkReason(error)})`, null, { ...op, cause: sanitizedCause(error) })
+          : new Unreachable(networkReason(error), { ...op, cause: sanitizedCause(error) });
       report(mapped);
       // Timeouts are not retried: a slow Eventor is slow again, and a Discord reply cannot wait minutes.
-      throw new AttemptFailure(mapped, mapped instanceof Unreachable, null);
+      throw new AttemptFailure(mapped, !timedOut, null);
     } finally {
       clearTimeout(timer);
     }
