@@ -58,8 +58,17 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
   } catch {
     throw new InvalidResponse(`unsupported XML encoding '${label}'`, 'xml declaration');
   }
-  return decoder.decode(offset === 0 ? bytes : bytes.subarray(offset));
+  const text = decoder.decode(offset === 0 ? bytes : bytes.subarray(offset));
+  // Some Node versions decode windows-1252 as plain Latin-1, leaving 0x80-0x9F as C1 controls
+  // instead of `€`, `‚`, `Š`...: map them here so the result is right on every runtime.
+  return decoder.encoding === 'windows-1252' ? text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c) : text;
 }
+
+// windows-1252 0x80-0x9F; the five undefined bytes map to themselves (WHATWG).
+const CP1252_HIGH: readonly string[] = [
+  '\u20ac', '\u0081', '\u201a', '\u0192', '\u201e', '\u2026', '\u2020', '\u2021', '\u02c6', '\u2030', '\u0160', '\u2039', '\u0152', '\u008d', '\u017d', '\u008f',
+  '\u0090', '\u2018', '\u2019', '\u201c', '\u201d', '\u2022', '\u2013', '\u2014', '\u02dc', '\u2122', '\u0161', '\u203a', '\u0153', '\u009d', '\u017e', '\u0178',
+];
 
 /** Text as given, or decoded bytes; strips a leading BOM from text input too. */
 export function toXmlText(input: string | Uint8Array): string {
