@@ -263,6 +263,12 @@ describe('writer helpers', () => {
     expect(xml).toContain('<SplitTime status="Additional">');
     expect(xml).toContain('<Country code="SWE">SWE</Country>');
     expect(writeIofResultList(individualList(), { ...CREATE, creator: 'Sandbox' })).toContain('creator="Sandbox"');
+    // Class courses of a multi-race class carry their race number; a single unnumbered race has none.
+    const multi = writeIofResultList(multiRaceList(), CREATE);
+    expect(multi).toContain('<Course raceNumber="1">');
+    expect(multi).toContain('<Course raceNumber="2">');
+    expect(multi).toContain('<Result raceNumber="2">');
+    expect(xml).not.toContain('<Course raceNumber');
   });
 });
 

@@ -174,13 +174,13 @@ function readPerson(ctx: Ctx, el: XmlElement | null): PersonRef | null {
   const id = idOf(ctx, el);
   if (name === null && id === null) return null;
   const sex = attr(el, 'sex');
-  const code = attr(firstChild(el, ctx.ns, 'Nationality') ?? el, 'code');
+  const nationality = firstChild(el, ctx.ns, 'Nationality');
   return {
     id,
     name: { family: name === null ? '' : text(ctx, name, 'Family') ?? '', given: name === null ? '' : text(ctx, name, 'Given') ?? '' },
     sex: sex === 'F' || sex === 'M' ? sex : null,
     birthDate: parseDate(text(ctx, el, 'BirthDate')),
-    countryCode: countryCode(code),
+    countryCode: nationality === null ? null : countryCode(attr(nationality, 'code')),
   };
 }
 

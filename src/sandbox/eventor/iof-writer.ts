@@ -161,6 +161,22 @@ function raceNumberOf(races: Races, item: { raceId: string | null; raceNumber: n
   return item.raceId === null ? null : races.numbers.get(item.raceId) ?? null;
 }
 
+/**
+ * Class courses carry a raceNumber (as Eventor writes `Course raceNumber`) when the class has
+ * exactly one course per race it is run in; the model's Course has no race of its own, and the
+ * reader orders class courses by raceNumber, so this keeps multi-race classes in race order.
+ */
+function writeClassCourses(w: W, courses: Course[], items: Iterable<{ raceId: string | null; raceNumber: number | null }>): void {
+  const used = new Set<number>();
+  for (const item of items) {
+    const n = raceNumberOf(w.races, item);
+    if (n !== null) used.add(n);
+  }
+  const numbers = [...used].sort((a, b) => a - b);
+  const withNumbers = numbers.length > 0 && numbers.length === courses.length;
+  courses.forEach((course, i) => writeCourse(w, 'Course', course, withNumbers ? numbers[i]! : null));
+}
+
 // --- shared elements -----------------------------------------------------------------------------
 
 interface W {
@@ -225,10 +241,10 @@ function writeClass(w: W, cls: ClassRef, numberOfEntries: number | null): void {
   out.close('Class');
 }
 
-function writeCourse(w: W, name: string, course: Course | null): void {
+function writeCourse(w: W, name: string, course: Course | null, raceNumber: number | null = null): void {
   if (course === null) return;
   const { out } = w;
-  out.open(name);
+  out.open(name, { raceNumber });
   out.leaf('Name', course.name);
   out.leaf('Length', course.length);
   out.leaf('Climb', course.climb);
@@ -331,7 +347,7 @@ export function writeIofResultList(list: ResultList, options: IofWriteOptions): 
   for (const cls of list.classes) {
     out.open('ClassResult');
     writeClass(w, cls.class, cls.numberOfEntries);
-    for (const course of cls.courses) writeCourse(w, 'Course', course);
+    writeClassCourses(w, cls.courses, [...cls.persons.flatMap((p) => p.results), ...cls.teams.flatMap((t) => t.members.map((m) => m.result))]);
     for (const person of cls.persons) {
       out.open('PersonResult');
       writePerson(w, person.person, true);
@@ -413,7 +429,7 @@ export function writeIofStartList(list: StartList, options: IofWriteOptions): st
   for (const cls of list.classes) {
     out.open('ClassStart');
     writeClass(w, cls.class, cls.numberOfEntries);
-    for (const course of cls.courses) writeCourse(w, 'Course', course);
+    writeClassCourses(w, cls.courses, [...cls.persons.flatMap((p) => p.starts), ...cls.teams.flatMap((t) => t.members.map((m) => m.start))]);
     for (const person of cls.persons) {
       out.open('PersonStart');
       writePerson(w, person.person, false);
