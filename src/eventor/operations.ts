@@ -209,7 +209,9 @@ const competitorBody = () =>
       const issue = parsed.error.issues[0];
       return fail(`is not a valid Competitor${issue ? ` (${issue.path.join('.') || 'root'}: ${issue.message})` : ''}`);
     }
-    if (parsed.data.personId === null && parsed.data.person?.id == null) return fail('needs the personId of the person whose settings are saved');
+    if (parsed.data.competitorId === null && parsed.data.personId === null && parsed.data.person?.id == null) {
+      return fail('needs the competitorId or personId of the person whose settings are saved');
+    }
     return parsed.data;
   });
 
