@@ -163,6 +163,15 @@ describe('EventorClient against the sandbox: events', () => {
     expect(await caught(c.event({ eventId: 99_999_999 }))).toBeInstanceOf(NotFound);
   });
 
+  it('reads the same instants whether it asks for UTC or parses the local times of the instance', async () => {
+    const ev = eventWith((e) => e.event.start !== null);
+    const local = makeClient({ instance: customInstance(sandbox.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Europe/Stockholm' }) });
+    const [utc, native] = await Promise.all([c.event({ eventId: ev.id }), local.event({ eventId: ev.id })]);
+    expect(native.start).toBe(utc.start);
+    expect(native.finish).toBe(utc.finish);
+    expect(native.entryBreaks).toEqual(utc.entryBreaks);
+  });
+
   it('lists entries and counts them', async () => {
     const ev = eventWith((e) => e.hasStartList);
     const entries = await c.entries({ organisationIds: home().id, eventIds: ev.id, includePersonElement: true, includeOrganisationElement: true, includeEventElement: true });
