@@ -410,6 +410,40 @@ describe.skipIf(!present)('IOF XML conformance over shared/fixtures/iof', () => 
     expect(firstResult(qe).startTime).toBe('2025-10-18T08:43:00Z');
   });
 
+  it('never crashes on truncated or corrupted files: a list or an InvalidResponse', () => {
+    // Deterministic LCG so a failure is reproducible; every loop is bounded.
+    let seed = 12345;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const sources = ['official/examples/ResultList2.xml', 'official/examples/ResultList3.xml', 'official/examples/StartList3.xml',
+      'real/os2010_relay-results_nuorisoviesti-2016_cp1252.xml', 'real/ooresults_results_2023-01-15_splits.xml'];
+    const junk = ['<', '>', '&', '"', '</Result>', '<Status>', 'x', '\u0000', ']]>', '<!--', '<?', '=', ' ', 'NaN'];
+    let parsed = 0;
+    let rejected = 0;
+    for (const rel of sources) {
+      const text = decodeXmlBytes(bytesOf(rel));
+      for (let i = 0; i < 150; i++) {
+        const at = rand(text.length);
+        const mutated = i % 3 === 0
+          ? text.slice(0, at)
+          : i % 3 === 1
+            ? text.slice(0, at) + junk[rand(junk.length)]! + text.slice(at)
+            : text.slice(0, at) + text.slice(Math.min(text.length, at + 1 + rand(40)));
+        try {
+          parseIofDocument(mutated);
+          parsed++;
+        } catch (e) {
+          if (!(e instanceof InvalidResponse)) throw new Error(`${rel} mutation ${i} at ${at}: ${String(e)}`);
+          rejected++;
+        }
+      }
+    }
+    expect(parsed + rejected).toBe(sources.length * 150);
+    expect(rejected).toBeGreaterThan(0);
+  });
+
   it('reads the large start list quickly', () => {
     const bytes = bytesOf('real/oe2010_startlist_sow2014-e1_large_cp1252.xml');
     parseIofStartList(bytes);

@@ -80,6 +80,10 @@ describe('decodeXmlBytes', () => {
     expect(decodeXmlBytes(be)).toBe(text);
   });
 
+  it('accepts common non-standard spellings of Latin-1', () => {
+    expect(decodeXmlBytes(latin('<?xml version="1.0" encoding="Latin-1"?><a>\u00e9</a>'))).toContain('<a>\u00e9</a>');
+  });
+
   it('rejects an encoding the runtime does not know', () => {
     const bytes = latin('<?xml version="1.0" encoding="x-no-such-thing"?><a/>');
     expect(() => decodeXmlBytes(bytes)).toThrow(InvalidResponse);

@@ -6,6 +6,9 @@
  */
 import { InvalidResponse } from '../errors.js';
 
+// Spellings seen in the wild that are not WHATWG labels.
+const LABEL_ALIASES: Record<string, string> = { 'latin-1': 'latin1', 'iso8859_1': 'iso-8859-1', 'windows1252': 'windows-1252', 'cp-1252': 'windows-1252' };
+
 // Long enough for any real declaration, short enough to make sniffing O(1).
 const DECLARATION_WINDOW = 512;
 
@@ -50,7 +53,7 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
     const head = new TextDecoder('latin1').decode(bytes.subarray(0, DECLARATION_WINDOW));
     const declared = declaredEncoding(head);
     // A declaration claiming UTF-16 on bytes that are evidently 8-bit is a producer mistake; UTF-8 reads it.
-    label = declared === null || declared.startsWith('utf-16') || declared === 'unicode' ? 'utf-8' : declared;
+    label = declared === null || declared.startsWith('utf-16') || declared === 'unicode' ? 'utf-8' : LABEL_ALIASES[declared] ?? declared;
   }
   let decoder: InstanceType<typeof TextDecoder>;
   try {
