@@ -55,7 +55,7 @@ function individualList(): ResultList {
       courses: [{ name: 'A', length: 4650, climb: 160, controls: 3 }],
       persons: [
         {
-          person: person('1001', 'Åström', 'Jöns', 'M'),
+          person: person('1001', 'Åexempel', 'Jöns', 'M'),
           organisation: org('500', 'OK Ravinen'),
           results: [race({
             bibNumber: '101', startTime: '2024-06-01T10:00:00Z', finishTime: '2024-06-01T10:33:21.5Z', time: 2001.5,
@@ -71,7 +71,7 @@ function individualList(): ResultList {
           })],
         },
         {
-          person: person('1002', 'Berg', 'Anna'),
+          person: person('1002', 'Sample', 'Anna'),
           organisation: null,
           results: [race({
             startTime: '2024-06-01T10:02:00Z', finishTime: '2024-06-01T10:40:00Z', time: 2280, status: 'MissingPunch',
@@ -107,14 +107,14 @@ function multiRaceList(): ResultList {
       numberOfStarts: null,
       courses: [{ name: null, length: 4650, climb: 160, controls: null }, { name: null, length: 8600, climb: 280, controls: null }],
       persons: [{
-        person: person('1', 'Wood', 'George', 'M'),
+        person: person('1', 'Stage', 'Alpha', 'M'),
         organisation: org('5', 'OC'),
         results: [
           race({ raceNumber: 1, time: 2001, timeBehind: 0, position: 1, status: 'OK', overall: overall(2001, 1, 'OK') }),
           race({ raceNumber: 2, time: 3000, timeBehind: 0, position: 1, status: 'OK', overall: overall(5001, 1, 'OK') }),
         ],
       }, {
-        person: person('2', 'Swift', 'Robin', 'M'),
+        person: person('2', 'Stage', 'Beta', 'M'),
         organisation: org('6', 'OK'),
         results: [
           race({ raceNumber: 1, time: 2100, timeBehind: 99, position: 2, status: 'OK', overall: overall(2100, 2, 'OK') }),
@@ -142,9 +142,9 @@ function relayList(): ResultList {
     name: 'Vagabonds 1', organisations: [org('4', 'Vagabonds', 'GBR'), org('7', 'Partners', null)], bibNumber: '1',
     startTime: '2024-06-01T11:00:00Z', finishTime: '2024-06-01T13:30:00Z', time: 5400, timeBehind: 0, position: 1, status: 'OK',
     members: [
-      member(1, null, person('3', 'Reid', 'Samuel', 'M'), 'OK', { time: 1800, timeBehind: 5, position: 2, status: 'OK' }, 1800),
-      member(2, 1, person('4', 'Fisher', 'Penny'), 'OK', { time: 3600, timeBehind: 0, position: 1, status: 'OK' }, 1800),
-      member(2, 2, person('5', 'Collins', 'Anne'), 'OK', { time: 3600, timeBehind: 0, position: 1, status: 'OK' }, 1900),
+      member(1, null, person('3', 'Runner', 'One', 'M'), 'OK', { time: 1800, timeBehind: 5, position: 2, status: 'OK' }, 1800),
+      member(2, 1, person('4', 'Runner', 'Two'), 'OK', { time: 3600, timeBehind: 0, position: 1, status: 'OK' }, 1800),
+      member(2, 2, person('5', 'Runner', 'Three'), 'OK', { time: 3600, timeBehind: 0, position: 1, status: 'OK' }, 1900),
       member(3, null, person('6', 'Last', 'Leg', 'M'), 'OK', { time: 5400, timeBehind: 0, position: 1, status: 'OK' }, 1800),
     ],
   };
