@@ -1,0 +1,13 @@
+import type { InteractionStore } from './interaction-state.js';
+import type { World } from './world.js';
+
+/** What route handlers need from the running sandbox. */
+export interface SandboxContext {
+  world: World;
+  interactions: InteractionStore;
+  now: () => number;
+  /** `http://127.0.0.1:PORT` (no `/api`). */
+  baseUrl: () => string;
+  /** `ws://127.0.0.1:PORT/gateway`. */
+  gatewayUrl: () => string;
+}

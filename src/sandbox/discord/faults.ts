@@ -1,0 +1,101 @@
+/**
+ * Fault injection: make chosen REST calls fail the way Discord sometimes does, so a bot's
+ * back-off and error handling can be tested without waiting for the real thing.
+ */
+
+/**
+ * Which requests a fault applies to. A string matches the route template (`/channels/:channelId/messages`)
+ * or the concrete path (`/channels/123/messages`), optionally prefixed by a method (`POST /channels/...`);
+ * a RegExp is tested against `"METHOD /path"`. Omitted: every route.
+ */
+export type RouteMatcher = string | RegExp;
+
+export interface RateLimitFault {
+  route?: RouteMatcher;
+  /** How many matching requests get a 429 before the route works again. */
+  times: number;
+  /** Sent as the `Retry-After` header (which discord.js honours) and as JSON `retry_after`. */
+  retryAfterSeconds: number;
+  /** Global rate limit (`X-RateLimit-Global: true`) instead of a per-route one. */
+  global?: boolean;
+}
+
+export interface ServerErrorFault {
+  route?: RouteMatcher;
+  times: number;
+  status?: number;
+}
+
+export interface DelayFault {
+  route?: RouteMatcher;
+  ms: number;
+  /** Default: every matching request until `clear()`. */
+  times?: number;
+}
+
+export type ActiveFault =
+  | { kind: 'rateLimit'; retryAfterSeconds: number; global: boolean }
+  | { kind: 'serverError'; status: number }
+  | { kind: 'delay'; ms: number };
+
+interface Entry {
+  route: RouteMatcher | undefined;
+  remaining: number;
+  fault: ActiveFault;
+}
+
+function matches(matcher: RouteMatcher | undefined, method: string, path: string, template: string | null): boolean {
+  if (matcher === undefined) return true;
+  if (matcher instanceof RegExp) return matcher.test(`${method} ${path}`);
+  const space = matcher.indexOf(' ');
+  const wantMethod = space > 0 ? matcher.slice(0, space).toUpperCase() : null;
+  const target = space > 0 ? matcher.slice(space + 1) : matcher;
+  if (wantMethod && wantMethod !== method) return false;
+  return target === path || target === template;
+}
+
+export class Faults {
+  private entries: Entry[] = [];
+
+  rateLimit(options: RateLimitFault): void {
+    this.entries.push({
+      route: options.route,
+      remaining: options.times,
+      fault: { kind: 'rateLimit', retryAfterSeconds: options.retryAfterSeconds, global: options.global ?? false },
+    });
+  }
+
+  serverError(options: ServerErrorFault): void {
+    this.entries.push({ route: options.route, remaining: options.times, fault: { kind: 'serverError', status: options.status ?? 502 } });
+  }
+
+  delay(options: DelayFault): void {
+    this.entries.push({ route: options.route, remaining: options.times ?? Infinity, fault: { kind: 'delay', ms: options.ms } });
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+
+  /** Pending faults (for assertions such as "all injected 429s were consumed"). */
+  pending(): number {
+    return this.entries.reduce((sum, entry) => sum + (Number.isFinite(entry.remaining) ? entry.remaining : 1), 0);
+  }
+
+  /** Consume the faults that apply to one request: delays first, then at most one failure. */
+  take(method: string, path: string, template: string | null): ActiveFault[] {
+    const taken: ActiveFault[] = [];
+    let failed = false;
+    for (const entry of this.entries) {
+      if (entry.remaining <= 0 || !matches(entry.route, method, path, template)) continue;
+      if (entry.fault.kind !== 'delay') {
+        if (failed) continue;
+        failed = true;
+      }
+      entry.remaining -= 1;
+      taken.push(entry.fault);
+    }
+    this.entries = this.entries.filter((entry) => entry.remaining > 0);
+    return taken.sort((a, b) => (a.kind === 'delay' ? -1 : 0) - (b.kind === 'delay' ? -1 : 0));
+  }
+}

@@ -1,0 +1,110 @@
+import { ComponentType, isSelectType } from './constants.js';
+import type { ApiComponent, ApiEmbed } from './types.js';
+
+/** The parts of a message `renderMessageText` needs; a `MessageView` fits. */
+export interface RenderableMessage {
+  content?: string;
+  embeds?: ApiEmbed[];
+  components?: ApiComponent[];
+  attachments?: { filename: string; size?: number }[];
+  author?: { username: string; bot?: boolean };
+  ephemeral?: boolean;
+  loading?: boolean;
+  editedAt?: number | null;
+  deleted?: boolean;
+}
+
+export interface RenderOptions {
+  /** Prefix with "<author> [BOT] (only you can see this):". Default true when the message has an author. */
+  header?: boolean;
+}
+
+const BUTTON_STYLE_LINK = 5;
+
+function renderButton(c: ApiComponent): string {
+  const emoji = c.emoji?.name ? `${c.emoji.name} ` : '';
+  const label = `${emoji}${c.label ?? ''}`.trim() || '(no label)';
+  const link = c.style === BUTTON_STYLE_LINK && c.url ? ` -> ${c.url}` : '';
+  return `[${label}${link}]${c.disabled ? ' (disabled)' : ''}`;
+}
+
+function renderSelect(c: ApiComponent): string {
+  const kind: Record<number, string> = {
+    [ComponentType.UserSelect]: 'user',
+    [ComponentType.RoleSelect]: 'role',
+    [ComponentType.MentionableSelect]: 'user or role',
+    [ComponentType.ChannelSelect]: 'channel',
+  };
+  const placeholder = c.placeholder ?? `Select ${kind[c.type] ?? 'an option'}`;
+  const options = c.options?.length ? `: ${c.options.map((o) => (o.default ? `*${o.label}` : o.label)).join(' | ')}` : '';
+  return `[v ${placeholder}${options}]${c.disabled ? ' (disabled)' : ''}`;
+}
+
+function renderComponents(components: ApiComponent[], indent: string, out: string[]): void {
+  for (const c of components) {
+    switch (c.type) {
+      case ComponentType.ActionRow:
+        out.push(indent + (c.components ?? []).map((child) => (child.type === ComponentType.Button ? renderButton(child) : renderSelect(child))).join(' '));
+        break;
+      case ComponentType.Button:
+        out.push(indent + renderButton(c));
+        break;
+      case ComponentType.TextDisplay:
+        for (const line of String(c.content ?? '').split('\n')) out.push(indent + line);
+        break;
+      case ComponentType.Section:
+        renderComponents(c.components ?? [], indent, out);
+        if (c.accessory?.type === ComponentType.Button) out.push(indent + renderButton(c.accessory));
+        break;
+      case ComponentType.Container:
+        renderComponents(c.components ?? [], `${indent}| `, out);
+        break;
+      case 14: // separator
+        out.push(`${indent}---`);
+        break;
+      default:
+        if (isSelectType(c.type)) out.push(indent + renderSelect(c));
+    }
+  }
+}
+
+function renderEmbed(embed: ApiEmbed, out: string[]): void {
+  const bar = '> ';
+  if (embed.author?.name) out.push(`${bar}${embed.author.name}`);
+  if (embed.title) out.push(`${bar}**${embed.title}**${embed.url ? ` (${embed.url})` : ''}`);
+  if (embed.description) for (const line of embed.description.split('\n')) out.push(bar + line);
+  for (const field of embed.fields ?? []) {
+    const value = field.value.split('\n');
+    out.push(`${bar}${field.name}: ${value[0] ?? ''}`);
+    for (const line of value.slice(1)) out.push(`${bar}  ${line}`);
+  }
+  if (embed.image?.url) out.push(`${bar}[image: ${embed.image.url}]`);
+  const footer = [embed.footer?.text, embed.timestamp].filter(Boolean).join(' - ');
+  if (footer) out.push(`${bar}${footer}`);
+}
+
+/**
+ * A message as plain text, for transcripts and readable test failures: header, content, embeds
+ * (as "> " quoted blocks), component rows ("[Label]" buttons, "[v placeholder: a | b]" selects) and files.
+ */
+export function renderMessageText(message: RenderableMessage, options: RenderOptions = {}): string {
+  const out: string[] = [];
+  if (message.author && options.header !== false) {
+    const notes = [
+      message.author.bot ? 'BOT' : null,
+      message.ephemeral ? 'only you can see this' : null,
+      message.editedAt ? 'edited' : null,
+      message.deleted ? 'deleted' : null,
+    ].filter(Boolean);
+    out.push(`${message.author.username}${notes.length ? ` (${notes.join(', ')})` : ''}:`);
+  }
+  if (message.loading) out.push(`${message.author?.username ?? 'Bot'} is thinking...`);
+  if (message.content) out.push(...message.content.split('\n'));
+  (message.embeds ?? []).forEach((embed, i) => {
+    if (i > 0 || out.length > 0) out.push('');
+    renderEmbed(embed, out);
+  });
+  if (message.components?.length) renderComponents(message.components, '', out);
+  for (const file of message.attachments ?? []) out.push(`[file: ${file.filename}${file.size !== undefined ? `, ${file.size} bytes` : ''}]`);
+  return out.join('\n');
+}

@@ -1,0 +1,180 @@
+import { ChannelType, Permission } from './constants.js';
+import type { SandboxContext } from './context.js';
+import { apiErrors, invalidFormBody } from './errors.js';
+import { noContent, ok, type Route, type RouteContext } from './http.js';
+import { checkThreadName } from './limits.js';
+import { createMessage, editMessage } from './messages.js';
+import type { SandboxChannel, SandboxMessage } from './types.js';
+import { isThreadType } from './world.js';
+
+/** Channel, message, thread and DM routes (bot-token authenticated). */
+export function channelRoutes(ctx: SandboxContext): Route[] {
+  const { world } = ctx;
+  const bot = world.botUser.id;
+
+  const channelOr404 = (id: string | undefined): SandboxChannel => {
+    const channel = world.channel(id ?? '');
+    if (!channel) throw apiErrors.unknownChannel();
+    return channel;
+  };
+
+  /** Discord answers 50001 when the bot cannot see the channel, 50013 when it sees but lacks the bit. */
+  const requirePermission = (channel: SandboxChannel, bit: bigint): void => {
+    if (!channel.guildId) return;
+    const permissions = world.channelPermissions(channel.id, bot);
+    if ((permissions & Permission.ViewChannel) === 0n) throw apiErrors.missingAccess();
+    if ((permissions & bit) === 0n) throw apiErrors.missingPermissions();
+  };
+
+  const requireCanPost = (channel: SandboxChannel): void => {
+    if (channel.type === ChannelType.DM) {
+      const recipient = channel.recipientId ? world.users.get(channel.recipientId) : undefined;
+      if (!recipient || recipient.dmsClosed || recipient.bot) throw apiErrors.dmsClosed();
+      return;
+    }
+    requirePermission(channel, isThreadType(channel.type) ? Permission.SendMessagesInThreads : Permission.SendMessages);
+  };
+
+  const messageOr404 = (channel: SandboxChannel, id: string | undefined): SandboxMessage => {
+    const message = world.message(id ?? '');
+    if (!message || message.channelId !== channel.id || message.ephemeral) throw apiErrors.unknownMessage();
+    return message;
+  };
+
+  const startThread = (parent: SandboxChannel, r: RouteContext, fromMessage: SandboxMessage | null): SandboxChannel => {
+    if (parent.type !== ChannelType.GuildText && parent.type !== ChannelType.GuildAnnouncement) {
+      throw apiErrors.badRequest('Cannot execute action on this channel type');
+    }
+    const body = (r.body ?? {}) as { name?: unknown; type?: number; auto_archive_duration?: number };
+    const errors = checkThreadName(body.name);
+    if (errors.length > 0) throw invalidFormBody(errors);
+    // resources/channel.mdx "Start Thread without Message": type defaults to PRIVATE_THREAD.
+    const type = fromMessage
+      ? parent.type === ChannelType.GuildAnnouncement ? ChannelType.AnnouncementThread : ChannelType.PublicThread
+      : (body.type ?? ChannelType.PrivateThread);
+    requirePermission(parent, type === ChannelType.PrivateThread ? Permission.CreatePrivateThreads : Permission.CreatePublicThreads);
+    if (fromMessage?.threadId) throw apiErrors.badRequest('A thread has already been created for this message');
+    const thread = world.createThread(parent, {
+      // A thread started from a message shares the message's id (Discord convention).
+      ...(fromMessage ? { id: fromMessage.id } : {}),
+      name: String(body.name),
+      type,
+      ...(body.auto_archive_duration ? { autoArchiveDuration: body.auto_archive_duration } : {}),
+    });
+    if (fromMessage) fromMessage.threadId = thread.id;
+    return thread;
+  };
+
+  return [
+    {
+      method: 'GET',
+      template: '/channels/:channelId',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        if (channel.guildId && (world.channelPermissions(channel.id, bot) & Permission.ViewChannel) === 0n) {
+          throw apiErrors.missingAccess();
+        }
+        return ok(world.apiChannel(channel));
+      },
+    },
+    {
+      method: 'DELETE',
+      template: '/channels/:channelId',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        requirePermission(channel, isThreadType(channel.type) ? Permission.ManageThreads : Permission.ManageChannels);
+        world.deleteChannel(channel.id);
+        return ok(world.apiChannel(channel));
+      },
+    },
+    {
+      method: 'GET',
+      template: '/channels/:channelId/messages',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        requirePermission(channel, Permission.ReadMessageHistory);
+        const limit = Math.min(Math.max(Number(r.query.get('limit') ?? 50) || 50, 1), 100);
+        const before = r.query.get('before');
+        const after = r.query.get('after');
+        let list = world.channelMessageList(channel.id);
+        if (before) list = list.filter((m) => BigInt(m.id) < BigInt(before));
+        if (after) list = list.filter((m) => BigInt(m.id) > BigInt(after));
+        // Newest first, like Discord (except `after`, which pages forward from the oldest).
+        const page = after ? list.slice(0, limit) : list.slice(-limit);
+        return ok(page.reverse().map((m) => world.apiMessage(m)));
+      },
+    },
+    {
+      method: 'POST',
+      template: '/channels/:channelId/messages',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        requireCanPost(channel);
+        const message = createMessage(world, { channel, authorId: bot, body: r.body, files: r.files, baseUrl: ctx.baseUrl() });
+        return ok(world.apiMessage(message));
+      },
+    },
+    {
+      method: 'GET',
+      template: '/channels/:channelId/messages/:messageId',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        requirePermission(channel, Permission.ReadMessageHistory);
+        return ok(world.apiMessage(messageOr404(channel, r.params['messageId'])));
+      },
+    },
+    {
+      method: 'PATCH',
+      template: '/channels/:channelId/messages/:messageId',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        const message = messageOr404(channel, r.params['messageId']);
+        if (message.authorId !== bot || message.webhookId) throw apiErrors.cannotEditOthers();
+        return ok(world.apiMessage(editMessage(world, message, r.body, r.files, ctx.baseUrl())));
+      },
+    },
+    {
+      method: 'DELETE',
+      template: '/channels/:channelId/messages/:messageId',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        const message = messageOr404(channel, r.params['messageId']);
+        if (message.authorId !== bot) requirePermission(channel, Permission.ManageMessages);
+        world.deleteMessage(message);
+        return noContent();
+      },
+    },
+    {
+      method: 'POST',
+      template: '/channels/:channelId/threads',
+      auth: true,
+      handle: (r) => ok(world.apiChannel(startThread(channelOr404(r.params['channelId']), r, null))),
+    },
+    {
+      method: 'POST',
+      template: '/channels/:channelId/messages/:messageId/threads',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        return ok(world.apiChannel(startThread(channel, r, messageOr404(channel, r.params['messageId']))));
+      },
+    },
+    {
+      method: 'POST',
+      template: '/users/@me/channels',
+      auth: true,
+      handle: (r) => {
+        const recipient = String((r.body as { recipient_id?: unknown } | undefined)?.recipient_id ?? '');
+        if (!world.users.has(recipient)) throw apiErrors.unknownUser();
+        return ok(world.apiChannel(world.dmChannel(recipient)));
+      },
+    },
+  ];
+}
