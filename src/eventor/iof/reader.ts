@@ -25,14 +25,14 @@ import type {
   PersonResult, PersonStart, PunchingUnitType, RaceResult, RaceStart, ResultList, ResultStatus, SplitTime,
   StartList, TeamMemberResult, TeamResult, TeamStart,
 } from '../model.js';
-
-// model.ts exports no type alias for it.
-type TeamMemberStart = TeamStart['members'][number];
 import { isValidTimeZone } from '../time.js';
 import { toXmlText } from './decode.js';
 import { detectIofDocument, EVENTOR_EXTENSIONS_NS } from './detect.js';
 import { parseDate, parseDateTime, parseInteger, parseSeconds, parseStatus } from './values.js';
 import { attr, childrenNamed, firstChild, parseXml, textOf, type XmlElement } from './xml-tree.js';
+
+// model.ts exports no type alias for it.
+type TeamMemberStart = TeamStart['members'][number];
 
 export interface IofReadOptions {
   /** IANA zone for times written without an offset; without it such times stay wall-clock text. */
@@ -71,6 +71,8 @@ export function parseIofDocument(input: string | Uint8Array, options: IofReadOpt
   const timeZone = options.timeZone;
   if (timeZone !== undefined && !isValidTimeZone(timeZone)) throw new ValidationError('timeZone', `unknown time zone '${timeZone}'`);
   const root = parseXml(text);
+  // The sniffed root and the parsed one can only differ for a document the sniffer misread.
+  if (root.local !== info.root) throw new InvalidResponse(`unexpected root element <${root.local}>`, root.local);
   const ctx: Ctx = { ns: root.ns, timeZone, eventDate: null, raceDates: new Map(), raceIds: new Map(), onlyRaceId: null };
   if (info.root === 'ResultList') return { kind: 'ResultList', list: readResultList(root, ctx) };
   return { kind: 'StartList', list: readStartList(root, ctx) };
