@@ -483,3 +483,17 @@ describe('HttpTransport cut-off bodies', () => {
     expect(server.seen).toHaveLength(3);
   });
 });
+
+describe('HttpTransport dispatcher', () => {
+  it('uses an injected undici dispatcher and leaves closing it to its owner', async () => {
+    const { Pool } = await import('undici');
+    const server = await startServer((_req, res) => xmlResponse(res, XML('EventList')));
+    const pool = new Pool(new URL(server.baseUrl).origin, { connections: 1 });
+    const t = new HttpTransport({ instance: customInstance(server.baseUrl), apiKey: API_KEY, dispatcher: pool });
+    expect((await t.request(get())).value).toContain('EventList');
+    await t.close();
+    expect(pool.closed).toBe(false);
+    await pool.close();
+    expect(await caught(t.request(get()))).toBeInstanceOf(Unreachable);
+  });
+});
