@@ -3,12 +3,13 @@
  * XSD (shared/fixtures/iof/official/IOF.xsd) with xmllint-wasm. The XSD is read from the shared
  * folder, never copied; without it the validation tests are skipped and say so.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { parseIofResultList, parseIofStartList } from '../src/eventor/iof/index.js';
+import { parseIofDocument, parseIofResultList, parseIofStartList } from '../src/eventor/iof/index.js';
+import type { IofDocument } from '../src/eventor/iof/index.js';
 import {
   ResultList as ResultListSchema, StartList as StartListSchema,
 } from '../src/eventor/model.js';
@@ -386,5 +387,53 @@ describe.skipIf(!hasXsd)('XSD validation (xmllint-wasm, official IOF.xsd)', () =
     const result = await validate([{ fileName: 'big.xml', contents: xml }]);
     expect(result.errors.slice(0, 3)).toEqual([]);
     expect(parseIofResultList(xml).classes[0]!.persons).toHaveLength(3000);
+  });
+});
+
+describe.skipIf(!hasXsd)('real files: read -> write -> validate -> read', () => {
+  // Lists whose first reading is not exactly what the writer can express: relays without any
+  // OverallResult (the writer puts the derived team standing on the last leg) and a PersonResult
+  // whose Person has no name (IOF requires one, so an empty name is written).
+  const NOT_EXACT = new Set([
+    'edge-cases/splitsbrowser_competitor-with-no-name.xml',
+    'edge-cases/splitsbrowser_individual-and-team.xml',
+    'edge-cases/splitsbrowser_relay-team-statuses.xml',
+    'real/helga_results_snapshot_relay_2019-01-23.xml',
+    'real/os2010_relay-results_nuorisoviesti-2016_cp1252.xml',
+    'real/os2010_relay-results_wmtboc-2016_splits_cp1252.xml',
+    'real/quickevent-2019_relay-results_INVALID.xml',
+  ]);
+
+  function listXml(dir: string, depth = 0): string[] {
+    if (depth > 5) return [];
+    return readdirSync(dir).sort().flatMap((name) => {
+      const p = join(dir, name);
+      return statSync(p).isDirectory() ? listXml(p, depth + 1) : name.endsWith('.xml') ? [p] : [];
+    });
+  }
+
+  const write = (doc: IofDocument): string => doc.kind === 'ResultList' ? writeIofResultList(doc.list, CREATE) : writeIofStartList(doc.list, CREATE);
+
+  it('re-writes every readable fixture as schema-valid IOF XML that reads back the same', async () => {
+    const written: { fileName: string; contents: string }[] = [];
+    for (const file of listXml(IOF_DIR)) {
+      const rel = relative(IOF_DIR, file).split('\\').join('/');
+      let first: IofDocument;
+      try {
+        first = parseIofDocument(new Uint8Array(readFileSync(file)));
+      } catch {
+        continue; // not a readable list (other messages, 2.0.3, malformed): covered by the conformance suite
+      }
+      const xml = write(first);
+      const second = parseIofDocument(xml);
+      if (!NOT_EXACT.has(rel)) expect(second, rel).toEqual(first);
+      // Whatever the first reading, the writer's output is a fixpoint.
+      expect(parseIofDocument(write(second)), rel).toEqual(second);
+      written.push({ fileName: rel.replace(/\//g, '_'), contents: xml });
+    }
+    expect(written.length).toBeGreaterThan(35);
+    const result = await validate(written);
+    expect(result.errors.slice(0, 5)).toEqual([]);
+    expect(result.valid).toBe(true);
   });
 });
