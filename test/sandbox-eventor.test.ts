@@ -437,6 +437,35 @@ describe('login links, PUT and time zones', () => {
   });
 });
 
+describe('IOF XML 3.0', () => {
+  it('/starts/event/iofxml and /results/event/iofxml answer IOF 3.0 documents', async () => {
+    const ev = pastSingle();
+    const starts = await get(`/starts/event/iofxml?eventId=${ev.id}`);
+    expect(starts.status).toBe(200);
+    expect(starts.type).toBe('application/xml; charset=utf-8');
+    expect(starts.text).toMatch(/<StartList[^>]*xmlns="http:\/\/www.orienteering.org\/datastandard\/3.0"/);
+    expect(XMLValidator.validate(starts.text)).toBe(true);
+    const plain = await get(`/results/event/iofxml?eventId=${ev.id}`);
+    expect(plain.text).toMatch(/<ResultList[^>]*xmlns="http:\/\/www.orienteering.org\/datastandard\/3.0"/);
+    expect(plain.text).not.toContain('<SplitTime');
+    const splits = await get(`/results/event/iofxml?eventId=${ev.id}&includeSplitTimes=true`);
+    expect(splits.text).toContain('<SplitTime');
+    expect(splits.text).toContain('<Status>MissingPunch</Status>');
+  });
+
+  it('picks a race with eventRaceId and adds totals with totalResult on multi-day events', async () => {
+    const multi = pastMulti();
+    const race2 = multi.event.races[1]!;
+    const one = parser.parse((await get(`/results/event/iofxml?eventId=${multi.id}&eventRaceId=${race2.id}`)).text) as X;
+    const pr = (one['ResultList'].ClassResult as X[])[0]!.PersonResult[0];
+    expect([].concat(pr.Result).length).toBe(1);
+    const total = await get(`/results/event/iofxml?eventId=${multi.id}&totalResult=true`);
+    expect(total.text).toContain('<OverallResult>');
+    expect((await get(`/results/event/iofxml?eventId=${multi.id}&eventRaceId=1`)).status).toBe(404);
+    expect((await get('/results/event/iofxml')).status).toBe(400);
+  });
+});
+
 describe('faults', () => {
   it('status, rate limit, maintenance, malformed, truncate, latency and hang', async () => {
     sb.faults.add({ path: '/api/events', kind: 'status', status: 503, times: 2 });

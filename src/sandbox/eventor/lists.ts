@@ -1,7 +1,7 @@
 /**
  * Entries, competitor counts, start lists and result lists (spec 4.4-4.6): filtering the
  * lazily generated domain lists per request, then serialising (native) or handing to the
- * IOF XML 3.0 writer.
+ * IOF XML 3.0 writer (iof-writer.ts).
  */
 import type {
   ClassResult, ClassStart, Entry, OrganisationRef, PersonResult, PersonStart, RaceResult, ResultList, StartList, TeamResult, TeamStart,
@@ -10,7 +10,7 @@ import { toInstant } from '../../eventor/time.js';
 import type { RequestContext, Reply } from './context.js';
 import { HttpError, XML_TYPE, forbidden, xmlReply } from './context.js';
 import { SANDBOX_TIME_ZONE, type SandboxEvent } from './dataset.js';
-import { loadIofWriter } from './iof.js';
+import { writeIofResultList, writeIofStartList } from './iof-writer.js';
 import { entryElement, competitorCountElement, openDocument, resultListAttrs, resultListContent, startListContent } from './native-xml.js';
 import { BadRequest, UPPER } from './params.js';
 import { eventById } from './routes.js';
@@ -310,29 +310,30 @@ function raceIndexes(ctx: RequestContext, ev: SandboxEvent): number[] {
   return [i];
 }
 
-async function iofReply(body: string | string[]): Promise<Reply> {
-  return { status: 200, contentType: XML_TYPE, chunks: typeof body === 'string' ? [body] : body, xml: true };
+function iofReply(body: string): Reply {
+  return { status: 200, contentType: XML_TYPE, chunks: [body], xml: true };
 }
 
-export async function startsEventIof(ctx: RequestContext): Promise<Reply> {
+/*
+ * For the IOF writer, races are left as native lists name them (raceId on multi-race events,
+ * nothing on single-race ones): the writer numbers them from the event's race order.
+ */
+
+export function startsEventIof(ctx: RequestContext): Reply {
   const ev = eventById(ctx, ctx.query.str('eventId'));
   const races = raceIndexes(ctx, ev);
   const base = startListOf(ctx, ev);
-  const pick = <T extends { raceId: string | null; raceNumber: number | null }>(starts: T[]): T[] =>
-    races.filter((i) => starts[i] !== undefined).map((i) => ({ ...starts[i]!, raceNumber: i + 1 }));
   const list: StartList = {
     ...base,
     classes: base.classes.map((cs) => ({
       ...cs,
-      persons: cs.persons.map((p) => ({ ...p, starts: pick(p.starts) })),
-      teams: cs.teams.map((t) => ({ ...t, members: t.members.map((m) => ({ ...m, start: { ...m.start, raceNumber: 1 } })) })),
+      persons: cs.persons.map((p) => ({ ...p, starts: races.filter((i) => p.starts[i] !== undefined).map((i) => p.starts[i]!) })),
     })),
   };
-  const writer = await loadIofWriter();
-  return iofReply(writer.writeIofStartList(list, { createTime: toInstant(ctx.now().getTime()), timeZone: SANDBOX_TIME_ZONE }));
+  return iofReply(writeIofStartList(list, { createTime: toInstant(ctx.now().getTime()), timeZone: SANDBOX_TIME_ZONE }));
 }
 
-export async function resultsEventIof(ctx: RequestContext): Promise<Reply> {
+export function resultsEventIof(ctx: RequestContext): Reply {
   const ev = eventById(ctx, ctx.query.str('eventId'));
   const races = raceIndexes(ctx, ev);
   const splits = ctx.query.flag('includeSplitTimes');
@@ -347,17 +348,16 @@ export async function resultsEventIof(ctx: RequestContext): Promise<Reply> {
         persons: cr.persons.map((p) => ({
           ...p,
           results: races.filter((i) => p.results[i] !== undefined).map((i, k, all) => ({
-            ...p.results[i]!, raceNumber: i + 1, splits: splits ? p.results[i]!.splits : [],
+            ...p.results[i]!, splits: splits ? p.results[i]!.splits : [],
             // totalResult: the standing over all races, on the last race of the list.
             overall: totals && k === all.length - 1 ? totals.get(p) ?? null : p.results[i]!.overall,
           })),
         })),
-        teams: cr.teams.map((t) => ({ ...t, members: t.members.map((m) => ({ ...m, result: { ...m.result, raceNumber: 1, splits: splits ? m.result.splits : [] } })) })),
+        teams: cr.teams.map((t) => ({ ...t, members: t.members.map((m) => ({ ...m, result: { ...m.result, splits: splits ? m.result.splits : [] } })) })),
       };
     }),
   };
-  const writer = await loadIofWriter();
-  return iofReply(writer.writeIofResultList(list, { createTime: toInstant(ctx.now().getTime()), timeZone: SANDBOX_TIME_ZONE }));
+  return iofReply(writeIofResultList(list, { createTime: toInstant(ctx.now().getTime()), timeZone: SANDBOX_TIME_ZONE }));
 }
 
 /** Total time over all races for runners OK in every race; positions and time behind among them. */

@@ -10,7 +10,7 @@ import type {
   StartList, TeamResult,
 } from '../../eventor/model.js';
 import { formatElapsed, instantToLocal } from '../../eventor/time.js';
-import { NATIVE_ROOT_ATTRS, XmlOut } from './xml-out.js';
+import { NATIVE_ROOT_ATTRS, XmlOut, escapeXml } from './xml-out.js';
 
 export interface NativeContext {
   /** Zone of Date/Clock values: Europe/Stockholm natively, UTC with the `TimeZone: UTC` header. */
@@ -434,11 +434,12 @@ function resultElement(out: XmlOut, r: RaceResult, ctx: NativeContext, personId:
   }
   out.empty('CompetitorStatus', { value: nativeStatus(r.status) });
   if (splits) {
-    r.splits.forEach((s, i) => {
-      out.open('SplitTime', { sequence: i + 1 }).leaf('ControlCode', s.controlCode);
-      if (s.time !== null) out.leaf('Time', formatElapsed(s.time));
-      out.close();
-    });
+    // One line per split: a big list has over a million of them (whitespace carries no meaning).
+    for (let i = 0; i < r.splits.length; i++) {
+      const s = r.splits[i]!;
+      const time = s.time === null ? '' : `<Time>${formatElapsed(s.time)}</Time>`;
+      out.inline(`<SplitTime sequence="${i + 1}"><ControlCode>${escapeXml(s.controlCode)}</ControlCode>${time}</SplitTime>`);
+    }
   }
   out.close();
 }

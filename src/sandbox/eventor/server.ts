@@ -166,17 +166,17 @@ function headersOf(reply: Reply, length: number): Record<string, string | number
 }
 
 function send(res: ServerResponse, reply: Reply): void {
-  const buffers = reply.chunks.map((c) => Buffer.from(c, 'utf8'));
-  const length = buffers.reduce((n, b) => n + b.length, 0);
+  // Byte length without copying; chunks are encoded one at a time as they are written.
+  const length = reply.chunks.reduce((n, c) => n + Buffer.byteLength(c, 'utf8'), 0);
   res.writeHead(reply.status, headersOf(reply, length));
-  void writeAll(res, buffers);
+  void writeAll(res, reply.chunks);
 }
 
-/** Writes chunk by chunk, waiting for drain, so a multi-megabyte list does not sit in one buffer. */
-async function writeAll(res: ServerResponse, buffers: Buffer[]): Promise<void> {
-  for (const b of buffers) {
+/** Writes chunk by chunk, waiting for drain, so a multi-megabyte list never sits in one buffer. */
+async function writeAll(res: ServerResponse, chunks: string[]): Promise<void> {
+  for (const chunk of chunks) {
     if (res.destroyed) return;
-    if (!res.write(b)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(chunk, 'utf8')) await Promise.race([once(res, 'drain'), once(res, 'close')]);
   }
   res.end();
 }
