@@ -401,7 +401,8 @@ export function startListContent(out: XmlOut, list: StartList, ctx: NativeContex
     }
     for (const t of cs.teams) {
       out.open('TeamStart').leaf('TeamName', t.name);
-      for (const o of t.organisations) out.leaf('OrganisationId', o.id ?? '');
+      // Full organisations, as in TeamResult (TeamStart has no real sample; wire notes 7.16).
+      for (const o of t.organisations) listOrganisation(out, o, ctx);
       out.leaf('BibNumber', t.bibNumber ?? '');
       dateTime(out, 'StartTime', t.startTime, ctx);
       for (const m of t.members) {
@@ -433,18 +434,20 @@ function resultElement(out: XmlOut, r: RaceResult, ctx: NativeContext, personId:
     out.leaf('ResultPosition', r.position);
   }
   out.empty('CompetitorStatus', { value: nativeStatus(r.status) });
-  if (splits) {
-    // One line per split: a big list has over a million of them (whitespace carries no meaning).
-    for (let i = 0; i < r.splits.length; i++) {
-      const s = r.splits[i]!;
-      const time = s.time === null ? '' : `<Time>${formatElapsed(s.time)}</Time>`;
-      out.inline(`<SplitTime sequence="${i + 1}"><ControlCode>${escapeXml(s.controlCode)}</ControlCode>${time}</SplitTime>`);
-    }
-  }
+  if (splits) splitTimes(out, r);
   out.close();
 }
 
-function teamResultElement(out: XmlOut, t: TeamResult, ctx: NativeContext): void {
+/** One line per split: a big list has over a million of them (whitespace carries no meaning). */
+function splitTimes(out: XmlOut, r: RaceResult): void {
+  for (let i = 0; i < r.splits.length; i++) {
+    const s = r.splits[i]!;
+    const time = s.time === null ? '' : `<Time>${formatElapsed(s.time)}</Time>`;
+    out.inline(`<SplitTime sequence="${i + 1}"><ControlCode>${escapeXml(s.controlCode)}</ControlCode>${time}</SplitTime>`);
+  }
+}
+
+function teamResultElement(out: XmlOut, t: TeamResult, ctx: NativeContext, splits: boolean): void {
   out.open('TeamResult').leaf('TeamName', t.name);
   for (const o of t.organisations) listOrganisation(out, o, ctx);
   out.leaf('BibNumber', t.bibNumber);
@@ -471,6 +474,8 @@ function teamResultElement(out: XmlOut, t: TeamResult, ctx: NativeContext): void
       out.leaf('Position', r.position, { type: 'Leg' });
     }
     out.empty('CompetitorStatus', { value: nativeStatus(r.status) });
+    // XSD order: CompetitorStatus, SplitTime*, OverallResult, CCardId*.
+    if (splits) splitTimes(out, r);
     if (r.overall) {
       out.open('OverallResult');
       if (r.overall.time !== null) out.leaf('Time', formatElapsed(r.overall.time));
@@ -481,6 +486,7 @@ function teamResultElement(out: XmlOut, t: TeamResult, ctx: NativeContext): void
       out.empty('TeamStatus', { value: nativeStatus(r.overall.status) });
       out.close();
     }
+    for (const c of r.cards) out.leaf('CCardId', c.number);
     out.close();
   }
   out.close();
@@ -508,7 +514,7 @@ export function resultListContent(out: XmlOut, list: ResultList, ctx: NativeCont
       }
       out.close();
     }
-    for (const t of cr.teams) teamResultElement(out, t, ctx);
+    for (const t of cr.teams) teamResultElement(out, t, ctx, options.splits);
     out.close();
   }
 }
