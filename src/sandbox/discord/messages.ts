@@ -95,6 +95,7 @@ export function createMessage(world: World, options: NewMessageOptions): Sandbox
     edits: [],
     deleted: false,
     threadId: null,
+    reactions: [],
   };
   return world.addMessage(message);
 }

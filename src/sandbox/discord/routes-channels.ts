@@ -153,6 +153,43 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
     },
     {
       method: 'POST',
+      template: '/channels/:channelId/typing',
+      auth: true,
+      handle: (r) => {
+        requireCanPost(channelOr404(r.params['channelId']));
+        return noContent();
+      },
+    },
+    {
+      // The bot's own reactions; stored so tests can see them (`MessageView.reactions`).
+      method: 'PUT',
+      template: '/channels/:channelId/messages/:messageId/reactions/:emoji/@me',
+      auth: true,
+      handle: (r) => {
+        const channel = channelOr404(r.params['channelId']);
+        const message = messageOr404(channel, r.params['messageId']);
+        requirePermission(channel, Permission.AddReactions | Permission.ReadMessageHistory);
+        const emoji = r.params['emoji']!;
+        if (!message.reactions.includes(emoji)) {
+          message.reactions.push(emoji);
+          world.changed('reaction');
+        }
+        return noContent();
+      },
+    },
+    {
+      method: 'DELETE',
+      template: '/channels/:channelId/messages/:messageId/reactions/:emoji/@me',
+      auth: true,
+      handle: (r) => {
+        const message = messageOr404(channelOr404(r.params['channelId']), r.params['messageId']);
+        message.reactions = message.reactions.filter((e) => e !== r.params['emoji']);
+        world.changed('reaction');
+        return noContent();
+      },
+    },
+    {
+      method: 'POST',
       template: '/channels/:channelId/threads',
       auth: true,
       handle: (r) => ok(world.apiChannel(startThread(channelOr404(r.params['channelId']), r, null))),

@@ -80,6 +80,17 @@ export function miscRoutes(ctx: SandboxContext): Route[] {
     },
     {
       method: 'GET',
+      template: '/guilds/:guildId/roles/:roleId',
+      auth: true,
+      handle: (r) => {
+        const id = guildOr404(r);
+        const role = world.roles.get(r.params['roleId'] ?? '');
+        if (!role || role.guildId !== id) throw apiErrors.unknownRole();
+        return ok(world.apiRole(role.id));
+      },
+    },
+    {
+      method: 'GET',
       template: '/guilds/:guildId/members',
       auth: true,
       handle: (r) => {

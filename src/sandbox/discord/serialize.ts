@@ -209,7 +209,10 @@ export function apiMessage(message: SandboxMessage, author: SandboxUser, applica
     attachments: message.attachments.map(({ data: _data, ...attachment }) => attachment),
     embeds: message.embeds.map((embed) => ({ type: 'rich', ...embed })),
     components: message.components,
-    reactions: [],
+    reactions: message.reactions.map((emoji) => {
+      const [name, id] = emoji.split(':');
+      return { count: 1, me: true, me_burst: false, burst_colors: [], count_details: { burst: 0, normal: 1 }, emoji: { name, id: id ?? null } };
+    }),
     pinned: false,
     flags: message.flags,
     ...(message.webhookId ? { webhook_id: message.webhookId, application_id: applicationId } : {}),

@@ -246,6 +246,7 @@ export class SandboxDiscord {
       edits: [],
       deleted: false,
       threadId: null,
+      reactions: [],
     };
     this.world.user(options.user);
     return viewOf(this.world, this.world.addMessage(message));

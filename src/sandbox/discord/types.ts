@@ -231,4 +231,6 @@ export interface SandboxMessage {
   deleted: boolean;
   /** Thread started from this message, if any. */
   threadId: string | null;
+  /** Emoji (name or name:id) the bot reacted with. */
+  reactions: string[];
 }

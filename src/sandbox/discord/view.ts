@@ -19,6 +19,8 @@ export interface MessageView {
   /** Sent as an interaction response or follow-up. */
   interactionId: string | null;
   threadId: string | null;
+  /** Emoji the bot reacted with. */
+  reactions: string[];
   createdAt: number;
   editedAt: number | null;
   /** Earlier states, oldest first. */
@@ -49,6 +51,7 @@ export function viewOf(world: World, message: SandboxMessage): MessageView {
     loading: message.loading,
     interactionId: message.interactionId,
     threadId: message.threadId,
+    reactions: [...message.reactions],
     createdAt: message.createdAt,
     editedAt: message.editedAt,
     edits: structuredClone(message.edits),
