@@ -509,19 +509,54 @@ describe('faults', () => {
   });
 });
 
+describe('test helpers', () => {
+  it('touchEvent and correctResult change what the service answers', async () => {
+    const ev = events((e) => e.hasResults && e.shape === 'single')[1]!;
+    const list = sb.dataset.details(ev).resultList!;
+    const cls = list.classes.find((c) => c.persons.filter((p) => p.results[0]!.status === 'OK').length >= 2)!;
+    const winner = cls.persons[0]!;
+    const second = cls.persons[1]!;
+    sb.dataset.correctResult(ev.id, winner.person!.id!, { status: 'Disqualified' });
+    expect(second.results[0]!.position).toBe(1);
+    expect(winner.results[0]!.position).toBeNull();
+    const doc = await xml(`/results/event?eventId=${ev.id}`);
+    const c = (doc['ResultList'].ClassResult as X[]).find((x) => x.EventClass[0].EventClassId === cls.class.id)!;
+    expect(c.PersonResult.find((p: X) => p.Person[0].PersonId === winner.person!.id).Result.CompetitorStatus['@_value']).toBe('Disqualified');
+    const since = new Date(clockMs - 1000).toISOString().slice(0, 19).replace('T', ' ');
+    const changed = (await xml(`/events?fromModifyDate=${encodeURIComponent(since)}`))['EventList'].Event as X[];
+    expect(changed.map((e) => e.EventId)).toContain(ev.id);
+    sb.dataset.touchEvent(sb.dataset.events[0]!.id, new Date(clockMs));
+    const touched = (await xml(`/events?fromModifyDate=${encodeURIComponent(since)}`))['EventList'].Event as X[];
+    expect(touched.length).toBe(changed.length + (changed.some((e) => e.EventId === sb.dataset.events[0]!.id) ? 0 : 1));
+  });
+
+  it('counts requests per path', async () => {
+    const before = sb.requests.count('/api/organisations');
+    await get('/organisations');
+    await get('/ORGANISATIONS');
+    expect(sb.requests.count('/api/organisations')).toBe(before + 2);
+    const last = sb.requests[sb.requests.length - 1]!;
+    expect(last.headerNames).toContain('apikey');
+    expect(last.status).toBe(200);
+  });
+});
+
 describe('determinism and size', () => {
   it('the same seed and clock give byte-identical XML', async () => {
-    const other = await startSandboxEventor({ seed: 42, now: NOW });
+    // Two fresh sandboxes: the shared one has been mutated by other tests.
+    const a = await startSandboxEventor({ seed: 42, now: NOW });
+    const b = await startSandboxEventor({ seed: 42, now: NOW });
     try {
-      const ev = pastSingle();
-      for (const path of ['/events?includeEntryBreaks=true', `/results/event?eventId=${ev.id}&includeSplitTimes=true`, `/entries?organisationIds=${home().id}`, '/organisations?includeProperties=true']) {
-        const a = await get(path);
-        const b = await fetch(`${other.baseUrl}${path}`, { headers: { ApiKey: other.apiKey } }).then((r) => r.text());
-        expect(b, path).toBe(a.text);
+      const ev = a.dataset.events.find((e) => e.hasResults && e.shape === 'relay')!;
+      for (const path of ['/events?includeEntryBreaks=true', `/results/event?eventId=${ev.id}&includeSplitTimes=true`, `/entries?organisationIds=${a.dataset.homeClub.id}`, '/organisations?includeProperties=true']) {
+        const [x, y] = await Promise.all([a, b].map((s) => fetch(`${s.baseUrl}${path}`, { headers: { ApiKey: s.apiKey } }).then((r) => r.text())));
+        expect(x!.length, path).toBeGreaterThan(500);
+        expect(y, path).toBe(x);
       }
-      expect(other.apiKey).toBe(sb.apiKey);
+      expect(a.apiKey).toBe(sb.apiKey);
     } finally {
-      await other.close();
+      await a.close();
+      await b.close();
     }
     const different = await startSandboxEventor({ seed: 43, now: NOW });
     try {
@@ -539,7 +574,8 @@ describe('determinism and size', () => {
     expect(new Set(ds.events.map((e) => e.event.classificationId))).toEqual(new Set(['1', '2', '3', '4', '5', '6']));
     expect(new Set(ds.events.map((e) => e.shape))).toEqual(new Set(['single', 'multi', 'relay']));
     const statuses = new Set(ds.events.map((e) => e.event.status));
-    for (const s of ['canceled', 'entryOpened', 'completed']) expect(statuses.has(s as never)).toBe(true);
+    for (const s of ['canceled', 'entryOpened', 'entryClosed', 'completed']) expect(statuses.has(s as never)).toBe(true);
+    expect(ds.events.some((e) => e.hasStartList && !e.hasResults)).toBe(true);
     expect(ds.events.some((e) => (e.event.message ?? '').includes('\n') && (e.event.message ?? '').includes('@'))).toBe(true);
     expect(ds.events.some((e) => e.event.organisers.length > 1)).toBe(true);
     const ids = ds.persons.map((p) => p.person.id);

@@ -320,8 +320,14 @@ export class SandboxDataset {
     let docId = 60001;
     let feeId = 80001;
     const total = 38;
+    let closedPlaced = false;
     for (let i = 0; i < total; i++) {
-      const offset = -60 + Math.round((i * 180) / total) + rng.int(0, 3);
+      let offset = -60 + Math.round((i * 180) / total) + rng.int(0, 3);
+      // The first future event is tomorrow: entry closed and the draw out (a start list, no results).
+      if (!closedPlaced && offset > 0) {
+        offset = 1;
+        closedPlaced = true;
+      }
       const shape: EventShape = i % 7 === 3 ? 'relay' : i % 6 === 2 ? 'multi' : 'single';
       const classificationId = String((i % 6) + 1) as keyof typeof EVENT_CLASSIFICATIONS;
       const id = String(eventId++);

@@ -39,8 +39,6 @@ export function entries(ctx: RequestContext): Reply {
     if (idSet && !idSet.has(ev.id)) continue;
     const start = ev.event.start ? Date.parse(ev.event.start) : null;
     if (start !== null && (start < fromEvent || start > toEvent)) continue;
-    // Cheap pre-check so that unrelated big events are never generated.
-    if (orgs && ev.syntheticRunners === 0 && ev.materialized === null && !couldHaveEntries(ctx, ev, orgs)) continue;
     for (const entry of ctx.dataset.details(ev).entries) {
       // organisationIds is the ENTRANT's club, not the organiser (wire notes 7.14).
       if (orgs && !entrantOrgs(entry).some((id) => orgs.has(id))) continue;
@@ -54,10 +52,6 @@ export function entries(ctx: RequestContext): Reply {
   }
   out.close();
   return xmlReply(out);
-}
-
-function couldHaveEntries(ctx: RequestContext, _ev: SandboxEvent, orgs: Set<string>): boolean {
-  return ctx.dataset.clubs.some((c) => orgs.has(c.id));
 }
 
 function entrantOrgs(entry: Entry): string[] {
