@@ -631,8 +631,11 @@ export function rootElementName(xml: string): string | null {
  * which would silently drop runners.
  */
 export function isComplete(xml: string, root: string): boolean {
-  const tail = xml.replace(/(?:\s|<!--[\s\S]*?-->)*$/, '');
+  // Only the end matters; looking at the last few kB keeps this cheap on multi-MB lists.
+  const end = xml.length > 8192 ? xml.slice(-8192) : xml;
+  const tail = end.replace(/(?:\s|<!--[\s\S]*?-->)*$/, '');
   if (new RegExp(`</(?:[\\w.-]+:)?${root}\\s*>$`).test(tail)) return true;
+  if (end !== xml) return false;
   const start = /^\uFEFF?\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<[A-Za-z_][\w.:-]*((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(xml);
   return start !== null && start[2] === '/' && start.index + start[0].length === tail.length;
 }
