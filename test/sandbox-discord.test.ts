@@ -145,6 +145,23 @@ describe('sandbox Discord with a real discord.js client', () => {
     expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping', options: { count: 1.5 } })).toThrow(/integer/);
   });
 
+  it('only lets users run commands Discord would offer them (default_member_permissions, locales)', async () => {
+    await client.guilds.cache.get(guildId)!.commands.set([{ name: 'setup', description: 'Admin setup', defaultMemberPermissions: '32' }]);
+    const seen: (boolean | undefined)[] = [];
+    onInteraction = async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      seen.push(interaction.memberPermissions?.has('ManageGuild'));
+      await interaction.reply({ content: 'ok', flags: MessageFlags.Ephemeral });
+    };
+    expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'setup' })).toThrow(/default_member_permissions/);
+    await sandbox.runCommand({ guildId, channelId, user: admin, name: 'setup' }).reply();
+    // An admin may grant the command to everyone in Integrations settings; the bot must still check.
+    await sandbox.runCommand({ guildId, channelId, user: alice, name: 'setup', bypassCommandPermissions: true }).reply();
+    expect(seen).toEqual([true, false]);
+    expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping', locale: 'sv' })).toThrow(/sv-SE/);
+    expect(() => sandbox.runCommand({ user: alice, name: 'setup' })).toThrow(/not registered/);
+  });
+
   it('supports deferReply + editReply (ephemeral) and follow-ups', async () => {
     onInteraction = async (interaction) => {
       if (!interaction.isChatInputCommand()) return;

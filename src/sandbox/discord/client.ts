@@ -12,10 +12,10 @@ export interface SandboxClientOptions extends Partial<ClientOptions> {
  * `sandbox.close()`, or the client keeps reconnecting (notes §2.4.6).
  */
 export async function loginSandboxClient(sandbox: SandboxDiscord, options: SandboxClientOptions = {}): Promise<Client> {
-  const { timeoutMs = 10_000, rest, ...rest_ } = options;
+  const { timeoutMs = 10_000, rest, ...clientOptions } = options;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
-    ...rest_,
+    ...clientOptions,
     rest: { ...rest, api: sandbox.restUrl },
   });
   let timer: NodeJS.Timeout | undefined;

@@ -1,4 +1,24 @@
-/** Public surface of the sandbox Discord (see server.ts for the entry point). */
+/**
+ * Sandbox Discord: a loopback Discord (REST v10 + gateway) that a real discord.js v14 client
+ * logs in to, for tests, the demo and benchmarks. Typical test:
+ *
+ *   const sandbox = await startSandboxDiscord({ now: () => clock });   // injectable clock
+ *   const guild = sandbox.createGuild({ name: 'OK Linné', preferredLocale: 'sv-SE' });
+ *   const channel = sandbox.createTextChannel(guild.id, { name: 'general' });
+ *   const alice = sandbox.createMember(guild.id, { username: 'alice', locale: 'sv-SE' });
+ *   const client = await loginSandboxClient(sandbox);                  // from './client.js'
+ *   // ... the bot registers commands and handles interactions ...
+ *   const reply = await sandbox
+ *     .runCommand({ guildId: guild.id, channelId: channel.id, user: alice, name: 'events', options: { days: 7 } })
+ *     .reply({ timeoutMs: 3000 });
+ *   console.log(renderMessageText(reply));
+ *   await client.destroy();   // always before sandbox.close(), or discord.js reconnects forever
+ *   await sandbox.close();
+ *
+ * Errors come back as Discord would send them (DiscordAPIError with .code 50035, 50007, 50013,
+ * 10062, 40060, 50027, 10003, ...); mistakes in the test itself (unknown command, option of the
+ * wrong type, disabled button) throw plain Errors before anything is dispatched.
+ */
 export { startSandboxDiscord, SandboxDiscord } from './server.js';
 export type { SandboxDiscordOptions, MessageRef, ButtonClick, SelectChoice, ModalSubmission } from './server.js';
 export { InteractionHandle } from './handle.js';
@@ -10,7 +30,9 @@ export type { RequestLogEntry } from './http.js';
 export type { GatewayFrame } from './gateway.js';
 export type { RateLimitFault, ServerErrorFault, DelayFault, RouteMatcher } from './faults.js';
 export { Faults } from './faults.js';
-export { renderMessageText } from './render.js';
+export { renderMessageText, renderTranscript } from './render.js';
+export { loginSandboxClient } from './client.js';
+export type { SandboxClientOptions } from './client.js';
 export type { RenderableMessage, RenderOptions } from './render.js';
 export { LIMITS, embedLength } from './limits.js';
 export {

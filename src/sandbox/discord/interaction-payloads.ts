@@ -1,4 +1,4 @@
-import { ChannelType, InteractionType, isSelectType, OptionType, Permission } from './constants.js';
+import { ALL_PERMISSIONS, ChannelType, InteractionType, isSelectType, LOCALES, OptionType, Permission } from './constants.js';
 import type { ApiCommand, ApiCommandOption, ApiComponent, SandboxChannel, SandboxMessage } from './types.js';
 import { idOf, type UserRef, type World } from './world.js';
 
@@ -29,6 +29,11 @@ export interface CommandInvocation extends InteractionContext {
   options?: Record<string, OptionValue>;
   /** Dispatch even if the bot never registered the command (options typed from JS values). */
   allowUnregistered?: boolean;
+  /**
+   * Dispatch even if the user lacks the command's `default_member_permissions` (Discord hides such
+   * commands unless a server admin overrode it in Integrations settings, which this simulates).
+   */
+  bypassCommandPermissions?: boolean;
 }
 
 export interface AutocompleteInvocation extends CommandInvocation {
@@ -56,6 +61,9 @@ export function basePayload(
 ): { payload: Record<string, unknown>; channel: SandboxChannel; userId: string; locale: string } {
   const user = world.user(ctx.user);
   const locale = ctx.locale ?? user.locale;
+  if (!LOCALES.includes(locale)) {
+    throw new Error(`sandbox: "${locale}" is not a Discord locale (Swedish is sv-SE, Norwegian is no); see LOCALES`);
+  }
   const payload: Record<string, unknown> = {
     id: ids.id,
     application_id: world.applicationId,
@@ -200,6 +208,7 @@ export function commandData(
     throw new Error(`sandbox: /${inv.name} is not registered (registered: ${known.join(', ') || 'none'}); pass allowUnregistered to skip`);
   }
   const label = `/${[inv.name, inv.subcommandGroup, inv.subcommand].filter(Boolean).join(' ')}`;
+  if (command) checkCommandAvailable(world, command, inv, label);
   // Walk down to the option list that holds the leaf options.
   let defs: ApiCommandOption[] | undefined = command?.options;
   const path: { name: string; type: number }[] = [];
@@ -255,6 +264,30 @@ export function commandData(
     options,
     ...(Object.keys(resolved).length > 0 ? { resolved } : {}),
   };
+}
+
+/** Discord only lets a user run a command they can see: right context, enough permissions. */
+function checkCommandAvailable(world: World, command: ApiCommand, inv: CommandInvocation, label: string): void {
+  if (!inv.guildId) {
+    const dmAllowed = command.contexts ? command.contexts.includes(1) : command.dm_permission !== false && !command.guild_id;
+    if (!dmAllowed) throw new Error(`sandbox: ${label} is not available in DMs (contexts/dm_permission)`);
+    return;
+  }
+  if (command.default_member_permissions === null || inv.bypassCommandPermissions) return;
+  const required = BigInt(command.default_member_permissions);
+  const userId = idOf(inv.user);
+  const has =
+    inv.memberPermissions !== undefined
+      ? BigInt(inv.memberPermissions)
+      : inv.channelId && world.channel(inv.channelId)
+        ? world.channelPermissions(inv.channelId, userId)
+        : world.basePermissions(inv.guildId, userId);
+  if ((has & required) !== required && has !== ALL_PERMISSIONS) {
+    throw new Error(
+      `sandbox: ${label} requires permissions ${required} (default_member_permissions) which the user lacks, ` +
+        'so Discord would not offer it; pass bypassCommandPermissions to simulate an admin override',
+    );
+  }
 }
 
 /** Depth-first list of components (rows, sections, containers, labels included). */

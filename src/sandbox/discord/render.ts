@@ -108,3 +108,8 @@ export function renderMessageText(message: RenderableMessage, options: RenderOpt
   for (const file of message.attachments ?? []) out.push(`[file: ${file.filename}${file.size !== undefined ? `, ${file.size} bytes` : ''}]`);
   return out.join('\n');
 }
+
+/** Several messages (e.g. `sandbox.messages(channelId)`) as one transcript, separated by blank lines. */
+export function renderTranscript(messages: RenderableMessage[], options: RenderOptions = {}): string {
+  return messages.map((message) => renderMessageText(message, options)).join('\n\n');
+}

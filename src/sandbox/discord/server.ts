@@ -41,6 +41,8 @@ export interface SandboxDiscordOptions {
   now?: () => number;
   /** HELLO heartbeat interval (default 41 250 ms, Discord's usual value). */
   heartbeatIntervalMs?: number;
+  /** Keep at most this many REST log entries, dropping the oldest (default 10 000; benchmarks). */
+  requestLogLimit?: number;
   /** The bot's username (default "eventor-bot"). */
   botUsername?: string;
 }
@@ -84,9 +86,11 @@ export class SandboxDiscord {
   private readonly gateway: Gateway;
   private port = 0;
   private closed = false;
+  private readonly requestLogLimit: number;
 
   constructor(options: SandboxDiscordOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.requestLogLimit = options.requestLogLimit ?? 10_000;
     this.world = new World(this.now, { ...(options.botUsername ? { username: options.botUsername } : {}) });
     this.interactions = new InteractionStore(this.now);
     const ctx: SandboxContext = {
@@ -103,6 +107,7 @@ export class SandboxDiscord {
       now: this.now,
       log: (entry) => {
         this.log.push(entry);
+        if (this.log.length > this.requestLogLimit) this.log.splice(0, this.log.length - this.requestLogLimit);
         this.world.changed('request');
       },
     });
@@ -224,6 +229,7 @@ export class SandboxDiscord {
   /** A human posts in a channel (MESSAGE_CREATE reaches bots that asked for message intents). */
   say(options: { channelId: string; user: UserRef; content: string }): MessageView {
     const channel = this.world.requireChannel(options.channelId);
+    this.world.user(options.user);
     const message: SandboxMessage = {
       id: this.world.ids.next(),
       channelId: channel.id,
@@ -248,7 +254,6 @@ export class SandboxDiscord {
       threadId: null,
       reactions: [],
     };
-    this.world.user(options.user);
     return viewOf(this.world, this.world.addMessage(message));
   }
 
