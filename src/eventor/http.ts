@@ -87,7 +87,10 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Retries after the first attempt. Default 3. */
   retries?: number;
-  /** Concurrent requests per API key. Default 4. */
+  /**
+   * Concurrent requests per API key. Default 4. Clients of one key and origin share one limit,
+   * set by the first of them.
+   */
   concurrency?: number;
   cache?: boolean | CacheOptions;
   /** An undici dispatcher to use instead of our own keep-alive Agent (tests, proxies). Not closed by close(). */
@@ -317,7 +320,9 @@ export class HttpTransport {
       this.inFlight.set(key, promise);
       try {
         const result = await promise;
-        return { ...result, value: structuredClone(result.value) };
+        // Followers clone in their own continuations, which run before our caller's, so the
+        // leader may keep the original unless the cache holds it too.
+        return ttl > 0 ? { ...result, value: structuredClone(result.value) } : result;
       } finally {
         this.inFlight.delete(key);
       }
