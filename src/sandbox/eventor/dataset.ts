@@ -9,7 +9,9 @@ import type {
   Activity, Competitor, EntryBreak, EntryFee, Event, EventDocument, Organisation, OrganisationRef, Person, PersonRef, ResultStatus,
 } from '../../eventor/model.js';
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../../eventor/model.js';
+import { entryDeadlines } from '../../eventor/native/common.js';
 import { instantToLocal, localToInstant, toInstant } from '../../eventor/time.js';
+import { hashTableTime } from './native-xml.js';
 import { CITIES, CLUBS, DISTRICTS, EVENT_KINDS, FAMILY, GIVEN_F, GIVEN_M, PLACES, STREETS } from './names.js';
 import { materialize, type Materialized } from './participants.js';
 import { Prng } from './prng.js';
@@ -378,18 +380,15 @@ export class SandboxDataset {
       if (message !== null) properties['Eventor_Message'] = message;
       const hasResults = past && !cancelled;
       if (hasResults) {
-        for (const r of races) properties[`officialResult_${r.id}`] = toInstant(Date.parse(r.date) + 3 * 3600_000 + rng.int(0, 3599) * 1000).slice(0, 19).replace('T', ' ');
+        for (const r of races) properties[`officialResult_${r.id}`] = hashTableTime(toInstant(Date.parse(r.date) + 3 * 3600_000 + rng.int(0, 3599) * 1000));
       }
       const modifiedAt = toInstant(Math.min(nowMs - 3600_000, hasResults ? Date.parse(finish) + 4 * 3600_000 : nowMs - rng.int(1, 30) * DAY) - rng.int(0, 3599) * 1000);
-      const deadlines = [...new Set(entryBreaks.flatMap((b) => [
-        ...(b.from ? [toInstant(Date.parse(b.from) - 1000)] : []), ...(b.to ? [b.to] : []),
-      ]))].sort();
       const event: Event = {
         id, name, form: shape === 'relay' ? 'RelaySingleDay' : shape === 'multi' ? 'IndMultiDay' : 'IndSingleDay',
         classification: EVENT_CLASSIFICATIONS[classificationId], classificationId,
         status: EVENT_STATUSES[statusId], statusId,
         disciplineIds: ['1'], start, finish, organisers, classTypeIds: ['2'],
-        entryBreaks, entryDeadlines: deadlines, races,
+        entryBreaks, entryDeadlines: entryDeadlines(entryBreaks), races,
         urls: i % 4 === 0 ? [`https://${club1.shortName!.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '')}.example/tavling/${id}`] : [],
         message,
         punchingUnitTypes: [i % 3 === 0 ? 'Emit' : 'SI'],
@@ -430,7 +429,7 @@ export class SandboxDataset {
       classification: 'national', classificationId: '2', status: 'completed', statusId: '9',
       start: races[0]!.date, finish: this.at(this.localDay(-10), '16:00:00'), races,
       organisers: [this.orgRef(this.clubs[1]!.organisation.id)],
-      properties: Object.fromEntries(races.map((r) => [`officialResult_${r.id}`, toInstant(Date.parse(r.date) + 8 * 3600_000).slice(0, 19).replace('T', ' ')])),
+      properties: Object.fromEntries(races.map((r) => [`officialResult_${r.id}`, hashTableTime(toInstant(Date.parse(r.date) + 8 * 3600_000))])),
       message: null, attributes: [], modifiedAt: this.at(this.localDay(-10), '20:00:00'),
     };
     const ev: SandboxEvent = { id, name: event.name, event, shape: 'multi', fees: template.fees, documents: [], hasStartList: true, hasResults: true, syntheticRunners: 20_000, materialized: null };

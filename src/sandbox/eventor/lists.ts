@@ -209,20 +209,23 @@ function bestPosition(p: Competing): number {
 }
 
 /**
- * The event's results; `keep` limits them to some runners, and `top` adds (or, without `keep`,
- * limits to) the first N of each class. Classes left empty are dropped when filtering.
+ * The event's results; `keep` limits them to some runners (a person, a club), and `top` adds the
+ * first N of each class those runners are in; without `keep`, `top` limits every class to its
+ * first N. Classes without kept runners are dropped.
  */
 function resultListOf(ctx: RequestContext, ev: SandboxEvent, keep: ((p: Competing) => boolean) | null, top: number | undefined): ResultList | null {
   const list = ctx.dataset.details(ev).resultList;
   if (!list) return null;
-  const filtering = keep !== null || top !== undefined;
-  const select = (p: Competing): boolean => (keep ? keep(p) : top === undefined) || (top !== undefined && bestPosition(p) <= top);
+  const inTop = (p: Competing): boolean => top !== undefined && bestPosition(p) <= top;
   const classes: ClassResult[] = [];
   for (const cr of list.classes) {
-    const persons = filtering ? cr.persons.filter(select) : cr.persons;
-    const teams = filtering ? cr.teams.filter(select) : cr.teams;
-    if (keep !== null && persons.length === 0 && teams.length === 0) continue;
-    classes.push({ ...cr, persons, teams });
+    if (keep === null) {
+      classes.push(top === undefined ? cr : { ...cr, persons: cr.persons.filter(inTop), teams: cr.teams.filter(inTop) });
+      continue;
+    }
+    if (!cr.persons.some(keep) && !cr.teams.some(keep)) continue;
+    const select = (p: Competing): boolean => keep(p) || inTop(p);
+    classes.push({ ...cr, persons: cr.persons.filter(select), teams: cr.teams.filter(select) });
   }
   return { status: list.status, event: eventRefOf(ev), classes };
 }

@@ -11,13 +11,7 @@ export class Prng {
 
   /** A derived generator, so that generating one part lazily does not disturb the others. */
   static derive(seed: number, ...parts: (string | number)[]): Prng {
-    let h = (seed ^ 0x9e3779b9) >>> 0;
-    for (const part of parts) {
-      const text = String(part);
-      for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-      h = Math.imul(h ^ 0x2f, 0x01000193) >>> 0;
-    }
-    return new Prng(h);
+    return new Prng(stableHash(`${seed}\u0000${parts.join('\u0000')}`));
   }
 
   /** Uniform in [0, 1). */
@@ -64,7 +58,7 @@ export class Prng {
   }
 }
 
-/** A short stable number from text (synthetic ResultId/StartId values). */
+/** FNV-1a of text: seeds of derived generators, synthetic ResultId/StartId values. */
 export function stableHash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
