@@ -70,12 +70,44 @@ export function parseIofDocument(input: string | Uint8Array, options: IofReadOpt
   }
   const timeZone = options.timeZone;
   if (timeZone !== undefined && !isValidTimeZone(timeZone)) throw new ValidationError('timeZone', `unknown time zone '${timeZone}'`);
-  const root = parseXml(text);
+  const ctx: Ctx = { ns: '', timeZone, eventDate: null, raceDates: new Map(), raceIds: new Map(), onlyRaceId: null };
+  if (info.root === 'ResultList') return { kind: 'ResultList', list: readResultList(text, ctx) };
+  return { kind: 'StartList', list: readStartList(text, ctx) };
+}
+
+/**
+ * Parses the document and hands every ClassResult/ClassStart to `onBlock` as soon as it is
+ * complete, in document order, and drops it from the tree. Blocks before the Event (only in
+ * misordered files) wait until the Event is read, since race dates and ids come from it.
+ */
+function streamBlocks(text: string, ctx: Ctx, rootName: 'ResultList' | 'StartList', blockName: string, onBlock: (block: XmlElement, index: number) => void): { root: XmlElement; event: EventRef } {
+  let event: EventRef | null = null;
+  let index = 0;
+  const pending: XmlElement[] = [];
+  const root = parseXml(text, (el, rootEl) => {
+    ctx.ns = rootEl.ns;
+    if (el.ns !== ctx.ns) return false;
+    if (el.local === 'Event') {
+      if (event === null) {
+        event = readEvent(el, ctx);
+        for (const block of pending) onBlock(block, index++);
+        pending.length = 0;
+      }
+      return false;
+    }
+    if (el.local !== blockName) return false;
+    if (event === null) pending.push(el);
+    else onBlock(el, index++);
+    return true;
+  });
   // The sniffed root and the parsed one can only differ for a document the sniffer misread.
-  if (root.local !== info.root) throw new InvalidResponse(`unexpected root element <${root.local}>`, root.local);
-  const ctx: Ctx = { ns: root.ns, timeZone, eventDate: null, raceDates: new Map(), raceIds: new Map(), onlyRaceId: null };
-  if (info.root === 'ResultList') return { kind: 'ResultList', list: readResultList(root, ctx) };
-  return { kind: 'StartList', list: readStartList(root, ctx) };
+  if (root.local !== rootName) throw new InvalidResponse(`unexpected root element <${root.local}>`, root.local);
+  ctx.ns = root.ns;
+  if (event === null) {
+    event = readEvent(null, ctx);
+    for (const block of pending) onBlock(block, index++);
+  }
+  return { root, event };
 }
 
 export function parseIofResultList(input: string | Uint8Array, options: IofReadOptions = {}): ResultList {
@@ -96,8 +128,7 @@ function text(ctx: Ctx, el: XmlElement, local: string): string | null {
   return textOf(firstChild(el, ctx.ns, local));
 }
 
-function readEvent(root: XmlElement, ctx: Ctx): EventRef {
-  const event = firstChild(root, ctx.ns, 'Event');
+function readEvent(event: XmlElement | null, ctx: Ctx): EventRef {
   // SplitsBrowser's test files omit the required Event; an anonymous event is the honest reading.
   if (event === null) return { id: null, name: null, event: null };
   const start = firstChild(event, ctx.ns, 'StartTime');
@@ -368,20 +399,10 @@ interface TeamBuild {
   merged: boolean;
 }
 
-function readResultList(root: XmlElement, ctx: Ctx): ResultList {
-  const statusText = attr(root, 'status');
-  let status: ResultList['status'] = 'complete';
-  if (statusText !== null) {
-    const s = LIST_STATUSES[statusText.toLowerCase()];
-    if (s === undefined) throw new InvalidResponse(`unknown ResultList status '${statusText}'`, 'ResultList@status');
-    status = s;
-  }
-  const event = readEvent(root, ctx);
+function readResultList(text: string, ctx: Ctx): ResultList {
   const classes: ClassResult[] = [];
   const byClass = new Map<string, { cls: ClassResult; teams: TeamBuild[]; teamIndex: Map<string, TeamBuild> }>();
-  const blocks = childrenNamed(root, ctx.ns, 'ClassResult');
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b]!;
+  const { root, event } = streamBlocks(text, ctx, 'ResultList', 'ClassResult', (block, b) => {
     const path = `ResultList/ClassResult[${b + 1}]`;
     const { ref, entries } = readClass(ctx, block, path);
     const courses = readClassCourses(ctx, block, path);
@@ -407,7 +428,7 @@ function readResultList(root: XmlElement, ctx: Ctx): ResultList {
       for (const team of teams) teamIndex.set(teamKey(team.name, team.bibNumber), team);
       byClass.set(key, { cls, teams, teamIndex });
       classes.push(cls);
-      continue;
+      return;
     }
     // The same class again (OS2010: one block per relay leg): merge.
     const target = existing.cls;
@@ -429,6 +450,13 @@ function readResultList(root: XmlElement, ctx: Ctx): ResultList {
         same.merged = true;
       }
     }
+  });
+  const statusText = attr(root, 'status');
+  let status: ResultList['status'] = 'complete';
+  if (statusText !== null) {
+    const s = LIST_STATUSES[statusText.toLowerCase()];
+    if (s === undefined) throw new InvalidResponse(`unknown ResultList status '${statusText}'`, 'ResultList@status');
+    status = s;
   }
   for (const { cls, teams } of byClass.values()) cls.teams = teams.map(finishTeam);
   return { status, event, classes };
@@ -536,13 +564,10 @@ interface TeamStartBuild {
   merged: boolean;
 }
 
-function readStartList(root: XmlElement, ctx: Ctx): StartList {
-  const event = readEvent(root, ctx);
+function readStartList(text: string, ctx: Ctx): StartList {
   const classes: ClassStart[] = [];
   const byClass = new Map<string, { cls: ClassStart; teams: TeamStartBuild[]; teamIndex: Map<string, TeamStartBuild> }>();
-  const blocks = childrenNamed(root, ctx.ns, 'ClassStart');
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b]!;
+  const { event } = streamBlocks(text, ctx, 'StartList', 'ClassStart', (block, b) => {
     const path = `StartList/ClassStart[${b + 1}]`;
     const { ref, entries } = readClass(ctx, block, path);
     const courses = readClassCourses(ctx, block, path);
@@ -568,7 +593,7 @@ function readStartList(root: XmlElement, ctx: Ctx): StartList {
       for (const team of teams) teamIndex.set(teamKey(team.name, team.bibNumber), team);
       byClass.set(key, { cls, teams, teamIndex });
       classes.push(cls);
-      continue;
+      return;
     }
     const target = existing.cls;
     for (const person of persons) target.persons.push(person);
@@ -586,7 +611,7 @@ function readStartList(root: XmlElement, ctx: Ctx): StartList {
         same.merged = true;
       }
     }
-  }
+  });
   for (const { cls, teams } of byClass.values()) {
     cls.teams = teams.map((team): TeamStart => {
       const members = team.merged ? [...team.members].sort((a, b) => legSortKey(a) - legSortKey(b)) : team.members;

@@ -64,8 +64,21 @@ interface Frame {
   scope: Map<string, string>;
 }
 
+/**
+ * Called when a child of the root element is complete. Returning true drops it from the tree:
+ * a caller that turns each ClassResult into domain objects right away keeps only one block's
+ * elements alive, which spares the garbage collector most of the work on big lists.
+ */
+export type RootChildHandler = (el: XmlElement, root: XmlElement) => boolean;
+
+function rootChildDone(root: XmlElement, el: XmlElement, onRootChild: RootChildHandler | undefined): void {
+  if (onRootChild !== undefined && onRootChild(el, root) && root.children !== null && root.children[root.children.length - 1] === el) {
+    root.children.pop();
+  }
+}
+
 /** Parses a whole document and returns its root element. Throws InvalidResponse when not well-formed. */
-export function parseXml(text: string): XmlElement {
+export function parseXml(text: string, onRootChild?: RootChildHandler): XmlElement {
   const len = text.length;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const stack: Frame[] = [];
@@ -134,6 +147,7 @@ export function parseXml(text: string): XmlElement {
       if (c !== 62 /* > */) throw malformed(text, pos, `bad end tag for <${q}>`);
       pos = p + 1;
       scope = stack.length > 0 ? stack[stack.length - 1]!.scope : baseScope;
+      if (stack.length === 1) rootChildDone(stack[0]!.el, frame.el, onRootChild);
       continue;
     }
     // A start tag.
@@ -176,6 +190,8 @@ export function parseXml(text: string): XmlElement {
         if (!selfClosing) {
           stack.push({ el, qname, scope: elementScope });
           scope = elementScope;
+        } else if (stack.length === 1) {
+          rootChildDone(stack[0]!.el, el, onRootChild);
         }
         break;
       }

@@ -44,7 +44,11 @@ type TeamMemberResult = TeamResult['members'][number];
 // Characters XML 1.0 cannot carry at all; they are dropped rather than producing a broken document.
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+const NEEDS_ESCAPE = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function escapeText(value: string): string {
+  // Most values (times, codes, names) need nothing: skip the replaces for them.
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value.replace(INVALID_XML_CHARS, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -87,9 +91,22 @@ export function formatDateTime(value: string, timeZone: string | undefined): str
 
 type Attrs = Record<string, string | number | null | undefined>;
 
+const INDENTS = Array.from({ length: 16 }, (_, i) => '  '.repeat(i));
+const indent = (depth: number): string => INDENTS[depth] ?? '  '.repeat(depth);
+
 class Out {
-  private readonly parts: string[] = ['<?xml version="1.0" encoding="utf-8"?>\n'];
+  // Lines are joined into chunks of about 64 KB: far fewer live strings than one per line.
+  private readonly parts: string[] = [];
+  private chunk = '<?xml version="1.0" encoding="utf-8"?>\n';
   private depth = 0;
+
+  private push(line: string): void {
+    this.chunk += line;
+    if (this.chunk.length > 65_536) {
+      this.parts.push(this.chunk);
+      this.chunk = '';
+    }
+  }
 
   private attrs(attrs: Attrs | undefined): string {
     if (!attrs) return '';
@@ -103,28 +120,28 @@ class Out {
   }
 
   open(name: string, attrs?: Attrs): void {
-    this.parts.push(`${'  '.repeat(this.depth)}<${name}${this.attrs(attrs)}>\n`);
+    this.push(`${indent(this.depth)}<${name}${this.attrs(attrs)}>\n`);
     this.depth++;
   }
 
   close(name: string): void {
     this.depth--;
-    this.parts.push(`${'  '.repeat(this.depth)}</${name}>\n`);
+    this.push(`${indent(this.depth)}</${name}>\n`);
   }
 
   /** A leaf element; skipped when `value` is null or undefined. */
   leaf(name: string, value: string | number | null | undefined, attrs?: Attrs): void {
     if (value === null || value === undefined) return;
     const text = typeof value === 'number' ? formatNumber(value) : escapeText(value);
-    this.parts.push(`${'  '.repeat(this.depth)}<${name}${this.attrs(attrs)}>${text}</${name}>\n`);
+    this.push(`${indent(this.depth)}<${name}${this.attrs(attrs)}>${text}</${name}>\n`);
   }
 
   empty(name: string, attrs?: Attrs): void {
-    this.parts.push(`${'  '.repeat(this.depth)}<${name}${this.attrs(attrs)}/>\n`);
+    this.push(`${indent(this.depth)}<${name}${this.attrs(attrs)}/>\n`);
   }
 
   toString(): string {
-    return this.parts.join('');
+    return this.parts.join('') + this.chunk;
   }
 }
 
