@@ -180,6 +180,16 @@ describe('namespaces and order', () => {
     expect(list.classes[0]!.persons[0]!.results[0]).toMatchObject({ time: 12, startTime: '2024-06-01T10:00:00Z' });
   });
 
+  it('reads blocks before a misplaced Event with that event\'s date, in document order', () => {
+    const block = (name: string) => `<ClassResult><Class><Name>${name}</Name></Class><PersonResult><Person><Name><Family>F</Family><Given>G</Given></Name></Person>
+      <Result><StartTime>10:05:00</StartTime><Status>OK</Status></Result></PersonResult></ClassResult>`;
+    const xml = `<ResultList xmlns="${NS}" iofVersion="3.0">${block('A')}${block('B')}<Event><Name>Late</Name><StartTime><Date>2024-07-01</Date></StartTime></Event>${block('C')}<ClassResult/></ResultList>`;
+    const list = parseIofResultList(xml);
+    expect(list.event.name).toBe('Late');
+    expect(list.classes.map((c) => c.class.name)).toEqual(['A', 'B', 'C', '']);
+    expect(list.classes.slice(0, 3).map((c) => c.persons[0]!.results[0]!.startTime)).toEqual(['2024-07-01T10:05:00', '2024-07-01T10:05:00', '2024-07-01T10:05:00']);
+  });
+
   it('decodes entities and CDATA', () => {
     const xml = resultList(`<ClassResult><Class><Name>A &amp; B &#x263A; &#65;<![CDATA[ <x> ]]></Name></Class></ClassResult>`);
     expect(parseIofResultList(xml).classes[0]!.class.name).toBe('A & B \u263A A <x>');
