@@ -18,7 +18,8 @@ import { loginPage, matchRoute } from './routes.js';
 export interface SandboxEventorOptions {
   /** Default 0: a free port. */
   port?: number;
-  host?: '127.0.0.1' | string;
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
   seed?: number;
   size?: DatasetSize;
   /** The sandbox clock: a fixed Date or a function (tests advance it to expire login links). */
@@ -92,7 +93,7 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     if (isLogin) reply = loginPage({ logins }, decodeURIComponent(path.slice('/login/'.length)));
     else reply = await route(req, url, path, body);
 
-    if (fault?.kind === 'malformed' && reply.status === 200) reply = malformed(reply);
+    if (fault?.kind === 'malformed' && reply.status === 200 && reply.xml) reply = malformed(reply);
     if (fault?.kind === 'truncate' && reply.status === 200) return truncate(res, logged, reply);
     return finish(res, logged, reply);
   }
