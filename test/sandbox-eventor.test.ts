@@ -237,6 +237,19 @@ describe('filters and flags', () => {
     expect(relay.every((c) => c['@_teamEntry'] === 'Y' && c['@_numberOfLegs'] === '3')).toBe(true);
   });
 
+  it('contact details and identifiers only with their flags', async () => {
+    const plain = await get(`/persons/organisations/${home().id}`);
+    expect(plain.text).not.toContain('<Tele');
+    expect(plain.text).not.toContain('<Address');
+    expect(plain.text).not.toContain('<ExternalPersonId');
+    const full = await get(`/persons/organisations/${home().id}?includeContactDetails=true&includePersonIdentifiers=true`);
+    expect(full.text).toContain('<Tele');
+    expect(full.text).toContain('<Address');
+    expect(full.text).toContain('<ExternalPersonId');
+    expect((await get('/organisations')).text).not.toContain('<Tele');
+    expect((await get('/organisations?includeProperties=true')).text).toContain('<Tele');
+  });
+
   it('/events/documents filters like /events', async () => {
     const ev = pastSingle();
     const docs = (await xml(`/events/documents?eventIds=${ev.id}`))['DocumentList'].Document as X[];
