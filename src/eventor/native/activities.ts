@@ -1,0 +1,60 @@
+/** ActivityList and Activity (wire notes 7.24, 7.25): the data sits mostly in attributes. */
+import type { Activity } from '../model.js';
+import { Activity as ActivitySchema } from '../model.js';
+import { attr, children, ownText, parseNativeDocument, requiredAttr, requiredText, text } from '../xml.js';
+import type { XmlValue } from '../xml.js';
+import { each, toBool, toInt, xsDateTime } from './common.js';
+import type { Ctx } from './common.js';
+import type { ParseOptions } from './events.js';
+import { validateList, validateOne } from './validate.js';
+
+function values(node: XmlValue, name: string): string[] {
+  const out: string[] = [];
+  for (const v of children(node, name)) {
+    const t = ownText(v);
+    if (t !== null) out.push(t);
+  }
+  return out;
+}
+
+function activity(node: XmlValue, ctx: Ctx, path: string): Activity {
+  const when = (name: string) => xsDateTime(attr(node, name), ctx, `${path}/@${name}`);
+  return {
+    id: requiredAttr(node, 'id', path),
+    organisationId: attr(node, 'organisationId'),
+    name: requiredText(node, 'Name', path),
+    information: text(node, 'Information'),
+    startTime: when('startTime'),
+    registrationDeadline: when('registrationDeadline'),
+    visibleFrom: when('visibleFrom'),
+    visibleTo: when('visibleTo'),
+    url: attr(node, 'url'),
+    registrationCount: toInt(attr(node, 'registrationCount')),
+    allowExternalRegistrations: toBool(attr(node, 'allowExternalRegistrations')),
+    entryAccessLevel: attr(node, 'entryAccessLevel'),
+    attributes: children(node, 'ActivityAttribute').map((a) => ({
+      id: attr(a, 'id'),
+      type: attr(a, 'type'),
+      name: text(a, 'Name'),
+      values: values(a, 'Value'),
+    })),
+    registrations: each(node, 'ActivityRegistration', path, (r, p) => ({
+      personId: attr(r, 'personId'),
+      organisationId: attr(r, 'organisationId'),
+      values: values(r, 'AttributeValue'),
+      modifiedAt: xsDateTime(attr(r, 'modifyDate'), ctx, `${p}/@modifyDate`),
+    })),
+    modifiedAt: when('modifyDate'),
+  };
+}
+
+export function parseActivityList(xml: string, options: ParseOptions): Activity[] {
+  const root = parseNativeDocument(xml, 'ActivityList');
+  const list = each(root, 'Activity', 'ActivityList', (a, path) => activity(a, options, path));
+  return validateList(ActivitySchema, list, 'ActivityList/Activity');
+}
+
+export function parseActivity(xml: string, options: ParseOptions): Activity {
+  const root = parseNativeDocument(xml, 'Activity');
+  return validateOne(ActivitySchema, activity(root, options, 'Activity'), 'Activity');
+}
