@@ -1,9 +1,9 @@
 /** What a sandbox route sees and returns, and the error replies the real service sends. */
-import type { SandboxClub, SandboxDataset } from './dataset.js';
+import type { SandboxClub, SandboxDataset, SandboxEvent } from './dataset.js';
 import type { LoginStore } from './login.js';
 import type { NativeContext } from './native-xml.js';
 import { stableHash } from './prng.js';
-import type { Query } from './params.js';
+import { BadRequest, checkId, type Query } from './params.js';
 import type { XmlOut } from './xml-out.js';
 
 export interface RequestContext {
@@ -82,4 +82,12 @@ export function requireOwn(ctx: RequestContext, organisationId: string | undefin
   if (organisationId === undefined) throw new HttpError(400, "The parameter 'organisationId' is required.");
   if (!ctx.club || ctx.club.id !== organisationId) throw forbidden();
   return organisationId;
+}
+
+/** The event named by a required id parameter: 400 when missing or malformed, 404 when unknown. */
+export function eventById(ctx: RequestContext, id: string | undefined, name = 'eventId'): SandboxEvent {
+  if (id === undefined) throw new BadRequest(`The parameter '${name}' is required.`);
+  const ev = ctx.dataset.event(checkId(id, name));
+  if (!ev) throw notFound(`Event ${id}`);
+  return ev;
 }

@@ -8,12 +8,11 @@ import type {
 } from '../../eventor/model.js';
 import { toInstant } from '../../eventor/time.js';
 import type { RequestContext, Reply } from './context.js';
-import { HttpError, XML_TYPE, forbidden, xmlReply } from './context.js';
+import { HttpError, XML_TYPE, eventById, forbidden, xmlReply } from './context.js';
 import { SANDBOX_TIME_ZONE, type SandboxEvent } from './dataset.js';
 import { writeIofResultList, writeIofStartList } from './iof-writer.js';
 import { entryElement, competitorCountElement, openDocument, resultListAttrs, resultListContent, startListContent } from './native-xml.js';
 import { BadRequest, UPPER } from './params.js';
-import { eventById } from './routes.js';
 
 const eventRefOf = (ev: SandboxEvent) => ({ id: ev.event.id, name: ev.event.name, event: ev.event });
 

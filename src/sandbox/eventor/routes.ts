@@ -3,10 +3,10 @@
  * parameters, own-organisation rules (spec 5) and the native replies.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { Card, Event, PreselectedClass, PunchingUnitType } from '../../eventor/model.js';
+import type { Card, PreselectedClass, PunchingUnitType } from '../../eventor/model.js';
 import { toInstant } from '../../eventor/time.js';
 import type { RequestContext, Reply } from './context.js';
-import { HttpError, errorReply, escapeHtml, forbidden, htmlReply, notFound, requireOwn, xmlReply } from './context.js';
+import { HttpError, errorReply, escapeHtml, eventById, forbidden, htmlReply, notFound, requireOwn, xmlReply } from './context.js';
 import type { SandboxEvent } from './dataset.js';
 import { competitorCount, entries, resultsEvent, resultsEventIof, resultsOrganisation, resultsPerson, startsEvent, startsEventIof, startsOrganisation, startsPerson } from './lists.js';
 import {
@@ -123,22 +123,11 @@ function documents(ctx: RequestContext): Reply {
   return xmlReply(out);
 }
 
-export function eventById(ctx: RequestContext, id: string | undefined, name = 'eventId'): SandboxEvent {
-  if (id === undefined) throw new BadRequest(`The parameter '${name}' is required.`);
-  const ev = ctx.dataset.event(checkId(id, name));
-  if (!ev) throw notFound(`Event ${id}`);
-  return ev;
-}
-
-/** The full Event element of /event/{id}: entry breaks always (all four samples have them). */
-export function fullEvent(out: Parameters<typeof eventElement>[0], e: Event, ctx: RequestContext): void {
-  eventElement(out, e, ctx.native, { fullOrganisers: true, entryBreaks: true, attributes: true });
-}
-
 function event(ctx: RequestContext, [id]: string[]): Reply {
   const ev = eventById(ctx, id);
   const out = singleDocument();
-  fullEvent(out, ev.event, ctx);
+  // Entry breaks always (all four /event samples have them), attributes too.
+  eventElement(out, ev.event, ctx.native, { fullOrganisers: true, entryBreaks: true, attributes: true });
   return xmlReply(out);
 }
 
