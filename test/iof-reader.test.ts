@@ -473,7 +473,7 @@ describe('performance', () => {
     expect(list.classes.reduce((n, c) => n + c.persons.length, 0)).toBe(20000);
     expect(list.classes[39]!.persons[499]!.results[0]!.splits).toHaveLength(20);
     // 10x the data: far less than 100x the time (quadratic), with slack for GC noise.
-    expect(tBig).toBeLessThan(Math.max(tSmall * 30, 500));
+    expect(tBig).toBeLessThan(Math.max(tSmall * 40, 1000));
     expect(tBig).toBeLessThan(15_000);
   });
 });
