@@ -159,6 +159,19 @@ describe('sandbox Discord: more flows', () => {
     await sandbox.waitFor(() => sandbox.gatewayFrames().filter((f) => f.op === 1).length >= 2, { timeoutMs: 3000 });
   });
 
+  it('announces guilds created after login, and close() stops a client the test forgot to destroy', async () => {
+    const client = await login();
+    const late = sandbox.createGuild({ name: 'Late Club' });
+    await sandbox.waitFor(() => client.guilds.cache.get(late.id), { timeoutMs: 3000 });
+    const events: string[] = [];
+    client.on('shardDisconnect', (event) => events.push(`disconnect ${event.code}`));
+    client.on('shardReconnecting', () => events.push('reconnecting'));
+    await sandbox.close();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // 4004 is unrecoverable for discord.js: no reconnect loop after the sandbox is gone.
+    expect(events).toEqual(['disconnect 4004']);
+  });
+
   it('rejects a wrong token at login', async () => {
     const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: sandbox.restUrl } });
     clients.push(client);

@@ -62,8 +62,19 @@ export class Gateway {
     for (const socket of this.sockets) socket.close(code, 'sandbox: connection dropped');
   }
 
-  close(): void {
+  /**
+   * Close every socket with 4004 (Authentication failed): discord.js treats it as unrecoverable,
+   * so a client the test forgot to destroy stops instead of reconnecting forever (notes §2.4.6).
+   */
+  async close(graceMs = 250): Promise<void> {
     this.options.world.off('dispatch', this.onDispatch);
+    const open = [...this.sockets];
+    const closed = open.map((socket) => new Promise<void>((resolve) => {
+      if (socket.readyState === WebSocket.CLOSED) resolve();
+      else socket.once('close', () => resolve());
+    }));
+    for (const socket of open) if (socket.readyState === WebSocket.OPEN) socket.close(4004, 'sandbox closed');
+    await Promise.race([Promise.all(closed), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     for (const socket of this.sockets) socket.terminate();
     this.sockets.clear();
     this.wss.close();

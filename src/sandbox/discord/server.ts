@@ -172,7 +172,7 @@ export class SandboxDiscord {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.gateway.close();
+    await this.gateway.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
