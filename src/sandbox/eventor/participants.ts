@@ -95,7 +95,7 @@ function controlCodes(rng: Prng, n: number): string[] {
 
 /** Split times for a run; `status` decides where punches go missing. */
 function splitsFor(rng: Prng, codes: string[], time: number | null, status: ResultStatus): SplitTime[] {
-  if (status === 'DidNotStart' || time === null && status !== 'DidNotFinish') return [];
+  if (status === 'DidNotStart' || (time === null && status !== 'DidNotFinish')) return [];
   const total = time ?? 3000;
   const missing = status === 'MissingPunch' ? rng.int(0, codes.length - 1) : -1;
   const stopAt = status === 'DidNotFinish' ? rng.int(1, Math.max(1, codes.length - 1)) : codes.length;
@@ -165,7 +165,7 @@ export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized 
         }
         const idx = classIndexFor(specs, m.person.sex ?? 'M', ageAt(m.person.birthDate, eventDate), rng);
         if (idx < 0) continue;
-        byClass[idx]!.push(memberRunner(ds, m, rng));
+        byClass[idx]!.push(memberRunner(ds, m));
       }
     }
     for (let i = 0; i < ev.syntheticRunners; i++) {
@@ -287,7 +287,7 @@ export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized 
   };
 }
 
-function memberRunner(ds: SandboxDataset, m: SandboxPerson, _rng: Prng): Runner {
+function memberRunner(ds: SandboxDataset, m: SandboxPerson): Runner {
   const ability = Prng.derive(ds.seed, 'ability', m.person.id ?? '').next();
   const card = m.competitor.cards[0] ?? { number: String(1_000_000 + Number(m.person.id)), type: 'SI' as const };
   const { id, name, sex, birthDate, countryCode } = m.person;
@@ -356,7 +356,7 @@ function relay(
           entryFeeIds: cls.entryFeeIds.slice(0, t.late ? 2 : 1), modifiedAt: toInstant(t.at),
         });
       }
-      const runners = team.members.map((m) => memberRunner(ds, m, rng));
+      const runners = team.members.map((m) => memberRunner(ds, m));
       starts.push({
         name: team.name, organisations: [org], bibNumber, startTime: race.date,
         members: runners.map((r, leg) => ({
