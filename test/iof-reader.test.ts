@@ -84,6 +84,13 @@ describe('decodeXmlBytes', () => {
     expect(decodeXmlBytes(latin('<?xml version="1.0" encoding="Latin-1"?><a>\u00e9</a>'))).toContain('<a>\u00e9</a>');
   });
 
+  it('recognises UTF-16 LE without a BOM from the declaration bytes', () => {
+    const text = '<?xml version="1.0" encoding="UTF-16"?><a>\u00f6</a>';
+    const le = new Uint8Array(text.length * 2);
+    for (let i = 0; i < text.length; i++) le[i * 2] = text.charCodeAt(i);
+    expect(decodeXmlBytes(le)).toBe(text);
+  });
+
   it('rejects an encoding the runtime does not know', () => {
     const bytes = latin('<?xml version="1.0" encoding="x-no-such-thing"?><a/>');
     expect(() => decodeXmlBytes(bytes)).toThrow(InvalidResponse);

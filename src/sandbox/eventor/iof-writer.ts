@@ -14,6 +14,8 @@
  *   leg when that member has none.
  * - IOF requires a Person in PersonResult and a Start in PersonStart: an empty name / an empty
  *   Start is written when the model has none.
+ * - `ClassResult.numberOfStarts` has no IOF counterpart and is not written; numberOfEntries is
+ *   `Class@numberOfCompetitors`. Relay leg time behind / place are written as `type="Leg"`.
  * - Wall-clock times (no `Z`) are written with the offset of `options.timeZone` when given, else
  *   as they are (xs:dateTime allows no offset); instants are written in `timeZone` with its offset,
  *   else in UTC with `Z`.
