@@ -109,6 +109,9 @@ describe('routes', () => {
     expect(a['EventList'].Event.map((e: X) => e.EventId)).toEqual([ev.id]);
     const b = await get(`/Event/${ev.id}`);
     expect(b.status).toBe(200);
+    // Empty values count as absent (OriGo sends `fromDate=&eventIds=`).
+    const c = await xml('/events?fromDate=&toDate=&eventIds=');
+    expect(c['EventList'].Event.length).toBe(sb.dataset.events.length);
   });
 });
 
