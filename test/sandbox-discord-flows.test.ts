@@ -134,6 +134,24 @@ describe('sandbox Discord: more flows', () => {
     expect(second.history().map((e) => e.kind)).toEqual(['callback', 'followUp']);
   });
 
+  it('accepts files in interaction replies and edits (multipart callbacks)', async () => {
+    const client = await login();
+    await register(client);
+    onInteraction = async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      await interaction.reply({ content: 'Results', files: [{ attachment: Buffer.from('1;alice'), name: 'results.csv' }] });
+      await interaction.editReply({ content: 'Results (final)', files: [{ attachment: Buffer.from('1;alice;final'), name: 'final.csv' }] });
+    };
+    const handle = sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' });
+    await sandbox.waitFor(() => handle.history().some((e) => e.kind === 'editOriginal'), { timeoutMs: 3000 });
+    const reply = handle.original()!;
+    expect(reply.content).toBe('Results (final)');
+    // An edit's `attachments` lists what to keep; discord.js lists only the new file, so it replaces the old one.
+    expect(reply.attachments.map((a) => a.filename)).toEqual(['final.csv']);
+    expect(reply.attachments[0]?.data.toString()).toBe('1;alice;final');
+    expect(reply.edits[0]?.content).toBe('Results');
+  });
+
   it('answers op 8 member requests and delivers MESSAGE_CREATE to bots with message intents', async () => {
     const client = await login([GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers, GatewayIntentBits.GuildMessages]);
     const members = await client.guilds.cache.get(guildId)!.members.fetch({ time: 3000 });

@@ -247,6 +247,21 @@ describe('sandbox Discord wire rules', () => {
       expect(sandbox.messages(channelId)).toEqual([]);
     });
 
+    it('handles Components V2 messages: 40 components at most, no content/embeds, readable rendering', async () => {
+      const V2 = 1 << 15;
+      const texts = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 10, content: `line ${i}` }));
+      const ok = await post(`/channels/${channelId}/messages`, {
+        flags: V2,
+        components: [{ type: 17, components: [...texts(2), { type: 1, components: [button('go')] }] }],
+      });
+      expect(ok.status).toBe(200);
+      expect(renderMessageText(sandbox.messages(channelId)[0]!, { header: false })).toBe('| line 0\n| line 1\n| [go]');
+      const tooMany = await post(`/channels/${channelId}/messages`, { flags: V2, components: texts(41) });
+      expect(((await tooMany.json()) as { code: number }).code).toBe(50035);
+      const legacy = await post(`/channels/${channelId}/messages`, { flags: V2, content: 'hi', components: texts(1) });
+      expect(((await legacy.json()) as { errors: Record<string, unknown> }).errors).toHaveProperty('content');
+    });
+
     it('accepts payloads exactly at the limits', async () => {
       const atLimits = [
         { content: x(2000) },

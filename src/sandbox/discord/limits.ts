@@ -219,6 +219,11 @@ export function checkMessagePayload(body: MessagePayload, options: MessageCheckO
   }
   c.maxLength([...prefix, 'content'], body.content, LIMITS.content);
   checkEmbeds(c, prefix, body.embeds);
+  if (((body.flags ?? 0) & MessageFlag.IsComponentsV2) !== 0) {
+    // components/reference.mdx: with IS_COMPONENTS_V2 the content and embeds fields cannot be used.
+    if (body.content) c.add([...prefix, 'content'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'The content field cannot be used when using MessageFlags.IS_COMPONENTS_V2');
+    if (body.embeds?.length) c.add([...prefix, 'embeds'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'The embeds field cannot be used when using MessageFlags.IS_COMPONENTS_V2');
+  }
   if (body.components !== undefined && body.components !== null) {
     if (!Array.isArray(body.components)) c.add([...prefix, 'components'], 'BASE_TYPE_ARRAY', 'Must be an array.');
     else if (((body.flags ?? 0) & MessageFlag.IsComponentsV2) !== 0) checkV2Components(c, prefix, body.components);
