@@ -190,6 +190,25 @@ describe('sandbox Discord: more flows', () => {
     expect(events).toEqual(['disconnect 4004']);
   });
 
+  it('ends the session on client.destroy(), and a restarted bot receives interactions', async () => {
+    const first = await login();
+    await register(first);
+    await first.destroy();
+    await sandbox.waitFor(() => {
+      try {
+        sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' });
+        return false;
+      } catch (error) {
+        return /no bot is connected/.test((error as Error).message);
+      }
+    }, { timeoutMs: 3000 });
+    await login();
+    onInteraction = async (interaction) => {
+      if (interaction.isChatInputCommand()) await interaction.reply('restarted');
+    };
+    expect((await sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' }).reply({ timeoutMs: 3000 })).content).toBe('restarted');
+  });
+
   it('rejects a wrong token at login', async () => {
     const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: sandbox.restUrl } });
     clients.push(client);

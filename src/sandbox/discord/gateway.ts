@@ -88,9 +88,12 @@ export class Gateway {
       return;
     }
     let session: Session | null = null;
-    ws.on('close', () => {
+    ws.on('close', (code) => {
       this.sockets.delete(ws);
-      if (session?.socket === ws) session.socket = null;
+      if (session?.socket !== ws) return;
+      session.socket = null;
+      // A normal close (client.destroy()) ends the session like on Discord: no RESUME, no more buffering.
+      if (code === 1000 || code === 1001) this.sessions.delete(session.id);
     });
     ws.on('error', () => undefined);
     ws.on('message', (raw) => {

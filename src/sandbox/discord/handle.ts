@@ -133,6 +133,8 @@ export class InteractionHandle {
         }
         const original = this.record.originalMessageId ? this.world.messagesById.get(this.record.originalMessageId) : undefined;
         if (!original) return undefined;
+        // A deleted reply is final too; resolving (with deleted: true) beats a confusing timeout.
+        if (original.deleted) return viewOf(this.world, original);
         if (response.type === CallbackType.DeferredUpdateMessage) {
           const edited = this.record.history.some((e) => e.kind === 'editOriginal' || e.kind === 'deleteOriginal');
           return edited ? viewOf(this.world, original) : undefined;
