@@ -1,4 +1,66 @@
-export async function main(argv: string[]): Promise<number> {
-  process.stdout.write(`eventor-bot ${argv.join(' ')}\n`);
-  return 0;
+/**
+ * The `eventor-bot` command line. Exit codes: 0 success, 1 a failure at run time (Eventor or
+ * file errors), 2 a usage or configuration error.
+ */
+import { UsageError, parseFlags } from './args.js';
+import { ConfigError } from '../config/env.js';
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** The environment to configure from; the process's own (plus `.env`) when absent. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const defaultIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+export const USAGE = `Usage: eventor-bot <command> [options]
+
+Commands:
+  sandbox [--port N] [--seed S] [--size small|large]
+      Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.
+  query <operation> [--<parameter> <value> ...] [--raw]
+      Call one Eventor operation with the configured key (EVENTOR_INSTANCE or
+      EVENTOR_BASE_URL, and EVENTOR_API_KEY, from the environment or .env) and print
+      the normalised result as JSON. 'eventor-bot query --list' lists the operations.
+  parse <file> [--time-zone ZONE]
+      Parse an Eventor native or IOF XML 3.0 file and print the normalised JSON.
+  help
+      Show this text.
+`;
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'sandbox':
+        return await (await import('./sandbox.js')).runSandbox(parseFlags(rest), io);
+      case 'query':
+        return await (await import('./query.js')).runQuery(parseFlags(rest), io);
+      case 'parse':
+        return await (await import('./parse.js')).runParse(parseFlags(rest), io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        io.err(`eventor-bot: unknown command '${command}'\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`eventor-bot ${command}: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      io.err(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
 }

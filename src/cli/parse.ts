@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
+import type { Io } from './main.js';
+import { parseXmlFile } from '../eventor/parse-file.js';
+import { EventorError } from '../eventor/errors.js';
+import { isValidTimeZone } from '../eventor/time.js';
+
+export async function runParse(args: ParsedArgs, io: Io): Promise<number> {
+  const [file, extra] = args.positionals;
+  if (file === undefined) throw new UsageError('name the file to parse: eventor-bot parse <file>');
+  if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
+  const timeZone = takeString(args.flags, 'time-zone');
+  if (timeZone !== undefined && !isValidTimeZone(timeZone)) throw new UsageError(`--time-zone '${timeZone}' is not an IANA time zone (e.g. Europe/Stockholm)`);
+  rejectLeftovers(args.flags);
+
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    io.err(`eventor-bot parse: cannot read '${file}'${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': it is a folder' : code ? ` (${code})` : ''}\n`);
+    return 1;
+  }
+  try {
+    const parsed = parseXmlFile(bytes, timeZone === undefined ? {} : { timeZone });
+    io.out(`${JSON.stringify(parsed, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof EventorError) {
+      io.err(`eventor-bot parse: '${file}' cannot be read as an Eventor or IOF XML 3.0 document: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

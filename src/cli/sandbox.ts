@@ -1,0 +1,32 @@
+import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
+import type { Io } from './main.js';
+import { startSandboxEventor } from '../sandbox/eventor/server.js';
+
+function wholeNumber(name: string, text: string | undefined, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) > max) throw new UsageError(`--${name} must be a whole number from 0 to ${max}`);
+  return Number(text);
+}
+
+/** Serves the sandbox Eventor until SIGINT or SIGTERM. */
+export async function runSandbox(args: ParsedArgs, io: Io, until: Promise<unknown> = shutdownSignal()): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const port = wholeNumber('port', takeString(args.flags, 'port'), 65_535) ?? 0;
+  const seed = wholeNumber('seed', takeString(args.flags, 'seed'), 2 ** 32 - 1);
+  const size = takeString(args.flags, 'size') ?? 'small';
+  if (size !== 'small' && size !== 'large') throw new UsageError('--size must be small or large');
+  rejectLeftovers(args.flags);
+
+  const sandbox = await startSandboxEventor({ port, size, ...(seed === undefined ? {} : { seed }) });
+  io.out(`EVENTOR_BASE_URL=${sandbox.baseUrl}\nEVENTOR_API_KEY=${sandbox.apiKey}\n`);
+  await until;
+  await sandbox.close();
+  return 0;
+}
+
+function shutdownSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * `npm run demo`: the Eventor side of eventor-bot against the embedded sandbox, no accounts
+ * needed. Starts the sandbox Eventor in-process, fetches what a club member would ask for,
+ * and prints a readable tour. Exits 0 only when every step got its answer.
+ */
+import { EventorClient } from '../eventor/client.js';
+import { customInstance } from '../eventor/instances.js';
+import type { Event, ResultList, ResultStatus } from '../eventor/model.js';
+import { formatElapsed } from '../eventor/time.js';
+import { startSandboxEventor } from '../sandbox/eventor/server.js';
+
+const TIME_ZONE = 'Europe/Stockholm';
+const when = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const day = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+
+const STATUS_SHORT: Partial<Record<ResultStatus, string>> = {
+  MissingPunch: 'MP',
+  DidNotStart: 'DNS',
+  DidNotFinish: 'DNF',
+  Disqualified: 'DSQ',
+  OverTime: 'OT',
+  NotCompeting: 'NC',
+};
+
+function fullName(name: { given: string; family: string }): string {
+  return `${name.given} ${name.family}`.trim();
+}
+
+function nextDeadline(event: Event, now: number): string {
+  const next = event.entryDeadlines.find((d) => Date.parse(d) > now);
+  return next ? `entries close ${when.format(new Date(next))}` : 'entries closed';
+}
+
+export async function runDemo(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+  const sandbox = await startSandboxEventor({ port: 0 });
+  const client = new EventorClient({ instance: customInstance(sandbox.baseUrl), apiKey: sandbox.apiKey });
+  const steps: Array<{ title: string; ok: boolean }> = [];
+  const step = async (title: string, body: () => Promise<void>): Promise<void> => {
+    write(`\n== ${title}`);
+    try {
+      await body();
+      steps.push({ title, ok: true });
+    } catch (error) {
+      write(`   FAILED: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      steps.push({ title, ok: false });
+    }
+  };
+  try {
+    const now = Date.now();
+    const club = await client.organisationForApiKey();
+    write(`eventor-bot demo: sandbox Eventor at ${sandbox.baseUrl}, API key of ${club.name}`);
+
+    await step('Upcoming events in the next 30 days, with entry deadlines', async () => {
+      const events = await client.events({
+        fromDate: new Date(now),
+        toDate: new Date(now + 30 * 86_400_000),
+        includeEntryBreaks: true,
+      });
+      if (events.length === 0) throw new Error('no upcoming events');
+      // The events list names organisers by id only; one organisations call names them all.
+      const names = new Map((await client.organisations()).map((o) => [o.id, o.shortName ?? o.name]));
+      for (const event of events.slice(0, 12)) {
+        const organisers = event.organisers.map((o) => o.name ?? (o.id ? names.get(o.id) ?? o.id : '?')).join(', ');
+        write(`   ${event.start ? day.format(new Date(event.start)) : 'date not set'}  ${event.name}  (${event.classification}, ${organisers})  ${event.status === 'canceled' ? 'CANCELLED' : nextDeadline(event, now)}`);
+      }
+      if (events.length > 12) write(`   … and ${events.length - 12} more`);
+    });
+
+    await step(`Entries of ${club.name} in upcoming events`, async () => {
+      const entries = await client.entries({ organisationIds: [club.id], fromEventDate: new Date(now), includeEventElement: true, includePersonElement: true });
+      if (entries.length === 0) throw new Error('the club has no entries');
+      const byEvent = new Map<string, { name: string; people: string[] }>();
+      for (const entry of entries) {
+        const key = entry.event.id ?? '?';
+        const group = byEvent.get(key) ?? { name: entry.event.event?.name ?? entry.event.name ?? `event ${key}`, people: [] };
+        const person = entry.competitor?.person;
+        group.people.push(person ? fullName(person.name) : entry.team?.name ?? 'unknown');
+        byEvent.set(key, group);
+      }
+      for (const { name, people } of [...byEvent.values()].slice(0, 6)) {
+        write(`   ${name}: ${people.length} entered (${people.slice(0, 5).join(', ')}${people.length > 5 ? ', …' : ''})`);
+      }
+    });
+
+    await step(`Latest results of ${club.name}, with splits`, async () => {
+      const past = await client.events({ fromDate: new Date(now - 60 * 86_400_000), toDate: new Date(now) });
+      const candidates = past.filter((e) => e.status === 'completed' || e.status === 'reported').sort((a, b) => (b.start ?? '').localeCompare(a.start ?? ''));
+      let list: ResultList | null = null;
+      for (const event of candidates.slice(0, 10)) {
+        const found = await client.organisationResults({ organisationIds: [club.id], eventId: event.id, includeSplitTimes: true });
+        if (found.classes.some((c) => c.persons.length > 0)) {
+          list = found;
+          break;
+        }
+      }
+      if (!list) throw new Error('no recent results for the club');
+      write(`   ${list.event.event?.name ?? list.event.name ?? list.event.id}`);
+      let shownSplits = false;
+      for (const cls of list.classes.slice(0, 4)) {
+        write(`   ${cls.class.name}`);
+        for (const person of cls.persons.slice(0, 4)) {
+          const result = person.results[0];
+          if (!result || !person.person) continue;
+          const place = result.status === 'OK' ? `${result.position ?? '-'}.` : STATUS_SHORT[result.status] ?? result.status;
+          const time = result.time === null ? '' : formatElapsed(result.time);
+          const behind = result.timeBehind ? ` +${formatElapsed(result.timeBehind)}` : '';
+          write(`     ${place.padEnd(6)} ${fullName(person.person.name).padEnd(28)} ${time}${behind}`);
+          if (!shownSplits && result.splits.length > 0) {
+            shownSplits = true;
+            write(`            splits: ${result.splits.slice(0, 8).map((s) => `${s.controlCode} ${s.time === null ? '--' : formatElapsed(s.time)}`).join(' · ')}${result.splits.length > 8 ? ' …' : ''}`);
+          }
+        }
+      }
+      if (!shownSplits) throw new Error('no split times in the results');
+    });
+  } finally {
+    await client.close();
+    await sandbox.close();
+  }
+  const failed = steps.filter((s) => !s.ok);
+  write(`\n${steps.length - failed.length} of ${steps.length} steps answered.`);
+  return failed.length === 0 ? 0 : 1;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.exitCode = await runDemo();
+}

@@ -1,0 +1,57 @@
+/**
+ * Reads an XML file of either kind Eventor speaks: its native XML (recognised from the root
+ * element) or IOF XML 3.0 (recognised from the namespace), and returns the domain objects.
+ */
+import { decodeXmlBytes } from './iof/decode.js';
+import { parseIofDocument } from './iof/index.js';
+import * as native from './native/index.js';
+import { InvalidResponse } from './errors.js';
+
+export interface ParsedFile {
+  format: 'eventor-native' | 'iof-xml-3.0';
+  root: string;
+  data: unknown;
+}
+
+const IOF_NAMESPACE = 'http://www.orienteering.org/datastandard/3.0';
+
+const NATIVE_PARSERS: Record<string, (xml: string, options: { timeZone: string }) => unknown> = {
+  EventList: native.parseEventList,
+  Event: native.parseEvent,
+  DocumentList: native.parseDocumentList,
+  EventClassList: native.parseEventClassList,
+  EntryFeeList: native.parseEntryFeeList,
+  Organisation: native.parseOrganisation,
+  OrganisationList: native.parseOrganisationList,
+  PersonList: native.parsePersonList,
+  Person: native.parsePerson,
+  CompetitorList: native.parseCompetitorList,
+  Competitor: native.parseCompetitor,
+  ExternalLoginUrl: native.parseExternalLoginUrl,
+  EntryList: native.parseEntryList,
+  CompetitorCountList: native.parseCompetitorCountList,
+  StartList: native.parseStartList,
+  StartListList: native.parseStartListList,
+  ResultList: native.parseResultList,
+  ResultListList: native.parseResultListList,
+  ActivityList: native.parseActivityList,
+  Activity: native.parseActivity,
+};
+
+/**
+ * `timeZone` is the zone of times written without one: Eventor native files from SE/NO are in
+ * local time (the default here, Europe/Stockholm), AU files in UTC.
+ */
+export function parseXmlFile(bytes: Uint8Array, options: { timeZone?: string } = {}): ParsedFile {
+  const text = decodeXmlBytes(bytes);
+  if (text.includes(IOF_NAMESPACE) || /<IOFVersion\b/.test(text.slice(0, 4096))) {
+    const parsed = parseIofDocument(text, options.timeZone === undefined ? {} : { timeZone: options.timeZone });
+    return { format: 'iof-xml-3.0', root: parsed.kind, data: parsed.list };
+  }
+  const root = native.detectNativeRoot(text);
+  const parser = root === null ? undefined : NATIVE_PARSERS[root];
+  if (root === null || parser === undefined) {
+    throw new InvalidResponse(root === null ? 'not an XML document Eventor sends' : `<${root}> is neither an Eventor native list nor IOF XML 3.0`);
+  }
+  return { format: 'eventor-native', root, data: parser(text, { timeZone: options.timeZone ?? 'Europe/Stockholm' }) };
+}
