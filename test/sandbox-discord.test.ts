@@ -17,7 +17,7 @@ import {
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginSandboxClient } from '../src/sandbox/discord/client.js';
-import { startSandboxDiscord, type SandboxDiscord, type SandboxUser } from '../src/sandbox/discord/index.js';
+import { renderInteractionText, startSandboxDiscord, type SandboxDiscord, type SandboxUser } from '../src/sandbox/discord/index.js';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 
@@ -50,7 +50,8 @@ describe('sandbox Discord with a real discord.js client', () => {
       .setNameLocalizations({ 'sv-SE': 'pingsv', no: 'pingno' })
       .addIntegerOption((o) => o.setName('count').setDescription('How many').setMinValue(1))
       .addBooleanOption((o) => o.setName('loud').setDescription('Loud?'))
-      .addUserOption((o) => o.setName('who').setDescription('Who')),
+      .addUserOption((o) => o.setName('who').setDescription('Who'))
+      .addChannelOption((o) => o.setName('where').setDescription('Where')),
     new SlashCommandBuilder()
       .setName('event')
       .setDescription('Events')
@@ -121,23 +122,25 @@ describe('sandbox Discord with a real discord.js client', () => {
   });
 
   it('answers a slash command with a reply; options are typed from the registered definition', async () => {
-    let seen: { count: number | null; loud: boolean | null; who: string | undefined; locale: string; guildLocale: string | null } | undefined;
+    let seen: { count: number | null; loud: boolean | null; who: string | undefined; where: string | null | undefined; locale: string; guildLocale: string | null } | undefined;
     onInteraction = async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       seen = {
         count: interaction.options.getInteger('count'),
         loud: interaction.options.getBoolean('loud'),
         who: interaction.options.getUser('who')?.username,
+        where: interaction.options.getChannel('where')?.name,
         locale: interaction.locale,
         guildLocale: interaction.guildLocale,
       };
       await interaction.reply(`pong x${seen.count}`);
     };
-    const handle = sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping', options: { count: '3', loud: true, who: admin.id } });
+    const handle = sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping', options: { count: '3', loud: true, who: admin.id, where: channelId } });
+    expect(renderInteractionText(handle.payload)).toBe(`alice used /ping count: 3 loud: true who: ${admin.id} where: ${channelId}`);
     const reply = await handle.reply({ timeoutMs: 3000 });
     expect(reply.content).toBe('pong x3');
     expect(reply.ephemeral).toBe(false);
-    expect(seen).toEqual({ count: 3, loud: true, who: 'admin', locale: 'sv-SE', guildLocale: 'sv-SE' });
+    expect(seen).toEqual({ count: 3, loud: true, who: 'admin', where: 'general', locale: 'sv-SE', guildLocale: 'sv-SE' });
     expect(handle.deferred).toBe(false);
     expect(sandbox.messages(channelId).map((m) => m.content)).toEqual(['pong x3']);
     // Mistakes in the test itself are caught before anything is dispatched.
@@ -235,6 +238,7 @@ describe('sandbox Discord with a real discord.js client', () => {
     };
     const reply = await sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping' }).reply();
     const click = sandbox.clickButton({ message: reply, customId: 'signup', user: admin });
+    expect(renderInteractionText(click.payload)).toBe('admin clicked [Sign up]');
     const updated = await click.reply({ timeoutMs: 3000 });
     expect(updated.id).toBe(reply.id);
     expect(updated.content).toBe('Signed up: admin');
@@ -266,6 +270,7 @@ describe('sandbox Discord with a real discord.js client', () => {
     await expect(opener.reply({ timeoutMs: 1000 })).rejects.toThrow(/modal/);
     expect(() => sandbox.submitModal({ customId: 'feedback', fields: {}, user: alice })).toThrow(/required/);
     const submitted = sandbox.submitModal({ customId: 'feedback', fields: { text: 'Great course' }, user: alice });
+    expect(renderInteractionText(submitted.payload)).toBe('alice submitted modal feedback (text: Great course)');
     const reply = await submitted.reply({ timeoutMs: 3000 });
     expect(reply).toMatchObject({ content: 'Thanks: Great course', ephemeral: true });
   });

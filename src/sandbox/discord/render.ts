@@ -113,3 +113,70 @@ export function renderMessageText(message: RenderableMessage, options: RenderOpt
 export function renderTranscript(messages: RenderableMessage[], options: RenderOptions = {}): string {
   return messages.map((message) => renderMessageText(message, options)).join('\n\n');
 }
+
+interface InteractionPayloadLike {
+  type?: unknown;
+  data?: unknown;
+  member?: { user?: { username?: string; global_name?: string | null } } | unknown;
+  user?: { username?: string; global_name?: string | null } | unknown;
+  message?: { components?: ApiComponent[] } | unknown;
+}
+
+interface OptionLike {
+  name: string;
+  type: number;
+  value?: unknown;
+  focused?: boolean;
+  options?: OptionLike[];
+}
+
+function findLabel(components: ApiComponent[] | undefined, customId: string): string | undefined {
+  for (const c of components ?? []) {
+    if (c.custom_id === customId) return c.label ?? c.placeholder ?? customId;
+    const nested = findLabel([...(c.components ?? []), ...(c.component ? [c.component] : []), ...(c.accessory ? [c.accessory] : [])], customId);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/**
+ * What the user did, as one transcript line: "alice used /event find query: Lin",
+ * "alice clicked [Sign up]", "alice chose D21 in [Class]", "alice submitted modal feedback".
+ * Takes an INTERACTION_CREATE payload (`handle.payload`).
+ */
+export function renderInteractionText(payload: Record<string, unknown>): string {
+  const p = payload as InteractionPayloadLike;
+  const who = ((p.member as { user?: { username?: string } } | undefined)?.user ?? (p.user as { username?: string } | undefined))?.username ?? 'someone';
+  const data = (p.data ?? {}) as { name?: string; options?: OptionLike[]; custom_id?: string; values?: string[]; components?: ApiComponent[] };
+  switch (p.type) {
+    case 2:
+    case 4: {
+      const words = [`/${data.name}`];
+      let focused: OptionLike | undefined;
+      const walk = (options: OptionLike[] | undefined): void => {
+        for (const o of options ?? []) {
+          if (o.type === 1 || o.type === 2) {
+            words.push(o.name);
+            walk(o.options);
+          } else if (o.focused) focused = o;
+          else words.push(`${o.name}: ${String(o.value)}`);
+        }
+      };
+      walk(data.options);
+      if (p.type === 4) return `${who} is typing "${String(focused?.value ?? '')}" in ${words.join(' ')} ${focused?.name ?? ''}`.trimEnd();
+      return `${who} used ${words.join(' ')}`;
+    }
+    case 3: {
+      const label = findLabel((p.message as { components?: ApiComponent[] } | undefined)?.components, data.custom_id ?? '') ?? data.custom_id;
+      return data.values ? `${who} chose ${data.values.join(', ')} in [${label}]` : `${who} clicked [${label}]`;
+    }
+    case 5: {
+      const fields = (data.components ?? [])
+        .flatMap((c) => (c.components ?? (c.component ? [c.component] : [])))
+        .map((input) => `${input.custom_id}: ${String(input.value ?? '')}`);
+      return `${who} submitted modal ${data.custom_id}${fields.length ? ` (${fields.join('; ')})` : ''}`;
+    }
+    default:
+      return `${who} sent interaction type ${String(p.type)}`;
+  }
+}
