@@ -304,6 +304,10 @@ describe('sandbox Discord with a real discord.js client', () => {
     expect(error.code).toBe(50007);
     expect(error.status).toBe(403);
     expect(sandbox.dms(admin)).toEqual([]);
+
+    // Discord also refuses DMs to users who no longer share a server with the bot.
+    sandbox.removeMember(guildId, alice);
+    expect((await apiError(user.send('still there?'))).code).toBe(50007);
   });
 
   it('refuses posts where the bot lacks permission (50013/50001) and in deleted channels (10003)', async () => {

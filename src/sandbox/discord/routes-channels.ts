@@ -29,7 +29,10 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
   const requireCanPost = (channel: SandboxChannel): void => {
     if (channel.type === ChannelType.DM) {
       const recipient = channel.recipientId ? world.users.get(channel.recipientId) : undefined;
-      if (!recipient || recipient.dmsClosed || recipient.bot) throw apiErrors.dmsClosed();
+      // 50007 covers all three: DMs switched off, no shared server any more, or another bot.
+      if (!recipient || recipient.dmsClosed || recipient.bot || !world.sharesGuildWithBot(recipient.id)) {
+        throw apiErrors.dmsClosed();
+      }
       return;
     }
     requirePermission(channel, isThreadType(channel.type) ? Permission.SendMessagesInThreads : Permission.SendMessages);

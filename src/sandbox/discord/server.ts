@@ -196,6 +196,11 @@ export class SandboxDiscord {
     return this.world.addMember(guildId, user, options);
   }
 
+  /** The user leaves the guild (DMs from the bot then fail with 50007 unless another guild is shared). */
+  removeMember(guildId: string, user: UserRef): void {
+    this.world.removeMember(guildId, user);
+  }
+
   /** Create a user and make them a member of the guild in one step. */
   createMember(guildId: string, options: CreateUserOptions & AddMemberOptions): SandboxUser {
     const user = this.world.createUser(options);

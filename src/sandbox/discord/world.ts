@@ -254,6 +254,20 @@ export class World extends EventEmitter {
     return member;
   }
 
+  /** The user leaves (or is kicked from) the guild. */
+  removeMember(guildId: string, ref: UserRef): void {
+    const user = this.user(ref);
+    if (user.id === this.botUser.id) throw new Error('sandbox: the bot cannot leave a guild here');
+    if (!this.members.delete(`${guildId}:${user.id}`)) throw new Error(`sandbox: ${user.username} is not a member of ${guildId}`);
+    this.dispatch('GUILD_MEMBER_REMOVE', { guild_id: guildId, user: apiUser(user) }, GatewayIntent.GuildMembers);
+    this.changed('member');
+  }
+
+  /** Discord only delivers a bot's DM if the user shares a server with it. */
+  sharesGuildWithBot(userId: string): boolean {
+    return [...this.guilds.keys()].some((guildId) => this.members.has(`${guildId}:${userId}`));
+  }
+
   member(guildId: string, userId: string): SandboxMember | undefined {
     return this.members.get(`${guildId}:${userId}`);
   }
