@@ -209,6 +209,34 @@ describe('sandbox Discord: more flows', () => {
     expect((await sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' }).reply({ timeoutMs: 3000 })).content).toBe('restarted');
   });
 
+  it('serves the guild, channel, member, role, user and application lookups discord.js makes', async () => {
+    const client = await login();
+    const guild = await client.guilds.fetch({ guild: guildId, force: true });
+    expect(guild.name).toBe('IFK Göteborg');
+    const roles = await guild.roles.fetch();
+    expect([...roles.values()].map((r) => r.name).sort()).toEqual(['@everyone', 'eventor-bot']);
+    expect((await guild.roles.fetch(guildId))?.name).toBe('@everyone');
+    const channels = await guild.channels.fetch();
+    expect([...channels.values()].map((c) => c?.name)).toEqual(['orientering']);
+    const member = await guild.members.fetch({ user: alice.id, force: true });
+    expect(member.user.username).toBe('alice');
+    expect((await guild.members.fetchMe()).id).toBe(sandbox.botUser.id);
+    await expect(guild.members.fetch({ user: '1', force: true })).rejects.toMatchObject({ code: 10007 });
+    expect((await client.users.fetch(alice.id, { force: true })).username).toBe('alice');
+    await expect(client.users.fetch('1', { force: true })).rejects.toMatchObject({ code: 10013 });
+    const application = await client.application!.fetch();
+    expect(application.id).toBe(sandbox.applicationId);
+    const channel = await client.channels.fetch(channelId, { force: true });
+    expect(channel?.id).toBe(channelId);
+    if (!channel?.isSendable()) throw new Error('not sendable');
+    await channel.sendTyping();
+    const message = await channel.send('React to me');
+    await message.react('👍');
+    expect(sandbox.messages(channelId)[0]?.reactions).toEqual(['👍']);
+    const fetched = await channel.messages.fetch({ limit: 10 });
+    expect([...fetched.values()].map((m) => m.content)).toEqual(['React to me']);
+  });
+
   it('rejects a wrong token at login', async () => {
     const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: sandbox.restUrl } });
     clients.push(client);
