@@ -12,6 +12,9 @@ import {
 import { Competitor as CompetitorSchema } from '../src/eventor/model.js';
 import type { Competitor } from '../src/eventor/model.js';
 import { checkStructure, parseNativeDocument, parseNativeDocumentChunked } from '../src/eventor/xml.js';
+import { validateClassedList, validateList } from '../src/eventor/native/validate.js';
+import { EventDocument as EventDocumentSchema, ResultList as ResultListSchema } from '../src/eventor/model.js';
+import type { EventDocument, ResultList } from '../src/eventor/model.js';
 
 const UTC = { timeZone: 'UTC' };
 const STHLM = { timeZone: 'Europe/Stockholm' };
@@ -186,6 +189,12 @@ describe('accessors: missing and empty elements', () => {
     expect(p.starts[0]!.bibNumber).toBeNull();
     expect(list.event).toEqual({ id: '100', name: null, event: null });
     expect(list.classes[0]!.class).toEqual({ id: '300', name: '', shortName: null, resultListMode: 'Default' });
+  });
+
+  it('reads an empty <Name/> as an empty name, but a missing one is an error', () => {
+    const ev = (name: string) => `${DECL}<Event><EventId>1</EventId>${name}<StartDate><Date>2026-01-01</Date></StartDate></Event>`;
+    expect(parseEvent(ev('<Name/>'), UTC).name).toBe('');
+    expect(invalid(() => parseEvent(ev(''), UTC)).path).toBe('Event/Name');
   });
 
   it('ignores unknown elements', () => {
@@ -548,5 +557,25 @@ describe('organisations, persons, competitors, login link, activities', () => {
     });
     expect(parseActivity(DECL + act, STHLM).id).toBe('1');
     expect(invalid(() => parseActivity(DECL + act.replace('startTime="2026-03-29T02:30:00"', 'startTime="soon"'), STHLM)).path).toBe('Activity/@startTime');
+  });
+});
+
+describe('output validation', () => {
+  const doc: EventDocument = { id: '1', eventId: null, name: 'n', url: 'u', type: null, modifiedAt: null };
+
+  it('names the path of a value that does not match the model', () => {
+    const bad = { ...doc, modifiedAt: 'yesterday' } as EventDocument;
+    const e = invalid(() => validateList(EventDocumentSchema, [doc, bad], 'DocumentList/Document'));
+    expect(e.path).toBe('DocumentList/Document[1].modifiedAt');
+  });
+
+  it('validates long lists by sample and still catches a broken class structure', () => {
+    const docs = Array.from({ length: 5000 }, (_, i) => ({ ...doc, id: String(i + 1) }));
+    expect(validateList(EventDocumentSchema, docs, 'DocumentList/Document')).toBe(docs);
+    const list = parseResultList(resultList(personResult('1', OK_RESULT)), UTC);
+    const big: ResultList = { ...list, classes: [{ ...list.classes[0]!, persons: Array.from({ length: 3000 }, () => list.classes[0]!.persons[0]!) }] };
+    expect(validateClassedList(ResultListSchema, big, 'ResultList')).toBe(big);
+    const broken = { ...big, classes: [{ ...big.classes[0]!, numberOfEntries: 1.5 }] } as ResultList;
+    expect(invalid(() => validateClassedList(ResultListSchema, broken, 'ResultList')).path).toBe('ResultList (sampled).classes[0].numberOfEntries');
   });
 });

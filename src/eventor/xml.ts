@@ -385,6 +385,13 @@ export function requiredText(node: XmlValue, name: string, path: string): string
   return value;
 }
 
+/** A child that must be present; its text may be empty (names: `<Name/>` reads as ''). */
+export function presentText(node: XmlValue, name: string, path: string): string {
+  const value = child(node, name);
+  if (value === undefined) throw new InvalidResponse(`missing <${name}>`, `${path}/${name}`);
+  return ownText(value) ?? '';
+}
+
 /** An attribute that must be present and non-empty. */
 export function requiredAttr(node: XmlValue, name: string, path: string): string {
   const value = attr(node, name);

@@ -1,7 +1,7 @@
 /** ActivityList and Activity (wire notes 7.24, 7.25): the data sits mostly in attributes. */
 import type { Activity } from '../model.js';
 import { Activity as ActivitySchema } from '../model.js';
-import { attr, children, ownText, parseNativeDocument, requiredAttr, requiredText, text } from '../xml.js';
+import { attr, children, ownText, parseNativeDocument, presentText, requiredAttr, text } from '../xml.js';
 import type { XmlValue } from '../xml.js';
 import { each, toBool, toInt, xsDateTime } from './common.js';
 import type { Ctx } from './common.js';
@@ -22,7 +22,7 @@ function activity(node: XmlValue, ctx: Ctx, path: string): Activity {
   return {
     id: requiredAttr(node, 'id', path),
     organisationId: attr(node, 'organisationId'),
-    name: requiredText(node, 'Name', path),
+    name: presentText(node, 'Name', path),
     information: text(node, 'Information'),
     startTime: when('startTime'),
     registrationDeadline: when('registrationDeadline'),

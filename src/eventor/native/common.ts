@@ -10,7 +10,7 @@ import type {
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../model.js';
 import { localToInstant, toInstant } from '../time.js';
 import {
-  attr, child, childPath, children, isElement, ownText, requiredText, text, texts, valueAttr,
+  attr, child, childPath, children, isElement, ownText, presentText, requiredText, text, texts, valueAttr,
 } from '../xml.js';
 import type { XmlNode, XmlValue } from '../xml.js';
 
@@ -202,7 +202,7 @@ export function organisation(node: XmlValue, ctx: Ctx, path: string): Organisati
   const typeId = text(node, 'OrganisationTypeId');
   return {
     id: requiredText(node, 'OrganisationId', path),
-    name: requiredText(node, 'Name', path),
+    name: presentText(node, 'Name', path),
     shortName: text(node, 'ShortName'),
     mediaName: text(node, 'MediaName'),
     kind: (typeId !== null ? ORGANISATION_KINDS[typeId] : undefined) ?? 'other',
@@ -332,7 +332,7 @@ export function event(node: XmlValue, ctx: Ctx, path: string): Event {
   const parent = child(node, 'ParentEvent');
   return {
     id: eventId,
-    name: requiredText(node, 'Name', path),
+    name: presentText(node, 'Name', path),
     form: attr(node, 'eventForm'),
     classification: classification(classificationId),
     classificationId,

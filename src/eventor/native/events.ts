@@ -1,7 +1,7 @@
 /** EventList, Event, DocumentList, EventClassList and EntryFeeList (wire notes 7.1 to 7.5). */
 import type { EntryFee, Event, EventClass, EventDocument } from '../model.js';
 import { Event as EventSchema, EventClass as EventClassSchema, EntryFee as EntryFeeSchema, EventDocument as EventDocumentSchema } from '../model.js';
-import { attr, child, children, ownText, parseNativeDocument, requiredAttr, requiredText, text, valueAttr } from '../xml.js';
+import { attr, child, children, ownText, parseNativeDocument, presentText, requiredAttr, requiredText, text, valueAttr } from '../xml.js';
 import type { XmlValue } from '../xml.js';
 import { dateTime, each, event, localDate, toBool, toInt, toNumber, xsDateTime } from './common.js';
 import type { Ctx } from './common.js';
@@ -56,7 +56,7 @@ export function feeIds(node: XmlValue, name: string): string[] {
 export function eventClass(node: XmlValue, path: string): EventClass {
   return {
     id: requiredText(node, 'EventClassId', path),
-    name: requiredText(node, 'Name', path),
+    name: presentText(node, 'Name', path),
     shortName: text(node, 'ClassShortName'),
     sex: sex(attr(node, 'sex')),
     minAge: toInt(attr(node, 'lowAge')),
@@ -90,7 +90,7 @@ function entryFee(node: XmlValue, ctx: Ctx, path: string): EntryFee {
   const amount = child(node, 'Amount');
   return {
     id: requiredText(node, 'EntryFeeId', path),
-    name: requiredText(node, 'Name', path),
+    name: presentText(node, 'Name', path),
     amount: toNumber(ownText(amount)),
     currency: attr(amount, 'currency'),
     type: attr(node, 'entryFeeType') ?? attr(node, 'type'),
