@@ -1,4 +1,4 @@
-import { ALL_PERMISSIONS, ChannelType, InteractionType, isSelectType, LOCALES, OptionType, Permission } from './constants.js';
+import { ALL_PERMISSIONS, ChannelType, LOCALES, OptionType, Permission } from './constants.js';
 import type { ApiCommand, ApiCommandOption, ApiComponent, SandboxChannel, SandboxMessage } from './types.js';
 import { idOf, type UserRef, type World } from './world.js';
 
@@ -315,4 +315,3 @@ export function findComponent(message: SandboxMessage, customId: string): ApiCom
   return component;
 }
 
-export { InteractionType, idOf, isSelectType };

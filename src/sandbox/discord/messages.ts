@@ -137,4 +137,3 @@ export function editMessage(
   return world.editMessage(message, patch);
 }
 
-export { MessageType };

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ComponentType, InteractionType, MessageType, Permission } from './constants.js';
+import { ComponentType, InteractionType, isSelectType, MessageType, Permission } from './constants.js';
 import type { SandboxContext } from './context.js';
 import { Faults } from './faults.js';
 import { Gateway, type GatewayFrame } from './gateway.js';
@@ -12,7 +12,6 @@ import {
   commandData,
   findComponent,
   flattenComponents,
-  isSelectType,
   type AutocompleteInvocation,
   type CommandInvocation,
   type InteractionContext,
