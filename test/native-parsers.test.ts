@@ -376,6 +376,23 @@ describe('start lists', () => {
   });
 });
 
+describe('big start lists', () => {
+  it('parses a start list over the chunking threshold class by class', () => {
+    const start = (i: number) => `<PersonStart>${person(String(i))}${ORG}<Start><BibNumber>${i}</BibNumber><CCardId>${500000 + i}</CCardId>
+      <StartTime><Date>2026-06-06</Date><Clock>10:${String(i % 60).padStart(2, '0')}:00</Clock></StartTime></Start></PersonStart>`;
+    const cls = (id: number, from: number) => `<ClassStart numberOfEntries="2000"><EventClass><EventClassId>${id}</EventClassId><Name>C${id}</Name></EventClass>${
+      Array.from({ length: 2000 }, (_, k) => start(from + k)).join('')}</ClassStart>`;
+    const xml = `${DECL}<StartList ${NS}>${EVENT}${cls(1, 1)}${cls(2, 2001)}</StartList>`;
+    expect(xml.length).toBeGreaterThan(1_000_000);
+    const list = parseStartList(xml, OSLO);
+    expect(list.event.id).toBe('100');
+    expect(list.classes.map((c) => [c.class.id, c.persons.length])).toEqual([['1', 2000], ['2', 2000]]);
+    expect(list.classes[1]!.persons[1999]!.starts[0]).toMatchObject({ bibNumber: '4000', cards: [{ number: '504000', type: null }], startTime: '2026-06-06T08:40:00Z' });
+    const broken = xml.replace('<PersonStart><Person sex="F"><PersonName><Family>Family</Family><Given sequence="1">Given</Given></PersonName><PersonId>2001</PersonId>', '<PersonStart><Person sex="F"><PersonId>2001</PersonId>');
+    expect(invalid(() => parseStartList(broken, OSLO)).path).toBe('StartList/ClassStart[2]/PersonStart[1]/Person/PersonName');
+  });
+});
+
 describe('events and friends', () => {
   const event = `${DECL}<Event ${NS} eventForm="IndMultiDay"><EventId>1</EventId><Name>E</Name><EventClassificationId>1</EventClassificationId>
     <EventStatusId>10</EventStatusId><StartDate><Date>2026-05-12</Date><Clock>17:30:00</Clock></StartDate>
