@@ -227,13 +227,23 @@ function checkDocument(xml: string, expectedRoot: string, spans?: { name: string
   if (structural !== null) throw new InvalidResponse(`malformed XML: ${structural}`, expectedRoot);
 }
 
+/**
+ * fast-xml-parser's message without the document excerpt it appends (`Context: "…"`): the body
+ * may hold something secret, such as a login link.
+ */
+function parserProblem(error: unknown): string {
+  if (!(error instanceof Error)) return 'parse error';
+  const first = error.message.split('\n')[0] ?? '';
+  const cut = first.indexOf('Context:');
+  return (cut === -1 ? first : first.slice(0, cut)).replace(/[.\s]+$/, '').slice(0, 160) || 'parse error';
+}
+
 function parseRoot(xml: string, expectedRoot: string): XmlNode {
   let doc: Record<string, unknown>;
   try {
     doc = parser.parse(xml) as Record<string, unknown>;
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : 'parse error';
-    throw new InvalidResponse(`malformed XML: ${message}`, expectedRoot, { cause: error });
+    throw new InvalidResponse(`malformed XML: ${parserProblem(error)}`, expectedRoot);
   }
   let value = doc[expectedRoot];
   // Roots such as Event and ResultList also repeat inside other documents, so isArray wraps them.
@@ -292,8 +302,7 @@ export function parseNativeDocumentChunked(xml: string, expectedRoot: string, ch
         try {
           doc = parser.parse(xml.slice(found[k], found[k + 1])) as Record<string, unknown>;
         } catch (error) {
-          const message = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : 'parse error';
-          throw new InvalidResponse(`malformed XML: ${message}`, `${expectedRoot}/${chunkName}[${k / 2 + 1}]`, { cause: error });
+          throw new InvalidResponse(`malformed XML: ${parserProblem(error)}`, `${expectedRoot}/${chunkName}[${k / 2 + 1}]`);
         }
         const value = doc[chunkName];
         const node = Array.isArray(value) ? value[0] : value;
