@@ -41,7 +41,8 @@ export function toInstant(epochMs: number): string {
 /**
  * A wall-clock date and optional time in `timeZone` as an instant. A missing clock means local
  * midnight (how Eventor stores events without a time). Returns null for text that is not a date.
- * In a DST gap the later offset is used; in a DST overlap, the earlier instant.
+ * A time the clocks skipped (DST gap) reads as the same distance past the change (02:30 -> 03:30);
+ * a time that occurs twice (DST overlap) as the earlier of the two instants.
  */
 export function localToInstant(date: string, clock: string | null | undefined, timeZone: string): string | null {
   const d = DATE.exec(date.trim());
@@ -58,12 +59,25 @@ export function localToInstant(date: string, clock: string | null | undefined, t
   }
   const wall = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), h, mi, s);
   if (Number.isNaN(wall)) return null;
-  const first = offsetMinutes(timeZone, wall);
-  let epoch = wall - first * 60_000;
-  const second = offsetMinutes(timeZone, epoch);
-  if (second !== first) epoch = wall - second * 60_000;
-  return toInstant(epoch);
+  return toInstant(wallToEpoch(wall, timeZone));
 }
+
+/**
+ * The instant of a wall-clock time (given as if it were UTC) in `timeZone`. Offsets twelve
+ * hours either side bracket any change of offset; a candidate is right when its own offset is
+ * the one it was made with. Two right candidates: the clocks went back, take the earlier.
+ * None: the clocks went forward over this time, read it with the offset from before (02:30 -> 03:30).
+ */
+function wallToEpoch(wall: number, timeZone: string): number {
+  const before = offsetMinutes(timeZone, wall - 12 * 3_600_000);
+  const after = offsetMinutes(timeZone, wall + 12 * 3_600_000);
+  const withBefore = wall - before * 60_000;
+  if (before === after && offsetMinutes(timeZone, withBefore) === before) return withBefore;
+  const withAfter = wall - after * 60_000;
+  const valid = [withBefore, withAfter].filter((epoch, i) => offsetMinutes(timeZone, epoch) === (i === 0 ? before : after));
+  return valid.length > 0 ? Math.min(...valid) : withBefore;
+}
+
 
 /** An instant as wall-clock `date` (`YYYY-MM-DD`) and `clock` (`HH:MM:SS`) in `timeZone`. */
 export function instantToLocal(instant: string | Date, timeZone: string): { date: string; clock: string } {
