@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponse } from '../src/eventor/errors.js';
 import * as native from '../src/eventor/native/index.js';
-import type { NativeRoot } from '../src/eventor/native/index.js';
 import { parseHashTableTime } from '../src/eventor/time.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,28 +26,7 @@ function zoneOf(name: string): string {
 }
 const opts = (name: string) => ({ timeZone: zoneOf(name) });
 
-const PARSERS: Record<NativeRoot, (xml: string, options: { timeZone: string }) => unknown> = {
-  EventList: native.parseEventList,
-  Event: native.parseEvent,
-  DocumentList: native.parseDocumentList,
-  EventClassList: native.parseEventClassList,
-  EntryFeeList: native.parseEntryFeeList,
-  Organisation: native.parseOrganisation,
-  OrganisationList: native.parseOrganisationList,
-  PersonList: native.parsePersonList,
-  Person: native.parsePerson,
-  CompetitorList: native.parseCompetitorList,
-  Competitor: native.parseCompetitor,
-  ExternalLoginUrl: native.parseExternalLoginUrl,
-  EntryList: native.parseEntryList,
-  CompetitorCountList: native.parseCompetitorCountList,
-  StartList: native.parseStartList,
-  StartListList: native.parseStartListList,
-  ResultList: native.parseResultList,
-  ResultListList: native.parseResultListList,
-  ActivityList: native.parseActivityList,
-  Activity: native.parseActivity,
-};
+const PARSERS = native.NATIVE_PARSERS;
 
 const NOT_NATIVE = new Set(['events-iofxml-edited.xml']);
 

@@ -3,37 +3,13 @@
  * the CLI. Parameters are validated before anything is sent (operations.ts); the transport
  * (http.ts) does headers, retries, the per-key limit, coalescing and the cache.
  */
-import type { Dispatcher } from 'undici';
-import type { EventorError } from './errors.js';
-import { HttpTransport, type CacheOptions, type RequestEvent } from './http.js';
+import { HttpTransport, type TransportOptions } from './http.js';
 import type { EventorInstance } from './instances.js';
 import type { Competitor } from './model.js';
 import { OPERATIONS, parseResponse, prepareRequest, type OperationDef, type OperationName, type OperationParams, type OperationResult } from './operations.js';
 
-export interface EventorClientOptions {
-  instance: EventorInstance;
-  apiKey: string;
-  /** Per attempt. Default 30 s. */
-  timeoutMs?: number;
-  /** Retries after the first attempt on 429, 5xx, 520-524 and connection errors. Default 3. */
-  retries?: number;
-  /** Concurrent requests per API key. Default 4. */
-  concurrency?: number;
-  /** true (default) for the built-in cache, false for none, or its options. */
-  cache?: boolean | CacheOptions;
-  dispatcher?: Dispatcher;
-  /** Observability: one event per attempt, cache hit or coalesced call. Never carries a secret. */
-  onRequest?: (event: RequestEvent) => void;
-  /** Told when an expired cache entry is served because Eventor failed transiently. */
-  onStale?: (info: { operation: string; error: EventorError; expiredForMs: number }) => void;
-  /** Backoff tuning and clocks, for tests. */
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  maxRetryAfterMs?: number;
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
-  random?: () => number;
-}
+/** The client's options are the transport's: instance, key, timeouts, retries, cache, hooks. */
+export type EventorClientOptions = TransportOptions;
 
 export interface CallMeta {
   fromCache: boolean;

@@ -15,28 +15,6 @@ export interface ParsedFile {
 
 const IOF_NAMESPACE = 'http://www.orienteering.org/datastandard/3.0';
 
-const NATIVE_PARSERS: Record<string, (xml: string, options: { timeZone: string }) => unknown> = {
-  EventList: native.parseEventList,
-  Event: native.parseEvent,
-  DocumentList: native.parseDocumentList,
-  EventClassList: native.parseEventClassList,
-  EntryFeeList: native.parseEntryFeeList,
-  Organisation: native.parseOrganisation,
-  OrganisationList: native.parseOrganisationList,
-  PersonList: native.parsePersonList,
-  Person: native.parsePerson,
-  CompetitorList: native.parseCompetitorList,
-  Competitor: native.parseCompetitor,
-  ExternalLoginUrl: native.parseExternalLoginUrl,
-  EntryList: native.parseEntryList,
-  CompetitorCountList: native.parseCompetitorCountList,
-  StartList: native.parseStartList,
-  StartListList: native.parseStartListList,
-  ResultList: native.parseResultList,
-  ResultListList: native.parseResultListList,
-  ActivityList: native.parseActivityList,
-  Activity: native.parseActivity,
-};
 
 /**
  * `timeZone` is the zone of times written without one: Eventor native files from SE/NO are in
@@ -49,7 +27,7 @@ export function parseXmlFile(bytes: Uint8Array, options: { timeZone?: string } =
     return { format: 'iof-xml-3.0', root: parsed.kind, data: parsed.list };
   }
   const root = native.detectNativeRoot(text);
-  const parser = root === null ? undefined : NATIVE_PARSERS[root];
+  const parser = root === null ? undefined : native.NATIVE_PARSERS[root];
   if (root === null || parser === undefined) {
     throw new InvalidResponse(root === null ? 'not an XML document Eventor sends' : `<${root}> is neither an Eventor native list nor IOF XML 3.0`);
   }

@@ -1,16 +1,30 @@
 /**
  * Translations. Handlers never write user-facing text inline: they name a key, and the text
  * follows the member's Discord locale (replies) or the server's chosen language (automatic posts).
+ * Each area keeps its catalogue in `messages/`; add a new one to CATALOGUES below.
  */
-import { en, type MessageKey } from './en.js';
-import { nb } from './nb.js';
-import { sv } from './sv.js';
+import type { Catalogue } from './define.js';
+import { errors } from './messages/errors.js';
 
-export type { MessageKey };
+const CATALOGUES = [errors] as const;
+
+type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
+export type MessageKey = KeysOf<(typeof CATALOGUES)[number]>;
 export type Language = 'en' | 'sv' | 'nb';
 export const LANGUAGES: readonly Language[] = ['en', 'sv', 'nb'];
 
-const CATALOGUES: Record<Language, Record<MessageKey, string>> = { en, sv, nb };
+const MERGED: Record<Language, Record<string, string>> = { en: {}, sv: {}, nb: {} };
+for (const catalogue of CATALOGUES as readonly Catalogue<string>[]) {
+  for (const language of LANGUAGES) {
+    for (const [key, text] of Object.entries(catalogue[language])) {
+      if (Object.hasOwn(MERGED[language], key)) throw new Error(`translation key '${key}' is defined twice`);
+      MERGED[language][key] = text;
+    }
+  }
+}
+
+/** Every key, for tests and tooling. */
+export const MESSAGE_KEYS = Object.keys(MERGED.en) as MessageKey[];
 
 /** Discord locales (`en-US`, `en-GB`, `sv-SE`, `no`) and language tags onto our languages; English otherwise. */
 export function languageFor(locale: string | null | undefined): Language {
@@ -21,6 +35,11 @@ export function languageFor(locale: string | null | undefined): Language {
 }
 
 export function t(language: Language, key: MessageKey, vars: Record<string, string | number> = {}): string {
-  const template = CATALOGUES[language][key];
+  const template = MERGED[language][key] ?? MERGED.en[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
+}
+
+/** The same text in the Discord locales we serve, for command names, descriptions and choices. */
+export function discordLocalizations(key: MessageKey): Record<'en-US' | 'en-GB' | 'sv-SE' | 'no', string> {
+  return { 'en-US': t('en', key), 'en-GB': t('en', key), 'sv-SE': t('sv', key), no: t('nb', key) };
 }

@@ -5,15 +5,21 @@
  */
 import { readRootInfo } from '../xml.js';
 
-export type { ParseOptions } from './events.js';
-export { parseEventList, parseEvent, parseDocumentList, parseEventClassList, parseEntryFeeList } from './events.js';
-export {
-  parseOrganisation, parseOrganisationList, parsePersonList, parsePerson, parseCompetitorList, parseCompetitor,
-  parseExternalLoginUrl,
+import { parseActivity, parseActivityList } from './activities.js';
+import { parseCompetitorCountList, parseEntryList } from './entries.js';
+import { parseDocumentList, parseEntryFeeList, parseEvent, parseEventClassList, parseEventList, type ParseOptions } from './events.js';
+import { parseResultList, parseResultListList, parseStartList, parseStartListList } from './lists.js';
+import {
+  parseCompetitor, parseCompetitorList, parseExternalLoginUrl, parseOrganisation, parseOrganisationList, parsePerson, parsePersonList,
 } from './people.js';
-export { parseEntryList, parseCompetitorCountList } from './entries.js';
-export { parseStartList, parseStartListList, parseResultList, parseResultListList } from './lists.js';
-export { parseActivityList, parseActivity } from './activities.js';
+
+export type { ParseOptions };
+export {
+  parseEventList, parseEvent, parseDocumentList, parseEventClassList, parseEntryFeeList,
+  parseOrganisation, parseOrganisationList, parsePersonList, parsePerson, parseCompetitorList, parseCompetitor,
+  parseExternalLoginUrl, parseEntryList, parseCompetitorCountList,
+  parseStartList, parseStartListList, parseResultList, parseResultListList, parseActivityList, parseActivity,
+};
 export { serializeCompetitor } from './competitor-xml.js';
 
 /** Root element names of the native documents these parsers read. */
@@ -36,3 +42,27 @@ export function detectNativeRoot(xml: string): NativeRoot | null {
   if (root === null || (root.namespace !== null && root.namespace !== '')) return null;
   return ROOTS.has(root.name) ? (root.name as NativeRoot) : null;
 }
+
+/** The parser for each native root, for callers that learn the root from the document. */
+export const NATIVE_PARSERS: Record<NativeRoot, (xml: string, options: ParseOptions) => unknown> = {
+  EventList: parseEventList,
+  Event: parseEvent,
+  DocumentList: parseDocumentList,
+  EventClassList: parseEventClassList,
+  EntryFeeList: parseEntryFeeList,
+  Organisation: parseOrganisation,
+  OrganisationList: parseOrganisationList,
+  PersonList: parsePersonList,
+  Person: parsePerson,
+  CompetitorList: parseCompetitorList,
+  Competitor: parseCompetitor,
+  ExternalLoginUrl: parseExternalLoginUrl,
+  EntryList: parseEntryList,
+  CompetitorCountList: parseCompetitorCountList,
+  StartList: parseStartList,
+  StartListList: parseStartListList,
+  ResultList: parseResultList,
+  ResultListList: parseResultListList,
+  ActivityList: parseActivityList,
+  Activity: parseActivity,
+};

@@ -17,6 +17,8 @@ import { materialize, type Materialized } from './participants.js';
 import { Prng } from './prng.js';
 
 export const SANDBOX_TIME_ZONE = 'Europe/Stockholm';
+/** Id of the 20,000-runner multi-day event that `size: 'large'` adds. */
+export const LARGE_EVENT_ID = '39999';
 const DAY = 86_400_000;
 
 export type DatasetSize = 'small' | 'large';
@@ -418,7 +420,7 @@ export class SandboxDataset {
   /** The 'large' knob: a 20,000-runner three-day event that ended ten days ago. */
   private generateLargeEvent(): void {
     const template = this.events.find((e) => e.shape === 'multi' && e.hasResults) ?? this.events[0]!;
-    const id = '39999';
+    const id = LARGE_EVENT_ID;
     const races = [0, 1, 2].map((r) => ({
       id: String(49990 + r), eventId: id, name: `Etapp ${r + 1}`,
       date: this.at(this.localDay(-12 + r), '09:00:00'), distance: r === 1 ? 'Middle' : 'Long', lightCondition: 'Day',

@@ -177,9 +177,23 @@ function send(res: ServerResponse, reply: Reply): void {
 async function writeAll(res: ServerResponse, chunks: string[]): Promise<void> {
   for (const chunk of chunks) {
     if (res.destroyed) return;
-    if (!res.write(chunk, 'utf8')) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(chunk, 'utf8')) await drainedOrClosed(res);
   }
   res.end();
+}
+
+// Both listeners go when either fires: racing two `once()` promises would leave one behind per
+// chunk, and a 140 MB list has thousands of chunks.
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function finish(res: ServerResponse, logged: { status: number | null }, reply: Reply): void {

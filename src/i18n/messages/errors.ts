@@ -1,0 +1,31 @@
+import { defineMessages } from '../define.js';
+
+export const errors = defineMessages({
+  en: {
+    'error.eventorUnavailable': 'Eventor is not answering right now. Please try again in a few minutes.',
+    'error.invalidApiKey': 'Eventor does not accept this server\'s API key. An admin needs to run `/setup` again.',
+    'error.notConfigured': 'This server is not connected to Eventor yet. An admin can do it with `/setup`.',
+    'error.eventNotFound': 'I could not find that event in Eventor.',
+    'error.datesReversed': 'The start date ({from}) is after the end date ({to}).',
+    'error.notLinked': 'Your Discord account is not linked to an Eventor person yet. Use `/link` first.',
+    'error.unexpected': 'Something went wrong on my side. It has been logged; please try again.',
+  },
+  sv: {
+    'error.eventorUnavailable': 'Eventor svarar inte just nu. Försök igen om några minuter.',
+    'error.invalidApiKey': 'Eventor godtar inte serverns API-nyckel. En administratör behöver köra `/setup` igen.',
+    'error.notConfigured': 'Den här servern är inte kopplad till Eventor än. En administratör kan göra det med `/setup`.',
+    'error.eventNotFound': 'Jag hittade inte det arrangemanget i Eventor.',
+    'error.datesReversed': 'Startdatumet ({from}) ligger efter slutdatumet ({to}).',
+    'error.notLinked': 'Ditt Discord-konto är inte kopplat till en person i Eventor än. Använd `/link` först.',
+    'error.unexpected': 'Något gick fel hos mig. Det är loggat; försök gärna igen.',
+  },
+  nb: {
+    'error.eventorUnavailable': 'Eventor svarer ikke akkurat nå. Prøv igjen om noen minutter.',
+    'error.invalidApiKey': 'Eventor godtar ikke serverens API-nøkkel. En administrator må kjøre `/setup` på nytt.',
+    'error.notConfigured': 'Denne serveren er ikke koblet til Eventor ennå. En administrator kan gjøre det med `/setup`.',
+    'error.eventNotFound': 'Jeg fant ikke det arrangementet i Eventor.',
+    'error.datesReversed': 'Startdatoen ({from}) er etter sluttdatoen ({to}).',
+    'error.notLinked': 'Discord-kontoen din er ikke koblet til en person i Eventor ennå. Bruk `/link` først.',
+    'error.unexpected': 'Noe gikk galt hos meg. Det er logget; prøv gjerne igjen.',
+  },
+});
