@@ -20,6 +20,10 @@ const defaultIo: Io = {
 export const USAGE = `Usage: eventor-bot <command> [options]
 
 Commands:
+  start
+      Run the Discord bot (configuration from the environment or .env; see .env.example).
+  deploy-commands [--guild ID]
+      Register the slash commands with Discord, globally or in one server (immediate).
   sandbox [--port N] [--seed S] [--size small|large]
       Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.
   query <operation> [--<parameter> <value> ...] [--raw]
@@ -42,6 +46,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await (await import('./query.js')).runQuery(parseFlags(rest), io);
       case 'parse':
         return await (await import('./parse.js')).runParse(parseFlags(rest), io);
+      case 'start':
+        return await (await import('./start.js')).runStart(parseFlags(rest), io);
+      case 'deploy-commands':
+        return await (await import('./deploy-commands.js')).runDeployCommands(parseFlags(rest), io);
       case undefined:
       case 'help':
       case '--help':

@@ -5,8 +5,9 @@
  */
 import type { Catalogue } from './define.js';
 import { errors } from './messages/errors.js';
+import { general } from './messages/general.js';
 
-const CATALOGUES = [errors] as const;
+const CATALOGUES = [errors, general] as const;
 
 type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
 export type MessageKey = KeysOf<(typeof CATALOGUES)[number]>;

@@ -1,0 +1,22 @@
+import { EmbedBuilder, MessageFlags } from 'discord.js';
+import type { BotCommand } from '../src/bot/command.js';
+import { localizedCommand } from '../src/bot/define.js';
+import { t } from '../src/i18n/index.js';
+import { COMMANDS } from './index.js';
+
+export const help: BotCommand = {
+  definition: localizedCommand('help.name', 'help.description').toJSON(),
+  defer: 'none',
+  async execute(ctx) {
+    const lines = COMMANDS.map((command) => {
+      const name = command.definition.name_localizations?.[ctx.interaction.locale] ?? command.definition.name;
+      const description = command.definition.description_localizations?.[ctx.interaction.locale] ?? command.definition.description;
+      return `**/${name}**: ${description}`;
+    });
+    const embed = new EmbedBuilder()
+      .setTitle(ctx.t('help.title'))
+      .setDescription(`${ctx.t('help.intro')}\n\n${lines.join('\n')}`)
+      .setFooter({ text: t(ctx.language, 'help.footer') });
+    await ctx.interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral });
+  },
+};

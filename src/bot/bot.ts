@@ -1,0 +1,91 @@
+/**
+ * The running bot: a discord.js client (Guilds intent only, no mentions unless a post asks for
+ * one), the interaction router, the store and the Eventor access, with a clean shutdown that
+ * finishes what is in flight and closes the database.
+ */
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+import type { EventorClient } from '../eventor/client.js';
+import type { EventorInstance } from '../eventor/instances.js';
+import type { Logger } from '../log/logger.js';
+import { Store } from '../store/store.js';
+import { COMMANDS } from '../../commands/index.js';
+import type { BotCommand } from './command.js';
+import type { BotConfig } from './config.js';
+import { EventorAccess } from './eventor-access.js';
+import { InteractionRouter } from './router.js';
+
+export interface BotOptions {
+  config: BotConfig;
+  log: Logger;
+  commands?: readonly BotCommand[];
+  now?: () => Date;
+  createEventorClient?: (instance: EventorInstance, apiKey: string) => EventorClient;
+}
+
+export interface RunningBot {
+  client: Client<true>;
+  store: Store;
+  router: InteractionRouter;
+  stop(): Promise<void>;
+}
+
+export async function startBot(options: BotOptions): Promise<RunningBot> {
+  const { config, log } = options;
+  log.redact(config.discordToken);
+  log.redact(config.secretKey);
+  const store = Store.open(config.databasePath, config.secretKey, options.now);
+  const eventor = new EventorAccess({
+    store,
+    defaultEventor: config.defaultEventor,
+    log,
+    ...(options.createEventorClient ? { createClient: options.createEventorClient } : {}),
+  });
+  const router = new InteractionRouter({
+    commands: options.commands ?? COMMANDS,
+    store,
+    eventor,
+    log,
+    defaultLanguage: config.defaultLanguage,
+    defaultTimeZone: config.defaultTimeZone,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    allowedMentions: { parse: [] },
+    rest: { api: config.discordApiUrl },
+  });
+  client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
+  client.on(Events.Error, (error) => log.error('discord client error', { error }));
+  client.on(Events.Warn, (message) => log.warn('discord client warning', { message }));
+
+  const ready = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
+  try {
+    await client.login(config.discordToken);
+  } catch (error) {
+    store.close();
+    await eventor.close();
+    await client.destroy();
+    throw error;
+  }
+  const readyClient = await ready;
+  log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size });
+
+  let stopping: Promise<void> | null = null;
+  return {
+    client: readyClient,
+    store,
+    router,
+    stop: () => {
+      stopping ??= (async () => {
+        log.info('bot stopping');
+        client.removeAllListeners(Events.InteractionCreate);
+        await router.drain();
+        await client.destroy();
+        await eventor.close();
+        store.close();
+        log.info('bot stopped');
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The bot's configuration, validated at start with one line per missing or invalid variable.
+ * Secret values never appear in the messages.
+ */
+import { ConfigError, eventorConfigFromEnv, type EventorConfig } from '../config/env.js';
+import { languageFor, type Language } from '../i18n/index.js';
+import { isLogLevel, type LogLevel } from '../log/logger.js';
+import { isValidTimeZone } from '../eventor/time.js';
+
+export interface BotConfig {
+  discordToken: string;
+  /** REST base URL up to and including `/api` (Discord's, a REST proxy, or the sandbox). */
+  discordApiUrl: string;
+  /** The Eventor used by servers that have not run /setup; null when the operator set none. */
+  defaultEventor: EventorConfig | null;
+  databasePath: string;
+  secretKey: string;
+  defaultLanguage: Language;
+  defaultTimeZone: string;
+  logLevel: LogLevel;
+}
+
+export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
+export const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
+
+export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
+  const problems: string[] = [];
+  const discordToken = env.DISCORD_TOKEN?.trim() ?? '';
+  if (discordToken === '') problems.push('DISCORD_TOKEN must be set (the bot token from the Discord developer portal)');
+
+  let discordApiUrl = env.DISCORD_API_URL?.trim() || DEFAULT_DISCORD_API_URL;
+  try {
+    const url = new URL(discordApiUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    discordApiUrl = url.href.replace(/\/+$/, '');
+  } catch {
+    problems.push('DISCORD_API_URL is not an http(s) URL (expected e.g. https://discord.com/api)');
+  }
+
+  let defaultEventor: EventorConfig | null = null;
+  const wantsEventor = Boolean(env.EVENTOR_API_KEY?.trim() || env.EVENTOR_BASE_URL?.trim() || env.EVENTOR_INSTANCE?.trim());
+  if (wantsEventor) {
+    try {
+      defaultEventor = eventorConfigFromEnv(env);
+    } catch (error) {
+      if (error instanceof ConfigError) problems.push(...error.problems);
+      else throw error;
+    }
+  }
+
+  const secretKey = env.SECRET_KEY ?? '';
+  if (secretKey.length < 16) problems.push('SECRET_KEY must be set to at least 16 characters (it encrypts the API keys stored by /setup; e.g. `openssl rand -hex 32`)');
+
+  const locale = env.DEFAULT_LOCALE?.trim() || 'en';
+  if (!/^(en|en-US|en-GB|sv|sv-SE|no|nb|nb-NO)$/i.test(locale)) problems.push(`DEFAULT_LOCALE must be en, sv or no (got '${locale}')`);
+  const defaultTimeZone = env.DEFAULT_TIME_ZONE?.trim() || 'Europe/Stockholm';
+  if (!isValidTimeZone(defaultTimeZone)) problems.push(`DEFAULT_TIME_ZONE '${defaultTimeZone}' is not an IANA time zone (e.g. Europe/Stockholm)`);
+  const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if (!isLogLevel(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error (got '${logLevel}')`);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    discordToken,
+    discordApiUrl,
+    defaultEventor,
+    databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
+    secretKey,
+    defaultLanguage: languageFor(locale),
+    defaultTimeZone,
+    logLevel: logLevel as LogLevel,
+  };
+}

@@ -1,0 +1,24 @@
+/** Building command definitions whose names, descriptions and options are localised. */
+import { SlashCommandBuilder } from 'discord.js';
+import { discordLocalizations, t, type MessageKey } from '../i18n/index.js';
+
+export function localizedCommand(nameKey: MessageKey, descriptionKey: MessageKey): SlashCommandBuilder {
+  return new SlashCommandBuilder()
+    .setName(t('en', nameKey))
+    .setNameLocalizations(discordLocalizations(nameKey))
+    .setDescription(t('en', descriptionKey))
+    .setDescriptionLocalizations(discordLocalizations(descriptionKey));
+}
+
+/** For option builders: `.setName(...)` etc. through `localize(option, nameKey, descriptionKey)`. */
+export function localize<T extends { setName(n: string): T; setNameLocalizations(l: Record<string, string>): T; setDescription(d: string): T; setDescriptionLocalizations(l: Record<string, string>): T }>(
+  builder: T,
+  nameKey: MessageKey,
+  descriptionKey: MessageKey,
+): T {
+  return builder
+    .setName(t('en', nameKey))
+    .setNameLocalizations(discordLocalizations(nameKey))
+    .setDescription(t('en', descriptionKey))
+    .setDescriptionLocalizations(discordLocalizations(descriptionKey));
+}

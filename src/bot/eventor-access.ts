@@ -1,0 +1,88 @@
+/**
+ * Which Eventor each server talks to, and one shared EventorClient per (base URL, key), so that
+ * servers of the same club share its cache, its in-flight requests and its concurrency limit.
+ */
+import { createHash } from 'node:crypto';
+import { EventorClient } from '../eventor/client.js';
+import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from '../eventor/instances.js';
+import type { EventorConfig } from '../config/env.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+import { UserFacingError, type GuildEventor } from './command.js';
+
+export interface EventorAccessOptions {
+  store: Store;
+  defaultEventor: EventorConfig | null;
+  log: Logger;
+  /** For tests: how clients are made. */
+  createClient?: (instance: EventorInstance, apiKey: string) => EventorClient;
+}
+
+export class EventorAccess {
+  readonly #clients = new Map<string, EventorClient>();
+  readonly #lastAnswer = new Map<EventorClient, Date>();
+  readonly #options: EventorAccessOptions;
+
+  constructor(options: EventorAccessOptions) {
+    this.#options = options;
+    if (options.defaultEventor) options.log.redact(options.defaultEventor.apiKey);
+  }
+
+  /** The client for an instance and key, made once. */
+  clientFor(instance: EventorInstance, apiKey: string): EventorClient {
+    const id = `${instance.baseUrl}|${createHash('sha256').update(apiKey).digest('hex')}`;
+    let client = this.#clients.get(id);
+    if (!client) {
+      this.#options.log.redact(apiKey);
+      const made: EventorClient =
+        this.#options.createClient?.(instance, apiKey) ??
+        new EventorClient({
+          instance,
+          apiKey,
+          onRequest: (event) => {
+            if (event.status !== null && event.status < 400) this.#lastAnswer.set(made, new Date());
+          },
+        });
+      client = made;
+      this.#clients.set(id, client);
+    }
+    return client;
+  }
+
+  async forGuild(guildId: string | null): Promise<GuildEventor> {
+    const settings = guildId ? this.#options.store.guildSettings(guildId) : null;
+    if (guildId && settings?.hasApiKey) {
+      const apiKey = this.#options.store.apiKey(guildId);
+      const instance = instanceOf(settings.eventorInstance, settings.eventorBaseUrl);
+      if (apiKey && instance) {
+        const client = this.clientFor(instance, apiKey);
+        if (settings.organisationId && settings.organisationName) {
+          return { client, instance, organisationId: settings.organisationId, organisationName: settings.organisationName, lastAnswer: () => this.lastAnswer(client) };
+        }
+        const organisation = await client.organisationForApiKey();
+        return { client, instance, organisationId: organisation.id, organisationName: organisation.name, lastAnswer: () => this.lastAnswer(client) };
+      }
+    }
+    const fallback = this.#options.defaultEventor;
+    if (!fallback) throw new UserFacingError('error.notConfigured');
+    const client = this.clientFor(fallback.instance, fallback.apiKey);
+    const organisation = await client.organisationForApiKey();
+    return { client, instance: fallback.instance, organisationId: organisation.id, organisationName: organisation.name, lastAnswer: () => this.lastAnswer(client) };
+  }
+
+  /** When this client last got an answer from Eventor (not from its cache), if it has. */
+  lastAnswer(client: EventorClient): Date | null {
+    return this.#lastAnswer.get(client) ?? null;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#clients.values()].map((c) => c.close()));
+    this.#clients.clear();
+  }
+}
+
+export function instanceOf(name: string | null, baseUrl: string | null): EventorInstance | null {
+  if (baseUrl) return customInstance(baseUrl);
+  if (name && isInstanceName(name)) return INSTANCES[name];
+  return null;
+}

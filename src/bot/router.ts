@@ -1,0 +1,186 @@
+/**
+ * Routes every interaction to its command: acknowledges in time, picks the member's language,
+ * gives each interaction a correlation id in the logs, and turns any failure into a friendly,
+ * localised message. Nothing a handler throws reaches discord.js unhandled.
+ */
+import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction, type Interaction, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { EventorError } from '../eventor/errors.js';
+import { languageFor, t, type Language, type MessageKey } from '../i18n/index.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+import { UserFacingError, type BaseContext, type BotCommand, type DeferMode, type GuildContext } from './command.js';
+import type { EventorAccess } from './eventor-access.js';
+
+export interface RouterOptions {
+  commands: readonly BotCommand[];
+  store: Store;
+  eventor: EventorAccess;
+  log: Logger;
+  defaultLanguage: Language;
+  defaultTimeZone: string;
+  now?: () => Date;
+}
+
+/** Discord allows 3 s for autocomplete; leave room for the answer's own trip. */
+const AUTOCOMPLETE_BUDGET_MS = 2_500;
+
+export class InteractionRouter {
+  readonly #commands = new Map<string, BotCommand>();
+  readonly #options: RouterOptions;
+  readonly #inFlight = new Set<Promise<void>>();
+
+  constructor(options: RouterOptions) {
+    this.#options = options;
+    for (const command of options.commands) this.#commands.set(command.definition.name, command);
+  }
+
+  /** Handles one interaction; the promise settles when the handler is done, never rejects. */
+  handle(interaction: Interaction): Promise<void> {
+    const work = this.#dispatch(interaction).finally(() => this.#inFlight.delete(work));
+    this.#inFlight.add(work);
+    return work;
+  }
+
+  /** Resolves when every interaction being handled has been answered (for a clean shutdown). */
+  async drain(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async #dispatch(interaction: Interaction): Promise<void> {
+    const log = this.#options.log.child({ interaction: interaction.id, guild: interaction.guildId, user: interaction.user.id });
+    const started = Date.now();
+    try {
+      if (interaction.isChatInputCommand()) await this.#command(interaction, log);
+      else if (interaction.isAutocomplete()) await this.#autocomplete(interaction, log);
+      else if (interaction.isMessageComponent() || interaction.isModalSubmit()) await this.#component(interaction, log);
+    } catch (error) {
+      log.error('interaction failed outside its handler', { error });
+    } finally {
+      log.debug('interaction done', { ms: Date.now() - started });
+    }
+  }
+
+  #context(interaction: Interaction | MessageComponentInteraction, log: Logger): BaseContext {
+    const language = languageFor(interaction.locale);
+    const settings = interaction.guildId ? this.#options.store.guildSettings(interaction.guildId) : null;
+    const access = this.#options.eventor;
+    const guild: GuildContext = {
+      id: interaction.guildId,
+      language: settings?.locale ? languageFor(settings.locale) : this.#options.defaultLanguage,
+      timeZone: settings?.timeZone ?? this.#options.defaultTimeZone,
+      eventor: () => access.forGuild(interaction.guildId),
+    };
+    return {
+      language,
+      t: (key: MessageKey, vars?: Record<string, string | number>) => t(language, key, vars),
+      guild,
+      store: this.#options.store,
+      log,
+      now: this.#options.now ?? (() => new Date()),
+    };
+  }
+
+  async #command(interaction: ChatInputCommandInteraction, log: Logger): Promise<void> {
+    const command = this.#commands.get(interaction.commandName);
+    log.info('command', { command: interaction.commandName, subcommand: interaction.options.getSubcommand(false) });
+    const ctx = { ...this.#context(interaction, log), interaction };
+    if (!command) {
+      await interaction.reply({ content: ctx.t('error.unexpected'), flags: MessageFlags.Ephemeral });
+      return;
+    }
+    try {
+      const mode: DeferMode = typeof command.defer === 'function' ? command.defer(interaction) : command.defer;
+      if (mode !== 'none') await interaction.deferReply(mode === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
+      await command.execute(ctx);
+    } catch (error) {
+      await this.#fail(interaction, error, ctx.language, log);
+    }
+  }
+
+  async #autocomplete(interaction: AutocompleteInteraction, log: Logger): Promise<void> {
+    const command = this.#commands.get(interaction.commandName);
+    let choices: Awaited<ReturnType<NonNullable<BotCommand['autocomplete']>>> = [];
+    if (command?.autocomplete) {
+      const ctx = { ...this.#context(interaction, log), interaction };
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        choices = await Promise.race([
+          command.autocomplete(ctx),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('autocomplete took too long')), AUTOCOMPLETE_BUDGET_MS);
+          }),
+        ]);
+      } catch (error) {
+        // An empty list is the only answer autocomplete can give; the member can still type.
+        log.warn('autocomplete failed', { command: interaction.commandName, error });
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    await interaction.respond(choices.slice(0, 25));
+  }
+
+  async #component(interaction: MessageComponentInteraction | ModalSubmitInteraction, log: Logger): Promise<void> {
+    const [commandName = '', action = '', ...args] = interaction.customId.split(':');
+    const handler = this.#commands.get(commandName)?.components?.[action];
+    const ctx = { ...this.#context(interaction, log), interaction, args };
+    log.info('component', { command: commandName, action });
+    if (!handler) {
+      await interaction.reply({ content: ctx.t('error.unexpected'), flags: MessageFlags.Ephemeral });
+      return;
+    }
+    try {
+      if (handler.defer === 'update' && interaction.isMessageComponent()) await interaction.deferUpdate();
+      else if (handler.defer === 'update' && interaction.isModalSubmit() && interaction.isFromMessage()) await interaction.deferUpdate();
+      else if (handler.defer !== 'none') await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      await handler.handle(ctx);
+    } catch (error) {
+      await this.#fail(interaction, error, ctx.language, log);
+    }
+  }
+
+  async #fail(
+    interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
+    error: unknown,
+    language: Language,
+    log: Logger,
+  ): Promise<void> {
+    const key = messageFor(error);
+    if (key === 'error.unexpected') log.error('command failed', { error });
+    else log.warn('command answered with an error message', { key, error });
+    const content = error instanceof UserFacingError ? t(language, error.key, error.vars) : t(language, key);
+    try {
+      if (interaction.deferred || interaction.replied) {
+        // Ephemeral follow-up rather than replacing a public reply with an error.
+        if (interaction.deferred && !interaction.replied) await interaction.editReply({ content, embeds: [], components: [] });
+        else await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+      } else {
+        await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+      }
+    } catch (replyError) {
+      log.error('could not tell the member about the failure', { error: replyError });
+    }
+  }
+}
+
+/** The message a member sees for a failure. */
+export function messageFor(error: unknown): MessageKey {
+  if (error instanceof UserFacingError) return error.key;
+  if (error instanceof EventorError) {
+    switch (error.code) {
+      case 'InvalidApiKey':
+        return 'error.invalidApiKey';
+      case 'NotFound':
+        return 'error.eventNotFound';
+      case 'RateLimited':
+      case 'Upstream':
+      case 'Unreachable':
+      case 'Timeout':
+      case 'InvalidResponse':
+        return 'error.eventorUnavailable';
+      default:
+        return 'error.unexpected';
+    }
+  }
+  return 'error.unexpected';
+}

@@ -1,0 +1,28 @@
+import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
+import type { Io } from './main.js';
+import { loadDotEnv } from '../config/env.js';
+import { DEFAULT_DISCORD_API_URL } from '../bot/config.js';
+import { deployCommands } from '../bot/deploy.js';
+import { COMMANDS } from '../../commands/index.js';
+
+export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const guildId = takeString(args.flags, 'guild');
+  if (guildId !== undefined && !/^\d{5,25}$/.test(guildId)) throw new UsageError('--guild takes a server id (a number; Discord: right-click the server > Copy Server ID)');
+  rejectLeftovers(args.flags);
+  let env = io.env;
+  if (env === undefined) {
+    loadDotEnv();
+    env = process.env;
+  }
+  const token = env.DISCORD_TOKEN?.trim();
+  if (!token) throw new UsageError('DISCORD_TOKEN must be set (the environment or .env)');
+  try {
+    const { count, scope } = await deployCommands({ token, apiUrl: env.DISCORD_API_URL?.trim() || DEFAULT_DISCORD_API_URL, commands: COMMANDS, guildId });
+    io.out(`Registered ${count} commands for ${scope}.${guildId ? '' : ' Global commands can take up to an hour to appear.'}\n`);
+    return 0;
+  } catch (error) {
+    io.err(`eventor-bot deploy-commands: Discord refused: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * A whole loopback world: the sandbox Eventor, the sandbox Discord with a club's server in it,
+ * and the real bot process logic connected to both. The demo and the end-to-end tests start
+ * one of these; nothing in it reaches beyond 127.0.0.1.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startBot, type RunningBot } from '../bot/bot.js';
+import type { BotCommand } from '../bot/command.js';
+import type { BotConfig } from '../bot/config.js';
+import { deployCommands } from '../bot/deploy.js';
+import { customInstance } from '../eventor/instances.js';
+import { createLogger } from '../log/logger.js';
+import { COMMANDS } from '../../commands/index.js';
+import { startSandboxDiscord, type SandboxDiscord } from './discord/index.js';
+import type { SandboxChannel, SandboxGuild, SandboxUser } from './discord/types.js';
+import { startSandboxEventor, type SandboxEventor } from './eventor/server.js';
+
+export interface LoopbackWorld {
+  eventor: SandboxEventor;
+  discord: SandboxDiscord;
+  guild: SandboxGuild;
+  channel: SandboxChannel;
+  /** A club member with an English Discord client, one with a Swedish one, and an admin. */
+  member: SandboxUser;
+  swedishMember: SandboxUser;
+  admin: SandboxUser;
+  bot: RunningBot;
+  config: BotConfig;
+  /** Every log line the bot wrote. */
+  logLines: string[];
+  databasePath: string;
+  close(): Promise<void>;
+}
+
+export interface LoopbackWorldOptions {
+  seed?: number;
+  /** The clock of both sandboxes and the bot (default: the real one). */
+  now?: () => Date;
+  commands?: readonly BotCommand[];
+  /** When false, servers have no default Eventor and must run /setup. Default true. */
+  defaultEventor?: boolean;
+  secretKey?: string;
+}
+
+export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Promise<LoopbackWorld> {
+  const now = options.now ?? (() => new Date());
+  const eventor = await startSandboxEventor({ port: 0, seed: options.seed ?? 1, now });
+  const discord = await startSandboxDiscord({ port: 0, now: () => now().getTime() });
+  const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-world-'));
+  const cleanup = async (): Promise<void> => {
+    await discord.close();
+    await eventor.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    const guild = discord.createGuild({ name: eventor.dataset.homeClub.name, preferredLocale: 'sv-SE' });
+    const channel = discord.createTextChannel(guild.id, { name: 'allmänt' });
+    const member = discord.createMember(guild.id, { username: 'astrid', globalName: 'Astrid', locale: 'en-GB' });
+    const swedishMember = discord.createMember(guild.id, { username: 'sven', globalName: 'Sven', locale: 'sv-SE' });
+    const admin = discord.createMember(guild.id, { username: 'kassoren', globalName: 'Kassören', locale: 'sv-SE', manageGuild: true });
+    const databasePath = path.join(dir, 'eventor-bot.sqlite');
+    const config: BotConfig = {
+      discordToken: discord.token,
+      discordApiUrl: discord.restUrl,
+      defaultEventor: options.defaultEventor === false ? null : { instance: customInstance(eventor.baseUrl), apiKey: eventor.apiKey, timeoutMs: 10_000 },
+      databasePath,
+      secretKey: options.secretKey ?? 'loopback-world-secret-key-0123456789',
+      defaultLanguage: 'en',
+      defaultTimeZone: 'Europe/Stockholm',
+      logLevel: 'debug',
+    };
+    const commands = options.commands ?? COMMANDS;
+    await deployCommands({ token: config.discordToken, apiUrl: config.discordApiUrl, commands, guildId: guild.id });
+    const logLines: string[] = [];
+    const log = createLogger({ level: 'debug', write: (line) => void logLines.push(line), now });
+    const bot = await startBot({ config, log, commands, now });
+    return {
+      eventor, discord, guild, channel, member, swedishMember, admin, bot, config, logLines, databasePath,
+      close: async () => {
+        await bot.stop();
+        await cleanup();
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
