@@ -1,0 +1,79 @@
+/**
+ * Autocomplete choices: events, members, activities and classes found by what the member typed.
+ * Discord allows 3 s and 25 choices, so every lookup asks Eventor for a window that is the same
+ * all day (the client then answers repeats from its cache) and filters here.
+ */
+import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import type { EventorClient } from '../eventor/client.js';
+import type { Activity, Event, Person } from '../eventor/model.js';
+
+const DAY = 86_400_000;
+const MAX_CHOICES = 25;
+const MAX_NAME = 100;
+
+/** Lower case without diacritics, so `ojaberget` finds `Öjaberget` and `hallmyren` finds `Hällmyren`. */
+export function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ø/g, 'o').replace(/æ/g, 'ae').replace(/ß/g, 'ss').toLowerCase();
+}
+
+function matches(haystack: string, query: string): boolean {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  const folded = fold(haystack);
+  return words.every((w) => folded.includes(w));
+}
+
+function choice(name: string, value: string): ApplicationCommandOptionChoiceData<string> {
+  return { name: name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name, value };
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The events window autocomplete searches: 60 days back to 180 days ahead, by whole days. */
+export function eventWindow(now: Date): { fromDate: string; toDate: string } {
+  const t = now.getTime();
+  return { fromDate: day(t - 60 * DAY), toDate: day(t + 180 * DAY) };
+}
+
+export async function eventChoices(client: EventorClient, query: string, now: Date, timeZone: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+  const events = await client.events(eventWindow(now));
+  const t = now.getTime();
+  const date = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const label = (e: Event) => `${e.start ? date.format(new Date(e.start)) : '????-??-??'} ${e.name.trim()}`;
+  // Nearest first, upcoming before past at equal distance: what a member most likely means.
+  const distance = (e: Event) => (e.start ? Date.parse(e.start) - t : Number.MAX_SAFE_INTEGER);
+  return events
+    .filter((e) => query.trim() === '' || matches(`${label(e)} ${e.id}`, query))
+    .sort((a, b) => Math.abs(distance(a)) - Math.abs(distance(b)) || distance(b) - distance(a))
+    .slice(0, MAX_CHOICES)
+    .map((e) => choice(label(e), e.id));
+}
+
+export async function memberChoices(client: EventorClient, organisationId: string, query: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+  const persons = await client.persons({ organisationId });
+  const name = (p: Person) => `${p.name.given} ${p.name.family}`.trim();
+  return persons
+    .filter((p) => p.id !== null && (query.trim() === '' || matches(name(p), query)))
+    .sort((a, b) => name(a).localeCompare(name(b), 'sv'))
+    .slice(0, MAX_CHOICES)
+    .map((p) => choice(`${name(p)}${p.birthDate ? ` (${p.birthDate.slice(0, 4)})` : ''}`, p.id!));
+}
+
+export async function activityChoices(client: EventorClient, organisationId: string, query: string, now: Date): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+  const t = now.getTime();
+  const activities = await client.activities({ organisationId, from: day(t - 30 * DAY), to: day(t + 180 * DAY) });
+  const label = (a: Activity) => `${a.startTime ? a.startTime.slice(0, 10) : ''} ${a.name}`.trim();
+  return activities
+    .filter((a) => query.trim() === '' || matches(label(a), query))
+    .slice(0, MAX_CHOICES)
+    .map((a) => choice(label(a), a.id));
+}
+
+export async function classChoices(client: EventorClient, eventId: string, query: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+  const classes = await client.eventClasses({ eventId });
+  return classes
+    .filter((c) => query.trim() === '' || matches(`${c.name} ${c.shortName ?? ''}`, query))
+    .slice(0, MAX_CHOICES)
+    .map((c) => choice(c.name, c.id));
+}
