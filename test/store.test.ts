@@ -92,3 +92,22 @@ describe('store', () => {
     expect(() => new SecretBox('short')).toThrow(/at least 16/);
   });
 });
+
+describe('member links', () => {
+  it('keeps a user\'s linked persons with the first as default', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-links-'));
+    try {
+      const store = Store.open(path.join(dir, 'bot.sqlite'), SECRET);
+      expect(store.linkedPersons('g1', 'u1')).toEqual([]);
+      store.linkPerson('g1', 'u1', 'p-parent', 'admin');
+      store.linkPerson('g1', 'u1', 'p-child', 'admin');
+      store.linkPerson('g1', 'u1', 'p-parent', 'credentials');
+      const links = store.linkedPersons('g1', 'u1');
+      expect(links.map((l) => [l.personId, l.isDefault, l.method])).toEqual([['p-parent', true, 'credentials'], ['p-child', false, 'admin']]);
+      expect(store.linkedPersons('g2', 'u1')).toEqual([]);
+      store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

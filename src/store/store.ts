@@ -124,6 +124,25 @@ export class Store {
     })();
   }
 
+  /** The Eventor persons a Discord user has linked in a server, the default first. */
+  linkedPersons(guildId: string, userId: string): Array<{ personId: string; isDefault: boolean; method: string; linkedAt: string }> {
+    const rows = this.#db
+      .prepare('SELECT person_id, is_default, method, linked_at FROM member_links WHERE guild_id = ? AND user_id = ? ORDER BY is_default DESC, linked_at')
+      .all(guildId, userId) as Array<{ person_id: string; is_default: number; method: string; linked_at: string }>;
+    return rows.map((r) => ({ personId: r.person_id, isDefault: r.is_default === 1, method: r.method, linkedAt: r.linked_at }));
+  }
+
+  /** Links a person to a user; the first person a user links becomes their default. */
+  linkPerson(guildId: string, userId: string, personId: string, method: string): void {
+    const now = this.#now().toISOString();
+    this.#db.transaction(() => {
+      const hasDefault = this.#db.prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND is_default = 1').get(guildId, userId) !== undefined;
+      this.#db
+        .prepare('INSERT INTO member_links (guild_id, user_id, person_id, is_default, method, linked_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, person_id) DO UPDATE SET method = excluded.method')
+        .run(guildId, userId, personId, hasDefault ? 0 : 1, method, now);
+    })();
+  }
+
   #ensureGuild(guildId: string, now: string): void {
     this.#db.prepare('INSERT INTO guild_settings (guild_id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT (guild_id) DO NOTHING').run(guildId, now, now);
   }
