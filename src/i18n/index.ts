@@ -6,8 +6,9 @@
 import type { Catalogue } from './define.js';
 import { errors } from './messages/errors.js';
 import { general } from './messages/general.js';
+import { render } from './messages/render.js';
 
-const CATALOGUES = [errors, general] as const;
+const CATALOGUES = [errors, general, render] as const;
 
 type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
 export type MessageKey = KeysOf<(typeof CATALOGUES)[number]>;

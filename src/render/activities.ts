@@ -1,0 +1,64 @@
+/**
+ * Club activities (training, meetings, trips): the list and one activity's card.
+ */
+import { ButtonStyle, ComponentType, type APIEmbedField } from 'discord.js';
+import type { Activity } from '../eventor/model.js';
+import { t } from '../i18n/index.js';
+import { DISCORD_LIMITS, fitPayload } from './fit.js';
+import { discordTimestamp, escapeEventorText, escapeName, isPast, linkText, safeUrl, truncate } from './format.js';
+import { COLOURS, sectionsToPages } from './pages.js';
+import type { MessagePayload, PageOptions, RenderContext } from './types.js';
+
+function deadlineText(activity: Activity, ctx: RenderContext): string {
+  const deadline = activity.registrationDeadline;
+  if (deadline === null) return '';
+  const when = `${discordTimestamp(deadline, 'f')} (${discordTimestamp(deadline, 'R')})`;
+  return isPast(deadline, ctx)
+    ? `~~${t(ctx.language, 'render.activity.deadline', { when })}~~ ${t(ctx.language, 'render.deadline.passed')}`
+    : t(ctx.language, 'render.activity.deadline', { when });
+}
+
+function countText(activity: Activity, ctx: RenderContext): string {
+  return activity.registrationCount === null ? '' : t(ctx.language, 'render.activity.registered', { count: activity.registrationCount });
+}
+
+/** Activities in the order given, each with start, registrations, deadline and link. */
+export function renderActivities(activities: readonly Activity[], ctx: RenderContext, options: PageOptions = {}): MessagePayload[] {
+  const { language } = ctx;
+  const blocks = activities.map((activity) => {
+    const url = safeUrl(activity.url);
+    const name = truncate(url ? linkText(activity.name) : escapeName(activity.name), 150);
+    const head = [activity.startTime ? discordTimestamp(activity.startTime, 'f') : '', url ? `**[${name}](${url})**` : `**${name}**`].filter((part) => part !== '').join(' ');
+    const details = [countText(activity, ctx), deadlineText(activity, ctx)].filter((part) => part !== '').join(' · ');
+    return details === '' ? head : `${head}\n${details}`;
+  });
+  return sectionsToPages([{ heading: null, blocks }], ctx, { title: t(language, 'render.activity.title'), color: COLOURS.activity }, {
+    ...options,
+    empty: t(language, 'render.activity.none'),
+  });
+}
+
+/** One activity: its information text (escaped, cut to fit), start, registrations, deadline and a link button. */
+export function renderActivity(activity: Activity, ctx: RenderContext): MessagePayload {
+  const { language } = ctx;
+  const url = safeUrl(activity.url);
+  const fields: APIEmbedField[] = [];
+  if (activity.startTime) {
+    fields.push({ name: t(language, 'render.activity.start'), value: `${discordTimestamp(activity.startTime, 'F')} (${discordTimestamp(activity.startTime, 'R')})` });
+  }
+  const count = countText(activity, ctx);
+  if (count) fields.push({ name: t(language, 'render.activity.registrations'), value: count, inline: true });
+  const deadline = deadlineText(activity, ctx);
+  if (deadline) fields.push({ name: t(language, 'render.activity.deadlineTitle'), value: deadline, inline: true });
+  const info = activity.information?.trim() ? truncate(escapeEventorText(activity.information.trim()), 3500) : undefined;
+  return fitPayload({
+    embeds: [{
+      title: truncate(escapeName(activity.name), DISCORD_LIMITS.embedTitle),
+      ...(url ? { url } : {}),
+      color: COLOURS.activity,
+      ...(info ? { description: info } : {}),
+      fields,
+    }],
+    ...(url ? { components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, label: t(language, 'render.activity.open'), url }] }] } : {}),
+  });
+}

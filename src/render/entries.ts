@@ -1,0 +1,72 @@
+/**
+ * Who from the club has entered: one event by class, and the count per upcoming event.
+ */
+import type { Entry, Event, EventClass } from '../eventor/model.js';
+import { t } from '../i18n/index.js';
+import { nextDeadline } from './events.js';
+import { discordTimestamp, escapeName, eventUrl, linkText, personNameText, truncate } from './format.js';
+import { COLOURS, sectionsToPages, type Section } from './pages.js';
+import type { MessagePayload, PageOptions, RenderContext } from './types.js';
+
+function entrantName(entry: Entry): string {
+  if (entry.competitor) return personNameText(entry.competitor.person?.name) || '?';
+  return entry.team?.name ?? '?';
+}
+
+/**
+ * The club's entries in one event, grouped by class (class names from `classes`, else the
+ * entry's own class names), with a count per class and in total.
+ */
+export function renderClubEntries(
+  event: Event,
+  entries: readonly Entry[],
+  ctx: RenderContext,
+  options: PageOptions & { classes?: readonly EventClass[] } = {},
+): MessagePayload[] {
+  const { language } = ctx;
+  const classNames = new Map<string, string>();
+  for (const c of options.classes ?? []) classNames.set(c.id, c.shortName ?? c.name);
+  const order = new Map<string, number>();
+  (options.classes ?? []).forEach((c, i) => order.set(c.shortName ?? c.name, i));
+  const groups = new Map<string, string[]>();
+  for (const entry of entries) {
+    const classId = entry.classIds[0];
+    const name = (classId !== undefined ? classNames.get(classId) : undefined) ?? entry.classNames[0] ?? t(language, 'render.entries.noClass');
+    const list = groups.get(name) ?? [];
+    list.push(entrantName(entry));
+    groups.set(name, list);
+  }
+  const collator = new Intl.Collator(language);
+  const names = [...groups.keys()].sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || collator.compare(a, b));
+  const sections: Section[] = names.map((name) => {
+    const people = groups.get(name)!.sort(collator.compare);
+    return { heading: `**${truncate(escapeName(name), 100)}** (${people.length})`, blocks: people.map((person) => `• ${truncate(escapeName(person), 120)}`) };
+  });
+  const intro = t(language, 'render.entries.total', { count: entries.length });
+  const deadline = nextDeadline(event, ctx);
+  const introLines = [intro];
+  if (deadline) introLines.push(t(language, 'render.event.nextDeadline', { when: discordTimestamp(deadline, 'R'), date: discordTimestamp(deadline, 'f') }));
+  return sectionsToPages(sections, ctx, {
+    title: truncate(t(language, 'render.entries.title', { event: escapeName(event.name) }), 256),
+    url: eventUrl(ctx, event.id),
+    color: COLOURS.brand,
+  }, { ...options, intro: introLines.join('\n'), empty: t(language, 'render.entries.none') });
+}
+
+/** The club's entry count per upcoming event, with each event's next deadline. */
+export function renderClubEntriesOverview(items: ReadonlyArray<{ event: Event; count: number }>, ctx: RenderContext, options: PageOptions = {}): MessagePayload[] {
+  const { language } = ctx;
+  const blocks = items.map(({ event, count }) => {
+    const date = event.start ? `${discordTimestamp(event.start, 'D')} ` : '';
+    const cancelled = event.status === 'canceled' ? ` ❌ ${t(language, 'render.eventStatus.canceled')}` : '';
+    const lines = [`${date}[${truncate(linkText(event.name), 150)}](${eventUrl(ctx, event.id)})${cancelled}`];
+    const deadline = nextDeadline(event, ctx);
+    const countText = t(language, 'render.entries.count', { count });
+    lines.push(deadline ? `${countText} · ${t(language, 'render.event.nextDeadline', { when: discordTimestamp(deadline, 'R'), date: discordTimestamp(deadline, 'f') })}` : countText);
+    return lines.join('\n');
+  });
+  return sectionsToPages([{ heading: null, blocks }], ctx, { title: t(language, 'render.entries.overviewTitle'), color: COLOURS.brand }, {
+    ...options,
+    empty: t(language, 'render.entries.overviewNone'),
+  });
+}

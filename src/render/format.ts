@@ -1,0 +1,169 @@
+/**
+ * Small shared pieces: escaping, truncation, timestamps, statuses, places, names.
+ */
+import { escapeMarkdown, time, type TimestampStylesString } from 'discord.js';
+import type { EventClassification, EventStatus, OrganisationRef, PersonName, ResultStatus } from '../eventor/model.js';
+import { formatElapsed, instantToLocal } from '../eventor/time.js';
+import { t, type Language, type MessageKey } from '../i18n/index.js';
+import type { RenderContext } from './types.js';
+
+const ZWSP = '\u200b';
+// C0/C1 controls except tab and newline, plus bidi overrides and isolates that can disguise text.
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Eventor free text made safe to show: control characters stripped, markdown escaped, and
+ * mentions (`@everyone`, `@here`, `<@id>`, `<@!id>`, `<@&id>`, `<#id>`) broken with a zero-width
+ * space so they neither ping (belt and braces with allowedMentions) nor render as mentions.
+ */
+export function escapeEventorText(text: string): string {
+  const clean = text.replace(/\r\n?/g, '\n').replace(CONTROL, '');
+  let escaped = escapeMarkdown(clean, { heading: true, bulletedList: true, numberedList: true, maskedLink: true });
+  // escapeMarkdown leaves block quotes, subtext and single spoiler/strike markers' pairs to us.
+  escaped = escaped
+    .replace(/^(\s*)(>|-#)/gm, '$1\\$2')
+    .replace(/\|\|/g, '\\|\\|')
+    .replace(/~~/g, '\\~\\~');
+  return escaped
+    .replace(/@(everyone|here)/gi, `@${ZWSP}$1`)
+    .replace(/<([@#])/g, `<${ZWSP}$1`);
+}
+
+/** One-line Eventor text (a name): whitespace runs become one space, then escaped. */
+export function escapeName(text: string | null | undefined): string {
+  return escapeEventorText((text ?? '').replace(/\s+/g, ' ').trim());
+}
+
+/** Text for inside a code block, where markdown does not apply but a backtick would end the block. */
+export function codeSafe(text: string): string {
+  return text.replace(CONTROL, '').replace(/[\n\t]/g, ' ').replace(/`/g, 'ˋ');
+}
+
+/** At most `max` characters, ending with `…` when cut; never splits a surrogate pair. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  let cut = max - 1;
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+  return `${text.slice(0, cut)}…`;
+}
+
+function epochOf(instant: string | Date): number {
+  if (instant instanceof Date) return instant.getTime();
+  // Instants without an offset (some IOF producers) are read as UTC rather than the machine's zone.
+  return Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(instant) ? instant : `${instant}Z`);
+}
+
+/** A Discord timestamp (`<t:1777629600:D>`), shown in each reader's own zone and language. */
+export function discordTimestamp(instant: string | Date, style: TimestampStylesString): string {
+  return time(Math.floor(epochOf(instant) / 1000), style);
+}
+
+export function isPast(instant: string, ctx: RenderContext): boolean {
+  return epochOf(instant) <= ctx.now.getTime();
+}
+
+const LOCALES: Record<Language, string> = { en: 'en-GB', sv: 'sv-SE', nb: 'nb-NO' };
+
+/** A date in the server's zone and language, for places Discord timestamps do not render (select options). */
+export function formatLocalDate(instant: string, ctx: RenderContext): string {
+  return new Intl.DateTimeFormat(LOCALES[ctx.language], { timeZone: ctx.timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' })
+    .format(new Date(epochOf(instant)));
+}
+
+/** Wall-clock time in the server's zone, `HH:MM`, or `HH:MM:SS` when the seconds matter (start times). */
+export function formatClock(instant: string, ctx: RenderContext): string {
+  const { clock } = instantToLocal(new Date(epochOf(instant)), ctx.timeZone);
+  return clock.endsWith(':00') ? clock.slice(0, 5) : clock;
+}
+
+export { formatElapsed };
+
+/** Time behind the winner, `+2:18`; empty for the winner or unknown. */
+export function formatBehind(seconds: number | null): string {
+  return seconds === null || seconds <= 0 ? '' : `+${formatElapsed(seconds)}`;
+}
+
+const MEDALS = ['🥇', '🥈', '🥉'] as const;
+
+/** `12.`, or a medal for the podium when `medals` is set; empty when there is no place. */
+export function formatPlace(position: number | null, options: { medals?: boolean } = {}): string {
+  if (position === null || position <= 0) return '';
+  if (options.medals && position <= 3) return MEDALS[position - 1]!;
+  return `${position}.`;
+}
+
+const STATUS_KEYS: Record<ResultStatus, MessageKey | null> = {
+  OK: null,
+  Finished: 'render.status.Finished',
+  MissingPunch: 'render.status.MissingPunch',
+  Disqualified: 'render.status.Disqualified',
+  DidNotFinish: 'render.status.DidNotFinish',
+  Active: 'render.status.Active',
+  Inactive: 'render.status.Inactive',
+  OverTime: 'render.status.OverTime',
+  SportingWithdrawal: 'render.status.SportingWithdrawal',
+  NotCompeting: 'render.status.NotCompeting',
+  Moved: 'render.status.Moved',
+  MovedUp: 'render.status.MovedUp',
+  DidNotStart: 'render.status.DidNotStart',
+  DidNotEnter: 'render.status.DidNotEnter',
+  Cancelled: 'render.status.Cancelled',
+};
+
+/** A result status as shown next to a name (`MP`, `Felst.`, `Brutt`…); empty for OK. See notes/iof-xml.md §5. */
+export function formatStatus(status: ResultStatus, language: Language): string {
+  const key = STATUS_KEYS[status];
+  return key === null ? '' : t(language, key);
+}
+
+/** Statuses that are not shown at all: the runner is not in this class or race (notes §5). */
+export function isHiddenStatus(status: ResultStatus): boolean {
+  return status === 'Moved' || status === 'MovedUp' || status === 'DidNotEnter' || status === 'Cancelled';
+}
+
+export function classificationText(classification: EventClassification, language: Language): string {
+  return t(language, `render.level.${classification}`);
+}
+
+export function eventStatusText(status: EventStatus, language: Language): string {
+  return t(language, `render.eventStatus.${status}`);
+}
+
+export function personNameText(name: PersonName | null | undefined): string {
+  if (!name) return '';
+  return `${name.given} ${name.family}`.trim();
+}
+
+/** The organisation's name from the map, the ref, or its short name; null when nothing is known. */
+export function organisationName(ref: OrganisationRef | null | undefined, ctx: RenderContext, preferShort = false): string | null {
+  if (!ref) return null;
+  const fromMap = ref.id === null ? undefined : ctx.organisationNames?.get(ref.id);
+  const name = preferShort ? (ref.shortName ?? ref.name ?? fromMap) : (fromMap ?? ref.name ?? ref.shortName);
+  return name && name.trim() !== '' ? name : null;
+}
+
+/** Link text for `[text](url)`: brackets would end the label early. */
+export function linkText(text: string): string {
+  return escapeName(text.replace(/[[\]]/g, ''));
+}
+
+/** A URL that can go inside `(…)` of a masked link, or null for anything that is not http(s). */
+export function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  const trimmed = url.trim();
+  if (!/^https?:\/\/[^\s]+$/i.test(trimmed) || trimmed.length > 512) return null;
+  return trimmed.replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/</g, '%3C').replace(/>/g, '%3E');
+}
+
+export function eventUrl(ctx: RenderContext, eventId: string): string {
+  return `${ctx.webUrl.replace(/\/+$/, '')}/Events/Show/${encodeURIComponent(eventId)}`;
+}
+
+/** OpenStreetMap centred on a point, zoom 14. */
+export function mapUrl(lat: number, lon: number): string {
+  const la = lat.toFixed(5);
+  const lo = lon.toFixed(5);
+  return `https://www.openstreetmap.org/?mlat=${la}&mlon=${lo}#map=14/${la}/${lo}`;
+}

@@ -1,0 +1,45 @@
+/**
+ * The rendering layer: domain objects in, Discord message payloads out. Pure: no network, no
+ * Discord client, no clock (the caller passes `ctx.now`). Every payload has passed `fitPayload`,
+ * so it is within Discord's limits whatever the data, and has `allowedMentions: { parse: [] }`.
+ * Eventor text is escaped (markdown, mentions, control characters) before it is shown.
+ *
+ * Context, built once per interaction or post:
+ *   const ctx: RenderContext = { language: languageFor(interaction.locale), timeZone: 'Europe/Stockholm',
+ *     now: new Date(), webUrl: instance.webUrl, organisationNames };
+ *
+ * Single payloads (send as they are: `interaction.reply({ ...payload, flags: MessageFlags.Ephemeral })`):
+ *   renderEventList(events, ctx, { page, pageSize?, customIds: { page: (n) => id, pick: id } })
+ *       One page (1-based, clamped) of the events in the order given. Select menu `customIds.pick`
+ *       whose value is the event id; Previous/Next buttons with `customIds.page(n)` when there are
+ *       several pages (the disabled one points at the current page, so ids stay unique).
+ *   renderEventCard(event, { classes?, fees?, documents?, clubEntries? }, ctx)
+ *   renderActivity(activity, ctx)
+ *
+ * Paged output, `MessagePayload[]` with at least one page (reply with the first, follow up with
+ * the rest, or keep them for buttons). `maxPages` (default 10) bounds it; what does not fit is
+ * counted in an "…and N more" line:
+ *   renderClubEntries(event, entries, ctx, { classes?, maxPages? })
+ *   renderClubEntriesOverview(items: { event, count }[], ctx, { maxPages? })
+ *   renderPersonStarts(personName, startLists, ctx, { personId?, maxPages? })
+ *   renderClubStartList(startList, ctx, { organisationId, maxPages? })
+ *   renderPersonResults(personName, resultLists, ctx, { splits, personId?, maxPages? })
+ *   renderClubResults(resultList, ctx, { organisationId, top, splits, maxPages? })
+ *   renderActivities(activities, ctx, { maxPages? })
+ *
+ * Pieces for other texts: fitPayload (the guard; use it on any payload built by hand),
+ * formatStatus, formatPlace, formatBehind, formatElapsed, discordTimestamp, escapeEventorText,
+ * escapeName, truncate, splitTable/splitRows, mapUrl, eventUrl.
+ */
+export type { MessagePayload, PageOptions, RenderContext } from './types.js';
+export { DISCORD_LIMITS, embedLength, fitPayload, truncateMarkdown } from './fit.js';
+export {
+  discordTimestamp, escapeEventorText, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatLocalDate,
+  formatPlace, formatStatus, isHiddenStatus, mapUrl, truncate,
+} from './format.js';
+export { renderEventCard, renderEventList, type EventCardExtras, type EventListOptions } from './events.js';
+export { renderClubEntries, renderClubEntriesOverview } from './entries.js';
+export { renderClubStartList, renderPersonStarts } from './starts.js';
+export { renderClubResults, renderPersonResults, type ClubResultsOptions } from './results.js';
+export { splitRows, splitTable, type SplitRow } from './splits.js';
+export { renderActivities, renderActivity } from './activities.js';

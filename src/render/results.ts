@@ -1,0 +1,264 @@
+/**
+ * Results: one member's recent results (optionally with split tables), and the club's results
+ * in one event with the top of each class for context.
+ */
+import type { ClassResult, OverallResult, PersonResult, RaceResult, ResultList, ResultStatus, TeamResult } from '../eventor/model.js';
+import { t } from '../i18n/index.js';
+import {
+  discordTimestamp, escapeName, eventUrl, formatBehind, formatElapsed, formatPlace, formatStatus, isHiddenStatus, linkText,
+  organisationName, personNameText, truncate,
+} from './format.js';
+import { COLOURS, sectionsToPages, type Section } from './pages.js';
+import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
+import { splitTable } from './splits.js';
+import type { MessagePayload, PageOptions, RenderContext } from './types.js';
+
+type Standing = Pick<OverallResult, 'time' | 'timeBehind' | 'position' | 'status'>;
+
+/** Sort group per notes §5: placed, unplaced with a time, not finished yet, out, did not start. */
+function statusGroup(status: ResultStatus): number {
+  switch (status) {
+    case 'OK': return 0;
+    case 'Finished': case 'NotCompeting': return 1;
+    case 'Active': case 'Inactive': return 2;
+    case 'DidNotStart': return 4;
+    default: return 3;
+  }
+}
+
+export function compareStandings(a: Standing, b: Standing): number {
+  return statusGroup(a.status) - statusGroup(b.status)
+    || (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER)
+    || (a.time ?? Number.MAX_SAFE_INTEGER) - (b.time ?? Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * Place, time and time behind, or the status. Places only for OK; times also for Finished and
+ * NotCompeting (marked); nothing but the status otherwise. `noTimes` honours UnorderedNoTimes.
+ */
+export function standingText(s: Standing, ctx: RenderContext, options: { medals?: boolean; noTimes?: boolean; starters?: number | null } = {}): { place: string; rest: string } {
+  const { language } = ctx;
+  if (s.status === 'Active' || s.status === 'Inactive') return { place: '', rest: `*${t(language, 'render.results.notFinished')}*` };
+  if (options.noTimes) return { place: '', rest: s.status === 'OK' ? '✓' : formatStatus(s.status, language) };
+  if (s.status === 'OK') {
+    let place = formatPlace(s.position, { medals: options.medals ?? false });
+    if (place !== '' && options.starters && !/^\D/.test(place)) place = `${s.position}/${options.starters}`;
+    const parts = [s.time === null ? '' : formatElapsed(s.time), formatBehind(s.timeBehind)];
+    return { place, rest: parts.filter((part) => part !== '').join(' ') };
+  }
+  const status = formatStatus(s.status, language);
+  if ((s.status === 'Finished' || s.status === 'NotCompeting') && s.time !== null) return { place: '', rest: `${formatElapsed(s.time)} (${status})` };
+  return { place: '', rest: `**${status}**` };
+}
+
+function joinStanding(text: { place: string; rest: string }): string {
+  return [text.place, text.rest].filter((part) => part !== '').join(' ');
+}
+
+function eventLink(list: ResultList, ctx: RenderContext): string {
+  const id = eventId(list.event);
+  const name = list.event.event?.name ?? list.event.name ?? t(ctx.language, 'render.unknownEvent');
+  return id ? `**[${truncate(linkText(name), 150)}](${eventUrl(ctx, id)})**` : `**${truncate(escapeName(name), 150)}**`;
+}
+
+/**
+ * A member's recent results: per event and race the class, place/starters, time, time behind
+ * or status, and with `splits` a split table per race. Lists from `/results/person` hold only
+ * that person; pass `personId` to pick them out of fuller lists (relay teams carry everyone).
+ */
+export function renderPersonResults(
+  personName: string,
+  resultLists: readonly ResultList[],
+  ctx: RenderContext,
+  options: PageOptions & { splits: boolean; personId?: string },
+): MessagePayload[] {
+  const { language } = ctx;
+  const matches = (person: PersonResult['person']) =>
+    options.personId !== undefined ? person?.id === options.personId : true;
+  const memberMatches = (person: PersonResult['person']) =>
+    options.personId !== undefined ? person?.id === options.personId : personNameText(person?.name) === personName;
+  const blocks: string[] = [];
+  for (const list of resultLists) {
+    const lines: string[] = [];
+    let date: string | null = list.event.event?.start ?? null;
+    for (const classResult of list.classes) {
+      const className = `**${truncate(escapeName(classResult.class.name), 80)}**`;
+      const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
+      for (const person of classResult.persons.filter((p) => matches(p.person))) {
+        const results = person.results.filter((r) => !isHiddenStatus(r.status)).sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event));
+        const multi = results.length > 1;
+        for (const result of results) {
+          date ??= result.startTime;
+          const standing = standingText(result, ctx, { noTimes, starters: classResult.numberOfStarts });
+          lines.push([multi ? raceLabel(result, list.event, language) : '', className, joinStanding(standing)].filter((part) => part !== '').join(' · '));
+          if (options.splits && !noTimes && result.splits.length > 0) lines.push(splitTable(result, language));
+        }
+        const last = results[results.length - 1];
+        if (multi && last?.overall && !noTimes) {
+          lines.push(`${t(language, 'render.results.overall')} · ${joinStanding(standingText(last.overall, ctx))}`);
+        }
+      }
+      for (const team of classResult.teams) {
+        for (const member of team.members.filter((m) => memberMatches(m.person))) {
+          if (isHiddenStatus(member.result.status)) continue;
+          date ??= member.result.startTime;
+          const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
+          const own = joinStanding(standingText(member.result, ctx, { noTimes }));
+          const teamText = noTimes ? '' : `${t(language, 'render.results.team')}: ${joinStanding(standingText(team, ctx))}`;
+          lines.push([className, escapeName(team.name), leg, own, teamText].filter((part) => part !== '').join(' · '));
+          if (options.splits && !noTimes && member.result.splits.length > 0) lines.push(splitTable(member.result, language));
+        }
+      }
+    }
+    if (lines.length === 0) continue;
+    const head = date ? `${eventLink(list, ctx)} · ${discordTimestamp(date, 'D')}` : eventLink(list, ctx);
+    blocks.push([head, ...lines].join('\n'));
+  }
+  return sectionsToPages([{ heading: null, blocks }], ctx, {
+    title: truncate(t(language, 'render.results.personTitle', { name: escapeName(personName) }), 256),
+    color: COLOURS.results,
+  }, { ...options, empty: t(language, 'render.results.none') });
+}
+
+export interface ClubResultsOptions extends PageOptions {
+  organisationId: string;
+  /** How many of the top of each class to show for context besides the club's own. */
+  top: number;
+  splits: boolean;
+}
+
+interface Row {
+  standing: Standing;
+  member: boolean;
+  person: PersonResult;
+  result: RaceResult | null;
+}
+
+function personRow(row: Row, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
+  const raw = personNameText(row.person.person?.name) || '?';
+  const name = truncate(escapeName(raw), 80);
+  const text = standingText(row.standing, ctx, { medals: row.member, noTimes });
+  const club = row.member ? '' : organisationName(row.person.organisation, ctx, true);
+  const who = row.member ? `**${name}**` : `${name}${club ? ` (${truncate(escapeName(club), 40)})` : ''}`;
+  const line = [text.place, who, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
+  if (splits && !noTimes && row.member && row.result && row.result.splits.length > 0) return `${line}\n${splitTable(row.result, ctx.language)}`;
+  return line;
+}
+
+/** The rows of one race (or the overall): every club member, plus the top N of the rest. */
+function selectRows(rows: Row[], top: number, noTimes: boolean): Row[] {
+  const shown = rows.filter((row) => !isHiddenStatus(row.standing.status));
+  shown.sort((a, b) => compareStandings(a.standing, b.standing));
+  if (noTimes) return shown.filter((row) => row.member);
+  let context = 0;
+  return shown.filter((row) => {
+    if (row.member) return true;
+    if (row.standing.status === 'OK' && row.standing.position !== null && context < top) {
+      context += 1;
+      return true;
+    }
+    return false;
+  });
+}
+
+function classHeading(classResult: ClassResult, suffix: string): string {
+  const name = `**${truncate(escapeName(classResult.class.name), 100)}**`;
+  const starts = classResult.numberOfStarts !== null ? ` (${classResult.numberOfStarts})` : '';
+  return `${name}${suffix ? ` · ${suffix}` : ''}${starts}`;
+}
+
+function individualSections(classResult: ClassResult, list: ResultList, ctx: RenderContext, options: ClubResultsOptions): { sections: Section[]; members: number } {
+  const org = options.organisationId;
+  const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
+  const isMember = (person: PersonResult) => person.organisation?.id === org;
+  if (!classResult.persons.some(isMember)) return { sections: [], members: 0 };
+  const races = new Map<string, { order: number; label: string; rows: Row[] }>();
+  const overall: Row[] = [];
+  for (const person of classResult.persons) {
+    const member = isMember(person);
+    let last: RaceResult | null = null;
+    for (const result of person.results) {
+      const key = raceKey(result);
+      let race = races.get(key);
+      if (!race) {
+        race = { order: raceOrder(result, list.event), label: raceLabel(result, list.event, ctx.language), rows: [] };
+        races.set(key, race);
+      }
+      race.rows.push({ standing: result, member, person, result });
+      if (last === null || raceOrder(result, list.event) > raceOrder(last, list.event)) last = result;
+    }
+    if (last?.overall) overall.push({ standing: last.overall, member, person, result: null });
+  }
+  const multi = races.size > 1;
+  const sections: Section[] = [];
+  let members = 0;
+  for (const race of [...races.values()].sort((a, b) => a.order - b.order)) {
+    const rows = selectRows(race.rows, options.top, noTimes);
+    members += rows.filter((row) => row.member).length;
+    sections.push({ heading: classHeading(classResult, multi ? race.label : ''), blocks: rows.map((row) => personRow(row, ctx, noTimes, options.splits)) });
+  }
+  if (multi && overall.length > 0 && !noTimes) {
+    const rows = selectRows(overall, options.top, noTimes);
+    sections.push({ heading: classHeading(classResult, t(ctx.language, 'render.results.overall')), blocks: rows.map((row) => personRow(row, ctx, noTimes, false)) });
+  }
+  return { sections, members };
+}
+
+function teamBlock(team: TeamResult, member: boolean, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
+  const text = standingText(team, ctx, { medals: member, noTimes });
+  const name = truncate(escapeName(team.name), 100);
+  const head = [text.place, member ? `**${name}**` : name, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
+  if (!member) return head;
+  const legs = [...team.members].sort((a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0)).map((m) => {
+    const leg = m.leg !== null ? t(ctx.language, 'render.leg', { leg: m.leg }) : '';
+    const who = truncate(escapeName(personNameText(m.person?.name)) || t(ctx.language, 'render.vacant'), 80);
+    const own = joinStanding(standingText(m.result, ctx, { noTimes }));
+    const line = `  ${[leg, who, own].filter((part) => part !== '').join(' · ')}`;
+    return splits && !noTimes && m.result.splits.length > 0 ? `${line}\n${splitTable(m.result, ctx.language)}` : line;
+  });
+  return [head, ...legs].join('\n');
+}
+
+function teamSections(classResult: ClassResult, ctx: RenderContext, options: ClubResultsOptions): { sections: Section[]; members: number } {
+  const org = options.organisationId;
+  const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
+  const isClub = (team: TeamResult) => team.organisations.some((ref) => ref.id === org) || team.members.some((m) => m.organisation?.id === org);
+  if (!classResult.teams.some(isClub)) return { sections: [], members: 0 };
+  const sorted = classResult.teams.filter((team) => !isHiddenStatus(team.status)).sort(compareStandings);
+  let context = 0;
+  const shown = sorted.filter((team) => {
+    if (isClub(team)) return true;
+    if (noTimes || team.status !== 'OK' || team.position === null || context >= options.top) return false;
+    context += 1;
+    return true;
+  });
+  return {
+    sections: [{ heading: classHeading(classResult, ''), blocks: shown.map((team) => teamBlock(team, isClub(team), ctx, noTimes, options.splits)) }],
+    members: shown.filter(isClub).length,
+  };
+}
+
+/**
+ * The club's results in one event: per class (and race, and overall for multi-race events) the
+ * club's members in bold with places, times and time behind, podiums with medals, plus the top
+ * N of the others for context; relay teams with their legs. UnorderedNoTimes classes show names only.
+ */
+export function renderClubResults(resultList: ResultList, ctx: RenderContext, options: ClubResultsOptions): MessagePayload[] {
+  const { language } = ctx;
+  const sections: Section[] = [];
+  let members = 0;
+  for (const classResult of resultList.classes) {
+    for (const part of [individualSections(classResult, resultList, ctx, options), teamSections(classResult, ctx, options)]) {
+      sections.push(...part.sections);
+      members += part.members;
+    }
+  }
+  const id = eventId(resultList.event);
+  const intro = [t(language, 'render.results.clubCount', { count: members })];
+  if (resultList.status !== 'complete') intro.push(`*${t(language, 'render.results.preliminary')}*`);
+  return sectionsToPages(sections, ctx, {
+    title: truncate(t(language, 'render.results.clubTitle', { event: eventName(resultList.event, language) }), 256),
+    ...(id ? { url: eventUrl(ctx, id) } : {}),
+    color: COLOURS.results,
+  }, { ...options, intro: intro.join('\n'), empty: t(language, 'render.results.clubNone') });
+}

@@ -1,0 +1,149 @@
+/**
+ * Start lists: one member's starts in upcoming events, and the club's starters in one event.
+ */
+import type { ClassStart, PersonStart, RaceStart, StartList, TeamStart } from '../eventor/model.js';
+import { t } from '../i18n/index.js';
+import { discordTimestamp, escapeName, eventUrl, formatClock, linkText, personNameText, truncate } from './format.js';
+import { COLOURS, sectionsToPages, type Section } from './pages.js';
+import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
+import type { MessagePayload, PageOptions, RenderContext } from './types.js';
+
+function startTimeText(start: RaceStart, ctx: RenderContext): string {
+  if (start.startTime === null) return t(ctx.language, 'render.starts.noTime');
+  return `${discordTimestamp(start.startTime, 'D')} **${formatClock(start.startTime, ctx)}**`;
+}
+
+function bibText(bib: string | null, ctx: RenderContext): string {
+  return bib ? t(ctx.language, 'render.bib', { bib: escapeName(bib) }) : '';
+}
+
+function byStartTime(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return Date.parse(a.endsWith('Z') ? a : `${a}Z`) - Date.parse(b.endsWith('Z') ? b : `${b}Z`);
+}
+
+function eventTitle(list: StartList, ctx: RenderContext): string {
+  const name = eventName(list.event, ctx.language);
+  const id = eventId(list.event);
+  return id ? `**[${truncate(linkText(list.event.event?.name ?? list.event.name ?? '?'), 150)}](${eventUrl(ctx, id)})**` : `**${truncate(name, 150)}**`;
+}
+
+/**
+ * A member's starts: per event the class, and per race the date, start time (server zone) and
+ * bib. Lists from `/starts/person` hold only that person; pass `personId` to pick them out of
+ * fuller lists.
+ */
+export function renderPersonStarts(
+  personName: string,
+  startLists: readonly StartList[],
+  ctx: RenderContext,
+  options: PageOptions & { personId?: string } = {},
+): MessagePayload[] {
+  const { language } = ctx;
+  const matches = (person: { person: { id: string | null } | null }) => options.personId === undefined || person.person?.id === options.personId;
+  const blocks: string[] = [];
+  for (const list of startLists) {
+    const lines: string[] = [];
+    for (const classStart of list.classes) {
+      const className = `**${truncate(escapeName(classStart.class.name), 80)}**`;
+      for (const person of classStart.persons.filter(matches)) {
+        const multi = person.starts.length > 1;
+        for (const start of [...person.starts].sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event))) {
+          const parts = [multi ? raceLabel(start, list.event, language) : '', className, startTimeText(start, ctx), bibText(start.bibNumber, ctx)];
+          lines.push(parts.filter((part) => part !== '').join(' · '));
+        }
+      }
+      for (const team of classStart.teams) {
+        for (const member of team.members.filter(matches)) {
+          const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
+          const parts = [className, escapeName(team.name ?? ''), leg, startTimeText(member.start, ctx), bibText(member.start.bibNumber ?? team.bibNumber, ctx)];
+          lines.push(parts.filter((part) => part !== '').join(' · '));
+        }
+      }
+    }
+    if (lines.length > 0) blocks.push([eventTitle(list, ctx), ...lines].join('\n'));
+  }
+  return sectionsToPages([{ heading: null, blocks }], ctx, {
+    title: truncate(t(language, 'render.starts.personTitle', { name: escapeName(personName) }), 256),
+    color: COLOURS.starts,
+  }, { ...options, empty: t(language, 'render.starts.none') });
+}
+
+function clubPersonLine(person: PersonStart, start: RaceStart, ctx: RenderContext): string {
+  const clock = start.startTime ? `\`${formatClock(start.startTime, ctx)}\`` : `\`--:--\``;
+  const parts = [`${clock} ${truncate(escapeName(personNameText(person.person?.name)) || '?', 100)}`, bibText(start.bibNumber, ctx)];
+  return parts.filter((part) => part !== '').join(' · ');
+}
+
+function teamBlock(team: TeamStart, ctx: RenderContext): string {
+  const { language } = ctx;
+  const head = [`**${truncate(escapeName(team.name ?? '?'), 100)}**`, bibText(team.bibNumber, ctx), team.startTime ? `\`${formatClock(team.startTime, ctx)}\`` : '']
+    .filter((part) => part !== '').join(' · ');
+  const members = [...team.members].sort((a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0));
+  const lines = members.map((member) => {
+    const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
+    const name = escapeName(personNameText(member.person?.name)) || t(language, 'render.vacant');
+    const start = member.start.startTime ? `\`${formatClock(member.start.startTime, ctx)}\`` : '';
+    return `  ${[leg, truncate(name, 100), start].filter((part) => part !== '').join(' · ')}`;
+  });
+  return [head, ...lines].join('\n');
+}
+
+function isClubs(ref: { id: string | null } | null, organisationId: string): boolean {
+  return ref?.id === organisationId;
+}
+
+/** The club's starters in one event: per class (and race), sorted by start time; relay teams with their legs. */
+export function renderClubStartList(startList: StartList, ctx: RenderContext, options: PageOptions & { organisationId: string }): MessagePayload[] {
+  const { language } = ctx;
+  const org = options.organisationId;
+  const sections: Section[] = [];
+  let count = 0;
+  for (const classStart of startList.classes) {
+    sections.push(...classSections(classStart, startList, ctx, org));
+  }
+  for (const section of sections) count += section.blocks.length;
+  const id = eventId(startList.event);
+  return sectionsToPages(sections, ctx, {
+    title: truncate(t(language, 'render.starts.clubTitle', { event: eventName(startList.event, language) }), 256),
+    ...(id ? { url: eventUrl(ctx, id) } : {}),
+    color: COLOURS.starts,
+  }, {
+    ...options,
+    intro: t(language, 'render.starts.clubCount', { count }),
+    empty: t(language, 'render.starts.clubNone'),
+  });
+}
+
+function classSections(classStart: ClassStart, list: StartList, ctx: RenderContext, org: string): Section[] {
+  const className = `**${truncate(escapeName(classStart.class.name), 100)}**`;
+  const sections: Section[] = [];
+  const persons = classStart.persons.filter((p) => isClubs(p.organisation, org));
+  if (persons.length > 0) {
+    const races = new Map<string, { order: number; label: string; rows: Array<{ time: string | null; line: string }> }>();
+    for (const person of persons) {
+      for (const start of person.starts) {
+        const key = raceKey(start);
+        let race = races.get(key);
+        if (!race) {
+          race = { order: raceOrder(start, list.event), label: raceLabel(start, list.event, ctx.language), rows: [] };
+          races.set(key, race);
+        }
+        race.rows.push({ time: start.startTime, line: clubPersonLine(person, start, ctx) });
+      }
+    }
+    const multi = races.size > 1;
+    for (const race of [...races.values()].sort((a, b) => a.order - b.order)) {
+      race.rows.sort((a, b) => byStartTime(a.time, b.time));
+      sections.push({ heading: multi ? `${className} · ${race.label}` : className, blocks: race.rows.map((row) => row.line) });
+    }
+  }
+  const teams = classStart.teams.filter((team) => team.organisations.some((ref) => isClubs(ref, org)) || team.members.some((m) => isClubs(m.organisation, org)));
+  if (teams.length > 0) {
+    teams.sort((a, b) => byStartTime(a.startTime, b.startTime));
+    sections.push({ heading: className, blocks: teams.map((team) => teamBlock(team, ctx)) });
+  }
+  return sections;
+}
