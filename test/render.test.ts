@@ -106,3 +106,129 @@ describe('splits', () => {
     expect(lines[1]).toContain('Sträcka');
   });
 });
+
+const pickIds = { page: (n: number) => `events:page:${n}`, pick: 'events:pick' };
+
+describe('renderEventList', () => {
+  const events = [
+    event(),
+    event({ id: '1002', name: 'Nattcupen', status: 'canceled', start: '2026-12-10T17:00:00Z', entryDeadlines: [] }),
+    event({ id: '1003', name: 'Vintersprint', start: '2026-12-12T09:00:00Z' }),
+  ];
+
+  it('shows date, organiser, level, the next deadline and a picker, in English', () => {
+    const [payload] = valid(renderEventList(events, ctx('en', { organisationNames: new Map([['321', 'OK Linné']]) }), { page: 1, pageSize: 2, customIds: pickIds }));
+    const text = textOf(payload!);
+    expect(text).toContain('<t:1796461200:D> **Höstsprinten**');
+    expect(text).toContain('OK Linné · District event · Entry open');
+    // The ordinary deadline (20 Nov) has passed on 22 Nov; the late one is next.
+    expect(text).toContain('Entry closes <t:1795993199:R>');
+    expect(text).not.toContain('1795215599');
+    expect(text).toContain('~~Nattcupen~~ ❌ **Cancelled**');
+    expect(payload!.embeds![0]!.footer!.text).toBe('Page 1 of 2 · 3 events');
+    const [selectRow, buttonRow] = payload!.components!;
+    const select = selectRow!.components[0] as { custom_id: string; options: Array<{ label: string; value: string; description?: string }> };
+    expect(select.custom_id).toBe('events:pick');
+    expect(select.options.map((o) => o.value)).toEqual(['1001', '1002']);
+    expect(select.options[0]!.description).toBe('Sat, 5 Dec 2026');
+    const buttons = buttonRow!.components as Array<{ custom_id: string; disabled: boolean; label: string }>;
+    expect(buttons.map((b) => [b.label, b.custom_id, b.disabled])).toEqual([['Previous', 'events:page:1', true], ['Next', 'events:page:2', false]]);
+  });
+
+  it('clamps the page and translates into Swedish', () => {
+    const [payload] = valid(renderEventList(events, ctx('sv'), { page: 9, pageSize: 2, customIds: pickIds }));
+    const text = textOf(payload!);
+    expect(text).toContain('3. <t:1797066000:D> **Vintersprint**');
+    expect(text).toContain('Distriktstävling · Anmälan öppen');
+    expect(text).toContain('Anmälan stänger');
+    expect(payload!.embeds![0]!.footer!.text).toBe('Sida 2 av 2 · 3 tävlingar');
+    const buttons = payload!.components![1]!.components as Array<{ label: string; disabled: boolean }>;
+    expect(buttons.map((b) => [b.label, b.disabled])).toEqual([['Föregående', false], ['Nästa', true]]);
+  });
+
+  it('says so when there are no events, without buttons', () => {
+    const [payload] = valid(renderEventList([], ctx('sv'), { page: 1, customIds: pickIds }));
+    expect(textOf(payload!)).toContain('Inga kommande tävlingar hittades.');
+    expect(payload!.components).toBeUndefined();
+  });
+});
+
+describe('renderEventCard', () => {
+  const multi = event({
+    message: 'Parkering **200 m** @everyone',
+    urls: ['https://hostsprinten.se'],
+    races: [
+      { id: '2001', eventId: '1001', name: null, date: '2026-12-05T09:00:00Z', distance: 'Middle', lightCondition: 'Day', position: { lat: 59.3293, lon: 18.0686 } },
+      { id: '2002', eventId: '1001', name: null, date: '2026-12-06T08:00:00Z', distance: 'Long', lightCondition: 'Day', position: null },
+    ],
+  });
+  const extras = {
+    classes: [eventClass('1', 'H21'), eventClass('2', 'D21'), eventClass('3', 'Inskolning')],
+    fees: [
+      { id: 'a', name: 'Adult', amount: 160, currency: 'SEK', type: 'adult', valueOperator: 'fixed' as const, taxIncluded: null, validFrom: null, validTo: null, birthDateFrom: null, birthDateTo: null },
+      { id: 'b', name: 'Late entry', amount: 50, currency: null, type: 'notSpecified', valueOperator: 'percent' as const, taxIncluded: null, validFrom: null, validTo: null, birthDateFrom: null, birthDateTo: null },
+    ],
+    documents: [{ id: 'd', eventId: '1001', name: 'Invitation [PM]', url: 'https://eventor.orientering.se/Documents/Event/1001/1/PM 2.pdf', type: null, modifiedAt: null }],
+    clubEntries: 7,
+  };
+
+  it('has every section in English, with the Eventor and map links', () => {
+    const [payload] = valid(renderEventCard(multi, extras, ctx('en', { organisationNames: new Map([['321', 'OK Linné']]) })));
+    const embed = payload!.embeds![0]!;
+    expect(embed.url).toBe('https://eventor.orientering.se/Events/Show/1001');
+    const field = (name: string) => embed.fields!.find((f) => f.name === name)?.value;
+    expect(field('Stages')).toBe('**Stage 1** · <t:1796461200:D> · Middle distance\n**Stage 2** · <t:1796544000:D> · Long distance');
+    expect(field('Organiser')).toBe('OK Linné');
+    expect(field('Level')).toBe('District event');
+    expect(field('Discipline')).toBe('Foot orienteering');
+    expect(field('Entry deadlines')).toBe('~~Ordinary entry: <t:1795215599:f> (<t:1795215599:R>)~~ (closed)\nLate entry: <t:1795993199:f> (<t:1795993199:R>)');
+    expect(field('From the club')).toBe('Entered: 7');
+    expect(field('Classes (3)')).toBe('H21, D21, Inskolning');
+    expect(field('Entry fees')).toBe('Adult: 160 SEK\nLate entry: +50 %');
+    expect(field('Documents and links')).toContain('[Invitation PM](https://eventor.orientering.se/Documents/Event/1001/1/PM%202.pdf)');
+    expect(field('Documents and links')).toContain('(https://hostsprinten.se)');
+    expect(field('Location')).toBe('[OpenStreetMap](https://www.openstreetmap.org/?mlat=59.32930&mlon=18.06860#map=14/59.32930/18.06860)');
+    expect(embed.description).toContain('Message from the organiser');
+    expect(embed.description).toContain('\\*\\*200 m\\*\\*');
+    expect(embed.description).not.toContain('@everyone');
+    const buttons = payload!.components![0]!.components as Array<{ url: string; label: string }>;
+    expect(buttons.map((b) => b.label)).toEqual(['Open in Eventor', 'Location']);
+  });
+
+  it('in Swedish, and a cancelled event says so', () => {
+    const [payload] = valid(renderEventCard(event({ status: 'canceled' }), extras, ctx('sv')));
+    const embed = payload!.embeds![0]!;
+    expect(embed.title).toBe('❌ Höstsprinten');
+    const field = (name: string) => embed.fields!.find((f) => f.name === name)?.value;
+    expect(field('Status')).toBe('❌ **Inställd**');
+    expect(field('Sista anmälningsdag')).toContain('Efteranmälan: <t:1795993199:f>');
+    expect(field('Sista anmälningsdag')).toContain('~~Ordinarie anmälan');
+    expect(field('Datum')).toBe('<t:1796461200:D> · Sprint');
+    expect(field('Anmälningsavgifter')).toBe('Adult: 160 SEK\nLate entry: +50 %');
+    expect(field('Från klubben')).toBe('Anmälda: 7');
+  });
+});
+
+describe('entries', () => {
+  const entries = [entry('1', 'Bo', 'Ek', '1'), entry('2', 'Al', 'Ek', '2', ['D21']), entry('3', 'Cy', 'Åberg', '1'), entry('4', 'Di', 'Ek', '9')];
+
+  it('groups the club\'s entries by class with counts', () => {
+    const [payload] = valid(renderClubEntries(event(), entries, ctx('en'), { classes: [eventClass('1', 'H21'), eventClass('2', 'D21 lång')] }));
+    const text = textOf(payload!);
+    expect(text).toContain('Entered from the club: 4');
+    expect(text).toContain('**H21** (2)\n• Bo Ek\n• Cy Åberg');
+    expect(text).toContain('**D21 lång** (1)\n• Al Ek');
+    expect(text).toContain('**No class** (1)\n• Di Ek');
+    expect(text.indexOf('H21')).toBeLessThan(text.indexOf('D21 lång'));
+  });
+
+  it('in Swedish, and the overview per event', () => {
+    const [payload] = valid(renderClubEntries(event(), [], ctx('sv')));
+    expect(textOf(payload!)).toContain('Ingen från klubben har anmält sig än.');
+    const [overview] = valid(renderClubEntriesOverview([{ event: event(), count: 4 }, { event: event({ id: '5', name: 'Natt', status: 'canceled' }), count: 0 }], ctx('sv')));
+    const text = textOf(overview!);
+    expect(text).toContain('Klubbens anmälningar');
+    expect(text).toContain('<t:1796461200:D> [Höstsprinten](https://eventor.orientering.se/Events/Show/1001)\nAnmälda: 4 · Anmälan stänger <t:1795993199:R>');
+    expect(text).toContain('[Natt](https://eventor.orientering.se/Events/Show/5) ❌ Inställd');
+  });
+});

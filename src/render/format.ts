@@ -152,7 +152,8 @@ export function linkText(text: string): string {
 /** A URL that can go inside `(…)` of a masked link, or null for anything that is not http(s). */
 export function safeUrl(url: string | null | undefined): string | null {
   if (!url) return null;
-  const trimmed = url.trim();
+  // Eventor document links sometimes carry raw spaces in file names.
+  const trimmed = url.trim().replace(/ /g, '%20');
   if (!/^https?:\/\/[^\s]+$/i.test(trimmed) || trimmed.length > 512) return null;
   return trimmed.replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/</g, '%3C').replace(/>/g, '%3E');
 }

@@ -191,10 +191,9 @@ function individualSections(classResult: ClassResult, list: ResultList, ctx: Ren
   }
   const multi = races.size > 1;
   const sections: Section[] = [];
-  let members = 0;
+  const members = classResult.persons.filter((person) => isMember(person) && person.results.some((r) => !isHiddenStatus(r.status))).length;
   for (const race of [...races.values()].sort((a, b) => a.order - b.order)) {
     const rows = selectRows(race.rows, options.top, noTimes);
-    members += rows.filter((row) => row.member).length;
     sections.push({ heading: classHeading(classResult, multi ? race.label : ''), blocks: rows.map((row) => personRow(row, ctx, noTimes, options.splits)) });
   }
   if (multi && overall.length > 0 && !noTimes) {
