@@ -49,7 +49,7 @@ function dateRange(event: Event): string {
   if (start === null) return '';
   const end = event.finish;
   const startText = discordTimestamp(start, 'D');
-  if (end === null || end.slice(0, 10) === start.slice(0, 10)) return startText;
+  if (end === null || end.slice(0, 10) <= start.slice(0, 10)) return startText;
   return `${startText} – ${discordTimestamp(end, 'D')}`;
 }
 
