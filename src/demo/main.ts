@@ -8,6 +8,7 @@ import { customInstance } from '../eventor/instances.js';
 import type { Event, ResultList, ResultStatus } from '../eventor/model.js';
 import { formatElapsed } from '../eventor/time.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
+import { runBotSession, type DemoStep } from './bot-session.js';
 
 const TIME_ZONE = 'Europe/Stockholm';
 const when = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
@@ -48,7 +49,7 @@ export async function runDemo(write: (line: string) => void = (line) => process.
   try {
     const now = Date.now();
     const club = await client.organisationForApiKey();
-    write(`eventor-bot demo: sandbox Eventor at ${sandbox.baseUrl}, API key of ${club.name}`);
+    write(`eventor-bot demo\n\n=== Part 1: the Eventor client against the sandbox Eventor at ${sandbox.baseUrl}, API key of ${club.name}`);
 
     await step('Upcoming events in the next 30 days, with entry deadlines', async () => {
       const events = await client.events({
@@ -118,9 +119,21 @@ export async function runDemo(write: (line: string) => void = (line) => process.
     await sandbox.close();
   }
   const failed = steps.filter((s) => !s.ok);
-  write(`\n${steps.length - failed.length} of ${steps.length} steps answered.`);
-  return failed.length === 0 ? 0 : 1;
+  write(`\n${steps.length - failed.length} of ${steps.length} Eventor steps answered.`);
+
+  write('\n\n=== Part 2: the bot in a Discord server (sandbox Discord, transcript of what members see)');
+  const session = await runBotSession(DEMO_SESSION, write);
+  write(`\n${session.answered} of ${session.total} commands answered.`);
+  return failed.length === 0 && session.answered === session.total ? 0 : 1;
 }
+
+/** The scripted session: members run each command, in English and in Swedish. */
+export const DEMO_SESSION: readonly DemoStep[] = [
+  { who: 'member', locale: 'en-GB', name: 'help' },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'help' },
+  { who: 'member', locale: 'en-GB', name: 'status' },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'status' },
+];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   process.exitCode = await runDemo();
