@@ -232,3 +232,181 @@ describe('entries', () => {
     expect(text).toContain('[Natt](https://eventor.orientering.se/Events/Show/5) ❌ Inställd');
   });
 });
+
+function person(id: string, given: string, family: string) {
+  return { id, name: { given, family }, sex: null, birthDate: null, countryCode: null };
+}
+function start(startTime: string | null, raceNumber = 1, bibNumber: string | null = null) {
+  return { raceId: null, raceNumber, startTime, bibNumber, cards: [], course: null };
+}
+const H21 = { id: '1', name: 'H21', shortName: null, resultListMode: 'Default' as const };
+
+describe('start lists', () => {
+  const twoDay = startList([{
+    class: H21, numberOfEntries: 3, courses: [],
+    persons: [
+      { person: person('b', 'Bo', 'Ek'), organisation: CLUB, starts: [start('2026-12-05T10:32:00Z', 1, '123'), start('2026-12-06T09:15:30Z', 2, '123')] },
+      { person: person('c', 'Cy', 'Ek'), organisation: CLUB, starts: [start('2026-12-05T10:02:00Z', 1), start(null, 2)] },
+      { person: person('x', 'Xi', 'Ek'), organisation: OTHER, starts: [start('2026-12-05T10:00:00Z', 1)] },
+    ],
+    teams: [],
+  }, {
+    class: { ...H21, id: '2', name: 'Stafett H' }, numberOfEntries: 2, courses: [], persons: [],
+    teams: [{
+      name: 'OK Linné 1', organisations: [CLUB], bibNumber: '7', startTime: '2026-12-05T08:00:00Z',
+      members: [
+        { person: person('e', 'Ed', 'Ek'), organisation: CLUB, leg: 2, legOrder: null, start: start(null) },
+        { person: person('d', 'Du', 'Ek'), organisation: CLUB, leg: 1, legOrder: null, start: start('2026-12-05T08:00:00Z') },
+      ],
+    }, { name: 'IFK 1', organisations: [OTHER], bibNumber: '8', startTime: null, members: [] }],
+  }]);
+
+  it('shows the club\'s starters by class and race, sorted by start time (server zone), relays with legs', () => {
+    const [payload] = valid(renderClubStartList(twoDay, ctx('en'), { organisationId: '321' }));
+    const text = textOf(payload!);
+    expect(text).toContain('Starting from the club: 4');
+    expect(text).toContain('**H21** · Stage 1\n`11:02` Cy Ek\n`11:32` Bo Ek · Bib 123');
+    expect(text).toContain('**H21** · Stage 2\n`10:15:30` Bo Ek · Bib 123\n`--:--` Cy Ek');
+    expect(text).not.toContain('Xi Ek');
+    expect(text).toContain('**OK Linné 1** · Bib 7 · `09:00`\n  Leg 1 · Du Ek · `09:00`\n  Leg 2 · Ed Ek');
+    expect(text).not.toContain('IFK 1');
+  });
+
+  it('shows a member\'s starts per race, in Swedish', () => {
+    const [payload] = valid(renderPersonStarts('Bo Ek', [twoDay], ctx('sv'), { personId: 'b' }));
+    const text = textOf(payload!);
+    expect(payload!.embeds![0]!.title).toBe('Starttider: Bo Ek');
+    expect(text).toContain('Etapp 1 · **H21** · <t:1796466720:D> **11:32** · Startnr 123');
+    expect(text).toContain('Etapp 2 · **H21** · <t:1796548530:D> **10:15:30** · Startnr 123');
+    const [none] = valid(renderPersonStarts('Bo Ek', [], ctx('sv')));
+    expect(textOf(none!)).toContain('Inga kommande starter hittades.');
+  });
+});
+
+describe('results', () => {
+  const splits = [
+    { controlCode: '31', time: 100, status: 'OK' as const },
+    { controlCode: '32', time: null, status: 'Missing' as const },
+    { controlCode: '33', time: 400, status: 'OK' as const },
+  ];
+  const list = resultList([
+    classResult('H21', [
+      personResult('a', 'Anna', 'Ek', OTHER, [raceResult({ position: 1, time: 1800, timeBehind: 0 })]),
+      personResult('b', 'Bo', 'Ek', CLUB, [raceResult({ position: 2, time: 1900, timeBehind: 100, splits: [{ controlCode: '31', time: 300, status: 'OK' }] })]),
+      personResult('c', 'Cy', 'Ek', OTHER, [raceResult({ position: 3, time: 2000, timeBehind: 200 })]),
+      personResult('d', 'Di', 'Ek', OTHER, [raceResult({ position: 4, time: 2100, timeBehind: 300 })]),
+      personResult('e', 'Ed', 'Ek', CLUB, [raceResult({ position: 5, time: 2222, timeBehind: 422 })]),
+      personResult('f', 'Fa', 'Ek', CLUB, [raceResult({ status: 'MissingPunch', time: 2500, splits })]),
+      personResult('g', 'Gu', 'Ek', CLUB, [raceResult({ status: 'Moved' })]),
+      personResult('h', 'Ha', 'Ek', CLUB, [raceResult({ status: 'Active' })]),
+    ], { numberOfStarts: 120 }),
+    classResult('D10', [personResult('i', 'Ida', 'Ek', CLUB, [raceResult({ position: 1, time: 900, timeBehind: 0 })])], {
+      class: { id: 'D10', name: 'D10', shortName: null, resultListMode: 'UnorderedNoTimes' },
+    }),
+    classResult('D21', [personResult('j', 'Jo', 'Ek', CLUB, [raceResult({ position: 1, time: 3000, timeBehind: 0 })])]),
+  ]);
+
+  it('shows the club\'s results with podiums, time behind, statuses and the top for context', () => {
+    const [payload] = valid(renderClubResults(list, ctx('en'), { organisationId: '321', top: 2, splits: false }));
+    const text = textOf(payload!);
+    expect(payload!.embeds![0]!.title).toBe('Results: Höstsprinten');
+    expect(text).toContain('Results from the club: 6');
+    expect(text).toContain('**H21** (120)\n1. Anna Ek (IFK Gbg) · 30:00\n🥈 **Bo Ek** · 31:40 +1:40\n3. Cy Ek (IFK Gbg) · 33:20 +3:20\n5. **Ed Ek** · 37:02 +7:02\n**Ha Ek** · *not finished yet*\n**Fa Ek** · **MP**');
+    expect(text).not.toContain('Di Ek');
+    expect(text).not.toContain('Gu Ek');
+    // UnorderedNoTimes: a name, no place, no time.
+    expect(text).toContain('**D10** (1)\n**Ida Ek** · ✓');
+    expect(text).not.toContain('15:00');
+    expect(text).toContain('**D21** (1)\n🥇 **Jo Ek** · 50:00');
+  });
+
+  it('adds split tables for members on request, in Swedish', () => {
+    const [payload] = valid(renderClubResults(list, ctx('sv'), { organisationId: '321', top: 0, splits: true }));
+    const text = textOf(payload!);
+    expect(text).toContain('**Fa Ek** · **Felst.**\n```\n #  Kod    Sträcka      Tid\n 1  31        1:40     1:40\n 2  32           -        -\n 3  33           -     6:40\n    Mål      35:00    41:40\n```');
+    expect(text).toContain('Resultat från klubben: 6');
+    expect(text).not.toContain('Anna Ek');
+  });
+
+  it('shows a member\'s results with place of starters and splits', () => {
+    const [payload] = valid(renderPersonResults('Bo Ek', [list], ctx('en'), { splits: true, personId: 'b' }));
+    const text = textOf(payload!);
+    expect(payload!.embeds![0]!.title).toBe('Results: Bo Ek');
+    expect(text).toContain('**[Höstsprinten](https://eventor.orientering.se/Events/Show/1001)** · <t:1791622800:D>\n**H21** · 2/120 31:40 +1:40\n```');
+    expect(text).toContain('Finish');
+    const [mp] = valid(renderPersonResults('Fa Ek', [list], ctx('sv'), { splits: false, personId: 'f' }));
+    expect(textOf(mp!)).toContain('**H21** · **Felst.**');
+    const [moved] = valid(renderPersonResults('Gu Ek', [list], ctx('sv'), { splits: false, personId: 'g' }));
+    expect(textOf(moved!)).toContain('Inga resultat hittades.');
+  });
+
+  it('multi-race: per race and overall', () => {
+    const stages = resultList([classResult('H21', [
+      personResult('b', 'Bo', 'Ek', CLUB, [
+        raceResult({ raceNumber: 1, position: 3, time: 1900, timeBehind: 100, overall: { position: 3, time: 1900, timeBehind: 100, status: 'OK' } }),
+        raceResult({ raceNumber: 2, position: 1, time: 1500, timeBehind: 0, overall: { position: 2, time: 3400, timeBehind: 20, status: 'OK' } }),
+      ]),
+    ])], { races: [{ ...event().races[0]!, id: 'r1', name: null }, { ...event().races[0]!, id: 'r2', name: 'Jaktstart' }] });
+    const [payload] = valid(renderClubResults(stages, ctx('en'), { organisationId: '321', top: 3, splits: false }));
+    const text = textOf(payload!);
+    expect(text).toContain('**H21** · Stage 1 (1)\n🥉 **Bo Ek** · 31:40 +1:40');
+    expect(text).toContain('**H21** · Jaktstart (1)\n🥇 **Bo Ek** · 25:00');
+    expect(text).toContain('**H21** · Overall (1)\n🥈 **Bo Ek** · 56:40 +0:20');
+    const [mine] = valid(renderPersonResults('Bo Ek', [stages], ctx('sv'), { splits: false }));
+    expect(textOf(mine!)).toContain('Etapp 1 · **H21** · 3/1 31:40 +1:40\nJaktstart · **H21** · 1/1 25:00\nTotalt · 2. 56:40 +0:20');
+  });
+
+  it('relays: the club\'s team with legs, other teams for context', () => {
+    const leg = (position: number, time: number, status: 'OK' | 'MissingPunch' = 'OK') => raceResult({ position, time, timeBehind: null, status });
+    const relay = resultList([classResult('H Stafett', [], {
+      numberOfStarts: 2,
+      teams: [
+        { name: 'IFK 1', organisations: [OTHER], bibNumber: '1', startTime: null, finishTime: null, time: 5000, timeBehind: 0, position: 1, status: 'OK', members: [] },
+        {
+          name: 'OK Linné 1', organisations: [CLUB], bibNumber: '2', startTime: null, finishTime: null, time: 5100, timeBehind: 100, position: 2, status: 'OK',
+          members: [
+            { person: person('m2', 'Mo', 'Ek'), organisation: CLUB, leg: 2, legOrder: null, result: leg(1, 2400) },
+            { person: person('m1', 'Mi', 'Ek'), organisation: CLUB, leg: 1, legOrder: null, result: leg(4, 2700) },
+          ],
+        },
+      ],
+    })]);
+    const [payload] = valid(renderClubResults(relay, ctx('sv'), { organisationId: '321', top: 3, splits: false }));
+    expect(textOf(payload!)).toContain('**H Stafett** (2)\n1. IFK 1 · 1:23:20\n🥈 **OK Linné 1** · 1:25:00 +1:40\n  Sträcka 1 · Mi Ek · 4. 45:00\n  Sträcka 2 · Mo Ek · 1. 40:00');
+    const [mine] = valid(renderPersonResults('Mo Ek', [relay], ctx('en'), { splits: false }));
+    expect(textOf(mine!)).toContain('**H Stafett** · OK Linné 1 · Leg 2 · 1. 40:00 · Team: 2. 1:25:00 +1:40');
+  });
+});
+
+describe('activities', () => {
+  it('lists activities with start, registrations and deadline', () => {
+    const [payload] = valid(renderActivities([activity(), activity({ id: '78', name: 'Klubbmöte', registrationDeadline: '2026-11-01T00:00:00Z', url: null, registrationCount: null })], ctx('en')));
+    const text = textOf(payload!);
+    expect(text).toContain('<t:1795627800:f> **[Intervallträning](https://eventor.orientering.se/Activities/Show/77)**\nRegistered: 12 · Register by <t:1795557600:f> (<t:1795557600:R>)');
+    expect(text).toContain('**Klubbmöte**\n~~Register by <t:1793491200:f> (<t:1793491200:R>)~~ (closed)');
+  });
+
+  it('one activity in Swedish, its information escaped', () => {
+    const [payload] = valid(renderActivity(activity({ information: 'Samling **vid** stugan @here <@&55>' }), ctx('sv')));
+    const embed = payload!.embeds![0]!;
+    expect(embed.title).toBe('Intervallträning');
+    expect(embed.description).toBe('Samling \\*\\*vid\\*\\* stugan @\u200bhere <\u200b@&55>');
+    expect(embed.fields!.map((f) => f.name)).toEqual(['Börjar', 'Anmälningar', 'Sista anmälningsdag']);
+    expect((payload!.components![0]!.components[0] as { label: string }).label).toBe('Öppna i Eventor');
+  });
+});
+
+describe('Norwegian smoke test', () => {
+  it('renders every kind of output in Bokmål', () => {
+    const c = ctx('nb');
+    expect(textOf(valid(renderEventList([event()], c, { page: 1, customIds: pickIds }))[0]!)).toContain('Kretsløp · Påmelding åpen');
+    const card = textOf(valid(renderEventCard(event(), { clubEntries: 3 }, c))[0]!);
+    expect(card).toContain('Etteranmelding');
+    expect(card).toContain('Påmeldte: 3');
+    expect(textOf(valid(renderClubEntries(event(), [entry('1', 'Bo', 'Ek', '1')], c))[0]!)).toContain('Påmeldte fra klubben: 1');
+    expect(textOf(valid(renderActivities([activity()], c))[0]!)).toContain('Meld deg på innen');
+    const results = resultList([classResult('H21', [personResult('b', 'Bo', 'Ek', CLUB, [raceResult({ status: 'DidNotFinish' })])])]);
+    expect(textOf(valid(renderClubResults(results, c, { organisationId: '321', top: 3, splits: false }))[0]!)).toContain('**Bo Ek** · **Brutt**');
+    expect(splitTable(raceResult({ time: 60, splits: [{ controlCode: '31', time: 30, status: 'OK' }] }), 'nb')).toContain('Strekk');
+  });
+});

@@ -103,8 +103,10 @@ export function renderClubStartList(startList: StartList, ctx: RenderContext, op
   let count = 0;
   for (const classStart of startList.classes) {
     sections.push(...classSections(classStart, startList, ctx, org));
+    // Runners, not rows: a multi-race runner has a row per race, a relay team several runners.
+    count += classStart.persons.filter((p) => isClubs(p.organisation, org)).length;
+    count += classStart.teams.flatMap((team) => team.members).filter((m) => isClubs(m.organisation, org)).length;
   }
-  for (const section of sections) count += section.blocks.length;
   const id = eventId(startList.event);
   return sectionsToPages(sections, ctx, {
     title: truncate(t(language, 'render.starts.clubTitle', { event: eventName(startList.event, language) }), 256),
