@@ -205,6 +205,10 @@ function deadlineLines(event: Event, ctx: RenderContext): string[] {
   });
 }
 
+// Caps per field so that, with every list at its longest, about 2,000 of the 6,000 characters
+// an embed may hold remain for the organiser's message.
+const FIELD_BUDGET = { races: 900, organisers: 300, deadlines: 600, classes: 500, fees: 400, documents: 700 } as const;
+
 /** Everything about one event on one card; the organiser's message gets what room is left. */
 export function renderEventCard(event: Event, extras: EventCardExtras, ctx: RenderContext): MessagePayload {
   const { language } = ctx;
@@ -213,23 +217,23 @@ export function renderEventCard(event: Event, extras: EventCardExtras, ctx: Rend
   const add = (key: MessageKey, value: string, inline = false) => {
     if (value.trim() !== '') fields.push({ name: t(language, key), value: truncate(value, DISCORD_LIMITS.fieldValue), inline });
   };
-  add(event.races.length > 1 ? 'render.card.races' : 'render.card.date', joinWithin(raceLines(event, ctx), '\n', 1000, language));
-  add('render.card.organisers', organiserText(event, ctx) ?? '', true);
+  add(event.races.length > 1 ? 'render.card.races' : 'render.card.date', joinWithin(raceLines(event, ctx), '\n', FIELD_BUDGET.races, language));
+  add('render.card.organisers', truncate(organiserText(event, ctx) ?? '', FIELD_BUDGET.organisers), true);
   if (event.classification !== 'unknown') add('render.card.level', classificationText(event.classification, language), true);
   const disciplines = event.disciplineIds.map((id) => DISCIPLINE_KEYS[id]).filter((key): key is MessageKey => key !== undefined).map((key) => t(language, key));
   add('render.card.discipline', disciplines.join(', '), true);
   if (event.status !== 'unknown') {
     add('render.card.status', isCancelled(event) ? `❌ **${eventStatusText(event.status, language)}**` : eventStatusText(event.status, language), true);
   }
-  add('render.card.deadlines', joinWithin(deadlineLines(event, ctx), '\n', 1000, language));
+  add('render.card.deadlines', joinWithin(deadlineLines(event, ctx), '\n', FIELD_BUDGET.deadlines, language));
   if (extras.clubEntries !== undefined && extras.clubEntries !== null) {
     add('render.card.clubEntries', t(language, 'render.card.clubEntriesCount', { count: extras.clubEntries }), true);
   }
   if (extras.classes && extras.classes.length > 0) {
     const names = extras.classes.map((c) => escapeName(c.shortName ?? c.name));
-    fields.push({ name: t(language, 'render.card.classes', { count: extras.classes.length }), value: joinWithin(names, ', ', 1000, language) });
+    fields.push({ name: t(language, 'render.card.classes', { count: extras.classes.length }), value: joinWithin(names, ', ', FIELD_BUDGET.classes, language) });
   }
-  if (extras.fees && extras.fees.length > 0) add('render.card.fees', joinWithin(extras.fees.map(feeText), '\n', 1000, language));
+  if (extras.fees && extras.fees.length > 0) add('render.card.fees', joinWithin(extras.fees.map(feeText), '\n', FIELD_BUDGET.fees, language));
   const links: string[] = [];
   for (const document of extras.documents ?? []) {
     const target = safeUrl(document.url);
@@ -239,7 +243,7 @@ export function renderEventCard(event: Event, extras: EventCardExtras, ctx: Rend
     const target = safeUrl(link);
     if (target) links.push(`[${truncate(linkText(target.replace(/^https?:\/\//i, '')), 60)}](${target})`);
   }
-  add('render.card.documents', joinWithin(links, '\n', 1000, language));
+  add('render.card.documents', joinWithin(links, '\n', FIELD_BUDGET.documents, language));
   const position = event.races.find((race) => race.position !== null)?.position ?? null;
   const map = position ? mapUrl(position.lat, position.lon) : null;
   if (map) add('render.card.map', `[OpenStreetMap](${map})`, true);

@@ -8,6 +8,7 @@ import { t, type Language, type MessageKey } from '../i18n/index.js';
 import type { RenderContext } from './types.js';
 
 const ZWSP = '\u200b';
+const MAY_NEED_ESCAPE = /[\\*_~`|#\-.[\]()<>@:]/;
 // C0/C1 controls except tab and newline, plus bidi overrides and isolates that can disguise text.
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
@@ -18,6 +19,8 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2
  */
 export function escapeEventorText(text: string): string {
   const clean = text.replace(/\r\n?/g, '\n').replace(CONTROL, '');
+  // Most names hold nothing markdown or mentions could use; escapeMarkdown costs ~20 µs a call.
+  if (!MAY_NEED_ESCAPE.test(clean)) return clean;
   let escaped = escapeMarkdown(clean, { heading: true, bulletedList: true, numberedList: true, maskedLink: true });
   // escapeMarkdown leaves block quotes, subtext and single spoiler/strike markers' pairs to us.
   escaped = escaped
@@ -31,8 +34,17 @@ export function escapeEventorText(text: string): string {
 
 /** One-line Eventor text (a name): whitespace runs become one space, then escaped. */
 export function escapeName(text: string | null | undefined): string {
-  return escapeEventorText((text ?? '').replace(/\s+/g, ' ').trim());
+  const raw = text ?? '';
+  // Class, club and runner names repeat through a list; the cache is bounded and pure.
+  let escaped = nameCache.get(raw);
+  if (escaped === undefined) {
+    escaped = escapeEventorText(raw.replace(/\s+/g, ' ').trim());
+    if (nameCache.size >= 10_000) nameCache.clear();
+    nameCache.set(raw, escaped);
+  }
+  return escaped;
 }
+const nameCache = new Map<string, string>();
 
 /** Text for inside a code block, where markdown does not apply but a backtick would end the block. */
 export function codeSafe(text: string): string {
