@@ -69,6 +69,20 @@ describe('shared pieces', () => {
     expect(payload.components!.length).toBe(5);
     expect(payload.components![0]!.components.length).toBe(5);
   });
+
+  it('fitPayload drops a component whose custom id is too long or repeated, and always turns mentions off', () => {
+    const payload = fitPayload({
+      content: 'hi',
+      allowedMentions: { parse: ['everyone'] },
+      components: [{ type: 1, components: [
+        { type: 2, style: 2, custom_id: 'x'.repeat(101), label: 'a' },
+        { type: 2, style: 2, custom_id: 'ok', label: 'b' },
+        { type: 2, style: 2, custom_id: 'ok', label: 'c' },
+      ] }],
+    } as never);
+    valid(payload);
+    expect(payload.components![0]!.components.map((c) => (c as { label: string }).label)).toEqual(['b']);
+  });
 });
 
 describe('splits', () => {
@@ -144,6 +158,13 @@ describe('renderEventList', () => {
     expect(payload!.embeds![0]!.footer!.text).toBe('Sida 2 av 2 · 3 tävlingar');
     const buttons = payload!.components![1]!.components as Array<{ label: string; disabled: boolean }>;
     expect(buttons.map((b) => [b.label, b.disabled])).toEqual([['Föregående', false], ['Nästa', true]]);
+  });
+
+  it('shows a multi-day event as a range of days in the server zone', () => {
+    const weekend = event({ start: '2026-12-05T08:00:00Z', finish: '2026-12-05T23:30:00Z' });
+    // 23:30 UTC is 00:30 on Sunday in Stockholm.
+    expect(textOf(renderEventList([weekend], ctx('en'), { page: 1, customIds: pickIds }))).toContain('<t:1796457600:D> – <t:1796513400:D>');
+    expect(textOf(renderEventList([weekend], ctx('en', { timeZone: 'UTC' }), { page: 1, customIds: pickIds }))).not.toContain('–');
   });
 
   it('says so when there are no events, without buttons', () => {
@@ -278,6 +299,9 @@ describe('start lists', () => {
     expect(payload!.embeds![0]!.title).toBe('Starttider: Bo Ek');
     expect(text).toContain('Etapp 1 · **H21** · <t:1796466720:D> **11:32** · Startnr 123');
     expect(text).toContain('Etapp 2 · **H21** · <t:1796548530:D> **10:15:30** · Startnr 123');
+    const [relay] = valid(renderPersonStarts('Ed Ek', [twoDay], ctx('en')));
+    expect(textOf(relay!)).toContain('**Stafett H** · OK Linné 1 · Leg 2 · start time not published yet · Bib 7');
+    expect(textOf(relay!)).not.toContain('Du Ek');
     const [none] = valid(renderPersonStarts('Bo Ek', [], ctx('sv')));
     expect(textOf(none!)).toContain('Inga kommande starter hittades.');
   });
@@ -326,6 +350,8 @@ describe('results', () => {
     expect(text).toContain('**Fa Ek** · **Felst.**\n```\n #  Kod    Sträcka      Tid\n 1  31        1:40     1:40\n 2  32           -        -\n 3  33           -     6:40\n    Mål      35:00    41:40\n```');
     expect(text).toContain('Resultat från klubben: 6');
     expect(text).not.toContain('Anna Ek');
+    const [nobody] = valid(renderClubResults(list, ctx('sv'), { organisationId: '555', top: 3, splits: true }));
+    expect(textOf(nobody!)).toContain('Ingen från klubben finns med i resultatlistan.');
   });
 
   it('shows a member\'s results with place of starters and splits', () => {

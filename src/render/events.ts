@@ -3,11 +3,12 @@
  */
 import { ButtonStyle, ComponentType, type APIEmbedField, type APIButtonComponent } from 'discord.js';
 import type { EntryFee, Event, EventClass, EventDocument } from '../eventor/model.js';
+import { instantToLocal } from '../eventor/time.js';
 import { t, type Language, type MessageKey } from '../i18n/index.js';
 import { DISCORD_LIMITS, fitPayload } from './fit.js';
 import {
   classificationText, discordTimestamp, escapeEventorText, escapeName, eventStatusText, eventUrl, formatLocalDate,
-  isPast, linkText, mapUrl, organisationName, safeUrl, truncate,
+  isPast, linkText, mapUrl, organisationName, plainText, safeUrl, truncate,
 } from './format.js';
 import { COLOURS } from './pages.js';
 import type { MessagePayload, RenderContext } from './types.js';
@@ -44,12 +45,13 @@ function eventDate(event: Event): string | null {
   return event.start ?? event.races.find((race) => race.date !== null)?.date ?? null;
 }
 
-function dateRange(event: Event): string {
+function dateRange(event: Event, ctx: RenderContext): string {
   const start = eventDate(event);
   if (start === null) return '';
   const end = event.finish;
   const startText = discordTimestamp(start, 'D');
-  if (end === null || end.slice(0, 10) <= start.slice(0, 10)) return startText;
+  // Days as the organiser's zone sees them: a finish at 00:30 local is the next day, not in UTC.
+  if (end === null || instantToLocal(end, ctx.timeZone).date <= instantToLocal(start, ctx.timeZone).date) return startText;
   return `${startText} – ${discordTimestamp(end, 'D')}`;
 }
 
@@ -57,7 +59,7 @@ function eventBlock(event: Event, index: number, ctx: RenderContext): string {
   const { language } = ctx;
   const name = truncate(escapeName(event.name), 200);
   const title = isCancelled(event) ? `~~${name}~~ ❌ **${t(language, 'render.eventStatus.canceled')}**` : `**${name}**`;
-  const first = [`${index}.`, dateRange(event), title].filter((part) => part !== '').join(' ');
+  const first = [`${index}.`, dateRange(event, ctx), title].filter((part) => part !== '').join(' ');
   const details: string[] = [];
   const organisers = organiserText(event, ctx);
   if (organisers) details.push(truncate(organisers, 200));
@@ -100,7 +102,7 @@ export function renderEventList(events: readonly Event[], ctx: RenderContext, op
         const description = [date ? formatLocalDate(date, ctx) : '', isCancelled(event) ? t(language, 'render.eventStatus.canceled') : '']
           .filter((part) => part !== '').join(' · ');
         return {
-          label: truncate(event.name.replace(/\s+/g, ' ').trim(), DISCORD_LIMITS.selectOptionText) || event.id,
+          label: truncate(plainText(event.name), DISCORD_LIMITS.selectOptionText) || event.id,
           value: event.id,
           ...(description === '' ? {} : { description: truncate(description, DISCORD_LIMITS.selectOptionText) }),
         };
@@ -183,7 +185,7 @@ function raceLines(event: Event, ctx: RenderContext): string[] {
   if (event.races.length <= 1) {
     const race = event.races[0];
     const distance = distanceText(race?.distance ?? null, language);
-    return [[dateRange(event), distance].filter((part) => part !== '').join(' · ')];
+    return [[dateRange(event, ctx), distance].filter((part) => part !== '').join(' · ')];
   }
   return event.races.map((race, i) => {
     const parts = [

@@ -46,6 +46,11 @@ export function escapeName(text: string | null | undefined): string {
 }
 const nameCache = new Map<string, string>();
 
+/** One line without markup, for places Discord shows as plain text (select option labels). */
+export function plainText(text: string): string {
+  return text.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+}
+
 /** Text for inside a code block, where markdown does not apply but a backtick would end the block. */
 export function codeSafe(text: string): string {
   return text.replace(CONTROL, '').replace(/[\n\t]/g, ' ').replace(/`/g, 'ˋ');

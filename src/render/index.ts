@@ -35,7 +35,7 @@ export type { MessagePayload, PageOptions, RenderContext } from './types.js';
 export { DISCORD_LIMITS, embedLength, fitPayload, truncateMarkdown } from './fit.js';
 export {
   discordTimestamp, escapeEventorText, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatLocalDate,
-  formatPlace, formatStatus, isHiddenStatus, mapUrl, truncate,
+  formatPlace, formatStatus, isHiddenStatus, mapUrl, plainText, truncate,
 } from './format.js';
 export { renderEventCard, renderEventList, type EventCardExtras, type EventListOptions } from './events.js';
 export { renderClubEntries, renderClubEntriesOverview } from './entries.js';

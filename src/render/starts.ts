@@ -43,6 +43,9 @@ export function renderPersonStarts(
 ): MessagePayload[] {
   const { language } = ctx;
   const matches = (person: { person: { id: string | null } | null }) => options.personId === undefined || person.person?.id === options.personId;
+  // A relay team lists every runner, so without an id the member is found by name.
+  const memberMatches = (member: { person: { id: string | null; name: { given: string; family: string } } | null }) =>
+    options.personId !== undefined ? member.person?.id === options.personId : personNameText(member.person?.name) === personName;
   const blocks: string[] = [];
   for (const list of startLists) {
     const lines: string[] = [];
@@ -56,7 +59,7 @@ export function renderPersonStarts(
         }
       }
       for (const team of classStart.teams) {
-        for (const member of team.members.filter(matches)) {
+        for (const member of team.members.filter(memberMatches)) {
           const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
           const parts = [className, escapeName(team.name ?? ''), leg, startTimeText(member.start, ctx), bibText(member.start.bibNumber ?? team.bibNumber, ctx)];
           lines.push(parts.filter((part) => part !== '').join(' · '));
