@@ -3,7 +3,11 @@
  * Add a new command here; `eventor-bot deploy-commands` registers the list with Discord.
  */
 import type { BotCommand } from '../src/bot/command.js';
+import { activities } from './activities.js';
+import { activity } from './activity.js';
 import { help } from './help.js';
+import { results } from './results.js';
+import { starts } from './starts.js';
 import { status } from './status.js';
 
-export const COMMANDS: readonly BotCommand[] = [help, status];
+export const COMMANDS: readonly BotCommand[] = [help, status, starts, results, activities, activity];

@@ -1,0 +1,50 @@
+/**
+ * /activities [from] [to]: the club's activities in a period (today to 60 days ahead by default)
+ * with registration counts and deadlines.
+ */
+import { UserFacingError, customId, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { renderActivities, type MessagePayload } from '../src/render/index.js';
+import { pageWithButtons } from '../src/render/members.js';
+import { addDays, localToday, pageArg, parseDay, renderContext, showPage } from './members-common.js';
+
+const DEFAULT_DAYS = 60;
+
+function pageId(from: string, to: string, page: number): string {
+  return customId('activities', 'page', from, to, page);
+}
+
+async function pages(ctx: BaseContext, eventor: GuildEventor, from: string, to: string): Promise<MessagePayload[]> {
+  const activities = await eventor.client.activities({ organisationId: eventor.organisationId, from, to, includeRegistrations: true });
+  const when = (a: { startTime: string | null }) => (a.startTime ? Date.parse(a.startTime) : Number.MAX_SAFE_INTEGER);
+  return renderActivities([...activities].sort((a, b) => when(a) - when(b)), renderContext(ctx, eventor));
+}
+
+export const activities: BotCommand = {
+  definition: localizedCommand('members.activities.name', 'members.activities.description')
+    .addStringOption((o) => localize(o, 'members.option.from.name', 'members.option.from.description').setMaxLength(10))
+    .addStringOption((o) => localize(o, 'members.option.to.name', 'members.option.to.description').setMaxLength(10))
+    .toJSON(),
+  defer: 'public',
+  async execute(ctx) {
+    const fromText = ctx.interaction.options.getString('from');
+    const toText = ctx.interaction.options.getString('to');
+    const from = fromText === null ? localToday(ctx) : parseDay(fromText);
+    const to = toText === null ? addDays(from, DEFAULT_DAYS) : parseDay(toText);
+    if (from > to) throw new UserFacingError('error.datesReversed', { from, to });
+    const eventor = await ctx.guild.eventor();
+    await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), 1, ctx.language, (n) => pageId(from, to, n)));
+  },
+  components: {
+    page: {
+      defer: 'update',
+      async handle(ctx) {
+        const [fromArg = '', toArg = '', page] = ctx.args;
+        const from = parseDay(fromArg);
+        const to = parseDay(toArg);
+        const eventor = await ctx.guild.eventor();
+        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), pageArg(page), ctx.language, (n) => pageId(from, to, n)));
+      },
+    },
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * /activity <activity>: one club activity, with its information text, registrations and deadline.
+ */
+import { UserFacingError, type BotCommand } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { activityChoices } from '../src/bot/lookup.js';
+import { EventorError } from '../src/eventor/errors.js';
+import { renderActivity } from '../src/render/index.js';
+import { renderContext, showPage } from './members-common.js';
+
+export const activity: BotCommand = {
+  definition: localizedCommand('members.activity.name', 'members.activity.description')
+    .addStringOption((o) => localize(o, 'members.option.activity.name', 'members.option.activity.description').setRequired(true).setAutocomplete(true))
+    .toJSON(),
+  defer: 'public',
+  async execute(ctx) {
+    const id = ctx.interaction.options.getString('activity', true).trim();
+    // Free text typed without picking from the list is no id Eventor could know.
+    if (!/^\d{1,18}$/.test(id)) throw new UserFacingError('members.error.unknownActivity');
+    const eventor = await ctx.guild.eventor();
+    let found;
+    try {
+      found = await eventor.client.activity({ organisationId: eventor.organisationId, id, includeRegistrations: true });
+    } catch (error) {
+      // The router would call it an event; here it is an activity.
+      if (error instanceof EventorError && error.code === 'NotFound') throw new UserFacingError('members.error.unknownActivity');
+      throw error;
+    }
+    await showPage(ctx.interaction, renderActivity(found, renderContext(ctx, eventor)));
+  },
+  async autocomplete(ctx) {
+    const eventor = await ctx.guild.eventor();
+    return activityChoices(eventor.client, eventor.organisationId, ctx.interaction.options.getFocused(), ctx.now());
+  },
+};

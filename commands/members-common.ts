@@ -1,0 +1,103 @@
+/**
+ * What /starts, /results, /activities and /activity share: whose data is asked for, the render
+ * context, dates in the server's zone, and sending one page of a paged answer.
+ */
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { UserFacingError, type BaseContext, type DeferMode, type GuildEventor } from '../src/bot/command.js';
+import { fold } from '../src/bot/lookup.js';
+import type { Person } from '../src/eventor/model.js';
+import { instantToLocal } from '../src/eventor/time.js';
+import type { MessagePayload, RenderContext } from '../src/render/index.js';
+import { personDisplayName } from '../src/render/members.js';
+
+const DAY = 86_400_000;
+const ID = /^\d{1,18}$/;
+
+export function renderContext(ctx: BaseContext, eventor: GuildEventor): RenderContext {
+  return { language: ctx.language, timeZone: ctx.guild.timeZone, now: ctx.now(), webUrl: eventor.instance.webUrl };
+}
+
+/** Today in the server's zone: a member in Stockholm at 00:30 means the new day, not UTC's. */
+export function localToday(ctx: BaseContext): string {
+  return instantToLocal(ctx.now(), ctx.guild.timeZone).date;
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+}
+
+/** A `YYYY-MM-DD` the member typed, checked to be a real day (no 2026-02-30). */
+export function parseDay(value: string): string {
+  const text = value.trim();
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const valid = match !== null && new Date(Date.parse(`${text}T00:00:00Z`)).toISOString().slice(0, 10) === text;
+  if (!valid || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
+    // Echo only harmless characters: this text ends up in a message that could otherwise mention.
+    throw new UserFacingError('members.error.badDate', { value: text.replace(/[^0-9A-Za-z./-]/g, '').slice(0, 20) });
+  }
+  return text;
+}
+
+/**
+ * Personal answers (the member's own starts or results) are private unless they share them;
+ * asking about another member or the club's list is answered in the channel, like any club news.
+ */
+export function personalVisibility(interaction: ChatInputCommandInteraction): DeferMode {
+  const personal = interaction.options.getString('member') === null && interaction.options.getString('event') === null;
+  return personal && interaction.options.getBoolean('share') !== true ? 'ephemeral' : 'public';
+}
+
+/** The member's default linked Eventor person. */
+export function ownPersonId(ctx: BaseContext, userId: string): string {
+  const linked = ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, userId) : [];
+  const person = linked[0];
+  if (!person) throw new UserFacingError('error.notLinked');
+  return person.personId;
+}
+
+async function clubPersons(eventor: GuildEventor): Promise<Person[]> {
+  return eventor.client.persons({ organisationId: eventor.organisationId });
+}
+
+/**
+ * The member option: an id picked from autocomplete, or a name typed without picking, which
+ * counts when exactly one club member matches it.
+ */
+export async function resolveMember(eventor: GuildEventor, value: string): Promise<string> {
+  const text = value.trim();
+  if (ID.test(text)) return text;
+  const words = fold(text).split(/\s+/).filter(Boolean);
+  const persons = await clubPersons(eventor);
+  const found = persons.filter((p) => p.id !== null && words.length > 0 && words.every((w) => fold(personDisplayName(p.name)).includes(w)));
+  if (found.length !== 1) throw new UserFacingError('members.error.unknownMember', { name: text.replace(/[@<>`*_~|\\]/g, '').slice(0, 60) });
+  return found[0]!.id!;
+}
+
+/** The person's name from the club's member list (cached by the client), or null when not a member. */
+export async function memberName(eventor: GuildEventor, personId: string): Promise<string | null> {
+  const person = (await clubPersons(eventor)).find((p) => p.id === personId);
+  return person ? personDisplayName(person.name) : null;
+}
+
+export function eventIdOf(value: string): string {
+  const text = value.trim();
+  if (!ID.test(text)) throw new UserFacingError('error.eventNotFound');
+  return text;
+}
+
+/** Replaces the deferred reply (or the message whose button was clicked) with one page. */
+export async function showPage(interaction: { editReply(options: object): Promise<unknown> }, payload: MessagePayload): Promise<void> {
+  await interaction.editReply({ content: payload.content ?? '', embeds: payload.embeds ?? [], components: payload.components ?? [], allowedMentions: payload.allowedMentions });
+}
+
+/** A page number from a custom id, never below 1 (the renderers clamp the top). */
+export function pageArg(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
+}
+
+/** Date of a list's event for sorting; lists without one go last. */
+export function eventStart(ref: { event: { start: string | null } | null }): number {
+  const start = ref.event?.start;
+  return start ? Date.parse(start) : Number.NaN;
+}

@@ -1,0 +1,119 @@
+/**
+ * /results [member] [event] [splits] [top] [share]: a member's recent results (the caller's own
+ * by default), or with only an event the club's results there with the top of each class.
+ */
+import type { BaseContext, BotCommand, GuildEventor } from '../src/bot/command.js';
+import { customId } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { eventChoices, memberChoices } from '../src/bot/lookup.js';
+import type { ResultList } from '../src/eventor/model.js';
+import { renderClubResults, renderPersonResults, type MessagePayload } from '../src/render/index.js';
+import { pageWithButtons, personDisplayName, renderResultsNotYet } from '../src/render/members.js';
+import {
+  addDays, eventIdOf, eventStart, localToday, memberName, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
+} from './members-common.js';
+
+/** How far back "recent results" reach. */
+const RECENT_DAYS = 90;
+const DEFAULT_TOP = 3;
+const MAX_TOP = 10;
+
+type Query =
+  | { kind: 'person'; personId: string; eventId: string | null; splits: boolean }
+  | { kind: 'club'; eventId: string; splits: boolean; top: number };
+
+function pageId(query: Query, page: number): string {
+  const splits = query.splits ? 1 : 0;
+  return query.kind === 'person'
+    ? customId('results', 'page', 'p', query.personId, query.eventId ?? '', splits, 0, page)
+    : customId('results', 'page', 'c', '', query.eventId, splits, query.top, page);
+}
+
+function queryFromArgs(args: readonly string[]): Query {
+  const [kind, personId = '', eventId = '', splits = '0', top = '0'] = args;
+  if (kind === 'c') return { kind: 'club', eventId: eventIdOf(eventId), splits: splits === '1', top: Math.min(MAX_TOP, Math.max(0, Number(top) || 0)) };
+  return { kind: 'person', personId: eventIdOf(personId), eventId: eventId === '' ? null : eventIdOf(eventId), splits: splits === '1' };
+}
+
+/** Nothing in the list and the event not (long) over: results are still to come. */
+function notYet(list: ResultList, now: Date): boolean {
+  const end = list.event.event?.finish ?? list.event.event?.start ?? null;
+  return list.classes.length === 0 && (end === null || Date.parse(end) > now.getTime() - 86_400_000);
+}
+
+function nameInLists(lists: readonly ResultList[], personId: string): string | null {
+  for (const list of lists) {
+    for (const classResult of list.classes) {
+      const person = classResult.persons.find((p) => p.person?.id === personId)?.person
+        ?? classResult.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
+      if (person) return personDisplayName(person.name);
+    }
+  }
+  return null;
+}
+
+async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Promise<MessagePayload[]> {
+  const render = renderContext(ctx, eventor);
+  const splits = query.splits ? { includeSplitTimes: true } : {};
+  if (query.kind === 'club') {
+    const list = await eventor.client.organisationResults({
+      organisationIds: [eventor.organisationId], eventId: query.eventId, ...splits,
+      // Eventor's top counts from 1; without it the list holds the club's own only.
+      ...(query.top > 0 ? { top: query.top } : {}),
+    });
+    if (notYet(list, render.now)) return [renderResultsNotYet(list, render)];
+    return renderClubResults(list, render, { organisationId: eventor.organisationId, top: query.top, splits: query.splits });
+  }
+  const today = localToday(ctx);
+  // Up to today only: Eventor answers entries in coming events as unstarted "results".
+  const window = query.eventId ? { eventIds: [query.eventId] } : { fromDate: addDays(today, -RECENT_DAYS), toDate: today };
+  const [lists, name] = await Promise.all([
+    eventor.client.personResults({ personId: query.personId, ...window, ...splits }),
+    memberName(eventor, query.personId),
+  ]);
+  // Most recent first: what a member asking about their results wants to see.
+  const sorted = [...lists].sort((a, b) => (eventStart(b.event) || 0) - (eventStart(a.event) || 0));
+  return renderPersonResults(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, { splits: query.splits, personId: query.personId });
+}
+
+export const results: BotCommand = {
+  definition: localizedCommand('members.results.name', 'members.results.description')
+    .addStringOption((o) => localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true))
+    .addStringOption((o) => localize(o, 'members.option.event.name', 'members.option.resultsEvent.description').setAutocomplete(true))
+    .addBooleanOption((o) => localize(o, 'members.option.splits.name', 'members.option.splits.description'))
+    .addIntegerOption((o) => localize(o, 'members.option.top.name', 'members.option.top.description').setMinValue(0).setMaxValue(MAX_TOP))
+    .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
+    .toJSON(),
+  defer: personalVisibility,
+  async execute(ctx) {
+    const options = ctx.interaction.options;
+    const member = options.getString('member');
+    const event = options.getString('event');
+    const splits = options.getBoolean('splits') === true;
+    const top = Math.min(MAX_TOP, Math.max(0, options.getInteger('top') ?? DEFAULT_TOP));
+    // The link is checked first: without one there is nothing to ask Eventor.
+    const own = member === null && event === null ? ownPersonId(ctx, ctx.interaction.user.id) : null;
+    const eventor = await ctx.guild.eventor();
+    let query: Query;
+    if (member === null && event !== null) query = { kind: 'club', eventId: eventIdOf(event), splits, top };
+    else query = { kind: 'person', personId: own ?? (await resolveMember(eventor, member!)), eventId: event === null ? null : eventIdOf(event), splits };
+    await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
+  },
+  async autocomplete(ctx) {
+    const focused = ctx.interaction.options.getFocused(true);
+    const eventor = await ctx.guild.eventor();
+    if (focused.name === 'member') return memberChoices(eventor.client, eventor.organisationId, focused.value);
+    if (focused.name === 'event') return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone);
+    return [];
+  },
+  components: {
+    page: {
+      defer: 'update',
+      async handle(ctx) {
+        const query = queryFromArgs(ctx.args);
+        const eventor = await ctx.guild.eventor();
+        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), pageArg(ctx.args[5]), ctx.language, (n) => pageId(query, n)));
+      },
+    },
+  },
+};

@@ -1,0 +1,112 @@
+/**
+ * /starts [member] [event] [share]: a member's start times in upcoming events (the caller's own
+ * by default), or with only an event the club's start list there.
+ */
+import type { BotCommand, BaseContext, GuildEventor } from '../src/bot/command.js';
+import { customId } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { eventChoices, memberChoices } from '../src/bot/lookup.js';
+import type { StartList } from '../src/eventor/model.js';
+import { renderClubStartList, renderPersonStarts, type MessagePayload } from '../src/render/index.js';
+import { pageWithButtons, personDisplayName, renderStartListNotPublished } from '../src/render/members.js';
+import {
+  eventIdOf, eventStart, localToday, memberName, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
+} from './members-common.js';
+
+type Query = { kind: 'person'; personId: string; eventId: string | null } | { kind: 'club'; eventId: string };
+
+function pageId(query: Query, page: number): string {
+  return query.kind === 'person'
+    ? customId('starts', 'page', 'p', query.personId, query.eventId ?? '', page)
+    : customId('starts', 'page', 'c', '', query.eventId, page);
+}
+
+function queryFromArgs(args: readonly string[]): Query {
+  const [kind, personId = '', eventId = ''] = args;
+  if (kind === 'c') return { kind: 'club', eventId: eventIdOf(eventId) };
+  return { kind: 'person', personId: eventIdOf(personId), eventId: eventId === '' ? null : eventIdOf(eventId) };
+}
+
+/** The club's entries in the event, to tell "not drawn yet" from "nobody entered"; null when Eventor cannot say. */
+async function clubEntries(ctx: BaseContext, eventor: GuildEventor, eventId: string): Promise<number | null> {
+  try {
+    const counts = await eventor.client.competitorCount({ organisationIds: [eventor.organisationId], eventIds: [eventId] });
+    return counts.reduce((sum, count) => sum + count.entries, 0);
+  } catch (error) {
+    ctx.log.warn('competitor count failed; the notice goes without it', { error });
+    return null;
+  }
+}
+
+function isOver(list: StartList, now: Date): boolean {
+  const end = list.event.event?.finish ?? list.event.event?.start ?? null;
+  return end !== null && Date.parse(end) < now.getTime();
+}
+
+async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Promise<MessagePayload[]> {
+  const render = renderContext(ctx, eventor);
+  if (query.kind === 'club') {
+    const list = await eventor.client.organisationStarts({ organisationIds: [eventor.organisationId], eventId: query.eventId });
+    // An empty list before the event means no draw yet; after it, nobody from the club started.
+    if (list.classes.length === 0 && !isOver(list, render.now)) {
+      return [renderStartListNotPublished(list, await clubEntries(ctx, eventor, query.eventId), render)];
+    }
+    return renderClubStartList(list, render, { organisationId: eventor.organisationId });
+  }
+  const [lists, name] = await Promise.all([
+    eventor.client.personStarts(query.eventId ? { personId: query.personId, eventIds: [query.eventId] } : { personId: query.personId, fromDate: localToday(ctx) }),
+    memberName(eventor, query.personId),
+  ]);
+  const sorted = [...lists].sort((a, b) => (eventStart(a.event) || Infinity) - (eventStart(b.event) || Infinity));
+  return renderPersonStarts(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, { personId: query.personId });
+}
+
+function nameInLists(lists: readonly StartList[], personId: string): string | null {
+  for (const list of lists) {
+    for (const classStart of list.classes) {
+      const person = classStart.persons.find((p) => p.person?.id === personId)?.person
+        ?? classStart.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
+      if (person) return personDisplayName(person.name);
+    }
+  }
+  return null;
+}
+
+export const starts: BotCommand = {
+  definition: localizedCommand('members.starts.name', 'members.starts.description')
+    .addStringOption((o) => localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true))
+    .addStringOption((o) => localize(o, 'members.option.event.name', 'members.option.startsEvent.description').setAutocomplete(true))
+    .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
+    .toJSON(),
+  defer: personalVisibility,
+  async execute(ctx) {
+    const options = ctx.interaction.options;
+    const member = options.getString('member');
+    const event = options.getString('event');
+    // The link is checked first: without one there is nothing to ask Eventor.
+    const own = member === null && event === null ? ownPersonId(ctx, ctx.interaction.user.id) : null;
+    const eventor = await ctx.guild.eventor();
+    let query: Query;
+    if (member === null && event !== null) query = { kind: 'club', eventId: eventIdOf(event) };
+    else query = { kind: 'person', personId: own ?? (await resolveMember(eventor, member!)), eventId: event === null ? null : eventIdOf(event) };
+    await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
+  },
+  async autocomplete(ctx) {
+    const focused = ctx.interaction.options.getFocused(true);
+    const eventor = await ctx.guild.eventor();
+    if (focused.name === 'member') return memberChoices(eventor.client, eventor.organisationId, focused.value);
+    if (focused.name === 'event') return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone);
+    return [];
+  },
+  components: {
+    page: {
+      defer: 'update',
+      async handle(ctx) {
+        const query = queryFromArgs(ctx.args);
+        const page = pageArg(ctx.args[3]);
+        const eventor = await ctx.guild.eventor();
+        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), page, ctx.language, (n) => pageId(query, n)));
+      },
+    },
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * Pieces the member commands (/starts, /results, /activities) need beyond the shared renderers:
+ * page buttons for the paged renderers' output, and the notices for a start list or result list
+ * that does not exist yet.
+ */
+import { ButtonStyle, ComponentType } from 'discord.js';
+import type { PersonName, ResultList, StartList } from '../eventor/model.js';
+import { t, type Language } from '../i18n/index.js';
+import { fitPayload } from './fit.js';
+import { eventUrl, personNameText, truncate } from './format.js';
+import { COLOURS } from './pages.js';
+import { eventId, eventName } from './races.js';
+import type { MessagePayload, RenderContext } from './types.js';
+
+/**
+ * One page of a paged renderer's output with Previous/Next buttons when there are several.
+ * The disabled button points one step beyond the edge, so the two ids always differ.
+ */
+export function pageWithButtons(pages: readonly MessagePayload[], page: number, language: Language, pageId: (page: number) => string): MessagePayload {
+  const count = Math.max(1, pages.length);
+  const current = Math.min(Math.max(1, Math.floor(page)), count);
+  const payload = pages[current - 1] ?? pages[0]!;
+  if (count === 1) return payload;
+  return fitPayload({
+    ...payload,
+    components: [
+      ...(payload.components ?? []),
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: t(language, 'render.previous'), custom_id: pageId(current - 1), disabled: current === 1 },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: t(language, 'render.next'), custom_id: pageId(current + 1), disabled: current === count },
+        ],
+      },
+    ],
+  });
+}
+
+/** "Given Family", as Eventor spells it; for the renderers' titles, which escape it themselves. */
+export function personDisplayName(name: PersonName | null | undefined): string {
+  return personNameText(name);
+}
+
+function notice(ref: StartList['event'], title: string, text: string, color: number, ctx: RenderContext): MessagePayload {
+  const id = eventId(ref);
+  return fitPayload({
+    embeds: [{
+      title: truncate(title, 256),
+      ...(id ? { url: eventUrl(ctx, id) } : {}),
+      color,
+      description: text,
+    }],
+  });
+}
+
+/** The club's start list in an event whose draw is not out: how many have entered, and that times come later. */
+export function renderStartListNotPublished(startList: StartList, clubEntries: number | null, ctx: RenderContext): MessagePayload {
+  const { language } = ctx;
+  const title = t(language, 'render.starts.clubTitle', { event: eventName(startList.event, language) });
+  const text = clubEntries === null
+    ? t(language, 'members.starts.notPublishedPlain')
+    : clubEntries === 0
+      ? t(language, 'members.starts.notPublishedNoEntries')
+      : t(language, 'members.starts.notPublished', { count: clubEntries });
+  return notice(startList.event, title, text, COLOURS.starts, ctx);
+}
+
+/** The club's results in an event that has none yet. */
+export function renderResultsNotYet(resultList: ResultList, ctx: RenderContext): MessagePayload {
+  const { language } = ctx;
+  const title = t(language, 'render.results.clubTitle', { event: eventName(resultList.event, language) });
+  return notice(resultList.event, title, t(language, 'members.results.notYet'), COLOURS.results, ctx);
+}
