@@ -422,6 +422,42 @@ describe('activities', () => {
   });
 });
 
+describe('the other language of each renderer', () => {
+  it('club start list in Swedish, with relay legs', () => {
+    const list = startList([{
+      class: { id: '2', name: 'Stafett D', shortName: null, resultListMode: 'Default' }, numberOfEntries: 1, courses: [], persons: [],
+      teams: [{ name: 'OK Linné 2', organisations: [CLUB], bibNumber: null, startTime: null, members: [{ person: null, organisation: CLUB, leg: 1, legOrder: null, start: start(null) }] }],
+    }]);
+    const [payload] = valid(renderClubStartList(list, ctx('sv'), { organisationId: '321' }));
+    expect(payload!.embeds![0]!.title).toBe('Startlista: Höstsprinten');
+    expect(textOf(payload!)).toContain('**Stafett D**\n**OK Linné 2**\n  Sträcka 1 · Vakant');
+    const [empty] = valid(renderClubStartList(list, ctx('sv'), { organisationId: '1' }));
+    expect(textOf(empty!)).toContain('Ingen från klubben finns med i startlistan.');
+  });
+
+  it('activities in Swedish and one activity in English', () => {
+    const [list] = valid(renderActivities([activity()], ctx('sv')));
+    expect(textOf(list!)).toContain('Anmälda: 12 · Anmäl dig senast <t:1795557600:f>');
+    const [none] = valid(renderActivities([], ctx('sv')));
+    expect(textOf(none!)).toContain('Inga kommande aktiviteter.');
+    const [one] = valid(renderActivity(activity(), ctx('en')));
+    expect(one!.embeds![0]!.fields!.map((f) => f.value)).toEqual(['<t:1795627800:F> (<t:1795627800:R>)', 'Registered: 12', 'Register by <t:1795557600:f> (<t:1795557600:R>)']);
+  });
+
+  it('entries overview in English', () => {
+    const [payload] = valid(renderClubEntriesOverview([{ event: event(), count: 2 }], ctx('en')));
+    expect(textOf(payload!)).toContain('Entered: 2 · Entry closes <t:1795993199:R>');
+    const [none] = valid(renderClubEntriesOverview([], ctx('en')));
+    expect(textOf(none!)).toContain('No entries from the club in upcoming events.');
+  });
+
+  it('an event listed twice gets one picker option', () => {
+    const payload = renderEventList([event(), event()], ctx('en'), { page: 1, customIds: pickIds });
+    valid(payload);
+    expect((payload.components![0]!.components[0] as { options: unknown[] }).options).toHaveLength(1);
+  });
+});
+
 describe('Norwegian smoke test', () => {
   it('renders every kind of output in Bokmål', () => {
     const c = ctx('nb');

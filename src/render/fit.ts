@@ -109,7 +109,10 @@ function fitRow(row: Row, seen: Set<string>): Row | null {
       if ('url' in component && component.url.length > DISCORD_LIMITS.linkUrl) continue;
       kept.push(!('label' in component) || component.label === undefined ? component : { ...component, label: truncate(component.label, DISCORD_LIMITS.buttonLabel) });
     } else if (component.type === ComponentType.StringSelect) {
-      const options = component.options.slice(0, DISCORD_LIMITS.selectOptions).map((option) => ({
+      // Discord refuses two options with the same value (an event listed twice, say).
+      const values = new Set<string>();
+      const unique = component.options.filter((option) => !values.has(option.value) && values.add(option.value) !== undefined);
+      const options = unique.slice(0, DISCORD_LIMITS.selectOptions).map((option) => ({
         ...option,
         label: truncate(option.label, DISCORD_LIMITS.selectOptionText) || '?',
         value: option.value.slice(0, DISCORD_LIMITS.selectOptionText),
