@@ -109,6 +109,28 @@ export class Store {
     })();
   }
 
+  /**
+   * Points a server at an Eventor with a key that was just checked: instance, base URL, sealed
+   * key and organisation change together or not at all, so a half-written connection (a new key
+   * with the old instance) can never be read back.
+   */
+  connectEventor(
+    guildId: string,
+    connection: { instance: string; baseUrl: string | null; apiKey: string; organisation: { id: string; name: string } },
+  ): GuildSettings {
+    const now = this.#now().toISOString();
+    const sealed = this.#secrets.seal(connection.apiKey);
+    this.#db.transaction(() => {
+      this.#ensureGuild(guildId, now);
+      this.#db
+        .prepare(
+          'UPDATE guild_settings SET eventor_instance = ?, eventor_base_url = ?, api_key_sealed = ?, organisation_id = ?, organisation_name = ?, updated_at = ? WHERE guild_id = ?',
+        )
+        .run(connection.instance, connection.baseUrl, sealed, connection.organisation.id, connection.organisation.name, now, guildId);
+    })();
+    return this.guildSettings(guildId)!;
+  }
+
   apiKey(guildId: string): string | null {
     const row = this.#db.prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(guildId) as { api_key_sealed: string | null } | undefined;
     return row?.api_key_sealed ? this.#secrets.open(row.api_key_sealed) : null;
