@@ -136,7 +136,7 @@ describe('renderEventList', () => {
     expect(text).toContain('<t:1796461200:D> **Höstsprinten**');
     expect(text).toContain('OK Linné · District event · Entry open');
     // The ordinary deadline (20 Nov) has passed on 22 Nov; the late one is next.
-    expect(text).toContain('Entry closes <t:1795993199:R>');
+    expect(text).toContain('Late entry closes <t:1795993199:R>');
     expect(text).not.toContain('1795215599');
     expect(text).toContain('~~Nattcupen~~ ❌ **Cancelled**');
     expect(payload!.embeds![0]!.footer!.text).toBe('Page 1 of 2 · 3 events');
@@ -154,7 +154,7 @@ describe('renderEventList', () => {
     const text = textOf(payload!);
     expect(text).toContain('3. <t:1797066000:D> **Vintersprint**');
     expect(text).toContain('Distriktstävling · Anmälan öppen');
-    expect(text).toContain('Anmälan stänger');
+    expect(text).toContain('Efteranmälan stänger');
     expect(payload!.embeds![0]!.footer!.text).toBe('Sida 2 av 2 · 3 tävlingar');
     const buttons = payload!.components![1]!.components as Array<{ label: string; disabled: boolean }>;
     expect(buttons.map((b) => [b.label, b.disabled])).toEqual([['Föregående', false], ['Nästa', true]]);
@@ -249,7 +249,9 @@ describe('entries', () => {
     const [overview] = valid(renderClubEntriesOverview([{ event: event(), count: 4 }, { event: event({ id: '5', name: 'Natt', status: 'canceled' }), count: 0 }], ctx('sv')));
     const text = textOf(overview!);
     expect(text).toContain('Klubbens anmälningar');
-    expect(text).toContain('<t:1796461200:D> [Höstsprinten](https://eventor.orientering.se/Events/Show/1001)\nAnmälda: 4 · Anmälan stänger <t:1795993199:R>');
+    expect(text).toContain('<t:1796461200:D> [Höstsprinten](https://eventor.orientering.se/Events/Show/1001)\nAnmälda: 4 · Efteranmälan stänger <t:1795993199:R>');
+    expect(text).toContain('Anmälda: 0\n');
+    expect(text.match(/stänger/g)).toHaveLength(1);
     expect(text).toContain('[Natt](https://eventor.orientering.se/Events/Show/5) ❌ Inställd');
   });
 });
@@ -446,7 +448,9 @@ describe('the other language of each renderer', () => {
 
   it('entries overview in English', () => {
     const [payload] = valid(renderClubEntriesOverview([{ event: event(), count: 2 }], ctx('en')));
-    expect(textOf(payload!)).toContain('Entered: 2 · Entry closes <t:1795993199:R>');
+    expect(textOf(payload!)).toContain('Entered: 2 · Late entry closes <t:1795993199:R>');
+    const early = renderClubEntriesOverview([{ event: event({ entryDeadlines: ['2026-11-28T22:59:59Z'] }), count: 2 }], ctx('en'));
+    expect(textOf(early[0]!)).toContain('Entered: 2 · Entry closes <t:1795906799:R>');
     const [none] = valid(renderClubEntriesOverview([], ctx('en')));
     expect(textOf(none!)).toContain('No entries from the club in upcoming events.');
   });

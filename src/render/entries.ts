@@ -3,7 +3,7 @@
  */
 import type { Entry, Event, EventClass } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { nextDeadline } from './events.js';
+import { nextDeadlineText } from './events.js';
 import { discordTimestamp, escapeName, eventUrl, linkText, personNameText, truncate } from './format.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
@@ -43,9 +43,9 @@ export function renderClubEntries(
     return { heading: `**${truncate(escapeName(name), 100)}** (${people.length})`, blocks: people.map((person) => `• ${truncate(escapeName(person), 120)}`) };
   });
   const intro = t(language, 'render.entries.total', { count: entries.length });
-  const deadline = nextDeadline(event, ctx);
+  const deadline = nextDeadlineText(event, ctx);
   const introLines = [intro];
-  if (deadline) introLines.push(t(language, 'render.event.nextDeadline', { when: discordTimestamp(deadline, 'R'), date: discordTimestamp(deadline, 'f') }));
+  if (deadline) introLines.push(deadline);
   return sectionsToPages(sections, ctx, {
     title: truncate(t(language, 'render.entries.title', { event: escapeName(event.name) }), 256),
     url: eventUrl(ctx, event.id),
@@ -60,9 +60,9 @@ export function renderClubEntriesOverview(items: ReadonlyArray<{ event: Event; c
     const date = event.start ? `${discordTimestamp(event.start, 'D')} ` : '';
     const cancelled = event.status === 'canceled' ? ` ❌ ${t(language, 'render.eventStatus.canceled')}` : '';
     const lines = [`${date}[${truncate(linkText(event.name), 150)}](${eventUrl(ctx, event.id)})${cancelled}`];
-    const deadline = nextDeadline(event, ctx);
+    const deadline = event.status === 'canceled' ? null : nextDeadlineText(event, ctx);
     const countText = t(language, 'render.entries.count', { count });
-    lines.push(deadline ? `${countText} · ${t(language, 'render.event.nextDeadline', { when: discordTimestamp(deadline, 'R'), date: discordTimestamp(deadline, 'f') })}` : countText);
+    lines.push(deadline ? `${countText} · ${deadline}` : countText);
     return lines.join('\n');
   });
   return sectionsToPages([{ heading: null, blocks }], ctx, { title: t(language, 'render.entries.overviewTitle'), color: COLOURS.brand }, {

@@ -37,6 +37,18 @@ export function nextDeadline(event: Event, ctx: RenderContext): string | null {
   return event.entryDeadlines.find((deadline) => !isPast(deadline, ctx)) ?? null;
 }
 
+/**
+ * "Entry closes in 3 days (date)", or "Late entry closes …" once the ordinary deadline (the
+ * first) has passed; null when no deadline is ahead.
+ */
+export function nextDeadlineText(event: Event, ctx: RenderContext): string | null {
+  const index = event.entryDeadlines.findIndex((deadline) => !isPast(deadline, ctx));
+  if (index < 0) return null;
+  const deadline = event.entryDeadlines[index]!;
+  const vars = { when: discordTimestamp(deadline, 'R'), date: discordTimestamp(deadline, 'f') };
+  return t(ctx.language, index === 0 ? 'render.event.nextDeadline' : 'render.event.nextLateDeadline', vars);
+}
+
 function isCancelled(event: Event): boolean {
   return event.status === 'canceled';
 }
@@ -68,8 +80,8 @@ function eventBlock(event: Event, index: number, ctx: RenderContext): string {
   const lines = [first];
   if (details.length > 0) lines.push(details.join(' · '));
   if (!isCancelled(event)) {
-    const deadline = nextDeadline(event, ctx);
-    if (deadline) lines.push(t(language, 'render.event.nextDeadline', { when: discordTimestamp(deadline, 'R'), date: discordTimestamp(deadline, 'f') }));
+    const deadline = nextDeadlineText(event, ctx);
+    if (deadline) lines.push(deadline);
   }
   return lines.join('\n');
 }

@@ -20,6 +20,7 @@ export const render = defineMessages({
     'render.events.none': 'No upcoming events found.',
     'render.events.pick': 'Pick an event for details',
     'render.event.nextDeadline': 'Entry closes {when} ({date})',
+    'render.event.nextLateDeadline': 'Late entry closes {when} ({date})',
 
     'render.level.championship': 'Championship',
     'render.level.national': 'National event',
@@ -142,6 +143,7 @@ export const render = defineMessages({
     'render.events.none': 'Inga kommande tävlingar hittades.',
     'render.events.pick': 'Välj en tävling för att se detaljer',
     'render.event.nextDeadline': 'Anmälan stänger {when} ({date})',
+    'render.event.nextLateDeadline': 'Efteranmälan stänger {when} ({date})',
 
     'render.level.championship': 'Mästerskap',
     'render.level.national': 'Nationell tävling',
@@ -264,6 +266,7 @@ export const render = defineMessages({
     'render.events.none': 'Fant ingen kommende løp.',
     'render.events.pick': 'Velg et løp for å se detaljer',
     'render.event.nextDeadline': 'Påmeldingen stenger {when} ({date})',
+    'render.event.nextLateDeadline': 'Etteranmeldingen stenger {when} ({date})',
 
     'render.level.championship': 'Mesterskap',
     'render.level.national': 'Nasjonalt løp',
