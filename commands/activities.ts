@@ -2,7 +2,8 @@
  * /activities [from] [to]: the club's activities in a period (today to 60 days ahead by default)
  * with registration counts and deadlines.
  */
-import { UserFacingError, customId, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { UserFacingError, customId, type BaseContext, type BotCommand, type DeferMode, type GuildEventor } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { renderActivities, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/members.js';
@@ -20,12 +21,29 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, from: string, to: 
   return renderActivities([...activities].sort((a, b) => when(a) - when(b)), renderContext(ctx, eventor));
 }
 
+function readable(value: string | null): boolean {
+  try {
+    if (value !== null) parseDay(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A typo in a date is the member's own business: its error is only shown to them. */
+function visibility(interaction: ChatInputCommandInteraction): DeferMode {
+  const from = interaction.options.getString('from');
+  const to = interaction.options.getString('to');
+  if (!readable(from) || !readable(to)) return 'ephemeral';
+  return from !== null && to !== null && from.trim() > to.trim() ? 'ephemeral' : 'public';
+}
+
 export const activities: BotCommand = {
   definition: localizedCommand('members.activities.name', 'members.activities.description')
     .addStringOption((o) => localize(o, 'members.option.from.name', 'members.option.from.description').setMaxLength(10))
     .addStringOption((o) => localize(o, 'members.option.to.name', 'members.option.to.description').setMaxLength(10))
     .toJSON(),
-  defer: 'public',
+  defer: visibility,
   async execute(ctx) {
     const fromText = ctx.interaction.options.getString('from');
     const toText = ctx.interaction.options.getString('to');

@@ -8,15 +8,18 @@ import { EventorError } from '../src/eventor/errors.js';
 import { renderActivity } from '../src/render/index.js';
 import { renderContext, showPage } from './members-common.js';
 
+const ID = /^\d{1,18}$/;
+
 export const activity: BotCommand = {
   definition: localizedCommand('members.activity.name', 'members.activity.description')
     .addStringOption((o) => localize(o, 'members.option.activity.name', 'members.option.activity.description').setRequired(true).setAutocomplete(true))
     .toJSON(),
-  defer: 'public',
+  // Text typed without picking from the list gets its error privately.
+  defer: (interaction) => (ID.test(interaction.options.getString('activity', true).trim()) ? 'public' : 'ephemeral'),
   async execute(ctx) {
     const id = ctx.interaction.options.getString('activity', true).trim();
     // Free text typed without picking from the list is no id Eventor could know.
-    if (!/^\d{1,18}$/.test(id)) throw new UserFacingError('members.error.unknownActivity');
+    if (!ID.test(id)) throw new UserFacingError('members.error.unknownActivity');
     const eventor = await ctx.guild.eventor();
     let found;
     try {

@@ -139,6 +139,28 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     expect(shared.ephemeral).toBe(false);
   });
 
+  it('/results for a member in one event shows that result with a split table, publicly', async () => {
+    const reply = await run(world.member, 'results', { member: placed.personId, event: placed.event.id, splits: true });
+    expect(reply.ephemeral).toBe(false);
+    const text = renderMessageText(reply);
+    expect(text).toContain(`Results: ${placed.name}`);
+    expect(text).toContain(placed.event.name);
+    expect(text).toContain(`+${formatElapsed(placed.result.timeBehind!)}`);
+    expect(text).toContain('Finish');
+    expect(text).toContain(formatElapsed(placed.result.time!));
+  });
+
+  it('registers the commands with names in every language', () => {
+    const commands = world.discord.commands({ guildId: world.guild.id });
+    const results = commands.find((c) => c.name === 'results');
+    expect(results?.name_localizations?.['sv-SE']).toBe('resultat');
+    expect(results?.name_localizations?.no).toBe('resultater');
+    const splits = results?.options?.find((o) => o.name === 'splits');
+    expect(splits?.name_localizations?.['sv-SE']).toBe('sträcktider');
+    expect(splits?.name_localizations?.no).toBe('strekktider');
+    expect(commands.find((c) => c.name === 'activities')?.name_localizations?.['en-GB']).toBe('activities');
+  });
+
   it('/results of an event lists the club with positions, time behind and split tables', async () => {
     const ds = world.eventor.dataset;
     // The first class with a club member that has a time comes first on the first page.
@@ -227,14 +249,19 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     const card = renderMessageText(one);
     expect(card).toContain(named.name.includes('<') ? 'Torsdagsträning' : named.name);
     expect(card).toContain(`Anmälda: ${named.registrationCount}`);
+    const norwegian = await run(world.member, 'activities', {}, 'no');
+    expect(renderMessageText(norwegian)).toContain(`Påmeldte: ${first.registrationCount}`);
     const unknown = await run(world.member, 'activity', { activity: 'no such thing' });
+    expect(unknown.ephemeral).toBe(true);
     expect(renderMessageText(unknown)).toContain('I could not find that activity');
   });
 
   it('/activities refuses unreadable and reversed dates, in the member\'s language', async () => {
     const bad = await run(world.member, 'activities', { from: '2026-02-30' });
+    expect(bad.ephemeral).toBe(true);
     expect(renderMessageText(bad)).toContain('I cannot read "2026-02-30" as a date');
     const reversed = await run(world.member, 'activities', { from: '2026-06-10', to: '2026-06-01' });
+    expect(reversed.ephemeral).toBe(true);
     expect(renderMessageText(reversed)).toContain('The start date (2026-06-10) is after the end date (2026-06-01).');
     const swedish = await run(world.swedishMember, 'activities', { from: '2026-06-10', to: '2026-06-01' }, 'sv-SE');
     expect(renderMessageText(swedish)).toContain('Startdatumet (2026-06-10) ligger efter slutdatumet (2026-06-01).');
