@@ -27,9 +27,12 @@
  *   renderClubResults(resultList, ctx, { organisationId, top, splits, maxPages? })
  *   renderActivities(activities, ctx, { maxPages? })
  *
- * Pieces for other texts: fitPayload (the guard; use it on any payload built by hand),
- * formatStatus, formatPlace, formatBehind, formatElapsed, discordTimestamp, escapeEventorText,
- * escapeName, truncate, splitTable/splitRows, mapUrl, eventUrl.
+ * Lists are shown in the order given: callers sort (events by date, results newest first).
+ *
+ * Pieces for other texts (reminders, notices): fitPayload (the guard; run any payload built by
+ * hand through it), nextDeadlineText, formatStatus, formatPlace, formatBehind, formatElapsed,
+ * discordTimestamp, escapeEventorText (free text), escapeName (one-line names), plainText
+ * (select labels), truncate, splitTable/splitRows, mapUrl, eventUrl.
  */
 export type { MessagePayload, PageOptions, RenderContext } from './types.js';
 export { DISCORD_LIMITS, embedLength, fitPayload, truncateMarkdown } from './fit.js';
@@ -37,7 +40,7 @@ export {
   discordTimestamp, escapeEventorText, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatLocalDate,
   formatPlace, formatStatus, isHiddenStatus, mapUrl, plainText, truncate,
 } from './format.js';
-export { renderEventCard, renderEventList, type EventCardExtras, type EventListOptions } from './events.js';
+export { nextDeadlineText, renderEventCard, renderEventList, type EventCardExtras, type EventListOptions } from './events.js';
 export { renderClubEntries, renderClubEntriesOverview } from './entries.js';
 export { renderClubStartList, renderPersonStarts } from './starts.js';
 export { renderClubResults, renderPersonResults, type ClubResultsOptions } from './results.js';
