@@ -5,11 +5,12 @@
  */
 import type { Catalogue } from './define.js';
 import { errors } from './messages/errors.js';
+import { events } from './messages/events.js';
 import { general } from './messages/general.js';
 import { members } from './messages/members.js';
 import { render } from './messages/render.js';
 
-const CATALOGUES = [errors, general, render, members] as const;
+const CATALOGUES = [errors, general, render, events, members] as const;
 
 type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
 export type MessageKey = KeysOf<(typeof CATALOGUES)[number]>;

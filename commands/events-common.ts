@@ -1,0 +1,139 @@
+/**
+ * What /events, /event and /entries share: the render context, the day arithmetic of their
+ * date windows, reading an event the member picked or typed, and the event card (which both
+ * /event and the picker under /events show).
+ */
+import { MessageFlags, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { UserFacingError, type BaseContext, type GuildEventor } from '../src/bot/command.js';
+import { eventChoices } from '../src/bot/lookup.js';
+import { messageFor } from '../src/bot/router.js';
+import { EventorError } from '../src/eventor/errors.js';
+import type { CompetitorCount, Organisation } from '../src/eventor/model.js';
+import { instantToLocal, localToInstant } from '../src/eventor/time.js';
+import { LANGUAGES, t, type Language } from '../src/i18n/index.js';
+import { renderEventCard, type MessagePayload, type RenderContext } from '../src/render/index.js';
+
+const DAY = 86_400_000;
+
+export function renderContext(ctx: BaseContext, eventor: GuildEventor, language: Language = ctx.language, organisationNames?: ReadonlyMap<string, string>): RenderContext {
+  return {
+    language,
+    timeZone: ctx.guild.timeZone,
+    now: ctx.now(),
+    webUrl: eventor.instance.webUrl,
+    ...(organisationNames ? { organisationNames } : {}),
+  };
+}
+
+/** A language carried in a custom id, so a public message keeps its language whoever pages it. */
+export function languageArg(value: string | undefined, fallback: Language): Language {
+  return LANGUAGES.find((language) => language === value) ?? fallback;
+}
+
+/** Today's date (`YYYY-MM-DD`) on the server's clock and in its zone. */
+export function localToday(now: Date, timeZone: string): string {
+  return instantToLocal(now, timeZone).date;
+}
+
+/** A real calendar date `YYYY-MM-DD`, or null (2026-02-30 is not one). */
+export function parseDay(text: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  // Eventor reads four-digit years only, and nothing before orienteering had events in it.
+  if (year < 1900 || year > 2999) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+}
+
+/** `YYYYMMDD` <-> `YYYY-MM-DD`: dates travel in custom ids, which Discord caps at 100 characters. */
+export function compactDay(day: string): string {
+  return day.replaceAll('-', '');
+}
+
+export function expandDay(compact: string | undefined): string | null {
+  if (compact === undefined || !/^\d{8}$/.test(compact)) return null;
+  return parseDay(`${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}`);
+}
+
+/**
+ * The instants that bound whole local days `first`..`last` in the server's zone. They are the same
+ * all day, so repeated commands hit the client's cache (a window from `now` never would).
+ */
+export function dayWindow(first: string, last: string, timeZone: string): { from: string; to: string } {
+  return { from: localToInstant(first, null, timeZone)!, to: localToInstant(last, '23:59:59', timeZone)! };
+}
+
+/**
+ * The event id behind what the member gave: the value of an autocomplete choice, or an id or
+ * name typed by hand. Anything that does not single out one event is `error.eventNotFound`.
+ */
+export async function resolveEventId(ctx: BaseContext, eventor: GuildEventor, value: string): Promise<string> {
+  const text = value.trim();
+  if (/^\d{1,18}$/.test(text)) return text;
+  if (text !== '') {
+    const choices = await eventChoices(eventor.client, text, ctx.now(), ctx.guild.timeZone);
+    if (choices.length === 1) return String(choices[0]!.value);
+  }
+  throw new UserFacingError('error.eventNotFound');
+}
+
+/** Extras of a card are worth showing without, when Eventor fails on one of them. */
+async function optional<T>(ctx: BaseContext, what: string, work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof EventorError && error.code === 'InvalidApiKey') throw error;
+    ctx.log.warn('event card: leaving out a part Eventor did not give', { part: what, error });
+    return undefined;
+  }
+}
+
+/** The club's entries in one event from competitorcount: the event's own row, not a race's. */
+export function clubEntryCount(counts: readonly CompetitorCount[] | undefined, eventId: string): number | null {
+  if (!counts) return null;
+  const rows = counts.filter((row) => row.eventId === eventId);
+  if (rows.length === 0) return 0;
+  const whole = rows.find((row) => row.raceId === null);
+  return whole ? whole.entries : Math.max(...rows.map((row) => row.entries));
+}
+
+export async function eventCard(ctx: BaseContext, eventor: GuildEventor, eventId: string, language: Language = ctx.language): Promise<MessagePayload> {
+  const { client, organisationId } = eventor;
+  const [event, classes, fees, documents, counts] = await Promise.all([
+    client.event({ eventId }),
+    optional(ctx, 'classes', client.eventClasses({ eventId })),
+    optional(ctx, 'fees', client.entryFees({ eventId })),
+    optional(ctx, 'documents', client.eventDocuments({ eventIds: [eventId] })),
+    optional(ctx, 'competitorcount', client.competitorCount({ organisationIds: [organisationId], eventIds: [eventId] })),
+  ]);
+  return renderEventCard(event, {
+    ...(classes ? { classes } : {}),
+    ...(fees ? { fees } : {}),
+    ...(documents ? { documents: documents.filter((document) => document.eventId === null || document.eventId === eventId) } : {}),
+    clubEntries: clubEntryCount(counts, eventId),
+  }, renderContext(ctx, eventor, language));
+}
+
+/** Organisations by id, from the one list Eventor gives (cached a day by the client). */
+export async function organisationsById(eventor: GuildEventor): Promise<Map<string, Organisation>> {
+  const list = await eventor.client.organisations();
+  return new Map(list.map((organisation) => [organisation.id, organisation]));
+}
+
+/**
+ * A failure while paging a public message: the router would replace the message with the error
+ * for everyone, so the member who clicked gets it privately and the message stays as it was.
+ */
+export async function tellPrivately(ctx: BaseContext & { interaction: MessageComponentInteraction | ModalSubmitInteraction }, error: unknown): Promise<void> {
+  const key = messageFor(error);
+  if (key === 'error.unexpected') ctx.log.error('paging failed', { error });
+  else ctx.log.warn('paging answered with an error message', { key, error });
+  const content = error instanceof UserFacingError ? t(ctx.language, error.key, error.vars) : t(ctx.language, key);
+  await ctx.interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+}

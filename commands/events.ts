@@ -1,0 +1,195 @@
+/**
+ * /events [days] [from] [level] [organiser]: upcoming events around the club, a page at a time,
+ * with a picker that opens an event's card. The filters travel in the page buttons' custom ids,
+ * so paging asks Eventor the same question again (and the client's cache answers it).
+ */
+import { SlashCommandIntegerOption, SlashCommandStringOption, type ApplicationCommandOptionChoiceData } from 'discord.js';
+import { UserFacingError, customId, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { fold } from '../src/bot/lookup.js';
+import type { Event, Organisation } from '../src/eventor/model.js';
+import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
+import { discordLocalizations, t, type Language, type MessageKey } from '../src/i18n/index.js';
+import { renderEventList, type MessagePayload } from '../src/render/index.js';
+import {
+  addDays, compactDay, dayWindow, eventCard, expandDay, languageArg, localToday, organisationsById, parseDay, renderContext, tellPrivately,
+} from './events-common.js';
+
+const NAME = 'events';
+export const DEFAULT_DAYS = 14;
+export const MIN_DAYS = 1;
+export const MAX_DAYS = 365;
+const PAGE_SIZE = 10;
+
+/** The level option's values; the classifications use Eventor's names (model.ts). */
+const CLASSIFICATIONS = ['championship', 'national', 'district', 'local', 'club', 'international'] as const;
+type Classification = (typeof CLASSIFICATIONS)[number];
+export type Level = Classification | 'all';
+const LEVELS: readonly Level[] = [...CLASSIFICATIONS, 'all'];
+/** Levels an event is rarely near home for: looking only in the district would hide most of them. */
+const COUNTRY_WIDE: ReadonlySet<Level> = new Set<Level>(['championship', 'national', 'international']);
+
+const CLASSIFICATION_ID = new Map<string, string>(Object.entries(EVENT_CLASSIFICATIONS).map(([id, name]) => [name, id]));
+
+export interface EventFilters {
+  /** First local day, `YYYY-MM-DD`. */
+  from: string;
+  days: number;
+  level: Level | null;
+  organiserId: string | null;
+}
+
+/** The member's options checked; the handler's own guard behind Discord's min/max. */
+export function checkFilters(input: { from: string | null; days: number | null; level: string | null; today: string }): Omit<EventFilters, 'organiserId'> {
+  const days = input.days ?? DEFAULT_DAYS;
+  if (!Number.isInteger(days) || days < MIN_DAYS || days > MAX_DAYS) throw new UserFacingError('events.badDays', { min: MIN_DAYS, max: MAX_DAYS });
+  let from = input.today;
+  if (input.from !== null && input.from.trim() !== '') {
+    const day = parseDay(input.from);
+    if (day === null) throw new UserFacingError('events.badDate', { value: input.from.trim().slice(0, 40), example: input.today });
+    from = day;
+  }
+  const level = input.level === null || input.level === '' ? null : LEVELS.find((l) => l === input.level) ?? null;
+  return { from, days, level };
+}
+
+/** The question for Eventor: whole local days, and the area the level calls for. */
+export function eventQuery(filters: EventFilters, area: readonly string[], timeZone: string): {
+  fromDate: string; toDate: string; organisationIds?: string[]; classificationIds?: string[]; includeEntryBreaks: true;
+} {
+  const window = dayWindow(filters.from, addDays(filters.from, filters.days - 1), timeZone);
+  const query: ReturnType<typeof eventQuery> = { fromDate: window.from, toDate: window.to, includeEntryBreaks: true };
+  if (filters.organiserId !== null) query.organisationIds = [filters.organiserId];
+  else if (filters.level === null || !COUNTRY_WIDE.has(filters.level) && filters.level !== 'all') query.organisationIds = [...area];
+  if (filters.level !== null && filters.level !== 'all') query.classificationIds = [CLASSIFICATION_ID.get(filters.level)!];
+  return query;
+}
+
+/**
+ * The club and, when it has one, its district: the events "around the club". A parent that is a
+ * federation would mean the whole country, so only a district widens the area.
+ */
+async function homeArea(eventor: GuildEventor, organisations: ReadonlyMap<string, Organisation>): Promise<string[]> {
+  const own = await eventor.client.organisationForApiKey();
+  const club = own.id === eventor.organisationId ? own : organisations.get(eventor.organisationId);
+  const parentId = club?.parentId ?? null;
+  const parent = parentId === null ? undefined : organisations.get(parentId) ?? await eventor.client.organisation({ id: parentId });
+  return parent?.kind === 'district' ? [parent.id, eventor.organisationId] : [eventor.organisationId];
+}
+
+function byDate(a: Event, b: Event): number {
+  const at = a.start ? Date.parse(a.start) : Number.POSITIVE_INFINITY;
+  const bt = b.start ? Date.parse(b.start) : Number.POSITIVE_INFINITY;
+  return at - bt || a.name.localeCompare(b.name, 'sv');
+}
+
+/** Custom id of a page: `events:p:<page>:<YYYYMMDD>:<days>:<level>:<organiser>:<language>`. */
+function pageId(filters: EventFilters, language: Language, page: number): string {
+  return customId(NAME, 'p', page, compactDay(filters.from), filters.days, filters.level ?? '', filters.organiserId ?? '', language);
+}
+
+const PICK_ID = customId(NAME, 'pick');
+
+async function listPage(ctx: BaseContext, filters: EventFilters, page: number, language: Language): Promise<MessagePayload> {
+  const eventor = await ctx.guild.eventor();
+  const organisations = await organisationsById(eventor);
+  const area = await homeArea(eventor, organisations);
+  const events = await eventor.client.events(eventQuery(filters, area, ctx.guild.timeZone));
+  const names = new Map([...organisations.values()].map((organisation) => [organisation.id, organisation.name]));
+  return renderEventList([...events].sort(byDate), renderContext(ctx, eventor, language, names), {
+    page,
+    pageSize: PAGE_SIZE,
+    customIds: { page: (n) => pageId(filters, language, n), pick: PICK_ID },
+  });
+}
+
+/** Clubs and districts whose name has every typed word, closest first. */
+export function organiserChoices(organisations: Iterable<Organisation>, query: string, language: Language): ApplicationCommandOptionChoiceData<string>[] {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  const typed = fold(query.trim());
+  const label = (o: Organisation) => (o.kind === 'district' ? `${o.name} (${t(language, 'events.district')})` : o.name);
+  const rank = (o: Organisation) => (fold(o.name).startsWith(typed) || fold(o.shortName ?? '').startsWith(typed) ? 0 : 1);
+  return [...organisations]
+    .filter((o) => (o.kind === 'club' || o.kind === 'district') && words.every((w) => fold(`${o.name} ${o.shortName ?? ''}`).includes(w)))
+    .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'sv'))
+    .slice(0, 25)
+    .map((o) => ({ name: label(o).slice(0, 100), value: o.id }));
+}
+
+/** The organiser option: a picked id, or a name typed by hand that names exactly one club or district. */
+async function resolveOrganiser(eventor: GuildEventor, value: string | null, language: Language): Promise<string | null> {
+  if (value === null || value.trim() === '') return null;
+  const organisations = await organisationsById(eventor);
+  const text = value.trim();
+  if (organisations.has(text)) return text;
+  const choices = organiserChoices(organisations.values(), text, language);
+  const exact = choices.filter((choice) => fold(organisations.get(String(choice.value))!.name) === fold(text));
+  if (exact.length === 1) return String(exact[0]!.value);
+  if (choices.length === 1) return String(choices[0]!.value);
+  throw new UserFacingError('events.unknownOrganiser', { value: text.slice(0, 60) });
+}
+
+function levelChoice(level: Level): { name: string; name_localizations: Record<string, string>; value: string } {
+  const key: MessageKey = level === 'all' ? 'events.level.all' : `render.level.${level}`;
+  return { name: t('en', key), name_localizations: discordLocalizations(key), value: level };
+}
+
+const definition = localizedCommand('events.name', 'events.description')
+  .addIntegerOption((o: SlashCommandIntegerOption) => localize(o, 'events.option.days', 'events.option.daysDescription').setMinValue(MIN_DAYS).setMaxValue(MAX_DAYS))
+  .addStringOption((o: SlashCommandStringOption) => localize(o, 'events.option.from', 'events.option.fromDescription').setMaxLength(40))
+  .addStringOption((o: SlashCommandStringOption) => localize(o, 'events.option.level', 'events.option.levelDescription').addChoices(...LEVELS.map(levelChoice)))
+  .addStringOption((o: SlashCommandStringOption) => localize(o, 'events.option.organiser', 'events.option.organiserDescription').setAutocomplete(true));
+
+export const eventsCommand: BotCommand = {
+  definition: definition.toJSON(),
+  defer: 'public',
+  async execute(ctx) {
+    const options = ctx.interaction.options;
+    const checked = checkFilters({
+      from: options.getString('from'),
+      days: options.getInteger('days'),
+      level: options.getString('level'),
+      today: localToday(ctx.now(), ctx.guild.timeZone),
+    });
+    const eventor = await ctx.guild.eventor();
+    const organiserId = await resolveOrganiser(eventor, options.getString('organiser'), ctx.language);
+    const payload = await listPage(ctx, { ...checked, organiserId }, 1, ctx.language);
+    await ctx.interaction.editReply(payload);
+  },
+  async autocomplete(ctx) {
+    const focused = ctx.interaction.options.getFocused(true);
+    if (focused.name !== 'organiser') return [];
+    const eventor = await ctx.guild.eventor();
+    return organiserChoices((await organisationsById(eventor)).values(), String(focused.value), ctx.language);
+  },
+  components: {
+    p: {
+      defer: 'update',
+      async handle(ctx) {
+        const [page, from, days, level, organiser, language] = ctx.args;
+        const messageLanguage = languageArg(language, ctx.language);
+        try {
+          const day = expandDay(from);
+          if (day === null) throw new UserFacingError('error.unexpected');
+          const checked = checkFilters({ from: day, days: Number(days), level: level ?? null, today: day });
+          const organiserId = organiser !== undefined && /^\d+$/.test(organiser) ? organiser : null;
+          const payload = await listPage(ctx, { ...checked, organiserId }, Number(page) || 1, messageLanguage);
+          await ctx.interaction.editReply(payload);
+        } catch (error) {
+          await tellPrivately(ctx, error);
+        }
+      },
+    },
+    pick: {
+      // Privately: the list is public, and a picked card in its place would take it from everyone.
+      defer: 'ephemeral',
+      async handle(ctx) {
+        if (!ctx.interaction.isStringSelectMenu()) throw new UserFacingError('error.unexpected');
+        const eventId = ctx.interaction.values[0] ?? '';
+        if (!/^\d+$/.test(eventId)) throw new UserFacingError('error.eventNotFound');
+        const eventor = await ctx.guild.eventor();
+        await ctx.interaction.editReply(await eventCard(ctx, eventor, eventId));
+      },
+    },
+  },
+};
