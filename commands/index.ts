@@ -10,7 +10,8 @@ import { eventCommand } from './event.js';
 import { eventsCommand } from './events.js';
 import { help } from './help.js';
 import { results } from './results.js';
+import { setup } from './setup.js';
 import { starts } from './starts.js';
 import { status } from './status.js';
 
-export const COMMANDS: readonly BotCommand[] = [help, status, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity];
+export const COMMANDS: readonly BotCommand[] = [help, status, setup, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity];

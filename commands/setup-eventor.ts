@@ -1,0 +1,171 @@
+/**
+ * `/setup eventor`: which Eventor, then the API key in a modal (slash options stay visible in the
+ * member's client history, a modal's text does not), checked with Eventor at once and stored
+ * only when Eventor accepts it.
+ */
+import { randomBytes } from 'node:crypto';
+import { LabelBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { customId, UserFacingError, type CommandContext, type ComponentContext } from '../src/bot/command.js';
+import { EventorClient } from '../src/eventor/client.js';
+import { EventorError } from '../src/eventor/errors.js';
+import { customInstance, INSTANCES, isInstanceName, type EventorInstance, type InstanceName } from '../src/eventor/instances.js';
+import type { Language, MessageKey } from '../src/i18n/index.js';
+import { t } from '../src/i18n/index.js';
+
+export const INSTANCE_NAMES = Object.keys(INSTANCES) as InstanceName[];
+export const KEY_INPUT = 'key';
+const KEY_MIN = 16;
+const KEY_MAX = 128;
+/** ASCII without spaces, quotes or backslashes: it travels in an HTTP header, and the log masks it verbatim (JSON would escape `"` and `\`). */
+const KEY_SHAPE = new RegExp(`^[\\x21\\x23-\\x5b\\x5d-\\x7e]{${KEY_MIN},${KEY_MAX}}$`);
+const PENDING_TTL_MS = 15 * 60_000;
+const PENDING_MAX = 1_000;
+/** The key check answers an admin who is waiting: fewer retries and a shorter timeout than normal calls. */
+const CHECK_RETRIES = 1;
+const CHECK_TIMEOUT_MS = 15_000;
+
+interface PendingCustom {
+  guildId: string;
+  userId: string;
+  baseUrl: string;
+  expiresAt: number;
+}
+
+/**
+ * Custom base URLs between the slash command and the modal submit, kept here rather than in the
+ * custom id (which is capped at 100 characters and comes back from the client unverified).
+ */
+const pending = new Map<string, PendingCustom>();
+
+function prune(now: number): void {
+  for (const [id, entry] of pending) if (entry.expiresAt <= now) pending.delete(id);
+  // Oldest first (insertion order): a flood of unused forms cannot grow the map without bound.
+  while (pending.size >= PENDING_MAX) pending.delete(pending.keys().next().value!);
+}
+
+/** An instance's name in the member's language; a custom Eventor goes by its host. */
+export function instanceLabel(language: Language, instance: EventorInstance): string {
+  return isInstanceName(instance.name) ? t(language, `setup.instance.${instance.name}` as MessageKey) : instance.label;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** A base URL an admin typed, as an instance; a preset's own address becomes the preset. */
+export function parseBaseUrl(raw: string): EventorInstance | { reason: MessageKey } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { reason: 'setup.url.notUrl' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { reason: 'setup.url.notUrl' };
+  // The key goes in a header of every request: plain http only where it never leaves the machine.
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) return { reason: 'setup.url.notHttps' };
+  if (url.username || url.password) return { reason: 'setup.url.credentials' };
+  if (url.search || url.hash || raw.includes('?') || raw.includes('#')) return { reason: 'setup.url.query' };
+  if (url.pathname === '/') url.pathname = '/api';
+  const instance = customInstance(url.href);
+  return Object.values(INSTANCES).find((preset) => preset.baseUrl === instance.baseUrl) ?? instance;
+}
+
+function isManager(ctx: CommandContext | ComponentContext): boolean {
+  return ctx.interaction.memberPermissions?.has('ManageGuild') === true;
+}
+
+/** Refuses anyone who may not change settings; Discord hiding the command is not enough. */
+export function requireManager(ctx: CommandContext | ComponentContext): string {
+  if (!ctx.interaction.inGuild()) throw new UserFacingError('setup.guildOnly');
+  if (!isManager(ctx)) throw new UserFacingError('setup.notAdmin');
+  return ctx.interaction.guildId;
+}
+
+export async function startEventorSetup(ctx: CommandContext): Promise<void> {
+  const guildId = requireManager(ctx);
+  const name = ctx.interaction.options.getString('instance');
+  const baseUrl = ctx.interaction.options.getString('base_url');
+  if ((name === null) === (baseUrl === null)) throw new UserFacingError('setup.eventor.chooseOne');
+  let id: string;
+  if (name !== null) {
+    if (!isInstanceName(name)) throw new UserFacingError('setup.eventor.chooseOne');
+    id = customId('setup', 'key', name);
+  } else {
+    const parsed = parseBaseUrl(baseUrl!);
+    if ('reason' in parsed) {
+      // Echoed to the admin alone, and without any user name or password it may hold.
+      const shown = baseUrl!.replace(/\/\/[^/@]*@/, '//').slice(0, 200);
+      throw new UserFacingError('setup.url.invalid', { url: shown, reason: t(ctx.language, parsed.reason) });
+    }
+    if (isInstanceName(parsed.name)) {
+      id = customId('setup', 'key', parsed.name);
+    } else {
+      const now = ctx.now().getTime();
+      prune(now);
+      const ref = randomBytes(12).toString('base64url');
+      pending.set(ref, { guildId, userId: ctx.interaction.user.id, baseUrl: parsed.baseUrl, expiresAt: now + PENDING_TTL_MS });
+      id = customId('setup', 'key', 'custom', ref);
+    }
+  }
+  const modal = new ModalBuilder()
+    .setCustomId(id)
+    .setTitle(ctx.t('setup.modal.title'))
+    .addLabelComponents(
+      new LabelBuilder()
+        .setLabel(ctx.t('setup.modal.label'))
+        .setDescription(ctx.t('setup.modal.hint'))
+        .setTextInputComponent(
+          new TextInputBuilder().setCustomId(KEY_INPUT).setStyle(TextInputStyle.Short).setMinLength(KEY_MIN).setMaxLength(KEY_MAX).setRequired(true),
+        ),
+    );
+  await ctx.interaction.showModal(modal);
+}
+
+/** The instance a submitted modal is for, from the custom id and (for a custom one) the server-side note. */
+function instanceFor(ctx: ComponentContext, guildId: string): { instance: EventorInstance; ref: string | null } {
+  const [name = '', ref = ''] = ctx.args;
+  if (isInstanceName(name)) return { instance: INSTANCES[name], ref: null };
+  const entry = name === 'custom' ? pending.get(ref) : undefined;
+  if (!entry || entry.expiresAt <= ctx.now().getTime() || entry.guildId !== guildId || entry.userId !== ctx.interaction.user.id) {
+    throw new UserFacingError('setup.key.expired');
+  }
+  return { instance: customInstance(entry.baseUrl), ref };
+}
+
+export async function submitKey(ctx: ComponentContext): Promise<void> {
+  if (!ctx.interaction.isModalSubmit()) throw new UserFacingError('setup.key.expired');
+  const raw = ctx.interaction.fields.getTextInputValue(KEY_INPUT);
+  const apiKey = raw.trim();
+  // Before anything else can log: from here on the key is masked in every line.
+  ctx.log.redact(raw);
+  ctx.log.redact(apiKey);
+  const guildId = requireManager(ctx);
+  const { instance, ref } = instanceFor(ctx, guildId);
+  const label = instanceLabel(ctx.language, instance);
+  if (!KEY_SHAPE.test(apiKey)) throw new UserFacingError('setup.key.badShape');
+
+  // A client of its own, without cache: the answer must be Eventor's verdict on this key now.
+  const client = new EventorClient({ instance, apiKey, retries: CHECK_RETRIES, timeoutMs: CHECK_TIMEOUT_MS, cache: false });
+  let organisation: { id: string; name: string };
+  try {
+    organisation = await client.organisationForApiKey();
+  } catch (error) {
+    if (!(error instanceof EventorError)) throw error;
+    ctx.log.warn('eventor key check failed', { instance: instance.baseUrl, error });
+    if (error.code === 'InvalidApiKey') throw new UserFacingError('setup.key.refused', { instance: label });
+    const custom = !isInstanceName(instance.name);
+    if (custom && (error.code === 'NotFound' || error.code === 'InvalidResponse')) throw new UserFacingError('setup.key.notEventor', { url: instance.baseUrl });
+    throw new UserFacingError('setup.key.unavailable', { instance: label });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  ctx.store.connectEventor(guildId, {
+    instance: instance.name,
+    baseUrl: isInstanceName(instance.name) ? null : instance.baseUrl,
+    apiKey,
+    organisation: { id: organisation.id, name: organisation.name },
+  });
+  if (ref) pending.delete(ref);
+  ctx.log.info('server connected to eventor', { instance: instance.baseUrl, organisation: organisation.id });
+  await ctx.interaction.editReply({ content: ctx.t('setup.key.connected', { club: organisation.name, instance: label }) });
+}

@@ -1,0 +1,239 @@
+/**
+ * `/setup` (Manage Server only): the server's Eventor and API key, the language and time zone of
+ * automatic posts, and one channel per kind of automatic post; `/setup show` shows it all
+ * without ever showing the key. Every answer is ephemeral, and a refused input changes nothing.
+ */
+import {
+  ApplicationIntegrationType,
+  ChannelType,
+  EmbedBuilder,
+  InteractionContextType,
+  PermissionFlagsBits,
+  type APIApplicationCommandOptionChoice,
+  type Guild,
+} from 'discord.js';
+import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { instanceOf } from '../src/bot/eventor-access.js';
+import { isValidTimeZone } from '../src/eventor/time.js';
+import { discordLocalizations, type Language, type MessageKey } from '../src/i18n/index.js';
+import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
+
+/** The kinds of automatic post, each with at most one channel (the scheduler reads these names). */
+export const POST_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities', 'admin'] as const;
+export type PostKind = (typeof POST_KINDS)[number];
+
+/** Language names as their speakers write them: the choice list is the same in every client. */
+const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sv: 'Svenska', nb: 'Norsk bokmål' };
+
+function languageName(ctx: CommandContext, language: Language): string {
+  return ctx.t(`setup.languageName.${language}` as MessageKey);
+}
+
+/** What the bot needs in a channel to post there (posts are embeds). */
+const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
+  [PermissionFlagsBits.ViewChannel, 'setup.perm.view'],
+  [PermissionFlagsBits.SendMessages, 'setup.perm.send'],
+  [PermissionFlagsBits.EmbedLinks, 'setup.perm.embed'],
+];
+const POSTABLE_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
+
+/** Listed first when the member has typed nothing yet: the zones of the Eventor countries. */
+const COMMON_ZONES = [
+  'Europe/Stockholm', 'Europe/Oslo', 'Europe/Helsinki', 'Europe/Copenhagen', 'Europe/London', 'Europe/Berlin',
+  'Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Adelaide', 'Australia/Perth', 'Australia/Hobart',
+  'Australia/Darwin', 'Pacific/Auckland', 'UTC',
+];
+let allZones: string[] | null = null;
+function zones(): string[] {
+  allZones ??= [...new Set([...COMMON_ZONES, ...Intl.supportedValuesOf('timeZone')])];
+  return allZones;
+}
+
+function choice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
+  return { name: discordLocalizations(key)['en-US'], name_localizations: discordLocalizations(key), value };
+}
+
+const definition = localizedCommand('setup.name', 'setup.description')
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .setContexts(InteractionContextType.Guild)
+  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+  .addSubcommand((sub) =>
+    localize(sub, 'setup.eventor.name', 'setup.eventor.description')
+      .addStringOption((o) => localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(...INSTANCE_NAMES.map((n) => choice(`setup.instance.${n}` as MessageKey, n))))
+      .addStringOption((o) => localize(o, 'setup.eventor.baseUrl.name', 'setup.eventor.baseUrl.description').setMaxLength(300)),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'setup.language.name', 'setup.language.description').addStringOption((o) =>
+      localize(o, 'setup.language.option.name', 'setup.language.option.description')
+        .setRequired(true)
+        .addChoices(...(Object.entries(LANGUAGE_NAMES) as Array<[Language, string]>).map(([value, name]) => ({ name, value }))),
+    ),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'setup.timezone.name', 'setup.timezone.description').addStringOption((o) =>
+      localize(o, 'setup.timezone.option.name', 'setup.timezone.option.description').setRequired(true).setAutocomplete(true).setMaxLength(64),
+    ),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'setup.channel.name', 'setup.channel.description')
+      .addStringOption((o) => localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description').setRequired(true).addChoices(...POST_KINDS.map((k) => choice(`setup.kind.${k}` as MessageKey, k))))
+      .addChannelOption((o) => localize(o, 'setup.channel.channel.name', 'setup.channel.channel.description').addChannelTypes(...POSTABLE_TYPES))
+      .addBooleanOption((o) => localize(o, 'setup.channel.clear.name', 'setup.channel.clear.description')),
+  )
+  .addSubcommand((sub) => localize(sub, 'setup.show.name', 'setup.show.description'))
+  .toJSON();
+
+/** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
+async function missingPostPermissions(guild: Guild, channelId: string): Promise<MessageKey[] | null> {
+  const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
+  if (!channel) return null;
+  const me = guild.members.me ?? (await guild.members.fetchMe());
+  const granted = channel.permissionsFor(me);
+  return POST_PERMISSIONS.filter(([bit]) => !granted.has(bit)).map(([, key]) => key);
+}
+
+function kindLabel(ctx: CommandContext, kind: string): string {
+  return (POST_KINDS as readonly string[]).includes(kind) ? ctx.t(`setup.kind.${kind}` as MessageKey) : kind;
+}
+
+async function reply(ctx: CommandContext, content: string): Promise<void> {
+  await ctx.interaction.editReply({ content, embeds: [], components: [] });
+}
+
+async function setLanguage(ctx: CommandContext, guildId: string): Promise<void> {
+  const value = ctx.interaction.options.getString('language', true);
+  if (!Object.hasOwn(LANGUAGE_NAMES, value)) throw new UserFacingError('error.unexpected');
+  ctx.store.updateGuildSettings(guildId, { locale: value });
+  await reply(ctx, ctx.t('setup.language.done', { language: languageName(ctx, value as Language) }));
+}
+
+/** The zone's canonical name, or null: offsets and abbreviations Intl may accept are not zones to store. */
+export function canonicalZone(input: string): string | null {
+  const zone = input.trim().replace(/ /g, '_');
+  if (zone.length === 0 || zone.length > 64 || !isValidTimeZone(zone)) return null;
+  const canonical = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+  return /^(?:UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+)$/.test(canonical) ? canonical : null;
+}
+
+async function setTimeZone(ctx: CommandContext, guildId: string): Promise<void> {
+  const input = ctx.interaction.options.getString('zone', true);
+  const zone = canonicalZone(input);
+  if (!zone) throw new UserFacingError('setup.timezone.invalid', { zone: input.slice(0, 64) });
+  ctx.store.updateGuildSettings(guildId, { timeZone: zone });
+  const time = new Intl.DateTimeFormat(ctx.language === 'nb' ? 'nb-NO' : ctx.language === 'sv' ? 'sv-SE' : 'en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' }).format(ctx.now());
+  await reply(ctx, ctx.t('setup.timezone.done', { zone, time }));
+}
+
+async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
+  const kind = ctx.interaction.options.getString('kind', true);
+  if (!(POST_KINDS as readonly string[]).includes(kind)) throw new UserFacingError('error.unexpected');
+  const option = ctx.interaction.options.getChannel('channel');
+  const clear = ctx.interaction.options.getBoolean('clear') === true;
+  if ((option === null) === !clear) throw new UserFacingError('setup.channel.chooseOne');
+  if (clear) {
+    ctx.store.setChannel(guildId, kind, null);
+    await reply(ctx, ctx.t('setup.channel.cleared', { kind: kindLabel(ctx, kind) }));
+    return;
+  }
+  if (!(POSTABLE_TYPES as readonly ChannelType[]).includes(option!.type)) throw new UserFacingError('setup.channel.wrongType');
+  const guild = ctx.interaction.guild;
+  const missing = guild ? await missingPostPermissions(guild, option!.id) : null;
+  if (missing === null) throw new UserFacingError('setup.channel.notFound');
+  if (missing.length > 0) {
+    throw new UserFacingError('setup.channel.missing', { channel: `<#${option!.id}>`, permissions: missing.map((key) => ctx.t(key)).join(', ') });
+  }
+  ctx.store.setChannel(guildId, kind, option!.id);
+  await reply(ctx, ctx.t('setup.channel.done', { kind: kindLabel(ctx, kind), channel: `<#${option!.id}>` }));
+}
+
+async function eventorSummary(ctx: CommandContext, guildId: string): Promise<string> {
+  const settings = ctx.store.guildSettings(guildId);
+  const instance = settings ? instanceOf(settings.eventorInstance, settings.eventorBaseUrl) : null;
+  if (settings?.hasApiKey && instance) {
+    return ctx.t('setup.show.connected', { club: settings.organisationName ?? '?', instance: instanceLabel(ctx.language, instance) });
+  }
+  try {
+    const eventor = await ctx.guild.eventor();
+    return ctx.t('setup.show.operatorDefault', { club: eventor.organisationName, instance: instanceLabel(ctx.language, eventor.instance) });
+  } catch (error) {
+    if (error instanceof UserFacingError && error.key === 'error.notConfigured') return ctx.t('setup.show.notConnected');
+    ctx.log.warn('setup show: default eventor unavailable', { error });
+    return ctx.t('status.eventorDown');
+  }
+}
+
+async function show(ctx: CommandContext, guildId: string): Promise<void> {
+  const settings = ctx.store.guildSettings(guildId);
+  const language = settings?.locale ? languageName(ctx, ctx.guild.language) : ctx.t('setup.show.default', { value: languageName(ctx, ctx.guild.language) });
+  const timeZone = settings?.timeZone ? settings.timeZone : ctx.t('setup.show.default', { value: ctx.guild.timeZone });
+  const guild = ctx.interaction.guild;
+  const channelLines: string[] = [];
+  for (const kind of POST_KINDS) {
+    const channelId = settings?.channels[kind];
+    let state: string;
+    if (!channelId) state = ctx.t('setup.show.notSet');
+    else {
+      const missing = guild ? await missingPostPermissions(guild, channelId) : null;
+      const health =
+        missing === null
+          ? ctx.t('setup.show.channelGone')
+          : missing.length === 0
+            ? ctx.t('setup.show.canPost')
+            : ctx.t('setup.show.cannotPost', { permissions: missing.map((key) => ctx.t(key)).join(', ') });
+      state = `<#${channelId}> (${health})`;
+    }
+    channelLines.push(`**${kindLabel(ctx, kind)}**: ${state}`);
+  }
+  const embed = new EmbedBuilder()
+    .setTitle(ctx.t('setup.show.title'))
+    .addFields(
+      { name: ctx.t('setup.show.eventor'), value: await eventorSummary(ctx, guildId) },
+      { name: ctx.t('setup.show.language'), value: language, inline: true },
+      { name: ctx.t('setup.show.timeZone'), value: timeZone, inline: true },
+      { name: ctx.t('setup.show.channels'), value: channelLines.join('\n') },
+    );
+  await ctx.interaction.editReply({ embeds: [embed] });
+}
+
+export const setup: BotCommand = {
+  definition,
+  // The modal must be the first answer, so `eventor` cannot be deferred; the rest may touch Discord or Eventor.
+  defer: (interaction) => (interaction.options.getSubcommand(false) === 'eventor' ? 'none' : 'ephemeral'),
+  async execute(ctx) {
+    const subcommand = ctx.interaction.options.getSubcommand(false);
+    if (subcommand === 'eventor') return startEventorSetup(ctx);
+    const guildId = requireManager(ctx);
+    switch (subcommand) {
+      case 'language':
+        return setLanguage(ctx, guildId);
+      case 'timezone':
+        return setTimeZone(ctx, guildId);
+      case 'channel':
+        return setChannel(ctx, guildId);
+      case 'show':
+        return show(ctx, guildId);
+      default:
+        throw new UserFacingError('error.unexpected');
+    }
+  },
+  async autocomplete(ctx) {
+    if (!ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return [];
+    const typed = String(ctx.interaction.options.getFocused()).trim().toLowerCase().replace(/ /g, '_');
+    const list = typed === '' ? COMMON_ZONES : zones().filter((zone) => zone.toLowerCase().includes(typed));
+    // The Eventor countries' zones first (in COMMON_ZONES order), then names starting with what was typed.
+    const rank = (zone: string): number => {
+      const common = COMMON_ZONES.indexOf(zone);
+      if (common >= 0) return common;
+      const lower = zone.toLowerCase();
+      return lower.startsWith(typed) || lower.split('/').some((part) => part.startsWith(typed)) ? COMMON_ZONES.length : COMMON_ZONES.length + 1;
+    };
+    return [...list]
+      .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+      .slice(0, 25)
+      .map((zone) => ({ name: zone, value: zone }));
+  },
+  components: {
+    key: { defer: 'ephemeral', handle: submitKey },
+  },
+};
