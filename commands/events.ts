@@ -103,12 +103,18 @@ async function listPage(ctx: BaseContext, filters: EventFilters, page: number, l
   });
 }
 
-/** Clubs and districts whose name has every typed word, closest first. */
-export function organiserChoices(organisations: Iterable<Organisation>, query: string, language: Language): ApplicationCommandOptionChoiceData<string>[] {
+/**
+ * Clubs and districts whose name has every typed word: names starting with what was typed first,
+ * then the club itself and its district, then the district's other clubs (`home` is the club's
+ * area as homeArea gives it), which is what a member most often means.
+ */
+export function organiserChoices(organisations: Iterable<Organisation>, query: string, language: Language, home: readonly string[] = []): ApplicationCommandOptionChoiceData<string>[] {
   const words = fold(query).split(/\s+/).filter(Boolean);
   const typed = fold(query.trim());
   const label = (o: Organisation) => (o.kind === 'district' ? `${o.name} (${t(language, 'events.district')})` : o.name);
-  const rank = (o: Organisation) => (fold(o.name).startsWith(typed) || fold(o.shortName ?? '').startsWith(typed) ? 0 : 1);
+  const starts = (o: Organisation) => (fold(o.name).startsWith(typed) || fold(o.shortName ?? '').startsWith(typed) ? 0 : 3);
+  const near = (o: Organisation) => (home.includes(o.id) ? 0 : o.parentId !== null && home.includes(o.parentId) ? 1 : 2);
+  const rank = (o: Organisation) => starts(o) + near(o);
   return [...organisations]
     .filter((o) => (o.kind === 'club' || o.kind === 'district') && words.every((w) => fold(`${o.name} ${o.shortName ?? ''}`).includes(w)))
     .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'sv'))
@@ -160,7 +166,8 @@ export const eventsCommand: BotCommand = {
     const focused = ctx.interaction.options.getFocused(true);
     if (focused.name !== 'organiser') return [];
     const eventor = await ctx.guild.eventor();
-    return organiserChoices((await organisationsById(eventor)).values(), String(focused.value), ctx.language);
+    const organisations = await organisationsById(eventor);
+    return organiserChoices(organisations.values(), String(focused.value), ctx.language, await homeArea(eventor, organisations));
   },
   components: {
     p: {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, localToday, parseDay } from '../commands/events-common.js';
+import { addDays, dayWindow, localToday, parseDay } from '../commands/events-common.js';
 import { checkFilters, eventQuery } from '../commands/events.js';
 import { UserFacingError } from '../src/bot/command.js';
 import type { Event } from '../src/eventor/model.js';
+import { DISCORD_LIMITS, fitPayload } from '../src/render/index.js';
+import { pageWithButtons } from '../src/render/paging.js';
 import { renderMessageText, type MessageView } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
@@ -37,8 +39,8 @@ describe('/events, /event and /entries end to end', () => {
 
   /** Upcoming events in [today, today + days - 1] organised in the club's district, by date. */
   const districtEvents = (days: number): SandboxEvent[] => {
-    const from = Date.parse(`${today}T00:00:00Z`) - 2 * 3600_000;
-    const to = Date.parse(`${addDays(today, days - 1)}T23:59:59Z`) - 3600_000;
+    const window = dayWindow(today, addDays(today, days - 1), TIME_ZONE);
+    const [from, to] = [Date.parse(window.from), Date.parse(window.to)];
     return world.eventor.dataset.events
       .filter((ev) => ev.event.start !== null && Date.parse(ev.event.start) >= from && Date.parse(ev.event.start) <= to)
       .filter((ev) => ev.event.organisers.some((o) => o.id !== null && area.has(o.id)))
@@ -181,6 +183,31 @@ describe('/events, /event and /entries end to end', () => {
     expect(all.some((c) => String(c.name).includes('(district)'))).toBe(true);
   });
 
+  it('takes an organiser typed by name instead of picked, and names one it cannot find', async () => {
+    const organiser = world.eventor.dataset.clubs[1]!;
+    const picked = text(await run('events', { days: 365, organiser: organiser.id }));
+    const typed = text(await run('events', { days: 365, organiser: organiser.name.toLowerCase() }));
+    expect(typed).toBe(picked);
+    expect(text(await run('events', { organiser: 'Ingen Sådan Klubb' }))).toContain('I could not find the organiser "Ingen Sådan Klubb"');
+    expect(text(await run('events', { organiser: 'Ingen Sådan Klubb' }, 'sv-SE'))).toContain('Jag hittade inte arrangören');
+  });
+
+  it('offers the club\'s own district first when nothing is typed', async () => {
+    const district = world.eventor.dataset.homeClub.organisation.parentId!;
+    const choices = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'events', focused: 'organiser', value: '', ...WAIT });
+    const home = [district, world.eventor.dataset.homeClub.id];
+    expect(choices.slice(0, 2).map((c) => c.value).sort()).toEqual([...home].sort());
+    expect(choices.slice(0, area.size).map((c) => c.value).sort()).toEqual([...area].sort());
+  });
+
+  it('answers in Norwegian for a Norwegian Discord client', async () => {
+    const ev = upcomingWithEntries();
+    const list = text(await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'no', name: 'events', options: { days: 60 } }).reply(WAIT));
+    expect(list).toContain('Kommende løp');
+    const entries = text(await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'no', name: 'entries', options: { event: ev.id } }).reply(WAIT));
+    expect(entries).toContain(`Påmeldte fra klubben: ${clubEntries(ev).length}`);
+  });
+
   it('refuses a bad from date with the expected form, in the member\'s language', async () => {
     const english = text(await run('events', { from: '2026-13-45' }));
     expect(english).toContain('YYYY-MM-DD');
@@ -283,6 +310,11 @@ describe('/events, /event and /entries end to end', () => {
     expect(world.eventor.requests.count('/api/events')).toBe(after);
   });
 
+  it('logged no unexpected failure for any of the commands above', () => {
+    const errors = world.logLines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.level === 'error');
+    expect(errors).toEqual([]);
+  });
+
   it('tells the member, in their language, when Eventor is not answering', async () => {
     world.eventor.faults.add({ path: '/api/events', kind: 'status', status: 503, times: 50 });
     try {
@@ -297,4 +329,26 @@ describe('/events, /event and /entries end to end', () => {
     // And the bot is still there.
     expect(text(await run('events', { days: 60 }))).toContain('Upcoming events');
   }, 60_000);
+});
+
+describe('page buttons under paged renders', () => {
+  const ctx = { language: 'sv' as const, timeZone: TIME_ZONE, now: new Date(), webUrl: 'https://eventor.example' };
+  const pages = [1, 2, 3].map((n) => fitPayload({ embeds: [{ title: `Sida ${n}` }] }));
+  const ids = (n: number) => `entries:p:${n}:30001:20261122:sv`;
+
+  it('adds Previous and Next with distinct custom ids, the impossible one disabled', () => {
+    const first = pageWithButtons(pages, 1, ctx, ids);
+    expect(first.embeds?.[0]?.title).toBe('Sida 1');
+    const row = first.components!.at(-1)!.components as Array<{ custom_id: string; label: string; disabled: boolean }>;
+    expect(row.map((b) => [b.label, b.custom_id, b.disabled])).toEqual([['Föregående', ids(1), true], ['Nästa', ids(2), false]]);
+    const last = pageWithButtons(pages, 9, ctx, ids);
+    expect(last.embeds?.[0]?.title).toBe('Sida 3');
+    const lastRow = last.components!.at(-1)!.components as Array<{ custom_id: string; disabled: boolean }>;
+    expect(lastRow.map((b) => [b.custom_id, b.disabled])).toEqual([[ids(2), false], [ids(3), true]]);
+    expect(ids(3).length).toBeLessThanOrEqual(DISCORD_LIMITS.customId);
+  });
+
+  it('leaves a single page without buttons', () => {
+    expect(pageWithButtons(pages.slice(0, 1), 1, ctx, ids).components).toBeUndefined();
+  });
 });
