@@ -10,7 +10,7 @@ import { fold } from '../src/bot/lookup.js';
 import type { Event, Organisation } from '../src/eventor/model.js';
 import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { discordLocalizations, t, type Language, type MessageKey } from '../src/i18n/index.js';
-import { renderEventList, type MessagePayload } from '../src/render/index.js';
+import { escapeName, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
 import {
   addDays, compactDay, dayWindow, eventCard, expandDay, languageArg, localToday, organisationsById, parseDay, renderContext, tellPrivately,
 } from './events-common.js';
@@ -39,6 +39,11 @@ export interface EventFilters {
   organiserId: string | null;
 }
 
+/** What the member typed, shown back to them: short, and unable to ping or format (the router's replies allow mentions). */
+function echo(text: string, max: number): string {
+  return truncate(escapeName(text), max);
+}
+
 /** The member's options checked; the handler's own guard behind Discord's min/max. */
 export function checkFilters(input: { from: string | null; days: number | null; level: string | null; today: string }): Omit<EventFilters, 'organiserId'> {
   const days = input.days ?? DEFAULT_DAYS;
@@ -46,7 +51,7 @@ export function checkFilters(input: { from: string | null; days: number | null; 
   let from = input.today;
   if (input.from !== null && input.from.trim() !== '') {
     const day = parseDay(input.from);
-    if (day === null) throw new UserFacingError('events.badDate', { value: input.from.trim().slice(0, 40), example: input.today });
+    if (day === null) throw new UserFacingError('events.badDate', { value: echo(input.from, 40), example: input.today });
     from = day;
   }
   const level = input.level === null || input.level === '' ? null : LEVELS.find((l) => l === input.level) ?? null;
@@ -132,7 +137,7 @@ async function resolveOrganiser(eventor: GuildEventor, value: string | null, lan
   const exact = choices.filter((choice) => fold(organisations.get(String(choice.value))!.name) === fold(text));
   if (exact.length === 1) return String(exact[0]!.value);
   if (choices.length === 1) return String(choices[0]!.value);
-  throw new UserFacingError('events.unknownOrganiser', { value: text.slice(0, 60) });
+  throw new UserFacingError('events.unknownOrganiser', { value: echo(text, 60) });
 }
 
 function levelChoice(level: Level): { name: string; name_localizations: Record<string, string>; value: string } {

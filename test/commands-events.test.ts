@@ -215,6 +215,8 @@ describe('/events, /event and /entries end to end', () => {
     const swedish = text(await run('events', { from: 'i morgon' }, 'sv-SE'));
     expect(swedish).toContain('ÅÅÅÅ-MM-DD');
     expect(swedish).toContain('inget datum');
+    const mention = await run('events', { from: '@everyone **1**' });
+    expect(mention.content + JSON.stringify(mention.embeds)).not.toContain('@everyone');
   });
 
   it('checks days and dates itself, behind Discord\'s min and max', () => {
