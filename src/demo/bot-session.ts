@@ -4,6 +4,7 @@
  * scripted session of members using the commands. Prints what Discord would show.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,21 +14,41 @@ import { COMMANDS } from '../../commands/index.js';
 import { renderInteractionText, renderMessageText, startSandboxDiscord, type SandboxDiscord } from '../sandbox/discord/index.js';
 import type { SandboxUser } from '../sandbox/discord/types.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
+import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
+import { Store } from '../store/store.js';
+
+/** Ids from the sandbox's data that the scripted steps refer to. */
+export interface DemoFacts {
+  upcomingEventId: string;
+  startListEventId: string;
+  resultsEventId: string;
+  activityId: string;
+  linkedPersonId: string;
+}
 
 export interface DemoStep {
   who: 'member' | 'swedishMember' | 'admin';
   locale: string;
   name: string;
   subcommand?: string;
-  options?: Record<string, string | number | boolean>;
+  options?: (facts: DemoFacts) => Record<string, string | number | boolean>;
   /** Click this button (by label) on the reply afterwards, and show the result too. */
   thenClick?: string;
 }
 
-const BIN = fileURLToPath(new URL('../../../bin/eventor-bot.js', import.meta.url));
+/** The package's own program, found from here whether this runs compiled (dist/) or from source. */
+function programPath(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, 'bin', 'eventor-bot.js');
+    if (existsSync(candidate)) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error('cannot find bin/eventor-bot.js above the demo');
+}
 
 /** Discord shows `<t:…>` in the reader's zone and `<#id>` as the channel's name; so does the transcript. */
-export function humanize(text: string, timeZone: string, channelNames: ReadonlyMap<string, string>): string {
+export function humanize(text: string, timeZone: string, channelNames: ReadonlyMap<string, string>, now = Date.now()): string {
   const full = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
   const date = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium' });
   const clock = new Intl.DateTimeFormat('en-GB', { timeZone, timeStyle: 'short' });
@@ -36,9 +57,19 @@ export function humanize(text: string, timeZone: string, channelNames: ReadonlyM
       const at = new Date(Number(seconds) * 1000);
       if (style === 'd' || style === 'D') return date.format(at);
       if (style === 't' || style === 'T') return clock.format(at);
+      if (style === 'R') return relative(at.getTime() - now);
       return full.format(at);
     })
     .replace(/<#(\d+)>/g, (whole, id: string) => (channelNames.has(id) ? `#${channelNames.get(id)}` : whole));
+}
+
+const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** What Discord shows for `<t:…:R>`: "in 2 days", "3 hours ago". */
+function relative(ms: number): string {
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 365 * 86_400_000], ['month', 30 * 86_400_000], ['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]];
+  for (const [unit, size] of units) if (Math.abs(ms) >= size) return RELATIVE.format(Math.round(ms / size), unit);
+  return RELATIVE.format(Math.round(ms / 1000), 'second');
 }
 
 async function waitForReady(bot: ChildProcess, timeoutMs: number, stderr: string[]): Promise<void> {
@@ -76,9 +107,16 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
     };
     const channelNames = new Map([[channel.id, channel.name ?? 'allmänt']]);
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: guild.id });
+    const facts = demoFacts(eventor.dataset, Date.now());
+    const databasePath = path.join(dir, 'eventor-bot.sqlite');
+    const secretKey = 'demo-secret-key-not-for-production-use';
+    // Linking is its own feature; the demo starts with Astrid already linked to her Eventor person.
+    const store = Store.open(databasePath, secretKey);
+    store.linkPerson(guild.id, users.member.id, facts.linkedPersonId, 'admin');
+    store.close();
 
     const stderr: string[] = [];
-    bot = spawn(process.execPath, [BIN, 'start'], {
+    bot = spawn(process.execPath, [programPath(), 'start'], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
         PATH: process.env.PATH ?? '',
@@ -86,8 +124,8 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
         DISCORD_API_URL: discord.restUrl,
         EVENTOR_BASE_URL: eventor.baseUrl,
         EVENTOR_API_KEY: eventor.apiKey,
-        DATABASE_PATH: path.join(dir, 'eventor-bot.sqlite'),
-        SECRET_KEY: 'demo-secret-key-not-for-production-use',
+        DATABASE_PATH: databasePath,
+        SECRET_KEY: secretKey,
         DEFAULT_TIME_ZONE: 'Europe/Stockholm',
         LOG_LEVEL: 'info',
       },
@@ -103,7 +141,7 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
         locale: step.locale,
         name: step.name,
         ...(step.subcommand ? { subcommand: step.subcommand } : {}),
-        ...(step.options ? { options: step.options } : {}),
+        ...(step.options ? { options: step.options(facts) } : {}),
       });
       write(`\n── ${renderInteractionText(handle.payload)}  [${step.locale}]`);
       try {
@@ -134,6 +172,24 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
     await rm(dir, { recursive: true, force: true });
   }
   return { answered, total: steps.length };
+}
+
+/** Picks, from the sandbox's data, events and a member that make every command show something. */
+export function demoFacts(dataset: SandboxDataset, now: number): DemoFacts {
+  const home = dataset.homeClub.id;
+  const startOf = (e: SandboxEvent) => Date.parse(e.event.start ?? '');
+  const clubIn = (e: SandboxEvent, list: 'startList' | 'resultList') =>
+    (dataset.details(e)[list]?.classes ?? []).some((c) => c.persons.some((p) => p.organisation?.id === home));
+  const upcoming = dataset.events.filter((e) => startOf(e) > now && e.event.status !== 'canceled').sort((a, b) => startOf(a) - startOf(b));
+  const withEntries = upcoming.find((e) => dataset.details(e).entries.some((x) => x.competitor?.organisation?.id === home)) ?? upcoming[0];
+  const withStarts = upcoming.find((e) => dataset.hasStartList(e.id) && clubIn(e, 'startList'));
+  const past = dataset.events.filter((e) => startOf(e) < now && dataset.hasResults(e.id) && e.event.races.length === 1 && clubIn(e, 'resultList')).sort((a, b) => startOf(b) - startOf(a));
+  const results = past[0];
+  if (!withEntries || !withStarts || !results) throw new Error('the sandbox data lacks an event the demo needs');
+  const runner = dataset.details(results).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.person?.id);
+  const activity = dataset.activities.find((a) => a.organisationId === home && Date.parse(a.startTime ?? '') > now) ?? dataset.activities[0];
+  if (!runner?.person?.id || !activity) throw new Error('the sandbox data lacks a member or an activity the demo needs');
+  return { upcomingEventId: withEntries.id, startListEventId: withStarts.id, resultsEventId: results.id, activityId: activity.id, linkedPersonId: runner.person.id };
 }
 
 function indent(text: string): string {

@@ -132,7 +132,19 @@ export const DEMO_SESSION: readonly DemoStep[] = [
   { who: 'member', locale: 'en-GB', name: 'help' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'help' },
   { who: 'member', locale: 'en-GB', name: 'status' },
-  { who: 'swedishMember', locale: 'sv-SE', name: 'status' },
+  { who: 'member', locale: 'en-GB', name: 'events', options: () => ({ days: 30 }) },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'events' },
+  { who: 'member', locale: 'en-GB', name: 'event', options: (f) => ({ event: f.upcomingEventId }) },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'event', options: (f) => ({ event: f.upcomingEventId }) },
+  { who: 'member', locale: 'en-GB', name: 'entries' },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'entries', options: (f) => ({ event: f.upcomingEventId }) },
+  { who: 'member', locale: 'en-GB', name: 'starts' },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'starts', options: (f) => ({ event: f.startListEventId }) },
+  { who: 'member', locale: 'en-GB', name: 'results', options: () => ({ splits: true }) },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'results', options: (f) => ({ event: f.resultsEventId, splits: true, top: 3 }) },
+  { who: 'member', locale: 'en-GB', name: 'activities' },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'activity', options: (f) => ({ activity: f.activityId }) },
+  { who: 'admin', locale: 'sv-SE', name: 'setup', subcommand: 'show' },
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
