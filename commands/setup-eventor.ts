@@ -52,8 +52,11 @@ function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 }
 
-/** A base URL an admin typed, as an instance; a preset's own address becomes the preset. */
-export function parseBaseUrl(raw: string): EventorInstance | { reason: MessageKey } {
+/**
+ * A base URL an admin typed, as an instance; a preset's own address becomes the preset. Any other
+ * address must be on the operator's list, or any admin could point the bot at any host.
+ */
+export function parseBaseUrl(raw: string, allowedOrigins: readonly string[]): EventorInstance | { reason: MessageKey } {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -67,7 +70,10 @@ export function parseBaseUrl(raw: string): EventorInstance | { reason: MessageKe
   if (url.search || url.hash || raw.includes('?') || raw.includes('#')) return { reason: 'setup.url.query' };
   if (url.pathname === '/') url.pathname = '/api';
   const instance = customInstance(url.href);
-  return Object.values(INSTANCES).find((preset) => preset.baseUrl === instance.baseUrl) ?? instance;
+  const preset = Object.values(INSTANCES).find((p) => p.baseUrl === instance.baseUrl);
+  if (preset) return preset;
+  if (!allowedOrigins.includes(url.origin)) return { reason: 'setup.url.notAllowed' };
+  return instance;
 }
 
 function isManager(ctx: CommandContext | ComponentContext): boolean {
@@ -91,7 +97,7 @@ export async function startEventorSetup(ctx: CommandContext): Promise<void> {
     if (!isInstanceName(name)) throw new UserFacingError('setup.eventor.chooseOne');
     id = customId('setup', 'key', name);
   } else {
-    const parsed = parseBaseUrl(baseUrl!);
+    const parsed = parseBaseUrl(baseUrl!, ctx.customEventorOrigins);
     if ('reason' in parsed) {
       // Echoed to the admin alone, and without any user name or password it may hold.
       const shown = baseUrl!.replace(/\/\/[^/@]*@/, '//').slice(0, 200);

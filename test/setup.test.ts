@@ -103,6 +103,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(await text(setup('eventor', { instance: 'se', base_url: world.eventor.baseUrl }))).toContain('Choose exactly one');
     expect(await text(setup('eventor', { base_url: 'not an address' }))).toContain('it is not a web address');
     expect(await text(setup('eventor', { base_url: 'http://eventor.example.org/api' }, { locale: 'sv-SE' }))).toContain('den måste börja med https://');
+    expect(await text(setup('eventor', { base_url: 'https://intranet.example.org/api' }))).toContain('allows only the listed Eventor instances');
     const credentials = await text(setup('eventor', { base_url: 'https://user:pw@eventor.example.org/api' }, { locale: 'no' }));
     expect(credentials).toContain('den kan ikke inneholde brukernavn eller passord');
     expect(credentials).not.toContain('pw@');
@@ -277,12 +278,17 @@ describe('/setup: the key form of a custom Eventor expires', () => {
 
 describe('/setup helpers', () => {
   it('reads base URLs: presets by their address, /api added to a bare host, no plain http off this machine', () => {
-    expect(parseBaseUrl('https://eventor.orientering.se/api')).toBe(INSTANCES.se);
-    expect(parseBaseUrl('https://eventor.example.org/')).toMatchObject({ name: 'custom', baseUrl: 'https://eventor.example.org/api' });
-    expect(parseBaseUrl('http://127.0.0.1:8080/api')).toMatchObject({ name: 'custom', baseUrl: 'http://127.0.0.1:8080/api' });
-    expect(parseBaseUrl('http://eventor.example.org/api')).toEqual({ reason: 'setup.url.notHttps' });
-    expect(parseBaseUrl('https://eventor.example.org/api?x=1')).toEqual({ reason: 'setup.url.query' });
-    expect(parseBaseUrl('javascript:alert(1)')).toEqual({ reason: 'setup.url.notUrl' });
+    const allowed = ['https://eventor.example.org', 'http://127.0.0.1:8080'];
+    expect(parseBaseUrl('https://eventor.orientering.se/api', [])).toBe(INSTANCES.se);
+    expect(parseBaseUrl('https://eventor.example.org/', allowed)).toMatchObject({ name: 'custom', baseUrl: 'https://eventor.example.org/api' });
+    expect(parseBaseUrl('http://127.0.0.1:8080/api', allowed)).toMatchObject({ name: 'custom', baseUrl: 'http://127.0.0.1:8080/api' });
+    expect(parseBaseUrl('http://eventor.example.org/api', allowed)).toEqual({ reason: 'setup.url.notHttps' });
+    expect(parseBaseUrl('https://eventor.example.org/api?x=1', allowed)).toEqual({ reason: 'setup.url.query' });
+    expect(parseBaseUrl('javascript:alert(1)', allowed)).toEqual({ reason: 'setup.url.notUrl' });
+    // Anything the operator did not list is refused: no pointing the bot at internal hosts.
+    expect(parseBaseUrl('https://eventor.example.org/api', [])).toEqual({ reason: 'setup.url.notAllowed' });
+    expect(parseBaseUrl('http://127.0.0.1:9999/api', allowed)).toEqual({ reason: 'setup.url.notAllowed' });
+    expect(parseBaseUrl('https://metadata.internal/api', allowed)).toEqual({ reason: 'setup.url.notAllowed' });
   });
 
   it('keeps time zones to canonical IANA names', () => {

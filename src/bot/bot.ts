@@ -47,6 +47,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     log,
     defaultLanguage: config.defaultLanguage,
     defaultTimeZone: config.defaultTimeZone,
+    customEventorOrigins: config.customEventorOrigins,
     ...(options.now ? { now: options.now } : {}),
   });
   const client = new Client({

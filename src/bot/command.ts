@@ -44,6 +44,8 @@ export interface BaseContext {
   store: Store;
   log: Logger;
   now(): Date;
+  /** Origins besides the presets that /setup may connect to (the operator's EVENTOR_CUSTOM_URLS). */
+  customEventorOrigins: readonly string[];
 }
 
 export interface CommandContext extends BaseContext {

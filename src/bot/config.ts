@@ -13,6 +13,11 @@ export interface BotConfig {
   discordApiUrl: string;
   /** The Eventor used by servers that have not run /setup; null when the operator set none. */
   defaultEventor: EventorConfig | null;
+  /**
+   * Origins besides the presets that server admins may connect to in /setup. Empty by default:
+   * an admin-typed address would let anyone with Manage Server make the bot call any host.
+   */
+  customEventorOrigins: readonly string[];
   databasePath: string;
   secretKey: string;
   defaultLanguage: Language;
@@ -48,6 +53,17 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     }
   }
 
+  const customEventorOrigins: string[] = [];
+  for (const item of (env.EVENTOR_CUSTOM_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    try {
+      const url = new URL(item);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+      customEventorOrigins.push(url.origin);
+    } catch {
+      problems.push(`EVENTOR_CUSTOM_URLS: '${item}' is not an http(s) URL`);
+    }
+  }
+
   const secretKey = env.SECRET_KEY ?? '';
   if (secretKey.length < 16) problems.push('SECRET_KEY must be set to at least 16 characters (it encrypts the API keys stored by /setup; e.g. `openssl rand -hex 32`)');
 
@@ -63,6 +79,7 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     discordToken,
     discordApiUrl,
     defaultEventor,
+    customEventorOrigins,
     databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
     secretKey,
     defaultLanguage: languageFor(locale),

@@ -18,6 +18,7 @@ export interface RouterOptions {
   log: Logger;
   defaultLanguage: Language;
   defaultTimeZone: string;
+  customEventorOrigins?: readonly string[];
   now?: () => Date;
 }
 
@@ -77,6 +78,7 @@ export class InteractionRouter {
       store: this.#options.store,
       log,
       now: this.#options.now ?? (() => new Date()),
+      customEventorOrigins: this.#options.customEventorOrigins ?? [],
     };
   }
 

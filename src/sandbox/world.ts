@@ -65,6 +65,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
       discordToken: discord.token,
       discordApiUrl: discord.restUrl,
       defaultEventor: options.defaultEventor === false ? null : { instance: customInstance(eventor.baseUrl), apiKey: eventor.apiKey, timeoutMs: 10_000 },
+      customEventorOrigins: [new URL(eventor.baseUrl).origin],
       databasePath,
       secretKey: options.secretKey ?? 'loopback-world-secret-key-0123456789',
       defaultLanguage: 'en',
