@@ -6,7 +6,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError, customId, type BaseContext, type BotCommand, type DeferMode, type GuildEventor } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { renderActivities, type MessagePayload } from '../src/render/index.js';
-import { pageWithButtons } from '../src/render/members.js';
+import { pageWithButtons } from '../src/render/paging.js';
 import { addDays, localToday, pageArg, parseDay, renderContext, showPage } from './members-common.js';
 
 const DEFAULT_DAYS = 60;

@@ -70,7 +70,7 @@ async function overviewPages(ctx: BaseContext, from: string, language: Language)
 async function page(ctx: BaseContext, eventId: string | null, from: string, n: number, language: Language): Promise<MessagePayload> {
   const pages = eventId === null ? await overviewPages(ctx, from, language) : await eventPages(ctx, eventId, language);
   const eventor = await ctx.guild.eventor();
-  return pageWithButtons(pages, n, renderContext(ctx, eventor, language), (target) => pageId(eventId, from, language, target));
+  return pageWithButtons(pages, n, language, (target) => pageId(eventId, from, language, target));
 }
 
 const definition = localizedCommand('entries.name', 'entries.description')

@@ -8,7 +8,8 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { eventChoices, memberChoices } from '../src/bot/lookup.js';
 import type { ResultList } from '../src/eventor/model.js';
 import { renderClubResults, renderPersonResults, type MessagePayload } from '../src/render/index.js';
-import { pageWithButtons, personDisplayName, renderResultsNotYet } from '../src/render/members.js';
+import { personDisplayName, renderResultsNotYet } from '../src/render/members.js';
+import { pageWithButtons } from '../src/render/paging.js';
 import {
   addDays, eventIdOf, eventStart, localToday, memberName, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
 } from './members-common.js';

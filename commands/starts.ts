@@ -8,7 +8,8 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { eventChoices, memberChoices } from '../src/bot/lookup.js';
 import type { StartList } from '../src/eventor/model.js';
 import { renderClubStartList, renderPersonStarts, type MessagePayload } from '../src/render/index.js';
-import { pageWithButtons, personDisplayName, renderStartListNotPublished } from '../src/render/members.js';
+import { personDisplayName, renderStartListNotPublished } from '../src/render/members.js';
+import { pageWithButtons } from '../src/render/paging.js';
 import {
   eventIdOf, eventStart, localToday, memberName, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
 } from './members-common.js';

@@ -339,11 +339,11 @@ describe('page buttons under paged renders', () => {
   const ids = (n: number) => `entries:p:${n}:30001:20261122:sv`;
 
   it('adds Previous and Next with distinct custom ids, the impossible one disabled', () => {
-    const first = pageWithButtons(pages, 1, ctx, ids);
+    const first = pageWithButtons(pages, 1, ctx.language, ids);
     expect(first.embeds?.[0]?.title).toBe('Sida 1');
     const row = first.components!.at(-1)!.components as Array<{ custom_id: string; label: string; disabled: boolean }>;
     expect(row.map((b) => [b.label, b.custom_id, b.disabled])).toEqual([['Föregående', ids(1), true], ['Nästa', ids(2), false]]);
-    const last = pageWithButtons(pages, 9, ctx, ids);
+    const last = pageWithButtons(pages, 9, ctx.language, ids);
     expect(last.embeds?.[0]?.title).toBe('Sida 3');
     const lastRow = last.components!.at(-1)!.components as Array<{ custom_id: string; disabled: boolean }>;
     expect(lastRow.map((b) => [b.custom_id, b.disabled])).toEqual([[ids(2), false], [ids(3), true]]);
@@ -351,6 +351,6 @@ describe('page buttons under paged renders', () => {
   });
 
   it('leaves a single page without buttons', () => {
-    expect(pageWithButtons(pages.slice(0, 1), 1, ctx, ids).components).toBeUndefined();
+    expect(pageWithButtons(pages.slice(0, 1), 1, ctx.language, ids).components).toBeUndefined();
   });
 });

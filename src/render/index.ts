@@ -46,3 +46,5 @@ export { renderClubStartList, renderPersonStarts } from './starts.js';
 export { renderClubResults, renderPersonResults, type ClubResultsOptions } from './results.js';
 export { splitRows, splitTable, type SplitRow } from './splits.js';
 export { renderActivities, renderActivity } from './activities.js';
+export { pageWithButtons } from './paging.js';
+export { personDisplayName, renderResultsNotYet, renderStartListNotPublished } from './members.js';

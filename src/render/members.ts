@@ -16,26 +16,6 @@ import type { MessagePayload, RenderContext } from './types.js';
  * One page of a paged renderer's output with Previous/Next buttons when there are several.
  * The disabled button points one step beyond the edge, so the two ids always differ.
  */
-export function pageWithButtons(pages: readonly MessagePayload[], page: number, language: Language, pageId: (page: number) => string): MessagePayload {
-  const count = Math.max(1, pages.length);
-  const current = Math.min(Math.max(1, Math.floor(page)), count);
-  const payload = pages[current - 1] ?? pages[0]!;
-  if (count === 1) return payload;
-  return fitPayload({
-    ...payload,
-    components: [
-      ...(payload.components ?? []),
-      {
-        type: ComponentType.ActionRow,
-        components: [
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: t(language, 'render.previous'), custom_id: pageId(current - 1), disabled: current === 1 },
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: t(language, 'render.next'), custom_id: pageId(current + 1), disabled: current === count },
-        ],
-      },
-    ],
-  });
-}
-
 /** "Given Family", as Eventor spells it; for the renderers' titles, which escape it themselves. */
 export function personDisplayName(name: PersonName | null | undefined): string {
   return personNameText(name);
