@@ -3,8 +3,8 @@
  * context, dates in the server's zone, and sending one page of a paged answer.
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { UserFacingError, type BaseContext, type DeferMode, type GuildEventor } from '../src/bot/command.js';
-import { fold } from '../src/bot/lookup.js';
+import { UserFacingError, type AutocompleteContext, type BaseContext, type DeferMode, type GuildEventor } from '../src/bot/command.js';
+import { eventChoices, fold, memberChoices } from '../src/bot/lookup.js';
 import type { Person } from '../src/eventor/model.js';
 import { instantToLocal } from '../src/eventor/time.js';
 import type { MessagePayload, RenderContext } from '../src/render/index.js';
@@ -100,4 +100,13 @@ export function pageArg(value: string | undefined): number {
 export function eventStart(ref: { event: { start: string | null } | null }): number {
   const start = ref.event?.start;
   return start ? Date.parse(start) : Number.NaN;
+}
+
+/** Autocomplete of the `member` and `event` options that /starts and /results share. */
+export async function memberOrEventChoices(ctx: AutocompleteContext): Promise<Array<{ name: string; value: string }>> {
+  const focused = ctx.interaction.options.getFocused(true);
+  const eventor = await ctx.guild.eventor();
+  if (focused.name === 'member') return memberChoices(eventor.client, eventor.organisationId, focused.value);
+  if (focused.name === 'event') return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone);
+  return [];
 }

@@ -5,13 +5,12 @@
 import type { BaseContext, BotCommand, GuildEventor } from '../src/bot/command.js';
 import { customId } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
-import { eventChoices, memberChoices } from '../src/bot/lookup.js';
 import type { ResultList } from '../src/eventor/model.js';
 import { renderClubResults, renderPersonResults, type MessagePayload } from '../src/render/index.js';
 import { personDisplayName, renderResultsNotYet } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  addDays, eventIdOf, eventStart, localToday, memberName, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
+  addDays, eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
 } from './members-common.js';
 
 /** How far back "recent results" reach. */
@@ -100,13 +99,7 @@ export const results: BotCommand = {
     else query = { kind: 'person', personId: own ?? (await resolveMember(eventor, member!)), eventId: event === null ? null : eventIdOf(event), splits };
     await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
   },
-  async autocomplete(ctx) {
-    const focused = ctx.interaction.options.getFocused(true);
-    const eventor = await ctx.guild.eventor();
-    if (focused.name === 'member') return memberChoices(eventor.client, eventor.organisationId, focused.value);
-    if (focused.name === 'event') return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone);
-    return [];
-  },
+  autocomplete: memberOrEventChoices,
   components: {
     page: {
       defer: 'update',
