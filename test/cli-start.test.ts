@@ -1,0 +1,102 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, type Io } from '../src/cli/main.js';
+import { parseFlags } from '../src/cli/args.js';
+import { runStart } from '../src/cli/start.js';
+import { deployCommands } from '../src/bot/deploy.js';
+import { COMMANDS } from '../commands/index.js';
+import { renderMessageText, startSandboxDiscord, type SandboxDiscord } from '../src/sandbox/discord/index.js';
+import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
+import { Store } from '../src/store/store.js';
+
+function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
+  let out = '';
+  let err = '';
+  return { out: (t) => { out += t; }, err: (t) => { err += t; }, env, stdout: () => out, stderr: () => err };
+}
+
+describe('eventor-bot start and deploy-commands', () => {
+  let eventor: SandboxEventor;
+  let discord: SandboxDiscord;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const SECRET = 'cli-start-test-secret-key-0123456789';
+
+  beforeAll(async () => {
+    eventor = await startSandboxEventor({ port: 0 });
+    discord = await startSandboxDiscord({ port: 0 });
+    dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-start-'));
+    env = {
+      DISCORD_TOKEN: discord.token,
+      DISCORD_API_URL: discord.restUrl,
+      EVENTOR_BASE_URL: eventor.baseUrl,
+      EVENTOR_API_KEY: eventor.apiKey,
+      DATABASE_PATH: path.join(dir, 'data', 'bot.sqlite'),
+      SECRET_KEY: SECRET,
+      LOG_LEVEL: 'info',
+    };
+  });
+  afterAll(async () => {
+    await discord?.close();
+    await eventor?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('deploy-commands registers every command in one server', async () => {
+    const guild = discord.createGuild({ name: 'Deploy OK' });
+    const io = capture(env);
+    expect(await main(['deploy-commands', '--guild', guild.id], io)).toBe(0);
+    expect(io.stdout()).toContain(`Registered ${COMMANDS.length} commands`);
+    expect(discord.commands({ guildId: guild.id }).map((c) => c.name).sort()).toEqual(COMMANDS.map((c) => c.definition.name).sort());
+    const bad = capture(env);
+    expect(await main(['deploy-commands', '--guild', 'abc'], bad)).toBe(2);
+    expect(bad.stderr()).toContain('--guild');
+  });
+
+  it('runs, answers commands, and on the stop signal finishes and closes the database', async () => {
+    const guild = discord.createGuild({ name: 'Start OK' });
+    const channel = discord.createTextChannel(guild.id, { name: 'general' });
+    const member = discord.createMember(guild.id, { username: 'runner', locale: 'en-US' });
+    await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: guild.id });
+    const io = capture(env);
+    let stop!: () => void;
+    const running = runStart(parseFlags([]), io, new Promise<void>((resolve) => { stop = resolve; }));
+    const deadline = Date.now() + 15_000;
+    while (!io.stderr().includes('"msg":"bot ready"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(io.stderr()).toContain('"msg":"bot ready"');
+    const reply = await discord.runCommand({ guildId: guild.id, channelId: channel.id, user: member, name: 'status' }).reply({ timeoutMs: 10_000 });
+    expect(renderMessageText(reply)).toContain(eventor.dataset.homeClub.name);
+    stop();
+    expect(await running).toBe(0);
+    expect(io.stderr()).toContain('"msg":"bot stopped"');
+    expect(io.stderr()).not.toContain(discord.token);
+    expect(io.stderr()).not.toContain(eventor.apiKey);
+    // The database was closed cleanly: it opens again, with its schema.
+    const store = Store.open(env.DATABASE_PATH!, SECRET);
+    expect(store.guildSettings('nobody')).toBeNull();
+    store.close();
+  });
+
+  it('refuses a damaged database with a clear message instead of starting empty', async () => {
+    const file = path.join(dir, 'damaged.sqlite');
+    await writeFile(file, 'not a database '.repeat(1000));
+    const io = capture({ ...env, DATABASE_PATH: file });
+    expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(1);
+    expect(io.stderr()).toMatch(/damaged\.sqlite.*(damaged|not a database)/);
+  });
+
+  it('names every configuration problem and exits 2', async () => {
+    const io = capture({ DISCORD_TOKEN: '', SECRET_KEY: 'short' });
+    expect(await main(['start'], io)).toBe(2);
+    expect(io.stderr()).toContain('DISCORD_TOKEN');
+    expect(io.stderr()).toContain('SECRET_KEY');
+  });
+
+  it('reports a refused Discord token without a stack trace', async () => {
+    const io = capture({ ...env, DISCORD_TOKEN: 'sandbox.wrong-token', DATABASE_PATH: path.join(dir, 'other.sqlite') });
+    expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(1);
+    expect(io.stderr()).toContain('Discord refused');
+  });
+});
