@@ -8,7 +8,6 @@ import type { EventorClient } from '../eventor/client.js';
 import type { EventorInstance } from '../eventor/instances.js';
 import type { Logger } from '../log/logger.js';
 import { Store } from '../store/store.js';
-import { COMMANDS } from '../../commands/index.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { EventorAccess } from './eventor-access.js';
@@ -17,7 +16,8 @@ import { InteractionRouter } from './router.js';
 export interface BotOptions {
   config: BotConfig;
   log: Logger;
-  commands?: readonly BotCommand[];
+  /** The slash commands (commands/index.ts); passed in so the core does not depend on them. */
+  commands: readonly BotCommand[];
   now?: () => Date;
   createEventorClient?: (instance: EventorInstance, apiKey: string) => EventorClient;
 }
@@ -41,7 +41,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     ...(options.createEventorClient ? { createClient: options.createEventorClient } : {}),
   });
   const router = new InteractionRouter({
-    commands: options.commands ?? COMMANDS,
+    commands: options.commands,
     store,
     eventor,
     log,

@@ -5,6 +5,7 @@ import { botConfigFromEnv } from '../bot/config.js';
 import { startBot } from '../bot/bot.js';
 import { createLogger } from '../log/logger.js';
 import { StoreError } from '../store/database.js';
+import { COMMANDS } from '../../commands/index.js';
 
 /** Runs the bot until SIGINT or SIGTERM, then finishes what is in flight and closes the database. */
 export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown>): Promise<number> {
@@ -19,7 +20,7 @@ export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown
   const log = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
   let bot;
   try {
-    bot = await startBot({ config, log });
+    bot = await startBot({ config, log, commands: COMMANDS });
   } catch (error) {
     if (error instanceof StoreError) {
       io.err(`eventor-bot start: ${error.message}\n`);
