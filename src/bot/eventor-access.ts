@@ -10,6 +10,8 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { UserFacingError, type GuildEventor } from './command.js';
 
+const KEY_CHECK_TTL_MS = 5 * 60_000;
+
 export interface EventorAccessOptions {
   store: Store;
   defaultEventor: EventorConfig | null;
@@ -39,6 +41,8 @@ export class EventorAccess {
         new EventorClient({
           instance,
           apiKey,
+          // /status reports whether the key still works: a revoked key must show within minutes, not a day.
+          cache: { ttlMs: { 'organisation-apikey': KEY_CHECK_TTL_MS } },
           onRequest: (event) => {
             if (event.status !== null && event.status < 400) this.#lastAnswer.set(made, new Date());
           },
