@@ -33,8 +33,15 @@ export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown
     }
     throw error;
   }
-  await (until ?? shutdownSignal());
-  await bot.stop();
+  // A stray rejection somewhere in a library must not take every server's bot down: log it.
+  const onRejection = (reason: unknown): void => log.error('unhandled rejection', { error: reason });
+  process.on('unhandledRejection', onRejection);
+  try {
+    await (until ?? shutdownSignal());
+  } finally {
+    await bot.stop();
+    process.off('unhandledRejection', onRejection);
+  }
   return 0;
 }
 
