@@ -1,17 +1,34 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
 import { EventorError, InvalidResponse, ValidationError } from '../src/eventor/errors.js';
 import type { RequestEvent } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
-import type { Competitor } from '../src/eventor/model.js';
+import type { Competitor, Organisation, ResultList } from '../src/eventor/model.js';
 import { OPERATIONS, OPERATION_NAMES, isComplete, prepareRequest, rootElementName } from '../src/eventor/operations.js';
+import { fetchSyntheticEventor, type SyntheticEventor } from './support/synthetic-eventor.js';
 
-const FIXTURES = new URL('../../shared/fixtures/', import.meta.url);
-const fixture = (path: string) => readFileSync(new URL(path, FIXTURES), 'utf8');
+// Synthetic bodies in Eventor's shapes, written by the sandbox Eventor from its seeded dataset.
+// (The real sample files in ../shared/fixtures are for the conformance tests only.)
+let synthetic: SyntheticEventor;
+beforeAll(async () => {
+  synthetic = await fetchSyntheticEventor();
+});
+
+/** Sets the Date and Clock of the first `element` (e.g. `StartDate`) of a native document. */
+function withDateTime(xml: string, element: string, date: string, clock: string): string {
+  const pattern = new RegExp(`<${element}>[\\s\\S]*?</${element}>`);
+  if (!pattern.test(xml)) throw new Error(`no <${element}> to set`);
+  return xml.replace(pattern, `<${element}><Date>${date}</Date><Clock>${clock}</Clock></${element}>`);
+}
+
+/** Synthetic native times: 10:00 wall clock, which is 08:00Z in Stockholm (CEST) and 10:00Z when it is UTC. */
+const START = { date: '2026-07-01', clock: '10:00:00' };
+const FINISH = { date: '2026-07-01', clock: '15:00:00' };
+const withSyntheticTimes = (xml: string) =>
+  withDateTime(withDateTime(xml, 'StartDate', START.date, START.clock), 'FinishDate', FINISH.date, FINISH.clock);
 
 const API_KEY = 'c0ffee00c0ffee00c0ffee00c0ffee00';
 const PASSWORD = 'S3cret-Passw0rd!';
@@ -33,8 +50,12 @@ interface Seen {
 }
 
 const cleanups: Array<() => Promise<void>> = [];
+/** Exceptions thrown by a test server's handler: answered with 500, and failing the test. */
+const handlerErrors: string[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
+  const errors = handlerErrors.splice(0);
+  if (errors.length) throw new Error(`the test server's handler threw:\n${errors.join('\n')}`);
 });
 
 async function startServer(handler: (req: Seen, res: ServerResponse) => void) {
@@ -45,7 +66,17 @@ async function startServer(handler: (req: Seen, res: ServerResponse) => void) {
     req.on('end', () => {
       const s = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       seen.push(s);
-      handler(s, res);
+      try {
+        handler(s, res);
+      } catch (error) {
+        // Never leave the request hanging: answer 500, and let afterEach fail the test.
+        const message = `${s.method} ${s.url}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`;
+        handlerErrors.push(message);
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end(`test server handler failed: ${message}`);
+        } else res.destroy();
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,28 +90,29 @@ function send(res: ServerResponse, body: string, status = 200) {
   res.end(body);
 }
 
-/** A server that answers each path with a fixture, like Eventor would. */
+/** A server that answers each path with a synthetic body, like Eventor would. */
 async function fixtureServer(overrides: Record<string, () => string> = {}) {
+  const b = synthetic.bodies;
   const byPath: Record<string, () => string> = {
-    '/api/events': () => fixture('eventor/events-au.xml'),
-    '/api/events/documents': () => fixture('eventor/events-documents.xml'),
-    '/api/eventclasses': () => fixture('eventor/eventclasses.xml'),
-    '/api/organisation/apiKey': () => fixture('eventor/organisation-apikey.xml'),
-    '/api/entries': () => fixture('eventor/entries.xml'),
-    '/api/competitorcount': () => fixture('eventor/competitorcount.xml'),
-    '/api/starts/event': () => fixture('eventor/starts-event.xml'),
-    '/api/starts/person': () => fixture('eventor/starts-person.xml'),
-    '/api/results/organisation': () => fixture('eventor/results-organisation.xml'),
-    '/api/results/person': () => fixture('eventor/results-person.xml'),
-    '/api/results/event/iofxml': () => fixture('iof/official/examples/ResultList1.xml'),
-    '/api/starts/event/iofxml': () => fixture('iof/official/examples/StartList1.xml'),
+    '/api/events': () => withSyntheticTimes(b.events),
+    '/api/events/documents': () => b.eventsDocuments,
+    '/api/eventclasses': () => b.eventClasses,
+    '/api/organisation/apiKey': () => b.organisationApiKey,
+    '/api/entries': () => b.entries,
+    '/api/competitorcount': () => b.competitorCount,
+    '/api/starts/event': () => b.startsEvent,
+    '/api/starts/person': () => b.startsPerson,
+    '/api/results/organisation': () => b.resultsOrganisation,
+    '/api/results/person': () => b.resultsPerson,
+    '/api/results/event/iofxml': () => b.resultsEventIof,
+    '/api/starts/event/iofxml': () => b.startsEventIof,
     '/api/authenticatePerson': () => PERSON_XML,
     '/api/externalLoginUrl': () => LOGIN_XML,
     ...overrides,
   };
   return startServer((req, res) => {
     const path = req.url.split('?')[0]!;
-    const body = byPath[path] ?? (path.startsWith('/api/event/') ? () => fixture('eventor/event.xml') : path.startsWith('/api/entryfees/') ? () => fixture('eventor/entryfees.xml') : path.startsWith('/api/organisation/') ? () => fixture('eventor/organisation.xml') : undefined);
+    const body = byPath[path] ?? (path.startsWith('/api/event/') ? () => withSyntheticTimes(b.event) : path.startsWith('/api/entryfees/') ? () => b.entryFees : path.startsWith('/api/organisation/') ? () => b.organisation : undefined);
     if (body) send(res, body());
     else { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<html>not found</html>'); }
   });
@@ -263,8 +295,10 @@ describe('EventorClient against a loopback server', () => {
     const server = await fixtureServer();
     const c = client(server.baseUrl);
     const events = await c.events({ fromDate: '2026-05-01', toDate: '2026-05-31', organisationIds: [15, 16], classificationIds: 'district', includeEntryBreaks: true });
-    expect(events.length).toBeGreaterThan(0);
-    expect(events[0]!.id).toMatch(/^\d+$/);
+    expect(events.map((e) => e.id)).toEqual(synthetic.facts.eventIds);
+    // It asked for UTC, so the synthetic 10:00 and 15:00 are read as UTC.
+    expect(events[0]!.start).toBe('2026-07-01T10:00:00Z');
+    expect(events[0]!.finish).toBe('2026-07-01T15:00:00Z');
     const q = query(server.seen[0]!.url);
     expect(q).toEqual({ fromDate: '2026-05-01 00:00:00', toDate: '2026-05-31 23:59:59', organisationIds: '15,16', classificationIds: '3', includeEntryBreaks: 'true' });
     expect(server.seen[0]!.headers['apikey']).toBe(API_KEY);
@@ -274,9 +308,14 @@ describe('EventorClient against a loopback server', () => {
   it('parses native times as UTC when it asked for UTC, else in the instance zone', async () => {
     const server = await fixtureServer();
     const utc = await client(server.baseUrl).event({ eventId: 1 });
-    const oslo = await client(server.baseUrl, { instance: customInstance(server.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Europe/Oslo' }) }).event({ eventId: 1 });
-    expect(utc.start).toBe('2023-09-26T17:00:00Z');
-    expect(oslo.start).toBe('2023-09-26T15:00:00Z');
+    const stockholm = await client(server.baseUrl, { instance: customInstance(server.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Europe/Stockholm' }) }).event({ eventId: 1 });
+    expect(utc.id).toBe(synthetic.facts.event.id);
+    expect(utc.name).toBe(synthetic.facts.event.name);
+    // <StartDate><Date>2026-07-01</Date><Clock>10:00:00</Clock></StartDate>, FinishDate at 15:00.
+    expect(utc.start).toBe('2026-07-01T10:00:00Z');
+    expect(utc.finish).toBe('2026-07-01T15:00:00Z');
+    expect(stockholm.start).toBe('2026-07-01T08:00:00Z');
+    expect(stockholm.finish).toBe('2026-07-01T13:00:00Z');
     expect(server.seen[0]!.headers['timezone']).toBe('UTC');
     expect(server.seen[1]!.headers['timezone']).toBeUndefined();
   });
@@ -321,14 +360,14 @@ describe('EventorClient against a loopback server', () => {
   });
 
   it('rejects a wrong root, a truncated and a malformed document as InvalidResponse', async () => {
-    const au = fixture('eventor/events-au.xml');
-    let body = fixture('eventor/event.xml');
+    const list = synthetic.bodies.events;
+    let body = synthetic.bodies.event;
     const server = await fixtureServer({ '/api/events': () => body });
     const c = client(server.baseUrl, { cache: false });
     const wrongRoot = await caught(c.events());
     expect(wrongRoot).toBeInstanceOf(InvalidResponse);
     expect(wrongRoot.message).toContain('EventList');
-    body = au.slice(0, Math.floor(au.length / 2));
+    body = list.slice(0, Math.floor(list.length / 2));
     expect(await caught(c.events())).toBeInstanceOf(InvalidResponse);
     body = '<?xml version="1.0"?><EventList><Event><EventId>1</EventId><Name>x</Event></EventList>';
     expect(await caught(c.events())).toBeInstanceOf(InvalidResponse);
@@ -339,10 +378,14 @@ describe('EventorClient against a loopback server', () => {
     const c = client(server.baseUrl);
     const results = await c.eventResultsIof({ eventId: 1, eventRaceId: 2, includeSplitTimes: true, totalResult: false });
     expect(results.xml).toContain('datastandard/3.0');
-    expect(results.list.classes.length).toBeGreaterThan(0);
+    expect(results.xml).toBe(synthetic.bodies.resultsEventIof);
+    expect(results.list.event.id).toBe(synthetic.facts.iofResults.eventId);
+    expect(results.list.classes.map((k) => k.class.name)).toEqual(synthetic.facts.iofResults.classNames);
     expect(query(server.seen[0]!.url)).toEqual({ eventId: '1', eventRaceId: '2', includeSplitTimes: 'true', totalResult: 'false' });
     const starts = await c.eventStartsIof({ eventId: 1 });
-    expect(starts.list.classes.length).toBeGreaterThan(0);
+    expect(starts.xml).toContain('<StartList');
+    expect(starts.list.event.id).toBe(synthetic.facts.iofStarts.eventId);
+    expect(starts.list.classes.map((k) => k.class.name)).toEqual(synthetic.facts.iofStarts.classNames);
   });
 
   it('PUTs competitor settings as XML and drops the cached competitor', async () => {
@@ -380,21 +423,28 @@ describe('EventorClient against a loopback server', () => {
     const again = await c.callWithMeta('organisation-apikey');
     expect(again.meta.fromCache).toBe(true);
     expect(again.data).toEqual(all[0]!.data);
+    expect((again.data as Organisation).id).toBe(synthetic.facts.homeClub.id);
+    expect((again.data as Organisation).name).toBe(synthetic.facts.homeClub.name);
     expect(server.seen).toHaveLength(1);
   });
 
   it('takes CLI-style string parameters in call()', async () => {
     const server = await fixtureServer();
     const c = client(server.baseUrl);
-    const list = await c.call('results-person', { personId: '4711', fromDate: '2026-01-01', toDate: '2026-12-31', includeSplitTimes: 'true', top: '3' });
-    expect(Array.isArray(list)).toBe(true);
-    expect(query(server.seen[0]!.url)).toEqual({ personId: '4711', fromDate: '2026-01-01 00:00:00', toDate: '2026-12-31 23:59:59', includeSplitTimes: 'true', top: '3' });
+    const personId = synthetic.facts.resultsPersonId;
+    const list = await c.call('results-person', { personId, fromDate: '2026-01-01', toDate: '2026-12-31', includeSplitTimes: 'true', top: '3' });
+    // One parsed list per <ResultList> of the synthetic body, in its order.
+    const served = [...synthetic.bodies.resultsPerson.matchAll(/<ResultList\b[^>]*>\s*<Event\b[^>]*>\s*<EventId>(\d+)<\/EventId>/g)].map((m) => m[1]);
+    expect(served.length).toBeGreaterThan(0);
+    expect((list as ResultList[]).map((r) => r.event.id)).toEqual(served);
+    expect(query(server.seen[0]!.url)).toEqual({ personId, fromDate: '2026-01-01 00:00:00', toDate: '2026-12-31 23:59:59', includeSplitTimes: 'true', top: '3' });
   });
 
   it('does not show the API key when the client is inspected or serialised', async () => {
     const server = await fixtureServer();
     const c = client(server.baseUrl);
-    await c.organisationForApiKey();
+    const own = await c.organisationForApiKey();
+    expect(own.id).toBe(synthetic.facts.homeClub.id);
     expect(inspect(c, { depth: 4 })).not.toContain(API_KEY);
     expect(JSON.stringify({ instance: c.instance })).not.toContain(API_KEY);
   });
