@@ -69,7 +69,6 @@ async function overviewPages(ctx: BaseContext, from: string, language: Language)
 
 async function page(ctx: BaseContext, eventId: string | null, from: string, n: number, language: Language): Promise<MessagePayload> {
   const pages = eventId === null ? await overviewPages(ctx, from, language) : await eventPages(ctx, eventId, language);
-  const eventor = await ctx.guild.eventor();
   return pageWithButtons(pages, n, language, (target) => pageId(eventId, from, language, target));
 }
 

@@ -5,7 +5,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError, type AutocompleteContext, type BaseContext, type DeferMode, type GuildEventor } from '../src/bot/command.js';
 import { eventChoices, fold, memberChoices } from '../src/bot/lookup.js';
-import type { Person } from '../src/eventor/model.js';
+import type { Person, PersonName } from '../src/eventor/model.js';
 import { instantToLocal } from '../src/eventor/time.js';
 import type { MessagePayload, RenderContext } from '../src/render/index.js';
 import { personDisplayName } from '../src/render/members.js';
@@ -109,4 +109,18 @@ export async function memberOrEventChoices(ctx: AutocompleteContext): Promise<Ar
   if (focused.name === 'member') return memberChoices(eventor.client, eventor.organisationId, focused.value);
   if (focused.name === 'event') return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone);
   return [];
+}
+
+type PersonLike = { person: { id: string | null; name: PersonName } | null };
+
+/** A person's name as a start or result list spells it, individual or relay member. */
+export function nameInLists(lists: ReadonlyArray<{ classes: ReadonlyArray<{ persons: readonly PersonLike[]; teams: ReadonlyArray<{ members: readonly PersonLike[] }> }> }>, personId: string): string | null {
+  for (const list of lists) {
+    for (const cls of list.classes) {
+      const person = cls.persons.find((p) => p.person?.id === personId)?.person
+        ?? cls.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
+      if (person) return personDisplayName(person.name);
+    }
+  }
+  return null;
 }

@@ -7,10 +7,10 @@ import { customId } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import type { ResultList } from '../src/eventor/model.js';
 import { renderClubResults, renderPersonResults, type MessagePayload } from '../src/render/index.js';
-import { personDisplayName, renderResultsNotYet } from '../src/render/members.js';
+import { renderResultsNotYet } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  addDays, eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
+  addDays, eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, nameInLists, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
 } from './members-common.js';
 
 /** How far back "recent results" reach. */
@@ -39,17 +39,6 @@ function queryFromArgs(args: readonly string[]): Query {
 function notYet(list: ResultList, now: Date): boolean {
   const end = list.event.event?.finish ?? list.event.event?.start ?? null;
   return list.classes.length === 0 && (end === null || Date.parse(end) > now.getTime() - 86_400_000);
-}
-
-function nameInLists(lists: readonly ResultList[], personId: string): string | null {
-  for (const list of lists) {
-    for (const classResult of list.classes) {
-      const person = classResult.persons.find((p) => p.person?.id === personId)?.person
-        ?? classResult.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
-      if (person) return personDisplayName(person.name);
-    }
-  }
-  return null;
 }
 
 async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Promise<MessagePayload[]> {

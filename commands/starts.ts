@@ -7,10 +7,10 @@ import { customId } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import type { StartList } from '../src/eventor/model.js';
 import { renderClubStartList, renderPersonStarts, type MessagePayload } from '../src/render/index.js';
-import { personDisplayName, renderStartListNotPublished } from '../src/render/members.js';
+import { renderStartListNotPublished } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
+  eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, nameInLists, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
 } from './members-common.js';
 
 type Query = { kind: 'person'; personId: string; eventId: string | null } | { kind: 'club'; eventId: string };
@@ -59,17 +59,6 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   ]);
   const sorted = [...lists].sort((a, b) => (eventStart(a.event) || Infinity) - (eventStart(b.event) || Infinity));
   return renderPersonStarts(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, { personId: query.personId });
-}
-
-function nameInLists(lists: readonly StartList[], personId: string): string | null {
-  for (const list of lists) {
-    for (const classStart of list.classes) {
-      const person = classStart.persons.find((p) => p.person?.id === personId)?.person
-        ?? classStart.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
-      if (person) return personDisplayName(person.name);
-    }
-  }
-  return null;
 }
 
 export const starts: BotCommand = {

@@ -1,11 +1,9 @@
 /**
- * Pieces the member commands (/starts, /results, /activities) need beyond the shared renderers:
- * page buttons for the paged renderers' output, and the notices for a start list or result list
- * that does not exist yet.
+ * Pieces the member commands (/starts, /results) need beyond the shared renderers: the notices
+ * for a start list or result list that does not exist yet, and a person's display name.
  */
-import { ButtonStyle, ComponentType } from 'discord.js';
 import type { PersonName, ResultList, StartList } from '../eventor/model.js';
-import { t, type Language } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
 import { fitPayload } from './fit.js';
 import { eventUrl, personNameText, truncate } from './format.js';
 import { COLOURS } from './pages.js';
