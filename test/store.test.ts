@@ -111,3 +111,25 @@ describe('member links', () => {
     }
   });
 });
+
+describe('audit log', () => {
+  it('records actions newest first and counts recent ones for rate limits', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-audit-'));
+    let clock = Date.parse('2026-11-22T12:00:00Z');
+    try {
+      const store = Store.open(path.join(dir, 'bot.sqlite'), SECRET, () => new Date(clock));
+      store.audit({ guildId: 'g1', actorId: 'u1', personId: 'p1', action: 'login-link' });
+      clock += 60_000;
+      store.audit({ guildId: 'g1', actorId: 'u1', personId: 'p1', action: 'login-link' });
+      clock += 60_000;
+      store.audit({ guildId: 'g1', actorId: 'admin', subjectId: 'u1', personId: 'p1', action: 'link', detail: 'admin' });
+      expect(store.auditLog('g1').map((e) => e.action)).toEqual(['link', 'login-link', 'login-link']);
+      expect(store.auditLog('g2')).toEqual([]);
+      expect(store.recentActions('g1', 'u1', 'login-link', new Date(clock - 90_000))).toEqual({ count: 1, oldest: '2026-11-22T12:01:00.000Z' });
+      expect(store.recentActions('g1', 'u1', 'login-link', new Date(clock - 600_000)).count).toBe(2);
+      store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

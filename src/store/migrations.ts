@@ -50,4 +50,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (guild_id, feed, item_key)
   ) STRICT;
   `,
+  // 2: the audit log of links, unlinks, card changes and login-link requests: who, when, for which
+  // person; never a link or a password. Also what rate limits count.
+  `
+  CREATE TABLE audit_log (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id   TEXT NOT NULL,
+    actor_id   TEXT NOT NULL,
+    subject_id TEXT,
+    person_id  TEXT,
+    action     TEXT NOT NULL,
+    detail     TEXT,
+    at         TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX audit_log_guild ON audit_log (guild_id, at);
+  CREATE INDEX audit_log_actor ON audit_log (guild_id, actor_id, action, at);
+  `,
 ];

@@ -19,6 +19,15 @@ export interface GuildSettings {
   updatedAt: string;
 }
 
+export interface AuditEntry {
+  actorId: string;
+  subjectId: string | null;
+  personId: string | null;
+  action: string;
+  detail: string | null;
+  at: string;
+}
+
 export type GuildSettingsUpdate = Partial<Pick<GuildSettings, 'eventorInstance' | 'eventorBaseUrl' | 'organisationId' | 'organisationName' | 'locale' | 'timeZone'>>;
 
 interface GuildRow {
@@ -163,6 +172,33 @@ export class Store {
         .prepare('INSERT INTO member_links (guild_id, user_id, person_id, is_default, method, linked_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, person_id) DO UPDATE SET method = excluded.method')
         .run(guildId, userId, personId, hasDefault ? 0 : 1, method, now);
     })();
+  }
+
+  /**
+   * Records what a member or admin did. `actorId` is who acted (a Discord user), `subjectId` whom
+   * it concerned (a Discord user, when another), `personId` the Eventor person. `detail` must
+   * never hold a login link, a password or a key.
+   */
+  audit(entry: { guildId: string; actorId: string; subjectId?: string | null; personId?: string | null; action: string; detail?: string | null }): void {
+    this.#db
+      .prepare('INSERT INTO audit_log (guild_id, actor_id, subject_id, person_id, action, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(entry.guildId, entry.actorId, entry.subjectId ?? null, entry.personId ?? null, entry.action, entry.detail ?? null, this.#now().toISOString());
+  }
+
+  /** The newest audit entries of a server, newest first. */
+  auditLog(guildId: string, limit = 50): AuditEntry[] {
+    const rows = this.#db
+      .prepare('SELECT actor_id, subject_id, person_id, action, detail, at FROM audit_log WHERE guild_id = ? ORDER BY at DESC, id DESC LIMIT ?')
+      .all(guildId, limit) as Array<{ actor_id: string; subject_id: string | null; person_id: string | null; action: string; detail: string | null; at: string }>;
+    return rows.map((r) => ({ actorId: r.actor_id, subjectId: r.subject_id, personId: r.person_id, action: r.action, detail: r.detail, at: r.at }));
+  }
+
+  /** How many times `actorId` did `action` in a server since `since` (for rate limits), and the oldest of them. */
+  recentActions(guildId: string, actorId: string, action: string, since: Date): { count: number; oldest: string | null } {
+    const row = this.#db
+      .prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM audit_log WHERE guild_id = ? AND actor_id = ? AND action = ? AND at >= ?')
+      .get(guildId, actorId, action, since.toISOString()) as { n: number; oldest: string | null };
+    return { count: row.n, oldest: row.oldest };
   }
 
   #ensureGuild(guildId: string, now: string): void {
