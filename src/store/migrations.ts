@@ -66,4 +66,26 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX audit_log_guild ON audit_log (guild_id, at);
   CREATE INDEX audit_log_actor ON audit_log (guild_id, actor_id, action, at);
   `,
+  // 3: requests to be linked that wait for an admin (decided ones stay until /forget-me, so a second
+  // click on Approve or Deny finds them decided), and which ways of linking each server allows.
+  `
+  CREATE TABLE link_requests (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id   TEXT NOT NULL,
+    user_id    TEXT NOT NULL,
+    person_id  TEXT NOT NULL,
+    locale     TEXT NOT NULL,
+    state      TEXT NOT NULL,
+    decided_by TEXT,
+    created_at TEXT NOT NULL,
+    decided_at TEXT
+  ) STRICT;
+  CREATE INDEX link_requests_user ON link_requests (user_id);
+
+  CREATE TABLE link_settings (
+    guild_id    TEXT PRIMARY KEY,
+    credentials INTEGER NOT NULL,
+    approval    INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

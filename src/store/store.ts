@@ -28,6 +28,45 @@ export interface AuditEntry {
   at: string;
 }
 
+export interface LinkingMethods {
+  /** Members prove who they are with their Eventor user name and password. */
+  credentials: boolean;
+  /** Members name themselves and an admin approves. */
+  approval: boolean;
+}
+
+export interface LinkRequest {
+  id: number;
+  guildId: string;
+  userId: string;
+  personId: string;
+  /** The requester's language, for the DM with the outcome. */
+  locale: string;
+  state: 'pending' | 'approved' | 'denied';
+  decidedBy: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+interface LinkRequestRow {
+  id: number;
+  guild_id: string;
+  user_id: string;
+  person_id: string;
+  locale: string;
+  state: string;
+  decided_by: string | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
+function linkRequestOf(r: LinkRequestRow): LinkRequest {
+  return {
+    id: r.id, guildId: r.guild_id, userId: r.user_id, personId: r.person_id, locale: r.locale,
+    state: r.state as LinkRequest['state'], decidedBy: r.decided_by, createdAt: r.created_at, decidedAt: r.decided_at,
+  };
+}
+
 export type GuildSettingsUpdate = Partial<Pick<GuildSettings, 'eventorInstance' | 'eventorBaseUrl' | 'organisationId' | 'organisationName' | 'locale' | 'timeZone'>>;
 
 interface GuildRow {
@@ -199,6 +238,120 @@ export class Store {
       .prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM audit_log WHERE guild_id = ? AND actor_id = ? AND action = ? AND at >= ?')
       .get(guildId, actorId, action, since.toISOString()) as { n: number; oldest: string | null };
     return { count: row.n, oldest: row.oldest };
+  }
+
+  // --- linking (issue 4): requests, defaults, unlinking, the ways a server allows, forgetting ---
+
+  /** Which ways of linking a server allows; both until an admin says otherwise. */
+  linkingMethods(guildId: string): LinkingMethods {
+    const row = this.#db.prepare('SELECT credentials, approval FROM link_settings WHERE guild_id = ?').get(guildId) as { credentials: number; approval: number } | undefined;
+    return { credentials: row ? row.credentials === 1 : true, approval: row ? row.approval === 1 : true };
+  }
+
+  setLinkingMethods(guildId: string, update: Partial<LinkingMethods>): LinkingMethods {
+    const next = { ...this.linkingMethods(guildId), ...update };
+    this.#db
+      .prepare('INSERT INTO link_settings (guild_id, credentials, approval) VALUES (?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET credentials = excluded.credentials, approval = excluded.approval')
+      .run(guildId, next.credentials ? 1 : 0, next.approval ? 1 : 0);
+    return next;
+  }
+
+  /** Removes one link; when it was the default, the oldest remaining link becomes the default. */
+  unlinkPerson(guildId: string, userId: string, personId: string): boolean {
+    return this.#db.transaction(() => {
+      const removed = this.#db.prepare('DELETE FROM member_links WHERE guild_id = ? AND user_id = ? AND person_id = ?').run(guildId, userId, personId).changes > 0;
+      const hasDefault = this.#db.prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND is_default = 1').get(guildId, userId) !== undefined;
+      if (!hasDefault) {
+        this.#db
+          .prepare('UPDATE member_links SET is_default = 1 WHERE rowid = (SELECT rowid FROM member_links WHERE guild_id = ? AND user_id = ? ORDER BY linked_at LIMIT 1)')
+          .run(guildId, userId);
+      }
+      return removed;
+    })();
+  }
+
+  /** Makes one of the user's linked persons their default; false when that person is not linked. */
+  setDefaultPerson(guildId: string, userId: string, personId: string): boolean {
+    return this.#db.transaction(() => {
+      const linked = this.#db.prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND person_id = ?').get(guildId, userId, personId) !== undefined;
+      if (!linked) return false;
+      this.#db.prepare('UPDATE member_links SET is_default = CASE WHEN person_id = ? THEN 1 ELSE 0 END WHERE guild_id = ? AND user_id = ?').run(personId, guildId, userId);
+      return true;
+    })();
+  }
+
+  /** Every link in a server, by user, the default first. */
+  guildLinks(guildId: string): Array<{ userId: string; personId: string; isDefault: boolean; method: string; linkedAt: string }> {
+    const rows = this.#db
+      .prepare('SELECT user_id, person_id, is_default, method, linked_at FROM member_links WHERE guild_id = ? ORDER BY user_id, is_default DESC, linked_at')
+      .all(guildId) as Array<{ user_id: string; person_id: string; is_default: number; method: string; linked_at: string }>;
+    return rows.map((r) => ({ userId: r.user_id, personId: r.person_id, isDefault: r.is_default === 1, method: r.method, linkedAt: r.linked_at }));
+  }
+
+  createLinkRequest(request: { guildId: string; userId: string; personId: string; locale: string }): LinkRequest {
+    const now = this.#now().toISOString();
+    const id = this.#db
+      .prepare("INSERT INTO link_requests (guild_id, user_id, person_id, locale, state, created_at) VALUES (?, ?, ?, ?, 'pending', ?)")
+      .run(request.guildId, request.userId, request.personId, request.locale, now).lastInsertRowid;
+    return this.linkRequest(Number(id))!;
+  }
+
+  linkRequest(id: number): LinkRequest | null {
+    const row = this.#db.prepare('SELECT * FROM link_requests WHERE id = ?').get(id) as LinkRequestRow | undefined;
+    return row ? linkRequestOf(row) : null;
+  }
+
+  /** A user's pending requests in a server. */
+  pendingLinkRequests(guildId: string, userId: string): LinkRequest[] {
+    const rows = this.#db.prepare("SELECT * FROM link_requests WHERE guild_id = ? AND user_id = ? AND state = 'pending' ORDER BY id").all(guildId, userId) as LinkRequestRow[];
+    return rows.map(linkRequestOf);
+  }
+
+  /** Removes a request that never reached the admins. */
+  dropLinkRequest(id: number): void {
+    this.#db.prepare("DELETE FROM link_requests WHERE id = ? AND state = 'pending'").run(id);
+  }
+
+  /**
+   * Decides a pending request once: false when it is not pending any more (a second click, or a
+   * click racing another admin's). Approval links the person in the same transaction.
+   */
+  decideLinkRequest(id: number, approve: boolean, deciderId: string): boolean {
+    const now = this.#now().toISOString();
+    return this.#db.transaction(() => {
+      const changed = this.#db
+        .prepare("UPDATE link_requests SET state = ?, decided_by = ?, decided_at = ? WHERE id = ? AND state = 'pending'")
+        .run(approve ? 'approved' : 'denied', deciderId, now, id).changes === 1;
+      if (changed && approve) {
+        const request = this.linkRequest(id)!;
+        this.linkPerson(request.guildId, request.userId, request.personId, 'approval');
+      }
+      return changed;
+    })();
+  }
+
+  /**
+   * Deletes everything held about a Discord user, in every server: links, link requests, and the
+   * audit entries naming them. Deleted pages are overwritten and the WAL is emptied, so the bytes
+   * do not linger in the file either.
+   */
+  forgetUser(userId: string): { links: number; requests: number; auditEntries: number } {
+    const secureDelete = this.#db.pragma('secure_delete', { simple: true });
+    this.#db.pragma('secure_delete = ON');
+    try {
+      const counts = this.#db.transaction(() => {
+        const links = this.#db.prepare('DELETE FROM member_links WHERE user_id = ?').run(userId).changes;
+        const requests = this.#db.prepare('DELETE FROM link_requests WHERE user_id = ?').run(userId).changes;
+        // A request the user decided as an admin belongs to its requester; only the decider's name goes.
+        this.#db.prepare('UPDATE link_requests SET decided_by = NULL WHERE decided_by = ?').run(userId);
+        const auditEntries = this.#db.prepare('DELETE FROM audit_log WHERE actor_id = ? OR subject_id = ?').run(userId, userId).changes;
+        return { links, requests, auditEntries };
+      })();
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+      return counts;
+    } finally {
+      this.#db.pragma(`secure_delete = ${Number(secureDelete) ? 'ON' : 'OFF'}`);
+    }
   }
 
   #ensureGuild(guildId: string, now: string): void {
