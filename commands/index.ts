@@ -5,13 +5,15 @@
 import type { BotCommand } from '../src/bot/command.js';
 import { activities } from './activities.js';
 import { activity } from './activity.js';
+import { cardCommand } from './card.js';
 import { entriesCommand } from './entries.js';
 import { eventCommand } from './event.js';
 import { eventsCommand } from './events.js';
 import { help } from './help.js';
+import { loginCommand } from './login.js';
 import { results } from './results.js';
 import { setup } from './setup.js';
 import { starts } from './starts.js';
 import { status } from './status.js';
 
-export const COMMANDS: readonly BotCommand[] = [help, status, setup, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity];
+export const COMMANDS: readonly BotCommand[] = [help, status, setup, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity, loginCommand, cardCommand];

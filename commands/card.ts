@@ -1,0 +1,158 @@
+/**
+ * /card [number] [type]: the member's competitor settings in Eventor (timing chips, preselected
+ * classes), and with a number a change of one chip: checked for its type before anything is
+ * sent, confirmed with a button that shows old and new, saved by read-modify-write (everything
+ * but that one chip is written back as Eventor had it), then read back and shown.
+ */
+import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType } from 'discord.js';
+import { customId, UserFacingError, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import type { Card, Competitor } from '../src/eventor/model.js';
+import { memberName, ownPersonId } from './members-common.js';
+
+type ChipType = 'SI' | 'Emit' | 'emiTag';
+const CHIP_TYPES: readonly ChipType[] = ['SI', 'Emit', 'emiTag'];
+const TYPE_NAMES: Record<ChipType, string> = { SI: 'SPORTident', Emit: 'Emit', emiTag: 'emiTag' };
+
+/**
+ * SPORTident numbers are at most 7 digits: SI-Card 5 up to 499 999, SI-Card 6 from 500 000, SI-Card 9
+ * 1 000 000+, SI-Card 8 2 000 000+, pCard/tCard 4 and 6 million, SI-Card 10/SIAC/SI-Card 11 7–9 million.
+ * Emit's EKT cards and emiTags are printed with up to 7 digits too. Only the outer bound is
+ * enforced: refusing a real card of a series we do not list would be worse than a typo Eventor keeps.
+ */
+const RANGES: Record<ChipType, { min: number; max: number }> = {
+  SI: { min: 1, max: 9_999_999 },
+  Emit: { min: 1, max: 9_999_999 },
+  emiTag: { min: 1, max: 9_999_999 },
+};
+
+const CONFIRM_TTL_MS = 10 * 60 * 1000;
+
+function isChipType(value: string | null | undefined): value is ChipType {
+  return value !== null && value !== undefined && (CHIP_TYPES as readonly string[]).includes(value);
+}
+
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+
+/** A typed chip number, canonical (no spaces, no leading zeros), or a message naming the range. */
+export function checkChipNumber(ctx: Pick<BaseContext, 't'>, value: string, type: ChipType | null): string {
+  const text = value.replace(/[\s\u00a0]/g, '');
+  const range = RANGES[type ?? 'SI'];
+  const n = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= range.min && n <= range.max)) {
+    throw new UserFacingError('card.error.badNumber', {
+      // Echo only harmless characters: the text goes back into a message.
+      value: value.replace(/[^0-9A-Za-z .-]/g, '').slice(0, 20),
+      type: TYPE_NAMES[type ?? 'SI'],
+      min: grouped(range.min),
+      max: grouped(range.max),
+      ranges: (type ?? 'SI') === 'SI' ? ctx.t('card.ranges.si') : '',
+    });
+  }
+  return String(n);
+}
+
+/** The person's settings as Eventor has them, or an empty set when they never saved any. */
+async function findCompetitor(eventor: GuildEventor, personId: string): Promise<Competitor> {
+  const listed = (await eventor.client.competitors({ organisationId: eventor.organisationId })).find((c) => (c.personId ?? c.person?.id) === personId);
+  // The single GET is the one Eventor documents for read-modify-write (wire notes 8).
+  if (listed?.competitorId) return eventor.client.competitor({ competitorId: listed.competitorId });
+  return { competitorId: null, personId, person: null, organisationId: eventor.organisationId, cards: [], preselectedClasses: [], disciplineId: null, modifiedAt: null };
+}
+
+const cardText = (card: Card | undefined): string => (card ? `${card.type ?? '?'} ${card.number}` : '—');
+
+function settingsText(ctx: BaseContext, name: string, c: Competitor): string {
+  const none = ctx.t('card.show.none');
+  const cards = c.cards.map((card) => `${card.type ? TYPE_NAMES[card.type as ChipType] ?? card.type : '?'} ${card.number}`);
+  const classes = [...c.preselectedClasses].sort((a, b) => a.sequence - b.sequence).map((p) => p.classShortName ?? p.baseClassId ?? '?');
+  return [
+    `**${ctx.t('card.show.title', { name })}**`,
+    `${ctx.t('card.show.cards')}: ${cards.length > 0 ? cards.join(', ') : none}`,
+    `${ctx.t('card.show.classes')}: ${classes.length > 0 ? classes.join(', ') : none}`,
+  ].join('\n');
+}
+
+/** The clicker must be the member the confirm was made for, and the person still theirs. */
+function checkOwner(ctx: BaseContext, clickerId: string, userId: string, personId: string): void {
+  const linked = ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, clickerId) : [];
+  if (clickerId !== userId || !linked.some((p) => p.personId === personId)) throw new UserFacingError('card.error.notYours');
+}
+
+export const cardCommand: BotCommand = {
+  definition: localizedCommand('card.name', 'card.description')
+    .setContexts(InteractionContextType.Guild)
+    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+    .addStringOption((o) => localize(o, 'card.option.number.name', 'card.option.number.description').setMaxLength(20))
+    .addStringOption((o) => localize(o, 'card.option.type.name', 'card.option.type.description').addChoices(...CHIP_TYPES.map((type) => ({ name: TYPE_NAMES[type], value: type }))))
+    .toJSON(),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    const user = ctx.interaction.user;
+    const personId = ownPersonId(ctx, user.id);
+    const typed = ctx.interaction.options.getString('number');
+    const typeOption = ctx.interaction.options.getString('type');
+    const givenType = isChipType(typeOption) ? typeOption : null;
+    // Checked before Eventor is asked anything.
+    const number = typed === null ? null : checkChipNumber(ctx, typed, givenType);
+    const eventor = await ctx.guild.eventor();
+    const [competitor, name] = await Promise.all([findCompetitor(eventor, personId), memberName(eventor, personId)]);
+    const who = name ?? personId;
+    if (number === null) {
+      await ctx.interaction.editReply({ content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t('card.show.hint')}` });
+      return;
+    }
+    // Without a type the member means the chip they have, if it is one of the three.
+    const current = competitor.cards.find((c) => isChipType(c.type));
+    const type: ChipType = givenType ?? (isChipType(current?.type) ? current.type : 'SI');
+    const old = competitor.cards.find((c) => c.type === type);
+    const issued = Math.floor(ctx.now().getTime() / 1000);
+    await ctx.interaction.editReply({
+      content: ctx.t('card.confirm.prompt', { type: TYPE_NAMES[type], name: who, old: old ? old.number : ctx.t('card.show.none'), new: number }),
+      components: [{
+        type: ComponentType.ActionRow,
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Primary, label: ctx.t('card.confirm.save'), custom_id: customId('card', 'confirm', user.id, personId, type, number, issued) },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: ctx.t('card.confirm.cancel'), custom_id: customId('card', 'cancel') },
+        ],
+      }],
+    });
+  },
+  components: {
+    confirm: {
+      defer: 'update',
+      async handle(ctx) {
+        const [userId = '', personId = '', typeArg = '', numberArg = '', issuedArg = ''] = ctx.args;
+        const clicker = ctx.interaction.user.id;
+        // Nothing in the custom id is trusted: who clicked, whose person, which number.
+        checkOwner(ctx, clicker, userId, personId);
+        if (!isChipType(typeArg)) throw new UserFacingError('card.error.notYours');
+        const issued = Number(issuedArg) * 1000;
+        if (!Number.isFinite(issued) || ctx.now().getTime() - issued > CONFIRM_TTL_MS || issued - ctx.now().getTime() > 60_000) {
+          await ctx.interaction.editReply({ content: ctx.t('card.expired'), components: [] });
+          return;
+        }
+        const number = checkChipNumber(ctx, numberArg, typeArg);
+        const eventor = await ctx.guild.eventor();
+        const fresh = await findCompetitor(eventor, personId);
+        const index = fresh.cards.findIndex((c) => c.type === typeArg);
+        const cards = [...fresh.cards];
+        const before = index >= 0 ? cards[index] : undefined;
+        if (index >= 0) cards[index] = { number, type: typeArg };
+        else cards.push({ number, type: typeArg });
+        const saved = await eventor.client.saveCompetitor({ ...fresh, cards });
+        ctx.store.audit({ guildId: ctx.guild.id!, actorId: clicker, personId, action: 'card', detail: `${cardText(before)} -> ${typeArg} ${number}` });
+        const competitorId = saved.competitorId ?? fresh.competitorId;
+        const readBack = competitorId ? await eventor.client.competitor({ competitorId }) : saved;
+        const name = (await memberName(eventor, personId)) ?? personId;
+        await ctx.interaction.editReply({ content: `${ctx.t('card.saved')}\n${settingsText(ctx, name, readBack)}`, components: [] });
+      },
+    },
+    cancel: {
+      defer: 'update',
+      async handle(ctx) {
+        await ctx.interaction.editReply({ content: ctx.t('card.cancelled'), components: [] });
+      },
+    },
+  },
+};

@@ -1,0 +1,14 @@
+/**
+ * The "Log in to Eventor" button any bot post can carry (deadline reminders, for one). Its click
+ * goes to /login's `button` handler, which sends the CLICKER their own link: the custom id names
+ * no person, so a post seen by the whole club can never hand out the poster's login.
+ */
+import { ButtonStyle, ComponentType, type APIButtonComponentWithCustomId } from 'discord.js';
+import { t, type Language } from '../i18n/index.js';
+import { customId } from './command.js';
+
+export const LOGIN_BUTTON_ID = customId('login', 'button');
+
+export function loginButton(language: Language): APIButtonComponentWithCustomId {
+  return { type: ComponentType.Button, style: ButtonStyle.Primary, label: t(language, 'login.button.label'), custom_id: LOGIN_BUTTON_ID };
+}
