@@ -217,6 +217,35 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     expect(astrid.competitor.cards[0]!.number).toBe('7654321');
   });
 
+  it('a /card confirm clicked by another member is refused and saves nothing', async () => {
+    const prompt = await run('card', world.member, 'en-GB', { number: '3456789', type: 'SI' }).reply(WAIT);
+    const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
+    // The sandbox keeps ephemeral buttons to their owner, so the same custom id goes on a public post.
+    const channel = await world.bot.client.channels.fetch(world.channel.id);
+    if (!channel?.isSendable()) throw new Error('channel not sendable');
+    const post = await channel.send({ content: 'x', components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: 1, label: 'Save', custom_id: save }] }] });
+    const puts = world.eventor.requests.filter((r) => r.method === 'PUT').length;
+    const refused = await world.discord.clickButton({ message: post.id, user: world.swedishMember, locale: 'en-GB', customId: save }).reply(WAIT);
+    expect(renderMessageText(refused)).toContain('This button is not yours');
+    expect(world.eventor.requests.filter((r) => r.method === 'PUT').length).toBe(puts);
+    expect(astrid.competitor.cards[0]!.number).toBe('7654321');
+  });
+
+  it('/card for a person who never saved settings: shows none, then saves the first chip', async () => {
+    const fresh = world.eventor.dataset.homeClub.members.find((m) => !m.hasSettings)!;
+    expect(fresh).toBeTruthy();
+    world.bot.store.linkPerson(world.guild.id, world.admin.id, fresh.person.id!, 'admin');
+    const shown = await privateText(run('card', world.admin, 'en-GB'));
+    expect(shown).toContain('Timing chips: none');
+    const prompt = await run('card', world.admin, 'en-GB', { number: '123456', type: 'Emit' }).reply(WAIT);
+    expect(renderMessageText(prompt)).toContain('from **none** to **123456**');
+    const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
+    const done = await world.discord.clickButton({ message: prompt.id, user: world.admin, locale: 'en-GB', customId: save }).reply(WAIT);
+    expect(renderMessageText(done)).toContain('Emit 123456');
+    expect(fresh.hasSettings).toBe(true);
+    expect(fresh.competitor.cards).toEqual([{ number: '123456', type: 'Emit' }]);
+  });
+
   it('no login link in any log line or in the database files', async () => {
     expect(issued.length).toBeGreaterThanOrEqual(6);
     const logs = world.logLines.join('\n');
