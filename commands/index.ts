@@ -5,15 +5,20 @@
 import type { BotCommand } from '../src/bot/command.js';
 import { activities } from './activities.js';
 import { activity } from './activity.js';
+import { admin } from './admin.js';
 import { cardCommand } from './card.js';
 import { entriesCommand } from './entries.js';
 import { eventCommand } from './event.js';
 import { eventsCommand } from './events.js';
+import { forgetMe } from './forget-me.js';
 import { help } from './help.js';
+import { link } from './link.js';
 import { loginCommand } from './login.js';
 import { results } from './results.js';
 import { setup } from './setup.js';
 import { starts } from './starts.js';
 import { status } from './status.js';
+import { unlink } from './unlink.js';
+import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly BotCommand[] = [help, status, setup, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity, loginCommand, cardCommand];
+export const COMMANDS: readonly BotCommand[] = [help, status, setup, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity, loginCommand, cardCommand, link, unlink, whoami, admin, forgetMe];

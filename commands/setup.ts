@@ -18,6 +18,7 @@ import { instanceOf } from '../src/bot/eventor-access.js';
 import { isValidTimeZone } from '../src/eventor/time.js';
 import { discordLocalizations, type Language, type MessageKey } from '../src/i18n/index.js';
 import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
+import { linkingSubcommand, setLinking } from './setup-linking.js';
 
 /** The kinds of automatic post, each with at most one channel (the scheduler reads these names). */
 export const POST_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities', 'admin'] as const;
@@ -82,6 +83,7 @@ const definition = localizedCommand('setup.name', 'setup.description')
       .addBooleanOption((o) => localize(o, 'setup.channel.clear.name', 'setup.channel.clear.description')),
   )
   .addSubcommand((sub) => localize(sub, 'setup.show.name', 'setup.show.description'))
+  .addSubcommand(linkingSubcommand)
   .toJSON();
 
 /** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
@@ -213,6 +215,8 @@ export const setup: BotCommand = {
         return setChannel(ctx, guildId);
       case 'show':
         return show(ctx, guildId);
+      case 'linking':
+        return setLinking(ctx, guildId);
       default:
         throw new UserFacingError('error.unexpected');
     }

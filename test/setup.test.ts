@@ -72,8 +72,8 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(command?.default_member_permissions).toBe(String(MANAGE_GUILD));
     expect(command?.contexts).toEqual([0]);
     const names = (command?.options ?? []).map((o) => o.name_localizations?.['sv-SE']);
-    expect(names).toEqual(['eventor', 'språk', 'tidszon', 'kanal', 'visa']);
-    expect((command?.options ?? []).map((o) => o.name_localizations?.no)).toEqual(['eventor', 'språk', 'tidssone', 'kanal', 'vis']);
+    expect(names).toEqual(['eventor', 'språk', 'tidszon', 'kanal', 'visa', 'koppling']);
+    expect((command?.options ?? []).map((o) => o.name_localizations?.no)).toEqual(['eventor', 'språk', 'tidssone', 'kanal', 'vis', 'kobling']);
   });
 
   it('starts unconfigured: /status and /setup show say so', async () => {

@@ -1,0 +1,131 @@
+/**
+ * /admin (Manage Server only, re-checked in every handler and button): link a member directly,
+ * list and remove the server's links, and read the audit log.
+ */
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import { customId, UserFacingError, type BaseContext, type BotCommand, type CommandContext, type ComponentContext } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { memberChoices } from '../src/bot/lookup.js';
+import type { MessageKey } from '../src/i18n/index.js';
+import { personLabel, personNames, requireAdmin, requireClubMember, when } from './linking-common.js';
+
+/** Links listed per answer: each gets an unlink button, and a message holds at most 25 buttons. */
+const LINKS_SHOWN = 20;
+const AUDIT_SHOWN = 25;
+const EMBED_TEXT = 4_000;
+
+const definition = localizedCommand('linking.admin.name', 'linking.admin.description')
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((sub) =>
+    localize(sub, 'linking.admin.link.name', 'linking.admin.link.description')
+      .addUserOption((o) => localize(o, 'linking.option.member.name', 'linking.option.member.description').setRequired(true))
+      .addStringOption((o) => localize(o, 'linking.option.person.name', 'linking.option.person.description').setRequired(true).setAutocomplete(true).setMaxLength(100)),
+  )
+  .addSubcommand((sub) => localize(sub, 'linking.admin.links.name', 'linking.admin.links.description'))
+  .addSubcommand((sub) => localize(sub, 'linking.admin.audit.name', 'linking.admin.audit.description'))
+  .toJSON();
+
+async function adminLink(ctx: CommandContext, guildId: string): Promise<void> {
+  const user = ctx.interaction.options.getUser('member', true);
+  if (user.bot) throw new UserFacingError('linking.admin.notBot');
+  const eventor = await ctx.guild.eventor();
+  const person = await requireClubMember(eventor, ctx.interaction.options.getString('person', true));
+  ctx.store.linkPerson(guildId, user.id, person.id, 'admin');
+  ctx.store.audit({ guildId, actorId: ctx.interaction.user.id, subjectId: user.id, personId: person.id, action: 'link', detail: 'admin' });
+  ctx.log.info('member linked', { method: 'admin', person: person.id });
+  await ctx.interaction.editReply({ content: ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) }), allowedMentions: { parse: [] } });
+}
+
+async function linksPage(ctx: BaseContext, guildId: string, notice: string | null): Promise<{ content: string; embeds: EmbedBuilder[]; components: ActionRowBuilder<ButtonBuilder>[] }> {
+  const links = ctx.store.guildLinks(guildId);
+  const shown = links.slice(0, LINKS_SHOWN);
+  const names = await personNames(ctx, [...new Set(shown.map((l) => l.personId))]);
+  const lines = shown.map((l, i) => {
+    const star = l.isDefault ? ` ${ctx.t('linking.whoami.default')}` : '';
+    return `${i + 1}. <@${l.userId}> → ${names.get(l.personId)} · ${ctx.t(`linking.method.${l.method}` as MessageKey)} · ${when(l.linkedAt)}${star}`;
+  });
+  if (links.length > shown.length) lines.push(ctx.t('linking.admin.links.more', { count: links.length - shown.length }));
+  const embed = new EmbedBuilder().setTitle(ctx.t('linking.admin.links.title', { count: links.length })).setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.admin.links.none'));
+  const buttons = shown.map((l, i) =>
+    new ButtonBuilder().setCustomId(customId('admin', 'unlink', l.userId, l.personId)).setStyle(ButtonStyle.Secondary).setLabel(ctx.t('linking.admin.unlinkButton', { n: i + 1 })),
+  );
+  const rows: ActionRowBuilder<ButtonBuilder>[] = [];
+  for (let i = 0; i < buttons.length; i += 5) rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(buttons.slice(i, i + 5)));
+  return { content: notice ?? '', embeds: [embed], components: rows };
+}
+
+async function unlinkClicked(ctx: ComponentContext): Promise<void> {
+  const guildId = requireAdmin(ctx);
+  const [userId = '', personId = ''] = ctx.args;
+  const names = await personNames(ctx, [personId]);
+  let notice: string;
+  if (ctx.store.unlinkPerson(guildId, userId, personId)) {
+    ctx.store.audit({ guildId, actorId: ctx.interaction.user.id, subjectId: userId, personId, action: 'unlink' });
+    notice = ctx.t('linking.admin.unlinked', { user: `<@${userId}>`, person: names.get(personId)! });
+  } else {
+    notice = ctx.t('linking.admin.alreadyUnlinked');
+  }
+  await ctx.interaction.editReply({ ...(await linksPage(ctx, guildId, notice)), allowedMentions: { parse: [] } });
+}
+
+function actionLabel(ctx: BaseContext, action: string, detail: string | null): string {
+  const known: Record<string, MessageKey> = {
+    link: 'linking.audit.link',
+    'link-request': 'linking.audit.request',
+    'link-deny': 'linking.audit.deny',
+    'link-default': 'linking.audit.default',
+    'link-failed': 'linking.audit.failed',
+    unlink: 'linking.audit.unlink',
+  };
+  const key = known[action];
+  // Other areas (login links, card changes) log their own actions: shown by name, never their detail.
+  if (!key) return `\`${action.replace(/[`\\]/g, '').slice(0, 40)}\``;
+  const label = ctx.t(key);
+  return action === 'link' && detail ? `${label} (${ctx.t(`linking.method.${detail}` as MessageKey)})` : label;
+}
+
+async function audit(ctx: CommandContext, guildId: string): Promise<void> {
+  const entries = ctx.store.auditLog(guildId, AUDIT_SHOWN);
+  const names = await personNames(ctx, [...new Set(entries.flatMap((e) => (e.personId ? [e.personId] : [])))]);
+  const lines: string[] = [];
+  let length = 0;
+  for (const e of entries) {
+    const parts = [when(e.at, 'f'), `<@${e.actorId}>`, actionLabel(ctx, e.action, e.detail)];
+    if (e.subjectId && e.subjectId !== e.actorId) parts.push(ctx.t('linking.audit.for', { user: `<@${e.subjectId}>` }));
+    if (e.personId) parts.push(names.get(e.personId)!);
+    const line = parts.join(' · ');
+    if (length + line.length + 1 > EMBED_TEXT) break;
+    lines.push(line);
+    length += line.length + 1;
+  }
+  const embed = new EmbedBuilder().setTitle(ctx.t('linking.audit.title')).setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.audit.none'));
+  await ctx.interaction.editReply({ embeds: [embed], allowedMentions: { parse: [] } });
+}
+
+export const admin: BotCommand = {
+  definition,
+  defer: 'ephemeral',
+  async execute(ctx) {
+    const guildId = requireAdmin(ctx);
+    switch (ctx.interaction.options.getSubcommand(false)) {
+      case 'link':
+        return adminLink(ctx, guildId);
+      case 'links':
+        await ctx.interaction.editReply({ ...(await linksPage(ctx, guildId, null)), allowedMentions: { parse: [] } });
+        return;
+      case 'audit':
+        return audit(ctx, guildId);
+      default:
+        throw new UserFacingError('error.unexpected');
+    }
+  },
+  async autocomplete(ctx) {
+    if (ctx.interaction.memberPermissions?.has('ManageGuild') !== true) return [];
+    const eventor = await ctx.guild.eventor();
+    return memberChoices(eventor.client, eventor.organisationId, String(ctx.interaction.options.getFocused()));
+  },
+  components: {
+    unlink: { defer: 'update', handle: unlinkClicked },
+  },
+};

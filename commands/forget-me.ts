@@ -1,0 +1,44 @@
+/**
+ * /forget-me: after a confirm button, deletes everything the bot holds about the member in every
+ * server (links, link requests, audit entries naming them). Nothing is logged or audited about
+ * it, since that would name them again.
+ */
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { customId, type BotCommand } from '../src/bot/command.js';
+import { localizedCommand } from '../src/bot/define.js';
+
+/** A confirm button found in an old message must not delete anything years later. */
+const CONFIRM_TTL_MS = 10 * 60_000;
+
+export const forgetMe: BotCommand = {
+  definition: localizedCommand('linking.forget.name', 'linking.forget.description').toJSON(),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    const buttons = new ActionRowBuilder<ButtonBuilder>().addComponents(
+      new ButtonBuilder().setCustomId(customId('forget-me', 'confirm', ctx.now().getTime())).setStyle(ButtonStyle.Danger).setLabel(ctx.t('linking.forget.confirm')),
+      new ButtonBuilder().setCustomId(customId('forget-me', 'cancel')).setStyle(ButtonStyle.Secondary).setLabel(ctx.t('linking.forget.cancel')),
+    );
+    await ctx.interaction.editReply({ content: ctx.t('linking.forget.ask'), components: [buttons] });
+  },
+  components: {
+    confirm: {
+      defer: 'update',
+      async handle(ctx) {
+        const issued = Number(ctx.args[0]);
+        if (!Number.isFinite(issued) || ctx.now().getTime() - issued > CONFIRM_TTL_MS) {
+          await ctx.interaction.editReply({ content: ctx.t('linking.forget.expired'), components: [] });
+          return;
+        }
+        // The clicker, never an id from the button: only your own data can be deleted.
+        ctx.store.forgetUser(ctx.interaction.user.id);
+        await ctx.interaction.editReply({ content: ctx.t('linking.forget.done'), components: [] });
+      },
+    },
+    cancel: {
+      defer: 'update',
+      async handle(ctx) {
+        await ctx.interaction.editReply({ content: ctx.t('linking.forget.cancelled'), components: [] });
+      },
+    },
+  },
+};

@@ -1,0 +1,89 @@
+/**
+ * What /link, /unlink, /whoami, /admin and /forget-me share: the server a command is for, who
+ * may act as an admin, club membership checks, and person names for replies.
+ */
+import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import { UserFacingError, type AutocompleteContext, type BaseContext, type CommandContext, type ComponentContext, type GuildEventor } from '../src/bot/command.js';
+import { fold } from '../src/bot/lookup.js';
+import type { Person } from '../src/eventor/model.js';
+import { personDisplayName } from '../src/render/members.js';
+import { resolveMember } from './members-common.js';
+
+export function guildOf(ctx: BaseContext): string {
+  if (!ctx.guild.id) throw new UserFacingError('linking.guildOnly');
+  return ctx.guild.id;
+}
+
+/**
+ * Refuses anyone without Manage Server. Checked in every handler and on every button click:
+ * Discord hiding a command, or a button sitting in an admin channel, proves nothing.
+ */
+export function requireAdmin(ctx: CommandContext | ComponentContext): string {
+  const guildId = guildOf(ctx);
+  if (ctx.interaction.memberPermissions?.has('ManageGuild') !== true) throw new UserFacingError('linking.notAdmin');
+  return guildId;
+}
+
+async function clubPersons(eventor: GuildEventor): Promise<Person[]> {
+  return eventor.client.persons({ organisationId: eventor.organisationId });
+}
+
+/** The person among the members of the server's club (the organisation of its API key), or null. */
+export async function clubMember(eventor: GuildEventor, personId: string): Promise<Person | null> {
+  return (await clubPersons(eventor)).find((p) => p.id === personId) ?? null;
+}
+
+/** The club member an option names (an id from autocomplete or a typed name); anyone else is refused. */
+export async function requireClubMember(eventor: GuildEventor, value: string): Promise<Person & { id: string }> {
+  const personId = await resolveMember(eventor, value);
+  const person = await clubMember(eventor, personId);
+  if (!person?.id) throw new UserFacingError('linking.error.notInClub');
+  return person as Person & { id: string };
+}
+
+/** Whether a person Eventor authenticated belongs to the club: their organisation, a role there, or the member list. */
+export async function belongsToClub(eventor: GuildEventor, person: Person): Promise<boolean> {
+  if (person.organisationId === eventor.organisationId) return true;
+  if (person.roles.some((role) => role.organisationId === eventor.organisationId)) return true;
+  return person.id !== null && (await clubMember(eventor, person.id)) !== null;
+}
+
+export function personLabel(person: Person): string {
+  const name = personDisplayName(person.name);
+  return person.birthDate ? `${name} (${person.birthDate.slice(0, 4)})` : name;
+}
+
+/**
+ * Names of persons for a reply, from the club's member list (cached by the client). A person who
+ * left the club, or an Eventor that is down, still gets a line: their id.
+ */
+export async function personNames(ctx: BaseContext, personIds: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (personIds.length > 0) {
+    try {
+      const eventor = await ctx.guild.eventor();
+      for (const person of await clubPersons(eventor)) if (person.id && personIds.includes(person.id)) names.set(person.id, personLabel(person));
+    } catch (error) {
+      ctx.log.warn('person names unavailable; showing ids', { error });
+    }
+  }
+  for (const id of personIds) if (!names.has(id)) names.set(id, `#${id}`);
+  return names;
+}
+
+/** Autocomplete over the persons the member has linked in this server. */
+export async function ownLinkChoices(ctx: AutocompleteContext, query: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+  if (!ctx.guild.id) return [];
+  const linked = ctx.store.linkedPersons(ctx.guild.id, ctx.interaction.user.id);
+  const names = await personNames(ctx, linked.map((l) => l.personId));
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  return linked
+    .map((l) => ({ name: names.get(l.personId)!.slice(0, 100), value: l.personId }))
+    .filter((c) => words.every((w) => fold(c.name).includes(w)))
+    .slice(0, 25);
+}
+
+/** A Discord timestamp that every client shows in its own zone and language. */
+export function when(iso: string, style: 'D' | 'f' = 'D'): string {
+  return `<t:${Math.floor(Date.parse(iso) / 1000)}:${style}>`;
+}

@@ -1,0 +1,30 @@
+/** /whoami: the Eventor persons the member has linked in this server, the default first, and requests still waiting. */
+import type { BotCommand } from '../src/bot/command.js';
+import { localizedCommand } from '../src/bot/define.js';
+import type { MessageKey } from '../src/i18n/index.js';
+import { guildOf, personNames, when } from './linking-common.js';
+
+export const whoami: BotCommand = {
+  definition: localizedCommand('linking.whoami.name', 'linking.whoami.description').toJSON(),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    const guildId = guildOf(ctx);
+    const userId = ctx.interaction.user.id;
+    const linked = ctx.store.linkedPersons(guildId, userId);
+    const pending = ctx.store.pendingLinkRequests(guildId, userId);
+    if (linked.length === 0 && pending.length === 0) {
+      await ctx.interaction.editReply({ content: ctx.t('linking.whoami.none') });
+      return;
+    }
+    const names = await personNames(ctx, [...linked.map((l) => l.personId), ...pending.map((p) => p.personId)]);
+    const lines = [ctx.t('linking.whoami.title')];
+    for (const l of linked) {
+      const method = ctx.t(`linking.method.${l.method}` as MessageKey);
+      const line = ctx.t('linking.whoami.line', { person: names.get(l.personId)!, id: l.personId, method, date: when(l.linkedAt) });
+      lines.push(l.isDefault ? `${line} ${ctx.t('linking.whoami.default')}` : line);
+    }
+    for (const p of pending) lines.push(ctx.t('linking.whoami.pending', { person: names.get(p.personId)!, date: when(p.createdAt) }));
+    if (linked.length > 1) lines.push('', ctx.t('linking.whoami.hint'));
+    await ctx.interaction.editReply({ content: lines.join('\n') });
+  },
+};
