@@ -52,11 +52,14 @@ export function checkChipNumber(ctx: Pick<BaseContext, 't'>, value: string, type
   return String(n);
 }
 
-/** The person's settings as Eventor has them, or an empty set when they never saved any. */
-async function findCompetitor(eventor: GuildEventor, personId: string): Promise<Competitor> {
-  const listed = (await eventor.client.competitors({ organisationId: eventor.organisationId })).find((c) => (c.personId ?? c.person?.id) === personId);
+/**
+ * The person's settings as Eventor has them, or an empty set when they never saved any. `fresh`
+ * bypasses the client cache, so a write never builds on a copy older than a change made on the web.
+ */
+async function findCompetitor(eventor: GuildEventor, personId: string, fresh = false): Promise<Competitor> {
+  const listed = (await eventor.client.call('competitors', { organisationId: eventor.organisationId }, { fresh })).find((c) => (c.personId ?? c.person?.id) === personId);
   // The single GET is the one Eventor documents for read-modify-write (wire notes 8).
-  if (listed?.competitorId) return eventor.client.competitor({ competitorId: listed.competitorId });
+  if (listed?.competitorId) return eventor.client.call('competitor', { competitorId: listed.competitorId }, { fresh });
   return { competitorId: null, personId, person: null, organisationId: eventor.organisationId, cards: [], preselectedClasses: [], disciplineId: null, modifiedAt: null };
 }
 
@@ -134,7 +137,7 @@ export const cardCommand: BotCommand = {
         }
         const number = checkChipNumber(ctx, numberArg, typeArg);
         const eventor = await ctx.guild.eventor();
-        const fresh = await findCompetitor(eventor, personId);
+        const fresh = await findCompetitor(eventor, personId, true);
         const index = fresh.cards.findIndex((c) => c.type === typeArg);
         const cards = [...fresh.cards];
         const before = index >= 0 ? cards[index] : undefined;

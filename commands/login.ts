@@ -36,7 +36,7 @@ async function sendLink(ctx: BaseContext, user: User, personId: string): Promise
   const eventor = await ctx.guild.eventor();
   const name = (await memberName(eventor, personId)) ?? personId;
   const url = await eventor.client.externalLoginUrl({ personId, organisationId: eventor.organisationId });
-  ctx.log.redact(url);
+  ctx.log.redact(url, 'transient');
   // Counted once Eventor has issued a link, delivered or not: each one is a live login.
   ctx.store.audit({ guildId, actorId: user.id, personId, action: 'login-link' });
   const expires = `<t:${unix(ctx.now().getTime() + LINK_LIFETIME_MS)}:R>`;

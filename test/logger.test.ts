@@ -37,3 +37,18 @@ describe('logger', () => {
     expect(JSON.parse(line)).toMatchObject({ nested: { password: '[redacted]' } });
   });
 });
+
+describe('logger redaction lifetimes', () => {
+  it('keeps permanent secrets masked however many transient ones come and go', () => {
+    const out = collect();
+    const log = createLogger({ write: out.write });
+    log.redact('permanent-token-123456');
+    for (let i = 0; i < 2_500; i++) log.redact(`http://127.0.0.1/login/${String(i).padStart(6, '0')}`, 'transient');
+    log.info('permanent-token-123456 http://127.0.0.1/login/002499 http://127.0.0.1/login/000000');
+    const line = out.lines[0]!;
+    expect(line).not.toContain('permanent-token-123456');
+    expect(line).not.toContain('login/002499');
+    // The oldest transient ones were let go; they expired long before (login links live 5 minutes).
+    expect(line).toContain('login/000000');
+  });
+});

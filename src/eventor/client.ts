@@ -11,6 +11,11 @@ import { OPERATIONS, parseResponse, prepareRequest, type OperationDef, type Oper
 /** The client's options are the transport's: instance, key, timeouts, retries, cache, hooks. */
 export type EventorClientOptions = TransportOptions;
 
+export interface CallOptions {
+  /** Ask Eventor even when a cached answer is still valid (before a read-modify-write). */
+  fresh?: boolean;
+}
+
 export interface CallMeta {
   fromCache: boolean;
   coalesced: boolean;
@@ -31,14 +36,14 @@ export class EventorClient {
   }
 
   /** Any operation by its CLI name; the parameters are checked against the operation's schema. */
-  async call<N extends OperationName>(name: N, params?: Params<N>): Promise<Result<N>>;
-  async call(name: string, params?: Record<string, unknown>): Promise<unknown>;
-  async call(name: string, params?: unknown): Promise<unknown> {
-    return (await this.callWithMeta(name as OperationName, params as never)).data;
+  async call<N extends OperationName>(name: N, params?: Params<N>, options?: CallOptions): Promise<Result<N>>;
+  async call(name: string, params?: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
+  async call(name: string, params?: unknown, options: CallOptions = {}): Promise<unknown> {
+    return (await this.callWithMeta(name as OperationName, params as never, options)).data;
   }
 
   /** Like call, and says whether the answer came from the cache, a shared request or stale data. */
-  async callWithMeta<N extends OperationName>(name: N, params?: Params<N>): Promise<{ data: Result<N>; meta: CallMeta }> {
+  async callWithMeta<N extends OperationName>(name: N, params?: Params<N>, options: CallOptions = {}): Promise<{ data: Result<N>; meta: CallMeta }> {
     const prepared = prepareRequest(name, params);
     const def = OPERATIONS[name] as OperationDef;
     const context = { timeZone: this.transport.nativeTimeZone, nativeTimeZone: this.instance.nativeTimeZone };
@@ -52,6 +57,7 @@ export class EventorClient {
       contentType: prepared.body === undefined ? undefined : 'application/xml; charset=utf-8',
       cacheTtlMs: def.cacheTtlMs,
       coalesce: def.coalesce,
+      ...(options.fresh ? { fresh: true } : {}),
       parse: (xml) => parseResponse(name, xml, context),
     });
     if (def.invalidates.length > 0) this.transport.invalidate(def.invalidates);

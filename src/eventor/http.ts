@@ -124,6 +124,8 @@ export interface HttpRequest<T> {
   cacheTtlMs: number;
   /** Whether identical calls in flight may share one request (never for single-use answers). */
   coalesce: boolean;
+  /** Skip the cached answer (still storing the new one): for reads that a write will build on. */
+  fresh?: boolean;
   /** Turns the body into the result; throws InvalidResponse (or anything) when it cannot. */
   parse: (body: string) => T;
 }
@@ -293,7 +295,7 @@ export class HttpTransport {
     const key = this.requestKey(req);
     const started = this.now();
 
-    if (ttl > 0) {
+    if (ttl > 0 && req.fresh !== true) {
       const entry = this.cache.get(key);
       if (entry && entry.expiresAt > this.now()) {
         // Re-insert to mark it most recently used.

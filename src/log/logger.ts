@@ -9,6 +9,7 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 
 const SECRET_FIELD = /pass(word)?|secret|token|api[-_]?key|authorization|login[-_]?url|cookie/i;
 const MASK = '[redacted]';
+const MAX_TRANSIENT_SECRETS = 2_000;
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -17,8 +18,12 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
   /** A logger that adds `fields` (e.g. a correlation id) to every line. */
   child(fields: Record<string, unknown>): Logger;
-  /** Masks this value wherever it would appear in a log line from now on. */
-  redact(secret: string): void;
+  /**
+   * Masks this value wherever it would appear in a log line from now on. Secrets that come and go
+   * (login links, passwords typed once) are `transient`: only the newest few thousand are kept, so
+   * a long-running bot's list stays small; tokens and keys stay masked for good.
+   */
+  redact(secret: string, lifetime?: 'permanent' | 'transient'): void;
 }
 
 export function isLogLevel(value: string): value is LogLevel {
@@ -30,10 +35,11 @@ export function createLogger(options: { level?: LogLevel; write?: (line: string)
   const write = options.write ?? ((line: string) => process.stderr.write(line));
   const now = options.now ?? (() => new Date());
   const secrets = new Set<string>();
+  const transient = new Set<string>();
 
   const mask = (text: string): string => {
     let out = text;
-    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+    for (const set of [secrets, transient]) for (const secret of set) if (out.includes(secret)) out = out.split(secret).join(MASK);
     return out;
   };
 
@@ -61,8 +67,15 @@ export function createLogger(options: { level?: LogLevel; write?: (line: string)
       warn: (m, f) => log('warn', m, f),
       error: (m, f) => log('error', m, f),
       child: (fields) => make({ ...base, ...fields }),
-      redact: (secret) => {
-        if (secret.length >= 6) secrets.add(secret);
+      redact: (secret, lifetime = 'permanent') => {
+        if (secret.length < 6) return;
+        if (lifetime === 'permanent') {
+          secrets.add(secret);
+          return;
+        }
+        transient.delete(secret);
+        transient.add(secret);
+        if (transient.size > MAX_TRANSIENT_SECRETS) transient.delete(transient.values().next().value as string);
       },
     };
   };
