@@ -83,6 +83,16 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     expect(world.bot.store.auditLog(world.guild.id).filter((e) => e.action === 'link-failed' && e.actorId === world.swedishMember.id)).toHaveLength(2);
   });
 
+  it('pauses a member after five wrong passwords, before asking Eventor again', async () => {
+    const guesser = world.discord.createMember(world.guild.id, { username: 'gissare', globalName: 'Gissare', locale: 'sv-SE' });
+    const target = home[7]!;
+    for (let i = 0; i < 5; i++) expect(await withCredentials(guesser, 'en-GB', target.username, `guess-${i}-wrong`)).toContain('did not accept');
+    const asked = world.eventor.requests.length;
+    expect(await withCredentials(guesser, 'sv-SE', target.username, target.password)).toMatch(/För många felaktiga lösenord\. Vänta 1[45] min/);
+    expect(world.eventor.requests.length).toBe(asked);
+    expect(links(guesser)).toEqual([]);
+  });
+
   it('refuses the credentials of another club\'s member', async () => {
     expect(await withCredentials(world.swedishMember, 'en-GB', foreign.username, foreign.password)).toContain('Only members of this server\'s club in Eventor can be linked');
     expect(links(world.swedishMember)).toEqual([]);
