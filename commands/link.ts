@@ -30,6 +30,27 @@ const MAX_FAILURES = 5;
 const FAILURE_WINDOW_MS = 15 * 60_000;
 /** Requests waiting for the admins per member: enough for a family, too few to flood the admin channel. */
 const MAX_PENDING = 5;
+/**
+ * Recent wrong passwords per server and member, besides the audit log: /forget-me deletes the
+ * audit entries, and must not also reset the count a guesser is held to. Bounded, oldest out.
+ */
+const recentFailures = new Map<string, number[]>();
+const FAILURES_TRACKED = 10_000;
+
+function failuresInMemory(key: string, now: number): number[] {
+  const kept = (recentFailures.get(key) ?? []).filter((at) => at > now - FAILURE_WINDOW_MS);
+  if (kept.length > 0) recentFailures.set(key, kept);
+  else recentFailures.delete(key);
+  return kept;
+}
+
+function noteFailure(key: string, now: number): void {
+  const list = failuresInMemory(key, now);
+  recentFailures.delete(key);
+  recentFailures.set(key, [...list, now]);
+  if (recentFailures.size > FAILURES_TRACKED) recentFailures.delete(recentFailures.keys().next().value!);
+}
+
 /** What an HTTP header can carry (the client sends the credentials as headers); anything else cannot be a valid login. */
 const HEADER_SAFE = /^[\u0020-\u007e\u00a0-\u00ff\t]+$/;
 
@@ -78,17 +99,22 @@ async function submitCredentials(ctx: ComponentContext): Promise<void> {
   const username = ctx.interaction.fields.getTextInputValue(USERNAME).trim();
   // Masked before anything can log; the only copy the bot makes is the header of one request.
   const password = ctx.interaction.fields.getTextInputValue(PASSWORD);
-  ctx.log.redact(password);
+  ctx.log.redact(password, 'transient');
   const guildId = guildOf(ctx);
   const userId = ctx.interaction.user.id;
   if (!ctx.store.linkingMethods(guildId).credentials) throw new UserFacingError('linking.credentials.disabled');
-  const failures = ctx.store.recentActions(guildId, userId, 'link-failed', new Date(ctx.now().getTime() - FAILURE_WINDOW_MS));
-  if (failures.count >= MAX_FAILURES) {
-    const left = Math.max(1, Math.ceil((Date.parse(failures.oldest!) + FAILURE_WINDOW_MS - ctx.now().getTime()) / 60_000));
+  const now = ctx.now().getTime();
+  const key = `${guildId}:${userId}`;
+  const audited = ctx.store.recentActions(guildId, userId, 'link-failed', new Date(now - FAILURE_WINDOW_MS));
+  const remembered = failuresInMemory(key, now);
+  if (Math.max(audited.count, remembered.length) >= MAX_FAILURES) {
+    const oldest = audited.count >= remembered.length && audited.oldest ? Date.parse(audited.oldest) : remembered[0]!;
+    const left = Math.max(1, Math.ceil((oldest + FAILURE_WINDOW_MS - now) / 60_000));
     throw new UserFacingError('linking.credentials.tooMany', { minutes: left });
   }
   const person = await authenticate(ctx, username, password);
   if (!person) {
+    noteFailure(key, now);
     ctx.store.audit({ guildId, actorId: userId, action: 'link-failed' });
     throw new UserFacingError('linking.credentials.wrong');
   }

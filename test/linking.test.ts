@@ -91,6 +91,12 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     expect(await withCredentials(guesser, 'sv-SE', target.username, target.password)).toMatch(/För många felaktiga lösenord\. Vänta 1[45] min/);
     expect(world.eventor.requests.length).toBe(asked);
     expect(links(guesser)).toEqual([]);
+    // /forget-me deletes the audit entries, but not the pause.
+    const ask = await run('forget-me', guesser, 'en-GB').reply(WAIT);
+    await click(ask, buttonId(ask, 'forget-me:confirm'), guesser).reply(WAIT);
+    expect(world.bot.store.recentActions(world.guild.id, guesser.id, 'link-failed', new Date(0)).count).toBe(0);
+    expect(await withCredentials(guesser, 'en-GB', target.username, target.password)).toContain('Too many wrong passwords');
+    expect(world.eventor.requests.length).toBe(asked);
   });
 
   it('refuses the credentials of another club\'s member', async () => {
