@@ -51,6 +51,13 @@ function noteFailure(key: string, now: number): void {
   if (recentFailures.size > FAILURES_TRACKED) recentFailures.delete(recentFailures.keys().next().value!);
 }
 
+function clearFailure(key: string, at: number): void {
+  const list = recentFailures.get(key) ?? [];
+  const index = list.indexOf(at);
+  if (index >= 0) list.splice(index, 1);
+  if (list.length === 0) recentFailures.delete(key);
+}
+
 /** What an HTTP header can carry (the client sends the credentials as headers); anything else cannot be a valid login. */
 const HEADER_SAFE = /^[\u0020-\u007e\u00a0-\u00ff\t]+$/;
 
@@ -112,12 +119,21 @@ async function submitCredentials(ctx: ComponentContext): Promise<void> {
     const left = Math.max(1, Math.ceil((oldest + FAILURE_WINDOW_MS - now) / 60_000));
     throw new UserFacingError('linking.credentials.tooMany', { minutes: left });
   }
-  const person = await authenticate(ctx, username, password);
+  // Counted as wrong until Eventor says otherwise, so parallel forms cannot all pass the check above.
+  noteFailure(key, now);
+  let person: Person | null;
+  try {
+    person = await authenticate(ctx, username, password);
+  } catch (error) {
+    // Eventor not answering is no wrong password.
+    clearFailure(key, now);
+    throw error;
+  }
   if (!person) {
-    noteFailure(key, now);
     ctx.store.audit({ guildId, actorId: userId, action: 'link-failed' });
     throw new UserFacingError('linking.credentials.wrong');
   }
+  clearFailure(key, now);
   const eventor = await ctx.guild.eventor();
   if (person.id === null || !(await belongsToClub(eventor, person))) throw new UserFacingError('linking.error.notInClub');
   ctx.store.linkPerson(guildId, userId, person.id, 'credentials');
