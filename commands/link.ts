@@ -104,9 +104,18 @@ async function authenticate(ctx: ComponentContext, username: string, password: s
 async function submitCredentials(ctx: ComponentContext): Promise<void> {
   if (!ctx.interaction.isModalSubmit()) throw new UserFacingError('error.unexpected');
   const username = ctx.interaction.fields.getTextInputValue(USERNAME).trim();
-  // Masked before anything can log; the only copy the bot makes is the header of one request.
+  // Masked before anything can log; the only copy the bot makes is the header of one request,
+  // and the logger lets go of it as soon as the handler is done.
   const password = ctx.interaction.fields.getTextInputValue(PASSWORD);
-  ctx.log.redact(password, 'transient');
+  const forget = ctx.log.redact(password, 'transient');
+  try {
+    await linkWithCredentials(ctx, username, password);
+  } finally {
+    forget();
+  }
+}
+
+async function linkWithCredentials(ctx: ComponentContext, username: string, password: string): Promise<void> {
   const guildId = guildOf(ctx);
   const userId = ctx.interaction.user.id;
   if (!ctx.store.linkingMethods(guildId).credentials) throw new UserFacingError('linking.credentials.disabled');

@@ -52,3 +52,17 @@ describe('logger redaction lifetimes', () => {
     expect(line).toContain('login/000000');
   });
 });
+
+describe('letting go of a transient secret', () => {
+  it('stops holding a password once the handler that used it says so', () => {
+    const out = collect();
+    const log = createLogger({ write: out.write });
+    const forget = log.redact('hunter2-password', 'transient');
+    log.info('using hunter2-password');
+    forget();
+    log.info('later hunter2-password');
+    expect(out.lines[0]).not.toContain('hunter2-password');
+    // Nothing logs it after the call; if something did, it would show: the logger no longer holds it.
+    expect(out.lines[1]).toContain('hunter2-password');
+  });
+});

@@ -21,9 +21,11 @@ export interface Logger {
   /**
    * Masks this value wherever it would appear in a log line from now on. Secrets that come and go
    * (login links, passwords typed once) are `transient`: only the newest few thousand are kept, so
-   * a long-running bot's list stays small; tokens and keys stay masked for good.
+   * a long-running bot's list stays small; tokens and keys stay masked for good. The returned
+   * function lets go of a transient secret once nothing can log it any more (a password after its
+   * one request), so the logger does not keep it in memory.
    */
-  redact(secret: string, lifetime?: 'permanent' | 'transient'): void;
+  redact(secret: string, lifetime?: 'permanent' | 'transient'): () => void;
 }
 
 export function isLogLevel(value: string): value is LogLevel {
@@ -68,14 +70,15 @@ export function createLogger(options: { level?: LogLevel; write?: (line: string)
       error: (m, f) => log('error', m, f),
       child: (fields) => make({ ...base, ...fields }),
       redact: (secret, lifetime = 'permanent') => {
-        if (secret.length < 6) return;
+        if (secret.length < 6) return () => {};
         if (lifetime === 'permanent') {
           secrets.add(secret);
-          return;
+          return () => {};
         }
         transient.delete(secret);
         transient.add(secret);
         if (transient.size > MAX_TRANSIENT_SECRETS) transient.delete(transient.values().next().value as string);
+        return () => void transient.delete(secret);
       },
     };
   };
