@@ -34,6 +34,8 @@ export interface DemoStep {
   options?: (facts: DemoFacts) => Record<string, string | number | boolean>;
   /** Click this button (by label) on the reply afterwards, and show the result too. */
   thenClick?: string;
+  /** Show the direct message the bot sent the member (one-time links masked). */
+  showDm?: boolean;
 }
 
 /** The package's own program, found from here whether this runs compiled (dist/) or from source. */
@@ -47,8 +49,8 @@ function programPath(): string {
   throw new Error('cannot find bin/eventor-bot.js above the demo');
 }
 
-/** Discord shows `<t:…>` in the reader's zone and `<#id>` as the channel's name; so does the transcript. */
-export function humanize(text: string, timeZone: string, channelNames: ReadonlyMap<string, string>, now = Date.now()): string {
+/** Discord shows `<t:…>` in the reader's zone and `<#id>`, `<@id>` as names; so does the transcript. */
+export function humanize(text: string, timeZone: string, names: ReadonlyMap<string, string>, now = Date.now()): string {
   const full = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
   const date = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium' });
   const clock = new Intl.DateTimeFormat('en-GB', { timeZone, timeStyle: 'short' });
@@ -60,7 +62,8 @@ export function humanize(text: string, timeZone: string, channelNames: ReadonlyM
       if (style === 'R') return relative(at.getTime() - now);
       return full.format(at);
     })
-    .replace(/<#(\d+)>/g, (whole, id: string) => (channelNames.has(id) ? `#${channelNames.get(id)}` : whole));
+    .replace(/<#(\d+)>/g, (whole, id: string) => (names.has(id) ? `#${names.get(id)}` : whole))
+    .replace(/<@!?(\d+)>/g, (whole, id: string) => (names.has(id) ? `@${names.get(id)}` : whole));
 }
 
 const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
@@ -105,7 +108,8 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
       swedishMember: discord.createMember(guild.id, { username: 'sven', globalName: 'Sven', locale: 'sv-SE' }),
       admin: discord.createMember(guild.id, { username: 'kassoren', globalName: 'Kassören', locale: 'sv-SE', manageGuild: true }),
     };
-    const channelNames = new Map([[channel.id, channel.name ?? 'allmänt']]);
+    // What Discord shows for <#channel> and <@user> mentions.
+    const channelNames = new Map<string, string>([[channel.id, channel.name ?? 'allmänt'], ...Object.values(users).map((u): [string, string] => [u.id, u.username])]);
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: guild.id });
     const facts = demoFacts(eventor.dataset, Date.now());
     const databasePath = path.join(dir, 'eventor-bot.sqlite');
@@ -134,6 +138,7 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
     write(`The bot runs as its own process (pid ${bot.pid}), logged in to the sandbox Discord; server "${guild.name}", channel #${channelNames.get(channel.id)}.`);
 
     for (const step of steps) {
+      const dmsBefore = discord.dms(users[step.who]).length;
       const handle = discord.runCommand({
         guildId: guild.id,
         channelId: channel.id,
@@ -154,6 +159,13 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
           write(`\n── ${renderInteractionText(click.payload)}`);
           const after = await click.reply({ timeoutMs: 20_000 });
           write(indent(humanize(renderMessageText(after), 'Europe/Stockholm', channelNames)));
+        }
+        if (step.showDm) {
+          const user = users[step.who];
+          await discord.waitForDm(user, () => discord.dms(user).length > dmsBefore, { timeoutMs: 20_000 });
+          const dm = discord.dms(user).at(-1)!;
+          write(`\n── direct message to ${user.username}:`);
+          write(indent(maskLoginLinks(humanize(renderMessageText(dm), 'Europe/Stockholm', channelNames))));
         }
         answered++;
       } catch (error) {
@@ -190,6 +202,11 @@ export function demoFacts(dataset: SandboxDataset, now: number): DemoFacts {
   const activity = dataset.activities.find((a) => a.organisationId === home && Date.parse(a.startTime ?? '') > now) ?? dataset.activities[0];
   if (!runner?.person?.id || !activity) throw new Error('the sandbox data lacks a member or an activity the demo needs');
   return { upcomingEventId: withEntries.id, startListEventId: withStarts.id, resultsEventId: results.id, activityId: activity.id, linkedPersonId: runner.person.id };
+}
+
+/** Login links log their holder in: even the sandbox's are not printed. */
+function maskLoginLinks(text: string): string {
+  return text.replace(/https?:\/\/\S+\/login\/[A-Za-z0-9_-]+/g, '(one-time login link)');
 }
 
 function indent(text: string): string {

@@ -144,7 +144,11 @@ export const DEMO_SESSION: readonly DemoStep[] = [
   { who: 'swedishMember', locale: 'sv-SE', name: 'results', options: (f) => ({ event: f.resultsEventId, splits: true, top: 3 }) },
   { who: 'member', locale: 'en-GB', name: 'activities' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'activity', options: (f) => ({ activity: f.activityId }) },
+  { who: 'member', locale: 'en-GB', name: 'whoami' },
+  { who: 'member', locale: 'en-GB', name: 'login', showDm: true },
+  { who: 'member', locale: 'en-GB', name: 'card' },
   { who: 'admin', locale: 'sv-SE', name: 'setup', subcommand: 'show' },
+  { who: 'admin', locale: 'sv-SE', name: 'admin', subcommand: 'audit' },
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
