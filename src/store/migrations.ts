@@ -88,4 +88,17 @@ export const MIGRATIONS: readonly string[] = [
     approval    INTEGER NOT NULL
   ) STRICT;
   `,
+  // 4: automatic posts (src/feeds/): the nonce of a post in flight in posted_items (its marker in
+  // the message, so a restart finds a post it made but did not record), and when each server's feed
+  // started (its first run seeds the ledger instead of posting history).
+  `
+  ALTER TABLE posted_items ADD COLUMN nonce TEXT;
+
+  CREATE TABLE feed_state (
+    guild_id   TEXT NOT NULL,
+    feed       TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    PRIMARY KEY (guild_id, feed)
+  ) STRICT;
+  `,
 ];

@@ -1,0 +1,123 @@
+/**
+ * The ledger of automatic posts: for each (server, feed, item key) the hash of what was posted, the
+ * Discord message id, and a state. All of the feeds' SQL lives here (tables of migrations 1 and 4).
+ *
+ * States:
+ * - `seeded`: the item existed when the feed started for the server; it is never posted.
+ * - `posting`: the intent to post (with `nonce`) was recorded; the message may or may not exist.
+ * - `posted`: the message exists with `messageId` and shows the content of `contentHash`.
+ */
+import type { Store } from '../store/store.js';
+
+export type LedgerState = 'seeded' | 'posting' | 'posted';
+
+export interface LedgerRow {
+  guildId: string;
+  feed: string;
+  itemKey: string;
+  contentHash: string;
+  channelId: string;
+  messageId: string | null;
+  state: LedgerState;
+  nonce: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  guild_id: string;
+  feed: string;
+  item_key: string;
+  content_hash: string;
+  channel_id: string;
+  message_id: string | null;
+  state: string;
+  nonce: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function rowOf(r: Row): LedgerRow {
+  return {
+    guildId: r.guild_id, feed: r.feed, itemKey: r.item_key, contentHash: r.content_hash, channelId: r.channel_id,
+    messageId: r.message_id, state: r.state as LedgerState, nonce: r.nonce, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+export interface ItemRef {
+  guildId: string;
+  feed: string;
+  itemKey: string;
+}
+
+export class Ledger {
+  readonly #store: Store;
+  readonly #now: () => Date;
+
+  constructor(store: Store, now: () => Date = () => new Date()) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  get(ref: ItemRef): LedgerRow | null {
+    const row = this.#store.db
+      .prepare('SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? AND item_key = ?')
+      .get(ref.guildId, ref.feed, ref.itemKey) as Row | undefined;
+    return row ? rowOf(row) : null;
+  }
+
+  rows(guildId: string, feed: string): LedgerRow[] {
+    const rows = this.#store.db.prepare('SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? ORDER BY item_key').all(guildId, feed) as Row[];
+    return rows.map(rowOf);
+  }
+
+  /** When the feed started for the server, or null before its first run. */
+  feedStartedAt(guildId: string, feed: string): string | null {
+    const row = this.#store.db.prepare('SELECT started_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(guildId, feed) as { started_at: string } | undefined;
+    return row?.started_at ?? null;
+  }
+
+  /**
+   * The first run of a feed for a server: records the current items as `seeded` (never posted) and
+   * the start, in one transaction, so a crash leaves either nothing or the whole seed.
+   */
+  seed(guildId: string, feed: string, channelId: string, items: ReadonlyArray<{ itemKey: string; contentHash: string }>): void {
+    const now = this.#now().toISOString();
+    const db = this.#store.db;
+    db.transaction(() => {
+      const insert = db.prepare(
+        `INSERT INTO posted_items (guild_id, feed, item_key, content_hash, channel_id, message_id, state, nonce, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, NULL, 'seeded', NULL, ?, ?) ON CONFLICT (guild_id, feed, item_key) DO NOTHING`,
+      );
+      for (const item of items) insert.run(guildId, feed, item.itemKey, item.contentHash, channelId, now, now);
+      db.prepare('INSERT INTO feed_state (guild_id, feed, started_at) VALUES (?, ?, ?) ON CONFLICT (guild_id, feed) DO NOTHING').run(guildId, feed, now);
+    })();
+  }
+
+  /** Records the intent to post (state `posting` with a fresh nonce), before anything is sent. */
+  intend(ref: ItemRef, channelId: string, contentHash: string, nonce: string): void {
+    const now = this.#now().toISOString();
+    this.#store.db
+      .prepare(
+        `INSERT INTO posted_items (guild_id, feed, item_key, content_hash, channel_id, message_id, state, nonce, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, NULL, 'posting', ?, ?, ?)
+         ON CONFLICT (guild_id, feed, item_key) DO UPDATE SET content_hash = excluded.content_hash, channel_id = excluded.channel_id,
+           message_id = NULL, state = 'posting', nonce = excluded.nonce, updated_at = excluded.updated_at`,
+      )
+      .run(ref.guildId, ref.feed, ref.itemKey, contentHash, channelId, nonce, now, now);
+  }
+
+  /** The message exists and shows `contentHash`. */
+  posted(ref: ItemRef, messageId: string, contentHash: string): void {
+    this.#store.db
+      .prepare(`UPDATE posted_items SET state = 'posted', message_id = ?, content_hash = ?, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?`)
+      .run(messageId, contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
+  }
+
+  /** A seeded item changed: remember the new hash, still without posting. */
+  updateHash(ref: ItemRef, contentHash: string): void {
+    this.#store.db
+      .prepare('UPDATE posted_items SET content_hash = ?, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?')
+      .run(contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
+  }
+}

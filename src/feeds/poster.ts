@@ -1,0 +1,194 @@
+/**
+ * The poster: puts one feed item in its channel exactly once, and keeps it up to date by editing.
+ *
+ * Design (exactly once across crashes and restarts):
+ * 1. Before anything is sent, the ledger records the intent: state `posting` with a fresh random
+ *    nonce and the hash of the content (one SQLite write, durable before the Discord call).
+ * 2. The message is sent with Discord's `nonce` + `enforce_nonce: true` (Discord drops a second
+ *    message with the same nonce in the same channel for a few minutes) and carries a marker with
+ *    the nonce (`ref <nonce>` in the last embed's footer, else at the end of the content).
+ * 3. After Discord answers, the ledger records `posted` with the message id.
+ * A crash between 1 and 3 leaves the row in `posting`. The next run, before sending again, reads the
+ * bot's last 50 messages in the channel: if one carries the nonce, it is recorded as the post (no
+ * second message); if none does, the message was never made and is sent now, with the same nonce.
+ * So a post is neither lost (the row stays `posting` until a message is recorded) nor doubled (the
+ * marker is looked for before every resend, and Discord's nonce covers a resend racing a slow answer).
+ * Edits: when an item's content hash differs from the recorded one, the recorded message is edited
+ * and then the new hash recorded (a crash in between only repeats an idempotent edit). If the
+ * message was deleted (10008 Unknown Message) the item is posted anew through steps 1-3, once.
+ * Discord refusing the channel (403, Missing Access/Permissions, Unknown Channel) gives `paused`
+ * and records nothing as posted; other failures give `failed` for the scheduler to retry later.
+ */
+import { randomBytes } from 'node:crypto';
+import { DiscordAPIError, Routes, type APIEmbed, type APIMessage, type Client } from 'discord.js';
+import { embedLength, DISCORD_LIMITS, type MessagePayload } from '../render/index.js';
+import type { ItemRef, Ledger } from './ledger.js';
+
+/** What the poster needs from Discord; `discordTarget` is the real one. */
+export interface PostTarget {
+  /** Sends a message; the message id. */
+  send(channelId: string, payload: MessagePayload, nonce: string): Promise<string>;
+  edit(channelId: string, messageId: string, payload: MessagePayload): Promise<void>;
+  /** The bot's own recent messages in the channel (newest first), each with its texts. */
+  recent(channelId: string, limit: number): Promise<Array<{ id: string; texts: string[] }>>;
+}
+
+export interface FeedItem extends ItemRef {
+  channelId: string;
+  payload: MessagePayload;
+  contentHash: string;
+}
+
+export type PostOutcome =
+  | { kind: 'posted'; messageId: string }
+  | { kind: 'recovered'; messageId: string }
+  | { kind: 'edited'; messageId: string }
+  | { kind: 'reposted'; messageId: string }
+  | { kind: 'unchanged' }
+  | { kind: 'seeded' }
+  | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null }
+  | { kind: 'failed'; error: unknown };
+
+export interface PosterHooks {
+  /** Called after Discord created the message and before the ledger records it (tests crash here). */
+  afterSend?: (item: FeedItem, messageId: string) => void;
+}
+
+const RECENT_LIMIT = 50;
+const UNKNOWN_MESSAGE = 10008;
+const UNKNOWN_CHANNEL = 10003;
+const MISSING_ACCESS = 50001;
+const MISSING_PERMISSIONS = 50013;
+
+export function newNonce(): string {
+  // Discord accepts nonces up to 25 characters.
+  return `eb${randomBytes(9).toString('base64url')}`;
+}
+
+export function markerText(nonce: string): string {
+  return `ref ${nonce}`;
+}
+
+/** The payload with the nonce's marker in the last embed's footer, or at the end of the content. */
+export function withMarker(payload: MessagePayload, nonce: string): MessagePayload {
+  const marker = markerText(nonce);
+  const embeds = payload.embeds ?? [];
+  const last = embeds.at(-1);
+  if (last) {
+    const footer = last.footer?.text ? `${last.footer.text} · ${marker}` : marker;
+    const grown: APIEmbed = { ...last, footer: { ...last.footer, text: footer } };
+    const total = embeds.slice(0, -1).reduce((sum, e) => sum + embedLength(e), 0) + embedLength(grown);
+    if (footer.length <= DISCORD_LIMITS.footer && total <= DISCORD_LIMITS.embedTotal) {
+      return { ...payload, embeds: [...embeds.slice(0, -1), grown] };
+    }
+  }
+  const content = payload.content ? `${payload.content}\n-# ${marker}` : `-# ${marker}`;
+  return { ...payload, content: content.length <= DISCORD_LIMITS.content ? content : `${payload.content!.slice(0, DISCORD_LIMITS.content - marker.length - 5)}\n-# ${marker}` };
+}
+
+function messageTexts(message: APIMessage): string[] {
+  return [message.content, ...message.embeds.map((e) => e.footer?.text ?? '')].filter((text) => text !== '');
+}
+
+/** The real Discord, through discord.js's REST client (rate limits and retries included). */
+export function discordTarget(client: Client): PostTarget {
+  return {
+    async send(channelId, payload, nonce) {
+      const message = (await client.rest.post(Routes.channelMessages(channelId), { body: { ...payload, nonce, enforce_nonce: true } })) as APIMessage;
+      return message.id;
+    },
+    async edit(channelId, messageId, payload) {
+      await client.rest.patch(Routes.channelMessage(channelId, messageId), { body: payload });
+    },
+    async recent(channelId, limit) {
+      const messages = (await client.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: String(limit) }) })) as APIMessage[];
+      const me = client.user?.id;
+      return messages.filter((m) => m.author.id === me).map((m) => ({ id: m.id, texts: messageTexts(m) }));
+    },
+  };
+}
+
+type Refusal = { kind: 'unknown-message' } | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null };
+
+function classify(error: unknown): Refusal | null {
+  if (!(error instanceof DiscordAPIError)) return null;
+  if (error.code === UNKNOWN_MESSAGE) return { kind: 'unknown-message' };
+  if (error.code === UNKNOWN_CHANNEL) return { kind: 'paused', reason: 'channel-gone', code: error.code };
+  if (error.status === 403 || error.code === MISSING_ACCESS || error.code === MISSING_PERMISSIONS) return { kind: 'paused', reason: 'forbidden', code: error.code };
+  return null;
+}
+
+function refusalOutcome(error: unknown): PostOutcome {
+  const refusal = classify(error);
+  if (refusal?.kind === 'paused') return refusal;
+  return { kind: 'failed', error };
+}
+
+export class Poster {
+  readonly #ledger: Ledger;
+  readonly #target: PostTarget;
+  readonly #hooks: PosterHooks;
+
+  constructor(ledger: Ledger, target: PostTarget, hooks: PosterHooks = {}) {
+    this.#ledger = ledger;
+    this.#target = target;
+    this.#hooks = hooks;
+  }
+
+  /** Posts the item if new, recovers an interrupted post, edits it if its content changed. */
+  async publish(item: FeedItem): Promise<PostOutcome> {
+    const row = this.#ledger.get(item);
+    if (!row) return this.#post(item, newNonce(), 'posted');
+    if (row.state === 'seeded') {
+      if (row.contentHash !== item.contentHash) this.#ledger.updateHash(item, item.contentHash);
+      return { kind: 'seeded' };
+    }
+    if (row.state === 'posting') {
+      const nonce = row.nonce ?? newNonce();
+      let found: string | null;
+      try {
+        found = await this.#find(row.channelId, nonce);
+      } catch (error) {
+        return refusalOutcome(error);
+      }
+      if (found === null) return this.#post(item, nonce, 'posted');
+      this.#ledger.posted(item, found, row.contentHash);
+      if (row.contentHash === item.contentHash) return { kind: 'recovered', messageId: found };
+      return this.#edit(item, row.channelId, found, nonce);
+    }
+    if (row.contentHash === item.contentHash) return { kind: 'unchanged' };
+    return this.#edit(item, row.channelId, row.messageId!, row.nonce);
+  }
+
+  async #find(channelId: string, nonce: string): Promise<string | null> {
+    const marker = markerText(nonce);
+    const recent = await this.#target.recent(channelId, RECENT_LIMIT);
+    return recent.find((m) => m.texts.some((text) => text.includes(marker)))?.id ?? null;
+  }
+
+  async #post(item: FeedItem, nonce: string, kind: 'posted' | 'reposted'): Promise<PostOutcome> {
+    this.#ledger.intend(item, item.channelId, item.contentHash, nonce);
+    let messageId: string;
+    try {
+      messageId = await this.#target.send(item.channelId, withMarker(item.payload, nonce), nonce);
+    } catch (error) {
+      // The row stays `posting`: the next run looks for the marker before sending again.
+      return refusalOutcome(error);
+    }
+    this.#hooks.afterSend?.(item, messageId);
+    this.#ledger.posted(item, messageId, item.contentHash);
+    return { kind, messageId };
+  }
+
+  async #edit(item: FeedItem, channelId: string, messageId: string, nonce: string | null): Promise<PostOutcome> {
+    try {
+      await this.#target.edit(channelId, messageId, nonce ? withMarker(item.payload, nonce) : item.payload);
+    } catch (error) {
+      // Deleted by someone: post anew, once (the new row is `posted` with its own message id).
+      if (classify(error)?.kind === 'unknown-message') return this.#post({ ...item, channelId }, newNonce(), 'reposted');
+      return refusalOutcome(error);
+    }
+    this.#ledger.posted(item, messageId, item.contentHash);
+    return { kind: 'edited', messageId };
+  }
+}

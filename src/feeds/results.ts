@@ -1,0 +1,157 @@
+/**
+ * The club-results feed: one item per event (per race for multi-race events) with club runners
+ * that have results, rendered with `renderClubResults` (the club's own plus the top 3 of each of
+ * their classes, no splits), and the run that turns those items into posts and edits.
+ */
+import { createHash } from 'node:crypto';
+import type { EventorClient } from '../eventor/client.js';
+import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../eventor/model.js';
+import type { Language } from '../i18n/index.js';
+import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import type { Ledger } from './ledger.js';
+import { Poster, type PostOutcome, type PosterHooks, type PostTarget } from './poster.js';
+
+export const RESULTS_FEED = 'results';
+/** How many of the top of each class are shown for context. */
+export const RESULTS_TOP = 3;
+/** How far back the feed looks for events with results. */
+export const RESULTS_LOOKBACK_DAYS = 7;
+const DAY = 86_400_000;
+
+export interface ResultsItem {
+  itemKey: string;
+  eventId: string;
+  raceId: string | null;
+  payload: MessagePayload;
+  contentHash: string;
+}
+
+export function contentHash(payload: MessagePayload): string {
+  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+}
+
+const isClub = (organisationId: string) => (p: PersonResult | TeamResult): boolean =>
+  'members' in p
+    ? p.organisations.some((o) => o.id === organisationId) || p.members.some((m) => m.organisation?.id === organisationId)
+    : p.organisation?.id === organisationId;
+
+/** A club runner with a result (not only an entry waiting to start). */
+function hasClubResult(classes: readonly ClassResult[], organisationId: string): boolean {
+  const club = isClub(organisationId);
+  return classes.some((c) =>
+    c.persons.some((p) => club(p) && p.results.some((r) => r.status !== 'Inactive'))
+    || c.teams.some((t) => club(t) && t.status !== 'Inactive'));
+}
+
+/** The list narrowed to one race of a multi-race event. */
+function forRace(list: ResultList, race: EventRace): ResultList {
+  const classes: ClassResult[] = [];
+  for (const c of list.classes) {
+    const persons = c.persons
+      .map((p) => ({ ...p, results: p.results.filter((r) => r.raceId === race.id) }))
+      .filter((p) => p.results.length > 0);
+    if (persons.length > 0 || c.teams.length > 0) classes.push({ ...c, persons });
+  }
+  return { ...list, classes };
+}
+
+/**
+ * The feed's items from the club's result lists (`/results/organisation` with `top`): pure, so the
+ * same data always gives the same keys, payloads and hashes.
+ */
+export function resultsItems(lists: readonly ResultList[], ctx: RenderContext, organisationId: string): ResultsItem[] {
+  const items: ResultsItem[] = [];
+  for (const list of lists) {
+    const eventId = list.event.id ?? list.event.event?.id ?? null;
+    if (eventId === null) continue;
+    const races = list.event.event?.races ?? [];
+    const parts: Array<{ race: EventRace | null; index: number; list: ResultList }> =
+      races.length > 1 ? races.map((race, index) => ({ race, index, list: forRace(list, race) })) : [{ race: null, index: 0, list }];
+    for (const part of parts) {
+      if (!hasClubResult(part.list.classes, organisationId)) continue;
+      const [first] = renderClubResults(part.list, ctx, { organisationId, top: RESULTS_TOP, splits: false, maxPages: 1 });
+      if (!first) continue;
+      let payload = first;
+      if (part.race) {
+        const label = part.race.name ?? String(part.index + 1);
+        payload = { ...first, embeds: (first.embeds ?? []).map((e, i) => (i === 0 && e.title ? { ...e, title: truncate(`${e.title} – ${label}`, 256) } : e)) };
+      }
+      items.push({
+        itemKey: part.race ? `${RESULTS_FEED}:${eventId}:${part.race.id}` : `${RESULTS_FEED}:${eventId}`,
+        eventId,
+        raceId: part.race?.id ?? null,
+        payload,
+        contentHash: contentHash(payload),
+      });
+    }
+  }
+  return items;
+}
+
+export interface ResultsFeedOptions {
+  guildId: string;
+  channelId: string;
+  /** The server's Eventor client (shared between servers of the same key: its cache serves them all). */
+  client: EventorClient;
+  organisationId: string;
+  ledger: Ledger;
+  target: PostTarget;
+  now: Date;
+  language: Language;
+  timeZone: string;
+  lookbackDays?: number;
+  /** For tests: see `PosterHooks`. */
+  hooks?: PosterHooks;
+}
+
+export interface ResultsFeedRun {
+  /** The feed's first run for the server: the current items were recorded, nothing was posted. */
+  seeded: boolean;
+  outcomes: Array<{ itemKey: string; outcome: PostOutcome }>;
+  /** Discord refused the channel: the run stopped; the scheduler should pause the feed and tell the admins. */
+  paused: Extract<PostOutcome, { kind: 'paused' }> | null;
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The club's result lists of events started within the look-back window (one `events` call, then one list per event). */
+export async function fetchClubResults(client: EventorClient, organisationId: string, now: Date, lookbackDays = RESULTS_LOOKBACK_DAYS): Promise<ResultList[]> {
+  const t = now.getTime();
+  const events = await client.events({ fromDate: day(t - lookbackDays * DAY), toDate: day(t) });
+  const candidates = events
+    .filter((e) => e.status !== 'canceled' && e.start !== null && Date.parse(e.start) <= t)
+    .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id.localeCompare(b.id));
+  const lists: ResultList[] = [];
+  for (const event of candidates) {
+    const list = await client.organisationResults({ organisationIds: [organisationId], eventId: event.id, top: RESULTS_TOP });
+    // Lists may name the event by id only: give the renderer the event from the events call.
+    lists.push(list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } });
+  }
+  return lists;
+}
+
+/**
+ * One run of the results feed for one server: the first run seeds the ledger (nothing is posted,
+ * the feed starts from now); later runs post new items and edit changed ones, in event order, and
+ * stop at the first refusal from Discord.
+ */
+export async function runResultsFeed(options: ResultsFeedOptions): Promise<ResultsFeedRun> {
+  const lists = await fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays);
+  const ctx: RenderContext = { language: options.language, timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
+  const items = resultsItems(lists, ctx, options.organisationId);
+  const { ledger, guildId, channelId } = options;
+  if (ledger.feedStartedAt(guildId, RESULTS_FEED) === null) {
+    ledger.seed(guildId, RESULTS_FEED, channelId, items);
+    return { seeded: true, outcomes: [], paused: null };
+  }
+  const poster = new Poster(ledger, options.target, options.hooks);
+  const outcomes: ResultsFeedRun['outcomes'] = [];
+  for (const item of items) {
+    const outcome = await poster.publish({ guildId, feed: RESULTS_FEED, itemKey: item.itemKey, channelId, payload: item.payload, contentHash: item.contentHash });
+    outcomes.push({ itemKey: item.itemKey, outcome });
+    if (outcome.kind === 'paused') return { seeded: false, outcomes, paused: outcome };
+  }
+  return { seeded: false, outcomes, paused: null };
+}
