@@ -101,4 +101,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (guild_id, feed)
   ) STRICT;
   `,
+  // 5: how each server wants each kind of automatic post: on or off (off until an admin turns it
+  // on), paused (by an admin, or by the bot when it may not post), a role to mention, lead times,
+  // quiet hours and filters. The channel stays in guild_channels (set by /setup channel).
+  `
+  CREATE TABLE feed_settings (
+    guild_id      TEXT NOT NULL,
+    feed          TEXT NOT NULL,
+    enabled       INTEGER NOT NULL DEFAULT 0,
+    paused_reason TEXT,
+    paused_at     TEXT,
+    role_id       TEXT,
+    options       TEXT NOT NULL DEFAULT '{}',
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (guild_id, feed)
+  ) STRICT;
+  `,
 ];
