@@ -10,6 +10,7 @@ import { cardCommand } from './card.js';
 import { entriesCommand } from './entries.js';
 import { eventCommand } from './event.js';
 import { eventsCommand } from './events.js';
+import { feedsCommand } from './feeds.js';
 import { forgetMe } from './forget-me.js';
 import { help } from './help.js';
 import { link } from './link.js';
@@ -21,4 +22,4 @@ import { status } from './status.js';
 import { unlink } from './unlink.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly BotCommand[] = [help, status, setup, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity, loginCommand, cardCommand, link, unlink, whoami, admin, forgetMe];
+export const COMMANDS: readonly BotCommand[] = [help, status, setup, feedsCommand, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity, loginCommand, cardCommand, link, unlink, whoami, admin, forgetMe];

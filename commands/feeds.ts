@@ -1,0 +1,365 @@
+/**
+ * `/feeds` (Manage Server only, re-checked here): for each kind of automatic post, on/off,
+ * pause/resume, a role to mention, reminder lead times, quiet hours, the new-events filter, a test
+ * post of the newest item, and an overview. Writes `FeedSettingsStore` (src/feeds/settings.ts) and,
+ * for `on <kind> channel:`, the channel of `/setup channel`. Every answer is ephemeral, and a refused
+ * input changes nothing.
+ */
+import {
+  ApplicationIntegrationType,
+  ChannelType,
+  EmbedBuilder,
+  InteractionContextType,
+  PermissionFlagsBits,
+  type APIApplicationCommandOptionChoice,
+  type Guild,
+  type SlashCommandStringOption,
+} from 'discord.js';
+import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
+import { Ledger } from '../src/feeds/ledger.js';
+import { discordTarget, Poster } from '../src/feeds/poster.js';
+import { feedModule } from '../src/feeds/registry.js';
+import { contentHash } from '../src/feeds/results.js';
+import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
+import { discordLocalizations, t, type MessageKey } from '../src/i18n/index.js';
+import { requireManager } from './setup-eventor.js';
+
+/** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
+export const TEST_FEED = 'test';
+export const MAX_LEAD_DAYS = 5;
+export const LEAD_DAY_MAX = 60;
+
+/** What the bot needs in a channel to post there (posts are embeds); the same as /setup channel. */
+const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
+  [PermissionFlagsBits.ViewChannel, 'setup.perm.view'],
+  [PermissionFlagsBits.SendMessages, 'setup.perm.send'],
+  [PermissionFlagsBits.EmbedLinks, 'setup.perm.embed'],
+];
+const POSTABLE_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
+
+function choice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
+  return { name: t('en', key), name_localizations: discordLocalizations(key), value };
+}
+
+const kindOption = (required: boolean, descriptionKey: MessageKey = 'feeds.opt.kind.description') => (o: SlashCommandStringOption) =>
+  localize(o, 'feeds.opt.kind.name', descriptionKey).setRequired(required).addChoices(...FEED_KINDS.map((k) => choice(`setup.kind.${k}` as MessageKey, k)));
+
+const definition = localizedCommand('feeds.name', 'feeds.description')
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .setContexts(InteractionContextType.Guild)
+  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.on.name', 'feeds.on.description')
+      .addStringOption(kindOption(true))
+      .addChannelOption((o) => localize(o, 'feeds.opt.channel.name', 'feeds.opt.channel.description').addChannelTypes(...POSTABLE_TYPES)),
+  )
+  .addSubcommand((sub) => localize(sub, 'feeds.off.name', 'feeds.off.description').addStringOption(kindOption(true)))
+  .addSubcommand((sub) => localize(sub, 'feeds.pause.name', 'feeds.pause.description').addStringOption(kindOption(true)))
+  .addSubcommand((sub) => localize(sub, 'feeds.resume.name', 'feeds.resume.description').addStringOption(kindOption(true)))
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.role.name', 'feeds.role.description')
+      .addStringOption(kindOption(true))
+      .addRoleOption((o) => localize(o, 'feeds.opt.role.name', 'feeds.opt.role.description')),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.reminders.name', 'feeds.reminders.description')
+      .addStringOption((o) => localize(o, 'feeds.opt.leadDays.name', 'feeds.opt.leadDays.description').setMaxLength(40))
+      .addBooleanOption((o) => localize(o, 'feeds.opt.lateEntry.name', 'feeds.opt.lateEntry.description')),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.quiet.name', 'feeds.quiet.description')
+      .addIntegerOption((o) => localize(o, 'feeds.opt.from.name', 'feeds.opt.from.description').setMinValue(0).setMaxValue(23))
+      .addIntegerOption((o) => localize(o, 'feeds.opt.to.name', 'feeds.opt.to.description').setMinValue(0).setMaxValue(23))
+      .addStringOption(kindOption(false, 'feeds.opt.quietKind.description')),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.filter.name', 'feeds.filter.description')
+      .addStringOption((o) => localize(o, 'feeds.opt.levels.name', 'feeds.opt.levels.description').setMaxLength(200)),
+  )
+  .addSubcommand((sub) => localize(sub, 'feeds.test.name', 'feeds.test.description').addStringOption(kindOption(true)))
+  .addSubcommand((sub) => localize(sub, 'feeds.show.name', 'feeds.show.description'))
+  .toJSON();
+
+// ------------------------------------------------------------------------------------------------
+// Parsing (pure, exported for unit tests)
+
+/** `7,1` → [7, 1] (unique, largest first); null when not up to 5 whole numbers 0-60. */
+export function parseLeadDays(input: string): number[] | null {
+  const parts = input.split(/[,;\s]+/).filter((p) => p !== '');
+  if (parts.length === 0 || parts.length > MAX_LEAD_DAYS) return null;
+  const days: number[] = [];
+  for (const part of parts) {
+    if (!/^\d{1,2}$/.test(part)) return null;
+    const n = Number(part);
+    if (n > LEAD_DAY_MAX) return null;
+    if (!days.includes(n)) days.push(n);
+  }
+  return days.sort((a, b) => b - a);
+}
+
+const LEVEL_IDS = Object.keys(EVENT_CLASSIFICATIONS) as Array<keyof typeof EVENT_CLASSIFICATIONS>;
+
+function normal(text: string): string {
+  return text.normalize('NFKC').toLowerCase().trim();
+}
+
+/**
+ * `1,national,Distriktstävling` → ['1', '2', '3'] (sorted, unique): numbers 1-6, Eventor's names,
+ * or the level names of any of our languages; `{ bad }` names the first part that is none of them.
+ */
+export function parseLevels(input: string): string[] | { bad: string } {
+  const parts = input.split(/[,;]+/).map((p) => p.trim()).filter((p) => p !== '');
+  const ids = new Set<string>();
+  for (const part of parts) {
+    const wanted = normal(part);
+    const id = LEVEL_IDS.find((candidate) => {
+      const name = EVENT_CLASSIFICATIONS[candidate];
+      const key = `render.level.${name}` as MessageKey;
+      return wanted === candidate || wanted === name || (['en', 'sv', 'nb'] as const).some((language) => normal(t(language, key)) === wanted);
+    });
+    if (!id) return { bad: part };
+    ids.add(id);
+  }
+  return [...ids].sort();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Helpers
+
+function kindOf(ctx: CommandContext): FeedKind {
+  const kind = ctx.interaction.options.getString('kind', true);
+  if (!isFeedKind(kind)) throw new UserFacingError('error.unexpected');
+  return kind;
+}
+
+function kindLabel(ctx: CommandContext, kind: FeedKind): string {
+  return ctx.t(`setup.kind.${kind}` as MessageKey);
+}
+
+function reasonText(ctx: CommandContext, reason: PauseReason): string {
+  return ctx.t(`feeds.reason.${reason}` as MessageKey);
+}
+
+function levelLabel(ctx: CommandContext, id: string): string {
+  const name = EVENT_CLASSIFICATIONS[id as keyof typeof EVENT_CLASSIFICATIONS];
+  return name ? ctx.t(`render.level.${name}` as MessageKey) : id;
+}
+
+async function reply(ctx: CommandContext, content: string): Promise<void> {
+  await ctx.interaction.editReply({ content, embeds: [], components: [] });
+}
+
+/** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
+async function missingPostPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
+  if (!guild) return null;
+  const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
+  if (!channel) return null;
+  const me = guild.members.me ?? (await guild.members.fetchMe());
+  const granted = channel.permissionsFor(me);
+  return POST_PERMISSIONS.filter(([bit]) => !granted.has(bit)).map(([, key]) => key);
+}
+
+/** Refuses (nothing changed) unless the bot can post in the channel. */
+async function requireCanPost(ctx: CommandContext, channelId: string): Promise<void> {
+  const missing = await missingPostPermissions(ctx.interaction.guild, channelId);
+  if (missing === null) throw new UserFacingError('setup.channel.notFound');
+  if (missing.length > 0) {
+    throw new UserFacingError('setup.channel.missing', { channel: `<#${channelId}>`, permissions: missing.map((key) => ctx.t(key)).join(', ') });
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Subcommands
+
+async function turnOn(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const kind = kindOf(ctx);
+  const option = ctx.interaction.options.getChannel('channel');
+  const current = settings.get(guildId, kind);
+  const channelId = option?.id ?? current.channelId;
+  if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
+  if (option && !(POSTABLE_TYPES as readonly ChannelType[]).includes(option.type)) throw new UserFacingError('setup.channel.wrongType');
+  await requireCanPost(ctx, channelId);
+  // The channel and the switch together, or neither.
+  ctx.store.db.transaction(() => {
+    if (option) ctx.store.setChannel(guildId, kind, option.id);
+    settings.update(guildId, kind, { enabled: true });
+  })();
+  const lines = [ctx.t('feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
+  if (current.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, current.pausedReason) }));
+  await reply(ctx, lines.join(' '));
+}
+
+async function turnOff(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const kind = kindOf(ctx);
+  settings.update(guildId, kind, { enabled: false });
+  await reply(ctx, ctx.t('feeds.off.done', { kind: kindLabel(ctx, kind) }));
+}
+
+async function pause(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const kind = kindOf(ctx);
+  const current = settings.get(guildId, kind);
+  if (current.pausedReason) throw new UserFacingError('feeds.pause.already', { kind: kindLabel(ctx, kind), reason: reasonText(ctx, current.pausedReason) });
+  settings.update(guildId, kind, { pausedReason: 'admin' });
+  await reply(ctx, ctx.t('feeds.pause.done', { kind: kindLabel(ctx, kind) }));
+}
+
+async function resume(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const kind = kindOf(ctx);
+  const current = settings.get(guildId, kind);
+  if (!current.pausedReason) throw new UserFacingError('feeds.resume.notPaused', { kind: kindLabel(ctx, kind) });
+  // A pause the bot set because of the channel ends only when the bot can post there again.
+  if (current.channelId !== null) await requireCanPost(ctx, current.channelId);
+  else if (current.enabled) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
+  settings.update(guildId, kind, { pausedReason: null });
+  const lines = [ctx.t('feeds.resume.done', { kind: kindLabel(ctx, kind) })];
+  if (!current.enabled) lines.push(ctx.t('feeds.resume.isOff'));
+  await reply(ctx, lines.join(' '));
+}
+
+async function setRole(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const kind = kindOf(ctx);
+  const role = ctx.interaction.options.getRole('role');
+  if (role && role.id === guildId) throw new UserFacingError('feeds.role.everyone');
+  settings.update(guildId, kind, { roleId: role?.id ?? null });
+  await reply(ctx, role ? ctx.t('feeds.role.set', { kind: kindLabel(ctx, kind), role: `<@&${role.id}>` }) : ctx.t('feeds.role.cleared', { kind: kindLabel(ctx, kind) }));
+}
+
+async function setReminders(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const input = ctx.interaction.options.getString('lead_days');
+  const lateEntry = ctx.interaction.options.getBoolean('late_entry');
+  const change: { leadDays?: number[]; lateEntry?: boolean } = {};
+  if (input !== null) {
+    const days = parseLeadDays(input);
+    if (!days) throw new UserFacingError('feeds.reminders.badLeadDays', { input: input.slice(0, 40).replace(/`/g, "'") });
+    change.leadDays = days;
+  }
+  if (lateEntry !== null) change.lateEntry = lateEntry;
+  const after = Object.keys(change).length > 0 ? settings.update(guildId, 'reminders', { options: change }) : settings.get(guildId, 'reminders');
+  await reply(ctx, ctx.t('feeds.reminders.done', { days: after.options.leadDays.join(', ') || '–', late: ctx.t(after.options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
+}
+
+async function setQuiet(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const from = ctx.interaction.options.getInteger('from');
+  const to = ctx.interaction.options.getInteger('to');
+  const kindInput = ctx.interaction.options.getString('kind');
+  if (kindInput !== null && !isFeedKind(kindInput)) throw new UserFacingError('error.unexpected');
+  const kinds: readonly FeedKind[] = kindInput === null ? FEED_KINDS : [kindInput as FeedKind];
+  if ((from === null) !== (to === null)) throw new UserFacingError('feeds.quiet.bothOrNeither');
+  const valid = (h: number): boolean => Number.isInteger(h) && h >= 0 && h <= 23;
+  if (from !== null && to !== null && (!valid(from) || !valid(to) || from === to)) throw new UserFacingError('feeds.quiet.badHour');
+  const quietHours = from !== null && to !== null ? { from, to } : null;
+  ctx.store.db.transaction(() => {
+    for (const kind of kinds) settings.update(guildId, kind, { options: { quietHours } });
+  })();
+  const label = kindInput === null ? ctx.t('feeds.quiet.allKinds') : kindLabel(ctx, kinds[0]!);
+  await reply(ctx, quietHours
+    ? ctx.t('feeds.quiet.done', { kinds: label, from: String(quietHours.from).padStart(2, '0'), to: String(quietHours.to).padStart(2, '0'), zone: ctx.guild.timeZone })
+    : ctx.t('feeds.quiet.cleared', { kinds: label }));
+}
+
+async function setEventsFilter(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const input = ctx.interaction.options.getString('levels') ?? '';
+  const parsed = parseLevels(input);
+  if (!Array.isArray(parsed)) {
+    const names = LEVEL_IDS.map((id) => `${id} ${levelLabel(ctx, id)}`).join(', ');
+    throw new UserFacingError('feeds.filter.bad', { input: parsed.bad.slice(0, 40).replace(/`/g, "'"), names });
+  }
+  settings.update(guildId, 'events', { options: { classificationIds: parsed } });
+  await reply(ctx, parsed.length > 0 ? ctx.t('feeds.filter.done', { levels: parsed.map((id) => levelLabel(ctx, id)).join(', ') }) : ctx.t('feeds.filter.cleared'));
+}
+
+async function testPost(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const kind = kindOf(ctx);
+  const module = feedModule(kind);
+  if (!module) throw new UserFacingError('feeds.test.notAvailable', { kind: kindLabel(ctx, kind) });
+  const { channelId } = settings.get(guildId, kind);
+  if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
+  await requireCanPost(ctx, channelId);
+  const eventor = await ctx.guild.eventor();
+  const now = ctx.now();
+  const payload = await module.latest({ client: eventor.client, organisationId: eventor.organisationId, now, language: ctx.guild.language, timeZone: ctx.guild.timeZone });
+  if (!payload) throw new UserFacingError('feeds.test.nothing', { kind: kindLabel(ctx, kind) });
+  // Its own ledger feed and a key of its own: a test post never stands in for the real one.
+  const poster = new Poster(new Ledger(ctx.store, ctx.now), discordTarget(ctx.interaction.client));
+  const item = { guildId, feed: TEST_FEED, itemKey: `${TEST_FEED}:${kind}:${now.getTime()}:${ctx.interaction.id}`, channelId, payload, contentHash: contentHash(payload) };
+  const outcome = await poster.publish(item);
+  if (outcome.kind === 'paused') await requireCanPost(ctx, channelId);
+  if (outcome.kind !== 'posted') {
+    ctx.log.warn('feeds test: not posted', { kind, outcome: outcome.kind, ...(outcome.kind === 'failed' ? { error: outcome.error } : {}) });
+    throw new UserFacingError('feeds.test.failed');
+  }
+  await reply(ctx, ctx.t('feeds.test.posted', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` }));
+}
+
+async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string> {
+  const state = [ctx.t(feed.enabled ? 'feeds.show.on' : 'feeds.show.off')];
+  if (feed.pausedReason) state.push(reasonText(ctx, feed.pausedReason));
+  let channel: string;
+  if (feed.channelId === null) channel = ctx.t('setup.show.notSet');
+  else {
+    const missing = await missingPostPermissions(ctx.interaction.guild, feed.channelId);
+    const health =
+      missing === null
+        ? ctx.t('setup.show.channelGone')
+        : missing.length === 0
+          ? ctx.t('setup.show.canPost')
+          : ctx.t('setup.show.cannotPost', { permissions: missing.map((key) => ctx.t(key)).join(', ') });
+    channel = `<#${feed.channelId}> (${health})`;
+  }
+  const none = ctx.t('feeds.show.none');
+  const { options } = feed;
+  const lines = [
+    state.join(' · '),
+    ctx.t('feeds.show.channel', { value: channel }),
+    ctx.t('feeds.show.role', { value: feed.roleId ? `<@&${feed.roleId}>` : none }),
+    ctx.t('feeds.show.quiet', { value: options.quietHours ? `${String(options.quietHours.from).padStart(2, '0')}:00–${String(options.quietHours.to).padStart(2, '0')}:00` : none }),
+  ];
+  if (feed.feed === 'reminders') {
+    lines.push(ctx.t('feeds.show.leadDays', { days: options.leadDays.join(', ') || '–', late: ctx.t(options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
+  }
+  if (feed.feed === 'events') {
+    lines.push(ctx.t('feeds.show.levels', { value: options.classificationIds.length > 0 ? options.classificationIds.map((id) => levelLabel(ctx, id)).join(', ') : none }));
+  }
+  return lines.join('\n');
+}
+
+async function show(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const embed = new EmbedBuilder().setTitle(ctx.t('feeds.show.title')).setFooter({ text: ctx.t('feeds.show.footer') });
+  for (const feed of settings.all(guildId)) embed.addFields({ name: kindLabel(ctx, feed.feed), value: await describe(ctx, feed) });
+  await ctx.interaction.editReply({ content: '', embeds: [embed], components: [] });
+}
+
+export const feedsCommand: BotCommand = {
+  definition,
+  defer: 'ephemeral',
+  async execute(ctx) {
+    const guildId = requireManager(ctx);
+    const settings = new FeedSettingsStore(ctx.store, ctx.now);
+    switch (ctx.interaction.options.getSubcommand(false)) {
+      case 'on':
+        return turnOn(ctx, settings, guildId);
+      case 'off':
+        return turnOff(ctx, settings, guildId);
+      case 'pause':
+        return pause(ctx, settings, guildId);
+      case 'resume':
+        return resume(ctx, settings, guildId);
+      case 'role':
+        return setRole(ctx, settings, guildId);
+      case 'reminders':
+        return setReminders(ctx, settings, guildId);
+      case 'quiet':
+        return setQuiet(ctx, settings, guildId);
+      case 'events-filter':
+        return setEventsFilter(ctx, settings, guildId);
+      case 'test':
+        return testPost(ctx, settings, guildId);
+      case 'show':
+        return show(ctx, settings, guildId);
+      default:
+        throw new UserFacingError('error.unexpected');
+    }
+  },
+};
