@@ -1,0 +1,49 @@
+/**
+ * Club activities: a post for each new activity of the club (once it is visible and until it has
+ * started) with its start, registrations and registration deadline (`renderActivity`); a changed
+ * activity (more registrations, a new deadline) edits the post.
+ */
+import type { EventorClient } from '../eventor/client.js';
+import type { Activity } from '../eventor/model.js';
+import { t } from '../i18n/index.js';
+import { discordTimestamp, escapeName, renderActivity, truncate, type RenderContext } from '../render/index.js';
+import { DAY, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions } from './common.js';
+import { contentHash } from './results.js';
+
+export const ACTIVITIES_FEED = 'activities';
+/** Activities starting within this many days are posted. */
+export const ACTIVITIES_WINDOW_DAYS = 120;
+
+export interface ActivityItem extends ContentItem {
+  activityId: string;
+}
+
+/** The feed's items: the activities visible now that have not started, by start time: pure. */
+export function activityItems(activities: readonly Activity[], ctx: RenderContext, roleId: string | null = null): ActivityItem[] {
+  const now = ctx.now.getTime();
+  const shown = activities
+    .filter((a) => a.startTime !== null && Date.parse(a.startTime) > now)
+    .filter((a) => (a.visibleFrom === null || Date.parse(a.visibleFrom) <= now) && (a.visibleTo === null || Date.parse(a.visibleTo) > now))
+    .sort((a, b) => a.startTime!.localeCompare(b.startTime!) || a.id.localeCompare(b.id));
+  return shown.map((activity) => {
+    const card = renderActivity(activity, ctx);
+    const lines = [t(ctx.language, 'feedpost.activity.content', { name: truncate(escapeName(activity.name), 200) })];
+    if (activity.registrationDeadline && Date.parse(activity.registrationDeadline) > now) {
+      lines.push(t(ctx.language, 'feedpost.activity.deadline', { when: `${discordTimestamp(activity.registrationDeadline, 'f')} (${discordTimestamp(activity.registrationDeadline, 'R')})` }));
+    }
+    const payload = withRoleMention({ ...card, content: lines.join('\n') }, roleId);
+    return { itemKey: `${ACTIVITIES_FEED}:${activity.id}`, activityId: activity.id, payload, contentHash: contentHash(payload) };
+  });
+}
+
+/** The club's activities starting from now to the window's end, with their registration counts. */
+export function fetchClubActivities(client: EventorClient, organisationId: string, now: Date, windowDays = ACTIVITIES_WINDOW_DAYS): Promise<Activity[]> {
+  return client.activities({ organisationId, from: queryDay(now.getTime()), to: queryDay(now.getTime() + windowDays * DAY) });
+}
+
+/** One run of the activities feed for one server (seeds on its first run). */
+export async function runActivitiesFeed(options: FeedRunOptions): Promise<FeedRun> {
+  const activities = await fetchClubActivities(options.client, options.organisationId, options.now);
+  const items = activityItems(activities, renderContext(options), options.roleId ?? null);
+  return publishItems(options, ACTIVITIES_FEED, items);
+}

@@ -1,0 +1,106 @@
+/**
+ * New events: events of the club, its district or the chosen classifications that are new, changed
+ * or cancelled in Eventor, found incrementally with `fromModifyDate`. One item per event (its card);
+ * a later change edits the post, a cancellation edits it to say so.
+ *
+ * The cursor (the latest modify date seen) is kept per server in the ledger as the row
+ * `events:~cursor` of this feed (state `seeded`, its "hash" the ISO instant): it is written with the
+ * seed on the first run and moved after every run whose posts all went through. Each query overlaps
+ * the cursor by an hour, so changes Eventor stamps a little late are not missed; the content hashes
+ * keep the overlap from posting anything twice.
+ */
+import type { EventorClient } from '../eventor/client.js';
+import type { Event } from '../eventor/model.js';
+import { t } from '../i18n/index.js';
+import { escapeName, renderEventCard, truncate, type RenderContext } from '../render/index.js';
+import { byStart, DAY, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions } from './common.js';
+import type { ItemRef } from './ledger.js';
+import { contentHash } from './results.js';
+
+export const EVENTS_FEED = 'events';
+export const EVENTS_CURSOR_KEY = `${EVENTS_FEED}:~cursor`;
+/** How far back each query reaches before the cursor. */
+export const EVENTS_OVERLAP_MS = 3_600_000;
+/** Events ending before yesterday or starting more than this many days ahead are not posted. */
+export const EVENTS_HORIZON_DAYS = 400;
+
+export interface EventItem extends ContentItem {
+  eventId: string;
+  cancelled: boolean;
+}
+
+/** Eventor query time `yyyy-mm-dd hh:mm:ss` (UTC). */
+function queryTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The feed's items for these (changed) events, by date: pure. */
+export function eventItems(events: readonly Event[], ctx: RenderContext, roleId: string | null = null): EventItem[] {
+  const seen = new Set<string>();
+  const items: EventItem[] = [];
+  for (const event of [...events].sort(byStart)) {
+    if (seen.has(event.id)) continue;
+    seen.add(event.id);
+    const cancelled = event.status === 'canceled';
+    const name = truncate(escapeName(event.name), 200);
+    const card = renderEventCard(event, {}, ctx);
+    const content = cancelled ? `❌ ${t(ctx.language, 'feedpost.events.cancelled', { event: name })}` : t(ctx.language, 'feedpost.events.content', { event: name });
+    const payload = withRoleMention({ ...card, content }, roleId);
+    items.push({ itemKey: `${EVENTS_FEED}:${event.id}`, eventId: event.id, cancelled, payload, contentHash: contentHash(payload) });
+  }
+  return items;
+}
+
+/**
+ * The events of interest modified in [fromMs, toMs]: the club's and its district's, and those of the
+ * chosen classifications; only those not yet over and within the horizon.
+ */
+export async function fetchChangedEvents(client: EventorClient, organisationId: string, classificationIds: readonly string[], fromMs: number, now: Date): Promise<Event[]> {
+  const t0 = now.getTime();
+  const window = {
+    fromDate: queryDay(t0 - DAY), toDate: queryDay(t0 + EVENTS_HORIZON_DAYS * DAY),
+    fromModifyDate: queryTime(fromMs), toModifyDate: queryTime(t0),
+    includeEntryBreaks: true,
+  };
+  const home = await homeOrganisationIds(client, organisationId);
+  const found = await client.events({ ...window, organisationIds: home });
+  if (classificationIds.length > 0) found.push(...await client.events({ ...window, classificationIds: [...classificationIds] }));
+  return found;
+}
+
+/** The latest modify date among the events, or null. */
+function latestModified(events: readonly Event[]): number | null {
+  let latest: number | null = null;
+  for (const e of events) {
+    const m = e.modifiedAt ? Date.parse(e.modifiedAt) : NaN;
+    if (!Number.isNaN(m) && (latest === null || m > latest)) latest = m;
+  }
+  return latest;
+}
+
+/** One run of the new-events feed for one server: the first run only sets the cursor to now. */
+export async function runEventsFeed(options: FeedRunOptions): Promise<FeedRun> {
+  const { ledger, guildId } = options;
+  const cursorRef: ItemRef = { guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY };
+  const nowMs = options.now.getTime();
+  if (ledger.feedStartedAt(guildId, EVENTS_FEED) === null) {
+    return publishItems(options, EVENTS_FEED, [], [{ itemKey: EVENTS_CURSOR_KEY, contentHash: options.now.toISOString() }]);
+  }
+  const stored = ledger.get(cursorRef)?.contentHash;
+  const cursor = stored && !Number.isNaN(Date.parse(stored)) ? Date.parse(stored) : nowMs;
+  const fetched = await fetchChangedEvents(options.client, options.organisationId, feedOptions(options).classificationIds, Math.min(cursor, nowMs) - EVENTS_OVERLAP_MS, options.now);
+  // The overlap reaches back before the feed started: what changed then is history, not news.
+  const startedAt = Date.parse(ledger.feedStartedAt(guildId, EVENTS_FEED)!);
+  const events = fetched.filter((e) => e.modifiedAt === null || Date.parse(e.modifiedAt) > startedAt || ledger.get({ guildId, feed: EVENTS_FEED, itemKey: `${EVENTS_FEED}:${e.id}` }) !== null);
+  const items = eventItems(events, renderContext(options), options.roleId ?? null);
+  const run = await publishItems(options, EVENTS_FEED, items);
+  // Move the cursor only when every item went through, so a failed post is retried next run.
+  const done = run.paused === null && run.outcomes.every((o) => o.outcome.kind !== 'failed');
+  const seen = latestModified(events);
+  const latest = seen === null ? null : Math.min(seen, nowMs);
+  if (done && latest !== null && latest > cursor) {
+    if (ledger.get(cursorRef) === null) ledger.seed(guildId, EVENTS_FEED, options.channelId, [{ itemKey: EVENTS_CURSOR_KEY, contentHash: new Date(latest).toISOString() }]);
+    else ledger.updateHash(cursorRef, new Date(latest).toISOString());
+  }
+  return run;
+}

@@ -1,0 +1,63 @@
+/**
+ * Start lists: when an event the club has entries in publishes its start list, the club's start
+ * times (`renderClubStartList`, first page). One item per event; a changed start list edits the post.
+ */
+import type { EventorClient } from '../eventor/client.js';
+import type { Event, StartList } from '../eventor/model.js';
+import { t } from '../i18n/index.js';
+import { escapeName, renderClubStartList, truncate, type RenderContext } from '../render/index.js';
+import { byStart, DAY, eventsWithClubEntries, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions } from './common.js';
+import { contentHash } from './results.js';
+
+export const STARTLISTS_FEED = 'startlists';
+/** Events starting from a day ago to this many days ahead are watched for their start lists. */
+export const STARTLISTS_WINDOW_DAYS = 21;
+
+export interface StartListItem extends ContentItem {
+  eventId: string;
+}
+
+function hasClubStarts(list: StartList, organisationId: string): boolean {
+  return list.classes.some((c) =>
+    c.persons.some((p) => p.organisation?.id === organisationId && p.starts.some((s) => s.startTime !== null))
+    || c.teams.some((team) => (team.organisations.some((o) => o.id === organisationId) || team.members.some((m) => m.organisation?.id === organisationId))
+      && (team.startTime !== null || team.members.some((m) => m.start.startTime !== null))));
+}
+
+/** The feed's items from the club's start lists (`/starts/organisation`), in the order given: pure. */
+export function startListItems(lists: readonly StartList[], ctx: RenderContext, organisationId: string, roleId: string | null = null): StartListItem[] {
+  const items: StartListItem[] = [];
+  for (const list of lists) {
+    const eventId = list.event.id ?? list.event.event?.id ?? null;
+    if (eventId === null || !hasClubStarts(list, organisationId)) continue;
+    const [first] = renderClubStartList(list, ctx, { organisationId, maxPages: 1 });
+    if (!first) continue;
+    const name = truncate(escapeName(list.event.event?.name ?? list.event.name ?? eventId), 200);
+    const payload = withRoleMention({ ...first, content: t(ctx.language, 'feedpost.startlist.content', { event: name }) }, roleId);
+    items.push({ itemKey: `${STARTLISTS_FEED}:${eventId}`, eventId, payload, contentHash: contentHash(payload) });
+  }
+  return items;
+}
+
+/** The club's start lists of the events it has entries in (from a day ago to the window's end). */
+export async function fetchClubStartLists(client: EventorClient, organisationId: string, now: Date, windowDays = STARTLISTS_WINDOW_DAYS): Promise<StartList[]> {
+  const from = now.getTime() - DAY;
+  const to = now.getTime() + windowDays * DAY;
+  const entered = [...await eventsWithClubEntries(client, organisationId, from, to)].sort();
+  if (entered.length === 0) return [];
+  const events: Event[] = (await client.events({ eventIds: entered })).filter((e) => e.status !== 'canceled').sort(byStart);
+  const lists: StartList[] = [];
+  for (const event of events) {
+    const list = await client.organisationStarts({ organisationIds: [organisationId], eventId: event.id });
+    if (list.classes.length === 0) continue;
+    lists.push(list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } });
+  }
+  return lists;
+}
+
+/** One run of the start-lists feed for one server (seeds on its first run). */
+export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRun> {
+  const lists = await fetchClubStartLists(options.client, options.organisationId, options.now);
+  const items = startListItems(lists, renderContext(options), options.organisationId, options.roleId ?? null);
+  return publishItems(options, STARTLISTS_FEED, items);
+}
