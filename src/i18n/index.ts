@@ -7,6 +7,7 @@ import type { Catalogue } from './define.js';
 import { errors } from './messages/errors.js';
 import { events } from './messages/events.js';
 import { feedsContent } from './messages/feeds-content.js';
+import { feeds } from './messages/feeds.js';
 import { general } from './messages/general.js';
 import { linking } from './messages/linking.js';
 import { login } from './messages/login.js';
@@ -14,7 +15,7 @@ import { members } from './messages/members.js';
 import { render } from './messages/render.js';
 import { setup } from './messages/setup.js';
 
-const CATALOGUES = [errors, general, render, setup, events, members, login, linking, feedsContent] as const;
+const CATALOGUES = [errors, general, render, setup, events, members, login, linking, feeds, feedsContent] as const;
 
 type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
 export type MessageKey = KeysOf<(typeof CATALOGUES)[number]>;
