@@ -7,6 +7,7 @@ import { Client, Events, GatewayIntentBits } from 'discord.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { EventorInstance } from '../eventor/instances.js';
 import type { Logger } from '../log/logger.js';
+import { FeedScheduler } from '../feeds/scheduler.js';
 import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
@@ -20,12 +21,16 @@ export interface BotOptions {
   commands: readonly BotCommand[];
   now?: () => Date;
   createEventorClient?: (instance: EventorInstance, apiKey: string) => EventorClient;
+  /** Run the feed scheduler (node-cron, every minute). Default true; tests pass false or drive `scheduler.tick`. */
+  scheduler?: boolean;
 }
 
 export interface RunningBot {
   client: Client<true>;
   store: Store;
   router: InteractionRouter;
+  /** The feed scheduler (its cron runs only when started with `scheduler` on). */
+  scheduler: FeedScheduler;
   stop(): Promise<void>;
 }
 
@@ -70,15 +75,22 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
   const readyClient = await ready;
   log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size });
+  const scheduler = new FeedScheduler({
+    client: readyClient, store, eventor, log, defaultLanguage: config.defaultLanguage, defaultTimeZone: config.defaultTimeZone,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  if (options.scheduler !== false) scheduler.start();
 
   let stopping: Promise<void> | null = null;
   return {
     client: readyClient,
     store,
     router,
+    scheduler,
     stop: () => {
       stopping ??= (async () => {
         log.info('bot stopping');
+        await scheduler.stop();
         client.removeAllListeners(Events.InteractionCreate);
         await router.drain();
         await client.destroy();

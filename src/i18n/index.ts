@@ -14,8 +14,9 @@ import { login } from './messages/login.js';
 import { members } from './messages/members.js';
 import { render } from './messages/render.js';
 import { setup } from './messages/setup.js';
+import { scheduler } from './messages/scheduler.js';
 
-const CATALOGUES = [errors, general, render, setup, events, members, login, linking, feeds, feedsContent] as const;
+const CATALOGUES = [errors, general, render, setup, events, members, login, linking, scheduler, feeds, feedsContent] as const;
 
 type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
 export type MessageKey = KeysOf<(typeof CATALOGUES)[number]>;

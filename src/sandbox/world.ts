@@ -10,6 +10,7 @@ import { startBot, type RunningBot } from '../bot/bot.js';
 import type { BotCommand } from '../bot/command.js';
 import type { BotConfig } from '../bot/config.js';
 import { deployCommands } from '../bot/deploy.js';
+import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
 import { createLogger } from '../log/logger.js';
 import { COMMANDS } from '../../commands/index.js';
@@ -42,6 +43,10 @@ export interface LoopbackWorldOptions {
   /** When false, servers have no default Eventor and must run /setup. Default true. */
   defaultEventor?: boolean;
   secretKey?: string;
+  /** Start the feed scheduler's cron (default false: tests drive `bot.scheduler.tick`). */
+  scheduler?: boolean;
+  /** The bot's Eventor clients' caches follow `now` (for tests that move the clock by hours), without retries (the scheduler backs off). Default false. */
+  eventorFollowsClock?: boolean;
 }
 
 export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Promise<LoopbackWorld> {
@@ -76,7 +81,12 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     await deployCommands({ token: config.discordToken, apiUrl: config.discordApiUrl, commands, guildId: guild.id });
     const logLines: string[] = [];
     const log = createLogger({ level: 'debug', write: (line) => void logLines.push(line), now });
-    const bot = await startBot({ config, log, commands, now });
+    const bot = await startBot({
+      config, log, commands, now, scheduler: options.scheduler ?? false,
+      ...(options.eventorFollowsClock
+        ? { createEventorClient: (instance, apiKey) => new EventorClient({ instance, apiKey, now: () => now().getTime(), retries: 0, cache: { ttlMs: { 'organisation-apikey': 5 * 60_000 } } }) }
+        : {}),
+    });
     return {
       eventor, discord, guild, channel, member, swedishMember, admin, bot, config, logLines, databasePath,
       close: async () => {

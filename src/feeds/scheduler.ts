@@ -1,0 +1,339 @@
+/**
+ * The feed scheduler: node-cron ticks once a minute and the scheduler decides, per (server, kind),
+ * whether a run is due. Cadence follows the calendar (every 5 minutes on a day with events of the
+ * club and the day after, hourly otherwise); runs are aligned to wall-clock slots, so every server
+ * of one Eventor client runs in the same tick and its cache answers all but the first. Quiet hours
+ * (the server's local hours, daylight saving included) hold runs until they end. A `paused` run or
+ * an invalid key pauses the kind and tells the admins once; hourly re-checks resume it when fixed.
+ * An Eventor outage backs off exponentially (capped) without any message in club channels; the
+ * next successful run catches up (the ledger knows what was posted).
+ */
+import { ChannelType, PermissionFlagsBits, Routes, type Client } from 'discord.js';
+import cron, { type ScheduledTask } from 'node-cron';
+import type { EventorClient } from '../eventor/client.js';
+import { EventorError, InvalidApiKey } from '../eventor/errors.js';
+import type { EventorAccess } from '../bot/eventor-access.js';
+import { languageFor, t, type Language, type MessageKey } from '../i18n/index.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+import { Ledger } from './ledger.js';
+import { discordTarget, type PostTarget } from './poster.js';
+import { FEED_RUNNERS, type FeedRunner } from './runners.js';
+import { FEED_KINDS, FeedSettingsStore, type FeedKind, type FeedSettings, type PauseReason } from './settings.js';
+
+const MINUTE = 60_000;
+export const FREQUENT_MS = 5 * MINUTE;
+export const RARE_MS = 60 * MINUTE;
+/** How often a bot-set pause is re-checked. */
+export const RECHECK_MS = 60 * MINUTE;
+const BACKOFF_BASE_MS = 5 * MINUTE;
+const BACKOFF_MAX_MS = 4 * 60 * MINUTE;
+
+export interface FeedSchedulerOptions {
+  client: Client;
+  store: Store;
+  eventor: EventorAccess;
+  log: Logger;
+  defaultLanguage: Language;
+  defaultTimeZone: string;
+  now?: () => Date;
+  /** For tests: the runners by kind (default FEED_RUNNERS). */
+  runners?: Partial<Record<FeedKind, FeedRunner | undefined>>;
+  /** For tests: where posts go (default the real Discord through the client). */
+  target?: PostTarget;
+}
+
+/** The hour (0-23) of a moment in a time zone; wrong zones count as UTC. */
+export function localHour(now: Date, timeZone: string): number {
+  try {
+    return Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(now));
+  } catch {
+    return now.getUTCHours();
+  }
+}
+
+/** The local date (YYYY-MM-DD) of a moment in a time zone. */
+export function localDate(now: Date, timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+}
+
+/** Inside quiet hours [from, to) in local time (wrapping past midnight when from > to). */
+export function inQuietHours(now: Date, timeZone: string, quiet: { from: number; to: number } | null): boolean {
+  if (!quiet || quiet.from === quiet.to) return false;
+  const hour = localHour(now, timeZone);
+  return quiet.from < quiet.to ? hour >= quiet.from && hour < quiet.to : hour >= quiet.from || hour < quiet.to;
+}
+
+interface KindState {
+  lastRun: number | null;
+  failures: number;
+  retryAt: number;
+  lastCheck: number;
+}
+
+interface Calendar {
+  date: string;
+  frequent: boolean;
+}
+
+/** Transient Eventor trouble (outage, timeout, rate limit): back off, no message to anyone. */
+function isTransient(error: unknown): boolean {
+  return error instanceof EventorError && !(error instanceof InvalidApiKey);
+}
+
+export class FeedScheduler {
+  readonly #options: FeedSchedulerOptions;
+  readonly #settings: FeedSettingsStore;
+  readonly #ledger: Ledger;
+  readonly #target: PostTarget;
+  readonly #now: () => Date;
+  readonly #state = new Map<string, KindState>();
+  readonly #running = new Set<string>();
+  readonly #calendars = new Map<EventorClient, Calendar>();
+  #task: ScheduledTask | null = null;
+  #ticking: Promise<void> | null = null;
+  #stopped = false;
+
+  constructor(options: FeedSchedulerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#settings = new FeedSettingsStore(options.store, this.#now);
+    this.#ledger = new Ledger(options.store, this.#now);
+    this.#target = options.target ?? discordTarget(options.client);
+  }
+
+  /** Starts the minute tick (node-cron); a tick still running makes the next one skip busy feeds. */
+  start(): void {
+    if (this.#task || this.#stopped) return;
+    this.#task = cron.schedule('* * * * *', () => {
+      void this.tick(this.#now()).catch((error: unknown) => this.#options.log.error('feed scheduler tick failed', { error }));
+    });
+  }
+
+  /** Stops the tick and waits for the runs in flight. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#task) {
+      await this.#task.stop();
+      this.#task = null;
+    }
+    await this.#ticking;
+  }
+
+  /** One tick: every due (server, kind) runs, servers of one Eventor client one after another. */
+  tick(now: Date = this.#now()): Promise<void> {
+    const run = this.#tick(now);
+    const tracked = run.finally(() => {
+      if (this.#ticking === tracked) this.#ticking = null;
+    });
+    this.#ticking = tracked;
+    return tracked;
+  }
+
+  async #tick(now: Date): Promise<void> {
+    if (this.#stopped) return;
+    const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
+    for (const guildId of this.#settings.guildsWithFeeds()) {
+      const guild = this.#options.store.guildSettings(guildId);
+      const timeZone = guild?.timeZone ?? this.#options.defaultTimeZone;
+      const language = guild?.locale ? languageFor(guild.locale) : this.#options.defaultLanguage;
+      const candidates: FeedSettings[] = [];
+      const rechecks: FeedSettings[] = [];
+      for (const kind of FEED_KINDS) {
+        const settings = this.#settings.get(guildId, kind);
+        if (!settings.enabled || !settings.channelId || !this.#runner(kind)) continue;
+        const key = `${guildId}|${kind}`;
+        if (this.#running.has(key)) continue;
+        const state = this.#stateOf(key);
+        if (settings.pausedReason !== null) {
+          if (settings.pausedReason !== 'admin' && now.getTime() - state.lastCheck >= RECHECK_MS) rechecks.push(settings);
+          continue;
+        }
+        if (now.getTime() < state.retryAt) continue;
+        if (inQuietHours(now, timeZone, settings.options.quietHours)) continue;
+        candidates.push(settings);
+      }
+      if (candidates.length === 0 && rechecks.length === 0) continue;
+      let access: { client: EventorClient; organisationId: string } | null = null;
+      try {
+        access = await this.#options.eventor.forGuild(guildId);
+      } catch (error) {
+        for (const settings of candidates) await this.#failed(settings, now, error, language);
+      }
+      const client = access?.client ?? null;
+      const due = access ? candidates.filter((s) => this.#due(s, access.client, now, timeZone)) : [];
+      const jobs = groups.get(client) ?? [];
+      for (const settings of rechecks) jobs.push(() => this.#recheck(settings, access?.client ?? null, now, language));
+      for (const settings of due) jobs.push(() => this.#run(settings, access!, now, language, timeZone));
+      groups.set(client, jobs);
+    }
+    // Servers of one client run one after another in this tick (its cache serves the later ones);
+    // different clients run side by side.
+    await Promise.all([...groups.values()].map(async (jobs) => {
+      for (const job of jobs) {
+        if (this.#stopped) return;
+        await job();
+      }
+    }));
+  }
+
+  #runner(kind: FeedKind): FeedRunner | undefined {
+    return this.#options.runners ? this.#options.runners[kind] : FEED_RUNNERS[kind];
+  }
+
+  #stateOf(key: string): KindState {
+    let state = this.#state.get(key);
+    if (!state) {
+      state = { lastRun: null, failures: 0, retryAt: 0, lastCheck: 0 };
+      this.#state.set(key, state);
+    }
+    return state;
+  }
+
+  /** Due when the run's wall-clock slot (5 minutes or an hour) changed since the last run. */
+  #due(settings: FeedSettings, client: EventorClient, now: Date, timeZone: string): boolean {
+    const state = this.#stateOf(`${settings.guildId}|${settings.feed}`);
+    if (state.lastRun === null) return true;
+    const calendar = this.#calendars.get(client);
+    const frequent = calendar?.date === localDate(now, timeZone) ? calendar.frequent : false;
+    const interval = frequent ? FREQUENT_MS : RARE_MS;
+    return Math.floor(now.getTime() / interval) > Math.floor(state.lastRun / interval);
+  }
+
+  /** Whether the club has events today or yesterday: looked up after a run, once per local day. */
+  async #learnCalendar(client: EventorClient, now: Date, timeZone: string): Promise<void> {
+    const today = localDate(now, timeZone);
+    if (this.#calendars.get(client)?.date === today) return;
+    const yesterday = localDate(new Date(now.getTime() - 86_400_000), timeZone);
+    try {
+      const events = await client.events({ fromDate: yesterday, toDate: today });
+      this.#calendars.set(client, { date: today, frequent: events.some((e) => e.status !== 'canceled') });
+    } catch {
+      // Unknown: stay rare and ask again on the next run.
+    }
+  }
+
+  async #run(settings: FeedSettings, access: { client: EventorClient; organisationId: string }, now: Date, language: Language, timeZone: string): Promise<void> {
+    const key = `${settings.guildId}|${settings.feed}`;
+    const runner = this.#runner(settings.feed);
+    if (!runner || this.#running.has(key)) return;
+    this.#running.add(key);
+    const state = this.#stateOf(key);
+    try {
+      let result;
+      try {
+        result = await runner({
+          guildId: settings.guildId, feed: settings.feed, channelId: settings.channelId!, roleId: settings.roleId, options: settings.options,
+          client: access.client, organisationId: access.organisationId, ledger: this.#ledger, target: this.#target, now, language, timeZone,
+        });
+      } catch (error) {
+        result = { outcome: 'failed' as const, error };
+      }
+      if (result.outcome === 'paused') {
+        await this.#pause(settings, result.reason ?? 'no-permission', now, language);
+        return;
+      }
+      if (result.outcome === 'failed') {
+        await this.#failed(settings, now, result.error, language);
+        return;
+      }
+      state.lastRun = now.getTime();
+      state.failures = 0;
+      state.retryAt = 0;
+      await this.#learnCalendar(access.client, now, timeZone);
+    } finally {
+      this.#running.delete(key);
+    }
+  }
+
+  async #failed(settings: FeedSettings, now: Date, error: unknown, language: Language): Promise<void> {
+    if (error instanceof InvalidApiKey) {
+      await this.#pause(settings, 'invalid-key', now, language);
+      return;
+    }
+    const state = this.#stateOf(`${settings.guildId}|${settings.feed}`);
+    state.failures += 1;
+    const delay = Math.min(BACKOFF_BASE_MS * 2 ** (state.failures - 1), BACKOFF_MAX_MS);
+    state.retryAt = now.getTime() + delay;
+    this.#options.log[isTransient(error) ? 'warn' : 'error']('feed run failed; backing off', {
+      guildId: settings.guildId, feed: settings.feed, failures: state.failures, retryInMs: delay, error,
+    });
+  }
+
+  async #pause(settings: FeedSettings, reason: Exclude<PauseReason, 'admin'>, now: Date, language: Language): Promise<void> {
+    const current = this.#settings.get(settings.guildId, settings.feed);
+    if (current.pausedReason !== null) return;
+    this.#settings.update(settings.guildId, settings.feed, { pausedReason: reason });
+    this.#stateOf(`${settings.guildId}|${settings.feed}`).lastCheck = now.getTime();
+    this.#options.log.warn('feed paused', { guildId: settings.guildId, feed: settings.feed, reason });
+    await this.#notify(settings.guildId, language, `scheduler.paused.${reason}` as MessageKey, settings);
+  }
+
+  /** A bot-set pause: is the cause gone? Then resume and say so, once. */
+  async #recheck(settings: FeedSettings, client: EventorClient | null, now: Date, language: Language): Promise<void> {
+    const key = `${settings.guildId}|${settings.feed}`;
+    if (this.#running.has(key)) return;
+    this.#running.add(key);
+    try {
+      this.#stateOf(key).lastCheck = now.getTime();
+      let fixed: boolean;
+      if (settings.pausedReason === 'invalid-key') {
+        if (!client) return;
+        try {
+          await client.call('organisation-apikey', {}, { fresh: true });
+          fixed = true;
+        } catch {
+          fixed = false;
+        }
+      } else {
+        fixed = await this.#canPost(settings.channelId!);
+      }
+      if (!fixed) return;
+      const current = this.#settings.get(settings.guildId, settings.feed);
+      if (current.pausedReason !== settings.pausedReason) return;
+      this.#settings.update(settings.guildId, settings.feed, { pausedReason: null });
+      this.#options.log.info('feed resumed', { guildId: settings.guildId, feed: settings.feed });
+      await this.#notify(settings.guildId, language, 'scheduler.resumed', settings);
+    } finally {
+      this.#running.delete(key);
+    }
+  }
+
+  async #canPost(channelId: string): Promise<boolean> {
+    const client = this.#options.client;
+    try {
+      const channel = await client.channels.fetch(channelId, { force: true });
+      if (!channel || channel.type === ChannelType.DM || !('permissionsFor' in channel) || !client.user) return false;
+      const permissions = channel.permissionsFor(client.user);
+      return permissions?.has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages]) ?? false;
+    } catch {
+      return false;
+    }
+  }
+
+  /** To the admin channel, else the server owner by DM; failures are logged, never thrown. */
+  async #notify(guildId: string, language: Language, key: MessageKey, settings: FeedSettings): Promise<void> {
+    const content = t(language, key, { kind: t(language, `scheduler.kind.${settings.feed}` as MessageKey), channel: settings.channelId ?? '' });
+    const client = this.#options.client;
+    const adminChannel = this.#options.store.guildSettings(guildId)?.channels.admin ?? null;
+    if (adminChannel) {
+      try {
+        await client.rest.post(Routes.channelMessages(adminChannel), { body: { content, allowed_mentions: { parse: [] } } });
+        return;
+      } catch (error) {
+        this.#options.log.warn('admin channel refused a feed notice; trying the owner', { guildId, error });
+      }
+    }
+    try {
+      const guild = await client.guilds.fetch(guildId);
+      const owner = await guild.fetchOwner();
+      await owner.send({ content, allowedMentions: { parse: [] } });
+    } catch (error) {
+      this.#options.log.warn('could not tell the admins about a feed', { guildId, error });
+    }
+  }
+}

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Routes } from 'discord.js';
+import { FeedSettingsStore } from '../src/feeds/settings.js';
+import { inQuietHours } from '../src/feeds/scheduler.js';
+import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
+import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 86_400_000;
+const RESULTS_PATH = '/api/results/organisation';
+
+describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, controllable clock)', () => {
+  let world: LoopbackWorld;
+  let clock = new Date('2026-10-24T08:00:00Z');
+  let settings: FeedSettingsStore;
+  let channelId: string;
+  let adminChannelId: string;
+  let event: SandboxEvent;
+  let runnerId: string;
+  const guildId = (): string => world.guild.id;
+
+  const advance = (ms: number): void => {
+    clock = new Date(clock.getTime() + ms);
+  };
+  const tick = async (ms = HOUR): Promise<void> => {
+    advance(ms);
+    await world.bot.scheduler.tick(clock);
+  };
+  const setResults = (ev: SandboxEvent, has: boolean): void => {
+    ev.hasResults = has;
+    ev.materialized = null;
+  };
+  let flip = false;
+  /** A correction of a club runner's result: the results post changes. */
+  const correct = (): void => {
+    flip = !flip;
+    world.eventor.dataset.correctResult(event.id, runnerId, { status: flip ? 'MissingPunch' : 'OK' });
+  };
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+    settings = new FeedSettingsStore(world.bot.store, () => clock);
+    channelId = world.discord.createTextChannel(guildId(), { name: 'resultat' }).id;
+    adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
+    world.bot.store.setChannel(guildId(), 'results', channelId);
+    world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
+    world.bot.store.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
+    const dataset = world.eventor.dataset;
+    const home = dataset.homeClub.id;
+    const found = dataset.events.find((ev) => {
+      if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
+      const age = clock.getTime() - Date.parse(ev.event.start);
+      if (age < 0 || age > 5 * DAY) return false;
+      const list = dataset.details(ev).resultList;
+      return list?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')) ?? false;
+    });
+    if (!found) throw new Error('the sandbox has no recent single-race event with club results');
+    event = found;
+    runnerId = dataset.details(event).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!.person!.id!;
+    setResults(event, false);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('does nothing while the feed is off', async () => {
+    const before = world.eventor.requests.count();
+    await tick();
+    expect(world.eventor.requests.count()).toBe(before);
+    expect(world.discord.messages(channelId)).toHaveLength(0);
+  });
+
+  it('a turned-on results feed seeds on its first tick and posts a new result on a later one', async () => {
+    settings.update(guildId(), 'results', { enabled: true });
+    await tick();
+    expect(world.discord.messages(channelId)).toHaveLength(0);
+    setResults(event, true);
+    await tick();
+    const messages = world.discord.messages(channelId);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.embeds[0]!.title).toContain(event.name);
+  });
+
+  it('cadence: not due, no Eventor requests', async () => {
+    const before = world.eventor.requests.count();
+    await tick(MINUTE);
+    expect(world.eventor.requests.count()).toBe(before);
+  });
+
+  it('a kind paused by an admin does nothing', async () => {
+    settings.update(guildId(), 'results', { pausedReason: 'admin' });
+    correct();
+    const before = world.eventor.requests.count(RESULTS_PATH);
+    await tick();
+    await tick();
+    expect(world.eventor.requests.count(RESULTS_PATH)).toBe(before);
+    expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(0);
+    settings.update(guildId(), 'results', { pausedReason: null });
+    await tick();
+    expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(1);
+  });
+
+  it('lost permission pauses the kind and tells the admin channel once; fixing it resumes with one notice', async () => {
+    // Someone deletes the post and the bot's Send Messages: the corrected result cannot be posted anew.
+    await world.bot.client.rest.delete(Routes.channelMessage(channelId, world.discord.messages(channelId)[0]!.id));
+    world.discord.setBotCanPost(channelId, false);
+    correct();
+    await tick();
+    expect(settings.get(guildId(), 'results').pausedReason).toBe('no-permission');
+    await tick();
+    await tick();
+    const notices = world.discord.messages(adminChannelId);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.content).toContain('klubbresultat');
+
+    expect(world.discord.messages(channelId)).toHaveLength(0);
+
+    world.discord.setBotCanPost(channelId, true);
+    await tick();
+    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    await tick();
+    expect(world.discord.messages(adminChannelId)).toHaveLength(2);
+    expect(world.discord.messages(channelId)).toHaveLength(1);
+  });
+
+  it('an invalid key pauses with a notice, and resumes when Eventor takes the key again', async () => {
+    const fault = world.eventor.faults.add({ kind: 'status', status: 403 });
+    await tick();
+    expect(settings.get(guildId(), 'results').pausedReason).toBe('invalid-key');
+    await tick();
+    expect(world.discord.messages(adminChannelId)).toHaveLength(3);
+    world.eventor.faults.remove(fault);
+    await tick();
+    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect(world.discord.messages(adminChannelId)).toHaveLength(4);
+    expect(world.discord.messages(channelId)).toHaveLength(1);
+  });
+
+  it('an Eventor outage backs off without any message in club channels', async () => {
+    const fault = world.eventor.faults.add({ kind: 'status', status: 503 });
+    await tick();
+    await tick();
+    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect(world.discord.messages(adminChannelId)).toHaveLength(4);
+    expect(world.discord.messages(channelId)).toHaveLength(1);
+    world.eventor.faults.remove(fault);
+    correct();
+    const edits = world.discord.messages(channelId)[0]!.edits.length;
+    for (let i = 0; i < 6 && world.discord.messages(channelId)[0]!.edits.length === edits; i++) await tick();
+    expect(world.discord.messages(channelId)[0]!.edits.length).toBe(edits + 1);
+  });
+
+  it('two servers of the same club make no more results requests than one', async () => {
+    await tick();
+    const before = world.eventor.requests.count(RESULTS_PATH);
+    await tick();
+    const one = world.eventor.requests.count(RESULTS_PATH) - before;
+    expect(one).toBeGreaterThan(0);
+
+    const other = world.discord.createGuild({ name: 'Same club, second server' });
+    const otherChannel = world.discord.createTextChannel(other.id, { name: 'results' }).id;
+    world.bot.store.setChannel(other.id, 'results', otherChannel);
+    settings.update(other.id, 'results', { enabled: true });
+    const before2 = world.eventor.requests.count(RESULTS_PATH);
+    await tick();
+    expect(world.eventor.requests.count(RESULTS_PATH) - before2).toBe(one);
+    expect(world.discord.messages(otherChannel)).toHaveLength(0);
+    settings.update(other.id, 'results', { enabled: false });
+  });
+
+  it('quiet hours hold posts until they end, in local time across the October DST change', async () => {
+    expect(inQuietHours(new Date('2026-10-25T05:30:00Z'), 'Europe/Stockholm', { from: 22, to: 7 })).toBe(true);
+    expect(inQuietHours(new Date('2026-10-25T06:00:00Z'), 'Europe/Stockholm', { from: 22, to: 7 })).toBe(false);
+    settings.update(guildId(), 'results', { options: { quietHours: { from: 22, to: 7 } } });
+    // 06:30 local (CET, UTC+1 since 03:00 CEST this morning): still quiet.
+    clock = new Date('2026-10-25T05:30:00Z');
+    correct();
+    const edits = world.discord.messages(channelId)[0]!.edits.length;
+    const before = world.eventor.requests.count(RESULTS_PATH);
+    await world.bot.scheduler.tick(clock);
+    expect(world.eventor.requests.count(RESULTS_PATH)).toBe(before);
+    expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(edits);
+    // 07:00 local: the held change is posted.
+    clock = new Date('2026-10-25T06:00:00Z');
+    await world.bot.scheduler.tick(clock);
+    expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(edits + 1);
+  });
+});
