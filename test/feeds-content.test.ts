@@ -7,6 +7,7 @@ import { ACTIVITIES_FEED, runActivitiesFeed } from '../src/feeds/activities.js';
 import { withRoleMention, type FeedRun, type FeedRunOptions } from '../src/feeds/common.js';
 import { EVENTS_CURSOR_KEY, EVENTS_FEED, runEventsFeed } from '../src/feeds/events.js';
 import { Ledger } from '../src/feeds/ledger.js';
+import { feedModule } from '../src/feeds/registry.js';
 import { discordTarget, type PostTarget } from '../src/feeds/poster.js';
 import { reminderItems, REMINDERS_FEED, runRemindersFeed } from '../src/feeds/reminders.js';
 import { runStartListsFeed, STARTLISTS_FEED } from '../src/feeds/startlists.js';
@@ -74,6 +75,21 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
   }, 60_000);
   afterAll(async () => {
     await world?.close();
+  });
+
+  it('every kind has a /feeds test preview; the reminder preview carries the login button', async () => {
+    const ctx = { client, organisationId: home, now: clock, language: 'en' as const, timeZone: ZONE };
+    for (const kind of ['reminders', 'startlists', 'events', 'activities'] as const) {
+      const module = feedModule(kind);
+      expect(module, kind).not.toBeNull();
+      const payload = await module!.latest(ctx);
+      if (payload) expect(payload.allowedMentions).toEqual({ parse: [] });
+      if (kind === 'reminders' || kind === 'activities') expect(payload, kind).not.toBeNull();
+      if (kind === 'reminders') {
+        const ids = (payload!.components ?? []).flatMap((row) => row.components).map((c) => ('custom_id' in c ? c.custom_id : ''));
+        expect(ids).toContain(LOGIN_BUTTON_ID);
+      }
+    }
   });
 
   describe('entry-deadline reminders', () => {
@@ -164,6 +180,12 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       expect(keys(deadline - 3 * DAY)).toEqual([`reminders:${event.id}:${event.event.entryDeadlines[0]}:7`]);
       expect(keys(deadline - HOUR)).toEqual([`reminders:${event.id}:${event.event.entryDeadlines[0]}:1`]);
       expect(keys(deadline + HOUR)).toEqual([]);
+      // Late entry: the shortest lead before each later deadline, only when wanted.
+      const late = event.event.entryDeadlines[1]!;
+      const lateItems = reminderItems([event.event], counts, ctx(Date.parse(late) - 12 * HOUR), { ...opts, lateEntry: true });
+      expect(lateItems.map((i) => i.itemKey)).toEqual([`reminders:${event.id}:${late}:1`]);
+      expect(lateItems[0]!.payload.content).toContain('Late entry for');
+      expect(keys(Date.parse(late) - 12 * HOUR)).toEqual([]);
       const [item] = reminderItems([event.event], counts, ctx(deadline - HOUR), opts, ROLE);
       expect(item!.payload.allowedMentions).toEqual({ parse: [], roles: [ROLE] });
       expect((item!.payload as unknown as { allowed_mentions: unknown }).allowed_mentions).toEqual({ parse: [], roles: [ROLE] });

@@ -6,8 +6,8 @@
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { discordTimestamp, escapeName, renderActivity, truncate, type RenderContext } from '../render/index.js';
-import { DAY, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions } from './common.js';
+import { discordTimestamp, escapeName, renderActivity, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { DAY, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import { contentHash } from './results.js';
 
 export const ACTIVITIES_FEED = 'activities';
@@ -46,4 +46,10 @@ export async function runActivitiesFeed(options: FeedRunOptions): Promise<FeedRu
   const activities = await fetchClubActivities(options.client, options.organisationId, options.now);
   const items = activityItems(activities, renderContext(options), options.roleId ?? null);
   return publishItems(options, ACTIVITIES_FEED, items);
+}
+
+/** For `/feeds test`: the club's next activity. */
+export async function latestActivity(ctx: PreviewContext): Promise<MessagePayload | null> {
+  const activities = await fetchClubActivities(ctx.client, ctx.organisationId, ctx.now);
+  return activityItems(activities, previewRenderContext(ctx))[0]?.payload ?? null;
 }

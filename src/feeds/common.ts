@@ -43,6 +43,19 @@ export interface FeedRunOptions {
 
 export type FeedRun = ResultsFeedRun;
 
+/** What `/feeds test` gives a feed to preview its newest item (the registry's `FeedPreviewContext`). */
+export interface PreviewContext {
+  client: EventorClient;
+  organisationId: string;
+  now: Date;
+  language: Language;
+  timeZone: string;
+}
+
+export function previewRenderContext(ctx: PreviewContext): RenderContext {
+  return { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl };
+}
+
 export function feedOptions(options: FeedRunOptions): FeedOptions {
   return FeedOptions.parse(options.options ?? {});
 }

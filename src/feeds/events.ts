@@ -12,8 +12,8 @@
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { escapeName, renderEventCard, truncate, type RenderContext } from '../render/index.js';
-import { byStart, DAY, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions } from './common.js';
+import { escapeName, renderEventCard, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { byStart, DAY, feedOptions, homeOrganisationIds, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import type { ItemRef } from './ledger.js';
 import { contentHash } from './results.js';
 
@@ -103,4 +103,14 @@ export async function runEventsFeed(options: FeedRunOptions): Promise<FeedRun> {
     else ledger.updateHash(cursorRef, new Date(latest).toISOString());
   }
   return run;
+}
+
+/** How far back `/feeds test events` looks for the most recently changed event. */
+export const EVENTS_TEST_LOOKBACK_DAYS = 30;
+
+/** For `/feeds test`: the most recently changed upcoming event of the club or its district. */
+export async function latestEvent(ctx: PreviewContext): Promise<MessagePayload | null> {
+  const events = await fetchChangedEvents(ctx.client, ctx.organisationId, [], ctx.now.getTime() - EVENTS_TEST_LOOKBACK_DAYS * DAY, ctx.now);
+  const newest = [...events].sort((a, b) => (b.modifiedAt ?? '').localeCompare(a.modifiedAt ?? ''))[0];
+  return newest ? eventItems([newest], previewRenderContext(ctx))[0]?.payload ?? null : null;
 }

@@ -6,7 +6,11 @@
 import type { EventorClient } from '../eventor/client.js';
 import type { Language } from '../i18n/index.js';
 import type { MessagePayload } from '../render/index.js';
+import { latestActivity } from './activities.js';
+import { latestEvent } from './events.js';
+import { latestReminder } from './reminders.js';
 import { fetchClubResults, resultsItems, RESULTS_LOOKBACK_DAYS } from './results.js';
+import { latestStartList } from './startlists.js';
 import type { FeedKind } from './settings.js';
 
 export interface FeedPreviewContext {
@@ -34,6 +38,10 @@ export const FEED_MODULES: Partial<Record<FeedKind, FeedModule>> = {
       return items.at(-1)?.payload ?? null;
     },
   },
+  reminders: { latest: latestReminder },
+  startlists: { latest: latestStartList },
+  events: { latest: latestEvent },
+  activities: { latest: latestActivity },
 };
 
 export function feedModule(kind: FeedKind): FeedModule | null {

@@ -13,8 +13,8 @@ import { loginButton } from '../bot/login-button.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type RenderContext } from '../render/index.js';
-import { byStart, DAY, eventsWithClubEntries, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions } from './common.js';
+import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { byStart, DAY, eventsWithClubEntries, feedOptions, homeOrganisationIds, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import { contentHash } from './results.js';
 import type { FeedOptions } from './settings.js';
 
@@ -71,7 +71,7 @@ function countText(count: number, ctx: RenderContext): string {
   return t(ctx.language, 'feedpost.reminder.count', { count });
 }
 
-export function reminderPayload(event: Event, deadline: string, late: boolean, count: number, ctx: RenderContext) {
+export function reminderPayload(event: Event, deadline: string, late: boolean, count: number, ctx: RenderContext): MessagePayload {
   const { language } = ctx;
   const name = truncate(escapeName(event.name), 200);
   const when = discordTimestamp(deadline, 'R');
@@ -128,4 +128,20 @@ export async function runRemindersFeed(options: FeedRunOptions): Promise<FeedRun
   const { events, counts } = await fetchReminderEvents(options.client, options.organisationId, options.now);
   const items = reminderItems(events, counts, renderContext(options), feedOptions(options), options.roleId ?? null);
   return publishItems(options, REMINDERS_FEED, items);
+}
+
+/** For `/feeds test`: the reminder of the nearest deadline ahead, as if it were due now. */
+export async function latestReminder(ctx: PreviewContext): Promise<MessagePayload | null> {
+  const { events, counts } = await fetchReminderEvents(ctx.client, ctx.organisationId, ctx.now);
+  const now = ctx.now.getTime();
+  let best: { event: Event; deadline: string; late: boolean } | null = null;
+  for (const event of events) {
+    if (event.status === 'canceled') continue;
+    for (const [index, deadline] of event.entryDeadlines.entries()) {
+      if (Date.parse(deadline) > now && (best === null || Date.parse(deadline) < Date.parse(best.deadline))) best = { event, deadline, late: index > 0 };
+    }
+  }
+  if (best === null) return null;
+  const { event, deadline, late } = best;
+  return reminderPayload(event, deadline, late, counts.get(event.id) ?? 0, previewRenderContext(ctx));
 }

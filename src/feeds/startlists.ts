@@ -5,8 +5,8 @@
 import type { EventorClient } from '../eventor/client.js';
 import type { Event, StartList } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { escapeName, renderClubStartList, truncate, type RenderContext } from '../render/index.js';
-import { byStart, DAY, eventsWithClubEntries, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions } from './common.js';
+import { escapeName, renderClubStartList, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { byStart, DAY, eventsWithClubEntries, previewRenderContext, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import { contentHash } from './results.js';
 
 export const STARTLISTS_FEED = 'startlists';
@@ -60,4 +60,10 @@ export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRu
   const lists = await fetchClubStartLists(options.client, options.organisationId, options.now);
   const items = startListItems(lists, renderContext(options), options.organisationId, options.roleId ?? null);
   return publishItems(options, STARTLISTS_FEED, items);
+}
+
+/** For `/feeds test`: the club's start times of the nearest event whose start list is out. */
+export async function latestStartList(ctx: PreviewContext): Promise<MessagePayload | null> {
+  const lists = await fetchClubStartLists(ctx.client, ctx.organisationId, ctx.now);
+  return startListItems(lists, previewRenderContext(ctx), ctx.organisationId)[0]?.payload ?? null;
 }
