@@ -7,7 +7,11 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Language } from '../i18n/index.js';
 import type { Ledger } from './ledger.js';
 import type { PostOutcome, PostTarget } from './poster.js';
-import { runResultsFeed } from './results.js';
+import { runActivitiesFeed } from './activities.js';
+import { runEventsFeed } from './events.js';
+import { runRemindersFeed } from './reminders.js';
+import { runResultsFeed, type ResultsFeedRun } from './results.js';
+import { runStartListsFeed } from './startlists.js';
 import type { FeedKind, FeedOptions, PauseReason } from './settings.js';
 
 export interface FeedRunContext {
@@ -40,21 +44,21 @@ export function pauseReasonOf(outcome: Extract<PostOutcome, { kind: 'paused' }>)
   return outcome.reason === 'channel-gone' ? 'channel-missing' : 'no-permission';
 }
 
-export const runResults: FeedRunner = async (ctx) => {
-  const run = await runResultsFeed({
-    guildId: ctx.guildId, channelId: ctx.channelId, client: ctx.client, organisationId: ctx.organisationId,
-    ledger: ctx.ledger, target: ctx.target, now: ctx.now, language: ctx.language, timeZone: ctx.timeZone,
-  });
-  if (run.paused) return { outcome: 'paused', reason: pauseReasonOf(run.paused) };
-  const failed = run.outcomes.find((o) => o.outcome.kind === 'failed');
-  if (failed && failed.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error };
-  return { outcome: 'ok' };
-};
+/** A feed's own run function (the results feed's shape) as a runner. */
+export function runnerOf(run: (ctx: FeedRunContext) => Promise<ResultsFeedRun>): FeedRunner {
+  return async (ctx) => {
+    const result = await run(ctx);
+    if (result.paused) return { outcome: 'paused', reason: pauseReasonOf(result.paused) };
+    const failed = result.outcomes.find((o) => o.outcome.kind === 'failed');
+    if (failed && failed.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error };
+    return { outcome: 'ok' };
+  };
+}
 
 export const FEED_RUNNERS: Record<FeedKind, FeedRunner | undefined> = {
-  results: runResults,
-  reminders: undefined,
-  startlists: undefined,
-  events: undefined,
-  activities: undefined,
+  results: runnerOf(runResultsFeed),
+  reminders: runnerOf(runRemindersFeed),
+  startlists: runnerOf(runStartListsFeed),
+  events: runnerOf(runEventsFeed),
+  activities: runnerOf(runActivitiesFeed),
 };
