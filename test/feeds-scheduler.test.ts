@@ -18,6 +18,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   let adminChannelId: string;
   let event: SandboxEvent;
   let runnerId: string;
+  let other: { id: string; ownerId: string };
   const guildId = (): string => world.guild.id;
 
   const advance = (ms: number): void => {
@@ -158,7 +159,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     const one = world.eventor.requests.count(RESULTS_PATH) - before;
     expect(one).toBeGreaterThan(0);
 
-    const other = world.discord.createGuild({ name: 'Same club, second server' });
+    other = world.discord.createGuild({ name: 'Same club, second server' });
     const otherChannel = world.discord.createTextChannel(other.id, { name: 'results' }).id;
     world.bot.store.setChannel(other.id, 'results', otherChannel);
     settings.update(other.id, 'results', { enabled: true });
@@ -185,5 +186,19 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     clock = new Date('2026-10-25T06:00:00Z');
     await world.bot.scheduler.tick(clock);
     expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(edits + 1);
+  });
+
+  it('without an admin channel the notice goes to the server owner by DM, once', async () => {
+    settings.update(other.id, 'results', { enabled: true });
+    const notices = world.discord.messages(adminChannelId).length;
+    const fault = world.eventor.faults.add({ kind: 'status', status: 403 });
+    await tick();
+    await tick();
+    world.eventor.faults.remove(fault);
+    expect(settings.get(other.id, 'results').pausedReason).toBe('invalid-key');
+    expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
+    const dms = world.discord.dms(other.ownerId);
+    expect(dms).toHaveLength(1);
+    expect(dms[0]!.content).toContain('API');
   });
 });
