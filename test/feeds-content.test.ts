@@ -1,3 +1,4 @@
+import { restBody } from '../src/feeds/poster.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_BUTTON_ID } from '../src/bot/login-button.js';
 import { EventorClient } from '../src/eventor/client.js';
@@ -188,7 +189,9 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       expect(keys(Date.parse(late) - 12 * HOUR)).toEqual([]);
       const [item] = reminderItems([event.event], counts, ctx(deadline - HOUR), opts, ROLE);
       expect(item!.payload.allowedMentions).toEqual({ parse: [], roles: [ROLE] });
-      expect((item!.payload as unknown as { allowed_mentions: unknown }).allowed_mentions).toEqual({ parse: [], roles: [ROLE] });
+      // What goes to Discord's REST API is spelled its way, or Discord would ignore it and ping by default.
+      expect(restBody(item!.payload)).toMatchObject({ allowed_mentions: { parse: [], roles: [ROLE] } });
+      expect(restBody(item!.payload)).not.toHaveProperty('allowedMentions');
       expect(withRoleMention(item!.payload, null).allowedMentions).toEqual({ parse: [] });
     });
   });

@@ -68,19 +68,18 @@ export function renderContext(options: FeedRunOptions): RenderContext {
 const SNOWFLAKE = /^\d{5,25}$/;
 
 /**
- * The payload with `<@&role>` before its content and mentions allowed for exactly that role (both
- * spellings: `allowedMentions` for discord.js senders, `allowed_mentions` for the raw REST body).
+ * The payload with `<@&role>` before its content and mentions allowed for exactly that role.
  * Without a role (or with a malformed id) mentions stay off.
  */
 export function withRoleMention(payload: MessagePayload, roleId: string | null | undefined): MessagePayload {
   const none = { parse: [] as [] };
   if (!roleId || !SNOWFLAKE.test(roleId)) {
-    return { ...payload, allowedMentions: none, allowed_mentions: none } as MessagePayload;
+    return { ...payload, allowedMentions: none };
   }
   const mention = `<@&${roleId}>`;
   const content = payload.content ? `${mention} ${payload.content}` : mention;
   const allowed = { parse: [] as [], roles: [roleId] };
-  return { ...payload, content: content.slice(0, 2000), allowedMentions: allowed, allowed_mentions: allowed } as unknown as MessagePayload;
+  return { ...payload, content: content.slice(0, 2000), allowedMentions: allowed };
 }
 
 /** The ids whose events are "around the club": its district (when its parent is one) and itself. */

@@ -90,15 +90,21 @@ function messageTexts(message: APIMessage): string[] {
   return [message.content, ...message.embeds.map((e) => e.footer?.text ?? '')].filter((text) => text !== '');
 }
 
+/** A payload as Discord's REST API spells it: `allowed_mentions`, which it would otherwise ignore. */
+export function restBody(payload: MessagePayload): Record<string, unknown> {
+  const { allowedMentions, ...rest } = payload;
+  return { ...rest, allowed_mentions: allowedMentions };
+}
+
 /** The real Discord, through discord.js's REST client (rate limits and retries included). */
 export function discordTarget(client: Client): PostTarget {
   return {
     async send(channelId, payload, nonce) {
-      const message = (await client.rest.post(Routes.channelMessages(channelId), { body: { ...payload, nonce, enforce_nonce: true } })) as APIMessage;
+      const message = (await client.rest.post(Routes.channelMessages(channelId), { body: { ...restBody(payload), nonce, enforce_nonce: true } })) as APIMessage;
       return message.id;
     },
     async edit(channelId, messageId, payload) {
-      await client.rest.patch(Routes.channelMessage(channelId, messageId), { body: payload });
+      await client.rest.patch(Routes.channelMessage(channelId, messageId), { body: restBody(payload) });
     },
     async recent(channelId, limit) {
       const messages = (await client.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: String(limit) }) })) as APIMessage[];

@@ -10,7 +10,8 @@ export interface MessagePayload {
   content?: string;
   embeds?: APIEmbed[];
   components?: APIActionRowComponent<APIComponentInMessageActionRow>[];
-  allowedMentions: { parse: [] };
+  /** Mentions never ping, except roles a feed names on purpose (`roles`). */
+  allowedMentions: { parse: []; roles?: string[] };
 }
 
 export interface RenderContext {
