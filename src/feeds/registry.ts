@@ -1,17 +1,59 @@
 /**
- * The feeds that exist, by kind: what `/feeds test` asks for the newest item of a kind. A kind
- * missing here has no feed module yet (`/feeds test` says "not available yet"); add one line per
- * feed as it lands.
+ * Every kind of automatic post, in one place: how the scheduler runs it for one server (`run`)
+ * and what `/feeds test` shows as its newest item (`latest`). A new kind is one entry here.
  */
 import type { EventorClient } from '../eventor/client.js';
 import type { Language } from '../i18n/index.js';
 import type { MessagePayload } from '../render/index.js';
-import { latestActivity } from './activities.js';
-import { latestEvent } from './events.js';
-import { latestReminder } from './reminders.js';
-import { fetchClubResults, resultsItems, RESULTS_LOOKBACK_DAYS } from './results.js';
-import { latestStartList } from './startlists.js';
-import type { FeedKind } from './settings.js';
+import type { Ledger } from './ledger.js';
+import type { PostOutcome, PostTarget } from './poster.js';
+import { latestActivity, runActivitiesFeed } from './activities.js';
+import { latestEvent, runEventsFeed } from './events.js';
+import { latestReminder, runRemindersFeed } from './reminders.js';
+import { fetchClubResults, resultsItems, runResultsFeed, RESULTS_LOOKBACK_DAYS, type ResultsFeedRun } from './results.js';
+import { latestStartList, runStartListsFeed } from './startlists.js';
+import type { FeedKind, FeedOptions, PauseReason } from './settings.js';
+
+export interface FeedRunContext {
+  guildId: string;
+  feed: FeedKind;
+  channelId: string;
+  roleId: string | null;
+  options: FeedOptions;
+  /** The server's Eventor client, shared by every server of the same (base URL, key). */
+  client: EventorClient;
+  organisationId: string;
+  ledger: Ledger;
+  target: PostTarget;
+  now: Date;
+  language: Language;
+  timeZone: string;
+}
+
+export interface FeedRunResult {
+  outcome: 'ok' | 'paused' | 'failed';
+  /** With `paused`: why the bot pauses the feed. */
+  reason?: Exclude<PauseReason, 'admin'>;
+  error?: unknown;
+}
+
+export type FeedRunner = (ctx: FeedRunContext) => Promise<FeedRunResult>;
+
+/** A poster's `paused` outcome as the pause reason the settings store keeps. */
+export function pauseReasonOf(outcome: Extract<PostOutcome, { kind: 'paused' }>): Exclude<PauseReason, 'admin'> {
+  return outcome.reason === 'channel-gone' ? 'channel-missing' : 'no-permission';
+}
+
+/** A feed's own run function (the results feed's shape) as a runner. */
+export function runnerOf(run: (ctx: FeedRunContext) => Promise<ResultsFeedRun>): FeedRunner {
+  return async (ctx) => {
+    const result = await run(ctx);
+    if (result.paused) return { outcome: 'paused', reason: pauseReasonOf(result.paused) };
+    const failed = result.outcomes.find((o) => o.outcome.kind === 'failed');
+    if (failed && failed.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error };
+    return { outcome: 'ok' };
+  };
+}
 
 export interface FeedPreviewContext {
   client: EventorClient;
@@ -29,8 +71,13 @@ export interface FeedModule {
 /** How far back `/feeds test results` looks for the newest results (twice the feed's own window). */
 const RESULTS_TEST_LOOKBACK_DAYS = RESULTS_LOOKBACK_DAYS * 2;
 
-export const FEED_MODULES: Partial<Record<FeedKind, FeedModule>> = {
+export interface Feed extends FeedModule {
+  run: FeedRunner;
+}
+
+export const FEEDS: Record<FeedKind, Feed> = {
   results: {
+    run: runnerOf(runResultsFeed),
     async latest(ctx) {
       const lists = await fetchClubResults(ctx.client, ctx.organisationId, ctx.now, RESULTS_TEST_LOOKBACK_DAYS);
       const items = resultsItems(lists, { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl }, ctx.organisationId);
@@ -38,12 +85,12 @@ export const FEED_MODULES: Partial<Record<FeedKind, FeedModule>> = {
       return items.at(-1)?.payload ?? null;
     },
   },
-  reminders: { latest: latestReminder },
-  startlists: { latest: latestStartList },
-  events: { latest: latestEvent },
-  activities: { latest: latestActivity },
+  reminders: { run: runnerOf(runRemindersFeed), latest: latestReminder },
+  startlists: { run: runnerOf(runStartListsFeed), latest: latestStartList },
+  events: { run: runnerOf(runEventsFeed), latest: latestEvent },
+  activities: { run: runnerOf(runActivitiesFeed), latest: latestActivity },
 };
 
 export function feedModule(kind: FeedKind): FeedModule | null {
-  return FEED_MODULES[kind] ?? null;
+  return FEEDS[kind] ?? null;
 }

@@ -18,7 +18,7 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { Ledger } from './ledger.js';
 import { discordTarget, type PostTarget } from './poster.js';
-import { FEED_RUNNERS, type FeedRunner } from './runners.js';
+import { FEEDS, type FeedRunner } from './registry.js';
 import { FEED_KINDS, FeedSettingsStore, type FeedKind, type FeedSettings, type PauseReason } from './settings.js';
 
 const MINUTE = 60_000;
@@ -37,7 +37,7 @@ export interface FeedSchedulerOptions {
   defaultLanguage: Language;
   defaultTimeZone: string;
   now?: () => Date;
-  /** For tests: the runners by kind (default FEED_RUNNERS). */
+  /** For tests: the runners by kind (default: each feed's own in FEEDS). */
   runners?: Partial<Record<FeedKind, FeedRunner | undefined>>;
   /** For tests: where posts go (default the real Discord through the client). */
   target?: PostTarget;
@@ -182,7 +182,7 @@ export class FeedScheduler {
   }
 
   #runner(kind: FeedKind): FeedRunner | undefined {
-    return this.#options.runners ? this.#options.runners[kind] : FEED_RUNNERS[kind];
+    return this.#options.runners ? this.#options.runners[kind] : FEEDS[kind].run;
   }
 
   #stateOf(key: string): KindState {
