@@ -19,9 +19,11 @@ import { isValidTimeZone } from '../src/eventor/time.js';
 import { discordLocalizations, type Language, type MessageKey } from '../src/i18n/index.js';
 import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
+import { FEED_KINDS } from '../src/feeds/settings.js';
 
 /** The kinds of automatic post, each with at most one channel (the scheduler reads these names). */
-export const POST_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities', 'admin'] as const;
+/** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
+export const POST_KINDS = [...FEED_KINDS, 'admin'] as const;
 export type PostKind = (typeof POST_KINDS)[number];
 
 /** Language names as their speakers write them: the choice list is the same in every client. */
