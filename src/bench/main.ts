@@ -16,6 +16,7 @@ import { parseResultList } from '../eventor/native/index.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { LARGE_EVENT_ID } from '../sandbox/eventor/dataset.js';
 import { countResults } from './count.js';
+import { requestsFigures } from './requests.js';
 
 export interface BenchFigure {
   name: string;
@@ -86,6 +87,9 @@ async function peakHeapBytes(file: string, expected: { results: number; splits: 
 
 export async function runBench(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
+  // Eventor requests per hour for 1, 10 and 100 servers of one club, printed first (the 100-server
+  // weekend takes several minutes: every server runs every 5 minutes on race days).
+  const requests = await requestsFigures(write);
   const xml = await largeResultListXml();
   const bytes = Buffer.byteLength(xml);
   write(`# 20,000-runner result list with splits: ${(bytes / 1e6).toFixed(1)} MB of native XML`);
@@ -122,7 +126,7 @@ export async function runBench(write: (line: string) => void = (line) => process
   write(`# parse peak heap: ${(peak / 1e6).toFixed(0)} MB`);
 
   for (const figure of figures) write(formatFigure(figure));
-  return figures;
+  return [...requests, ...figures];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

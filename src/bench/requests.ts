@@ -1,0 +1,122 @@
+/**
+ * Eventor requests per hour as a club's servers grow: N servers of the same club, each with a
+ * channel for every feed kind and all kinds turned on, followed by the real feed scheduler
+ * through a race weekend in the sandbox (Thursday 00:00 to Monday 24:00, Stockholm time) on a
+ * controllable clock. Every Eventor HTTP request the sandbox receives counts.
+ *
+ * The clock ticks every 5 minutes, the scheduler's finest cadence: its runs are aligned to
+ * 5-minute and hourly wall-clock slots, so a tick every minute would run the same slots and make
+ * the same requests, only five times slower to simulate.
+ */
+import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
+import { localDate, localHour } from '../feeds/scheduler.js';
+import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
+import { startLoopbackWorld } from '../sandbox/world.js';
+import { formatFigure, type BenchFigure } from './main.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** The sandbox's reference "now" (its events are placed around it); fixed so runs compare. */
+const BASE = new Date('2026-10-01T10:00:00Z');
+
+export interface RequestsRun {
+  servers: number;
+  /** Eventor HTTP requests the sandbox received while the clock ran. */
+  requests: number;
+  hours: number;
+  perHour: number;
+  /** Simulated window (instants). */
+  from: Date;
+  to: Date;
+}
+
+export interface RequestsOptions {
+  servers: number;
+  /** Simulated hours from the weekend's Thursday 00:00 (default: through Monday 24:00). */
+  hours?: number;
+  /** Clock step (default 5 minutes). */
+  stepMs?: number;
+}
+
+/** 00:00 local time (SANDBOX_TIME_ZONE) of a local date YYYY-MM-DD. */
+function localMidnight(date: string): Date {
+  const utcMidnight = new Date(`${date}T00:00:00Z`);
+  // Stockholm is ahead of UTC: UTC midnight is 01:00 or 02:00 there.
+  return new Date(utcMidnight.getTime() - localHour(utcMidnight, SANDBOX_TIME_ZONE) * HOUR);
+}
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T12:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+}
+
+export async function measureEventorRequests(options: RequestsOptions): Promise<RequestsRun> {
+  const stepMs = options.stepMs ?? 5 * MINUTE;
+  let clock = BASE;
+  const world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+  try {
+    const dataset = world.eventor.dataset;
+    const home = dataset.homeClub.id;
+    // The first weekend after the base whose Saturday or Sunday has an event with club entrants.
+    const weekend = dataset.events
+      .filter((ev) => ev.syntheticRunners === 0 && ev.event.start && Date.parse(ev.event.start) > BASE.getTime() + 7 * DAY)
+      .map((ev) => ({ ev, date: localDate(new Date(ev.event.start!), SANDBOX_TIME_ZONE) }))
+      .filter(({ date }) => [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay()))
+      .filter(({ ev }) => dataset.details(ev).entries.some((e) => e.competitor?.organisation?.id === home))
+      .sort((a, b) => a.date.localeCompare(b.date))[0];
+    if (!weekend) throw new Error('the sandbox has no race weekend with club entrants');
+    const day = new Date(`${weekend.date}T12:00:00Z`).getUTCDay();
+    const thursday = addDays(weekend.date, day === 6 ? -2 : -3);
+    const from = localMidnight(thursday);
+    const end = localMidnight(addDays(thursday, 5));
+    const to = options.hours === undefined ? end : new Date(from.getTime() + options.hours * HOUR);
+
+    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    for (let i = 0; i < options.servers; i++) {
+      const guildId = i === 0 ? world.guild.id : world.discord.createGuild({ name: `${dataset.homeClub.name} ${i + 1}`, preferredLocale: 'sv-SE' }).id;
+      const admin = world.discord.createTextChannel(guildId, { name: 'styrelsen' }).id;
+      world.bot.store.setChannel(guildId, 'admin', admin);
+      for (const kind of FEED_KINDS) {
+        world.bot.store.setChannel(guildId, kind, world.discord.createTextChannel(guildId, { name: kind }).id);
+        settings.update(guildId, kind, { enabled: true });
+      }
+    }
+
+    clock = from;
+    const before = world.eventor.requests.count();
+    for (; clock.getTime() < to.getTime(); clock = new Date(clock.getTime() + stepMs)) {
+      await world.bot.scheduler.tick(clock);
+    }
+    const requests = world.eventor.requests.count() - before;
+    const hours = (to.getTime() - from.getTime()) / HOUR;
+    return { servers: options.servers, requests, hours, perHour: requests / hours, from, to };
+  } finally {
+    await world.close();
+  }
+}
+
+/** The figures for 1, 10 and 100 servers (or `servers`): each within 3 times the 1-server one. */
+export async function requestsFigures(
+  write: (line: string) => void,
+  options: { servers?: readonly number[]; hours?: number } = {},
+): Promise<BenchFigure[]> {
+  const counts = options.servers ?? [1, 10, 100];
+  const runs: RequestsRun[] = [];
+  for (const servers of counts) {
+    const run = await measureEventorRequests({ servers, ...(options.hours === undefined ? {} : { hours: options.hours }) });
+    write(`# ${servers} server(s) of one club, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`);
+    runs.push(run);
+  }
+  const one = runs[0]!.perHour;
+  const figures = runs.map((run): BenchFigure => ({
+    name: `eventor-requests-per-hour-${run.servers}-servers`,
+    value: run.perHour,
+    unit: 'req/h',
+    op: '<=',
+    target: Number((run.servers === runs[0]!.servers ? one : 3 * one).toFixed(3)),
+  }));
+  for (const figure of figures) write(formatFigure(figure));
+  const last = runs[runs.length - 1]!;
+  write(`# ratio ${last.servers}/${runs[0]!.servers}: ${one === 0 ? 'n/a' : (last.perHour / one).toFixed(2)}`);
+  return figures;
+}
