@@ -12,7 +12,6 @@ import {
   InteractionContextType,
   PermissionFlagsBits,
   type APIApplicationCommandOptionChoice,
-  type Guild,
   type SlashCommandStringOption,
 } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
@@ -25,19 +24,13 @@ import { contentHash } from '../src/feeds/results.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
 import { discordLocalizations, t, type MessageKey } from '../src/i18n/index.js';
 import { requireManager } from './setup-eventor.js';
+import { missingPostPermissions, POSTABLE_TYPES } from './post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
 export const TEST_FEED = 'test';
 export const MAX_LEAD_DAYS = 5;
 export const LEAD_DAY_MAX = 60;
 
-/** What the bot needs in a channel to post there (posts are embeds); the same as /setup channel. */
-const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
-  [PermissionFlagsBits.ViewChannel, 'setup.perm.view'],
-  [PermissionFlagsBits.SendMessages, 'setup.perm.send'],
-  [PermissionFlagsBits.EmbedLinks, 'setup.perm.embed'],
-];
-const POSTABLE_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 
 function choice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
   return { name: t('en', key), name_localizations: discordLocalizations(key), value };
@@ -151,15 +144,6 @@ async function reply(ctx: CommandContext, content: string): Promise<void> {
   await ctx.interaction.editReply({ content, embeds: [], components: [] });
 }
 
-/** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
-async function missingPostPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
-  if (!guild) return null;
-  const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
-  if (!channel) return null;
-  const me = guild.members.me ?? (await guild.members.fetchMe());
-  const granted = channel.permissionsFor(me);
-  return POST_PERMISSIONS.filter(([bit]) => !granted.has(bit)).map(([, key]) => key);
-}
 
 /** Refuses (nothing changed) unless the bot can post in the channel. */
 async function requireCanPost(ctx: CommandContext, channelId: string): Promise<void> {

@@ -10,7 +10,6 @@ import {
   InteractionContextType,
   PermissionFlagsBits,
   type APIApplicationCommandOptionChoice,
-  type Guild,
 } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
@@ -20,6 +19,7 @@ import { discordLocalizations, type Language, type MessageKey } from '../src/i18
 import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
 import { FEED_KINDS } from '../src/feeds/settings.js';
+import { missingPostPermissions, POSTABLE_TYPES } from './post-channels.js';
 
 /** The kinds of automatic post, each with at most one channel (the scheduler reads these names). */
 /** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
@@ -33,13 +33,6 @@ function languageName(ctx: CommandContext, language: Language): string {
   return ctx.t(`setup.languageName.${language}` as MessageKey);
 }
 
-/** What the bot needs in a channel to post there (posts are embeds). */
-const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
-  [PermissionFlagsBits.ViewChannel, 'setup.perm.view'],
-  [PermissionFlagsBits.SendMessages, 'setup.perm.send'],
-  [PermissionFlagsBits.EmbedLinks, 'setup.perm.embed'],
-];
-const POSTABLE_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 
 /** Listed first when the member has typed nothing yet: the zones of the Eventor countries. */
 const COMMON_ZONES = [
@@ -88,14 +81,6 @@ const definition = localizedCommand('setup.name', 'setup.description')
   .addSubcommand(linkingSubcommand)
   .toJSON();
 
-/** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
-async function missingPostPermissions(guild: Guild, channelId: string): Promise<MessageKey[] | null> {
-  const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
-  if (!channel) return null;
-  const me = guild.members.me ?? (await guild.members.fetchMe());
-  const granted = channel.permissionsFor(me);
-  return POST_PERMISSIONS.filter(([bit]) => !granted.has(bit)).map(([, key]) => key);
-}
 
 function kindLabel(ctx: CommandContext, kind: string): string {
   return (POST_KINDS as readonly string[]).includes(kind) ? ctx.t(`setup.kind.${kind}` as MessageKey) : kind;
