@@ -5,8 +5,8 @@
 import type { EventorClient } from '../eventor/client.js';
 import type { Language } from '../i18n/index.js';
 import type { MessagePayload } from '../render/index.js';
-import type { Ledger } from './ledger.js';
-import type { PostOutcome, PostTarget } from './poster.js';
+import type { FeedRunOptions } from './common.js';
+import type { PostOutcome } from './poster.js';
 import { latestActivity, runActivitiesFeed } from './activities.js';
 import { latestEvent, runEventsFeed } from './events.js';
 import { latestReminder, runRemindersFeed } from './reminders.js';
@@ -14,20 +14,11 @@ import { fetchClubResults, resultsItems, runResultsFeed, RESULTS_LOOKBACK_DAYS, 
 import { latestStartList, runStartListsFeed } from './startlists.js';
 import type { FeedKind, FeedOptions, PauseReason } from './settings.js';
 
-export interface FeedRunContext {
-  guildId: string;
+/** What the scheduler hands a feed for one run: the feeds' own run options, all filled in. */
+export interface FeedRunContext extends Omit<FeedRunOptions, 'roleId' | 'options' | 'hooks'> {
   feed: FeedKind;
-  channelId: string;
   roleId: string | null;
   options: FeedOptions;
-  /** The server's Eventor client, shared by every server of the same (base URL, key). */
-  client: EventorClient;
-  organisationId: string;
-  ledger: Ledger;
-  target: PostTarget;
-  now: Date;
-  language: Language;
-  timeZone: string;
 }
 
 export interface FeedRunResult {
