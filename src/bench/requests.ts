@@ -26,6 +26,8 @@ export interface RequestsRun {
   requests: number;
   hours: number;
   perHour: number;
+  /** Requests per operation path (ids replaced by N), most first. */
+  byPath: Array<[string, number]>;
   /** Simulated window (instants). */
   from: Date;
   to: Date;
@@ -84,12 +86,19 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
 
     clock = from;
     const before = world.eventor.requests.count();
+    const logged = world.eventor.requests.length;
     for (; clock.getTime() < to.getTime(); clock = new Date(clock.getTime() + stepMs)) {
       await world.bot.scheduler.tick(clock);
     }
     const requests = world.eventor.requests.count() - before;
     const hours = (to.getTime() - from.getTime()) / HOUR;
-    return { servers: options.servers, requests, hours, perHour: requests / hours, from, to };
+    const paths = new Map<string, number>();
+    for (const request of world.eventor.requests.slice(logged)) {
+      const path = request.path.replace(/\d+/g, 'N');
+      paths.set(path, (paths.get(path) ?? 0) + 1);
+    }
+    const byPath = [...paths].sort((a, b) => b[1] - a[1]);
+    return { servers: options.servers, requests, hours, perHour: requests / hours, byPath, from, to };
   } finally {
     await world.close();
   }
@@ -105,6 +114,7 @@ export async function requestsFigures(
   for (const servers of counts) {
     const run = await measureEventorRequests({ servers, ...(options.hours === undefined ? {} : { hours: options.hours }) });
     write(`# ${servers} server(s) of one club, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`);
+    write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
     runs.push(run);
   }
   const one = runs[0]!.perHour;

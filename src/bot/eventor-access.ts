@@ -23,6 +23,8 @@ export interface EventorAccessOptions {
 export class EventorAccess {
   readonly #clients = new Map<string, EventorClient>();
   readonly #lastAnswer = new Map<EventorClient, Date>();
+  /** The organisation each key belongs to: it never changes, and a revoked key fails every other call anyway. */
+  readonly #organisations = new Map<EventorClient, { id: string; name: string }>();
   readonly #options: EventorAccessOptions;
 
   constructor(options: EventorAccessOptions) {
@@ -63,15 +65,24 @@ export class EventorAccess {
         if (settings.organisationId && settings.organisationName) {
           return { client, instance, organisationId: settings.organisationId, organisationName: settings.organisationName, lastAnswer: () => this.lastAnswer(client) };
         }
-        const organisation = await client.organisationForApiKey();
+        const organisation = await this.#organisationOf(client);
         return { client, instance, organisationId: organisation.id, organisationName: organisation.name, lastAnswer: () => this.lastAnswer(client) };
       }
     }
     const fallback = this.#options.defaultEventor;
     if (!fallback) throw new UserFacingError('error.notConfigured');
     const client = this.clientFor(fallback.instance, fallback.apiKey);
-    const organisation = await client.organisationForApiKey();
+    const organisation = await this.#organisationOf(client);
     return { client, instance: fallback.instance, organisationId: organisation.id, organisationName: organisation.name, lastAnswer: () => this.lastAnswer(client) };
+  }
+
+  async #organisationOf(client: EventorClient): Promise<{ id: string; name: string }> {
+    const known = this.#organisations.get(client);
+    if (known) return known;
+    const organisation = await client.organisationForApiKey();
+    const found = { id: organisation.id, name: organisation.name };
+    this.#organisations.set(client, found);
+    return found;
   }
 
   /** When this client last got an answer from Eventor (not from its cache), if it has. */
@@ -82,6 +93,7 @@ export class EventorAccess {
   async close(): Promise<void> {
     await Promise.all([...this.#clients.values()].map((c) => c.close()));
     this.#clients.clear();
+    this.#organisations.clear();
   }
 }
 
