@@ -37,6 +37,12 @@ export interface FeedRunOptions {
   now: Date;
   language: Language;
   timeZone: string;
+  /**
+   * Ask Eventor about everything in the feed's window (default). False on the scheduler's
+   * in-between runs: only what changes by the minute (results of races just run, start lists of
+   * races close at hand), so race days are not spent asking about the rest.
+   */
+  full?: boolean;
   /** For tests: see `PosterHooks`. */
   hooks?: PosterHooks;
 }

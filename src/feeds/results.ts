@@ -9,7 +9,8 @@ import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } fro
 import type { Language } from '../i18n/index.js';
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import type { Ledger } from './ledger.js';
-import { Poster, type PostOutcome, type PosterHooks, type PostTarget } from './poster.js';
+import type { PostOutcome, PosterHooks, PostTarget } from './poster.js';
+import { eventsWithClubEntries, publishItems } from './common.js';
 
 export const RESULTS_FEED = 'results';
 /** How many of the top of each class are shown for context. */
@@ -100,6 +101,8 @@ export interface ResultsFeedOptions {
   language: Language;
   timeZone: string;
   lookbackDays?: number;
+  /** See `FeedRunOptions.full`. */
+  full?: boolean;
   /** For tests: see `PosterHooks`. */
   hooks?: PosterHooks;
 }
@@ -116,12 +119,26 @@ function day(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** The club's result lists of events started within the look-back window (one `events` call, then one list per event). */
-export async function fetchClubResults(client: EventorClient, organisationId: string, now: Date, lookbackDays = RESULTS_LOOKBACK_DAYS): Promise<ResultList[]> {
+/** Events that started this recently are asked for results on every run; older ones hourly. */
+export const RESULTS_LIVE_MS = 36 * 3_600_000;
+
+/**
+ * The club's result lists of events started within the look-back window that the club entered or
+ * organised (one `events` call shared by every club, one `entries` call, then one list per event).
+ * With `liveOnly`, events that started more than RESULTS_LIVE_MS ago are left out: corrections to
+ * older results are picked up on the full (hourly) runs, so race days are not spent asking for them.
+ */
+export async function fetchClubResults(client: EventorClient, organisationId: string, now: Date, lookbackDays = RESULTS_LOOKBACK_DAYS, liveOnly = false): Promise<ResultList[]> {
   const t = now.getTime();
-  const events = await client.events({ fromDate: day(t - lookbackDays * DAY), toDate: day(t) });
+  const from = t - lookbackDays * DAY;
+  const [events, entered] = await Promise.all([
+    client.events({ fromDate: day(from), toDate: day(t) }),
+    eventsWithClubEntries(client, organisationId, from, t),
+  ]);
   const candidates = events
     .filter((e) => e.status !== 'canceled' && e.start !== null && Date.parse(e.start) <= t)
+    .filter((e) => entered.has(e.id) || e.organisers.some((o) => o.id === organisationId))
+    .filter((e) => !liveOnly || t - Date.parse(e.start!) <= RESULTS_LIVE_MS)
     .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id.localeCompare(b.id));
   const lists: ResultList[] = [];
   for (const event of candidates) {
@@ -138,20 +155,8 @@ export async function fetchClubResults(client: EventorClient, organisationId: st
  * stop at the first refusal from Discord.
  */
 export async function runResultsFeed(options: ResultsFeedOptions): Promise<ResultsFeedRun> {
-  const lists = await fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays);
+  const liveOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
+  const lists = await fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays, liveOnly);
   const ctx: RenderContext = { language: options.language, timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
-  const items = resultsItems(lists, ctx, options.organisationId);
-  const { ledger, guildId, channelId } = options;
-  if (ledger.feedStartedAt(guildId, RESULTS_FEED) === null) {
-    ledger.seed(guildId, RESULTS_FEED, channelId, items);
-    return { seeded: true, outcomes: [], paused: null };
-  }
-  const poster = new Poster(ledger, options.target, options.hooks);
-  const outcomes: ResultsFeedRun['outcomes'] = [];
-  for (const item of items) {
-    const outcome = await poster.publish({ guildId, feed: RESULTS_FEED, itemKey: item.itemKey, channelId, payload: item.payload, contentHash: item.contentHash });
-    outcomes.push({ itemKey: item.itemKey, outcome });
-    if (outcome.kind === 'paused') return { seeded: false, outcomes, paused: outcome };
-  }
-  return { seeded: false, outcomes, paused: null };
+  return publishItems(options, RESULTS_FEED, resultsItems(lists, ctx, options.organisationId));
 }

@@ -1,7 +1,8 @@
 /**
  * The feed scheduler: node-cron ticks once a minute and the scheduler decides, per (server, kind),
- * whether a run is due. Cadence follows the calendar (every 5 minutes on a day with events of the
- * club and the day after, hourly otherwise); runs are aligned to wall-clock slots, so every server
+ * whether a run is due. Cadence follows the club's calendar (`intervalFor`: results every 5 minutes
+ * on a day the club races and the day after, start lists every 15 minutes around race days, the
+ * rest hourly); runs are aligned to wall-clock slots, so every server
  * of one Eventor client runs in the same tick and its cache answers all but the first. Quiet hours
  * (the server's local hours, daylight saving included) hold runs until they end. A `paused` run or
  * an invalid key pauses the kind and tells the admins once; hourly re-checks resume it when fixed.
@@ -43,22 +44,33 @@ export interface FeedSchedulerOptions {
   target?: PostTarget;
 }
 
-/** The hour (0-23) of a moment in a time zone; wrong zones count as UTC. */
-export function localHour(now: Date, timeZone: string): number {
-  try {
-    return Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(now));
-  } catch {
-    return now.getUTCHours();
+// Making an Intl.DateTimeFormat costs far more than using one: one per zone, made once.
+const hourFormats = new Map<string, Intl.DateTimeFormat | null>();
+const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatFor(cache: Map<string, Intl.DateTimeFormat | null>, timeZone: string, make: (timeZone: string) => Intl.DateTimeFormat): Intl.DateTimeFormat | null {
+  if (!cache.has(timeZone)) {
+    let format: Intl.DateTimeFormat | null;
+    try {
+      format = make(timeZone);
+    } catch {
+      format = null;
+    }
+    cache.set(timeZone, format);
   }
+  return cache.get(timeZone)!;
 }
 
-/** The local date (YYYY-MM-DD) of a moment in a time zone. */
+/** The hour (0-23) of a moment in a time zone; wrong zones count as UTC. */
+export function localHour(now: Date, timeZone: string): number {
+  const format = formatFor(hourFormats, timeZone, (zone) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }));
+  return format ? Number(format.format(now)) : now.getUTCHours();
+}
+
+/** The local date (YYYY-MM-DD) of a moment in a time zone; wrong zones count as UTC. */
 export function localDate(now: Date, timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  } catch {
-    return now.toISOString().slice(0, 10);
-  }
+  const format = formatFor(dateFormats, timeZone, (zone) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }));
+  return format ? format.format(now) : now.toISOString().slice(0, 10);
 }
 
 /** Inside quiet hours [from, to) in local time (wrapping past midnight when from > to). */
@@ -70,14 +82,31 @@ export function inQuietHours(now: Date, timeZone: string, quiet: { from: number;
 
 interface KindState {
   lastRun: number | null;
+  /** The last run that asked about the whole window (`FeedRunOptions.full`): one an hour. */
+  lastFull: number | null;
   failures: number;
   retryAt: number;
   lastCheck: number;
 }
 
+/** What the club's calendar says about a local day: races today or yesterday, races in the next two days. */
 interface Calendar {
   date: string;
-  frequent: boolean;
+  raceDay: boolean;
+  raceSoon: boolean;
+}
+
+/** Start lists are watched more closely in the days before a race and on it. */
+export const STARTLISTS_CLOSE_MS = 15 * MINUTE;
+
+/**
+ * How often a kind runs: results every 5 minutes on and just after race days, start lists every
+ * 15 minutes around them, everything else (deadlines, new events, activities) hourly.
+ */
+export function intervalFor(kind: FeedKind, calendar: Pick<Calendar, 'raceDay' | 'raceSoon'> | null): number {
+  if (kind === 'results' && calendar?.raceDay) return FREQUENT_MS;
+  if (kind === 'startlists' && (calendar?.raceDay || calendar?.raceSoon)) return STARTLISTS_CLOSE_MS;
+  return RARE_MS;
 }
 
 /** Transient Eventor trouble (outage, timeout, rate limit): back off, no message to anyone. */
@@ -188,7 +217,7 @@ export class FeedScheduler {
   #stateOf(key: string): KindState {
     let state = this.#state.get(key);
     if (!state) {
-      state = { lastRun: null, failures: 0, retryAt: 0, lastCheck: 0 };
+      state = { lastRun: null, lastFull: null, failures: 0, retryAt: 0, lastCheck: 0 };
       this.#state.set(key, state);
     }
     return state;
@@ -199,19 +228,21 @@ export class FeedScheduler {
     const state = this.#stateOf(`${settings.guildId}|${settings.feed}`);
     if (state.lastRun === null) return true;
     const calendar = this.#calendars.get(client);
-    const frequent = calendar?.date === localDate(now, timeZone) ? calendar.frequent : false;
-    const interval = frequent ? FREQUENT_MS : RARE_MS;
+    const interval = intervalFor(settings.feed, calendar?.date === localDate(now, timeZone) ? calendar : null);
     return Math.floor(now.getTime() / interval) > Math.floor(state.lastRun / interval);
   }
 
-  /** Whether the club has events today or yesterday: looked up after a run, once per local day. */
-  async #learnCalendar(client: EventorClient, now: Date, timeZone: string): Promise<void> {
+  /** Whether the club has entries in races today or yesterday, or in the next two days: asked once per local day. */
+  async #learnCalendar(client: EventorClient, organisationId: string, now: Date, timeZone: string): Promise<void> {
     const today = localDate(now, timeZone);
     if (this.#calendars.get(client)?.date === today) return;
-    const yesterday = localDate(new Date(now.getTime() - 86_400_000), timeZone);
+    const day = (offset: number): string => localDate(new Date(now.getTime() + offset * 86_400_000), timeZone);
     try {
-      const events = await client.events({ fromDate: yesterday, toDate: today });
-      this.#calendars.set(client, { date: today, frequent: events.some((e) => e.status !== 'canceled') });
+      const [recent, coming] = await Promise.all([
+        client.entries({ organisationIds: [organisationId], fromEventDate: day(-1), toEventDate: today }),
+        client.entries({ organisationIds: [organisationId], fromEventDate: day(1), toEventDate: day(2) }),
+      ]);
+      this.#calendars.set(client, { date: today, raceDay: recent.length > 0, raceSoon: coming.length > 0 });
     } catch {
       // Unknown: stay rare and ask again on the next run.
     }
@@ -223,12 +254,13 @@ export class FeedScheduler {
     if (!runner || this.#running.has(key)) return;
     this.#running.add(key);
     const state = this.#stateOf(key);
+    const full = state.lastFull === null || Math.floor(now.getTime() / RARE_MS) > Math.floor(state.lastFull / RARE_MS);
     try {
       let result;
       try {
         result = await runner({
           guildId: settings.guildId, feed: settings.feed, channelId: settings.channelId!, roleId: settings.roleId, options: settings.options,
-          client: access.client, organisationId: access.organisationId, ledger: this.#ledger, target: this.#target, now, language, timeZone,
+          client: access.client, organisationId: access.organisationId, ledger: this.#ledger, target: this.#target, now, language, timeZone, full,
         });
       } catch (error) {
         result = { outcome: 'failed' as const, error };
@@ -242,9 +274,10 @@ export class FeedScheduler {
         return;
       }
       state.lastRun = now.getTime();
+      if (full) state.lastFull = now.getTime();
       state.failures = 0;
       state.retryAt = 0;
-      await this.#learnCalendar(access.client, now, timeZone);
+      await this.#learnCalendar(access.client, access.organisationId, now, timeZone);
     } finally {
       this.#running.delete(key);
     }

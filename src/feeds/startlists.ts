@@ -39,13 +39,23 @@ export function startListItems(lists: readonly StartList[], ctx: RenderContext, 
   return items;
 }
 
-/** The club's start lists of the events it has entries in (from a day ago to the window's end). */
-export async function fetchClubStartLists(client: EventorClient, organisationId: string, now: Date, windowDays = STARTLISTS_WINDOW_DAYS): Promise<StartList[]> {
+/** Events starting this soon are asked for their start lists on every run; later ones hourly. */
+export const STARTLISTS_CLOSE_DAYS = 3;
+
+/**
+ * The club's start lists of the events it has entries in (from a day ago to the window's end).
+ * With `closeOnly`, only events starting within STARTLISTS_CLOSE_DAYS are asked.
+ */
+export async function fetchClubStartLists(client: EventorClient, organisationId: string, now: Date, windowDays = STARTLISTS_WINDOW_DAYS, closeOnly = false): Promise<StartList[]> {
   const from = now.getTime() - DAY;
   const to = now.getTime() + windowDays * DAY;
   const entered = [...await eventsWithClubEntries(client, organisationId, from, to)].sort();
   if (entered.length === 0) return [];
-  const events: Event[] = (await client.events({ eventIds: entered })).filter((e) => e.status !== 'canceled').sort(byStart);
+  const close = now.getTime() + STARTLISTS_CLOSE_DAYS * DAY;
+  const events: Event[] = (await client.events({ eventIds: entered }))
+    .filter((e) => e.status !== 'canceled')
+    .filter((e) => !closeOnly || (e.start !== null && Date.parse(e.start) <= close))
+    .sort(byStart);
   const lists: StartList[] = [];
   for (const event of events) {
     const list = await client.organisationStarts({ organisationIds: [organisationId], eventId: event.id });
@@ -57,7 +67,8 @@ export async function fetchClubStartLists(client: EventorClient, organisationId:
 
 /** One run of the start-lists feed for one server (seeds on its first run). */
 export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRun> {
-  const lists = await fetchClubStartLists(options.client, options.organisationId, options.now);
+  const closeOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, STARTLISTS_FEED) !== null;
+  const lists = await fetchClubStartLists(options.client, options.organisationId, options.now, STARTLISTS_WINDOW_DAYS, closeOnly);
   const items = startListItems(lists, renderContext(options), options.organisationId, options.roleId ?? null);
   return publishItems(options, STARTLISTS_FEED, items);
 }

@@ -35,12 +35,31 @@ export function openDatabase(file: string, migrations: readonly string[] = MIGRA
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new StoreError(`the database ${file} is damaged (${String(check)}); restore a backup or move it away`);
     migrate(db, migrations, file);
+    reuseStatements(db);
     return db;
   } catch (error) {
     db.close();
     if (error instanceof StoreError) throw error;
     throw new StoreError(`the database ${file} cannot be used: ${(error as Error).message}. It may be damaged or not a database; restore a backup or move it away`);
   }
+}
+
+/**
+ * Makes `db.prepare` hand back one statement per SQL text: the scheduler asks for the same few
+ * statements thousands of times an hour, and compiling each time was most of its cost. Safe
+ * because no caller keeps a statement iterating while it prepares the same SQL again.
+ */
+function reuseStatements(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const statements = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  }) as Db['prepare'];
 }
 
 function migrate(db: Db, migrations: readonly string[], file: string): void {
