@@ -117,4 +117,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (guild_id, feed)
   ) STRICT;
   `,
+  // 6: a post recorded with what it shows (posted_items.pending_payload, the message as JSON) until
+  // Discord has it, so a post that is not recomputed on the next run (a summary standing in for a
+  // burst of items) is still finished after a crash; and each feed's last successful run, so a
+  // restart knows how long the bot was away.
+  `
+  ALTER TABLE posted_items ADD COLUMN pending_payload TEXT;
+  ALTER TABLE feed_state ADD COLUMN last_run_at TEXT;
+  `,
 ];
