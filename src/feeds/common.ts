@@ -3,14 +3,15 @@
  * the role mention, the club's home organisations, and the run itself (seed on the first run,
  * then publish every item through the exactly-once `Poster`), shaped like `runResultsFeed`.
  */
+import { createHash } from 'node:crypto';
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
-import type { Language } from '../i18n/index.js';
-import type { MessagePayload, RenderContext } from '../render/index.js';
+import { t, type Language, type MessageKey } from '../i18n/index.js';
+import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import type { Ledger } from './ledger.js';
 import { Poster, type PosterHooks, type PostTarget } from './poster.js';
 import type { ResultsFeedRun } from './results.js';
-import { FeedOptions } from './settings.js';
+import { FeedOptions, isFeedKind } from './settings.js';
 
 export const DAY = 86_400_000;
 
@@ -19,6 +20,8 @@ export interface ContentItem {
   itemKey: string;
   payload: MessagePayload;
   contentHash: string;
+  /** See `FeedItem.followSeeded`. */
+  followSeeded?: boolean;
 }
 
 /** One run of one feed for one server (the fields of the scheduler's run context, plus hooks). */
@@ -117,23 +120,86 @@ export function byStart(a: Event, b: Event): number {
   return (a.start ?? '').localeCompare(b.start ?? '') || a.id.localeCompare(b.id);
 }
 
+/** More new items than this in one run are announced by one summary post instead of a burst. */
+export const MAX_NEW_POSTS_PER_RUN = 5;
+/** A feed whose last run ended longer ago than this was away: its summary says since when. */
+export const AWAY_MS = 3 * 3_600_000;
+/** Lines a summary lists before "and N more". */
+const SUMMARY_LINES = 15;
+
+function itemTitle(payload: MessagePayload): { title: string; url: string | null } {
+  const embed = payload.embeds?.[0];
+  const fromContent = (payload.content ?? '').replace(/<@&\d+>\s*/g, '').split('\n')[0]!.trim();
+  return { title: embed?.title ?? (fromContent || '…'), url: embed?.url ?? null };
+}
+
+/**
+ * One post standing in for `items` (pure): their titles with links, "and N more", and since when
+ * the bot was away when it was. Its key comes from the items' keys, so a run repeated after a
+ * crash makes the same summary.
+ */
+export function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderContext, awaySince: Date | null, roleId: string | null): ContentItem {
+  const { language } = ctx;
+  const keys = items.map((i) => i.itemKey).sort();
+  const titleKey = (isFeedKind(feed) ? `scheduler.summary.${feed}` : 'scheduler.summary.generic') as MessageKey;
+  const lines = items.slice(0, SUMMARY_LINES).map((item) => {
+    const { title, url } = itemTitle(item.payload);
+    const name = truncate(title, 150);
+    return url ? `• [${name}](${url})` : `• ${name}`;
+  });
+  if (items.length > SUMMARY_LINES) lines.push(t(language, 'scheduler.summary.more', { count: items.length - SUMMARY_LINES }));
+  const intro = awaySince ? `${t(language, 'scheduler.summary.away', { since: discordTimestamp(awaySince.toISOString(), 'f') })}\n\n` : '';
+  const payload = withRoleMention(fitPayload({
+    embeds: [{
+      title: truncate(t(language, titleKey, { count: items.length }), 256),
+      description: intro + lines.join('\n'),
+      footer: { text: t(language, 'scheduler.summary.footer', { count: items.length }) },
+    }],
+  }), roleId);
+  const itemKey = `${feed}:summary:${createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16)}`;
+  return { itemKey, payload, contentHash: createHash('sha256').update(JSON.stringify(payload)).digest('hex') };
+}
+
 /**
  * Seeds on the feed's first run for the server (the current items are recorded, nothing is posted);
- * later runs publish every item (new ones posted, changed ones edited), stopping at the first refusal.
- * `extraSeed` goes into the seed too (e.g. a cursor row).
+ * later runs first finish posts an earlier run began and did not record, then publish every item
+ * (new ones posted, changed ones edited), stopping at the first refusal. More than
+ * MAX_NEW_POSTS_PER_RUN new items (after downtime, or a district publishing a season at once) are
+ * announced by one summary post instead, and count as posted. `extraSeed` goes into the seed too
+ * (e.g. a cursor row).
  */
 export async function publishItems(options: FeedRunOptions, feed: string, items: readonly ContentItem[], extraSeed: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): Promise<FeedRun> {
   const { ledger, guildId, channelId } = options;
   if (ledger.feedStartedAt(guildId, feed) === null) {
     ledger.seed(guildId, feed, channelId, [...items, ...extraSeed]);
+    ledger.ranAt(guildId, feed, options.now);
     return { seeded: true, outcomes: [], paused: null };
   }
   const poster = new Poster(ledger, options.target, options.hooks);
   const outcomes: FeedRun['outcomes'] = [];
-  for (const item of items) {
-    const outcome = await poster.publish({ guildId, feed, itemKey: item.itemKey, channelId, payload: item.payload, contentHash: item.contentHash });
+  const publishing = new Set(items.map((i) => i.itemKey));
+  for (const finished of await poster.finishUnfinished(guildId, feed, publishing)) {
+    outcomes.push(finished);
+    if (finished.outcome.kind === 'paused') return { seeded: false, outcomes, paused: finished.outcome };
+  }
+  const fresh = items.filter((item) => ledger.get({ guildId, feed, itemKey: item.itemKey }) === null);
+  let rest = items;
+  if (fresh.length > MAX_NEW_POSTS_PER_RUN) {
+    const lastRun = ledger.lastRunAt(guildId, feed);
+    const away = lastRun !== null && options.now.getTime() - Date.parse(lastRun) > AWAY_MS ? new Date(lastRun) : null;
+    const summary = summaryItem(feed, fresh, renderContext(options), away, options.roleId ?? null);
+    const outcome = await poster.publishCovering({ guildId, feed, channelId, ...summary }, fresh);
+    outcomes.push({ itemKey: summary.itemKey, outcome });
+    if (outcome.kind === 'paused') return { seeded: false, outcomes, paused: outcome };
+    if (outcome.kind === 'failed') return { seeded: false, outcomes, paused: null };
+    const covered = new Set(fresh.map((i) => i.itemKey));
+    rest = items.filter((item) => !covered.has(item.itemKey));
+  }
+  for (const item of rest) {
+    const outcome = await poster.publish({ guildId, feed, itemKey: item.itemKey, channelId, payload: item.payload, contentHash: item.contentHash, ...(item.followSeeded ? { followSeeded: true } : {}) });
     outcomes.push({ itemKey: item.itemKey, outcome });
     if (outcome.kind === 'paused') return { seeded: false, outcomes, paused: outcome };
   }
+  if (outcomes.every((o) => o.outcome.kind !== 'failed')) ledger.ranAt(guildId, feed, options.now);
   return { seeded: false, outcomes, paused: null };
 }

@@ -3,7 +3,8 @@
  * Discord message id, and a state. All of the feeds' SQL lives here (tables of migrations 1 and 4).
  *
  * States:
- * - `seeded`: the item existed when the feed started for the server; it is never posted.
+ * - `seeded`: the item existed when the feed started for the server, or a summary post stood in
+ *   for it; it is not posted by itself (unless its feed follows changes to such items: `FeedItem.followSeeded`).
  * - `posting`: the intent to post (with `nonce`) was recorded; the message may or may not exist.
  * - `posted`: the message exists with `messageId` and shows the content of `contentHash`.
  */
@@ -20,6 +21,8 @@ export interface LedgerRow {
   messageId: string | null;
   state: LedgerState;
   nonce: string | null;
+  /** While `posting`: the message as JSON, so the post can be finished without recomputing it. */
+  pendingPayload: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -33,6 +36,7 @@ interface Row {
   message_id: string | null;
   state: string;
   nonce: string | null;
+  pending_payload: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -40,7 +44,7 @@ interface Row {
 function rowOf(r: Row): LedgerRow {
   return {
     guildId: r.guild_id, feed: r.feed, itemKey: r.item_key, contentHash: r.content_hash, channelId: r.channel_id,
-    messageId: r.message_id, state: r.state as LedgerState, nonce: r.nonce, createdAt: r.created_at, updatedAt: r.updated_at,
+    messageId: r.message_id, state: r.state as LedgerState, nonce: r.nonce, pendingPayload: r.pending_payload, createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }
 
@@ -94,24 +98,52 @@ export class Ledger {
     })();
   }
 
-  /** Records the intent to post (state `posting` with a fresh nonce), before anything is sent. */
-  intend(ref: ItemRef, channelId: string, contentHash: string, nonce: string): void {
+  /**
+   * Records the intent to post (state `posting` with a fresh nonce and the message to send), before
+   * anything is sent. `covers`: items the post stands in for (a summary instead of a burst), recorded
+   * in the same transaction as `seeded`, so they are accounted for exactly when the summary is.
+   */
+  intend(ref: ItemRef, channelId: string, contentHash: string, nonce: string, payload: string | null = null, covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): void {
     const now = this.#now().toISOString();
-    this.#store.db
-      .prepare(
-        `INSERT INTO posted_items (guild_id, feed, item_key, content_hash, channel_id, message_id, state, nonce, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, NULL, 'posting', ?, ?, ?)
+    const db = this.#store.db;
+    db.transaction(() => {
+      db.prepare(
+        `INSERT INTO posted_items (guild_id, feed, item_key, content_hash, channel_id, message_id, state, nonce, pending_payload, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, NULL, 'posting', ?, ?, ?, ?)
          ON CONFLICT (guild_id, feed, item_key) DO UPDATE SET content_hash = excluded.content_hash, channel_id = excluded.channel_id,
-           message_id = NULL, state = 'posting', nonce = excluded.nonce, updated_at = excluded.updated_at`,
-      )
-      .run(ref.guildId, ref.feed, ref.itemKey, contentHash, channelId, nonce, now, now);
+           message_id = NULL, state = 'posting', nonce = excluded.nonce, pending_payload = excluded.pending_payload, updated_at = excluded.updated_at`,
+      ).run(ref.guildId, ref.feed, ref.itemKey, contentHash, channelId, nonce, payload, now, now);
+      const cover = db.prepare(
+        `INSERT INTO posted_items (guild_id, feed, item_key, content_hash, channel_id, message_id, state, nonce, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, NULL, 'seeded', NULL, ?, ?) ON CONFLICT (guild_id, feed, item_key) DO NOTHING`,
+      );
+      for (const item of covers) cover.run(ref.guildId, ref.feed, item.itemKey, item.contentHash, channelId, now, now);
+    })();
   }
 
   /** The message exists and shows `contentHash`. */
   posted(ref: ItemRef, messageId: string, contentHash: string): void {
     this.#store.db
-      .prepare(`UPDATE posted_items SET state = 'posted', message_id = ?, content_hash = ?, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?`)
+      .prepare(`UPDATE posted_items SET state = 'posted', message_id = ?, content_hash = ?, pending_payload = NULL, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?`)
       .run(messageId, contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
+  }
+
+  /** Posts of the feed begun but not known to be finished (a crash between intent and record). */
+  unfinished(guildId: string, feed: string): LedgerRow[] {
+    const rows = this.#store.db
+      .prepare(`SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? AND state = 'posting' ORDER BY created_at, item_key`)
+      .all(guildId, feed) as Row[];
+    return rows.map(rowOf);
+  }
+
+  /** When the feed last ran to the end for the server (null: never, or before this was kept). */
+  lastRunAt(guildId: string, feed: string): string | null {
+    const row = this.#store.db.prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(guildId, feed) as { last_run_at: string | null } | undefined;
+    return row?.last_run_at ?? null;
+  }
+
+  ranAt(guildId: string, feed: string, at: Date): void {
+    this.#store.db.prepare('UPDATE feed_state SET last_run_at = ? WHERE guild_id = ? AND feed = ?').run(at.toISOString(), guildId, feed);
   }
 
   /** A seeded item changed: remember the new hash, still without posting. */

@@ -16,6 +16,9 @@
  * Edits: when an item's content hash differs from the recorded one, the recorded message is edited
  * and then the new hash recorded (a crash in between only repeats an idempotent edit). If the
  * message was deleted (10008 Unknown Message) the item is posted anew through steps 1-3, once.
+ * The intent also records the message itself (`pending_payload`), so a post no later run recomputes
+ * (a summary standing in for a burst, recorded in one transaction with the items it covers) is
+ * still finished after a crash: `finishUnfinished` runs steps 2-3 for it from the ledger.
  * Discord refusing the channel (403, Missing Access/Permissions, Unknown Channel) gives `paused`
  * and records nothing as posted; other failures give `failed` for the scheduler to retry later.
  */
@@ -37,6 +40,8 @@ export interface FeedItem extends ItemRef {
   channelId: string;
   payload: MessagePayload;
   contentHash: string;
+  /** A `seeded` item whose content changes is posted then (e.g. results of a race under way when the feed was turned on). */
+  followSeeded?: boolean;
 }
 
 export type PostOutcome =
@@ -146,7 +151,9 @@ export class Poster {
     const row = this.#ledger.get(item);
     if (!row) return this.#post(item, newNonce(), 'posted');
     if (row.state === 'seeded') {
-      if (row.contentHash !== item.contentHash) this.#ledger.updateHash(item, item.contentHash);
+      if (row.contentHash === item.contentHash) return { kind: 'seeded' };
+      if (item.followSeeded) return this.#post(item, newNonce(), 'posted');
+      this.#ledger.updateHash(item, item.contentHash);
       return { kind: 'seeded' };
     }
     if (row.state === 'posting') {
@@ -166,14 +173,45 @@ export class Poster {
     return this.#edit(item, row.channelId, row.messageId!, row.nonce);
   }
 
+  /**
+   * Posts one message standing in for several items (a summary instead of a burst): the items are
+   * recorded as accounted for in the same transaction as the intent to post the summary, and a
+   * crash before Discord's answer is recorded is finished by `finishUnfinished`.
+   */
+  async publishCovering(item: FeedItem, covers: ReadonlyArray<{ itemKey: string; contentHash: string }>): Promise<PostOutcome> {
+    if (this.#ledger.get(item)) return this.publish(item);
+    return this.#post(item, newNonce(), 'posted', covers);
+  }
+
+  /**
+   * Finishes posts begun on an earlier run that this run does not publish again (a summary, an item
+   * gone from Eventor's answer): from the message recorded with the intent.
+   */
+  async finishUnfinished(guildId: string, feed: string, publishing: ReadonlySet<string>): Promise<Array<{ itemKey: string; outcome: PostOutcome }>> {
+    const outcomes: Array<{ itemKey: string; outcome: PostOutcome }> = [];
+    for (const row of this.#ledger.unfinished(guildId, feed)) {
+      if (publishing.has(row.itemKey) || row.pendingPayload === null) continue;
+      let payload: MessagePayload;
+      try {
+        payload = JSON.parse(row.pendingPayload) as MessagePayload;
+      } catch {
+        continue;
+      }
+      const outcome = await this.publish({ guildId, feed, itemKey: row.itemKey, channelId: row.channelId, payload, contentHash: row.contentHash });
+      outcomes.push({ itemKey: row.itemKey, outcome });
+      if (outcome.kind === 'paused') break;
+    }
+    return outcomes;
+  }
+
   async #find(channelId: string, nonce: string): Promise<string | null> {
     const marker = markerText(nonce);
     const recent = await this.#target.recent(channelId, RECENT_LIMIT);
     return recent.find((m) => m.texts.some((text) => text.includes(marker)))?.id ?? null;
   }
 
-  async #post(item: FeedItem, nonce: string, kind: 'posted' | 'reposted'): Promise<PostOutcome> {
-    this.#ledger.intend(item, item.channelId, item.contentHash, nonce);
+  async #post(item: FeedItem, nonce: string, kind: 'posted' | 'reposted', covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): Promise<PostOutcome> {
+    this.#ledger.intend(item, item.channelId, item.contentHash, nonce, JSON.stringify(item.payload), covers);
     let messageId: string;
     try {
       messageId = await this.#target.send(item.channelId, withMarker(item.payload, nonce), nonce);
