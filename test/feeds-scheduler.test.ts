@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Routes } from 'discord.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
-import { inQuietHours } from '../src/feeds/scheduler.js';
+import { FeedScheduler, inQuietHours } from '../src/feeds/scheduler.js';
+import { EventorAccess } from '../src/bot/eventor-access.js';
+import { createLogger } from '../src/log/logger.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
 
@@ -200,5 +202,48 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     const dms = world.discord.dms(other.ownerId);
     expect(dms).toHaveLength(1);
     expect(dms[0]!.content).toContain('API');
+  });
+
+  it('a deleted channel pauses its feed at once with one notice; choosing a new channel resumes it', async () => {
+    // The key works again since the last test: the hourly re-check resumes the feed first.
+    await tick();
+    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    const notices = world.discord.messages(adminChannelId).length;
+    world.discord.deleteChannel(channelId);
+    // The gateway's CHANNEL_DELETE reaches the bot asynchronously: wait for it, boundedly.
+    for (let i = 0; i < 100 && world.discord.messages(adminChannelId).length === notices; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(settings.get(guildId(), 'results').pausedReason).toBe('channel-missing');
+    expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
+    expect(world.discord.messages(adminChannelId).at(-1)!.content).toContain('/setup channel');
+    await tick();
+    expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
+
+    channelId = world.discord.createTextChannel(guildId(), { name: 'resultat-2' }).id;
+    world.bot.store.setChannel(guildId(), 'results', channelId);
+    await tick();
+    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 2);
+  });
+
+  it('a restarted scheduler keeps the cadence: a kind that ran in this slot does not run again at once', async () => {
+    await tick();
+    expect(world.bot.store.db.prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(guildId(), 'results')).toEqual({ last_run_at: clock.toISOString() });
+    const access = new EventorAccess({ store: world.bot.store, defaultEventor: world.config.defaultEventor, log: createLogger({ level: 'error', write: () => undefined }) });
+    const restarted = new FeedScheduler({
+      client: world.bot.client, store: world.bot.store, eventor: access, log: createLogger({ level: 'error', write: () => undefined }),
+      defaultLanguage: 'sv', defaultTimeZone: 'Europe/Stockholm', now: () => clock,
+    });
+    try {
+      advance(MINUTE);
+      const before = world.eventor.requests.count(RESULTS_PATH);
+      await restarted.tick(clock);
+      expect(world.eventor.requests.count(RESULTS_PATH)).toBe(before);
+      advance(HOUR);
+      await restarted.tick(clock);
+      expect(world.eventor.requests.count(RESULTS_PATH)).toBeGreaterThan(before);
+    } finally {
+      await restarted.stop();
+      await access.close();
+    }
   });
 });

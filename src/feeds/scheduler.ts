@@ -9,7 +9,7 @@
  * An Eventor outage backs off exponentially (capped) without any message in club channels; the
  * next successful run catches up (the ledger knows what was posted).
  */
-import { ChannelType, PermissionFlagsBits, Routes, type Client } from 'discord.js';
+import { ChannelType, Events, PermissionFlagsBits, Routes, type Channel, type Client } from 'discord.js';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey } from '../eventor/errors.js';
@@ -87,6 +87,8 @@ interface KindState {
   failures: number;
   retryAt: number;
   lastCheck: number;
+  /** Whether `lastRun` was read from the ledger (a restart keeps the cadence instead of running everything at once). */
+  loaded: boolean;
 }
 
 /** What the club's calendar says about a local day: races today or yesterday, races in the next two days. */
@@ -124,6 +126,9 @@ export class FeedScheduler {
   readonly #running = new Set<string>();
   readonly #calendars = new Map<EventorClient, Calendar>();
   #task: ScheduledTask | null = null;
+  readonly #onChannelDelete = (channel: Channel): void => {
+    void this.#channelDeleted(channel).catch((error: unknown) => this.#options.log.error('handling a deleted channel failed', { error }));
+  };
   #ticking: Promise<void> | null = null;
   #stopped = false;
 
@@ -133,6 +138,8 @@ export class FeedScheduler {
     this.#settings = new FeedSettingsStore(options.store, this.#now);
     this.#ledger = new Ledger(options.store, this.#now);
     this.#target = options.target ?? discordTarget(options.client);
+    // A feed's channel deleted: pause and tell the admins now, not when the next post fails.
+    options.client.on(Events.ChannelDelete, this.#onChannelDelete);
   }
 
   /** Starts the minute tick (node-cron); a tick still running makes the next one skip busy feeds. */
@@ -146,6 +153,7 @@ export class FeedScheduler {
   /** Stops the tick and waits for the runs in flight. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#options.client.off(Events.ChannelDelete, this.#onChannelDelete);
     if (this.#task) {
       await this.#task.stop();
       this.#task = null;
@@ -163,13 +171,29 @@ export class FeedScheduler {
     return tracked;
   }
 
+  #localeOf(guildId: string): { timeZone: string; language: Language } {
+    const guild = this.#options.store.guildSettings(guildId);
+    return {
+      timeZone: guild?.timeZone ?? this.#options.defaultTimeZone,
+      language: guild?.locale ? languageFor(guild.locale) : this.#options.defaultLanguage,
+    };
+  }
+
+  async #channelDeleted(channel: Channel): Promise<void> {
+    if (this.#stopped || !('guildId' in channel) || !channel.guildId) return;
+    const { language } = this.#localeOf(channel.guildId);
+    for (const settings of this.#settings.all(channel.guildId)) {
+      if (settings.enabled && settings.channelId === channel.id && settings.pausedReason === null) {
+        await this.#pause(settings, 'channel-missing', this.#now(), language);
+      }
+    }
+  }
+
   async #tick(now: Date): Promise<void> {
     if (this.#stopped) return;
     const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
     for (const guildId of this.#settings.guildsWithFeeds()) {
-      const guild = this.#options.store.guildSettings(guildId);
-      const timeZone = guild?.timeZone ?? this.#options.defaultTimeZone;
-      const language = guild?.locale ? languageFor(guild.locale) : this.#options.defaultLanguage;
+      const { timeZone, language } = this.#localeOf(guildId);
       const candidates: FeedSettings[] = [];
       const rechecks: FeedSettings[] = [];
       for (const kind of FEED_KINDS) {
@@ -217,7 +241,7 @@ export class FeedScheduler {
   #stateOf(key: string): KindState {
     let state = this.#state.get(key);
     if (!state) {
-      state = { lastRun: null, lastFull: null, failures: 0, retryAt: 0, lastCheck: 0 };
+      state = { lastRun: null, lastFull: null, failures: 0, retryAt: 0, lastCheck: 0, loaded: false };
       this.#state.set(key, state);
     }
     return state;
@@ -226,6 +250,11 @@ export class FeedScheduler {
   /** Due when the run's wall-clock slot (5 minutes or an hour) changed since the last run. */
   #due(settings: FeedSettings, client: EventorClient, now: Date, timeZone: string): boolean {
     const state = this.#stateOf(`${settings.guildId}|${settings.feed}`);
+    if (!state.loaded) {
+      state.loaded = true;
+      const lastRun = this.#ledger.lastRunAt(settings.guildId, settings.feed);
+      if (lastRun !== null && state.lastRun === null) state.lastRun = Date.parse(lastRun);
+    }
     if (state.lastRun === null) return true;
     const calendar = this.#calendars.get(client);
     const interval = intervalFor(settings.feed, calendar?.date === localDate(now, timeZone) ? calendar : null);
