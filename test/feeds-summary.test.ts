@@ -4,7 +4,7 @@ import { customInstance } from '../src/eventor/instances.js';
 import { AWAY_MS, MAX_NEW_POSTS_PER_RUN, publishItems, type ContentItem, type FeedRunOptions } from '../src/feeds/common.js';
 import { Ledger } from '../src/feeds/ledger.js';
 import { discordTarget, type PostTarget } from '../src/feeds/poster.js';
-import { intervalFor, FREQUENT_MS, RARE_MS, STARTLISTS_CLOSE_MS } from '../src/feeds/scheduler.js';
+import { inQuietHours, intervalFor, localDate, localHour, FREQUENT_MS, RARE_MS, STARTLISTS_CLOSE_MS } from '../src/feeds/scheduler.js';
 import { Store } from '../src/store/store.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
 
@@ -152,5 +152,23 @@ describe('cadence by kind and calendar', () => {
     expect(intervalFor('startlists', raceDay)).toBe(STARTLISTS_CLOSE_MS);
     expect(intervalFor('startlists', quiet)).toBe(RARE_MS);
     for (const kind of ['reminders', 'events', 'activities'] as const) expect(intervalFor(kind, raceDay)).toBe(RARE_MS);
+  });
+
+  it('local hours and days across the spring daylight-saving change (2026-03-29, 02:00 CET becomes 03:00 CEST)', () => {
+    const zone = 'Europe/Stockholm';
+    expect(localHour(new Date('2026-03-29T00:30:00Z'), zone)).toBe(1);
+    expect(localHour(new Date('2026-03-29T01:00:00Z'), zone)).toBe(3);
+    const quiet = { from: 22, to: 7 };
+    // 06:30 CEST is still quiet; 07:00 CEST (05:00 UTC, an hour earlier in UTC than the day before) is not.
+    expect(inQuietHours(new Date('2026-03-29T04:30:00Z'), zone, quiet)).toBe(true);
+    expect(inQuietHours(new Date('2026-03-29T05:00:00Z'), zone, quiet)).toBe(false);
+    expect(inQuietHours(new Date('2026-03-28T05:00:00Z'), zone, quiet)).toBe(true);
+    // The local day (which decides race-day cadence) turns at local midnight: 22:00 UTC after the change.
+    expect(localDate(new Date('2026-03-29T21:59:00Z'), zone)).toBe('2026-03-29');
+    expect(localDate(new Date('2026-03-29T22:00:00Z'), zone)).toBe('2026-03-30');
+    expect(localDate(new Date('2026-03-28T22:59:00Z'), zone)).toBe('2026-03-28');
+    expect(localDate(new Date('2026-03-28T23:00:00Z'), zone)).toBe('2026-03-29');
+    // A zone the runtime does not know counts as UTC rather than failing the run.
+    expect(localHour(new Date('2026-03-29T01:00:00Z'), 'Nowhere/Atlantis')).toBe(1);
   });
 });
