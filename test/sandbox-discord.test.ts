@@ -293,6 +293,73 @@ describe('sandbox Discord with a real discord.js client', () => {
     expect(sandbox.requests().filter((r) => r.route?.endsWith('/threads')).map((r) => r.status)).toEqual([200, 200]);
   });
 
+  it('threads from a message: one per message (160004), thread channels, permissions, unknown messages', async () => {
+    const channel = (await client.channels.fetch(channelId)) as TextChannel;
+    const post = await channel.send('Results: Linnéstafetten');
+    const route = Routes.threads(channelId, post.id);
+    const created = (await client.rest.post(route, { body: { name: 'Linnéstafetten', auto_archive_duration: 10080 } })) as { id: string; type: number; parent_id: string; thread_metadata: { auto_archive_duration: number } };
+    // A thread started from a message shares its id.
+    expect(created).toMatchObject({ id: post.id, type: 11, parent_id: channelId, thread_metadata: { auto_archive_duration: 10080 } });
+    expect((await apiError(client.rest.post(route, { body: { name: 'Again' } }))).code).toBe(160004);
+    expect((await apiError(client.rest.post(route, { body: { name: 'Archive', auto_archive_duration: 30 } }))).code).toBe(50035);
+    expect((await apiError(client.rest.post(Routes.threads(channelId, '1234567890123'), { body: { name: 'Nothing' } }))).code).toBe(10008);
+    // THREAD_CREATE reached the client: the thread is in its cache, under the channel.
+    const cached = await sandbox.waitFor(() => client.channels.cache.get(post.id) ?? null, { timeoutMs: 3000 });
+    expect(cached.isThread() && cached.parentId).toBe(channelId);
+    expect(await client.rest.get(Routes.channel(post.id))).toMatchObject({ id: post.id, type: 11, parent_id: channelId, guild_id: guildId });
+    await client.rest.post(Routes.channelMessages(post.id), { body: { content: 'Page 1' } });
+    expect(sandbox.messages(post.id).map((m) => m.content)).toEqual(['Page 1']);
+
+    // Without Send Messages in Threads, the thread refuses posts; without Create Public Threads, no thread.
+    sandbox.world.setBotPermission(channelId, 1n << 38n, false);
+    expect((await apiError(client.rest.post(Routes.channelMessages(post.id), { body: { content: 'Page 2' } }))).code).toBe(50013);
+    const other = await channel.send('Results: Sprint');
+    sandbox.world.setBotPermission(channelId, 1n << 35n, false);
+    const refused = await apiError(client.rest.post(Routes.threads(channelId, other.id), { body: { name: 'Sprint' } }));
+    expect([refused.status, refused.code]).toEqual([403, 50013]);
+    expect(sandbox.message(other.id)?.threadId).toBeNull();
+
+    // A deleted thread frees its message for a new one.
+    sandbox.world.setBotPermission(channelId, (1n << 35n) | (1n << 38n), true);
+    sandbox.deleteChannel(post.id);
+    expect(sandbox.message(post.id)?.threadId).toBeNull();
+    expect(await client.rest.post(route, { body: { name: 'Linnéstafetten' } })).toMatchObject({ id: post.id, type: 11 });
+  });
+
+  it('enforce_nonce: a resend with the same nonce gives the same message, also after a lost answer', async () => {
+    const channel = (await client.channels.fetch(channelId)) as TextChannel;
+    const first = await channel.send({ content: 'Results', nonce: 'eb-nonce-1', enforceNonce: true });
+    const again = await channel.send({ content: 'Results (resent)', nonce: 'eb-nonce-1', enforceNonce: true });
+    expect(again.id).toBe(first.id);
+    expect(again.content).toBe('Results');
+    expect(sandbox.messages(channelId)).toHaveLength(1);
+    expect(sandbox.messages(channelId)[0]).toMatchObject({ id: first.id, nonce: 'eb-nonce-1' });
+
+    // The answer to the first POST is lost (a 502 after the message was made): discord.js sends the
+    // same body again, and Discord's nonce check gives back the message instead of a second one.
+    sandbox.faults.loseAnswer({ route: `POST /channels/${channelId}/messages`, times: 1 });
+    const lost = await channel.send({ content: 'Splits', nonce: 'eb-nonce-2', enforceNonce: true });
+    const posts = sandbox.requests().filter((r) => r.method === 'POST' && r.route === '/channels/:channelId/messages' && (r.body as { nonce?: string }).nonce === 'eb-nonce-2');
+    expect(posts.map((r) => r.status)).toEqual([502, 200]);
+    expect((posts[0]!.lostAnswer!.body as { id: string }).id).toBe(lost.id);
+    expect(sandbox.messages(channelId).map((m) => m.content)).toEqual(['Results', 'Splits']);
+
+    // Without enforce_nonce, or in another channel, or after the window, the nonce does not de-duplicate.
+    await channel.send({ content: 'Plain', nonce: 'eb-nonce-1' });
+    const elsewhere = sandbox.createTextChannel(guildId, { name: 'elsewhere' });
+    const there = await ((await client.channels.fetch(elsewhere.id)) as TextChannel).send({ content: 'There', nonce: 'eb-nonce-1', enforceNonce: true });
+    expect(there.id).not.toBe(first.id);
+    clock += 5 * 60_000 + 1;
+    const later = await channel.send({ content: 'Later', nonce: 'eb-nonce-1', enforceNonce: true });
+    expect(later.id).not.toBe(first.id);
+    expect(sandbox.messages(channelId).map((m) => m.content)).toEqual(['Results', 'Splits', 'Plain', 'Later']);
+
+    // A message deleted within the window is not made again: Unknown Message.
+    await later.delete();
+    expect((await apiError(channel.send({ content: 'Later', nonce: 'eb-nonce-1', enforceNonce: true }))).code).toBe(10008);
+    expect((await apiError(channel.send({ content: 'x', nonce: 'n'.repeat(26), enforceNonce: true }))).code).toBe(50035);
+  });
+
   it('sends DMs, and surfaces 50007 when the user has closed them', async () => {
     const user = await client.users.fetch(alice.id);
     await user.send('Your start time is 10:32');

@@ -178,6 +178,7 @@ export const ErrorCode = {
   MissingPermissions: 50013,
   InvalidWebhookToken: 50027,
   InvalidFormBody: 50035,
+  ThreadAlreadyCreatedForMessage: 160004,
 } as const;
 
 /** Locales Discord accepts in `*_localizations` and sends as `locale` (developers/reference.mdx "Locales"). */
@@ -189,6 +190,13 @@ export const LOCALES: readonly string[] = [
 /** Interaction deadlines (receiving-and-responding.mdx). */
 export const INITIAL_RESPONSE_DEADLINE_MS = 3_000;
 export const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60_000;
+
+/**
+ * `enforce_nonce` (resources/message.mdx, Create Message): "checked for uniqueness in the past few
+ * minutes". Discord does not say how many; the sandbox keeps a nonce for 5 minutes, so a bot that
+ * relied on it for longer would still be caught by a test that moves the clock further.
+ */
+export const NONCE_WINDOW_MS = 5 * 60_000;
 
 /** Discord's epoch for snowflakes (2015-01-01T00:00:00Z). */
 export const DISCORD_EPOCH = 1_420_070_400_000n;

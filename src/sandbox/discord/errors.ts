@@ -74,5 +74,7 @@ export const apiErrors = {
   dmsClosed: () =>
     new SandboxApiError(403, ErrorCode.CannotSendMessagesToThisUser, 'Cannot send messages to this user'),
   invalidWebhookToken: () => new SandboxApiError(401, ErrorCode.InvalidWebhookToken, 'Invalid Webhook Token'),
+  threadAlreadyCreated: () =>
+    new SandboxApiError(400, ErrorCode.ThreadAlreadyCreatedForMessage, 'A thread has already been created for this message'),
   badRequest: (message: string) => new SandboxApiError(400, ErrorCode.General, message),
 };

@@ -26,6 +26,16 @@ export interface ServerErrorFault {
   status?: number;
 }
 
+/**
+ * The request is carried out, but its answer is lost on the way back (a proxy's 502, a dropped
+ * connection): the client sees a failure for something that happened, and may well send it again.
+ */
+export interface LostAnswerFault {
+  route?: RouteMatcher;
+  times: number;
+  status?: number;
+}
+
 export interface DelayFault {
   route?: RouteMatcher;
   ms: number;
@@ -36,6 +46,7 @@ export interface DelayFault {
 export type ActiveFault =
   | { kind: 'rateLimit'; retryAfterSeconds: number; global: boolean }
   | { kind: 'serverError'; status: number }
+  | { kind: 'lostAnswer'; status: number }
   | { kind: 'delay'; ms: number };
 
 interface Entry {
@@ -67,6 +78,10 @@ export class Faults {
 
   serverError(options: ServerErrorFault): void {
     this.entries.push({ route: options.route, remaining: options.times, fault: { kind: 'serverError', status: options.status ?? 502 } });
+  }
+
+  loseAnswer(options: LostAnswerFault): void {
+    this.entries.push({ route: options.route, remaining: options.times, fault: { kind: 'lostAnswer', status: options.status ?? 502 } });
   }
 
   delay(options: DelayFault): void {

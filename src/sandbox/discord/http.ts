@@ -54,6 +54,8 @@ export interface RequestLogEntry {
   /** Parsed JSON body (or payload_json of a multipart body). */
   body?: unknown;
   files?: string[];
+  /** With a lost-answer fault: what the route did answer before the answer was lost. */
+  lostAnswer?: { status: number; body: unknown };
 }
 
 const MAX_BODY_BYTES = 26 * 1024 * 1024;
@@ -169,8 +171,10 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
         .filter((c): c is { route: CompiledRoute; params: Record<string, string> } => c.params !== null);
       const found = candidates.find((c) => c.route.method === method);
       if (found) entry.route = found.route.template;
+      let lostAnswer: number | null = null;
       for (const fault of options.faults.take(method, path, entry.route)) {
         if (fault.kind === 'delay') await sleep(fault.ms);
+        else if (fault.kind === 'lostAnswer') lostAnswer = fault.status;
         else if (fault.kind === 'serverError') {
           throw new SandboxApiError(fault.status, 0, `${fault.status}: Sandbox injected server error`);
         } else {
@@ -207,6 +211,11 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       });
       status = result.status;
       body = result.body;
+      if (lostAnswer !== null) {
+        // Done, but the client never hears of it.
+        entry.lostAnswer = { status, body };
+        throw new SandboxApiError(lostAnswer, 0, `${lostAnswer}: Sandbox injected lost answer`);
+      }
     } catch (error) {
       if (error instanceof SandboxApiError) {
         status = error.status;

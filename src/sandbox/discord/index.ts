@@ -28,7 +28,7 @@ export type { CommandInvocation, AutocompleteInvocation, InteractionContext, Opt
 export type { MessageView } from './view.js';
 export type { RequestLogEntry } from './http.js';
 export type { GatewayFrame } from './gateway.js';
-export type { RateLimitFault, ServerErrorFault, DelayFault, RouteMatcher } from './faults.js';
+export type { RateLimitFault, ServerErrorFault, LostAnswerFault, DelayFault, RouteMatcher } from './faults.js';
 export { Faults } from './faults.js';
 export { renderInteractionText, renderMessageText, renderTranscript } from './render.js';
 export { loginSandboxClient } from './client.js';

@@ -47,6 +47,8 @@ export const LIMITS = {
   commands: 100,
   /** resources/channel.mdx, Start Thread: name 1-100 characters. */
   threadName: 100,
+  /** resources/message.mdx, Create Message: nonce up to 25 characters. */
+  nonce: 25,
 } as const;
 
 const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
@@ -398,4 +400,21 @@ export function checkThreadName(name: unknown): FieldError[] {
   const c = new Collector();
   c.between(['name'], name, 1, LIMITS.threadName);
   return c.errors;
+}
+
+/** Start Thread: `auto_archive_duration` is one of these minutes (resources/channel.mdx). */
+export const AUTO_ARCHIVE_DURATIONS: readonly number[] = [60, 1440, 4320, 10080];
+
+export function checkAutoArchive(value: unknown): FieldError[] {
+  if (value === undefined || value === null || AUTO_ARCHIVE_DURATIONS.includes(value as number)) return [];
+  return [{ path: ['auto_archive_duration'], code: 'BASE_TYPE_CHOICES', message: `Value must be one of {${AUTO_ARCHIVE_DURATIONS.join(', ')}}.` }];
+}
+
+/** Create Message `nonce`: an integer or a string of at most 25 characters. */
+export function checkNonce(nonce: unknown): FieldError[] {
+  if (nonce === undefined || nonce === null) return [];
+  if (typeof nonce === 'number' && Number.isInteger(nonce)) return [];
+  if (typeof nonce !== 'string') return [{ path: ['nonce'], code: 'BASE_TYPE_BAD_TYPE', message: 'Must be an integer or a string.' }];
+  if (nonce.length > LIMITS.nonce) return [{ path: ['nonce'], code: 'BASE_TYPE_BAD_LENGTH', message: `Must be between 1 and ${LIMITS.nonce} in length.` }];
+  return [];
 }

@@ -96,6 +96,7 @@ export function createMessage(world: World, options: NewMessageOptions): Sandbox
     deleted: false,
     threadId: null,
     reactions: [],
+    ...(payload.nonce !== undefined && payload.nonce !== null ? { nonce: payload.nonce } : {}),
   };
   return world.addMessage(message);
 }

@@ -2,7 +2,7 @@ import { ChannelType, Permission } from './constants.js';
 import type { SandboxContext } from './context.js';
 import { apiErrors, invalidFormBody } from './errors.js';
 import { noContent, ok, type Route, type RouteContext } from './http.js';
-import { checkThreadName } from './limits.js';
+import { checkAutoArchive, checkNonce, checkThreadName } from './limits.js';
 import { createMessage, editMessage } from './messages.js';
 import type { SandboxChannel, SandboxMessage } from './types.js';
 import { isThreadType } from './world.js';
@@ -49,14 +49,14 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
       throw apiErrors.badRequest('Cannot execute action on this channel type');
     }
     const body = (r.body ?? {}) as { name?: unknown; type?: number; auto_archive_duration?: number };
-    const errors = checkThreadName(body.name);
+    const errors = [...checkThreadName(body.name), ...checkAutoArchive(body.auto_archive_duration)];
     if (errors.length > 0) throw invalidFormBody(errors);
     // resources/channel.mdx "Start Thread without Message": type defaults to PRIVATE_THREAD.
     const type = fromMessage
       ? parent.type === ChannelType.GuildAnnouncement ? ChannelType.AnnouncementThread : ChannelType.PublicThread
       : (body.type ?? ChannelType.PrivateThread);
     requirePermission(parent, type === ChannelType.PrivateThread ? Permission.CreatePrivateThreads : Permission.CreatePublicThreads);
-    if (fromMessage?.threadId) throw apiErrors.badRequest('A thread has already been created for this message');
+    if (fromMessage?.threadId && world.channel(fromMessage.threadId)) throw apiErrors.threadAlreadyCreated();
     const thread = world.createThread(parent, {
       // A thread started from a message shares the message's id (Discord convention).
       ...(fromMessage ? { id: fromMessage.id } : {}),
@@ -117,7 +117,21 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
       handle: (r) => {
         const channel = channelOr404(r.params['channelId']);
         requireCanPost(channel);
+        const { nonce, enforce_nonce: enforce } = (r.body ?? {}) as { nonce?: unknown; enforce_nonce?: unknown };
+        const nonceErrors = checkNonce(nonce);
+        if (nonceErrors.length > 0) throw invalidFormBody(nonceErrors);
+        const enforced = enforce === true && (typeof nonce === 'string' || typeof nonce === 'number') ? nonce : null;
+        if (enforced !== null) {
+          // A safe retry: the message already made answers again, nothing new is created (and
+          // one deleted since is Unknown Message, not made anew: Discord staff, api-docs PR #6647).
+          const earlier = world.nonceMessage(bot, channel.id, enforced);
+          if (earlier) {
+            if (earlier.deleted) throw apiErrors.unknownMessage();
+            return ok(world.apiMessage(earlier));
+          }
+        }
         const message = createMessage(world, { channel, authorId: bot, body: r.body, files: r.files, baseUrl: ctx.baseUrl() });
+        if (enforced !== null) world.rememberNonce(message, enforced);
         return ok(world.apiMessage(message));
       },
     },

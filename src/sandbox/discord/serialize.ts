@@ -217,5 +217,6 @@ export function apiMessage(message: SandboxMessage, author: SandboxUser, applica
     flags: message.flags,
     ...(message.webhookId ? { webhook_id: message.webhookId, application_id: applicationId } : {}),
     ...(message.messageReference ? { message_reference: { type: 0, ...message.messageReference } } : {}),
+    ...(message.nonce !== undefined ? { nonce: message.nonce } : {}),
   };
 }

@@ -231,6 +231,8 @@ export interface SandboxMessage {
   deleted: boolean;
   /** Thread started from this message, if any. */
   threadId: string | null;
+  /** The `nonce` the message was created with (echoed back like Discord does), if any. */
+  nonce?: string | number;
   /** Emoji (name or name:id) the bot reacted with. */
   reactions: string[];
 }

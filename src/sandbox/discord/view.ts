@@ -19,6 +19,8 @@ export interface MessageView {
   /** Sent as an interaction response or follow-up. */
   interactionId: string | null;
   threadId: string | null;
+  /** The `nonce` it was created with, if any. */
+  nonce: string | number | null;
   /** Emoji the bot reacted with. */
   reactions: string[];
   createdAt: number;
@@ -51,6 +53,7 @@ export function viewOf(world: World, message: SandboxMessage): MessageView {
     loading: message.loading,
     interactionId: message.interactionId,
     threadId: message.threadId,
+    nonce: message.nonce ?? null,
     reactions: [...message.reactions],
     createdAt: message.createdAt,
     editedAt: message.editedAt,

@@ -5,6 +5,7 @@ import {
   DEFAULT_BOT_PERMISSIONS,
   DEFAULT_EVERYONE_PERMISSIONS,
   GatewayIntent,
+  NONCE_WINDOW_MS,
   Permission,
 } from './constants.js';
 import { Snowflakes } from './ids.js';
@@ -84,6 +85,8 @@ export class World extends EventEmitter {
   readonly messagesById = new Map<string, SandboxMessage>();
   private readonly channelMessages = new Map<string, string[]>();
   private readonly dmChannelByUser = new Map<string, string>();
+  /** `enforce_nonce`: author, channel and nonce → the message and when it was made (oldest first). */
+  private readonly nonces = new Map<string, { messageId: string; at: number }>();
   /** Registered commands, keyed by guild id ('' = global), then command id. */
   readonly commands = new Map<string, Map<string, ApiCommand>>();
   readonly botUser: SandboxUser;
@@ -344,6 +347,11 @@ export class World extends EventEmitter {
   deleteChannel(id: string): void {
     const channel = this.requireChannel(id);
     channel.deleted = true;
+    // A deleted thread frees its starter message: a new thread can be started from it.
+    if (isThreadType(channel.type)) {
+      const starter = this.messagesById.get(channel.id);
+      if (starter?.threadId === channel.id) starter.threadId = null;
+    }
     this.dispatch('CHANNEL_DELETE', apiChannel(channel), GatewayIntent.Guilds);
     this.changed('channel');
   }
@@ -490,6 +498,31 @@ export class World extends EventEmitter {
       );
     }
     this.changed('message');
+  }
+
+  /**
+   * The message this author made with this nonce in this channel within NONCE_WINDOW_MS (deleted
+   * ones included: Discord answers Unknown Message then rather than making the message again), or
+   * undefined. Discord's docs name only "the same author"; the sandbox also keys on the channel,
+   * as the nonce is a property of one channel's message list.
+   */
+  nonceMessage(authorId: string, channelId: string, nonce: string | number): SandboxMessage | undefined {
+    this.forgetOldNonces();
+    const seen = this.nonces.get(`${authorId}|${channelId}|${nonce}`);
+    return seen ? this.messagesById.get(seen.messageId) : undefined;
+  }
+
+  rememberNonce(message: SandboxMessage, nonce: string | number): void {
+    this.forgetOldNonces();
+    this.nonces.set(`${message.authorId}|${message.channelId}|${nonce}`, { messageId: message.id, at: this.now() });
+  }
+
+  private forgetOldNonces(): void {
+    const oldest = this.now() - NONCE_WINDOW_MS;
+    for (const [key, seen] of this.nonces) {
+      if (seen.at >= oldest) break;
+      this.nonces.delete(key);
+    }
   }
 
   message(id: string): SandboxMessage | undefined {
