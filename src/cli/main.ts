@@ -22,6 +22,8 @@ export const USAGE = `Usage: eventor-bot <command> [options]
 Commands:
   start
       Run the Discord bot (configuration from the environment or .env; see .env.example).
+  tick
+      Run every turned-on automatic post once, now, and exit (same configuration as start).
   deploy-commands [--guild ID]
       Register the slash commands with Discord, globally or in one server (immediate).
   sandbox [--port N] [--seed S] [--size small|large]
@@ -48,6 +50,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await (await import('./parse.js')).runParse(parseFlags(rest), io);
       case 'start':
         return await (await import('./start.js')).runStart(parseFlags(rest), io);
+      case 'tick':
+        return await (await import('./tick.js')).runTick(parseFlags(rest), io);
       case 'deploy-commands':
         return await (await import('./deploy-commands.js')).runDeployCommands(parseFlags(rest), io);
       case undefined:

@@ -2,13 +2,16 @@ import { rejectLeftovers, UsageError, type ParsedArgs } from './args.js';
 import type { Io } from './main.js';
 import { loadDotEnv } from '../config/env.js';
 import { botConfigFromEnv } from '../bot/config.js';
-import { startBot } from '../bot/bot.js';
-import { createLogger } from '../log/logger.js';
+import { startBot, type RunningBot } from '../bot/bot.js';
+import { createLogger, type Logger } from '../log/logger.js';
 import { StoreError } from '../store/database.js';
 import { COMMANDS } from '../../commands/index.js';
 
-/** Runs the bot until SIGINT or SIGTERM, then finishes what is in flight and closes the database. */
-export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown>): Promise<number> {
+/**
+ * The bot as `start` and `tick` run it: configured from the environment (or `.env`), logging to
+ * stderr. Null (after saying why) when the database or Discord's login refuses.
+ */
+export async function startConfiguredBot(args: ParsedArgs, io: Io, command: string, options: { scheduler: boolean }): Promise<{ bot: RunningBot; log: Logger } | null> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   rejectLeftovers(args.flags);
   let env = io.env;
@@ -18,21 +21,27 @@ export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown
   }
   const config = botConfigFromEnv(env);
   const log = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
-  let bot;
   try {
-    bot = await startBot({ config, log, commands: COMMANDS });
+    return { bot: await startBot({ config, log, commands: COMMANDS, scheduler: options.scheduler }), log };
   } catch (error) {
     if (error instanceof StoreError) {
-      io.err(`eventor-bot start: ${error.message}\n`);
-      return 1;
+      io.err(`eventor-bot ${command}: ${error.message}\n`);
+      return null;
     }
     const code = (error as { code?: string }).code;
     if (code === 'TokenInvalid' || code === 'DisallowedIntents') {
-      io.err(`eventor-bot start: Discord refused to log in (${code}); check DISCORD_TOKEN and the bot's intents\n`);
-      return 1;
+      io.err(`eventor-bot ${command}: Discord refused to log in (${code}); check DISCORD_TOKEN and the bot's intents\n`);
+      return null;
     }
     throw error;
   }
+}
+
+/** Runs the bot until SIGINT or SIGTERM, then finishes what is in flight and closes the database. */
+export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown>): Promise<number> {
+  const started = await startConfiguredBot(args, io, 'start', { scheduler: true });
+  if (!started) return 1;
+  const { bot, log } = started;
   // A stray rejection somewhere in a library must not take every server's bot down: log it.
   const onRejection = (reason: unknown): void => log.error('unhandled rejection', { error: reason });
   process.on('unhandledRejection', onRejection);

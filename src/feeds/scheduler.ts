@@ -161,9 +161,12 @@ export class FeedScheduler {
     await this.#ticking;
   }
 
-  /** One tick: every due (server, kind) runs, servers of one Eventor client one after another. */
-  tick(now: Date = this.#now()): Promise<void> {
-    const run = this.#tick(now);
+  /**
+   * One tick: every due (server, kind) runs, servers of one Eventor client one after another.
+   * `force`: every turned-on, unpaused kind runs now whatever its cadence (quiet hours still hold).
+   */
+  tick(now: Date = this.#now(), options: { force?: boolean } = {}): Promise<void> {
+    const run = this.#tick(now, options.force ?? false);
     const tracked = run.finally(() => {
       if (this.#ticking === tracked) this.#ticking = null;
     });
@@ -189,7 +192,7 @@ export class FeedScheduler {
     }
   }
 
-  async #tick(now: Date): Promise<void> {
+  async #tick(now: Date, force: boolean): Promise<void> {
     if (this.#stopped) return;
     const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
     for (const guildId of this.#settings.guildsWithFeeds()) {
@@ -218,7 +221,7 @@ export class FeedScheduler {
         for (const settings of candidates) await this.#failed(settings, now, error, language);
       }
       const client = access?.client ?? null;
-      const due = access ? candidates.filter((s) => this.#due(s, access.client, now, timeZone)) : [];
+      const due = access ? candidates.filter((s) => force || this.#due(s, access.client, now, timeZone)) : [];
       const jobs = groups.get(client) ?? [];
       for (const settings of rechecks) jobs.push(() => this.#recheck(settings, access?.client ?? null, now, language));
       for (const settings of due) jobs.push(() => this.#run(settings, access!, now, language, timeZone));
