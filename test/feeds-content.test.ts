@@ -264,6 +264,23 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       const clockText = formatClock(start.startTime, { language: 'en', timeZone: ZONE, now: clock, webUrl: client.instance.webUrl });
       expect(text(message)).toContain(clockText);
     });
+
+    it('a start list already out when the feed was turned on is posted once it changes, once', async () => {
+      const late = server('starts-late', 'en');
+      tick();
+      expect((await runStartListsFeed(late.options())).seeded).toBe(true);
+      tick();
+      expect(outcomeOf(await runStartListsFeed(late.options()), `${STARTLISTS_FEED}:${event.id}`)).toBe('seeded');
+      expect(late.messages()).toHaveLength(0);
+      const list = world.eventor.dataset.details(event).startList!;
+      const start = list.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!.starts[0]!;
+      start.startTime = new Date(Date.parse(start.startTime!) + 3 * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      tick();
+      expect(outcomeOf(await runStartListsFeed(late.options()), `${STARTLISTS_FEED}:${event.id}`)).toBe('posted');
+      tick();
+      expect(outcomeOf(await runStartListsFeed(late.options()), `${STARTLISTS_FEED}:${event.id}`)).toBe('unchanged');
+      expect(late.messages().filter((m) => text(m).includes(event.name))).toHaveLength(1);
+    });
   });
 
   describe('new events', () => {

@@ -34,7 +34,11 @@ export function startListItems(lists: readonly StartList[], ctx: RenderContext, 
     if (!first) continue;
     const name = truncate(escapeName(list.event.event?.name ?? list.event.name ?? eventId), 200);
     const payload = withRoleMention({ ...first, content: t(ctx.language, 'feedpost.startlist.content', { event: name }) }, roleId);
-    items.push({ itemKey: `${STARTLISTS_FEED}:${eventId}`, eventId, payload, contentHash: contentHash(payload) });
+    // A start list already out when the feed was turned on is posted once it changes (late
+    // entries, a changed start), as long as the race is still to come: that is news to the runners.
+    const start = list.event.event?.start ?? null;
+    const followSeeded = start !== null && Date.parse(start) > ctx.now.getTime();
+    items.push({ itemKey: `${STARTLISTS_FEED}:${eventId}`, eventId, payload, contentHash: contentHash(payload), ...(followSeeded ? { followSeeded } : {}) });
   }
   return items;
 }
