@@ -1,9 +1,12 @@
 /**
  * Which Eventor each server talks to, and one shared EventorClient per (base URL, key), so that
- * servers of the same club share its cache, its in-flight requests and its concurrency limit.
+ * servers of the same club share its concurrency limit. All clients of one base URL share one
+ * response cache: public answers (the events list, an event, full start and result lists…) are
+ * fetched once for every club, and each key's own answers stay with that key.
  */
 import { createHash } from 'node:crypto';
 import { EventorClient } from '../eventor/client.js';
+import { SharedResponseCache } from '../eventor/http.js';
 import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from '../eventor/instances.js';
 import type { EventorConfig } from '../config/env.js';
 import type { Logger } from '../log/logger.js';
@@ -11,17 +14,24 @@ import type { Store } from '../store/store.js';
 import { UserFacingError, type GuildEventor } from './command.js';
 
 const KEY_CHECK_TTL_MS = 5 * 60_000;
+/**
+ * Bounds of an instance's shared cache. It holds every club's own answers as well as the public
+ * ones (a club needs some tens of entries): twice what one club had alone before, for all of them.
+ */
+const SHARED_CACHE = { maxEntries: 5_000, maxChars: 128 * 1024 * 1024 };
 
 export interface EventorAccessOptions {
   store: Store;
   defaultEventor: EventorConfig | null;
   log: Logger;
-  /** For tests: how clients are made. */
-  createClient?: (instance: EventorInstance, apiKey: string) => EventorClient;
+  /** For tests: how clients are made (pass `shared` on as the client's `shared` option to share the cache). */
+  createClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
 }
 
 export class EventorAccess {
   readonly #clients = new Map<string, EventorClient>();
+  /** One per base URL: ids are per instance, so answers from two instances never mix. */
+  readonly #shared = new Map<string, SharedResponseCache>();
   readonly #lastAnswer = new Map<EventorClient, Date>();
   /** The organisation each key belongs to: it never changes, and a revoked key fails every other call anyway. */
   readonly #organisations = new Map<EventorClient, { id: string; name: string }>();
@@ -38,11 +48,17 @@ export class EventorAccess {
     let client = this.#clients.get(id);
     if (!client) {
       this.#options.log.redact(apiKey);
+      let shared = this.#shared.get(instance.baseUrl);
+      if (!shared) {
+        shared = new SharedResponseCache(SHARED_CACHE);
+        this.#shared.set(instance.baseUrl, shared);
+      }
       const made: EventorClient =
-        this.#options.createClient?.(instance, apiKey) ??
+        this.#options.createClient?.(instance, apiKey, shared) ??
         new EventorClient({
           instance,
           apiKey,
+          shared,
           // /status reports whether the key still works: a revoked key must show within minutes, not a day.
           cache: { ttlMs: { 'organisation-apikey': KEY_CHECK_TTL_MS } },
           onRequest: (event) => {
@@ -94,6 +110,8 @@ export class EventorAccess {
     await Promise.all([...this.#clients.values()].map((c) => c.close()));
     this.#clients.clear();
     this.#organisations.clear();
+    for (const shared of this.#shared.values()) shared.clear();
+    this.#shared.clear();
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * The typed Eventor client: one method per operation of the spec, plus `call(name, params)` for
  * the CLI. Parameters are validated before anything is sent (operations.ts); the transport
- * (http.ts) does headers, retries, the per-key limit, coalescing and the cache.
+ * (http.ts) does headers, retries, the per-key limit, coalescing and the cache, which clients of
+ * one instance may share (`shared`): public answers then serve every key (operations.ts, SHARING).
  */
 import { HttpTransport, type TransportOptions } from './http.js';
 import type { EventorInstance } from './instances.js';
 import type { Competitor } from './model.js';
-import { OPERATIONS, parseResponse, prepareRequest, type OperationDef, type OperationName, type OperationParams, type OperationResult } from './operations.js';
+import { OPERATIONS, isKeyIndependent, parseResponse, prepareRequest, type OperationDef, type OperationName, type OperationParams, type OperationResult } from './operations.js';
 
 /** The client's options are the transport's: instance, key, timeouts, retries, cache, hooks. */
 export type EventorClientOptions = TransportOptions;
@@ -57,6 +58,7 @@ export class EventorClient {
       contentType: prepared.body === undefined ? undefined : 'application/xml; charset=utf-8',
       cacheTtlMs: def.cacheTtlMs,
       coalesce: def.coalesce,
+      keyIndependent: isKeyIndependent(name, prepared.query),
       ...(options.fresh ? { fresh: true } : {}),
       parse: (xml) => parseResponse(name, xml, context),
     });

@@ -4,6 +4,10 @@
  * and a response cache with stale-if-error. It knows nothing about operations or XML shapes: the
  * caller hands it a parse function, so only bodies that parsed are ever cached.
  *
+ * Clients of one Eventor instance may share one SharedResponseCache: an answer that does not
+ * depend on whose key asked (the caller says so per request) is then fetched once for every key,
+ * and an answer that does is kept apart per key, exactly as if each client had its own cache.
+ *
  * Secrets: the API key, the Username/Password headers and the single-use login links never
  * appear in an error message, an observability event or a map key (keys use a hash of the API key).
  */
@@ -84,6 +88,12 @@ export interface CacheOptions {
 export interface TransportOptions {
   instance: EventorInstance;
   apiKey: string;
+  /**
+   * Cache and in-flight requests shared with other clients of the same instance (whatever their
+   * key). Its own bounds apply instead of `cache.maxEntries`/`cache.maxChars`; the clients sharing
+   * it should share a clock (`now`). Default: a cache of this client's own.
+   */
+  shared?: SharedResponseCache;
   timeoutMs?: number;
   /** Retries after the first attempt. Default 3. */
   retries?: number;
@@ -126,6 +136,12 @@ export interface HttpRequest<T> {
   coalesce: boolean;
   /** Skip the cached answer (still storing the new one): for reads that a write will build on. */
   fresh?: boolean;
+  /**
+   * The answer is the same whichever key asks (public data), so clients with other keys that
+   * share this one's SharedResponseCache may be served it, and it them. Default false: the
+   * answer is kept to this key. Ignored for PUT and for requests with secret headers.
+   */
+  keyIndependent?: boolean;
   /** Turns the body into the result; throws InvalidResponse (or anything) when it cannot. */
   parse: (body: string) => T;
 }
@@ -139,10 +155,102 @@ export interface HttpResult<T> {
 
 interface CacheEntry {
   operation: string;
+  /** Fingerprint of the key the answer belongs to; null for a key-independent answer. */
+  keyId: string | null;
   value: unknown;
   storedAt: number;
   expiresAt: number;
   size: number;
+}
+
+interface Flight {
+  /** Whose key the request travels with: a refusal of that key is no answer for other keys. */
+  keyId: string;
+  promise: Promise<HttpResult<unknown>>;
+}
+
+export interface SharedCacheOptions {
+  /** Most entries kept; the least recently used go first. Default 500. */
+  maxEntries?: number;
+  /** Rough bound on the cached bodies' total size in characters. Default 64 MiB worth. */
+  maxChars?: number;
+}
+
+/**
+ * Parsed answers and requests in flight, for one client or for every client of an instance.
+ * Entries carry the key they belong to (none for key-independent answers), so one bound covers
+ * all keys and a key's answers never reach another key. Values are stored as parsed and handed
+ * out as clones only.
+ */
+export class SharedResponseCache {
+  readonly maxEntries: number;
+  readonly maxChars: number;
+  /** @internal */
+  readonly entries = new Map<string, CacheEntry>();
+  /** @internal */
+  readonly inFlight = new Map<string, Flight>();
+  /**
+   * Fingerprints of keys Eventor refused on their latest request: they get no answers fetched
+   * with other keys until Eventor accepts them again, so a revoked key finds out (and its server
+   * pauses) instead of living on other clubs' requests.
+   * @internal
+   */
+  readonly refused = new Set<string>();
+  #chars = 0;
+
+  constructor(options: SharedCacheOptions = {}) {
+    this.maxEntries = nonNegativeInt(options.maxEntries, 500, 'maxEntries');
+    this.maxChars = positive(options.maxChars, 64 * 1024 * 1024, 'maxChars');
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Characters of the cached bodies (the memory bound's measure). */
+  get chars(): number {
+    return this.#chars;
+  }
+
+  /** @internal Marks the entry most recently used and returns it. */
+  touch(key: string): CacheEntry | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** @internal `entry.size` is the body's length: a fair, free proxy for the parsed value's memory. */
+  store(key: string, entry: CacheEntry): void {
+    if (entry.size > this.maxChars) return;
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.#chars += entry.size;
+    for (const [k] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.#chars <= this.maxChars) break;
+      this.delete(k);
+    }
+  }
+
+  /** @internal */
+  deleteWhere(test: (entry: CacheEntry) => boolean): void {
+    for (const [key, entry] of this.entries) if (test(entry)) this.delete(key);
+  }
+
+  /** Drops every cached answer (requests in flight finish and are stored as usual). */
+  clear(): void {
+    this.entries.clear();
+    this.#chars = 0;
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.#chars -= entry.size;
+  }
 }
 
 /** A tiny FIFO semaphore: Eventor asks for restraint, and queues stay short, so no library is needed. */
@@ -221,13 +329,11 @@ export class HttpTransport {
   private readonly limiterKey: string;
   private readonly semaphore: Semaphore;
   private readonly cacheEnabled: boolean;
-  private readonly maxEntries: number;
-  private readonly maxChars: number;
   private readonly maxStaleMs: number;
   private readonly ttlOverrides: Record<string, number>;
-  private readonly cache = new Map<string, CacheEntry>();
-  private cacheChars = 0;
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly cache: SharedResponseCache;
+  /** Whether the cache is this client's alone (then close() empties it). */
+  private readonly ownsCache: boolean;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
   private readonly onStale: TransportOptions['onStale'];
   private readonly sleep: (ms: number) => Promise<void>;
@@ -259,10 +365,13 @@ export class HttpTransport {
 
     const cacheOptions = options.cache === undefined || options.cache === true ? {} : options.cache === false ? null : options.cache;
     this.cacheEnabled = cacheOptions !== null;
-    this.maxEntries = cacheOptions?.maxEntries ?? 500;
-    this.maxChars = cacheOptions?.maxChars ?? 64 * 1024 * 1024;
     this.maxStaleMs = cacheOptions?.maxStaleMs ?? 6 * 3_600_000;
     this.ttlOverrides = cacheOptions?.ttlMs ?? {};
+    this.ownsCache = options.shared === undefined;
+    this.cache = options.shared ?? new SharedResponseCache({
+      ...(cacheOptions?.maxEntries === undefined ? {} : { maxEntries: cacheOptions.maxEntries }),
+      ...(cacheOptions?.maxChars === undefined ? {} : { maxChars: cacheOptions.maxChars }),
+    });
 
     if (options.dispatcher) {
       this.dispatcher = options.dispatcher;
@@ -292,64 +401,75 @@ export class HttpTransport {
   async request<T>(req: HttpRequest<T>): Promise<HttpResult<T>> {
     if (this.closed) throw new Unreachable('client closed', { operation: req.operation });
     const ttl = this.cacheEnabled && req.method === 'GET' ? (this.ttlOverrides[req.operation] ?? req.cacheTtlMs) : 0;
-    const key = this.requestKey(req);
+    // Credentials in headers make an answer the caller's own, whatever the operation claims.
+    const keyIndependent = req.keyIndependent === true && req.method === 'GET' && Object.keys(req.secretHeaders ?? {}).length === 0;
+    // A key Eventor refused is served nothing fetched with other keys (that would hide the
+    // refusal): it reads no cache and joins only its own key's requests, until Eventor accepts it.
+    const refused = keyIndependent && this.cache.refused.has(this.keyId);
+    const key = this.requestKey(req, keyIndependent);
+    const flightKey = refused ? this.requestKey(req, false) : key;
     const started = this.now();
 
-    if (ttl > 0 && req.fresh !== true) {
-      const entry = this.cache.get(key);
-      if (entry && entry.expiresAt > this.now()) {
-        // Re-insert to mark it most recently used.
-        this.cache.delete(key);
-        this.cache.set(key, entry);
-        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: false, error: null });
-        return { value: structuredClone(entry.value) as T, fromCache: true, coalesced: false, stale: false };
-      }
-    }
-
-    if (req.coalesce && req.method === 'GET') {
-      const pending = this.inFlight.get(key);
-      if (pending) {
-        try {
-          const shared = (await pending) as HttpResult<T>;
-          this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: shared.fromCache, coalesced: true, stale: shared.stale, error: null });
-          return { ...shared, value: structuredClone(shared.value), coalesced: true };
-        } catch (error) {
-          this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: false, coalesced: true, stale: false, error: error instanceof EventorError ? error.code : 'Error' });
-          throw error;
+    for (;;) {
+      if (ttl > 0 && req.fresh !== true && !refused) {
+        const entry = this.cache.entries.get(key);
+        if (entry && this.freshUntil(entry, ttl) > this.now()) {
+          this.cache.touch(key);
+          this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: false, error: null });
+          return { value: structuredClone(entry.value) as T, fromCache: true, coalesced: false, stale: false };
         }
       }
-      const promise = this.fetchAndCache(req, key, ttl);
-      this.inFlight.set(key, promise);
-      try {
-        const result = await promise;
+      if (!req.coalesce || req.method !== 'GET') break;
+
+      const pending = this.cache.inFlight.get(flightKey);
+      if (!pending) {
+        const flight: Flight = {
+          keyId: this.keyId,
+          // Removed from the map before any caller resumes, so nobody joins a settled request.
+          promise: this.fetchAndCache(req, key, ttl, { keyIndependent, staleAllowed: !refused }).finally(() => {
+            if (this.cache.inFlight.get(flightKey) === flight) this.cache.inFlight.delete(flightKey);
+          }),
+        };
+        this.cache.inFlight.set(flightKey, flight);
+        const result = (await flight.promise) as HttpResult<T>;
         // Followers clone in their own continuations, which run before our caller's, so the
         // leader may keep the original unless the cache holds it too.
         return ttl > 0 ? { ...result, value: structuredClone(result.value) } : result;
-      } finally {
-        this.inFlight.delete(key);
+      }
+      try {
+        const shared = (await pending.promise) as HttpResult<T>;
+        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: shared.fromCache, coalesced: true, stale: shared.stale, error: null });
+        return { ...shared, value: structuredClone(shared.value), coalesced: true };
+      } catch (error) {
+        // Another key was refused or throttled: that says nothing about ours, so ask again
+        // (the cache, another request in flight, or Eventor with our own key).
+        if (pending.keyId !== this.keyId && isAboutTheKey(error)) continue;
+        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: false, coalesced: true, stale: false, error: error instanceof EventorError ? error.code : 'Error' });
+        throw error;
       }
     }
-    const result = await this.fetchAndCache(req, key, ttl);
+    const result = await this.fetchAndCache(req, key, ttl, { keyIndependent, staleAllowed: !refused });
     return ttl > 0 ? { ...result, value: structuredClone(result.value) } : result;
   }
 
-  /** Drops cached answers of the given operations (after a PUT changed what they show). */
+  /**
+   * Drops cached answers of the given operations (after a PUT changed what they show): this
+   * key's own and the key-independent ones; other keys' own answers cannot show our change.
+   */
   invalidate(operations: readonly string[]): void {
-    for (const [key, entry] of this.cache) {
-      if (operations.includes(entry.operation)) {
-        this.cache.delete(key);
-        this.cacheChars -= entry.size;
-      }
-    }
+    this.cache.deleteWhere((entry) => operations.includes(entry.operation) && (entry.keyId === null || entry.keyId === this.keyId));
   }
 
+  /** Drops every cached answer this client can be served: its key's and the key-independent ones. */
   clearCache(): void {
-    this.cache.clear();
-    this.cacheChars = 0;
+    this.cache.deleteWhere((entry) => entry.keyId === null || entry.keyId === this.keyId);
   }
 
+  /** Cached answers this client can be served. */
   get cacheSize(): number {
-    return this.cache.size;
+    let n = 0;
+    for (const entry of this.cache.entries.values()) if (entry.keyId === null || entry.keyId === this.keyId) n++;
+    return n;
   }
 
   async close(): Promise<void> {
@@ -357,25 +477,42 @@ export class HttpTransport {
     this.closed = true;
     const limiter = limiters.get(this.limiterKey);
     if (limiter && --limiter.users <= 0) limiters.delete(this.limiterKey);
-    this.cache.clear();
+    // A shared cache belongs to whoever made it, and other clients still read from it.
+    if (this.ownsCache) this.cache.clear();
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private requestKey(req: HttpRequest<unknown>): string {
+  /**
+   * The cache and coalescing key. Key-independent answers leave the key out; all others carry its
+   * fingerprint. The zones are in it because they shape the parsed value (wire notes 6), and
+   * clients of one base URL may be configured with different ones.
+   */
+  private requestKey(req: HttpRequest<unknown>, keyIndependent: boolean): string {
     const query = Object.entries(req.query ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const qs = new URLSearchParams(query).toString();
-    return `${req.method} ${this.origin}${this.basePath}${req.path}${qs ? `?${qs}` : ''} ${this.keyId}`;
+    const zones = `${this.nativeTimeZone}|${this.instance.nativeTimeZone}`;
+    return `${req.method} ${this.origin}${this.basePath}${req.path}${qs ? `?${qs}` : ''} ${zones} ${keyIndependent ? '*' : this.keyId}`;
   }
 
-  private async fetchAndCache<T>(req: HttpRequest<T>, key: string, ttl: number): Promise<HttpResult<T>> {
+  /** An entry is fresh for the reader's own TTL too: another client may have stored it with a longer one. */
+  private freshUntil(entry: CacheEntry, ttl: number): number {
+    return Math.min(entry.expiresAt, entry.storedAt + ttl);
+  }
+
+  private async fetchAndCache<T>(req: HttpRequest<T>, key: string, ttl: number, how: { keyIndependent: boolean; staleAllowed: boolean }): Promise<HttpResult<T>> {
     try {
       const { value, size } = await this.fetchWithRetries(req);
-      if (ttl > 0) this.store(key, req.operation, value, size, ttl);
+      this.cache.refused.delete(this.keyId);
+      if (ttl > 0) {
+        const now = this.now();
+        this.cache.store(key, { operation: req.operation, keyId: how.keyIndependent ? null : this.keyId, value, storedAt: now, expiresAt: now + ttl, size });
+      }
       return { value, fromCache: false, coalesced: false, stale: false };
     } catch (error) {
-      if (ttl > 0 && error instanceof EventorError && error.transient) {
-        const entry = this.cache.get(key);
-        const expiredFor = entry ? this.now() - entry.expiresAt : Infinity;
+      if (error instanceof InvalidApiKey) this.cache.refused.add(this.keyId);
+      if (ttl > 0 && how.staleAllowed && error instanceof EventorError && error.transient) {
+        const entry = this.cache.entries.get(key);
+        const expiredFor = entry ? this.now() - this.freshUntil(entry, ttl) : Infinity;
         if (entry && expiredFor <= this.maxStaleMs) {
           this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: true, error: error.code });
           this.onStale?.({ operation: req.operation, error, expiredForMs: Math.max(0, expiredFor) });
@@ -383,24 +520,6 @@ export class HttpTransport {
         }
       }
       throw error;
-    }
-  }
-
-  /** `size` is the body's length: a fair, free proxy for the parsed value's memory. */
-  private store(key: string, operation: string, value: unknown, size: number, ttl: number): void {
-    if (size > this.maxChars) return;
-    const old = this.cache.get(key);
-    if (old) {
-      this.cache.delete(key);
-      this.cacheChars -= old.size;
-    }
-    const now = this.now();
-    this.cache.set(key, { operation, value, storedAt: now, expiresAt: now + ttl, size });
-    this.cacheChars += size;
-    for (const [k, entry] of this.cache) {
-      if (this.cache.size <= this.maxEntries && this.cacheChars <= this.maxChars) break;
-      this.cache.delete(k);
-      this.cacheChars -= entry.size;
     }
   }
 
@@ -524,6 +643,11 @@ export class HttpTransport {
       // An observer must not break a request.
     }
   }
+}
+
+/** Failures that belong to the key that asked (refused, throttled), not to the request. */
+function isAboutTheKey(error: unknown): boolean {
+  return error instanceof InvalidApiKey || error instanceof RateLimited;
 }
 
 function isTimeoutError(error: unknown): boolean {

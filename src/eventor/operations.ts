@@ -53,6 +53,13 @@ export interface OperationDef<S extends z.ZodType = z.ZodType, R = unknown> {
   readonly cacheTtlMs: number;
   /** Whether identical calls in flight may share one request. */
   readonly coalesce: boolean;
+  /**
+   * Whether the answer is the same whichever club's key asks, so one request and one cached
+   * answer can serve every key (http.ts keeps key-bound answers apart per key).
+   */
+  readonly keyIndependent: boolean;
+  /** Flags that, when `true`, make a key-independent operation's answer key-bound after all. */
+  readonly keyBoundWith: readonly string[];
   /** The answer must not appear in errors or logs (single-use login links). */
   readonly secretResponse: boolean;
   /** Cached operations whose answers this one changes. */
@@ -241,6 +248,9 @@ interface Spec<S extends z.ZodObject, R> {
   format?: 'native' | 'iofxml';
   cacheTtlMs: number;
   coalesce?: boolean;
+  /** Required, so that every operation states whose answer it is (see SHARING below). */
+  keyIndependent: boolean;
+  keyBoundWith?: readonly string[];
   secretResponse?: boolean;
   invalidates?: readonly string[];
   note?: string;
@@ -269,6 +279,8 @@ function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spe
     format: spec.format ?? 'native',
     cacheTtlMs: spec.cacheTtlMs,
     coalesce: spec.coalesce ?? (spec.method ?? 'GET') === 'GET',
+    keyIndependent: spec.keyIndependent && (spec.method ?? 'GET') === 'GET',
+    keyBoundWith: spec.keyBoundWith ?? [],
     secretResponse: spec.secretResponse ?? false,
     invalidates: spec.invalidates ?? [],
     note: spec.note ?? null,
@@ -280,6 +292,27 @@ function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spe
 
 const NOTE_EVENT_ID = 'eventId is optional in the spec but required in practice (wire notes 11.17; the official documentation is known to be wrong)';
 const NOTE_PERSON_ID = 'personId is optional in the spec but required in practice (wire notes 11.17; the official documentation is known to be wrong)';
+
+/*
+ * SHARING. Servers of different clubs ask with different keys; an answer may serve every key only
+ * when it cannot depend on the key. Conservatively, an operation is key-bound when the spec or
+ * the wire notes tie it to the caller or suggest the answer could differ by key:
+ *
+ * - key-independent: the events list, documents, one event, its classes and fees, the directory
+ *   of organisations, an event's full start and result lists (native and IOF). Wire notes 3:
+ *   "a key can read public data of any organisation"; these take no organisation of the caller,
+ *   and Eventor's public web pages show the same to anyone.
+ * - key-bound: what the key itself is (`organisation/apiKey`); the own-organisation operations
+ *   of spec 5.3 (persons, competitors, externalLoginUrl, starts/results per organisation,
+ *   activities); persons and competitors (spec 5.4: only the key's members); PUT and login;
+ *   `starts|results/person` (about one person, who may be the caller's member).
+ * - key-bound though probably public, because the notes leave room for the key to matter and
+ *   sharing them would save little (a club asks about its own organisation, with its own key):
+ *   `organisation/{id}` (the own club may see more of itself, e.g. the `Account` MeOS reads,
+ *   wire notes 7.6), `entries` and `competitorcount` (ask by the entrants' organisation; person
+ *   elements and counts per person of the caller's members, spec 4.4), and `organisations` with
+ *   `includeProperties` ("extended information" not described anywhere).
+ */
 
 const native = <R>(fn: (xml: string, options: { timeZone: string }) => R) => (xml: string, c: ParseContext) => fn(xml, { timeZone: c.timeZone });
 
@@ -301,6 +334,7 @@ export const OPERATIONS = {
     pairs: [['fromDate', 'toDate'], ['fromModifyDate', 'toModifyDate']],
     root: 'EventList',
     cacheTtlMs: 10 * MINUTE,
+    keyIndependent: true,
     parse: native<Event[]>(parseEventList),
   }),
   'events-documents': op('events-documents', {
@@ -315,6 +349,7 @@ export const OPERATIONS = {
     pairs: [['fromDate', 'toDate']],
     root: 'DocumentList',
     cacheTtlMs: 10 * MINUTE,
+    keyIndependent: true,
     parse: native<EventDocument[]>(parseDocumentList),
   }),
   event: op('event', {
@@ -323,6 +358,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id() }),
     root: 'Event',
     cacheTtlMs: 10 * MINUTE,
+    keyIndependent: true,
     parse: native<Event>(parseEvent),
   }),
   eventclasses: op('eventclasses', {
@@ -331,6 +367,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id(), includeEntryFees: bool().optional() }),
     root: 'EventClassList',
     cacheTtlMs: 10 * MINUTE,
+    keyIndependent: true,
     parse: native<EventClass[]>(parseEventClassList),
   }),
   entryfees: op('entryfees', {
@@ -339,6 +376,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id() }),
     root: 'EntryFeeList',
     cacheTtlMs: 10 * MINUTE,
+    keyIndependent: true,
     parse: native<EntryFee[]>(parseEntryFeeList),
   }),
   'organisation-apikey': op('organisation-apikey', {
@@ -347,6 +385,7 @@ export const OPERATIONS = {
     shape: z.strictObject({}),
     root: 'Organisation',
     cacheTtlMs: 24 * HOUR,
+    keyIndependent: false,
     parse: native<Organisation>(parseOrganisation),
   }),
   organisations: op('organisations', {
@@ -355,6 +394,8 @@ export const OPERATIONS = {
     shape: z.strictObject({ includeProperties: bool().optional() }),
     root: 'OrganisationList',
     cacheTtlMs: 24 * HOUR,
+    keyIndependent: true,
+    keyBoundWith: ['includeProperties'],
     parse: native<Organisation[]>(parseOrganisationList),
   }),
   organisation: op('organisation', {
@@ -363,6 +404,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ id: id() }),
     root: 'Organisation',
     cacheTtlMs: 24 * HOUR,
+    keyIndependent: false,
     parse: native<Organisation>(parseOrganisation),
   }),
   persons: op('persons', {
@@ -376,6 +418,7 @@ export const OPERATIONS = {
     }),
     root: 'PersonList',
     cacheTtlMs: 24 * HOUR,
+    keyIndependent: false,
     parse: native<Person[]>(parsePersonList),
   }),
   competitors: op('competitors', {
@@ -384,6 +427,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationId: id() }),
     root: 'CompetitorList',
     cacheTtlMs: 1 * HOUR,
+    keyIndependent: false,
     parse: native<Competitor[]>(parseCompetitorList),
   }),
   competitor: op('competitor', {
@@ -392,6 +436,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ competitorId: id() }),
     root: 'Competitor',
     cacheTtlMs: 1 * HOUR,
+    keyIndependent: false,
     parse: native<Competitor>(parseCompetitor),
   }),
   'save-competitor': op('save-competitor', {
@@ -401,6 +446,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ competitor: competitorBody() }),
     root: 'Competitor',
     cacheTtlMs: 0,
+    keyIndependent: false,
     coalesce: false,
     invalidates: ['competitor', 'competitors'],
     body: (params) => serializeCompetitor(params.competitor as Competitor),
@@ -412,6 +458,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ personId: id(), organisationId: id(), includeContactDetails: bool().optional() }),
     root: 'ExternalLoginUrl',
     cacheTtlMs: 0,
+    keyIndependent: false,
     // Each caller must get its own link: a shared one works only once.
     coalesce: false,
     secretResponse: true,
@@ -425,6 +472,7 @@ export const OPERATIONS = {
     headerParams: { username: 'Username', password: 'Password' },
     root: 'Person',
     cacheTtlMs: 0,
+    keyIndependent: false,
     // The credentials are not part of the coalescing key, so two users must never share a request.
     coalesce: false,
     parse: native<Person>(parsePerson),
@@ -450,6 +498,7 @@ export const OPERATIONS = {
     pairs: [['fromEventDate', 'toEventDate'], ['fromEntryDate', 'toEntryDate'], ['fromModifyDate', 'toModifyDate']],
     root: 'EntryList',
     cacheTtlMs: 5 * MINUTE,
+    keyIndependent: false,
     parse: native<Entry[]>(parseEntryList),
   }),
   competitorcount: op('competitorcount', {
@@ -458,6 +507,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationIds: idList(), eventIds: idList().optional(), personIds: idList().optional() }),
     root: 'CompetitorCountList',
     cacheTtlMs: 5 * MINUTE,
+    keyIndependent: false,
     parse: native<CompetitorCount[]>(parseCompetitorCountList),
   }),
   'starts-event': op('starts-event', {
@@ -466,6 +516,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id() }),
     root: 'StartList',
     cacheTtlMs: 5 * MINUTE,
+    keyIndependent: true,
     note: NOTE_EVENT_ID,
     parse: native<StartList>(parseStartList),
   }),
@@ -476,6 +527,7 @@ export const OPERATIONS = {
     root: 'StartList',
     format: 'iofxml',
     cacheTtlMs: 5 * MINUTE,
+    keyIndependent: true,
     parse: (xml: string, c: ParseContext): { xml: string; list: StartList } => ({ xml, list: parseIofStartList(xml, { timeZone: c.nativeTimeZone }) }),
   }),
   'starts-person': op('starts-person', {
@@ -485,6 +537,7 @@ export const OPERATIONS = {
     pairs: [['fromDate', 'toDate']],
     root: 'StartListList',
     cacheTtlMs: 5 * MINUTE,
+    keyIndependent: false,
     note: NOTE_PERSON_ID,
     parse: native<StartList[]>(parseStartListList),
   }),
@@ -494,6 +547,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationIds: idList(), eventId: id() }),
     root: 'StartList',
     cacheTtlMs: 5 * MINUTE,
+    keyIndependent: false,
     note: NOTE_EVENT_ID,
     parse: native<StartList>(parseStartList),
   }),
@@ -503,6 +557,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
+    keyIndependent: true,
     note: NOTE_EVENT_ID,
     parse: native<ResultList>(parseResultList),
   }),
@@ -513,6 +568,7 @@ export const OPERATIONS = {
     root: 'ResultList',
     format: 'iofxml',
     cacheTtlMs: 1 * MINUTE,
+    keyIndependent: true,
     parse: (xml: string, c: ParseContext): { xml: string; list: ResultList } => ({ xml, list: parseIofResultList(xml, { timeZone: c.nativeTimeZone }) }),
   }),
   'results-person': op('results-person', {
@@ -529,6 +585,7 @@ export const OPERATIONS = {
     pairs: [['fromDate', 'toDate']],
     root: 'ResultListList',
     cacheTtlMs: 1 * MINUTE,
+    keyIndependent: false,
     note: NOTE_PERSON_ID,
     parse: native<ResultList[]>(parseResultListList),
   }),
@@ -538,6 +595,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationIds: idList(), eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
+    keyIndependent: false,
     note: NOTE_EVENT_ID,
     parse: native<ResultList>(parseResultList),
   }),
@@ -548,6 +606,7 @@ export const OPERATIONS = {
     pairs: [['from', 'to']],
     root: 'ActivityList',
     cacheTtlMs: 5 * MINUTE,
+    keyIndependent: false,
     parse: native<Activity[]>(parseActivityList),
   }),
   activity: op('activity', {
@@ -556,6 +615,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationId: id(), id: id(), includeRegistrations: bool().optional() }),
     root: 'Activity',
     cacheTtlMs: 5 * MINUTE,
+    keyIndependent: false,
     parse: native<Activity>(parseActivity),
   }),
 } as const;
@@ -580,6 +640,12 @@ export interface PreparedRequest {
   /** Header parameters (credentials): keep out of logs. */
   secretHeaders: Record<string, string>;
   body: string | undefined;
+}
+
+/** Whether one prepared request's answer may serve every key (see SHARING). */
+export function isKeyIndependent(name: OperationName, query: Readonly<Record<string, string>>): boolean {
+  const def = OPERATIONS[name] as OperationDef;
+  return def.keyIndependent && !def.keyBoundWith.some((flag) => query[flag] === 'true');
 }
 
 /** Checks and normalises the parameters of one operation; throws ValidationError naming the parameter. */

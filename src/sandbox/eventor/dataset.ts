@@ -154,6 +154,13 @@ export class SandboxDataset {
   clubForKey(apiKey: string): SandboxClub | undefined {
     return this.clubByKey.get(apiKey);
   }
+  /** Revokes a club's key: Eventor then refuses it (403) like any unknown key, until restoreKey. */
+  revokeKey(clubId: string): void {
+    this.clubByKey.delete(this.keyFor(clubId));
+  }
+  restoreKey(clubId: string): void {
+    this.clubByKey.set(this.keyFor(clubId), this.clubById.get(clubId)!);
+  }
   person(id: string): SandboxPerson | undefined {
     return this.personById.get(id);
   }
