@@ -125,4 +125,24 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE posted_items ADD COLUMN pending_payload TEXT;
   ALTER TABLE feed_state ADD COLUMN last_run_at TEXT;
   `,
+  // 7: personal DMs (/notify): per server and member, start-time and result DMs on or off, the
+  // member's language when they chose (DMs follow it), their DM channel once opened (so it is not
+  // opened again on every run), and a pause the bot sets when Discord refuses the DMs (50007), kept
+  // until the member turns the DMs on again.
+  `
+  CREATE TABLE notify_subscriptions (
+    guild_id      TEXT NOT NULL,
+    user_id       TEXT NOT NULL,
+    starts        INTEGER NOT NULL DEFAULT 0,
+    results       INTEGER NOT NULL DEFAULT 0,
+    locale        TEXT NOT NULL,
+    dm_channel_id TEXT,
+    paused_reason TEXT,
+    paused_at     TEXT,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+  ) STRICT;
+  CREATE INDEX notify_subscriptions_user ON notify_subscriptions (user_id);
+  `,
 ];

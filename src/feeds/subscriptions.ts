@@ -1,0 +1,181 @@
+/**
+ * Personal DM subscriptions (`/notify`, table of migration 7): per server and member, whether
+ * start-time and result DMs are on, the member's language, their DM channel once opened, and a
+ * pause the bot sets when Discord refuses the DMs.
+ *
+ * It also keeps the personal ledger tidy: each member's DMs go through the feeds' ledger under
+ * feed names `personal:<userId>:<kind>:<personId>`, and those rows name the member, so they go
+ * when the member turns a kind off (the next turn-on then starts from that moment, like a new
+ * feed), when a person is unlinked, and on /forget-me.
+ */
+import type { Store } from '../store/store.js';
+
+export const NOTIFY_KINDS = ['starts', 'results'] as const;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+
+/** Why the bot stopped DMing a member: DMs refused (50007), or the DM channel cannot be opened or is gone. */
+export type NotifyPause = 'dms-closed' | 'dm-unavailable';
+
+export interface Subscription {
+  guildId: string;
+  userId: string;
+  starts: boolean;
+  results: boolean;
+  /** The member's Discord locale when they last used /notify: DMs are in that language. */
+  locale: string;
+  dmChannelId: string | null;
+  pausedReason: NotifyPause | null;
+  pausedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  guild_id: string;
+  user_id: string;
+  starts: number;
+  results: number;
+  locale: string;
+  dm_channel_id: string | null;
+  paused_reason: string | null;
+  paused_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function subscriptionOf(r: Row): Subscription {
+  return {
+    guildId: r.guild_id, userId: r.user_id, starts: r.starts === 1, results: r.results === 1, locale: r.locale,
+    dmChannelId: r.dm_channel_id, pausedReason: r.paused_reason as NotifyPause | null, pausedAt: r.paused_at,
+    createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+/** The ledger feed of one member's DMs of one kind about one linked person. */
+export function personalFeed(userId: string, kind: NotifyKind, personId: string): string {
+  return `personal:${userId}:${kind}:${personId}`;
+}
+
+function memberPrefix(userId: string): string {
+  return `personal:${userId}:`;
+}
+
+export class SubscriptionStore {
+  readonly #store: Store;
+  readonly #now: () => Date;
+
+  constructor(store: Store, now: () => Date = () => new Date()) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  get(guildId: string, userId: string): Subscription | null {
+    const row = this.#store.db.prepare('SELECT * FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').get(guildId, userId) as Row | undefined;
+    return row ? subscriptionOf(row) : null;
+  }
+
+  /**
+   * Turns kinds on or off. Turning any kind on clears a pause (the member says DMs work again; a
+   * DM channel that could not be used is opened afresh);
+   * a kind turned off forgets its personal ledger, so turning it on later starts from then instead
+   * of sending what came out in between. With everything off, nothing about the member is kept.
+   */
+  set(guildId: string, userId: string, change: Partial<Record<NotifyKind, boolean>>, locale: string): Subscription | null {
+    const now = this.#now().toISOString();
+    const db = this.#store.db;
+    return db.transaction(() => {
+      const current = this.get(guildId, userId);
+      const next = { starts: change.starts ?? current?.starts ?? false, results: change.results ?? current?.results ?? false };
+      for (const kind of NOTIFY_KINDS) if (!next[kind]) this.#dropFeeds(guildId, `${memberPrefix(userId)}${kind}:`);
+      if (!next.starts && !next.results) {
+        db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
+        return null;
+      }
+      const resume = change.starts === true || change.results === true;
+      db.prepare(
+        `INSERT INTO notify_subscriptions (guild_id, user_id, starts, results, locale, dm_channel_id, paused_reason, paused_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?)
+         ON CONFLICT (guild_id, user_id) DO UPDATE SET starts = excluded.starts, results = excluded.results, locale = excluded.locale,
+           dm_channel_id = CASE WHEN ? AND paused_reason = 'dm-unavailable' THEN NULL ELSE dm_channel_id END,
+           paused_reason = CASE WHEN ? THEN NULL ELSE paused_reason END, paused_at = CASE WHEN ? THEN NULL ELSE paused_at END,
+           updated_at = excluded.updated_at`,
+      ).run(guildId, userId, next.starts ? 1 : 0, next.results ? 1 : 0, locale, now, now, resume ? 1 : 0, resume ? 1 : 0, resume ? 1 : 0);
+      return this.get(guildId, userId);
+    })();
+  }
+
+  /** Members of a server with at least one kind on and no pause, in a stable order. */
+  active(guildId: string): Subscription[] {
+    const rows = this.#store.db
+      .prepare('SELECT * FROM notify_subscriptions WHERE guild_id = ? AND (starts = 1 OR results = 1) AND paused_reason IS NULL ORDER BY user_id')
+      .all(guildId) as Row[];
+    return rows.map(subscriptionOf);
+  }
+
+  /** Servers where at least one member gets DMs (paused members do not count). */
+  guildsWithSubscribers(): string[] {
+    const rows = this.#store.db
+      .prepare('SELECT DISTINCT guild_id FROM notify_subscriptions WHERE (starts = 1 OR results = 1) AND paused_reason IS NULL ORDER BY guild_id')
+      .all() as Array<{ guild_id: string }>;
+    return rows.map((r) => r.guild_id);
+  }
+
+  setDmChannel(guildId: string, userId: string, channelId: string | null): void {
+    this.#store.db
+      .prepare('UPDATE notify_subscriptions SET dm_channel_id = ?, updated_at = ? WHERE guild_id = ? AND user_id = ?')
+      .run(channelId, this.#now().toISOString(), guildId, userId);
+  }
+
+  /** Stops the member's DMs until they turn them on again; false when there is nothing to pause. */
+  pause(guildId: string, userId: string, reason: NotifyPause): boolean {
+    const now = this.#now().toISOString();
+    return this.#store.db
+      .prepare('UPDATE notify_subscriptions SET paused_reason = ?, paused_at = ?, updated_at = ? WHERE guild_id = ? AND user_id = ? AND paused_reason IS NULL')
+      .run(reason, now, now, guildId, userId).changes > 0;
+  }
+
+  /** The member's personal ledger feeds in a server that have started. */
+  personalFeeds(guildId: string, userId: string): string[] {
+    const prefix = memberPrefix(userId);
+    const rows = this.#store.db
+      .prepare('SELECT feed FROM feed_state WHERE guild_id = ? AND substr(feed, 1, ?) = ? ORDER BY feed')
+      .all(guildId, prefix.length, prefix) as Array<{ feed: string }>;
+    return rows.map((r) => r.feed);
+  }
+
+  /** Forgets one personal ledger feed (a person no longer linked, a kind turned off). */
+  dropFeed(guildId: string, feed: string): void {
+    const db = this.#store.db;
+    db.transaction(() => {
+      db.prepare('DELETE FROM posted_items WHERE guild_id = ? AND feed = ?').run(guildId, feed);
+      db.prepare('DELETE FROM feed_state WHERE guild_id = ? AND feed = ?').run(guildId, feed);
+    })();
+  }
+
+  #dropFeeds(guildId: string, prefix: string): void {
+    const db = this.#store.db;
+    db.prepare('DELETE FROM posted_items WHERE guild_id = ? AND substr(feed, 1, ?) = ?').run(guildId, prefix.length, prefix);
+    db.prepare('DELETE FROM feed_state WHERE guild_id = ? AND substr(feed, 1, ?) = ?').run(guildId, prefix.length, prefix);
+  }
+
+  /**
+   * /forget-me: the member's subscriptions and personal ledger in every server, overwritten on
+   * disk (`secure_delete`); the caller's `Store.forgetUser` empties the WAL afterwards.
+   */
+  forgetUser(userId: string): number {
+    const db = this.#store.db;
+    const secureDelete = db.pragma('secure_delete', { simple: true });
+    db.pragma('secure_delete = ON');
+    try {
+      const prefix = memberPrefix(userId);
+      return db.transaction(() => {
+        const removed = db.prepare('DELETE FROM notify_subscriptions WHERE user_id = ?').run(userId).changes;
+        db.prepare('DELETE FROM posted_items WHERE substr(feed, 1, ?) = ?').run(prefix.length, prefix);
+        db.prepare('DELETE FROM feed_state WHERE substr(feed, 1, ?) = ?').run(prefix.length, prefix);
+        return removed;
+      })();
+    } finally {
+      db.pragma(`secure_delete = ${Number(secureDelete) ? 'ON' : 'OFF'}`);
+    }
+  }
+}
