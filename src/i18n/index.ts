@@ -12,11 +12,12 @@ import { general } from './messages/general.js';
 import { linking } from './messages/linking.js';
 import { login } from './messages/login.js';
 import { members } from './messages/members.js';
+import { notify } from './messages/notify.js';
 import { render } from './messages/render.js';
 import { setup } from './messages/setup.js';
 import { scheduler } from './messages/scheduler.js';
 
-const CATALOGUES = [errors, general, render, setup, events, members, login, linking, scheduler, feeds, feedsContent] as const;
+const CATALOGUES = [errors, general, render, setup, events, members, login, linking, scheduler, feeds, feedsContent, notify] as const;
 
 type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
 export type MessageKey = KeysOf<(typeof CATALOGUES)[number]>;
