@@ -1,5 +1,5 @@
 import { restBody } from '../src/feeds/poster.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { LOGIN_BUTTON_ID } from '../src/bot/login-button.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
@@ -14,6 +14,7 @@ import { reminderItems, REMINDERS_FEED, runRemindersFeed } from '../src/feeds/re
 import { runStartListsFeed, STARTLISTS_FEED } from '../src/feeds/startlists.js';
 import type { Language } from '../src/i18n/index.js';
 import { formatClock } from '../src/render/index.js';
+import { createLogger } from '../src/log/logger.js';
 import type { MessageView } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
@@ -280,6 +281,32 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       tick();
       expect(outcomeOf(await runStartListsFeed(late.options()), `${STARTLISTS_FEED}:${event.id}`)).toBe('unchanged');
       expect(late.messages().filter((m) => text(m).includes(event.name))).toHaveLength(1);
+    });
+
+    it('an event whose start list Eventor answers unreadably is skipped and logged, not the whole run failed', async () => {
+      const lines: string[] = [];
+      const log = createLogger({ level: 'warn', write: (line) => void lines.push(line) });
+      // A client without a cache: a cached list would be served instead (stale-if-error).
+      const bare = new EventorClient({ instance: customInstance(world.eventor.baseUrl), apiKey: world.eventor.apiKey, now: () => clock.getTime(), retries: 0, cache: false });
+      onTestFinished(() => bare.close());
+      const fault = world.eventor.faults.add({ path: '/api/starts/organisation', kind: 'malformed' });
+      try {
+        tick();
+        const run = await runStartListsFeed({ ...en.options(), client: bare, log });
+        expect(run.paused).toBeNull();
+        expect(run.outcomes.every((o) => o.outcome.kind !== 'failed')).toBe(true);
+        expect(lines.some((line) => line.includes('skipping an event whose start list') && line.includes(event.id))).toBe(true);
+      } finally {
+        world.eventor.faults.remove(fault);
+      }
+      // An outage, on the other hand, fails the run (the scheduler backs off).
+      const outage = world.eventor.faults.add({ path: '/api/starts/organisation', kind: 'status', status: 503 });
+      try {
+        tick();
+        await expect(runStartListsFeed({ ...en.options(), client: bare })).rejects.toThrow();
+      } finally {
+        world.eventor.faults.remove(outage);
+      }
     });
   });
 

@@ -8,6 +8,8 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t, type Language, type MessageKey } from '../i18n/index.js';
 import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { InvalidResponse, NotFound } from '../eventor/errors.js';
+import type { Logger } from '../log/logger.js';
 import type { Ledger } from './ledger.js';
 import { Poster, type PosterHooks, type PostTarget } from './poster.js';
 import type { ResultsFeedRun } from './results.js';
@@ -46,6 +48,8 @@ export interface FeedRunOptions {
    * races close at hand), so race days are not spent asking about the rest.
    */
   full?: boolean;
+  /** Where a skipped item is told (an event whose list Eventor cannot give); default: nowhere. */
+  log?: Logger;
   /** For tests: see `PosterHooks`. */
   hooks?: PosterHooks;
 }
@@ -114,6 +118,27 @@ export async function eventsWithClubEntries(client: EventorClient, organisationI
     if (id !== null) ids.add(id);
   }
   return ids;
+}
+
+/**
+ * One list per event, in order. An event whose list Eventor answers with something unreadable, or
+ * no longer has, is left out (and logged) so it does not hold back every other event's post;
+ * anything else (an outage, a refused key) fails the run for the scheduler to handle.
+ */
+export async function listsPerEvent<T>(events: readonly Event[], fetch: (event: Event) => Promise<T | null>, log: Logger | undefined, what: string): Promise<T[]> {
+  const lists: T[] = [];
+  for (const event of events) {
+    let list: T | null;
+    try {
+      list = await fetch(event);
+    } catch (error) {
+      if (!(error instanceof InvalidResponse || error instanceof NotFound)) throw error;
+      log?.warn(`skipping an event whose ${what} Eventor cannot give`, { eventId: event.id, error });
+      continue;
+    }
+    if (list !== null) lists.push(list);
+  }
+  return lists;
 }
 
 export function byStart(a: Event, b: Event): number {

@@ -292,7 +292,7 @@ export class FeedScheduler {
       try {
         result = await runner({
           guildId: settings.guildId, feed: settings.feed, channelId: settings.channelId!, roleId: settings.roleId, options: settings.options,
-          client: access.client, organisationId: access.organisationId, ledger: this.#ledger, target: this.#target, now, language, timeZone, full,
+          client: access.client, organisationId: access.organisationId, ledger: this.#ledger, target: this.#target, now, language, timeZone, full, log: this.#options.log,
         });
       } catch (error) {
         result = { outcome: 'failed' as const, error };

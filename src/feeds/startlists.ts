@@ -3,10 +3,11 @@
  * times (`renderClubStartList`, first page). One item per event; a changed start list edits the post.
  */
 import type { EventorClient } from '../eventor/client.js';
+import type { Logger } from '../log/logger.js';
 import type { Event, StartList } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { escapeName, renderClubStartList, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { byStart, DAY, eventsWithClubEntries, previewRenderContext, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { byStart, DAY, eventsWithClubEntries, listsPerEvent, previewRenderContext, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import { contentHash } from './results.js';
 
 export const STARTLISTS_FEED = 'startlists';
@@ -50,7 +51,7 @@ export const STARTLISTS_CLOSE_DAYS = 3;
  * The club's start lists of the events it has entries in (from a day ago to the window's end).
  * With `closeOnly`, only events starting within STARTLISTS_CLOSE_DAYS are asked.
  */
-export async function fetchClubStartLists(client: EventorClient, organisationId: string, now: Date, windowDays = STARTLISTS_WINDOW_DAYS, closeOnly = false): Promise<StartList[]> {
+export async function fetchClubStartLists(client: EventorClient, organisationId: string, now: Date, windowDays = STARTLISTS_WINDOW_DAYS, closeOnly = false, log?: Logger): Promise<StartList[]> {
   const from = now.getTime() - DAY;
   const to = now.getTime() + windowDays * DAY;
   const entered = [...await eventsWithClubEntries(client, organisationId, from, to)].sort();
@@ -60,19 +61,17 @@ export async function fetchClubStartLists(client: EventorClient, organisationId:
     .filter((e) => e.status !== 'canceled')
     .filter((e) => !closeOnly || (e.start !== null && Date.parse(e.start) <= close))
     .sort(byStart);
-  const lists: StartList[] = [];
-  for (const event of events) {
+  return listsPerEvent(events, async (event) => {
     const list = await client.organisationStarts({ organisationIds: [organisationId], eventId: event.id });
-    if (list.classes.length === 0) continue;
-    lists.push(list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } });
-  }
-  return lists;
+    if (list.classes.length === 0) return null;
+    return list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } };
+  }, log, 'start list');
 }
 
 /** One run of the start-lists feed for one server (seeds on its first run). */
 export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRun> {
   const closeOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, STARTLISTS_FEED) !== null;
-  const lists = await fetchClubStartLists(options.client, options.organisationId, options.now, STARTLISTS_WINDOW_DAYS, closeOnly);
+  const lists = await fetchClubStartLists(options.client, options.organisationId, options.now, STARTLISTS_WINDOW_DAYS, closeOnly, options.log);
   const items = startListItems(lists, renderContext(options), options.organisationId, options.roleId ?? null);
   return publishItems(options, STARTLISTS_FEED, items);
 }
