@@ -347,6 +347,11 @@ export class World extends EventEmitter {
   deleteChannel(id: string): void {
     const channel = this.requireChannel(id);
     channel.deleted = true;
+    // Its messages go with it (Discord sends no MESSAGE_DELETE for them).
+    for (const messageId of this.channelMessages.get(channel.id) ?? []) {
+      const message = this.messagesById.get(messageId);
+      if (message) message.deleted = true;
+    }
     // A deleted thread frees its starter message: a new thread can be started from it.
     if (isThreadType(channel.type)) {
       const starter = this.messagesById.get(channel.id);
