@@ -1,7 +1,7 @@
 /**
  * `/feeds` (Manage Server only, re-checked here): for each kind of automatic post, on/off,
- * pause/resume, a role to mention, reminder lead times, quiet hours, the new-events filter, a test
- * post of the newest item, and an overview. Writes `FeedSettingsStore` (src/feeds/settings.ts) and,
+ * pause/resume, a role to mention, reminder lead times, quiet hours, the new-events filter, a
+ * thread per results post, a test post of the newest item, and an overview. Writes `FeedSettingsStore` (src/feeds/settings.ts) and,
  * for `on <kind> channel:`, the channel of `/setup channel`. Every answer is ephemeral, and a refused
  * input changes nothing.
  */
@@ -20,11 +20,12 @@ import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { Ledger } from '../src/feeds/ledger.js';
 import { discordTarget, Poster } from '../src/feeds/poster.js';
 import { feedModule } from '../src/feeds/registry.js';
-import { contentHash } from '../src/feeds/results.js';
+import { contentHash, RESULTS_FEED } from '../src/feeds/results.js';
+import { threadsWaiting } from '../src/feeds/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
 import { discordLocalizations, t, type MessageKey } from '../src/i18n/index.js';
 import { requireManager } from './setup-eventor.js';
-import { missingPostPermissions, POSTABLE_TYPES } from './post-channels.js';
+import { missingPostPermissions, missingThreadPermissions, POSTABLE_TYPES } from './post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
 export const TEST_FEED = 'test';
@@ -70,6 +71,10 @@ const definition = localizedCommand('feeds.name', 'feeds.description')
   .addSubcommand((sub) =>
     localize(sub, 'feeds.filter.name', 'feeds.filter.description')
       .addStringOption((o) => localize(o, 'feeds.opt.levels.name', 'feeds.opt.levels.description').setMaxLength(200)),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.threads.name', 'feeds.threads.description')
+      .addStringOption((o) => localize(o, 'feeds.opt.state.name', 'feeds.opt.state.description').setRequired(true).addChoices(choice('feeds.show.on', 'on'), choice('feeds.show.off', 'off'))),
   )
   .addSubcommand((sub) => localize(sub, 'feeds.test.name', 'feeds.test.description').addStringOption(kindOption(true)))
   .addSubcommand((sub) => localize(sub, 'feeds.show.name', 'feeds.show.description'))
@@ -254,6 +259,27 @@ async function setEventsFilter(ctx: CommandContext, settings: FeedSettingsStore,
   await reply(ctx, parsed.length > 0 ? ctx.t('feeds.filter.done', { levels: parsed.map((id) => levelLabel(ctx, id)).join(', ') }) : ctx.t('feeds.filter.cleared'));
 }
 
+async function setThreads(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+  const state = ctx.interaction.options.getString('state', true);
+  if (state !== 'on' && state !== 'off') throw new UserFacingError('error.unexpected');
+  if (state === 'off') {
+    settings.update(guildId, 'results', { options: { threads: false } });
+    await reply(ctx, ctx.t('feeds.threads.off'));
+    return;
+  }
+  const { channelId } = settings.get(guildId, 'results');
+  if (channelId !== null) {
+    // Refused now rather than skipped on every post later: nothing is stored until it can work.
+    const missing = await missingThreadPermissions(ctx.interaction.guild, channelId);
+    if (missing === null) throw new UserFacingError('setup.channel.notFound');
+    if (missing.length > 0) {
+      throw new UserFacingError('feeds.threads.missing', { channel: `<#${channelId}>`, permissions: missing.map((key) => ctx.t(key)).join(', ') });
+    }
+  }
+  settings.update(guildId, 'results', { options: { threads: true } });
+  await reply(ctx, channelId === null ? ctx.t('feeds.threads.onNoChannel') : ctx.t('feeds.threads.on', { channel: `<#${channelId}>` }));
+}
+
 async function testPost(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   const module = feedModule(kind);
@@ -303,10 +329,22 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
   if (feed.feed === 'reminders') {
     lines.push(ctx.t('feeds.show.leadDays', { days: options.leadDays.join(', ') || '–', late: ctx.t(options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
   }
+  if (feed.feed === 'results') lines.push(await describeThreads(ctx, feed));
   if (feed.feed === 'events') {
     lines.push(ctx.t('feeds.show.levels', { value: options.classificationIds.length > 0 ? options.classificationIds.map((id) => levelLabel(ctx, id)).join(', ') : none }));
   }
   return lines.join('\n');
+}
+
+/** Threads on or off, and when on whether the bot can open them and how many are still to open. */
+async function describeThreads(ctx: CommandContext, feed: FeedSettings): Promise<string> {
+  if (!feed.options.threads) return ctx.t('feeds.show.threads', { value: ctx.t('feeds.show.off') });
+  const parts = [ctx.t('feeds.show.on')];
+  const missing = feed.channelId === null ? [] : await missingThreadPermissions(ctx.interaction.guild, feed.channelId);
+  if (missing && missing.length > 0) parts.push(ctx.t('feeds.show.threadsCannot', { permissions: missing.map((key) => ctx.t(key)).join(', ') }));
+  const waiting = threadsWaiting(new Ledger(ctx.store, ctx.now), feed.guildId, RESULTS_FEED);
+  if (waiting > 0) parts.push(ctx.t('feeds.show.threadsWaiting', { count: waiting }));
+  return ctx.t('feeds.show.threads', { value: parts.join(' · ') });
 }
 
 async function show(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
@@ -338,6 +376,8 @@ export const feedsCommand: BotCommand = {
         return setQuiet(ctx, settings, guildId);
       case 'events-filter':
         return setEventsFilter(ctx, settings, guildId);
+      case 'threads':
+        return setThreads(ctx, settings, guildId);
       case 'test':
         return testPost(ctx, settings, guildId);
       case 'show':

@@ -1,7 +1,8 @@
 /**
  * Whether the bot can post in a channel: what /setup channel and /feeds check before they store
  * a channel, and what they show next to each stored one. Posts are embeds, so the bot needs View,
- * Send and Embed Links.
+ * Send and Embed Links; threads under results posts also need Create Public Threads and Send
+ * Messages in Threads.
  */
 import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
 import type { MessageKey } from '../src/i18n/index.js';
@@ -15,12 +16,27 @@ const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
 /** The channel types automatic posts can go to. */
 export const POSTABLE_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 
-/** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
-export async function missingPostPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
+/** What a thread under a results post needs besides posting in the channel itself. */
+const THREAD_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
+  [PermissionFlagsBits.CreatePublicThreads, 'feeds.perm.createThreads'],
+  [PermissionFlagsBits.SendMessagesInThreads, 'feeds.perm.sendInThreads'],
+];
+
+async function missing(guild: Guild | null, channelId: string, wanted: ReadonlyArray<[bigint, MessageKey]>): Promise<MessageKey[] | null> {
   if (!guild) return null;
   const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
   if (!channel) return null;
   const me = guild.members.me ?? (await guild.members.fetchMe());
   const granted = channel.permissionsFor(me);
-  return POST_PERMISSIONS.filter(([bit]) => !granted.has(bit)).map(([, key]) => key);
+  return wanted.filter(([bit]) => !granted.has(bit)).map(([, key]) => key);
+}
+
+/** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
+export function missingPostPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
+  return missing(guild, channelId, POST_PERMISSIONS);
+}
+
+/** The permissions the bot lacks to open threads on its posts in a channel and post in them, or null if the channel is gone. */
+export function missingThreadPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
+  return missing(guild, channelId, THREAD_PERMISSIONS);
 }

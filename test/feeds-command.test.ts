@@ -70,7 +70,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     const command = world.discord.commands({ guildId: world.guild.id }).find((c) => c.name === 'feeds');
     expect(command?.default_member_permissions).toBe(String(MANAGE_GUILD));
     expect(command?.contexts).toEqual([0]);
-    expect((command?.options ?? []).map((o) => o.name)).toEqual(['on', 'off', 'pause', 'resume', 'role', 'reminders', 'quiet', 'events-filter', 'test', 'show']);
+    expect((command?.options ?? []).map((o) => o.name)).toEqual(['on', 'off', 'pause', 'resume', 'role', 'reminders', 'quiet', 'events-filter', 'threads', 'test', 'show']);
     expect((command?.options ?? []).map((o) => o.name_localizations?.['sv-SE'])).toContain('återuppta');
   });
 

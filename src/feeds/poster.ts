@@ -23,7 +23,7 @@
  * and records nothing as posted; other failures give `failed` for the scheduler to retry later.
  */
 import { randomBytes } from 'node:crypto';
-import { DiscordAPIError, Routes, type APIEmbed, type APIMessage, type Client } from 'discord.js';
+import { DiscordAPIError, Routes, type APIChannel, type APIEmbed, type APIMessage, type Client } from 'discord.js';
 import { embedLength, DISCORD_LIMITS, type MessagePayload } from '../render/index.js';
 import type { ItemRef, Ledger } from './ledger.js';
 
@@ -34,7 +34,16 @@ export interface PostTarget {
   edit(channelId: string, messageId: string, payload: MessagePayload): Promise<void>;
   /** The bot's own recent messages in the channel (newest first), each with its texts. */
   recent(channelId: string, limit: number): Promise<Array<{ id: string; texts: string[] }>>;
+  /**
+   * Opens a public thread on a message; the thread's id (a thread started from a message has the
+   * message's id), and whether it was made now or already existed (Discord's 160004). Optional:
+   * targets without it get no threads.
+   */
+  startThread?(channelId: string, messageId: string, options: { name: string; autoArchiveMinutes: number }): Promise<{ threadId: string; created: boolean }>;
 }
+
+/** Discord's "A thread has already been created for this message". */
+export const THREAD_ALREADY_CREATED = 160004;
 
 export interface FeedItem extends ItemRef {
   channelId: string;
@@ -115,6 +124,18 @@ export function discordTarget(client: Client): PostTarget {
       const messages = (await client.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: String(limit) }) })) as APIMessage[];
       const me = client.user?.id;
       return messages.filter((m) => m.author.id === me).map((m) => ({ id: m.id, texts: messageTexts(m) }));
+    },
+    async startThread(channelId, messageId, options) {
+      try {
+        const thread = (await client.rest.post(Routes.threads(channelId, messageId), {
+          body: { name: options.name, auto_archive_duration: options.autoArchiveMinutes },
+        })) as APIChannel;
+        return { threadId: thread.id, created: true };
+      } catch (error) {
+        // Made before (a crash before it was recorded): its id is the message's.
+        if (error instanceof DiscordAPIError && error.code === THREAD_ALREADY_CREATED) return { threadId: messageId, created: false };
+        throw error;
+      }
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The club-results feed: one item per event (per race for multi-race events) with club runners
  * that have results, rendered with `renderClubResults` (the club's own plus the top 3 of each of
- * their classes, no splits), and the run that turns those items into posts and edits.
+ * their classes, no splits), and the run that turns those items into posts and edits; with
+ * `/feeds threads on`, a thread under each post with the complete results (src/feeds/threads.ts).
  */
 import { createHash } from 'node:crypto';
 import type { EventorClient } from '../eventor/client.js';
@@ -9,8 +10,11 @@ import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } fro
 import type { Language } from '../i18n/index.js';
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import type { Ledger } from './ledger.js';
+import type { Logger } from '../log/logger.js';
 import type { PostOutcome, PosterHooks, PostTarget } from './poster.js';
 import { eventsWithClubEntries, publishItems } from './common.js';
+import type { FeedOptions } from './settings.js';
+import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from './threads.js';
 
 export const RESULTS_FEED = 'results';
 /** How many of the top of each class are shown for context. */
@@ -56,37 +60,57 @@ function forRace(list: ResultList, race: EventRace): ResultList {
   return { ...list, classes };
 }
 
+/** One item's part of a result list: a whole event, or one race of a multi-race event. */
+interface ResultsPart {
+  itemKey: string;
+  eventId: string;
+  race: EventRace | null;
+  index: number;
+  list: ResultList;
+}
+
+function resultsParts(lists: readonly ResultList[], organisationId: string): ResultsPart[] {
+  const parts: ResultsPart[] = [];
+  for (const list of lists) {
+    const eventId = list.event.id ?? list.event.event?.id ?? null;
+    if (eventId === null) continue;
+    const races = list.event.event?.races ?? [];
+    const candidates: Array<{ race: EventRace | null; index: number; list: ResultList }> =
+      races.length > 1 ? races.map((race, index) => ({ race, index, list: forRace(list, race) })) : [{ race: null, index: 0, list }];
+    for (const part of candidates) {
+      if (!hasClubResult(part.list.classes, organisationId)) continue;
+      parts.push({ ...part, eventId, itemKey: part.race ? `${RESULTS_FEED}:${eventId}:${part.race.id}` : `${RESULTS_FEED}:${eventId}` });
+    }
+  }
+  return parts;
+}
+
+function partItem(part: ResultsPart, ctx: RenderContext, organisationId: string): ResultsItem | null {
+  const [first] = renderClubResults(part.list, ctx, { organisationId, top: RESULTS_TOP, splits: false, maxPages: 1 });
+  if (!first) return null;
+  let payload = first;
+  if (part.race) {
+    const label = part.race.name ?? String(part.index + 1);
+    payload = { ...first, embeds: (first.embeds ?? []).map((e, i) => (i === 0 && e.title ? { ...e, title: truncate(`${e.title} – ${label}`, 256) } : e)) };
+  }
+  return { itemKey: part.itemKey, eventId: part.eventId, raceId: part.race?.id ?? null, payload, contentHash: contentHash(payload) };
+}
+
 /**
  * The feed's items from the club's result lists (`/results/organisation` with `top`): pure, so the
  * same data always gives the same keys, payloads and hashes.
  */
 export function resultsItems(lists: readonly ResultList[], ctx: RenderContext, organisationId: string): ResultsItem[] {
-  const items: ResultsItem[] = [];
-  for (const list of lists) {
-    const eventId = list.event.id ?? list.event.event?.id ?? null;
-    if (eventId === null) continue;
-    const races = list.event.event?.races ?? [];
-    const parts: Array<{ race: EventRace | null; index: number; list: ResultList }> =
-      races.length > 1 ? races.map((race, index) => ({ race, index, list: forRace(list, race) })) : [{ race: null, index: 0, list }];
-    for (const part of parts) {
-      if (!hasClubResult(part.list.classes, organisationId)) continue;
-      const [first] = renderClubResults(part.list, ctx, { organisationId, top: RESULTS_TOP, splits: false, maxPages: 1 });
-      if (!first) continue;
-      let payload = first;
-      if (part.race) {
-        const label = part.race.name ?? String(part.index + 1);
-        payload = { ...first, embeds: (first.embeds ?? []).map((e, i) => (i === 0 && e.title ? { ...e, title: truncate(`${e.title} – ${label}`, 256) } : e)) };
-      }
-      items.push({
-        itemKey: part.race ? `${RESULTS_FEED}:${eventId}:${part.race.id}` : `${RESULTS_FEED}:${eventId}`,
-        eventId,
-        raceId: part.race?.id ?? null,
-        payload,
-        contentHash: contentHash(payload),
-      });
-    }
-  }
-  return items;
+  return resultsParts(lists, organisationId).flatMap((part) => partItem(part, ctx, organisationId) ?? []);
+}
+
+/** Each item's thread: its name, and its pages rendered only when asked for. */
+export function resultsThreadItems(lists: readonly ResultList[], ctx: RenderContext, organisationId: string): ThreadItem[] {
+  return resultsParts(lists, organisationId).map((part) => ({
+    itemKey: part.itemKey,
+    name: resultsThreadName(part.list, part.race, part.index, ctx.language),
+    pages: () => threadPages(part.list, ctx, organisationId),
+  }));
 }
 
 export interface ResultsFeedOptions {
@@ -105,6 +129,11 @@ export interface ResultsFeedOptions {
   full?: boolean;
   /** For tests: see `PosterHooks`. */
   hooks?: PosterHooks;
+  /** The server's options of the feed (`threads`: a thread per post); defaults when absent. */
+  options?: Partial<FeedOptions>;
+  log?: Logger;
+  /** For tests: see `ThreadHooks`. */
+  threadHooks?: ThreadHooks;
 }
 
 export interface ResultsFeedRun {
@@ -113,6 +142,8 @@ export interface ResultsFeedRun {
   outcomes: Array<{ itemKey: string; outcome: PostOutcome }>;
   /** Discord refused the channel: the run stopped; the scheduler should pause the feed and tell the admins. */
   paused: Extract<PostOutcome, { kind: 'paused' }> | null;
+  /** With threads on: what happened to each item's thread (never a reason to pause or fail the run). */
+  threads?: ThreadOutcome[];
 }
 
 function day(ms: number): string {
@@ -158,5 +189,16 @@ export async function runResultsFeed(options: ResultsFeedOptions): Promise<Resul
   const liveOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
   const lists = await fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays, liveOnly);
   const ctx: RenderContext = { language: options.language, timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
-  return publishItems(options, RESULTS_FEED, resultsItems(lists, ctx, options.organisationId));
+  const items = resultsItems(lists, ctx, options.organisationId);
+  const threadsOn = options.options?.threads === true && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
+  const threadItems = threadsOn ? resultsThreadItems(lists, ctx, options.organisationId).filter((t) => items.some((i) => i.itemKey === t.itemKey)) : [];
+  const threadOptions = {
+    guildId: options.guildId, channelId: options.channelId, postFeed: RESULTS_FEED, ledger: options.ledger, target: options.target,
+    language: options.language, ...(options.log ? { log: options.log } : {}), ...(options.threadHooks ? { hooks: options.threadHooks } : {}),
+  };
+  if (threadsOn) intendThreads(threadOptions, threadItems);
+  const run = await publishItems(options, RESULTS_FEED, items);
+  // A paused feed stops here: its channel is refused, so its threads would be too.
+  if (!threadsOn || run.seeded || run.paused) return run;
+  return { ...run, threads: await syncThreads(threadOptions, threadItems) };
 }

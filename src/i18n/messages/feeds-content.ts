@@ -1,6 +1,6 @@
 import { defineMessages } from '../define.js';
 
-/** The texts of the automatic posts besides results: reminders, start lists, new events, activities. */
+/** The texts of the automatic posts besides results: reminders, start lists, new events, activities, results threads. */
 export const feedsContent = defineMessages({
   en: {
     'feedpost.reminder.title': 'Entry closes: {event}',
@@ -17,6 +17,7 @@ export const feedsContent = defineMessages({
     'feedpost.events.cancelled': 'Cancelled: **{event}**',
     'feedpost.activity.content': 'New club activity: **{name}**',
     'feedpost.activity.deadline': 'Register by {when}.',
+    'feedpost.thread.pageRemoved': '*(This page is no longer needed: the results are shorter now.)*',
   },
   sv: {
     'feedpost.reminder.title': 'Anmälan stänger: {event}',
@@ -33,6 +34,7 @@ export const feedsContent = defineMessages({
     'feedpost.events.cancelled': 'Inställd: **{event}**',
     'feedpost.activity.content': 'Ny klubbaktivitet: **{name}**',
     'feedpost.activity.deadline': 'Anmäl dig senast {when}.',
+    'feedpost.thread.pageRemoved': '*(Den här sidan behövs inte längre: resultaten är kortare nu.)*',
   },
   nb: {
     'feedpost.reminder.title': 'Påmeldingen stenger: {event}',
@@ -49,5 +51,6 @@ export const feedsContent = defineMessages({
     'feedpost.events.cancelled': 'Avlyst: **{event}**',
     'feedpost.activity.content': 'Ny klubbaktivitet: **{name}**',
     'feedpost.activity.deadline': 'Meld deg på innen {when}.',
+    'feedpost.thread.pageRemoved': '*(Denne siden trengs ikke lenger: resultatene er kortere nå.)*',
   },
 });

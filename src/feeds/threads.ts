@@ -1,0 +1,264 @@
+/**
+ * A thread per results post (`/feeds threads on`): opened on the post, holding the club's complete
+ * results (every page, with split times when they fit), and edited when the results change.
+ *
+ * Exactly once, with the ledger and poster the posts use, under a feed name of its own
+ * (RESULTS_THREADS_FEED, so the results feed's seeding, summaries and unfinished-post recovery never
+ * see thread rows):
+ * - `<itemKey>:thread`: the thread. Its intent is recorded (state `posting`) before the results post
+ *   is sent, so a crash anywhere between the post and the thread still opens the thread on a later
+ *   run; once opened, the row is `posted` with the thread's id as message id.
+ * - `<itemKey>:page:<n>`: the thread's messages, through `Poster` with the thread as channel.
+ * Opening twice is harmless: Discord answers 160004 for a message that already has a thread, and a
+ * thread started from a message has the message's id, so the thread is recovered, not doubled.
+ * A refusal (no Create Public Threads / Send Messages in Threads) skips the thread and never pauses
+ * the results feed: the post stays, the refusal is logged, and `/feeds show` counts the threads
+ * still waiting. They are opened on a later run once the permission is back.
+ */
+import { createHash } from 'node:crypto';
+import { DiscordAPIError } from 'discord.js';
+import type { EventRace, ResultList } from '../eventor/model.js';
+import { t, type Language } from '../i18n/index.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import type { ItemRef, Ledger, LedgerRow } from './ledger.js';
+import { newNonce, Poster, type PostOutcome, type PostTarget } from './poster.js';
+
+export const RESULTS_THREADS_FEED = 'results-threads';
+/** Discord's limit on thread names. */
+export const THREAD_NAME_MAX = 100;
+/**
+ * A week, Discord's longest: results are edited for RESULTS_LOOKBACK_DAYS after the event at most,
+ * so a thread opened on the results never needs an edit after it archived itself.
+ */
+export const THREAD_AUTO_ARCHIVE_MINUTES = 10_080;
+/** Messages in one thread at most; beyond, the last page says how many more. */
+export const THREAD_MAX_PAGES = 10;
+/** How many of the top of each class the thread shows for context besides the club's own. */
+export const THREAD_TOP = 3;
+
+const MISSING_ACCESS = 50001;
+const MISSING_PERMISSIONS = 50013;
+const UNKNOWN_MESSAGE = 10008;
+const UNKNOWN_CHANNEL = 10003;
+
+export interface ThreadItem {
+  /** The results item's key. */
+  itemKey: string;
+  name: string;
+  /** Rendered only for items that have a thread. */
+  pages: () => MessagePayload[];
+}
+
+export type ThreadOutcome =
+  | { itemKey: string; kind: 'opened'; threadId: string; created: boolean; pages: PostOutcome['kind'][] }
+  | { itemKey: string; kind: 'synced'; threadId: string; pages: PostOutcome['kind'][] }
+  /** Discord refused (permissions): nothing done now, tried again on a later run. */
+  | { itemKey: string; kind: 'skipped'; reason: 'forbidden' | 'unsupported'; code: number | string | null }
+  /** The post is not (or no longer) there: the results feed posts it first. */
+  | { itemKey: string; kind: 'waiting' }
+  | { itemKey: string; kind: 'failed'; error: unknown };
+
+export interface ThreadHooks {
+  /** Called after Discord opened the thread and before the ledger records it (tests crash here). */
+  afterThread?: (itemKey: string, threadId: string) => void;
+}
+
+export interface ThreadRunOptions {
+  guildId: string;
+  /** The results channel (the threads' parent). */
+  channelId: string;
+  /** The results feed's ledger name (where the posts are recorded). */
+  postFeed: string;
+  ledger: Ledger;
+  target: PostTarget;
+  language: Language;
+  log?: Logger;
+  hooks?: ThreadHooks;
+}
+
+let defaultLog: Logger | null = null;
+function logOf(options: ThreadRunOptions): Logger {
+  // Runs without a logger (the scheduler's context has none yet) still leave a line.
+  return options.log ?? (defaultLog ??= createLogger({ level: 'warn' }));
+}
+
+const hash = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** A thread name from the event (and race): one line, at most 100 characters. */
+export function threadName(eventName: string | null, raceLabel: string | null, language: Language): string {
+  const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+  const event = flat(eventName ?? '') || t(language, 'render.unknownEvent');
+  const race = raceLabel === null ? '' : flat(raceLabel);
+  return truncate(race === '' ? event : `${event} – ${race}`, THREAD_NAME_MAX);
+}
+
+/** The thread name of a results item. */
+export function resultsThreadName(list: ResultList, race: EventRace | null, raceIndex: number, language: Language): string {
+  const name = list.event.event?.name ?? list.event.name ?? null;
+  return threadName(name, race ? (race.name ?? String(raceIndex + 1)) : null, language);
+}
+
+/**
+ * The club's complete results for the thread: every club member of every class with the top of
+ * each class for context, with split tables when all of it fits in THREAD_MAX_PAGES messages (a
+ * member reading the thread wants the splits; a big club at a big event gets the full list
+ * without them rather than a list cut short).
+ */
+export function threadPages(list: ResultList, ctx: RenderContext, organisationId: string): MessagePayload[] {
+  const options = { organisationId, top: THREAD_TOP };
+  const withSplits = renderClubResults(list, ctx, { ...options, splits: true, maxPages: THREAD_MAX_PAGES + 1 });
+  const pages = withSplits.length <= THREAD_MAX_PAGES ? withSplits : renderClubResults(list, ctx, { ...options, splits: false, maxPages: THREAD_MAX_PAGES });
+  return pages.map((page) => ({ ...page, allowedMentions: { parse: [] } }));
+}
+
+const threadKey = (itemKey: string): string => `${itemKey}:thread`;
+const pagePrefix = (itemKey: string): string => `${itemKey}:page:`;
+const pageKey = (itemKey: string, n: number): string => `${pagePrefix(itemKey)}${n}`;
+
+/**
+ * Before the results are published: records the intent to open a thread for every item whose post
+ * is about to be made (new, or begun and not recorded), so the thread follows the post whatever
+ * happens in between. Posts made while threads were off get none.
+ */
+export function intendThreads(options: Pick<ThreadRunOptions, 'guildId' | 'channelId' | 'postFeed' | 'ledger'>, items: ReadonlyArray<Pick<ThreadItem, 'itemKey' | 'name'>>): void {
+  const { ledger, guildId } = options;
+  for (const item of items) {
+    const post = ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
+    if (post !== null && post.state !== 'posting') continue;
+    const ref: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(item.itemKey) };
+    if (ledger.get(ref) === null) ledger.intend(ref, options.channelId, hash(item.name), newNonce());
+  }
+}
+
+function refusalCode(error: unknown): number | string | null | undefined {
+  if (!(error instanceof DiscordAPIError)) return undefined;
+  if (error.status === 403 || error.code === MISSING_ACCESS || error.code === MISSING_PERMISSIONS) return error.code;
+  return undefined;
+}
+
+/** The placeholder a page becomes when the results shrink to fewer pages (Discord keeps the message). */
+function removedPage(language: Language): MessagePayload {
+  return { content: t(language, 'feedpost.thread.pageRemoved'), embeds: [], allowedMentions: { parse: [] } };
+}
+
+/**
+ * After the results are published: opens the threads intended and keeps every open thread's pages
+ * up to date. Never throws for Discord's refusals; the outcomes say what happened per item.
+ */
+export async function syncThreads(options: ThreadRunOptions, items: readonly ThreadItem[]): Promise<ThreadOutcome[]> {
+  const { ledger, guildId, target } = options;
+  const log = logOf(options);
+  const poster = new Poster(ledger, target);
+  const outcomes: ThreadOutcome[] = [];
+  // One refusal is enough per run: the permission is the channel's, the other threads would get the same.
+  let cannotOpen: { code: number | string | null } | null = null;
+  let cannotPost: { code: number | string | null } | null = null;
+  let pageRows: LedgerRow[] | null = null;
+  const rowsOfPages = (itemKey: string): LedgerRow[] => {
+    pageRows ??= ledger.rows(guildId, RESULTS_THREADS_FEED).filter((row) => row.itemKey.includes(':page:'));
+    return pageRows.filter((row) => row.itemKey.startsWith(pagePrefix(itemKey)));
+  };
+
+  for (const item of items) {
+    const threadRef: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(item.itemKey) };
+    let thread = ledger.get(threadRef);
+    if (thread === null) continue;
+    const post = ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
+    if (post?.state !== 'posted' || post.messageId === null) {
+      outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
+      continue;
+    }
+    if (thread.state === 'posted' && thread.messageId !== post.messageId) {
+      // The post was made anew (someone deleted it): the thread starts over on the new post.
+      ledger.intend(threadRef, options.channelId, hash(item.name), newNonce());
+      thread = ledger.get(threadRef)!;
+    }
+    let opened: { threadId: string; created: boolean } | null = null;
+    if (thread.state !== 'posted') {
+      if (cannotOpen) {
+        outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: cannotOpen.code });
+        continue;
+      }
+      if (!target.startThread) {
+        outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'unsupported', code: null });
+        continue;
+      }
+      try {
+        opened = await target.startThread(options.channelId, post.messageId, { name: item.name, autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES });
+      } catch (error) {
+        const code = refusalCode(error);
+        if (code !== undefined) {
+          cannotOpen = { code };
+          log.warn('results thread not opened: Discord refused (the post stays; retried on a later run)', { guildId, channelId: options.channelId, itemKey: item.itemKey, code });
+          outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code });
+        } else if (error instanceof DiscordAPIError && (error.code === UNKNOWN_MESSAGE || error.code === UNKNOWN_CHANNEL)) {
+          outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
+        } else {
+          log.warn('results thread not opened', { guildId, channelId: options.channelId, itemKey: item.itemKey, error });
+          outcomes.push({ itemKey: item.itemKey, kind: 'failed', error });
+        }
+        continue;
+      }
+      options.hooks?.afterThread?.(item.itemKey, opened.threadId);
+      ledger.posted(threadRef, opened.threadId, hash(item.name));
+      // A thread opened now holds none of the pages recorded before (in a thread since deleted, or
+      // under a post since made anew): they are posted afresh, each still exactly once.
+      for (const row of rowsOfPages(item.itemKey)) {
+        ledger.intend({ guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey }, opened.threadId, row.contentHash, newNonce());
+      }
+      pageRows = null;
+      thread = ledger.get(threadRef)!;
+    }
+    const threadId = thread.messageId!;
+    if (cannotPost) {
+      outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: cannotPost.code });
+      continue;
+    }
+
+    const pages = item.pages();
+    const count = Math.max(pages.length, rowsOfPages(item.itemKey).length);
+    const pageOutcomes: PostOutcome['kind'][] = [];
+    let stopped: ThreadOutcome | null = null;
+    for (let n = 1; n <= count; n += 1) {
+      const payload = pages[n - 1] ?? removedPage(options.language);
+      const outcome = await poster.publish({
+        guildId, feed: RESULTS_THREADS_FEED, itemKey: pageKey(item.itemKey, n), channelId: threadId, payload, contentHash: hash(JSON.stringify(payload)),
+      });
+      pageOutcomes.push(outcome.kind);
+      if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
+        // The thread was deleted: it is opened again on the next run, with every page.
+        ledger.intend(threadRef, options.channelId, hash(item.name), newNonce());
+        stopped = { itemKey: item.itemKey, kind: 'waiting' };
+      } else if (outcome.kind === 'paused') {
+        cannotPost = { code: outcome.code };
+        log.warn('results thread not updated: Discord refused (the post stays; retried on a later run)', { guildId, threadId, itemKey: item.itemKey, code: outcome.code });
+        stopped = { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
+      } else if (outcome.kind === 'failed') {
+        log.warn('results thread page not posted', { guildId, threadId, itemKey: item.itemKey, page: n, error: outcome.error });
+        stopped = { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
+      }
+      // Pages stay in order: after a failure the rest waits for the next run.
+      if (stopped) break;
+    }
+    pageRows = null;
+    if (stopped) outcomes.push(stopped);
+    else if (opened) outcomes.push({ itemKey: item.itemKey, kind: 'opened', threadId, created: opened.created, pages: pageOutcomes });
+    else outcomes.push({ itemKey: item.itemKey, kind: 'synced', threadId, pages: pageOutcomes });
+  }
+  return outcomes;
+}
+
+/**
+ * Threads intended for posts that exist but not opened yet (Discord refused, or a run was cut
+ * short): what `/feeds show` counts.
+ */
+export function threadsWaiting(ledger: Ledger, guildId: string, postFeed: string): number {
+  let waiting = 0;
+  for (const row of ledger.rows(guildId, RESULTS_THREADS_FEED)) {
+    if (row.state !== 'posting' || !row.itemKey.endsWith(':thread')) continue;
+    const post = ledger.get({ guildId, feed: postFeed, itemKey: row.itemKey.slice(0, -':thread'.length) });
+    if (post?.state === 'posted') waiting += 1;
+  }
+  return waiting;
+}
