@@ -1,11 +1,12 @@
 /**
  * /forget-me: after a confirm button, deletes everything the bot holds about the member in every
- * server (links, link requests, audit entries naming them). Nothing is logged or audited about
- * it, since that would name them again.
+ * server (links, link requests, audit entries naming them, /notify subscriptions and the ledger of
+ * their DMs). Nothing is logged or audited about it, since that would name them again.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { customId, type BotCommand } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
+import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 
 /** A confirm button found in an old message must not delete anything years later. */
 const CONFIRM_TTL_MS = 10 * 60_000;
@@ -30,6 +31,8 @@ export const forgetMe: BotCommand = {
           return;
         }
         // The clicker, never an id from the button: only your own data can be deleted.
+        // Subscriptions first: Store.forgetUser then empties the WAL for both.
+        new SubscriptionStore(ctx.store).forgetUser(ctx.interaction.user.id);
         ctx.store.forgetUser(ctx.interaction.user.id);
         await ctx.interaction.editReply({ content: ctx.t('linking.forget.done'), components: [] });
       },

@@ -15,6 +15,7 @@ import { forgetMe } from './forget-me.js';
 import { help } from './help.js';
 import { link } from './link.js';
 import { loginCommand } from './login.js';
+import { notifyCommand } from './notify.js';
 import { results } from './results.js';
 import { setup } from './setup.js';
 import { starts } from './starts.js';
@@ -22,4 +23,4 @@ import { status } from './status.js';
 import { unlink } from './unlink.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly BotCommand[] = [help, status, setup, feedsCommand, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity, loginCommand, cardCommand, link, unlink, whoami, admin, forgetMe];
+export const COMMANDS: readonly BotCommand[] = [help, status, setup, feedsCommand, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity, loginCommand, cardCommand, link, unlink, whoami, notifyCommand, admin, forgetMe];

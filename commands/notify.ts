@@ -1,0 +1,136 @@
+/**
+ * /notify on|off|show [what]: personal DMs "your start time is out" and "your result is in" for
+ * the member's linked Eventor persons (src/feeds/personal.ts sends them). Only for linked members.
+ * Turning DMs on sends one confirmation DM, so closed DMs show up now rather than on race day;
+ * a refusal pauses the DMs, `/notify show` says so, and `/notify on` again clears it.
+ */
+import { ApplicationIntegrationType, DiscordAPIError, InteractionContextType, Routes, type APIApplicationCommandOptionChoice, type SlashCommandStringOption } from 'discord.js';
+import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { openDmChannel } from '../src/feeds/personal.js';
+import { NOTIFY_KINDS, SubscriptionStore, type NotifyKind, type Subscription } from '../src/feeds/subscriptions.js';
+import { discordLocalizations, languageFor, t, type MessageKey } from '../src/i18n/index.js';
+import { escapeName } from '../src/render/index.js';
+import { guildOf, personNames, when } from './linking-common.js';
+
+type What = 'all' | NotifyKind;
+const WHATS: readonly What[] = ['all', ...NOTIFY_KINDS];
+const DMS_CLOSED = 50007;
+
+function choice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
+  return { name: t('en', key), name_localizations: discordLocalizations(key), value };
+}
+
+const whatOption = (o: SlashCommandStringOption) =>
+  localize(o, 'notify.option.what.name', 'notify.option.what.description').addChoices(...WHATS.map((w) => choice(`notify.choice.${w}` as MessageKey, w)));
+
+const definition = localizedCommand('notify.name', 'notify.description')
+  .setContexts(InteractionContextType.Guild)
+  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+  .addSubcommand((sub) => localize(sub, 'notify.on.name', 'notify.on.description').addStringOption(whatOption))
+  .addSubcommand((sub) => localize(sub, 'notify.off.name', 'notify.off.description').addStringOption(whatOption))
+  .addSubcommand((sub) => localize(sub, 'notify.show.name', 'notify.show.description'))
+  .toJSON();
+
+/** The option as given; anything but a known choice (a stale client, a hand-made request) is refused. */
+function whatOf(ctx: CommandContext): What {
+  const given = ctx.interaction.options.getString('what') ?? 'all';
+  if (!(WHATS as readonly string[]).includes(given)) throw new UserFacingError('error.unexpected');
+  return given as What;
+}
+
+function kindsOf(what: What): NotifyKind[] {
+  return what === 'all' ? [...NOTIFY_KINDS] : [what];
+}
+
+async function statusText(ctx: CommandContext, sub: Subscription | null, personIds: readonly string[]): Promise<string> {
+  if (!sub) return personIds.length > 0 ? ctx.t('notify.status.none') : ctx.t('notify.notLinked');
+  const state = (on: boolean) => ctx.t(on ? 'notify.state.on' : 'notify.state.off');
+  const lines = [ctx.t('notify.status.title'), ctx.t('notify.status.starts', { state: state(sub.starts) }), ctx.t('notify.status.results', { state: state(sub.results) })];
+  if (personIds.length > 0) {
+    const names = await personNames(ctx, personIds);
+    lines.push(ctx.t('notify.status.persons', { persons: personIds.map((id) => names.get(id)!).join(', ') }));
+  } else {
+    lines.push(ctx.t('notify.linkGone'));
+  }
+  if (sub.pausedReason !== null) lines.push('', ctx.t(`notify.status.paused.${sub.pausedReason}`, { when: when(sub.pausedAt ?? sub.updatedAt, 'f') }));
+  lines.push('', ctx.t('notify.status.hint'));
+  return lines.join('\n');
+}
+
+/** The confirmation DM; what went wrong, if anything, for the reply. */
+async function welcome(ctx: CommandContext, subscriptions: SubscriptionStore, sub: Subscription): Promise<'sent' | 'refused' | 'failed'> {
+  const guildId = sub.guildId;
+  const userId = sub.userId;
+  const language = languageFor(sub.locale);
+  const what = t(language, `notify.what.${sub.starts && sub.results ? 'all' : sub.starts ? 'starts' : 'results'}`);
+  const server = ctx.interaction.guild?.name ?? ctx.store.guildSettings(guildId)?.organisationName ?? '';
+  const client = ctx.interaction.client;
+  try {
+    const channelId = sub.dmChannelId ?? await openDmChannel(client, userId);
+    if (channelId !== sub.dmChannelId) subscriptions.setDmChannel(guildId, userId, channelId);
+    await client.rest.post(Routes.channelMessages(channelId), {
+      body: { content: t(language, 'notify.welcome.dm', { server: escapeName(server), what }), allowed_mentions: { parse: [] } },
+    });
+    return 'sent';
+  } catch (error) {
+    // Only the code: Discord's error carries the request body.
+    const code = error instanceof DiscordAPIError ? error.code : null;
+    if (error instanceof DiscordAPIError && (error.code === DMS_CLOSED || error.status === 403)) {
+      subscriptions.pause(guildId, userId, 'dms-closed');
+      ctx.log.info('personal DMs paused at /notify on: Discord refused the confirmation', { code });
+      return 'refused';
+    }
+    ctx.log.warn('could not send the /notify confirmation DM', { code });
+    return 'failed';
+  }
+}
+
+async function turnOn(ctx: CommandContext, subscriptions: SubscriptionStore, guildId: string, userId: string, personIds: readonly string[]): Promise<string> {
+  if (personIds.length === 0) throw new UserFacingError('notify.notLinked');
+  const what = whatOf(ctx);
+  const before = subscriptions.get(guildId, userId);
+  const change = Object.fromEntries(kindsOf(what).map((k) => [k, true])) as Partial<Record<NotifyKind, boolean>>;
+  const sub = subscriptions.set(guildId, userId, change, ctx.interaction.locale)!;
+  const news = !before || before.pausedReason !== null || kindsOf(what).some((k) => !before[k]);
+  const outcome = news ? await welcome(ctx, subscriptions, sub) : 'sent';
+  const lines = [ctx.t('notify.turnedOn', { what: ctx.t(`notify.what.${what}`) })];
+  if (outcome === 'refused') lines.push(ctx.t('notify.welcome.refused'));
+  if (outcome === 'failed') lines.push(ctx.t('notify.welcome.failed'));
+  lines.push('', await statusText(ctx, subscriptions.get(guildId, userId), personIds));
+  return lines.join('\n');
+}
+
+async function turnOff(ctx: CommandContext, subscriptions: SubscriptionStore, guildId: string, userId: string, personIds: readonly string[]): Promise<string> {
+  const what = whatOf(ctx);
+  const change = Object.fromEntries(kindsOf(what).map((k) => [k, false])) as Partial<Record<NotifyKind, boolean>>;
+  const before = subscriptions.get(guildId, userId);
+  const sub = before ? subscriptions.set(guildId, userId, change, ctx.interaction.locale) : null;
+  return [ctx.t('notify.turnedOff', { what: ctx.t(`notify.what.${what}`) }), '', await statusText(ctx, sub, personIds)].join('\n');
+}
+
+export const notifyCommand: BotCommand = {
+  definition,
+  defer: 'ephemeral',
+  async execute(ctx) {
+    const guildId = guildOf(ctx);
+    const userId = ctx.interaction.user.id;
+    const subscriptions = new SubscriptionStore(ctx.store, () => ctx.now());
+    const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
+    let content: string;
+    switch (ctx.interaction.options.getSubcommand(false)) {
+      case 'on':
+        content = await turnOn(ctx, subscriptions, guildId, userId, personIds);
+        break;
+      case 'off':
+        content = await turnOff(ctx, subscriptions, guildId, userId, personIds);
+        break;
+      case 'show':
+        content = await statusText(ctx, subscriptions.get(guildId, userId), personIds);
+        break;
+      default:
+        throw new UserFacingError('error.unexpected');
+    }
+    await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });
+  },
+};
