@@ -79,7 +79,7 @@ export interface ThreadRunOptions {
 
 let defaultLog: Logger | null = null;
 function logOf(options: ThreadRunOptions): Logger {
-  // Runs without a logger (the scheduler's context has none yet) still leave a line.
+  // Callers without a logger (tests, tools) still leave a line.
   return options.log ?? (defaultLog ??= createLogger({ level: 'warn' }));
 }
 
