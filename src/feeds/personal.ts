@@ -365,7 +365,7 @@ export async function runPersonalNotifications(options: PersonalRunOptions): Pro
   // A feed that starts now needs the whole window, or an older item would seem new on the next full run.
   let startLists: StartList[] = [];
   if (all.some((w) => w.kind === 'starts')) {
-    startLists = await fetchClubStartLists(options.client, options.organisationId, now, STARTLISTS_WINDOW_DAYS, options.full === false && !starting('starts'));
+    startLists = await fetchClubStartLists(options.client, options.organisationId, now, STARTLISTS_WINDOW_DAYS, options.full === false && !starting('starts'), options.log);
   }
   let resultLists: ResultList[] = [];
   if (all.some((w) => w.kind === 'results')) {
