@@ -5,6 +5,7 @@
  */
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import type { EventorClient } from '../eventor/client.js';
+import type { SharedResponseCache } from '../eventor/http.js';
 import type { EventorInstance } from '../eventor/instances.js';
 import type { Logger } from '../log/logger.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
@@ -20,7 +21,8 @@ export interface BotOptions {
   /** The slash commands (commands/index.ts); passed in so the core does not depend on them. */
   commands: readonly BotCommand[];
   now?: () => Date;
-  createEventorClient?: (instance: EventorInstance, apiKey: string) => EventorClient;
+  /** How Eventor clients are made (tests); `shared` is the instance's cache, for the client's `shared` option. */
+  createEventorClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
   /** Run the feed scheduler (node-cron, every minute). Default true; tests pass false or drive `scheduler.tick`. */
   scheduler?: boolean;
 }

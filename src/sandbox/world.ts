@@ -84,7 +84,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     const bot = await startBot({
       config, log, commands, now, scheduler: options.scheduler ?? false,
       ...(options.eventorFollowsClock
-        ? { createEventorClient: (instance, apiKey) => new EventorClient({ instance, apiKey, now: () => now().getTime(), retries: 0, cache: { ttlMs: { 'organisation-apikey': 5 * 60_000 } } }) }
+        ? { createEventorClient: (instance, apiKey, shared) => new EventorClient({ instance, apiKey, shared, now: () => now().getTime(), retries: 0, cache: { ttlMs: { 'organisation-apikey': 5 * 60_000 } } }) }
         : {}),
     });
     return {
