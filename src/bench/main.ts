@@ -87,8 +87,8 @@ async function peakHeapBytes(file: string, expected: { results: number; splits: 
 
 export async function runBench(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
-  // Eventor requests per hour for 1, 10 and 100 servers of one club, printed first (the 100-server
-  // weekend takes several minutes: every server runs every 5 minutes on race days).
+  // Eventor requests per hour for 1, 10 and 100 servers of one club, then 10 and 100 servers of 10
+  // clubs (each its own key), printed first: the 100-server weekends take minutes each.
   const requests = await requestsFigures(write);
   const xml = await largeResultListXml();
   const bytes = Buffer.byteLength(xml);

@@ -4,6 +4,10 @@
  * through a race weekend in the sandbox (Thursday 00:00 to Monday 24:00, Stockholm time) on a
  * controllable clock. Every Eventor HTTP request the sandbox receives counts.
  *
+ * The same with N servers spread over K of the sandbox's clubs, each club with its own key (as
+ * `/setup eventor` stores it): what one bot serving many clubs asks, where the instance's shared
+ * cache fetches public answers once for all clubs and only each club's own questions multiply.
+ *
  * The clock ticks every 5 minutes, the scheduler's finest cadence: its runs are aligned to
  * 5-minute and hourly wall-clock slots, so a tick every minute would run the same slots and make
  * the same requests, only five times slower to simulate.
@@ -22,6 +26,8 @@ const BASE = new Date('2026-10-01T10:00:00Z');
 
 export interface RequestsRun {
   servers: number;
+  /** Clubs the servers belong to (round robin over the sandbox's clubs, home club first). */
+  clubs: number;
   /** Eventor HTTP requests the sandbox received while the clock ran. */
   requests: number;
   hours: number;
@@ -35,6 +41,11 @@ export interface RequestsRun {
 
 export interface RequestsOptions {
   servers: number;
+  /**
+   * Spread the servers over this many clubs, each with its own key. Default 1: every server uses
+   * the home club's key from the bot's configuration.
+   */
+  clubs?: number;
   /** Simulated hours from the weekend's Thursday 00:00 (default: through Monday 24:00). */
   hours?: number;
   /** Clock step (default 5 minutes). */
@@ -54,6 +65,7 @@ function addDays(date: string, days: number): string {
 
 export async function measureEventorRequests(options: RequestsOptions): Promise<RequestsRun> {
   const stepMs = options.stepMs ?? 5 * MINUTE;
+  const clubCount = options.clubs ?? 1;
   let clock = BASE;
   const world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
   try {
@@ -67,6 +79,9 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
       .filter(({ ev }) => dataset.details(ev).entries.some((e) => e.competitor?.organisation?.id === home))
       .sort((a, b) => a.date.localeCompare(b.date))[0];
     if (!weekend) throw new Error('the sandbox has no race weekend with club entrants');
+    if (!Number.isInteger(clubCount) || clubCount < 1 || clubCount > dataset.clubs.length) {
+      throw new Error(`clubs must be 1 to ${dataset.clubs.length} (the sandbox's clubs)`);
+    }
     const day = new Date(`${weekend.date}T12:00:00Z`).getUTCDay();
     const thursday = addDays(weekend.date, day === 6 ? -2 : -3);
     const from = localMidnight(thursday);
@@ -75,7 +90,13 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
 
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
     for (let i = 0; i < options.servers; i++) {
-      const guildId = i === 0 ? world.guild.id : world.discord.createGuild({ name: `${dataset.homeClub.name} ${i + 1}`, preferredLocale: 'sv-SE' }).id;
+      const club = dataset.clubs[i % clubCount]!;
+      const guildId = i === 0 ? world.guild.id : world.discord.createGuild({ name: `${club.name} ${i + 1}`, preferredLocale: 'sv-SE' }).id;
+      if (clubCount > 1) {
+        world.bot.store.connectEventor(guildId, {
+          instance: 'custom', baseUrl: world.eventor.baseUrl, apiKey: club.apiKey, organisation: { id: club.id, name: club.name },
+        });
+      }
       const admin = world.discord.createTextChannel(guildId, { name: 'styrelsen' }).id;
       world.bot.store.setChannel(guildId, 'admin', admin);
       for (const kind of FEED_KINDS) {
@@ -98,23 +119,39 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
       paths.set(path, (paths.get(path) ?? 0) + 1);
     }
     const byPath = [...paths].sort((a, b) => b[1] - a[1]);
-    return { servers: options.servers, requests, hours, perHour: requests / hours, byPath, from, to };
+    return { servers: options.servers, clubs: clubCount, requests, hours, perHour: requests / hours, byPath, from, to };
   } finally {
     await world.close();
   }
 }
 
-/** The figures for 1, 10 and 100 servers (or `servers`): each within 3 times the 1-server one. */
+/** Servers spread over several clubs, each club with its own key. */
+export interface Spread {
+  servers: number;
+  clubs: number;
+}
+
+/**
+ * The figures for 1, 10 and 100 servers of one club (or `servers`): each within 3 times the
+ * 1-server one. Then the same weekend with servers spread over several clubs (`spread`, default
+ * 10 and 100 servers of 10 clubs): each within K times the 1-server figure, what K separate
+ * single-club bots would ask at least, since clubs share only the public answers.
+ */
 export async function requestsFigures(
   write: (line: string) => void,
-  options: { servers?: readonly number[]; hours?: number } = {},
+  options: { servers?: readonly number[]; spread?: readonly Spread[]; hours?: number } = {},
 ): Promise<BenchFigure[]> {
   const counts = options.servers ?? [1, 10, 100];
+  const spread = options.spread ?? [{ servers: 10, clubs: 10 }, { servers: 100, clubs: 10 }];
+  const hours = options.hours === undefined ? {} : { hours: options.hours };
+  const describe = (run: RequestsRun, what: string) => {
+    write(`# ${run.servers} server(s) of ${what}, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`);
+    write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
+  };
   const runs: RequestsRun[] = [];
   for (const servers of counts) {
-    const run = await measureEventorRequests({ servers, ...(options.hours === undefined ? {} : { hours: options.hours }) });
-    write(`# ${servers} server(s) of one club, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`);
-    write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
+    const run = await measureEventorRequests({ servers, ...hours });
+    describe(run, 'one club');
     runs.push(run);
   }
   const one = runs[0]!.perHour;
@@ -128,5 +165,20 @@ export async function requestsFigures(
   for (const figure of figures) write(formatFigure(figure));
   const last = runs[runs.length - 1]!;
   write(`# ratio ${last.servers}/${runs[0]!.servers}: ${one === 0 ? 'n/a' : (last.perHour / one).toFixed(2)}`);
-  return figures;
+
+  const spreadFigures: BenchFigure[] = [];
+  for (const { servers, clubs } of spread) {
+    const run = await measureEventorRequests({ servers, clubs, ...hours });
+    describe(run, `${clubs} clubs (each its own key)`);
+    spreadFigures.push({
+      name: `eventor-requests-per-hour-${run.servers}-servers-${run.clubs}-clubs`,
+      value: run.perHour,
+      unit: 'req/h',
+      op: '<=',
+      target: Number((run.clubs * one).toFixed(3)),
+    });
+    write(`# ${clubs} clubs: ${run.perHour.toFixed(1)} req/h against ${(clubs * one).toFixed(1)} for ${clubs} single-club bots (${clubs} x the 1-server figure)`);
+  }
+  for (const figure of spreadFigures) write(formatFigure(figure));
+  return [...figures, ...spreadFigures];
 }
