@@ -11,6 +11,7 @@ import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js'
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 function carries(message: MessageView, nonce: string): boolean {
   const marker = markerText(nonce);
@@ -199,5 +200,30 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     expect((await new Poster(ledger, target).publish(item('c', channel, 'y'))).kind).toBe('posted');
     expect((await new Poster(ledger, target).publish(item('c', channel, 'y'))).kind).toBe('unchanged');
     expect(world.discord.messages(channel).filter((m) => m.embeds[0]?.title === 'c')).toHaveLength(1);
+  });
+
+  it('results of a race under way when the feed was turned on are posted once they change; older ones stay history', async () => {
+    const home = world.eventor.dataset.homeClub.id;
+    const runner = world.eventor.dataset.details(event).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
+    const started = Date.parse(event.event.start!);
+    const during = world.discord.createTextChannel(world.guild.id, { name: 'turned-on-during-race' }).id;
+    const later = world.discord.createTextChannel(world.guild.id, { name: 'turned-on-days-later' }).id;
+    const duringRun = (at: number) => runResultsFeed(options({ guildId: 'follow-during', channelId: during, now: new Date(at) }));
+    const laterRun = (at: number) => runResultsFeed(options({ guildId: 'follow-later', channelId: later, now: new Date(at) }));
+    expect((await duringRun(started + 2 * HOUR)).seeded).toBe(true);
+    expect((await laterRun(started + 3 * DAY)).seeded).toBe(true);
+
+    world.eventor.dataset.correctResult(event.id, runner.person!.id!, { status: 'DidNotFinish' });
+    tick(6 * MINUTE);
+    const key = `results:${event.id}`;
+    expect((await duringRun(started + 3 * HOUR)).outcomes.find((o) => o.itemKey === key)?.outcome.kind).toBe('posted');
+    expect((await laterRun(started + 3 * DAY + HOUR)).outcomes.find((o) => o.itemKey === key)?.outcome.kind).toBe('seeded');
+    expect(world.discord.messages(during)).toHaveLength(1);
+    expect(world.discord.messages(later)).toHaveLength(0);
+
+    world.eventor.dataset.correctResult(event.id, runner.person!.id!, { status: 'OK' });
+    tick(6 * MINUTE);
+    expect((await duringRun(started + 4 * HOUR)).outcomes.find((o) => o.itemKey === key)?.outcome.kind).toBe('edited');
+    expect(world.discord.messages(during)).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ import { renderClubResults, truncate, type MessagePayload, type RenderContext } 
 import type { Ledger } from './ledger.js';
 import type { Logger } from '../log/logger.js';
 import type { PostOutcome, PosterHooks, PostTarget } from './poster.js';
-import { eventsWithClubEntries, publishItems } from './common.js';
+import { eventsWithClubEntries, listsPerEvent, publishItems } from './common.js';
 import type { FeedOptions } from './settings.js';
 import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from './threads.js';
 
@@ -29,6 +29,8 @@ export interface ResultsItem {
   raceId: string | null;
   payload: MessagePayload;
   contentHash: string;
+  /** See `FeedItem.followSeeded`. */
+  followSeeded?: boolean;
 }
 
 export function contentHash(payload: MessagePayload): string {
@@ -93,7 +95,11 @@ function partItem(part: ResultsPart, ctx: RenderContext, organisationId: string)
     const label = part.race.name ?? String(part.index + 1);
     payload = { ...first, embeds: (first.embeds ?? []).map((e, i) => (i === 0 && e.title ? { ...e, title: truncate(`${e.title} – ${label}`, 256) } : e)) };
   }
-  return { itemKey: part.itemKey, eventId: part.eventId, raceId: part.race?.id ?? null, payload, contentHash: contentHash(payload) };
+  // Results of a race under way when the feed was turned on are news once they change (more
+  // runners in, official results); older ones that were already out stay history.
+  const started = part.race?.date ?? part.list.event.event?.start ?? null;
+  const followSeeded = started !== null && ctx.now.getTime() - Date.parse(started) <= RESULTS_LIVE_MS;
+  return { itemKey: part.itemKey, eventId: part.eventId, raceId: part.race?.id ?? null, payload, contentHash: contentHash(payload), ...(followSeeded ? { followSeeded } : {}) };
 }
 
 /**
@@ -159,7 +165,7 @@ export const RESULTS_LIVE_MS = 36 * 3_600_000;
  * With `liveOnly`, events that started more than RESULTS_LIVE_MS ago are left out: corrections to
  * older results are picked up on the full (hourly) runs, so race days are not spent asking for them.
  */
-export async function fetchClubResults(client: EventorClient, organisationId: string, now: Date, lookbackDays = RESULTS_LOOKBACK_DAYS, liveOnly = false): Promise<ResultList[]> {
+export async function fetchClubResults(client: EventorClient, organisationId: string, now: Date, lookbackDays = RESULTS_LOOKBACK_DAYS, liveOnly = false, log?: Logger): Promise<ResultList[]> {
   const t = now.getTime();
   const from = t - lookbackDays * DAY;
   const [events, entered] = await Promise.all([
@@ -171,13 +177,11 @@ export async function fetchClubResults(client: EventorClient, organisationId: st
     .filter((e) => entered.has(e.id) || e.organisers.some((o) => o.id === organisationId))
     .filter((e) => !liveOnly || t - Date.parse(e.start!) <= RESULTS_LIVE_MS)
     .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id.localeCompare(b.id));
-  const lists: ResultList[] = [];
-  for (const event of candidates) {
+  return listsPerEvent(candidates, async (event) => {
     const list = await client.organisationResults({ organisationIds: [organisationId], eventId: event.id, top: RESULTS_TOP });
     // Lists may name the event by id only: give the renderer the event from the events call.
-    lists.push(list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } });
-  }
-  return lists;
+    return list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } };
+  }, log, 'results');
 }
 
 /**
@@ -187,7 +191,7 @@ export async function fetchClubResults(client: EventorClient, organisationId: st
  */
 export async function runResultsFeed(options: ResultsFeedOptions): Promise<ResultsFeedRun> {
   const liveOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
-  const lists = await fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays, liveOnly);
+  const lists = await fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays, liveOnly, options.log);
   const ctx: RenderContext = { language: options.language, timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
   const items = resultsItems(lists, ctx, options.organisationId);
   const threadsOn = options.options?.threads === true && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
