@@ -24,6 +24,12 @@ describe('npm run demo', () => {
     expect(transcript).toContain('Startlista');
     expect(transcript).toContain('Sträcka');
     expect(transcript).toContain(`${DEMO_SESSION.length} of ${DEMO_SESSION.length} commands answered`);
+    // Part 3 (its content is checked in demo-scheduler.test.ts): the feeds through a race weekend.
+    expect(transcript).toContain('Part 3');
+    expect(transcript).toContain('kassoren used /feeds on kind: results channel: #resultat');
+    expect(transcript).toMatch(/#resultat, the bot edited its post of/);
+    expect(transcript).toContain('every expected post appeared, once');
+    expect(transcript).not.toContain('FAILED');
     expect(code).toBe(0);
-  }, 120_000);
+  }, 240_000);
 });

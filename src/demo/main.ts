@@ -1,7 +1,8 @@
 /**
- * `npm run demo`: the Eventor side of eventor-bot against the embedded sandbox, no accounts
- * needed. Starts the sandbox Eventor in-process, fetches what a club member would ask for,
- * and prints a readable tour. Exits 0 only when every step got its answer.
+ * `npm run demo`: eventor-bot against the embedded sandboxes, no accounts needed. Part 1 tours
+ * the sandbox Eventor with the client; part 2 runs the bot as its own process and members use the
+ * commands; part 3 follows the automatic posts through a race weekend on a simulated clock.
+ * Exits 0 only when every step got its answer and every expected post appeared.
  */
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
@@ -9,6 +10,7 @@ import type { Event, ResultList, ResultStatus } from '../eventor/model.js';
 import { formatElapsed } from '../eventor/time.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { runBotSession, type DemoStep } from './bot-session.js';
+import { runSchedulerSession } from './scheduler-session.js';
 
 const TIME_ZONE = 'Europe/Stockholm';
 const when = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
@@ -124,7 +126,18 @@ export async function runDemo(write: (line: string) => void = (line) => process.
   write('\n\n=== Part 2: the bot in a Discord server (sandbox Discord, transcript of what members see)');
   const session = await runBotSession(DEMO_SESSION, write);
   write(`\n${session.answered} of ${session.total} commands answered.`);
-  return failed.length === 0 && session.answered === session.total ? 0 : 1;
+
+  write('\n\n=== Part 3: automatic posts through a race weekend (the feed scheduler on a simulated clock)');
+  let scheduled = false;
+  try {
+    const part3 = await runSchedulerSession(write);
+    const edits = part3.posts.reduce((n, p) => n + p.edits.length, 0);
+    write(`${part3.posts.length} posts and ${edits} edit${edits === 1 ? '' : 's'} by the bot; ${part3.problems.length === 0 ? 'every expected post appeared, once' : `${part3.problems.length} problem(s)`}.`);
+    scheduled = part3.problems.length === 0;
+  } catch (error) {
+    write(`   FAILED: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  }
+  return failed.length === 0 && session.answered === session.total && scheduled ? 0 : 1;
 }
 
 /** The scripted session: members run each command, in English and in Swedish. */

@@ -1,0 +1,300 @@
+/**
+ * Part 3 of `npm run demo`: the automatic posts. The loopback world (sandbox Eventor, sandbox
+ * Discord and the real bot in this process) runs on a simulated clock. An admin turns the feeds
+ * on with the real `/feeds` command; the clock then moves through a race weekend of the club,
+ * ticking the real feed scheduler, and the transcript shows every post and edit the bot makes in
+ * the club's channels, with the local time (Europe/Stockholm) it happened at.
+ *
+ * The sandbox's data is made once for a fixed "now" (BASE): past events have results, the next
+ * one has its draw, later ones have neither. So the followed race gets its start list and its
+ * results here, at the times an organiser would publish them, and then a correction; the
+ * transcript says so each time.
+ */
+import { FeedSettingsStore } from '../feeds/settings.js';
+import { localDate } from '../feeds/scheduler.js';
+import { formatElapsed, localToInstant } from '../eventor/time.js';
+import type { PersonResult } from '../eventor/model.js';
+import { renderInteractionText, renderMessageText, type MessageView } from '../sandbox/discord/index.js';
+import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
+import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
+import { startLoopbackWorld, type LoopbackWorld } from '../sandbox/world.js';
+import { humanize } from './bot-session.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const ZONE = SANDBOX_TIME_ZONE;
+/** The sandbox's reference "now" (its events are placed around it): fixed, so every run is the same. */
+export const SCHEDULER_DEMO_BASE = new Date('2026-10-01T10:00:00Z');
+/** At most this many scheduler ticks (the walk below takes about 900). */
+const MAX_TICKS = 3_000;
+
+const stamp = new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const dayName = new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, weekday: 'long', day: 'numeric', month: 'long' });
+
+/** One message the bot made in a feed channel, as the transcript showed it. */
+export interface SchedulerPost {
+  kind: 'reminders' | 'startlists' | 'results';
+  channel: string;
+  messageId: string;
+  /** When it was posted (simulated instant, ISO). */
+  at: string;
+  /** As first posted. */
+  text: string;
+  /** After its last edit (the same as `text` when never edited). */
+  finalText: string;
+  /** When each edit was seen (simulated instants, ISO), oldest first. */
+  edits: string[];
+}
+
+export interface SchedulerSessionResult {
+  /** The followed race. */
+  event: { id: string; name: string; start: string };
+  posts: SchedulerPost[];
+  /** The correction made in the sandbox Eventor: whose time, from and to (seconds). */
+  correction: { name: string; className: string; from: number; to: number } | null;
+  /** When it was made (simulated instant, ISO), or null. */
+  correctedAt: string | null;
+  ticks: number;
+  /** What the walk expected and did not see (empty when everything happened). */
+  problems: string[];
+}
+
+type Kind = SchedulerPost['kind'];
+type Materialized = NonNullable<SandboxEvent['materialized']>;
+
+/** A local wall-clock time on the day `offsetDays` from the local date `date`, as an instant. */
+function localAt(date: string, offsetDays: number, clock: string): Date {
+  const day = new Date(Date.parse(`${date}T12:00:00Z`) + offsetDays * DAY).toISOString().slice(0, 10);
+  return new Date(localToInstant(day, clock, ZONE)!);
+}
+
+const clubEntryCount = (dataset: SandboxDataset, ev: SandboxEvent): number =>
+  dataset.details(ev).entries.filter((e) => e.competitor?.organisation?.id === dataset.homeClub.id).length;
+
+/** The first single-race weekend event with club entries starting at least nine days after BASE. */
+export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BASE): SandboxEvent {
+  const race = dataset.events
+    .filter((ev) => ev.shape === 'single' && ev.event.status !== 'canceled' && ev.syntheticRunners === 0 && ev.event.start !== null)
+    .filter((ev) => Date.parse(ev.event.start!) > base.getTime() + 9 * DAY)
+    .filter((ev) => [0, 6].includes(new Date(`${localDate(new Date(ev.event.start!), ZONE)}T12:00:00Z`).getUTCDay()))
+    .sort((a, b) => Date.parse(a.event.start!) - Date.parse(b.event.start!))
+    .find((ev) => clubEntryCount(dataset, ev) > 0);
+  if (!race) throw new Error('the sandbox has no weekend race with club entries');
+  return race;
+}
+
+/**
+ * The sandbox makes an event's entries, draw and results from one random stream, so turning its
+ * results on later (and regenerating) would also change its entries and start times. The race is
+ * therefore made once with everything, and what is published is revealed step by step.
+ */
+function stageRace(dataset: SandboxDataset, ev: SandboxEvent): { full: Materialized; publishStartList(): void; publishResults(): void } {
+  ev.hasStartList = true;
+  ev.hasResults = true;
+  ev.materialized = null;
+  const full: Materialized = dataset.details(ev);
+  ev.hasStartList = false;
+  ev.hasResults = false;
+  ev.materialized = { ...full, startList: null, resultList: null };
+  return {
+    full,
+    publishStartList() {
+      ev.hasStartList = true;
+      ev.materialized = { ...full, resultList: null };
+    },
+    publishResults() {
+      ev.hasResults = true;
+      ev.materialized = full;
+    },
+  };
+}
+
+/** A correction after a protest: the club's best runner not yet first gets a time just under the winner's. */
+function pickCorrection(dataset: SandboxDataset, full: Materialized): { personId: string; name: string; className: string; from: number; to: number } {
+  const home = dataset.homeClub.id;
+  for (const cls of full.resultList?.classes ?? []) {
+    const winner = cls.persons.find((p) => p.results[0]?.position === 1);
+    const runner = cls.persons.find((p: PersonResult) => p.organisation?.id === home && p.person?.id && p.results[0]?.status === 'OK' && (p.results[0].position ?? 0) > 1);
+    const winnerTime = winner?.results[0]?.time;
+    const time = runner?.results[0]?.time;
+    if (!runner || winnerTime == null || time == null || time - winnerTime > 600) continue;
+    return {
+      personId: runner.person!.id!, name: `${runner.person!.name.given} ${runner.person!.name.family}`, className: cls.class.name,
+      from: time, to: winnerTime - 4,
+    };
+  }
+  throw new Error('the followed race has no club runner close behind a class winner');
+}
+
+/** Lines removed ("- ") and added ("+ ") between two texts, unchanged ones indented: a small LCS diff. */
+export function lineDiff(before: string, after: string): string[] {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  }
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push(`  ${a[i]}`);
+      i++;
+      j++;
+    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) out.push(`- ${a[i++]}`);
+    else out.push(`+ ${b[j++]}`);
+  }
+  return out;
+}
+
+function indent(lines: string | readonly string[], by = '   '): string {
+  return (typeof lines === 'string' ? lines.split('\n') : lines).map((line) => `${by}${line}`).join('\n');
+}
+
+export async function runSchedulerSession(write: (line: string) => void): Promise<SchedulerSessionResult> {
+  let clock = SCHEDULER_DEMO_BASE;
+  const world: LoopbackWorld = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+  const problems: string[] = [];
+  const posts: SchedulerPost[] = [];
+  const corrected: { at: string | null; what: SchedulerSessionResult['correction'] } = { at: null, what: null };
+  let ticks = 0;
+  try {
+    const dataset = world.eventor.dataset;
+    const race = pickRace(dataset);
+    const stage = stageRace(dataset, race);
+    const raceDate = localDate(new Date(race.event.start!), ZONE);
+    const raceStart = new Date(race.event.start!);
+    const guildId = world.guild.id;
+    const channels: Record<Kind, { id: string; name: string }> = {
+      reminders: { id: '', name: 'anmälan' },
+      startlists: { id: '', name: 'startlistor' },
+      results: { id: '', name: 'resultat' },
+    };
+    for (const kind of Object.keys(channels) as Kind[]) channels[kind].id = world.discord.createTextChannel(guildId, { name: channels[kind].name }).id;
+    const names = new Map<string, string>([
+      [world.channel.id, world.channel.name ?? 'allmänt'],
+      ...Object.values(channels).map((c): [string, string] => [c.id, c.name]),
+      ...[world.member, world.swedishMember, world.admin].map((u): [string, string] => [u.id, u.username]),
+    ]);
+    const origin = new URL(world.eventor.baseUrl).origin;
+    /** What Discord shows, with the sandbox's random port and each post's random nonce left out so runs compare. */
+    const show = (text: string): string => humanize(text, ZONE, names, clock.getTime())
+      .replaceAll(origin, 'http://127.0.0.1:<port>')
+      .replace(/\bref eb[A-Za-z0-9_-]{12}\b/g, 'ref <nonce>');
+
+    const from = localAt(raceDate, -8, '12:00');
+    const end = localAt(raceDate, 2, '00:00');
+    write(`The loopback world (sandbox Eventor, sandbox Discord, the real bot in this process) on a simulated clock; times are ${ZONE}.`);
+    write(`The race followed: ${race.name} (${race.event.classification} level), ${dayName.format(raceStart)} at ${stamp.format(raceStart).slice(-5)}, with entries from ${dataset.homeClub.name}; the club's other races that week stay without start lists and results in the sandbox.`);
+    write(`The clock starts ${stamp.format(from)} and runs to ${stamp.format(end)}: an hour at a time, every 15 minutes in the two days before the race, every 5 minutes on race day and the day after (the scheduler's own cadence there).`);
+
+    // The admin turns the feeds on, one channel each, and keeps the night quiet.
+    clock = from;
+    const admin = async (subcommand: string, options: Record<string, string | number | boolean>): Promise<void> => {
+      const handle = world.discord.runCommand({ guildId, channelId: world.channel.id, user: world.admin, locale: 'en-GB', name: 'feeds', subcommand, options });
+      let line = renderInteractionText(handle.payload);
+      for (const c of Object.values(channels)) line = line.replace(`channel: ${c.id}`, `channel: #${c.name}`);
+      write(`\n── [${stamp.format(clock)}] ${line}`);
+      const reply = await handle.reply({ timeoutMs: 20_000 });
+      write(indent(show(renderMessageText(reply))));
+    };
+    for (const kind of Object.keys(channels) as Kind[]) await admin('on', { kind, channel: channels[kind].id });
+    await admin('quiet', { from: 22, to: 7 });
+    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    for (const kind of Object.keys(channels) as Kind[]) {
+      if (!settings.get(guildId, kind).enabled) problems.push(`/feeds on ${kind} did not turn it on`);
+    }
+
+    // What happens in the sandbox Eventor, at the times an organiser would do it.
+    const correction = pickCorrection(dataset, stage.full);
+    corrected.what = { name: correction.name, className: correction.className, from: correction.from, to: correction.to };
+    const happenings: Array<{ at: Date; note: string; act: () => void }> = [
+      {
+        at: localAt(raceDate, -1, '12:00'),
+        note: `The organiser publishes the start list of ${race.name} in the sandbox Eventor (the sandbox's data has none this early).`,
+        act: () => stage.publishStartList(),
+      },
+      {
+        at: new Date(raceStart.getTime() + 150 * MINUTE),
+        note: `The organiser uploads the results of ${race.name} to the sandbox Eventor.`,
+        act: () => stage.publishResults(),
+      },
+      {
+        at: localAt(raceDate, 1, '10:00'),
+        note: `After a protest the organiser corrects ${correction.name}'s time in ${correction.className} from ${formatElapsed(correction.from)} to ${formatElapsed(correction.to)} in the sandbox Eventor (correctResult).`,
+        act: () => {
+          dataset.correctResult(race.id, correction.personId, { time: correction.to });
+          corrected.at = clock.toISOString();
+        },
+      },
+    ];
+
+    const seen = new Map<string, SchedulerPost & { revisions: number }>();
+    const collect = (): void => {
+      for (const kind of Object.keys(channels) as Kind[]) {
+        for (const message of world.discord.messages(channels[kind].id) as MessageView[]) {
+          if (!message.author.bot) continue;
+          const text = show(renderMessageText(message));
+          const known = seen.get(message.id);
+          if (!known) {
+            const post = { kind, channel: channels[kind].name, messageId: message.id, at: clock.toISOString(), text, finalText: text, edits: [], revisions: message.edits.length };
+            seen.set(message.id, post);
+            posts.push(post);
+            write(`\n── [${stamp.format(clock)}] #${channels[kind].name}, a new post:`);
+            write(indent(text));
+          } else if (message.edits.length > known.revisions) {
+            const before = show(renderMessageText(message.edits[known.revisions]!));
+            known.revisions = message.edits.length;
+            known.edits.push(clock.toISOString());
+            known.finalText = text;
+            write(`\n── [${stamp.format(clock)}] #${channels[kind].name}, the bot edited its post of ${stamp.format(new Date(known.at))} ("-" gone, "+" new):`);
+            write(indent([text.split('\n')[0]!, ...lineDiff(before, show(renderMessageText(message, { header: false })))]));
+          }
+        }
+      }
+    };
+
+    const stepAt = (at: Date): number => {
+      const date = localDate(at, ZONE);
+      if (date >= raceDate) return 5 * MINUTE;
+      if (date >= localDate(localAt(raceDate, -2, '12:00'), ZONE)) return 15 * MINUTE;
+      return HOUR;
+    };
+    for (; clock.getTime() < end.getTime() && ticks < MAX_TICKS; clock = new Date(clock.getTime() + stepAt(clock))) {
+      for (const happening of happenings.filter((h) => h.at.getTime() <= clock.getTime())) {
+        happenings.splice(happenings.indexOf(happening), 1);
+        write(`\n── [${stamp.format(clock)}] (sandbox) ${happening.note}`);
+        happening.act();
+      }
+      await world.bot.scheduler.tick(clock);
+      ticks++;
+      collect();
+    }
+    write(`\nThe clock reached ${stamp.format(clock)} after ${ticks} scheduler ticks; ${world.eventor.requests.count()} Eventor requests in all.`);
+
+    // What the walk should have shown.
+    const about = (post: SchedulerPost): boolean => post.finalText.includes(race.name);
+    const mine = (kind: Kind): SchedulerPost[] => posts.filter((p) => p.kind === kind && about(p));
+    if (happenings.length > 0) problems.push(`${happenings.length} sandbox changes never happened`);
+    if (!mine('reminders').some((p) => p.text.includes('Log in to Eventor') && /from the club|entered/.test(p.text))) problems.push('no entry-deadline reminder with the club count and the login button');
+    if (mine('startlists').length !== 1) problems.push(`${mine('startlists').length} start-list posts for the race, not 1`);
+    const results = mine('results');
+    if (results.length !== 1) problems.push(`${results.length} results posts for the race, not 1`);
+    else if (results[0]!.edits.length !== 1 || corrected.at === null || results[0]!.edits[0]! < corrected.at) problems.push('the results post was not edited once after the correction');
+    const texts = posts.map((p) => `${p.channel}\n${p.text}`);
+    if (new Set(texts).size !== texts.length) problems.push('a post appeared twice');
+    for (const kind of Object.keys(channels) as Kind[]) {
+      if (world.discord.messages(channels[kind].id).length !== posts.filter((p) => p.kind === kind).length) problems.push(`#${channels[kind].name} holds messages the transcript did not show`);
+    }
+    if (problems.length > 0) for (const problem of problems) write(`   PROBLEM: ${problem}`);
+    return {
+      event: { id: race.id, name: race.name, start: race.event.start! },
+      posts: posts.map(({ kind, channel, messageId, at, text, finalText, edits }) => ({ kind, channel, messageId, at, text, finalText, edits })),
+      correction: corrected.what, correctedAt: corrected.at, ticks, problems,
+    };
+  } finally {
+    await world.close();
+  }
+}
