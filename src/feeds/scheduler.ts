@@ -19,6 +19,7 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { Ledger } from './ledger.js';
 import { discordTarget, type PostTarget } from './poster.js';
+import { guildsWithSubscribers, runPersonalNotifications } from './personal.js';
 import { FEEDS, type FeedRunner } from './registry.js';
 import { FEED_KINDS, FeedSettingsStore, type FeedKind, type FeedSettings, type PauseReason } from './settings.js';
 
@@ -42,6 +43,8 @@ export interface FeedSchedulerOptions {
   runners?: Partial<Record<FeedKind, FeedRunner | undefined>>;
   /** For tests: where posts go (default the real Discord through the client). */
   target?: PostTarget;
+  /** Members' personal DMs (`/notify`); default on. */
+  personal?: boolean;
 }
 
 // Making an Intl.DateTimeFormat costs far more than using one: one per zone, made once.
@@ -98,6 +101,9 @@ interface Calendar {
   raceSoon: boolean;
 }
 
+/** The scheduler's name for members' personal DMs (`/notify`), run per server like a kind, at the results' cadence. */
+export const PERSONAL = 'personal';
+
 /** Start lists are watched more closely in the days before a race and on it. */
 export const STARTLISTS_CLOSE_MS = 15 * MINUTE;
 
@@ -105,8 +111,8 @@ export const STARTLISTS_CLOSE_MS = 15 * MINUTE;
  * How often a kind runs: results every 5 minutes on and just after race days, start lists every
  * 15 minutes around them, everything else (deadlines, new events, activities) hourly.
  */
-export function intervalFor(kind: FeedKind, calendar: Pick<Calendar, 'raceDay' | 'raceSoon'> | null): number {
-  if (kind === 'results' && calendar?.raceDay) return FREQUENT_MS;
+export function intervalFor(kind: FeedKind | typeof PERSONAL, calendar: Pick<Calendar, 'raceDay' | 'raceSoon'> | null): number {
+  if ((kind === 'results' || kind === PERSONAL) && calendar?.raceDay) return FREQUENT_MS;
   if (kind === 'startlists' && (calendar?.raceDay || calendar?.raceSoon)) return STARTLISTS_CLOSE_MS;
   return RARE_MS;
 }
@@ -195,7 +201,8 @@ export class FeedScheduler {
   async #tick(now: Date, force: boolean): Promise<void> {
     if (this.#stopped) return;
     const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
-    for (const guildId of this.#settings.guildsWithFeeds()) {
+    const subscribed = new Set(guildsWithSubscribers(this.#options.store));
+    for (const guildId of new Set([...this.#settings.guildsWithFeeds(), ...subscribed])) {
       const { timeZone, language } = this.#localeOf(guildId);
       const candidates: FeedSettings[] = [];
       const rechecks: FeedSettings[] = [];
@@ -213,7 +220,12 @@ export class FeedScheduler {
         if (inQuietHours(now, timeZone, settings.options.quietHours)) continue;
         candidates.push(settings);
       }
-      if (candidates.length === 0 && rechecks.length === 0) continue;
+      const personalKey = `${guildId}|${PERSONAL}`;
+      // Members' DMs keep the results feed's quiet hours: nobody wants a DM at 3 a.m. either.
+      const personal = this.#options.personal !== false && subscribed.has(guildId) && !this.#running.has(personalKey)
+        && now.getTime() >= this.#stateOf(personalKey).retryAt
+        && !inQuietHours(now, timeZone, this.#settings.get(guildId, 'results').options.quietHours);
+      if (candidates.length === 0 && rechecks.length === 0 && !personal) continue;
       let access: { client: EventorClient; organisationId: string } | null = null;
       try {
         access = await this.#options.eventor.forGuild(guildId);
@@ -225,6 +237,10 @@ export class FeedScheduler {
       const jobs = groups.get(client) ?? [];
       for (const settings of rechecks) jobs.push(() => this.#recheck(settings, access?.client ?? null, now, language));
       for (const settings of due) jobs.push(() => this.#run(settings, access!, now, language, timeZone));
+      // After the club feeds: their start and result lists are in the shared client's cache by then.
+      if (access && personal && (force || this.#dueAt(personalKey, PERSONAL, access.client, now, timeZone))) {
+        jobs.push(() => this.#runPersonal(guildId, access!, now, language, timeZone));
+      }
       groups.set(client, jobs);
     }
     // Servers of one client run one after another in this tick (its cache serves the later ones);
@@ -252,15 +268,21 @@ export class FeedScheduler {
 
   /** Due when the run's wall-clock slot (5 minutes or an hour) changed since the last run. */
   #due(settings: FeedSettings, client: EventorClient, now: Date, timeZone: string): boolean {
-    const state = this.#stateOf(`${settings.guildId}|${settings.feed}`);
+    const key = `${settings.guildId}|${settings.feed}`;
+    const state = this.#stateOf(key);
     if (!state.loaded) {
       state.loaded = true;
       const lastRun = this.#ledger.lastRunAt(settings.guildId, settings.feed);
       if (lastRun !== null && state.lastRun === null) state.lastRun = Date.parse(lastRun);
     }
+    return this.#dueAt(key, settings.feed, client, now, timeZone);
+  }
+
+  #dueAt(key: string, kind: FeedKind | typeof PERSONAL, client: EventorClient, now: Date, timeZone: string): boolean {
+    const state = this.#stateOf(key);
     if (state.lastRun === null) return true;
     const calendar = this.#calendars.get(client);
-    const interval = intervalFor(settings.feed, calendar?.date === localDate(now, timeZone) ? calendar : null);
+    const interval = intervalFor(kind, calendar?.date === localDate(now, timeZone) ? calendar : null);
     return Math.floor(now.getTime() / interval) > Math.floor(state.lastRun / interval);
   }
 
@@ -315,18 +337,48 @@ export class FeedScheduler {
     }
   }
 
+  /**
+   * Members' DMs for one server. Discord refusing a member's DMs pauses that member (the run says
+   * so itself); an Eventor failure backs off like a feed, without telling anyone (a refused key
+   * is the club feeds' to report).
+   */
+  async #runPersonal(guildId: string, access: { client: EventorClient; organisationId: string }, now: Date, language: Language, timeZone: string): Promise<void> {
+    const key = `${guildId}|${PERSONAL}`;
+    if (this.#running.has(key)) return;
+    this.#running.add(key);
+    const state = this.#stateOf(key);
+    const full = state.lastFull === null || Math.floor(now.getTime() / RARE_MS) > Math.floor(state.lastFull / RARE_MS);
+    try {
+      await runPersonalNotifications({
+        guildId, client: access.client, organisationId: access.organisationId, ledger: this.#ledger, target: this.#target,
+        now, language, timeZone, full, store: this.#options.store, discord: this.#options.client, log: this.#options.log,
+      });
+      state.lastRun = now.getTime();
+      if (full) state.lastFull = now.getTime();
+      state.failures = 0;
+      state.retryAt = 0;
+      await this.#learnCalendar(access.client, access.organisationId, now, timeZone);
+    } catch (error) {
+      this.#backOff(key, now, error, { guildId, feed: PERSONAL });
+    } finally {
+      this.#running.delete(key);
+    }
+  }
+
+  #backOff(key: string, now: Date, error: unknown, context: Record<string, string>): void {
+    const state = this.#stateOf(key);
+    state.failures += 1;
+    const delay = Math.min(BACKOFF_BASE_MS * 2 ** (state.failures - 1), BACKOFF_MAX_MS);
+    state.retryAt = now.getTime() + delay;
+    this.#options.log[isTransient(error) ? 'warn' : 'error']('feed run failed; backing off', { ...context, failures: state.failures, retryInMs: delay, error });
+  }
+
   async #failed(settings: FeedSettings, now: Date, error: unknown, language: Language): Promise<void> {
     if (error instanceof InvalidApiKey) {
       await this.#pause(settings, 'invalid-key', now, language);
       return;
     }
-    const state = this.#stateOf(`${settings.guildId}|${settings.feed}`);
-    state.failures += 1;
-    const delay = Math.min(BACKOFF_BASE_MS * 2 ** (state.failures - 1), BACKOFF_MAX_MS);
-    state.retryAt = now.getTime() + delay;
-    this.#options.log[isTransient(error) ? 'warn' : 'error']('feed run failed; backing off', {
-      guildId: settings.guildId, feed: settings.feed, failures: state.failures, retryInMs: delay, error,
-    });
+    this.#backOff(`${settings.guildId}|${settings.feed}`, now, error, { guildId: settings.guildId, feed: settings.feed });
   }
 
   async #pause(settings: FeedSettings, reason: Exclude<PauseReason, 'admin'>, now: Date, language: Language): Promise<void> {

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderMessageText } from '../src/sandbox/discord/index.js';
+import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
+import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { recentClubResultsEvent } from './support/sandbox-events.js';
+
+const HOUR = 3_600_000;
+const WAIT = { timeoutMs: 10_000 };
+
+describe('the scheduler sends /notify DMs by itself (sandbox Eventor, real discord.js, sandbox Discord DMs, controllable clock)', () => {
+  let world: LoopbackWorld;
+  let clock = new Date('2026-10-20T08:00:00Z');
+  let event: SandboxEvent;
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+    event = recentClubResultsEvent(world.eventor, clock.getTime());
+    const home = world.eventor.dataset.homeClub.id;
+    event.hasResults = true;
+    event.materialized = null;
+    const runner = world.eventor.dataset.details(event).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
+    event.hasResults = false;
+    event.materialized = null;
+    world.bot.store.linkPerson(world.guild.id, world.member.id, runner.person!.id!, 'credentials');
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('a server with no club feeds on but a subscribed member: the result DM comes once, on the scheduler\'s own tick', async () => {
+    const reply = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'notify', subcommand: 'on' }).reply(WAIT);
+    expect(renderMessageText(reply)).toMatch(/on/i);
+    const confirmations = world.discord.dms(world.member).length;
+
+    await world.bot.scheduler.tick(clock);
+    expect(world.discord.dms(world.member)).toHaveLength(confirmations);
+
+    event.hasResults = true;
+    event.materialized = null;
+    clock = new Date(clock.getTime() + HOUR);
+    await world.bot.scheduler.tick(clock);
+    const dms = world.discord.dms(world.member);
+    expect(dms).toHaveLength(confirmations + 1);
+    expect(renderMessageText(dms.at(-1)!)).toContain(event.name);
+
+    clock = new Date(clock.getTime() + 60_000);
+    await world.bot.scheduler.tick(clock);
+    clock = new Date(clock.getTime() + HOUR);
+    await world.bot.scheduler.tick(clock);
+    expect(world.discord.dms(world.member)).toHaveLength(confirmations + 1);
+  });
+});
