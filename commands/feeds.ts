@@ -16,6 +16,7 @@ import {
 } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
+import { InvalidApiKey } from '../src/eventor/errors.js';
 import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { Ledger } from '../src/feeds/ledger.js';
 import { discordTarget, Poster } from '../src/feeds/poster.js';
@@ -194,6 +195,16 @@ async function pause(ctx: CommandContext, settings: FeedSettingsStore, guildId: 
   await reply(ctx, ctx.t('feeds.pause.done', { kind: kindLabel(ctx, kind) }));
 }
 
+async function requireKeyAccepted(ctx: CommandContext): Promise<void> {
+  try {
+    const eventor = await ctx.guild.eventor();
+    await eventor.client.call('organisation-apikey', {}, { fresh: true });
+  } catch (error) {
+    if (error instanceof InvalidApiKey) throw new UserFacingError('feeds.resume.keyStillRefused');
+    throw error;
+  }
+}
+
 async function resume(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   const current = settings.get(guildId, kind);
@@ -201,6 +212,8 @@ async function resume(ctx: CommandContext, settings: FeedSettingsStore, guildId:
   // A pause the bot set because of the channel ends only when the bot can post there again.
   if (current.channelId !== null) await requireCanPost(ctx, current.channelId);
   else if (current.enabled) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
+  // Paused because Eventor refused the key: resume only once it takes the key (asked afresh).
+  if (current.pausedReason === 'invalid-key') await requireKeyAccepted(ctx);
   settings.update(guildId, kind, { pausedReason: null });
   const lines = [ctx.t('feeds.resume.done', { kind: kindLabel(ctx, kind) })];
   if (!current.enabled) lines.push(ctx.t('feeds.resume.isOff'));

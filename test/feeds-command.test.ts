@@ -139,6 +139,19 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     world.discord.setBotCanPost(resultsChannel.id, true);
     expect(await feeds_('resume', { kind: 'results' })).toContain('Results: resumed.');
     expect(get('results').pausedReason).toBeNull();
+
+    // Paused because Eventor refused the key: resume asks Eventor afresh (not its cache) first.
+    feeds.update(world.guild.id, 'results', { pausedReason: 'invalid-key' });
+    const refused = world.eventor.faults.add({ path: '/api/organisation/apiKey', kind: 'status', status: 403 });
+    try {
+      expect(await feeds_('resume', { kind: 'results' })).toContain('Eventor still refuses the club\'s API key');
+      expect(await feeds_('resume', { kind: 'results' }, 'sv-SE')).toContain('Eventor godtar fortfarande inte');
+      expect(get('results').pausedReason).toBe('invalid-key');
+    } finally {
+      world.eventor.faults.remove(refused);
+    }
+    expect(await feeds_('resume', { kind: 'results' })).toContain('Results: resumed.');
+    expect(get('results').pausedReason).toBeNull();
   });
 
   it('a role to mention, and clearing it', async () => {
