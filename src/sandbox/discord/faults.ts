@@ -43,10 +43,21 @@ export interface DelayFault {
   times?: number;
 }
 
+/**
+ * The request is carried out at once, but the answer is held back for `ms` (or until the client
+ * hangs up): the window in which a client can die having done something it never heard of.
+ */
+export interface SlowAnswerFault {
+  route?: RouteMatcher;
+  ms: number;
+  times: number;
+}
+
 export type ActiveFault =
   | { kind: 'rateLimit'; retryAfterSeconds: number; global: boolean }
   | { kind: 'serverError'; status: number }
   | { kind: 'lostAnswer'; status: number }
+  | { kind: 'slowAnswer'; ms: number }
   | { kind: 'delay'; ms: number };
 
 interface Entry {
@@ -82,6 +93,10 @@ export class Faults {
 
   loseAnswer(options: LostAnswerFault): void {
     this.entries.push({ route: options.route, remaining: options.times, fault: { kind: 'lostAnswer', status: options.status ?? 502 } });
+  }
+
+  slowAnswer(options: SlowAnswerFault): void {
+    this.entries.push({ route: options.route, remaining: options.times, fault: { kind: 'slowAnswer', ms: options.ms } });
   }
 
   delay(options: DelayFault): void {

@@ -172,9 +172,11 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       const found = candidates.find((c) => c.route.method === method);
       if (found) entry.route = found.route.template;
       let lostAnswer: number | null = null;
+      let slowAnswerMs = 0;
       for (const fault of options.faults.take(method, path, entry.route)) {
         if (fault.kind === 'delay') await sleep(fault.ms);
         else if (fault.kind === 'lostAnswer') lostAnswer = fault.status;
+        else if (fault.kind === 'slowAnswer') slowAnswerMs = fault.ms;
         else if (fault.kind === 'serverError') {
           throw new SandboxApiError(fault.status, 0, `${fault.status}: Sandbox injected server error`);
         } else {
@@ -211,6 +213,7 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       });
       status = result.status;
       body = result.body;
+      if (slowAnswerMs > 0) await answerLater(res, slowAnswerMs);
       if (lostAnswer !== null) {
         // Done, but the client never hears of it.
         entry.lostAnswer = { status, body };
@@ -233,4 +236,16 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       if (!res.headersSent) send(res, status, body, headers);
     }
   };
+}
+
+/** Waits `ms`, or less if the client hangs up first; the timer never keeps the process alive. */
+function answerLater(res: ServerResponse, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    res.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
