@@ -426,5 +426,22 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       expect(svMessage.content.startsWith(`<@&${ROLE}> Ny klubbaktivitet: **${name}**`)).toBe(true);
       expect(sv.messages()).toHaveLength(1);
     });
+
+    it('on the last day before registration closes, one reminder with the count so far', async () => {
+      const deadline = Date.parse(activity.registrationDeadline!);
+      setClock(deadline - 20 * HOUR);
+      const key = `${ACTIVITIES_FEED}:99999:deadline`;
+      const run = await runActivitiesFeed(en.options());
+      expect(outcomeOf(run, key)).toBe('posted');
+      const reminder = en.messages().find((m) => m.content.includes(`Last chance to register for **${name}**`))!;
+      expect(reminder.content).toContain(`Last chance to register for **${name}**: registration closes <t:${deadline / 1000}:R>.`);
+      expect(reminder.content).toContain('4 registered so far.');
+      tick(HOUR);
+      expect(outcomeOf(await runActivitiesFeed(en.options()), key)).toBe('unchanged');
+      setClock(deadline + HOUR);
+      expect(outcomeOf(await runActivitiesFeed(en.options()), key)).toBeUndefined();
+      // (Other club activities may have become visible meanwhile: count only this one's posts.)
+      expect(en.messages().filter((m) => m.embeds[0]?.title === name)).toHaveLength(2);
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Club activities: a post for each new activity of the club (once it is visible and until it has
  * started) with its start, registrations and registration deadline (`renderActivity`); a changed
- * activity (more registrations, a new deadline) edits the post.
+ * activity (more registrations, a new deadline) edits the post. On the last day before its
+ * registration closes, one reminder more.
  */
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity } from '../eventor/model.js';
@@ -14,6 +15,9 @@ export const ACTIVITIES_FEED = 'activities';
 /** Activities starting within this many days are posted. */
 export const ACTIVITIES_WINDOW_DAYS = 120;
 
+/** How long before an activity's registration closes the feed reminds of it. */
+export const ACTIVITY_DEADLINE_LEAD_MS = DAY;
+
 export interface ActivityItem extends ContentItem {
   activityId: string;
 }
@@ -25,14 +29,24 @@ export function activityItems(activities: readonly Activity[], ctx: RenderContex
     .filter((a) => a.startTime !== null && Date.parse(a.startTime) > now)
     .filter((a) => (a.visibleFrom === null || Date.parse(a.visibleFrom) <= now) && (a.visibleTo === null || Date.parse(a.visibleTo) > now))
     .sort((a, b) => a.startTime!.localeCompare(b.startTime!) || a.id.localeCompare(b.id));
-  return shown.map((activity) => {
+  return shown.flatMap((activity) => {
     const card = renderActivity(activity, ctx);
-    const lines = [t(ctx.language, 'feedpost.activity.content', { name: truncate(escapeName(activity.name), 200) })];
-    if (activity.registrationDeadline && Date.parse(activity.registrationDeadline) > now) {
-      lines.push(t(ctx.language, 'feedpost.activity.deadline', { when: `${discordTimestamp(activity.registrationDeadline, 'f')} (${discordTimestamp(activity.registrationDeadline, 'R')})` }));
+    const name = truncate(escapeName(activity.name), 200);
+    const lines = [t(ctx.language, 'feedpost.activity.content', { name })];
+    const deadline = activity.registrationDeadline ? Date.parse(activity.registrationDeadline) : null;
+    if (deadline !== null && deadline > now) {
+      lines.push(t(ctx.language, 'feedpost.activity.deadline', { when: `${discordTimestamp(activity.registrationDeadline!, 'f')} (${discordTimestamp(activity.registrationDeadline!, 'R')})` }));
     }
     const payload = withRoleMention({ ...card, content: lines.join('\n') }, roleId);
-    return { itemKey: `${ACTIVITIES_FEED}:${activity.id}`, activityId: activity.id, payload, contentHash: contentHash(payload) };
+    const items: ActivityItem[] = [{ itemKey: `${ACTIVITIES_FEED}:${activity.id}`, activityId: activity.id, payload, contentHash: contentHash(payload) }];
+    // The last day before registration closes: one reminder (edited as registrations come in).
+    if (deadline !== null && now < deadline && now >= deadline - ACTIVITY_DEADLINE_LEAD_MS) {
+      const last = [t(ctx.language, 'feedpost.activity.lastDay', { name, when: discordTimestamp(activity.registrationDeadline!, 'R') })];
+      if (activity.registrationCount !== null) last.push(t(ctx.language, 'feedpost.activity.registered', { count: activity.registrationCount }));
+      const reminder = withRoleMention({ ...card, content: last.join('\n') }, roleId);
+      items.push({ itemKey: `${ACTIVITIES_FEED}:${activity.id}:deadline`, activityId: activity.id, payload: reminder, contentHash: contentHash(reminder) });
+    }
+    return items;
   });
 }
 

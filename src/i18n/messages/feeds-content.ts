@@ -17,6 +17,8 @@ export const feedsContent = defineMessages({
     'feedpost.events.cancelled': 'Cancelled: **{event}**',
     'feedpost.activity.content': 'New club activity: **{name}**',
     'feedpost.activity.deadline': 'Register by {when}.',
+    'feedpost.activity.lastDay': 'Last chance to register for **{name}**: registration closes {when}.',
+    'feedpost.activity.registered': '{count} registered so far.',
     'feedpost.thread.pageRemoved': '*(This page is no longer needed: the results are shorter now.)*',
   },
   sv: {
@@ -34,6 +36,8 @@ export const feedsContent = defineMessages({
     'feedpost.events.cancelled': 'Inställd: **{event}**',
     'feedpost.activity.content': 'Ny klubbaktivitet: **{name}**',
     'feedpost.activity.deadline': 'Anmäl dig senast {when}.',
+    'feedpost.activity.lastDay': 'Sista chansen att anmäla sig till **{name}**: anmälan stänger {when}.',
+    'feedpost.activity.registered': '{count} anmälda hittills.',
     'feedpost.thread.pageRemoved': '*(Den här sidan behövs inte längre: resultaten är kortare nu.)*',
   },
   nb: {
@@ -51,6 +55,8 @@ export const feedsContent = defineMessages({
     'feedpost.events.cancelled': 'Avlyst: **{event}**',
     'feedpost.activity.content': 'Ny klubbaktivitet: **{name}**',
     'feedpost.activity.deadline': 'Meld deg på innen {when}.',
+    'feedpost.activity.lastDay': 'Siste sjanse til å melde seg på **{name}**: påmeldingen stenger {when}.',
+    'feedpost.activity.registered': '{count} påmeldt så langt.',
     'feedpost.thread.pageRemoved': '*(Denne siden trengs ikke lenger: resultatene er kortere nå.)*',
   },
 });
