@@ -136,6 +136,31 @@ export class Ledger {
     return rows.map(rowOf);
   }
 
+  /** The feeds of a server whose names start with `prefix` and that have started (seeded). */
+  startedFeeds(guildId: string, prefix: string): string[] {
+    const rows = this.#store.db
+      .prepare('SELECT feed FROM feed_state WHERE guild_id = ? AND substr(feed, 1, ?) = ? ORDER BY feed')
+      .all(guildId, prefix.length, prefix) as Array<{ feed: string }>;
+    return rows.map((r) => r.feed);
+  }
+
+  /**
+   * Forgets feeds whose names start with `prefix` (or are exactly it), in one server or (null) in
+   * every server: their items and their start, so they would seed again. In one transaction
+   * (nested in the caller's when there is one).
+   */
+  forgetFeeds(guildId: string | null, prefix: string, options: { exact?: boolean } = {}): void {
+    const db = this.#store.db;
+    const match = options.exact ? 'feed = ?' : 'substr(feed, 1, ?) = ?';
+    const matchArgs = options.exact ? [prefix] : [prefix.length, prefix];
+    const where = guildId === null ? match : `guild_id = ? AND ${match}`;
+    const args = guildId === null ? matchArgs : [guildId, ...matchArgs];
+    db.transaction(() => {
+      db.prepare(`DELETE FROM posted_items WHERE ${where}`).run(...args);
+      db.prepare(`DELETE FROM feed_state WHERE ${where}`).run(...args);
+    })();
+  }
+
   /** When the feed last ran to the end for the server (null: never, or before this was kept). */
   lastRunAt(guildId: string, feed: string): string | null {
     const row = this.#store.db.prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(guildId, feed) as { last_run_at: string | null } | undefined;

@@ -9,6 +9,7 @@
  * feed), when a person is unlinked, and on /forget-me.
  */
 import type { Store } from '../store/store.js';
+import { Ledger } from './ledger.js';
 
 export const NOTIFY_KINDS = ['starts', 'results'] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
@@ -136,26 +137,16 @@ export class SubscriptionStore {
 
   /** The member's personal ledger feeds in a server that have started. */
   personalFeeds(guildId: string, userId: string): string[] {
-    const prefix = memberPrefix(userId);
-    const rows = this.#store.db
-      .prepare('SELECT feed FROM feed_state WHERE guild_id = ? AND substr(feed, 1, ?) = ? ORDER BY feed')
-      .all(guildId, prefix.length, prefix) as Array<{ feed: string }>;
-    return rows.map((r) => r.feed);
+    return new Ledger(this.#store).startedFeeds(guildId, memberPrefix(userId));
   }
 
   /** Forgets one personal ledger feed (a person no longer linked, a kind turned off). */
   dropFeed(guildId: string, feed: string): void {
-    const db = this.#store.db;
-    db.transaction(() => {
-      db.prepare('DELETE FROM posted_items WHERE guild_id = ? AND feed = ?').run(guildId, feed);
-      db.prepare('DELETE FROM feed_state WHERE guild_id = ? AND feed = ?').run(guildId, feed);
-    })();
+    new Ledger(this.#store).forgetFeeds(guildId, feed, { exact: true });
   }
 
   #dropFeeds(guildId: string, prefix: string): void {
-    const db = this.#store.db;
-    db.prepare('DELETE FROM posted_items WHERE guild_id = ? AND substr(feed, 1, ?) = ?').run(guildId, prefix.length, prefix);
-    db.prepare('DELETE FROM feed_state WHERE guild_id = ? AND substr(feed, 1, ?) = ?').run(guildId, prefix.length, prefix);
+    new Ledger(this.#store).forgetFeeds(guildId, prefix);
   }
 
   /**
@@ -170,8 +161,7 @@ export class SubscriptionStore {
       const prefix = memberPrefix(userId);
       return db.transaction(() => {
         const removed = db.prepare('DELETE FROM notify_subscriptions WHERE user_id = ?').run(userId).changes;
-        db.prepare('DELETE FROM posted_items WHERE substr(feed, 1, ?) = ?').run(prefix.length, prefix);
-        db.prepare('DELETE FROM feed_state WHERE substr(feed, 1, ?) = ?').run(prefix.length, prefix);
+        new Ledger(this.#store).forgetFeeds(null, prefix);
         return removed;
       })();
     } finally {
