@@ -633,3 +633,37 @@ describe('determinism and size', () => {
     expect(sb.dataset.events.some((e) => e.syntheticRunners > 0)).toBe(false);
   });
 });
+
+describe('changes over time', () => {
+  it('publishing results changes nothing else: entries and the draw stay as they were', () => {
+    for (const ev of [pastSingle(), pastRelay()]) {
+      // From freshly generated data (earlier tests changed some of it in place).
+      ev.materialized = null;
+      const before = sb.dataset.details(ev);
+      const entries = JSON.stringify(before.entries);
+      const starts = JSON.stringify(before.startList);
+      ev.hasResults = false;
+      ev.materialized = null;
+      const hidden = sb.dataset.details(ev);
+      expect(hidden.resultList?.classes.flatMap((c) => c.persons).some((p) => p.results.length > 0) ?? false).toBe(false);
+      expect(JSON.stringify(hidden.entries)).toBe(entries);
+      expect(JSON.stringify(hidden.startList)).toBe(starts);
+      ev.hasResults = true;
+      ev.materialized = null;
+      expect(JSON.stringify(sb.dataset.details(ev).entries)).toBe(entries);
+    }
+  });
+
+  it('a correction is dated by the sandbox clock, so modify-date filters find it', () => {
+    const ev = pastSingle();
+    const runner = sb.dataset.details(ev).resultList!.classes.flatMap((c) => c.persons).find((p) => p.results[0]?.status === 'OK')!;
+    const saved = clockMs;
+    clockMs += 3 * 86_400_000;
+    try {
+      sb.dataset.correctResult(ev.id, runner.person!.id!, { time: 1234 });
+      expect(Date.parse(ev.event.modifiedAt!)).toBe(Math.floor(clockMs / 1000) * 1000);
+    } finally {
+      clockMs = saved;
+    }
+  });
+});

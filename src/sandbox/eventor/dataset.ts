@@ -26,7 +26,10 @@ export type DatasetSize = 'small' | 'large';
 export interface DatasetOptions {
   seed?: number;
   size?: DatasetSize;
+  /** The moment the data is generated around. */
   now?: Date;
+  /** The sandbox's clock, for when later changes happen (default: the real one). */
+  clock?: () => Date;
 }
 
 export interface SandboxPerson {
@@ -89,6 +92,8 @@ export class SandboxDataset {
   readonly seed: number;
   readonly size: DatasetSize;
   readonly now: Date;
+  /** When a change made later (a correction, a touched event) happens. */
+  readonly clock: () => Date;
   readonly federation: Organisation;
   readonly districts: Organisation[] = [];
   readonly clubs: SandboxClub[] = [];
@@ -108,6 +113,7 @@ export class SandboxDataset {
     this.size = options.size ?? 'small';
     // Whole seconds, so every Instant derived from it is valid.
     this.now = new Date(Math.floor((options.now ?? new Date()).getTime() / 1000) * 1000);
+    this.clock = options.clock ?? (() => new Date());
     const rng = Prng.derive(this.seed, 'organisations');
     this.federation = this.addOrganisation({
       id: '1', name: 'Sandlådans Orienteringsförbund', shortName: 'SOFS', kind: 'federation', parentId: null, countryCode: 'SWE',
@@ -210,7 +216,7 @@ export class SandboxDataset {
   // --- mutation helpers for tests ------------------------------------------------------------
 
   /** Marks an event as modified (for modify-date filters); returns the new modify time. */
-  touchEvent(eventId: string, at: Date = this.now): string {
+  touchEvent(eventId: string, at: Date = this.clock()): string {
     const ev = this.eventById.get(eventId);
     if (!ev) throw new Error(`no sandbox event ${eventId}`);
     ev.event.modifiedAt = toInstant(at.getTime());
@@ -233,7 +239,7 @@ export class SandboxDataset {
       if (change.status !== undefined) r.status = change.status;
       if (change.time !== undefined) r.time = change.time;
       details.rerank(cr, raceIndex);
-      this.touchEvent(eventId, this.now);
+      this.touchEvent(eventId);
       return;
     }
     throw new Error(`person ${personId} has no result in event ${eventId}`);

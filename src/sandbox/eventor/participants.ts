@@ -142,6 +142,8 @@ function sortPersons(persons: PersonResult[]): void {
 
 export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized {
   const rng = Prng.derive(ds.seed, 'event', ev.event.id);
+  // Results draw from their own stream, so publishing them changes nothing else (entries, the draw).
+  const outcome = Prng.derive(ds.seed, 'results', ev.event.id);
   const e = ev.event;
   const nowMs = ds.now.getTime();
   const specs = classSpecs(e.classificationId ?? '4', ev.shape);
@@ -203,7 +205,7 @@ export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized 
   const entries: Entry[] = [];
 
   if (ev.shape === 'relay') {
-    return relay(ds, ev, rng, classes, specs, relayPool, entries, entryTime, () => String(entryId++), nowMs);
+    return relay(ds, ev, rng, outcome, classes, specs, relayPool, entries, entryTime, () => String(entryId++), nowMs);
   }
 
   const raceIds = e.races.map((r) => r.id);
@@ -240,14 +242,14 @@ export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized 
       personStarts.push({ person: runner.ref, organisation: runner.org, starts: raceStarts });
       if (!ev.hasResults) return;
       const results: RaceResult[] = e.races.map((race, ri) => {
-        const status = statusRoll(rng);
+        const status = statusRoll(outcome);
         const st = raceStarts[ri]!.startTime;
         const time = status === 'DidNotStart' || status === 'DidNotFinish' ? null
-          : Math.max(60, Math.round(spec.km * runner.pace * (1 + 0.08 * rng.normal()) * (status === 'MissingPunch' ? 0.95 : 1)));
+          : Math.max(60, Math.round(spec.km * runner.pace * (1 + 0.08 * outcome.normal()) * (status === 'MissingPunch' ? 0.95 : 1)));
         return {
           raceId: multi ? race.id : null, raceNumber: null, bibNumber: null, startTime: st,
           finishTime: time === null ? null : toInstant(Date.parse(st) + time * 1000),
-          time, timeBehind: null, position: null, status, splits: splitsFor(rng, codesPerRace[ri]!, time, status),
+          time, timeBehind: null, position: null, status, splits: splitsFor(outcome, codesPerRace[ri]!, time, status),
           overall: null, course: null, cards: [listCard],
         };
       });
@@ -312,7 +314,7 @@ function syntheticRunner(ds: SandboxDataset, rng: Prng, i: number): Runner {
 }
 
 function relay(
-  ds: SandboxDataset, ev: SandboxEvent, rng: Prng, classes: EventClass[], specs: ClassSpec[], pool: SandboxPerson[],
+  ds: SandboxDataset, ev: SandboxEvent, rng: Prng, outcome: Prng, classes: EventClass[], specs: ClassSpec[], pool: SandboxPerson[],
   entries: Entry[], entryTime: () => { at: number; late: boolean }, nextEntryId: () => string, nowMs: number,
 ): Materialized {
   const e = ev.event;
@@ -369,9 +371,9 @@ function relay(
       let teamStatus = 'OK' as ResultStatus;
       let cumulative = 0;
       const members = runners.map((r, leg) => {
-        const roll = rng.next();
+        const roll = outcome.next();
         const status: ResultStatus = roll < 0.04 ? 'MissingPunch' : roll < 0.06 ? 'DidNotFinish' : 'OK';
-        const time = status === 'DidNotFinish' ? null : Math.round(spec.km * r.pace * (1 + 0.08 * rng.normal()));
+        const time = status === 'DidNotFinish' ? null : Math.round(spec.km * r.pace * (1 + 0.08 * outcome.normal()));
         const start = toInstant(clock);
         if (time !== null) clock += time * 1000;
         cumulative += time ?? 0;
@@ -380,7 +382,7 @@ function relay(
           person: r.ref, organisation: r.org, leg: leg + 1, legOrder: 1,
           result: {
             raceId: null, raceNumber: null, bibNumber, startTime: start, finishTime: time === null ? null : toInstant(clock),
-            time, timeBehind: null, position: null, status, splits: splitsFor(rng, codes[leg]!, time, status),
+            time, timeBehind: null, position: null, status, splits: splitsFor(outcome, codes[leg]!, time, status),
             overall: { time: teamStatus === 'DidNotFinish' ? null : cumulative, timeBehind: null, position: null, status: teamStatus },
             course: null, cards: [{ number: r.card.number, type: null }],
           } satisfies RaceResult,

@@ -47,7 +47,7 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
   const clock: () => Date = typeof options.now === 'function' ? options.now
     : options.now instanceof Date ? ((fixed: Date) => () => new Date(fixed.getTime()))(options.now)
       : () => new Date();
-  const dataset = new SandboxDataset({ seed: options.seed ?? 1, size: options.size ?? 'small', now: clock() });
+  const dataset = new SandboxDataset({ seed: options.seed ?? 1, size: options.size ?? 'small', now: clock(), clock });
   const faults = new Faults();
   const requests = new RequestLog();
   const logins = new LoginStore(clock);
