@@ -1,15 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_SESSION, runDemo } from '../src/demo/main.js';
 
 describe('npm run demo', () => {
-  beforeAll(async () => {
-    // The demo starts the bot as its own process from the compiled program; build it first
-    // (incremental, so this is quick when nothing changed).
-    await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { timeout: 180_000 });
-  }, 200_000);
-
+  // The demo starts the bot as its own process from the compiled program: test/support/build.ts
+  // (vitest's global setup) compiled it before any test file ran.
   it('plays the whole session and exits 0 when every step got its answer', async () => {
     const lines: string[] = [];
     const code = await runDemo((line) => void lines.push(line));
