@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type Io } from '../src/cli/main.js';
@@ -7,9 +6,10 @@ import { parseFlags } from '../src/cli/args.js';
 import { runStart } from '../src/cli/start.js';
 import { deployCommands } from '../src/bot/deploy.js';
 import { COMMANDS } from '../commands/index.js';
-import { renderMessageText, startSandboxDiscord, type SandboxDiscord } from '../src/sandbox/discord/index.js';
-import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
+import { renderMessageText, type SandboxDiscord } from '../src/sandbox/discord/index.js';
+import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
 import { Store } from '../src/store/store.js';
+import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
 
 function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
@@ -18,30 +18,19 @@ function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: (
 }
 
 describe('eventor-bot start and deploy-commands', () => {
+  let setup: OperatorSetup;
   let eventor: SandboxEventor;
   let discord: SandboxDiscord;
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  const SECRET = 'cli-start-test-secret-key-0123456789';
+  let SECRET: string;
 
   beforeAll(async () => {
-    eventor = await startSandboxEventor({ port: 0 });
-    discord = await startSandboxDiscord({ port: 0 });
-    dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-start-'));
-    env = {
-      DISCORD_TOKEN: discord.token,
-      DISCORD_API_URL: discord.restUrl,
-      EVENTOR_BASE_URL: eventor.baseUrl,
-      EVENTOR_API_KEY: eventor.apiKey,
-      DATABASE_PATH: path.join(dir, 'data', 'bot.sqlite'),
-      SECRET_KEY: SECRET,
-      LOG_LEVEL: 'info',
-    };
+    setup = await startOperatorSetup('start', path.join('data', 'bot.sqlite'));
+    ({ eventor, discord, dir, env, secretKey: SECRET } = setup);
   });
   afterAll(async () => {
-    await discord?.close();
-    await eventor?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('deploy-commands registers every command in one server', async () => {

@@ -1,15 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type Io } from '../src/cli/main.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
-import { startSandboxDiscord, type SandboxDiscord } from '../src/sandbox/discord/index.js';
-import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
+import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
+import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
 import { Store } from '../src/store/store.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
+import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
 
-const SECRET = 'cli-tick-test-secret-key-0123456789';
 
 function capture(env: NodeJS.ProcessEnv): Io & { stderr: () => string } {
   let err = '';
@@ -17,29 +14,18 @@ function capture(env: NodeJS.ProcessEnv): Io & { stderr: () => string } {
 }
 
 describe('eventor-bot tick: every turned-on automatic post once, now', () => {
+  let setup: OperatorSetup;
   let eventor: SandboxEventor;
   let discord: SandboxDiscord;
-  let dir: string;
   let env: NodeJS.ProcessEnv;
+  let SECRET: string;
 
   beforeAll(async () => {
-    eventor = await startSandboxEventor({ port: 0 });
-    discord = await startSandboxDiscord({ port: 0 });
-    dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-tick-'));
-    env = {
-      DISCORD_TOKEN: discord.token,
-      DISCORD_API_URL: discord.restUrl,
-      EVENTOR_BASE_URL: eventor.baseUrl,
-      EVENTOR_API_KEY: eventor.apiKey,
-      DATABASE_PATH: path.join(dir, 'bot.sqlite'),
-      SECRET_KEY: SECRET,
-      LOG_LEVEL: 'info',
-    };
+    setup = await startOperatorSetup('tick');
+    ({ eventor, discord, env, secretKey: SECRET } = setup);
   });
   afterAll(async () => {
-    await discord?.close();
-    await eventor?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('seeds on the first tick, posts new results on the next, and never twice', async () => {

@@ -1,17 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/feeds/ledger.js';
 import { RESULTS_FEED } from '../src/feeds/results.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
-import { startSandboxDiscord, type SandboxDiscord } from '../src/sandbox/discord/index.js';
-import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
+import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
+import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
 import { Store } from '../src/store/store.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
+import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
 
-const SECRET = 'feeds-kill-test-secret-key-0123456789';
 const PROGRAM = path.resolve('bin/eventor-bot.js');
 
 interface Child {
@@ -40,29 +38,18 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 }
 
 describe('a bot process killed between Discord creating its post and recording it (real processes, SIGKILL)', () => {
+  let setup: OperatorSetup;
   let eventor: SandboxEventor;
   let discord: SandboxDiscord;
-  let dir: string;
   let env: NodeJS.ProcessEnv;
+  let SECRET: string;
 
   beforeAll(async () => {
-    eventor = await startSandboxEventor({ port: 0 });
-    discord = await startSandboxDiscord({ port: 0 });
-    dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-kill-'));
-    env = {
-      DISCORD_TOKEN: discord.token,
-      DISCORD_API_URL: discord.restUrl,
-      EVENTOR_BASE_URL: eventor.baseUrl,
-      EVENTOR_API_KEY: eventor.apiKey,
-      DATABASE_PATH: path.join(dir, 'bot.sqlite'),
-      SECRET_KEY: SECRET,
-      LOG_LEVEL: 'info',
-    };
+    setup = await startOperatorSetup('kill');
+    ({ eventor, discord, env, secretKey: SECRET } = setup);
   });
   afterAll(async () => {
-    await discord?.close();
-    await eventor?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('the restarted process finds the post by its marker: nothing twice, nothing lost', async () => {
