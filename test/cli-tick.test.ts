@@ -1,5 +1,9 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type Io } from '../src/cli/main.js';
+import { Ledger } from '../src/feeds/ledger.js';
+import { RESULTS_FEED } from '../src/feeds/results.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
@@ -11,6 +15,33 @@ import { startOperatorSetup, type OperatorSetup } from './support/operator-env.j
 function capture(env: NodeJS.ProcessEnv): Io & { stderr: () => string } {
   let err = '';
   return { out: () => undefined, err: (t) => { err += t; }, env, stderr: () => err };
+}
+
+const PROGRAM = path.resolve('bin/eventor-bot.js');
+
+interface Child {
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(): void;
+  stderr(): string;
+}
+
+/** `eventor-bot tick` as its own process, as an operator's cron would run it. */
+function tickProcess(env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, [PROGRAM, 'tick'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { exited, kill: () => child.kill('SIGKILL'), stderr: () => err };
+}
+
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms); });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 describe('eventor-bot tick: every turned-on automatic post once, now', () => {
@@ -62,5 +93,52 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
   it('refuses arguments it does not know', async () => {
     const io = capture(env);
     expect(await main(['tick', '--now'], io)).toBe(2);
+  });
+
+  it('a process SIGKILLed between Discord creating its post and recording it: the restarted one finds the post by its marker, nothing twice, nothing lost', async () => {
+    const guild = discord.createGuild({ name: 'Killed mid-post' });
+    const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
+    const setup = Store.open(env.DATABASE_PATH!, SECRET);
+    try {
+      setup.setChannel(guild.id, 'results', channel);
+      new FeedSettingsStore(setup).update(guild.id, 'results', { enabled: true });
+    } finally {
+      setup.close();
+    }
+    const event = recentClubResultsEvent(eventor, Date.now());
+    expect((await within(tickProcess(env).exited, 30_000, 'the seeding tick')).code).toBe(0);
+    expect(discord.messages(channel)).toHaveLength(0);
+
+    // The results appear; Discord creates the post at once but holds its answer back, and the
+    // process is killed while it waits: the message exists, the ledger never heard of it.
+    event.hasResults = true;
+    event.materialized = null;
+    discord.faults.slowAnswer({ route: 'POST /channels/:channelId/messages', ms: 60_000, times: 1 });
+    const doomed = tickProcess(env);
+    for (let i = 0; i < 300 && discord.messages(channel).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(discord.messages(channel)).toHaveLength(1);
+    doomed.kill();
+    expect((await within(doomed.exited, 10_000, 'the killed process')).signal).toBe('SIGKILL');
+
+    const itemKey = `${RESULTS_FEED}:${event.id}`;
+    const between = Store.open(env.DATABASE_PATH!, SECRET);
+    try {
+      expect(new Ledger(between).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({ state: 'posting', messageId: null });
+    } finally {
+      between.close();
+    }
+
+    const restarted = tickProcess(env);
+    expect((await within(restarted.exited, 30_000, 'the restarted tick')).code).toBe(0);
+    const messages = discord.messages(channel);
+    expect(messages).toHaveLength(1);
+    const after = Store.open(env.DATABASE_PATH!, SECRET);
+    try {
+      expect(new Ledger(after).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({ state: 'posted', messageId: messages[0]!.id });
+    } finally {
+      after.close();
+    }
+    expect(restarted.stderr()).not.toContain(eventor.apiKey);
+    expect(restarted.stderr()).not.toContain(discord.token);
   });
 });
