@@ -8,6 +8,7 @@ import { RESULTS_FEED, resultsItems, runResultsFeed, type ResultsFeedOptions } f
 import type { MessageView } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -46,18 +47,8 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     ledger = new Ledger(world.bot.store, () => clock);
     target = discordTarget(world.bot.client);
     channelId = world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id;
-    const dataset = world.eventor.dataset;
-    const home = dataset.homeClub.id;
     // A recent single-race event with club runners: its results "appear" after the feed started.
-    const found = dataset.events.find((ev) => {
-      if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
-      const age = clock.getTime() - Date.parse(ev.event.start);
-      if (age < 0 || age > 13 * DAY) return false;
-      const list = dataset.details(ev).resultList;
-      return list?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')) ?? false;
-    });
-    if (!found) throw new Error('the sandbox has no recent single-race event with club results');
-    event = found;
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 13, hide: false });
     setResults(event, false);
   }, 60_000);
   afterAll(async () => {

@@ -6,10 +6,10 @@ import { EventorAccess } from '../src/bot/eventor-access.js';
 import { createLogger } from '../src/log/logger.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const DAY = 86_400_000;
 const RESULTS_PATH = '/api/results/organisation';
 
 describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, controllable clock)', () => {
@@ -49,18 +49,8 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     world.bot.store.setChannel(guildId(), 'results', channelId);
     world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
     world.bot.store.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
-    const dataset = world.eventor.dataset;
-    const home = dataset.homeClub.id;
-    const found = dataset.events.find((ev) => {
-      if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
-      const age = clock.getTime() - Date.parse(ev.event.start);
-      if (age < 0 || age > 5 * DAY) return false;
-      const list = dataset.details(ev).resultList;
-      return list?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')) ?? false;
-    });
-    if (!found) throw new Error('the sandbox has no recent single-race event with club results');
-    event = found;
-    runnerId = dataset.details(event).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!.person!.id!;
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 5, hide: false });
+    runnerId = clubFinisherId(world.eventor, event);
     setResults(event, false);
   }, 60_000);
   afterAll(async () => {

@@ -11,9 +11,9 @@ import { RESULTS_THREADS_FEED, threadName, threadsWaiting, THREAD_AUTO_ARCHIVE_M
 import { renderMessageText, type InteractionHandle } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
-const DAY = 86_400_000;
 const WAIT = { timeoutMs: 10_000 };
 const CREATE_PUBLIC_THREADS = 1n << 35n;
 const SEND_MESSAGES_IN_THREADS = 1n << 38n;
@@ -61,19 +61,8 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     client = newClient();
     ledger = new Ledger(world.bot.store, () => clock);
     target = discordTarget(world.bot.client);
-    const dataset = world.eventor.dataset;
-    const home = dataset.homeClub.id;
-    const found = dataset.events.find((ev) => {
-      if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
-      const age = clock.getTime() - Date.parse(ev.event.start);
-      if (age < 0 || age > 13 * DAY) return false;
-      const list = dataset.details(ev).resultList;
-      return list?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')) ?? false;
-    });
-    if (!found) throw new Error('the sandbox has no recent single-race event with club results');
-    event = found;
-    const runner = dataset.details(event).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
-    clubRunner = runner.person!.id!;
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 13, hide: false });
+    clubRunner = clubFinisherId(world.eventor, event);
   }, 60_000);
   afterAll(async () => {
     await world?.close();

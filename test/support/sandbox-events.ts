@@ -3,18 +3,38 @@ import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
 
 const DAY = 86_400_000;
 
-/** A recent single-race event with a club runner's result, its results hidden until the test shows them. */
-export function recentClubResultsEvent(eventor: SandboxEventor, now: number): SandboxEvent {
+/** Whether a result-list person is from the home club with an OK result. */
+function clubFinisher(home: string) {
+  return (p: { organisation?: { id: string | null } | null; results: Array<{ status: string }> }): boolean =>
+    p.organisation?.id === home && p.results[0]?.status === 'OK';
+}
+
+/**
+ * A single-race event started within `maxAgeDays` before `now` with a club runner's OK result.
+ * With `hide` (default), its results are hidden until the test shows them (`hasResults = true`).
+ */
+export function recentClubResultsEvent(eventor: SandboxEventor, now: number, options: { maxAgeDays?: number; hide?: boolean } = {}): SandboxEvent {
   const dataset = eventor.dataset;
-  const home = dataset.homeClub.id;
+  const finisher = clubFinisher(dataset.homeClub.id);
+  const maxAge = (options.maxAgeDays ?? 6) * DAY;
   const found = dataset.events.find((ev) => {
     if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
     const age = now - Date.parse(ev.event.start);
-    if (age < 0 || age > 6 * DAY) return false;
-    return dataset.details(ev).resultList?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')) ?? false;
+    if (age < 0 || age > maxAge) return false;
+    return dataset.details(ev).resultList?.classes.some((c) => c.persons.some(finisher)) ?? false;
   });
   if (!found) throw new Error('the sandbox has no recent single-race event with club results');
-  found.hasResults = false;
-  found.materialized = null;
+  if (options.hide ?? true) {
+    found.hasResults = false;
+    found.materialized = null;
+  }
   return found;
+}
+
+/** The person id of a club runner with an OK result in the event (whose results must be shown). */
+export function clubFinisherId(eventor: SandboxEventor, event: SandboxEvent): string {
+  const list = eventor.dataset.details(event).resultList;
+  const runner = list?.classes.flatMap((c) => c.persons).find(clubFinisher(eventor.dataset.homeClub.id));
+  if (!runner?.person?.id) throw new Error(`event ${event.id} has no club runner with an OK result`);
+  return runner.person.id;
 }
