@@ -3,8 +3,9 @@
  * rule, the PUT round trip, login links, and the transport against injected faults.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caught } from './support/errors.js';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
-import { AuthenticationFailed, EventorError, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Upstream } from '../src/eventor/errors.js';
+import { AuthenticationFailed, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Upstream } from '../src/eventor/errors.js';
 import type { RequestEvent } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { startSandboxEventor } from '../src/sandbox/eventor/server.js';
@@ -38,16 +39,6 @@ afterAll(async () => {
   for (const client of clients) await client.close();
   await sandbox?.close();
 });
-
-async function caught(promise: Promise<unknown>): Promise<EventorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EventorError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 const home = () => sandbox.dataset.homeClub;
 const eventWith = (pred: (e: Sandbox['dataset']['events'][number]) => boolean) => {

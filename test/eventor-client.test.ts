@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { caught } from './support/errors.js';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
-import { EventorError, InvalidResponse, ValidationError } from '../src/eventor/errors.js';
+import { InvalidResponse, ValidationError } from '../src/eventor/errors.js';
 import type { RequestEvent } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
 import type { Competitor, Organisation, ResultList } from '../src/eventor/model.js';
@@ -126,16 +127,6 @@ function client(baseUrl: string, options: Partial<EventorClientOptions> = {}) {
 
 function query(url: string): Record<string, string> {
   return Object.fromEntries(new URL(url, 'http://x').searchParams);
-}
-
-async function caught(promise: Promise<unknown>): Promise<EventorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EventorError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
 }
 
 describe('operations table', () => {

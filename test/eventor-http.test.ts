@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { caught } from './support/errors.js';
 import {
   AuthenticationFailed, EventorError, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Unreachable, Upstream, ValidationError,
 } from '../src/eventor/errors.js';
@@ -80,16 +81,6 @@ const get = (path = '/events', extra: Partial<HttpRequest<string>> = {}): HttpRe
   parse: (body) => body,
   ...extra,
 });
-
-async function caught(promise: Promise<unknown>): Promise<EventorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EventorError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('HttpTransport headers and URL', () => {
   it('sends ApiKey, a descriptive User-Agent, Accept and TimeZone: UTC, and the query', async () => {

@@ -4,9 +4,10 @@
  * neither fails nor feeds other keys. Real clients against the sandbox Eventor over HTTP.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { caught } from './support/errors.js';
 import { EventorAccess } from '../src/bot/eventor-access.js';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
-import { EventorError, InvalidApiKey } from '../src/eventor/errors.js';
+import { InvalidApiKey } from '../src/eventor/errors.js';
 import { SharedResponseCache } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { OPERATIONS, OPERATION_NAMES } from '../src/eventor/operations.js';
@@ -42,16 +43,6 @@ function clientOf(index: number, options: Partial<EventorClientOptions> = {}): E
   });
   clients.push(client);
   return client;
-}
-
-async function caught(promise: Promise<unknown>): Promise<EventorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EventorError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
 }
 
 const count = (path: string) => sandbox.requests.count(path);
