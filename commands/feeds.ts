@@ -339,6 +339,10 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
     ctx.t('feeds.show.role', { value: feed.roleId ? `<@&${feed.roleId}>` : none }),
     ctx.t('feeds.show.quiet', { value: options.quietHours ? `${String(options.quietHours.from).padStart(2, '0')}:00–${String(options.quietHours.to).padStart(2, '0')}:00` : none }),
   ];
+  if (feed.enabled) {
+    const lastRun = new Ledger(ctx.store, ctx.now).lastRunAt(feed.guildId, feed.feed);
+    lines.push(lastRun ? ctx.t('feeds.show.lastRun', { when: `<t:${Math.floor(Date.parse(lastRun) / 1000)}:R>` }) : ctx.t('feeds.show.notRunYet'));
+  }
   if (feed.feed === 'reminders') {
     lines.push(ctx.t('feeds.show.leadDays', { days: options.leadDays.join(', ') || '–', late: ctx.t(options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
   }

@@ -214,6 +214,8 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(swedish).toContain('Automatiska inlägg');
     expect(swedish).toContain('Påminnelser 14, 3, 1 dagar före');
     expect(swedish).toContain('Kanal: inte vald');
+    // Turned on but not run yet (see the last test for after a run).
+    expect(shown).toContain('Not run yet');
   });
 
   it('test results posts the newest club result in the results channel, outside the real ledger', async () => {
@@ -233,5 +235,10 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     world.discord.setBotCanPost(resultsChannel.id, false);
     expect(await feeds_('test', { kind: 'results' })).toContain('I cannot post in');
     world.discord.setBotCanPost(resultsChannel.id, true);
+  });
+
+  it('show says when each turned-on kind last looked at Eventor', async () => {
+    await world.bot.scheduler.tick(new Date(), { force: true });
+    expect(await feeds_('show')).toMatch(/Last looked at Eventor <t:\d+:R>\./);
   });
 });
