@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
-import { recentClubResultsEvent } from './support/sandbox-events.js';
+import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
+import { deployCommands } from '../src/bot/deploy.js';
+import { COMMANDS } from '../commands/index.js';
 
 const HOUR = 3_600_000;
 const WAIT = { timeoutMs: 10_000 };
@@ -48,5 +50,43 @@ describe('the scheduler sends /notify DMs by itself (sandbox Eventor, real disco
     clock = new Date(clock.getTime() + HOUR);
     await world.bot.scheduler.tick(clock);
     expect(world.discord.dms(world.member)).toHaveLength(confirmations + 1);
+  });
+});
+
+describe('a member of two servers of the club, with /notify on in both', () => {
+  let world: LoopbackWorld;
+  let clock = new Date('2026-10-20T08:00:00Z');
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('gets each DM once, not once per server', async () => {
+    world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+    const event = recentClubResultsEvent(world.eventor, clock.getTime(), { hide: false });
+    const personId = clubFinisherId(world.eventor, event);
+    event.hasResults = false;
+    event.materialized = null;
+    const second = world.discord.createGuild({ name: 'Same club, second server' });
+    const lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
+    world.discord.addMember(second.id, world.member);
+    await deployCommands({ token: world.discord.token, apiUrl: world.discord.restUrl, commands: COMMANDS, guildId: second.id });
+    for (const [guildId, channelId] of [[world.guild.id, world.channel.id], [second.id, lobby.id]] as const) {
+      world.bot.store.linkPerson(guildId, world.member.id, personId, 'credentials');
+      await world.discord.runCommand({ guildId, channelId, user: world.member, locale: 'en-GB', name: 'notify', subcommand: 'on' }).reply(WAIT);
+    }
+    const confirmations = world.discord.dms(world.member).length;
+    expect(confirmations).toBe(2);
+    await world.bot.scheduler.tick(clock);
+
+    event.hasResults = true;
+    event.materialized = null;
+    clock = new Date(clock.getTime() + HOUR);
+    await world.bot.scheduler.tick(clock);
+    clock = new Date(clock.getTime() + HOUR);
+    await world.bot.scheduler.tick(clock);
+    const results = world.discord.dms(world.member).slice(confirmations);
+    expect(results).toHaveLength(1);
+    expect(renderMessageText(results[0]!)).toContain(event.name);
   });
 });

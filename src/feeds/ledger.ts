@@ -136,6 +136,13 @@ export class Ledger {
     return rows.map(rowOf);
   }
 
+  /** Whether another server has posted (or begun to post) this item of this feed. */
+  postedElsewhere(ref: ItemRef): boolean {
+    return this.#store.db
+      .prepare(`SELECT 1 FROM posted_items WHERE feed = ? AND item_key = ? AND guild_id != ? AND state IN ('posted', 'posting') LIMIT 1`)
+      .get(ref.feed, ref.itemKey, ref.guildId) !== undefined;
+  }
+
   /** The feeds of a server whose names start with `prefix` and that have started (seeded). */
   startedFeeds(guildId: string, prefix: string): string[] {
     const rows = this.#store.db

@@ -369,7 +369,7 @@ export async function runPersonalNotifications(options: PersonalRunOptions): Pro
   }
   let resultLists: ResultList[] = [];
   if (all.some((w) => w.kind === 'results')) {
-    resultLists = await fetchClubResults(options.client, options.organisationId, now, RESULTS_LOOKBACK_DAYS, options.full === false && !starting('results'));
+    resultLists = await fetchClubResults(options.client, options.organisationId, now, RESULTS_LOOKBACK_DAYS, options.full === false && !starting('results'), options.log);
   }
 
   const server = options.discord.guilds.cache.get(guildId)?.name ?? options.store.guildSettings(guildId)?.organisationName ?? null;
@@ -425,6 +425,14 @@ async function runMember(userId: string, wanted: readonly Wanted[], m: MemberRun
       subscriptions.setDmChannel(guildId, userId, channelId);
     }
     for (const item of items) {
+      const ref = { guildId, feed: want.feed, itemKey: item.itemKey };
+      // A member of two servers of the club (each with /notify on) gets each DM once: a DM the
+      // other server sent (or is sending) is recorded here as accounted for.
+      if (m.ledger.get(ref) === null && m.ledger.postedElsewhere(ref)) {
+        m.ledger.seed(guildId, want.feed, channelId, [item]);
+        run.outcomes.push({ userId, feed: want.feed, itemKey: item.itemKey, outcome: { kind: 'seeded' } });
+        continue;
+      }
       const outcome = await m.poster.publish({
         guildId, feed: want.feed, itemKey: item.itemKey, channelId, payload: item.payload, contentHash: item.contentHash,
         ...(item.followSeeded ? { followSeeded: true } : {}),
