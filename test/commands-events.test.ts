@@ -50,7 +50,7 @@ describe('/events, /event and /entries end to end', () => {
   /** The club's entries in an event, as the dataset has them. */
   const clubEntries = (ev: SandboxEvent) => {
     const club = world.eventor.dataset.homeClub.id;
-    return world.eventor.dataset.details(ev).entries.filter((entry) =>
+    return world.eventor.dataset.entriesAt(ev).filter((entry) =>
       entry.competitor ? entry.competitor.organisation?.id === club : (entry.team?.organisations ?? []).some((o) => o.id === club));
   };
 

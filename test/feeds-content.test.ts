@@ -107,12 +107,11 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
         const d = ev.event.entryDeadlines[0];
         if (!d || ev.event.status === 'canceled' || ev.syntheticRunners > 0) return false;
         const ahead = Date.parse(d) - now;
-        return ahead > 11 * DAY && ahead < 40 * DAY && clubEntries(world.eventor.dataset.details(ev).entries) > 1;
+        return ahead > 11 * DAY && ahead < 40 * DAY && clubEntries(world.eventor.dataset.entriesAt(ev)) > 1;
       });
       if (!found) throw new Error('the sandbox has no event with club entries and an entry deadline 11 to 40 days ahead');
       event = found;
       deadline = Date.parse(event.event.entryDeadlines[0]!);
-      count = clubEntries(world.eventor.dataset.details(event).entries);
       en = server('reminders-en', 'en');
       sv = server('reminders-sv', 'sv', ROLE);
     });
@@ -129,6 +128,8 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
 
     it('posts the 7-day reminder once, with the deadline, the club count and the login button', async () => {
       setClock(deadline - 7 * DAY + HOUR);
+      // Entries grow as the sandbox clock moves: the count is the club's entries made by now.
+      count = clubEntries(world.eventor.dataset.entriesAt(event));
       const key = `reminders:${event.id}:${event.event.entryDeadlines[0]}:7`;
       const run = await runRemindersFeed(en.options());
       expect(run.paused).toBeNull();
@@ -151,6 +152,7 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
     });
 
     it('in Swedish, with the role mentioned', async () => {
+      count = clubEntries(world.eventor.dataset.entriesAt(event));
       const key = `reminders:${event.id}:${event.event.entryDeadlines[0]}:7`;
       const run = await runRemindersFeed(sv.options());
       expect(outcomeOf(run, key)).toBe('posted');
@@ -207,7 +209,7 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       const found = world.eventor.dataset.events.find((ev) => {
         if (!ev.event.start || ev.event.status === 'canceled' || ev.hasStartList || ev.syntheticRunners > 0 || ev.shape !== 'single') return false;
         const ahead = Date.parse(ev.event.start) - now;
-        return ahead > 2 * DAY && ahead < 18 * DAY && clubEntries(world.eventor.dataset.details(ev).entries) > 0;
+        return ahead > 2 * DAY && ahead < 18 * DAY && clubEntries(world.eventor.dataset.entriesAt(ev)) > 0;
       });
       if (!found) throw new Error('the sandbox has no upcoming event with club entries and no start list');
       event = found;

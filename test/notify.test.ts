@@ -80,7 +80,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     const future = dataset.events.find((ev) => {
       if (!ev.event.start || ev.event.status === 'canceled' || ev.hasStartList || ev.syntheticRunners > 0 || ev.shape !== 'single') return false;
       const ahead = Date.parse(ev.event.start) - now;
-      return ahead > 2 * DAY && ahead < 18 * DAY && dataset.details(ev).entries.some((e) => e.competitor?.organisation?.id === home);
+      return ahead > 2 * DAY && ahead < 18 * DAY && dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home);
     });
     if (!future) throw new Error('the sandbox has no upcoming event with club entries and no start list');
     upcoming = future;

@@ -62,7 +62,7 @@ describe.each(zones)('round trip in %s', (timeZone, headers) => {
       const flags = { person: on, organisation: on, event: on, fees: on };
       const q = `includePersonElement=${on}&includeOrganisationElement=${on}&includeEventElement=${on}&includeEntryFees=${on}`;
       const parsed = parseEntryList(await body(`/entries?organisationIds=${club.id}&${q}`, headers), opts);
-      const expected = sb.dataset.events.flatMap((ev) => sb.dataset.details(ev).entries
+      const expected = sb.dataset.events.flatMap((ev) => sb.dataset.entriesAt(ev)
         .filter((e) => (e.competitor?.organisation?.id ?? e.team?.organisations[0]?.id) === club.id)
         .map((e) => projectEntry(e, ev, flags)));
       expect(parsed.length).toBeGreaterThan(0);

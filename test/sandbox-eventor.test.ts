@@ -283,8 +283,7 @@ describe('filters and flags', () => {
 
   it('/competitorcount counts the entries of the given organisations', async () => {
     const ev = pastSingle();
-    const details = sb.dataset.details(ev);
-    const expected = details.entries.filter((e) => e.competitor?.organisation?.id === home().id).length;
+    const expected = sb.dataset.entriesAt(ev).filter((e) => e.competitor?.organisation?.id === home().id).length;
     const doc = await xml(`/competitorcount?organisationIds=${home().id}&eventIds=${ev.id}`);
     const c = doc['CompetitorCountList'].CompetitorCount[0];
     expect(c['@_eventId']).toBe(ev.id);
@@ -662,6 +661,33 @@ describe('changes over time', () => {
     try {
       sb.dataset.correctResult(ev.id, runner.person!.id!, { time: 1234 });
       expect(Date.parse(ev.event.modifiedAt!)).toBe(Math.floor(clockMs / 1000) * 1000);
+    } finally {
+      clockMs = saved;
+    }
+  });
+
+  it('entries appear as the sandbox clock passes their entry dates, through /entries and /competitorcount', async () => {
+    const upcoming = sb.dataset.events.find((ev) => {
+      if (!ev.event.start || Date.parse(ev.event.start) <= clockMs || ev.syntheticRunners > 0) return false;
+      const all = sb.dataset.details(ev).entries.filter((e) => e.competitor?.organisation?.id === home().id);
+      return all.some((e) => Date.parse(e.entryDate!) > clockMs) && all.some((e) => Date.parse(e.entryDate!) <= clockMs);
+    });
+    if (!upcoming) throw new Error('the sandbox has no upcoming event with club entries both made and still to come');
+    const listed = async (): Promise<number> => {
+      const doc = await xml(`/entries?organisationIds=${home().id}&eventIds=${upcoming.id}`);
+      return ([doc['EntryList'].Entry ?? []].flat() as X[]).length;
+    };
+    const counted = async (): Promise<number> =>
+      Number((await xml(`/competitorcount?organisationIds=${home().id}&eventIds=${upcoming.id}`))['CompetitorCountList'].CompetitorCount[0]['@_numberOfEntries']);
+    const saved = clockMs;
+    const now = await listed();
+    expect(await counted()).toBe(now);
+    clockMs = Date.parse(upcoming.event.start!);
+    try {
+      const later = await listed();
+      expect(later).toBeGreaterThan(now);
+      expect(later).toBe(sb.dataset.details(upcoming).entries.filter((e) => e.competitor?.organisation?.id === home().id).length);
+      expect(await counted()).toBe(later);
     } finally {
       clockMs = saved;
     }

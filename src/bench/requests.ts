@@ -76,7 +76,7 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
       .filter((ev) => ev.syntheticRunners === 0 && ev.event.start && Date.parse(ev.event.start) > BASE.getTime() + 7 * DAY)
       .map((ev) => ({ ev, date: localDate(new Date(ev.event.start!), SANDBOX_TIME_ZONE) }))
       .filter(({ date }) => [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay()))
-      .filter(({ ev }) => dataset.details(ev).entries.some((e) => e.competitor?.organisation?.id === home))
+      .filter(({ ev }) => dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home))
       .sort((a, b) => a.date.localeCompare(b.date))[0];
     if (!weekend) throw new Error('the sandbox has no race weekend with club entrants');
     if (!Number.isInteger(clubCount) || clubCount < 1 || clubCount > dataset.clubs.length) {

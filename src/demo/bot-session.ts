@@ -193,7 +193,7 @@ export function demoFacts(dataset: SandboxDataset, now: number): DemoFacts {
   const clubIn = (e: SandboxEvent, list: 'startList' | 'resultList') =>
     (dataset.details(e)[list]?.classes ?? []).some((c) => c.persons.some((p) => p.organisation?.id === home));
   const upcoming = dataset.events.filter((e) => startOf(e) > now && e.event.status !== 'canceled').sort((a, b) => startOf(a) - startOf(b));
-  const withEntries = upcoming.find((e) => dataset.details(e).entries.some((x) => x.competitor?.organisation?.id === home)) ?? upcoming[0];
+  const withEntries = upcoming.find((e) => dataset.entriesAt(e).some((x) => x.competitor?.organisation?.id === home)) ?? upcoming[0];
   const withStarts = upcoming.find((e) => dataset.hasStartList(e.id) && clubIn(e, 'startList'));
   const past = dataset.events.filter((e) => startOf(e) < now && dataset.hasResults(e.id) && e.event.races.length === 1 && clubIn(e, 'resultList')).sort((a, b) => startOf(b) - startOf(a));
   const results = past[0];

@@ -6,7 +6,7 @@
  * lazily (participants.ts), which keeps the 'large' 20,000-runner event free until asked for.
  */
 import type {
-  Activity, Competitor, EntryBreak, EntryFee, Event, EventDocument, Organisation, OrganisationRef, Person, PersonRef, ResultStatus,
+  Entry, Activity, Competitor, EntryBreak, EntryFee, Event, EventDocument, Organisation, OrganisationRef, Person, PersonRef, ResultStatus,
 } from '../../eventor/model.js';
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../../eventor/model.js';
 import { entryDeadlines } from '../../eventor/native/common.js';
@@ -193,6 +193,12 @@ export class SandboxDataset {
     return undefined;
   }
   /** Classes, entries, start list and results of an event, generated on first use. */
+  /** The event's entries made by `at` (default the sandbox clock): what the API shows. */
+  entriesAt(ev: SandboxEvent, at: Date = this.clock()): Entry[] {
+    const limit = at.getTime();
+    return this.details(ev).entries.filter((entry) => entry.entryDate === null || Date.parse(entry.entryDate) <= limit);
+  }
+
   details(ev: SandboxEvent): Materialized {
     ev.materialized ??= materialize(this, ev);
     return ev.materialized;

@@ -38,7 +38,7 @@ export function entries(ctx: RequestContext): Reply {
     if (idSet && !idSet.has(ev.id)) continue;
     const start = ev.event.start ? Date.parse(ev.event.start) : null;
     if (start !== null && (start < fromEvent || start > toEvent)) continue;
-    for (const entry of ctx.dataset.details(ev).entries) {
+    for (const entry of ctx.dataset.entriesAt(ev)) {
       // organisationIds is the ENTRANT's club, not the organiser (wire notes 7.14).
       if (orgs && !entrantOrgs(entry).some((id) => orgs.has(id))) continue;
       if (classSet && !entry.classIds.some((c) => classSet.has(c))) continue;
@@ -87,7 +87,7 @@ export function competitorCount(ctx: RequestContext): Reply {
   for (const ev of list) {
     const details = ctx.dataset.details(ev);
     let n = 0;
-    for (const entry of details.entries) {
+    for (const entry of ctx.dataset.entriesAt(ev)) {
       if (!entrantOrgs(entry).some((id) => orgs.has(id))) continue;
       const pid = entry.competitor?.personId ?? null;
       if (persons && (pid === null || !persons.has(pid))) continue;
@@ -258,7 +258,7 @@ export function resultsOrganisation(ctx: RequestContext): Reply {
 /** Before the race: a `snapshot` list with the person's entry as `Inactive` (results-person-snapshot-inactive.xml). */
 function snapshotFor(ctx: RequestContext, ev: SandboxEvent, personId: string): ResultList | null {
   const details = ctx.dataset.details(ev);
-  const entry = details.entries.find((e) => e.competitor?.personId === personId);
+  const entry = ctx.dataset.entriesAt(ev).find((e) => e.competitor?.personId === personId);
   if (!entry?.competitor || ev.event.status === 'canceled') return null;
   const cls = details.classes.find((c) => c.id === entry.classIds[0]);
   if (!cls) return null;

@@ -222,16 +222,17 @@ export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized 
     const starts = cls.races;
     runners.forEach((runner, order) => {
       if (runner.member) {
+        // Every entry is made now, dated when the runner enters: the sandbox shows those whose date
+        // has come (`SandboxDataset.entriesAt`), so entries grow as its clock moves.
         const t = entryTime();
-        if (t.at <= nowMs) {
-          entries.push({
-            id: String(entryId++), event: { id: e.id, name: null, event: null },
-            competitor: { competitorId: runner.competitorId, person: runner.ref, personId: runner.ref?.id ?? null, organisation: runner.org, cards: [runner.card] },
-            team: null, classIds: [cls.id], classNames: [], raceIds, bibNumber: null, entryDate: toInstant(t.at),
-            entryFeeIds: t.late ? cls.entryFeeIds.slice() : cls.entryFeeIds.slice(0, 1),
-            modifiedAt: toInstant(Math.min(nowMs, t.at + (rng.chance(0.2) ? rng.int(1, 3) * DAY : 0))),
-          });
-        }
+        const changedLater = rng.chance(0.2) ? rng.int(1, 3) * DAY : 0;
+        entries.push({
+          id: String(entryId++), event: { id: e.id, name: null, event: null },
+          competitor: { competitorId: runner.competitorId, person: runner.ref, personId: runner.ref?.id ?? null, organisation: runner.org, cards: [runner.card] },
+          team: null, classIds: [cls.id], classNames: [], raceIds, bibNumber: null, entryDate: toInstant(t.at),
+          entryFeeIds: t.late ? cls.entryFeeIds.slice() : cls.entryFeeIds.slice(0, 1),
+          modifiedAt: toInstant(t.at <= nowMs ? Math.min(nowMs, t.at + changedLater) : t.at),
+        });
       }
       const listCard: Card = { number: runner.card.number, type: null };
       // Native lists name the race only for multi-race events (RaceStart/RaceResult wrappers).
@@ -350,14 +351,12 @@ function relay(
       const bibNumber = String(bib++);
       const org = ds.orgRef(team.club);
       const t = entryTime();
-      if (t.at <= nowMs) {
-        entries.push({
-          id: nextEntryId(), event: { id: e.id, name: null, event: null }, competitor: null,
-          team: { name: team.name, organisations: [org], members: team.members.map((m, leg) => ({ personId: m.person.id, organisationId: m.clubId, leg: leg + 1 })) },
-          classIds: [cls.id], classNames: [], raceIds: [race.id], bibNumber, entryDate: toInstant(t.at),
-          entryFeeIds: cls.entryFeeIds.slice(0, t.late ? 2 : 1), modifiedAt: toInstant(t.at),
-        });
-      }
+      entries.push({
+        id: nextEntryId(), event: { id: e.id, name: null, event: null }, competitor: null,
+        team: { name: team.name, organisations: [org], members: team.members.map((m, leg) => ({ personId: m.person.id, organisationId: m.clubId, leg: leg + 1 })) },
+        classIds: [cls.id], classNames: [], raceIds: [race.id], bibNumber, entryDate: toInstant(t.at),
+        entryFeeIds: cls.entryFeeIds.slice(0, t.late ? 2 : 1), modifiedAt: toInstant(t.at),
+      });
       const runners = team.members.map((m) => memberRunner(ds, m));
       starts.push({
         name: team.name, organisations: [org], bibNumber, startTime: race.date,
