@@ -7,13 +7,10 @@
 import { createHash } from 'node:crypto';
 import type { EventorClient } from '../eventor/client.js';
 import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../eventor/model.js';
-import type { Language } from '../i18n/index.js';
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import type { Ledger } from './ledger.js';
 import type { Logger } from '../log/logger.js';
-import type { PostOutcome, PosterHooks, PostTarget } from './poster.js';
-import { eventsWithClubEntries, listsPerEvent, publishItems } from './common.js';
-import type { FeedOptions } from './settings.js';
+import type { PostOutcome } from './poster.js';
+import { eventsWithClubEntries, listsPerEvent, publishItems, type FeedRunOptions } from './common.js';
 import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from './threads.js';
 
 export const RESULTS_FEED = 'results';
@@ -119,25 +116,9 @@ export function resultsThreadItems(lists: readonly ResultList[], ctx: RenderCont
   }));
 }
 
-export interface ResultsFeedOptions {
-  guildId: string;
-  channelId: string;
-  /** The server's Eventor client (shared between servers of the same key: its cache serves them all). */
-  client: EventorClient;
-  organisationId: string;
-  ledger: Ledger;
-  target: PostTarget;
-  now: Date;
-  language: Language;
-  timeZone: string;
+/** A results run: the feeds' run options, plus how far back to look and the threads' test hooks. */
+export interface ResultsFeedOptions extends FeedRunOptions {
   lookbackDays?: number;
-  /** See `FeedRunOptions.full`. */
-  full?: boolean;
-  /** For tests: see `PosterHooks`. */
-  hooks?: PosterHooks;
-  /** The server's options of the feed (`threads`: a thread per post); defaults when absent. */
-  options?: Partial<FeedOptions>;
-  log?: Logger;
   /** For tests: see `ThreadHooks`. */
   threadHooks?: ThreadHooks;
 }
