@@ -86,6 +86,22 @@ export function eventIdOf(value: string): string {
 }
 
 /** Replaces the deferred reply (or the message whose button was clicked) with one page. */
+/** Whom a /starts or /results asks about: the club in an event, or a person (you by default) in one event or lately. */
+export type MemberTarget = { kind: 'person'; personId: string; eventId: string | null } | { kind: 'club'; eventId: string };
+
+/**
+ * The `member` and `event` options as a target, and the server's Eventor. Your own link is checked
+ * first: without one there is nothing to ask Eventor.
+ */
+export async function memberTarget(ctx: BaseContext & { interaction: ChatInputCommandInteraction }): Promise<{ eventor: GuildEventor; target: MemberTarget }> {
+  const member = ctx.interaction.options.getString('member');
+  const event = ctx.interaction.options.getString('event');
+  const own = member === null && event === null ? ownPersonId(ctx, ctx.interaction.user.id) : null;
+  const eventor = await ctx.guild.eventor();
+  if (member === null && event !== null) return { eventor, target: { kind: 'club', eventId: eventIdOf(event) } };
+  return { eventor, target: { kind: 'person', personId: own ?? (await resolveMember(eventor, member!)), eventId: event === null ? null : eventIdOf(event) } };
+}
+
 export async function showPage(interaction: { editReply(options: object): Promise<unknown> }, payload: MessagePayload): Promise<void> {
   await interaction.editReply({ content: payload.content ?? '', embeds: payload.embeds ?? [], components: payload.components ?? [], allowedMentions: payload.allowedMentions });
 }

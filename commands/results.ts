@@ -10,7 +10,7 @@ import { renderClubResults, renderPersonResults, type MessagePayload } from '../
 import { renderResultsNotYet } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  addDays, eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, nameInLists, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
+  addDays, eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, renderContext, showPage,
 } from './members-common.js';
 
 /** How far back "recent results" reach. */
@@ -76,16 +76,10 @@ export const results: BotCommand = {
   defer: personalVisibility,
   async execute(ctx) {
     const options = ctx.interaction.options;
-    const member = options.getString('member');
-    const event = options.getString('event');
     const splits = options.getBoolean('splits') === true;
     const top = Math.min(MAX_TOP, Math.max(0, options.getInteger('top') ?? DEFAULT_TOP));
-    // The link is checked first: without one there is nothing to ask Eventor.
-    const own = member === null && event === null ? ownPersonId(ctx, ctx.interaction.user.id) : null;
-    const eventor = await ctx.guild.eventor();
-    let query: Query;
-    if (member === null && event !== null) query = { kind: 'club', eventId: eventIdOf(event), splits, top };
-    else query = { kind: 'person', personId: own ?? (await resolveMember(eventor, member!)), eventId: event === null ? null : eventIdOf(event), splits };
+    const { eventor, target } = await memberTarget(ctx);
+    const query: Query = target.kind === 'club' ? { ...target, splits, top } : { ...target, splits };
     await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
   },
   autocomplete: memberOrEventChoices,

@@ -10,10 +10,10 @@ import { renderClubStartList, renderPersonStarts, type MessagePayload } from '..
 import { renderStartListNotPublished } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, nameInLists, ownPersonId, pageArg, personalVisibility, renderContext, resolveMember, showPage,
+  eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, renderContext, showPage, type MemberTarget,
 } from './members-common.js';
 
-type Query = { kind: 'person'; personId: string; eventId: string | null } | { kind: 'club'; eventId: string };
+type Query = MemberTarget;
 
 function pageId(query: Query, page: number): string {
   return query.kind === 'person'
@@ -69,15 +69,7 @@ export const starts: BotCommand = {
     .toJSON(),
   defer: personalVisibility,
   async execute(ctx) {
-    const options = ctx.interaction.options;
-    const member = options.getString('member');
-    const event = options.getString('event');
-    // The link is checked first: without one there is nothing to ask Eventor.
-    const own = member === null && event === null ? ownPersonId(ctx, ctx.interaction.user.id) : null;
-    const eventor = await ctx.guild.eventor();
-    let query: Query;
-    if (member === null && event !== null) query = { kind: 'club', eventId: eventIdOf(event) };
-    else query = { kind: 'person', personId: own ?? (await resolveMember(eventor, member!)), eventId: event === null ? null : eventIdOf(event) };
+    const { eventor, target: query } = await memberTarget(ctx);
     await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
   },
   autocomplete: memberOrEventChoices,
