@@ -370,37 +370,22 @@ async function show(ctx: CommandContext, settings: FeedSettingsStore, guildId: s
   await ctx.interaction.editReply({ content: '', embeds: [embed], components: [] });
 }
 
+type Subcommand = (ctx: CommandContext, settings: FeedSettingsStore, guildId: string) => Promise<void>;
+
+const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
+  on: turnOn, off: turnOff, pause, resume, role: setRole, reminders: setReminders, quiet: setQuiet,
+  'events-filter': setEventsFilter, threads: setThreads, test: testPost, show,
+};
+
 export const feedsCommand: BotCommand = {
   definition,
   defer: 'ephemeral',
   async execute(ctx) {
     const guildId = requireManager(ctx);
     const settings = new FeedSettingsStore(ctx.store, ctx.now);
-    switch (ctx.interaction.options.getSubcommand(false)) {
-      case 'on':
-        return turnOn(ctx, settings, guildId);
-      case 'off':
-        return turnOff(ctx, settings, guildId);
-      case 'pause':
-        return pause(ctx, settings, guildId);
-      case 'resume':
-        return resume(ctx, settings, guildId);
-      case 'role':
-        return setRole(ctx, settings, guildId);
-      case 'reminders':
-        return setReminders(ctx, settings, guildId);
-      case 'quiet':
-        return setQuiet(ctx, settings, guildId);
-      case 'events-filter':
-        return setEventsFilter(ctx, settings, guildId);
-      case 'threads':
-        return setThreads(ctx, settings, guildId);
-      case 'test':
-        return testPost(ctx, settings, guildId);
-      case 'show':
-        return show(ctx, settings, guildId);
-      default:
-        throw new UserFacingError('error.unexpected');
-    }
+    const name = ctx.interaction.options.getSubcommand(false) ?? '';
+    // Own keys only: a hand-made request naming `constructor` must not reach Object's.
+    if (!Object.hasOwn(SUBCOMMANDS, name)) throw new UserFacingError('error.unexpected');
+    return SUBCOMMANDS[name]!(ctx, settings, guildId);
   },
 };
