@@ -11,11 +11,10 @@ import {
   EmbedBuilder,
   InteractionContextType,
   PermissionFlagsBits,
-  type APIApplicationCommandOptionChoice,
   type SlashCommandStringOption,
 } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
+import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { InvalidApiKey } from '../src/eventor/errors.js';
 import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { Ledger } from '../src/feeds/ledger.js';
@@ -24,7 +23,7 @@ import { feedModule } from '../src/feeds/registry.js';
 import { contentHash, RESULTS_FEED } from '../src/feeds/results.js';
 import { threadsWaiting } from '../src/feeds/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
-import { discordLocalizations, t, type MessageKey } from '../src/i18n/index.js';
+import { t, type MessageKey } from '../src/i18n/index.js';
 import { requireManager } from './setup-eventor.js';
 import { missingPostPermissions, missingThreadPermissions, POSTABLE_TYPES } from './post-channels.js';
 
@@ -34,12 +33,8 @@ export const MAX_LEAD_DAYS = 5;
 export const LEAD_DAY_MAX = 60;
 
 
-function choice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
-  return { name: t('en', key), name_localizations: discordLocalizations(key), value };
-}
-
 const kindOption = (required: boolean, descriptionKey: MessageKey = 'feeds.opt.kind.description') => (o: SlashCommandStringOption) =>
-  localize(o, 'feeds.opt.kind.name', descriptionKey).setRequired(required).addChoices(...FEED_KINDS.map((k) => choice(`setup.kind.${k}` as MessageKey, k)));
+  localize(o, 'feeds.opt.kind.name', descriptionKey).setRequired(required).addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}` as MessageKey, k)));
 
 const definition = localizedCommand('feeds.name', 'feeds.description')
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
@@ -75,7 +70,7 @@ const definition = localizedCommand('feeds.name', 'feeds.description')
   )
   .addSubcommand((sub) =>
     localize(sub, 'feeds.threads.name', 'feeds.threads.description')
-      .addStringOption((o) => localize(o, 'feeds.opt.state.name', 'feeds.opt.state.description').setRequired(true).addChoices(choice('feeds.show.on', 'on'), choice('feeds.show.off', 'off'))),
+      .addStringOption((o) => localize(o, 'feeds.opt.state.name', 'feeds.opt.state.description').setRequired(true).addChoices(localizedChoice('feeds.show.on', 'on'), localizedChoice('feeds.show.off', 'off'))),
   )
   .addSubcommand((sub) => localize(sub, 'feeds.test.name', 'feeds.test.description').addStringOption(kindOption(true)))
   .addSubcommand((sub) => localize(sub, 'feeds.show.name', 'feeds.show.description'))

@@ -4,12 +4,12 @@
  * Turning DMs on sends one confirmation DM, so closed DMs show up now rather than on race day;
  * a refusal pauses the DMs, `/notify show` says so, and `/notify on` again clears it.
  */
-import { ApplicationIntegrationType, DiscordAPIError, InteractionContextType, Routes, type APIApplicationCommandOptionChoice, type SlashCommandStringOption } from 'discord.js';
+import { ApplicationIntegrationType, DiscordAPIError, InteractionContextType, Routes, type SlashCommandStringOption } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
+import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { openDmChannel } from '../src/feeds/personal.js';
 import { NOTIFY_KINDS, SubscriptionStore, type NotifyKind, type Subscription } from '../src/feeds/subscriptions.js';
-import { discordLocalizations, languageFor, t, type MessageKey } from '../src/i18n/index.js';
+import { languageFor, t, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 import { guildOf, personNames, when } from './linking-common.js';
 
@@ -17,12 +17,8 @@ type What = 'all' | NotifyKind;
 const WHATS: readonly What[] = ['all', ...NOTIFY_KINDS];
 const DMS_CLOSED = 50007;
 
-function choice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
-  return { name: t('en', key), name_localizations: discordLocalizations(key), value };
-}
-
 const whatOption = (o: SlashCommandStringOption) =>
-  localize(o, 'notify.option.what.name', 'notify.option.what.description').addChoices(...WHATS.map((w) => choice(`notify.choice.${w}` as MessageKey, w)));
+  localize(o, 'notify.option.what.name', 'notify.option.what.description').addChoices(...WHATS.map((w) => localizedChoice(`notify.choice.${w}` as MessageKey, w)));
 
 const definition = localizedCommand('notify.name', 'notify.description')
   .setContexts(InteractionContextType.Guild)

@@ -9,13 +9,12 @@ import {
   EmbedBuilder,
   InteractionContextType,
   PermissionFlagsBits,
-  type APIApplicationCommandOptionChoice,
 } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
+import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { instanceOf } from '../src/bot/eventor-access.js';
 import { isValidTimeZone } from '../src/eventor/time.js';
-import { discordLocalizations, type Language, type MessageKey } from '../src/i18n/index.js';
+import { type Language, type MessageKey } from '../src/i18n/index.js';
 import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
 import { FEED_KINDS } from '../src/feeds/settings.js';
@@ -46,17 +45,13 @@ function zones(): string[] {
   return allZones;
 }
 
-function choice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
-  return { name: discordLocalizations(key)['en-US'], name_localizations: discordLocalizations(key), value };
-}
-
 const definition = localizedCommand('setup.name', 'setup.description')
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .setContexts(InteractionContextType.Guild)
   .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
   .addSubcommand((sub) =>
     localize(sub, 'setup.eventor.name', 'setup.eventor.description')
-      .addStringOption((o) => localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(...INSTANCE_NAMES.map((n) => choice(`setup.instance.${n}` as MessageKey, n))))
+      .addStringOption((o) => localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(...INSTANCE_NAMES.map((n) => localizedChoice(`setup.instance.${n}` as MessageKey, n))))
       .addStringOption((o) => localize(o, 'setup.eventor.baseUrl.name', 'setup.eventor.baseUrl.description').setMaxLength(300)),
   )
   .addSubcommand((sub) =>
@@ -73,7 +68,7 @@ const definition = localizedCommand('setup.name', 'setup.description')
   )
   .addSubcommand((sub) =>
     localize(sub, 'setup.channel.name', 'setup.channel.description')
-      .addStringOption((o) => localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description').setRequired(true).addChoices(...POST_KINDS.map((k) => choice(`setup.kind.${k}` as MessageKey, k))))
+      .addStringOption((o) => localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description').setRequired(true).addChoices(...POST_KINDS.map((k) => localizedChoice(`setup.kind.${k}` as MessageKey, k))))
       .addChannelOption((o) => localize(o, 'setup.channel.channel.name', 'setup.channel.channel.description').addChannelTypes(...POSTABLE_TYPES))
       .addBooleanOption((o) => localize(o, 'setup.channel.clear.name', 'setup.channel.clear.description')),
   )

@@ -1,5 +1,5 @@
 /** Building command definitions whose names, descriptions and options are localised. */
-import { SlashCommandBuilder } from 'discord.js';
+import { SlashCommandBuilder, type APIApplicationCommandOptionChoice } from 'discord.js';
 import { discordLocalizations, t, type MessageKey } from '../i18n/index.js';
 
 export function localizedCommand(nameKey: MessageKey, descriptionKey: MessageKey): SlashCommandBuilder {
@@ -21,4 +21,9 @@ export function localize<T extends { setName(n: string): T; setNameLocalizations
     .setNameLocalizations(discordLocalizations(nameKey))
     .setDescription(t('en', descriptionKey))
     .setDescriptionLocalizations(discordLocalizations(descriptionKey));
+}
+
+/** A fixed choice of a string option, its label localised. */
+export function localizedChoice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
+  return { name: t('en', key), name_localizations: discordLocalizations(key), value };
 }
