@@ -10,7 +10,7 @@ import type { Entry, Event } from '../src/eventor/model.js';
 import type { Language } from '../src/i18n/index.js';
 import { renderClubEntries, renderClubEntriesOverview, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import { addDays, compactDay, dayWindow, expandDay, languageArg, localToday, renderContext, resolveEventId, tellPrivately } from './events-common.js';
+import { addDays, compactDay, dayWindow, expandDay, languageArg, localToday, renderContext, resolveEventId } from './events-common.js';
 
 const NAME = 'entries';
 /** The overview's reach: entry for most events closes within a few weeks of them. */
@@ -94,13 +94,9 @@ export const entriesCommand: BotCommand = {
       defer: 'update',
       async handle(ctx) {
         const [n, event, from, language] = ctx.args;
-        try {
-          const day = expandDay(from) ?? localToday(ctx.now(), ctx.guild.timeZone);
-          const eventId = event !== undefined && /^\d+$/.test(event) ? event : null;
-          await ctx.interaction.editReply(await page(ctx, eventId, day, Number(n) || 1, languageArg(language, ctx.language)));
-        } catch (error) {
-          await tellPrivately(ctx, error);
-        }
+        const day = expandDay(from) ?? localToday(ctx.now(), ctx.guild.timeZone);
+        const eventId = event !== undefined && /^\d+$/.test(event) ? event : null;
+        await ctx.interaction.editReply(await page(ctx, eventId, day, Number(n) || 1, languageArg(language, ctx.language)));
       },
     },
   },

@@ -3,14 +3,12 @@
  * date windows, reading an event the member picked or typed, and the event card (which both
  * /event and the picker under /events show).
  */
-import { MessageFlags, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError, type BaseContext, type GuildEventor } from '../src/bot/command.js';
 import { eventChoices } from '../src/bot/lookup.js';
-import { messageFor } from '../src/bot/router.js';
 import { EventorError } from '../src/eventor/errors.js';
 import type { CompetitorCount, Organisation } from '../src/eventor/model.js';
 import { instantToLocal, localToInstant } from '../src/eventor/time.js';
-import { LANGUAGES, t, type Language } from '../src/i18n/index.js';
+import { LANGUAGES, type Language } from '../src/i18n/index.js';
 import { renderEventCard, type MessagePayload, type RenderContext } from '../src/render/index.js';
 
 const DAY = 86_400_000;
@@ -126,14 +124,3 @@ export async function organisationsById(eventor: GuildEventor): Promise<Map<stri
   return new Map(list.map((organisation) => [organisation.id, organisation]));
 }
 
-/**
- * A failure while paging a public message: the router would replace the message with the error
- * for everyone, so the member who clicked gets it privately and the message stays as it was.
- */
-export async function tellPrivately(ctx: BaseContext & { interaction: MessageComponentInteraction | ModalSubmitInteraction }, error: unknown): Promise<void> {
-  const key = messageFor(error);
-  if (key === 'error.unexpected') ctx.log.error('paging failed', { error });
-  else ctx.log.warn('paging answered with an error message', { key, error });
-  const content = error instanceof UserFacingError ? t(ctx.language, error.key, error.vars) : t(ctx.language, key);
-  await ctx.interaction.followUp({ content, flags: MessageFlags.Ephemeral });
-}

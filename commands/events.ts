@@ -12,7 +12,7 @@ import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { discordLocalizations, t, type Language, type MessageKey } from '../src/i18n/index.js';
 import { escapeName, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
 import {
-  addDays, compactDay, dayWindow, eventCard, expandDay, languageArg, localToday, organisationsById, parseDay, renderContext, tellPrivately,
+  addDays, compactDay, dayWindow, eventCard, expandDay, languageArg, localToday, organisationsById, parseDay, renderContext,
 } from './events-common.js';
 
 const NAME = 'events';
@@ -180,16 +180,12 @@ export const eventsCommand: BotCommand = {
       async handle(ctx) {
         const [page, from, days, level, organiser, language] = ctx.args;
         const messageLanguage = languageArg(language, ctx.language);
-        try {
-          const day = expandDay(from);
-          if (day === null) throw new UserFacingError('error.unexpected');
-          const checked = checkFilters({ from: day, days: Number(days), level: level ?? null, today: day });
-          const organiserId = organiser !== undefined && /^\d+$/.test(organiser) ? organiser : null;
-          const payload = await listPage(ctx, { ...checked, organiserId }, Number(page) || 1, messageLanguage);
-          await ctx.interaction.editReply(payload);
-        } catch (error) {
-          await tellPrivately(ctx, error);
-        }
+        const day = expandDay(from);
+        if (day === null) throw new UserFacingError('error.unexpected');
+        const checked = checkFilters({ from: day, days: Number(days), level: level ?? null, today: day });
+        const organiserId = organiser !== undefined && /^\d+$/.test(organiser) ? organiser : null;
+        const payload = await listPage(ctx, { ...checked, organiserId }, Number(page) || 1, messageLanguage);
+        await ctx.interaction.editReply(payload);
       },
     },
     pick: {

@@ -331,6 +331,18 @@ describe('/events, /event and /entries end to end', () => {
     // And the bot is still there.
     expect(text(await run('events', { days: 60 }))).toContain('Upcoming events');
   }, 60_000);
+
+  it('a page button that fails leaves the shared list as it was and tells only the member who clicked', async () => {
+    const reply = await run('events', { days: 365, level: 'all' });
+    const first = text(reply);
+    const next = buttons(reply).find((b) => b.label === 'Next' && !b.disabled)!;
+    // Discord refuses the update of the list once (after the test that no command logged a failure).
+    world.discord.faults.serverError({ route: 'PATCH /webhooks/:applicationId/:token/messages/:messageId', times: 1, status: 400 });
+    const click = world.discord.clickButton({ message: reply.id, customId: next.custom_id!, user: world.swedishMember });
+    const [notice] = await click.waitForFollowUps(1, WAIT);
+    expect(notice!.ephemeral).toBe(true);
+    expect(text(world.discord.message(reply.id)!)).toBe(first);
+  });
 });
 
 describe('page buttons under paged renders', () => {
@@ -353,4 +365,5 @@ describe('page buttons under paged renders', () => {
   it('leaves a single page without buttons', () => {
     expect(pageWithButtons(pages.slice(0, 1), 1, ctx.language, ids).components).toBeUndefined();
   });
+
 });

@@ -131,13 +131,13 @@ export class InteractionRouter {
       await interaction.reply({ content: ctx.t('error.unexpected'), flags: MessageFlags.Ephemeral });
       return;
     }
+    const updating = handler.defer === 'update' && (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()));
     try {
-      if (handler.defer === 'update' && interaction.isMessageComponent()) await interaction.deferUpdate();
-      else if (handler.defer === 'update' && interaction.isModalSubmit() && interaction.isFromMessage()) await interaction.deferUpdate();
+      if (updating) await interaction.deferUpdate();
       else if (handler.defer !== 'none') await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       await handler.handle(ctx);
     } catch (error) {
-      await this.#fail(interaction, error, ctx.language, log);
+      await this.#fail(interaction, error, ctx.language, log, updating);
     }
   }
 
@@ -146,6 +146,8 @@ export class InteractionRouter {
     error: unknown,
     language: Language,
     log: Logger,
+    /** The interaction updates a message others see (a page button): the error goes privately to the member. */
+    updating = false,
   ): Promise<void> {
     const key = messageFor(error);
     if (key === 'error.unexpected') log.error('command failed', { error });
@@ -154,7 +156,7 @@ export class InteractionRouter {
     try {
       if (interaction.deferred || interaction.replied) {
         // Ephemeral follow-up rather than replacing a public reply with an error.
-        if (interaction.deferred && !interaction.replied) await interaction.editReply({ content, embeds: [], components: [] });
+        if (interaction.deferred && !interaction.replied && !updating) await interaction.editReply({ content, embeds: [], components: [] });
         else await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
       } else {
         await interaction.reply({ content, flags: MessageFlags.Ephemeral });
