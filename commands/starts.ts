@@ -12,6 +12,7 @@ import { pageWithButtons } from '../src/render/paging.js';
 import {
   eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, renderContext, showPage, type MemberTarget,
 } from './members-common.js';
+import { clubEntryCount } from './events-common.js';
 
 type Query = MemberTarget;
 
@@ -30,8 +31,8 @@ function queryFromArgs(args: readonly string[]): Query {
 /** The club's entries in the event, to tell "not drawn yet" from "nobody entered"; null when Eventor cannot say. */
 async function clubEntries(ctx: BaseContext, eventor: GuildEventor, eventId: string): Promise<number | null> {
   try {
-    const counts = await eventor.client.competitorCount({ organisationIds: [eventor.organisationId], eventIds: [eventId] });
-    return counts.reduce((sum, count) => sum + count.entries, 0);
+    // The event's own row, not the sum with its races' rows (a multi-race event has both).
+    return clubEntryCount(await eventor.client.competitorCount({ organisationIds: [eventor.organisationId], eventIds: [eventId] }), eventId);
   } catch (error) {
     ctx.log.warn('competitor count failed; the notice goes without it', { error });
     return null;
