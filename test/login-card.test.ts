@@ -225,8 +225,10 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     if (!channel?.isSendable()) throw new Error('channel not sendable');
     const post = await channel.send({ content: 'x', components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: 1, label: 'Save', custom_id: save }] }] });
     const puts = world.eventor.requests.filter((r) => r.method === 'PUT').length;
-    const refused = await world.discord.clickButton({ message: post.id, user: world.swedishMember, locale: 'en-GB', customId: save }).reply(WAIT);
-    expect(renderMessageText(refused)).toContain('This button is not yours');
+    // The post is public: the refusal goes privately to the clicker, and the post stays as it was.
+    const [refused] = await world.discord.clickButton({ message: post.id, user: world.swedishMember, locale: 'en-GB', customId: save }).waitForFollowUps(1, WAIT);
+    expect(renderMessageText(refused!)).toContain('This button is not yours');
+    expect(world.discord.message(post.id)!.content).toBe('x');
     expect(world.eventor.requests.filter((r) => r.method === 'PUT').length).toBe(puts);
     expect(astrid.competitor.cards[0]!.number).toBe('7654321');
   });

@@ -132,12 +132,14 @@ export class InteractionRouter {
       return;
     }
     const updating = handler.defer === 'update' && (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()));
+    // A failure must not replace a message others see (a public list being paged) with the error.
+    const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
     try {
       if (updating) await interaction.deferUpdate();
       else if (handler.defer !== 'none') await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       await handler.handle(ctx);
     } catch (error) {
-      await this.#fail(interaction, error, ctx.language, log, updating);
+      await this.#fail(interaction, error, ctx.language, log, shared);
     }
   }
 
@@ -147,7 +149,7 @@ export class InteractionRouter {
     language: Language,
     log: Logger,
     /** The interaction updates a message others see (a page button): the error goes privately to the member. */
-    updating = false,
+    shared = false,
   ): Promise<void> {
     const key = messageFor(error);
     if (key === 'error.unexpected') log.error('command failed', { error });
@@ -156,7 +158,7 @@ export class InteractionRouter {
     try {
       if (interaction.deferred || interaction.replied) {
         // Ephemeral follow-up rather than replacing a public reply with an error.
-        if (interaction.deferred && !interaction.replied && !updating) await interaction.editReply({ content, embeds: [], components: [] });
+        if (interaction.deferred && !interaction.replied && !shared) await interaction.editReply({ content, embeds: [], components: [] });
         else await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
       } else {
         await interaction.reply({ content, flags: MessageFlags.Ephemeral });
