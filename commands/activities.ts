@@ -7,7 +7,8 @@ import { UserFacingError, customId, type BaseContext, type BotCommand, type Defe
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { renderActivities, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import { addDays, localToday, pageArg, parseDay, renderContext, showPage } from './members-common.js';
+import { addDays, localToday, renderContext } from './events-common.js';
+import { pageArg, requireDay, showPage } from './members-common.js';
 
 const DEFAULT_DAYS = 60;
 
@@ -23,7 +24,7 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, from: string, to: 
 
 function readable(value: string | null): boolean {
   try {
-    if (value !== null) parseDay(value);
+    if (value !== null) requireDay(value);
     return true;
   } catch {
     return false;
@@ -47,8 +48,8 @@ export const activities: BotCommand = {
   async execute(ctx) {
     const fromText = ctx.interaction.options.getString('from');
     const toText = ctx.interaction.options.getString('to');
-    const from = fromText === null ? localToday(ctx) : parseDay(fromText);
-    const to = toText === null ? addDays(from, DEFAULT_DAYS) : parseDay(toText);
+    const from = fromText === null ? localToday(ctx.now(), ctx.guild.timeZone) : requireDay(fromText);
+    const to = toText === null ? addDays(from, DEFAULT_DAYS) : requireDay(toText);
     if (from > to) throw new UserFacingError('error.datesReversed', { from, to });
     const eventor = await ctx.guild.eventor();
     await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), 1, ctx.language, (n) => pageId(from, to, n)));
@@ -58,8 +59,8 @@ export const activities: BotCommand = {
       defer: 'update',
       async handle(ctx) {
         const [fromArg = '', toArg = '', page] = ctx.args;
-        const from = parseDay(fromArg);
-        const to = parseDay(toArg);
+        const from = requireDay(fromArg);
+        const to = requireDay(toArg);
         const eventor = await ctx.guild.eventor();
         await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), pageArg(page), ctx.language, (n) => pageId(from, to, n)));
       },

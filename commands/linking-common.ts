@@ -7,7 +7,7 @@ import { UserFacingError, type AutocompleteContext, type BaseContext, type Comma
 import { fold } from '../src/bot/lookup.js';
 import type { Person } from '../src/eventor/model.js';
 import { personDisplayName } from '../src/render/members.js';
-import { resolveMember } from './members-common.js';
+import { clubPersons, resolveMember } from './members-common.js';
 
 export function guildOf(ctx: BaseContext): string {
   if (!ctx.guild.id) throw new UserFacingError('linking.guildOnly');
@@ -22,10 +22,6 @@ export function requireAdmin(ctx: CommandContext | ComponentContext): string {
   const guildId = guildOf(ctx);
   if (ctx.interaction.memberPermissions?.has('ManageGuild') !== true) throw new UserFacingError('linking.notAdmin');
   return guildId;
-}
-
-async function clubPersons(eventor: GuildEventor): Promise<Person[]> {
-  return eventor.client.persons({ organisationId: eventor.organisationId });
 }
 
 /** The person among the members of the server's club (the organisation of its API key), or null. */

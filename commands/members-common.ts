@@ -1,41 +1,25 @@
 /**
- * What /starts, /results, /activities and /activity share: whose data is asked for, the render
- * context, dates in the server's zone, and sending one page of a paged answer.
+ * What /starts, /results, /activities and /activity share: whose data is asked for, a typed date
+ * checked, and sending one page of a paged answer. (The render context and day arithmetic are
+ * events-common's.)
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError, type AutocompleteContext, type BaseContext, type DeferMode, type GuildEventor } from '../src/bot/command.js';
 import { eventChoices, fold, memberChoices } from '../src/bot/lookup.js';
 import type { Person, PersonName } from '../src/eventor/model.js';
-import { instantToLocal } from '../src/eventor/time.js';
-import type { MessagePayload, RenderContext } from '../src/render/index.js';
+import type { MessagePayload } from '../src/render/index.js';
 import { personDisplayName } from '../src/render/members.js';
+import { parseDay } from './events-common.js';
 
-const DAY = 86_400_000;
 const ID = /^\d{1,18}$/;
 
-export function renderContext(ctx: BaseContext, eventor: GuildEventor): RenderContext {
-  return { language: ctx.language, timeZone: ctx.guild.timeZone, now: ctx.now(), webUrl: eventor.instance.webUrl };
-}
-
-/** Today in the server's zone: a member in Stockholm at 00:30 means the new day, not UTC's. */
-export function localToday(ctx: BaseContext): string {
-  return instantToLocal(ctx.now(), ctx.guild.timeZone).date;
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
-}
-
-/** A `YYYY-MM-DD` the member typed, checked to be a real day (no 2026-02-30). */
-export function parseDay(value: string): string {
+/** A `YYYY-MM-DD` the member typed, as `parseDay` reads it; anything else is refused with the expected form. */
+export function requireDay(value: string): string {
   const text = value.trim();
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const valid = match !== null && new Date(Date.parse(`${text}T00:00:00Z`)).toISOString().slice(0, 10) === text;
-  if (!valid || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
-    // Echo only harmless characters: this text ends up in a message that could otherwise mention.
-    throw new UserFacingError('members.error.badDate', { value: text.replace(/[^0-9A-Za-z./-]/g, '').slice(0, 20) });
-  }
-  return text;
+  const day = parseDay(text);
+  // Echo only harmless characters: this text ends up in a message that could otherwise mention.
+  if (day === null) throw new UserFacingError('members.error.badDate', { value: text.replace(/[^0-9A-Za-z./-]/g, '').slice(0, 20) });
+  return day;
 }
 
 /**
@@ -55,7 +39,8 @@ export function ownPersonId(ctx: BaseContext, userId: string): string {
   return person.personId;
 }
 
-async function clubPersons(eventor: GuildEventor): Promise<Person[]> {
+/** The members of the server's club (the organisation of its API key). */
+export async function clubPersons(eventor: GuildEventor): Promise<Person[]> {
   return eventor.client.persons({ organisationId: eventor.organisationId });
 }
 

@@ -10,8 +10,9 @@ import { renderClubResults, renderPersonResults, type MessagePayload } from '../
 import { renderResultsNotYet } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  addDays, eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, renderContext, showPage,
+  eventIdOf, eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, showPage,
 } from './members-common.js';
+import { addDays, localToday, renderContext } from './events-common.js';
 
 /** How far back "recent results" reach. */
 const RECENT_DAYS = 90;
@@ -53,7 +54,7 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
     if (notYet(list, render.now)) return [renderResultsNotYet(list, render)];
     return renderClubResults(list, render, { organisationId: eventor.organisationId, top: query.top, splits: query.splits });
   }
-  const today = localToday(ctx);
+  const today = localToday(ctx.now(), ctx.guild.timeZone);
   // Up to today only: Eventor answers entries in coming events as unstarted "results".
   const window = query.eventId ? { eventIds: [query.eventId] } : { fromDate: addDays(today, -RECENT_DAYS), toDate: today };
   const [lists, name] = await Promise.all([

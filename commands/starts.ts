@@ -10,9 +10,9 @@ import { renderClubStartList, renderPersonStarts, type MessagePayload } from '..
 import { renderStartListNotPublished } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  eventIdOf, eventStart, localToday, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, renderContext, showPage, type MemberTarget,
+  eventIdOf, eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, showPage, type MemberTarget,
 } from './members-common.js';
-import { clubEntryCount } from './events-common.js';
+import { clubEntryCount, localToday, renderContext } from './events-common.js';
 
 type Query = MemberTarget;
 
@@ -55,7 +55,7 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
     return renderClubStartList(list, render, { organisationId: eventor.organisationId });
   }
   const [lists, name] = await Promise.all([
-    eventor.client.personStarts(query.eventId ? { personId: query.personId, eventIds: [query.eventId] } : { personId: query.personId, fromDate: localToday(ctx) }),
+    eventor.client.personStarts(query.eventId ? { personId: query.personId, eventIds: [query.eventId] } : { personId: query.personId, fromDate: localToday(ctx.now(), ctx.guild.timeZone) }),
     memberName(eventor, query.personId),
   ]);
   const sorted = [...lists].sort((a, b) => (eventStart(a.event) || Infinity) - (eventStart(b.event) || Infinity));
