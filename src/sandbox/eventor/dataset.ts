@@ -192,13 +192,14 @@ export class SandboxDataset {
     for (const p of this.personById.values()) if (p.username === username && p.password === password) return p;
     return undefined;
   }
-  /** Classes, entries, start list and results of an event, generated on first use. */
+
   /** The event's entries made by `at` (default the sandbox clock): what the API shows. */
   entriesAt(ev: SandboxEvent, at: Date = this.clock()): Entry[] {
     const limit = at.getTime();
     return this.details(ev).entries.filter((entry) => entry.entryDate === null || Date.parse(entry.entryDate) <= limit);
   }
 
+  /** Classes, entries, start list and results of an event, generated on first use. */
   details(ev: SandboxEvent): Materialized {
     ev.materialized ??= materialize(this, ev);
     return ev.materialized;

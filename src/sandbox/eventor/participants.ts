@@ -205,7 +205,7 @@ export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized 
   const entries: Entry[] = [];
 
   if (ev.shape === 'relay') {
-    return relay(ds, ev, rng, outcome, classes, specs, relayPool, entries, entryTime, () => String(entryId++), nowMs);
+    return relay(ds, ev, rng, outcome, classes, specs, relayPool, entries, entryTime, () => String(entryId++));
   }
 
   const raceIds = e.races.map((r) => r.id);
@@ -316,7 +316,7 @@ function syntheticRunner(ds: SandboxDataset, rng: Prng, i: number): Runner {
 
 function relay(
   ds: SandboxDataset, ev: SandboxEvent, rng: Prng, outcome: Prng, classes: EventClass[], specs: ClassSpec[], pool: SandboxPerson[],
-  entries: Entry[], entryTime: () => { at: number; late: boolean }, nextEntryId: () => string, nowMs: number,
+  entries: Entry[], entryTime: () => { at: number; late: boolean }, nextEntryId: () => string,
 ): Materialized {
   const e = ev.event;
   const race = e.races[0]!;
