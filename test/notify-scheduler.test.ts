@@ -7,6 +7,7 @@ import { deployCommands } from '../src/bot/deploy.js';
 import { COMMANDS } from '../commands/index.js';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const WAIT = { timeoutMs: 10_000 };
 
 describe('the scheduler sends /notify DMs by itself (sandbox Eventor, real discord.js, sandbox Discord DMs, controllable clock)', () => {
@@ -88,5 +89,47 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     const results = world.discord.dms(world.member).slice(confirmations);
     expect(results).toHaveLength(1);
     expect(renderMessageText(results[0]!)).toContain(event.name);
+  });
+
+  it('a start time that moves edits the one DM, and the other server sends no second one', async () => {
+    const dataset = world.eventor.dataset;
+    const home = dataset.homeClub.id;
+    const upcoming = dataset.events.find((ev) => {
+      if (!ev.event.start || ev.event.status === 'canceled' || ev.hasStartList || ev.syntheticRunners > 0 || ev.shape !== 'single') return false;
+      const ahead = Date.parse(ev.event.start) - clock.getTime();
+      return ahead > 2 * DAY && ahead < 18 * DAY && dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home);
+    });
+    if (!upcoming) throw new Error('the sandbox has no upcoming event with club entries and no start list');
+    upcoming.hasStartList = true;
+    upcoming.materialized = null;
+    const runner = dataset.details(upcoming).startList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!;
+    upcoming.hasStartList = false;
+    upcoming.materialized = null;
+    const member = world.swedishMember;
+    const second = world.discord.createGuild({ name: 'Same club, third server' });
+    const lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
+    world.discord.addMember(second.id, member);
+    await deployCommands({ token: world.discord.token, apiUrl: world.discord.restUrl, commands: COMMANDS, guildId: second.id });
+    for (const [guildId, channelId] of [[world.guild.id, world.channel.id], [second.id, lobby.id]] as const) {
+      world.bot.store.linkPerson(guildId, member.id, runner.person!.id!, 'credentials');
+      await world.discord.runCommand({ guildId, channelId, user: member, locale: 'en-GB', name: 'notify', subcommand: 'on', options: { what: 'starts' } }).reply(WAIT);
+    }
+    const before = world.discord.dms(member).length;
+    clock = new Date(clock.getTime() + HOUR);
+    await world.bot.scheduler.tick(clock);
+
+    upcoming.hasStartList = true;
+    upcoming.materialized = null;
+    clock = new Date(clock.getTime() + HOUR);
+    await world.bot.scheduler.tick(clock);
+    expect(world.discord.dms(member).slice(before)).toHaveLength(1);
+
+    const start = dataset.details(upcoming).startList!.classes.flatMap((c) => c.persons).find((p) => p.person?.id === runner.person!.id)!.starts[0]!;
+    start.startTime = new Date(Date.parse(start.startTime!) + 6 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    clock = new Date(clock.getTime() + HOUR);
+    await world.bot.scheduler.tick(clock);
+    const dms = world.discord.dms(member).slice(before);
+    expect(dms).toHaveLength(1);
+    expect(dms[0]!.edits).toHaveLength(1);
   });
 });

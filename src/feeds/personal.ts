@@ -426,10 +426,14 @@ async function runMember(userId: string, wanted: readonly Wanted[], m: MemberRun
     }
     for (const item of items) {
       const ref = { guildId, feed: want.feed, itemKey: item.itemKey };
-      // A member of two servers of the club (each with /notify on) gets each DM once: a DM the
-      // other server sent (or is sending) is recorded here as accounted for.
-      if (m.ledger.get(ref) === null && m.ledger.postedElsewhere(ref)) {
-        m.ledger.seed(guildId, want.feed, channelId, [item]);
+      // A member of two servers of the club (each with /notify on) gets each DM once: a DM this
+      // server would send (new, or a followed item that changed) but the other server sent (or is
+      // sending, and edits) is recorded here as accounted for.
+      const row = m.ledger.get(ref);
+      const wouldSend = row === null || (row.state === 'seeded' && item.followSeeded === true && row.contentHash !== item.contentHash);
+      if (wouldSend && m.ledger.postedElsewhere(ref)) {
+        if (row === null) m.ledger.seed(guildId, want.feed, channelId, [item]);
+        else m.ledger.updateHash(ref, item.contentHash);
         run.outcomes.push({ userId, feed: want.feed, itemKey: item.itemKey, outcome: { kind: 'seeded' } });
         continue;
       }
