@@ -8,8 +8,7 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Activity } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { discordTimestamp, escapeName, renderActivity, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { DAY, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
-import { contentHash } from './results.js';
+import { contentHash, DAY, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 
 export const ACTIVITIES_FEED = 'activities';
 /** Activities starting within this many days are posted. */

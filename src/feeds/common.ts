@@ -77,6 +77,15 @@ export function renderContext(options: FeedRunOptions): RenderContext {
   return { language: options.language, timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
 }
 
+/** The hash of what a payload shows: a changed hash means the post is edited. */
+export function contentHash(payload: MessagePayload): string {
+  return sha256(JSON.stringify(payload));
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
 /** Discord snowflakes only: anything else is never put in a mention. */
 const SNOWFLAKE = /^\d{5,25}$/;
 
@@ -181,8 +190,8 @@ export function summaryItem(feed: string, items: readonly ContentItem[], ctx: Re
       footer: { text: t(language, 'scheduler.summary.footer', { count: items.length }) },
     }],
   }), roleId);
-  const itemKey = `${feed}:summary:${createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16)}`;
-  return { itemKey, payload, contentHash: createHash('sha256').update(JSON.stringify(payload)).digest('hex') };
+  const itemKey = `${feed}:summary:${sha256(keys.join('\n')).slice(0, 16)}`;
+  return { itemKey, payload, contentHash: contentHash(payload) };
 }
 
 /**

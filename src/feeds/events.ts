@@ -13,9 +13,8 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { escapeName, renderEventCard, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { byStart, DAY, feedOptions, homeOrganisationIds, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, DAY, feedOptions, homeOrganisationIds, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import type { ItemRef } from './ledger.js';
-import { contentHash } from './results.js';
 
 export const EVENTS_FEED = 'events';
 export const EVENTS_CURSOR_KEY = `${EVENTS_FEED}:~cursor`;

@@ -25,7 +25,8 @@ import type { Store } from '../store/store.js';
 import type { Ledger } from './ledger.js';
 import { Poster, type PostOutcome, type PosterHooks } from './poster.js';
 import type { FeedRunContext } from './registry.js';
-import { contentHash, fetchClubResults, RESULTS_LOOKBACK_DAYS } from './results.js';
+import { contentHash } from './common.js';
+import { fetchClubResults, RESULTS_LOOKBACK_DAYS } from './results.js';
 import { fetchClubStartLists, STARTLISTS_WINDOW_DAYS } from './startlists.js';
 import { personalFeed, SubscriptionStore, type NotifyKind, type NotifyPause } from './subscriptions.js';
 

@@ -4,13 +4,12 @@
  * their classes, no splits), and the run that turns those items into posts and edits; with
  * `/feeds threads on`, a thread under each post with the complete results (src/feeds/threads.ts).
  */
-import { createHash } from 'node:crypto';
 import type { EventorClient } from '../eventor/client.js';
 import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../eventor/model.js';
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PostOutcome } from './poster.js';
-import { eventsWithClubEntries, listsPerEvent, publishItems, type FeedRunOptions } from './common.js';
+import { contentHash, eventsWithClubEntries, listsPerEvent, publishItems, type FeedRunOptions } from './common.js';
 import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from './threads.js';
 
 export const RESULTS_FEED = 'results';
@@ -28,10 +27,6 @@ export interface ResultsItem {
   contentHash: string;
   /** See `FeedItem.followSeeded`. */
   followSeeded?: boolean;
-}
-
-export function contentHash(payload: MessagePayload): string {
-  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
 }
 
 const isClub = (organisationId: string) => (p: PersonResult | TeamResult): boolean =>

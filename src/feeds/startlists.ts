@@ -7,8 +7,7 @@ import type { Logger } from '../log/logger.js';
 import type { Event, StartList } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { escapeName, renderClubStartList, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { byStart, DAY, eventsWithClubEntries, listsPerEvent, previewRenderContext, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
-import { contentHash } from './results.js';
+import { contentHash, byStart, DAY, eventsWithClubEntries, listsPerEvent, previewRenderContext, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 
 export const STARTLISTS_FEED = 'startlists';
 /** Events starting from a day ago to this many days ahead are watched for their start lists. */

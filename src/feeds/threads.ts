@@ -15,12 +15,12 @@
  * the results feed: the post stays, the refusal is logged, and `/feeds show` counts the threads
  * still waiting. They are opened on a later run once the permission is back.
  */
-import { createHash } from 'node:crypto';
 import { DiscordAPIError } from 'discord.js';
 import type { EventRace, ResultList } from '../eventor/model.js';
 import { t, type Language } from '../i18n/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { contentHash, sha256 } from './common.js';
 import type { ItemRef, Ledger, LedgerRow } from './ledger.js';
 import { newNonce, Poster, type PostOutcome, type PostTarget } from './poster.js';
 
@@ -83,7 +83,6 @@ function logOf(options: ThreadRunOptions): Logger {
   return options.log ?? (defaultLog ??= createLogger({ level: 'warn' }));
 }
 
-const hash = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** A thread name from the event (and race): one line, at most 100 characters. */
 export function threadName(eventName: string | null, raceLabel: string | null, language: Language): string {
@@ -127,7 +126,7 @@ export function intendThreads(options: Pick<ThreadRunOptions, 'guildId' | 'chann
     const post = ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
     if (post !== null && post.state !== 'posting') continue;
     const ref: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(item.itemKey) };
-    if (ledger.get(ref) === null) ledger.intend(ref, options.channelId, hash(item.name), newNonce());
+    if (ledger.get(ref) === null) ledger.intend(ref, options.channelId, sha256(item.name), newNonce());
   }
 }
 
@@ -171,7 +170,7 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
     }
     if (thread.state === 'posted' && thread.messageId !== post.messageId) {
       // The post was made anew (someone deleted it): the thread starts over on the new post.
-      ledger.intend(threadRef, options.channelId, hash(item.name), newNonce());
+      ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
       thread = ledger.get(threadRef)!;
     }
     let opened: { threadId: string; created: boolean } | null = null;
@@ -201,7 +200,7 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
         continue;
       }
       options.hooks?.afterThread?.(item.itemKey, opened.threadId);
-      ledger.posted(threadRef, opened.threadId, hash(item.name));
+      ledger.posted(threadRef, opened.threadId, sha256(item.name));
       // A thread opened now holds none of the pages recorded before (in a thread since deleted, or
       // under a post since made anew): they are posted afresh, each still exactly once.
       for (const row of rowsOfPages(item.itemKey)) {
@@ -223,12 +222,12 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
     for (let n = 1; n <= count; n += 1) {
       const payload = pages[n - 1] ?? removedPage(options.language);
       const outcome = await poster.publish({
-        guildId, feed: RESULTS_THREADS_FEED, itemKey: pageKey(item.itemKey, n), channelId: threadId, payload, contentHash: hash(JSON.stringify(payload)),
+        guildId, feed: RESULTS_THREADS_FEED, itemKey: pageKey(item.itemKey, n), channelId: threadId, payload, contentHash: contentHash(payload),
       });
       pageOutcomes.push(outcome.kind);
       if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
         // The thread was deleted: it is opened again on the next run, with every page.
-        ledger.intend(threadRef, options.channelId, hash(item.name), newNonce());
+        ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
         stopped = { itemKey: item.itemKey, kind: 'waiting' };
       } else if (outcome.kind === 'paused') {
         cannotPost = { code: outcome.code };
