@@ -8,7 +8,7 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Activity } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { discordTimestamp, escapeName, renderActivity, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, DAY, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, DAY, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 
 export const ACTIVITIES_FEED = 'activities';
 /** Activities starting within this many days are posted. */
@@ -64,5 +64,5 @@ export async function runActivitiesFeed(options: FeedRunOptions): Promise<FeedRu
 /** For `/feeds test`: the club's next activity. */
 export async function latestActivity(ctx: PreviewContext): Promise<MessagePayload | null> {
   const activities = await fetchClubActivities(ctx.client, ctx.organisationId, ctx.now);
-  return activityItems(activities, previewRenderContext(ctx))[0]?.payload ?? null;
+  return activityItems(activities, renderContext(ctx))[0]?.payload ?? null;
 }

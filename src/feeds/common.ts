@@ -56,7 +56,7 @@ export interface FeedRunOptions {
 
 export type FeedRun = ResultsFeedRun;
 
-/** What `/feeds test` gives a feed to preview its newest item (the registry's `FeedPreviewContext`). */
+/** What a feed renders with: `/feeds test` gives a feed this to preview its newest item; a run's options have it too. */
 export interface PreviewContext {
   client: EventorClient;
   organisationId: string;
@@ -65,16 +65,12 @@ export interface PreviewContext {
   timeZone: string;
 }
 
-export function previewRenderContext(ctx: PreviewContext): RenderContext {
-  return { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl };
-}
-
 export function feedOptions(options: FeedRunOptions): FeedOptions {
   return FeedOptions.parse(options.options ?? {});
 }
 
-export function renderContext(options: FeedRunOptions): RenderContext {
-  return { language: options.language, timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
+export function renderContext(ctx: PreviewContext): RenderContext {
+  return { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl };
 }
 
 /** The hash of what a payload shows: a changed hash means the post is edited. */

@@ -13,7 +13,7 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { escapeName, renderEventCard, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, feedOptions, homeOrganisationIds, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, DAY, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import type { ItemRef } from './ledger.js';
 
 export const EVENTS_FEED = 'events';
@@ -111,5 +111,5 @@ export const EVENTS_TEST_LOOKBACK_DAYS = 30;
 export async function latestEvent(ctx: PreviewContext): Promise<MessagePayload | null> {
   const events = await fetchChangedEvents(ctx.client, ctx.organisationId, [], ctx.now.getTime() - EVENTS_TEST_LOOKBACK_DAYS * DAY, ctx.now);
   const newest = [...events].sort((a, b) => (b.modifiedAt ?? '').localeCompare(a.modifiedAt ?? ''))[0];
-  return newest ? eventItems([newest], previewRenderContext(ctx))[0]?.payload ?? null : null;
+  return newest ? eventItems([newest], renderContext(ctx))[0]?.payload ?? null : null;
 }

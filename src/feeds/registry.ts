@@ -2,15 +2,13 @@
  * Every kind of automatic post, in one place: how the scheduler runs it for one server (`run`)
  * and what `/feeds test` shows as its newest item (`latest`). A new kind is one entry here.
  */
-import type { EventorClient } from '../eventor/client.js';
-import type { Language } from '../i18n/index.js';
 import type { MessagePayload } from '../render/index.js';
-import type { FeedRunOptions } from './common.js';
+import type { FeedRunOptions, PreviewContext } from './common.js';
 import type { PostOutcome } from './poster.js';
 import { latestActivity, runActivitiesFeed } from './activities.js';
 import { latestEvent, runEventsFeed } from './events.js';
 import { latestReminder, runRemindersFeed } from './reminders.js';
-import { fetchClubResults, resultsItems, runResultsFeed, RESULTS_LOOKBACK_DAYS, type ResultsFeedRun } from './results.js';
+import { latestResults, runResultsFeed, type ResultsFeedRun } from './results.js';
 import { latestStartList, runStartListsFeed } from './startlists.js';
 import type { FeedKind, FeedOptions, PauseReason } from './settings.js';
 
@@ -46,36 +44,17 @@ export function runnerOf(run: (ctx: FeedRunContext) => Promise<ResultsFeedRun>):
   };
 }
 
-export interface FeedPreviewContext {
-  client: EventorClient;
-  organisationId: string;
-  now: Date;
-  language: Language;
-  timeZone: string;
-}
-
 export interface FeedModule {
   /** The newest item the feed would post now, or null when there is none. */
-  latest(ctx: FeedPreviewContext): Promise<MessagePayload | null>;
+  latest(ctx: PreviewContext): Promise<MessagePayload | null>;
 }
-
-/** How far back `/feeds test results` looks for the newest results (twice the feed's own window). */
-const RESULTS_TEST_LOOKBACK_DAYS = RESULTS_LOOKBACK_DAYS * 2;
 
 export interface Feed extends FeedModule {
   run: FeedRunner;
 }
 
 export const FEEDS: Record<FeedKind, Feed> = {
-  results: {
-    run: runnerOf(runResultsFeed),
-    async latest(ctx) {
-      const lists = await fetchClubResults(ctx.client, ctx.organisationId, ctx.now, RESULTS_TEST_LOOKBACK_DAYS);
-      const items = resultsItems(lists, { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl }, ctx.organisationId);
-      // Lists come in event order, oldest first: the newest item is the last.
-      return items.at(-1)?.payload ?? null;
-    },
-  },
+  results: { run: runnerOf(runResultsFeed), latest: latestResults },
   reminders: { run: runnerOf(runRemindersFeed), latest: latestReminder },
   startlists: { run: runnerOf(runStartListsFeed), latest: latestStartList },
   events: { run: runnerOf(runEventsFeed), latest: latestEvent },

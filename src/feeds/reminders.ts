@@ -14,7 +14,7 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, eventsWithClubEntries, feedOptions, homeOrganisationIds, previewRenderContext, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, DAY, eventsWithClubEntries, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import type { FeedOptions } from './settings.js';
 
 export const REMINDERS_FEED = 'reminders';
@@ -142,5 +142,5 @@ export async function latestReminder(ctx: PreviewContext): Promise<MessagePayloa
   }
   if (best === null) return null;
   const { event, deadline, late } = best;
-  return reminderPayload(event, deadline, late, counts.get(event.id) ?? 0, previewRenderContext(ctx));
+  return reminderPayload(event, deadline, late, counts.get(event.id) ?? 0, renderContext(ctx));
 }

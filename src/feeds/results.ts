@@ -9,7 +9,7 @@ import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } fro
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PostOutcome } from './poster.js';
-import { contentHash, eventsWithClubEntries, listsPerEvent, publishItems, type FeedRunOptions } from './common.js';
+import { contentHash, eventsWithClubEntries, listsPerEvent, publishItems, renderContext, type FeedRunOptions, type PreviewContext } from './common.js';
 import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from './threads.js';
 
 export const RESULTS_FEED = 'results';
@@ -181,4 +181,14 @@ export async function runResultsFeed(options: ResultsFeedOptions): Promise<Resul
   // A paused feed stops here: its channel is refused, so its threads would be too.
   if (!threadsOn || run.seeded || run.paused) return run;
   return { ...run, threads: await syncThreads(threadOptions, threadItems) };
+}
+
+/** How far back `/feeds test results` looks for the newest results (twice the feed's own window). */
+const RESULTS_TEST_LOOKBACK_DAYS = RESULTS_LOOKBACK_DAYS * 2;
+
+/** For `/feeds test`: the club's newest results. */
+export async function latestResults(ctx: PreviewContext): Promise<MessagePayload | null> {
+  const lists = await fetchClubResults(ctx.client, ctx.organisationId, ctx.now, RESULTS_TEST_LOOKBACK_DAYS);
+  // Lists come in event order, oldest first: the newest item is the last.
+  return resultsItems(lists, renderContext(ctx), ctx.organisationId).at(-1)?.payload ?? null;
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../log/logger.js';
 import type { Event, StartList } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { escapeName, renderClubStartList, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, eventsWithClubEntries, listsPerEvent, previewRenderContext, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, DAY, eventsWithClubEntries, listsPerEvent, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 
 export const STARTLISTS_FEED = 'startlists';
 /** Events starting from a day ago to this many days ahead are watched for their start lists. */
@@ -78,5 +78,5 @@ export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRu
 /** For `/feeds test`: the club's start times of the nearest event whose start list is out. */
 export async function latestStartList(ctx: PreviewContext): Promise<MessagePayload | null> {
   const lists = await fetchClubStartLists(ctx.client, ctx.organisationId, ctx.now);
-  return startListItems(lists, previewRenderContext(ctx), ctx.organisationId)[0]?.payload ?? null;
+  return startListItems(lists, renderContext(ctx), ctx.organisationId)[0]?.payload ?? null;
 }
