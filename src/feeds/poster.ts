@@ -140,9 +140,10 @@ export function discordTarget(client: Client): PostTarget {
   };
 }
 
-type Refusal = { kind: 'unknown-message' } | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null };
+export type Refusal = { kind: 'unknown-message' } | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null };
 
-function classify(error: unknown): Refusal | null {
+/** What a Discord refusal means for a post: the message is gone, or the channel refuses (pause). */
+export function classifyRefusal(error: unknown): Refusal | null {
   if (!(error instanceof DiscordAPIError)) return null;
   if (error.code === UNKNOWN_MESSAGE) return { kind: 'unknown-message' };
   if (error.code === UNKNOWN_CHANNEL) return { kind: 'paused', reason: 'channel-gone', code: error.code };
@@ -151,7 +152,7 @@ function classify(error: unknown): Refusal | null {
 }
 
 function refusalOutcome(error: unknown): PostOutcome {
-  const refusal = classify(error);
+  const refusal = classifyRefusal(error);
   if (refusal?.kind === 'paused') return refusal;
   return { kind: 'failed', error };
 }
@@ -250,7 +251,7 @@ export class Poster {
       await this.#target.edit(channelId, messageId, nonce ? withMarker(item.payload, nonce) : item.payload);
     } catch (error) {
       // Deleted by someone: post anew, once (the new row is `posted` with its own message id).
-      if (classify(error)?.kind === 'unknown-message') return this.#post({ ...item, channelId }, newNonce(), 'reposted');
+      if (classifyRefusal(error)?.kind === 'unknown-message') return this.#post({ ...item, channelId }, newNonce(), 'reposted');
       return refusalOutcome(error);
     }
     this.#ledger.posted(item, messageId, item.contentHash);

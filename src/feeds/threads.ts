@@ -15,14 +15,13 @@
  * the results feed: the post stays, the refusal is logged, and `/feeds show` counts the threads
  * still waiting. They are opened on a later run once the permission is back.
  */
-import { DiscordAPIError } from 'discord.js';
 import type { EventRace, ResultList } from '../eventor/model.js';
 import { t, type Language } from '../i18n/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import { contentHash, sha256 } from './common.js';
 import type { ItemRef, Ledger, LedgerRow } from './ledger.js';
-import { newNonce, Poster, type PostOutcome, type PostTarget } from './poster.js';
+import { classifyRefusal, newNonce, Poster, type PostOutcome, type PostTarget } from './poster.js';
 
 export const RESULTS_THREADS_FEED = 'results-threads';
 /** Discord's limit on thread names. */
@@ -37,10 +36,6 @@ export const THREAD_MAX_PAGES = 10;
 /** How many of the top of each class the thread shows for context besides the club's own. */
 export const THREAD_TOP = 3;
 
-const MISSING_ACCESS = 50001;
-const MISSING_PERMISSIONS = 50013;
-const UNKNOWN_MESSAGE = 10008;
-const UNKNOWN_CHANNEL = 10003;
 
 export interface ThreadItem {
   /** The results item's key. */
@@ -130,12 +125,6 @@ export function intendThreads(options: Pick<ThreadRunOptions, 'guildId' | 'chann
   }
 }
 
-function refusalCode(error: unknown): number | string | null | undefined {
-  if (!(error instanceof DiscordAPIError)) return undefined;
-  if (error.status === 403 || error.code === MISSING_ACCESS || error.code === MISSING_PERMISSIONS) return error.code;
-  return undefined;
-}
-
 /** The placeholder a page becomes when the results shrink to fewer pages (Discord keeps the message). */
 function removedPage(language: Language): MessagePayload {
   return { content: t(language, 'feedpost.thread.pageRemoved'), embeds: [], allowedMentions: { parse: [] } };
@@ -186,12 +175,14 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
       try {
         opened = await target.startThread(options.channelId, post.messageId, { name: item.name, autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES });
       } catch (error) {
-        const code = refusalCode(error);
-        if (code !== undefined) {
+        const refusal = classifyRefusal(error);
+        if (refusal?.kind === 'paused' && refusal.reason === 'forbidden') {
+          const { code } = refusal;
           cannotOpen = { code };
           log.warn('results thread not opened: Discord refused (the post stays; retried on a later run)', { guildId, channelId: options.channelId, itemKey: item.itemKey, code });
           outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code });
-        } else if (error instanceof DiscordAPIError && (error.code === UNKNOWN_MESSAGE || error.code === UNKNOWN_CHANNEL)) {
+        } else if (refusal !== null) {
+          // The post or its channel is gone: the results feed posts it anew first.
           outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
         } else {
           log.warn('results thread not opened', { guildId, channelId: options.channelId, itemKey: item.itemKey, error });
