@@ -1,7 +1,8 @@
 /**
- * What the reminders, start-lists, new-events and activities feeds share: the options of one run,
- * the role mention, the club's home organisations, and the run itself (seed on the first run,
- * then publish every item through the exactly-once `Poster`), shaped like `runResultsFeed`.
+ * What the feeds share: the options of one run, the render context, content hashes, the role
+ * mention, the club's home organisations and entries, one list per event, and the run itself
+ * (`publishItems`: seed on the first run, then publish every item through the exactly-once
+ * `Poster`, with one summary instead of a burst).
  */
 import { createHash } from 'node:crypto';
 import type { EventorClient } from '../eventor/client.js';

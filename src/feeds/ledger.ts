@@ -1,6 +1,7 @@
 /**
  * The ledger of automatic posts: for each (server, feed, item key) the hash of what was posted, the
- * Discord message id, and a state. All of the feeds' SQL lives here (tables of migrations 1 and 4).
+ * Discord message id, and a state. All the SQL of posted items and feed state lives here
+ * (`posted_items`, `feed_state`: migrations 1, 4 and 6).
  *
  * States:
  * - `seeded`: the item existed when the feed started for the server, or a summary post stood in

@@ -237,7 +237,8 @@ export class FeedScheduler {
       const jobs = groups.get(client) ?? [];
       for (const settings of rechecks) jobs.push(() => this.#recheck(settings, access?.client ?? null, now, language));
       for (const settings of due) jobs.push(() => this.#run(settings, access!, now, language, timeZone));
-      // After the club feeds: their start and result lists are in the shared client's cache by then.
+      // After the club feeds: when they ran in this tick, their start and result lists are in the
+      // shared client's cache, so the DMs cost Eventor nothing more.
       if (access && personal && (force || this.#dueAt(personalKey, PERSONAL, access.client, now, timeZone))) {
         jobs.push(() => this.#runPersonal(guildId, access!, now, language, timeZone));
       }

@@ -1,6 +1,8 @@
 /**
- * The store: the only module that knows the database's tables. Callers get plain objects;
- * secrets go in sealed and come out opened, so nothing else handles ciphertext.
+ * The store: server settings, sealed API keys, channels and member links. Callers get plain
+ * objects; secrets go in sealed and come out opened, so nothing else handles ciphertext. The
+ * automatic posts keep their own tables behind small classes of their own over `db`
+ * (`feeds/ledger.ts`, `feeds/settings.ts`, `feeds/subscriptions.ts`).
  */
 import { openDatabase, type Db } from './database.js';
 import { SecretBox } from './secrets.js';
