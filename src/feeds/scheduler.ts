@@ -21,7 +21,7 @@ import { Ledger } from './ledger.js';
 import { discordTarget, type PostTarget } from './poster.js';
 import { guildsWithSubscribers, runPersonalNotifications } from './personal.js';
 import { FEEDS, type FeedRunner } from './registry.js';
-import { FEED_KINDS, FeedSettingsStore, type FeedKind, type FeedSettings, type PauseReason } from './settings.js';
+import { FeedSettingsStore, type FeedKind, type FeedSettings, type PauseReason } from './settings.js';
 
 const MINUTE = 60_000;
 export const FREQUENT_MS = 5 * MINUTE;
@@ -206,8 +206,9 @@ export class FeedScheduler {
       const { timeZone, language } = this.#localeOf(guildId);
       const candidates: FeedSettings[] = [];
       const rechecks: FeedSettings[] = [];
-      for (const kind of FEED_KINDS) {
-        const settings = this.#settings.get(guildId, kind);
+      const all = this.#settings.all(guildId);
+      for (const settings of all) {
+        const kind = settings.feed;
         if (!settings.enabled || !settings.channelId || !this.#runner(kind)) continue;
         const key = `${guildId}|${kind}`;
         if (this.#running.has(key)) continue;
@@ -217,6 +218,7 @@ export class FeedScheduler {
           continue;
         }
         if (now.getTime() < state.retryAt) continue;
+        if (!force && !this.#mayBeDue(key, settings.guildId, kind, now)) continue;
         if (inQuietHours(now, timeZone, settings.options.quietHours)) continue;
         candidates.push(settings);
       }
@@ -224,7 +226,8 @@ export class FeedScheduler {
       // Members' DMs keep the results feed's quiet hours: nobody wants a DM at 3 a.m. either.
       const personal = this.#options.personal !== false && subscribed.has(guildId) && !this.#running.has(personalKey)
         && now.getTime() >= this.#stateOf(personalKey).retryAt
-        && !inQuietHours(now, timeZone, this.#settings.get(guildId, 'results').options.quietHours);
+        && (force || this.#mayBeDue(personalKey, null, PERSONAL, now))
+        && !inQuietHours(now, timeZone, all.find((f) => f.feed === 'results')!.options.quietHours);
       if (candidates.length === 0 && rechecks.length === 0 && !personal) continue;
       let access: { client: EventorClient; organisationId: string } | null = null;
       try {
@@ -269,14 +272,23 @@ export class FeedScheduler {
 
   /** Due when the run's wall-clock slot (5 minutes or an hour) changed since the last run. */
   #due(settings: FeedSettings, client: EventorClient, now: Date, timeZone: string): boolean {
-    const key = `${settings.guildId}|${settings.feed}`;
+    return this.#dueAt(`${settings.guildId}|${settings.feed}`, settings.feed, client, now, timeZone);
+  }
+
+  /**
+   * Whether a run could be due at all: its 5-minute slot (the finest cadence) changed since the
+   * last run. Checked before the server's Eventor access is looked up, so most minutes cost no
+   * key decryption; `#dueAt` then applies the kind's real cadence. A feed's last run is read from
+   * the ledger once, so a restart keeps the cadence.
+   */
+  #mayBeDue(key: string, guildId: string | null, kind: FeedKind | typeof PERSONAL, now: Date): boolean {
     const state = this.#stateOf(key);
     if (!state.loaded) {
       state.loaded = true;
-      const lastRun = this.#ledger.lastRunAt(settings.guildId, settings.feed);
+      const lastRun = guildId !== null && kind !== PERSONAL ? this.#ledger.lastRunAt(guildId, kind) : null;
       if (lastRun !== null && state.lastRun === null) state.lastRun = Date.parse(lastRun);
     }
-    return this.#dueAt(key, settings.feed, client, now, timeZone);
+    return state.lastRun === null || Math.floor(now.getTime() / FREQUENT_MS) > Math.floor(state.lastRun / FREQUENT_MS);
   }
 
   #dueAt(key: string, kind: FeedKind | typeof PERSONAL, client: EventorClient, now: Date, timeZone: string): boolean {

@@ -57,7 +57,17 @@ export class FeedSettingsStore {
 
   get(guildId: string, feed: FeedKind): FeedSettings {
     const row = this.store.db.prepare('SELECT enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ? AND feed = ?').get(guildId, feed) as Row | undefined;
-    const channelId = this.store.guildSettings(guildId)?.channels[feed] ?? null;
+    return this.#settingsOf(guildId, feed, row, this.store.guildSettings(guildId)?.channels[feed] ?? null);
+  }
+
+  /** Every kind's settings of a server, with two reads (the scheduler asks this every minute). */
+  all(guildId: string): FeedSettings[] {
+    const rows = this.store.db.prepare('SELECT feed, enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ?').all(guildId) as Array<Row & { feed: string }>;
+    const channels = this.store.guildSettings(guildId)?.channels ?? {};
+    return FEED_KINDS.map((feed) => this.#settingsOf(guildId, feed, rows.find((r) => r.feed === feed), channels[feed] ?? null));
+  }
+
+  #settingsOf(guildId: string, feed: FeedKind, row: Row | undefined, channelId: string | null): FeedSettings {
     let options: FeedOptions;
     try {
       options = FeedOptions.parse(row ? JSON.parse(row.options) : {});
@@ -75,10 +85,6 @@ export class FeedSettingsStore {
       channelId,
       options,
     };
-  }
-
-  all(guildId: string): FeedSettings[] {
-    return FEED_KINDS.map((feed) => this.get(guildId, feed));
   }
 
   /** Servers with at least one feed turned on (what the scheduler serves). */
