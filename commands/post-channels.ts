@@ -1,7 +1,7 @@
 /**
  * Whether the bot can post in a channel: what /setup channel and /feeds check before they store
  * a channel, and what they show next to each stored one. Posts are embeds, so the bot needs View,
- * Send and Embed Links; threads under results posts also need Create Public Threads and Send
+ * Send and Embed Links, and Read Message History to find its own posts after a crash; threads under results posts also need Create Public Threads and Send
  * Messages in Threads.
  */
 import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
@@ -11,6 +11,8 @@ const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
   [PermissionFlagsBits.ViewChannel, 'setup.perm.view'],
   [PermissionFlagsBits.SendMessages, 'setup.perm.send'],
   [PermissionFlagsBits.EmbedLinks, 'setup.perm.embed'],
+  // After a crash the bot looks for its own last posts before posting again (feeds/poster.ts).
+  [PermissionFlagsBits.ReadMessageHistory, 'setup.perm.history'],
 ];
 
 /** The channel types automatic posts can go to. */

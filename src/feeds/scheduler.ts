@@ -439,7 +439,7 @@ export class FeedScheduler {
       const channel = await client.channels.fetch(channelId, { force: true });
       if (!channel || channel.type === ChannelType.DM || !('permissionsFor' in channel) || !client.user) return false;
       const permissions = channel.permissionsFor(client.user);
-      return permissions?.has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages]) ?? false;
+      return permissions?.has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages, PermissionFlagsBits.EmbedLinks, PermissionFlagsBits.ReadMessageHistory]) ?? false;
     } catch {
       return false;
     }
