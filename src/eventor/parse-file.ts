@@ -3,6 +3,7 @@
  * element) or IOF XML 3.0 (recognised from the namespace), and returns the domain objects.
  */
 import { decodeXmlBytes } from './iof/decode.js';
+import { detectIofDocument } from './iof/detect.js';
 import { parseIofDocument } from './iof/index.js';
 import * as native from './native/index.js';
 import { InvalidResponse } from './errors.js';
@@ -13,23 +14,19 @@ export interface ParsedFile {
   data: unknown;
 }
 
-const IOF_NAMESPACE = 'http://www.orienteering.org/datastandard/3.0';
-
-
 /**
  * `timeZone` is the zone of times written without one: Eventor native files from SE/NO are in
  * local time (the default here, Europe/Stockholm), AU files in UTC.
  */
 export function parseXmlFile(bytes: Uint8Array, options: { timeZone?: string } = {}): ParsedFile {
   const text = decodeXmlBytes(bytes);
-  if (text.includes(IOF_NAMESPACE) || /<IOFVersion\b/.test(text.slice(0, 4096))) {
+  // The root element decides (its namespace, or IOF 2's version marker), not a mention further on.
+  const info = detectIofDocument(text);
+  if (info.version !== null) {
     const parsed = parseIofDocument(text, options.timeZone === undefined ? {} : { timeZone: options.timeZone });
     return { format: 'iof-xml-3.0', root: parsed.kind, data: parsed.list };
   }
   const root = native.detectNativeRoot(text);
-  const parser = root === null ? undefined : native.NATIVE_PARSERS[root];
-  if (root === null || parser === undefined) {
-    throw new InvalidResponse(root === null ? 'not an XML document Eventor sends' : `<${root}> is neither an Eventor native list nor IOF XML 3.0`);
-  }
-  return { format: 'eventor-native', root, data: parser(text, { timeZone: options.timeZone ?? 'Europe/Stockholm' }) };
+  if (root === null) throw new InvalidResponse(info.rootName === null ? 'not an XML document Eventor sends' : `<${info.rootName}> is neither an Eventor native list nor IOF XML 3.0`);
+  return { format: 'eventor-native', root, data: native.NATIVE_PARSERS[root](text, { timeZone: options.timeZone ?? 'Europe/Stockholm' }) };
 }
