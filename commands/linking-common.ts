@@ -6,7 +6,7 @@ import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { UserFacingError, type AutocompleteContext, type BaseContext, type CommandContext, type ComponentContext, type GuildEventor } from '../src/bot/command.js';
 import { fold } from '../src/bot/lookup.js';
 import type { Person } from '../src/eventor/model.js';
-import { personDisplayName } from '../src/render/members.js';
+import { personNameText } from '../src/render/index.js';
 import { clubPersons, resolveMember } from './members-common.js';
 
 export function guildOf(ctx: BaseContext): string {
@@ -45,7 +45,7 @@ export async function belongsToClub(eventor: GuildEventor, person: Person): Prom
 }
 
 export function personLabel(person: Person): string {
-  const name = personDisplayName(person.name);
+  const name = personNameText(person.name);
   return person.birthDate ? `${name} (${person.birthDate.slice(0, 4)})` : name;
 }
 

@@ -8,7 +8,7 @@ import { UserFacingError, type AutocompleteContext, type BaseContext, type Defer
 import { eventChoices, fold, memberChoices } from '../src/bot/lookup.js';
 import type { Person, PersonName } from '../src/eventor/model.js';
 import type { MessagePayload } from '../src/render/index.js';
-import { personDisplayName } from '../src/render/members.js';
+import { personNameText } from '../src/render/index.js';
 import { parseDay } from './events-common.js';
 
 const ID = /^\d{1,18}$/;
@@ -53,7 +53,7 @@ export async function resolveMember(eventor: GuildEventor, value: string): Promi
   if (ID.test(text)) return text;
   const words = fold(text).split(/\s+/).filter(Boolean);
   const persons = await clubPersons(eventor);
-  const found = persons.filter((p) => p.id !== null && words.length > 0 && words.every((w) => fold(personDisplayName(p.name)).includes(w)));
+  const found = persons.filter((p) => p.id !== null && words.length > 0 && words.every((w) => fold(personNameText(p.name)).includes(w)));
   if (found.length !== 1) throw new UserFacingError('members.error.unknownMember', { name: text.replace(/[@<>`*_~|\\]/g, '').slice(0, 60) });
   return found[0]!.id!;
 }
@@ -61,7 +61,7 @@ export async function resolveMember(eventor: GuildEventor, value: string): Promi
 /** The person's name from the club's member list (cached by the client), or null when not a member. */
 export async function memberName(eventor: GuildEventor, personId: string): Promise<string | null> {
   const person = (await clubPersons(eventor)).find((p) => p.id === personId);
-  return person ? personDisplayName(person.name) : null;
+  return person ? personNameText(person.name) : null;
 }
 
 export function eventIdOf(value: string): string {
@@ -120,7 +120,7 @@ export function nameInLists(lists: ReadonlyArray<{ classes: ReadonlyArray<{ pers
     for (const cls of list.classes) {
       const person = cls.persons.find((p) => p.person?.id === personId)?.person
         ?? cls.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
-      if (person) return personDisplayName(person.name);
+      if (person) return personNameText(person.name);
     }
   }
   return null;

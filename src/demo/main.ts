@@ -6,8 +6,9 @@
  */
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
-import type { Event, ResultList, ResultStatus } from '../eventor/model.js';
+import type { Event, ResultList } from '../eventor/model.js';
 import { formatElapsed } from '../eventor/time.js';
+import { formatBehind, formatPlace, formatStatus, personNameText } from '../render/index.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { runBotSession, type DemoStep } from './bot-session.js';
 import { runSchedulerSession } from './scheduler-session.js';
@@ -15,19 +16,6 @@ import { runSchedulerSession } from './scheduler-session.js';
 const TIME_ZONE = 'Europe/Stockholm';
 const when = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 const day = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
-
-const STATUS_SHORT: Partial<Record<ResultStatus, string>> = {
-  MissingPunch: 'MP',
-  DidNotStart: 'DNS',
-  DidNotFinish: 'DNF',
-  Disqualified: 'DSQ',
-  OverTime: 'OT',
-  NotCompeting: 'NC',
-};
-
-function fullName(name: { given: string; family: string }): string {
-  return `${name.given} ${name.family}`.trim();
-}
 
 function nextDeadline(event: Event, now: number): string {
   const next = event.entryDeadlines.find((d) => Date.parse(d) > now);
@@ -77,7 +65,7 @@ export async function runDemo(write: (line: string) => void = (line) => process.
         const key = entry.event.id ?? '?';
         const group = byEvent.get(key) ?? { name: entry.event.event?.name ?? entry.event.name ?? `event ${key}`, people: [] };
         const person = entry.competitor?.person;
-        group.people.push(person ? fullName(person.name) : entry.team?.name ?? 'unknown');
+        group.people.push(person ? personNameText(person.name) : entry.team?.name ?? 'unknown');
         byEvent.set(key, group);
       }
       for (const { name, people } of [...byEvent.values()].slice(0, 6)) {
@@ -104,10 +92,10 @@ export async function runDemo(write: (line: string) => void = (line) => process.
         for (const person of cls.persons.slice(0, 4)) {
           const result = person.results[0];
           if (!result || !person.person) continue;
-          const place = result.status === 'OK' ? `${result.position ?? '-'}.` : STATUS_SHORT[result.status] ?? result.status;
+          const place = result.status === 'OK' ? formatPlace(result.position) || '-.' : formatStatus(result.status, 'en') || result.status;
           const time = result.time === null ? '' : formatElapsed(result.time);
-          const behind = result.timeBehind ? ` +${formatElapsed(result.timeBehind)}` : '';
-          write(`     ${place.padEnd(6)} ${fullName(person.person.name).padEnd(28)} ${time}${behind}`);
+          const behind = formatBehind(result.timeBehind);
+          write(`     ${place.padEnd(6)} ${personNameText(person.person.name).padEnd(28)} ${time}${behind ? ` ${behind}` : ''}`);
           if (!shownSplits && result.splits.length > 0) {
             shownSplits = true;
             write(`            splits: ${result.splits.slice(0, 8).map((s) => `${s.controlCode} ${s.time === null ? '--' : formatElapsed(s.time)}`).join(' · ')}${result.splits.length > 8 ? ' …' : ''}`);

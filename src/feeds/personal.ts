@@ -17,7 +17,7 @@ import { languageFor, t, type Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import {
   discordTimestamp, escapeName, eventUrl, fitPayload, formatBehind, formatClock, formatElapsed, formatStatus, isHiddenStatus,
-  personDisplayName, truncate, type MessagePayload, type RenderContext,
+  personNameText, truncate, type MessagePayload, type RenderContext,
 } from '../render/index.js';
 import { COLOURS } from '../render/pages.js';
 import { raceKey, raceLabel } from '../render/races.js';
@@ -165,7 +165,7 @@ export function personalStartItems(lists: readonly StartList[], ctx: RenderConte
         if (person.person?.id !== options.personId) continue;
         for (const start of person.starts) {
           if (!upcoming(start.startTime, ctx)) continue;
-          add({ list, eventId, className: classStart.class.name, personName: personDisplayName(person.person.name), start, time: start.startTime, teamStart: false, team: null });
+          add({ list, eventId, className: classStart.class.name, personName: personNameText(person.person.name), start, time: start.startTime, teamStart: false, team: null });
         }
       }
       for (const team of classStart.teams) {
@@ -174,7 +174,7 @@ export function personalStartItems(lists: readonly StartList[], ctx: RenderConte
           const time = member.start.startTime ?? team.startTime;
           if (!upcoming(time, ctx)) continue;
           add({
-            list, eventId, className: classStart.class.name, personName: personDisplayName(member.person.name), start: member.start, time,
+            list, eventId, className: classStart.class.name, personName: personNameText(member.person.name), start: member.start, time,
             teamStart: member.start.startTime === null, team: { name: team.name, leg: member.leg, bib: team.bibNumber },
           });
         }
@@ -279,13 +279,13 @@ export function personalResultItems(lists: readonly ResultList[], ctx: RenderCon
         if (person.person?.id !== options.personId) continue;
         for (const result of person.results) {
           if (!isIn(result.status)) continue;
-          add({ ...base, personName: personDisplayName(person.person.name), result, team: null });
+          add({ ...base, personName: personNameText(person.person.name), result, team: null });
         }
       }
       for (const team of classResult.teams) {
         for (const member of team.members) {
           if (member.person?.id !== options.personId || !isIn(member.result.status)) continue;
-          add({ ...base, personName: personDisplayName(member.person.name), result: member.result, team: { name: team.name, leg: member.leg, standing: team } });
+          add({ ...base, personName: personNameText(member.person.name), result: member.result, team: { name: team.name, leg: member.leg, standing: team } });
         }
       }
     }

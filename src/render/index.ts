@@ -38,7 +38,7 @@ export type { MessagePayload, PageOptions, RenderContext } from './types.js';
 export { DISCORD_LIMITS, embedLength, fitPayload, truncateMarkdown } from './fit.js';
 export {
   discordTimestamp, escapeEventorText, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatLocalDate,
-  formatPlace, formatStatus, isHiddenStatus, mapUrl, plainText, truncate,
+  formatPlace, formatStatus, isHiddenStatus, mapUrl, personNameText, plainText, truncate,
 } from './format.js';
 export { nextDeadlineText, renderEventCard, renderEventList, type EventCardExtras, type EventListOptions } from './events.js';
 export { renderClubEntries, renderClubEntriesOverview } from './entries.js';
@@ -47,4 +47,4 @@ export { renderClubResults, renderPersonResults, type ClubResultsOptions } from 
 export { splitRows, splitTable, type SplitRow } from './splits.js';
 export { renderActivities, renderActivity } from './activities.js';
 export { pageWithButtons } from './paging.js';
-export { personDisplayName, renderResultsNotYet, renderStartListNotPublished } from './members.js';
+export { renderResultsNotYet, renderStartListNotPublished } from './members.js';

@@ -1,23 +1,14 @@
 /**
  * Pieces the member commands (/starts, /results) need beyond the shared renderers: the notices
- * for a start list or result list that does not exist yet, and a person's display name.
+ * for a start list or result list that does not exist yet.
  */
-import type { PersonName, ResultList, StartList } from '../eventor/model.js';
+import type { ResultList, StartList } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { fitPayload } from './fit.js';
-import { eventUrl, personNameText, truncate } from './format.js';
+import { eventUrl, truncate } from './format.js';
 import { COLOURS } from './pages.js';
 import { eventId, eventName } from './races.js';
 import type { MessagePayload, RenderContext } from './types.js';
-
-/**
- * One page of a paged renderer's output with Previous/Next buttons when there are several.
- * The disabled button points one step beyond the edge, so the two ids always differ.
- */
-/** "Given Family", as Eventor spells it; for the renderers' titles, which escape it themselves. */
-export function personDisplayName(name: PersonName | null | undefined): string {
-  return personNameText(name);
-}
 
 function notice(ref: StartList['event'], title: string, text: string, color: number, ctx: RenderContext): MessagePayload {
   const id = eventId(ref);
