@@ -32,8 +32,6 @@ export interface DemoStep {
   name: string;
   subcommand?: string;
   options?: (facts: DemoFacts) => Record<string, string | number | boolean>;
-  /** Click this button (by label) on the reply afterwards, and show the result too. */
-  thenClick?: string;
   /** Show the direct message the bot sent the member (one-time links masked). */
   showDm?: boolean;
 }
@@ -152,14 +150,6 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
       try {
         const reply = await handle.reply({ timeoutMs: 20_000 });
         write(indent(humanize(renderMessageText(reply), 'Europe/Stockholm', channelNames)));
-        if (step.thenClick) {
-          const button = findButton(reply, step.thenClick);
-          if (!button) throw new Error(`no button labelled ${step.thenClick}`);
-          const click = discord.clickButton({ message: reply, customId: button, user: users[step.who], locale: step.locale });
-          write(`\n── ${renderInteractionText(click.payload)}`);
-          const after = await click.reply({ timeoutMs: 20_000 });
-          write(indent(humanize(renderMessageText(after), 'Europe/Stockholm', channelNames)));
-        }
         if (step.showDm) {
           const user = users[step.who];
           await discord.waitForDm(user, () => discord.dms(user).length > dmsBefore, { timeoutMs: 20_000 });
@@ -209,13 +199,7 @@ function maskLoginLinks(text: string): string {
   return text.replace(/https?:\/\/\S+\/login\/[A-Za-z0-9_-]+/g, '(one-time login link)');
 }
 
-function indent(text: string): string {
-  return text.split('\n').map((line) => `   ${line}`).join('\n');
-}
-
-function findButton(message: { components?: Array<{ components?: Array<{ label?: string; custom_id?: string }> }> }, label: string): string | null {
-  for (const row of message.components ?? []) {
-    for (const c of row.components ?? []) if (c.label?.includes(label) && c.custom_id) return c.custom_id;
-  }
-  return null;
+/** The transcript's indentation of what Discord shows. */
+export function indent(lines: string | readonly string[], by = '   '): string {
+  return (typeof lines === 'string' ? lines.split('\n') : lines).map((line) => `${by}${line}`).join('\n');
 }

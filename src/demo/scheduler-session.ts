@@ -18,7 +18,7 @@ import { renderInteractionText, renderMessageText, type MessageView } from '../s
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../sandbox/world.js';
-import { humanize } from './bot-session.js';
+import { humanize, indent } from './bot-session.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -149,9 +149,6 @@ export function lineDiff(before: string, after: string): string[] {
   return out;
 }
 
-function indent(lines: string | readonly string[], by = '   '): string {
-  return (typeof lines === 'string' ? lines.split('\n') : lines).map((line) => `${by}${line}`).join('\n');
-}
 
 export async function runSchedulerSession(write: (line: string) => void): Promise<SchedulerSessionResult> {
   let clock = SCHEDULER_DEMO_BASE;

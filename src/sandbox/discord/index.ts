@@ -30,7 +30,7 @@ export type { RequestLogEntry } from './http.js';
 export type { GatewayFrame } from './gateway.js';
 export type { RateLimitFault, ServerErrorFault, LostAnswerFault, DelayFault, RouteMatcher } from './faults.js';
 export { Faults } from './faults.js';
-export { renderInteractionText, renderMessageText, renderTranscript } from './render.js';
+export { renderInteractionText, renderMessageText } from './render.js';
 export { loginSandboxClient } from './client.js';
 export type { SandboxClientOptions } from './client.js';
 export type { RenderableMessage, RenderOptions } from './render.js';

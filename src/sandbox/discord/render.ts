@@ -109,11 +109,6 @@ export function renderMessageText(message: RenderableMessage, options: RenderOpt
   return out.join('\n');
 }
 
-/** Several messages (e.g. `sandbox.messages(channelId)`) as one transcript, separated by blank lines. */
-export function renderTranscript(messages: RenderableMessage[], options: RenderOptions = {}): string {
-  return messages.map((message) => renderMessageText(message, options)).join('\n\n');
-}
-
 interface InteractionPayloadLike {
   type?: unknown;
   data?: unknown;
