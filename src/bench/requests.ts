@@ -107,20 +107,16 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
 
     clock = from;
     const log = world.eventor.requests;
-    const before = log.count();
-    const paths = new Map<string, number>();
-    // The sandbox keeps only its latest 10,000 requests, fewer than a weekend's: count each tick's.
-    let counted = before;
+    log.clear();
     for (; clock.getTime() < to.getTime(); clock = new Date(clock.getTime() + stepMs)) {
       await world.bot.scheduler.tick(clock);
-      const made = log.count() - counted;
-      counted += made;
-      for (const request of made > 0 ? log.slice(-made) : []) {
-        const path = request.path.replace(/\d+/g, 'N');
-        paths.set(path, (paths.get(path) ?? 0) + 1);
-      }
     }
-    const requests = log.count() - before;
+    const requests = log.count();
+    const paths = new Map<string, number>();
+    for (const [path, count] of log.byPath()) {
+      const shape = path.replace(/\d+/g, 'N');
+      paths.set(shape, (paths.get(shape) ?? 0) + count);
+    }
     const hours = (to.getTime() - from.getTime()) / HOUR;
     const byPath = [...paths].sort((a, b) => b[1] - a[1]);
     return { servers: options.servers, clubs: clubCount, requests, hours, perHour: requests / hours, byPath, from, to };

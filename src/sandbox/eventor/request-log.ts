@@ -35,6 +35,11 @@ export class RequestLog extends Array<LoggedRequest> {
     return this.counts.get(path.toLowerCase()) ?? 0;
   }
 
+  /** Requests per path (lower case) since start or clear(), however many the log itself still holds. */
+  byPath(): ReadonlyMap<string, number> {
+    return this.counts;
+  }
+
   record(method: string, path: string, params: URLSearchParams, headerNames: string[]): LoggedRequest {
     const query: Record<string, string> = {};
     for (const [k, v] of params) query[k] = SECRET_PARAMS.has(k.toLowerCase()) ? '***' : v;
