@@ -1,21 +1,12 @@
 /** ActivityList and Activity (wire notes 7.24, 7.25): the data sits mostly in attributes. */
 import type { Activity } from '../model.js';
 import { Activity as ActivitySchema } from '../model.js';
-import { attr, children, ownText, parseNativeDocument, presentText, requiredAttr, text } from '../xml.js';
+import { attr, children, parseNativeDocument, presentText, requiredAttr, text, texts } from '../xml.js';
 import type { XmlValue } from '../xml.js';
 import { each, toBool, toInt, xsDateTime } from './common.js';
 import type { Ctx } from './common.js';
 import type { ParseOptions } from './events.js';
 import { validateList, validateOne } from './validate.js';
-
-function values(node: XmlValue, name: string): string[] {
-  const out: string[] = [];
-  for (const v of children(node, name)) {
-    const t = ownText(v);
-    if (t !== null) out.push(t);
-  }
-  return out;
-}
 
 function activity(node: XmlValue, ctx: Ctx, path: string): Activity {
   const when = (name: string) => xsDateTime(attr(node, name), ctx, `${path}/@${name}`);
@@ -36,12 +27,12 @@ function activity(node: XmlValue, ctx: Ctx, path: string): Activity {
       id: attr(a, 'id'),
       type: attr(a, 'type'),
       name: text(a, 'Name'),
-      values: values(a, 'Value'),
+      values: texts(a, 'Value'),
     })),
     registrations: each(node, 'ActivityRegistration', path, (r, p) => ({
       personId: attr(r, 'personId'),
       organisationId: attr(r, 'organisationId'),
-      values: values(r, 'AttributeValue'),
+      values: texts(r, 'AttributeValue'),
       modifiedAt: xsDateTime(attr(r, 'modifyDate'), ctx, `${p}/@modifyDate`),
     })),
     modifiedAt: when('modifyDate'),
