@@ -20,10 +20,8 @@ import { linkingSubcommand, setLinking } from './setup-linking.js';
 import { FEED_KINDS } from '../src/feeds/settings.js';
 import { missingPostPermissions, POSTABLE_TYPES } from './post-channels.js';
 
-/** The kinds of automatic post, each with at most one channel (the scheduler reads these names). */
 /** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
 export const POST_KINDS = [...FEED_KINDS, 'admin'] as const;
-export type PostKind = (typeof POST_KINDS)[number];
 
 /** Language names as their speakers write them: the choice list is the same in every client. */
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sv: 'Svenska', nb: 'Norsk bokmål' };

@@ -26,7 +26,7 @@ export interface BotConfig {
 }
 
 export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
-export const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
+const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
 
 export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
   const problems: string[] = [];

@@ -31,7 +31,7 @@ function day(ms: number): string {
 }
 
 /** The events window autocomplete searches: 60 days back to 180 days ahead, by whole days. */
-export function eventWindow(now: Date): { fromDate: string; toDate: string } {
+function eventWindow(now: Date): { fromDate: string; toDate: string } {
   const t = now.getTime();
   return { fromDate: day(t - 60 * DAY), toDate: day(t + 180 * DAY) };
 }

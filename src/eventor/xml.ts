@@ -11,7 +11,7 @@ import { InvalidResponse } from './errors.js';
  * the accessors below also accept a single object where an array is possible, so a missing
  * name here costs correctness nowhere, only a tiny bit of speed.
  */
-export const NATIVE_ARRAY_TAGS: ReadonlySet<string> = new Set([
+const NATIVE_ARRAY_TAGS: ReadonlySet<string> = new Set([
   'Event', 'EventRace', 'OrganisationId', 'ClassResult', 'PersonResult', 'TeamResult', 'TeamMemberResult',
   'SplitTime', 'Entry', 'EntryClass', 'CCard', 'CCardId', 'EventClass', 'ClassRaceInfo', 'ClassEntryFee',
   'Document', 'Organisation', 'Person', 'Given', 'Name', 'HashTableEntry', 'ResultList', 'StartList',
@@ -41,7 +41,7 @@ const parser = new XMLParser({
 export type XmlNode = Record<string, unknown>;
 export type XmlValue = XmlNode | string | undefined;
 
-export interface RootInfo {
+interface RootInfo {
   /** Local name (namespace prefix removed). */
   name: string;
   /** The default namespace the root declares, if any (IOF XML 3.0 roots have one; native roots none). */
@@ -260,7 +260,7 @@ function parseRoot(xml: string, expectedRoot: string): XmlNode {
 }
 
 /** Documents above this size are parsed chunk by chunk where the caller allows it. */
-export const CHUNK_THRESHOLD = 1_000_000;
+const CHUNK_THRESHOLD = 1_000_000;
 
 export interface ChunkedDocument {
   /** The root with every chunk element removed. */

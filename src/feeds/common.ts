@@ -169,7 +169,7 @@ function itemTitle(payload: MessagePayload): { title: string; url: string | null
  * the bot was away when it was. Its key comes from the items' keys, so a run repeated after a
  * crash makes the same summary.
  */
-export function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderContext, awaySince: Date | null, roleId: string | null): ContentItem {
+function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderContext, awaySince: Date | null, roleId: string | null): ContentItem {
   const { language } = ctx;
   const keys = items.map((i) => i.itemKey).sort();
   const titleKey = (isFeedKind(feed) ? `scheduler.summary.${feed}` : 'scheduler.summary.generic') as MessageKey;

@@ -43,7 +43,7 @@ export interface PostTarget {
 }
 
 /** Discord's "A thread has already been created for this message". */
-export const THREAD_ALREADY_CREATED = 160004;
+const THREAD_ALREADY_CREATED = 160004;
 
 export interface FeedItem extends ItemRef {
   channelId: string;
@@ -84,7 +84,7 @@ export function markerText(nonce: string): string {
 }
 
 /** The payload with the nonce's marker in the last embed's footer, or at the end of the content. */
-export function withMarker(payload: MessagePayload, nonce: string): MessagePayload {
+function withMarker(payload: MessagePayload, nonce: string): MessagePayload {
   const marker = markerText(nonce);
   const embeds = payload.embeds ?? [];
   const last = embeds.at(-1);

@@ -19,7 +19,7 @@ export interface FeedRunContext extends Omit<FeedRunOptions, 'roleId' | 'options
   options: FeedOptions;
 }
 
-export interface FeedRunResult {
+interface FeedRunResult {
   outcome: 'ok' | 'paused' | 'failed';
   /** With `paused`: why the bot pauses the feed. */
   reason?: Exclude<PauseReason, 'admin'>;
@@ -29,7 +29,7 @@ export interface FeedRunResult {
 export type FeedRunner = (ctx: FeedRunContext) => Promise<FeedRunResult>;
 
 /** A poster's `paused` outcome as the pause reason the settings store keeps. */
-export function pauseReasonOf(outcome: Extract<PostOutcome, { kind: 'paused' }>): Exclude<PauseReason, 'admin'> {
+function pauseReasonOf(outcome: Extract<PostOutcome, { kind: 'paused' }>): Exclude<PauseReason, 'admin'> {
   return outcome.reason === 'channel-gone' ? 'channel-missing' : 'no-permission';
 }
 

@@ -10,9 +10,9 @@ import type {
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../model.js';
 import { localToInstant, toInstant } from '../time.js';
 import {
-  attr, child, childPath, children, isElement, ownText, presentText, requiredText, text, texts, valueAttr,
+  attr, child, childPath, children, ownText, presentText, requiredText, text, texts, valueAttr,
 } from '../xml.js';
-import type { XmlNode, XmlValue } from '../xml.js';
+import type { XmlValue } from '../xml.js';
 
 export interface Ctx {
   /** IANA zone of the document's Date+Clock values. */
@@ -140,7 +140,7 @@ function bareOrganisationRef(organisationId: string | null): OrganisationRef {
 }
 
 /** A full `Organisation` element as a ref. */
-export function organisationRef(node: XmlValue): OrganisationRef {
+function organisationRef(node: XmlValue): OrganisationRef {
   return {
     id: id(node, 'OrganisationId'),
     name: text(node, 'Name'),
@@ -216,7 +216,7 @@ export function organisation(node: XmlValue, ctx: Ctx, path: string): Organisati
 
 const PUNCHING_UNIT_TYPES: ReadonlySet<string> = new Set(['SI', 'Emit', 'emiTag', 'manual', 'other', 'ToePunch', 'Huichang']);
 
-export function punchingUnitType(value: string | null): PunchingUnitType | null {
+function punchingUnitType(value: string | null): PunchingUnitType | null {
   return value !== null && PUNCHING_UNIT_TYPES.has(value) ? (value as PunchingUnitType) : null;
 }
 
@@ -379,6 +379,3 @@ export function each<T>(node: XmlValue, name: string, path: string, fn: (el: Xml
   for (let i = 0; i < list.length; i++) out[i] = fn(list[i], childPath(path, name, i, list.length), i);
   return out;
 }
-
-export type { XmlNode };
-export { isElement };

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { InvalidResponse } from '../errors.js';
 
 /** Lists longer than this are validated by sample. */
-export const FULL_VALIDATION_LIMIT = 500;
+const FULL_VALIDATION_LIMIT = 500;
 const SAMPLE_SIZE = 50;
 
 function formatPath(base: string, path: readonly PropertyKey[]): string {
@@ -32,7 +32,7 @@ export function validateOne<T>(schema: z.ZodType<T>, value: T, base: string): T 
 }
 
 /** Indices to check in a list of `length`: all of a short list, else an even spread including both ends. */
-export function sampleIndices(length: number): number[] {
+function sampleIndices(length: number): number[] {
   if (length <= FULL_VALIDATION_LIMIT) return Array.from({ length }, (_, i) => i);
   const out: number[] = [];
   const step = (length - 1) / (SAMPLE_SIZE - 1);

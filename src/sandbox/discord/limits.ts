@@ -403,7 +403,7 @@ export function checkThreadName(name: unknown): FieldError[] {
 }
 
 /** Start Thread: `auto_archive_duration` is one of these minutes (resources/channel.mdx). */
-export const AUTO_ARCHIVE_DURATIONS: readonly number[] = [60, 1440, 4320, 10080];
+const AUTO_ARCHIVE_DURATIONS: readonly number[] = [60, 1440, 4320, 10080];
 
 export function checkAutoArchive(value: unknown): FieldError[] {
   if (value === undefined || value === null || AUTO_ARCHIVE_DURATIONS.includes(value as number)) return [];
