@@ -25,6 +25,7 @@ import { RESULTS_FEED } from '../src/feeds/results.js';
 import { threadsWaiting } from '../src/feeds/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
 import { t, type MessageKey } from '../src/i18n/index.js';
+import { discordTimestamp } from '../src/render/index.js';
 import { requireManager } from './setup-eventor.js';
 import { missingPostPermissions, missingThreadPermissions, POSTABLE_TYPES } from './post-channels.js';
 
@@ -337,7 +338,7 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
   ];
   if (feed.enabled) {
     const lastRun = new Ledger(ctx.store, ctx.now).lastRunAt(feed.guildId, feed.feed);
-    lines.push(lastRun ? ctx.t('feeds.show.lastRun', { when: `<t:${Math.floor(Date.parse(lastRun) / 1000)}:R>` }) : ctx.t('feeds.show.notRunYet'));
+    lines.push(lastRun ? ctx.t('feeds.show.lastRun', { when: discordTimestamp(lastRun, 'R') }) : ctx.t('feeds.show.notRunYet'));
   }
   if (feed.feed === 'reminders') {
     lines.push(ctx.t('feeds.show.leadDays', { days: options.leadDays.join(', ') || '–', late: ctx.t(options.lateEntry ? 'feeds.yes' : 'feeds.no') }));

@@ -6,7 +6,7 @@ import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { UserFacingError, type AutocompleteContext, type BaseContext, type CommandContext, type ComponentContext, type GuildEventor } from '../src/bot/command.js';
 import { fold } from '../src/bot/lookup.js';
 import type { Person } from '../src/eventor/model.js';
-import { personNameText } from '../src/render/index.js';
+import { discordTimestamp, personNameText } from '../src/render/index.js';
 import { clubPersons, resolveMember } from './members-common.js';
 
 export function guildOf(ctx: BaseContext): string {
@@ -81,5 +81,5 @@ export async function ownLinkChoices(ctx: AutocompleteContext, query: string): P
 
 /** A Discord timestamp that every client shows in its own zone and language. */
 export function when(iso: string, style: 'D' | 'f' = 'D'): string {
-  return `<t:${Math.floor(Date.parse(iso) / 1000)}:${style}>`;
+  return discordTimestamp(iso, style);
 }

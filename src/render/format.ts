@@ -66,7 +66,8 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, cut)}…`;
 }
 
-function epochOf(instant: string | Date): number {
+/** Milliseconds of an instant; one written without an offset counts as UTC. */
+export function epochOf(instant: string | Date): number {
   if (instant instanceof Date) return instant.getTime();
   // Instants without an offset (some IOF producers) are read as UTC rather than the machine's zone.
   return Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(instant) ? instant : `${instant}Z`);

@@ -3,7 +3,7 @@
  */
 import type { ClassStart, PersonStart, RaceStart, StartList, TeamStart } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { discordTimestamp, escapeName, eventUrl, formatClock, linkText, personNameText, truncate } from './format.js';
+import { discordTimestamp, epochOf, escapeName, eventUrl, formatClock, linkText, personNameText, truncate } from './format.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
 import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
@@ -21,7 +21,7 @@ function byStartTime(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
-  return Date.parse(a.endsWith('Z') ? a : `${a}Z`) - Date.parse(b.endsWith('Z') ? b : `${b}Z`);
+  return epochOf(a) - epochOf(b);
 }
 
 function eventTitle(list: StartList, ctx: RenderContext): string {
