@@ -27,7 +27,7 @@ import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSett
 import { t, type MessageKey } from '../src/i18n/index.js';
 import { discordTimestamp } from '../src/render/index.js';
 import { requireManager } from './setup-eventor.js';
-import { missingPostPermissions, missingThreadPermissions, POSTABLE_TYPES } from './post-channels.js';
+import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from './post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
 export const TEST_FEED = 'test';
@@ -148,15 +148,6 @@ async function reply(ctx: CommandContext, content: string): Promise<void> {
 }
 
 
-/** Refuses (nothing changed) unless the bot can post in the channel. */
-async function requireCanPost(ctx: CommandContext, channelId: string): Promise<void> {
-  const missing = await missingPostPermissions(ctx.interaction.guild, channelId);
-  if (missing === null) throw new UserFacingError('setup.channel.notFound');
-  if (missing.length > 0) {
-    throw new UserFacingError('setup.channel.missing', { channel: `<#${channelId}>`, permissions: missing.map((key) => ctx.t(key)).join(', ') });
-  }
-}
-
 // ------------------------------------------------------------------------------------------------
 // Subcommands
 
@@ -167,7 +158,7 @@ async function turnOn(ctx: CommandContext, settings: FeedSettingsStore, guildId:
   const channelId = option?.id ?? current.channelId;
   if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
   if (option && !(POSTABLE_TYPES as readonly ChannelType[]).includes(option.type)) throw new UserFacingError('setup.channel.wrongType');
-  await requireCanPost(ctx, channelId);
+  await requireCanPost(ctx, ctx.interaction.guild, channelId);
   // The channel and the switch together, or neither.
   ctx.store.db.transaction(() => {
     if (option) ctx.store.setChannel(guildId, kind, option.id);
@@ -207,7 +198,7 @@ async function resume(ctx: CommandContext, settings: FeedSettingsStore, guildId:
   const current = settings.get(guildId, kind);
   if (!current.pausedReason) throw new UserFacingError('feeds.resume.notPaused', { kind: kindLabel(ctx, kind) });
   // A pause the bot set because of the channel ends only when the bot can post there again.
-  if (current.channelId !== null) await requireCanPost(ctx, current.channelId);
+  if (current.channelId !== null) await requireCanPost(ctx, ctx.interaction.guild, current.channelId);
   else if (current.enabled) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
   // Paused because Eventor refused the key: resume only once it takes the key (asked afresh).
   if (current.pausedReason === 'invalid-key') await requireKeyAccepted(ctx);
@@ -296,7 +287,7 @@ async function testPost(ctx: CommandContext, settings: FeedSettingsStore, guildI
   if (!module) throw new UserFacingError('feeds.test.notAvailable', { kind: kindLabel(ctx, kind) });
   const { channelId } = settings.get(guildId, kind);
   if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
-  await requireCanPost(ctx, channelId);
+  await requireCanPost(ctx, ctx.interaction.guild, channelId);
   const eventor = await ctx.guild.eventor();
   const now = ctx.now();
   const payload = await module.latest({ client: eventor.client, organisationId: eventor.organisationId, now, language: ctx.guild.language, timeZone: ctx.guild.timeZone });
@@ -305,7 +296,7 @@ async function testPost(ctx: CommandContext, settings: FeedSettingsStore, guildI
   const poster = new Poster(new Ledger(ctx.store, ctx.now), discordTarget(ctx.interaction.client));
   const item = { guildId, feed: TEST_FEED, itemKey: `${TEST_FEED}:${kind}:${now.getTime()}:${ctx.interaction.id}`, channelId, payload, contentHash: contentHash(payload) };
   const outcome = await poster.publish(item);
-  if (outcome.kind === 'paused') await requireCanPost(ctx, channelId);
+  if (outcome.kind === 'paused') await requireCanPost(ctx, ctx.interaction.guild, channelId);
   if (outcome.kind !== 'posted') {
     ctx.log.warn('feeds test: not posted', { kind, outcome: outcome.kind, ...(outcome.kind === 'failed' ? { error: outcome.error } : {}) });
     throw new UserFacingError('feeds.test.failed');
@@ -316,18 +307,7 @@ async function testPost(ctx: CommandContext, settings: FeedSettingsStore, guildI
 async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string> {
   const state = [ctx.t(feed.enabled ? 'feeds.show.on' : 'feeds.show.off')];
   if (feed.pausedReason) state.push(reasonText(ctx, feed.pausedReason));
-  let channel: string;
-  if (feed.channelId === null) channel = ctx.t('setup.show.notSet');
-  else {
-    const missing = await missingPostPermissions(ctx.interaction.guild, feed.channelId);
-    const health =
-      missing === null
-        ? ctx.t('setup.show.channelGone')
-        : missing.length === 0
-          ? ctx.t('setup.show.canPost')
-          : ctx.t('setup.show.cannotPost', { permissions: missing.map((key) => ctx.t(key)).join(', ') });
-    channel = `<#${feed.channelId}> (${health})`;
-  }
+  const channel = await channelState(ctx, ctx.interaction.guild, feed.channelId);
   const none = ctx.t('feeds.show.none');
   const { options } = feed;
   const lines = [

@@ -5,6 +5,7 @@
  * Messages in Threads.
  */
 import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
+import { UserFacingError, type BaseContext } from '../src/bot/command.js';
 import type { MessageKey } from '../src/i18n/index.js';
 
 const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
@@ -41,4 +42,26 @@ export function missingPostPermissions(guild: Guild | null, channelId: string): 
 /** The permissions the bot lacks to open threads on its posts in a channel and post in them, or null if the channel is gone. */
 export function missingThreadPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
   return missing(guild, channelId, THREAD_PERMISSIONS);
+}
+
+/** Refuses (nothing changed) unless the bot can post in the channel, naming what it lacks. */
+export async function requireCanPost(ctx: Pick<BaseContext, 't'>, guild: Guild | null, channelId: string): Promise<void> {
+  const missing = await missingPostPermissions(guild, channelId);
+  if (missing === null) throw new UserFacingError('setup.channel.notFound');
+  if (missing.length > 0) {
+    throw new UserFacingError('setup.channel.missing', { channel: `<#${channelId}>`, permissions: missing.map((key) => ctx.t(key)).join(', ') });
+  }
+}
+
+/** A stored channel as /setup show and /feeds show list it: the channel and whether the bot can post there. */
+export async function channelState(ctx: Pick<BaseContext, 't'>, guild: Guild | null, channelId: string | null | undefined): Promise<string> {
+  if (!channelId) return ctx.t('setup.show.notSet');
+  const missing = await missingPostPermissions(guild, channelId);
+  const health =
+    missing === null
+      ? ctx.t('setup.show.channelGone')
+      : missing.length === 0
+        ? ctx.t('setup.show.canPost')
+        : ctx.t('setup.show.cannotPost', { permissions: missing.map((key) => ctx.t(key)).join(', ') });
+  return `<#${channelId}> (${health})`;
 }

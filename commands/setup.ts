@@ -18,7 +18,7 @@ import { type Language, type MessageKey } from '../src/i18n/index.js';
 import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
 import { FEED_KINDS } from '../src/feeds/settings.js';
-import { missingPostPermissions, POSTABLE_TYPES } from './post-channels.js';
+import { channelState, POSTABLE_TYPES, requireCanPost } from './post-channels.js';
 
 /** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
 export const POST_KINDS = [...FEED_KINDS, 'admin'] as const;
@@ -119,12 +119,7 @@ async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
     return;
   }
   if (!(POSTABLE_TYPES as readonly ChannelType[]).includes(option!.type)) throw new UserFacingError('setup.channel.wrongType');
-  const guild = ctx.interaction.guild;
-  const missing = guild ? await missingPostPermissions(guild, option!.id) : null;
-  if (missing === null) throw new UserFacingError('setup.channel.notFound');
-  if (missing.length > 0) {
-    throw new UserFacingError('setup.channel.missing', { channel: `<#${option!.id}>`, permissions: missing.map((key) => ctx.t(key)).join(', ') });
-  }
+  await requireCanPost(ctx, ctx.interaction.guild, option!.id);
   ctx.store.setChannel(guildId, kind, option!.id);
   await reply(ctx, ctx.t('setup.channel.done', { kind: kindLabel(ctx, kind), channel: `<#${option!.id}>` }));
 }
@@ -152,19 +147,7 @@ async function show(ctx: CommandContext, guildId: string): Promise<void> {
   const guild = ctx.interaction.guild;
   const channelLines: string[] = [];
   for (const kind of POST_KINDS) {
-    const channelId = settings?.channels[kind];
-    let state: string;
-    if (!channelId) state = ctx.t('setup.show.notSet');
-    else {
-      const missing = guild ? await missingPostPermissions(guild, channelId) : null;
-      const health =
-        missing === null
-          ? ctx.t('setup.show.channelGone')
-          : missing.length === 0
-            ? ctx.t('setup.show.canPost')
-            : ctx.t('setup.show.cannotPost', { permissions: missing.map((key) => ctx.t(key)).join(', ') });
-      state = `<#${channelId}> (${health})`;
-    }
+    const state = await channelState(ctx, guild, settings?.channels[kind]);
     channelLines.push(`**${kindLabel(ctx, kind)}**: ${state}`);
   }
   const embed = new EmbedBuilder()
