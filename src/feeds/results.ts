@@ -9,7 +9,7 @@ import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } fro
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PostOutcome } from './poster.js';
-import { contentHash, eventsWithClubEntries, listsPerEvent, publishItems, renderContext, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, DAY, eventsWithClubEntries, queryDay, listsPerEvent, publishItems, renderContext, type FeedRunOptions, type PreviewContext } from './common.js';
 import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from './threads.js';
 
 export const RESULTS_FEED = 'results';
@@ -17,7 +17,6 @@ export const RESULTS_FEED = 'results';
 export const RESULTS_TOP = 3;
 /** How far back the feed looks for events with results. */
 export const RESULTS_LOOKBACK_DAYS = 7;
-const DAY = 86_400_000;
 
 export interface ResultsItem {
   itemKey: string;
@@ -128,10 +127,6 @@ export interface ResultsFeedRun {
   threads?: ThreadOutcome[];
 }
 
-function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** Events that started this recently are asked for results on every run; older ones hourly. */
 export const RESULTS_LIVE_MS = 36 * 3_600_000;
 
@@ -145,7 +140,7 @@ export async function fetchClubResults(client: EventorClient, organisationId: st
   const t = now.getTime();
   const from = t - lookbackDays * DAY;
   const [events, entered] = await Promise.all([
-    client.events({ fromDate: day(from), toDate: day(t) }),
+    client.events({ fromDate: queryDay(from), toDate: queryDay(t) }),
     eventsWithClubEntries(client, organisationId, from, t),
   ]);
   const candidates = events

@@ -117,6 +117,11 @@ export function intervalFor(kind: FeedKind | typeof PERSONAL, calendar: Pick<Cal
   return RARE_MS;
 }
 
+/** Whether a run asks about the whole window (`FeedRunOptions.full`): the first, then one an hour. */
+function isFullRun(state: KindState, now: Date): boolean {
+  return state.lastFull === null || Math.floor(now.getTime() / RARE_MS) > Math.floor(state.lastFull / RARE_MS);
+}
+
 /** Transient Eventor trouble (outage, timeout, rate limit): back off, no message to anyone. */
 function isTransient(error: unknown): boolean {
   return error instanceof EventorError && !(error instanceof InvalidApiKey);
@@ -321,7 +326,7 @@ export class FeedScheduler {
     if (!runner || this.#running.has(key)) return;
     this.#running.add(key);
     const state = this.#stateOf(key);
-    const full = state.lastFull === null || Math.floor(now.getTime() / RARE_MS) > Math.floor(state.lastFull / RARE_MS);
+    const full = isFullRun(state, now);
     try {
       let result;
       try {
@@ -340,11 +345,7 @@ export class FeedScheduler {
         await this.#failed(settings, now, result.error, language);
         return;
       }
-      state.lastRun = now.getTime();
-      if (full) state.lastFull = now.getTime();
-      state.failures = 0;
-      state.retryAt = 0;
-      await this.#learnCalendar(access.client, access.organisationId, now, timeZone);
+      await this.#succeeded(state, now, full, access, timeZone);
     } finally {
       this.#running.delete(key);
     }
@@ -360,22 +361,27 @@ export class FeedScheduler {
     if (this.#running.has(key)) return;
     this.#running.add(key);
     const state = this.#stateOf(key);
-    const full = state.lastFull === null || Math.floor(now.getTime() / RARE_MS) > Math.floor(state.lastFull / RARE_MS);
+    const full = isFullRun(state, now);
     try {
       await runPersonalNotifications({
         guildId, client: access.client, organisationId: access.organisationId, ledger: this.#ledger, target: this.#target,
         now, language, timeZone, full, store: this.#options.store, discord: this.#options.client, log: this.#options.log,
       });
-      state.lastRun = now.getTime();
-      if (full) state.lastFull = now.getTime();
-      state.failures = 0;
-      state.retryAt = 0;
-      await this.#learnCalendar(access.client, access.organisationId, now, timeZone);
+      await this.#succeeded(state, now, full, access, timeZone);
     } catch (error) {
       this.#backOff(key, now, error, { guildId, feed: PERSONAL });
     } finally {
       this.#running.delete(key);
     }
+  }
+
+  /** A run went through: its slot is taken, back-off ends, and the club's calendar is known for today. */
+  async #succeeded(state: KindState, now: Date, full: boolean, access: { client: EventorClient; organisationId: string }, timeZone: string): Promise<void> {
+    state.lastRun = now.getTime();
+    if (full) state.lastFull = now.getTime();
+    state.failures = 0;
+    state.retryAt = 0;
+    await this.#learnCalendar(access.client, access.organisationId, now, timeZone);
   }
 
   #backOff(key: string, now: Date, error: unknown, context: Record<string, string>): void {
