@@ -155,17 +155,10 @@ export class SubscriptionStore {
    */
   forgetUser(userId: string): number {
     const db = this.#store.db;
-    const secureDelete = db.pragma('secure_delete', { simple: true });
-    db.pragma('secure_delete = ON');
-    try {
-      const prefix = memberPrefix(userId);
-      return db.transaction(() => {
-        const removed = db.prepare('DELETE FROM notify_subscriptions WHERE user_id = ?').run(userId).changes;
-        new Ledger(this.#store).forgetFeeds(null, prefix);
-        return removed;
-      })();
-    } finally {
-      db.pragma(`secure_delete = ${Number(secureDelete) ? 'ON' : 'OFF'}`);
-    }
+    return this.#store.secureDeleting(() => db.transaction(() => {
+      const removed = db.prepare('DELETE FROM notify_subscriptions WHERE user_id = ?').run(userId).changes;
+      new Ledger(this.#store).forgetFeeds(null, memberPrefix(userId));
+      return removed;
+    })());
   }
 }

@@ -338,9 +338,7 @@ export class Store {
    * do not linger in the file either.
    */
   forgetUser(userId: string): { links: number; requests: number; auditEntries: number } {
-    const secureDelete = this.#db.pragma('secure_delete', { simple: true });
-    this.#db.pragma('secure_delete = ON');
-    try {
+    return this.secureDeleting(() => {
       const counts = this.#db.transaction(() => {
         const links = this.#db.prepare('DELETE FROM member_links WHERE user_id = ?').run(userId).changes;
         const requests = this.#db.prepare('DELETE FROM link_requests WHERE user_id = ?').run(userId).changes;
@@ -351,6 +349,15 @@ export class Store {
       })();
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
       return counts;
+    });
+  }
+
+  /** Runs `fn` with deleted rows overwritten on disk (`secure_delete`), then restores the setting. */
+  secureDeleting<T>(fn: () => T): T {
+    const secureDelete = this.#db.pragma('secure_delete', { simple: true });
+    this.#db.pragma('secure_delete = ON');
+    try {
+      return fn();
     } finally {
       this.#db.pragma(`secure_delete = ${Number(secureDelete) ? 'ON' : 'OFF'}`);
     }
