@@ -5,11 +5,11 @@
  */
 import { SlashCommandIntegerOption, SlashCommandStringOption, type ApplicationCommandOptionChoiceData } from 'discord.js';
 import { UserFacingError, customId, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
+import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
 import type { Event, Organisation } from '../src/eventor/model.js';
 import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
-import { discordLocalizations, t, type Language, type MessageKey } from '../src/i18n/index.js';
+import { t, type Language } from '../src/i18n/index.js';
 import { escapeName, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
 import {
   addDays, compactDay, dayWindow, eventCard, expandDay, languageArg, localToday, organisationsById, parseDay, renderContext,
@@ -22,7 +22,7 @@ export const MAX_DAYS = 365;
 const PAGE_SIZE = 10;
 
 /** The level option's values; the classifications use Eventor's names (model.ts). */
-const CLASSIFICATIONS = ['championship', 'national', 'district', 'local', 'club', 'international'] as const;
+const CLASSIFICATIONS = Object.values(EVENT_CLASSIFICATIONS);
 type Classification = (typeof CLASSIFICATIONS)[number];
 export type Level = Classification | 'all';
 const LEVELS: readonly Level[] = [...CLASSIFICATIONS, 'all'];
@@ -140,9 +140,8 @@ async function resolveOrganiser(eventor: GuildEventor, value: string | null, lan
   throw new UserFacingError('events.unknownOrganiser', { value: echo(text, 60) });
 }
 
-function levelChoice(level: Level): { name: string; name_localizations: Record<string, string>; value: string } {
-  const key: MessageKey = level === 'all' ? 'events.level.all' : `render.level.${level}`;
-  return { name: t('en', key), name_localizations: discordLocalizations(key), value: level };
+function levelChoice(level: Level) {
+  return localizedChoice(level === 'all' ? 'events.level.all' : `render.level.${level}`, level);
 }
 
 const definition = localizedCommand('events.name', 'events.description')
