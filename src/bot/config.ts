@@ -28,11 +28,10 @@ export interface BotConfig {
 export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
 const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
 
-export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
-  const problems: string[] = [];
+/** DISCORD_TOKEN and DISCORD_API_URL, checked (what `start`, `tick` and `deploy-commands` need); problems are added to `problems`. */
+export function discordConfigFromEnv(env: NodeJS.ProcessEnv, problems: string[]): { discordToken: string; discordApiUrl: string } {
   const discordToken = env.DISCORD_TOKEN?.trim() ?? '';
   if (discordToken === '') problems.push('DISCORD_TOKEN must be set (the bot token from the Discord developer portal)');
-
   let discordApiUrl = env.DISCORD_API_URL?.trim() || DEFAULT_DISCORD_API_URL;
   try {
     const url = new URL(discordApiUrl);
@@ -41,6 +40,12 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   } catch {
     problems.push('DISCORD_API_URL is not an http(s) URL (expected e.g. https://discord.com/api)');
   }
+  return { discordToken, discordApiUrl };
+}
+
+export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
+  const problems: string[] = [];
+  const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
 
   let defaultEventor: EventorConfig | null = null;
   const wantsEventor = Boolean(env.EVENTOR_API_KEY?.trim() || env.EVENTOR_BASE_URL?.trim() || env.EVENTOR_INSTANCE?.trim());

@@ -1,7 +1,7 @@
 import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
 import type { Io } from './main.js';
-import { loadDotEnv } from '../config/env.js';
-import { DEFAULT_DISCORD_API_URL } from '../bot/config.js';
+import { ConfigError, loadDotEnv } from '../config/env.js';
+import { discordConfigFromEnv } from '../bot/config.js';
 import { deployCommands } from '../bot/deploy.js';
 import { COMMANDS } from '../../commands/index.js';
 
@@ -15,10 +15,11 @@ export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<numbe
     loadDotEnv();
     env = process.env;
   }
-  const token = env.DISCORD_TOKEN?.trim();
-  if (!token) throw new UsageError('DISCORD_TOKEN must be set (the environment or .env)');
+  const problems: string[] = [];
+  const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
   try {
-    const { count, scope } = await deployCommands({ token, apiUrl: env.DISCORD_API_URL?.trim() || DEFAULT_DISCORD_API_URL, commands: COMMANDS, guildId });
+    const { count, scope } = await deployCommands({ token: discordToken, apiUrl: discordApiUrl, commands: COMMANDS, guildId });
     io.out(`Registered ${count} commands for ${scope}.${guildId ? '' : ' Global commands can take up to an hour to appear.'}\n`);
     return 0;
   } catch (error) {
