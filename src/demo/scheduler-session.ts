@@ -176,10 +176,13 @@ export async function runSchedulerSession(write: (line: string) => void): Promis
       ...[world.member, world.swedishMember, world.admin].map((u): [string, string] => [u.id, u.username]),
     ]);
     const origin = new URL(world.eventor.baseUrl).origin;
-    /** What Discord shows, with the sandbox's random port and each post's random nonce left out so runs compare. */
+    /**
+     * What Discord shows, with the sandbox's random port and each post's random nonce left out so runs
+     * compare. (A nonce may end in `-`, so its end is not a word boundary.)
+     */
     const show = (text: string): string => humanize(text, ZONE, names, clock.getTime())
       .replaceAll(origin, 'http://127.0.0.1:<port>')
-      .replace(/\bref eb[A-Za-z0-9_-]{12}\b/g, 'ref <nonce>');
+      .replace(/\bref eb[A-Za-z0-9_-]{12}(?![A-Za-z0-9_-])/g, 'ref <nonce>');
 
     const from = localAt(raceDate, -8, '12:00');
     const end = localAt(raceDate, 2, '00:00');
