@@ -46,6 +46,7 @@ describe('eventor-bot start and deploy-commands', () => {
 
   it('runs, answers commands, and on the stop signal finishes and closes the database', async () => {
     const guild = discord.createGuild({ name: 'Start OK' });
+    env.EVENTOR_DEFAULT_GUILDS = guild.id;
     const channel = discord.createTextChannel(guild.id, { name: 'general' });
     const member = discord.createMember(guild.id, { username: 'runner', locale: 'en-US' });
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: guild.id });

@@ -61,6 +61,7 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
 
   it('seeds on the first tick, posts new results on the next, and never twice', async () => {
     const guild = discord.createGuild({ name: 'Tick club' });
+    env.EVENTOR_DEFAULT_GUILDS = guild.id;
     const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
     const store = Store.open(env.DATABASE_PATH!, SECRET);
     try {
@@ -97,6 +98,7 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
 
   it('a process SIGKILLed between Discord creating its post and recording it: the restarted one finds the post by its marker, nothing twice, nothing lost', async () => {
     const guild = discord.createGuild({ name: 'Killed mid-post' });
+    env.EVENTOR_DEFAULT_GUILDS = guild.id;
     const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
     const setup = Store.open(env.DATABASE_PATH!, SECRET);
     try {

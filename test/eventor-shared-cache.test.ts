@@ -258,7 +258,7 @@ describe('clients of different clubs sharing one cache', () => {
 describe('EventorAccess', () => {
   it('hands every client of one instance the same cache, so clubs share public answers', async () => {
     const store = {} as Store;
-    const access = new EventorAccess({ store, defaultEventor: null, log: createLogger({ write: () => {} }) });
+    const access = new EventorAccess({ store, defaultEventor: null, defaultGuilds: new Set(), log: createLogger({ write: () => {} }) });
     try {
       const instance = customInstance(sandbox.baseUrl);
       const a = access.clientFor(instance, sandbox.dataset.keyFor(clubs()[0]!.id));

@@ -152,6 +152,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     expect(one).toBeGreaterThan(0);
 
     other = world.discord.createGuild({ name: 'Same club, second server' });
+    world.allowDefaultEventor(other.id);
     const otherChannel = world.discord.createTextChannel(other.id, { name: 'results' }).id;
     world.bot.store.setChannel(other.id, 'results', otherChannel);
     settings.update(other.id, 'results', { enabled: true });
@@ -218,7 +219,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   it('a restarted scheduler keeps the cadence: a kind that ran in this slot does not run again at once', async () => {
     await tick();
     expect(world.bot.store.db.prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(guildId(), 'results')).toEqual({ last_run_at: clock.toISOString() });
-    const access = new EventorAccess({ store: world.bot.store, defaultEventor: world.config.defaultEventor, log: createLogger({ level: 'error', write: () => undefined }) });
+    const access = new EventorAccess({ store: world.bot.store, defaultEventor: world.config.defaultEventor, defaultGuilds: world.config.defaultEventorGuilds, log: createLogger({ level: 'error', write: () => undefined }) });
     const restarted = new FeedScheduler({
       client: world.bot.client, store: world.bot.store, eventor: access, log: createLogger({ level: 'error', write: () => undefined }),
       defaultLanguage: 'sv', defaultTimeZone: 'Europe/Stockholm', now: () => clock,

@@ -69,6 +69,7 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     event.hasResults = false;
     event.materialized = null;
     const second = world.discord.createGuild({ name: 'Same club, second server' });
+    world.allowDefaultEventor(second.id);
     const lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
     world.discord.addMember(second.id, world.member);
     await deployCommands({ token: world.discord.token, apiUrl: world.discord.restUrl, commands: COMMANDS, guildId: second.id });
@@ -107,6 +108,7 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     upcoming.materialized = null;
     const member = world.swedishMember;
     const second = world.discord.createGuild({ name: 'Same club, third server' });
+    world.allowDefaultEventor(second.id);
     const lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
     world.discord.addMember(second.id, member);
     await deployCommands({ token: world.discord.token, apiUrl: world.discord.restUrl, commands: COMMANDS, guildId: second.id });

@@ -92,6 +92,7 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
     for (let i = 0; i < options.servers; i++) {
       const club = dataset.clubs[i % clubCount]!;
       const guildId = i === 0 ? world.guild.id : world.discord.createGuild({ name: `${club.name} ${i + 1}`, preferredLocale: 'sv-SE' }).id;
+      world.allowDefaultEventor(guildId);
       if (clubCount > 1) {
         world.bot.store.connectEventor(guildId, {
           instance: 'custom', baseUrl: world.eventor.baseUrl, apiKey: club.apiKey, organisation: { id: club.id, name: club.name },

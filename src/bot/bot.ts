@@ -44,6 +44,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const eventor = new EventorAccess({
     store,
     defaultEventor: config.defaultEventor,
+    defaultGuilds: config.defaultEventorGuilds,
     log,
     ...(options.createEventorClient ? { createClient: options.createEventorClient } : {}),
   });
@@ -77,6 +78,16 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
   const readyClient = await ready;
   log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size });
+  if (config.defaultEventor) {
+    // The operator should see at a glance whom their key serves.
+    const named = [...config.defaultEventorGuilds];
+    log.info('default Eventor connection', {
+      servesGuilds: named.filter((id) => eventor.usesDefault(id)),
+      namedButOwnKey: named.filter((id) => !eventor.usesDefault(id)),
+      namedButNotJoined: named.filter((id) => !readyClient.guilds.cache.has(id)),
+    });
+    if (named.length === 0) log.warn('EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection');
+  }
   const scheduler = new FeedScheduler({
     client: readyClient, store, eventor, log, defaultLanguage: config.defaultLanguage, defaultTimeZone: config.defaultTimeZone,
     ...(options.now ? { now: options.now } : {}),

@@ -14,6 +14,12 @@ export interface BotConfig {
   /** The Eventor used by servers that have not run /setup; null when the operator set none. */
   defaultEventor: EventorConfig | null;
   /**
+   * The servers the default Eventor serves (EVENTOR_DEFAULT_GUILDS). A bot can be added to any
+   * server by anyone, so the operator's connection (the club's members, their login links) serves
+   * only servers the operator names; every other server brings its own key with /setup.
+   */
+  defaultEventorGuilds: ReadonlySet<string>;
+  /**
    * Origins besides the presets that server admins may connect to in /setup. Empty by default:
    * an admin-typed address would let anyone with Manage Server make the bot call any host.
    */
@@ -58,6 +64,13 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     }
   }
 
+  const defaultEventorGuilds = new Set<string>();
+  for (const item of (env.EVENTOR_DEFAULT_GUILDS ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (/^\d{17,20}$/.test(item)) defaultEventorGuilds.add(item);
+    else problems.push(`EVENTOR_DEFAULT_GUILDS: '${item.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}' is not a Discord server id (17 to 20 digits)`);
+  }
+  if (defaultEventorGuilds.size > 0 && !wantsEventor) problems.push('EVENTOR_DEFAULT_GUILDS names servers, but no default Eventor is configured (EVENTOR_API_KEY)');
+
   const customEventorOrigins: string[] = [];
   for (const item of (env.EVENTOR_CUSTOM_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
     try {
@@ -84,6 +97,7 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     discordToken,
     discordApiUrl,
     defaultEventor,
+    defaultEventorGuilds,
     customEventorOrigins,
     databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
     secretKey,

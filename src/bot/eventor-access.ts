@@ -23,6 +23,8 @@ const SHARED_CACHE = { maxEntries: 5_000, maxChars: 128 * 1024 * 1024 };
 export interface EventorAccessOptions {
   store: Store;
   defaultEventor: EventorConfig | null;
+  /** The only servers the default Eventor serves (the operator's EVENTOR_DEFAULT_GUILDS). */
+  defaultGuilds: ReadonlySet<string>;
   log: Logger;
   /** For tests: how clients are made (pass `shared` on as the client's `shared` option to share the cache). */
   createClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
@@ -71,6 +73,11 @@ export class EventorAccess {
     return client;
   }
 
+  /** Whether a server without a /setup connection is served by the operator's default one. */
+  usesDefault(guildId: string): boolean {
+    return this.#options.defaultEventor !== null && this.#options.defaultGuilds.has(guildId) && !this.#options.store.guildSettings(guildId)?.hasApiKey;
+  }
+
   async forGuild(guildId: string | null): Promise<GuildEventor> {
     const settings = guildId ? this.#options.store.guildSettings(guildId) : null;
     if (guildId && settings?.hasApiKey) {
@@ -86,7 +93,9 @@ export class EventorAccess {
       }
     }
     const fallback = this.#options.defaultEventor;
-    if (!fallback) throw new UserFacingError('error.notConfigured');
+    // Anyone can add the bot to a server of their own: the operator's connection (the club's
+    // member list, its members' login links) serves only the servers the operator named.
+    if (!fallback || guildId === null || !this.#options.defaultGuilds.has(guildId)) throw new UserFacingError('error.notConfigured');
     const client = this.clientFor(fallback.instance, fallback.apiKey);
     const organisation = await this.#organisationOf(client);
     return { client, instance: fallback.instance, organisationId: organisation.id, organisationName: organisation.name, lastAnswer: () => this.lastAnswer(client) };

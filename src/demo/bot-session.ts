@@ -112,9 +112,10 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
     const facts = demoFacts(eventor.dataset, Date.now());
     const databasePath = path.join(dir, 'eventor-bot.sqlite');
     const secretKey = 'demo-secret-key-not-for-production-use';
-    // Linking is its own feature; the demo starts with Astrid already linked to her Eventor person.
+    // Linking is its own feature; the demo starts with Astrid already linked to her Eventor person, as
+    // /link eventor (her own Eventor user name and password) would have linked her.
     const store = Store.open(databasePath, secretKey);
-    store.linkPerson(guild.id, users.member.id, facts.linkedPersonId, 'admin');
+    store.linkPerson(guild.id, users.member.id, facts.linkedPersonId, 'credentials');
     store.close();
 
     const stderr: string[] = [];
@@ -126,6 +127,7 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
         DISCORD_API_URL: discord.restUrl,
         EVENTOR_BASE_URL: eventor.baseUrl,
         EVENTOR_API_KEY: eventor.apiKey,
+        EVENTOR_DEFAULT_GUILDS: guild.id,
         DATABASE_PATH: databasePath,
         SECRET_KEY: secretKey,
         DEFAULT_TIME_ZONE: 'Europe/Stockholm',

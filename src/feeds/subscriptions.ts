@@ -149,6 +149,26 @@ export class SubscriptionStore {
     new Ledger(this.#store).forgetFeeds(guildId, prefix);
   }
 
+  /** A member's subscription and personal ledger in one server (they left it, or the server changed club). */
+  forgetMember(guildId: string, userId: string): number {
+    const db = this.#store.db;
+    return db.transaction(() => {
+      const removed = db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes;
+      new Ledger(this.#store).forgetFeeds(guildId, memberPrefix(userId));
+      return removed;
+    })();
+  }
+
+  /** Every member's subscription and personal ledger in one server. */
+  forgetGuild(guildId: string): number {
+    const db = this.#store.db;
+    return db.transaction(() => {
+      const removed = db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ?').run(guildId).changes;
+      new Ledger(this.#store).forgetFeeds(guildId, 'personal:');
+      return removed;
+    })();
+  }
+
   /**
    * /forget-me: the member's subscriptions and personal ledger in every server, overwritten on
    * disk (`secure_delete`); the caller's `Store.forgetUser` empties the WAL afterwards.

@@ -32,6 +32,8 @@ export interface LoopbackWorld {
   /** Every log line the bot wrote. */
   logLines: string[];
   databasePath: string;
+  /** Lets the operator's default Eventor serve one more server (as naming it in EVENTOR_DEFAULT_GUILDS would). */
+  allowDefaultEventor(guildId: string): void;
   close(): Promise<void>;
 }
 
@@ -66,10 +68,12 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     const swedishMember = discord.createMember(guild.id, { username: 'sven', globalName: 'Sven', locale: 'sv-SE' });
     const admin = discord.createMember(guild.id, { username: 'kassoren', globalName: 'Kassören', locale: 'sv-SE', manageGuild: true });
     const databasePath = path.join(dir, 'eventor-bot.sqlite');
+    const defaultGuilds = new Set<string>(options.defaultEventor === false ? [] : [guild.id]);
     const config: BotConfig = {
       discordToken: discord.token,
       discordApiUrl: discord.restUrl,
       defaultEventor: options.defaultEventor === false ? null : { instance: customInstance(eventor.baseUrl), apiKey: eventor.apiKey, timeoutMs: 10_000 },
+      defaultEventorGuilds: defaultGuilds,
       customEventorOrigins: [new URL(eventor.baseUrl).origin],
       databasePath,
       secretKey: options.secretKey ?? 'loopback-world-secret-key-0123456789',
@@ -89,6 +93,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     });
     return {
       eventor, discord, guild, channel, member, swedishMember, admin, bot, config, logLines, databasePath,
+      allowDefaultEventor: (guildId) => void defaultGuilds.add(guildId),
       close: async () => {
         await bot.stop();
         await cleanup();

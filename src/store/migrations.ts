@@ -145,4 +145,22 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX notify_subscriptions_user ON notify_subscriptions (user_id);
   `,
+  // 8: security limits that must hold across servers, accounts and /forget-me: attempts counted
+  // under a keyed hash (HMAC with a key derived from SECRET_KEY) of who tried, with when, and
+  // nothing else; rows older than the longest window are pruned. `scope` names the limit
+  // ('login-link' per Discord user, 'link-failure' per Eventor user name). And the servers the bot
+  // was removed from, whose data is deleted once the grace period has passed.
+  `
+  CREATE TABLE throttle_events (
+    scope   TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    at      TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX throttle_events_subject ON throttle_events (scope, subject, at);
+
+  CREATE TABLE guild_departures (
+    guild_id TEXT PRIMARY KEY,
+    left_at  TEXT NOT NULL
+  ) STRICT;
+  `,
 ];

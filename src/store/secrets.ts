@@ -3,7 +3,7 @@
  * derived from the operator's SECRET_KEY. The stored form names its version so the scheme can
  * change without losing what is stored.
  */
-import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, scryptSync } from 'node:crypto';
 
 const VERSION = 'v1';
 // A fixed, public salt: SECRET_KEY is the secret; the salt only separates this use of it.
@@ -16,9 +16,21 @@ export class SecretBoxError extends Error {
 export class SecretBox {
   readonly #key: Buffer;
 
+  readonly #hashKey: Buffer;
+
   constructor(secretKey: string) {
     if (secretKey.length < 16) throw new SecretBoxError('SECRET_KEY must be at least 16 characters');
     this.#key = scryptSync(secretKey, SALT, 32);
+    // A second key from the same secret, so a hash never reveals anything about the sealing key.
+    this.#hashKey = createHmac('sha256', this.#key).update('eventor-bot/keyed-hash/v1').digest();
+  }
+
+  /**
+   * A keyed hash (HMAC-SHA256) of an identifier: the same input gives the same hash, so limits can
+   * count by it, but without SECRET_KEY nobody can tell whose it is or test a guess against it.
+   */
+  keyedHash(value: string): string {
+    return createHmac('sha256', this.#hashKey).update(value, 'utf8').digest('base64url');
   }
 
   seal(plaintext: string): string {

@@ -352,6 +352,37 @@ export class Store {
     });
   }
 
+  /** A member's links and link requests in one server (they left it). */
+  forgetMemberLinks(guildId: string, userId: string): { links: number; requests: number } {
+    return this.#db.transaction(() => ({
+      links: this.#db.prepare('DELETE FROM member_links WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes,
+      requests: this.#db.prepare('DELETE FROM link_requests WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes,
+    }))();
+  }
+
+  /** Every link and link request of a server (it moved to another Eventor or club: the persons are someone else's). */
+  forgetGuildLinks(guildId: string): { links: number; requests: number } {
+    return this.#db.transaction(() => ({
+      links: this.#db.prepare('DELETE FROM member_links WHERE guild_id = ?').run(guildId).changes,
+      requests: this.#db.prepare('DELETE FROM link_requests WHERE guild_id = ?').run(guildId).changes,
+    }))();
+  }
+
+  /**
+   * Everything held for a server the bot was removed from: settings with the sealed key,
+   * channels, links, requests, the audit log, the ledger, feed settings and subscriptions.
+   */
+  forgetGuild(guildId: string): void {
+    this.secureDeleting(() => {
+      this.#db.transaction(() => {
+        for (const table of ['guild_channels', 'member_links', 'link_requests', 'link_settings', 'audit_log', 'posted_items', 'feed_state', 'feed_settings', 'notify_subscriptions', 'guild_departures', 'guild_settings']) {
+          this.#db.prepare(`DELETE FROM ${table} WHERE guild_id = ?`).run(guildId);
+        }
+      })();
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    });
+  }
+
   /** Runs `fn` with deleted rows overwritten on disk (`secure_delete`), then restores the setting. */
   secureDeleting<T>(fn: () => T): T {
     const secureDelete = this.#db.pragma('secure_delete', { simple: true });
@@ -361,6 +392,51 @@ export class Store {
     } finally {
       this.#db.pragma(`secure_delete = ${Number(secureDelete) ? 'ON' : 'OFF'}`);
     }
+  }
+
+  // --- limits that hold across servers and accounts (issue 9) ---
+
+  /**
+   * Counts attempts of `scope` by `who` within `windowMs` and, when fewer than `limit`, records
+   * this one, in one synchronous step: no other interaction can run between the check and the
+   * record, so `limit` holds however many arrive at once. `who` is stored only as a keyed hash.
+   * Returns whether this attempt is allowed and, when it is not, when the oldest counted attempt
+   * leaves the window.
+   */
+  takeThrottle(scope: string, who: string, limit: number, windowMs: number): { allowed: boolean; retryAt: Date | null } {
+    const now = this.#now();
+    const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
+    const since = new Date(now.getTime() - windowMs).toISOString();
+    return this.#db.transaction(() => {
+      this.#db.prepare('DELETE FROM throttle_events WHERE scope = ? AND subject = ? AND at < ?').run(scope, subject, since);
+      const row = this.#db
+        .prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM throttle_events WHERE scope = ? AND subject = ? AND at >= ?')
+        .get(scope, subject, since) as { n: number; oldest: string | null };
+      if (row.n >= limit) return { allowed: false, retryAt: new Date(Date.parse(row.oldest!) + windowMs) };
+      this.#db.prepare('INSERT INTO throttle_events (scope, subject, at) VALUES (?, ?, ?)').run(scope, subject, now.toISOString());
+      return { allowed: true, retryAt: null };
+    }).immediate();
+  }
+
+  /** Whether `who` has reached `limit` attempts of `scope` within the window, without recording one. */
+  throttled(scope: string, who: string, limit: number, windowMs: number): { limited: boolean; retryAt: Date | null } {
+    const now = this.#now();
+    const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
+    const row = this.#db
+      .prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM throttle_events WHERE scope = ? AND subject = ? AND at >= ?')
+      .get(scope, subject, new Date(now.getTime() - windowMs).toISOString()) as { n: number; oldest: string | null };
+    return row.n >= limit ? { limited: true, retryAt: new Date(Date.parse(row.oldest!) + windowMs) } : { limited: false, retryAt: null };
+  }
+
+  /** Records one attempt of `scope` by `who` (a failure, say), stored as a keyed hash. */
+  recordThrottle(scope: string, who: string): void {
+    const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
+    this.#db.prepare('INSERT INTO throttle_events (scope, subject, at) VALUES (?, ?, ?)').run(scope, subject, this.#now().toISOString());
+  }
+
+  /** Drops attempts older than `olderThanMs` in every scope (the longest window), so nothing is kept longer than a limit needs. */
+  pruneThrottles(olderThanMs: number): number {
+    return this.#db.prepare('DELETE FROM throttle_events WHERE at < ?').run(new Date(this.#now().getTime() - olderThanMs).toISOString()).changes;
   }
 
   #ensureGuild(guildId: string, now: string): void {
