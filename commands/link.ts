@@ -261,6 +261,8 @@ export const link: BotCommand = {
   definition,
   // The form must be the first answer, so `eventor` cannot be deferred.
   defer: (interaction) => (interaction.options.getSubcommand(false) === 'eventor' ? 'none' : 'ephemeral'),
+  // `eventor` only shows the form; submitting it asks Eventor and counts then.
+  callsEventor: (interaction) => interaction.options.getSubcommand(false) !== 'eventor',
   async execute(ctx) {
     switch (ctx.interaction.options.getSubcommand(false)) {
       case 'eventor':
