@@ -139,12 +139,13 @@ async function linkWithCredentials(ctx: ComponentContext, username: string, pass
   // Per Eventor user name too, whichever Discord account and server the guesses come from. Taken
   // as a failure before Eventor is asked (the check and the record are one step, so parallel forms
   // cannot all pass), and given back only when it was none.
-  const usernameAttempt = ctx.store.takeThrottle(USERNAME_FAILURE_SCOPE, foldUsername(username), MAX_USERNAME_FAILURES, FAILURE_WINDOW_MS);
-  if (usernameAttempt.attempt === null) {
-    const left = Math.max(1, Math.ceil(((usernameAttempt.retryAt?.getTime() ?? now) - now) / 60_000));
+  const folded = foldUsername(username);
+  const { attempt, retryAt } = ctx.store.takeThrottle(USERNAME_FAILURE_SCOPE, folded, MAX_USERNAME_FAILURES, FAILURE_WINDOW_MS);
+  if (attempt === null) {
+    const left = Math.max(1, Math.ceil(((retryAt?.getTime() ?? now) - now) / 60_000));
     throw new UserFacingError('linking.credentials.tooManyForUsername', { minutes: left });
   }
-  const giveBackUsernameAttempt = (): void => ctx.store.giveBackThrottle(USERNAME_FAILURE_SCOPE, foldUsername(username), usernameAttempt.attempt!);
+  const giveBackUsernameAttempt = (): void => ctx.store.giveBackThrottle(USERNAME_FAILURE_SCOPE, folded, attempt);
   // Counted as wrong until Eventor says otherwise, so parallel forms cannot all pass the check above.
   noteFailure(key, now);
   let person: Person | null;
