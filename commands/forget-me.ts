@@ -14,6 +14,8 @@ const CONFIRM_TTL_MS = 10 * 60_000;
 export const forgetMe: BotCommand = {
   definition: localizedCommand('linking.forget.name', 'linking.forget.description').toJSON(),
   defer: 'ephemeral',
+  // Never slowed down: deleting one's data must work however busy the member has been.
+  callsEventor: false,
   async execute(ctx) {
     const buttons = new ActionRowBuilder<ButtonBuilder>().addComponents(
       new ButtonBuilder().setCustomId(customId('forget-me', 'confirm', ctx.now().getTime())).setStyle(ButtonStyle.Danger).setLabel(ctx.t('linking.forget.confirm')),
@@ -24,6 +26,7 @@ export const forgetMe: BotCommand = {
   components: {
     confirm: {
       defer: 'update',
+      callsEventor: false,
       async handle(ctx) {
         const issued = Number(ctx.args[0]);
         if (!Number.isFinite(issued) || ctx.now().getTime() - issued > CONFIRM_TTL_MS) {
@@ -39,6 +42,7 @@ export const forgetMe: BotCommand = {
     },
     cancel: {
       defer: 'update',
+      callsEventor: false,
       async handle(ctx) {
         await ctx.interaction.editReply({ content: ctx.t('linking.forget.cancelled'), components: [] });
       },

@@ -7,6 +7,7 @@ import { COMMANDS } from './index.js';
 export const help: BotCommand = {
   definition: localizedCommand('help.name', 'help.description').toJSON(),
   defer: 'none',
+  callsEventor: false,
   async execute(ctx) {
     const lines = COMMANDS.map((command) => {
       const name = command.definition.name_localizations?.[ctx.interaction.locale] ?? command.definition.name;

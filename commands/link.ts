@@ -28,6 +28,14 @@ const PASSWORD = 'password';
 /** Wrong passwords per member and server before a pause: the bot must not be a way to guess Eventor passwords. */
 const MAX_FAILURES = 5;
 const FAILURE_WINDOW_MS = 15 * 60_000;
+/**
+ * Wrong passwords per Eventor user name, from every Discord account and server together: a
+ * guesser with many accounts is held to the same pace. The name is folded (trimmed, lower case)
+ * and stored only as a keyed hash.
+ */
+const USERNAME_FAILURE_SCOPE = 'link-failure-username';
+const MAX_USERNAME_FAILURES = 5;
+const foldUsername = (username: string): string => username.trim().toLowerCase();
 /** Requests waiting for the admins per member: enough for a family, too few to flood the admin channel. */
 const MAX_PENDING = 5;
 /**
@@ -128,6 +136,16 @@ async function linkWithCredentials(ctx: ComponentContext, username: string, pass
     const left = Math.max(1, Math.ceil((oldest + FAILURE_WINDOW_MS - now) / 60_000));
     throw new UserFacingError('linking.credentials.tooMany', { minutes: left });
   }
+  // Per Eventor user name too, whichever Discord account and server the guesses come from. Taken
+  // as a failure before Eventor is asked (the check and the record are one step, so parallel forms
+  // cannot all pass), and given back only when it was none.
+  const folded = foldUsername(username);
+  const { attempt, retryAt } = ctx.store.takeThrottle(USERNAME_FAILURE_SCOPE, folded, MAX_USERNAME_FAILURES, FAILURE_WINDOW_MS);
+  if (attempt === null) {
+    const left = Math.max(1, Math.ceil(((retryAt?.getTime() ?? now) - now) / 60_000));
+    throw new UserFacingError('linking.credentials.tooManyForUsername', { minutes: left });
+  }
+  const giveBackUsernameAttempt = (): void => ctx.store.giveBackThrottle(USERNAME_FAILURE_SCOPE, folded, attempt);
   // Counted as wrong until Eventor says otherwise, so parallel forms cannot all pass the check above.
   noteFailure(key, now);
   let person: Person | null;
@@ -136,15 +154,18 @@ async function linkWithCredentials(ctx: ComponentContext, username: string, pass
   } catch (error) {
     // Eventor not answering is no wrong password.
     clearFailure(key, now);
+    giveBackUsernameAttempt();
     throw error;
   }
-  if (!person) {
+  // The right password of someone outside the club gets the very answer of a wrong one, and counts
+  // as a failure: anything else would tell a guesser which password is right. Eventor failing in
+  // the club check leaves the failure counted, so an outage cannot hand out free guesses.
+  if (!person || person.id === null || !(await belongsToClub(await ctx.guild.eventor(), person))) {
     ctx.store.audit({ guildId, actorId: userId, action: 'link-failed' });
     throw new UserFacingError('linking.credentials.wrong');
   }
   clearFailure(key, now);
-  const eventor = await ctx.guild.eventor();
-  if (person.id === null || !(await belongsToClub(eventor, person))) throw new UserFacingError('linking.error.notInClub');
+  giveBackUsernameAttempt();
   ctx.store.linkPerson(guildId, userId, person.id, 'credentials');
   ctx.store.audit({ guildId, actorId: userId, personId: person.id, action: 'link', detail: 'credentials' });
   ctx.log.info('member linked', { method: 'credentials', person: person.id });
@@ -241,6 +262,8 @@ export const link: BotCommand = {
   definition,
   // The form must be the first answer, so `eventor` cannot be deferred.
   defer: (interaction) => (interaction.options.getSubcommand(false) === 'eventor' ? 'none' : 'ephemeral'),
+  // `eventor` only shows the form; submitting it asks Eventor and counts then.
+  callsEventor: (interaction) => interaction.options.getSubcommand(false) !== 'eventor',
   async execute(ctx) {
     switch (ctx.interaction.options.getSubcommand(false)) {
       case 'eventor':

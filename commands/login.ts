@@ -12,6 +12,8 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
 import { memberName, ownPersonId } from './members-common.js';
 
+/** Links per Discord user, across servers and persons: each is a live login to Eventor. */
+const LOGIN_SCOPE = 'login-link';
 const WINDOW_MS = 10 * 60 * 1000;
 const LINKS_PER_WINDOW = 3;
 const LINK_LIFETIME_MS = 5 * 60 * 1000;
@@ -19,23 +21,37 @@ const DMS_CLOSED = 50007;
 
 const unix = (ms: number): number => Math.ceil(ms / 1000);
 
-/** Refuses a fourth link within the window, naming when the oldest of the three leaves it. */
-function checkRate(ctx: BaseContext, guildId: string, userId: string): void {
-  const now = ctx.now().getTime();
-  const recent = ctx.store.recentActions(guildId, userId, 'login-link', new Date(now - WINDOW_MS));
-  if (recent.count < LINKS_PER_WINDOW) return;
-  const oldest = recent.oldest ? Date.parse(recent.oldest) : now;
-  throw new UserFacingError('login.cooldown', { when: `<t:${unix(oldest + WINDOW_MS)}:R>` });
+/**
+ * Takes one of the member's links for this window, or refuses a fourth, naming when the oldest of
+ * the three leaves it. Counted per Discord user in every server and for every linked person
+ * together, in the store's throttle table (a keyed hash of the user id and the times only), so
+ * parallel commands cannot all pass, and /forget-me, which empties everything else, does not reset it.
+ */
+function takeLink(ctx: BaseContext, userId: string): number {
+  const taken = ctx.store.takeThrottle(LOGIN_SCOPE, userId, LINKS_PER_WINDOW, WINDOW_MS);
+  if (taken.attempt === null) throw new UserFacingError('login.cooldown', { when: `<t:${unix((taken.retryAt ?? ctx.now()).getTime())}:R>` });
+  return taken.attempt;
 }
 
 /** Asks Eventor for the person's link and DMs it to `user`; the caller has checked the person is theirs. */
 async function sendLink(ctx: BaseContext, user: User, personId: string): Promise<void> {
   const guildId = ctx.guild.id;
   if (guildId === null) throw new UserFacingError('error.notLinked');
-  checkRate(ctx, guildId, user.id);
-  const eventor = await ctx.guild.eventor();
-  const name = (await memberName(eventor, personId)) ?? personId;
-  const url = await eventor.client.externalLoginUrl({ personId, organisationId: eventor.organisationId });
+  // Taken before Eventor is asked: the check and the record are one step.
+  const attempt = takeLink(ctx, user.id);
+  let url: string;
+  let name: string;
+  try {
+    const eventor = await ctx.guild.eventor();
+    name = (await memberName(eventor, personId)) ?? personId;
+    url = await eventor.client.externalLoginUrl({ personId, organisationId: eventor.organisationId });
+  } catch (error) {
+    // No link was issued, so none can be abused: the attempt is given back, and a member who met
+    // an Eventor outage is not locked out for ten minutes by retrying. What Eventor is asked is
+    // bounded anyway, by the per-member cooldown on commands that call it.
+    ctx.store.giveBackThrottle(LOGIN_SCOPE, user.id, attempt);
+    throw error;
+  }
   ctx.log.redact(url, 'transient');
   // Counted once Eventor has issued a link, delivered or not: each one is a live login.
   ctx.store.audit({ guildId, actorId: user.id, personId, action: 'login-link' });

@@ -13,7 +13,7 @@ import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { EventorAccess } from './eventor-access.js';
-import { InteractionRouter } from './router.js';
+import { InteractionRouter, type MemberCooldowns } from './router.js';
 
 export interface BotOptions {
   config: BotConfig;
@@ -25,6 +25,8 @@ export interface BotOptions {
   createEventorClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
   /** Run the feed scheduler (node-cron, every minute). Default true; tests pass false or drive `scheduler.tick`. */
   scheduler?: boolean;
+  /** The router's per-member budgets (default its `MEMBER_COOLDOWNS`; null: off). */
+  cooldowns?: MemberCooldowns | null;
 }
 
 export interface RunningBot {
@@ -57,6 +59,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     defaultTimeZone: config.defaultTimeZone,
     customEventorOrigins: config.customEventorOrigins,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.cooldowns !== undefined ? { cooldowns: options.cooldowns } : {}),
   });
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],

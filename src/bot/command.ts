@@ -71,10 +71,23 @@ export interface BotCommand {
    * Eventor defers, because Discord allows only 3 s for the first answer.
    */
   defer: DeferMode | ((interaction: ChatInputCommandInteraction) => DeferMode);
+  /**
+   * Whether running it may ask Eventor (default true). Such commands count towards the member's
+   * cooldown, which the router checks before anything else. Only what never reaches Eventor says
+   * false, so a command that does not say errs on the side of the limit.
+   */
+  callsEventor?: boolean | ((interaction: ChatInputCommandInteraction) => boolean);
   execute(ctx: CommandContext): Promise<void>;
   autocomplete?(ctx: AutocompleteContext): Promise<ApplicationCommandOptionChoiceData[]>;
   /** Buttons, select menus and modals whose custom id is `<command name>:<action>:...`. */
-  components?: Record<string, { defer: 'update' | 'ephemeral' | 'none'; handle(ctx: ComponentContext): Promise<void> }>;
+  components?: Record<string, ComponentHandler>;
+}
+
+export interface ComponentHandler {
+  defer: 'update' | 'ephemeral' | 'none';
+  /** Whether handling it may ask Eventor (default true), as the command's `callsEventor`. */
+  callsEventor?: boolean;
+  handle(ctx: ComponentContext): Promise<void>;
 }
 
 /** An error whose message the member should see, in their language. */

@@ -9,6 +9,7 @@ import { languageFor, t, type Language, type MessageKey } from '../i18n/index.js
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { UserFacingError, type BaseContext, type BotCommand, type DeferMode, type GuildContext } from './command.js';
+import { MemberCooldown, type CooldownOptions } from './cooldown.js';
 import type { EventorAccess } from './eventor-access.js';
 
 export interface RouterOptions {
@@ -20,7 +21,29 @@ export interface RouterOptions {
   defaultTimeZone: string;
   customEventorOrigins?: readonly string[];
   now?: () => Date;
+  /** The per-member budgets (default `MEMBER_COOLDOWNS`); null turns them off, for test suites that are scripts, not people. */
+  cooldowns?: MemberCooldowns | null;
 }
+
+export interface MemberCooldowns {
+  /** Slash commands and component clicks that may ask Eventor. */
+  eventor: CooldownOptions;
+  autocomplete: CooldownOptions;
+}
+
+/**
+ * Commands and component clicks that may ask Eventor, per member: far more than a person typing
+ * and clicking manages, far fewer than a script firing made-up ids at the club's key.
+ */
+const EVENTOR_COOLDOWN: CooldownOptions = { limit: 10, windowMs: 20_000, maxMembers: 10_000 };
+/**
+ * Autocomplete has its own, larger budget: Discord sends one per keystroke, and the lists it
+ * searches (events in a date window, the club's members, its activities) are cached, so typed text
+ * alone does not make new Eventor requests. The budget stops a script posing as fast typing.
+ */
+const AUTOCOMPLETE_COOLDOWN: CooldownOptions = { limit: 60, windowMs: 20_000, maxMembers: 10_000 };
+
+export const MEMBER_COOLDOWNS: MemberCooldowns = { eventor: EVENTOR_COOLDOWN, autocomplete: AUTOCOMPLETE_COOLDOWN };
 
 /** Discord allows 3 s for autocomplete; leave room for the answer's own trip. */
 const AUTOCOMPLETE_BUDGET_MS = 2_500;
@@ -29,9 +52,14 @@ export class InteractionRouter {
   readonly #commands = new Map<string, BotCommand>();
   readonly #options: RouterOptions;
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #eventorCooldown: MemberCooldown | null;
+  readonly #autocompleteCooldown: MemberCooldown | null;
 
   constructor(options: RouterOptions) {
     this.#options = options;
+    const cooldowns = options.cooldowns === undefined ? MEMBER_COOLDOWNS : options.cooldowns;
+    this.#eventorCooldown = cooldowns ? new MemberCooldown(cooldowns.eventor) : null;
+    this.#autocompleteCooldown = cooldowns ? new MemberCooldown(cooldowns.autocomplete) : null;
     for (const command of options.commands) this.#commands.set(command.definition.name, command);
   }
 
@@ -91,6 +119,8 @@ export class InteractionRouter {
       return;
     }
     try {
+      const callsEventor = typeof command.callsEventor === 'function' ? command.callsEventor(interaction) : command.callsEventor ?? true;
+      if (callsEventor && (await this.#slowedDown(interaction, ctx, log))) return;
       const mode: DeferMode = typeof command.defer === 'function' ? command.defer(interaction) : command.defer;
       if (mode !== 'none') await interaction.deferReply(mode === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
       await command.execute(ctx);
@@ -102,8 +132,11 @@ export class InteractionRouter {
   async #autocomplete(interaction: AutocompleteInteraction, log: Logger): Promise<void> {
     const command = this.#commands.get(interaction.commandName);
     let choices: Awaited<ReturnType<NonNullable<BotCommand['autocomplete']>>> = [];
-    if (command?.autocomplete) {
-      const ctx = { ...this.#context(interaction, log), interaction };
+    const ctx = { ...this.#context(interaction, log), interaction };
+    // Over the budget, the answer is the empty list autocomplete gives when it fails: the member can still type.
+    if (command?.autocomplete && this.#autocompleteCooldown && this.#autocompleteCooldown.take(interaction.user.id, ctx.now().getTime()) > 0) {
+      log.info('autocomplete over the member\'s budget', { command: interaction.commandName });
+    } else if (command?.autocomplete) {
       let timer: NodeJS.Timeout | undefined;
       try {
         choices = await Promise.race([
@@ -135,12 +168,26 @@ export class InteractionRouter {
     // A failure must not replace a message others see (a public list being paged) with the error.
     const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
     try {
+      if ((handler.callsEventor ?? true) && (await this.#slowedDown(interaction, ctx, log))) return;
       if (updating) await interaction.deferUpdate();
       else if (handler.defer !== 'none') await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       await handler.handle(ctx);
     } catch (error) {
       await this.#fail(interaction, error, ctx.language, log, shared);
     }
+  }
+
+  /**
+   * Counts an interaction that may ask Eventor against the member's budget; over it, answers at
+   * once with when to try again (nothing deferred yet, nothing asked of Eventor) and returns true.
+   */
+  async #slowedDown(interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction, ctx: BaseContext, log: Logger): Promise<boolean> {
+    const waitMs = this.#eventorCooldown?.take(interaction.user.id, ctx.now().getTime()) ?? 0;
+    if (waitMs === 0) return false;
+    const seconds = Math.ceil(waitMs / 1000);
+    log.info('member slowed down', { seconds });
+    await interaction.reply({ content: ctx.t('error.slowDown', { seconds }), flags: MessageFlags.Ephemeral });
+    return true;
   }
 
   async #fail(

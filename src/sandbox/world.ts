@@ -9,6 +9,7 @@ import path from 'node:path';
 import { startBot, type RunningBot } from '../bot/bot.js';
 import type { BotCommand } from '../bot/command.js';
 import type { BotConfig } from '../bot/config.js';
+import type { MemberCooldowns } from '../bot/router.js';
 import { deployCommands } from '../bot/deploy.js';
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
@@ -49,6 +50,12 @@ export interface LoopbackWorldOptions {
   scheduler?: boolean;
   /** The bot's Eventor clients' caches follow `now` (for tests that move the clock by hours), without retries (the scheduler backs off). Default false. */
   eventorFollowsClock?: boolean;
+  /**
+   * The bot's per-member budgets of commands that call Eventor. Default off: the suites are
+   * scripts firing commands far faster than a person; `start` (and so the demo's bot) keeps the
+   * real ones, and tests of the budgets pass the router's `MEMBER_COOLDOWNS`.
+   */
+  memberCooldowns?: MemberCooldowns;
 }
 
 export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Promise<LoopbackWorld> {
@@ -86,7 +93,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     const logLines: string[] = [];
     const log = createLogger({ level: 'debug', write: (line) => void logLines.push(line), now });
     const bot = await startBot({
-      config, log, commands, now, scheduler: options.scheduler ?? false,
+      config, log, commands, now, scheduler: options.scheduler ?? false, cooldowns: options.memberCooldowns ?? null,
       ...(options.eventorFollowsClock
         ? { createEventorClient: (instance, apiKey, shared) => new EventorClient({ instance, apiKey, shared, now: () => now().getTime(), retries: 0, cache: { ttlMs: { 'organisation-apikey': 5 * 60_000 } } }) }
         : {}),

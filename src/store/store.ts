@@ -401,21 +401,31 @@ export class Store {
    * this one, in one synchronous step: no other interaction can run between the check and the
    * record, so `limit` holds however many arrive at once. `who` is stored only as a keyed hash.
    * Returns whether this attempt is allowed and, when it is not, when the oldest counted attempt
-   * leaves the window.
+   * leaves the window; when it is, `attempt` names the record for `giveBackThrottle`.
+   *
+   * A scope has one window, so every subject's attempts past it are dropped here too: nothing is
+   * kept longer than its limit needs, whoever comes back.
    */
-  takeThrottle(scope: string, who: string, limit: number, windowMs: number): { allowed: boolean; retryAt: Date | null } {
+  takeThrottle(scope: string, who: string, limit: number, windowMs: number): { allowed: boolean; retryAt: Date | null; attempt: number | null } {
     const now = this.#now();
     const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
     const since = new Date(now.getTime() - windowMs).toISOString();
     return this.#db.transaction(() => {
-      this.#db.prepare('DELETE FROM throttle_events WHERE scope = ? AND subject = ? AND at < ?').run(scope, subject, since);
+      this.#db.prepare('DELETE FROM throttle_events WHERE scope = ? AND at < ?').run(scope, since);
       const row = this.#db
         .prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM throttle_events WHERE scope = ? AND subject = ? AND at >= ?')
         .get(scope, subject, since) as { n: number; oldest: string | null };
-      if (row.n >= limit) return { allowed: false, retryAt: new Date(Date.parse(row.oldest!) + windowMs) };
-      this.#db.prepare('INSERT INTO throttle_events (scope, subject, at) VALUES (?, ?, ?)').run(scope, subject, now.toISOString());
-      return { allowed: true, retryAt: null };
+      if (row.n >= limit) return { allowed: false, retryAt: new Date(Date.parse(row.oldest!) + windowMs), attempt: null };
+      const inserted = this.#db.prepare('INSERT INTO throttle_events (scope, subject, at) VALUES (?, ?, ?)').run(scope, subject, now.toISOString());
+      return { allowed: true, retryAt: null, attempt: Number(inserted.lastInsertRowid) };
     }).immediate();
+  }
+
+  /** Takes back one attempt `takeThrottle` recorded, when it turned out not to count (Eventor did not answer, the password was right). */
+  giveBackThrottle(scope: string, who: string, attempt: number): void {
+    // Scope and subject too: a row id alone could name a later row once the original was pruned.
+    const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
+    this.#db.prepare('DELETE FROM throttle_events WHERE rowid = ? AND scope = ? AND subject = ?').run(attempt, scope, subject);
   }
 
   /** Whether `who` has reached `limit` attempts of `scope` within the window, without recording one. */

@@ -9,6 +9,7 @@ export const errors = defineMessages({
     'error.datesReversed': 'The start date ({from}) is after the end date ({to}).',
     'error.notLinked': 'Your Discord account is not linked to an Eventor person yet. Use `/link` first.',
     'error.unexpected': 'Something went wrong on my side. It has been logged; please try again.',
+    'error.slowDown': 'That is a lot of requests in a short time. Please slow down and try again in {seconds} s.',
   },
   sv: {
     'error.eventorUnavailable': 'Eventor svarar inte just nu. Försök igen om några minuter.',
@@ -18,6 +19,7 @@ export const errors = defineMessages({
     'error.datesReversed': 'Startdatumet ({from}) ligger efter slutdatumet ({to}).',
     'error.notLinked': 'Ditt Discord-konto är inte kopplat till en person i Eventor än. Använd `/link` först.',
     'error.unexpected': 'Något gick fel hos mig. Det är loggat; försök gärna igen.',
+    'error.slowDown': 'Det var många förfrågningar på kort tid. Ta det lite lugnare och försök igen om {seconds} s.',
   },
   nb: {
     'error.eventorUnavailable': 'Eventor svarer ikke akkurat nå. Prøv igjen om noen minutter.',
@@ -27,5 +29,6 @@ export const errors = defineMessages({
     'error.datesReversed': 'Startdatoen ({from}) er etter sluttdatoen ({to}).',
     'error.notLinked': 'Discord-kontoen din er ikke koblet til en person i Eventor ennå. Bruk `/link` først.',
     'error.unexpected': 'Noe gikk galt hos meg. Det er logget; prøv gjerne igjen.',
+    'error.slowDown': 'Det var mange forespørsler på kort tid. Ta det litt roligere og prøv igjen om {seconds} s.',
   },
 });
