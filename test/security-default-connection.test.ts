@@ -37,13 +37,13 @@ describe('the default Eventor connection serves only the servers the operator na
 
   it('answers "not connected" in a server nobody named, for every command that reads club data', async () => {
     const before = world.eventor.requests.count();
-    const person = world.eventor.dataset.homeClub.members[0]!.person;
+    const personId = world.eventor.dataset.homeClub.members[0]!.person.id!;
     for (const [name, subcommand, options] of [
       ['events', undefined, {}],
       ['entries', undefined, {}],
       ['activities', undefined, {}],
-      ['results', undefined, { member: person.id }],
-      ['starts', undefined, { member: person.id }],
+      ['results', undefined, { member: personId }],
+      ['starts', undefined, { member: personId }],
     ] as const) {
       const reply = await run(name, subcommand, options).reply(WAIT);
       expect(renderMessageText(reply), name).toContain(NOT_CONNECTED);
