@@ -12,7 +12,10 @@ import { FeedScheduler } from '../feeds/scheduler.js';
 import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
+import { GuildDepartures } from './departures.js';
 import { EventorAccess } from './eventor-access.js';
+import { Housekeeping } from './housekeeping.js';
+import { MemberPresence, MemberSweep } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
 
 export interface BotOptions {
@@ -66,9 +69,26 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     allowedMentions: { parse: [] },
     rest: { api: config.discordApiUrl },
   });
+  // An interaction from a server comes from someone in it right now (Discord sends their member
+  // object with it), so no command asks Discord whether the member is still there; only what the
+  // bot does on its own (personal DMs, the daily sweep) does, through `MemberPresence`.
   client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
   client.on(Events.Error, (error) => log.error('discord client error', { error }));
   client.on(Events.Warn, (message) => log.warn('discord client warning', { message }));
+
+  // Removed from a server (GUILD_DELETE without `unavailable`) or back in one; an outage
+  // (`unavailable: true`) is discord.js's `guildUnavailable`, which changes nothing here.
+  const departures = new GuildDepartures({ store, log, ...(options.now ? { now: options.now } : {}) });
+  const guarded = (what: string, fn: () => void): void => {
+    try {
+      fn();
+    } catch (error) {
+      log.error(what, { error });
+    }
+  };
+  client.on(Events.GuildDelete, (guild) => guarded('recording a removal failed', () => departures.removed(guild.id)));
+  client.on(Events.GuildCreate, (guild) => guarded('cancelling a removal failed', () => departures.present(guild.id)));
+  client.on(Events.GuildAvailable, () => guarded('looking for servers left while offline failed', () => departures.reconcileIfPending(client.guilds.cache.values())));
 
   const ready = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
   try {
@@ -81,6 +101,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
   const readyClient = await ready;
   log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size });
+  guarded('looking for servers left while offline failed', () => departures.reconcile(readyClient.guilds.cache.values()));
   if (config.defaultEventor) {
     // The operator should see at a glance whom their key serves.
     const named = [...config.defaultEventorGuilds];
@@ -91,8 +112,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     if (named.length === 0) log.warn('EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection');
   }
+  const presence = new MemberPresence({ client: readyClient, store, log, ...(options.now ? { now: options.now } : {}) });
+  const housekeeping = new Housekeeping({ client: readyClient, departures, sweep: new MemberSweep({ presence, store, client: readyClient }), log });
   const scheduler = new FeedScheduler({
     client: readyClient, store, eventor, log, defaultLanguage: config.defaultLanguage, defaultTimeZone: config.defaultTimeZone,
+    membership: presence, housekeeping: (now) => housekeeping.run(now),
     ...(options.now ? { now: options.now } : {}),
   });
   if (options.scheduler !== false) scheduler.start();
@@ -108,6 +132,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         log.info('bot stopping');
         await scheduler.stop();
         client.removeAllListeners(Events.InteractionCreate);
+        for (const event of [Events.GuildDelete, Events.GuildCreate, Events.GuildAvailable] as const) client.removeAllListeners(event);
         await router.drain();
         await client.destroy();
         await eventor.close();

@@ -9,7 +9,8 @@
  * channel as its channel, under one ledger feed per member, kind and linked person
  * (`personalFeed`): the first run after a member subscribes, or links another person, seeds that
  * feed instead of sending what was already out (a start time already out is still sent if it moves
- * before the race).
+ * before the race). Before the first DM of a run, the member is looked up in the server
+ * (`MembershipCheck`): someone who left gets nothing and is forgotten there.
  */
 import { DiscordAPIError, Routes, type APIChannel, type APIEmbed, type APIEmbedField, type Client } from 'discord.js';
 import type { EventRef, RaceResult, RaceStart, ResultList, ResultStatus, StartList } from '../eventor/model.js';
@@ -303,6 +304,19 @@ export interface PersonalRunOptions extends Pick<FeedRunContext, 'guildId' | 'cl
   log?: Logger;
   /** For tests: see `PosterHooks`. */
   hooks?: PosterHooks;
+  /**
+   * Asks Discord whether a member is still in the server before anything is sent to them (the
+   * bot's `MemberPresence`; the scheduler always passes it). Without it, membership is not checked.
+   */
+  membership?: MembershipCheck;
+}
+
+/** Whether a user is in a server: `left` (Discord said Unknown Member), or `unknown` (Discord could not say). */
+export type MemberStatus = 'present' | 'left' | 'unknown';
+
+export interface MembershipCheck {
+  /** `left` means the member has already been forgotten in that server; `unknown` changes nothing. */
+  verify(guildId: string, userId: string): Promise<MemberStatus>;
 }
 
 export interface PersonalRun {
@@ -315,6 +329,10 @@ export interface PersonalRun {
   paused: Array<{ userId: string; reason: NotifyPause; code: number | string | null }>;
   /** Members whose DMs failed for now (Discord trouble): the next run tries again. */
   failed: Array<{ userId: string; error: unknown }>;
+  /** Members who left the server: sent nothing, forgotten there (`MembershipCheck`). */
+  left: string[];
+  /** Members Discord could not confirm as still in the server: sent nothing, forgotten nothing; the next run asks again. */
+  unconfirmed: string[];
 }
 
 /** Servers with at least one member whose DMs are on and not paused: the ones to run. */
@@ -344,7 +362,7 @@ interface Wanted {
 export async function runPersonalNotifications(options: PersonalRunOptions): Promise<PersonalRun> {
   const { guildId, ledger, now } = options;
   const subscriptions = new SubscriptionStore(options.store, () => now);
-  const run: PersonalRun = { members: 0, seeded: [], outcomes: [], paused: [], failed: [] };
+  const run: PersonalRun = { members: 0, seeded: [], outcomes: [], paused: [], failed: [], left: [], unconfirmed: [] };
   const plans: Array<{ userId: string; wanted: Wanted[] }> = [];
   for (const sub of subscriptions.active(guildId)) {
     const persons = options.store.linkedPersons(guildId, sub.userId);
@@ -400,6 +418,7 @@ async function runMember(userId: string, wanted: readonly Wanted[], m: MemberRun
   if (!sub || sub.pausedReason !== null) return;
   const ctx: RenderContext = { language: languageFor(sub.locale), timeZone: options.timeZone, now, webUrl: options.client.instance.webUrl };
   let channelId = sub.dmChannelId;
+  let confirmed = options.membership === undefined;
   for (const want of wanted) {
     if (!sub[want.kind]) continue;
     const render = { personId: want.personId, own: want.own, server: m.server };
@@ -411,6 +430,20 @@ async function runMember(userId: string, wanted: readonly Wanted[], m: MemberRun
       continue;
     }
     if (items.length === 0) continue;
+    if (!confirmed) {
+      // Someone who left the server gets nothing more from it (asked once per run, and Discord's
+      // "yes" is believed for an hour).
+      const status = await options.membership!.verify(guildId, userId);
+      if (status === 'left') {
+        run.left.push(userId);
+        return;
+      }
+      if (status === 'unknown') {
+        run.unconfirmed.push(userId);
+        return;
+      }
+      confirmed = true;
+    }
     if (channelId === null) {
       try {
         channelId = await openDmChannel(options.discord, userId);

@@ -19,7 +19,7 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { Ledger } from './ledger.js';
 import { discordTarget, type PostTarget } from './poster.js';
-import { guildsWithSubscribers, runPersonalNotifications } from './personal.js';
+import { guildsWithSubscribers, runPersonalNotifications, type MembershipCheck } from './personal.js';
 import { FEEDS, type FeedRunner } from './registry.js';
 import { FeedSettingsStore, type FeedKind, type FeedSettings, type PauseReason } from './settings.js';
 
@@ -45,6 +45,13 @@ export interface FeedSchedulerOptions {
   target?: PostTarget;
   /** Members' personal DMs (`/notify`); default on. */
   personal?: boolean;
+  /** Looks members up in their server before their personal DMs (see `PersonalRunOptions.membership`). */
+  membership?: MembershipCheck;
+  /**
+   * The bot's housekeeping (`bot/housekeeping.ts`: deleting removed servers' data, the member sweep),
+   * run beside the feeds on every tick; it keeps its own daily cadence. Never two at once.
+   */
+  housekeeping?: (now: Date) => Promise<void>;
 }
 
 // Making an Intl.DateTimeFormat costs far more than using one: one per zone, made once.
@@ -141,6 +148,7 @@ export class FeedScheduler {
     void this.#channelDeleted(channel).catch((error: unknown) => this.#options.log.error('handling a deleted channel failed', { error }));
   };
   #ticking: Promise<void> | null = null;
+  #housekeeping: Promise<void> | null = null;
   #stopped = false;
 
   constructor(options: FeedSchedulerOptions) {
@@ -205,9 +213,28 @@ export class FeedScheduler {
 
   async #tick(now: Date, force: boolean): Promise<void> {
     if (this.#stopped) return;
+    await Promise.all([this.#housekeep(now), this.#runFeeds(now, force)]);
+  }
+
+  /** Housekeeping beside the feeds (its Discord lookups never hold a feed up); failures are logged. */
+  async #housekeep(now: Date): Promise<void> {
+    const housekeeping = this.#options.housekeeping;
+    if (!housekeeping || this.#housekeeping) return;
+    this.#housekeeping = housekeeping(now)
+      .catch((error: unknown) => this.#options.log.error('housekeeping failed', { error }))
+      .finally(() => {
+        this.#housekeeping = null;
+      });
+    await this.#housekeeping;
+  }
+
+  async #runFeeds(now: Date, force: boolean): Promise<void> {
     const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
     const subscribed = new Set(guildsWithSubscribers(this.#options.store));
+    // A server that removed the bot gets no posts and no DMs: its data only waits to be deleted.
+    const departed = new Set(this.#options.store.guildDepartures().map((d) => d.guildId));
     for (const guildId of new Set([...this.#settings.guildsWithFeeds(), ...subscribed])) {
+      if (departed.has(guildId)) continue;
       const { timeZone, language } = this.#localeOf(guildId);
       const candidates: FeedSettings[] = [];
       const rechecks: FeedSettings[] = [];
@@ -366,6 +393,7 @@ export class FeedScheduler {
       await runPersonalNotifications({
         guildId, client: access.client, organisationId: access.organisationId, ledger: this.#ledger, target: this.#target,
         now, language, timeZone, full, store: this.#options.store, discord: this.#options.client, log: this.#options.log,
+        ...(this.#options.membership ? { membership: this.#options.membership } : {}),
       });
       await this.#succeeded(state, now, full, access, timeZone);
     } catch (error) {

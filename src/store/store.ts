@@ -92,6 +92,12 @@ const COLUMNS: Record<keyof GuildSettingsUpdate, string> = {
   timeZone: 'time_zone',
 };
 
+/** Every table with a server's data (`guild_id`), settings last: what `forgetGuild` deletes. */
+const GUILD_TABLES = [
+  'guild_channels', 'member_links', 'link_requests', 'link_settings', 'audit_log', 'posted_items', 'feed_state', 'feed_settings',
+  'notify_subscriptions', 'guild_settings',
+] as const;
+
 export class Store {
   readonly #db: Db;
   readonly #secrets: SecretBox;
@@ -375,12 +381,44 @@ export class Store {
   forgetGuild(guildId: string): void {
     this.secureDeleting(() => {
       this.#db.transaction(() => {
-        for (const table of ['guild_channels', 'member_links', 'link_requests', 'link_settings', 'audit_log', 'posted_items', 'feed_state', 'feed_settings', 'notify_subscriptions', 'guild_departures', 'guild_settings']) {
-          this.#db.prepare(`DELETE FROM ${table} WHERE guild_id = ?`).run(guildId);
-        }
+        for (const table of [...GUILD_TABLES, 'guild_departures']) this.#db.prepare(`DELETE FROM ${table} WHERE guild_id = ?`).run(guildId);
       })();
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     });
+  }
+
+  // --- servers the bot was removed from, and members who left (issue 9) ---
+
+  /** Every server the store holds anything about. */
+  knownGuildIds(): string[] {
+    const union = GUILD_TABLES.map((table) => `SELECT guild_id FROM ${table}`).join(' UNION ');
+    return (this.#db.prepare(`${union} ORDER BY guild_id`).all() as Array<{ guild_id: string }>).map((r) => r.guild_id);
+  }
+
+  /** The Discord users a server's data names as its members: links, link requests and `/notify` subscriptions. */
+  memberIds(guildId: string): string[] {
+    const rows = this.#db
+      .prepare('SELECT user_id FROM member_links WHERE guild_id = ? UNION SELECT user_id FROM link_requests WHERE guild_id = ? UNION SELECT user_id FROM notify_subscriptions WHERE guild_id = ? ORDER BY user_id')
+      .all(guildId, guildId, guildId) as Array<{ user_id: string }>;
+    return rows.map((r) => r.user_id);
+  }
+
+  /** Records that the bot was removed from a server; an earlier record keeps its time. True when new. */
+  recordGuildDeparture(guildId: string): boolean {
+    return this.#db
+      .prepare('INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING')
+      .run(guildId, this.#now().toISOString()).changes > 0;
+  }
+
+  /** The bot is back in the server: nothing is to be deleted. True when a departure was recorded. */
+  cancelGuildDeparture(guildId: string): boolean {
+    return this.#db.prepare('DELETE FROM guild_departures WHERE guild_id = ?').run(guildId).changes > 0;
+  }
+
+  /** Servers the bot was removed from, oldest first. */
+  guildDepartures(): Array<{ guildId: string; leftAt: string }> {
+    const rows = this.#db.prepare('SELECT guild_id, left_at FROM guild_departures ORDER BY left_at, guild_id').all() as Array<{ guild_id: string; left_at: string }>;
+    return rows.map((r) => ({ guildId: r.guild_id, leftAt: r.left_at }));
   }
 
   /** Runs `fn` with deleted rows overwritten on disk (`secure_delete`), then restores the setting. */

@@ -141,7 +141,7 @@ export class Gateway {
     this.sendDispatch(session, ws, 'READY', {
       v: 10,
       user: { ...world.apiUser(world.botUser.id), verified: true, mfa_enabled: false },
-      guilds: [...world.guilds.keys()].map((id) => ({ id, unavailable: true })),
+      guilds: world.botGuildIds().map((id) => ({ id, unavailable: true })),
       session_id: session.id,
       resume_gateway_url: this.options.gatewayUrl(),
       shard: [0, 1],
@@ -153,7 +153,12 @@ export class Gateway {
       guild_join_requests: [],
       geo_ordered_rtc_regions: [],
     });
-    for (const id of world.guilds.keys()) this.sendDispatch(session, ws, 'GUILD_CREATE', world.apiGuildCreate(id));
+    // A guild in an outage is announced by GUILD_DELETE with `unavailable: true` instead
+    // (events/gateway-events.mdx "Guild Create": "Guilds that are unavailable due to an outage will send a Guild Delete event").
+    for (const id of world.botGuildIds()) {
+      if (world.guild(id).unavailable) this.sendDispatch(session, ws, 'GUILD_DELETE', { id, unavailable: true });
+      else this.sendDispatch(session, ws, 'GUILD_CREATE', world.apiGuildCreate(id));
+    }
     // Only now does the session receive live dispatches, so nothing overtakes READY.
     session.socket = ws;
     return session;

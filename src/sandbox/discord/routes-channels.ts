@@ -15,6 +15,8 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
   const channelOr404 = (id: string | undefined): SandboxChannel => {
     const channel = world.channel(id ?? '');
     if (!channel) throw apiErrors.unknownChannel();
+    // The channels of a guild the bot was removed from still exist, but not for the bot.
+    if (channel.guildId && !world.botInGuild(channel.guildId)) throw apiErrors.missingAccess();
     return channel;
   };
 

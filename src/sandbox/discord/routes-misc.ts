@@ -7,9 +7,15 @@ import { isThreadType } from './world.js';
 export function miscRoutes(ctx: SandboxContext): Route[] {
   const { world } = ctx;
 
+  /**
+   * A guild the bot is not in (any more) is none of its business: Discord answers the guild itself
+   * with 10004 Unknown Guild (the same as for a guild that does not exist, since January 2023,
+   * discord-api-docs#5840) and what is inside it with 403 50001 Missing Access.
+   */
   const guildOr404 = (r: RouteContext): string => {
     const id = r.params['guildId'] ?? '';
     if (!world.guilds.has(id)) throw apiErrors.unknownGuild();
+    if (!world.botInGuild(id)) throw r.path === `/guilds/${id}` ? apiErrors.unknownGuild() : apiErrors.missingAccess();
     return id;
   };
 
@@ -25,7 +31,7 @@ export function miscRoutes(ctx: SandboxContext): Route[] {
     team: null,
     owner: null,
     bot: { id: world.botUser.id, username: world.botUser.username, discriminator: '0', avatar: null, bot: true },
-    approximate_guild_count: world.guilds.size,
+    approximate_guild_count: world.botGuildIds().length,
     integration_types_config: { '0': {} },
   });
 
@@ -57,7 +63,7 @@ export function miscRoutes(ctx: SandboxContext): Route[] {
       method: 'GET',
       template: '/users/@me/guilds',
       auth: true,
-      handle: () => ok([...world.guilds.values()].map((g) => ({ id: g.id, name: g.name, icon: null, owner: false, permissions: '0', features: [] }))),
+      handle: () => ok(world.botGuildIds().map((id) => world.guild(id)).map((g) => ({ id: g.id, name: g.name, icon: null, owner: false, permissions: '0', features: [] }))),
     },
     { method: 'GET', template: '/applications/@me', auth: true, handle: () => ok(application()) },
     { method: 'GET', template: '/oauth2/applications/@me', auth: true, handle: () => ok(application()) },

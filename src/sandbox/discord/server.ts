@@ -200,6 +200,24 @@ export class SandboxDiscord {
     this.world.removeMember(guildId, user);
   }
 
+  /**
+   * The bot is removed from the guild (kicked, or the server deleted): GUILD_DELETE without
+   * `unavailable`; afterwards REST answers 10004 for the guild and 50001 for what is in it.
+   */
+  removeBot(guildId: string): void {
+    this.world.removeBot(guildId);
+  }
+
+  /** The bot is invited back: GUILD_CREATE, and the guild's REST routes answer again. */
+  addBot(guildId: string): void {
+    this.world.addBot(guildId);
+  }
+
+  /** An outage (`unavailable: true` GUILD_DELETE, and held back on connect) or its end (GUILD_CREATE). */
+  setGuildUnavailable(guildId: string, unavailable = true): void {
+    this.world.setGuildUnavailable(guildId, unavailable);
+  }
+
   /** Create a user and make them a member of the guild in one step. */
   createMember(guildId: string, options: CreateUserOptions & AddMemberOptions): SandboxUser {
     const user = this.world.createUser(options);

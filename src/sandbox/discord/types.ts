@@ -193,6 +193,8 @@ export interface SandboxGuild {
   preferredLocale: string;
   botRoleId: string;
   createdAt: number;
+  /** An outage: Discord sent GUILD_DELETE with `unavailable: true` and holds the guild back on connect. */
+  unavailable: boolean;
 }
 
 /** One state of a message; `edits` keeps every earlier state. */

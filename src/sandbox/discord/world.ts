@@ -180,6 +180,7 @@ export class World extends EventEmitter {
       preferredLocale: options.preferredLocale ?? 'en-US',
       botRoleId: botRole.id,
       createdAt: now,
+      unavailable: false,
     };
     this.guilds.set(id, guild);
     this.members.set(`${id}:${owner.id}`, { guildId: id, userId: owner.id, nick: null, roleIds: [], joinedAt: now });
@@ -266,9 +267,58 @@ export class World extends EventEmitter {
     this.changed('member');
   }
 
+  /**
+   * The bot is removed from the guild (kicked, or the server deleted): GUILD_DELETE without
+   * `unavailable` ("the user was removed from the guild", events/gateway-events.mdx "Guild Delete").
+   * The guild stays in the world, so a test can invite the bot back with `addBot`.
+   */
+  removeBot(guildId: string): void {
+    this.guild(guildId);
+    if (!this.members.delete(`${guildId}:${this.botUser.id}`)) throw new Error(`sandbox: the bot is not in guild ${guildId}`);
+    this.dispatch('GUILD_DELETE', { id: guildId }, GatewayIntent.Guilds);
+    this.changed('guild');
+  }
+
+  /** The bot is invited back (with its managed role): a full GUILD_CREATE, as for a new guild. */
+  addBot(guildId: string): void {
+    const guild = this.guild(guildId);
+    const key = `${guildId}:${this.botUser.id}`;
+    if (this.members.has(key)) throw new Error(`sandbox: the bot is already in guild ${guildId}`);
+    this.members.set(key, { guildId, userId: this.botUser.id, nick: null, roleIds: [guild.botRoleId], joinedAt: this.now() });
+    if (!guild.unavailable) this.dispatch('GUILD_CREATE', this.apiGuildCreate(guildId), GatewayIntent.Guilds);
+    this.changed('guild');
+  }
+
+  /**
+   * A Discord outage for one guild: GUILD_DELETE with `unavailable: true`; the bot is still in it.
+   * When it ends, GUILD_CREATE brings the guild back ("When a Guild becomes available again").
+   */
+  setGuildUnavailable(guildId: string, unavailable: boolean): void {
+    const guild = this.guild(guildId);
+    if (guild.unavailable === unavailable) return;
+    guild.unavailable = unavailable;
+    if (this.botInGuild(guildId)) {
+      this.dispatch(
+        unavailable ? 'GUILD_DELETE' : 'GUILD_CREATE',
+        unavailable ? { id: guildId, unavailable: true } : this.apiGuildCreate(guildId),
+        GatewayIntent.Guilds,
+      );
+    }
+    this.changed('guild');
+  }
+
+  botInGuild(guildId: string): boolean {
+    return this.members.has(`${guildId}:${this.botUser.id}`);
+  }
+
+  /** The guilds the bot is in (what READY lists), outages included. */
+  botGuildIds(): string[] {
+    return [...this.guilds.keys()].filter((guildId) => this.botInGuild(guildId));
+  }
+
   /** Discord only delivers a bot's DM if the user shares a server with it. */
   sharesGuildWithBot(userId: string): boolean {
-    return [...this.guilds.keys()].some((guildId) => this.members.has(`${guildId}:${userId}`));
+    return this.botGuildIds().some((guildId) => this.members.has(`${guildId}:${userId}`));
   }
 
   member(guildId: string, userId: string): SandboxMember | undefined {

@@ -1,0 +1,98 @@
+/**
+ * Servers that removed the bot. Discord says so with GUILD_DELETE without `unavailable` (discord.js
+ * emits `guildDelete`); an outage sends `unavailable: true` instead (discord.js emits
+ * `guildUnavailable`, keeps the guild, and nothing here happens). A removal is recorded
+ * (`guild_departures`): the server's feeds and personal DMs stop at once, and once
+ * `GUILD_DATA_GRACE_MS` has passed the daily housekeeping deletes everything the bot holds for it
+ * (`Store.forgetGuild`). Invited back within the grace period (GUILD_CREATE), the record goes and
+ * nothing is lost. A removal while the bot was offline is found at READY: servers the store knows
+ * but Discord did not list, as long as Discord listed every server as available.
+ */
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+
+const DAY = 24 * 60 * 60_000;
+/** How long a server's data is kept after the bot was removed from it, in case it is invited back. */
+export const GUILD_DATA_GRACE_MS = 7 * DAY;
+
+/** A server as discord.js's guild cache shows it: READY's list, `available` false while in an outage. */
+export interface KnownGuild {
+  id: string;
+  available: boolean;
+}
+
+export class GuildDepartures {
+  readonly #store: Store;
+  readonly #log: Logger;
+  readonly #now: () => Date;
+  /** READY came while some servers were in an outage: the offline-removal check waits until all are back. */
+  #reconcilePending = false;
+
+  constructor(options: { store: Store; log: Logger; now?: () => Date }) {
+    this.#store = options.store;
+    this.#log = options.log;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** The bot was removed from a server (kicked, banned, or the server deleted). */
+  removed(guildId: string): void {
+    if (!this.#store.recordGuildDeparture(guildId)) return;
+    const deleteAfter = new Date(this.#now().getTime() + GUILD_DATA_GRACE_MS).toISOString();
+    this.#log.info('removed from a server: its feeds and DMs stop; its data is deleted unless the bot is invited back', { guildId, deleteAfter });
+  }
+
+  /** The bot is in a server (invited back, or found at READY): a recorded removal is cancelled. */
+  present(guildId: string): void {
+    if (this.#store.cancelGuildDeparture(guildId)) this.#log.info('back in a server within the grace period: nothing is deleted', { guildId });
+  }
+
+  /** Servers the bot was removed from (their feeds and DMs do not run). */
+  departed(): Set<string> {
+    return new Set(this.#store.guildDepartures().map((d) => d.guildId));
+  }
+
+  /**
+   * After READY (and again as servers come back from an outage): every server in Discord's list
+   * cancels its removal; servers the store knows but the list lacks were left while the bot was
+   * offline. That second step only runs on a complete list: while a server is unavailable, READY
+   * cannot be trusted to name them all.
+   */
+  reconcile(guilds: Iterable<KnownGuild>): 'done' | 'waiting' {
+    const listed = [...guilds];
+    for (const guild of listed) this.present(guild.id);
+    const unavailable = listed.filter((g) => !g.available).length;
+    if (unavailable > 0) {
+      if (!this.#reconcilePending) this.#log.warn('servers unavailable at start (a Discord outage): not looking for servers left while offline yet', { unavailable });
+      this.#reconcilePending = true;
+      return 'waiting';
+    }
+    this.#reconcilePending = false;
+    const ids = new Set(listed.map((g) => g.id));
+    for (const guildId of this.#store.knownGuildIds()) if (!ids.has(guildId)) this.removed(guildId);
+    return 'done';
+  }
+
+  /** A server came back from an outage: finish a reconcile that READY had to put off. */
+  reconcileIfPending(guilds: Iterable<KnownGuild>): void {
+    if (this.#reconcilePending) this.reconcile(guilds);
+  }
+
+  /**
+   * Deletes the data of servers removed more than `GUILD_DATA_GRACE_MS` ago, unless the bot is in
+   * them again (`isPresent`: a GUILD_CREATE that arrived before the record could be cancelled).
+   */
+  purgeExpired(now: Date, isPresent: (guildId: string) => boolean): string[] {
+    const purged: string[] = [];
+    for (const { guildId, leftAt } of this.#store.guildDepartures()) {
+      if (isPresent(guildId)) {
+        this.present(guildId);
+        continue;
+      }
+      if (now.getTime() - Date.parse(leftAt) < GUILD_DATA_GRACE_MS) continue;
+      this.#store.forgetGuild(guildId);
+      purged.push(guildId);
+      this.#log.info('deleted the data of a server the bot was removed from', { guildId, leftAt });
+    }
+    return purged;
+  }
+}
