@@ -34,7 +34,10 @@ async function adminLink(ctx: CommandContext, guildId: string): Promise<void> {
   ctx.store.linkPerson(guildId, user.id, person.id, 'admin');
   ctx.store.audit({ guildId, actorId: ctx.interaction.user.id, subjectId: user.id, personId: person.id, action: 'link', detail: 'admin' });
   ctx.log.info('member linked', { method: 'admin', person: person.id });
-  await ctx.interaction.editReply({ content: ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) }), allowedMentions: { parse: [] } });
+  // An existing link keeps its method (an admin can neither take away nor grant the member's own proof).
+  const method = ctx.store.linkedPersons(guildId, user.id).find((l) => l.personId === person.id)?.method ?? 'admin';
+  const note = method === 'admin' ? ctx.t('linking.admin.readOnly') : ctx.t('linking.admin.keptMethod', { method: ctx.t(`linking.method.${method}`) });
+  await ctx.interaction.editReply({ content: `${ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) })}\n${note}`, allowedMentions: { parse: [] } });
 }
 
 async function linksPage(ctx: BaseContext, guildId: string, notice: string | null): Promise<{ content: string; embeds: EmbedBuilder[]; components: ActionRowBuilder<ButtonBuilder>[] }> {

@@ -1,6 +1,8 @@
 /**
  * /login [person]: a one-time Eventor login link for one of the member's own linked persons, by
- * DM only. Also handles the "Log in to Eventor" button (`login:button`) any post can carry.
+ * DM only. Also handles the "Log in to Eventor" button (`login:button`) any post can carry. Only
+ * for persons the member linked with the person's Eventor password (`/link eventor`), and who
+ * are members of the server's club when the link is asked for.
  *
  * The link logs its holder in as that person, so it goes nowhere but the member's DMs: it is
  * registered with the logger's redaction the moment it arrives, and it never enters an error, the
@@ -10,7 +12,10 @@ import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionCont
 import { UserFacingError, type BaseContext, type BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
-import { memberName, ownPersonId } from './members-common.js';
+import { personNameText } from '../src/render/index.js';
+import { PROVEN_LINK, type LinkedPerson } from '../src/store/store.js';
+import { clubMember, requireProvenLink } from './linking-common.js';
+import { memberName } from './members-common.js';
 
 const WINDOW_MS = 10 * 60 * 1000;
 const LINKS_PER_WINDOW = 3;
@@ -28,13 +33,30 @@ function checkRate(ctx: BaseContext, guildId: string, userId: string): void {
   throw new UserFacingError('login.cooldown', { when: `<t:${unix(oldest + WINDOW_MS)}:R>` });
 }
 
-/** Asks Eventor for the person's link and DMs it to `user`; the caller has checked the person is theirs. */
+/**
+ * The person a login is for when the member names none: their default, unless only another of
+ * their persons is linked with the Eventor password (a parent whose default is a child an admin
+ * linked). Otherwise the default, which `sendLink` then refuses with the way to upgrade.
+ */
+function loginPersonOf(linked: readonly LinkedPerson[]): string {
+  const [defaultPerson] = linked;
+  if (!defaultPerson) throw new UserFacingError('error.notLinked');
+  return defaultPerson.method === PROVEN_LINK ? defaultPerson.personId : (linked.find((p) => p.method === PROVEN_LINK) ?? defaultPerson).personId;
+}
+
+/** Asks Eventor for the person's link and DMs it to `user`, once the person is checked to be theirs to log in as. */
 async function sendLink(ctx: BaseContext, user: User, personId: string): Promise<void> {
   const guildId = ctx.guild.id;
   if (guildId === null) throw new UserFacingError('error.notLinked');
+  // Checked here, where the link is made, whichever way the member asked.
+  await requireProvenLink(ctx, user.id, personId, { notLinked: 'login.error.notYours', notProven: 'login.error.notProven' });
   checkRate(ctx, guildId, user.id);
   const eventor = await ctx.guild.eventor();
-  const name = (await memberName(eventor, personId)) ?? personId;
+  // Eventor's member list now, not the client's day-old copy: whoever left the club (or a server
+  // now on another club's key) gets no login, and Eventor is not even asked for one.
+  const person = await clubMember(eventor, personId, { fresh: true });
+  if (!person) throw new UserFacingError('login.error.notInClub');
+  const name = personNameText(person.name);
   const url = await eventor.client.externalLoginUrl({ personId, organisationId: eventor.organisationId });
   ctx.log.redact(url, 'transient');
   // Counted once Eventor has issued a link, delivered or not: each one is a live login.
@@ -67,13 +89,14 @@ export const loginCommand: BotCommand = {
     if (linked.length === 0) throw new UserFacingError('error.notLinked');
     const asked = ctx.interaction.options.getString('person')?.trim();
     // The option is free text a member can type: only their own links count.
-    const personId = asked ? linked.find((p) => p.personId === asked)?.personId : linked[0]!.personId;
+    const personId = asked ? linked.find((p) => p.personId === asked)?.personId : loginPersonOf(linked);
     if (personId === undefined) throw new UserFacingError('login.error.notYours');
     await sendLink(ctx, user, personId);
     await ctx.interaction.editReply({ content: ctx.t('login.sent') });
   },
   async autocomplete(ctx) {
-    const linked = ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, ctx.interaction.user.id) : [];
+    // Only the persons a login link can be made for.
+    const linked = (ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, ctx.interaction.user.id) : []).filter((p) => p.method === PROVEN_LINK);
     if (linked.length === 0) return [];
     const eventor = await ctx.guild.eventor();
     const typed = fold(String(ctx.interaction.options.getFocused()));
@@ -84,9 +107,9 @@ export const loginCommand: BotCommand = {
     button: {
       defer: 'ephemeral',
       async handle(ctx) {
-        // Whoever posted the button, the clicker gets a link for their own default person only.
+        // Whoever posted the button, the clicker gets a link for their own person only.
         const user = ctx.interaction.user;
-        await sendLink(ctx, user, ownPersonId(ctx, user.id));
+        await sendLink(ctx, user, loginPersonOf(ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, user.id) : []));
         await ctx.interaction.editReply({ content: ctx.t('login.sent') });
       },
     },
