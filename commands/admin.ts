@@ -7,6 +7,7 @@ import { customId, UserFacingError, type BaseContext, type BotCommand, type Comm
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { memberChoices } from '../src/bot/lookup.js';
 import type { MessageKey } from '../src/i18n/index.js';
+import { EVENTOR_MOVED } from '../src/bot/privacy.js';
 import { personLabel, personNames, requireAdmin, requireClubMember, when } from './linking-common.js';
 
 /** Links listed per answer: each gets an unlink button, and a message holds at most 25 buttons. */
@@ -81,6 +82,10 @@ function actionLabel(ctx: BaseContext, action: string, detail: string | null): s
     'link-failed': 'linking.audit.failed',
     unlink: 'linking.audit.unlink',
   };
+  if (action === EVENTOR_MOVED) {
+    const [links = '0', requests = '0', subscriptions = '0'] = (detail ?? '').split(' ');
+    return ctx.t('linking.audit.moved', { links, requests, subscriptions });
+  }
   const key = known[action];
   // Other areas (login links, card changes) log their own actions: shown by name, never their detail.
   if (!key) return `\`${action.replace(/[`\\]/g, '').slice(0, 40)}\``;

@@ -385,6 +385,23 @@ export class Store {
     }))();
   }
 
+  /**
+   * The members of a server the bot holds something about: a link, a pending link request or a
+   * `/notify` subscription, with a Discord locale of theirs when one is known (to tell them in it).
+   */
+  guildMembersHeld(guildId: string): Array<{ userId: string; locale: string | null }> {
+    const rows = this.#db
+      .prepare(
+        `SELECT user_id, MAX(locale) AS locale FROM (
+           SELECT user_id, NULL AS locale FROM member_links WHERE guild_id = ?
+           UNION ALL SELECT user_id, locale FROM link_requests WHERE guild_id = ? AND state = 'pending'
+           UNION ALL SELECT user_id, locale FROM notify_subscriptions WHERE guild_id = ?
+         ) GROUP BY user_id ORDER BY user_id`,
+      )
+      .all(guildId, guildId, guildId) as Array<{ user_id: string; locale: string | null }>;
+    return rows.map((r) => ({ userId: r.user_id, locale: r.locale }));
+  }
+
   /** Every link and link request of a server (it moved to another Eventor or club: the persons are someone else's). */
   forgetGuildLinks(guildId: string): { links: number; requests: number } {
     return this.#db.transaction(() => ({
