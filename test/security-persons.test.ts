@@ -220,6 +220,26 @@ describe('only a link made with the Eventor password may act as the person (logi
     }
   });
 
+  it('nothing else acts on someone else\'s link: /unlink, /link default, a forged /admin unlink button, /notify', async () => {
+    // world.member's credentials link to `proven` is the target; world.swedishMember and requester try.
+    const target = () => d.links(world.member).find((l) => l.personId === proven.person.id);
+    expect(target()).toMatchObject({ method: 'credentials' });
+    expect(await d.privateText(d.run('unlink', requester, 'en-GB', undefined, { person: proven.person.id! }))).toContain('You are not linked to that person');
+    expect(await d.privateText(d.run('link', requester, 'en-GB', 'default', { person: proven.person.id! }))).toContain('You are not linked to that person');
+    const forged = `admin:unlink:${world.member.id}:${proven.person.id}`;
+    const post = await d.postButton('Links', { type: ComponentType.Button, style: 2, label: '1', custom_id: forged });
+    const [refused] = await d.click(post, forged, requester).waitForFollowUps(1, WAIT);
+    expect(renderMessageText(refused!)).toContain('Manage Server');
+    expect(target()).toMatchObject({ method: 'credentials' });
+    expect(d.links(requester)).toEqual([expect.objectContaining({ personId: approved.person.id })]);
+    // /notify acts on the caller's own subscription and links only.
+    const subscriptions = new SubscriptionStore(world.bot.store);
+    const adminSubscription = subscriptions.get(world.guild.id, world.admin.id);
+    expect(await d.privateText(d.run('notify', requester, 'en-GB', 'off'))).toContain('Turned off');
+    expect(subscriptions.get(world.guild.id, world.admin.id)).toEqual(adminSubscription);
+    expect(await d.privateText(d.run('notify', requester, 'en-GB', 'show'))).not.toContain(d.fullName(victim));
+  });
+
   it('/admin audit records who linked whom and how', async () => {
     const audit = await d.privateText(d.run('admin', world.admin, 'en-GB', 'audit'));
     expect(audit).toMatch(new RegExp(`<@${world.admin.id}> · linked \\(by an admin\\) · ${d.fullName(victim)}`));
