@@ -34,14 +34,14 @@ function checkRate(ctx: BaseContext, guildId: string, userId: string): void {
 }
 
 /**
- * The person a login is for when the member names none: their default, unless only another of
- * their persons is linked with the Eventor password (a parent whose default is a child an admin
- * linked). Otherwise the default, which `sendLink` then refuses with the way to upgrade.
+ * The person a login is for when the member names none: the first of their persons (the default
+ * comes first) linked with the Eventor password, say a parent's own when their default is a child
+ * an admin linked. Without any, the default, which `sendLink` refuses with the way to upgrade.
  */
 function loginPersonOf(linked: readonly LinkedPerson[]): string {
-  const [defaultPerson] = linked;
-  if (!defaultPerson) throw new UserFacingError('error.notLinked');
-  return defaultPerson.method === PROVEN_LINK ? defaultPerson.personId : (linked.find((p) => p.method === PROVEN_LINK) ?? defaultPerson).personId;
+  const person = linked.find((p) => p.method === PROVEN_LINK) ?? linked[0];
+  if (!person) throw new UserFacingError('error.notLinked');
+  return person.personId;
 }
 
 /** Asks Eventor for the person's link and DMs it to `user`, once the person is checked to be theirs to log in as. */

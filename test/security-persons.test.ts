@@ -197,6 +197,27 @@ describe('only a link made with the Eventor password may act as the person (logi
     await world.discord.waitForDm(member, () => d.dmCount(member) > dms, WAIT);
   });
 
+  it('a parent whose default is a child an admin linked gets the login of their own proven person, never the child\'s', async () => {
+    const parent = world.discord.createMember(world.guild.id, { username: 'foralder', globalName: 'Förälder', locale: 'en-GB' });
+    const [child, own] = world.eventor.dataset.homeClub.members.filter((m) => ![victim, approved, proven, upgraded].includes(m)) as [SandboxPerson, SandboxPerson];
+    await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: parent.id, person: child.person.id! }));
+    await d.withCredentials(parent, own);
+    expect(d.links(parent)).toEqual([
+      expect.objectContaining({ personId: child.person.id, isDefault: true, method: 'admin' }),
+      expect.objectContaining({ personId: own.person.id, isDefault: false, method: 'credentials' }),
+    ]);
+    const dms = d.dmCount(parent);
+    await d.privateText(d.run('login', parent, 'en-GB'));
+    await world.discord.waitForDm(parent, () => d.dmCount(parent) > dms, WAIT);
+    const url = JSON.stringify(world.discord.dms(parent).at(-1)!.components).match(LINK)![0];
+    const page = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    const body = await page.text();
+    expect(page.status).toBe(200);
+    expect(body).toContain(d.fullName(own));
+    expect(body).not.toContain(d.fullName(child));
+    expect(await d.privateText(d.run('login', parent, 'en-GB', undefined, { person: child.person.id! }))).toContain('link with `/link eventor` to get login links');
+  });
+
   it('a person who left the club gets no login link and no chip change, and Eventor is not asked for one', async () => {
     const member = world.swedishMember;
     // A prompt made while they were a member, confirmed after they left.
