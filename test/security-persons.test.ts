@@ -9,6 +9,9 @@
  * - Moving a server to another Eventor or club forgets the links, requests and /notify
  *   subscriptions made under the old one, and a person who left the club gets no login.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +20,8 @@ import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { renderMessageText, type InteractionHandle, type MessageView, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { connectEventor } from '../src/bot/privacy.js';
+import { Store } from '../src/store/store.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const LINK = /https?:\/\/[^\s"'<>)]+\/login\/[A-Za-z0-9_-]+/;
@@ -375,5 +380,47 @@ describe('/setup eventor to another club forgets the links, requests and /notify
     expect(reply).toContain('the member links (1)');
     expect(d.links(world.swedishMember)).toEqual([]);
     await toldMembers(2);
+  });
+});
+
+describe('Store.linkPerson and privacy.connectEventor (SQLite in a temporary folder)', () => {
+  let dir: string;
+  let store: Store;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-persons-'));
+    store = Store.open(path.join(dir, 'bot.sqlite'), 'a-test-secret-key-that-is-long-enough');
+  });
+  afterAll(async () => {
+    store?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const method = (userId: string, personId: string) => store.linkedPersons('g1', userId).find((l) => l.personId === personId)?.method;
+
+  it('relinking only ever upgrades to credentials', () => {
+    store.linkPerson('g1', 'u1', 'p1', 'credentials');
+    store.linkPerson('g1', 'u1', 'p1', 'admin');
+    store.linkPerson('g1', 'u1', 'p1', 'approval');
+    expect(method('u1', 'p1')).toBe('credentials');
+    store.linkPerson('g1', 'u2', 'p2', 'approval');
+    store.linkPerson('g1', 'u2', 'p2', 'admin');
+    expect(method('u2', 'p2')).toBe('approval');
+    store.linkPerson('g1', 'u2', 'p2', 'credentials');
+    expect(method('u2', 'p2')).toBe('credentials');
+  });
+
+  it('a move forgets links, requests and subscriptions with the connection, in one step; the same club keeps them', () => {
+    const connection = { instance: 'custom', baseUrl: 'https://eventor.example.org/api', apiKey: 'k'.repeat(32), organisation: { id: '7', name: 'OK Test' } };
+    store.createLinkRequest({ guildId: 'g1', userId: 'u3', personId: 'p3', locale: 'sv-SE' });
+    store.linkPerson('g2', 'u1', 'p9', 'admin');
+    expect(connectEventor(store, 'g1', connection, { forgetMembers: false, actorId: 'admin' }).forgotten).toBeNull();
+    expect(store.guildLinks('g1')).toHaveLength(2);
+    const moved = connectEventor(store, 'g1', { ...connection, organisation: { id: '8', name: 'IFK Test' } }, { forgetMembers: true, actorId: 'admin' });
+    expect(moved.settings.organisationId).toBe('8');
+    expect(moved.forgotten).toEqual({ links: 2, requests: 1, subscriptions: 0, members: [{ userId: 'u1', locale: null }, { userId: 'u2', locale: null }, { userId: 'u3', locale: 'sv-SE' }] });
+    expect(store.guildLinks('g1')).toEqual([]);
+    expect(store.pendingLinkRequests('g1', 'u3')).toEqual([]);
+    expect(store.auditLog('g1')[0]).toMatchObject({ actorId: 'admin', action: 'eventor-moved', detail: '2 1 0' });
+    // Another server's links are not touched.
+    expect(store.guildLinks('g2')).toHaveLength(1);
   });
 });
