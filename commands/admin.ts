@@ -7,6 +7,7 @@ import { customId, UserFacingError, type BaseContext, type BotCommand, type Comm
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { memberChoices } from '../src/bot/lookup.js';
 import type { MessageKey } from '../src/i18n/index.js';
+import { EVENTOR_MOVED } from '../src/bot/privacy.js';
 import { personLabel, personNames, requireAdmin, requireClubMember, when } from './linking-common.js';
 
 /** Links listed per answer: each gets an unlink button, and a message holds at most 25 buttons. */
@@ -34,7 +35,10 @@ async function adminLink(ctx: CommandContext, guildId: string): Promise<void> {
   ctx.store.linkPerson(guildId, user.id, person.id, 'admin');
   ctx.store.audit({ guildId, actorId: ctx.interaction.user.id, subjectId: user.id, personId: person.id, action: 'link', detail: 'admin' });
   ctx.log.info('member linked', { method: 'admin', person: person.id });
-  await ctx.interaction.editReply({ content: ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) }), allowedMentions: { parse: [] } });
+  // An existing link keeps its method (an admin can neither take away nor grant the member's own proof).
+  const method = ctx.store.linkedPersons(guildId, user.id).find((l) => l.personId === person.id)?.method ?? 'admin';
+  const note = method === 'admin' ? ctx.t('linking.admin.readOnly') : ctx.t('linking.admin.keptMethod', { method: ctx.t(`linking.method.${method}`) });
+  await ctx.interaction.editReply({ content: `${ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) })}\n${note}`, allowedMentions: { parse: [] } });
 }
 
 async function linksPage(ctx: BaseContext, guildId: string, notice: string | null): Promise<{ content: string; embeds: EmbedBuilder[]; components: ActionRowBuilder<ButtonBuilder>[] }> {
@@ -78,6 +82,10 @@ function actionLabel(ctx: BaseContext, action: string, detail: string | null): s
     'link-failed': 'linking.audit.failed',
     unlink: 'linking.audit.unlink',
   };
+  if (action === EVENTOR_MOVED) {
+    const [links = '0', requests = '0', subscriptions = '0'] = (detail ?? '').split(' ');
+    return ctx.t('linking.audit.moved', { links, requests, subscriptions });
+  }
   const key = known[action];
   // Other areas (login links, card changes) log their own actions: shown by name, never their detail.
   if (!key) return `\`${action.replace(/[`\\]/g, '').slice(0, 40)}\``;

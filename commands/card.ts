@@ -2,12 +2,15 @@
  * /card [number] [type]: the member's competitor settings in Eventor (timing chips, preselected
  * classes), and with a number a change of one chip: checked for its type before anything is
  * sent, confirmed with a button that shows old and new, saved by read-modify-write (everything
- * but that one chip is written back as Eventor had it), then read back and shown.
+ * but that one chip is written back as Eventor had it), then read back and shown. Any link shows
+ * the settings; a change needs a link made with the person's Eventor password (`/link eventor`).
  */
 import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType } from 'discord.js';
 import { customId, UserFacingError, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import type { Card, Competitor } from '../src/eventor/model.js';
+import { PROVEN_LINK } from '../src/store/store.js';
+import { clubMember, requireProvenLink } from './linking-common.js';
 import { memberName, ownPersonId } from './members-common.js';
 
 type ChipType = 'SI' | 'Emit' | 'emiTag';
@@ -76,10 +79,15 @@ function settingsText(ctx: BaseContext, name: string, c: Competitor): string {
   ].join('\n');
 }
 
-/** The clicker must be the member the confirm was made for, and the person still theirs. */
-function checkOwner(ctx: BaseContext, clickerId: string, userId: string, personId: string): void {
-  const linked = ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, clickerId) : [];
-  if (clickerId !== userId || !linked.some((p) => p.personId === personId)) throw new UserFacingError('card.error.notYours');
+const PROOF_REFUSALS = { notLinked: 'card.error.notYours', notProven: 'card.error.notProven' } as const;
+
+/**
+ * The clicker must be the member the confirm was made for, and the person still theirs, linked
+ * with the person's Eventor password (a chip change acts as the person).
+ */
+async function checkOwner(ctx: BaseContext, clickerId: string, userId: string, personId: string): Promise<void> {
+  if (clickerId !== userId) throw new UserFacingError('card.error.notYours');
+  await requireProvenLink(ctx, clickerId, personId, PROOF_REFUSALS);
 }
 
 export const cardCommand: BotCommand = {
@@ -98,13 +106,17 @@ export const cardCommand: BotCommand = {
     const givenType = isChipType(typeOption) ? typeOption : null;
     // Checked before Eventor is asked anything.
     const number = typed === null ? null : checkChipNumber(ctx, typed, givenType);
+    // Any link shows the settings; only a proven one offers to change them.
+    if (number !== null) await requireProvenLink(ctx, user.id, personId, PROOF_REFUSALS);
     const eventor = await ctx.guild.eventor();
     const [competitor, name] = await Promise.all([findCompetitor(eventor, personId), memberName(eventor, personId)]);
     const who = name ?? personId;
     if (number === null) {
-      await ctx.interaction.editReply({ content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t('card.show.hint')}` });
+      const proven = ctx.store.linkedPersons(ctx.guild.id!, user.id).some((p) => p.personId === personId && p.method === PROVEN_LINK);
+      await ctx.interaction.editReply({ content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t(proven ? 'card.show.hint' : 'card.show.hintNotProven')}` });
       return;
     }
+    if (name === null) throw new UserFacingError('card.error.notInClub');
     // Without a type the member means the chip they have, if it is one of the three.
     const current = competitor.cards.find((c) => isChipType(c.type));
     const type: ChipType = givenType ?? (isChipType(current?.type) ? current.type : 'SI');
@@ -128,7 +140,7 @@ export const cardCommand: BotCommand = {
         const [userId = '', personId = '', typeArg = '', numberArg = '', issuedArg = ''] = ctx.args;
         const clicker = ctx.interaction.user.id;
         // Nothing in the custom id is trusted: who clicked, whose person, which number.
-        checkOwner(ctx, clicker, userId, personId);
+        await checkOwner(ctx, clicker, userId, personId);
         if (!isChipType(typeArg)) throw new UserFacingError('card.error.notYours');
         const issued = Number(issuedArg) * 1000;
         if (!Number.isFinite(issued) || ctx.now().getTime() - issued > CONFIRM_TTL_MS || issued - ctx.now().getTime() > 60_000) {
@@ -137,6 +149,8 @@ export const cardCommand: BotCommand = {
         }
         const number = checkChipNumber(ctx, numberArg, typeArg);
         const eventor = await ctx.guild.eventor();
+        // A member now, not as of the client's day-old list: the write acts as the person.
+        if (!(await clubMember(eventor, personId, { fresh: true }))) throw new UserFacingError('card.error.notInClub');
         const fresh = await findCompetitor(eventor, personId, true);
         const index = fresh.cards.findIndex((c) => c.type === typeArg);
         const cards = [...fresh.cards];

@@ -6,6 +6,8 @@ import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { UserFacingError, type AutocompleteContext, type BaseContext, type CommandContext, type ComponentContext, type GuildEventor } from '../src/bot/command.js';
 import { fold } from '../src/bot/lookup.js';
 import type { Person } from '../src/eventor/model.js';
+import type { MessageKey } from '../src/i18n/index.js';
+import { PROVEN_LINK } from '../src/store/store.js';
 import { discordTimestamp, personNameText } from '../src/render/index.js';
 import { clubPersons, resolveMember } from './members-common.js';
 
@@ -24,9 +26,29 @@ export function requireAdmin(ctx: CommandContext | ComponentContext): string {
   return guildId;
 }
 
-/** The person among the members of the server's club (the organisation of its API key), or null. */
-export async function clubMember(eventor: GuildEventor, personId: string): Promise<Person | null> {
-  return (await clubPersons(eventor)).find((p) => p.id === personId) ?? null;
+/** The person among the members of the server's club (the organisation of its API key), or null; `fresh` as in `clubPersons`. */
+export async function clubMember(eventor: GuildEventor, personId: string, options: { fresh?: boolean } = {}): Promise<Person | null> {
+  return (await clubPersons(eventor, options)).find((p) => p.id === personId) ?? null;
+}
+
+/**
+ * Refuses to act AS a person in Eventor (a login link, a chip change) unless `userId` linked that
+ * person by giving Eventor the person's user name and password. A link an admin made or approved
+ * says who a member is in the club, enough for their own starts, results and DMs; but anyone with
+ * Manage Server can make one to anyone, so it must not open that person's Eventor account.
+ * `notLinked` is the refusal when the person is not linked to the user at all.
+ */
+export async function requireProvenLink(
+  ctx: BaseContext,
+  userId: string,
+  personId: string,
+  refusals: { notLinked: MessageKey; notProven: MessageKey },
+): Promise<void> {
+  const link = ctx.store.linkedPersons(guildOf(ctx), userId).find((l) => l.personId === personId);
+  if (!link) throw new UserFacingError(refusals.notLinked);
+  if (link.method === PROVEN_LINK) return;
+  const names = await personNames(ctx, [personId]);
+  throw new UserFacingError(refusals.notProven, { person: names.get(personId)!, method: ctx.t(`linking.method.${link.method}`) });
 }
 
 /** The club member an option names (an id from autocomplete or a typed name); anyone else is refused. */

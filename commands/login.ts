@@ -1,6 +1,8 @@
 /**
  * /login [person]: a one-time Eventor login link for one of the member's own linked persons, by
- * DM only. Also handles the "Log in to Eventor" button (`login:button`) any post can carry.
+ * DM only. Also handles the "Log in to Eventor" button (`login:button`) any post can carry. Only
+ * for persons the member linked with the person's Eventor password (`/link eventor`), and who
+ * are members of the server's club when the link is asked for.
  *
  * The link logs its holder in as that person, so it goes nowhere but the member's DMs: it is
  * registered with the logger's redaction the moment it arrives, and it never enters an error, the
@@ -10,7 +12,10 @@ import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionCont
 import { UserFacingError, type BaseContext, type BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
-import { memberName, ownPersonId } from './members-common.js';
+import { personNameText } from '../src/render/index.js';
+import { PROVEN_LINK, type LinkedPerson } from '../src/store/store.js';
+import { clubMember, requireProvenLink } from './linking-common.js';
+import { memberName } from './members-common.js';
 
 /** Links per Discord user, across servers and persons: each is a live login to Eventor. */
 const LOGIN_SCOPE = 'login-link';
@@ -33,17 +38,34 @@ function takeLink(ctx: BaseContext, userId: string): number {
   return taken.attempt;
 }
 
-/** Asks Eventor for the person's link and DMs it to `user`; the caller has checked the person is theirs. */
+/**
+ * The person a login is for when the member names none: the first of their persons (the default
+ * comes first) linked with the Eventor password, say a parent's own when their default is a child
+ * an admin linked. Without any, the default, which `sendLink` refuses with the way to upgrade.
+ */
+function loginPersonOf(linked: readonly LinkedPerson[]): string {
+  const person = linked.find((p) => p.method === PROVEN_LINK) ?? linked[0];
+  if (!person) throw new UserFacingError('error.notLinked');
+  return person.personId;
+}
+
+/** Asks Eventor for the person's link and DMs it to `user`, once the person is checked to be theirs to log in as. */
 async function sendLink(ctx: BaseContext, user: User, personId: string): Promise<void> {
   const guildId = ctx.guild.id;
   if (guildId === null) throw new UserFacingError('error.notLinked');
+  // Checked here, where the link is made, whichever way the member asked.
+  await requireProvenLink(ctx, user.id, personId, { notLinked: 'login.error.notYours', notProven: 'login.error.notProven' });
   // Taken before Eventor is asked: the check and the record are one step.
   const attempt = takeLink(ctx, user.id);
   let url: string;
   let name: string;
   try {
     const eventor = await ctx.guild.eventor();
-    name = (await memberName(eventor, personId)) ?? personId;
+    // Eventor's member list now, not the client's day-old copy: whoever left the club (or a server
+    // now on another club's key) gets no login, and Eventor is not even asked for one.
+    const person = await clubMember(eventor, personId, { fresh: true });
+    if (!person) throw new UserFacingError('login.error.notInClub');
+    name = personNameText(person.name);
     url = await eventor.client.externalLoginUrl({ personId, organisationId: eventor.organisationId });
   } catch (error) {
     // No link was issued, so none can be abused: the attempt is given back, and a member who met
@@ -83,13 +105,14 @@ export const loginCommand: BotCommand = {
     if (linked.length === 0) throw new UserFacingError('error.notLinked');
     const asked = ctx.interaction.options.getString('person')?.trim();
     // The option is free text a member can type: only their own links count.
-    const personId = asked ? linked.find((p) => p.personId === asked)?.personId : linked[0]!.personId;
+    const personId = asked ? linked.find((p) => p.personId === asked)?.personId : loginPersonOf(linked);
     if (personId === undefined) throw new UserFacingError('login.error.notYours');
     await sendLink(ctx, user, personId);
     await ctx.interaction.editReply({ content: ctx.t('login.sent') });
   },
   async autocomplete(ctx) {
-    const linked = ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, ctx.interaction.user.id) : [];
+    // Only the persons a login link can be made for.
+    const linked = (ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, ctx.interaction.user.id) : []).filter((p) => p.method === PROVEN_LINK);
     if (linked.length === 0) return [];
     const eventor = await ctx.guild.eventor();
     const typed = fold(String(ctx.interaction.options.getFocused()));
@@ -100,9 +123,9 @@ export const loginCommand: BotCommand = {
     button: {
       defer: 'ephemeral',
       async handle(ctx) {
-        // Whoever posted the button, the clicker gets a link for their own default person only.
+        // Whoever posted the button, the clicker gets a link for their own person only.
         const user = ctx.interaction.user;
-        await sendLink(ctx, user, ownPersonId(ctx, user.id));
+        await sendLink(ctx, user, loginPersonOf(ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, user.id) : []));
         await ctx.interaction.editReply({ content: ctx.t('login.sent') });
       },
     },

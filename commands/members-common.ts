@@ -39,9 +39,12 @@ export function ownPersonId(ctx: BaseContext, userId: string): string {
   return person.personId;
 }
 
-/** The members of the server's club (the organisation of its API key). */
-export async function clubPersons(eventor: GuildEventor): Promise<Person[]> {
-  return eventor.client.persons({ organisationId: eventor.organisationId });
+/**
+ * The members of the server's club (the organisation of its API key). `fresh` asks Eventor even
+ * when the client holds the list (kept a day): for acting as a person, who must be a member now.
+ */
+export async function clubPersons(eventor: GuildEventor, options: { fresh?: boolean } = {}): Promise<Person[]> {
+  return eventor.client.call('persons', { organisationId: eventor.organisationId }, options);
 }
 
 /**

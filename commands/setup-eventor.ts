@@ -1,7 +1,8 @@
 /**
  * `/setup eventor`: which Eventor, then the API key in a modal (slash options stay visible in the
  * member's client history, a modal's text does not), checked with Eventor at once and stored
- * only when Eventor accepts it.
+ * only when Eventor accepts it. Moving to another Eventor or club forgets the members' links,
+ * requests and `/notify` subscriptions in the same step, and tells them by DM.
  */
 import { randomBytes } from 'node:crypto';
 import { LabelBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
@@ -9,8 +10,10 @@ import { customId, UserFacingError, type CommandContext, type ComponentContext }
 import { EventorClient } from '../src/eventor/client.js';
 import { EventorError } from '../src/eventor/errors.js';
 import { customInstance, INSTANCES, isInstanceName, type EventorInstance, type InstanceName } from '../src/eventor/instances.js';
+import { connectEventor } from '../src/bot/privacy.js';
 import type { Language, MessageKey } from '../src/i18n/index.js';
-import { t } from '../src/i18n/index.js';
+import { languageFor, t } from '../src/i18n/index.js';
+import { escapeName } from '../src/render/index.js';
 
 export const INSTANCE_NAMES = Object.keys(INSTANCES) as InstanceName[];
 export const KEY_INPUT = 'key';
@@ -23,6 +26,9 @@ const PENDING_MAX = 1_000;
 /** The key check answers an admin who is waiting: fewer retries and a shorter timeout than normal calls. */
 const CHECK_RETRIES = 1;
 const CHECK_TIMEOUT_MS = 15_000;
+/** DMs telling members their links went when the server moved: a bounded courtesy, not a broadcast. */
+const MOVE_NOTICES_MAX = 250;
+const MOVE_NOTICES_MS = 2 * 60_000;
 
 interface PendingCustom {
   guildId: string;
@@ -165,13 +171,64 @@ export async function submitKey(ctx: ComponentContext): Promise<void> {
   } finally {
     await client.close().catch(() => undefined);
   }
-  ctx.store.connectEventor(guildId, {
-    instance: instance.name,
-    baseUrl: isInstanceName(instance.name) ? null : instance.baseUrl,
-    apiKey,
-    organisation: { id: organisation.id, name: organisation.name },
-  });
+  const before = await currentConnection(ctx);
+  // Person ids are per instance, and a club's key reaches only its own members: links made
+  // under another Eventor or club name someone else, or someone this key must not log in as.
+  const moved = before === null || before.baseUrl !== instance.baseUrl || before.organisationId !== organisation.id;
+  const { forgotten } = connectEventor(
+    ctx.store,
+    guildId,
+    { instance: instance.name, baseUrl: isInstanceName(instance.name) ? null : instance.baseUrl, apiKey, organisation: { id: organisation.id, name: organisation.name } },
+    { forgetMembers: moved, actorId: ctx.interaction.user.id },
+  );
   if (ref) pending.delete(ref);
-  ctx.log.info('server connected to eventor', { instance: instance.baseUrl, organisation: organisation.id });
-  await ctx.interaction.editReply({ content: ctx.t('setup.key.connected', { club: organisation.name, instance: label }) });
+  ctx.log.info('server connected to eventor', { instance: instance.baseUrl, organisation: organisation.id, moved, forgotten: forgotten ? forgotten.links + forgotten.requests + forgotten.subscriptions : 0 });
+  const connected = ctx.t('setup.key.connected', { club: organisation.name, instance: label });
+  if (!forgotten) {
+    await ctx.interaction.editReply({ content: connected });
+    return;
+  }
+  const removed = ctx.t('setup.moved.removed', { links: forgotten.links, requests: forgotten.requests, subscriptions: forgotten.subscriptions });
+  await ctx.interaction.editReply({ content: `${connected}\n${removed}` });
+  await tellMembersMoved(ctx, forgotten.members, organisation.name);
+}
+
+/**
+ * The Eventor and club the server uses now, or null when it has none or it cannot be told (a
+ * default connection that is not answering): then the new one counts as a move, because links
+ * nobody can show to be of the same club are not kept.
+ */
+async function currentConnection(ctx: ComponentContext): Promise<{ baseUrl: string; organisationId: string } | null> {
+  try {
+    const eventor = await ctx.guild.eventor();
+    return { baseUrl: eventor.instance.baseUrl, organisationId: eventor.organisationId };
+  } catch (error) {
+    ctx.log.info('the previous eventor connection could not be told; treating the new one as a move', { error });
+    return null;
+  }
+}
+
+/**
+ * Tells each member whose links went, once, by DM. Best effort and bounded in count and time, and
+ * it never fails the setup (which is done): closed DMs or a member who left are skipped.
+ */
+async function tellMembersMoved(ctx: ComponentContext, members: ReadonlyArray<{ userId: string; locale: string | null }>, club: string): Promise<void> {
+  const server = escapeName(ctx.interaction.guild?.name ?? '');
+  const deadline = ctx.now().getTime() + MOVE_NOTICES_MS;
+  let told = 0;
+  let skipped = 0;
+  for (const member of members.slice(0, MOVE_NOTICES_MAX)) {
+    if (ctx.now().getTime() > deadline) break;
+    const language = member.locale ? languageFor(member.locale) : ctx.guild.language;
+    try {
+      await ctx.interaction.client.users.send(member.userId, { content: t(language, 'setup.moved.dm', { server, club: escapeName(club) }), allowedMentions: { parse: [] } });
+      told += 1;
+    } catch (error) {
+      skipped += 1;
+      // Only the code: Discord's error object carries the request.
+      const code = (error as { code?: unknown } | null)?.code;
+      ctx.log.info('could not tell a member by DM that their links went', { code: typeof code === 'number' || typeof code === 'string' ? code : null });
+    }
+  }
+  ctx.log.info('members told that their links went', { told, skipped, untold: members.length - told - skipped });
 }

@@ -1,7 +1,11 @@
-/** /whoami: the Eventor persons the member has linked in this server, the default first, and requests still waiting. */
+/**
+ * /whoami: the Eventor persons the member has linked in this server, the default first, each with
+ * how it was linked (which decides whether /login and /card changes work), and requests still waiting.
+ */
 import type { BotCommand } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
 import type { MessageKey } from '../src/i18n/index.js';
+import { PROVEN_LINK } from '../src/store/store.js';
 import { guildOf, personNames, when } from './linking-common.js';
 
 export const whoami: BotCommand = {
@@ -25,6 +29,7 @@ export const whoami: BotCommand = {
     }
     for (const p of pending) lines.push(ctx.t('linking.whoami.pending', { person: names.get(p.personId)!, date: when(p.createdAt) }));
     if (linked.length > 1) lines.push('', ctx.t('linking.whoami.hint'));
+    if (linked.some((l) => l.method !== PROVEN_LINK)) lines.push('', ctx.t('linking.whoami.notProven'));
     await ctx.interaction.editReply({ content: lines.join('\n') });
   },
 };

@@ -28,8 +28,8 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     sven = members.find((m) => m !== astrid && m.hasSettings && m.competitor.cards.length > 0)!;
     stranger = members.find((m) => m !== astrid && m !== sven)!;
     expect(astrid && sven && stranger).toBeTruthy();
-    world.bot.store.linkPerson(world.guild.id, world.member.id, astrid.person.id!, 'admin');
-    world.bot.store.linkPerson(world.guild.id, world.swedishMember.id, sven.person.id!, 'admin');
+    world.bot.store.linkPerson(world.guild.id, world.member.id, astrid.person.id!, 'credentials');
+    world.bot.store.linkPerson(world.guild.id, world.swedishMember.id, sven.person.id!, 'credentials');
   });
   afterAll(async () => {
     await world?.close();
@@ -236,7 +236,7 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
   it('/card for a person who never saved settings: shows none, then saves the first chip', async () => {
     const fresh = world.eventor.dataset.homeClub.members.find((m) => !m.hasSettings)!;
     expect(fresh).toBeTruthy();
-    world.bot.store.linkPerson(world.guild.id, world.admin.id, fresh.person.id!, 'admin');
+    world.bot.store.linkPerson(world.guild.id, world.admin.id, fresh.person.id!, 'credentials');
     const shown = await privateText(run('card', world.admin, 'en-GB'));
     expect(shown).toContain('Timing chips: none');
     const prompt = await run('card', world.admin, 'en-GB', { number: '123456', type: 'Emit' }).reply(WAIT);

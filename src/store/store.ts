@@ -30,6 +30,23 @@ export interface AuditEntry {
   at: string;
 }
 
+/**
+ * How a member came to be linked to a person: `credentials` (they gave Eventor the person's user
+ * name and password), `admin` (an admin linked them with /admin link) or `approval` (an admin
+ * approved their /link request). Only `credentials` proves the member IS the person.
+ */
+export type LinkMethod = 'credentials' | 'admin' | 'approval';
+
+/** The one way of linking that lets a member act as the person in Eventor (login links, chip changes). */
+export const PROVEN_LINK: LinkMethod = 'credentials';
+
+export interface LinkedPerson {
+  personId: string;
+  isDefault: boolean;
+  method: LinkMethod;
+  linkedAt: string;
+}
+
 export interface LinkingMethods {
   /** Members prove who they are with their Eventor user name and password. */
   credentials: boolean;
@@ -203,20 +220,28 @@ export class Store {
   }
 
   /** The Eventor persons a Discord user has linked in a server, the default first. */
-  linkedPersons(guildId: string, userId: string): Array<{ personId: string; isDefault: boolean; method: string; linkedAt: string }> {
+  linkedPersons(guildId: string, userId: string): LinkedPerson[] {
     const rows = this.#db
       .prepare('SELECT person_id, is_default, method, linked_at FROM member_links WHERE guild_id = ? AND user_id = ? ORDER BY is_default DESC, linked_at')
-      .all(guildId, userId) as Array<{ person_id: string; is_default: number; method: string; linked_at: string }>;
+      .all(guildId, userId) as Array<{ person_id: string; is_default: number; method: LinkMethod; linked_at: string }>;
     return rows.map((r) => ({ personId: r.person_id, isDefault: r.is_default === 1, method: r.method, linkedAt: r.linked_at }));
   }
 
-  /** Links a person to a user; the first person a user links becomes their default. */
-  linkPerson(guildId: string, userId: string, personId: string, method: string): void {
+  /**
+   * Links a person to a user; the first person a user links becomes their default. Linking a
+   * person again only ever upgrades to `credentials` (the member proved with Eventor that they are
+   * the person, which is what login links and chip changes need): an admin's link or approval
+   * never takes that proof away, and never grants it.
+   */
+  linkPerson(guildId: string, userId: string, personId: string, method: LinkMethod): void {
     const now = this.#now().toISOString();
     this.#db.transaction(() => {
       const hasDefault = this.#db.prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND is_default = 1').get(guildId, userId) !== undefined;
       this.#db
-        .prepare('INSERT INTO member_links (guild_id, user_id, person_id, is_default, method, linked_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, person_id) DO UPDATE SET method = excluded.method')
+        .prepare(
+          `INSERT INTO member_links (guild_id, user_id, person_id, is_default, method, linked_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (guild_id, user_id, person_id) DO UPDATE SET method = CASE WHEN excluded.method = '${PROVEN_LINK}' THEN excluded.method ELSE member_links.method END`,
+        )
         .run(guildId, userId, personId, hasDefault ? 0 : 1, method, now);
     })();
   }
@@ -289,10 +314,10 @@ export class Store {
   }
 
   /** Every link in a server, by user, the default first. */
-  guildLinks(guildId: string): Array<{ userId: string; personId: string; isDefault: boolean; method: string; linkedAt: string }> {
+  guildLinks(guildId: string): Array<LinkedPerson & { userId: string }> {
     const rows = this.#db
       .prepare('SELECT user_id, person_id, is_default, method, linked_at FROM member_links WHERE guild_id = ? ORDER BY user_id, is_default DESC, linked_at')
-      .all(guildId) as Array<{ user_id: string; person_id: string; is_default: number; method: string; linked_at: string }>;
+      .all(guildId) as Array<{ user_id: string; person_id: string; is_default: number; method: LinkMethod; linked_at: string }>;
     return rows.map((r) => ({ userId: r.user_id, personId: r.person_id, isDefault: r.is_default === 1, method: r.method, linkedAt: r.linked_at }));
   }
 
@@ -364,6 +389,23 @@ export class Store {
       links: this.#db.prepare('DELETE FROM member_links WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes,
       requests: this.#db.prepare('DELETE FROM link_requests WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes,
     }))();
+  }
+
+  /**
+   * The members of a server the bot holds something about: a link, a pending link request or a
+   * `/notify` subscription, with a Discord locale of theirs when one is known (to tell them in it).
+   */
+  guildMembersHeld(guildId: string): Array<{ userId: string; locale: string | null }> {
+    const rows = this.#db
+      .prepare(
+        `SELECT user_id, MAX(locale) AS locale FROM (
+           SELECT user_id, NULL AS locale FROM member_links WHERE guild_id = ?
+           UNION ALL SELECT user_id, locale FROM link_requests WHERE guild_id = ? AND state = 'pending'
+           UNION ALL SELECT user_id, locale FROM notify_subscriptions WHERE guild_id = ?
+         ) GROUP BY user_id ORDER BY user_id`,
+      )
+      .all(guildId, guildId, guildId) as Array<{ user_id: string; locale: string | null }>;
+    return rows.map((r) => ({ userId: r.user_id, locale: r.locale }));
   }
 
   /** Every link and link request of a server (it moved to another Eventor or club: the persons are someone else's). */
