@@ -113,7 +113,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (named.length === 0) log.warn('EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection');
   }
   const presence = new MemberPresence({ client: readyClient, store, log, ...(options.now ? { now: options.now } : {}) });
-  const housekeeping = new Housekeeping({ client: readyClient, departures, sweep: new MemberSweep({ presence, store, client: readyClient }), log });
+  const housekeeping = new Housekeeping({ client: readyClient, departures, sweep: new MemberSweep({ presence, store, client: readyClient }), log, store });
   const scheduler = new FeedScheduler({
     client: readyClient, store, eventor, log, defaultLanguage: config.defaultLanguage, defaultTimeZone: config.defaultTimeZone,
     membership: presence, housekeeping: (now) => housekeeping.run(now),
