@@ -8,6 +8,7 @@ import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionCont
 import { customId, UserFacingError, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import type { Card, Competitor } from '../src/eventor/model.js';
+import { escapeName, truncateMarkdown } from '../src/render/index.js';
 import { memberName, ownPersonId } from './members-common.js';
 
 type ChipType = 'SI' | 'Emit' | 'emiTag';
@@ -27,6 +28,7 @@ const RANGES: Record<ChipType, { min: number; max: number }> = {
 };
 
 const CONFIRM_TTL_MS = 10 * 60 * 1000;
+const SETTINGS_TEXT_MAX = 1500;
 
 function isChipType(value: string | null | undefined): value is ChipType {
   return value !== null && value !== undefined && (CHIP_TYPES as readonly string[]).includes(value);
@@ -67,13 +69,15 @@ const cardText = (card: Card | undefined): string => (card ? `${card.type ?? '?'
 
 function settingsText(ctx: BaseContext, name: string, c: Competitor): string {
   const none = ctx.t('card.show.none');
-  const cards = c.cards.map((card) => `${card.type ? TYPE_NAMES[card.type as ChipType] ?? card.type : '?'} ${card.number}`);
-  const classes = [...c.preselectedClasses].sort((a, b) => a.sequence - b.sequence).map((p) => p.classShortName ?? p.baseClassId ?? '?');
-  return [
+  // Card types and numbers and class names are Eventor's text, escaped like any name.
+  const cards = c.cards.map((card) => `${card.type ? TYPE_NAMES[card.type as ChipType] ?? escapeName(card.type) : '?'} ${escapeName(card.number)}`);
+  const classes = [...c.preselectedClasses].sort((a, b) => a.sequence - b.sequence).map((p) => escapeName(p.classShortName ?? p.baseClassId ?? '?'));
+  // Room is left for the line before it ("Saved.") or the hint after it within Discord's 2,000.
+  return truncateMarkdown([
     `**${ctx.t('card.show.title', { name })}**`,
     `${ctx.t('card.show.cards')}: ${cards.length > 0 ? cards.join(', ') : none}`,
     `${ctx.t('card.show.classes')}: ${classes.length > 0 ? classes.join(', ') : none}`,
-  ].join('\n');
+  ].join('\n'), SETTINGS_TEXT_MAX);
 }
 
 /** The clicker must be the member the confirm was made for, and the person still theirs. */
@@ -100,7 +104,7 @@ export const cardCommand: BotCommand = {
     const number = typed === null ? null : checkChipNumber(ctx, typed, givenType);
     const eventor = await ctx.guild.eventor();
     const [competitor, name] = await Promise.all([findCompetitor(eventor, personId), memberName(eventor, personId)]);
-    const who = name ?? personId;
+    const who = escapeName(name ?? personId);
     if (number === null) {
       await ctx.interaction.editReply({ content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t('card.show.hint')}` });
       return;
@@ -111,7 +115,7 @@ export const cardCommand: BotCommand = {
     const old = competitor.cards.find((c) => c.type === type);
     const issued = Math.floor(ctx.now().getTime() / 1000);
     await ctx.interaction.editReply({
-      content: ctx.t('card.confirm.prompt', { type: TYPE_NAMES[type], name: who, old: old ? old.number : ctx.t('card.show.none'), new: number }),
+      content: ctx.t('card.confirm.prompt', { type: TYPE_NAMES[type], name: who, old: old ? escapeName(old.number) : ctx.t('card.show.none'), new: number }),
       components: [{
         type: ComponentType.ActionRow,
         components: [
@@ -147,7 +151,7 @@ export const cardCommand: BotCommand = {
         ctx.store.audit({ guildId: ctx.guild.id!, actorId: clicker, personId, action: 'card', detail: `${cardText(before)} -> ${typeArg} ${number}` });
         const competitorId = saved.competitorId ?? fresh.competitorId;
         const readBack = competitorId ? await eventor.client.competitor({ competitorId }) : saved;
-        const name = (await memberName(eventor, personId)) ?? personId;
+        const name = escapeName((await memberName(eventor, personId)) ?? personId);
         await ctx.interaction.editReply({ content: `${ctx.t('card.saved')}\n${settingsText(ctx, name, readBack)}`, components: [] });
       },
     },

@@ -10,6 +10,7 @@ import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionCont
 import { UserFacingError, type BaseContext, type BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
+import { DISCORD_LIMITS, escapeName, plainText } from '../src/render/index.js';
 import { memberName, ownPersonId } from './members-common.js';
 
 const WINDOW_MS = 10 * 60 * 1000;
@@ -34,15 +35,19 @@ async function sendLink(ctx: BaseContext, user: User, personId: string): Promise
   if (guildId === null) throw new UserFacingError('error.notLinked');
   checkRate(ctx, guildId, user.id);
   const eventor = await ctx.guild.eventor();
-  const name = (await memberName(eventor, personId)) ?? personId;
+  // The DM is written, and checked to fit, before Eventor issues a live link: nothing in the
+  // person's name (Eventor's text) can make the DM fail once the link exists.
+  const name = escapeName((await memberName(eventor, personId)) ?? personId);
+  const expires = `<t:${unix(ctx.now().getTime() + LINK_LIFETIME_MS)}:R>`;
+  const content = ctx.t('login.dm', { name, expires });
+  if (content.length > DISCORD_LIMITS.content) throw new UserFacingError('login.error.dmFailed');
   const url = await eventor.client.externalLoginUrl({ personId, organisationId: eventor.organisationId });
   ctx.log.redact(url, 'transient');
   // Counted once Eventor has issued a link, delivered or not: each one is a live login.
   ctx.store.audit({ guildId, actorId: user.id, personId, action: 'login-link' });
-  const expires = `<t:${unix(ctx.now().getTime() + LINK_LIFETIME_MS)}:R>`;
   try {
     await user.send({
-      content: ctx.t('login.dm', { name, expires }),
+      content,
       components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, label: ctx.t('login.button.label'), url }] }],
     });
   } catch (error) {
@@ -77,7 +82,7 @@ export const loginCommand: BotCommand = {
     if (linked.length === 0) return [];
     const eventor = await ctx.guild.eventor();
     const typed = fold(String(ctx.interaction.options.getFocused()));
-    const choices = await Promise.all(linked.map(async (p) => ({ name: ((await memberName(eventor, p.personId)) ?? p.personId).slice(0, 100), value: p.personId })));
+    const choices = await Promise.all(linked.map(async (p) => ({ name: plainText((await memberName(eventor, p.personId)) ?? '', 100) || p.personId, value: p.personId })));
     return choices.filter((c) => typed === '' || fold(c.name).includes(typed) || c.value.startsWith(typed));
   },
   components: {
