@@ -36,10 +36,16 @@ export function escapeEventorText(text: string): string {
     .replace(/[`[\]]/g, '\\$&')
     // Block quotes and subtext at a line start.
     .replace(/^(\s*)(>|-#)/gm, '$1\\$2');
-  return escaped
-    .replace(/@(everyone|here)/gi, `@${ZWSP}$1`)
-    // `<@id>`, `<@&id>`, `<#id>`, `</cmd:id>`, `<t:…>`, `<:emoji:id>`, `<https://…>`: none forms with a space after `<`.
-    .replace(/<(?=\S)/g, `<${ZWSP}`);
+  return breakMentions(escaped);
+}
+
+/**
+ * A zero-width space after `@` of `@everyone`/`@here` and after every `<` that starts a word:
+ * `<@id>`, `<@&id>`, `<#id>`, `</cmd:id>`, `<t:…>`, `<:emoji:id>` and `<https://…>` all need
+ * the `<` right before them, so none forms, and the text looks the same.
+ */
+function breakMentions(text: string): string {
+  return text.replace(/@(everyone|here)/gi, `@${ZWSP}$1`).replace(/<(?=\S)/g, `<${ZWSP}`);
 }
 
 /**
@@ -70,11 +76,12 @@ function oneLine(text: string): string {
 
 /**
  * One line without markup, for places Discord shows as plain text (select option labels,
- * autocomplete choice names, thread names, button labels): no markdown renders there, so only
- * control and bidi characters go and whitespace folds; with `max`, cut with an ellipsis.
+ * autocomplete choice names, thread names, footers): no markdown renders there, so nothing is
+ * escaped (a backslash would show), but control and bidi characters go, whitespace folds, and
+ * mentions are broken all the same; with `max`, cut with an ellipsis to at most `max`.
  */
 export function plainText(text: string, max?: number): string {
-  const line = oneLine(text);
+  const line = breakMentions(oneLine(text));
   return max === undefined ? line : truncate(line, max);
 }
 
