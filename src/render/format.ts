@@ -23,21 +23,31 @@ export const NAME_MAX = 100;
  * stripped, markdown escaped, and anything Discord would turn into a mention, a command, a
  * timestamp, an emoji or a link broken, so it shows as the text it is.
  *
- * discord.js's `escapeMarkdown` does the inline markers, headings and lists. It does not do
- * block quotes (`>`, `>>>`), subtext (`-#`), a lone `]`, or a run of four backticks, and it
- * does not touch mentions or `<…>` at all; those are done here.
+ * discord.js's `escapeMarkdown` does the headings and lists at a line start. Its inline escapes
+ * are not used: they leave one marker unescaped in a run of six `*` or `_`, a run of four
+ * backticks and a lone `]`. Here every inline marker (`*_~|` backtick and brackets) outside a
+ * URL gets a backslash (Discord shows URLs as links, without markdown, so their `_` stay), and
+ * block quotes (`>`, `>>>`), subtext (`-#`), mentions and `<…>` are done here too.
  */
 export function escapeEventorText(text: string): string {
   const clean = text.replace(LINE_BREAK, '\n').replace(CONTROL, '');
-  // Most names hold nothing markdown or mentions could use; escapeMarkdown costs ~20 µs a call.
+  // Most names hold nothing markdown or mentions could use; the escape costs ~20 µs a call.
   if (!MAY_NEED_ESCAPE.test(clean)) return clean;
-  const escaped = escapeMarkdown(clean, { heading: true, bulletedList: true, numberedList: true, inlineCode: false, codeBlock: false })
-    // Every backtick and bracket: escapeMarkdown leaves runs of four backticks and a `]` alone.
-    .replace(/[`[\]]/g, '\\$&')
+  const inline = clean
+    .replace(/\\/g, '\\\\')
+    .split(URL)
+    // split with a capturing group: the odd pieces are the URLs, kept as they are.
+    .map((piece, i) => (i % 2 === 1 ? piece : piece.replace(/[*_~|`[\]]/g, '\\$&')))
+    .join('');
+  const escaped = escapeMarkdown(inline, {
+    heading: true, bulletedList: true, numberedList: true,
+    escape: false, codeBlock: false, inlineCode: false, bold: false, italic: false, underline: false, strikethrough: false, spoiler: false,
+  })
     // Block quotes and subtext at a line start.
     .replace(/^(\s*)(>|-#)/gm, '$1\\$2');
   return breakMentions(escaped);
 }
+const URL = /(https?:\/\/[^\s<>()[\]]+)/gi;
 
 /**
  * A zero-width space after `@` of `@everyone`/`@here` and after every `<` that starts a word:
@@ -71,7 +81,7 @@ const nameCaches = new Map<number, Map<string, string>>();
 
 /** Control and bidi characters stripped, whitespace runs (line breaks too) folded into one space. */
 function oneLine(text: string): string {
-  return text.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+  return text.replace(LINE_BREAK, ' ').replace(CONTROL, '').replace(/\s+/g, ' ').trim();
 }
 
 /**
