@@ -11,6 +11,7 @@ import { EventorError } from '../src/eventor/errors.js';
 import { customInstance, INSTANCES, isInstanceName, type EventorInstance, type InstanceName } from '../src/eventor/instances.js';
 import type { Language, MessageKey } from '../src/i18n/index.js';
 import { t } from '../src/i18n/index.js';
+import { escapeName } from '../src/render/index.js';
 
 export const INSTANCE_NAMES = Object.keys(INSTANCES) as InstanceName[];
 export const KEY_INPUT = 'key';
@@ -173,5 +174,5 @@ export async function submitKey(ctx: ComponentContext): Promise<void> {
   });
   if (ref) pending.delete(ref);
   ctx.log.info('server connected to eventor', { instance: instance.baseUrl, organisation: organisation.id });
-  await ctx.interaction.editReply({ content: ctx.t('setup.key.connected', { club: organisation.name, instance: label }) });
+  await ctx.interaction.editReply({ content: ctx.t('setup.key.connected', { club: escapeName(organisation.name), instance: label }) });
 }

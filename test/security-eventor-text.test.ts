@@ -211,6 +211,10 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
     expect(results).toContain('\\*\\*Evil0\\*\\*');
     expect(results).toContain(`<\u200b#1>`);
     expect(personal).toContain('…');
+    const status = await answer(run(world.admin, 'status'));
+    expect(status).toContain('\\*\\*Bold\\*\\* Club');
+    const setup = await answer(run(world.admin, 'setup', {}, 'show'));
+    expect(setup).toContain('\\*\\*Bold\\*\\* Club');
     const activity = world.eventor.dataset.activities.find((a) => a.startTime !== null && Math.abs(Date.parse(a.startTime) - clock.getTime()) < 150 * DAY);
     expect(activity, 'an activity near the clock').toBeDefined();
     const card = await answer(run(world.member, 'activity', { activity: activity!.id }));
