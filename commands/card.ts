@@ -9,6 +9,7 @@ import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionCont
 import { customId, UserFacingError, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import type { Card, Competitor } from '../src/eventor/model.js';
+import { escapeName, truncateMarkdown } from '../src/render/index.js';
 import { PROVEN_LINK } from '../src/store/store.js';
 import { clubMember, requireProvenLink } from './linking-common.js';
 import { memberName, ownPersonId } from './members-common.js';
@@ -30,6 +31,7 @@ const RANGES: Record<ChipType, { min: number; max: number }> = {
 };
 
 const CONFIRM_TTL_MS = 10 * 60 * 1000;
+const SETTINGS_TEXT_MAX = 1500;
 
 function isChipType(value: string | null | undefined): value is ChipType {
   return value !== null && value !== undefined && (CHIP_TYPES as readonly string[]).includes(value);
@@ -70,13 +72,15 @@ const cardText = (card: Card | undefined): string => (card ? `${card.type ?? '?'
 
 function settingsText(ctx: BaseContext, name: string, c: Competitor): string {
   const none = ctx.t('card.show.none');
-  const cards = c.cards.map((card) => `${card.type ? TYPE_NAMES[card.type as ChipType] ?? card.type : '?'} ${card.number}`);
-  const classes = [...c.preselectedClasses].sort((a, b) => a.sequence - b.sequence).map((p) => p.classShortName ?? p.baseClassId ?? '?');
-  return [
+  // Card types and numbers and class names are Eventor's text, escaped like any name.
+  const cards = c.cards.map((card) => `${card.type ? TYPE_NAMES[card.type as ChipType] ?? escapeName(card.type) : '?'} ${escapeName(card.number)}`);
+  const classes = [...c.preselectedClasses].sort((a, b) => a.sequence - b.sequence).map((p) => escapeName(p.classShortName ?? p.baseClassId ?? '?'));
+  // Room is left for the line before it ("Saved.") or the hint after it within Discord's 2,000.
+  return truncateMarkdown([
     `**${ctx.t('card.show.title', { name })}**`,
     `${ctx.t('card.show.cards')}: ${cards.length > 0 ? cards.join(', ') : none}`,
     `${ctx.t('card.show.classes')}: ${classes.length > 0 ? classes.join(', ') : none}`,
-  ].join('\n');
+  ].join('\n'), SETTINGS_TEXT_MAX);
 }
 
 const PROOF_REFUSALS = { notLinked: 'card.error.notYours', notProven: 'card.error.notProven' } as const;
@@ -110,7 +114,7 @@ export const cardCommand: BotCommand = {
     if (number !== null) await requireProvenLink(ctx, user.id, personId, PROOF_REFUSALS);
     const eventor = await ctx.guild.eventor();
     const [competitor, name] = await Promise.all([findCompetitor(eventor, personId), memberName(eventor, personId)]);
-    const who = name ?? personId;
+    const who = escapeName(name ?? personId);
     if (number === null) {
       const proven = ctx.store.linkedPersons(ctx.guild.id!, user.id).some((p) => p.personId === personId && p.method === PROVEN_LINK);
       await ctx.interaction.editReply({ content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t(proven ? 'card.show.hint' : 'card.show.hintNotProven')}` });
@@ -123,7 +127,7 @@ export const cardCommand: BotCommand = {
     const old = competitor.cards.find((c) => c.type === type);
     const issued = Math.floor(ctx.now().getTime() / 1000);
     await ctx.interaction.editReply({
-      content: ctx.t('card.confirm.prompt', { type: TYPE_NAMES[type], name: who, old: old ? old.number : ctx.t('card.show.none'), new: number }),
+      content: ctx.t('card.confirm.prompt', { type: TYPE_NAMES[type], name: who, old: old ? escapeName(old.number) : ctx.t('card.show.none'), new: number }),
       components: [{
         type: ComponentType.ActionRow,
         components: [
@@ -161,7 +165,7 @@ export const cardCommand: BotCommand = {
         ctx.store.audit({ guildId: ctx.guild.id!, actorId: clicker, personId, action: 'card', detail: `${cardText(before)} -> ${typeArg} ${number}` });
         const competitorId = saved.competitorId ?? fresh.competitorId;
         const readBack = competitorId ? await eventor.client.competitor({ competitorId }) : saved;
-        const name = (await memberName(eventor, personId)) ?? personId;
+        const name = escapeName((await memberName(eventor, personId)) ?? personId);
         await ctx.interaction.editReply({ content: `${ctx.t('card.saved')}\n${settingsText(ctx, name, readBack)}`, components: [] });
       },
     },

@@ -10,7 +10,7 @@ import { fold } from '../src/bot/lookup.js';
 import type { Event, Organisation } from '../src/eventor/model.js';
 import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { t, type Language } from '../src/i18n/index.js';
-import { escapeName, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
+import { escapeName, plainText, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
 import {
   addDays, compactDay, dayWindow, eventCard, expandDay, languageArg, localToday, organisationsById, parseDay, renderContext,
 } from './events-common.js';
@@ -124,7 +124,7 @@ export function organiserChoices(organisations: Iterable<Organisation>, query: s
     .filter((o) => (o.kind === 'club' || o.kind === 'district') && words.every((w) => fold(`${o.name} ${o.shortName ?? ''}`).includes(w)))
     .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'sv'))
     .slice(0, 25)
-    .map((o) => ({ name: label(o).slice(0, 100), value: o.id }));
+    .map((o) => ({ name: plainText(label(o), 100) || o.id, value: o.id }));
 }
 
 /** The organiser option: a picked id, or a name typed by hand that names exactly one club or district. */

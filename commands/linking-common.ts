@@ -8,7 +8,7 @@ import { fold } from '../src/bot/lookup.js';
 import type { Person } from '../src/eventor/model.js';
 import type { MessageKey } from '../src/i18n/index.js';
 import { PROVEN_LINK } from '../src/store/store.js';
-import { discordTimestamp, personNameText } from '../src/render/index.js';
+import { discordTimestamp, escapeName, personNameText, plainText } from '../src/render/index.js';
 import { clubPersons, resolveMember } from './members-common.js';
 
 export function guildOf(ctx: BaseContext): string {
@@ -66,21 +66,29 @@ export async function belongsToClub(eventor: GuildEventor, person: Person): Prom
   return person.id !== null && (await clubMember(eventor, person.id)) !== null;
 }
 
+/** A person's name and birth year for a message: escaped and cut (Eventor's text goes into Discord markdown). */
 export function personLabel(person: Person): string {
-  const name = personNameText(person.name);
-  return person.birthDate ? `${name} (${person.birthDate.slice(0, 4)})` : name;
+  const name = escapeName(personNameText(person.name));
+  return person.birthDate ? `${name} (${escapeName(person.birthDate.slice(0, 4))})` : name;
+}
+
+/** The same as plain text, for autocomplete choice names (which Discord shows without markdown). */
+function plainPersonLabel(person: Person): string {
+  const name = plainText(personNameText(person.name), 93);
+  return person.birthDate ? `${name} (${plainText(person.birthDate.slice(0, 4))})` : name;
 }
 
 /**
- * Names of persons for a reply, from the club's member list (cached by the client). A person who
- * left the club, or an Eventor that is down, still gets a line: their id.
+ * Names of persons for a reply, from the club's member list (cached by the client), escaped for
+ * a message (`personLabel`) unless another `label` is given. A person who left the club, or an
+ * Eventor that is down, still gets a line: their id.
  */
-export async function personNames(ctx: BaseContext, personIds: readonly string[]): Promise<Map<string, string>> {
+export async function personNames(ctx: BaseContext, personIds: readonly string[], label: (person: Person) => string = personLabel): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   if (personIds.length > 0) {
     try {
       const eventor = await ctx.guild.eventor();
-      for (const person of await clubPersons(eventor)) if (person.id && personIds.includes(person.id)) names.set(person.id, personLabel(person));
+      for (const person of await clubPersons(eventor)) if (person.id && personIds.includes(person.id)) names.set(person.id, label(person));
     } catch (error) {
       ctx.log.warn('person names unavailable; showing ids', { error });
     }
@@ -93,10 +101,10 @@ export async function personNames(ctx: BaseContext, personIds: readonly string[]
 export async function ownLinkChoices(ctx: AutocompleteContext, query: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   if (!ctx.guild.id) return [];
   const linked = ctx.store.linkedPersons(ctx.guild.id, ctx.interaction.user.id);
-  const names = await personNames(ctx, linked.map((l) => l.personId));
+  const names = await personNames(ctx, linked.map((l) => l.personId), plainPersonLabel);
   const words = fold(query).split(/\s+/).filter(Boolean);
   return linked
-    .map((l) => ({ name: names.get(l.personId)!.slice(0, 100), value: l.personId }))
+    .map((l) => ({ name: plainText(names.get(l.personId)!, 100) || l.personId, value: l.personId }))
     .filter((c) => words.every((w) => fold(c.name).includes(w)))
     .slice(0, 25);
 }

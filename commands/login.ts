@@ -12,7 +12,7 @@ import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionCont
 import { UserFacingError, type BaseContext, type BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
-import { personNameText } from '../src/render/index.js';
+import { DISCORD_LIMITS, escapeName, personNameText, plainText } from '../src/render/index.js';
 import { PROVEN_LINK, type LinkedPerson } from '../src/store/store.js';
 import { clubMember, requireProvenLink } from './linking-common.js';
 import { memberName } from './members-common.js';
@@ -58,14 +58,18 @@ async function sendLink(ctx: BaseContext, user: User, personId: string): Promise
   // Taken before Eventor is asked: the check and the record are one step.
   const attempt = takeLink(ctx, user.id);
   let url: string;
-  let name: string;
+  let content: string;
   try {
     const eventor = await ctx.guild.eventor();
     // Eventor's member list now, not the client's day-old copy: whoever left the club (or a server
     // now on another club's key) gets no login, and Eventor is not even asked for one.
     const person = await clubMember(eventor, personId, { fresh: true });
     if (!person) throw new UserFacingError('login.error.notInClub');
-    name = personNameText(person.name);
+    // The DM is written, and checked to fit, before Eventor issues a live link: nothing in the
+    // person's name (Eventor's text) can make the DM fail once the link exists.
+    const expires = `<t:${unix(ctx.now().getTime() + LINK_LIFETIME_MS)}:R>`;
+    content = ctx.t('login.dm', { name: escapeName(personNameText(person.name)), expires });
+    if (content.length > DISCORD_LIMITS.content) throw new UserFacingError('login.error.dmFailed');
     url = await eventor.client.externalLoginUrl({ personId, organisationId: eventor.organisationId });
   } catch (error) {
     // No link was issued, so none can be abused: the attempt is given back, and a member who met
@@ -77,10 +81,9 @@ async function sendLink(ctx: BaseContext, user: User, personId: string): Promise
   ctx.log.redact(url, 'transient');
   // Counted once Eventor has issued a link, delivered or not: each one is a live login.
   ctx.store.audit({ guildId, actorId: user.id, personId, action: 'login-link' });
-  const expires = `<t:${unix(ctx.now().getTime() + LINK_LIFETIME_MS)}:R>`;
   try {
     await user.send({
-      content: ctx.t('login.dm', { name, expires }),
+      content,
       components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, label: ctx.t('login.button.label'), url }] }],
     });
   } catch (error) {
@@ -116,7 +119,7 @@ export const loginCommand: BotCommand = {
     if (linked.length === 0) return [];
     const eventor = await ctx.guild.eventor();
     const typed = fold(String(ctx.interaction.options.getFocused()));
-    const choices = await Promise.all(linked.map(async (p) => ({ name: ((await memberName(eventor, p.personId)) ?? p.personId).slice(0, 100), value: p.personId })));
+    const choices = await Promise.all(linked.map(async (p) => ({ name: plainText((await memberName(eventor, p.personId)) ?? '', 100) || p.personId, value: p.personId })));
     return choices.filter((c) => typed === '' || fold(c.name).includes(typed) || c.value.startsWith(typed));
   },
   components: {

@@ -183,7 +183,7 @@ export async function submitKey(ctx: ComponentContext): Promise<void> {
   );
   if (ref) pending.delete(ref);
   ctx.log.info('server connected to eventor', { instance: instance.baseUrl, organisation: organisation.id, moved, forgotten: forgotten ? forgotten.links + forgotten.requests + forgotten.subscriptions : 0 });
-  const connected = ctx.t('setup.key.connected', { club: organisation.name, instance: label });
+  const connected = ctx.t('setup.key.connected', { club: escapeName(organisation.name), instance: label });
   if (!forgotten) {
     await ctx.interaction.editReply({ content: connected });
     return;

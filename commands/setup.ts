@@ -15,6 +15,7 @@ import { localize, localizedChoice, localizedCommand } from '../src/bot/define.j
 import { instanceOf } from '../src/bot/eventor-access.js';
 import { isValidTimeZone } from '../src/eventor/time.js';
 import { type Language, type MessageKey } from '../src/i18n/index.js';
+import { escapeName } from '../src/render/index.js';
 import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
 import { FEED_KINDS } from '../src/feeds/settings.js';
@@ -128,11 +129,11 @@ async function eventorSummary(ctx: CommandContext, guildId: string): Promise<str
   const settings = ctx.store.guildSettings(guildId);
   const instance = settings ? instanceOf(settings.eventorInstance, settings.eventorBaseUrl) : null;
   if (settings?.hasApiKey && instance) {
-    return ctx.t('setup.show.connected', { club: settings.organisationName ?? '?', instance: instanceLabel(ctx.language, instance) });
+    return ctx.t('setup.show.connected', { club: escapeName(settings.organisationName ?? '?'), instance: instanceLabel(ctx.language, instance) });
   }
   try {
     const eventor = await ctx.guild.eventor();
-    return ctx.t('setup.show.operatorDefault', { club: eventor.organisationName, instance: instanceLabel(ctx.language, eventor.instance) });
+    return ctx.t('setup.show.operatorDefault', { club: escapeName(eventor.organisationName), instance: instanceLabel(ctx.language, eventor.instance) });
   } catch (error) {
     if (error instanceof UserFacingError && error.key === 'error.notConfigured') return ctx.t('setup.show.notConnected');
     ctx.log.warn('setup show: default eventor unavailable', { error });

@@ -2,6 +2,7 @@ import { EmbedBuilder, PermissionFlagsBits, time, TimestampStyles, type GuildBas
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
 import { EventorError } from '../src/eventor/errors.js';
+import { escapeName } from '../src/render/index.js';
 
 async function eventorLine(ctx: CommandContext): Promise<{ text: string; lastAnswer: Date | null }> {
   try {
@@ -9,7 +10,7 @@ async function eventorLine(ctx: CommandContext): Promise<{ text: string; lastAns
     // organisation/apiKey is the key check Eventor documents; the client caches it for a day.
     const organisation = await eventor.client.organisationForApiKey();
     const own = ctx.guild.id ? ctx.store.guildSettings(ctx.guild.id)?.hasApiKey === true : false;
-    const text = `${ctx.t('status.keyOk', { club: organisation.name, instance: eventor.instance.label })}${own ? '' : `\n${ctx.t('status.keyDefault')}`}`;
+    const text = `${ctx.t('status.keyOk', { club: escapeName(organisation.name), instance: eventor.instance.label })}${own ? '' : `\n${ctx.t('status.keyDefault')}`}`;
     return { text, lastAnswer: eventor.lastAnswer() };
   } catch (error) {
     if (error instanceof UserFacingError && error.key === 'error.notConfigured') return { text: ctx.t('status.notConfigured'), lastAnswer: null };

@@ -6,6 +6,7 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity, Event, Person } from '../eventor/model.js';
+import { plainText } from '../render/index.js';
 
 const DAY = 86_400_000;
 const MAX_CHOICES = 25;
@@ -22,8 +23,12 @@ function matches(haystack: string, query: string): boolean {
   return words.every((w) => folded.includes(w));
 }
 
+/**
+ * A choice as Discord takes it: the name 1 to 100 characters of plain text (choice names show no
+ * markdown, so Eventor's text is not escaped, but its control and bidi characters go), else the value.
+ */
 function choice(name: string, value: string): ApplicationCommandOptionChoiceData<string> {
-  return { name: name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name, value };
+  return { name: plainText(name, MAX_NAME) || value.slice(0, MAX_NAME), value };
 }
 
 function day(ms: number): string {

@@ -7,7 +7,7 @@
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { discordTimestamp, escapeName, renderActivity, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { discordTimestamp, escapeName, renderActivity, type MessagePayload, type RenderContext } from '../render/index.js';
 import { contentHash, DAY, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 
 export const ACTIVITIES_FEED = 'activities';
@@ -30,7 +30,7 @@ export function activityItems(activities: readonly Activity[], ctx: RenderContex
     .sort((a, b) => a.startTime!.localeCompare(b.startTime!) || a.id.localeCompare(b.id));
   return shown.flatMap((activity) => {
     const card = renderActivity(activity, ctx);
-    const name = truncate(escapeName(activity.name), 200);
+    const name = escapeName(activity.name);
     const lines = [t(ctx.language, 'feedpost.activity.content', { name })];
     const deadline = activity.registrationDeadline ? Date.parse(activity.registrationDeadline) : null;
     if (deadline !== null && deadline > now) {

@@ -12,7 +12,7 @@
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { escapeName, renderEventCard, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { escapeName, renderEventCard, type MessagePayload, type RenderContext } from '../render/index.js';
 import { contentHash, byStart, DAY, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import type { ItemRef } from './ledger.js';
 
@@ -41,7 +41,7 @@ export function eventItems(events: readonly Event[], ctx: RenderContext, roleId:
     if (seen.has(event.id)) continue;
     seen.add(event.id);
     const cancelled = event.status === 'canceled';
-    const name = truncate(escapeName(event.name), 200);
+    const name = escapeName(event.name);
     const card = renderEventCard(event, {}, ctx);
     const content = cancelled ? `❌ ${t(ctx.language, 'feedpost.events.cancelled', { event: name })}` : t(ctx.language, 'feedpost.events.content', { event: name });
     const payload = withRoleMention({ ...card, content }, roleId);

@@ -18,7 +18,7 @@ import { languageFor, t, type Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import {
   discordTimestamp, escapeName, eventUrl, fitPayload, formatBehind, formatClock, formatElapsed, formatStatus, isHiddenStatus,
-  personNameText, truncate, type MessagePayload, type RenderContext,
+  personNameText, plainText, truncate, type MessagePayload, type RenderContext,
 } from '../render/index.js';
 import { COLOURS } from '../render/pages.js';
 import { raceKey, raceLabel } from '../render/races.js';
@@ -86,11 +86,11 @@ function courseText(start: Pick<RaceStart, 'course'>, language: Language): strin
 function cardText(start: Pick<RaceStart, 'cards'>): string | null {
   const card = start.cards[0];
   if (!card) return null;
-  return card.type ? `${escapeName(card.number)} (${card.type})` : escapeName(card.number);
+  return card.type ? `${escapeName(card.number)} (${escapeName(card.type)})` : escapeName(card.number);
 }
 
 function footer(server: string | null, language: Language): APIEmbed['footer'] | undefined {
-  return server ? { text: t(language, 'notify.dm.footer', { server: truncate(server.replace(/\s+/g, ' ').trim(), 100) }) } : undefined;
+  return server ? { text: t(language, 'notify.dm.footer', { server: plainText(server, 100) }) } : undefined;
 }
 
 function upcoming(instant: string | null, ctx: RenderContext): instant is string {
@@ -117,12 +117,12 @@ function startPayload(facts: StartFacts, ctx: RenderContext, options: PersonalRe
     clock: formatClock(facts.time, ctx), zone: ctx.timeZone, date: discordTimestamp(facts.time, 'D'), relative: discordTimestamp(facts.time, 'R'),
   });
   const fields = [
-    field(t(language, 'notify.dm.field.class'), `**${truncate(escapeName(facts.className), 100)}**`),
+    field(t(language, 'notify.dm.field.class'), `**${escapeName(facts.className)}**`),
     field(t(language, 'notify.dm.field.start'), facts.teamStart ? t(language, 'notify.dm.teamStart', { time: when }) : when, false),
   ];
   if (facts.team) {
     const leg = facts.team.leg !== null ? t(language, 'render.leg', { leg: facts.team.leg }) : '';
-    fields.push(field(t(language, 'notify.dm.field.team'), [truncate(escapeName(facts.team.name ?? '?'), 100), leg].filter((p) => p !== '').join(' · ')));
+    fields.push(field(t(language, 'notify.dm.field.team'), [escapeName(facts.team.name ?? '?'), leg].filter((p) => p !== '').join(' · ')));
   }
   const bib = facts.start.bibNumber ?? facts.team?.bib ?? null;
   if (bib) fields.push(field(t(language, 'notify.dm.field.bib'), escapeName(bib)));
@@ -131,7 +131,7 @@ function startPayload(facts: StartFacts, ctx: RenderContext, options: PersonalRe
   const card = cardText(facts.start);
   if (card) fields.push(field(t(language, 'notify.dm.field.card'), card));
   const content = t(language, options.own ? 'notify.dm.start.own' : 'notify.dm.start.other', {
-    event: truncate(race ? `${event} – ${race}` : event, 200), person: truncate(escapeName(facts.personName), 100),
+    event: truncate(race ? `${event} – ${race}` : event, 200), person: escapeName(facts.personName),
   });
   const foot = footer(options.server, language);
   return fitPayload({
@@ -231,11 +231,11 @@ function resultPayload(facts: ResultFacts, ctx: RenderContext, options: Personal
   const { language } = ctx;
   const event = eventTitle(facts.list.event, facts.eventId);
   const race = raceSuffix(facts.result, facts.list.event, language);
-  const fields = [field(t(language, 'notify.dm.field.class'), `**${truncate(escapeName(facts.className), 100)}**`)];
+  const fields = [field(t(language, 'notify.dm.field.class'), `**${escapeName(facts.className)}**`)];
   if (facts.team) {
     const leg = facts.team.leg !== null ? t(language, 'render.leg', { leg: facts.team.leg }) : '';
     const standing = facts.noTimes ? '' : standingLine(facts.team.standing, language);
-    fields.push(field(t(language, 'notify.dm.field.team'), [truncate(escapeName(facts.team.name), 100), leg, standing].filter((p) => p !== '').join(' · '), false));
+    fields.push(field(t(language, 'notify.dm.field.team'), [escapeName(facts.team.name), leg, standing].filter((p) => p !== '').join(' · '), false));
   }
   if (facts.noTimes) {
     fields.push(field(t(language, 'notify.dm.field.status'), facts.result.status === 'OK' ? '✓' : `**${formatStatus(facts.result.status, language)}**`));
@@ -245,7 +245,7 @@ function resultPayload(facts: ResultFacts, ctx: RenderContext, options: Personal
     if (overall && race) fields.push(field(t(language, 'notify.dm.field.overall'), standingLine(overall, language), false));
   }
   const content = t(language, options.own ? 'notify.dm.result.own' : 'notify.dm.result.other', {
-    event: truncate(race ? `${event} – ${race}` : event, 200), person: truncate(escapeName(facts.personName), 100),
+    event: truncate(race ? `${event} – ${race}` : event, 200), person: escapeName(facts.personName),
   });
   const foot = footer(options.server, language);
   return fitPayload({

@@ -72,13 +72,13 @@ function countText(count: number, ctx: RenderContext): string {
 
 export function reminderPayload(event: Event, deadline: string, late: boolean, count: number, ctx: RenderContext): MessagePayload {
   const { language } = ctx;
-  const name = truncate(escapeName(event.name), 200);
+  const name = escapeName(event.name);
   const when = discordTimestamp(deadline, 'R');
   const url = eventUrl(ctx, event.id);
   const payload = fitPayload({
     content: t(language, late ? 'feedpost.reminder.contentLate' : 'feedpost.reminder.content', { event: name, when }),
     embeds: [{
-      title: truncate(t(language, late ? 'feedpost.reminder.titleLate' : 'feedpost.reminder.title', { event: event.name }), 256),
+      title: truncate(t(language, late ? 'feedpost.reminder.titleLate' : 'feedpost.reminder.title', { event: name }), 256),
       url,
       color: 0xe67e22,
       description: [

@@ -6,7 +6,7 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Logger } from '../log/logger.js';
 import type { Event, StartList } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { escapeName, renderClubStartList, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { escapeName, renderClubStartList, type MessagePayload, type RenderContext } from '../render/index.js';
 import { contentHash, byStart, DAY, eventsWithClubEntries, listsPerEvent, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 
 export const STARTLISTS_FEED = 'startlists';
@@ -32,7 +32,7 @@ export function startListItems(lists: readonly StartList[], ctx: RenderContext, 
     if (eventId === null || !hasClubStarts(list, organisationId)) continue;
     const [first] = renderClubStartList(list, ctx, { organisationId, maxPages: 1 });
     if (!first) continue;
-    const name = truncate(escapeName(list.event.event?.name ?? list.event.name ?? eventId), 200);
+    const name = escapeName(list.event.event?.name ?? list.event.name ?? eventId);
     const payload = withRoleMention({ ...first, content: t(ctx.language, 'feedpost.startlist.content', { event: name }) }, roleId);
     // A start list already out when the feed was turned on is posted once it changes (late
     // entries, a changed start), as long as the race is still to come: that is news to the runners.

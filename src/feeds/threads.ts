@@ -18,7 +18,7 @@
 import type { EventRace, ResultList } from '../eventor/model.js';
 import { t, type Language } from '../i18n/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
+import { plainText, renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import { contentHash, sha256 } from './common.js';
 import type { ItemRef, Ledger, LedgerRow } from './ledger.js';
 import { classifyRefusal, newNonce, Poster, type PostOutcome, type PostTarget } from './poster.js';
@@ -81,9 +81,9 @@ function logOf(options: ThreadRunOptions): Logger {
 
 /** A thread name from the event (and race): one line, at most 100 characters. */
 export function threadName(eventName: string | null, raceLabel: string | null, language: Language): string {
-  const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
-  const event = flat(eventName ?? '') || t(language, 'render.unknownEvent');
-  const race = raceLabel === null ? '' : flat(raceLabel);
+  // Discord shows channel names as plain text: no markdown to escape, but bidi and control characters go.
+  const event = plainText(eventName ?? '') || t(language, 'render.unknownEvent');
+  const race = raceLabel === null ? '' : plainText(raceLabel);
   return truncate(race === '' ? event : `${event} – ${race}`, THREAD_NAME_MAX);
 }
 

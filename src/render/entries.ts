@@ -40,7 +40,7 @@ export function renderClubEntries(
   const names = [...groups.keys()].sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || collator.compare(a, b));
   const sections: Section[] = names.map((name) => {
     const people = groups.get(name)!.sort(collator.compare);
-    return { heading: `**${truncate(escapeName(name), 100)}** (${people.length})`, blocks: people.map((person) => `• ${truncate(escapeName(person), 120)}`) };
+    return { heading: `**${escapeName(name)}** (${people.length})`, blocks: people.map((person) => `• ${escapeName(person, { max: 120 })}`) };
   });
   const intro = t(language, 'render.entries.total', { count: entries.length });
   const deadline = nextDeadlineText(event, ctx);

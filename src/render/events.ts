@@ -29,7 +29,7 @@ export interface EventListOptions {
 /** Organiser names joined, or null when none is known. */
 export function organiserText(event: Event, ctx: RenderContext): string | null {
   const names = event.organisers.map((ref) => organisationName(ref, ctx)).filter((name): name is string => name !== null);
-  return names.length === 0 ? null : names.map(escapeName).join(', ');
+  return names.length === 0 ? null : names.map((name) => escapeName(name)).join(', ');
 }
 
 /** The first entry deadline still ahead, if any. */
@@ -69,7 +69,7 @@ function dateRange(event: Event, ctx: RenderContext): string {
 
 function eventBlock(event: Event, index: number, ctx: RenderContext): string {
   const { language } = ctx;
-  const name = truncate(escapeName(event.name), 200);
+  const name = escapeName(event.name, { max: 200 });
   const title = isCancelled(event) ? `~~${name}~~ ❌ **${t(language, 'render.eventStatus.canceled')}**` : `**${name}**`;
   const first = [`${index}.`, dateRange(event, ctx), title].filter((part) => part !== '').join(' ');
   const details: string[] = [];

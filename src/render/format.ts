@@ -9,46 +9,90 @@ import type { RenderContext } from './types.js';
 
 const ZWSP = '\u200b';
 const MAY_NEED_ESCAPE = /[\\*_~`|#\-.[\]()<>@:]/;
-// C0/C1 controls except tab and newline, plus bidi overrides and isolates that can disguise text.
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+// C0/C1 controls except tab and newline, plus the bidi marks, embeddings, overrides and isolates
+// that can make a name read backwards or disguise what follows it.
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+// Line breaks other than \n: CR, CRLF, NEL and the Unicode line and paragraph separators.
+const LINE_BREAK = /\r\n?|[\u0085\u2028\u2029]/g;
+
+/** How long one name from Eventor (a person, club, class, race, course, event) may be in a message, before escaping. */
+export const NAME_MAX = 100;
 
 /**
- * Eventor free text made safe to show: control characters stripped, markdown escaped, and
- * mentions (`@everyone`, `@here`, `<@id>`, `<@!id>`, `<@&id>`, `<#id>`) broken with a zero-width
- * space so they neither ping (belt and braces with allowedMentions) nor render as mentions.
+ * Eventor free text made safe to show: line breaks made `\n`, control and bidi characters
+ * stripped, markdown escaped, and anything Discord would turn into a mention, a command, a
+ * timestamp, an emoji or a link broken, so it shows as the text it is.
+ *
+ * discord.js's `escapeMarkdown` does the headings and lists at a line start. Its inline escapes
+ * are not used: they leave one marker unescaped in a run of six `*` or `_`, a run of four
+ * backticks and a lone `]`. Here every inline marker (`*_~|` backtick and brackets) outside a
+ * URL gets a backslash (Discord shows URLs as links, without markdown, so their `_` stay), and
+ * block quotes (`>`, `>>>`), subtext (`-#`), mentions and `<…>` are done here too.
  */
 export function escapeEventorText(text: string): string {
-  const clean = text.replace(/\r\n?/g, '\n').replace(CONTROL, '');
-  // Most names hold nothing markdown or mentions could use; escapeMarkdown costs ~20 µs a call.
+  const clean = text.replace(LINE_BREAK, '\n').replace(CONTROL, '');
+  // Most names hold nothing markdown or mentions could use; the escape costs ~20 µs a call.
   if (!MAY_NEED_ESCAPE.test(clean)) return clean;
-  let escaped = escapeMarkdown(clean, { heading: true, bulletedList: true, numberedList: true, maskedLink: true });
-  // escapeMarkdown leaves block quotes, subtext and single spoiler/strike markers' pairs to us.
-  escaped = escaped
-    .replace(/^(\s*)(>|-#)/gm, '$1\\$2')
-    .replace(/\|\|/g, '\\|\\|')
-    .replace(/~~/g, '\\~\\~');
-  return escaped
-    .replace(/@(everyone|here)/gi, `@${ZWSP}$1`)
-    .replace(/<([@#])/g, `<${ZWSP}$1`);
+  const inline = clean
+    .replace(/\\/g, '\\\\')
+    .split(URL)
+    // split with a capturing group: the odd pieces are the URLs, kept as they are.
+    .map((piece, i) => (i % 2 === 1 ? piece : piece.replace(/[*_~|`[\]]/g, '\\$&')))
+    .join('');
+  const escaped = escapeMarkdown(inline, {
+    heading: true, bulletedList: true, numberedList: true,
+    escape: false, codeBlock: false, inlineCode: false, bold: false, italic: false, underline: false, strikethrough: false, spoiler: false,
+  })
+    // Block quotes and subtext at a line start.
+    .replace(/^(\s*)(>|-#)/gm, '$1\\$2');
+  return breakMentions(escaped);
+}
+const URL = /(https?:\/\/[^\s<>()[\]]+)/gi;
+
+/**
+ * A zero-width space after `@` of `@everyone`/`@here` and after every `<` that starts a word:
+ * `<@id>`, `<@&id>`, `<#id>`, `</cmd:id>`, `<t:…>`, `<:emoji:id>` and `<https://…>` all need
+ * the `<` right before them, so none forms, and the text looks the same.
+ */
+function breakMentions(text: string): string {
+  return text.replace(/@(everyone|here)/gi, `@${ZWSP}$1`).replace(/<(?=\S)/g, `<${ZWSP}`);
 }
 
-/** One-line Eventor text (a name): whitespace runs become one space, then escaped. */
-export function escapeName(text: string | null | undefined): string {
+/**
+ * One name from Eventor for a message: whitespace runs (line breaks too) folded into one space,
+ * cut to `max` characters with an ellipsis, then escaped (so the cut never splits an escape).
+ */
+export function escapeName(text: string | null | undefined, options: { max?: number } = {}): string {
+  // An options object rather than a number, so `names.map(escapeName)` cannot pass an index as the length.
+  const max = options.max ?? NAME_MAX;
   const raw = text ?? '';
   // Class, club and runner names repeat through a list; the cache is bounded and pure.
-  let escaped = nameCache.get(raw);
+  const cache = nameCaches.get(max) ?? new Map<string, string>();
+  let escaped = cache.get(raw);
   if (escaped === undefined) {
-    escaped = escapeEventorText(raw.replace(/\s+/g, ' ').trim());
-    if (nameCache.size >= 10_000) nameCache.clear();
-    nameCache.set(raw, escaped);
+    escaped = escapeEventorText(truncate(oneLine(raw), max));
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(raw, escaped);
+    nameCaches.set(max, cache);
   }
   return escaped;
 }
-const nameCache = new Map<string, string>();
+const nameCaches = new Map<number, Map<string, string>>();
 
-/** One line without markup, for places Discord shows as plain text (select option labels). */
-export function plainText(text: string): string {
-  return text.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+/** Control and bidi characters stripped, whitespace runs (line breaks too) folded into one space. */
+function oneLine(text: string): string {
+  return text.replace(LINE_BREAK, ' ').replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * One line without markup, for places Discord shows as plain text (select option labels,
+ * autocomplete choice names, thread names, footers): no markdown renders there, so nothing is
+ * escaped (a backslash would show), but control and bidi characters go, whitespace folds, and
+ * mentions are broken all the same; with `max`, cut with an ellipsis to at most `max`.
+ */
+export function plainText(text: string, max?: number): string {
+  const line = breakMentions(oneLine(text));
+  return max === undefined ? line : truncate(line, max);
 }
 
 /** Text for inside a code block, where markdown does not apply but a backtick would end the block. */

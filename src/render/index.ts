@@ -31,14 +31,14 @@
  *
  * Pieces for other texts (reminders, notices): fitPayload (the guard; run any payload built by
  * hand through it), nextDeadlineText, formatStatus, formatPlace, formatBehind, formatElapsed,
- * discordTimestamp, escapeEventorText (free text), escapeName (one-line names), plainText
- * (select labels), truncate, splitTable/splitRows, mapUrl, eventUrl.
+ * discordTimestamp, escapeEventorText (free text), escapeName (one-line names, cut to NAME_MAX),
+ * plainText (select labels, autocomplete choices, thread names), truncate, splitTable/splitRows, mapUrl, eventUrl.
  */
 export type { MessagePayload, PageOptions, RenderContext } from './types.js';
 export { DISCORD_LIMITS, embedLength, fitPayload, truncateMarkdown } from './fit.js';
 export {
   discordTimestamp, escapeEventorText, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatLocalDate,
-  formatPlace, formatStatus, isHiddenStatus, mapUrl, personNameText, plainText, truncate,
+  formatPlace, formatStatus, isHiddenStatus, mapUrl, NAME_MAX, personNameText, plainText, truncate,
 } from './format.js';
 export { nextDeadlineText, renderEventCard, renderEventList, type EventCardExtras, type EventListOptions } from './events.js';
 export { renderClubEntries, renderClubEntriesOverview } from './entries.js';

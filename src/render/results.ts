@@ -58,7 +58,7 @@ function joinStanding(text: { place: string; rest: string }): string {
 function eventLink(list: ResultList, ctx: RenderContext): string {
   const id = eventId(list.event);
   const name = list.event.event?.name ?? list.event.name ?? t(ctx.language, 'render.unknownEvent');
-  return id ? `**[${truncate(linkText(name), 150)}](${eventUrl(ctx, id)})**` : `**${truncate(escapeName(name), 150)}**`;
+  return id ? `**[${truncate(linkText(name), 150)}](${eventUrl(ctx, id)})**` : `**${escapeName(name, { max: 150 })}**`;
 }
 
 /**
@@ -82,7 +82,7 @@ export function renderPersonResults(
     const lines: string[] = [];
     let date: string | null = list.event.event?.start ?? null;
     for (const classResult of list.classes) {
-      const className = `**${truncate(escapeName(classResult.class.name), 80)}**`;
+      const className = `**${escapeName(classResult.class.name, { max: 80 })}**`;
       const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
       for (const person of classResult.persons.filter((p) => matches(p.person))) {
         const results = person.results.filter((r) => !isHiddenStatus(r.status)).sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event));
@@ -136,10 +136,10 @@ interface Row {
 
 function personRow(row: Row, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
   const raw = personNameText(row.person.person?.name) || '?';
-  const name = truncate(escapeName(raw), 80);
+  const name = escapeName(raw, { max: 80 });
   const text = standingText(row.standing, ctx, { medals: row.member, noTimes });
   const club = row.member ? '' : organisationName(row.person.organisation, ctx, true);
-  const who = row.member ? `**${name}**` : `${name}${club ? ` (${truncate(escapeName(club), 40)})` : ''}`;
+  const who = row.member ? `**${name}**` : `${name}${club ? ` (${escapeName(club, { max: 40 })})` : ''}`;
   const line = [text.place, who, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
   if (splits && !noTimes && row.member && row.result && row.result.splits.length > 0) return `${line}\n${splitTable(row.result, ctx.language)}`;
   return line;
@@ -162,7 +162,7 @@ function selectRows(rows: Row[], top: number, noTimes: boolean): Row[] {
 }
 
 function classHeading(classResult: ClassResult, suffix: string): string {
-  const name = `**${truncate(escapeName(classResult.class.name), 100)}**`;
+  const name = `**${escapeName(classResult.class.name)}**`;
   const starts = classResult.numberOfStarts !== null ? ` (${classResult.numberOfStarts})` : '';
   return `${name}${suffix ? ` · ${suffix}` : ''}${starts}`;
 }
@@ -205,7 +205,7 @@ function individualSections(classResult: ClassResult, list: ResultList, ctx: Ren
 
 function teamBlock(team: TeamResult, member: boolean, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
   const text = standingText(team, ctx, { medals: member, noTimes });
-  const name = truncate(escapeName(team.name), 100);
+  const name = escapeName(team.name);
   const head = [text.place, member ? `**${name}**` : name, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
   if (!member) return head;
   const legs = [...team.members].sort((a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0)).map((m) => {

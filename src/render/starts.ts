@@ -50,7 +50,7 @@ export function renderPersonStarts(
   for (const list of startLists) {
     const lines: string[] = [];
     for (const classStart of list.classes) {
-      const className = `**${truncate(escapeName(classStart.class.name), 80)}**`;
+      const className = `**${escapeName(classStart.class.name, { max: 80 })}**`;
       for (const person of classStart.persons.filter(matches)) {
         const multi = person.starts.length > 1;
         for (const start of [...person.starts].sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event))) {
@@ -82,7 +82,7 @@ function clubPersonLine(person: PersonStart, start: RaceStart, ctx: RenderContex
 
 function teamBlock(team: TeamStart, ctx: RenderContext): string {
   const { language } = ctx;
-  const head = [`**${truncate(escapeName(team.name ?? '?'), 100)}**`, bibText(team.bibNumber, ctx), team.startTime ? `\`${formatClock(team.startTime, ctx)}\`` : '']
+  const head = [`**${escapeName(team.name ?? '?')}**`, bibText(team.bibNumber, ctx), team.startTime ? `\`${formatClock(team.startTime, ctx)}\`` : '']
     .filter((part) => part !== '').join(' · ');
   const members = [...team.members].sort((a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0));
   const lines = members.map((member) => {
@@ -123,7 +123,7 @@ export function renderClubStartList(startList: StartList, ctx: RenderContext, op
 }
 
 function classSections(classStart: ClassStart, list: StartList, ctx: RenderContext, org: string): Section[] {
-  const className = `**${truncate(escapeName(classStart.class.name), 100)}**`;
+  const className = `**${escapeName(classStart.class.name)}**`;
   const sections: Section[] = [];
   const persons = classStart.persons.filter((p) => isClubs(p.organisation, org));
   if (persons.length > 0) {

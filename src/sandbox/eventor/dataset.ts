@@ -100,6 +100,11 @@ export class SandboxDataset {
   readonly events: SandboxEvent[] = [];
   readonly activities: Activity[] = [];
   readonly homeClub: SandboxClub;
+  /**
+   * Called on each event's generated classes, entries, start list and results, when they are
+   * generated: lets a test plant text (crafted class names, say) in lists made later.
+   */
+  onMaterialize: ((ev: SandboxEvent, materialized: Materialized) => void) | null = null;
 
   private readonly orgById = new Map<string, Organisation>();
   private readonly clubById = new Map<string, SandboxClub>();
@@ -201,7 +206,10 @@ export class SandboxDataset {
 
   /** Classes, entries, start list and results of an event, generated on first use. */
   details(ev: SandboxEvent): Materialized {
-    ev.materialized ??= materialize(this, ev);
+    if (ev.materialized === null) {
+      ev.materialized = materialize(this, ev);
+      this.onMaterialize?.(ev, ev.materialized);
+    }
     return ev.materialized;
   }
   /** Club ids selected by an organisation id: a club itself, a district's clubs, the federation's all. */
