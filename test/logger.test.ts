@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log/logger.js';
+import { secretForms } from './support/secret-forms.js';
 
 function collect() {
   const lines: string[] = [];
@@ -73,27 +74,8 @@ describe('a registered secret is masked in every form it takes in a line', () =>
   const LOGIN_URL = 'https://eventor.orientering.se/login/8c1f2e9a?token=Zx9%2Fq&redirect=/Events/Show/123#top';
   const API_KEY = '058b7db0e5714f779d8821e7fbcd0307';
 
-  const upperJsonAscii = (s: string) => JSON.stringify(s).slice(1, -1).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
-  const lowerJsonAscii = (s: string) => JSON.stringify(s).slice(1, -1).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const lowerHex = (s: string) => s.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
   const base64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
-
-  const forms = (secret: string): Record<string, string> => ({
-    raw: secret,
-    json: JSON.stringify(secret).slice(1, -1),
-    jsonTwice: JSON.stringify(JSON.stringify(secret)).slice(1, -1),
-    jsonAsciiLower: lowerJsonAscii(secret),
-    jsonAsciiUpper: upperJsonAscii(secret),
-    uriComponent: encodeURIComponent(secret),
-    uriComponentLower: lowerHex(encodeURIComponent(secret)),
-    uri: encodeURI(secret),
-    form: new URLSearchParams({ x: secret }).toString().slice(2),
-    formLower: lowerHex(new URLSearchParams({ x: secret }).toString().slice(2)),
-    plusForSpace: encodeURIComponent(secret).replace(/%20/g, '+'),
-    html: secret.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
-    base64: base64(secret),
-    base64url: Buffer.from(secret, 'utf8').toString('base64url'),
-  });
+  const forms = secretForms;
 
   /** Every form in a place a log line can carry it: the message, a nested value, a field name, an error. */
   function logEveryForm(secret: string): { lines: string[]; shown: string[] } {
