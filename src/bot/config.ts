@@ -2,7 +2,7 @@
  * The bot's configuration, validated at start with one line per missing or invalid variable.
  * Secret values never appear in the messages.
  */
-import { ConfigError, eventorConfigFromEnv, type EventorConfig } from '../config/env.js';
+import { ConfigError, eventorConfigFromEnv, eventorUrlProblem, responseLimitScaleFromEnv, type EventorConfig } from '../config/env.js';
 import { languageFor, type Language } from '../i18n/index.js';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
 import { isValidTimeZone } from '../eventor/time.js';
@@ -24,6 +24,8 @@ export interface BotConfig {
    * an admin-typed address would let anyone with Manage Server make the bot call any host.
    */
   customEventorOrigins: readonly string[];
+  /** Multiplies every Eventor answer's size cap, for all servers (EVENTOR_MAX_RESPONSE_MB); absent means 1. */
+  eventorResponseLimitScale?: number;
   databasePath: string;
   secretKey: string;
   defaultLanguage: Language;
@@ -72,15 +74,16 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   if (defaultEventorGuilds.size > 0 && !wantsEventor) problems.push('EVENTOR_DEFAULT_GUILDS names servers, but no default Eventor is configured (EVENTOR_API_KEY)');
 
   const customEventorOrigins: string[] = [];
-  for (const item of (env.EVENTOR_CUSTOM_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
-    try {
-      const url = new URL(item);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-      customEventorOrigins.push(url.origin);
-    } catch {
-      problems.push(`EVENTOR_CUSTOM_URLS: '${item}' is not an http(s) URL`);
-    }
+  const customUrls = (env.EVENTOR_CUSTOM_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  for (const [index, item] of customUrls.entries()) {
+    const problem = eventorUrlProblem(item);
+    // Named by position, never quoted: an entry may hold a user name and password.
+    if (problem === null) customEventorOrigins.push(new URL(item).origin);
+    else problems.push(`EVENTOR_CUSTOM_URLS: entry ${index + 1} of ${customUrls.length} ${problem}`);
   }
+
+  // For every server's Eventor, the default one and those set up with /setup alike.
+  const eventorResponseLimitScale = responseLimitScaleFromEnv(env, problems);
 
   const secretKey = env.SECRET_KEY ?? '';
   if (secretKey.length < 16) problems.push('SECRET_KEY must be set to at least 16 characters (it encrypts the API keys stored by /setup; e.g. `openssl rand -hex 32`)');
@@ -92,13 +95,15 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
   if (!isLogLevel(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error (got '${logLevel}')`);
 
-  if (problems.length > 0) throw new ConfigError(problems);
+  // EVENTOR_MAX_RESPONSE_MB is read for the default Eventor and for the others: one line is enough.
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return {
     discordToken,
     discordApiUrl,
     defaultEventor,
     defaultEventorGuilds,
     customEventorOrigins,
+    eventorResponseLimitScale,
     databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
     secretKey,
     defaultLanguage: languageFor(locale),

@@ -25,6 +25,8 @@ export interface EventorAccessOptions {
   defaultEventor: EventorConfig | null;
   /** The only servers the default Eventor serves (the operator's EVENTOR_DEFAULT_GUILDS). */
   defaultGuilds: ReadonlySet<string>;
+  /** Multiplies every answer's size cap (EVENTOR_MAX_RESPONSE_MB); default 1. */
+  responseLimitScale?: number;
   log: Logger;
   /** For tests: how clients are made (pass `shared` on as the client's `shared` option to share the cache). */
   createClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
@@ -61,6 +63,7 @@ export class EventorAccess {
           instance,
           apiKey,
           shared,
+          ...(this.#options.responseLimitScale === undefined ? {} : { responseLimitScale: this.#options.responseLimitScale }),
           // /status reports whether the key still works: a revoked key must show within minutes, not a day.
           cache: { ttlMs: { 'organisation-apikey': KEY_CHECK_TTL_MS } },
           onRequest: (event) => {

@@ -231,6 +231,8 @@ export function messageFor(error: unknown): MessageKey {
       case 'Timeout':
       case 'InvalidResponse':
         return 'error.eventorUnavailable';
+      case 'ResponseTooLarge':
+        return 'error.eventorAnswerTooLarge';
       default:
         return 'error.unexpected';
     }

@@ -41,7 +41,8 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
     env = process.env;
   }
   const config = eventorConfigFromEnv(env);
-  const client = new EventorClient({ instance: config.instance, apiKey: config.apiKey, timeoutMs: config.timeoutMs, cache: false });
+  const client = new EventorClient({ instance: config.instance, apiKey: config.apiKey, timeoutMs: config.timeoutMs, cache: false,
+    ...(config.responseLimitScale === undefined ? {} : { responseLimitScale: config.responseLimitScale }) });
   try {
     const result = await client.call(name, params);
     if (raw && typeof result === 'object' && result !== null && 'xml' in result && typeof result.xml === 'string') {

@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
 import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from '../eventor/instances.js';
+import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
 
 /** Loads `.env` from `dir` into `process.env` without overriding variables already set. */
 export function loadDotEnv(dir = process.cwd()): string | null {
@@ -26,9 +28,32 @@ export interface EventorConfig {
   instance: EventorInstance;
   apiKey: string;
   timeoutMs: number;
+  /** Multiplies every operation's response cap (EVENTOR_MAX_RESPONSE_MB over its default); absent means 1. */
+  responseLimitScale?: number;
 }
 
 const positiveInt = z.coerce.number().int().positive();
+
+const NOT_HTTP = 'is not an http(s) URL';
+
+/**
+ * What is wrong with an Eventor address from the configuration, or null. The words never quote
+ * the address: a user name and password in it (`https://user:password@host/api`) are secrets.
+ * Those are refused, not dropped: Eventor takes its key in a header, so credentials in the address
+ * would go nowhere useful, and the bot shows the address in logs and in links it posts.
+ */
+export function eventorUrlProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // `user:password@host` without a scheme lands here too: still not quoted.
+    return NOT_HTTP;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return NOT_HTTP;
+  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password (user:password@); the key goes in EVENTOR_API_KEY';
+  return null;
+}
 
 /** The Eventor part of the configuration: which instance, which key, how patient. */
 export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EventorConfig {
@@ -37,13 +62,9 @@ export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Even
   const baseUrl = env.EVENTOR_BASE_URL?.trim();
   const instanceName = env.EVENTOR_INSTANCE?.trim().toLowerCase();
   if (baseUrl) {
-    try {
-      const url = new URL(baseUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-      instance = customInstance(baseUrl, env.EVENTOR_TIME_ZONE ? { nativeTimeZone: env.EVENTOR_TIME_ZONE } : {});
-    } catch {
-      problems.push('EVENTOR_BASE_URL is not an http(s) URL (expected e.g. https://eventor.orientering.se/api)');
-    }
+    const problem = eventorUrlProblem(baseUrl);
+    if (problem === null) instance = customInstance(baseUrl, env.EVENTOR_TIME_ZONE ? { nativeTimeZone: env.EVENTOR_TIME_ZONE } : {});
+    else problems.push(`EVENTOR_BASE_URL ${problem}${problem === NOT_HTTP ? ' (expected e.g. https://eventor.orientering.se/api)' : ''}`);
   } else if (instanceName) {
     if (isInstanceName(instanceName)) instance = INSTANCES[instanceName];
     else problems.push(`EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName}')`);
@@ -59,6 +80,25 @@ export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Even
     if (parsed.success) timeoutMs = parsed.data;
     else problems.push('EVENTOR_TIMEOUT_MS must be a positive whole number of milliseconds');
   }
+  const responseLimitScale = responseLimitScaleFromEnv(env, problems);
   if (problems.length > 0 || instance === null) throw new ConfigError(problems);
-  return { instance, apiKey, timeoutMs };
+  return { instance, apiKey, timeoutMs, responseLimitScale };
+}
+
+const MAX_RESPONSE_MB_CEILING = Math.floor(MAX_RESPONSE_BYTES_CEILING / (1024 * 1024));
+
+/**
+ * EVENTOR_MAX_RESPONSE_MB: the cap of the largest Eventor answers (an event's full start and
+ * result lists), default 256; every other operation's cap keeps its proportion to it
+ * (operations.ts, RESPONSE CAPS). Returned as the scale the client applies; problems are added.
+ */
+export function responseLimitScaleFromEnv(env: NodeJS.ProcessEnv, problems: string[]): number {
+  const raw = env.EVENTOR_MAX_RESPONSE_MB?.trim();
+  if (raw === undefined || raw === '') return 1;
+  const parsed = z.coerce.number().positive().max(MAX_RESPONSE_MB_CEILING).safeParse(raw);
+  if (!parsed.success) {
+    problems.push(`EVENTOR_MAX_RESPONSE_MB must be a number of MiB above 0 and at most ${MAX_RESPONSE_MB_CEILING} (the largest answers' cap; default ${DEFAULT_LARGEST_RESPONSE_MIB})`);
+    return 1;
+  }
+  return parsed.data / DEFAULT_LARGEST_RESPONSE_MIB;
 }

@@ -57,6 +57,7 @@ export class EventorClient {
       body: prepared.body,
       contentType: prepared.body === undefined ? undefined : 'application/xml; charset=utf-8',
       cacheTtlMs: def.cacheTtlMs,
+      maxResponseBytes: def.maxResponseBytes,
       coalesce: def.coalesce,
       keyIndependent: isKeyIndependent(name, prepared.query),
       ...(options.fresh ? { fresh: true } : {}),

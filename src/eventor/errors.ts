@@ -12,7 +12,8 @@ export type EventorErrorCode =
   | 'Upstream'
   | 'Unreachable'
   | 'Timeout'
-  | 'InvalidResponse';
+  | 'InvalidResponse'
+  | 'ResponseTooLarge';
 
 export abstract class EventorError extends Error {
   abstract readonly code: EventorErrorCode;
@@ -107,4 +108,27 @@ export class InvalidResponse extends EventorError {
   constructor(readonly problem: string, readonly path: string | null = null, options: { operation?: string; cause?: unknown } = {}) {
     super(`unusable response: ${problem}${path ? ` at ${path}` : ''}`, options);
   }
+}
+
+/**
+ * A 2xx larger than its operation may be (operations.ts, RESPONSE CAPS): the client stopped
+ * reading and closed the connection, so a broken or hostile host cannot fill the bot's memory.
+ * Not retried and not transient: the same request would bring the same answer.
+ */
+export class ResponseTooLarge extends EventorError {
+  readonly code = 'ResponseTooLarge';
+  readonly transient = false;
+  constructor(
+    readonly limitBytes: number,
+    /** The Content-Length Eventor announced, when that alone was over the limit; null when counted while reading. */
+    readonly declaredBytes: number | null,
+    options: { operation?: string } = {},
+  ) {
+    super(`the answer is larger than the ${formatMiB(limitBytes)} allowed for this operation${declaredBytes === null ? '' : ` (Content-Length ${formatMiB(declaredBytes)})`}; the rest was not read`, options);
+  }
+}
+
+function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${mib >= 10 ? Math.round(mib) : Math.round(mib * 10) / 10} MiB`;
 }

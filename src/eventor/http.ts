@@ -8,6 +8,11 @@
  * depend on whose key asked (the caller says so per request) is then fetched once for every key,
  * and an answer that does is kept apart per key, exactly as if each client had its own cache.
  *
+ * Size: a 2xx body is read with a byte count against the request's cap (times the transport's
+ * scale); past it, or when Content-Length alone is past it, the body is dropped, the connection
+ * closed and the call fails with ResponseTooLarge, never retried. undici's own `maxResponseSize`
+ * does not fit: it is one number per dispatcher (our callers pass theirs in), not per request.
+ *
  * Secrets: the API key, the Username/Password headers and the single-use login links never
  * appear in an error message, an observability event or a map key (keys use a hash of the API key).
  */
@@ -21,6 +26,7 @@ import {
   InvalidResponse,
   NotFound,
   RateLimited,
+  ResponseTooLarge,
   Timeout,
   Unreachable,
   Upstream,
@@ -33,6 +39,13 @@ export const DEFAULT_RETRIES = 3;
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_BASE_DELAY_MS = 500;
 export const DEFAULT_MAX_DELAY_MS = 20_000;
+/** The cap of a request that names none (the operations all name theirs). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/**
+ * A JavaScript string holds at most about 2^29 characters in V8 (512 Mi one-byte characters), and
+ * an answer becomes one string before it is parsed: no scaled cap may pass this.
+ */
+export const MAX_RESPONSE_BYTES_CEILING = 512 * 1024 * 1024 - 1024;
 /** Longest Retry-After we honour; a longer one is cut to this so a command never hangs for hours. */
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
@@ -103,6 +116,11 @@ export interface TransportOptions {
    */
   concurrency?: number;
   cache?: boolean | CacheOptions;
+  /**
+   * Multiplies every request's `maxResponseBytes` (the operator's EVENTOR_MAX_RESPONSE_MB over the
+   * default 256). Default 1. A scaled cap never passes MAX_RESPONSE_BYTES_CEILING.
+   */
+  responseLimitScale?: number;
   /** An undici dispatcher to use instead of our own keep-alive Agent (tests, proxies). Not closed by close(). */
   dispatcher?: Dispatcher;
   onRequest?: (event: RequestEvent) => void;
@@ -132,6 +150,11 @@ export interface HttpRequest<T> {
   contentType?: string;
   /** Time to live of a parsed response; 0 means never cached. */
   cacheTtlMs: number;
+  /**
+   * The most bytes a 2xx body may have (before the transport's scale); past it the request is
+   * cut off and fails with ResponseTooLarge. Default DEFAULT_MAX_RESPONSE_BYTES.
+   */
+  maxResponseBytes?: number;
   /** Whether identical calls in flight may share one request (never for single-use answers). */
   coalesce: boolean;
   /** Skip the cached answer (still storing the new one): for reads that a write will build on. */
@@ -326,6 +349,7 @@ export class HttpTransport {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly maxRetryAfterMs: number;
+  private readonly responseLimitScale: number;
   private readonly limiterKey: string;
   private readonly semaphore: Semaphore;
   private readonly cacheEnabled: boolean;
@@ -357,6 +381,7 @@ export class HttpTransport {
     this.baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
     this.maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    this.responseLimitScale = positive(options.responseLimitScale, 1, 'responseLimitScale');
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -565,6 +590,7 @@ export class HttpTransport {
     // of a large list could otherwise run far past it.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const limitBytes = Math.min(MAX_RESPONSE_BYTES_CEILING, Math.floor((req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) * this.responseLimitScale));
     let statusCode: number;
     let body: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
@@ -583,13 +609,17 @@ export class HttpTransport {
       status = statusCode;
       responseHeaders = response.headers;
       if (statusCode >= 200 && statusCode < 300) {
-        body = await response.body.text();
+        body = await readBodyWithin(response.body, limitBytes, headerValue(responseHeaders, 'content-length'), op);
       } else {
         // Error bodies are HTML pages or plain text: read and drop them so the socket is reused.
         await response.body.dump({ limit: 256 * 1024 }).catch(() => undefined);
         body = '';
       }
     } catch (error) {
+      if (error instanceof ResponseTooLarge) {
+        report(error);
+        throw new AttemptFailure(error, false, null);
+      }
       const timedOut = controller.signal.aborted || isTimeoutError(error);
       // A connection lost after the status line means a cut-off document: retry it, and if it
       // keeps happening say that the answer was unusable rather than that Eventor is unreachable.
@@ -643,6 +673,42 @@ export class HttpTransport {
       // An observer must not break a request.
     }
   }
+}
+
+/**
+ * The body as text, counting bytes as they arrive: past `limitBytes` (or when Content-Length
+ * says it will be) the stream is destroyed, which makes undici abort the request and close the
+ * socket, so nothing more is read. Decoded chunk by chunk (UTF-8, a BOM dropped, as undici's
+ * text() does), so the raw chunks are let go as the text grows.
+ */
+async function readBodyWithin(body: Dispatcher.ResponseData['body'], limitBytes: number, contentLength: string | undefined, op: { operation: string }): Promise<string> {
+  const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    abandon(body);
+    throw new ResponseTooLarge(limitBytes, declared, op);
+  }
+  const decoder = new TextDecoder('utf-8');
+  const parts: string[] = [];
+  let received = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limitBytes) {
+      abandon(body);
+      throw new ResponseTooLarge(limitBytes, null, op);
+    }
+    parts.push(decoder.decode(chunk, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
+/**
+ * Stops reading and closes the connection. Destroying an undici body emits its abort as an
+ * 'error' event, which would take the whole process down if nobody listened: we know, so we listen.
+ */
+function abandon(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /** Failures that belong to the key that asked (refused, throttled), not to the request. */

@@ -73,6 +73,10 @@ export function isInstanceName(name: string): name is InstanceName {
  */
 export function customInstance(baseUrl: string, options: { nativeTimeZone?: string; supportsUtcHeader?: boolean } = {}): EventorInstance {
   const url = new URL(baseUrl);
+  // Never kept: requests go to the origin with the key in a header, and baseUrl and webUrl end up
+  // in logs and in the links the bot posts. The configuration refuses them; this is the backstop.
+  url.username = '';
+  url.password = '';
   const trimmed = url.href.replace(/\/+$/, '');
   return {
     name: 'custom',

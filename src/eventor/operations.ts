@@ -51,6 +51,8 @@ export interface OperationDef<S extends z.ZodType = z.ZodType, R = unknown> {
   readonly root: string;
   readonly format: 'native' | 'iofxml';
   readonly cacheTtlMs: number;
+  /** The most bytes its answer may have on the wire (RESPONSE CAPS below); the transport scales it. */
+  readonly maxResponseBytes: number;
   /** Whether identical calls in flight may share one request. */
   readonly coalesce: boolean;
   /**
@@ -247,6 +249,8 @@ interface Spec<S extends z.ZodObject, R> {
   root: string;
   format?: 'native' | 'iofxml';
   cacheTtlMs: number;
+  /** Required, so that every operation states how large its answer may be (see RESPONSE CAPS). */
+  maxResponseBytes: number;
   coalesce?: boolean;
   /** Required, so that every operation states whose answer it is (see SHARING below). */
   keyIndependent: boolean;
@@ -278,6 +282,7 @@ function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spe
     root: spec.root,
     format: spec.format ?? 'native',
     cacheTtlMs: spec.cacheTtlMs,
+    maxResponseBytes: spec.maxResponseBytes,
     coalesce: spec.coalesce ?? (spec.method ?? 'GET') === 'GET',
     keyIndependent: spec.keyIndependent && (spec.method ?? 'GET') === 'GET',
     keyBoundWith: spec.keyBoundWith ?? [],
@@ -314,6 +319,28 @@ const NOTE_PERSON_ID = 'personId is optional in the spec but required in practic
  *   `includeProperties` ("extended information" not described anywhere).
  */
 
+/*
+ * RESPONSE CAPS. How large each answer may be before the client stops reading it and closes the
+ * connection (http.ts): a broken or hostile host at the base URL could otherwise stream until the
+ * bot runs out of memory and every server it serves goes quiet. Generous on purpose, from the
+ * sizes the wire notes report (713 entries came to 2.4 MB; full result lists with splits run to
+ * several MB, and a 20,000-runner multi-day event to well over a hundred):
+ *
+ * - one object (the key's organisation, one event, one competitor, a login link, a person): 4 MiB;
+ * - lists bounded by a club, a person or a period (events, members, classes, fees, activities,
+ *   a person's starts and results): 32 MiB;
+ * - an event's full start and result lists, native and IOF, the club's lists in one event, and
+ *   entries (which may be asked for a whole event): 256 MiB.
+ *
+ * The operator scales all of them together (EVENTOR_MAX_RESPONSE_MB names the largest tier).
+ */
+const MiB = 1024 * 1024;
+const SMALL_ANSWER = 4 * MiB;
+const LIST_ANSWER = 32 * MiB;
+const FULL_LIST_ANSWER = 256 * MiB;
+/** The largest tier in MiB: what EVENTOR_MAX_RESPONSE_MB replaces (the other tiers keep their proportion). */
+export const DEFAULT_LARGEST_RESPONSE_MIB = FULL_LIST_ANSWER / MiB;
+
 const native = <R>(fn: (xml: string, options: { timeZone: string }) => R) => (xml: string, c: ParseContext) => fn(xml, { timeZone: c.timeZone });
 
 export const OPERATIONS = {
@@ -334,6 +361,7 @@ export const OPERATIONS = {
     pairs: [['fromDate', 'toDate'], ['fromModifyDate', 'toModifyDate']],
     root: 'EventList',
     cacheTtlMs: 10 * MINUTE,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
     parse: native<Event[]>(parseEventList),
   }),
@@ -349,6 +377,7 @@ export const OPERATIONS = {
     pairs: [['fromDate', 'toDate']],
     root: 'DocumentList',
     cacheTtlMs: 10 * MINUTE,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
     parse: native<EventDocument[]>(parseDocumentList),
   }),
@@ -358,6 +387,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id() }),
     root: 'Event',
     cacheTtlMs: 10 * MINUTE,
+    maxResponseBytes: SMALL_ANSWER,
     keyIndependent: true,
     parse: native<Event>(parseEvent),
   }),
@@ -367,6 +397,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id(), includeEntryFees: bool().optional() }),
     root: 'EventClassList',
     cacheTtlMs: 10 * MINUTE,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
     parse: native<EventClass[]>(parseEventClassList),
   }),
@@ -376,6 +407,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id() }),
     root: 'EntryFeeList',
     cacheTtlMs: 10 * MINUTE,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
     parse: native<EntryFee[]>(parseEntryFeeList),
   }),
@@ -385,6 +417,7 @@ export const OPERATIONS = {
     shape: z.strictObject({}),
     root: 'Organisation',
     cacheTtlMs: 24 * HOUR,
+    maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
     parse: native<Organisation>(parseOrganisation),
   }),
@@ -394,6 +427,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ includeProperties: bool().optional() }),
     root: 'OrganisationList',
     cacheTtlMs: 24 * HOUR,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
     keyBoundWith: ['includeProperties'],
     parse: native<Organisation[]>(parseOrganisationList),
@@ -404,6 +438,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ id: id() }),
     root: 'Organisation',
     cacheTtlMs: 24 * HOUR,
+    maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
     parse: native<Organisation>(parseOrganisation),
   }),
@@ -418,6 +453,7 @@ export const OPERATIONS = {
     }),
     root: 'PersonList',
     cacheTtlMs: 24 * HOUR,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     parse: native<Person[]>(parsePersonList),
   }),
@@ -427,6 +463,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationId: id() }),
     root: 'CompetitorList',
     cacheTtlMs: 1 * HOUR,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     parse: native<Competitor[]>(parseCompetitorList),
   }),
@@ -436,6 +473,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ competitorId: id() }),
     root: 'Competitor',
     cacheTtlMs: 1 * HOUR,
+    maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
     parse: native<Competitor>(parseCompetitor),
   }),
@@ -446,6 +484,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ competitor: competitorBody() }),
     root: 'Competitor',
     cacheTtlMs: 0,
+    maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
     coalesce: false,
     invalidates: ['competitor', 'competitors'],
@@ -458,6 +497,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ personId: id(), organisationId: id(), includeContactDetails: bool().optional() }),
     root: 'ExternalLoginUrl',
     cacheTtlMs: 0,
+    maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
     // Each caller must get its own link: a shared one works only once.
     coalesce: false,
@@ -472,6 +512,7 @@ export const OPERATIONS = {
     headerParams: { username: 'Username', password: 'Password' },
     root: 'Person',
     cacheTtlMs: 0,
+    maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
     // The credentials are not part of the coalescing key, so two users must never share a request.
     coalesce: false,
@@ -498,6 +539,7 @@ export const OPERATIONS = {
     pairs: [['fromEventDate', 'toEventDate'], ['fromEntryDate', 'toEntryDate'], ['fromModifyDate', 'toModifyDate']],
     root: 'EntryList',
     cacheTtlMs: 5 * MINUTE,
+    maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     parse: native<Entry[]>(parseEntryList),
   }),
@@ -507,6 +549,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationIds: idList(), eventIds: idList().optional(), personIds: idList().optional() }),
     root: 'CompetitorCountList',
     cacheTtlMs: 5 * MINUTE,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     parse: native<CompetitorCount[]>(parseCompetitorCountList),
   }),
@@ -516,6 +559,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id() }),
     root: 'StartList',
     cacheTtlMs: 5 * MINUTE,
+    maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     note: NOTE_EVENT_ID,
     parse: native<StartList>(parseStartList),
@@ -527,6 +571,7 @@ export const OPERATIONS = {
     root: 'StartList',
     format: 'iofxml',
     cacheTtlMs: 5 * MINUTE,
+    maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     parse: (xml: string, c: ParseContext): { xml: string; list: StartList } => ({ xml, list: parseIofStartList(xml, { timeZone: c.nativeTimeZone }) }),
   }),
@@ -537,6 +582,7 @@ export const OPERATIONS = {
     pairs: [['fromDate', 'toDate']],
     root: 'StartListList',
     cacheTtlMs: 5 * MINUTE,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_PERSON_ID,
     parse: native<StartList[]>(parseStartListList),
@@ -547,6 +593,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationIds: idList(), eventId: id() }),
     root: 'StartList',
     cacheTtlMs: 5 * MINUTE,
+    maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_EVENT_ID,
     parse: native<StartList>(parseStartList),
@@ -557,6 +604,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
+    maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     note: NOTE_EVENT_ID,
     parse: native<ResultList>(parseResultList),
@@ -568,6 +616,7 @@ export const OPERATIONS = {
     root: 'ResultList',
     format: 'iofxml',
     cacheTtlMs: 1 * MINUTE,
+    maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     parse: (xml: string, c: ParseContext): { xml: string; list: ResultList } => ({ xml, list: parseIofResultList(xml, { timeZone: c.nativeTimeZone }) }),
   }),
@@ -585,6 +634,7 @@ export const OPERATIONS = {
     pairs: [['fromDate', 'toDate']],
     root: 'ResultListList',
     cacheTtlMs: 1 * MINUTE,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_PERSON_ID,
     parse: native<ResultList[]>(parseResultListList),
@@ -595,6 +645,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationIds: idList(), eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
+    maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_EVENT_ID,
     parse: native<ResultList>(parseResultList),
@@ -606,6 +657,7 @@ export const OPERATIONS = {
     pairs: [['from', 'to']],
     root: 'ActivityList',
     cacheTtlMs: 5 * MINUTE,
+    maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     parse: native<Activity[]>(parseActivityList),
   }),
@@ -615,6 +667,7 @@ export const OPERATIONS = {
     shape: z.strictObject({ organisationId: id(), id: id(), includeRegistrations: bool().optional() }),
     root: 'Activity',
     cacheTtlMs: 5 * MINUTE,
+    maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
     parse: native<Activity>(parseActivity),
   }),

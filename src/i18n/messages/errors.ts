@@ -3,6 +3,7 @@ import { defineMessages } from '../define.js';
 export const errors = defineMessages({
   en: {
     'error.eventorUnavailable': 'Eventor is not answering right now. Please try again in a few minutes.',
+    'error.eventorAnswerTooLarge': 'Eventor sent a far larger answer than expected, so I stopped reading it. Try a narrower search (fewer days, or one event); if it keeps happening, tell an admin.',
     'error.invalidApiKey': 'Eventor does not accept this server\'s API key. An admin needs to run `/setup` again.',
     'error.notConfigured': 'This server is not connected to Eventor yet. An admin can do it with `/setup`.',
     'error.eventNotFound': 'I could not find that event in Eventor.',
@@ -13,6 +14,7 @@ export const errors = defineMessages({
   },
   sv: {
     'error.eventorUnavailable': 'Eventor svarar inte just nu. Försök igen om några minuter.',
+    'error.eventorAnswerTooLarge': 'Eventor skickade ett mycket större svar än väntat, så jag slutade läsa det. Prova en snävare sökning (färre dagar eller ett arrangemang); händer det igen, säg till en administratör.',
     'error.invalidApiKey': 'Eventor godtar inte serverns API-nyckel. En administratör behöver köra `/setup` igen.',
     'error.notConfigured': 'Den här servern är inte kopplad till Eventor än. En administratör kan göra det med `/setup`.',
     'error.eventNotFound': 'Jag hittade inte det arrangemanget i Eventor.',
@@ -23,6 +25,7 @@ export const errors = defineMessages({
   },
   nb: {
     'error.eventorUnavailable': 'Eventor svarer ikke akkurat nå. Prøv igjen om noen minutter.',
+    'error.eventorAnswerTooLarge': 'Eventor sendte et mye større svar enn ventet, så jeg sluttet å lese det. Prøv et smalere søk (færre dager, eller ett arrangement); skjer det igjen, si fra til en administrator.',
     'error.invalidApiKey': 'Eventor godtar ikke serverens API-nøkkel. En administrator må kjøre `/setup` på nytt.',
     'error.notConfigured': 'Denne serveren er ikke koblet til Eventor ennå. En administrator kan gjøre det med `/setup`.',
     'error.eventNotFound': 'Jeg fant ikke det arrangementet i Eventor.',

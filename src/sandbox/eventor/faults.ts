@@ -18,7 +18,13 @@ export type FaultKind =
   /** 200 with XML that does not parse. */
   | 'malformed'
   /** Never answers (for client timeout tests); the socket stays open until the client gives up or close(). */
-  | 'hang';
+  | 'hang'
+  /**
+   * 200 with an XML prolog and then `bytes` of padding (default 64 MiB), written as fast as the
+   * client reads, without Content-Length (chunked) unless `contentLength` announces one (which may
+   * lie). How much was written and whether the client hung up first is in the request log.
+   */
+  | 'huge';
 
 export interface FaultRule {
   /** e.g. `/api/events`; omit for every path. */
@@ -30,6 +36,10 @@ export interface FaultRule {
   ms?: number;
   /** For 'rateLimit'; default 1. */
   retryAfter?: number;
+  /** For 'huge': how many bytes the body has; default 64 MiB. */
+  bytes?: number;
+  /** For 'huge': the Content-Length to announce; default none (chunked). */
+  contentLength?: number;
   /** How many requests it applies to; default: until removed. */
   times?: number;
 }

@@ -11,6 +11,8 @@ export interface LoggedRequest {
   /** Header names in lower case, never their values. */
   headerNames: string[];
   status: number | null;
+  /** For a streamed fault ('huge'): the body bytes the client took before the end or its hang-up. */
+  streamed?: { bytesWritten: number; closedEarly: boolean };
 }
 
 const SECRET_PARAMS = new Set(['apikey', 'password']);

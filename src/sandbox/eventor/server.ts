@@ -12,7 +12,7 @@ import { SANDBOX_TIME_ZONE, SandboxDataset, type DatasetSize } from './dataset.j
 import { Faults, type FaultRule } from './faults.js';
 import { LoginStore } from './login.js';
 import { BadRequest, Query } from './params.js';
-import { RequestLog } from './request-log.js';
+import { RequestLog, type LoggedRequest } from './request-log.js';
 import { loginPage, matchRoute } from './routes.js';
 
 export interface SandboxEventorOptions {
@@ -85,6 +85,7 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
       reply.headers = { 'Retry-After': String(fault.retryAfter ?? 1) };
       return finish(res, logged, reply);
     }
+    if (fault?.kind === 'huge') return streamHuge(res, logged, fault);
     if (fault?.kind === 'maintenance') {
       return finish(res, logged, htmlReply(200, 'Eventor - Underhåll', 'Eventor är nere för underhåll. Försök igen om en stund.'));
     }
@@ -209,6 +210,43 @@ function truncate(res: ServerResponse, logged: { status: number | null }, reply:
   res.write(full.subarray(0, Math.floor(full.length / 2)), () => {
     res.socket?.destroy();
   });
+}
+
+const HUGE_CHUNK = Buffer.alloc(64 * 1024, ' ');
+
+/**
+ * The 'huge' fault: a prolog, then padding in 64 KiB writes, each after the previous one was
+ * taken (so what the server counts is what the client's side took, give or take the sockets'
+ * buffers), until `bytes` or the client hangs up. One chunk is reused: the server's memory
+ * stays flat however large the answer.
+ */
+function streamHuge(res: ServerResponse, logged: LoggedRequest, fault: FaultRule): void {
+  const total = fault.bytes ?? 64 * 1024 * 1024;
+  const streamed = { bytesWritten: 0, closedEarly: false };
+  logged.status = 200;
+  logged.streamed = streamed;
+  res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', ...(fault.contentLength === undefined ? {} : { 'Content-Length': fault.contentLength }) });
+  const prolog = Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n', 'utf8');
+  let finished = false;
+  res.on('close', () => {
+    if (!finished) streamed.closedEarly = true;
+  });
+  const next = (): void => {
+    if (res.destroyed || streamed.closedEarly) return;
+    const left = total - streamed.bytesWritten;
+    if (left <= 0) {
+      finished = true;
+      res.end();
+      return;
+    }
+    const chunk = streamed.bytesWritten === 0 ? prolog.subarray(0, Math.min(prolog.length, left)) : HUGE_CHUNK.subarray(0, Math.min(HUGE_CHUNK.length, left));
+    res.write(chunk, (error) => {
+      if (error) return;
+      streamed.bytesWritten += chunk.length;
+      next();
+    });
+  };
+  next();
 }
 
 /** XML that does not parse: the root's end tag is mismatched and a bare `&` appears. */
