@@ -19,13 +19,13 @@
  * - Class courses are ordered by their raceNumber; the model's Course has no race number.
  * - Class `numberOfCompetitors` -> numberOfEntries; numberOfStarts is not in IOF 3.0 (null).
  */
-import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
 import { InvalidResponse, ValidationError } from '../errors.js';
 import type {
   Card, ClassRef, ClassResult, ClassStart, Course, EventRef, OrganisationRef, OverallResult, PersonRef,
   PersonResult, PersonStart, PunchingUnitType, RaceResult, RaceStart, ResultList, ResultStatus, SplitTime,
   StartList, TeamMemberResult, TeamResult, TeamStart,
 } from '../model.js';
+import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
 import { isValidTimeZone } from '../time.js';
 import { toXmlText } from './decode.js';
 import { detectIofDocument, EVENTOR_EXTENSIONS_NS } from './detect.js';

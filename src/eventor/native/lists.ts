@@ -3,13 +3,13 @@
  * with splits, so the per-runner code avoids building path strings and intermediate arrays
  * unless something is wrong.
  */
-import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
 import { InvalidResponse } from '../errors.js';
 import type {
   ClassRef, ClassResult, ClassStart, OverallResult, PersonResult, PersonStart, RaceResult, RaceStart,
   ResultList, SplitTime, StartList, TeamMemberResult, TeamResult, TeamStart,
 } from '../model.js';
 import { ResultList as ResultListSchema, StartList as StartListSchema } from '../model.js';
+import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
 import { parseElapsed } from '../time.js';
 import { attr, child, childPath, children, parseNativeDocument, parseNativeDocumentChunked, required, text } from '../xml.js';
 import type { ChunkedDocument, XmlValue } from '../xml.js';
