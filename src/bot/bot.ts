@@ -50,6 +50,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     store,
     defaultEventor: config.defaultEventor,
     defaultGuilds: config.defaultEventorGuilds,
+    ...(config.customEventorTimeZones === undefined ? {} : { customTimeZones: config.customEventorTimeZones }),
     ...(config.eventorResponseLimitScale === undefined ? {} : { responseLimitScale: config.eventorResponseLimitScale }),
     log,
     ...(options.createEventorClient ? { createClient: options.createEventorClient } : {}),

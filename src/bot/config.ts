@@ -24,6 +24,11 @@ export interface BotConfig {
    * an admin-typed address would let anyone with Manage Server make the bot call any host.
    */
   customEventorOrigins: readonly string[];
+  /**
+   * Zones of the custom origins that ignore `TimeZone: UTC` (EVENTOR_CUSTOM_URLS entries written
+   * `url|Zone`): their native times are read in that zone. Absent: every custom origin honours it.
+   */
+  customEventorTimeZones?: ReadonlyMap<string, string>;
   /** Multiplies every Eventor answer's size cap, for all servers (EVENTOR_MAX_RESPONSE_MB); absent means 1. */
   eventorResponseLimitScale?: number;
   databasePath: string;
@@ -74,12 +79,23 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   if (defaultEventorGuilds.size > 0 && !wantsEventor) problems.push('EVENTOR_DEFAULT_GUILDS names servers, but no default Eventor is configured (EVENTOR_API_KEY)');
 
   const customEventorOrigins: string[] = [];
+  const customEventorTimeZones = new Map<string, string>();
   const customUrls = (env.EVENTOR_CUSTOM_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
-  for (const [index, item] of customUrls.entries()) {
+  for (const [index, entry] of customUrls.entries()) {
+    // `https://proxy.example.org/api|Europe/Oslo`: an address that ignores `TimeZone: UTC`, with its zone.
+    const bar = entry.lastIndexOf('|');
+    const item = (bar < 0 ? entry : entry.slice(0, bar)).trim();
+    const timeZone = bar < 0 ? null : entry.slice(bar + 1).trim();
     const problem = eventorUrlProblem(item);
     // Named by position, never quoted: an entry may hold a user name and password.
-    if (problem === null) customEventorOrigins.push(new URL(item).origin);
-    else problems.push(`EVENTOR_CUSTOM_URLS: entry ${index + 1} of ${customUrls.length} ${problem}`);
+    const where = `EVENTOR_CUSTOM_URLS: entry ${index + 1} of ${customUrls.length}`;
+    if (problem !== null) problems.push(`${where} ${problem}`);
+    else if (timeZone !== null && !isValidTimeZone(timeZone)) problems.push(`${where} has a time zone after '|' that is not an IANA time zone (e.g. https://proxy.example.org/api|Europe/Oslo)`);
+    else {
+      const origin = new URL(item).origin;
+      customEventorOrigins.push(origin);
+      if (timeZone !== null) customEventorTimeZones.set(origin, timeZone);
+    }
   }
 
   // For every server's Eventor, the default one and those set up with /setup alike.
@@ -103,6 +119,7 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     defaultEventor,
     defaultEventorGuilds,
     customEventorOrigins,
+    customEventorTimeZones,
     eventorResponseLimitScale,
     databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
     secretKey,

@@ -25,6 +25,8 @@ export interface EventorAccessOptions {
   defaultEventor: EventorConfig | null;
   /** The only servers the default Eventor serves (the operator's EVENTOR_DEFAULT_GUILDS). */
   defaultGuilds: ReadonlySet<string>;
+  /** Zones of custom origins that ignore `TimeZone: UTC` (BotConfig.customEventorTimeZones). */
+  customTimeZones?: ReadonlyMap<string, string>;
   /** Multiplies every answer's size cap (EVENTOR_MAX_RESPONSE_MB); default 1. */
   responseLimitScale?: number;
   log: Logger;
@@ -85,7 +87,7 @@ export class EventorAccess {
     const settings = guildId ? this.#options.store.guildSettings(guildId) : null;
     if (guildId && settings?.hasApiKey) {
       const apiKey = this.#options.store.apiKey(guildId);
-      const instance = instanceOf(settings.eventorInstance, settings.eventorBaseUrl);
+      const instance = instanceOf(settings.eventorInstance, settings.eventorBaseUrl, this.#options.customTimeZones);
       if (apiKey && instance) {
         const client = this.clientFor(instance, apiKey);
         if (settings.organisationId && settings.organisationName) {
@@ -127,8 +129,15 @@ export class EventorAccess {
   }
 }
 
-export function instanceOf(name: string | null, baseUrl: string | null): EventorInstance | null {
-  if (baseUrl) return customInstance(baseUrl);
+/**
+ * The instance of a server's stored connection. A custom address gets the zone the operator gave
+ * its origin (EVENTOR_CUSTOM_URLS `url|Zone`), so a change there applies to servers already set up.
+ */
+export function instanceOf(name: string | null, baseUrl: string | null, customTimeZones?: ReadonlyMap<string, string>): EventorInstance | null {
+  if (baseUrl) {
+    const timeZone = customTimeZones?.get(new URL(baseUrl).origin);
+    return customInstance(baseUrl, timeZone === undefined ? {} : { nativeTimeZone: timeZone });
+  }
   if (name && isInstanceName(name)) return INSTANCES[name];
   return null;
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
 import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from '../eventor/instances.js';
 import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
+import { isValidTimeZone } from '../eventor/time.js';
 
 /** Loads `.env` from `dir` into `process.env` without overriding variables already set. */
 export function loadDotEnv(dir = process.cwd()): string | null {
@@ -63,8 +64,10 @@ export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Even
   const instanceName = env.EVENTOR_INSTANCE?.trim().toLowerCase();
   if (baseUrl) {
     const problem = eventorUrlProblem(baseUrl);
-    if (problem === null) instance = customInstance(baseUrl, env.EVENTOR_TIME_ZONE ? { nativeTimeZone: env.EVENTOR_TIME_ZONE } : {});
-    else problems.push(`EVENTOR_BASE_URL ${problem}${problem === NOT_HTTP ? ' (expected e.g. https://eventor.orientering.se/api)' : ''}`);
+    const timeZone = env.EVENTOR_TIME_ZONE?.trim();
+    if (timeZone && !isValidTimeZone(timeZone)) problems.push(`EVENTOR_TIME_ZONE '${timeZone.slice(0, 60)}' is not an IANA time zone (e.g. Europe/Stockholm)`);
+    else if (problem === null) instance = customInstance(baseUrl, timeZone ? { nativeTimeZone: timeZone } : {});
+    if (problem !== null) problems.push(`EVENTOR_BASE_URL ${problem}${problem === NOT_HTTP ? ' (expected e.g. https://eventor.orientering.se/api)' : ''}`);
   } else if (instanceName) {
     if (isInstanceName(instanceName)) instance = INSTANCES[instanceName];
     else problems.push(`EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName}')`);

@@ -534,7 +534,12 @@ export class HttpTransport {
       }
       return { value, fromCache: false, coalesced: false, stale: false };
     } catch (error) {
-      if (error instanceof InvalidApiKey) this.cache.refused.add(this.keyId);
+      if (error instanceof InvalidApiKey) {
+        this.cache.refused.add(this.keyId);
+        // Every answer this key got before is now a lie about it (the key check of /status
+        // above all): the next call must ask Eventor and meet the refusal itself.
+        this.cache.deleteWhere((entry) => entry.keyId === this.keyId);
+      }
       if (ttl > 0 && how.staleAllowed && error instanceof EventorError && error.transient) {
         const entry = this.cache.entries.get(key);
         const expiredFor = entry ? this.now() - this.freshUntil(entry, ttl) : Infinity;

@@ -68,8 +68,10 @@ export function isInstanceName(name: string): name is InstanceName {
 }
 
 /**
- * An instance for any other base URL (a test server, a caching proxy, the sandbox). Its native
- * zone is a guess the operator can override; the client asks for UTC whenever it can.
+ * An instance for any other base URL (a test server, a caching proxy, the sandbox). Without a
+ * zone the client asks for UTC (`TimeZone: UTC`). A zone given by the operator says the address
+ * ignores that header (EVENTOR_TIME_ZONE, a zone in EVENTOR_CUSTOM_URLS): the header is then not
+ * sent and native times are read in that zone, as for the presets that lack the header.
  */
 export function customInstance(baseUrl: string, options: { nativeTimeZone?: string; supportsUtcHeader?: boolean } = {}): EventorInstance {
   const url = new URL(baseUrl);
@@ -83,7 +85,7 @@ export function customInstance(baseUrl: string, options: { nativeTimeZone?: stri
     label: url.host,
     baseUrl: trimmed,
     nativeTimeZone: options.nativeTimeZone ?? 'Europe/Stockholm',
-    supportsUtcHeader: options.supportsUtcHeader ?? true,
+    supportsUtcHeader: options.supportsUtcHeader ?? options.nativeTimeZone === undefined,
     webUrl: trimmed.replace(/\/api$/, ''),
   };
 }

@@ -56,11 +56,18 @@ export interface LoopbackWorldOptions {
    * real ones, and tests of the budgets pass the router's `MEMBER_COOLDOWNS`.
    */
   memberCooldowns?: MemberCooldowns;
+  /**
+   * Make the sandbox Eventor ignore `TimeZone: UTC` (local times always, as some custom addresses
+   * do) and configure the bot with this zone for it: EVENTOR_TIME_ZONE for the default connection,
+   * `url|zone` in EVENTOR_CUSTOM_URLS for /setup. Default: the header is honoured, no zone given.
+   */
+  eventorTimeZone?: string;
 }
 
 export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Promise<LoopbackWorld> {
   const now = options.now ?? (() => new Date());
-  const eventor = await startSandboxEventor({ port: 0, seed: options.seed ?? 1, now });
+  const eventor = await startSandboxEventor({ port: 0, seed: options.seed ?? 1, now, ignoresTimeZoneHeader: options.eventorTimeZone !== undefined });
+  const zone = options.eventorTimeZone === undefined ? {} : { nativeTimeZone: options.eventorTimeZone };
   const discord = await startSandboxDiscord({ port: 0, now: () => now().getTime() });
   const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-world-'));
   const cleanup = async (): Promise<void> => {
@@ -79,9 +86,10 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     const config: BotConfig = {
       discordToken: discord.token,
       discordApiUrl: discord.restUrl,
-      defaultEventor: options.defaultEventor === false ? null : { instance: customInstance(eventor.baseUrl), apiKey: eventor.apiKey, timeoutMs: 10_000 },
+      defaultEventor: options.defaultEventor === false ? null : { instance: customInstance(eventor.baseUrl, zone), apiKey: eventor.apiKey, timeoutMs: 10_000 },
       defaultEventorGuilds: defaultGuilds,
       customEventorOrigins: [new URL(eventor.baseUrl).origin],
+      ...(options.eventorTimeZone === undefined ? {} : { customEventorTimeZones: new Map([[new URL(eventor.baseUrl).origin, options.eventorTimeZone]]) }),
       databasePath,
       secretKey: options.secretKey ?? 'loopback-world-secret-key-0123456789',
       defaultLanguage: 'en',

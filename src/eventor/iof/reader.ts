@@ -25,6 +25,7 @@ import type {
   PersonResult, PersonStart, PunchingUnitType, RaceResult, RaceStart, ResultList, ResultStatus, SplitTime,
   StartList, TeamMemberResult, TeamResult, TeamStart,
 } from '../model.js';
+import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
 import { isValidTimeZone } from '../time.js';
 import { toXmlText } from './decode.js';
 import { detectIofDocument, EVENTOR_EXTENSIONS_NS } from './detect.js';
@@ -251,12 +252,12 @@ function readCard(el: XmlElement): Card | null {
 }
 
 function readOverall(ctx: Ctx, el: XmlElement, path: string): OverallResult {
-  return {
+  return overallWithoutPlaceholders({
     time: parseSeconds(text(ctx, el, 'Time'), () => `${path}/Time`),
     timeBehind: parseSeconds(text(ctx, el, 'TimeBehind'), () => `${path}/TimeBehind`),
     position: parseInteger(text(ctx, el, 'Position'), () => `${path}/Position`),
     status: parseStatus(text(ctx, el, 'Status'), () => `${path}/Status`),
-  };
+  });
 }
 
 function raceIdFor(ctx: Ctx, raceNumber: number | null): string | null {
@@ -345,7 +346,7 @@ function readRaceResult(ctx: Ctx, el: XmlElement, path: string): ReadRaceResult 
   return {
     leg,
     legOrder,
-    result: {
+    result: raceResultWithoutPlaceholders({
       raceId: raceIdFor(ctx, raceNumber),
       raceNumber,
       bibNumber: bib,
@@ -359,7 +360,7 @@ function readRaceResult(ctx: Ctx, el: XmlElement, path: string): ReadRaceResult 
       overall,
       course,
       cards,
-    },
+    }),
   };
 }
 
@@ -537,7 +538,7 @@ function finishTeam(team: TeamBuild): TeamResult {
   };
   const overall = last?.result.overall ?? null;
   if (overall !== null) {
-    return { ...base, time: overall.time, timeBehind: overall.timeBehind, position: overall.position, status: overall.status };
+    return teamResultWithoutPlaceholders({ ...base, time: overall.time, timeBehind: overall.timeBehind, position: overall.position, status: overall.status });
   }
   // No standing written: derive what can be derived honestly (no place without the producer's word).
   const notOk = members.find((m) => m.result.status !== 'OK');
@@ -545,13 +546,13 @@ function finishTeam(team: TeamBuild): TeamResult {
   if (notOk === undefined && members.length > 0 && members.every((m) => m.result.time !== null)) {
     time = members.reduce((sum, m) => sum + (m.result.time ?? 0), 0);
   }
-  return {
+  return teamResultWithoutPlaceholders({
     ...base,
     time,
     timeBehind: null,
     position: null,
     status: notOk?.result.status ?? (members.length > 0 ? 'OK' : 'Inactive'),
-  };
+  });
 }
 
 // --- StartList -----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import type {
   ResultList, SplitTime, StartList, TeamMemberResult, TeamResult, TeamStart,
 } from '../model.js';
 import { ResultList as ResultListSchema, StartList as StartListSchema } from '../model.js';
+import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
 import { parseElapsed } from '../time.js';
 import { attr, child, childPath, children, parseNativeDocument, parseNativeDocumentChunked, required, text } from '../xml.js';
 import type { ChunkedDocument, XmlValue } from '../xml.js';
@@ -158,16 +159,16 @@ function overallResult(node: XmlValue, path: string): OverallResult | null {
   const overall = child(node, 'OverallResult');
   if (overall === undefined) return null;
   const p = `${path}/OverallResult`;
-  return {
+  return overallWithoutPlaceholders({
     time: parseElapsed(text(overall, 'Time')),
     timeBehind: parseElapsed(text(overall, 'TimeDiff')) ?? seconds(text(overall, 'TimeBehind')),
     position: toInt(text(overall, 'ResultPosition')),
     status: child(overall, 'TeamStatus') !== undefined ? resultStatus(overall, 'TeamStatus', p) : resultStatus(overall, 'CompetitorStatus', p),
-  };
+  });
 }
 
 function raceResult(node: XmlValue, raceId: string | null, ctx: Ctx, path: string): RaceResult {
-  return {
+  return raceResultWithoutPlaceholders({
     raceId,
     raceNumber: null,
     bibNumber: bib(node),
@@ -181,7 +182,7 @@ function raceResult(node: XmlValue, raceId: string | null, ctx: Ctx, path: strin
     overall: overallResult(node, path),
     course: null,
     cards: cards(node),
-  };
+  });
 }
 
 function personResult(node: XmlValue, ctx: Ctx, path: string): PersonResult {
@@ -198,7 +199,7 @@ function personResult(node: XmlValue, ctx: Ctx, path: string): PersonResult {
 }
 
 function teamMemberResult(node: XmlValue, ctx: Ctx, path: string): TeamMemberResult {
-  const result: RaceResult = {
+  const result: RaceResult = raceResultWithoutPlaceholders({
     raceId: text(node, 'EventRaceId'),
     raceNumber: null,
     bibNumber: bib(node),
@@ -212,7 +213,7 @@ function teamMemberResult(node: XmlValue, ctx: Ctx, path: string): TeamMemberRes
     overall: overallResult(node, path),
     course: null,
     cards: cards(node),
-  };
+  });
   return {
     person: personOrId(node, path),
     organisation: organisationOrId(node),
@@ -223,7 +224,7 @@ function teamMemberResult(node: XmlValue, ctx: Ctx, path: string): TeamMemberRes
 }
 
 function teamResult(node: XmlValue, ctx: Ctx, path: string): TeamResult {
-  return {
+  return teamResultWithoutPlaceholders({
     name: text(node, 'TeamName') ?? '',
     organisations: organisationRefs(node),
     bibNumber: bib(node),
@@ -234,7 +235,7 @@ function teamResult(node: XmlValue, ctx: Ctx, path: string): TeamResult {
     position: toInt(text(node, 'ResultPosition')),
     status: resultStatus(node, 'TeamStatus', path),
     members: each(node, 'TeamMemberResult', path, (m, p) => teamMemberResult(m, ctx, p)),
-  };
+  });
 }
 
 function classResult(node: XmlValue, ctx: Ctx, path: string): ClassResult {

@@ -24,6 +24,12 @@ export interface SandboxEventorOptions {
   size?: DatasetSize;
   /** The sandbox clock: a fixed Date or a function (tests advance it to expire login links). */
   now?: Date | (() => Date);
+  /**
+   * Behave like a proxy or an older Eventor that does not know the `TimeZone` header: native XML
+   * then always carries local (Europe/Stockholm) times. Default false. Settable later on the
+   * returned sandbox (`ignoresTimeZoneHeader`).
+   */
+  ignoresTimeZoneHeader?: boolean;
 }
 
 export interface SandboxEventor {
@@ -36,6 +42,8 @@ export interface SandboxEventor {
   readonly requests: RequestLog;
   /** The sandbox clock. */
   now(): Date;
+  /** Whether `TimeZone: UTC` is ignored (local times always), as some custom Eventor addresses do. */
+  ignoresTimeZoneHeader: boolean;
   close(): Promise<void>;
 }
 
@@ -53,6 +61,7 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
   const logins = new LoginStore(clock);
   const hanging = new Set<ServerResponse>();
   let origin = '';
+  let ignoresTimeZoneHeader = options.ignoresTimeZoneHeader ?? false;
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
@@ -110,7 +119,7 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     const club = apiKey ? dataset.clubForKey(apiKey.trim()) ?? null : null;
     if (match.route.auth && !club) return errorReply(403, 'You do not have permission to view this directory or page using the credentials that you supplied.');
     const tz = req.headers['timezone'];
-    const utc = (Array.isArray(tz) ? tz[0] : tz)?.trim().toUpperCase() === 'UTC';
+    const utc = !ignoresTimeZoneHeader && (Array.isArray(tz) ? tz[0] : tz)?.trim().toUpperCase() === 'UTC';
     const ctx: RequestContext = {
       method: req.method ?? 'GET', segments: segments.slice(1), query: new Query(url.searchParams), headers: req.headers, body,
       dataset, club, now: clock, logins, origin,
@@ -137,6 +146,12 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     faults,
     requests,
     now: clock,
+    get ignoresTimeZoneHeader() {
+      return ignoresTimeZoneHeader;
+    },
+    set ignoresTimeZoneHeader(value: boolean) {
+      ignoresTimeZoneHeader = value;
+    },
     async close(): Promise<void> {
       for (const res of hanging) res.destroy();
       hanging.clear();
