@@ -7,7 +7,7 @@ import { escapeName } from '../src/render/index.js';
 async function eventorLine(ctx: CommandContext): Promise<{ text: string; lastAnswer: Date | null }> {
   try {
     const eventor = await ctx.guild.eventor();
-    // organisation/apiKey is the key check Eventor documents; the client caches it for a day.
+    // organisation/apiKey is the key check Eventor documents; the server's client caches it for 5 minutes, and drops it the moment Eventor refuses the key.
     const organisation = await eventor.client.organisationForApiKey();
     const own = ctx.guild.id ? ctx.store.guildSettings(ctx.guild.id)?.hasApiKey === true : false;
     const text = `${ctx.t('status.keyOk', { club: escapeName(organisation.name), instance: eventor.instance.label })}${own ? '' : `\n${ctx.t('status.keyDefault')}`}`;
