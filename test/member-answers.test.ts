@@ -1,0 +1,92 @@
+/**
+ * What members are told when something goes wrong (issue 10 §1, §2): a member's own mistake is
+ * told to them alone, a lost acknowledgement still ends in an answer, and Eventor's refusals on
+ * lists are named for what they are. Real bot, sandbox Discord over a real WebSocket, sandbox
+ * Eventor over HTTP.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderMessageText, type MessageView } from '../src/sandbox/discord/index.js';
+import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+
+const WAIT = { timeoutMs: 15_000 };
+
+function text(message: MessageView): string {
+  return renderMessageText(message).replace(/\\(.)/g, '$1');
+}
+
+describe('what members are told', () => {
+  let world: LoopbackWorld;
+
+  const invoke = (name: string, options: Record<string, string | number> = {}, locale: 'en-GB' | 'sv-SE' = 'en-GB') =>
+    world.discord.runCommand({
+      guildId: world.guild.id, channelId: world.channel.id, user: locale === 'sv-SE' ? world.swedishMember : world.member, locale, name, options,
+    });
+
+  /** What everyone in the channel sees (no ephemeral messages, no deleted ones). */
+  const channelTexts = () => world.discord.messages(world.channel.id).map(text);
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld();
+  });
+  afterEach(() => {
+    world.discord.faults.clear();
+    world.eventor.faults.clear();
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('a typo in an option of a public command is told to the member alone; the channel keeps no placeholder', async () => {
+    const before = channelTexts();
+    const handle = invoke('events', { from: '2026-13-45' });
+    const [notice] = await handle.waitForFollowUps(1, WAIT);
+    expect(notice!.ephemeral).toBe(true);
+    expect(text(notice!)).toContain('2026-13-45');
+    expect(text(notice!)).toMatch(/date/i);
+    // The public "thinking…" placeholder is gone, and nothing of the error reached the channel.
+    expect(handle.history().some((event) => event.kind === 'deleteOriginal')).toBe(true);
+    expect(handle.original()?.deleted).toBe(true);
+    expect(channelTexts()).toEqual(before);
+  });
+
+  it('the same in Swedish', async () => {
+    const before = channelTexts();
+    const handle = invoke('events', { from: 'igår' }, 'sv-SE');
+    const [notice] = await handle.waitForFollowUps(1, WAIT);
+    expect(notice!.ephemeral).toBe(true);
+    expect(text(notice!)).toContain('igår');
+    expect(text(notice!)).toMatch(/datum/i);
+    expect(channelTexts()).toEqual(before);
+  });
+
+  it('a failure that concerns everyone (Eventor down) stays in the public answer', async () => {
+    world.eventor.faults.add({ path: '/api/events', kind: 'status', status: 503 });
+    const handle = invoke('events', { days: 3, from: '2031-05-01' });
+    const reply = await handle.reply(WAIT);
+    expect(reply.ephemeral).toBe(false);
+    expect(reply.deleted).toBe(false);
+    expect(text(reply)).toMatch(/Eventor/);
+    expect(handle.followUps()).toEqual([]);
+  });
+
+  it('when the answer to the deferral is lost and the retry meets 40060, the member still gets their answer', async () => {
+    world.discord.faults.loseAnswer({ route: 'POST /interactions/:interactionId/:token/callback', times: 1 });
+    const handle = invoke('events', { days: 3, from: '2031-05-01' });
+    const reply = await handle.reply(WAIT);
+    expect(world.discord.faults.pending()).toBe(0);
+    // discord.js sent the deferral again and was told it had already arrived.
+    expect(handle.history().some((event) => event.kind === 'rejected' && event.code === 40060)).toBe(true);
+    expect(reply.loading).toBe(false);
+    expect(reply.ephemeral).toBe(false);
+    expect(text(reply)).toMatch(/event/i);
+    expect(text(reply)).not.toMatch(/went wrong/i);
+  });
+
+  it('the same for a private command (/status)', async () => {
+    world.discord.faults.loseAnswer({ route: 'POST /interactions/:interactionId/:token/callback', times: 1 });
+    const status = await invoke('status').reply(WAIT);
+    expect(status.ephemeral).toBe(true);
+    expect(status.loading).toBe(false);
+    expect(text(status)).toMatch(/Eventor/);
+  });
+});
