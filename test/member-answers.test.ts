@@ -90,3 +90,38 @@ describe('what members are told', () => {
     expect(text(status)).toMatch(/Eventor/);
   });
 });
+
+describe('/events when the club\'s district cannot be looked up', () => {
+  let world: LoopbackWorld;
+  beforeAll(async () => {
+    world = await startLoopbackWorld();
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('lists the club\'s own events and says the district is missing, instead of failing', async () => {
+    const club = world.eventor.dataset.homeClub.id;
+    const district = world.eventor.dataset.homeClub.organisation.parentId!;
+    expect(district).toBeTruthy();
+    // Eventor gives neither its list of organisations nor the district asked for by id.
+    world.eventor.faults.add({ path: '/api/organisations', kind: 'status', status: 503 });
+    world.eventor.faults.add({ path: `/api/organisation/${district}`, kind: 'status', status: 404 });
+    const handle = world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'events', options: { days: 60 } });
+    const reply = await handle.reply(WAIT);
+    expect(reply.ephemeral).toBe(false);
+    expect(reply.deleted).toBe(false);
+    const body = text(reply);
+    expect(body).not.toContain('could not find that event');
+    expect(body).toContain('Upcoming events');
+    expect(body).toContain('only the club\'s own events');
+    expect(world.eventor.requests.count(`/api/organisation/${district}`)).toBeGreaterThan(0);
+    // The events asked for were the club's alone.
+    const asked = world.eventor.requests.filter((request) => request.path.toLowerCase() === '/api/events');
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.at(-1)!.query['organisationIds']).toBe(club);
+    // In Swedish too.
+    const swedish = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.swedishMember, locale: 'sv-SE', name: 'events', options: { days: 60 } }).reply(WAIT);
+    expect(text(swedish)).toContain('bara klubbens egna tävlingar');
+  });
+});
