@@ -91,6 +91,56 @@ describe('what members are told', () => {
   });
 });
 
+describe('Eventor refusing or not finding a list', () => {
+  let world: LoopbackWorld;
+  beforeAll(async () => {
+    world = await startLoopbackWorld();
+  });
+  afterEach(() => {
+    world.eventor.faults.clear();
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const invoke = (name: string, options: Record<string, string | number>, locale: 'en-GB' | 'sv-SE' = 'en-GB') =>
+    world.discord.runCommand({
+      guildId: world.guild.id, channelId: world.channel.id, user: locale === 'sv-SE' ? world.swedishMember : world.member, locale, name, options,
+    });
+
+  it('a 401 on /events says the key lacks the rights, publicly (it concerns everyone), in the member\'s language', async () => {
+    world.eventor.faults.add({ path: '/api/events', kind: 'status', status: 401 });
+    const reply = await invoke('events', { days: 5, from: '2032-03-01' }).reply(WAIT);
+    expect(reply.ephemeral).toBe(false);
+    expect(reply.deleted).toBe(false);
+    const body = text(reply);
+    expect(body).not.toContain('went wrong');
+    expect(body).toContain('API key');
+    expect(body).toContain('rights');
+    const swedish = text(await invoke('events', { days: 6, from: '2032-03-01' }, 'sv-SE').reply(WAIT));
+    expect(swedish).toContain('behörighet');
+  });
+
+  it('a 404 on a list (/activities, /events) says Eventor has no such list, not that an event is missing', async () => {
+    world.eventor.faults.add({ path: '/api/activities', kind: 'status', status: 404 });
+    const activities = text(await invoke('activities', { from: '2032-04-01', to: '2032-04-20' }).answer(WAIT));
+    expect(activities).not.toContain('could not find that event');
+    expect(activities).not.toContain('activity');
+    expect(activities).toContain('no such list');
+    world.eventor.faults.add({ path: '/api/events', kind: 'status', status: 404 });
+    const events = await invoke('events', { days: 7, from: '2032-03-01' }).reply(WAIT);
+    expect(text(events)).not.toContain('could not find that event');
+    expect(text(events)).toContain('no such list');
+    expect(events.ephemeral).toBe(false);
+  });
+
+  it('a 404 on one event the member named is still "I could not find that event", told to them alone', async () => {
+    const answer = await invoke('event', { event: '987650001' }).answer(WAIT);
+    expect(answer.ephemeral).toBe(true);
+    expect(text(answer)).toContain('I could not find that event in Eventor.');
+  });
+});
+
 describe('/events when the club\'s district cannot be looked up', () => {
   let world: LoopbackWorld;
   beforeAll(async () => {

@@ -243,6 +243,8 @@ const SHARED_FAILURES: ReadonlySet<MessageKey> = new Set<MessageKey>([
   'error.invalidApiKey',
   'error.eventorUnavailable',
   'error.eventorAnswerTooLarge',
+  'error.eventorNotPermitted',
+  'error.eventorListMissing',
 ]);
 
 export function concernsEveryone(key: MessageKey): boolean {
@@ -272,6 +274,22 @@ async function acknowledge(
   }
 }
 
+/**
+ * Eventor operations about one thing the member named by its id: their 404 means that thing does
+ * not exist (the member's mistake). A 404 on any other operation, a list, means Eventor has no such
+ * list at this address or what it lists is gone, which concerns everyone.
+ */
+const NOT_FOUND_MEANS: Readonly<Record<string, MessageKey>> = {
+  event: 'error.eventNotFound',
+  eventclasses: 'error.eventNotFound',
+  entryfees: 'error.eventNotFound',
+  'starts-event': 'error.eventNotFound',
+  'starts-event-iofxml': 'error.eventNotFound',
+  'results-event': 'error.eventNotFound',
+  'results-event-iofxml': 'error.eventNotFound',
+  activity: 'members.error.unknownActivity',
+};
+
 /** The message a member sees for a failure. */
 export function messageFor(error: unknown): MessageKey {
   if (error instanceof UserFacingError) return error.key;
@@ -279,8 +297,11 @@ export function messageFor(error: unknown): MessageKey {
     switch (error.code) {
       case 'InvalidApiKey':
         return 'error.invalidApiKey';
+      case 'AuthenticationFailed':
+        // Outside /link (which handles its own wrong password), a 401 is Eventor refusing the key this request.
+        return 'error.eventorNotPermitted';
       case 'NotFound':
-        return 'error.eventNotFound';
+        return (error.operation !== undefined && Object.hasOwn(NOT_FOUND_MEANS, error.operation) ? NOT_FOUND_MEANS[error.operation] : undefined) ?? 'error.eventorListMissing';
       case 'RateLimited':
       case 'Upstream':
       case 'Unreachable':
