@@ -175,3 +175,44 @@ describe('/events when the club\'s district cannot be looked up', () => {
     expect(text(swedish)).toContain('bara klubbens egna tävlingar');
   });
 });
+
+describe('wording against facts', () => {
+  let world: LoopbackWorld;
+  beforeAll(async () => {
+    world = await startLoopbackWorld();
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const invoke = (name: string, options: Record<string, string | number>, locale: 'en-GB' | 'sv-SE' = 'en-GB') =>
+    world.discord.runCommand({
+      guildId: world.guild.id, channelId: world.channel.id, user: locale === 'sv-SE' ? world.swedishMember : world.member, locale, name, options,
+    }).answer(WAIT);
+
+  it('/entries for a past event nobody from the club entered says so in the past tense; an upcoming one still says "yet"', async () => {
+    const club = world.eventor.dataset.homeClub.id;
+    const fromClub = (ev: (typeof world.eventor.dataset.events)[number]) => world.eventor.dataset.entriesAt(ev).some((entry) =>
+      entry.competitor ? entry.competitor.organisation?.id === club : (entry.team?.organisations ?? []).some((o) => o.id === club));
+    const now = Date.now();
+    const ended = (ev: (typeof world.eventor.dataset.events)[number]) => Date.parse(ev.event.finish ?? ev.event.start ?? '') < now - 86_400_000;
+    const past = world.eventor.dataset.events.find((ev) => ev.event.start !== null && ended(ev) && !fromClub(ev));
+    const upcoming = world.eventor.dataset.events.find((ev) => ev.event.start !== null && Date.parse(ev.event.start) > now + 86_400_000 && !fromClub(ev));
+    expect(past, 'the sandbox has a past event without club entries').toBeDefined();
+    expect(upcoming, 'the sandbox has an upcoming event without club entries').toBeDefined();
+    const before = text(await invoke('entries', { event: past!.event.id }));
+    expect(before).toContain('Nobody from the club entered.');
+    expect(before).not.toContain('yet');
+    expect(text(await invoke('entries', { event: past!.event.id }, 'sv-SE'))).toContain('Ingen från klubben anmälde sig.');
+    expect(text(await invoke('entries', { event: upcoming!.event.id }))).toContain('Nobody from the club has entered yet.');
+  });
+
+  it('/activities for a period with past days and no activities says "no activities in this period", not "upcoming"', async () => {
+    const past = text(await invoke('activities', { from: '2001-01-01', to: '2001-01-31' }));
+    expect(past).toContain('No activities in this period.');
+    expect(past).not.toContain('upcoming');
+    expect(text(await invoke('activities', { from: '2001-01-01', to: '2001-01-31' }, 'sv-SE'))).toContain('Inga aktiviteter under den här perioden.');
+    const future = text(await invoke('activities', { from: '2098-01-01', to: '2098-01-31' }));
+    expect(future).toContain('No upcoming activities.');
+  });
+});
