@@ -89,6 +89,21 @@ describe('what members are told', () => {
     expect(status.loading).toBe(false);
     expect(text(status)).toMatch(/Eventor/);
   });
+
+  it('the same for a page button whose deferred update lost its answer: the page still turns', async () => {
+    const list = await invoke('events', { days: 365, level: 'all' }).reply(WAIT);
+    expect(text(list)).toMatch(/Page 1 of [2-9]/);
+    const next = list.components.flatMap((row) => (row.components ?? []) as Array<{ type: number; custom_id?: string; label?: string; disabled?: boolean }>)
+      .find((c) => c.type === 2 && c.label === 'Next' && !c.disabled);
+    expect(next?.custom_id).toBeDefined();
+    world.discord.faults.loseAnswer({ route: 'POST /interactions/:interactionId/:token/callback', times: 1 });
+    const click = world.discord.clickButton({ message: list.id, customId: next!.custom_id!, user: world.member });
+    const turned = await click.reply(WAIT);
+    expect(world.discord.faults.pending()).toBe(0);
+    expect(click.history().some((event) => event.kind === 'rejected' && event.code === 40060)).toBe(true);
+    expect(turned.id).toBe(list.id);
+    expect(text(turned)).toMatch(/Page 2 of/);
+  });
 });
 
 describe('Eventor refusing or not finding a list', () => {
