@@ -19,7 +19,8 @@ function pageId(from: string, to: string, page: number): string {
 async function pages(ctx: BaseContext, eventor: GuildEventor, from: string, to: string): Promise<MessagePayload[]> {
   const activities = await eventor.client.activities({ organisationId: eventor.organisationId, from, to, includeRegistrations: true });
   const when = (a: { startTime: string | null }) => (a.startTime ? Date.parse(a.startTime) : Number.MAX_SAFE_INTEGER);
-  return renderActivities([...activities].sort((a, b) => when(a) - when(b)), renderContext(ctx, eventor));
+  const periodHasPastDays = from < localToday(ctx.now(), ctx.guild.timeZone);
+  return renderActivities([...activities].sort((a, b) => when(a) - when(b)), renderContext(ctx, eventor), { periodHasPastDays });
 }
 
 function readable(value: string | null): boolean {

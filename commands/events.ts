@@ -7,7 +7,9 @@ import { SlashCommandIntegerOption, SlashCommandStringOption, type ApplicationCo
 import { UserFacingError, customId, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
+import { EventorError } from '../src/eventor/errors.js';
 import type { Event, Organisation } from '../src/eventor/model.js';
+import type { Logger } from '../src/log/logger.js';
 import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { t, type Language } from '../src/i18n/index.js';
 import { escapeName, plainText, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
@@ -58,6 +60,11 @@ export function checkFilters(input: { from: string | null; days: number | null; 
   return { from, days, level };
 }
 
+/** Whether the list is of events around the club (its area), rather than one organiser's or the whole country's. */
+function looksAroundTheClub(filters: EventFilters): boolean {
+  return filters.organiserId === null && (filters.level === null || !COUNTRY_WIDE.has(filters.level) && filters.level !== 'all');
+}
+
 /** The question for Eventor: whole local days, and the area the level calls for. */
 export function eventQuery(filters: EventFilters, area: readonly string[], timeZone: string): {
   fromDate: string; toDate: string; organisationIds?: string[]; classificationIds?: string[]; includeEntryBreaks: true;
@@ -65,21 +72,55 @@ export function eventQuery(filters: EventFilters, area: readonly string[], timeZ
   const window = dayWindow(filters.from, addDays(filters.from, filters.days - 1), timeZone);
   const query: ReturnType<typeof eventQuery> = { fromDate: window.from, toDate: window.to, includeEntryBreaks: true };
   if (filters.organiserId !== null) query.organisationIds = [filters.organiserId];
-  else if (filters.level === null || !COUNTRY_WIDE.has(filters.level) && filters.level !== 'all') query.organisationIds = [...area];
+  else if (looksAroundTheClub(filters)) query.organisationIds = [...area];
   if (filters.level !== null && filters.level !== 'all') query.classificationIds = [CLASSIFICATION_ID.get(filters.level)!];
   return query;
 }
 
+/** The club's area, and whether its district had to be left out because Eventor did not give it. */
+interface HomeArea {
+  ids: string[];
+  districtUnavailable: boolean;
+}
+
 /**
  * The club and, when it has one, its district: the events "around the club". A parent that is a
- * federation would mean the whole country, so only a district widens the area.
+ * federation would mean the whole country, so only a district widens the area. When Eventor
+ * cannot give the district (not in its list, and asking for it by id fails), the club alone is
+ * still worth a list: the caller says the district is missing rather than failing as a whole.
+ * A refused key is the exception: it concerns every question, so it is passed on.
  */
-async function homeArea(eventor: GuildEventor, organisations: ReadonlyMap<string, Organisation>): Promise<string[]> {
+async function homeArea(eventor: GuildEventor, organisations: ReadonlyMap<string, Organisation>, log: Logger): Promise<HomeArea> {
   const own = await eventor.client.organisationForApiKey();
   const club = own.id === eventor.organisationId ? own : organisations.get(eventor.organisationId);
   const parentId = club?.parentId ?? null;
-  const parent = parentId === null ? undefined : organisations.get(parentId) ?? await eventor.client.organisation({ id: parentId });
-  return parent?.kind === 'district' ? [parent.id, eventor.organisationId] : [eventor.organisationId];
+  const clubOnly = (districtUnavailable: boolean): HomeArea => ({ ids: [eventor.organisationId], districtUnavailable });
+  if (parentId === null) return clubOnly(false);
+  let parent = organisations.get(parentId);
+  if (parent === undefined) {
+    try {
+      parent = await eventor.client.organisation({ id: parentId });
+    } catch (error) {
+      if (!(error instanceof EventorError) || error.code === 'InvalidApiKey') throw error;
+      log.warn('events: the club\'s district could not be looked up; listing the club alone', { district: parentId, error });
+      return clubOnly(true);
+    }
+  }
+  return parent.kind === 'district' ? { ids: [parent.id, eventor.organisationId], districtUnavailable: false } : clubOnly(false);
+}
+
+/**
+ * Every organisation by id, for organiser names and the club's district. Without the list (Eventor
+ * failed on it) events still carry their organisers' names, and the district is asked for alone.
+ */
+async function organisationsOrNone(eventor: GuildEventor, log: Logger): Promise<Map<string, Organisation>> {
+  try {
+    return await organisationsById(eventor);
+  } catch (error) {
+    if (!(error instanceof EventorError) || error.code === 'InvalidApiKey') throw error;
+    log.warn('events: no list of organisations from Eventor; going on without it', { error });
+    return new Map();
+  }
 }
 
 function byDate(a: Event, b: Event): number {
@@ -97,15 +138,17 @@ const PICK_ID = customId(NAME, 'pick');
 
 async function listPage(ctx: BaseContext, filters: EventFilters, page: number, language: Language): Promise<MessagePayload> {
   const eventor = await ctx.guild.eventor();
-  const organisations = await organisationsById(eventor);
-  const area = await homeArea(eventor, organisations);
-  const events = await eventor.client.events(eventQuery(filters, area, ctx.guild.timeZone));
+  const organisations = await organisationsOrNone(eventor, ctx.log);
+  const area = await homeArea(eventor, organisations, ctx.log);
+  const events = await eventor.client.events(eventQuery(filters, area.ids, ctx.guild.timeZone));
   const names = new Map([...organisations.values()].map((organisation) => [organisation.id, organisation.name]));
-  return renderEventList([...events].sort(byDate), renderContext(ctx, eventor, language, names), {
+  const payload = renderEventList([...events].sort(byDate), renderContext(ctx, eventor, language, names), {
     page,
     pageSize: PAGE_SIZE,
     customIds: { page: (n) => pageId(filters, language, n), pick: PICK_ID },
   });
+  if (!area.districtUnavailable || !looksAroundTheClub(filters)) return payload;
+  return { ...payload, content: t(language, 'events.districtUnavailable') };
 }
 
 /**
@@ -171,7 +214,7 @@ export const eventsCommand: BotCommand = {
     if (focused.name !== 'organiser') return [];
     const eventor = await ctx.guild.eventor();
     const organisations = await organisationsById(eventor);
-    return organiserChoices(organisations.values(), String(focused.value), ctx.language, await homeArea(eventor, organisations));
+    return organiserChoices(organisations.values(), String(focused.value), ctx.language, (await homeArea(eventor, organisations, ctx.log)).ids);
   },
   components: {
     p: {

@@ -35,7 +35,7 @@ describe('/events, /event and /entries end to end', () => {
   const run = (name: string, options: Record<string, string | number> = {}, locale: 'en-GB' | 'sv-SE' = 'en-GB') =>
     world.discord.runCommand({
       guildId: world.guild.id, channelId: world.channel.id, user: locale === 'sv-SE' ? world.swedishMember : world.member, locale, name, options,
-    }).reply(WAIT);
+    }).answer(WAIT);
 
   /** Upcoming events in [today, today + days - 1] organised in the club's district, by date. */
   const districtEvents = (days: number): SandboxEvent[] => {

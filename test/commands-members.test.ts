@@ -37,7 +37,7 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
   let placed: Placed;
   let recent: SandboxEvent[];
   const run = (user: LoopbackWorld['member'], name: string, options: Record<string, string | number | boolean> = {}, locale?: string) =>
-    world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user, name, options, ...(locale ? { locale } : {}) }).reply(WAIT);
+    world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user, name, options, ...(locale ? { locale } : {}) }).answer(WAIT);
 
   beforeAll(async () => {
     world = await startLoopbackWorld();

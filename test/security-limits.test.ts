@@ -223,7 +223,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       const reached = (id: string) => world.eventor.requests.some((r) => r.path.includes(id) || Object.values(r.query).some((v) => v.split(',').includes(id)));
       const burst = ids.map((id) => run(burster, 'event', { event: id }));
       const alongside = run(bystander, 'event', { event: bystanderId });
-      const texts = await Promise.all(burst.map(async (h) => renderMessageText(await h.reply(WAIT))));
+      const texts = await Promise.all(burst.map(async (h) => renderMessageText(await h.answer(WAIT))));
       const slowed = texts.filter((t) => t.includes('Please slow down and try again in'));
       expect(slowed).toHaveLength(5);
       for (const text of slowed) {
@@ -234,7 +234,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       expect(texts.filter((t) => t.includes('could not find that event'))).toHaveLength(10);
       expect(ids.filter(reached)).toHaveLength(10);
       // The bystander's command was answered as usual, and reached Eventor.
-      expect(renderMessageText(await alongside.reply(WAIT))).toContain('could not find that event');
+      expect(renderMessageText(await alongside.answer(WAIT))).toContain('could not find that event');
       expect(reached(bystanderId)).toBe(true);
       // Commands that never ask Eventor are not held back: /help answers.
       expect(renderMessageText(await run(burster, 'help').reply(WAIT))).not.toContain('slow down');
@@ -243,7 +243,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       expect(renderMessageText(swedish)).toMatch(/försök igen om \d+ s/);
       expect(reached('987659998')).toBe(false);
       offset += 21_000;
-      expect(renderMessageText(await run(burster, 'event', { event: '987659997' }).reply(WAIT))).toContain('could not find that event');
+      expect(renderMessageText(await run(burster, "event", { event: "987659997" }).answer(WAIT))).toContain('could not find that event');
       expect(reached('987659997')).toBe(true);
     });
   });

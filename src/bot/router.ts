@@ -3,7 +3,7 @@
  * gives each interaction a correlation id in the logs, and turns any failure into a friendly,
  * localised message. Nothing a handler throws reaches discord.js unhandled.
  */
-import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction, type Interaction, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type AutocompleteInteraction, type ChatInputCommandInteraction, type Interaction, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { EventorError } from '../eventor/errors.js';
 import { languageFor, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
@@ -118,14 +118,18 @@ export class InteractionRouter {
       await interaction.reply({ content: ctx.t('error.unexpected'), flags: MessageFlags.Ephemeral });
       return;
     }
+    let mode: DeferMode = 'none';
     try {
       const callsEventor = typeof command.callsEventor === 'function' ? command.callsEventor(interaction) : command.callsEventor ?? true;
       if (callsEventor && (await this.#slowedDown(interaction, ctx, log))) return;
-      const mode: DeferMode = typeof command.defer === 'function' ? command.defer(interaction) : command.defer;
-      if (mode !== 'none') await interaction.deferReply(mode === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {});
+      mode = typeof command.defer === 'function' ? command.defer(interaction) : command.defer;
+      if (mode !== 'none') {
+        const ephemeral = mode === 'ephemeral';
+        await acknowledge(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}), ephemeral, log);
+      }
       await command.execute(ctx);
     } catch (error) {
-      await this.#fail(interaction, error, ctx.language, log);
+      await this.#fail(interaction, error, ctx.language, log, { publicDeferral: mode === 'public' });
     }
   }
 
@@ -169,11 +173,11 @@ export class InteractionRouter {
     const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
     try {
       if ((handler.callsEventor ?? true) && (await this.#slowedDown(interaction, ctx, log))) return;
-      if (updating) await interaction.deferUpdate();
-      else if (handler.defer !== 'none') await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      if (updating) await acknowledge(interaction, () => interaction.deferUpdate(), null, log);
+      else if (handler.defer !== 'none') await acknowledge(interaction, () => interaction.deferReply({ flags: MessageFlags.Ephemeral }), true, log);
       await handler.handle(ctx);
     } catch (error) {
-      await this.#fail(interaction, error, ctx.language, log, shared);
+      await this.#fail(interaction, error, ctx.language, log, { shared });
     }
   }
 
@@ -195,26 +199,96 @@ export class InteractionRouter {
     error: unknown,
     language: Language,
     log: Logger,
-    /** The interaction updates a message others see (a page button): the error goes privately to the member. */
-    shared = false,
+    where: {
+      /** The interaction updates a message others see (a page button): the error goes privately to the member. */
+      shared?: boolean;
+      /** The command was deferred publicly: its "thinking…" placeholder is seen by the whole channel. */
+      publicDeferral?: boolean;
+    } = {},
   ): Promise<void> {
     const key = messageFor(error);
     if (key === 'error.unexpected') log.error('command failed', { error });
     else log.warn('command answered with an error message', { key, error });
     const content = error instanceof UserFacingError ? t(language, error.key, error.vars) : t(language, key);
+    const privately = { content, flags: MessageFlags.Ephemeral } as const;
     try {
-      if (interaction.deferred || interaction.replied) {
+      if (interaction.deferred && !interaction.replied && where.publicDeferral && !concernsEveryone(key)) {
+        // The member's own mistake does not belong in the channel: the public placeholder goes,
+        // and only they see the message (a follow-up after the deletion is a message of its own,
+        // so it can be ephemeral; before it, it would fill the public placeholder).
+        await interaction.deleteReply();
+        await interaction.followUp(privately);
+      } else if (interaction.deferred || interaction.replied) {
         // Ephemeral follow-up rather than replacing a public reply with an error.
-        if (interaction.deferred && !interaction.replied && !shared) await interaction.editReply({ content, embeds: [], components: [] });
-        else await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+        if (interaction.deferred && !interaction.replied && !where.shared) await interaction.editReply({ content, embeds: [], components: [] });
+        else await interaction.followUp(privately);
       } else {
-        await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+        await interaction.reply(privately);
       }
     } catch (replyError) {
       log.error('could not tell the member about the failure', { error: replyError });
     }
   }
 }
+
+/**
+ * Failures that concern every member alike (Eventor is down or refuses the server's key, the
+ * server is not set up, the bot itself failed): they may stay in a public answer, since anyone
+ * trying again meets them too. Every other message is about what this member typed or picked
+ * (a bad date, an unknown member, a made-up id) and is shown to them alone.
+ */
+const SHARED_FAILURES: ReadonlySet<MessageKey> = new Set<MessageKey>([
+  'error.unexpected',
+  'error.notConfigured',
+  'error.invalidApiKey',
+  'error.eventorUnavailable',
+  'error.eventorAnswerTooLarge',
+  'error.eventorNotPermitted',
+  'error.eventorListMissing',
+]);
+
+export function concernsEveryone(key: MessageKey): boolean {
+  return SHARED_FAILURES.has(key);
+}
+
+/**
+ * Sends an acknowledgement (a deferral). When Discord carried it out but its answer was lost on
+ * the way back, discord.js sends it again and meets 40060 "Interaction has already been
+ * acknowledged": the first attempt arrived, so the interaction is deferred and the answer can go
+ * on as if nothing happened (else the member would be left on "thinking…" for good).
+ */
+async function acknowledge(
+  interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
+  send: () => Promise<unknown>,
+  /** What the deferral made the answer (null: it updates the message the component is on). */
+  ephemeral: boolean | null,
+  log: Logger,
+): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged)) throw error;
+    log.warn('acknowledgement already arrived (its answer was lost); going on with the reply');
+    interaction.deferred = true;
+    if (ephemeral !== null) interaction.ephemeral = ephemeral;
+  }
+}
+
+/**
+ * Eventor operations about one thing the member named by its id: their 404 means that thing does
+ * not exist (the member's mistake). A 404 on any other operation, a list, means Eventor has no such
+ * list at this address or what it lists is gone, which concerns everyone.
+ */
+const NOT_FOUND_MEANS: Readonly<Record<string, MessageKey>> = {
+  event: 'error.eventNotFound',
+  eventclasses: 'error.eventNotFound',
+  entryfees: 'error.eventNotFound',
+  'starts-event': 'error.eventNotFound',
+  'starts-event-iofxml': 'error.eventNotFound',
+  'results-event': 'error.eventNotFound',
+  'results-event-iofxml': 'error.eventNotFound',
+  activity: 'members.error.unknownActivity',
+};
 
 /** The message a member sees for a failure. */
 export function messageFor(error: unknown): MessageKey {
@@ -223,8 +297,11 @@ export function messageFor(error: unknown): MessageKey {
     switch (error.code) {
       case 'InvalidApiKey':
         return 'error.invalidApiKey';
+      case 'AuthenticationFailed':
+        // Outside /link (which handles its own wrong password), a 401 is Eventor refusing the key this request.
+        return 'error.eventorNotPermitted';
       case 'NotFound':
-        return 'error.eventNotFound';
+        return (error.operation !== undefined && Object.hasOwn(NOT_FOUND_MEANS, error.operation) ? NOT_FOUND_MEANS[error.operation] : undefined) ?? 'error.eventorListMissing';
       case 'RateLimited':
       case 'Upstream':
       case 'Unreachable':

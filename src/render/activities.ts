@@ -22,9 +22,13 @@ function countText(activity: Activity, ctx: RenderContext): string {
   return activity.registrationCount === null ? '' : t(ctx.language, 'render.activity.registered', { count: activity.registrationCount });
 }
 
-/** Activities in the order given, each with start, registrations, deadline and link. */
-export function renderActivities(activities: readonly Activity[], ctx: RenderContext, options: PageOptions = {}): MessagePayload[] {
+/**
+ * Activities in the order given, each with start, registrations, deadline and link. With none,
+ * "no upcoming activities" only when the period asked for has no past days in it.
+ */
+export function renderActivities(activities: readonly Activity[], ctx: RenderContext, options: PageOptions & { periodHasPastDays?: boolean } = {}): MessagePayload[] {
   const { language } = ctx;
+  const { periodHasPastDays = false, ...pageOptions } = options;
   const blocks = activities.map((activity) => {
     const url = safeUrl(activity.url);
     const name = truncate(url ? linkText(activity.name) : escapeName(activity.name), 150);
@@ -33,8 +37,8 @@ export function renderActivities(activities: readonly Activity[], ctx: RenderCon
     return details === '' ? head : `${head}\n${details}`;
   });
   return sectionsToPages([{ heading: null, blocks }], ctx, { title: t(language, 'render.activity.title'), color: COLOURS.activity }, {
-    ...options,
-    empty: t(language, 'render.activity.none'),
+    ...pageOptions,
+    empty: t(language, periodHasPastDays ? 'render.activity.noneInPeriod' : 'render.activity.none'),
   });
 }
 

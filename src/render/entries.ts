@@ -4,13 +4,19 @@
 import type { Entry, Event, EventClass } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { nextDeadlineText } from './events.js';
-import { discordTimestamp, escapeName, eventUrl, linkText, personNameText, truncate } from './format.js';
+import { discordTimestamp, escapeName, eventUrl, isPast, linkText, personNameText, truncate } from './format.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
 function entrantName(entry: Entry): string {
   if (entry.competitor) return personNameText(entry.competitor.person?.name) || '?';
   return entry.team?.name ?? '?';
+}
+
+/** Over once its finish (else its start) has passed: "has entered yet" would then be wrong. */
+function eventIsOver(event: Event, ctx: RenderContext): boolean {
+  const last = event.finish ?? event.start;
+  return last !== null && isPast(last, ctx);
 }
 
 /**
@@ -50,7 +56,7 @@ export function renderClubEntries(
     title: truncate(t(language, 'render.entries.title', { event: escapeName(event.name) }), 256),
     url: eventUrl(ctx, event.id),
     color: COLOURS.brand,
-  }, { ...options, intro: introLines.join('\n'), empty: t(language, 'render.entries.none') });
+  }, { ...options, intro: introLines.join('\n'), empty: t(language, eventIsOver(event, ctx) ? 'render.entries.noneAfter' : 'render.entries.none') });
 }
 
 /** The club's entry count per upcoming event, with each event's next deadline. */

@@ -18,6 +18,7 @@ export const events = defineMessages({
     'events.badDays': 'The number of days must be a whole number from {min} to {max}.',
     'events.unknownOrganiser': 'I could not find the organiser "{value}" in Eventor. Pick one from the list while typing.',
     'events.district': 'district',
+    'events.districtUnavailable': 'Eventor could not tell me the club\'s district just now, so this list has only the club\'s own events.',
 
     'event.name': 'event',
     'event.description': 'Everything about one event: dates, deadlines, classes, fees, documents',
@@ -44,6 +45,7 @@ export const events = defineMessages({
     'events.badDays': 'Antalet dagar måste vara ett heltal från {min} till {max}.',
     'events.unknownOrganiser': 'Jag hittade inte arrangören "{value}" i Eventor. Välj en i listan medan du skriver.',
     'events.district': 'distrikt',
+    'events.districtUnavailable': 'Eventor kunde inte ge mig klubbens distrikt just nu, så listan visar bara klubbens egna tävlingar.',
 
     'event.name': 'tävling',
     'event.description': 'Allt om ett arrangemang: datum, anmälningsstopp, klasser, avgifter, dokument',
@@ -70,6 +72,7 @@ export const events = defineMessages({
     'events.badDays': 'Antall dager må være et helt tall fra {min} til {max}.',
     'events.unknownOrganiser': 'Jeg fant ikke arrangøren «{value}» i Eventor. Velg en fra listen mens du skriver.',
     'events.district': 'krets',
+    'events.districtUnavailable': 'Eventor kunne ikke gi meg klubbens krets akkurat nå, så lista viser bare klubbens egne løp.',
 
     'event.name': 'løp',
     'event.description': 'Alt om ett løp: datoer, påmeldingsfrister, klasser, avgifter, dokumenter',

@@ -75,6 +75,7 @@ export const render = defineMessages({
     'render.entries.title': 'Entries: {event}',
     'render.entries.total': 'Entered from the club: {count}',
     'render.entries.none': 'Nobody from the club has entered yet.',
+    'render.entries.noneAfter': 'Nobody from the club entered.',
     'render.entries.noClass': 'No class',
     'render.entries.count': 'Entered: {count}',
     'render.entries.overviewTitle': 'The club\'s entries',
@@ -118,6 +119,7 @@ export const render = defineMessages({
 
     'render.activity.title': 'Club activities',
     'render.activity.none': 'No upcoming activities.',
+    'render.activity.noneInPeriod': 'No activities in this period.',
     'render.activity.start': 'Starts',
     'render.activity.registrations': 'Registrations',
     'render.activity.registered': 'Registered: {count}',
@@ -198,6 +200,7 @@ export const render = defineMessages({
     'render.entries.title': 'Anmälda: {event}',
     'render.entries.total': 'Anmälda från klubben: {count}',
     'render.entries.none': 'Ingen från klubben har anmält sig än.',
+    'render.entries.noneAfter': 'Ingen från klubben anmälde sig.',
     'render.entries.noClass': 'Ingen klass',
     'render.entries.count': 'Anmälda: {count}',
     'render.entries.overviewTitle': 'Klubbens anmälningar',
@@ -241,6 +244,7 @@ export const render = defineMessages({
 
     'render.activity.title': 'Klubbaktiviteter',
     'render.activity.none': 'Inga kommande aktiviteter.',
+    'render.activity.noneInPeriod': 'Inga aktiviteter under den här perioden.',
     'render.activity.start': 'Börjar',
     'render.activity.registrations': 'Anmälningar',
     'render.activity.registered': 'Anmälda: {count}',
@@ -321,6 +325,7 @@ export const render = defineMessages({
     'render.entries.title': 'Påmeldte: {event}',
     'render.entries.total': 'Påmeldte fra klubben: {count}',
     'render.entries.none': 'Ingen fra klubben har meldt seg på ennå.',
+    'render.entries.noneAfter': 'Ingen fra klubben meldte seg på.',
     'render.entries.noClass': 'Ingen klasse',
     'render.entries.count': 'Påmeldte: {count}',
     'render.entries.overviewTitle': 'Klubbens påmeldinger',
@@ -364,6 +369,7 @@ export const render = defineMessages({
 
     'render.activity.title': 'Klubbaktiviteter',
     'render.activity.none': 'Ingen kommende aktiviteter.',
+    'render.activity.noneInPeriod': 'Ingen aktiviteter i denne perioden.',
     'render.activity.start': 'Starter',
     'render.activity.registrations': 'Påmeldinger',
     'render.activity.registered': 'Påmeldte: {count}',

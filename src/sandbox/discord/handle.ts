@@ -145,6 +145,17 @@ export class InteractionHandle {
     );
   }
 
+  /**
+   * What the member was finally shown: the visible reply, or, when the bot deleted its original
+   * answer and followed up instead (a private message after a public "thinking…"), that follow-up.
+   */
+  async answer(options: WaitOptions = {}): Promise<MessageView> {
+    const reply = await this.reply(options);
+    if (!reply.deleted) return reply;
+    const [first] = await this.waitForFollowUps(1, options);
+    return first!;
+  }
+
   /** Waits until at least `count` follow-ups exist; resolves with all of them. */
   async waitForFollowUps(count: number, options: WaitOptions = {}): Promise<MessageView[]> {
     return this.waitFor(() => (this.record.followUpIds.length >= count ? this.followUps() : undefined), {
