@@ -19,6 +19,9 @@
  * The intent also records the message itself (`pending_payload`), so a post no later run recomputes
  * (a summary standing in for a burst, recorded in one transaction with the items it covers) is
  * still finished after a crash: `finishUnfinished` runs steps 2-3 for it from the ledger.
+ * Two processes on one database (two `tick`s, a cron `tick` beside `start`): each item is claimed
+ * in the database (`Ledger.claim`, a lease) before any of this, and the row read under the claim,
+ * so only one of them posts or edits it; the other answers `busy` and leaves it.
  * Discord refusing the channel (403, Missing Access/Permissions, Unknown Channel) gives `paused`
  * and records nothing as posted; other failures give `failed` for the scheduler to retry later.
  */
@@ -59,6 +62,8 @@ export type PostOutcome =
   | { kind: 'edited'; messageId: string }
   | { kind: 'reposted'; messageId: string }
   | { kind: 'unchanged' }
+  /** Another process (or poster) holds the claim on the item and is posting or editing it now. */
+  | { kind: 'busy' }
   | { kind: 'seeded' }
   | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null }
   | { kind: 'failed'; error: unknown };
@@ -168,8 +173,25 @@ export class Poster {
     this.#hooks = hooks;
   }
 
-  /** Posts the item if new, recovers an interrupted post, edits it if its content changed. */
+  /**
+   * Posts the item if new, recovers an interrupted post, edits it if its content changed. Under a
+   * claim in the database: while another process holds the item, nothing is sent (`busy`); the
+   * ledger row is read only once the claim is ours, so what another process finished is seen.
+   */
   async publish(item: FeedItem): Promise<PostOutcome> {
+    return this.#claimed(item, () => this.#publishClaimed(item));
+  }
+
+  async #claimed(item: FeedItem, work: () => Promise<PostOutcome>): Promise<PostOutcome> {
+    if (!this.#ledger.claim(item)) return { kind: 'busy' };
+    try {
+      return await work();
+    } finally {
+      this.#ledger.release(item);
+    }
+  }
+
+  async #publishClaimed(item: FeedItem): Promise<PostOutcome> {
     const row = this.#ledger.get(item);
     if (!row) return this.#post(item, newNonce(), 'posted');
     if (row.state === 'seeded') {
@@ -201,8 +223,10 @@ export class Poster {
    * crash before Discord's answer is recorded is finished by `finishUnfinished`.
    */
   async publishCovering(item: FeedItem, covers: ReadonlyArray<{ itemKey: string; contentHash: string }>): Promise<PostOutcome> {
-    if (this.#ledger.get(item)) return this.publish(item);
-    return this.#post(item, newNonce(), 'posted', covers);
+    return this.#claimed(item, async () => {
+      if (this.#ledger.get(item)) return this.#publishClaimed(item);
+      return this.#post(item, newNonce(), 'posted', covers);
+    });
   }
 
   /**
