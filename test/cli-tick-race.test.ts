@@ -11,7 +11,7 @@ import { recentClubResultsEvent } from './support/sandbox-events.js';
 import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
 
 const PROGRAM = path.resolve('bin/eventor-bot.js');
-const TRIALS = 4;
+const TRIALS = 3;
 const PROCESSES = 3;
 
 /** `eventor-bot tick` as its own process; resolves with its exit code (killed after `ms`). */

@@ -9,7 +9,8 @@
  *    the nonce (`ref <nonce>` in the last embed's footer, else at the end of the content).
  * 3. After Discord answers, the ledger records `posted` with the message id.
  * A crash between 1 and 3 leaves the row in `posting`. The next run, before sending again, reads the
- * bot's last 50 messages in the channel: if one carries the nonce, it is recorded as the post (no
+ * channel back page by page to the intent's time (at most 2,000 messages): if a message of the bot
+ * carries the nonce, it is recorded as the post (no
  * second message); if none does, the message was never made and is sent now, with the same nonce.
  * So a post is neither lost (the row stays `posting` until a message is recorded) nor doubled (the
  * marker is looked for before every resend, and Discord's nonce covers a resend racing a slow answer).
@@ -35,14 +36,27 @@ export interface PostTarget {
   /** Sends a message; the message id. */
   send(channelId: string, payload: MessagePayload, nonce: string): Promise<string>;
   edit(channelId: string, messageId: string, payload: MessagePayload): Promise<void>;
-  /** The bot's own recent messages in the channel (newest first), each with its texts. */
-  recent(channelId: string, limit: number): Promise<Array<{ id: string; texts: string[] }>>;
+  /**
+   * One page of the channel's messages, newest first (at most `limit`, Discord allows 100), older
+   * than the message `before` when given: each with whether the bot wrote it, its texts and when
+   * Discord made it.
+   */
+  history(channelId: string, options: { limit: number; before?: string }): Promise<HistoryMessage[]>;
   /**
    * Opens a public thread on a message; the thread's id (a thread started from a message has the
    * message's id), and whether it was made now or already existed (Discord's 160004). Optional:
    * targets without it get no threads.
    */
   startThread?(channelId: string, messageId: string, options: { name: string; autoArchiveMinutes: number }): Promise<{ threadId: string; created: boolean }>;
+}
+
+export interface HistoryMessage {
+  id: string;
+  /** Written by the bot itself (only its messages can carry a marker). */
+  mine: boolean;
+  texts: string[];
+  /** ISO 8601, as Discord's `timestamp`. */
+  createdAt: string;
 }
 
 /** Discord's "A thread has already been created for this message". */
@@ -73,7 +87,15 @@ export interface PosterHooks {
   afterSend?: (item: FeedItem, messageId: string) => void;
 }
 
-const RECENT_LIMIT = 50;
+/** Discord's largest page of channel messages. */
+const HISTORY_PAGE = 100;
+/**
+ * How far recovery reads back at most: 20 pages of 100 messages. It stops sooner, at the first
+ * message older than the intent (minus CLOCK_SKEW_MS): the marked message cannot be older.
+ */
+const HISTORY_PAGES = 20;
+/** Our clock and Discord's may differ a little: messages up to this much older than the intent are still read. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 const UNKNOWN_MESSAGE = 10008;
 const UNKNOWN_CHANNEL = 10003;
 const MISSING_ACCESS = 50001;
@@ -125,10 +147,12 @@ export function discordTarget(client: Client): PostTarget {
     async edit(channelId, messageId, payload) {
       await client.rest.patch(Routes.channelMessage(channelId, messageId), { body: restBody(payload) });
     },
-    async recent(channelId, limit) {
-      const messages = (await client.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: String(limit) }) })) as APIMessage[];
+    async history(channelId, options) {
+      const query = new URLSearchParams({ limit: String(options.limit) });
+      if (options.before) query.set('before', options.before);
+      const messages = (await client.rest.get(Routes.channelMessages(channelId), { query })) as APIMessage[];
       const me = client.user?.id;
-      return messages.filter((m) => m.author.id === me).map((m) => ({ id: m.id, texts: messageTexts(m) }));
+      return messages.map((m) => ({ id: m.id, mine: m.author.id === me, texts: messageTexts(m), createdAt: m.timestamp }));
     },
     async startThread(channelId, messageId, options) {
       try {
@@ -204,7 +228,7 @@ export class Poster {
       const nonce = row.nonce ?? newNonce();
       let found: string | null;
       try {
-        found = await this.#find(row.channelId, nonce);
+        found = await this.#find(row.channelId, nonce, row.updatedAt);
       } catch (error) {
         return refusalOutcome(error);
       }
@@ -250,10 +274,23 @@ export class Poster {
     return outcomes;
   }
 
-  async #find(channelId: string, nonce: string): Promise<string | null> {
+  /**
+   * The bot's message carrying the nonce's marker, read back page by page from the newest message
+   * to the intent's time (`intendedAt`; bounded by HISTORY_PAGES): null when it is not there.
+   */
+  async #find(channelId: string, nonce: string, intendedAt: string): Promise<string | null> {
     const marker = markerText(nonce);
-    const recent = await this.#target.recent(channelId, RECENT_LIMIT);
-    return recent.find((m) => m.texts.some((text) => text.includes(marker)))?.id ?? null;
+    const oldestPossible = Date.parse(intendedAt) - CLOCK_SKEW_MS;
+    let before: string | undefined;
+    for (let page = 0; page < HISTORY_PAGES; page++) {
+      const messages = await this.#target.history(channelId, { limit: HISTORY_PAGE, ...(before ? { before } : {}) });
+      const found = messages.find((m) => m.mine && m.texts.some((text) => text.includes(marker)));
+      if (found) return found.id;
+      const oldest = messages.at(-1);
+      if (!oldest || messages.length < HISTORY_PAGE || Date.parse(oldest.createdAt) < oldestPossible) return null;
+      before = oldest.id;
+    }
+    return null;
   }
 
   async #post(item: FeedItem, nonce: string, kind: 'posted' | 'reposted', covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): Promise<PostOutcome> {
