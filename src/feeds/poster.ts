@@ -230,6 +230,8 @@ export class Poster {
       try {
         found = await this.#find(row.channelId, nonce, row.updatedAt);
       } catch (error) {
+        // Begun in a channel since deleted, and the feed posts elsewhere now: no message survived there.
+        if (this.#movedFromGone(error, row.channelId, item)) return this.#post(item, newNonce(), 'posted');
         return refusalOutcome(error);
       }
       if (found === null) return this.#post(item, nonce, 'posted');
@@ -257,7 +259,7 @@ export class Poster {
    * Finishes posts begun on an earlier run that this run does not publish again (a summary, an item
    * gone from Eventor's answer): from the message recorded with the intent.
    */
-  async finishUnfinished(guildId: string, feed: string, publishing: ReadonlySet<string>): Promise<Array<{ itemKey: string; outcome: PostOutcome }>> {
+  async finishUnfinished(guildId: string, feed: string, publishing: ReadonlySet<string>, currentChannelId?: string): Promise<Array<{ itemKey: string; outcome: PostOutcome }>> {
     const outcomes: Array<{ itemKey: string; outcome: PostOutcome }> = [];
     for (const row of this.#ledger.unfinished(guildId, feed)) {
       if (publishing.has(row.itemKey) || row.pendingPayload === null) continue;
@@ -267,7 +269,8 @@ export class Poster {
       } catch {
         continue;
       }
-      const outcome = await this.publish({ guildId, feed, itemKey: row.itemKey, channelId: row.channelId, payload, contentHash: row.contentHash });
+      // `currentChannelId`: the feed's channel now (a post begun in a channel since deleted goes there).
+      const outcome = await this.publish({ guildId, feed, itemKey: row.itemKey, channelId: currentChannelId ?? row.channelId, payload, contentHash: row.contentHash });
       outcomes.push({ itemKey: row.itemKey, outcome });
       if (outcome.kind === 'paused') break;
     }
@@ -293,6 +296,12 @@ export class Poster {
     return null;
   }
 
+  /** Discord says the post's channel is gone (10003), and the item is now for another channel. */
+  #movedFromGone(error: unknown, postChannelId: string, item: FeedItem): boolean {
+    const refusal = classifyRefusal(error);
+    return refusal?.kind === 'paused' && refusal.reason === 'channel-gone' && postChannelId !== item.channelId;
+  }
+
   async #post(item: FeedItem, nonce: string, kind: 'posted' | 'reposted', covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): Promise<PostOutcome> {
     this.#ledger.intend(item, item.channelId, item.contentHash, nonce, JSON.stringify(item.payload), covers);
     let messageId: string;
@@ -313,6 +322,10 @@ export class Poster {
     } catch (error) {
       // Deleted by someone: post anew, once (the new row is `posted` with its own message id).
       if (classifyRefusal(error)?.kind === 'unknown-message') return this.#post({ ...item, channelId }, newNonce(), 'reposted');
+      // Its channel was deleted and the feed has a new one: posted anew there, once (the new row
+      // records the new channel, so later edits go there). Pausing instead would loop: the hourly
+      // re-check finds the feed's new channel fine and resumes, and the edit fails again.
+      if (this.#movedFromGone(error, channelId, item)) return this.#post(item, newNonce(), 'reposted');
       return refusalOutcome(error);
     }
     this.#ledger.posted(item, messageId, item.contentHash);
