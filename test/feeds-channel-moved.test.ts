@@ -95,4 +95,31 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
     expect(world.discord.messages(newChannel)).toHaveLength(1);
     expect(world.discord.messages(newChannel)[0]!.edits.length).toBeGreaterThanOrEqual(1);
   });
+
+  it('an old channel closed to the bot (403) while the feed posts elsewhere now: the correction moves to the new channel, the feed is not paused', async () => {
+    const oldChannel = world.discord.createTextChannel(guildId(), { name: 'resultat-gammal' }).id;
+    world.bot.store.setChannel(guildId(), 'results', oldChannel);
+    settings.update(guildId(), 'results', { enabled: true, pausedReason: null });
+    new Ledger(world.bot.store).forgetFeeds(guildId(), RESULTS_FEED, { exact: true });
+    setResults(false);
+    await tick();
+    setResults(true);
+    await tick();
+    expect(world.discord.messages(oldChannel)).toHaveLength(1);
+    const noticesBefore = world.discord.messages(adminChannelId).length;
+
+    const newChannel = world.discord.createTextChannel(guildId(), { name: 'resultat-nyare' }).id;
+    await world.discord.runCommand({
+      guildId: guildId(), channelId: world.channel.id, user: world.admin, locale: 'en-GB', name: 'feeds', subcommand: 'on',
+      options: { kind: 'results', channel: newChannel },
+    }).reply(WAIT);
+    world.discord.setBotCanView(oldChannel, false);
+    correct();
+    for (let hour = 0; hour < 4; hour++) await tick();
+
+    expect(world.discord.messages(newChannel)).toHaveLength(1);
+    expect(world.discord.messages(oldChannel)).toHaveLength(1);
+    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect(world.discord.messages(adminChannelId)).toHaveLength(noticesBefore);
+  });
 });

@@ -230,7 +230,7 @@ export class Poster {
       try {
         found = await this.#find(row.channelId, nonce, row.updatedAt);
       } catch (error) {
-        // Begun in a channel since deleted, and the feed posts elsewhere now: no message survived there.
+        // Begun in a channel since deleted (or closed to the bot), and the feed posts elsewhere now.
         if (this.#movedFromGone(error, row.channelId, item)) return this.#post(item, newNonce(), 'posted');
         return refusalOutcome(error);
       }
@@ -296,10 +296,14 @@ export class Poster {
     return null;
   }
 
-  /** Discord says the post's channel is gone (10003), and the item is now for another channel. */
+  /**
+   * Discord refuses the post's channel (gone: 10003, or closed to the bot: 403), and the item is
+   * now for another channel: the feed moved, so the refusal concerns only this old post, not the
+   * feed; pausing the feed would loop (its re-check looks at the new channel and resumes it).
+   */
   #movedFromGone(error: unknown, postChannelId: string, item: FeedItem): boolean {
     const refusal = classifyRefusal(error);
-    return refusal?.kind === 'paused' && refusal.reason === 'channel-gone' && postChannelId !== item.channelId;
+    return refusal?.kind === 'paused' && postChannelId !== item.channelId;
   }
 
   async #post(item: FeedItem, nonce: string, kind: 'posted' | 'reposted', covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): Promise<PostOutcome> {
@@ -322,7 +326,7 @@ export class Poster {
     } catch (error) {
       // Deleted by someone: post anew, once (the new row is `posted` with its own message id).
       if (classifyRefusal(error)?.kind === 'unknown-message') return this.#post({ ...item, channelId }, newNonce(), 'reposted');
-      // Its channel was deleted and the feed has a new one: posted anew there, once (the new row
+      // Its channel was deleted (or closed to the bot) and the feed has a new one: posted anew there, once (the new row
       // records the new channel, so later edits go there). Pausing instead would loop: the hourly
       // re-check finds the feed's new channel fine and resumes, and the edit fails again.
       if (this.#movedFromGone(error, channelId, item)) return this.#post(item, newNonce(), 'reposted');
