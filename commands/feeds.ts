@@ -160,12 +160,15 @@ async function turnOn(ctx: CommandContext, settings: FeedSettingsStore, guildId:
   if (option && !(POSTABLE_TYPES as readonly ChannelType[]).includes(option.type)) throw new UserFacingError('setup.channel.wrongType');
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   // The channel and the switch together, or neither.
-  ctx.store.db.transaction(() => {
-    if (option) ctx.store.setChannel(guildId, kind, option.id);
-    settings.update(guildId, kind, { enabled: true });
+  const after = ctx.store.db.transaction(() => {
+    if (option) {
+      ctx.store.setChannel(guildId, kind, option.id);
+      settings.channelChosen(guildId, kind);
+    }
+    return settings.update(guildId, kind, { enabled: true });
   })();
   const lines = [ctx.t('feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
-  if (current.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, current.pausedReason) }));
+  if (after.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, after.pausedReason) }));
   await reply(ctx, lines.join(' '));
 }
 

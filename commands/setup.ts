@@ -18,7 +18,7 @@ import { type Language, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
-import { FEED_KINDS } from '../src/feeds/settings.js';
+import { FEED_KINDS, FeedSettingsStore, isFeedKind } from '../src/feeds/settings.js';
 import { channelState, POSTABLE_TYPES, requireCanPost } from './post-channels.js';
 
 /** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
@@ -121,7 +121,11 @@ async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
   }
   if (!(POSTABLE_TYPES as readonly ChannelType[]).includes(option!.type)) throw new UserFacingError('setup.channel.wrongType');
   await requireCanPost(ctx, ctx.interaction.guild, option!.id);
-  ctx.store.setChannel(guildId, kind, option!.id);
+  ctx.store.db.transaction(() => {
+    ctx.store.setChannel(guildId, kind, option!.id);
+    // A feed paused because of its old channel runs again in the new one.
+    if (isFeedKind(kind)) new FeedSettingsStore(ctx.store).channelChosen(guildId, kind);
+  })();
   await reply(ctx, ctx.t('setup.channel.done', { kind: kindLabel(ctx, kind), channel: `<#${option!.id}>` }));
 }
 

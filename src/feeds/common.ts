@@ -209,7 +209,7 @@ export async function publishItems(options: FeedRunOptions, feed: string, items:
   const poster = new Poster(ledger, options.target, options.hooks);
   const outcomes: FeedRun['outcomes'] = [];
   const publishing = new Set(items.map((i) => i.itemKey));
-  for (const finished of await poster.finishUnfinished(guildId, feed, publishing)) {
+  for (const finished of await poster.finishUnfinished(guildId, feed, publishing, channelId)) {
     outcomes.push(finished);
     if (finished.outcome.kind === 'paused') return { seeded: false, outcomes, paused: finished.outcome };
   }

@@ -9,7 +9,31 @@
  * - `posting`: the intent to post (with `nonce`) was recorded; the message may or may not exist.
  * - `posted`: the message exists with `messageId` and shows the content of `contentHash`.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Store } from '../store/store.js';
+
+/**
+ * How long a claim on an item holds without its owner releasing it: longer than one post with
+ * Discord's retries and rate limits. Past it, another process may take over (and, finding the row
+ * `posting`, looks for the marker and resends with the same nonce, which Discord deduplicates).
+ */
+export const CLAIM_LEASE_MS = 10 * 60_000;
+
+/** Whether the process that wrote `owner` (host:pid:random) may still run. Only this host's processes can be checked. */
+function ownerMayBeAlive(owner: string): boolean {
+  const [host, pid] = owner.split(':');
+  if (host !== hostname()) return true;
+  const id = Number(pid);
+  if (!Number.isSafeInteger(id) || id <= 0) return true;
+  try {
+    process.kill(id, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export type LedgerState = 'seeded' | 'posting' | 'posted';
 
@@ -59,9 +83,39 @@ export class Ledger {
   readonly #store: Store;
   readonly #now: () => Date;
 
+  /** Who holds this ledger's claims: this process, and this ledger within it. */
+  readonly #owner = `${hostname().replaceAll(':', '_')}:${process.pid}:${randomBytes(6).toString('hex')}`;
+
   constructor(store: Store, now: () => Date = () => new Date()) {
     this.#store = store;
     this.#now = now;
+  }
+
+  /**
+   * Claims the item for this ledger before anything about it is sent (a post, an edit, a summary),
+   * so that any number of processes on one database post it once. Fails while another owner holds
+   * a live claim; takes over one whose lease ran out or whose process on this host is gone. In one
+   * IMMEDIATE transaction: the check and the write happen under SQLite's write lock.
+   */
+  claim(ref: ItemRef, leaseMs: number = CLAIM_LEASE_MS): boolean {
+    const db = this.#store.db;
+    const now = this.#now();
+    return db.transaction(() => {
+      const held = db.prepare('SELECT owner, expires_at FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ?')
+        .get(ref.guildId, ref.feed, ref.itemKey) as { owner: string; expires_at: string } | undefined;
+      if (held && held.owner !== this.#owner && Date.parse(held.expires_at) > now.getTime() && ownerMayBeAlive(held.owner)) return false;
+      db.prepare(
+        `INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (guild_id, feed, item_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
+      ).run(ref.guildId, ref.feed, ref.itemKey, this.#owner, new Date(now.getTime() + leaseMs).toISOString());
+      return true;
+    }).immediate();
+  }
+
+  /** Gives up this ledger's claim on the item (another owner's stays). */
+  release(ref: ItemRef): void {
+    this.#store.db.prepare('DELETE FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ? AND owner = ?')
+      .run(ref.guildId, ref.feed, ref.itemKey, this.#owner);
   }
 
   get(ref: ItemRef): LedgerRow | null {
@@ -166,6 +220,7 @@ export class Ledger {
     db.transaction(() => {
       db.prepare(`DELETE FROM posted_items WHERE ${where}`).run(...args);
       db.prepare(`DELETE FROM feed_state WHERE ${where}`).run(...args);
+      db.prepare(`DELETE FROM post_claims WHERE ${where}`).run(...args);
     })();
   }
 

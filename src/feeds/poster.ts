@@ -9,7 +9,8 @@
  *    the nonce (`ref <nonce>` in the last embed's footer, else at the end of the content).
  * 3. After Discord answers, the ledger records `posted` with the message id.
  * A crash between 1 and 3 leaves the row in `posting`. The next run, before sending again, reads the
- * bot's last 50 messages in the channel: if one carries the nonce, it is recorded as the post (no
+ * channel back page by page to the intent's time (at most 2,000 messages): if a message of the bot
+ * carries the nonce, it is recorded as the post (no
  * second message); if none does, the message was never made and is sent now, with the same nonce.
  * So a post is neither lost (the row stays `posting` until a message is recorded) nor doubled (the
  * marker is looked for before every resend, and Discord's nonce covers a resend racing a slow answer).
@@ -19,6 +20,9 @@
  * The intent also records the message itself (`pending_payload`), so a post no later run recomputes
  * (a summary standing in for a burst, recorded in one transaction with the items it covers) is
  * still finished after a crash: `finishUnfinished` runs steps 2-3 for it from the ledger.
+ * Two processes on one database (two `tick`s, a cron `tick` beside `start`): each item is claimed
+ * in the database (`Ledger.claim`, a lease) before any of this, and the row read under the claim,
+ * so only one of them posts or edits it; the other answers `busy` and leaves it.
  * Discord refusing the channel (403, Missing Access/Permissions, Unknown Channel) gives `paused`
  * and records nothing as posted; other failures give `failed` for the scheduler to retry later.
  */
@@ -32,14 +36,27 @@ export interface PostTarget {
   /** Sends a message; the message id. */
   send(channelId: string, payload: MessagePayload, nonce: string): Promise<string>;
   edit(channelId: string, messageId: string, payload: MessagePayload): Promise<void>;
-  /** The bot's own recent messages in the channel (newest first), each with its texts. */
-  recent(channelId: string, limit: number): Promise<Array<{ id: string; texts: string[] }>>;
+  /**
+   * One page of the channel's messages, newest first (at most `limit`, Discord allows 100), older
+   * than the message `before` when given: each with whether the bot wrote it, its texts and when
+   * Discord made it.
+   */
+  history(channelId: string, options: { limit: number; before?: string }): Promise<HistoryMessage[]>;
   /**
    * Opens a public thread on a message; the thread's id (a thread started from a message has the
    * message's id), and whether it was made now or already existed (Discord's 160004). Optional:
    * targets without it get no threads.
    */
   startThread?(channelId: string, messageId: string, options: { name: string; autoArchiveMinutes: number }): Promise<{ threadId: string; created: boolean }>;
+}
+
+export interface HistoryMessage {
+  id: string;
+  /** Written by the bot itself (only its messages can carry a marker). */
+  mine: boolean;
+  texts: string[];
+  /** ISO 8601, as Discord's `timestamp`. */
+  createdAt: string;
 }
 
 /** Discord's "A thread has already been created for this message". */
@@ -59,6 +76,8 @@ export type PostOutcome =
   | { kind: 'edited'; messageId: string }
   | { kind: 'reposted'; messageId: string }
   | { kind: 'unchanged' }
+  /** Another process (or poster) holds the claim on the item and is posting or editing it now. */
+  | { kind: 'busy' }
   | { kind: 'seeded' }
   | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null }
   | { kind: 'failed'; error: unknown };
@@ -68,7 +87,15 @@ export interface PosterHooks {
   afterSend?: (item: FeedItem, messageId: string) => void;
 }
 
-const RECENT_LIMIT = 50;
+/** Discord's largest page of channel messages. */
+const HISTORY_PAGE = 100;
+/**
+ * How far recovery reads back at most: 20 pages of 100 messages. It stops sooner, at the first
+ * message older than the intent (minus CLOCK_SKEW_MS): the marked message cannot be older.
+ */
+const HISTORY_PAGES = 20;
+/** Our clock and Discord's may differ a little: messages up to this much older than the intent are still read. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 const UNKNOWN_MESSAGE = 10008;
 const UNKNOWN_CHANNEL = 10003;
 const MISSING_ACCESS = 50001;
@@ -120,10 +147,12 @@ export function discordTarget(client: Client): PostTarget {
     async edit(channelId, messageId, payload) {
       await client.rest.patch(Routes.channelMessage(channelId, messageId), { body: restBody(payload) });
     },
-    async recent(channelId, limit) {
-      const messages = (await client.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: String(limit) }) })) as APIMessage[];
+    async history(channelId, options) {
+      const query = new URLSearchParams({ limit: String(options.limit) });
+      if (options.before) query.set('before', options.before);
+      const messages = (await client.rest.get(Routes.channelMessages(channelId), { query })) as APIMessage[];
       const me = client.user?.id;
-      return messages.filter((m) => m.author.id === me).map((m) => ({ id: m.id, texts: messageTexts(m) }));
+      return messages.map((m) => ({ id: m.id, mine: m.author.id === me, texts: messageTexts(m), createdAt: m.timestamp }));
     },
     async startThread(channelId, messageId, options) {
       try {
@@ -168,8 +197,25 @@ export class Poster {
     this.#hooks = hooks;
   }
 
-  /** Posts the item if new, recovers an interrupted post, edits it if its content changed. */
+  /**
+   * Posts the item if new, recovers an interrupted post, edits it if its content changed. Under a
+   * claim in the database: while another process holds the item, nothing is sent (`busy`); the
+   * ledger row is read only once the claim is ours, so what another process finished is seen.
+   */
   async publish(item: FeedItem): Promise<PostOutcome> {
+    return this.#claimed(item, () => this.#publishClaimed(item));
+  }
+
+  async #claimed(item: FeedItem, work: () => Promise<PostOutcome>): Promise<PostOutcome> {
+    if (!this.#ledger.claim(item)) return { kind: 'busy' };
+    try {
+      return await work();
+    } finally {
+      this.#ledger.release(item);
+    }
+  }
+
+  async #publishClaimed(item: FeedItem): Promise<PostOutcome> {
     const row = this.#ledger.get(item);
     if (!row) return this.#post(item, newNonce(), 'posted');
     if (row.state === 'seeded') {
@@ -182,8 +228,10 @@ export class Poster {
       const nonce = row.nonce ?? newNonce();
       let found: string | null;
       try {
-        found = await this.#find(row.channelId, nonce);
+        found = await this.#find(row.channelId, nonce, row.updatedAt);
       } catch (error) {
+        // Begun in a channel since deleted (or closed to the bot), and the feed posts elsewhere now.
+        if (this.#movedFromGone(error, row.channelId, item)) return this.#post(item, newNonce(), 'posted');
         return refusalOutcome(error);
       }
       if (found === null) return this.#post(item, nonce, 'posted');
@@ -201,15 +249,17 @@ export class Poster {
    * crash before Discord's answer is recorded is finished by `finishUnfinished`.
    */
   async publishCovering(item: FeedItem, covers: ReadonlyArray<{ itemKey: string; contentHash: string }>): Promise<PostOutcome> {
-    if (this.#ledger.get(item)) return this.publish(item);
-    return this.#post(item, newNonce(), 'posted', covers);
+    return this.#claimed(item, async () => {
+      if (this.#ledger.get(item)) return this.#publishClaimed(item);
+      return this.#post(item, newNonce(), 'posted', covers);
+    });
   }
 
   /**
    * Finishes posts begun on an earlier run that this run does not publish again (a summary, an item
    * gone from Eventor's answer): from the message recorded with the intent.
    */
-  async finishUnfinished(guildId: string, feed: string, publishing: ReadonlySet<string>): Promise<Array<{ itemKey: string; outcome: PostOutcome }>> {
+  async finishUnfinished(guildId: string, feed: string, publishing: ReadonlySet<string>, currentChannelId?: string): Promise<Array<{ itemKey: string; outcome: PostOutcome }>> {
     const outcomes: Array<{ itemKey: string; outcome: PostOutcome }> = [];
     for (const row of this.#ledger.unfinished(guildId, feed)) {
       if (publishing.has(row.itemKey) || row.pendingPayload === null) continue;
@@ -219,17 +269,41 @@ export class Poster {
       } catch {
         continue;
       }
-      const outcome = await this.publish({ guildId, feed, itemKey: row.itemKey, channelId: row.channelId, payload, contentHash: row.contentHash });
+      // `currentChannelId`: the feed's channel now (a post begun in a channel since deleted goes there).
+      const outcome = await this.publish({ guildId, feed, itemKey: row.itemKey, channelId: currentChannelId ?? row.channelId, payload, contentHash: row.contentHash });
       outcomes.push({ itemKey: row.itemKey, outcome });
       if (outcome.kind === 'paused') break;
     }
     return outcomes;
   }
 
-  async #find(channelId: string, nonce: string): Promise<string | null> {
+  /**
+   * The bot's message carrying the nonce's marker, read back page by page from the newest message
+   * to the intent's time (`intendedAt`; bounded by HISTORY_PAGES): null when it is not there.
+   */
+  async #find(channelId: string, nonce: string, intendedAt: string): Promise<string | null> {
     const marker = markerText(nonce);
-    const recent = await this.#target.recent(channelId, RECENT_LIMIT);
-    return recent.find((m) => m.texts.some((text) => text.includes(marker)))?.id ?? null;
+    const oldestPossible = Date.parse(intendedAt) - CLOCK_SKEW_MS;
+    let before: string | undefined;
+    for (let page = 0; page < HISTORY_PAGES; page++) {
+      const messages = await this.#target.history(channelId, { limit: HISTORY_PAGE, ...(before ? { before } : {}) });
+      const found = messages.find((m) => m.mine && m.texts.some((text) => text.includes(marker)));
+      if (found) return found.id;
+      const oldest = messages.at(-1);
+      if (!oldest || messages.length < HISTORY_PAGE || Date.parse(oldest.createdAt) < oldestPossible) return null;
+      before = oldest.id;
+    }
+    return null;
+  }
+
+  /**
+   * Discord refuses the post's channel (gone: 10003, or closed to the bot: 403), and the item is
+   * now for another channel: the feed moved, so the refusal concerns only this old post, not the
+   * feed; pausing the feed would loop (its re-check looks at the new channel and resumes it).
+   */
+  #movedFromGone(error: unknown, postChannelId: string, item: FeedItem): boolean {
+    const refusal = classifyRefusal(error);
+    return refusal?.kind === 'paused' && postChannelId !== item.channelId;
   }
 
   async #post(item: FeedItem, nonce: string, kind: 'posted' | 'reposted', covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): Promise<PostOutcome> {
@@ -252,6 +326,10 @@ export class Poster {
     } catch (error) {
       // Deleted by someone: post anew, once (the new row is `posted` with its own message id).
       if (classifyRefusal(error)?.kind === 'unknown-message') return this.#post({ ...item, channelId }, newNonce(), 'reposted');
+      // Its channel was deleted (or closed to the bot) and the feed has a new one: posted anew there, once (the new row
+      // records the new channel, so later edits go there). Pausing instead would loop: the hourly
+      // re-check finds the feed's new channel fine and resumes, and the edit fails again.
+      if (this.#movedFromGone(error, channelId, item)) return this.#post(item, newNonce(), 'reposted');
       return refusalOutcome(error);
     }
     this.#ledger.posted(item, messageId, item.contentHash);

@@ -92,6 +92,19 @@ export class FeedSettingsStore {
     return (this.store.db.prepare('SELECT DISTINCT guild_id FROM feed_settings WHERE enabled = 1 ORDER BY guild_id').all() as Array<{ guild_id: string }>).map((r) => r.guild_id);
   }
 
+  /**
+   * An admin chose a channel for the kind (and the bot checked it can post there): a pause the bot
+   * set because of the old channel (deleted, or refusing the bot) is over, so the admins' notice
+   * ("choose a new channel; posts resume by themselves") and the command's answer agree. Whether
+   * a pause was lifted.
+   */
+  channelChosen(guildId: string, feed: FeedKind): boolean {
+    const current = this.get(guildId, feed);
+    if (current.pausedReason !== 'channel-missing' && current.pausedReason !== 'no-permission') return false;
+    this.update(guildId, feed, { pausedReason: null });
+    return true;
+  }
+
   update(guildId: string, feed: FeedKind, change: { enabled?: boolean; pausedReason?: PauseReason | null; roleId?: string | null; options?: Partial<FeedOptions> }): FeedSettings {
     const current = this.get(guildId, feed);
     const options = FeedOptions.parse({ ...current.options, ...change.options });

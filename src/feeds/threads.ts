@@ -150,91 +150,104 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
 
   for (const item of items) {
     const threadRef: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(item.itemKey) };
-    let thread = ledger.get(threadRef);
-    if (thread === null) continue;
-    const post = ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
-    if (post?.state !== 'posted' || post.messageId === null) {
+    if (ledger.get(threadRef) === null) continue;
+    // Opening the thread and re-intending its pages under a claim: a second process opening it
+    // too (Discord answers 160004) would otherwise reset pages the first one already posted.
+    if (!ledger.claim(threadRef)) {
       outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
       continue;
     }
-    if (thread.state === 'posted' && thread.messageId !== post.messageId) {
-      // The post was made anew (someone deleted it): the thread starts over on the new post.
-      ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
-      thread = ledger.get(threadRef)!;
-    }
-    let opened: { threadId: string; created: boolean } | null = null;
-    if (thread.state !== 'posted') {
-      if (cannotOpen) {
-        outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: cannotOpen.code });
+    try {
+      let thread = ledger.get(threadRef)!;
+      const post = ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
+      if (post?.state !== 'posted' || post.messageId === null) {
+        outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
         continue;
       }
-      if (!target.startThread) {
-        outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'unsupported', code: null });
-        continue;
+      if (thread.state === 'posted' && thread.messageId !== post.messageId) {
+        // The post was made anew (someone deleted it): the thread starts over on the new post.
+        ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
+        thread = ledger.get(threadRef)!;
       }
-      try {
-        opened = await target.startThread(options.channelId, post.messageId, { name: item.name, autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES });
-      } catch (error) {
-        const refusal = classifyRefusal(error);
-        if (refusal?.kind === 'paused' && refusal.reason === 'forbidden') {
-          const { code } = refusal;
-          cannotOpen = { code };
-          log.warn('results thread not opened: Discord refused (the post stays; retried on a later run)', { guildId, channelId: options.channelId, itemKey: item.itemKey, code });
-          outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code });
-        } else if (refusal !== null) {
-          // The post or its channel is gone: the results feed posts it anew first.
-          outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
-        } else {
-          log.warn('results thread not opened', { guildId, channelId: options.channelId, itemKey: item.itemKey, error });
-          outcomes.push({ itemKey: item.itemKey, kind: 'failed', error });
+      let opened: { threadId: string; created: boolean } | null = null;
+      if (thread.state !== 'posted') {
+        if (cannotOpen) {
+          outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: cannotOpen.code });
+          continue;
         }
+        if (!target.startThread) {
+          outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'unsupported', code: null });
+          continue;
+        }
+        try {
+          opened = await target.startThread(options.channelId, post.messageId, { name: item.name, autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES });
+        } catch (error) {
+          const refusal = classifyRefusal(error);
+          if (refusal?.kind === 'paused' && refusal.reason === 'forbidden') {
+            const { code } = refusal;
+            cannotOpen = { code };
+            log.warn('results thread not opened: Discord refused (the post stays; retried on a later run)', { guildId, channelId: options.channelId, itemKey: item.itemKey, code });
+            outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code });
+          } else if (refusal !== null) {
+            // The post or its channel is gone: the results feed posts it anew first.
+            outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
+          } else {
+            log.warn('results thread not opened', { guildId, channelId: options.channelId, itemKey: item.itemKey, error });
+            outcomes.push({ itemKey: item.itemKey, kind: 'failed', error });
+          }
+          continue;
+        }
+        options.hooks?.afterThread?.(item.itemKey, opened.threadId);
+        ledger.posted(threadRef, opened.threadId, sha256(item.name));
+        // A thread opened now holds none of the pages recorded before (in a thread since deleted, or
+        // under a post since made anew): they are posted afresh, each still exactly once.
+        for (const row of rowsOfPages(item.itemKey)) {
+          ledger.intend({ guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey }, opened.threadId, row.contentHash, newNonce());
+        }
+        pageRows = null;
+        thread = ledger.get(threadRef)!;
+      }
+      const threadId = thread.messageId!;
+      if (cannotPost) {
+        outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: cannotPost.code });
         continue;
       }
-      options.hooks?.afterThread?.(item.itemKey, opened.threadId);
-      ledger.posted(threadRef, opened.threadId, sha256(item.name));
-      // A thread opened now holds none of the pages recorded before (in a thread since deleted, or
-      // under a post since made anew): they are posted afresh, each still exactly once.
-      for (const row of rowsOfPages(item.itemKey)) {
-        ledger.intend({ guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey }, opened.threadId, row.contentHash, newNonce());
+
+      const pages = item.pages();
+      const count = Math.max(pages.length, rowsOfPages(item.itemKey).length);
+      const pageOutcomes: PostOutcome['kind'][] = [];
+      let stopped: ThreadOutcome | null = null;
+      for (let n = 1; n <= count; n += 1) {
+        const payload = pages[n - 1] ?? removedPage(options.language);
+        const outcome = await poster.publish({
+          guildId, feed: RESULTS_THREADS_FEED, itemKey: pageKey(item.itemKey, n), channelId: threadId, payload, contentHash: contentHash(payload),
+        });
+        pageOutcomes.push(outcome.kind);
+        if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
+          // The thread was deleted: it is opened again on the next run, with every page.
+          ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
+          stopped = { itemKey: item.itemKey, kind: 'waiting' };
+        } else if (outcome.kind === 'paused') {
+          cannotPost = { code: outcome.code };
+          log.warn('results thread not updated: Discord refused (the post stays; retried on a later run)', { guildId, threadId, itemKey: item.itemKey, code: outcome.code });
+          stopped = { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
+        } else if (outcome.kind === 'busy') {
+          // Another process is posting this page: the rest follows on a later run, in order.
+          stopped = { itemKey: item.itemKey, kind: 'waiting' };
+        } else if (outcome.kind === 'failed') {
+          log.warn('results thread page not posted', { guildId, threadId, itemKey: item.itemKey, page: n, error: outcome.error });
+          stopped = { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
+        }
+        // Pages stay in order: after a failure the rest waits for the next run.
+        if (stopped) break;
       }
       pageRows = null;
-      thread = ledger.get(threadRef)!;
+      if (stopped) outcomes.push(stopped);
+      else if (opened) outcomes.push({ itemKey: item.itemKey, kind: 'opened', threadId, created: opened.created, pages: pageOutcomes });
+      else outcomes.push({ itemKey: item.itemKey, kind: 'synced', threadId, pages: pageOutcomes });
+    } finally {
+      ledger.release(threadRef);
     }
-    const threadId = thread.messageId!;
-    if (cannotPost) {
-      outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: cannotPost.code });
-      continue;
-    }
-
-    const pages = item.pages();
-    const count = Math.max(pages.length, rowsOfPages(item.itemKey).length);
-    const pageOutcomes: PostOutcome['kind'][] = [];
-    let stopped: ThreadOutcome | null = null;
-    for (let n = 1; n <= count; n += 1) {
-      const payload = pages[n - 1] ?? removedPage(options.language);
-      const outcome = await poster.publish({
-        guildId, feed: RESULTS_THREADS_FEED, itemKey: pageKey(item.itemKey, n), channelId: threadId, payload, contentHash: contentHash(payload),
-      });
-      pageOutcomes.push(outcome.kind);
-      if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
-        // The thread was deleted: it is opened again on the next run, with every page.
-        ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
-        stopped = { itemKey: item.itemKey, kind: 'waiting' };
-      } else if (outcome.kind === 'paused') {
-        cannotPost = { code: outcome.code };
-        log.warn('results thread not updated: Discord refused (the post stays; retried on a later run)', { guildId, threadId, itemKey: item.itemKey, code: outcome.code });
-        stopped = { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
-      } else if (outcome.kind === 'failed') {
-        log.warn('results thread page not posted', { guildId, threadId, itemKey: item.itemKey, page: n, error: outcome.error });
-        stopped = { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
-      }
-      // Pages stay in order: after a failure the rest waits for the next run.
-      if (stopped) break;
-    }
-    pageRows = null;
-    if (stopped) outcomes.push(stopped);
-    else if (opened) outcomes.push({ itemKey: item.itemKey, kind: 'opened', threadId, created: opened.created, pages: pageOutcomes });
-    else outcomes.push({ itemKey: item.itemKey, kind: 'synced', threadId, pages: pageOutcomes });
   }
   return outcomes;
 }

@@ -163,4 +163,18 @@ export const MIGRATIONS: readonly string[] = [
     left_at  TEXT NOT NULL
   ) STRICT;
   `,
+  // 9: who is posting (or editing) an item right now, so that two processes on one database (two
+  // `tick`s, a cron `tick` beside `start`) never both post it. A claim is a lease: its owner
+  // (host:pid:random) releases it when done; a crashed owner's claim is taken over after
+  // `expires_at`, or at once when the owner was a process on this host that no longer runs.
+  `
+  CREATE TABLE post_claims (
+    guild_id   TEXT NOT NULL,
+    feed       TEXT NOT NULL,
+    item_key   TEXT NOT NULL,
+    owner      TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    PRIMARY KEY (guild_id, feed, item_key)
+  ) STRICT;
+  `,
 ];

@@ -111,7 +111,7 @@ const COLUMNS: Record<keyof GuildSettingsUpdate, string> = {
 
 /** Every table with a server's data (`guild_id`), settings last: what `forgetGuild` deletes. */
 const GUILD_TABLES = [
-  'guild_channels', 'member_links', 'link_requests', 'link_settings', 'audit_log', 'posted_items', 'feed_state', 'feed_settings',
+  'guild_channels', 'member_links', 'link_requests', 'link_settings', 'audit_log', 'posted_items', 'post_claims', 'feed_state', 'feed_settings',
   'notify_subscriptions', 'guild_settings',
 ] as const;
 

@@ -28,6 +28,12 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
     if ((permissions & bit) === 0n) throw apiErrors.missingPermissions();
   };
 
+  /** Any request about a guild channel's messages needs View Channel (else 50001), even on the bot's own. */
+  const requireView = (channel: SandboxChannel): void => {
+    if (!channel.guildId) return;
+    if ((world.channelPermissions(channel.id, bot) & Permission.ViewChannel) === 0n) throw apiErrors.missingAccess();
+  };
+
   const requireCanPost = (channel: SandboxChannel): void => {
     if (channel.type === ChannelType.DM) {
       const recipient = channel.recipientId ? world.users.get(channel.recipientId) : undefined;
@@ -153,6 +159,7 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
       auth: true,
       handle: (r) => {
         const channel = channelOr404(r.params['channelId']);
+        requireView(channel);
         const message = messageOr404(channel, r.params['messageId']);
         if (message.authorId !== bot || message.webhookId) throw apiErrors.cannotEditOthers();
         return ok(world.apiMessage(editMessage(world, message, r.body, r.files, ctx.baseUrl())));
@@ -164,6 +171,7 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
       auth: true,
       handle: (r) => {
         const channel = channelOr404(r.params['channelId']);
+        requireView(channel);
         const message = messageOr404(channel, r.params['messageId']);
         if (message.authorId !== bot) requirePermission(channel, Permission.ManageMessages);
         world.deleteMessage(message);

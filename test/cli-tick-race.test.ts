@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ledger } from '../src/feeds/ledger.js';
+import { RESULTS_FEED } from '../src/feeds/results.js';
+import { FeedSettingsStore } from '../src/feeds/settings.js';
+import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
+import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
+import { Store } from '../src/store/store.js';
+import { recentClubResultsEvent } from './support/sandbox-events.js';
+import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
+
+const PROGRAM = path.resolve('bin/eventor-bot.js');
+const TRIALS = 3;
+const PROCESSES = 3;
+
+/** `eventor-bot tick` as its own process; resolves with its exit code (killed after `ms`). */
+function tick(env: NodeJS.ProcessEnv, ms: number): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [PROGRAM, 'tick'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('eventor-bot tick: several processes at once on one database post each item once', () => {
+  let setup: OperatorSetup;
+  let eventor: SandboxEventor;
+  let discord: SandboxDiscord;
+  let env: NodeJS.ProcessEnv;
+  let secret: string;
+
+  beforeAll(async () => {
+    setup = await startOperatorSetup('tick-race');
+    ({ eventor, discord, env, secretKey: secret } = setup);
+  });
+  afterAll(async () => {
+    await setup?.close();
+  });
+
+  it(`${PROCESSES} ticks started together, ${TRIALS} times, for the same new results: one post each time`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const guild = discord.createGuild({ name: `Race ${trial}` });
+      env.EVENTOR_DEFAULT_GUILDS = guild.id;
+      const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
+      const store = Store.open(env.DATABASE_PATH!, secret);
+      try {
+        store.setChannel(guild.id, 'results', channel);
+        new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
+      } finally {
+        store.close();
+      }
+      const event = recentClubResultsEvent(eventor, Date.now());
+      expect((await tick(env, 30_000)).code).toBe(0);
+      expect(discord.messages(channel)).toHaveLength(0);
+
+      event.hasResults = true;
+      event.materialized = null;
+      const runs = await Promise.all(Array.from({ length: PROCESSES }, () => tick(env, 60_000)));
+      expect(runs.map((r) => r.code), runs.map((r) => r.stderr).join('\n')).toEqual(Array(PROCESSES).fill(0));
+      const messages = discord.messages(channel);
+      expect(messages, `trial ${trial}`).toHaveLength(1);
+      expect(messages[0]!.embeds[0]!.title).toContain(event.name);
+
+      const after = Store.open(env.DATABASE_PATH!, secret);
+      try {
+        const itemKey = `${RESULTS_FEED}:${event.id}`;
+        expect(new Ledger(after).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({ state: 'posted', messageId: messages[0]!.id });
+        expect(after.db.prepare('SELECT COUNT(*) AS n FROM post_claims').get()).toEqual({ n: 0 });
+      } finally {
+        after.close();
+      }
+    }
+  }, 600_000);
+});
