@@ -27,6 +27,8 @@ export interface BotConfig {
   /** Multiplies every Eventor answer's size cap, for all servers (EVENTOR_MAX_RESPONSE_MB); absent means 1. */
   eventorResponseLimitScale?: number;
   databasePath: string;
+  /** Take an existing empty database file as a new database (DATABASE_INIT=1 or `--init-database`). */
+  initialiseDatabase?: boolean;
   secretKey: string;
   defaultLanguage: Language;
   defaultTimeZone: string;
@@ -95,6 +97,9 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
   if (!isLogLevel(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error (got '${logLevel}')`);
 
+  const databaseInit = env.DATABASE_INIT?.trim().toLowerCase() ?? '';
+  if (!['', '0', '1', 'true', 'false'].includes(databaseInit)) problems.push('DATABASE_INIT must be 1 (take an empty database file as a new database) or 0');
+
   // EVENTOR_MAX_RESPONSE_MB is read for the default Eventor and for the others: one line is enough.
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return {
@@ -105,6 +110,7 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     customEventorOrigins,
     eventorResponseLimitScale,
     databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
+    initialiseDatabase: databaseInit === '1' || databaseInit === 'true',
     secretKey,
     defaultLanguage: languageFor(locale),
     defaultTimeZone,

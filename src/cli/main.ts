@@ -73,6 +73,22 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.err(`${error.message}\n`);
       return 2;
     }
-    throw error;
+    // Anything else is still one line for the operator; the trace only when asked for.
+    const env = io.env ?? process.env;
+    const debug = env.LOG_LEVEL?.trim().toLowerCase() === 'debug';
+    io.err(`eventor-bot ${command}: ${oneLine(error)}\n${debug && error instanceof Error && error.stack ? `${error.stack}\n` : ''}`);
+    return 1;
   }
+}
+
+/** An error as one line: its message (and its cause's, which often says what really happened). */
+export function oneLine(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth++) {
+    const text = current instanceof Error ? current.message : String(current);
+    if (text && !parts.some((part) => part.includes(text))) parts.push(text);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return (parts.join(': ') || 'unknown error').replace(/\s*\n\s*/g, ' ');
 }

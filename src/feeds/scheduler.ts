@@ -150,6 +150,12 @@ export class FeedScheduler {
   #ticking: Promise<void> | null = null;
   #housekeeping: Promise<void> | null = null;
   #stopped = false;
+  #failedRuns = 0;
+
+  /** Runs that failed since this scheduler was made (`tick` exits non-zero on any, so that cron sees it). */
+  get failedRuns(): number {
+    return this.#failedRuns;
+  }
 
   constructor(options: FeedSchedulerOptions) {
     this.#options = options;
@@ -221,7 +227,10 @@ export class FeedScheduler {
     const housekeeping = this.#options.housekeeping;
     if (!housekeeping || this.#housekeeping) return;
     this.#housekeeping = housekeeping(now)
-      .catch((error: unknown) => this.#options.log.error('housekeeping failed', { error }))
+      .catch((error: unknown) => {
+        this.#failedRuns += 1;
+        this.#options.log.error('housekeeping failed', { error });
+      })
       .finally(() => {
         this.#housekeeping = null;
       });
@@ -414,6 +423,7 @@ export class FeedScheduler {
 
   #backOff(key: string, now: Date, error: unknown, context: Record<string, string>): void {
     const state = this.#stateOf(key);
+    this.#failedRuns += 1;
     state.failures += 1;
     const delay = Math.min(BACKOFF_BASE_MS * 2 ** (state.failures - 1), BACKOFF_MAX_MS);
     state.retryAt = now.getTime() + delay;
