@@ -17,7 +17,16 @@ export async function runSandbox(args: ParsedArgs, io: Io, until: Promise<unknow
   if (size !== 'small' && size !== 'large') throw new UsageError('--size must be small or large');
   rejectLeftovers(args.flags);
 
-  const sandbox = await startSandboxEventor({ port, size, ...(seed === undefined ? {} : { seed }) });
+  let sandbox;
+  try {
+    sandbox = await startSandboxEventor({ port, size, ...(seed === undefined ? {} : { seed }) });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      io.err(`eventor-bot sandbox: port ${port} is already in use; pick another with --port, or leave --port out for a free one\n`);
+      return 1;
+    }
+    throw error;
+  }
   io.out(`EVENTOR_BASE_URL=${sandbox.baseUrl}\nEVENTOR_API_KEY=${sandbox.apiKey}\n`);
   await until;
   await sandbox.close();

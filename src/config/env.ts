@@ -2,7 +2,7 @@
  * Configuration from the environment and an optional `.env` file. Each problem is reported as
  * its own line naming the variable, and values of secret variables never appear in messages.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
@@ -13,13 +13,22 @@ import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
 export function loadDotEnv(dir = process.cwd()): string | null {
   const file = path.join(dir, '.env');
   if (!existsSync(file)) return null;
-  process.loadEnvFile(file);
+  try {
+    // Node's own error for a folder names no cause ("should be a valid string").
+    if (statSync(file).isDirectory()) throw Object.assign(new Error('folder'), { code: 'EISDIR' });
+    process.loadEnvFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (error as Error).message;
+    throw new ConfigError([`cannot read ${file}: ${why} (see .env.example)`]);
+  }
   return file;
 }
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // One problem, one line; several, a list.
+    super(problems.length === 1 ? `Configuration problem: ${problems[0]}` : `Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
