@@ -3,6 +3,7 @@
  * Secret values never appear in the messages.
  */
 import { ConfigError, eventorConfigFromEnv, eventorUrlProblem, responseLimitScaleFromEnv, type EventorConfig } from '../config/env.js';
+import { INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { languageFor, type Language } from '../i18n/index.js';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
 import { isValidTimeZone } from '../eventor/time.js';
@@ -58,7 +59,14 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
 
   let defaultEventor: EventorConfig | null = null;
-  const wantsEventor = Boolean(env.EVENTOR_API_KEY?.trim() || env.EVENTOR_BASE_URL?.trim() || env.EVENTOR_INSTANCE?.trim());
+  // A key (or an address of its own) asks for a default connection; an instance alone does not,
+  // so that the template (EVENTOR_INSTANCE=se, the key left empty) starts as written, with every
+  // server bringing its own key. `query` still demands the key.
+  const wantsEventor = Boolean(env.EVENTOR_API_KEY?.trim() || env.EVENTOR_BASE_URL?.trim());
+  const instanceName = env.EVENTOR_INSTANCE?.trim().toLowerCase();
+  if (!wantsEventor && instanceName && !isInstanceName(instanceName)) {
+    problems.push(`EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}')`);
+  }
   if (wantsEventor) {
     try {
       defaultEventor = eventorConfigFromEnv(env);

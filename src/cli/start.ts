@@ -64,6 +64,9 @@ function discordLoginProblem(error: unknown, apiUrl: string): string | null {
 
 /** Runs the bot until SIGINT or SIGTERM, then finishes what is in flight and closes the database. */
 export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown>): Promise<number> {
+  // Listening before the bot starts: a stop signal right after "bot ready" (or during the start)
+  // still stops it cleanly instead of killing it.
+  const stop = until ?? shutdownSignal();
   const started = await startConfiguredBot(args, io, 'start', { scheduler: true });
   if (!started) return 1;
   const { bot, log } = started;
@@ -71,7 +74,7 @@ export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown
   const onRejection = (reason: unknown): void => log.error('unhandled rejection', { error: reason });
   process.on('unhandledRejection', onRejection);
   try {
-    await (until ?? shutdownSignal());
+    await stop;
   } finally {
     await bot.stop();
     process.off('unhandledRejection', onRejection);

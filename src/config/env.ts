@@ -78,7 +78,7 @@ export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Even
     if (isInstanceName(instanceName)) instance = INSTANCES[instanceName];
     else problems.push(`EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName}')`);
   } else {
-    problems.push('EVENTOR_INSTANCE (se, no, au, iof) or EVENTOR_BASE_URL must be set');
+    problems.push(`EVENTOR_INSTANCE (${Object.keys(INSTANCES).join(', ')}) or EVENTOR_BASE_URL must be set`);
   }
   const apiKey = env.EVENTOR_API_KEY?.trim() ?? '';
   if (apiKey === '') problems.push('EVENTOR_API_KEY must be set (your club\'s Eventor API key)');
