@@ -2,6 +2,7 @@
  * The `eventor-bot` command line. Exit codes: 0 success, 1 a failure at run time (Eventor or
  * file errors), 2 a usage or configuration error.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { UsageError, parseFlags } from './args.js';
 import { ConfigError } from '../config/env.js';
 
@@ -36,7 +37,20 @@ Commands:
       Parse an Eventor native or IOF XML 3.0 file and print the normalised JSON.
   help
       Show this text.
+  --version
+      Print the version.
 `;
+
+/** The version in the package's own package.json, found from here in src/ or in dist/. */
+export function packageVersion(): string {
+  for (let dir = new URL('.', import.meta.url), depth = 0; depth < 5; dir = new URL('..', dir), depth++) {
+    const file = new URL('package.json', dir);
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === 'eventor-bot' && pkg.version) return pkg.version;
+  }
+  return 'unknown';
+}
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -54,6 +68,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await (await import('./tick.js')).runTick(parseFlags(rest), io);
       case 'deploy-commands':
         return await (await import('./deploy-commands.js')).runDeployCommands(parseFlags(rest), io);
+      case '--version':
+      case 'version':
+        io.out(`eventor-bot ${packageVersion()}\n`);
+        return 0;
       case undefined:
       case 'help':
       case '--help':
