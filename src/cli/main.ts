@@ -27,8 +27,10 @@ Commands:
       Run every turned-on automatic post once, now, and exit (same configuration as start).
   deploy-commands [--guild ID]
       Register the slash commands with Discord, globally or in one server (immediate).
-  sandbox [--port N] [--seed S] [--size small|large]
+  sandbox [--port N] [--seed S] [--size small|large] [--discord]
       Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.
+      --discord: a sandbox Discord too, with a server, a channel and a member; prints
+      the variables to paste into .env to try 'start' without a Discord account.
   query <operation> [--<parameter> <value> ...] [--raw]
       Call one Eventor operation with the configured key (EVENTOR_INSTANCE or
       EVENTOR_BASE_URL, and EVENTOR_API_KEY, from the environment or .env) and print
