@@ -6,6 +6,7 @@ import { main, type Io } from '../src/cli/main.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { ValidationError } from '../src/eventor/errors.js';
 import { customInstance } from '../src/eventor/instances.js';
+import { prepareRequest } from '../src/eventor/operations.js';
 import { startSandboxEventor } from '../src/sandbox/eventor/server.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandboxEventor>>;
@@ -109,6 +110,15 @@ describe('the command line refuses a mistake before any request, and says what i
     const io = capture({ EVENTOR_API_KEY: 'k' });
     expect(await main(['query', 'organisation-apikey'], io)).toBe(2);
     expect(io.stderr()).toContain('no-se-host');
+  });
+
+  it('the JSON that the README gives for save-competitor is accepted as it stands', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const block = /`save-competitor` takes[\s\S]*?```json\n([\s\S]*?)```/.exec(readme);
+    expect(block).not.toBeNull();
+    const request = prepareRequest('save-competitor', { competitor: block![1]!.trim() });
+    expect(request.method).toBe('PUT');
+    expect(String(request.body)).toContain('9407999');
   });
 
   it('--version prints the package version', async () => {
