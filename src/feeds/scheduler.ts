@@ -14,6 +14,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey } from '../eventor/errors.js';
 import type { EventorAccess } from '../bot/eventor-access.js';
+import { UserFacingError } from '../bot/command.js';
 import { languageFor, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
@@ -423,7 +424,9 @@ export class FeedScheduler {
 
   #backOff(key: string, now: Date, error: unknown, context: Record<string, string>): void {
     const state = this.#stateOf(key);
-    this.#failedRuns += 1;
+    // A server with no Eventor connection is a state of that server (its admins see it in
+    // /status), not a failure for the operator's cron to report on every tick.
+    if (!(error instanceof UserFacingError && error.key === 'error.notConfigured')) this.#failedRuns += 1;
     state.failures += 1;
     const delay = Math.min(BACKOFF_BASE_MS * 2 ** (state.failures - 1), BACKOFF_MAX_MS);
     state.retryAt = now.getTime() + delay;
