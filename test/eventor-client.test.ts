@@ -197,7 +197,9 @@ describe('operations table', () => {
       body: undefined,
     });
     expect(prepareRequest('event', { eventId: 123 }).path).toBe('/event/123');
-    expect(prepareRequest('organisation', { id: 'ab12' }).path).toBe('/organisation/ab12');
+    expect(prepareRequest('organisation', { id: '12' }).path).toBe('/organisation/12');
+    // Eventor's ids are digits: a text id would come back as a 400 that names no parameter.
+    expect(() => prepareRequest('organisation', { id: 'ab12' })).toThrow(/invalid parameter 'id'.*whole number/);
     expect(prepareRequest('activities', { organisationId: 1, from: '2026-05-01', to: new Date('2026-05-31T12:00:00Z') }).query)
       .toEqual({ organisationId: '1', from: '2026-05-01 00:00:00', to: '2026-05-31 23:59:59' });
     expect(prepareRequest('results-event', { eventId: '9', top: '3', includeSplitTimes: true }).query).toEqual({ eventId: '9', top: '3', includeSplitTimes: 'true' });

@@ -45,7 +45,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, log } = options;
   log.redact(config.discordToken);
   log.redact(config.secretKey);
-  const store = Store.open(config.databasePath, config.secretKey, options.now);
+  const store = Store.open(config.databasePath, config.secretKey, options.now, { initialiseEmptyFile: config.initialiseDatabase === true });
   const eventor = new EventorAccess({
     store,
     defaultEventor: config.defaultEventor,

@@ -3,6 +3,7 @@
  * Secret values never appear in the messages.
  */
 import { ConfigError, eventorConfigFromEnv, eventorUrlProblem, responseLimitScaleFromEnv, type EventorConfig } from '../config/env.js';
+import { INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { languageFor, type Language } from '../i18n/index.js';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
 import { isValidTimeZone } from '../eventor/time.js';
@@ -32,6 +33,8 @@ export interface BotConfig {
   /** Multiplies every Eventor answer's size cap, for all servers (EVENTOR_MAX_RESPONSE_MB); absent means 1. */
   eventorResponseLimitScale?: number;
   databasePath: string;
+  /** Take an existing empty database file as a new database (DATABASE_INIT=1 or `--init-database`). */
+  initialiseDatabase?: boolean;
   secretKey: string;
   defaultLanguage: Language;
   defaultTimeZone: string;
@@ -61,7 +64,14 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
 
   let defaultEventor: EventorConfig | null = null;
-  const wantsEventor = Boolean(env.EVENTOR_API_KEY?.trim() || env.EVENTOR_BASE_URL?.trim() || env.EVENTOR_INSTANCE?.trim());
+  // A key (or an address of its own) asks for a default connection; an instance alone does not,
+  // so that the template (EVENTOR_INSTANCE=se, the key left empty) starts as written, with every
+  // server bringing its own key. `query` still demands the key.
+  const wantsEventor = Boolean(env.EVENTOR_API_KEY?.trim() || env.EVENTOR_BASE_URL?.trim());
+  const instanceName = env.EVENTOR_INSTANCE?.trim().toLowerCase();
+  if (!wantsEventor && instanceName && !isInstanceName(instanceName)) {
+    problems.push(`EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}')`);
+  }
   if (wantsEventor) {
     try {
       defaultEventor = eventorConfigFromEnv(env);
@@ -111,6 +121,9 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
   if (!isLogLevel(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error (got '${logLevel}')`);
 
+  const databaseInit = env.DATABASE_INIT?.trim().toLowerCase() ?? '';
+  if (!['', '0', '1', 'true', 'false'].includes(databaseInit)) problems.push('DATABASE_INIT must be 1 (take an empty database file as a new database) or 0');
+
   // EVENTOR_MAX_RESPONSE_MB is read for the default Eventor and for the others: one line is enough.
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return {
@@ -122,6 +135,7 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     customEventorTimeZones,
     eventorResponseLimitScale,
     databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
+    initialiseDatabase: databaseInit === '1' || databaseInit === 'true',
     secretKey,
     defaultLanguage: languageFor(locale),
     defaultTimeZone,

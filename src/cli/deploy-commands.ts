@@ -8,7 +8,12 @@ import { COMMANDS } from '../../commands/index.js';
 export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const guildId = takeString(args.flags, 'guild');
-  if (guildId !== undefined && !/^\d{5,25}$/.test(guildId)) throw new UsageError('--guild takes a server id (a number; Discord: right-click the server > Copy Server ID)');
+  if (guildId !== undefined) {
+    const copy = 'Discord: Settings > Advanced > Developer Mode, then right-click the server > Copy Server ID';
+    if (!/^\d+$/.test(guildId)) throw new UsageError(`--guild takes a server id, digits only (${copy})`);
+    if (guildId.length < 17) throw new UsageError(`--guild ${guildId} is too short for a Discord server id (17 to 20 digits; ${copy})`);
+    if (guildId.length > 20) throw new UsageError(`--guild ${guildId.slice(0, 24)}${guildId.length > 24 ? '…' : ''} is too long for a Discord server id (17 to 20 digits; ${copy})`);
+  }
   rejectLeftovers(args.flags);
   let env = io.env;
   if (env === undefined) {

@@ -2,6 +2,7 @@
  * The `eventor-bot` command line. Exit codes: 0 success, 1 a failure at run time (Eventor or
  * file errors), 2 a usage or configuration error.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { UsageError, parseFlags } from './args.js';
 import { ConfigError } from '../config/env.js';
 
@@ -26,8 +27,10 @@ Commands:
       Run every turned-on automatic post once, now, and exit (same configuration as start).
   deploy-commands [--guild ID]
       Register the slash commands with Discord, globally or in one server (immediate).
-  sandbox [--port N] [--seed S] [--size small|large]
+  sandbox [--port N] [--seed S] [--size small|large] [--discord]
       Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.
+      --discord: a sandbox Discord too, with a server, a channel and a member; prints
+      the variables to paste into .env to try 'start' without a Discord account.
   query <operation> [--<parameter> <value> ...] [--raw]
       Call one Eventor operation with the configured key (EVENTOR_INSTANCE or
       EVENTOR_BASE_URL, and EVENTOR_API_KEY, from the environment or .env) and print
@@ -36,7 +39,20 @@ Commands:
       Parse an Eventor native or IOF XML 3.0 file and print the normalised JSON.
   help
       Show this text.
+  --version
+      Print the version.
 `;
+
+/** The version in the package's own package.json, found from here in src/ or in dist/. */
+export function packageVersion(): string {
+  for (let dir = new URL('.', import.meta.url), depth = 0; depth < 5; dir = new URL('..', dir), depth++) {
+    const file = new URL('package.json', dir);
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === 'eventor-bot' && pkg.version) return pkg.version;
+  }
+  return 'unknown';
+}
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -54,6 +70,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await (await import('./tick.js')).runTick(parseFlags(rest), io);
       case 'deploy-commands':
         return await (await import('./deploy-commands.js')).runDeployCommands(parseFlags(rest), io);
+      case '--version':
+      case 'version':
+        io.out(`eventor-bot ${packageVersion()}\n`);
+        return 0;
       case undefined:
       case 'help':
       case '--help':
@@ -73,6 +93,22 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.err(`${error.message}\n`);
       return 2;
     }
-    throw error;
+    // Anything else is still one line for the operator; the trace only when asked for.
+    const env = io.env ?? process.env;
+    const debug = env.LOG_LEVEL?.trim().toLowerCase() === 'debug';
+    io.err(`eventor-bot ${command}: ${oneLine(error)}\n${debug && error instanceof Error && error.stack ? `${error.stack}\n` : ''}`);
+    return 1;
   }
+}
+
+/** An error as one line: its message (and its cause's, which often says what really happened). */
+export function oneLine(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth++) {
+    const text = current instanceof Error ? current.message : String(current);
+    if (text && !parts.some((part) => part.includes(text))) parts.push(text);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return (parts.join(': ') || 'unknown error').replace(/\s*\n\s*/g, ' ');
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
 import type { Io } from './main.js';
 import { parseXmlFile } from '../eventor/parse-file.js';
-import { EventorError } from '../eventor/errors.js';
+import { EventorError, InvalidResponse } from '../eventor/errors.js';
 import { isValidTimeZone } from '../eventor/time.js';
 
 export async function runParse(args: ParsedArgs, io: Io): Promise<number> {
@@ -27,7 +27,9 @@ export async function runParse(args: ParsedArgs, io: Io): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof EventorError) {
-      io.err(`eventor-bot parse: '${file}' cannot be read as an Eventor or IOF XML 3.0 document: ${error.message}\n`);
+      // A local file, not an answer from Eventor: the problem itself, not "unusable response".
+      const problem = error instanceof InvalidResponse ? `${error.problem}${error.path ? ` at ${error.path}` : ''}` : error.message;
+      io.err(`eventor-bot parse: '${file}' cannot be read: ${problem}. parse reads Eventor's native XML lists and IOF XML 3.0 ResultList and StartList\n`);
       return 1;
     }
     throw error;

@@ -20,12 +20,22 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
     io.out(`Operations:\n${describeOperations()}\n`);
     return 0;
   }
+  // `--raw events`: the parser took the operation for the flag's value. --raw takes none.
+  const rawFlag = args.flags.get('raw');
+  if (typeof rawFlag === 'string' && rawFlag !== 'true' && rawFlag !== 'false') {
+    args.positionals.unshift(rawFlag);
+    args.flags.set('raw', true);
+  }
   const [name, extra] = args.positionals;
   if (name === undefined) throw new UsageError(`name an operation, e.g. eventor-bot query events --fromDate 2026-05-01\n\nOperations:\n${describeOperations()}`);
   if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' (parameters are given as --name value)`);
   if (!isOperationName(name)) throw new UsageError(`unknown operation '${name}'; 'eventor-bot query --list' lists them`);
   const raw = takeBoolean(args.flags, 'raw');
   const operation = OPERATIONS[name];
+  if (raw && operation.format !== 'iofxml') {
+    const documents = Object.entries(OPERATIONS).filter(([, op]) => op.format === 'iofxml').map(([n]) => n);
+    throw new UsageError(`--raw prints the IOF XML of ${documents.join(' and ')}; '${name}' answers in Eventor's own XML, printed as JSON`);
+  }
   const params: Record<string, string | boolean> = {};
   for (const [flag, value] of args.flags) {
     const parameter = operation.parameterNames.find((p) => p.toLowerCase() === flag.toLowerCase());
@@ -52,12 +62,16 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
     }
     return 0;
   } catch (error) {
+    // The error names the operation itself; the line already does.
+    const message = error instanceof Error && error.message.startsWith(`${name}: `) ? error.message.slice(name.length + 2) : (error as Error).message;
     if (error instanceof ValidationError) {
-      io.err(`eventor-bot query ${name}: ${error.message}\n`);
+      io.err(`eventor-bot query ${name}: ${message}\n`);
       return 2;
     }
     if (error instanceof EventorError) {
-      io.err(`eventor-bot query ${name}: ${error.name}: ${error.message}\n`);
+      const baseUrl = config.instance.baseUrl;
+      const hint = error.code === 'NotFound' && !/\/api$/.test(baseUrl) ? ` (EVENTOR_BASE_URL is ${baseUrl}: it must end in /api, e.g. https://eventor.orientering.se/api)` : '';
+      io.err(`eventor-bot query ${name}: ${error.name}: ${message}${hint}\n`);
       return 1;
     }
     throw error;

@@ -1,6 +1,7 @@
-import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
+import { rejectLeftovers, takeBoolean, takeString, UsageError, type ParsedArgs } from './args.js';
 import type { Io } from './main.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
+import { startSandboxDiscord } from '../sandbox/discord/index.js';
 
 function wholeNumber(name: string, text: string | undefined, max: number): number | undefined {
   if (text === undefined) return undefined;
@@ -15,12 +16,47 @@ export async function runSandbox(args: ParsedArgs, io: Io, until: Promise<unknow
   const seed = wholeNumber('seed', takeString(args.flags, 'seed'), 2 ** 32 - 1);
   const size = takeString(args.flags, 'size') ?? 'small';
   if (size !== 'small' && size !== 'large') throw new UsageError('--size must be small or large');
+  const withDiscord = takeBoolean(args.flags, 'discord');
   rejectLeftovers(args.flags);
 
-  const sandbox = await startSandboxEventor({ port, size, ...(seed === undefined ? {} : { seed }) });
-  io.out(`EVENTOR_BASE_URL=${sandbox.baseUrl}\nEVENTOR_API_KEY=${sandbox.apiKey}\n`);
-  await until;
-  await sandbox.close();
+  let sandbox;
+  try {
+    sandbox = await startSandboxEventor({ port, size, ...(seed === undefined ? {} : { seed }) });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      io.err(`eventor-bot sandbox: port ${port} is already in use; pick another with --port, or leave --port out for a free one\n`);
+      return 1;
+    }
+    throw error;
+  }
+  if (!withDiscord) {
+    io.out(`EVENTOR_BASE_URL=${sandbox.baseUrl}\nEVENTOR_API_KEY=${sandbox.apiKey}\n`);
+    await until;
+    await sandbox.close();
+    return 0;
+  }
+  // A Discord of its own beside it (REST and gateway on a free port), with a server, a channel and
+  // a member, so that `start` can be tried without a Discord account.
+  const discord = await startSandboxDiscord({ port: 0 });
+  try {
+    const guild = discord.createGuild({ name: sandbox.dataset.homeClub.name });
+    const channel = discord.createTextChannel(guild.id, { name: 'general' });
+    const member = discord.createMember(guild.id, { username: 'member', globalName: 'A member', manageGuild: true });
+    io.out([
+      '# Paste into .env (with SECRET_KEY), then run: eventor-bot start',
+      `EVENTOR_BASE_URL=${sandbox.baseUrl}`,
+      `EVENTOR_API_KEY=${sandbox.apiKey}`,
+      `DISCORD_TOKEN=${discord.token}`,
+      `DISCORD_API_URL=${discord.restUrl}`,
+      `EVENTOR_DEFAULT_GUILDS=${guild.id}`,
+      `# Server '${guild.name}' ${guild.id}, channel #${channel.name} ${channel.id}, member ${member.username} ${member.id} (may manage the server)`,
+      '',
+    ].join('\n'));
+    await until;
+  } finally {
+    await discord.close();
+    await sandbox.close();
+  }
   return 0;
 }
 

@@ -1,4 +1,4 @@
-import { rejectLeftovers, UsageError, type ParsedArgs } from './args.js';
+import { rejectLeftovers, takeBoolean, UsageError, type ParsedArgs } from './args.js';
 import type { Io } from './main.js';
 import { loadDotEnv } from '../config/env.js';
 import { botConfigFromEnv } from '../bot/config.js';
@@ -13,13 +13,15 @@ import { COMMANDS } from '../../commands/index.js';
  */
 export async function startConfiguredBot(args: ParsedArgs, io: Io, command: string, options: { scheduler: boolean }): Promise<{ bot: RunningBot; log: Logger } | null> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const initialiseDatabase = takeBoolean(args.flags, 'init-database');
   rejectLeftovers(args.flags);
   let env = io.env;
   if (env === undefined) {
     loadDotEnv();
     env = process.env;
   }
-  const config = botConfigFromEnv(env);
+  const configured = botConfigFromEnv(env);
+  const config = initialiseDatabase ? { ...configured, initialiseDatabase } : configured;
   const log = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
   try {
     return { bot: await startBot({ config, log, commands: COMMANDS, scheduler: options.scheduler }), log };
@@ -33,12 +35,38 @@ export async function startConfiguredBot(args: ParsedArgs, io: Io, command: stri
       io.err(`eventor-bot ${command}: Discord refused to log in (${code}); check DISCORD_TOKEN and the bot's intents\n`);
       return null;
     }
+    const discordProblem = discordLoginProblem(error, config.discordApiUrl);
+    if (discordProblem) {
+      io.err(`eventor-bot ${command}: ${discordProblem}\n`);
+      if (config.logLevel === 'debug' && error instanceof Error && error.stack) io.err(`${error.stack}\n`);
+      return null;
+    }
     throw error;
   }
 }
 
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT']);
+
+/** Discord could not be reached, or what answered is not Discord's REST API: said with the address, in one line. */
+function discordLoginProblem(error: unknown, apiUrl: string): string | null {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') {
+    const hint = status === 404 ? ' (DISCORD_API_URL must be the REST base up to and including /api, e.g. https://discord.com/api)' : '';
+    return `Discord at ${apiUrl} answered ${status} when logging in${hint}`;
+  }
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (code && NETWORK_CODES.has(code)) return `cannot reach Discord at ${apiUrl} (${code}); check DISCORD_API_URL and the network`;
+  }
+  return null;
+}
+
 /** Runs the bot until SIGINT or SIGTERM, then finishes what is in flight and closes the database. */
 export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown>): Promise<number> {
+  // Listening before the bot starts: a stop signal right after "bot ready" (or during the start)
+  // still stops it cleanly instead of killing it.
+  const stop = until ?? shutdownSignal();
   const started = await startConfiguredBot(args, io, 'start', { scheduler: true });
   if (!started) return 1;
   const { bot, log } = started;
@@ -46,7 +74,7 @@ export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown
   const onRejection = (reason: unknown): void => log.error('unhandled rejection', { error: reason });
   process.on('unhandledRejection', onRejection);
   try {
-    await (until ?? shutdownSignal());
+    await stop;
   } finally {
     await bot.stop();
     process.off('unhandledRejection', onRejection);

@@ -1,6 +1,8 @@
 import type { ParsedArgs } from './args.js';
 import type { Io } from './main.js';
+import { oneLine } from './main.js';
 import { startConfiguredBot } from './start.js';
+import { StoreError, writeProblem } from '../store/database.js';
 
 /**
  * Runs every turned-on automatic post once, now, and exits: to check a new setup without waiting
@@ -10,10 +12,23 @@ import { startConfiguredBot } from './start.js';
 export async function runTick(args: ParsedArgs, io: Io): Promise<number> {
   const started = await startConfiguredBot(args, io, 'tick', { scheduler: false });
   if (!started) return 1;
+  const { bot, log } = started;
+  // Exit 1 when anything failed, so that cron (or whatever drives `tick`) sees it; the log says what.
+  let failure: string | null = null;
   try {
-    await started.bot.scheduler.tick(new Date(), { force: true });
+    await bot.scheduler.tick(new Date(), { force: true });
+    const failed = bot.scheduler.failedRuns;
+    if (failed > 0) failure = `${failed} run${failed === 1 ? '' : 's'} failed (see the log above); they are tried again on the next tick`;
+  } catch (error) {
+    log.debug('tick failed', { error });
+    const problem = writeProblem(error, bot.store.db.name);
+    failure = problem instanceof StoreError ? problem.message : oneLine(error);
   } finally {
-    await started.bot.stop();
+    await bot.stop();
+  }
+  if (failure !== null) {
+    io.err(`eventor-bot tick: ${failure}\n`);
+    return 1;
   }
   return 0;
 }

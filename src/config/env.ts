@@ -2,7 +2,7 @@
  * Configuration from the environment and an optional `.env` file. Each problem is reported as
  * its own line naming the variable, and values of secret variables never appear in messages.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
@@ -14,13 +14,22 @@ import { isValidTimeZone } from '../eventor/time.js';
 export function loadDotEnv(dir = process.cwd()): string | null {
   const file = path.join(dir, '.env');
   if (!existsSync(file)) return null;
-  process.loadEnvFile(file);
+  try {
+    // Node's own error for a folder names no cause ("should be a valid string").
+    if (statSync(file).isDirectory()) throw Object.assign(new Error('folder'), { code: 'EISDIR' });
+    process.loadEnvFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (error as Error).message;
+    throw new ConfigError([`cannot read ${file}: ${why} (see .env.example)`]);
+  }
   return file;
 }
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // One problem, one line; several, a list.
+    super(problems.length === 1 ? `Configuration problem: ${problems[0]}` : `Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
@@ -72,7 +81,7 @@ export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Even
     if (isInstanceName(instanceName)) instance = INSTANCES[instanceName];
     else problems.push(`EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName}')`);
   } else {
-    problems.push('EVENTOR_INSTANCE (se, no, au, iof) or EVENTOR_BASE_URL must be set');
+    problems.push(`EVENTOR_INSTANCE (${Object.keys(INSTANCES).join(', ')}) or EVENTOR_BASE_URL must be set`);
   }
   const apiKey = env.EVENTOR_API_KEY?.trim() ?? '';
   if (apiKey === '') problems.push('EVENTOR_API_KEY must be set (your club\'s Eventor API key)');

@@ -10,6 +10,7 @@
  * `eventId` in practice. Without them Eventor either fails or would return everything, so we
  * ask for them up front rather than let a CLI user wait for an error or a huge answer.
  */
+import { isMatch } from 'date-fns';
 import { z } from 'zod';
 import { EventorError, InvalidResponse, ValidationError } from './errors.js';
 import { Competitor as CompetitorSchema, EVENT_CLASSIFICATIONS } from './model.js';
@@ -101,7 +102,7 @@ function kind<I, O = string>(convert: (value: unknown) => O) {
 function idText(value: unknown, what = 'an id'): string {
   if (value === undefined || value === null) return fail('is required');
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) return fail(`must be ${what}: a whole number 0 or more, or a non-empty text`);
+    if (!Number.isSafeInteger(value) || value < 0) return fail(`must be ${what}: a whole number 0 or more`);
     return String(value);
   }
   if (typeof value !== 'string') return fail(`must be ${what} (a number or a text)`);
@@ -110,6 +111,8 @@ function idText(value: unknown, what = 'an id'): string {
   if (text.includes(',')) return fail(`must be a single id (a comma is not allowed)`);
   if (/[\s\u0000-\u001f\u007f]/.test(text)) return fail(`must be ${what} without spaces or control characters`);
   if (text.length > 64) return fail(`must be ${what} of at most 64 characters`);
+  // Eventor's ids are whole numbers; anything else comes back as a 400 that blames no parameter.
+  if (!/^\d+$/.test(text)) return fail(`must be ${what}: a whole number (Eventor's ids are digits only; got '${text.slice(0, 20)}')`);
   return text;
 }
 
@@ -159,6 +162,14 @@ const bool = () =>
 function dateText(v: unknown): string {
   if (v === undefined || v === null) return fail('is required');
   if (!(v instanceof Date) && typeof v !== 'string') return fail('must be a date (2026-05-01, 2026-05-01T10:00:00+02:00 or 2026-05-01 10:00:00)');
+  if (typeof v === 'string') {
+    // Date.parse shifts an impossible day (2026-02-30 becomes 2 March): refuse it instead.
+    const parts = /^\s*(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(v);
+    if (parts && !isMatch(parts[1]!, 'yyyy-MM-dd')) return fail(`must be a real date: ${parts[1]} does not exist`);
+    if (parts && parts[2] !== undefined && (Number(parts[2]) > 23 || Number(parts[3]) > 59 || Number(parts[4] ?? 0) > 59)) {
+      return fail(`must have a real time of day (00:00:00 to 23:59:59; got ${v.trim().slice(11, 19)})`);
+    }
+  }
   const formatted = formatQueryDateTime(v);
   if (formatted === null) return fail('must be a date (2026-05-01, 2026-05-01T10:00:00+02:00 or 2026-05-01 10:00:00)');
   // Eventor parses four-digit years only; Date can represent far more.

@@ -14,6 +14,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey } from '../eventor/errors.js';
 import type { EventorAccess } from '../bot/eventor-access.js';
+import { UserFacingError } from '../bot/command.js';
 import { languageFor, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
@@ -150,6 +151,12 @@ export class FeedScheduler {
   #ticking: Promise<void> | null = null;
   #housekeeping: Promise<void> | null = null;
   #stopped = false;
+  #failedRuns = 0;
+
+  /** Runs that failed since this scheduler was made (`tick` exits non-zero on any, so that cron sees it). */
+  get failedRuns(): number {
+    return this.#failedRuns;
+  }
 
   constructor(options: FeedSchedulerOptions) {
     this.#options = options;
@@ -221,7 +228,10 @@ export class FeedScheduler {
     const housekeeping = this.#options.housekeeping;
     if (!housekeeping || this.#housekeeping) return;
     this.#housekeeping = housekeeping(now)
-      .catch((error: unknown) => this.#options.log.error('housekeeping failed', { error }))
+      .catch((error: unknown) => {
+        this.#failedRuns += 1;
+        this.#options.log.error('housekeeping failed', { error });
+      })
       .finally(() => {
         this.#housekeeping = null;
       });
@@ -414,6 +424,9 @@ export class FeedScheduler {
 
   #backOff(key: string, now: Date, error: unknown, context: Record<string, string>): void {
     const state = this.#stateOf(key);
+    // A server with no Eventor connection is a state of that server (its admins see it in
+    // /status), not a failure for the operator's cron to report on every tick.
+    if (!(error instanceof UserFacingError && error.key === 'error.notConfigured')) this.#failedRuns += 1;
     state.failures += 1;
     const delay = Math.min(BACKOFF_BASE_MS * 2 ** (state.failures - 1), BACKOFF_MAX_MS);
     state.retryAt = now.getTime() + delay;

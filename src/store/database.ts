@@ -3,7 +3,7 @@
  * (with a clear message) a file that is corrupt, unreadable or from a newer version, rather than
  * silently starting empty.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
@@ -14,19 +14,33 @@ export class StoreError extends Error {
   override name = 'StoreError';
 }
 
-export function openDatabase(file: string, migrations: readonly string[] = MIGRATIONS): Db {
+export interface OpenDatabaseOptions {
+  /**
+   * Take an existing empty (0-byte) file as a new database. Off by default: a truncated file or a
+   * failed copy looks exactly like that, and starting empty would drop every server's keys and
+   * settings without a word. The operator turns it on with DATABASE_INIT=1 or --init-database.
+   */
+  initialiseEmptyFile?: boolean;
+}
+
+export function openDatabase(file: string, migrations: readonly string[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Db {
   if (file !== ':memory:') {
     try {
       mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     } catch (error) {
       throw new StoreError(`cannot create the folder for the database ${file}: ${(error as Error).message}`);
     }
+    if (!options.initialiseEmptyFile && isEmptyFile(file) && isEmptyFile(`${file}-wal`, { missing: true })) {
+      throw new StoreError(`the database ${file} is an empty file (0 bytes), not a database: the servers' keys and settings are not in it. `
+        + 'If it was restored or copied, the copy failed: restore it again. To start with a new, empty database on purpose, '
+        + 'set DATABASE_INIT=1 or run with --init-database (or delete the file)');
+    }
   }
   let db: Db;
   try {
     db = new Database(file, { fileMustExist: false });
   } catch (error) {
-    throw new StoreError(`cannot open the database ${file}: ${(error as Error).message}`);
+    throw writeProblem(error, file) ?? new StoreError(`cannot open the database ${file}: ${(error as Error).message}`);
   }
   try {
     db.pragma('journal_mode = WAL');
@@ -40,8 +54,37 @@ export function openDatabase(file: string, migrations: readonly string[] = MIGRA
   } catch (error) {
     db.close();
     if (error instanceof StoreError) throw error;
+    const problem = writeProblem(error, file);
+    if (problem) throw problem;
     throw new StoreError(`the database ${file} cannot be used: ${(error as Error).message}. It may be damaged or not a database; restore a backup or move it away`);
   }
+}
+
+/** Whether `file` exists with 0 bytes (or, with `missing`, does not exist at all). */
+function isEmptyFile(file: string, { missing = false } = {}): boolean {
+  if (!existsSync(file)) return missing;
+  try {
+    return statSync(file).size === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The database could not be written for a reason outside it (a full disk, a read-only file or
+ * folder): said as such, since the data is intact and the advice for a damaged file (move it
+ * away) would be the wrong one. Null for any other error.
+ */
+export function writeProblem(error: unknown, file: string): StoreError | null {
+  const code = String((error as { code?: unknown }).code ?? '');
+  if (code.startsWith('SQLITE_FULL')) {
+    return new StoreError(`the database ${file} cannot be written: no space left on the disk. The data in it is intact; free some space and start again`);
+  }
+  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code.startsWith('SQLITE_PERM')) {
+    return new StoreError(`the database ${file} cannot be written: the file or its folder is read-only, or this user has no permission to write it. `
+      + 'The data in it is intact; give the bot write access to both and start again');
+  }
+  return null;
 }
 
 /**
@@ -67,6 +110,9 @@ function migrate(db: Db, migrations: readonly string[], file: string): void {
   if (current > migrations.length) {
     throw new StoreError(`the database ${file} was written by a newer eventor-bot (schema ${current}, this one knows ${migrations.length}); upgrade eventor-bot`);
   }
+  // Writing the version it has costs nothing and finds a read-only file or folder now, at the
+  // start, rather than at the first post (SQLite opens such a file read-only without a word).
+  db.pragma(`user_version = ${current}`);
   for (let version = current + 1; version <= migrations.length; version++) {
     db.transaction(() => {
       db.exec(migrations[version - 1]!);

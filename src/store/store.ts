@@ -4,7 +4,7 @@
  * automatic posts keep their own tables behind small classes of their own over `db`
  * (`feeds/ledger.ts`, `feeds/settings.ts`, `feeds/subscriptions.ts`).
  */
-import { openDatabase, type Db } from './database.js';
+import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
 import { SecretBox } from './secrets.js';
 
 export interface GuildSettings {
@@ -126,9 +126,9 @@ export class Store {
     this.#now = now;
   }
 
-  static open(file: string, secretKey: string, now?: () => Date): Store {
+  static open(file: string, secretKey: string, now?: () => Date, options: OpenDatabaseOptions = {}): Store {
     const secrets = new SecretBox(secretKey);
-    return new Store(openDatabase(file), secrets, now);
+    return new Store(openDatabase(file, undefined, options), secrets, now);
   }
 
   get db(): Db {

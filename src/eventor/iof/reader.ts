@@ -67,7 +67,7 @@ export function parseIofDocument(input: string | Uint8Array, options: IofReadOpt
     throw new InvalidResponse(`not IOF XML 3.0: root <${info.rootName}> in namespace '${info.namespace || '(none)'}'`, info.rootName);
   }
   if (info.root === 'other') {
-    throw new InvalidResponse(`IOF XML 3.0 ${info.rootName} is not supported; expected a ResultList or a StartList`, info.rootName);
+    throw new InvalidResponse(`IOF XML 3.0 ${info.rootName} is not supported; expected a ResultList or a StartList (${info.rootName} is not read; only result and start lists are)`, info.rootName);
   }
   const timeZone = options.timeZone;
   if (timeZone !== undefined && !isValidTimeZone(timeZone)) throw new ValidationError('timeZone', `unknown time zone '${timeZone}'`);
