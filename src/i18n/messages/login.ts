@@ -53,7 +53,7 @@ export const login = defineMessages({
     'login.error.dmFailed': 'Jag kunde inte skicka länken som direktmeddelande. Försök igen om en stund.',
     'login.error.notYours': 'Den personen är inte kopplad till ditt Discord-konto. Välj en av dina egna personer i listan.',
     'login.cooldown': 'Du har bett om tre inloggningslänkar de senaste tio minuterna. Du kan be om en ny {when}.',
-    'login.error.notProven': 'Du är kopplad till {person} ({method}), så jag kan inte logga in dig i Eventor som den personen: alla med behörigheten Hantera server kan göra en sådan koppling. Inloggningslänkar finns bara för personer du själv har kopplat med deras användarnamn och lösenord i Eventor: koppla med `/link eventor` för att få inloggningslänkar.',
+    'login.error.notProven': 'Du är kopplad till {person} ({method}), så jag kan inte logga in dig i Eventor som den personen: alla med behörigheten Hantera server kan göra en sådan koppling. Inloggningslänkar finns bara för personer du själv har kopplat med deras användarnamn och lösenord i Eventor: koppla med `/koppla eventor` för att få inloggningslänkar.',
     'login.error.notInClub': 'Den personen är inte medlem i den här serverns klubb i Eventor nu, så jag kan inte logga in dig som den personen. Ingenting skickades till Eventor.',
 
     'card.name': 'bricka',
@@ -76,8 +76,8 @@ export const login = defineMessages({
     'card.cancelled': 'Avbrutet; inget ändrades.',
     'card.expired': 'Den här bekräftelsen är äldre än tio minuter; inget ändrades. Kör `/bricka` igen.',
     'card.saved': 'Sparat. Så här ser det ut i Eventor nu:',
-    'card.show.hintNotProven': 'För att byta bricka här behöver du en koppling som du själv gjort med användarnamn och lösenord i Eventor: `/link eventor`.',
-    'card.error.notProven': 'Du är kopplad till {person} ({method}), så jag kan inte ändra personens inställningar i Eventor: alla med behörigheten Hantera server kan göra en sådan koppling. Koppla med `/link eventor` (personens användarnamn och lösenord i Eventor) för att byta bricka här. Inget ändrades.',
+    'card.show.hintNotProven': 'För att byta bricka här behöver du en koppling som du själv gjort med användarnamn och lösenord i Eventor: `/koppla eventor`.',
+    'card.error.notProven': 'Du är kopplad till {person} ({method}), så jag kan inte ändra personens inställningar i Eventor: alla med behörigheten Hantera server kan göra en sådan koppling. Koppla med `/koppla eventor` (personens användarnamn och lösenord i Eventor) för att byta bricka här. Inget ändrades.',
     'card.error.notInClub': 'Den personen är inte medlem i den här serverns klubb i Eventor nu, så personens inställningar kan inte ändras här. Inget ändrades.',
   },
   nb: {
@@ -92,7 +92,7 @@ export const login = defineMessages({
     'login.error.dmFailed': 'Jeg fikk ikke sendt deg lenken som direktemelding. Prøv igjen om litt.',
     'login.error.notYours': 'Den personen er ikke koblet til Discord-kontoen din. Velg en av dine egne personer i listen.',
     'login.cooldown': 'Du har bedt om tre innloggingslenker de siste ti minuttene. Du kan be om en ny {when}.',
-    'login.error.notProven': 'Du er koblet til {person} ({method}), så jeg kan ikke logge deg inn i Eventor som den personen: alle med tillatelsen Administrer server kan lage en slik kobling. Innloggingslenker gis bare for personer du selv har koblet med brukernavnet og passordet deres i Eventor: koble med `/link eventor` for å få innloggingslenker.',
+    'login.error.notProven': 'Du er koblet til {person} ({method}), så jeg kan ikke logge deg inn i Eventor som den personen: alle med tillatelsen Administrer server kan lage en slik kobling. Innloggingslenker gis bare for personer du selv har koblet med brukernavnet og passordet deres i Eventor: koble med `/koble eventor` for å få innloggingslenker.',
     'login.error.notInClub': 'Den personen er ikke medlem av denne serverens klubb i Eventor nå, så jeg kan ikke logge deg inn som den personen. Ingenting ble sendt til Eventor.',
 
     'card.name': 'brikke',
@@ -115,8 +115,8 @@ export const login = defineMessages({
     'card.cancelled': 'Avbrutt; ingenting ble endret.',
     'card.expired': 'Denne bekreftelsen er eldre enn ti minutter; ingenting ble endret. Kjør `/brikke` på nytt.',
     'card.saved': 'Lagret. Slik ser det ut i Eventor nå:',
-    'card.show.hintNotProven': 'For å bytte brikke her trenger du en kobling du selv har laget med brukernavn og passord i Eventor: `/link eventor`.',
-    'card.error.notProven': 'Du er koblet til {person} ({method}), så jeg kan ikke endre innstillingene til personen i Eventor: alle med tillatelsen Administrer server kan lage en slik kobling. Koble med `/link eventor` (personens brukernavn og passord i Eventor) for å bytte brikke her. Ingenting ble endret.',
+    'card.show.hintNotProven': 'For å bytte brikke her trenger du en kobling du selv har laget med brukernavn og passord i Eventor: `/koble eventor`.',
+    'card.error.notProven': 'Du er koblet til {person} ({method}), så jeg kan ikke endre innstillingene til personen i Eventor: alle med tillatelsen Administrer server kan lage en slik kobling. Koble med `/koble eventor` (personens brukernavn og passord i Eventor) for å bytte brikke her. Ingenting ble endret.',
     'card.error.notInClub': 'Den personen er ikke medlem av denne serverens klubb i Eventor nå, så innstillingene kan ikke endres her. Ingenting ble endret.',
   },
 });
