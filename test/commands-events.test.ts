@@ -272,7 +272,7 @@ describe('/events, /event and /entries end to end', () => {
   it('says it cannot find an event typed by hand that does not exist', async () => {
     expect(text(await run('event', { event: '999999' }))).toContain('I could not find that event in Eventor.');
     expect(text(await run('event', { event: 'no such thing at all' }))).toContain('I could not find that event in Eventor.');
-    expect(text(await run('event', { event: '999998' }, 'sv-SE'))).toContain('Jag hittade inte det arrangemanget i Eventor.');
+    expect(text(await run('event', { event: '999998' }, 'sv-SE'))).toContain('Jag hittade inte den tävlingen i Eventor.');
     expect(text(await run('entries', { event: '999997' }))).toContain('I could not find that event in Eventor.');
   });
 

@@ -14,7 +14,7 @@ describe('i18n', () => {
 
   it('fills placeholders', () => {
     expect(t('sv', 'error.datesReversed', { from: '2026-05-02', to: '2026-05-01' })).toBe('Startdatumet (2026-05-02) ligger efter slutdatumet (2026-05-01).');
-    expect(discordLocalizations('error.eventNotFound')['sv-SE']).toBe('Jag hittade inte det arrangemanget i Eventor.');
+    expect(discordLocalizations('error.eventNotFound')['sv-SE']).toBe('Jag hittade inte den tävlingen i Eventor.');
   });
 
   it('translates every key into every language, keeping its placeholders', () => {
@@ -61,5 +61,21 @@ describe('i18n', () => {
       }
     }
     expect(singularOnly).toEqual([]);
+  });
+
+  it('uses the federations\' and Eventor\'s own terms (the review in wording-sv-no.md)', () => {
+    expect(t('sv', 'render.status.NotCompeting')).toBe('Utom tävlan');
+    expect(t('sv', 'render.status.Active')).toBe('ute på banan');
+    expect(t('nb', 'render.status.OverTime')).toBe('Over makstid');
+    expect(t('nb', 'render.discipline.foot')).toBe('Fotorientering');
+    // DNF ("Brutt") and a sporting withdrawal are told apart.
+    expect(t('nb', 'render.status.SportingWithdrawal')).not.toBe(t('nb', 'render.status.DidNotFinish'));
+    expect(t('nb', 'card.show.classes')).toBe('Standardklasser');
+    expect(t('sv', 'card.show.classes')).toBe('Standardklasser');
+    expect(t('sv', 'linking.decide.approved', { user: 'u', person: 'p' })).toBe('Godkänd: u är nu kopplad till p.');
+    expect(t('sv', 'card.show.classes')).toBe('Standardklasser');
+    const swedishAndNorwegian = MESSAGE_KEYS.flatMap((key) => (['sv', 'nb'] as const).flatMap((language) => Object.values(forms(language, key)).map((text) => `${language} ${key}: ${text}`)));
+    // Half-translated command names and the odd "driftens".
+    expect(swedishAndNorwegian.filter((line) => /`\/link[ `]|\/setup channel|driftens/.test(line))).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ export const errors = defineMessages({
     'error.eventorAnswerTooLarge': 'Eventor skickade ett mycket större svar än väntat, så jag slutade läsa det. Prova en snävare sökning (färre dagar eller ett arrangemang); händer det igen, säg till en administratör.',
     'error.invalidApiKey': 'Eventor godtar inte serverns API-nyckel. En administratör behöver köra `/setup` igen.',
     'error.notConfigured': 'Den här servern är inte kopplad till Eventor än. En administratör kan göra det med `/setup`.',
-    'error.eventNotFound': 'Jag hittade inte det arrangemanget i Eventor.',
+    'error.eventNotFound': 'Jag hittade inte den tävlingen i Eventor.',
     'error.datesReversed': 'Startdatumet ({from}) ligger efter slutdatumet ({to}).',
     'error.notLinked': 'Ditt Discord-konto är inte kopplat till en person i Eventor än. Använd `/koppla` först.',
     'error.unexpected': 'Något gick fel hos mig. Det är loggat; försök gärna igen.',

@@ -46,7 +46,7 @@ export const events = defineMessages({
     'events.district': 'distrikt',
 
     'event.name': 'tävling',
-    'event.description': 'Allt om ett arrangemang: datum, anmälningsstopp, klasser, avgifter, dokument',
+    'event.description': 'Allt om en tävling: datum, anmälningsstopp, klasser, avgifter, dokument',
     'event.option.event': 'tävling',
     'event.option.eventDescription': 'Tävlingen (skriv en del av namnet eller datumet för att söka)',
 

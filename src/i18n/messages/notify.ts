@@ -80,8 +80,8 @@ export const notify = defineMessages({
 
     'notify.notLinked': 'De här DM:en handlar om dina egna starter och resultat, så ditt Discord-konto måste först kopplas till din person i Eventor: kör `/koppla` och sedan `/notiser på`.',
     'notify.linkGone': 'Ditt konto är inte längre kopplat till någon person i Eventor, så inget skickas. Koppla igen med `/koppla`.',
-    'notify.turnedOn': 'Påslaget: {what}.',
-    'notify.turnedOff': 'Avslaget: {what}.',
+    'notify.turnedOn': 'Påslagna: {what}.',
+    'notify.turnedOff': 'Avstängda: {what}.',
     'notify.what.all': 'DM om starttider och resultat',
     'notify.what.starts': 'DM om starttider',
     'notify.what.results': 'DM om resultat',
