@@ -489,3 +489,26 @@ describe('Norwegian smoke test', () => {
     expect(splitTable(raceResult({ time: 60, splits: [{ controlCode: '31', time: 30, status: 'OK' }] }), 'nb')).toContain('Strekk');
   });
 });
+
+describe('namesakes in one list (issue 10 §4)', () => {
+  const withBirth = (e: ReturnType<typeof entry>, birthDate: string | null, club?: { id: string; name: string }): ReturnType<typeof entry> => ({
+    ...e,
+    competitor: { ...e.competitor!, person: { ...e.competitor!.person!, birthDate }, ...(club ? { organisation: { ...e.competitor!.organisation!, ...club } } : {}) },
+  });
+
+  it('tells two entries of one name apart by birth year, else by club; a lone name stays bare', () => {
+    const entries = [
+      withBirth(entry('1', 'Elin', 'Hedlund', '1'), '1987-03-02'),
+      withBirth(entry('2', 'Elin', 'Hedlund', '1'), '2009-11-20'),
+      withBirth(entry('3', 'Bo', 'Ek', '1'), '1990-01-01'),
+      withBirth(entry('4', 'Anna', 'Lund', '2'), null, { id: '900', name: 'IFK Göteborg' }),
+      withBirth(entry('5', 'Anna', 'Lund', '2'), null),
+    ];
+    const text = textOf(valid(renderClubEntries(event(), entries, ctx('en'), { classes: [eventClass('1', 'D21'), eventClass('2', 'D45')] }))[0]!);
+    expect(text).toContain('• Elin Hedlund (1987)');
+    expect(text).toContain('• Elin Hedlund (2009)');
+    expect(text).toContain('• Bo Ek\n');
+    expect(text).toContain('• Anna Lund (IFK Göteborg)');
+    expect(text).toContain(`• Anna Lund (${CLUB.name})`);
+  });
+});
