@@ -194,14 +194,17 @@ export async function runSchedulerSession(write: (line: string) => void): Promis
 
     // The admin turns the feeds on, one channel each, and keeps the night quiet.
     clock = from;
-    const admin = async (subcommand: string, options: Record<string, string | number | boolean>): Promise<void> => {
-      const handle = world.discord.runCommand({ guildId, channelId: world.channel.id, user: world.admin, locale: 'en-GB', name: 'feeds', subcommand, options });
+    const admin = async (subcommand: string, options: Record<string, string | number | boolean>, name = 'feeds'): Promise<void> => {
+      const handle = world.discord.runCommand({ guildId, channelId: world.channel.id, user: world.admin, locale: 'en-GB', name, subcommand, options });
       let line = renderInteractionText(handle.payload);
       for (const c of Object.values(channels)) line = line.replace(`channel: ${c.id}`, `channel: #${c.name}`);
       write(`\n── [${stamp.format(clock)}] ${line}`);
       const reply = await handle.reply({ timeoutMs: 20_000 });
       write(indent(show(renderMessageText(reply, { reader: reader() }))));
     };
+    // The server's Discord language is Swedish, so its automatic posts would be Swedish; this club
+    // has members who read English, and the admin chooses English for the posts (the transcript's reader is Astrid).
+    await admin('language', { language: 'en' }, 'setup');
     for (const kind of Object.keys(channels) as Kind[]) await admin('on', { kind, channel: channels[kind].id });
     await admin('quiet', { from: 22, to: 7 });
     const settings = new FeedSettingsStore(world.bot.store, () => clock);

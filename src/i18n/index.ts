@@ -39,10 +39,25 @@ export const MESSAGE_KEYS = Object.keys(MERGED.en) as MessageKey[];
 
 /** Discord locales (`en-US`, `en-GB`, `sv-SE`, `no`) and language tags onto our languages; English otherwise. */
 export function languageFor(locale: string | null | undefined): Language {
+  return spokenLanguage(locale) ?? 'en';
+}
+
+/** Our language for a Discord locale or language tag, or null when we do not speak it (`de`, `fi`). */
+export function spokenLanguage(locale: string | null | undefined): Language | null {
   const tag = (locale ?? '').toLowerCase();
   if (tag.startsWith('sv')) return 'sv';
   if (tag === 'no' || tag.startsWith('nb') || tag.startsWith('nn') || tag.startsWith('no-')) return 'nb';
-  return 'en';
+  if (tag.startsWith('en')) return 'en';
+  return null;
+}
+
+/**
+ * The language of a server's automatic posts: the one chosen with `/setup language`, else the
+ * server's own Discord language (its preferred locale) when we speak it, else the operator's default.
+ */
+export function serverLanguage(chosen: string | null | undefined, preferredLocale: string | null | undefined, fallback: Language): Language {
+  if (chosen) return languageFor(chosen);
+  return spokenLanguage(preferredLocale) ?? fallback;
 }
 
 // Norwegian Bokmål's plural rules under its own tag; one PluralRules per language, built once.
