@@ -246,7 +246,7 @@ describe('/events, /event and /entries end to end', () => {
     expect(body).toContain(firstClass.shortName ?? firstClass.name);
     expect(body).toContain(ev.fees[0]!.name);
     expect(body).toContain(ev.documents[0]!.name);
-    expect(body).toContain(`Entered: ${clubEntries(ev).length}`);
+    expect(body).toContain(`Entered from the club: ${clubEntries(ev).length}`);
     expect(body).toContain('openstreetmap.org');
     expect(body).toContain(`/Events/Show/${ev.id}`);
   });
@@ -255,7 +255,7 @@ describe('/events, /event and /entries end to end', () => {
     const ev = upcomingWithEntries();
     const body = text(await run('event', { event: ev.id }, 'sv-SE'));
     expect(body).toContain(ev.event.name);
-    expect(body).toContain(`Anmälda: ${clubEntries(ev).length}`);
+    expect(body).toContain(`Anmälda från klubben: ${clubEntries(ev).length}`);
     expect(body).toContain('Öppna i Eventor');
   });
 
