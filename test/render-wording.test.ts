@@ -48,4 +48,12 @@ describe('wording members read: command names and the audit log', () => {
       for (const code of ['login-link', '`card`', 'eventor-moved', 'some-future-action', 'secret-ish']) expect(text).not.toContain(code);
     }
   });
+
+  it('/feeds reminders says "1 day" for one lead day of 1, "days" for a list', async () => {
+    const run = async (options: Record<string, string>, locale = 'en-GB'): Promise<string> =>
+      renderMessageText(await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.admin, locale, name: 'feeds', subcommand: 'reminders', options }).reply(WAIT));
+    expect(await run({ lead_days: '1' })).toContain('Entry deadline reminders: 1 day before each deadline');
+    expect(await run({ lead_days: '1' }, 'sv-SE')).toContain('1 dag före varje stopp');
+    expect(await run({ lead_days: '7,1' })).toContain('7, 1 days before each deadline');
+  });
 });
