@@ -81,14 +81,16 @@ function actionLabel(ctx: BaseContext, action: string, detail: string | null): s
     'link-default': 'linking.audit.default',
     'link-failed': 'linking.audit.failed',
     unlink: 'linking.audit.unlink',
+    'login-link': 'linking.audit.loginLink',
+    card: 'linking.audit.card',
   };
   if (action === EVENTOR_MOVED) {
     const [links = '0', requests = '0', subscriptions = '0'] = (detail ?? '').split(' ');
     return ctx.t('linking.audit.moved', { links, requests, subscriptions });
   }
   const key = known[action];
-  // Other areas (login links, card changes) log their own actions: shown by name, never their detail.
-  if (!key) return `\`${action.replace(/[`\\]/g, '').slice(0, 40)}\``;
+  // An action this version does not know (written by a newer or older one): said in words, never as its code or detail.
+  if (!key) return ctx.t('linking.audit.other');
   const label = ctx.t(key);
   return action === 'link' && detail ? `${label} (${ctx.t(`linking.method.${detail}` as MessageKey)})` : label;
 }

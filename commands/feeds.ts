@@ -81,6 +81,14 @@ const definition = localizedCommand('feeds.name', 'feeds.description')
 // ------------------------------------------------------------------------------------------------
 // Parsing (pure, exported for unit tests)
 
+/**
+ * The count that picks the plural form of "{days} days before": "1 day" only for the single lead
+ * time 1; a list ("7, 1 days") or none ("– days") takes the plural.
+ */
+export function leadDaysCount(days: readonly number[]): number {
+  return days.length === 1 ? days[0]! : Math.max(days.length, 2);
+}
+
 /** `7,1` → [7, 1] (unique, largest first); null when not up to 5 whole numbers 0-60. */
 export function parseLeadDays(input: string): number[] | null {
   const parts = input.split(/[,;\s]+/).filter((p) => p !== '');
@@ -230,7 +238,7 @@ async function setReminders(ctx: CommandContext, settings: FeedSettingsStore, gu
   }
   if (lateEntry !== null) change.lateEntry = lateEntry;
   const after = Object.keys(change).length > 0 ? settings.update(guildId, 'reminders', { options: change }) : settings.get(guildId, 'reminders');
-  await reply(ctx, ctx.t('feeds.reminders.done', { days: after.options.leadDays.join(', ') || '–', late: ctx.t(after.options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
+  await reply(ctx, ctx.t('feeds.reminders.done', { days: after.options.leadDays.join(', ') || '–', count: leadDaysCount(after.options.leadDays), late: ctx.t(after.options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
 }
 
 async function setQuiet(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
@@ -324,7 +332,7 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
     lines.push(lastRun ? ctx.t('feeds.show.lastRun', { when: discordTimestamp(lastRun, 'R') }) : ctx.t('feeds.show.notRunYet'));
   }
   if (feed.feed === 'reminders') {
-    lines.push(ctx.t('feeds.show.leadDays', { days: options.leadDays.join(', ') || '–', late: ctx.t(options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
+    lines.push(ctx.t('feeds.show.leadDays', { days: options.leadDays.join(', ') || '–', count: leadDaysCount(options.leadDays), late: ctx.t(options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
   }
   if (feed.feed === 'results') lines.push(await describeThreads(ctx, feed));
   if (feed.feed === 'events') {

@@ -26,7 +26,7 @@ describe('bot core end to end (real discord.js client, sandbox Discord, sandbox 
     expect(english.ephemeral).toBe(true);
     expect(renderMessageText(english)).toContain('Commands answer from Eventor');
     const swedish = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.swedishMember, locale: 'sv-SE', name: 'help' }).reply({ timeoutMs: 5000 });
-    expect(renderMessageText(swedish)).toContain('Kommandona svarar från Eventor');
+    expect(renderMessageText(swedish)).toContain('Kommandona hämtar svar från Eventor');
   });
 
   it('/status names the club of the key and when Eventor last answered', async () => {

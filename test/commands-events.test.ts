@@ -246,7 +246,7 @@ describe('/events, /event and /entries end to end', () => {
     expect(body).toContain(firstClass.shortName ?? firstClass.name);
     expect(body).toContain(ev.fees[0]!.name);
     expect(body).toContain(ev.documents[0]!.name);
-    expect(body).toContain(`Entered: ${clubEntries(ev).length}`);
+    expect(body).toContain(`Entered from the club: ${clubEntries(ev).length}`);
     expect(body).toContain('openstreetmap.org');
     expect(body).toContain(`/Events/Show/${ev.id}`);
   });
@@ -255,7 +255,7 @@ describe('/events, /event and /entries end to end', () => {
     const ev = upcomingWithEntries();
     const body = text(await run('event', { event: ev.id }, 'sv-SE'));
     expect(body).toContain(ev.event.name);
-    expect(body).toContain(`Anmälda: ${clubEntries(ev).length}`);
+    expect(body).toContain(`Anmälda från klubben: ${clubEntries(ev).length}`);
     expect(body).toContain('Öppna i Eventor');
   });
 
@@ -272,7 +272,7 @@ describe('/events, /event and /entries end to end', () => {
   it('says it cannot find an event typed by hand that does not exist', async () => {
     expect(text(await run('event', { event: '999999' }))).toContain('I could not find that event in Eventor.');
     expect(text(await run('event', { event: 'no such thing at all' }))).toContain('I could not find that event in Eventor.');
-    expect(text(await run('event', { event: '999998' }, 'sv-SE'))).toContain('Jag hittade inte det arrangemanget i Eventor.');
+    expect(text(await run('event', { event: '999998' }, 'sv-SE'))).toContain('Jag hittade inte den tävlingen i Eventor.');
     expect(text(await run('entries', { event: '999997' }))).toContain('I could not find that event in Eventor.');
   });
 

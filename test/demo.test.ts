@@ -11,7 +11,7 @@ describe('npm run demo', () => {
     expect(transcript).toContain('Part 1');
     expect(transcript).toContain('Part 2');
     expect(transcript).toMatch(/astrid used \/help/);
-    expect(transcript).toContain('Kommandona svarar från Eventor');
+    expect(transcript).toContain('Kommandona hämtar svar från Eventor');
     expect(transcript).not.toContain('NO ANSWER');
     // Each command of the session, in English and Swedish, got a reply with real content.
     expect(transcript).toMatch(/astrid used \/events/);

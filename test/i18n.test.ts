@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discordLocalizations, languageFor, LANGUAGES, MESSAGE_KEYS, t } from '../src/i18n/index.js';
+import { discordLocalizations, forms, languageFor, LANGUAGES, MESSAGE_KEYS, t } from '../src/i18n/index.js';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -14,17 +14,68 @@ describe('i18n', () => {
 
   it('fills placeholders', () => {
     expect(t('sv', 'error.datesReversed', { from: '2026-05-02', to: '2026-05-01' })).toBe('Startdatumet (2026-05-02) ligger efter slutdatumet (2026-05-01).');
-    expect(discordLocalizations('error.eventNotFound')['sv-SE']).toBe('Jag hittade inte det arrangemanget i Eventor.');
+    expect(discordLocalizations('error.eventNotFound')['sv-SE']).toBe('Jag hittade inte den tävlingen i Eventor.');
   });
 
   it('translates every key into every language, keeping its placeholders', () => {
     expect(MESSAGE_KEYS.length).toBeGreaterThan(0);
     for (const key of MESSAGE_KEYS) {
       for (const language of LANGUAGES) {
-        const text = t(language, key);
-        expect(text.trim().length, `${language} ${key}`).toBeGreaterThan(0);
-        expect(placeholders(text), `${language} ${key}`).toEqual(placeholders(t('en', key)));
+        // Every plural form of a key keeps the placeholders of the English text.
+        for (const [form, text] of Object.entries(forms(language, key))) {
+          expect(text.trim().length, `${language} ${key} ${form}`).toBeGreaterThan(0);
+          expect(placeholders(text), `${language} ${key} ${form}`).toEqual(placeholders(t('en', key)));
+        }
       }
     }
+  });
+
+  it('picks the plural form by count through each language\'s plural rules', () => {
+    expect(t('en', 'scheduler.summary.events', { count: 1 })).toBe('1 new or changed event');
+    expect(t('en', 'scheduler.summary.events', { count: 2 })).toBe('2 new or changed events');
+    expect(t('en', 'scheduler.summary.events', { count: 0 })).toBe('0 new or changed events');
+    expect(t('sv', 'scheduler.summary.events', { count: 1 })).toBe('1 ny eller ändrad tävling');
+    expect(t('sv', 'scheduler.summary.events', { count: 5 })).toBe('5 nya eller ändrade tävlingar');
+    expect(t('nb', 'scheduler.summary.events', { count: 1 })).toBe('1 nytt eller endret løp');
+    expect(t('nb', 'scheduler.summary.events', { count: 3 })).toBe('3 nye eller endrede løp');
+    expect(t('en', 'feedpost.reminder.count', { count: 1 })).toBe('1 from the club has entered so far.');
+    expect(t('en', 'feedpost.reminder.count', { count: 31 })).toBe('31 from the club have entered so far.');
+    expect(t('sv', 'feedpost.activity.registered', { count: 1 })).toBe('1 anmäld hittills.');
+    expect(t('sv', 'feedpost.activity.registered', { count: 7 })).toBe('7 anmälda hittills.');
+    expect(t('nb', 'feeds.show.leadDays', { days: '1', count: 1, late: 'ja' })).toBe('Påminnelser 1 dag før; frister for etteranmelding: ja');
+    expect(t('nb', 'feeds.show.leadDays', { days: '7, 1', count: 2, late: 'ja' })).toBe('Påminnelser 7, 1 dager før; frister for etteranmelding: ja');
+    expect(t('sv', 'members.starts.notPublished', { count: 1 })).toContain('1 från klubben är anmäld;');
+    // No count: the general form.
+    expect(t('en', 'scheduler.summary.generic')).toBe('{count} new posts');
+  });
+
+  it('no text shows a count through a singular-only sentence', () => {
+    // A text with {count} in running prose ("{count} tävlingar") must be a plural; labels ("Anmälda: {count}") need not be.
+    // "…and {count} more" reads the same for every count in all three languages.
+    const invariant = /\{count\} (more|till|til)\b/u;
+    const singularOnly: string[] = [];
+    for (const key of MESSAGE_KEYS) {
+      for (const language of LANGUAGES) {
+        const all = forms(language, key);
+        if ('text' in all && /\{count\} \p{L}/u.test(all.text!) && !invariant.test(all.text!)) singularOnly.push(`${language} ${key}: ${all.text}`);
+      }
+    }
+    expect(singularOnly).toEqual([]);
+  });
+
+  it('uses the federations\' and Eventor\'s own terms (the review in wording-sv-no.md)', () => {
+    expect(t('sv', 'render.status.NotCompeting')).toBe('Utom tävlan');
+    expect(t('sv', 'render.status.Active')).toBe('ute på banan');
+    expect(t('nb', 'render.status.OverTime')).toBe('Over makstid');
+    expect(t('nb', 'render.discipline.foot')).toBe('Fotorientering');
+    // DNF ("Brutt") and a sporting withdrawal are told apart.
+    expect(t('nb', 'render.status.SportingWithdrawal')).not.toBe(t('nb', 'render.status.DidNotFinish'));
+    expect(t('nb', 'card.show.classes')).toBe('Standardklasser');
+    expect(t('sv', 'card.show.classes')).toBe('Standardklasser');
+    expect(t('sv', 'linking.decide.approved', { user: 'u', person: 'p' })).toBe('Godkänd: u är nu kopplad till p.');
+    expect(t('sv', 'card.show.classes')).toBe('Standardklasser');
+    const swedishAndNorwegian = MESSAGE_KEYS.flatMap((key) => (['sv', 'nb'] as const).flatMap((language) => Object.values(forms(language, key)).map((text) => `${language} ${key}: ${text}`)));
+    // Half-translated command names and the odd "driftens".
+    expect(swedishAndNorwegian.filter((line) => /`\/link[ `]|\/setup channel|driftens/.test(line))).toEqual([]);
   });
 });

@@ -138,7 +138,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     const secondAdmin = world.discord.createMember(world.guild.id, { username: 'ordforande', globalName: 'Ordförande', locale: 'en-GB', manageGuild: true });
     const dmsBefore = world.discord.dms(world.swedishMember).length;
     const answers = await Promise.all([click(post, approve, world.admin, 'sv-SE'), click(post, approve, secondAdmin, 'sv-SE')].map(privateText));
-    const won = answers.filter((a) => a.includes(`Godkänt: <@${world.swedishMember.id}> är nu kopplad till ${fullName(sven)}`));
+    const won = answers.filter((a) => a.includes(`Godkänd: <@${world.swedishMember.id}> är nu kopplad till ${fullName(sven)}`));
     const refused = answers.filter((a) => /Den här begäran är redan godkänd|En annan administratör beslutade/.test(a));
     expect([won.length, refused.length]).toEqual([1, 1]);
     expect(links(world.swedishMember)).toEqual([expect.objectContaining({ personId: sven.person.id, method: 'approval' })]);

@@ -132,7 +132,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
 
   it('needs a linked Eventor person, and says to run /link', async () => {
     const sv = await privateText(notify(world.swedishMember, 'sv-SE', 'on'));
-    expect(sv).toContain('`/link`');
+    expect(sv).toContain('`/koppla`');
     expect(sv).toContain('ditt Discord-konto måste först kopplas');
     expect(await privateText(notify(world.swedishMember, 'en-GB', 'show'))).toContain('run `/link`');
     expect(subscription(world.swedishMember)).toBeNull();

@@ -149,6 +149,14 @@ describe('renderEventList', () => {
     expect(buttons.map((b) => [b.label, b.custom_id, b.disabled])).toEqual([['Previous', 'events:page:1', true], ['Next', 'events:page:2', false]]);
   });
 
+  it('counts one event in the singular, in each language', () => {
+    const one = [events[0]!];
+    const footer = (language: 'en' | 'sv' | 'nb') => valid(renderEventList(one, ctx(language), { page: 1, pageSize: 2, customIds: pickIds }))[0]!.embeds![0]!.footer!.text;
+    expect(footer('en')).toBe('Page 1 of 1 · 1 event');
+    expect(footer('sv')).toBe('Sida 1 av 1 · 1 tävling');
+    expect(footer('nb')).toBe('Side 1 av 1 · 1 løp');
+  });
+
   it('clamps the page and translates into Swedish', () => {
     const [payload] = valid(renderEventList(events, ctx('sv'), { page: 9, pageSize: 2, customIds: pickIds }));
     const text = textOf(payload!);
@@ -203,7 +211,9 @@ describe('renderEventCard', () => {
     expect(field('Level')).toBe('District event');
     expect(field('Discipline')).toBe('Foot orienteering');
     expect(field('Entry deadlines')).toBe('~~Ordinary entry: <t:1795215599:f> (<t:1795215599:R>)~~ (closed)\nLate entry: <t:1795993199:f> (<t:1795993199:R>)');
-    expect(field('From the club')).toBe('Entered: 7');
+    // One label per field: the field's name says what the number is (issue 10 §4).
+    expect(field('Entered from the club')).toBe('7');
+    expect(embed.fields!.map((f) => f.value).join('\n')).not.toMatch(/Entered:/);
     expect(field('Classes (3)')).toBe('H21, D21, Inskolning');
     expect(field('Entry fees')).toBe('Adult: 160 SEK\nLate entry: +50 %');
     expect(field('Documents and links')).toContain('[Invitation PM](https://eventor.orientering.se/Documents/Event/1001/1/PM%202.pdf)');
@@ -222,11 +232,11 @@ describe('renderEventCard', () => {
     expect(embed.title).toBe('❌ Höstsprinten');
     const field = (name: string) => embed.fields!.find((f) => f.name === name)?.value;
     expect(field('Status')).toBe('❌ **Inställd**');
-    expect(field('Sista anmälningsdag')).toContain('Efteranmälan: <t:1795993199:f>');
-    expect(field('Sista anmälningsdag')).toContain('~~Ordinarie anmälan');
+    expect(field('Anmälningsstopp')).toContain('Efteranmälan: <t:1795993199:f>');
+    expect(field('Anmälningsstopp')).toContain('~~Ordinarie anmälan');
     expect(field('Datum')).toBe('<t:1796461200:D> · Sprint');
     expect(field('Anmälningsavgifter')).toBe('Adult: 160 SEK\nLate entry: +50 %');
-    expect(field('Från klubben')).toBe('Anmälda: 7');
+    expect(field('Anmälda från klubben')).toBe('7');
   });
 });
 
@@ -419,7 +429,9 @@ describe('activities', () => {
     const embed = payload!.embeds![0]!;
     expect(embed.title).toBe('Intervallträning');
     expect(embed.description).toBe('Samling \\*\\*vid\\*\\* stugan @\u200bhere <\u200b@&55>');
-    expect(embed.fields!.map((f) => f.name)).toEqual(['Börjar', 'Anmälningar', 'Sista anmälningsdag']);
+    expect(embed.fields!.map((f) => f.name)).toEqual(['Börjar', 'Anmälda', 'Sista anmälningsdag']);
+    // The values are bare: no "Anmälda: 12" under "Anmälda", no "Anmäl dig senast" under the deadline.
+    expect(embed.fields!.map((f) => f.value)).toEqual(['<t:1795627800:F> (<t:1795627800:R>)', '12', '<t:1795557600:f> (<t:1795557600:R>)']);
     expect((payload!.components![0]!.components[0] as { label: string }).label).toBe('Öppna i Eventor');
   });
 });
@@ -443,7 +455,8 @@ describe('the other language of each renderer', () => {
     const [none] = valid(renderActivities([], ctx('sv')));
     expect(textOf(none!)).toContain('Inga kommande aktiviteter.');
     const [one] = valid(renderActivity(activity(), ctx('en')));
-    expect(one!.embeds![0]!.fields!.map((f) => f.value)).toEqual(['<t:1795627800:F> (<t:1795627800:R>)', 'Registered: 12', 'Register by <t:1795557600:f> (<t:1795557600:R>)']);
+    expect(one!.embeds![0]!.fields!.map((f) => f.name)).toEqual(['Starts', 'Registered', 'Registration deadline']);
+    expect(one!.embeds![0]!.fields!.map((f) => f.value)).toEqual(['<t:1795627800:F> (<t:1795627800:R>)', '12', '<t:1795557600:f> (<t:1795557600:R>)']);
   });
 
   it('entries overview in English', () => {
@@ -468,11 +481,34 @@ describe('Norwegian smoke test', () => {
     expect(textOf(valid(renderEventList([event()], c, { page: 1, customIds: pickIds }))[0]!)).toContain('Kretsløp · Påmelding åpen');
     const card = textOf(valid(renderEventCard(event(), { clubEntries: 3 }, c))[0]!);
     expect(card).toContain('Etteranmelding');
-    expect(card).toContain('Påmeldte: 3');
+    expect(card).toContain('Påmeldte fra klubben\n3');
     expect(textOf(valid(renderClubEntries(event(), [entry('1', 'Bo', 'Ek', '1')], c))[0]!)).toContain('Påmeldte fra klubben: 1');
     expect(textOf(valid(renderActivities([activity()], c))[0]!)).toContain('Meld deg på innen');
     const results = resultList([classResult('H21', [personResult('b', 'Bo', 'Ek', CLUB, [raceResult({ status: 'DidNotFinish' })])])]);
     expect(textOf(valid(renderClubResults(results, c, { organisationId: '321', top: 3, splits: false }))[0]!)).toContain('**Bo Ek** · **Brutt**');
     expect(splitTable(raceResult({ time: 60, splits: [{ controlCode: '31', time: 30, status: 'OK' }] }), 'nb')).toContain('Strekk');
+  });
+});
+
+describe('namesakes in one list (issue 10 §4)', () => {
+  const withBirth = (e: ReturnType<typeof entry>, birthDate: string | null, club?: { id: string; name: string }): ReturnType<typeof entry> => ({
+    ...e,
+    competitor: { ...e.competitor!, person: { ...e.competitor!.person!, birthDate }, ...(club ? { organisation: { ...e.competitor!.organisation!, ...club } } : {}) },
+  });
+
+  it('tells two entries of one name apart by birth year, else by club; a lone name stays bare', () => {
+    const entries = [
+      withBirth(entry('1', 'Elin', 'Hedlund', '1'), '1987-03-02'),
+      withBirth(entry('2', 'Elin', 'Hedlund', '1'), '2009-11-20'),
+      withBirth(entry('3', 'Bo', 'Ek', '1'), '1990-01-01'),
+      withBirth(entry('4', 'Anna', 'Lund', '2'), null, { id: '900', name: 'IFK Göteborg' }),
+      withBirth(entry('5', 'Anna', 'Lund', '2'), null),
+    ];
+    const text = textOf(valid(renderClubEntries(event(), entries, ctx('en'), { classes: [eventClass('1', 'D21'), eventClass('2', 'D45')] }))[0]!);
+    expect(text).toContain('• Elin Hedlund (1987)');
+    expect(text).toContain('• Elin Hedlund (2009)');
+    expect(text).toContain('• Bo Ek\n');
+    expect(text).toContain('• Anna Lund (IFK Göteborg)');
+    expect(text).toContain(`• Anna Lund (${CLUB.name})`);
   });
 });

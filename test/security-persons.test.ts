@@ -98,7 +98,7 @@ describe('only a link made with the Eventor password may act as the person (logi
     expect(login).toMatch(method);
     expect(login).toContain(d.fullName(person));
     expect(await d.privateText(d.run('login', user, 'en-GB', undefined, { person: person.person.id! }))).toContain('`/link eventor`');
-    expect(await d.privateText(d.run('login', user, 'sv-SE'))).toContain('koppla med `/link eventor` för att få inloggningslänkar');
+    expect(await d.privateText(d.run('login', user, 'sv-SE'))).toContain('koppla med `/koppla eventor` för att få inloggningslänkar');
     expect(await d.privateText(d.click(loginPost, 'login:button', user))).toContain('link with `/link eventor` to get login links');
 
     const card = await d.privateText(d.run('card', user, 'en-GB', undefined, { number: '1234567', type: 'SI' }));
@@ -353,7 +353,7 @@ describe('/setup eventor to another club forgets the links, requests and /notify
 
     const entry = world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'eventor-moved');
     expect(entry).toMatchObject({ actorId: world.admin.id, detail: '3 1 1' });
-    expect(await d.privateText(d.run('admin', world.admin, 'en-GB', 'audit'))).toContain('moved the server to another Eventor or club, removing 3 links, 1 link requests and 1 `/notify` subscriptions');
+    expect(await d.privateText(d.run('admin', world.admin, 'en-GB', 'audit'))).toContain('moved the server to another Eventor or club; removed links: 3, link requests: 1, `/notify` subscriptions: 1');
 
     // Nothing of the old club is left to act on: no link, no request an admin could still approve.
     const db = new Database(world.databasePath, { readonly: true });

@@ -5,7 +5,7 @@
  */
 import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type AutocompleteInteraction, type ChatInputCommandInteraction, type Interaction, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { EventorError } from '../eventor/errors.js';
-import { languageFor, t, type Language, type MessageKey } from '../i18n/index.js';
+import { languageFor, serverLanguage, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { UserFacingError, type BaseContext, type BotCommand, type DeferMode, type GuildContext } from './command.js';
@@ -95,7 +95,7 @@ export class InteractionRouter {
     const access = this.#options.eventor;
     const guild: GuildContext = {
       id: interaction.guildId,
-      language: settings?.locale ? languageFor(settings.locale) : this.#options.defaultLanguage,
+      language: serverLanguage(settings?.locale, interaction.guildLocale, this.#options.defaultLanguage),
       timeZone: settings?.timeZone ?? this.#options.defaultTimeZone,
       eventor: () => access.forGuild(interaction.guildId),
     };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deployCommands } from '../bot/deploy.js';
 import { COMMANDS } from '../../commands/index.js';
-import { renderInteractionText, renderMessageText, startSandboxDiscord, type SandboxDiscord } from '../sandbox/discord/index.js';
+import { renderInteractionText, renderMessageText, renderTimestamps, startSandboxDiscord, type SandboxDiscord, type TimestampReader } from '../sandbox/discord/index.js';
 import type { SandboxUser } from '../sandbox/discord/types.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
@@ -47,30 +47,14 @@ function programPath(): string {
   throw new Error('cannot find bin/eventor-bot.js above the demo');
 }
 
-/** Discord shows `<t:…>` in the reader's zone and `<#id>`, `<@id>` as names; so does the transcript. */
-export function humanize(text: string, timeZone: string, names: ReadonlyMap<string, string>, now = Date.now()): string {
-  const full = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
-  const date = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium' });
-  const clock = new Intl.DateTimeFormat('en-GB', { timeZone, timeStyle: 'short' });
-  return text
-    .replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, seconds: string, style: string | undefined) => {
-      const at = new Date(Number(seconds) * 1000);
-      if (style === 'd' || style === 'D') return date.format(at);
-      if (style === 't' || style === 'T') return clock.format(at);
-      if (style === 'R') return relative(at.getTime() - now);
-      return full.format(at);
-    })
+/**
+ * Discord shows `<t:…>` in the reader's language and zone, and `<#id>`, `<@id>` as names; so does
+ * the transcript. The reader's locale is the Discord locale of the member who reads the message.
+ */
+export function humanize(text: string, reader: TimestampReader, names: ReadonlyMap<string, string>): string {
+  return renderTimestamps(text, reader)
     .replace(/<#(\d+)>/g, (whole, id: string) => (names.has(id) ? `#${names.get(id)}` : whole))
     .replace(/<@!?(\d+)>/g, (whole, id: string) => (names.has(id) ? `@${names.get(id)}` : whole));
-}
-
-const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/** What Discord shows for `<t:…:R>`: "in 2 days", "3 hours ago". */
-function relative(ms: number): string {
-  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 365 * 86_400_000], ['month', 30 * 86_400_000], ['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]];
-  for (const [unit, size] of units) if (Math.abs(ms) >= size) return RELATIVE.format(Math.round(ms / size), unit);
-  return RELATIVE.format(Math.round(ms / 1000), 'second');
 }
 
 async function waitForReady(bot: ChildProcess, timeoutMs: number, stderr: string[]): Promise<void> {
@@ -151,13 +135,15 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
       write(`\n── ${renderInteractionText(handle.payload)}  [${step.locale}]`);
       try {
         const reply = await handle.reply({ timeoutMs: 20_000 });
-        write(indent(humanize(renderMessageText(reply), 'Europe/Stockholm', channelNames)));
+        // The member who ran the command reads the answer, in their own Discord language.
+        const reader: TimestampReader = { locale: step.locale, timeZone: 'Europe/Stockholm', now: Date.now() };
+        write(indent(humanize(renderMessageText(reply, { reader }), reader, channelNames)));
         if (step.showDm) {
           const user = users[step.who];
           await discord.waitForDm(user, () => discord.dms(user).length > dmsBefore, { timeoutMs: 20_000 });
           const dm = discord.dms(user).at(-1)!;
           write(`\n── direct message to ${user.username}:`);
-          write(indent(maskLoginLinks(humanize(renderMessageText(dm), 'Europe/Stockholm', channelNames))));
+          write(indent(maskLoginLinks(humanize(renderMessageText(dm, { reader }), reader, channelNames))));
         }
         answered++;
       } catch (error) {

@@ -14,7 +14,7 @@ import { FeedSettingsStore } from '../feeds/settings.js';
 import { localDate } from '../feeds/scheduler.js';
 import { formatElapsed, localToInstant } from '../eventor/time.js';
 import type { PersonResult } from '../eventor/model.js';
-import { renderInteractionText, renderMessageText, type MessageView } from '../sandbox/discord/index.js';
+import { renderInteractionText, renderMessageText, type MessageView, type TimestampReader } from '../sandbox/discord/index.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../sandbox/world.js';
@@ -180,9 +180,11 @@ export async function runSchedulerSession(write: (line: string) => void): Promis
      * What Discord shows, with the sandbox's random port and each post's random nonce left out so runs
      * compare. (A nonce may end in `-`, so its end is not a word boundary.)
      */
-    const show = (text: string): string => humanize(text, ZONE, names, clock.getTime())
+    // The channels are read by Astrid, whose Discord speaks British English, in the club's zone.
+    const reader = (): TimestampReader => ({ locale: 'en-GB', timeZone: ZONE, now: clock.getTime() });
+    const show = (text: string): string => humanize(text, reader(), names)
       .replaceAll(origin, 'http://127.0.0.1:<port>')
-      .replace(/\bref eb[A-Za-z0-9_-]{12}(?![A-Za-z0-9_-])/g, 'ref <nonce>');
+      .replace(/(?<=· |-# |^> )eb[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/gm, '<ref>');
 
     const from = localAt(raceDate, -8, '12:00');
     const end = localAt(raceDate, 2, '00:00');
@@ -192,14 +194,17 @@ export async function runSchedulerSession(write: (line: string) => void): Promis
 
     // The admin turns the feeds on, one channel each, and keeps the night quiet.
     clock = from;
-    const admin = async (subcommand: string, options: Record<string, string | number | boolean>): Promise<void> => {
-      const handle = world.discord.runCommand({ guildId, channelId: world.channel.id, user: world.admin, locale: 'en-GB', name: 'feeds', subcommand, options });
+    const admin = async (subcommand: string, options: Record<string, string | number | boolean>, name = 'feeds'): Promise<void> => {
+      const handle = world.discord.runCommand({ guildId, channelId: world.channel.id, user: world.admin, locale: 'en-GB', name, subcommand, options });
       let line = renderInteractionText(handle.payload);
       for (const c of Object.values(channels)) line = line.replace(`channel: ${c.id}`, `channel: #${c.name}`);
       write(`\n── [${stamp.format(clock)}] ${line}`);
       const reply = await handle.reply({ timeoutMs: 20_000 });
-      write(indent(show(renderMessageText(reply))));
+      write(indent(show(renderMessageText(reply, { reader: reader() }))));
     };
+    // The server's Discord language is Swedish, so its automatic posts would be Swedish; this club
+    // has members who read English, and the admin chooses English for the posts (the transcript's reader is Astrid).
+    await admin('language', { language: 'en' }, 'setup');
     for (const kind of Object.keys(channels) as Kind[]) await admin('on', { kind, channel: channels[kind].id });
     await admin('quiet', { from: 22, to: 7 });
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
@@ -236,7 +241,7 @@ export async function runSchedulerSession(write: (line: string) => void): Promis
       for (const kind of Object.keys(channels) as Kind[]) {
         for (const message of world.discord.messages(channels[kind].id) as MessageView[]) {
           if (!message.author.bot) continue;
-          const text = show(renderMessageText(message));
+          const text = show(renderMessageText(message, { reader: reader() }));
           const known = seen.get(message.id);
           if (!known) {
             const post = { kind, channel: channels[kind].name, messageId: message.id, at: clock.toISOString(), text, finalText: text, edits: [], revisions: message.edits.length };
@@ -245,12 +250,12 @@ export async function runSchedulerSession(write: (line: string) => void): Promis
             write(`\n── [${stamp.format(clock)}] #${channels[kind].name}, a new post:`);
             write(indent(text));
           } else if (message.edits.length > known.revisions) {
-            const before = show(renderMessageText(message.edits[known.revisions]!));
+            const before = show(renderMessageText(message.edits[known.revisions]!, { reader: reader() }));
             known.revisions = message.edits.length;
             known.edits.push(clock.toISOString());
             known.finalText = text;
             write(`\n── [${stamp.format(clock)}] #${channels[kind].name}, the bot edited its post of ${stamp.format(new Date(known.at))} ("-" gone, "+" new):`);
-            write(indent([text.split('\n')[0]!, ...lineDiff(before, show(renderMessageText(message, { header: false })))]));
+            write(indent([text.split('\n')[0]!, ...lineDiff(before, show(renderMessageText(message, { header: false, reader: reader() })))]));
           }
         }
       }

@@ -66,7 +66,6 @@ export function reminderItems(
 
 function countText(count: number, ctx: RenderContext): string {
   if (count === 0) return t(ctx.language, 'feedpost.reminder.countNone');
-  if (count === 1) return t(ctx.language, 'feedpost.reminder.countOne');
   return t(ctx.language, 'feedpost.reminder.count', { count });
 }
 

@@ -15,7 +15,7 @@ import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey } from '../eventor/errors.js';
 import type { EventorAccess } from '../bot/eventor-access.js';
 import { UserFacingError } from '../bot/command.js';
-import { languageFor, t, type Language, type MessageKey } from '../i18n/index.js';
+import { serverLanguage, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { Ledger } from './ledger.js';
@@ -204,7 +204,7 @@ export class FeedScheduler {
     const guild = this.#options.store.guildSettings(guildId);
     return {
       timeZone: guild?.timeZone ?? this.#options.defaultTimeZone,
-      language: guild?.locale ? languageFor(guild.locale) : this.#options.defaultLanguage,
+      language: serverLanguage(guild?.locale, this.#options.client.guilds.cache.get(guildId)?.preferredLocale, this.#options.defaultLanguage),
     };
   }
 

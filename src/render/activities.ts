@@ -50,10 +50,13 @@ export function renderActivity(activity: Activity, ctx: RenderContext): MessageP
   if (activity.startTime) {
     fields.push({ name: t(language, 'render.activity.start'), value: `${discordTimestamp(activity.startTime, 'F')} (${discordTimestamp(activity.startTime, 'R')})` });
   }
-  const count = countText(activity, ctx);
-  if (count) fields.push({ name: t(language, 'render.activity.registrations'), value: count, inline: true });
-  const deadline = deadlineText(activity, ctx);
-  if (deadline) fields.push({ name: t(language, 'render.activity.deadlineTitle'), value: deadline, inline: true });
+  // The field names say what the values are, so the values are the bare count and date.
+  if (activity.registrationCount !== null) fields.push({ name: t(language, 'render.activity.registrations'), value: String(activity.registrationCount), inline: true });
+  const deadline = activity.registrationDeadline;
+  if (deadline !== null) {
+    const when = `${discordTimestamp(deadline, 'f')} (${discordTimestamp(deadline, 'R')})`;
+    fields.push({ name: t(language, 'render.activity.deadlineTitle'), value: isPast(deadline, ctx) ? `~~${when}~~ ${t(language, 'render.deadline.passed')}` : when, inline: true });
+  }
   const info = activity.information?.trim() ? truncate(escapeEventorText(activity.information.trim()), 3500) : undefined;
   return fitPayload({
     embeds: [{

@@ -19,6 +19,37 @@ function eventIsOver(event: Event, ctx: RenderContext): boolean {
   return last !== null && isPast(last, ctx);
 }
 
+interface Listed {
+  name: string;
+  birthYear: string | null;
+  club: string | null;
+}
+
+function listed(entry: Entry): Listed {
+  const birthDate = entry.competitor?.person?.birthDate ?? null;
+  return { name: entrantName(entry), birthYear: birthDate ? birthDate.slice(0, 4) : null, club: entry.competitor?.organisation?.name ?? null };
+}
+
+/**
+ * Names as shown in one list, namesakes told apart: when two entries share a name, each gets its
+ * birth year, or its club when the years do not tell them apart (two "Elin Hedlund" in one class
+ * are two runners, not a duplicate).
+ */
+export function distinctNames(people: readonly Listed[]): string[] {
+  const byName = new Map<string, Listed[]>();
+  for (const person of people) byName.set(person.name, [...(byName.get(person.name) ?? []), person]);
+  return people.map((person) => {
+    const namesakes = byName.get(person.name)!;
+    if (namesakes.length < 2) return person.name;
+    const years = new Set(namesakes.map((p) => p.birthYear));
+    if (person.birthYear && years.size === namesakes.length) return `${person.name} (${person.birthYear})`;
+    const clubs = new Set(namesakes.map((p) => p.club));
+    if (person.club && clubs.size === namesakes.length) return `${person.name} (${person.club})`;
+    const detail = [person.birthYear, person.club].filter((part): part is string => part !== null).join(', ');
+    return detail ? `${person.name} (${detail})` : person.name;
+  });
+}
+
 /**
  * The club's entries in one event, grouped by class (class names from `classes`, else the
  * entry's own class names), with a count per class and in total.
@@ -34,14 +65,15 @@ export function renderClubEntries(
   for (const c of options.classes ?? []) classNames.set(c.id, c.shortName ?? c.name);
   const order = new Map<string, number>();
   (options.classes ?? []).forEach((c, i) => order.set(c.shortName ?? c.name, i));
-  const groups = new Map<string, string[]>();
+  const listedGroups = new Map<string, Listed[]>();
   for (const entry of entries) {
     const classId = entry.classIds[0];
     const name = (classId !== undefined ? classNames.get(classId) : undefined) ?? entry.classNames[0] ?? t(language, 'render.entries.noClass');
-    const list = groups.get(name) ?? [];
-    list.push(entrantName(entry));
-    groups.set(name, list);
+    const list = listedGroups.get(name) ?? [];
+    list.push(listed(entry));
+    listedGroups.set(name, list);
   }
+  const groups = new Map<string, string[]>([...listedGroups].map(([name, people]) => [name, distinctNames(people)]));
   const collator = new Intl.Collator(language);
   const names = [...groups.keys()].sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || collator.compare(a, b));
   const sections: Section[] = names.map((name) => {

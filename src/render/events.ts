@@ -241,7 +241,7 @@ export function renderEventCard(event: Event, extras: EventCardExtras, ctx: Rend
   }
   add('render.card.deadlines', joinWithin(deadlineLines(event, ctx), '\n', FIELD_BUDGET.deadlines, language));
   if (extras.clubEntries !== undefined && extras.clubEntries !== null) {
-    add('render.card.clubEntries', t(language, 'render.card.clubEntriesCount', { count: extras.clubEntries }), true);
+    add('render.card.clubEntries', String(extras.clubEntries), true);
   }
   if (extras.classes && extras.classes.length > 0) {
     const names = extras.classes.map((c) => escapeName(c.shortName ?? c.name));

@@ -48,7 +48,7 @@ export const events = defineMessages({
     'events.districtUnavailable': 'Eventor kunde inte ge mig klubbens distrikt just nu, så listan visar bara klubbens egna tävlingar.',
 
     'event.name': 'tävling',
-    'event.description': 'Allt om ett arrangemang: datum, anmälningsstopp, klasser, avgifter, dokument',
+    'event.description': 'Allt om en tävling: datum, anmälningsstopp, klasser, avgifter, dokument',
     'event.option.event': 'tävling',
     'event.option.eventDescription': 'Tävlingen (skriv en del av namnet eller datumet för att söka)',
 

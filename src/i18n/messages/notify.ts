@@ -2,7 +2,7 @@ import { defineMessages } from '../define.js';
 
 /**
  * /notify and the personal DMs it turns on ("your start time is out", "your result is in").
- * Replies name the command in the member's language; `/link` keeps its name everywhere.
+ * Replies name the command in the member's language (`/link` is `/koppla` and `/koble`).
  */
 export const notify = defineMessages({
   en: {
@@ -78,10 +78,10 @@ export const notify = defineMessages({
     'notify.choice.starts': 'Starttider',
     'notify.choice.results': 'Resultat',
 
-    'notify.notLinked': 'De här DM:en handlar om dina egna starter och resultat, så ditt Discord-konto måste först kopplas till din person i Eventor: kör `/link` och sedan `/notiser på`.',
-    'notify.linkGone': 'Ditt konto är inte längre kopplat till någon person i Eventor, så inget skickas. Koppla igen med `/link`.',
-    'notify.turnedOn': 'Påslaget: {what}.',
-    'notify.turnedOff': 'Avslaget: {what}.',
+    'notify.notLinked': 'De här DM:en handlar om dina egna starter och resultat, så ditt Discord-konto måste först kopplas till din person i Eventor: kör `/koppla` och sedan `/notiser på`.',
+    'notify.linkGone': 'Ditt konto är inte längre kopplat till någon person i Eventor, så inget skickas. Koppla igen med `/koppla`.',
+    'notify.turnedOn': 'Påslagna: {what}.',
+    'notify.turnedOff': 'Avstängda: {what}.',
     'notify.what.all': 'DM om starttider och resultat',
     'notify.what.starts': 'DM om starttider',
     'notify.what.results': 'DM om resultat',
@@ -136,8 +136,8 @@ export const notify = defineMessages({
     'notify.choice.starts': 'Starttider',
     'notify.choice.results': 'Resultater',
 
-    'notify.notLinked': 'Disse DM-ene handler om dine egne starter og resultater, så Discord-kontoen din må først kobles til personen din i Eventor: kjør `/link` og så `/varsler på`.',
-    'notify.linkGone': 'Kontoen din er ikke lenger koblet til noen person i Eventor, så ingenting sendes. Koble på nytt med `/link`.',
+    'notify.notLinked': 'Disse DM-ene handler om dine egne starter og resultater, så Discord-kontoen din må først kobles til personen din i Eventor: kjør `/koble` og så `/varsler på`.',
+    'notify.linkGone': 'Kontoen din er ikke lenger koblet til noen person i Eventor, så ingenting sendes. Koble på nytt med `/koble`.',
     'notify.turnedOn': 'Slått på: {what}.',
     'notify.turnedOff': 'Slått av: {what}.',
     'notify.what.all': 'DM om starttider og resultater',

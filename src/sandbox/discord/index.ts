@@ -30,10 +30,10 @@ export type { RequestLogEntry } from './http.js';
 export type { GatewayFrame } from './gateway.js';
 export type { RateLimitFault, ServerErrorFault, LostAnswerFault, DelayFault, RouteMatcher } from './faults.js';
 export { Faults } from './faults.js';
-export { renderInteractionText, renderMessageText } from './render.js';
+export { renderInteractionText, renderMessageText, renderTimestamps } from './render.js';
 export { loginSandboxClient } from './client.js';
 export type { SandboxClientOptions } from './client.js';
-export type { RenderableMessage, RenderOptions } from './render.js';
+export type { RenderableMessage, RenderOptions, TimestampReader } from './render.js';
 export { LIMITS, embedLength } from './limits.js';
 export {
   Permission,

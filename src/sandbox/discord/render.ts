@@ -17,6 +17,51 @@ export interface RenderableMessage {
 export interface RenderOptions {
   /** Prefix with "<author> [BOT] (only you can see this):". Default true when the message has an author. */
   header?: boolean;
+  /**
+   * Show `<t:…>` markup and embed timestamps as this reader's Discord client does: in the reader's
+   * language and zone. Without a reader they stay as sent, for tests that check the markup.
+   */
+  reader?: TimestampReader;
+}
+
+/** Who reads a message: their Discord locale (`sv-SE`, `no`, `en-GB`), time zone, and the moment. */
+export interface TimestampReader {
+  locale: string;
+  timeZone: string;
+  /** Milliseconds since the epoch, for relative times ("in 2 days"). */
+  now: number;
+}
+
+/** Discord's `no` is Norwegian Bokmål; Intl knows it as `nb`. */
+function intlLocale(locale: string): string {
+  return locale === 'no' ? 'nb' : locale;
+}
+
+/** What Discord shows for `<t:…:R>` in the reader's language: "in 2 days", "om 2 dagar", "om 2 dager". */
+function relativeTime(ms: number, locale: string): string {
+  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'always' });
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 365 * 86_400_000], ['month', 30 * 86_400_000], ['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]];
+  for (const [unit, size] of units) if (Math.abs(ms) >= size) return format.format(Math.round(ms / size), unit);
+  return format.format(Math.round(ms / 1000), 'second');
+}
+
+/** The styles of Discord's timestamp markup (`t` short time … `F` long date with weekday and time). */
+const TIMESTAMP_STYLES: Record<string, Intl.DateTimeFormatOptions> = {
+  t: { timeStyle: 'short' },
+  T: { timeStyle: 'medium' },
+  d: { dateStyle: 'short' },
+  D: { dateStyle: 'long' },
+  f: { dateStyle: 'long', timeStyle: 'short' },
+  F: { dateStyle: 'full', timeStyle: 'short' },
+};
+
+/** `<t:1795627800:R>` and the other styles as the reader sees them. */
+export function renderTimestamps(text: string, reader: TimestampReader): string {
+  return text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, seconds: string, style: string | undefined) => {
+    const at = Number(seconds) * 1000;
+    if (style === 'R') return relativeTime(at - reader.now, reader.locale);
+    return new Intl.DateTimeFormat(intlLocale(reader.locale), { timeZone: reader.timeZone, ...TIMESTAMP_STYLES[style ?? 'f'] }).format(at);
+  });
 }
 
 const BUTTON_STYLE_LINK = 5;
@@ -68,7 +113,7 @@ function renderComponents(components: ApiComponent[], indent: string, out: strin
   }
 }
 
-function renderEmbed(embed: ApiEmbed, out: string[]): void {
+function renderEmbed(embed: ApiEmbed, out: string[], reader: TimestampReader | undefined): void {
   const bar = '> ';
   if (embed.author?.name) out.push(`${bar}${embed.author.name}`);
   if (embed.title) out.push(`${bar}**${embed.title}**${embed.url ? ` (${embed.url})` : ''}`);
@@ -79,7 +124,9 @@ function renderEmbed(embed: ApiEmbed, out: string[]): void {
     for (const line of value.slice(1)) out.push(`${bar}  ${line}`);
   }
   if (embed.image?.url) out.push(`${bar}[image: ${embed.image.url}]`);
-  const footer = [embed.footer?.text, embed.timestamp].filter(Boolean).join(' - ');
+  // Discord shows an embed's timestamp as a date and time in the reader's language and zone.
+  const timestamp = embed.timestamp && reader ? renderTimestamps(`<t:${Math.floor(Date.parse(embed.timestamp) / 1000)}:f>`, reader) : embed.timestamp;
+  const footer = [embed.footer?.text, timestamp].filter(Boolean).join(' - ');
   if (footer) out.push(`${bar}${footer}`);
 }
 
@@ -102,11 +149,12 @@ export function renderMessageText(message: RenderableMessage, options: RenderOpt
   if (message.content) out.push(...message.content.split('\n'));
   (message.embeds ?? []).forEach((embed, i) => {
     if (i > 0 || out.length > 0) out.push('');
-    renderEmbed(embed, out);
+    renderEmbed(embed, out, options.reader);
   });
   if (message.components?.length) renderComponents(message.components, '', out);
   for (const file of message.attachments ?? []) out.push(`[file: ${file.filename}${file.size !== undefined ? `, ${file.size} bytes` : ''}]`);
-  return out.join('\n');
+  const text = out.join('\n');
+  return options.reader ? renderTimestamps(text, options.reader) : text;
 }
 
 interface InteractionPayloadLike {
