@@ -39,6 +39,8 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
     settings = new FeedSettingsStore(world.bot.store, () => clock);
     adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
     world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
+    // The world's server is Swedish in Discord, and posts follow it unless /setup chose: these checks read English.
+    world.bot.store.updateGuildSettings(guildId(), { locale: 'en' });
     event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 5, hide: false });
     runnerId = clubFinisherId(world.eventor, event);
     setResults(false);
