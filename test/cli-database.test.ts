@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, openSync, closeSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type Io } from '../src/cli/main.js';
+import { main } from '../src/cli/main.js';
 import { parseFlags } from '../src/cli/args.js';
 import { runStart } from '../src/cli/start.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
@@ -11,25 +11,8 @@ import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
 import { openDatabase, StoreError } from '../src/store/database.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { Store } from '../src/store/store.js';
+import { capture, runProgram } from './support/cli-process.js';
 import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
-
-function capture(env: NodeJS.ProcessEnv): Io & { stderr: () => string } {
-  let err = '';
-  return { out: () => undefined, err: (t) => { err += t; }, env, stderr: () => err };
-}
-
-const PROGRAM = path.resolve('bin/eventor-bot.js');
-
-/** `eventor-bot <args>` as its own process; resolves with its exit code and standard error. */
-function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PROGRAM, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`)); }, timeoutMs);
-    child.once('exit', (code) => { clearTimeout(timer); resolve({ code, stderr }); });
-  });
-}
 
 /**
  * Makes `file` unwritable for this process, as a read-only disk or a wrong owner would. chmod does
@@ -161,7 +144,7 @@ describe('the database file, as an operator meets it', () => {
         server.close(() => resolve(port));
       });
     });
-    const failing = await run(['tick'], { ...env, DATABASE_PATH: file, EVENTOR_BASE_URL: `http://127.0.0.1:${closedPort}/api`, EVENTOR_DEFAULT_GUILDS: guild.id, EVENTOR_TIMEOUT_MS: '2000' });
+    const failing = await runProgram(['tick'], { env: { ...env, DATABASE_PATH: file, EVENTOR_BASE_URL: `http://127.0.0.1:${closedPort}/api`, EVENTOR_DEFAULT_GUILDS: guild.id, EVENTOR_TIMEOUT_MS: '2000' } });
     expect(failing.code).toBe(1);
     expect(failing.stderr).toMatch(/eventor-bot tick: 1 run failed/);
     // The last line is the verdict, one line (the JSON log lines above it say what failed).

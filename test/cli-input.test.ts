@@ -2,20 +2,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type Io } from '../src/cli/main.js';
+import { main } from '../src/cli/main.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { ValidationError } from '../src/eventor/errors.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { prepareRequest } from '../src/eventor/operations.js';
 import { startSandboxEventor } from '../src/sandbox/eventor/server.js';
+import { capture } from './support/cli-process.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandboxEventor>>;
-
-function capture(env?: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return { out: (t) => { out += t; }, err: (t) => { err += t; }, ...(env ? { env } : {}), stdout: () => out, stderr: () => err };
-}
 
 describe('the command line refuses a mistake before any request, and says what is wrong', () => {
   let sandbox: Sandbox;

@@ -1,25 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProgram } from './support/cli-process.js';
 
-const PROGRAM = path.resolve('bin/eventor-bot.js');
-
-/** `eventor-bot <args>` as its own process, as a new user runs it. */
-function run(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}, timeoutMs = 60_000): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PROGRAM, ...args], {
-      env: { PATH: process.env.PATH, ...options.env }, cwd: options.cwd ?? dir, stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`)); }, timeoutMs);
-    child.once('exit', (code) => { clearTimeout(timer); resolve({ code, stderr }); });
-  });
-}
+/** `eventor-bot <args>` as its own process, as a new user runs it (in the test's folder unless told). */
+const run = (args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) => runProgram(args, { ...options, cwd: options.cwd ?? dir });
 
 function expectOneLine(stderr: string): void {
   expect(stderr).not.toContain('    at ');

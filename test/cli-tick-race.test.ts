@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/feeds/ledger.js';
 import { RESULTS_FEED } from '../src/feeds/results.js';
@@ -8,25 +6,14 @@ import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
 import { Store } from '../src/store/store.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
+import { runProgram } from './support/cli-process.js';
 import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
 
-const PROGRAM = path.resolve('bin/eventor-bot.js');
 const TRIALS = 3;
 const PROCESSES = 3;
 
-/** `eventor-bot tick` as its own process; resolves with its exit code (killed after `ms`). */
-function tick(env: NodeJS.ProcessEnv, ms: number): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [PROGRAM, 'tick'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
+/** `eventor-bot tick` as its own process; its exit code, or a failure after `ms`. */
+const tick = (env: NodeJS.ProcessEnv, ms: number) => runProgram(['tick'], { env, timeoutMs: ms });
 
 describe('eventor-bot tick: several processes at once on one database post each item once', () => {
   let setup: OperatorSetup;
