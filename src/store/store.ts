@@ -518,12 +518,6 @@ export class Store {
     return row.n >= limit ? { limited: true, retryAt: new Date(Date.parse(row.oldest!) + windowMs) } : { limited: false, retryAt: null };
   }
 
-  /** Records one attempt of `scope` by `who` (a failure, say), stored as a keyed hash. */
-  recordThrottle(scope: string, who: string): void {
-    const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
-    this.#db.prepare('INSERT INTO throttle_events (scope, subject, at) VALUES (?, ?, ?)').run(scope, subject, this.#now().toISOString());
-  }
-
   /** Drops attempts older than `olderThanMs` in every scope (the longest window), so nothing is kept longer than a limit needs. */
   pruneThrottles(olderThanMs: number): number {
     return this.#db.prepare('DELETE FROM throttle_events WHERE at < ?').run(new Date(this.#now().getTime() - olderThanMs).toISOString()).changes;
