@@ -1,0 +1,72 @@
+/**
+ * The dependency rule of the README's architecture section, checked by `npm test` (`npm run deps`).
+ * Arrows point down: commands → bot → app → (feeds, render, store, eventor); render → eventor's model.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle makes the order of module initialisation matter and the rooms inseparable.',
+      from: { path: '^(src|commands)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'eventor-knows-nothing-above-it',
+      severity: 'error',
+      comment: 'The Eventor client is usable without Discord, the store or the bot (the CLI, other programs).',
+      from: { path: '^src/eventor/' },
+      to: { path: ['^src/(bot|app|feeds|render|store|sandbox|cli|demo|bench|i18n)/', '^commands/', 'node_modules/discord\\.js'] },
+    },
+    {
+      name: 'render-is-pure',
+      severity: 'error',
+      comment: 'Rendering turns domain objects into payloads; it reads no store and calls no Eventor or bot.',
+      from: { path: '^src/render/' },
+      to: { path: ['^src/(bot|app|feeds|store|sandbox|cli)/', '^commands/', '^src/eventor/(http|client)\\.ts$'] },
+    },
+    {
+      name: 'feeds-below-the-bot',
+      severity: 'error',
+      comment: 'Automatic posts run without the interaction router (tick, the scheduler); what they share with commands lives below both.',
+      from: { path: '^src/feeds/' },
+      to: { path: ['^src/bot/', '^commands/'] },
+    },
+    {
+      name: 'app-knows-no-discord',
+      severity: 'error',
+      comment: 'Services hold the logic commands and feeds call; discord.js stays in src/bot, commands and feeds delivery.',
+      from: { path: '^src/app/' },
+      to: { path: ['^src/bot/', '^commands/', 'node_modules/discord\\.js'] },
+    },
+    {
+      name: 'commands-do-not-import-each-other',
+      severity: 'error',
+      comment: 'What several commands share belongs in the services or src/bot, not in another command.',
+      from: { path: '^commands/', pathNot: '^commands/index\\.ts$' },
+      to: { path: '^commands/' },
+    },
+    {
+      name: 'sandboxes-stand-alone',
+      severity: 'error',
+      comment: 'The sandboxes follow the real services, not our code: they import only the model and time helpers (world.ts wires the real bot to them).',
+      from: { path: '^src/sandbox/', pathNot: '^src/sandbox/world\\.ts$' },
+      to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/(model|time)\\.ts$'] },
+    },
+    {
+      name: 'store-below-everything-but-eventor-model',
+      severity: 'error',
+      comment: 'The store is one module the rest calls; it calls nothing above it.',
+      from: { path: '^src/store/' },
+      to: { path: ['^src/(bot|app|feeds|render|sandbox|cli|demo|bench)/', '^commands/', 'node_modules/discord\\.js'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^dist/', '^node_modules/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
