@@ -12,7 +12,7 @@ import {
 } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
-import { instanceOf } from '../src/bot/eventor-access.js';
+import { instanceOf } from '../src/app/eventor-access.js';
 import { isValidTimeZone } from '../src/eventor/time.js';
 import { type Language, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';

@@ -2,7 +2,7 @@
  * Issue 10 §1: what real Eventors and real timing programs do that the happy path does not.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { instanceOf } from '../src/bot/eventor-access.js';
+import { instanceOf } from '../src/app/eventor-access.js';
 import { botConfigFromEnv } from '../src/bot/config.js';
 import { ConfigError, eventorConfigFromEnv } from '../src/config/env.js';
 import { EventorClient } from '../src/eventor/client.js';

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { caught } from './support/errors.js';
-import { EventorAccess } from '../src/bot/eventor-access.js';
+import { EventorAccess } from '../src/app/eventor-access.js';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
 import { InvalidApiKey } from '../src/eventor/errors.js';
 import { SharedResponseCache } from '../src/eventor/http.js';

@@ -1,6 +1,6 @@
 import { restBody } from '../src/feeds/poster.js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { LOGIN_BUTTON_ID } from '../src/bot/login-button.js';
+import { LOGIN_BUTTON_ID } from '../src/render/login-button.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
 import type { Activity, Entry } from '../src/eventor/model.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginButton } from '../src/bot/login-button.js';
+import { loginButton } from '../src/render/login-button.js';
 import { renderMessageText, type MessageView, type SandboxUser } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginButton } from '../src/bot/login-button.js';
+import { loginButton } from '../src/render/login-button.js';
 import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { renderMessageText, type InteractionHandle, type MessageView, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';

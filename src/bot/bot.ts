@@ -13,7 +13,7 @@ import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { GuildDepartures } from './departures.js';
-import { EventorAccess } from './eventor-access.js';
+import { EventorAccess } from '../app/eventor-access.js';
 import { Housekeeping } from './housekeeping.js';
 import { MemberPresence, MemberSweep } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';

@@ -11,21 +11,15 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { EventorClient } from '../eventor/client.js';
-import type { EventorInstance } from '../eventor/instances.js';
 import type { Language, MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
+import type { GuildEventor } from '../app/eventor-access.js';
 
-/** The Eventor a server uses: its own from /setup, else the operator's default. */
-export interface GuildEventor {
-  client: EventorClient;
-  instance: EventorInstance;
-  organisationId: string;
-  organisationName: string;
-  /** When Eventor last answered this connection (not its cache) since the bot started. */
-  lastAnswer(): Date | null;
-}
+// Commands import these from here with the rest of their context; they live in src/app, below the
+// bot, because the feeds use them too.
+export { UserFacingError } from '../app/errors.js';
+export type { GuildEventor } from '../app/eventor-access.js';
 
 export interface GuildContext {
   id: string | null;
@@ -88,14 +82,6 @@ export interface ComponentHandler {
   /** Whether handling it may ask Eventor (default true), as the command's `callsEventor`. */
   callsEventor?: boolean;
   handle(ctx: ComponentContext): Promise<void>;
-}
-
-/** An error whose message the member should see, in their language. */
-export class UserFacingError extends Error {
-  constructor(readonly key: MessageKey, readonly vars: Record<string, string | number> = {}) {
-    super(key);
-    this.name = 'UserFacingError';
-  }
 }
 
 /** The custom id of a component handled by `command`'s `action`; Discord caps it at 100 characters. */

@@ -10,7 +10,7 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { UserFacingError, type BaseContext, type BotCommand, type DeferMode, type GuildContext } from './command.js';
 import { MemberCooldown, type CooldownOptions } from './cooldown.js';
-import type { EventorAccess } from './eventor-access.js';
+import type { EventorAccess } from '../app/eventor-access.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];

@@ -9,7 +9,7 @@
  * instead of every reminder it missed.
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
-import { loginButton } from '../bot/login-button.js';
+import { loginButton } from '../render/login-button.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';

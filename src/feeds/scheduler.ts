@@ -13,8 +13,8 @@ import { ChannelType, Events, PermissionFlagsBits, Routes, type Channel, type Cl
 import cron, { type ScheduledTask } from 'node-cron';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey } from '../eventor/errors.js';
-import type { EventorAccess } from '../bot/eventor-access.js';
-import { UserFacingError } from '../bot/command.js';
+import type { EventorAccess } from '../app/eventor-access.js';
+import { UserFacingError } from '../app/errors.js';
 import { serverLanguage, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';

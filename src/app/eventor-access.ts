@@ -11,7 +11,17 @@ import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from 
 import type { EventorConfig } from '../config/env.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
-import { UserFacingError, type GuildEventor } from './command.js';
+import { UserFacingError } from './errors.js';
+
+/** The Eventor a server uses: its own from /setup, else the operator's default. */
+export interface GuildEventor {
+  client: EventorClient;
+  instance: EventorInstance;
+  organisationId: string;
+  organisationName: string;
+  /** When Eventor last answered this connection (not its cache) since the bot started. */
+  lastAnswer(): Date | null;
+}
 
 const KEY_CHECK_TTL_MS = 5 * 60_000;
 /**

@@ -5,9 +5,9 @@
  */
 import { ButtonStyle, ComponentType, type APIButtonComponentWithCustomId } from 'discord.js';
 import { t, type Language } from '../i18n/index.js';
-import { customId } from './command.js';
 
-export const LOGIN_BUTTON_ID = customId('login', 'button');
+/** Handled by /login's `button` component handler (the router dispatches on `<command>:<action>`). */
+export const LOGIN_BUTTON_ID = 'login:button';
 
 export function loginButton(language: Language): APIButtonComponentWithCustomId {
   return { type: ComponentType.Button, style: ButtonStyle.Primary, label: t(language, 'login.button.label'), custom_id: LOGIN_BUTTON_ID };
