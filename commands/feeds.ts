@@ -27,7 +27,7 @@ import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSett
 import { t, type MessageKey } from '../src/i18n/index.js';
 import { discordTimestamp } from '../src/render/index.js';
 import { requireManager } from './setup-eventor.js';
-import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from './post-channels.js';
+import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
 export const TEST_FEED = 'test';

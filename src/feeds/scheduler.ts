@@ -9,12 +9,13 @@
  * An Eventor outage backs off exponentially (capped) without any message in club channels; the
  * next successful run catches up (the ledger knows what was posted).
  */
-import { ChannelType, Events, PermissionFlagsBits, Routes, type Channel, type Client } from 'discord.js';
+import { ChannelType, Events, Routes, type Channel, type Client } from 'discord.js';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey } from '../eventor/errors.js';
 import type { EventorAccess } from '../app/eventor-access.js';
 import { UserFacingError } from '../app/errors.js';
+import { POST_PERMISSION_BITS } from './post-channels.js';
 import { serverLanguage, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
@@ -486,7 +487,7 @@ export class FeedScheduler {
       const channel = await client.channels.fetch(channelId, { force: true });
       if (!channel || channel.type === ChannelType.DM || !('permissionsFor' in channel) || !client.user) return false;
       const permissions = channel.permissionsFor(client.user);
-      return permissions?.has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages, PermissionFlagsBits.EmbedLinks, PermissionFlagsBits.ReadMessageHistory]) ?? false;
+      return permissions?.has([...POST_PERMISSION_BITS]) ?? false;
     } catch {
       return false;
     }

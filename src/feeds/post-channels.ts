@@ -1,12 +1,16 @@
 /**
  * Whether the bot can post in a channel: what /setup channel and /feeds check before they store
- * a channel, and what they show next to each stored one. Posts are embeds, so the bot needs View,
+ * a channel, what they show next to each stored one, and what the scheduler checks before it resumes
+ * a paused feed. The one list of the permissions a post needs. Posts are embeds, so the bot needs View,
  * Send and Embed Links, and Read Message History to find its own posts after a crash; threads under results posts also need Create Public Threads and Send
  * Messages in Threads.
  */
 import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
-import { UserFacingError, type BaseContext } from '../src/bot/command.js';
-import type { MessageKey } from '../src/i18n/index.js';
+import { UserFacingError } from '../app/errors.js';
+import type { MessageKey } from '../i18n/index.js';
+
+/** What these helpers need of a command's context: its translator. */
+type Translator = { t(key: MessageKey, vars?: Record<string, string | number>): string };
 
 const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
   [PermissionFlagsBits.ViewChannel, 'setup.perm.view'],
@@ -34,6 +38,9 @@ async function missing(guild: Guild | null, channelId: string, wanted: ReadonlyA
   return wanted.filter(([bit]) => !granted.has(bit)).map(([, key]) => key);
 }
 
+/** Every permission a post needs, for a check that has the bot's permissions at hand. */
+export const POST_PERMISSION_BITS: readonly bigint[] = POST_PERMISSIONS.map(([bit]) => bit);
+
 /** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
 export function missingPostPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
   return missing(guild, channelId, POST_PERMISSIONS);
@@ -45,7 +52,7 @@ export function missingThreadPermissions(guild: Guild | null, channelId: string)
 }
 
 /** Refuses (nothing changed) unless the bot can post in the channel, naming what it lacks. */
-export async function requireCanPost(ctx: Pick<BaseContext, 't'>, guild: Guild | null, channelId: string): Promise<void> {
+export async function requireCanPost(ctx: Translator, guild: Guild | null, channelId: string): Promise<void> {
   const missing = await missingPostPermissions(guild, channelId);
   if (missing === null) throw new UserFacingError('setup.channel.notFound');
   if (missing.length > 0) {
@@ -54,7 +61,7 @@ export async function requireCanPost(ctx: Pick<BaseContext, 't'>, guild: Guild |
 }
 
 /** A stored channel as /setup show and /feeds show list it: the channel and whether the bot can post there. */
-export async function channelState(ctx: Pick<BaseContext, 't'>, guild: Guild | null, channelId: string | null | undefined): Promise<string> {
+export async function channelState(ctx: Translator, guild: Guild | null, channelId: string | null | undefined): Promise<string> {
   if (!channelId) return ctx.t('setup.show.notSet');
   const missing = await missingPostPermissions(guild, channelId);
   const health =
