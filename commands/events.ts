@@ -5,6 +5,7 @@
  */
 import { SlashCommandIntegerOption, SlashCommandStringOption, type ApplicationCommandOptionChoiceData } from 'discord.js';
 import { UserFacingError, customId, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
+import { clubArea } from '../src/app/club.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
 import { EventorError } from '../src/eventor/errors.js';
@@ -77,38 +78,6 @@ export function eventQuery(filters: EventFilters, area: readonly string[], timeZ
   return query;
 }
 
-/** The club's area, and whether its district had to be left out because Eventor did not give it. */
-interface HomeArea {
-  ids: string[];
-  districtUnavailable: boolean;
-}
-
-/**
- * The club and, when it has one, its district: the events "around the club". A parent that is a
- * federation would mean the whole country, so only a district widens the area. When Eventor
- * cannot give the district (not in its list, and asking for it by id fails), the club alone is
- * still worth a list: the caller says the district is missing rather than failing as a whole.
- * A refused key is the exception: it concerns every question, so it is passed on.
- */
-async function homeArea(eventor: GuildEventor, organisations: ReadonlyMap<string, Organisation>, log: Logger): Promise<HomeArea> {
-  const own = await eventor.client.organisationForApiKey();
-  const club = own.id === eventor.organisationId ? own : organisations.get(eventor.organisationId);
-  const parentId = club?.parentId ?? null;
-  const clubOnly = (districtUnavailable: boolean): HomeArea => ({ ids: [eventor.organisationId], districtUnavailable });
-  if (parentId === null) return clubOnly(false);
-  let parent = organisations.get(parentId);
-  if (parent === undefined) {
-    try {
-      parent = await eventor.client.organisation({ id: parentId });
-    } catch (error) {
-      if (!(error instanceof EventorError) || error.code === 'InvalidApiKey') throw error;
-      log.warn('events: the club\'s district could not be looked up; listing the club alone', { district: parentId, error });
-      return clubOnly(true);
-    }
-  }
-  return parent.kind === 'district' ? { ids: [parent.id, eventor.organisationId], districtUnavailable: false } : clubOnly(false);
-}
-
 /**
  * Every organisation by id, for organiser names and the club's district. Without the list (Eventor
  * failed on it) events still carry their organisers' names, and the district is asked for alone.
@@ -139,7 +108,7 @@ const PICK_ID = customId(NAME, 'pick');
 async function listPage(ctx: BaseContext, filters: EventFilters, page: number, language: Language): Promise<MessagePayload> {
   const eventor = await ctx.guild.eventor();
   const organisations = await organisationsOrNone(eventor, ctx.log);
-  const area = await homeArea(eventor, organisations, ctx.log);
+  const area = await clubArea(eventor.client, eventor.organisationId, { organisations, log: ctx.log });
   const events = await eventor.client.events(eventQuery(filters, area.ids, ctx.guild.timeZone));
   const names = new Map([...organisations.values()].map((organisation) => [organisation.id, organisation.name]));
   const payload = renderEventList([...events].sort(byDate), renderContext(ctx, eventor, language, names), {
@@ -154,7 +123,7 @@ async function listPage(ctx: BaseContext, filters: EventFilters, page: number, l
 /**
  * Clubs and districts whose name has every typed word: names starting with what was typed first,
  * then the club itself and its district, then the district's other clubs (`home` is the club's
- * area as homeArea gives it), which is what a member most often means.
+ * area as clubArea gives it), which is what a member most often means.
  */
 export function organiserChoices(organisations: Iterable<Organisation>, query: string, language: Language, home: readonly string[] = []): ApplicationCommandOptionChoiceData<string>[] {
   const words = fold(query).split(/\s+/).filter(Boolean);
@@ -214,7 +183,7 @@ export const eventsCommand: BotCommand = {
     if (focused.name !== 'organiser') return [];
     const eventor = await ctx.guild.eventor();
     const organisations = await organisationsById(eventor);
-    return organiserChoices(organisations.values(), String(focused.value), ctx.language, (await homeArea(eventor, organisations, ctx.log)).ids);
+    return organiserChoices(organisations.values(), String(focused.value), ctx.language, (await clubArea(eventor.client, eventor.organisationId, { organisations, log: ctx.log })).ids);
   },
   components: {
     p: {

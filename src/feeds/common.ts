@@ -101,15 +101,6 @@ export function withRoleMention(payload: MessagePayload, roleId: string | null |
   return { ...payload, content: content.slice(0, 2000), allowedMentions: allowed };
 }
 
-/** The ids whose events are "around the club": its district (when its parent is one) and itself. */
-export async function homeOrganisationIds(client: EventorClient, organisationId: string): Promise<string[]> {
-  const club = await client.organisation({ id: organisationId });
-  const parentId = club.parentId ?? null;
-  if (parentId === null) return [organisationId];
-  const parent = await client.organisation({ id: parentId });
-  return parent.kind === 'district' ? [parent.id, organisationId] : [organisationId];
-}
-
 /** Eventor query day `yyyy-mm-dd` (UTC). */
 export function queryDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);

@@ -11,9 +11,10 @@
  */
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
+import { clubArea } from '../app/club.js';
 import { t } from '../i18n/index.js';
 import { escapeName, renderEventCard, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, DAY, feedOptions, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import type { ItemRef } from './ledger.js';
 
 export const EVENTS_FEED = 'events';
@@ -61,7 +62,7 @@ export async function fetchChangedEvents(client: EventorClient, organisationId: 
     fromModifyDate: queryTime(fromMs), toModifyDate: queryTime(t0),
     includeEntryBreaks: true,
   };
-  const home = await homeOrganisationIds(client, organisationId);
+  const home = (await clubArea(client, organisationId)).ids;
   const found = await client.events({ ...window, organisationIds: home });
   if (classificationIds.length > 0) found.push(...await client.events({ ...window, classificationIds: [...classificationIds] }));
   return found;

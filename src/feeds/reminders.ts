@@ -9,12 +9,13 @@
  * instead of every reminder it missed.
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
+import { clubArea } from '../app/club.js';
 import { loginButton } from '../render/login-button.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, eventsWithClubEntries, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, DAY, eventsWithClubEntries, feedOptions, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 import type { FeedOptions } from './settings.js';
 
 export const REMINDERS_FEED = 'reminders';
@@ -102,7 +103,7 @@ export function reminderPayload(event: Event, deadline: string, late: boolean, c
 export async function fetchReminderEvents(client: EventorClient, organisationId: string, now: Date, windowDays = REMINDERS_WINDOW_DAYS): Promise<{ events: Event[]; counts: Map<string, number> }> {
   const from = now.getTime();
   const to = from + windowDays * DAY;
-  const home = await homeOrganisationIds(client, organisationId);
+  const home = (await clubArea(client, organisationId)).ids;
   const around = await client.events({ fromDate: queryDay(from), toDate: queryDay(to), organisationIds: home, includeEntryBreaks: true });
   const entered = await eventsWithClubEntries(client, organisationId, from, to);
   const known = new Set(around.map((e) => e.id));
