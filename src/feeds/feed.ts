@@ -1,8 +1,9 @@
 /**
  * The one contract every kind of automatic post implements, members' personal DMs included: what
- * it asks Eventor (`fetch`), how what it fetched becomes keyed, rendered posts in their place (a
- * channel, a thread, a member's DM: `deliver`, through the exactly-once poster), how often it runs
- * given the club's calendar (`cadence`) and, for `/feeds test`, its newest post (`latest`). The
+ * it asks Eventor (`fetch`), the posts that makes, each keyed and rendered (`items`, pure), where
+ * each goes, exactly once through the poster (`deliver`: the kind's channel, the thread under a
+ * results post, a member's DM), how often it runs given the club's calendar (`cadence`) and, for
+ * `/feeds test`, its newest post (`latest`). The
  * scheduler knows nothing else about a kind: it asks the registry (`registry.ts`) for every feed and
  * dispatches the ones due.
  */
@@ -54,7 +55,16 @@ export interface FeedRunResult {
   error?: unknown;
 }
 
-export interface Feed<Data = unknown> {
+/** One post of a feed: a stable ledger key (`ledgerKey`), the rendered payload and the hash of what it shows. */
+export interface ContentItem {
+  itemKey: string;
+  payload: MessagePayload;
+  contentHash: string;
+  /** See `FeedItem.followSeeded`. */
+  followSeeded?: boolean;
+}
+
+export interface Feed<Data = unknown, Item = unknown> {
   readonly name: FeedName;
   /** The `/feeds` kind whose settings hold this feed (turned on, quiet hours): its own, or the results' for members' DMs. */
   readonly settingsOf: FeedKind;
@@ -70,8 +80,10 @@ export interface Feed<Data = unknown> {
   cadence(day: RaceOutlook | null): number;
   /** What it asks Eventor for this run. Throws on Eventor trouble (the scheduler backs off or pauses). */
   fetch(ctx: FeedContext): Promise<Data>;
-  /** The fetched data as keyed, rendered posts, each put in its place exactly once. */
-  deliver(data: Data, ctx: FeedContext): Promise<FeedRunResult>;
+  /** Pure: the posts the fetched data makes, each with its ledger key, rendered (`src/render/`) and hashed. */
+  items(data: Data, ctx: FeedContext): Item[];
+  /** Puts each item in its place, exactly once through the poster (the kind's channel and the threads under its posts, or members' DMs). */
+  deliver(items: readonly Item[], data: Data, ctx: FeedContext): Promise<FeedRunResult>;
   /** For `/feeds test`: the newest post it would make now (null: none); only kinds with a channel of their own. */
   latest?(ctx: PreviewContext): Promise<MessagePayload | null>;
 }
@@ -162,23 +174,25 @@ export function runResultOf(run: FeedRun): FeedRunResult {
 }
 
 /**
- * A kind with a channel of its own, from its fetch and its delivery in the shape of its run
- * functions (`FeedRunOptions` in, `FeedRun` out).
+ * A kind with a channel of its own, from its steps in the shape of its run functions
+ * (`FeedRunOptions` in, `FeedRun` out).
  */
-export function channelFeed<Data>(spec: {
+export function channelFeed<Data, Item extends ContentItem>(spec: {
   name: FeedKind;
   cadence(day: RaceOutlook | null): number;
   fetch(options: FeedRunOptions): Promise<Data>;
-  deliver(data: Data, options: FeedRunOptions): Promise<FeedRun>;
+  items(data: Data, options: FeedRunOptions): Item[];
+  deliver(items: readonly Item[], data: Data, options: FeedRunOptions): Promise<FeedRun>;
   latest(ctx: PreviewContext): Promise<MessagePayload | null>;
-}): Feed<Data> {
+}): Feed<Data, Item> {
   return {
     name: spec.name,
     settingsOf: spec.name,
     audience: 'channel',
     cadence: spec.cadence,
     fetch: (ctx) => spec.fetch(channelRunOptions(ctx)),
-    deliver: async (data, ctx) => runResultOf(await spec.deliver(data, channelRunOptions(ctx))),
+    items: (data, ctx) => spec.items(data, channelRunOptions(ctx)),
+    deliver: async (items, data, ctx) => runResultOf(await spec.deliver(items, data, channelRunOptions(ctx))),
     latest: spec.latest,
   };
 }

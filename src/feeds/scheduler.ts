@@ -275,7 +275,8 @@ export class FeedScheduler {
       };
       let result: FeedRunResult;
       try {
-        result = await feed.deliver(await feed.fetch(ctx), ctx);
+        const data = await feed.fetch(ctx);
+        result = await feed.deliver(feed.items(data, ctx), data, ctx);
       } catch (error) {
         result = { outcome: 'failed', error };
       }

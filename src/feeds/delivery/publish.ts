@@ -5,19 +5,12 @@
  */
 import { t, type MessageKey } from '../../i18n/index.js';
 import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
-import { renderContext, type FeedRun, type FeedRunOptions } from '../feed.js';
+import { renderContext, type ContentItem, type FeedRun, type FeedRunOptions } from '../feed.js';
 import { isFeedKind } from '../settings.js';
 import { contentHash, ledgerKey, sha256 } from './keys.js';
 import { Poster } from './poster.js';
 
-/** One item of a feed: a stable key, the payload and the hash of what it shows. */
-export interface ContentItem {
-  itemKey: string;
-  payload: MessagePayload;
-  contentHash: string;
-  /** See `FeedItem.followSeeded`. */
-  followSeeded?: boolean;
-}
+export type { ContentItem } from '../feed.js';
 
 /** Discord snowflakes only: anything else is never put in a mention. */
 const SNOWFLAKE = /^\d{5,25}$/;
@@ -119,4 +112,9 @@ export async function publishItems(options: FeedRunOptions, feed: string, items:
   }
   if (outcomes.every((o) => o.outcome.kind !== 'failed')) ledger.ranAt(guildId, feed, options.now);
   return { seeded: false, outcomes, paused: null };
+}
+
+/** The delivery of a kind whose items all go to its channel as they are. */
+export function publishTo(feed: string): (items: readonly ContentItem[], data: unknown, options: FeedRunOptions) => Promise<FeedRun> {
+  return (items, _data, options) => publishItems(options, feed, items);
 }

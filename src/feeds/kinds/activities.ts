@@ -10,7 +10,7 @@ import { t } from '../../i18n/index.js';
 import { discordTimestamp, escapeName, renderActivity, type MessagePayload, type RenderContext } from '../../render/index.js';
 import { hourly } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { publishItems, withRoleMention, type ContentItem } from '../delivery/publish.js';
+import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
 import { channelFeed, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
 import { DAY, queryDay } from './club-lists.js';
 
@@ -62,15 +62,17 @@ function fetchForRun(options: FeedRunOptions): Promise<Activity[]> {
   return fetchClubActivities(options.client, options.organisationId, options.now);
 }
 
-/** The club's activities as posts (seeds on the feed's first run). */
-export function deliverActivities(activities: readonly Activity[], options: FeedRunOptions): Promise<FeedRun> {
-  const items = activityItems(activities, renderContext(options), options.roleId ?? null);
-  return publishItems(options, ACTIVITIES_FEED, items);
+function itemsForRun(activities: readonly Activity[], options: FeedRunOptions): ActivityItem[] {
+  return activityItems(activities, renderContext(options), options.roleId ?? null);
 }
+
+/** The club's activities go to the channel (seeded on the feed's first run). */
+const deliver = publishTo(ACTIVITIES_FEED);
 
 /** One run of the activities feed for one server. */
 export async function runActivitiesFeed(options: FeedRunOptions): Promise<FeedRun> {
-  return deliverActivities(await fetchForRun(options), options);
+  const activities = await fetchForRun(options);
+  return deliver(itemsForRun(activities, options), activities, options);
 }
 
 /** For `/feeds test`: the club's next activity. */
@@ -81,5 +83,5 @@ export async function latestActivity(ctx: PreviewContext): Promise<MessagePayloa
 
 /** Club activities: hourly. */
 export const activitiesFeed = channelFeed({
-  name: ACTIVITIES_FEED, cadence: hourly, fetch: fetchForRun, deliver: deliverActivities, latest: latestActivity,
+  name: ACTIVITIES_FEED, cadence: hourly, fetch: fetchForRun, items: itemsForRun, deliver, latest: latestActivity,
 });

@@ -98,15 +98,18 @@ export async function fetchEventsForRun(options: FeedRunOptions): Promise<Events
   return { firstRun: false, events, cursor };
 }
 
-/** The changed events as posts, then the cursor moved past them (the first run only sets the cursor to now). */
-export async function deliverEvents(found: EventsFetch, options: FeedRunOptions): Promise<FeedRun> {
+function itemsForRun(found: EventsFetch, options: FeedRunOptions): EventItem[] {
+  return found.firstRun ? [] : eventItems(found.events, renderContext(options), options.roleId ?? null);
+}
+
+/** The changed events go to the channel, then the cursor moves past them (the first run only sets the cursor to now). */
+export async function deliverEvents(items: readonly EventItem[], found: EventsFetch, options: FeedRunOptions): Promise<FeedRun> {
   const { ledger, guildId } = options;
   if (found.firstRun) {
     return publishItems(options, EVENTS_FEED, [], [{ itemKey: EVENTS_CURSOR_KEY, contentHash: options.now.toISOString() }]);
   }
   const { events, cursor } = found;
   const cursorRef: ItemRef = { guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY };
-  const items = eventItems(events, renderContext(options), options.roleId ?? null);
   const run = await publishItems(options, EVENTS_FEED, items);
   // Move the cursor only when every item went through, so a failed post is retried next run.
   const done = run.paused === null && run.outcomes.every((o) => o.outcome.kind !== 'failed');
@@ -121,7 +124,8 @@ export async function deliverEvents(found: EventsFetch, options: FeedRunOptions)
 
 /** One run of the new-events feed for one server. */
 export async function runEventsFeed(options: FeedRunOptions): Promise<FeedRun> {
-  return deliverEvents(await fetchEventsForRun(options), options);
+  const found = await fetchEventsForRun(options);
+  return deliverEvents(itemsForRun(found, options), found, options);
 }
 
 /** How far back `/feeds test events` looks for the most recently changed event. */
@@ -136,5 +140,5 @@ export async function latestEvent(ctx: PreviewContext): Promise<MessagePayload |
 
 /** New events: hourly. */
 export const eventsFeed = channelFeed({
-  name: EVENTS_FEED, cadence: hourly, fetch: fetchEventsForRun, deliver: deliverEvents, latest: latestEvent,
+  name: EVENTS_FEED, cadence: hourly, fetch: fetchEventsForRun, items: itemsForRun, deliver: deliverEvents, latest: latestEvent,
 });

@@ -121,11 +121,27 @@ interface Wanted {
   feed: string;
 }
 
+/** One member's wish: which DMs, about whom, in which language. */
+interface Plan {
+  userId: string;
+  /** The member's language when the run began (their DMs are rendered in it). */
+  locale: string | null;
+  wanted: Wanted[];
+}
+
 /** What one run fetched: who wants which DMs, and the club's lists those need (empty when nobody wants them). */
 export interface PersonalFetch {
-  plans: Array<{ userId: string; wanted: Wanted[] }>;
+  plans: Plan[];
   startLists: StartList[];
   resultLists: ResultList[];
+  /** The server's name, so a member of several servers knows where a DM comes from. */
+  server: string | null;
+}
+
+/** One DM to one member: the item, and the ledger feed it is recorded under (member, kind, linked person). */
+export interface PersonalDmItem extends PersonalItem {
+  userId: string;
+  feed: string;
 }
 
 /**
@@ -135,7 +151,7 @@ export interface PersonalFetch {
 export async function fetchPersonal(options: PersonalRunOptions): Promise<PersonalFetch> {
   const { guildId, ledger, now } = options;
   const subscriptions = new SubscriptionStore(options.store, () => now);
-  const plans: PersonalFetch['plans'] = [];
+  const plans: Plan[] = [];
   for (const sub of subscriptions.active(guildId)) {
     const persons = options.store.linkedPersons(guildId, sub.userId);
     const wanted: Wanted[] = [];
@@ -146,9 +162,10 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
     // A person unlinked since: their DMs' ledger goes, so a later link starts afresh.
     const keep = new Set(wanted.map((w) => w.feed));
     for (const feed of subscriptions.personalFeeds(guildId, sub.userId)) if (!keep.has(feed)) subscriptions.dropFeed(guildId, feed);
-    if (wanted.length > 0) plans.push({ userId: sub.userId, wanted });
+    if (wanted.length > 0) plans.push({ userId: sub.userId, locale: sub.locale, wanted });
   }
-  if (plans.length === 0) return { plans, startLists: [], resultLists: [] };
+  const server = options.discord.guilds.cache.get(guildId)?.name ?? options.store.guildSettings(guildId)?.organisationName ?? null;
+  if (plans.length === 0) return { plans, startLists: [], resultLists: [], server };
 
   const all = plans.flatMap((p) => p.wanted);
   const starting = (kind: NotifyKind): boolean => all.some((w) => w.kind === kind && ledger.feedStartedAt(guildId, w.feed) === null);
@@ -161,30 +178,44 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
   if (all.some((w) => w.kind === 'results')) {
     resultLists = await fetchClubResults(options.client, options.organisationId, now, RESULTS_LOOKBACK_DAYS, options.full === false && !starting('results'), options.log);
   }
-  return { plans, startLists, resultLists };
+  return { plans, startLists, resultLists, server };
+}
+
+/** Pure: every DM the lists make for every member who wants it, in the member's language. */
+export function personalItems(data: PersonalFetch, options: Pick<PersonalRunOptions, 'client' | 'now' | 'timeZone'>): PersonalDmItem[] {
+  const items: PersonalDmItem[] = [];
+  for (const plan of data.plans) {
+    const ctx: RenderContext = { language: languageFor(plan.locale), timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
+    for (const want of plan.wanted) {
+      const render = { personId: want.personId, own: want.own, server: data.server };
+      const made = want.kind === 'starts' ? personalStartItems(data.startLists, ctx, render) : personalResultItems(data.resultLists, ctx, render);
+      for (const item of made) items.push({ ...item, userId: plan.userId, feed: want.feed });
+    }
+  }
+  return items;
 }
 
 /**
- * The fetched lists as each member's DMs. Discord refusing a member's DMs pauses that member (no
+ * Each DM to its member. Discord refusing a member's DMs pauses that member (no
  * retries until they turn DMs on again); other Discord failures leave the member for the next run.
  * Members never hold each other up.
  */
-export async function deliverPersonal({ plans, startLists, resultLists }: PersonalFetch, options: PersonalRunOptions): Promise<PersonalRun> {
-  const { guildId, ledger, now } = options;
+export async function deliverPersonal(items: readonly PersonalDmItem[], { plans }: PersonalFetch, options: PersonalRunOptions): Promise<PersonalRun> {
+  const { ledger, now } = options;
   const run: PersonalRun = { members: plans.length, seeded: [], outcomes: [], paused: [], failed: [], left: [], unconfirmed: [] };
   if (plans.length === 0) return run;
   const subscriptions = new SubscriptionStore(options.store, () => now);
-  const server = options.discord.guilds.cache.get(guildId)?.name ?? options.store.guildSettings(guildId)?.organisationName ?? null;
   const poster = new Poster(ledger, options.target, options.hooks);
   for (const plan of plans) {
-    await runMember(plan.userId, plan.wanted, { options, subscriptions, poster, ledger, startLists, resultLists, server, run });
+    await runMember(plan, items.filter((item) => item.userId === plan.userId), { options, subscriptions, poster, ledger, run });
   }
   return run;
 }
 
 /** One run of the personal DMs for one server. */
 export async function runPersonalNotifications(options: PersonalRunOptions): Promise<PersonalRun> {
-  return deliverPersonal(await fetchPersonal(options), options);
+  const data = await fetchPersonal(options);
+  return deliverPersonal(personalItems(data, options), data, options);
 }
 
 interface MemberRun {
@@ -192,25 +223,20 @@ interface MemberRun {
   subscriptions: SubscriptionStore;
   poster: Poster;
   ledger: Ledger;
-  startLists: readonly StartList[];
-  resultLists: readonly ResultList[];
-  server: string | null;
   run: PersonalRun;
 }
 
-async function runMember(userId: string, wanted: readonly Wanted[], m: MemberRun): Promise<void> {
+async function runMember({ userId, wanted }: Plan, memberItems: readonly PersonalDmItem[], m: MemberRun): Promise<void> {
   const { options, subscriptions, run } = m;
-  const { guildId, now } = options;
+  const { guildId } = options;
   // Read again: the member may have used /notify or /forget-me while Eventor was answering.
   const sub = subscriptions.get(guildId, userId);
   if (!sub || sub.pausedReason !== null) return;
-  const ctx: RenderContext = { language: languageFor(sub.locale), timeZone: options.timeZone, now, webUrl: options.client.instance.webUrl };
   let channelId = sub.dmChannelId;
   let confirmed = options.membership === undefined;
   for (const want of wanted) {
     if (!sub[want.kind]) continue;
-    const render = { personId: want.personId, own: want.own, server: m.server };
-    const items = want.kind === 'starts' ? personalStartItems(m.startLists, ctx, render) : personalResultItems(m.resultLists, ctx, render);
+    const items = memberItems.filter((item) => item.feed === want.feed);
     if (m.ledger.feedStartedAt(guildId, want.feed) === null) {
       // Seeded rows are never sent, so the channel they name does not matter yet.
       m.ledger.seed(guildId, want.feed, channelId ?? '', items);
@@ -301,15 +327,16 @@ function personalRunOptions(ctx: FeedContext): PersonalRunOptions {
  * Eventor failure backs off like any feed, without telling anyone (a refused key is the club
  * feeds' to report).
  */
-export const personalDmsFeed: Feed<PersonalFetch> = {
+export const personalDmsFeed: Feed<PersonalFetch, PersonalDmItem> = {
   name: MEMBER_DMS_NAMESPACE,
   settingsOf: RESULTS_FEED,
   audience: 'members',
   servers: guildsWithSubscribers,
   cadence: raceDayCadence,
   fetch: (ctx) => fetchPersonal(personalRunOptions(ctx)),
-  deliver: async (data, ctx) => {
-    await deliverPersonal(data, personalRunOptions(ctx));
+  items: personalItems,
+  deliver: async (items, data, ctx) => {
+    await deliverPersonal(items, data, personalRunOptions(ctx));
     return { outcome: 'ok' };
   },
 };

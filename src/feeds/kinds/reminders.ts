@@ -17,7 +17,7 @@ import { t } from '../../i18n/index.js';
 import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
 import { hourly } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { publishItems, withRoleMention, type ContentItem } from '../delivery/publish.js';
+import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
 import { channelFeed, feedOptions, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
 import type { FeedOptions } from '../settings.js';
 import { byStart, DAY, eventsWithClubEntries, queryDay } from './club-lists.js';
@@ -132,15 +132,17 @@ function fetchForRun(options: FeedRunOptions): Promise<ReminderEvents> {
   return fetchReminderEvents(options.client, options.organisationId, options.now);
 }
 
-/** The reminders due now as posts (seeds on the feed's first run, like the results feed). */
-export function deliverReminders({ events, counts }: ReminderEvents, options: FeedRunOptions): Promise<FeedRun> {
-  const items = reminderItems(events, counts, renderContext(options), feedOptions(options), options.roleId ?? null);
-  return publishItems(options, REMINDERS_FEED, items);
+function itemsForRun({ events, counts }: ReminderEvents, options: FeedRunOptions): ReminderItem[] {
+  return reminderItems(events, counts, renderContext(options), feedOptions(options), options.roleId ?? null);
 }
+
+/** The reminders due now go to the channel (seeded on the feed's first run, like every kind). */
+const deliver = publishTo(REMINDERS_FEED);
 
 /** One run of the reminders feed for one server. */
 export async function runRemindersFeed(options: FeedRunOptions): Promise<FeedRun> {
-  return deliverReminders(await fetchForRun(options), options);
+  const data = await fetchForRun(options);
+  return deliver(itemsForRun(data, options), data, options);
 }
 
 /** For `/feeds test`: the reminder of the nearest deadline ahead, as if it were due now. */
@@ -161,5 +163,5 @@ export async function latestReminder(ctx: PreviewContext): Promise<MessagePayloa
 
 /** Entry-deadline reminders: hourly. */
 export const remindersFeed = channelFeed({
-  name: REMINDERS_FEED, cadence: hourly, fetch: fetchForRun, deliver: deliverReminders, latest: latestReminder,
+  name: REMINDERS_FEED, cadence: hourly, fetch: fetchForRun, items: itemsForRun, deliver, latest: latestReminder,
 });

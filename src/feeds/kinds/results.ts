@@ -161,13 +161,12 @@ export function fetchResultsForRun(options: ResultsFeedOptions): Promise<ResultL
 }
 
 /**
- * The fetched lists as posts: the first run seeds the ledger (nothing is posted, the feed starts
+ * The results go to the channel: the first run seeds the ledger (nothing is posted, the feed starts
  * from now); later runs post new items and edit changed ones, in event order, and stop at the first
  * refusal from Discord; with threads on, each post's thread follows.
  */
-export async function deliverResults(lists: readonly ResultList[], options: ResultsFeedOptions): Promise<ResultsFeedRun> {
+export async function deliverResults(items: readonly ResultsItem[], lists: readonly ResultList[], options: ResultsFeedOptions): Promise<ResultsFeedRun> {
   const ctx = renderContext(options);
-  const items = resultsItems(lists, ctx, options.organisationId);
   const threadsOn = options.options?.threads === true && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
   const threadItems = threadsOn ? resultsThreadItems(lists, ctx, options.organisationId).filter((t) => items.some((i) => i.itemKey === t.itemKey)) : [];
   const threadOptions = {
@@ -181,9 +180,14 @@ export async function deliverResults(lists: readonly ResultList[], options: Resu
   return { ...run, threads: await syncThreads(threadOptions, threadItems) };
 }
 
+function itemsForRun(lists: readonly ResultList[], options: FeedRunOptions): ResultsItem[] {
+  return resultsItems(lists, renderContext(options), options.organisationId);
+}
+
 /** One run of the results feed for one server. */
 export async function runResultsFeed(options: ResultsFeedOptions): Promise<ResultsFeedRun> {
-  return deliverResults(await fetchResultsForRun(options), options);
+  const lists = await fetchResultsForRun(options);
+  return deliverResults(itemsForRun(lists, options), lists, options);
 }
 
 /** How far back `/feeds test results` looks for the newest results (twice the feed's own window). */
@@ -198,5 +202,5 @@ export async function latestResults(ctx: PreviewContext): Promise<MessagePayload
 
 /** Club results: every 5 minutes on and just after race days, else hourly. */
 export const resultsFeed = channelFeed({
-  name: RESULTS_FEED, cadence: raceDayCadence, fetch: fetchResultsForRun, deliver: deliverResults, latest: latestResults,
+  name: RESULTS_FEED, cadence: raceDayCadence, fetch: fetchResultsForRun, items: itemsForRun, deliver: deliverResults, latest: latestResults,
 });

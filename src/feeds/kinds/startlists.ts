@@ -9,7 +9,7 @@ import { t } from '../../i18n/index.js';
 import { escapeName, renderClubStartList, type MessagePayload, type RenderContext } from '../../render/index.js';
 import { startListsCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { publishItems, withRoleMention, type ContentItem } from '../delivery/publish.js';
+import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
 import { channelFeed, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
 import { byStart, DAY, eventsWithClubEntries, listsPerEvent } from './club-lists.js';
 
@@ -77,15 +77,17 @@ export function fetchStartListsForRun(options: FeedRunOptions): Promise<StartLis
   return fetchClubStartLists(options.client, options.organisationId, options.now, STARTLISTS_WINDOW_DAYS, closeOnly, options.log);
 }
 
-/** The fetched start lists as posts (seeds on the feed's first run). */
-export function deliverStartLists(lists: readonly StartList[], options: FeedRunOptions): Promise<FeedRun> {
-  const items = startListItems(lists, renderContext(options), options.organisationId, options.roleId ?? null);
-  return publishItems(options, STARTLISTS_FEED, items);
+function itemsForRun(lists: readonly StartList[], options: FeedRunOptions): StartListItem[] {
+  return startListItems(lists, renderContext(options), options.organisationId, options.roleId ?? null);
 }
+
+/** Start lists go to the channel (seeded on the feed's first run). */
+const deliver = publishTo(STARTLISTS_FEED);
 
 /** One run of the start-lists feed for one server. */
 export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRun> {
-  return deliverStartLists(await fetchStartListsForRun(options), options);
+  const lists = await fetchStartListsForRun(options);
+  return deliver(itemsForRun(lists, options), lists, options);
 }
 
 /** For `/feeds test`: the club's start times of the nearest event whose start list is out. */
@@ -96,5 +98,5 @@ export async function latestStartList(ctx: PreviewContext): Promise<MessagePaylo
 
 /** Start lists: every 15 minutes around race days, else hourly. */
 export const startListsFeed = channelFeed({
-  name: STARTLISTS_FEED, cadence: startListsCadence, fetch: fetchStartListsForRun, deliver: deliverStartLists, latest: latestStartList,
+  name: STARTLISTS_FEED, cadence: startListsCadence, fetch: fetchStartListsForRun, items: itemsForRun, deliver, latest: latestStartList,
 });
