@@ -17,17 +17,17 @@ import { UserFacingError, type BotCommand, type CommandContext } from '../src/bo
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { InvalidApiKey } from '../src/eventor/errors.js';
 import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
-import { Ledger } from '../src/feeds/ledger.js';
-import { discordTarget, Poster } from '../src/feeds/poster.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
+import { discordTarget, Poster } from '../src/feeds/delivery/poster.js';
 import { feedModule } from '../src/feeds/registry.js';
-import { contentHash } from '../src/feeds/common.js';
-import { RESULTS_FEED } from '../src/feeds/results.js';
-import { threadsWaiting } from '../src/feeds/threads.js';
+import { contentHash, ledgerKey } from '../src/feeds/delivery/keys.js';
+import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
+import { threadsWaiting } from '../src/feeds/delivery/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
 import { t, type MessageKey } from '../src/i18n/index.js';
 import { discordTimestamp } from '../src/render/index.js';
 import { requireManager } from './setup-eventor.js';
-import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/post-channels.js';
+import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
 export const TEST_FEED = 'test';
@@ -305,7 +305,7 @@ async function testPost(ctx: CommandContext, settings: FeedSettingsStore, guildI
   if (!payload) throw new UserFacingError('feeds.test.nothing', { kind: kindLabel(ctx, kind) });
   // Its own ledger feed and a key of its own: a test post never stands in for the real one.
   const poster = new Poster(new Ledger(ctx.store, ctx.now), discordTarget(ctx.interaction.client));
-  const item = { guildId, feed: TEST_FEED, itemKey: `${TEST_FEED}:${kind}:${now.getTime()}:${ctx.interaction.id}`, channelId, payload, contentHash: contentHash(payload) };
+  const item = { guildId, feed: TEST_FEED, itemKey: ledgerKey(TEST_FEED, kind, now.getTime(), ctx.interaction.id), channelId, payload, contentHash: contentHash(payload) };
   const outcome = await poster.publish(item);
   if (outcome.kind === 'paused') await requireCanPost(ctx, ctx.interaction.guild, channelId);
   if (outcome.kind !== 'posted') {

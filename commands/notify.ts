@@ -7,7 +7,7 @@
 import { ApplicationIntegrationType, DiscordAPIError, InteractionContextType, Routes, type SlashCommandStringOption } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
-import { openDmChannel } from '../src/feeds/personal.js';
+import { openDmChannel } from '../src/feeds/kinds/personal.js';
 import { NOTIFY_KINDS, SubscriptionStore, type NotifyKind, type Subscription } from '../src/feeds/subscriptions.js';
 import { languageFor, t, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';

@@ -19,7 +19,7 @@ import { escapeName } from '../src/render/index.js';
 import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind } from '../src/feeds/settings.js';
-import { channelState, POSTABLE_TYPES, requireCanPost } from '../src/feeds/post-channels.js';
+import { channelState, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
 
 /** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
 export const POST_KINDS = [...FEED_KINDS, 'admin'] as const;

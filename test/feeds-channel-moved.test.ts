@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../src/feeds/ledger.js';
-import { RESULTS_FEED } from '../src/feeds/results.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
+import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';

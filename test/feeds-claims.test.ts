@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../src/feeds/ledger.js';
-import { discordTarget, Poster, type FeedItem } from '../src/feeds/poster.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
+import { discordTarget, Poster, type FeedItem } from '../src/feeds/delivery/poster.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
 import { Store } from '../src/store/store.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLeadDays, parseLevels, TEST_FEED } from '../commands/feeds.js';
-import { Ledger } from '../src/feeds/ledger.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { FEED_KINDS, FeedSettingsStore } from '../src/feeds/settings.js';
 import { renderMessageText, type InteractionHandle, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';

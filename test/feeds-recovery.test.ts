@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../src/feeds/ledger.js';
-import { discordTarget, Poster, type FeedItem } from '../src/feeds/poster.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
+import { discordTarget, Poster, type FeedItem } from '../src/feeds/delivery/poster.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
 
 const MINUTE = 60_000;

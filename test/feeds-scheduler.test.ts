@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Routes } from 'discord.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
-import { FeedScheduler, inQuietHours } from '../src/feeds/scheduler.js';
+import { inQuietHours } from '../src/feeds/cadence.js';
+import { FeedScheduler } from '../src/feeds/scheduler.js';
 import { EventorAccess } from '../src/app/eventor-access.js';
 import { createLogger } from '../src/log/logger.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';

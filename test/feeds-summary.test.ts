@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
-import { AWAY_MS, MAX_NEW_POSTS_PER_RUN, publishItems, type ContentItem, type FeedRunOptions } from '../src/feeds/common.js';
-import { Ledger } from '../src/feeds/ledger.js';
-import { discordTarget, type PostTarget } from '../src/feeds/poster.js';
-import { inQuietHours, intervalFor, localDate, localHour, FREQUENT_MS, RARE_MS, STARTLISTS_CLOSE_MS } from '../src/feeds/scheduler.js';
+import { AWAY_MS, MAX_NEW_POSTS_PER_RUN, publishItems, type ContentItem } from '../src/feeds/delivery/publish.js';
+import type { FeedRunOptions } from '../src/feeds/feed.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
+import { discordTarget, type PostTarget } from '../src/feeds/delivery/poster.js';
+import { inQuietHours, localDate, localHour, FREQUENT_MS, RARE_MS, STARTLISTS_CLOSE_MS } from '../src/feeds/cadence.js';
+import { intervalFor } from '../src/feeds/registry.js';
 import { Store } from '../src/store/store.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
-import { Ledger } from '../src/feeds/ledger.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { createLogger } from '../src/log/logger.js';
-import { discordTarget, type PostTarget } from '../src/feeds/poster.js';
-import { runnerOf } from '../src/feeds/registry.js';
-import { RESULTS_FEED, runResultsFeed, type ResultsFeedOptions } from '../src/feeds/results.js';
+import { discordTarget, type PostTarget } from '../src/feeds/delivery/poster.js';
+import { runResultOf } from '../src/feeds/feed.js';
+import { RESULTS_FEED, runResultsFeed, type ResultsFeedOptions } from '../src/feeds/kinds/results.js';
 import { FeedOptions, FeedSettingsStore } from '../src/feeds/settings.js';
-import { RESULTS_THREADS_FEED, threadName, threadsWaiting, THREAD_AUTO_ARCHIVE_MINUTES } from '../src/feeds/threads.js';
+import { RESULTS_THREADS_FEED, threadName, threadsWaiting, THREAD_AUTO_ARCHIVE_MINUTES } from '../src/feeds/delivery/threads.js';
 import { renderMessageText, type InteractionHandle } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
@@ -177,7 +177,7 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     const log = createLogger({ level: 'debug', write: (line) => lines.push(line) });
     log.redact(world.config.discordToken);
     const ctx = { ...options(guildId, channelId, { log }), feed: 'results' as const, roleId: null, options: FeedOptions.parse({ threads: true }) };
-    const result = await runnerOf(runResultsFeed)(ctx);
+    const result = runResultOf(await runResultsFeed(ctx));
     expect(result.outcome).toBe('ok');
     expect(world.discord.messages(channelId)).toHaveLength(1);
     expect(threadsOf(channelId)).toHaveLength(0);

@@ -9,6 +9,7 @@ import {
   renderActivities, renderActivity, renderClubEntries, renderClubEntriesOverview, renderClubResults, renderClubStartList, renderEventCard,
   renderEventList, renderPersonResults, renderPersonStarts, type MessagePayload,
 } from '../src/render/index.js';
+import { renderResultDms, renderStartDms } from '../src/render/dms.js';
 import { activity, classResult, CLUB, ctx, entry, errorsOf, event, eventClass, OTHER, personResult, raceResult, resultList, startList, textOf } from './render-fixtures.js';
 
 const NASTY = 'A*b_c~~d||e`f`\u0000 @everyone <@1> [x](y) **';
@@ -118,6 +119,46 @@ describe('limits', () => {
     const payload = renderActivity(activity({ name: NASTY.repeat(20), information: MESSAGE, url: `https://example.org/${'x'.repeat(600)}` }), ctx('en'));
     allValid([payload]);
     expect(payload.components).toBeUndefined();
+  });
+
+  it('personal DMs: every field at its longest, relay legs, 40 races, in every language', () => {
+    const races = Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, eventId: '1', name: NASTY.repeat(3), date: '2026-12-05T09:00:00Z', distance: NASTY, lightCondition: 'Night', position: null }));
+    const longEvent = { name: NASTY.repeat(20), races };
+    const course = { name: NASTY.repeat(10), length: 123_456, climb: 9_999, controls: 99 };
+    const cards = [{ number: NASTY.repeat(10), type: 'SI' as const }];
+    const person = (id: string) => ({ id, name: { given: NASTY.repeat(10), family: NASTY.repeat(10) }, sex: null, birthDate: null, countryCode: null });
+    const start = (raceId: string) => ({ raceId, raceNumber: null, startTime: '2026-12-05T10:00:00Z', bibNumber: NASTY.repeat(10), cards, course });
+    const starts = startList([{
+      class: { id: 'c', name: NASTY.repeat(10), shortName: null, resultListMode: 'Default' as const }, numberOfEntries: 1, courses: [],
+      persons: [{ person: person('me'), organisation: CLUB, starts: races.slice(0, 39).map((r) => start(r.id)) }],
+      teams: [{
+        name: NASTY.repeat(10), organisations: [CLUB], bibNumber: NASTY.repeat(10), startTime: '2026-12-05T10:00:00Z',
+        members: [{ person: person('me'), organisation: CLUB, leg: 3, legOrder: 1, start: { ...start('r0'), raceId: 'r39', startTime: null } }],
+      }],
+    }], longEvent);
+    const standing = { time: 99_999, timeBehind: 99_999, position: 999, status: 'OK' as const };
+    const result = (raceId: string) => raceResult({ raceId, raceNumber: null, ...standing, overall: standing, course, cards, bibNumber: NASTY });
+    const results = resultList([
+      classResult(NASTY.repeat(10), [personResult('me', NASTY.repeat(10), NASTY.repeat(10), CLUB, races.slice(0, 39).map((r) => result(r.id)))], { numberOfStarts: 9_999 }),
+      classResult(`${NASTY}relay`, [], {
+        teams: [{
+          name: NASTY.repeat(10), organisations: [CLUB], bibNumber: NASTY, startTime: null, finishTime: null, ...standing,
+          members: [{ person: person('me'), organisation: CLUB, leg: 7, legOrder: 1, result: { ...result('r39'), status: 'MissingPunch' } }],
+        }],
+      }),
+    ], longEvent);
+    for (const language of ['en', 'sv', 'nb'] as const) {
+      for (const own of [true, false]) {
+        const options = { personId: 'me', own, server: NASTY.repeat(20) };
+        const startDms = renderStartDms([starts], ctx(language), options);
+        // One per race: 39 of their own and the relay leg in the last, each within Discord's limits.
+        expect(startDms).toHaveLength(40);
+        allValid(startDms.map((dm) => dm.payload));
+        const resultDms = renderResultDms([results], ctx(language), options);
+        expect(resultDms).toHaveLength(40);
+        allValid(resultDms.map((dm) => dm.payload));
+      }
+    }
   });
 
   it('names with markdown and backticks come out escaped', () => {

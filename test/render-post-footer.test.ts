@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../src/feeds/ledger.js';
-import { discordTarget, markerText, Poster, type FeedItem, type PostTarget } from '../src/feeds/poster.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
+import { discordTarget, markerText, Poster, type FeedItem, type PostTarget } from '../src/feeds/delivery/poster.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
 

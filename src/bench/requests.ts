@@ -13,7 +13,7 @@
  * the same requests, only five times slower to simulate.
  */
 import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
-import { localDate, localHour } from '../feeds/scheduler.js';
+import { localDate, localHour } from '../feeds/cadence.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld } from '../sandbox/world.js';
 import { formatFigure, type BenchFigure } from './main.js';

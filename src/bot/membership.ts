@@ -11,7 +11,7 @@
  * it, with their member object, at the moment they click.
  */
 import { DiscordAPIError, Routes, type Client } from 'discord.js';
-import type { MemberStatus, MembershipCheck } from '../feeds/personal.js';
+import type { MemberStatus, MembershipCheck } from '../feeds/feed.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { forgetMember } from './privacy.js';

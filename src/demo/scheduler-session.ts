@@ -11,7 +11,7 @@
  * transcript says so each time.
  */
 import { FeedSettingsStore } from '../feeds/settings.js';
-import { localDate } from '../feeds/scheduler.js';
+import { localDate } from '../feeds/cadence.js';
 import { formatElapsed, localToInstant } from '../eventor/time.js';
 import type { PersonResult } from '../eventor/model.js';
 import { renderInteractionText, renderMessageText, type MessageView, type TimestampReader } from '../sandbox/discord/index.js';

@@ -1,66 +1,41 @@
 /**
- * Every kind of automatic post, in one place: how the scheduler runs it for one server (`run`)
- * and what `/feeds test` shows as its newest item (`latest`). A new kind is one entry here.
+ * Every feed the scheduler runs, in the order it runs them for one server: the kinds admins turn on
+ * in `/feeds`, then members' DMs (which read the start and result lists the kinds before them just
+ * put in the shared Eventor client's cache). A new kind of automatic post is a file in `kinds/`
+ * implementing `Feed` (`feed.ts`), listed here (and its name in `FEED_KINDS` of `settings.ts`
+ * when admins turn it on in `/feeds`).
  */
 import type { MessagePayload } from '../render/index.js';
-import type { FeedRunOptions, PreviewContext } from './common.js';
-import type { PostOutcome } from './poster.js';
-import { latestActivity, runActivitiesFeed } from './activities.js';
-import { latestEvent, runEventsFeed } from './events.js';
-import { latestReminder, runRemindersFeed } from './reminders.js';
-import { latestResults, runResultsFeed, type ResultsFeedRun } from './results.js';
-import { latestStartList, runStartListsFeed } from './startlists.js';
-import type { FeedKind, FeedOptions, PauseReason } from './settings.js';
+import type { RaceOutlook } from './cadence.js';
+import type { Feed, FeedName, PreviewContext } from './feed.js';
+import { activitiesFeed } from './kinds/activities.js';
+import { eventsFeed } from './kinds/events.js';
+import { personalDmsFeed } from './kinds/personal.js';
+import { remindersFeed } from './kinds/reminders.js';
+import { resultsFeed } from './kinds/results.js';
+import { startListsFeed } from './kinds/startlists.js';
+import type { FeedKind } from './settings.js';
 
-/** What the scheduler hands a feed for one run: the feeds' own run options, all filled in. */
-export interface FeedRunContext extends Omit<FeedRunOptions, 'roleId' | 'options' | 'hooks'> {
-  feed: FeedKind;
-  roleId: string | null;
-  options: FeedOptions;
+export const FEEDS: ReadonlyArray<Feed> = [resultsFeed, remindersFeed, startListsFeed, eventsFeed, activitiesFeed, personalDmsFeed];
+
+function feedNamed(name: FeedName): Feed {
+  const feed = FEEDS.find((f) => f.name === name);
+  if (!feed) throw new Error(`no feed named ${name}`);
+  return feed;
 }
 
-interface FeedRunResult {
-  outcome: 'ok' | 'paused' | 'failed';
-  /** With `paused`: why the bot pauses the feed. */
-  reason?: Exclude<PauseReason, 'admin'>;
-  error?: unknown;
+/** How often a feed runs, given what the club's calendar says about today (null: unknown). */
+export function intervalFor(name: FeedName, day: RaceOutlook | null): number {
+  return feedNamed(name).cadence(day);
 }
 
-export type FeedRunner = (ctx: FeedRunContext) => Promise<FeedRunResult>;
-
-/** A poster's `paused` outcome as the pause reason the settings store keeps. */
-function pauseReasonOf(outcome: Extract<PostOutcome, { kind: 'paused' }>): Exclude<PauseReason, 'admin'> {
-  return outcome.reason === 'channel-gone' ? 'channel-missing' : 'no-permission';
-}
-
-/** A feed's own run function (the results feed's shape) as a runner. */
-export function runnerOf(run: (ctx: FeedRunContext) => Promise<ResultsFeedRun>): FeedRunner {
-  return async (ctx) => {
-    const result = await run(ctx);
-    if (result.paused) return { outcome: 'paused', reason: pauseReasonOf(result.paused) };
-    const failed = result.outcomes.find((o) => o.outcome.kind === 'failed');
-    if (failed && failed.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error };
-    return { outcome: 'ok' };
-  };
-}
-
-export interface FeedModule {
+export interface FeedPreview {
   /** The newest item the feed would post now, or null when there is none. */
   latest(ctx: PreviewContext): Promise<MessagePayload | null>;
 }
 
-export interface Feed extends FeedModule {
-  run: FeedRunner;
-}
-
-export const FEEDS: Record<FeedKind, Feed> = {
-  results: { run: runnerOf(runResultsFeed), latest: latestResults },
-  reminders: { run: runnerOf(runRemindersFeed), latest: latestReminder },
-  startlists: { run: runnerOf(runStartListsFeed), latest: latestStartList },
-  events: { run: runnerOf(runEventsFeed), latest: latestEvent },
-  activities: { run: runnerOf(runActivitiesFeed), latest: latestActivity },
-};
-
-export function feedModule(kind: FeedKind): FeedModule | null {
-  return FEEDS[kind] ?? null;
+/** What `/feeds test <kind>` shows: the kind's newest post. */
+export function feedModule(kind: FeedKind): FeedPreview | null {
+  const latest = FEEDS.find((f) => f.name === kind)?.latest;
+  return latest ? { latest } : null;
 }

@@ -9,7 +9,8 @@
  * feed), when a person is unlinked, and on /forget-me.
  */
 import type { Store } from '../store/store.js';
-import { Ledger } from './ledger.js';
+import { ledgerKey, ledgerKeyPrefix } from './delivery/keys.js';
+import { Ledger } from './delivery/ledger.js';
 
 export const NOTIFY_KINDS = ['starts', 'results'] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
@@ -52,13 +53,16 @@ function subscriptionOf(r: Row): Subscription {
   };
 }
 
+/** The namespace of the members' DM feeds in the ledger (and the scheduler's name for them). */
+export const MEMBER_DMS_NAMESPACE = 'personal';
+
 /** The ledger feed of one member's DMs of one kind about one linked person. */
 export function personalFeed(userId: string, kind: NotifyKind, personId: string): string {
-  return `personal:${userId}:${kind}:${personId}`;
+  return ledgerKey(MEMBER_DMS_NAMESPACE, userId, kind, personId);
 }
 
 function memberPrefix(userId: string): string {
-  return `personal:${userId}:`;
+  return ledgerKeyPrefix(MEMBER_DMS_NAMESPACE, userId);
 }
 
 export class SubscriptionStore {
@@ -87,7 +91,7 @@ export class SubscriptionStore {
     return db.transaction(() => {
       const current = this.get(guildId, userId);
       const next = { starts: change.starts ?? current?.starts ?? false, results: change.results ?? current?.results ?? false };
-      for (const kind of NOTIFY_KINDS) if (!next[kind]) this.#dropFeeds(guildId, `${memberPrefix(userId)}${kind}:`);
+      for (const kind of NOTIFY_KINDS) if (!next[kind]) this.#dropFeeds(guildId, ledgerKeyPrefix(MEMBER_DMS_NAMESPACE, userId, kind));
       if (!next.starts && !next.results) {
         db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
         return null;
@@ -164,7 +168,7 @@ export class SubscriptionStore {
     const db = this.#store.db;
     return db.transaction(() => {
       const removed = db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ?').run(guildId).changes;
-      new Ledger(this.#store).forgetFeeds(guildId, 'personal:');
+      new Ledger(this.#store).forgetFeeds(guildId, ledgerKeyPrefix(MEMBER_DMS_NAMESPACE));
       return removed;
     })();
   }

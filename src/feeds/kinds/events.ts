@@ -9,16 +9,20 @@
  * the cursor by an hour, so changes Eventor stamps a little late are not missed; the content hashes
  * keep the overlap from posting anything twice.
  */
-import type { EventorClient } from '../eventor/client.js';
-import type { Event } from '../eventor/model.js';
-import { clubArea } from '../app/club.js';
-import { t } from '../i18n/index.js';
-import { escapeName, renderEventCard, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, feedOptions, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
-import type { ItemRef } from './ledger.js';
+import type { EventorClient } from '../../eventor/client.js';
+import type { Event } from '../../eventor/model.js';
+import { clubArea } from '../../app/club.js';
+import { t } from '../../i18n/index.js';
+import { escapeName, renderEventCard, type MessagePayload, type RenderContext } from '../../render/index.js';
+import { hourly } from '../cadence.js';
+import { contentHash, ledgerKey } from '../delivery/keys.js';
+import type { ItemRef } from '../delivery/ledger.js';
+import { publishItems, withRoleMention, type ContentItem } from '../delivery/publish.js';
+import { channelFeed, feedOptions, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import { byStart, DAY, queryDay } from './club-lists.js';
 
-export const EVENTS_FEED = 'events';
-export const EVENTS_CURSOR_KEY = `${EVENTS_FEED}:~cursor`;
+export const EVENTS_FEED = 'events' as const;
+export const EVENTS_CURSOR_KEY = ledgerKey(EVENTS_FEED, '~cursor');
 /** How far back each query reaches before the cursor. */
 export const EVENTS_OVERLAP_MS = 3_600_000;
 /** Events ending before yesterday or starting more than this many days ahead are not posted. */
@@ -46,7 +50,7 @@ export function eventItems(events: readonly Event[], ctx: RenderContext, roleId:
     const card = renderEventCard(event, {}, ctx);
     const content = cancelled ? `❌ ${t(ctx.language, 'feedpost.events.cancelled', { event: name })}` : t(ctx.language, 'feedpost.events.content', { event: name });
     const payload = withRoleMention({ ...card, content }, roleId);
-    items.push({ itemKey: `${EVENTS_FEED}:${event.id}`, eventId: event.id, cancelled, payload, contentHash: contentHash(payload) });
+    items.push({ itemKey: ledgerKey(EVENTS_FEED, event.id), eventId: event.id, cancelled, payload, contentHash: contentHash(payload) });
   }
   return items;
 }
@@ -78,31 +82,50 @@ function latestModified(events: readonly Event[]): number | null {
   return latest;
 }
 
-/** One run of the new-events feed for one server: the first run only sets the cursor to now. */
-export async function runEventsFeed(options: FeedRunOptions): Promise<FeedRun> {
+/** What one run found: nothing on the feed's first run (it only sets the cursor), else the changed events since the cursor. */
+export type EventsFetch = { firstRun: true } | { firstRun: false; events: Event[]; cursor: number };
+
+export async function fetchEventsForRun(options: FeedRunOptions): Promise<EventsFetch> {
   const { ledger, guildId } = options;
-  const cursorRef: ItemRef = { guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY };
+  if (ledger.feedStartedAt(guildId, EVENTS_FEED) === null) return { firstRun: true };
   const nowMs = options.now.getTime();
-  if (ledger.feedStartedAt(guildId, EVENTS_FEED) === null) {
-    return publishItems(options, EVENTS_FEED, [], [{ itemKey: EVENTS_CURSOR_KEY, contentHash: options.now.toISOString() }]);
-  }
-  const stored = ledger.get(cursorRef)?.contentHash;
+  const stored = ledger.get({ guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY })?.contentHash;
   const cursor = stored && !Number.isNaN(Date.parse(stored)) ? Date.parse(stored) : nowMs;
   const fetched = await fetchChangedEvents(options.client, options.organisationId, feedOptions(options).classificationIds, Math.min(cursor, nowMs) - EVENTS_OVERLAP_MS, options.now);
   // The overlap reaches back before the feed started: what changed then is history, not news.
   const startedAt = Date.parse(ledger.feedStartedAt(guildId, EVENTS_FEED)!);
-  const events = fetched.filter((e) => e.modifiedAt === null || Date.parse(e.modifiedAt) > startedAt || ledger.get({ guildId, feed: EVENTS_FEED, itemKey: `${EVENTS_FEED}:${e.id}` }) !== null);
-  const items = eventItems(events, renderContext(options), options.roleId ?? null);
+  const events = fetched.filter((e) => e.modifiedAt === null || Date.parse(e.modifiedAt) > startedAt || ledger.get({ guildId, feed: EVENTS_FEED, itemKey: ledgerKey(EVENTS_FEED, e.id) }) !== null);
+  return { firstRun: false, events, cursor };
+}
+
+function itemsForRun(found: EventsFetch, options: FeedRunOptions): EventItem[] {
+  return found.firstRun ? [] : eventItems(found.events, renderContext(options), options.roleId ?? null);
+}
+
+/** The changed events go to the channel, then the cursor moves past them (the first run only sets the cursor to now). */
+export async function deliverEvents(items: readonly EventItem[], found: EventsFetch, options: FeedRunOptions): Promise<FeedRun> {
+  const { ledger, guildId } = options;
+  if (found.firstRun) {
+    return publishItems(options, EVENTS_FEED, [], [{ itemKey: EVENTS_CURSOR_KEY, contentHash: options.now.toISOString() }]);
+  }
+  const { events, cursor } = found;
+  const cursorRef: ItemRef = { guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY };
   const run = await publishItems(options, EVENTS_FEED, items);
   // Move the cursor only when every item went through, so a failed post is retried next run.
   const done = run.paused === null && run.outcomes.every((o) => o.outcome.kind !== 'failed');
   const seen = latestModified(events);
-  const latest = seen === null ? null : Math.min(seen, nowMs);
+  const latest = seen === null ? null : Math.min(seen, options.now.getTime());
   if (done && latest !== null && latest > cursor) {
     if (ledger.get(cursorRef) === null) ledger.seed(guildId, EVENTS_FEED, options.channelId, [{ itemKey: EVENTS_CURSOR_KEY, contentHash: new Date(latest).toISOString() }]);
     else ledger.updateHash(cursorRef, new Date(latest).toISOString());
   }
   return run;
+}
+
+/** One run of the new-events feed for one server. */
+export async function runEventsFeed(options: FeedRunOptions): Promise<FeedRun> {
+  const found = await fetchEventsForRun(options);
+  return deliverEvents(itemsForRun(found, options), found, options);
 }
 
 /** How far back `/feeds test events` looks for the most recently changed event. */
@@ -114,3 +137,8 @@ export async function latestEvent(ctx: PreviewContext): Promise<MessagePayload |
   const newest = [...events].sort((a, b) => (b.modifiedAt ?? '').localeCompare(a.modifiedAt ?? ''))[0];
   return newest ? eventItems([newest], renderContext(ctx))[0]?.payload ?? null : null;
 }
+
+/** New events: hourly. */
+export const eventsFeed = channelFeed({
+  name: EVENTS_FEED, cadence: hourly, fetch: fetchEventsForRun, items: itemsForRun, deliver: deliverEvents, latest: latestEvent,
+});

@@ -4,15 +4,18 @@
  * their classes, no splits), and the run that turns those items into posts and edits; with
  * `/feeds threads on`, a thread under each post with the complete results (src/feeds/threads.ts).
  */
-import type { EventorClient } from '../eventor/client.js';
-import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../eventor/model.js';
-import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import type { Logger } from '../log/logger.js';
-import type { PostOutcome } from './poster.js';
-import { contentHash, DAY, eventsWithClubEntries, queryDay, listsPerEvent, publishItems, renderContext, type FeedRunOptions, type PreviewContext } from './common.js';
-import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from './threads.js';
+import type { EventorClient } from '../../eventor/client.js';
+import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../../eventor/model.js';
+import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
+import type { Logger } from '../../log/logger.js';
+import { raceDayCadence } from '../cadence.js';
+import { contentHash, ledgerKey } from '../delivery/keys.js';
+import { publishItems } from '../delivery/publish.js';
+import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from '../delivery/threads.js';
+import { channelFeed, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import { DAY, eventsWithClubEntries, listsPerEvent, queryDay } from './club-lists.js';
 
-export const RESULTS_FEED = 'results';
+export const RESULTS_FEED = 'results' as const;
 /** How many of the top of each class are shown for context. */
 export const RESULTS_TOP = 3;
 /** How far back the feed looks for events with results. */
@@ -72,7 +75,7 @@ function resultsParts(lists: readonly ResultList[], organisationId: string): Res
       races.length > 1 ? races.map((race, index) => ({ race, index, list: forRace(list, race) })) : [{ race: null, index: 0, list }];
     for (const part of candidates) {
       if (!hasClubResult(part.list.classes, organisationId)) continue;
-      parts.push({ ...part, eventId, itemKey: part.race ? `${RESULTS_FEED}:${eventId}:${part.race.id}` : `${RESULTS_FEED}:${eventId}` });
+      parts.push({ ...part, eventId, itemKey: part.race ? ledgerKey(RESULTS_FEED, eventId, part.race.id) : ledgerKey(RESULTS_FEED, eventId) });
     }
   }
   return parts;
@@ -117,12 +120,8 @@ export interface ResultsFeedOptions extends FeedRunOptions {
   threadHooks?: ThreadHooks;
 }
 
-export interface ResultsFeedRun {
-  /** The feed's first run for the server: the current items were recorded, nothing was posted. */
-  seeded: boolean;
-  outcomes: Array<{ itemKey: string; outcome: PostOutcome }>;
-  /** Discord refused the channel: the run stopped; the scheduler should pause the feed and tell the admins. */
-  paused: Extract<PostOutcome, { kind: 'paused' }> | null;
+/** A results run: what every channel kind's run says, plus its threads. */
+export interface ResultsFeedRun extends FeedRun {
   /** With threads on: what happened to each item's thread (never a reason to pause or fail the run). */
   threads?: ThreadOutcome[];
 }
@@ -155,16 +154,19 @@ export async function fetchClubResults(client: EventorClient, organisationId: st
   }, log, 'results');
 }
 
-/**
- * One run of the results feed for one server: the first run seeds the ledger (nothing is posted,
- * the feed starts from now); later runs post new items and edit changed ones, in event order, and
- * stop at the first refusal from Discord.
- */
-export async function runResultsFeed(options: ResultsFeedOptions): Promise<ResultsFeedRun> {
+/** The result lists one run of the feed asks for: only races just run on the in-between runs of a started feed. */
+export function fetchResultsForRun(options: ResultsFeedOptions): Promise<ResultList[]> {
   const liveOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
-  const lists = await fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays, liveOnly, options.log);
-  const ctx: RenderContext = { language: options.language, timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
-  const items = resultsItems(lists, ctx, options.organisationId);
+  return fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays, liveOnly, options.log);
+}
+
+/**
+ * The results go to the channel: the first run seeds the ledger (nothing is posted, the feed starts
+ * from now); later runs post new items and edit changed ones, in event order, and stop at the first
+ * refusal from Discord; with threads on, each post's thread follows.
+ */
+export async function deliverResults(items: readonly ResultsItem[], lists: readonly ResultList[], options: ResultsFeedOptions): Promise<ResultsFeedRun> {
+  const ctx = renderContext(options);
   const threadsOn = options.options?.threads === true && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
   const threadItems = threadsOn ? resultsThreadItems(lists, ctx, options.organisationId).filter((t) => items.some((i) => i.itemKey === t.itemKey)) : [];
   const threadOptions = {
@@ -178,6 +180,16 @@ export async function runResultsFeed(options: ResultsFeedOptions): Promise<Resul
   return { ...run, threads: await syncThreads(threadOptions, threadItems) };
 }
 
+function itemsForRun(lists: readonly ResultList[], options: FeedRunOptions): ResultsItem[] {
+  return resultsItems(lists, renderContext(options), options.organisationId);
+}
+
+/** One run of the results feed for one server. */
+export async function runResultsFeed(options: ResultsFeedOptions): Promise<ResultsFeedRun> {
+  const lists = await fetchResultsForRun(options);
+  return deliverResults(itemsForRun(lists, options), lists, options);
+}
+
 /** How far back `/feeds test results` looks for the newest results (twice the feed's own window). */
 const RESULTS_TEST_LOOKBACK_DAYS = RESULTS_LOOKBACK_DAYS * 2;
 
@@ -187,3 +199,8 @@ export async function latestResults(ctx: PreviewContext): Promise<MessagePayload
   // Lists come in event order, oldest first: the newest item is the last.
   return resultsItems(lists, renderContext(ctx), ctx.organisationId).at(-1)?.payload ?? null;
 }
+
+/** Club results: every 5 minutes on and just after race days, else hourly. */
+export const resultsFeed = channelFeed({
+  name: RESULTS_FEED, cadence: raceDayCadence, fetch: fetchResultsForRun, items: itemsForRun, deliver: deliverResults, latest: latestResults,
+});

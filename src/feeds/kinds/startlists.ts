@@ -2,14 +2,18 @@
  * Start lists: when an event the club has entries in publishes its start list, the club's start
  * times (`renderClubStartList`, first page). One item per event; a changed start list edits the post.
  */
-import type { EventorClient } from '../eventor/client.js';
-import type { Logger } from '../log/logger.js';
-import type { Event, StartList } from '../eventor/model.js';
-import { t } from '../i18n/index.js';
-import { escapeName, renderClubStartList, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, eventsWithClubEntries, listsPerEvent, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import type { EventorClient } from '../../eventor/client.js';
+import type { Logger } from '../../log/logger.js';
+import type { Event, StartList } from '../../eventor/model.js';
+import { t } from '../../i18n/index.js';
+import { escapeName, renderClubStartList, type MessagePayload, type RenderContext } from '../../render/index.js';
+import { startListsCadence } from '../cadence.js';
+import { contentHash, ledgerKey } from '../delivery/keys.js';
+import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
+import { channelFeed, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import { byStart, DAY, eventsWithClubEntries, listsPerEvent } from './club-lists.js';
 
-export const STARTLISTS_FEED = 'startlists';
+export const STARTLISTS_FEED = 'startlists' as const;
 /** Events starting from a day ago to this many days ahead are watched for their start lists. */
 export const STARTLISTS_WINDOW_DAYS = 21;
 
@@ -38,7 +42,7 @@ export function startListItems(lists: readonly StartList[], ctx: RenderContext, 
     // entries, a changed start), as long as the race is still to come: that is news to the runners.
     const start = list.event.event?.start ?? null;
     const followSeeded = start !== null && Date.parse(start) > ctx.now.getTime();
-    items.push({ itemKey: `${STARTLISTS_FEED}:${eventId}`, eventId, payload, contentHash: contentHash(payload), ...(followSeeded ? { followSeeded } : {}) });
+    items.push({ itemKey: ledgerKey(STARTLISTS_FEED, eventId), eventId, payload, contentHash: contentHash(payload), ...(followSeeded ? { followSeeded } : {}) });
   }
   return items;
 }
@@ -67,12 +71,23 @@ export async function fetchClubStartLists(client: EventorClient, organisationId:
   }, log, 'start list');
 }
 
-/** One run of the start-lists feed for one server (seeds on its first run). */
-export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRun> {
+/** The start lists one run asks for: only races close at hand on the in-between runs of a started feed. */
+export function fetchStartListsForRun(options: FeedRunOptions): Promise<StartList[]> {
   const closeOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, STARTLISTS_FEED) !== null;
-  const lists = await fetchClubStartLists(options.client, options.organisationId, options.now, STARTLISTS_WINDOW_DAYS, closeOnly, options.log);
-  const items = startListItems(lists, renderContext(options), options.organisationId, options.roleId ?? null);
-  return publishItems(options, STARTLISTS_FEED, items);
+  return fetchClubStartLists(options.client, options.organisationId, options.now, STARTLISTS_WINDOW_DAYS, closeOnly, options.log);
+}
+
+function itemsForRun(lists: readonly StartList[], options: FeedRunOptions): StartListItem[] {
+  return startListItems(lists, renderContext(options), options.organisationId, options.roleId ?? null);
+}
+
+/** Start lists go to the channel (seeded on the feed's first run). */
+const deliver = publishTo(STARTLISTS_FEED);
+
+/** One run of the start-lists feed for one server. */
+export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRun> {
+  const lists = await fetchStartListsForRun(options);
+  return deliver(itemsForRun(lists, options), lists, options);
 }
 
 /** For `/feeds test`: the club's start times of the nearest event whose start list is out. */
@@ -80,3 +95,8 @@ export async function latestStartList(ctx: PreviewContext): Promise<MessagePaylo
   const lists = await fetchClubStartLists(ctx.client, ctx.organisationId, ctx.now);
   return startListItems(lists, renderContext(ctx), ctx.organisationId)[0]?.payload ?? null;
 }
+
+/** Start lists: every 15 minutes around race days, else hourly. */
+export const startListsFeed = channelFeed({
+  name: STARTLISTS_FEED, cadence: startListsCadence, fetch: fetchStartListsForRun, items: itemsForRun, deliver, latest: latestStartList,
+});

@@ -1,87 +1,16 @@
 /**
- * What the feeds share: the options of one run, the render context, content hashes, the role
- * mention, the club's home organisations and entries, one list per event, and the run itself
- * (`publishItems`: seed on the first run, then publish every item through the exactly-once
- * `Poster`, with one summary instead of a burst).
+ * Publishing a channel kind's items: seeding on the feed's first run, then every item through the
+ * exactly-once `Poster`, with one summary post instead of a burst; and the role mention new posts
+ * carry.
  */
-import { createHash } from 'node:crypto';
-import type { EventorClient } from '../eventor/client.js';
-import type { Event } from '../eventor/model.js';
-import { t, type Language, type MessageKey } from '../i18n/index.js';
-import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { InvalidResponse, NotFound } from '../eventor/errors.js';
-import type { Logger } from '../log/logger.js';
-import type { Ledger } from './ledger.js';
-import { Poster, type PosterHooks, type PostTarget } from './poster.js';
-import type { ResultsFeedRun } from './results.js';
-import { FeedOptions, isFeedKind } from './settings.js';
+import { t, type MessageKey } from '../../i18n/index.js';
+import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
+import { renderContext, type ContentItem, type FeedRun, type FeedRunOptions } from '../feed.js';
+import { isFeedKind } from '../settings.js';
+import { contentHash, ledgerKey, sha256 } from './keys.js';
+import { Poster } from './poster.js';
 
-export const DAY = 86_400_000;
-
-/** One item of a feed: a stable key, the payload and the hash of what it shows. */
-export interface ContentItem {
-  itemKey: string;
-  payload: MessagePayload;
-  contentHash: string;
-  /** See `FeedItem.followSeeded`. */
-  followSeeded?: boolean;
-}
-
-/** One run of one feed for one server (the fields of the scheduler's run context, plus hooks). */
-export interface FeedRunOptions {
-  guildId: string;
-  channelId: string;
-  /** A role to mention in new posts; null: none. */
-  roleId?: string | null;
-  /** The server's options of this feed (defaults when absent). */
-  options?: Partial<FeedOptions>;
-  /** The server's Eventor client (shared between servers of the same key). */
-  client: EventorClient;
-  organisationId: string;
-  ledger: Ledger;
-  target: PostTarget;
-  now: Date;
-  language: Language;
-  timeZone: string;
-  /**
-   * Ask Eventor about everything in the feed's window (default). False on the scheduler's
-   * in-between runs: only what changes by the minute (results of races just run, start lists of
-   * races close at hand), so race days are not spent asking about the rest.
-   */
-  full?: boolean;
-  /** Where a skipped item is told (an event whose list Eventor cannot give); default: nowhere. */
-  log?: Logger;
-  /** For tests: see `PosterHooks`. */
-  hooks?: PosterHooks;
-}
-
-export type FeedRun = ResultsFeedRun;
-
-/** What a feed renders with: `/feeds test` gives a feed this to preview its newest item; a run's options have it too. */
-export interface PreviewContext {
-  client: EventorClient;
-  organisationId: string;
-  now: Date;
-  language: Language;
-  timeZone: string;
-}
-
-export function feedOptions(options: FeedRunOptions): FeedOptions {
-  return FeedOptions.parse(options.options ?? {});
-}
-
-export function renderContext(ctx: PreviewContext): RenderContext {
-  return { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl };
-}
-
-/** The hash of what a payload shows: a changed hash means the post is edited. */
-export function contentHash(payload: MessagePayload): string {
-  return sha256(JSON.stringify(payload));
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
+export type { ContentItem } from '../feed.js';
 
 /** Discord snowflakes only: anything else is never put in a mention. */
 const SNOWFLAKE = /^\d{5,25}$/;
@@ -99,47 +28,6 @@ export function withRoleMention(payload: MessagePayload, roleId: string | null |
   const content = payload.content ? `${mention} ${payload.content}` : mention;
   const allowed = { parse: [] as [], roles: [roleId] };
   return { ...payload, content: content.slice(0, 2000), allowedMentions: allowed };
-}
-
-/** Eventor query day `yyyy-mm-dd` (UTC). */
-export function queryDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-/** Event ids with at least one entry from the club among events starting in [from, to]. */
-export async function eventsWithClubEntries(client: EventorClient, organisationId: string, fromMs: number, toMs: number): Promise<Set<string>> {
-  const entries = await client.entries({ organisationIds: [organisationId], fromEventDate: queryDay(fromMs), toEventDate: queryDay(toMs) });
-  const ids = new Set<string>();
-  for (const entry of entries) {
-    const id = entry.event.id ?? entry.event.event?.id ?? null;
-    if (id !== null) ids.add(id);
-  }
-  return ids;
-}
-
-/**
- * One list per event, in order. An event whose list Eventor answers with something unreadable, or
- * no longer has, is left out (and logged) so it does not hold back every other event's post;
- * anything else (an outage, a refused key) fails the run for the scheduler to handle.
- */
-export async function listsPerEvent<T>(events: readonly Event[], fetch: (event: Event) => Promise<T | null>, log: Logger | undefined, what: string): Promise<T[]> {
-  const lists: T[] = [];
-  for (const event of events) {
-    let list: T | null;
-    try {
-      list = await fetch(event);
-    } catch (error) {
-      if (!(error instanceof InvalidResponse || error instanceof NotFound)) throw error;
-      log?.warn(`skipping an event whose ${what} Eventor cannot give`, { eventId: event.id, error });
-      continue;
-    }
-    if (list !== null) lists.push(list);
-  }
-  return lists;
-}
-
-export function byStart(a: Event, b: Event): number {
-  return (a.start ?? '').localeCompare(b.start ?? '') || a.id.localeCompare(b.id);
 }
 
 /** More new items than this in one run are announced by one summary post instead of a burst. */
@@ -178,7 +66,7 @@ function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderCon
       footer: { text: t(language, 'scheduler.summary.footer', { count: items.length }) },
     }],
   }), roleId);
-  const itemKey = `${feed}:summary:${sha256(keys.join('\n')).slice(0, 16)}`;
+  const itemKey = ledgerKey(feed, 'summary', sha256(keys.join('\n')).slice(0, 16));
   return { itemKey, payload, contentHash: contentHash(payload) };
 }
 
@@ -224,4 +112,9 @@ export async function publishItems(options: FeedRunOptions, feed: string, items:
   }
   if (outcomes.every((o) => o.outcome.kind !== 'failed')) ledger.ranAt(guildId, feed, options.now);
   return { seeded: false, outcomes, paused: null };
+}
+
+/** The delivery of a kind whose items all go to its channel as they are. */
+export function publishTo(feed: string): (items: readonly ContentItem[], data: unknown, options: FeedRunOptions) => Promise<FeedRun> {
+  return (items, _data, options) => publishItems(options, feed, items);
 }

@@ -9,16 +9,20 @@
  * instead of every reminder it missed.
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
-import { clubArea } from '../app/club.js';
-import { loginButton } from '../render/login-button.js';
-import type { EventorClient } from '../eventor/client.js';
-import type { Event } from '../eventor/model.js';
-import { t } from '../i18n/index.js';
-import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, eventsWithClubEntries, feedOptions, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
-import type { FeedOptions } from './settings.js';
+import { clubArea } from '../../app/club.js';
+import { loginButton } from '../../render/login-button.js';
+import type { EventorClient } from '../../eventor/client.js';
+import type { Event } from '../../eventor/model.js';
+import { t } from '../../i18n/index.js';
+import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
+import { hourly } from '../cadence.js';
+import { contentHash, ledgerKey } from '../delivery/keys.js';
+import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
+import { channelFeed, feedOptions, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import type { FeedOptions } from '../settings.js';
+import { byStart, DAY, eventsWithClubEntries, queryDay } from './club-lists.js';
 
-export const REMINDERS_FEED = 'reminders';
+export const REMINDERS_FEED = 'reminders' as const;
 /** How far ahead the feed looks for events (their deadlines come before them). */
 export const REMINDERS_WINDOW_DAYS = 60;
 
@@ -59,7 +63,7 @@ export function reminderItems(
       if (index < 0) continue;
       const leadDays = leads[index]!;
       const payload = withRoleMention(reminderPayload(event, deadline, late, counts.get(event.id) ?? 0, ctx), roleId);
-      items.push({ itemKey: `${REMINDERS_FEED}:${event.id}:${deadline}:${leadDays}`, eventId: event.id, deadline, leadDays, late, payload, contentHash: contentHash(payload) });
+      items.push({ itemKey: ledgerKey(REMINDERS_FEED, event.id, deadline, leadDays), eventId: event.id, deadline, leadDays, late, payload, contentHash: contentHash(payload) });
     }
   }
   return items;
@@ -122,11 +126,23 @@ export async function fetchReminderEvents(client: EventorClient, organisationId:
   return { events, counts };
 }
 
-/** One run of the reminders feed for one server (seeds on its first run, like the results feed). */
+type ReminderEvents = Awaited<ReturnType<typeof fetchReminderEvents>>;
+
+function fetchForRun(options: FeedRunOptions): Promise<ReminderEvents> {
+  return fetchReminderEvents(options.client, options.organisationId, options.now);
+}
+
+function itemsForRun({ events, counts }: ReminderEvents, options: FeedRunOptions): ReminderItem[] {
+  return reminderItems(events, counts, renderContext(options), feedOptions(options), options.roleId ?? null);
+}
+
+/** The reminders due now go to the channel (seeded on the feed's first run, like every kind). */
+const deliver = publishTo(REMINDERS_FEED);
+
+/** One run of the reminders feed for one server. */
 export async function runRemindersFeed(options: FeedRunOptions): Promise<FeedRun> {
-  const { events, counts } = await fetchReminderEvents(options.client, options.organisationId, options.now);
-  const items = reminderItems(events, counts, renderContext(options), feedOptions(options), options.roleId ?? null);
-  return publishItems(options, REMINDERS_FEED, items);
+  const data = await fetchForRun(options);
+  return deliver(itemsForRun(data, options), data, options);
 }
 
 /** For `/feeds test`: the reminder of the nearest deadline ahead, as if it were due now. */
@@ -144,3 +160,8 @@ export async function latestReminder(ctx: PreviewContext): Promise<MessagePayloa
   const { event, deadline, late } = best;
   return reminderPayload(event, deadline, late, counts.get(event.id) ?? 0, renderContext(ctx));
 }
+
+/** Entry-deadline reminders: hourly. */
+export const remindersFeed = channelFeed({
+  name: REMINDERS_FEED, cadence: hourly, fetch: fetchForRun, items: itemsForRun, deliver, latest: latestReminder,
+});

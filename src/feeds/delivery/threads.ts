@@ -15,11 +15,11 @@
  * the results feed: the post stays, the refusal is logged, and `/feeds show` counts the threads
  * still waiting. They are opened on a later run once the permission is back.
  */
-import type { EventRace, ResultList } from '../eventor/model.js';
-import { t, type Language } from '../i18n/index.js';
-import { createLogger, type Logger } from '../log/logger.js';
-import { plainText, renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, sha256 } from './common.js';
+import type { EventRace, ResultList } from '../../eventor/model.js';
+import { t, type Language } from '../../i18n/index.js';
+import { createLogger, type Logger } from '../../log/logger.js';
+import { plainText, renderClubResults, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
+import { contentHash, ledgerKey, ledgerKeyPrefix, sha256 } from './keys.js';
 import type { ItemRef, Ledger, LedgerRow } from './ledger.js';
 import { classifyRefusal, newNonce, Poster, type PostOutcome, type PostTarget } from './poster.js';
 
@@ -75,7 +75,9 @@ export interface ThreadRunOptions {
 let defaultLog: Logger | null = null;
 function logOf(options: ThreadRunOptions): Logger {
   // Callers without a logger (tests, tools) still leave a line.
-  return options.log ?? (defaultLog ??= createLogger({ level: 'warn' }));
+  if (options.log) return options.log;
+  defaultLog ??= createLogger({ level: 'warn' });
+  return defaultLog;
 }
 
 
@@ -106,9 +108,9 @@ export function threadPages(list: ResultList, ctx: RenderContext, organisationId
   return pages.map((page) => ({ ...page, allowedMentions: { parse: [] } }));
 }
 
-const threadKey = (itemKey: string): string => `${itemKey}:thread`;
-const pagePrefix = (itemKey: string): string => `${itemKey}:page:`;
-const pageKey = (itemKey: string, n: number): string => `${pagePrefix(itemKey)}${n}`;
+const threadKey = (itemKey: string): string => ledgerKey(itemKey, 'thread');
+const pagePrefix = (itemKey: string): string => ledgerKeyPrefix(itemKey, 'page');
+const pageKey = (itemKey: string, n: number): string => ledgerKey(itemKey, 'page', n);
 
 /**
  * Before the results are published: records the intent to open a thread for every item whose post

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * How long a claim on an item holds without its owner releasing it: longer than one post with

@@ -28,7 +28,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DiscordAPIError, Routes, type APIChannel, type APIEmbed, type APIMessage, type Client } from 'discord.js';
-import { embedLength, DISCORD_LIMITS, type MessagePayload } from '../render/index.js';
+import { embedLength, DISCORD_LIMITS, type MessagePayload } from '../../render/index.js';
 import type { ItemRef, Ledger } from './ledger.js';
 
 /** What the poster needs from Discord; `discordTarget` is the real one. */

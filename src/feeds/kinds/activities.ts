@@ -4,13 +4,17 @@
  * activity (more registrations, a new deadline) edits the post. On the last day before its
  * registration closes, one reminder more.
  */
-import type { EventorClient } from '../eventor/client.js';
-import type { Activity } from '../eventor/model.js';
-import { t } from '../i18n/index.js';
-import { discordTimestamp, escapeName, renderActivity, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, DAY, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import type { EventorClient } from '../../eventor/client.js';
+import type { Activity } from '../../eventor/model.js';
+import { t } from '../../i18n/index.js';
+import { discordTimestamp, escapeName, renderActivity, type MessagePayload, type RenderContext } from '../../render/index.js';
+import { hourly } from '../cadence.js';
+import { contentHash, ledgerKey } from '../delivery/keys.js';
+import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
+import { channelFeed, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import { DAY, queryDay } from './club-lists.js';
 
-export const ACTIVITIES_FEED = 'activities';
+export const ACTIVITIES_FEED = 'activities' as const;
 /** Activities starting within this many days are posted. */
 export const ACTIVITIES_WINDOW_DAYS = 120;
 
@@ -37,13 +41,13 @@ export function activityItems(activities: readonly Activity[], ctx: RenderContex
       lines.push(t(ctx.language, 'feedpost.activity.deadline', { when: `${discordTimestamp(activity.registrationDeadline!, 'f')} (${discordTimestamp(activity.registrationDeadline!, 'R')})` }));
     }
     const payload = withRoleMention({ ...card, content: lines.join('\n') }, roleId);
-    const items: ActivityItem[] = [{ itemKey: `${ACTIVITIES_FEED}:${activity.id}`, activityId: activity.id, payload, contentHash: contentHash(payload) }];
+    const items: ActivityItem[] = [{ itemKey: ledgerKey(ACTIVITIES_FEED, activity.id), activityId: activity.id, payload, contentHash: contentHash(payload) }];
     // The last day before registration closes: one reminder (edited as registrations come in).
     if (deadline !== null && now < deadline && now >= deadline - ACTIVITY_DEADLINE_LEAD_MS) {
       const last = [t(ctx.language, 'feedpost.activity.lastDay', { name, when: discordTimestamp(activity.registrationDeadline!, 'R') })];
       if (activity.registrationCount !== null) last.push(t(ctx.language, 'feedpost.activity.registered', { count: activity.registrationCount }));
       const reminder = withRoleMention({ ...card, content: last.join('\n') }, roleId);
-      items.push({ itemKey: `${ACTIVITIES_FEED}:${activity.id}:deadline`, activityId: activity.id, payload: reminder, contentHash: contentHash(reminder) });
+      items.push({ itemKey: ledgerKey(ACTIVITIES_FEED, activity.id, 'deadline'), activityId: activity.id, payload: reminder, contentHash: contentHash(reminder) });
     }
     return items;
   });
@@ -54,11 +58,21 @@ export function fetchClubActivities(client: EventorClient, organisationId: strin
   return client.activities({ organisationId, from: queryDay(now.getTime()), to: queryDay(now.getTime() + windowDays * DAY) });
 }
 
-/** One run of the activities feed for one server (seeds on its first run). */
+function fetchForRun(options: FeedRunOptions): Promise<Activity[]> {
+  return fetchClubActivities(options.client, options.organisationId, options.now);
+}
+
+function itemsForRun(activities: readonly Activity[], options: FeedRunOptions): ActivityItem[] {
+  return activityItems(activities, renderContext(options), options.roleId ?? null);
+}
+
+/** The club's activities go to the channel (seeded on the feed's first run). */
+const deliver = publishTo(ACTIVITIES_FEED);
+
+/** One run of the activities feed for one server. */
 export async function runActivitiesFeed(options: FeedRunOptions): Promise<FeedRun> {
-  const activities = await fetchClubActivities(options.client, options.organisationId, options.now);
-  const items = activityItems(activities, renderContext(options), options.roleId ?? null);
-  return publishItems(options, ACTIVITIES_FEED, items);
+  const activities = await fetchForRun(options);
+  return deliver(itemsForRun(activities, options), activities, options);
 }
 
 /** For `/feeds test`: the club's next activity. */
@@ -66,3 +80,8 @@ export async function latestActivity(ctx: PreviewContext): Promise<MessagePayloa
   const activities = await fetchClubActivities(ctx.client, ctx.organisationId, ctx.now);
   return activityItems(activities, renderContext(ctx))[0]?.payload ?? null;
 }
+
+/** Club activities: hourly. */
+export const activitiesFeed = channelFeed({
+  name: ACTIVITIES_FEED, cadence: hourly, fetch: fetchForRun, items: itemsForRun, deliver, latest: latestActivity,
+});

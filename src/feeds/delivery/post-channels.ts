@@ -6,8 +6,8 @@
  * Messages in Threads.
  */
 import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
-import { UserFacingError } from '../app/errors.js';
-import type { MessageKey } from '../i18n/index.js';
+import { UserFacingError } from '../../app/errors.js';
+import type { MessageKey } from '../../i18n/index.js';
 
 /** What these helpers need of a command's context: its translator. */
 type Translator = { t(key: MessageKey, vars?: Record<string, string | number>): string };

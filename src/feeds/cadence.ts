@@ -1,0 +1,111 @@
+/**
+ * When feeds run: the cadences the kinds choose from, what the club's calendar says about today
+ * (learnt once a local day from the club's entries), quiet hours in the server's own time zone, and
+ * which runs ask Eventor about a feed's whole window (one an hour).
+ */
+import type { EventorClient } from '../eventor/client.js';
+
+const MINUTE = 60_000;
+/** Results on and just after race days: every 5 minutes (the finest cadence; runs are aligned to its slots). */
+export const FREQUENT_MS = 5 * MINUTE;
+/** Everything else: hourly. */
+export const RARE_MS = 60 * MINUTE;
+/** Start lists are watched more closely in the days before a race and on it. */
+export const STARTLISTS_CLOSE_MS = 15 * MINUTE;
+
+/** What the club's calendar says about a local day: races today or yesterday, races in the next two days. */
+export interface ClubDay {
+  date: string;
+  raceDay: boolean;
+  raceSoon: boolean;
+}
+
+/** What a feed's cadence looks at. */
+export type RaceOutlook = Pick<ClubDay, 'raceDay' | 'raceSoon'>;
+
+/** Every 5 minutes on a day the club races and the day after, else hourly. */
+export function raceDayCadence(day: RaceOutlook | null): number {
+  return day?.raceDay ? FREQUENT_MS : RARE_MS;
+}
+
+/** Every 15 minutes in the two days before a race and on it, else hourly. */
+export function startListsCadence(day: RaceOutlook | null): number {
+  return day?.raceDay || day?.raceSoon ? STARTLISTS_CLOSE_MS : RARE_MS;
+}
+
+export function hourly(): number {
+  return RARE_MS;
+}
+
+// Making an Intl.DateTimeFormat costs far more than using one: one per zone, made once.
+const hourFormats = new Map<string, Intl.DateTimeFormat | null>();
+const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatFor(cache: Map<string, Intl.DateTimeFormat | null>, timeZone: string, make: (timeZone: string) => Intl.DateTimeFormat): Intl.DateTimeFormat | null {
+  if (!cache.has(timeZone)) {
+    let format: Intl.DateTimeFormat | null;
+    try {
+      format = make(timeZone);
+    } catch {
+      format = null;
+    }
+    cache.set(timeZone, format);
+  }
+  return cache.get(timeZone)!;
+}
+
+/** The hour (0-23) of a moment in a time zone; wrong zones count as UTC. */
+export function localHour(now: Date, timeZone: string): number {
+  const format = formatFor(hourFormats, timeZone, (zone) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }));
+  return format ? Number(format.format(now)) : now.getUTCHours();
+}
+
+/** The local date (YYYY-MM-DD) of a moment in a time zone; wrong zones count as UTC. */
+export function localDate(now: Date, timeZone: string): string {
+  const format = formatFor(dateFormats, timeZone, (zone) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }));
+  return format ? format.format(now) : now.toISOString().slice(0, 10);
+}
+
+/** Inside quiet hours [from, to) in local time (wrapping past midnight when from > to). */
+export function inQuietHours(now: Date, timeZone: string, quiet: { from: number; to: number } | null): boolean {
+  if (!quiet || quiet.from === quiet.to) return false;
+  const hour = localHour(now, timeZone);
+  return quiet.from < quiet.to ? hour >= quiet.from && hour < quiet.to : hour >= quiet.from || hour < quiet.to;
+}
+
+/** Whether a run asks about the whole window (`FeedRunOptions.full`): the first, then one an hour. */
+export function isFullRun(lastFull: number | null, now: Date): boolean {
+  return lastFull === null || Math.floor(now.getTime() / RARE_MS) > Math.floor(lastFull / RARE_MS);
+}
+
+/** Whether `interval`'s wall-clock slot changed since `lastRun` (null: never ran). */
+export function slotChanged(lastRun: number | null, now: Date, interval: number): boolean {
+  return lastRun === null || Math.floor(now.getTime() / interval) > Math.floor(lastRun / interval);
+}
+
+/** What each club's calendar says about today, per Eventor client (servers of one club share it). */
+export class ClubCalendars {
+  readonly #days = new Map<EventorClient, ClubDay>();
+
+  /** What is known about the club's local today, or null (not learnt yet, or another day). */
+  today(client: EventorClient, now: Date, timeZone: string): ClubDay | null {
+    const day = this.#days.get(client);
+    return day?.date === localDate(now, timeZone) ? day : null;
+  }
+
+  /** Whether the club has entries in races today or yesterday, or in the next two days: asked once per local day. */
+  async learn(client: EventorClient, organisationId: string, now: Date, timeZone: string): Promise<void> {
+    const today = localDate(now, timeZone);
+    if (this.#days.get(client)?.date === today) return;
+    const day = (offset: number): string => localDate(new Date(now.getTime() + offset * 86_400_000), timeZone);
+    try {
+      const [recent, coming] = await Promise.all([
+        client.entries({ organisationIds: [organisationId], fromEventDate: day(-1), toEventDate: today }),
+        client.entries({ organisationIds: [organisationId], fromEventDate: day(1), toEventDate: day(2) }),
+      ]);
+      this.#days.set(client, { date: today, raceDay: recent.length > 0, raceSoon: coming.length > 0 });
+    } catch {
+      // Unknown: stay rare and ask again on the next run.
+    }
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The one contract every kind of automatic post implements, members' personal DMs included: what
+ * it asks Eventor (`fetch`), the posts that makes, each keyed and rendered (`items`, pure), where
+ * each goes, exactly once through the poster (`deliver`: the kind's channel, the thread under a
+ * results post, a member's DM), how often it runs given the club's calendar (`cadence`) and, for
+ * `/feeds test`, its newest post (`latest`). The
+ * scheduler knows nothing else about a kind: it asks the registry (`registry.ts`) for every feed and
+ * dispatches the ones due.
+ */
+import type { Client } from 'discord.js';
+import type { EventorClient } from '../eventor/client.js';
+import type { Language } from '../i18n/index.js';
+import type { Logger } from '../log/logger.js';
+import type { MessagePayload, RenderContext } from '../render/index.js';
+import type { Store } from '../store/store.js';
+import type { RaceOutlook } from './cadence.js';
+import type { Ledger } from './delivery/ledger.js';
+import type { PostOutcome, PosterHooks, PostTarget } from './delivery/poster.js';
+import { FeedOptions, type FeedKind, type FeedSettings, type PauseReason } from './settings.js';
+
+/** Every feed the scheduler runs: the kinds admins turn on in `/feeds`, and members' DMs of `/notify`. */
+export type FeedName = FeedKind | 'personal';
+
+/** What the scheduler hands a feed for one run for one server. */
+export interface FeedContext {
+  guildId: string;
+  /**
+   * The server's `/feeds` settings this feed follows (`Feed.settingsOf`): for a kind of its own, its
+   * channel, role and options; for members' DMs, those of the results feed (its quiet hours).
+   */
+  settings: FeedSettings;
+  /** The server's Eventor client (shared between servers of the same key). */
+  client: EventorClient;
+  organisationId: string;
+  ledger: Ledger;
+  target: PostTarget;
+  now: Date;
+  language: Language;
+  timeZone: string;
+  /** See `FeedRunOptions.full`. */
+  full: boolean;
+  log: Logger;
+  store: Store;
+  /** Opens members' DM channels and names the server in them. */
+  discord: Client;
+  /** Looks members up in their server before their personal DMs (see `MembershipCheck`). */
+  membership?: MembershipCheck;
+}
+
+/** How a run ended, for the scheduler: went through, Discord refused the channel (pause), or failed (back off). */
+export interface FeedRunResult {
+  outcome: 'ok' | 'paused' | 'failed';
+  /** With `paused`: why the bot pauses the feed. */
+  reason?: Exclude<PauseReason, 'admin'>;
+  error?: unknown;
+}
+
+/** One post of a feed: a stable ledger key (`ledgerKey`), the rendered payload and the hash of what it shows. */
+export interface ContentItem {
+  itemKey: string;
+  payload: MessagePayload;
+  contentHash: string;
+  /** See `FeedItem.followSeeded`. */
+  followSeeded?: boolean;
+}
+
+export interface Feed<Data = unknown, Item = unknown> {
+  readonly name: FeedName;
+  /** The `/feeds` kind whose settings hold this feed (turned on, quiet hours): its own, or the results' for members' DMs. */
+  readonly settingsOf: FeedKind;
+  /**
+   * Where its posts go: `channel` (the channel chosen for the kind: it runs only when the kind is on,
+   * and a refusal pauses the kind) or `members` (each subscribed member's DMs: it runs for servers
+   * with subscribers, and a refusal pauses only that member).
+   */
+  readonly audience: 'channel' | 'members';
+  /** With `members`: the servers it runs in (those with a member who wants DMs). */
+  servers?(store: Store): readonly string[];
+  /** How often it runs (ms, aligned to wall-clock slots), given what the club's calendar says about today (null: unknown). */
+  cadence(day: RaceOutlook | null): number;
+  /** What it asks Eventor for this run. Throws on Eventor trouble (the scheduler backs off or pauses). */
+  fetch(ctx: FeedContext): Promise<Data>;
+  /** Pure: the posts the fetched data makes, each with its ledger key, rendered (`src/render/`) and hashed. */
+  items(data: Data, ctx: FeedContext): Item[];
+  /** Puts each item in its place, exactly once through the poster (the kind's channel and the threads under its posts, or members' DMs). */
+  deliver(items: readonly Item[], data: Data, ctx: FeedContext): Promise<FeedRunResult>;
+  /** For `/feeds test`: the newest post it would make now (null: none); only kinds with a channel of their own. */
+  latest?(ctx: PreviewContext): Promise<MessagePayload | null>;
+}
+
+/** Whether a user is in a server: `left` (Discord said Unknown Member), or `unknown` (Discord could not say). */
+export type MemberStatus = 'present' | 'left' | 'unknown';
+
+export interface MembershipCheck {
+  /** `left` means the member has already been forgotten in that server; `unknown` changes nothing. */
+  verify(guildId: string, userId: string): Promise<MemberStatus>;
+}
+
+/** One run of one channel kind for one server, as its run functions take it (tests call them directly). */
+export interface FeedRunOptions {
+  guildId: string;
+  channelId: string;
+  /** A role to mention in new posts; null: none. */
+  roleId?: string | null;
+  /** The server's options of this feed (defaults when absent). */
+  options?: Partial<FeedOptions>;
+  /** The server's Eventor client (shared between servers of the same key). */
+  client: EventorClient;
+  organisationId: string;
+  ledger: Ledger;
+  target: PostTarget;
+  now: Date;
+  language: Language;
+  timeZone: string;
+  /**
+   * Ask Eventor about everything in the feed's window (default). False on the scheduler's
+   * in-between runs: only what changes by the minute (results of races just run, start lists of
+   * races close at hand), so race days are not spent asking about the rest.
+   */
+  full?: boolean;
+  /** Where a skipped item is told (an event whose list Eventor cannot give); default: nowhere. */
+  log?: Logger;
+  /** For tests: see `PosterHooks`. */
+  hooks?: PosterHooks;
+}
+
+/** What one run of a channel kind did. */
+export interface FeedRun {
+  /** The feed's first run for the server: the current items were recorded, nothing was posted. */
+  seeded: boolean;
+  outcomes: Array<{ itemKey: string; outcome: PostOutcome }>;
+  /** Discord refused the channel: the run stopped; the scheduler should pause the feed and tell the admins. */
+  paused: Extract<PostOutcome, { kind: 'paused' }> | null;
+}
+
+/** What a feed renders with: `/feeds test` gives a feed this to preview its newest item; a run's options have it too. */
+export interface PreviewContext {
+  client: EventorClient;
+  organisationId: string;
+  now: Date;
+  language: Language;
+  timeZone: string;
+}
+
+export function feedOptions(options: Pick<FeedRunOptions, 'options'>): FeedOptions {
+  return FeedOptions.parse(options.options ?? {});
+}
+
+export function renderContext(ctx: PreviewContext): RenderContext {
+  return { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl };
+}
+
+/** A channel kind's run options from the scheduler's context. */
+export function channelRunOptions(ctx: FeedContext): FeedRunOptions {
+  const { settings } = ctx;
+  return {
+    guildId: ctx.guildId, channelId: settings.channelId ?? '', roleId: settings.roleId, options: settings.options,
+    client: ctx.client, organisationId: ctx.organisationId, ledger: ctx.ledger, target: ctx.target,
+    now: ctx.now, language: ctx.language, timeZone: ctx.timeZone, full: ctx.full, log: ctx.log,
+  };
+}
+
+/** A poster's `paused` outcome as the pause reason the settings store keeps. */
+function pauseReasonOf(outcome: Extract<PostOutcome, { kind: 'paused' }>): Exclude<PauseReason, 'admin'> {
+  return outcome.reason === 'channel-gone' ? 'channel-missing' : 'no-permission';
+}
+
+/** What a channel kind's run did, as the scheduler reads it. */
+export function runResultOf(run: FeedRun): FeedRunResult {
+  if (run.paused) return { outcome: 'paused', reason: pauseReasonOf(run.paused) };
+  const failed = run.outcomes.find((o) => o.outcome.kind === 'failed');
+  if (failed && failed.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error };
+  return { outcome: 'ok' };
+}
+
+/**
+ * A kind with a channel of its own, from its steps in the shape of its run functions
+ * (`FeedRunOptions` in, `FeedRun` out).
+ */
+export function channelFeed<Data, Item extends ContentItem>(spec: {
+  name: FeedKind;
+  cadence(day: RaceOutlook | null): number;
+  fetch(options: FeedRunOptions): Promise<Data>;
+  items(data: Data, options: FeedRunOptions): Item[];
+  deliver(items: readonly Item[], data: Data, options: FeedRunOptions): Promise<FeedRun>;
+  latest(ctx: PreviewContext): Promise<MessagePayload | null>;
+}): Feed<Data, Item> {
+  return {
+    name: spec.name,
+    settingsOf: spec.name,
+    audience: 'channel',
+    cadence: spec.cadence,
+    fetch: (ctx) => spec.fetch(channelRunOptions(ctx)),
+    items: (data, ctx) => spec.items(data, channelRunOptions(ctx)),
+    deliver: async (items, data, ctx) => runResultOf(await spec.deliver(items, data, channelRunOptions(ctx))),
+    latest: spec.latest,
+  };
+}

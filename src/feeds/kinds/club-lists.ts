@@ -1,0 +1,51 @@
+/**
+ * What the kinds ask Eventor in common: the events the club has entries in, one list per event
+ * (skipping an event Eventor cannot give), events in start order, and Eventor's query days.
+ */
+import type { EventorClient } from '../../eventor/client.js';
+import type { Event } from '../../eventor/model.js';
+import { InvalidResponse, NotFound } from '../../eventor/errors.js';
+import type { Logger } from '../../log/logger.js';
+
+export const DAY = 86_400_000;
+
+/** Eventor query day `yyyy-mm-dd` (UTC). */
+export function queryDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Event ids with at least one entry from the club among events starting in [from, to]. */
+export async function eventsWithClubEntries(client: EventorClient, organisationId: string, fromMs: number, toMs: number): Promise<Set<string>> {
+  const entries = await client.entries({ organisationIds: [organisationId], fromEventDate: queryDay(fromMs), toEventDate: queryDay(toMs) });
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    const id = entry.event.id ?? entry.event.event?.id ?? null;
+    if (id !== null) ids.add(id);
+  }
+  return ids;
+}
+
+/**
+ * One list per event, in order. An event whose list Eventor answers with something unreadable, or
+ * no longer has, is left out (and logged) so it does not hold back every other event's post;
+ * anything else (an outage, a refused key) fails the run for the scheduler to handle.
+ */
+export async function listsPerEvent<T>(events: readonly Event[], fetch: (event: Event) => Promise<T | null>, log: Logger | undefined, what: string): Promise<T[]> {
+  const lists: T[] = [];
+  for (const event of events) {
+    let list: T | null;
+    try {
+      list = await fetch(event);
+    } catch (error) {
+      if (!(error instanceof InvalidResponse || error instanceof NotFound)) throw error;
+      log?.warn(`skipping an event whose ${what} Eventor cannot give`, { eventId: event.id, error });
+      continue;
+    }
+    if (list !== null) lists.push(list);
+  }
+  return lists;
+}
+
+export function byStart(a: Event, b: Event): number {
+  return (a.start ?? '').localeCompare(b.start ?? '') || a.id.localeCompare(b.id);
+}

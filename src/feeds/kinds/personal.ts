@@ -1,0 +1,342 @@
+/**
+ * Personal DMs (`/notify`), a feed like the others: "your start time is out" once per race when the
+ * start list names a member's linked person, edited when the start time changes; "your result is
+ * in" once per race, edited on corrections. The DMs themselves are rendered in `src/render/dms.ts`.
+ *
+ * It reads the same club start lists and result lists as the club feeds (`fetchClubStartLists`,
+ * `fetchClubResults`, with the same windows), so run in the same tick (the registry lists it after
+ * them) they are answered from the shared Eventor client's cache. Each DM goes through the
+ * exactly-once `Poster` with the member's DM channel as its channel, under one ledger feed per
+ * member, kind and linked person (`personalFeed`): the first run after a member subscribes, or
+ * links another person, seeds that feed instead of sending what was already out (a start time
+ * already out is still sent if it moves before the race). Before the first DM of a run, the member
+ * is looked up in the server (`MembershipCheck`): someone who left gets nothing and is forgotten
+ * there. It follows the results feed's quiet hours (nobody wants a DM at 3 a.m. either) and cadence.
+ */
+import { DiscordAPIError, Routes, type APIChannel, type Client } from 'discord.js';
+import type { EventorClient } from '../../eventor/client.js';
+import type { ResultList, StartList } from '../../eventor/model.js';
+import { languageFor, type Language } from '../../i18n/index.js';
+import type { Logger } from '../../log/logger.js';
+import { renderResultDms, renderStartDms, type PersonalDm, type PersonalRenderOptions } from '../../render/dms.js';
+import type { MessagePayload, RenderContext } from '../../render/index.js';
+import type { Store } from '../../store/store.js';
+import { raceDayCadence } from '../cadence.js';
+import { contentHash, ledgerKey } from '../delivery/keys.js';
+import type { Ledger } from '../delivery/ledger.js';
+import { Poster, type PostOutcome, type PosterHooks, type PostTarget } from '../delivery/poster.js';
+import type { Feed, FeedContext, MembershipCheck } from '../feed.js';
+import { MEMBER_DMS_NAMESPACE, personalFeed, SubscriptionStore, type NotifyKind, type NotifyPause } from '../subscriptions.js';
+import { fetchClubResults, RESULTS_FEED, RESULTS_LOOKBACK_DAYS } from './results.js';
+import { fetchClubStartLists, STARTLISTS_WINDOW_DAYS } from './startlists.js';
+
+export { personalFeed } from '../subscriptions.js';
+export type { MembershipCheck, MemberStatus } from '../feed.js';
+
+export interface PersonalItem {
+  itemKey: string;
+  eventId: string;
+  payload: MessagePayload;
+  contentHash: string;
+  /** Start times already out when the DMs started are still sent once they change (see `FeedItem.followSeeded`). */
+  followSeeded?: boolean;
+}
+
+function itemOf(kind: 'start' | 'result', dm: PersonalDm, followSeeded: boolean): PersonalItem {
+  return {
+    itemKey: ledgerKey(kind, dm.eventId, dm.race), eventId: dm.eventId, payload: dm.payload, contentHash: contentHash(dm.payload),
+    ...(followSeeded ? { followSeeded } : {}),
+  };
+}
+
+/**
+ * The DMs "your start time is out" for one linked person, keyed `start:<eventId>:<race>`. Only
+ * races still to come get a DM, so a moved start time is always news: followed even when seeded.
+ */
+export function personalStartItems(lists: readonly StartList[], ctx: RenderContext, options: PersonalRenderOptions): PersonalItem[] {
+  return renderStartDms(lists, ctx, options).map((dm) => itemOf('start', dm, true));
+}
+
+/** The DMs "your result is in" for one linked person, keyed `result:<eventId>:<race>`. */
+export function personalResultItems(lists: readonly ResultList[], ctx: RenderContext, options: PersonalRenderOptions): PersonalItem[] {
+  return renderResultDms(lists, ctx, options).map((dm) => itemOf('result', dm, false));
+}
+
+/** One run for one server: what the scheduler's context holds, minus a channel of its own. */
+export interface PersonalRunOptions {
+  guildId: string;
+  client: EventorClient;
+  organisationId: string;
+  ledger: Ledger;
+  target: PostTarget;
+  now: Date;
+  language: Language;
+  timeZone: string;
+  /** See `FeedRunOptions.full`: false asks only about races close at hand (members whose DMs start now still get a full look). */
+  full?: boolean;
+  store: Store;
+  /** Opens members' DM channels (`POST /users/@me/channels`) and names the server in the DMs. */
+  discord: Client;
+  log?: Logger;
+  /** For tests: see `PosterHooks`. */
+  hooks?: PosterHooks;
+  /**
+   * Asks Discord whether a member is still in the server before anything is sent to them (the
+   * bot's `MemberPresence`; the scheduler always passes it). Without it, membership is not checked.
+   */
+  membership?: MembershipCheck;
+}
+
+export interface PersonalRun {
+  /** Subscribed members with at least one linked person, looked at in this run. */
+  members: number;
+  /** Ledger feeds that started in this run (recorded what was out, sent nothing). */
+  seeded: string[];
+  outcomes: Array<{ userId: string; feed: string; itemKey: string; outcome: PostOutcome }>;
+  /** Members whose DMs Discord refused: paused until they run `/notify on` again. */
+  paused: Array<{ userId: string; reason: NotifyPause; code: number | string | null }>;
+  /** Members whose DMs failed for now (Discord trouble): the next run tries again. */
+  failed: Array<{ userId: string; error: unknown }>;
+  /** Members who left the server: sent nothing, forgotten there (`MembershipCheck`). */
+  left: string[];
+  /** Members Discord could not confirm as still in the server: sent nothing, forgotten nothing; the next run asks again. */
+  unconfirmed: string[];
+}
+
+/** Servers with at least one member whose DMs are on and not paused: the ones to run. */
+export function guildsWithSubscribers(store: Store): string[] {
+  return new SubscriptionStore(store).guildsWithSubscribers();
+}
+
+/** The DM channel between the bot and a user (Discord gives the same one every time). */
+export async function openDmChannel(discord: Client, userId: string): Promise<string> {
+  const channel = (await discord.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as APIChannel;
+  return channel.id;
+}
+
+interface Wanted {
+  kind: NotifyKind;
+  personId: string;
+  own: boolean;
+  feed: string;
+}
+
+/** One member's wish: which DMs, about whom, in which language. */
+interface Plan {
+  userId: string;
+  /** The member's language when the run began (their DMs are rendered in it). */
+  locale: string | null;
+  wanted: Wanted[];
+}
+
+/** What one run fetched: who wants which DMs, and the club's lists those need (empty when nobody wants them). */
+export interface PersonalFetch {
+  plans: Plan[];
+  startLists: StartList[];
+  resultLists: ResultList[];
+  /** The server's name, so a member of several servers knows where a DM comes from. */
+  server: string | null;
+}
+
+/** One DM to one member: the item, and the ledger feed it is recorded under (member, kind, linked person). */
+export interface PersonalDmItem extends PersonalItem {
+  userId: string;
+  feed: string;
+}
+
+/**
+ * Who wants DMs now, and the lists for them. Eventor is asked only when some member wants DMs, and
+ * only for the kinds wanted; an Eventor failure throws (the scheduler backs off).
+ */
+export async function fetchPersonal(options: PersonalRunOptions): Promise<PersonalFetch> {
+  const { guildId, ledger, now } = options;
+  const subscriptions = new SubscriptionStore(options.store, () => now);
+  const plans: Plan[] = [];
+  for (const sub of subscriptions.active(guildId)) {
+    const persons = options.store.linkedPersons(guildId, sub.userId);
+    const wanted: Wanted[] = [];
+    for (const kind of ['starts', 'results'] as const) {
+      if (!sub[kind]) continue;
+      for (const person of persons) wanted.push({ kind, personId: person.personId, own: person.isDefault, feed: personalFeed(sub.userId, kind, person.personId) });
+    }
+    // A person unlinked since: their DMs' ledger goes, so a later link starts afresh.
+    const keep = new Set(wanted.map((w) => w.feed));
+    for (const feed of subscriptions.personalFeeds(guildId, sub.userId)) if (!keep.has(feed)) subscriptions.dropFeed(guildId, feed);
+    if (wanted.length > 0) plans.push({ userId: sub.userId, locale: sub.locale, wanted });
+  }
+  const server = options.discord.guilds.cache.get(guildId)?.name ?? options.store.guildSettings(guildId)?.organisationName ?? null;
+  if (plans.length === 0) return { plans, startLists: [], resultLists: [], server };
+
+  const all = plans.flatMap((p) => p.wanted);
+  const starting = (kind: NotifyKind): boolean => all.some((w) => w.kind === kind && ledger.feedStartedAt(guildId, w.feed) === null);
+  // A feed that starts now needs the whole window, or an older item would seem new on the next full run.
+  let startLists: StartList[] = [];
+  if (all.some((w) => w.kind === 'starts')) {
+    startLists = await fetchClubStartLists(options.client, options.organisationId, now, STARTLISTS_WINDOW_DAYS, options.full === false && !starting('starts'), options.log);
+  }
+  let resultLists: ResultList[] = [];
+  if (all.some((w) => w.kind === 'results')) {
+    resultLists = await fetchClubResults(options.client, options.organisationId, now, RESULTS_LOOKBACK_DAYS, options.full === false && !starting('results'), options.log);
+  }
+  return { plans, startLists, resultLists, server };
+}
+
+/** Pure: every DM the lists make for every member who wants it, in the member's language. */
+export function personalItems(data: PersonalFetch, options: Pick<PersonalRunOptions, 'client' | 'now' | 'timeZone'>): PersonalDmItem[] {
+  const items: PersonalDmItem[] = [];
+  for (const plan of data.plans) {
+    const ctx: RenderContext = { language: languageFor(plan.locale), timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
+    for (const want of plan.wanted) {
+      const render = { personId: want.personId, own: want.own, server: data.server };
+      const made = want.kind === 'starts' ? personalStartItems(data.startLists, ctx, render) : personalResultItems(data.resultLists, ctx, render);
+      for (const item of made) items.push({ ...item, userId: plan.userId, feed: want.feed });
+    }
+  }
+  return items;
+}
+
+/**
+ * Each DM to its member. Discord refusing a member's DMs pauses that member (no
+ * retries until they turn DMs on again); other Discord failures leave the member for the next run.
+ * Members never hold each other up.
+ */
+export async function deliverPersonal(items: readonly PersonalDmItem[], { plans }: PersonalFetch, options: PersonalRunOptions): Promise<PersonalRun> {
+  const { ledger, now } = options;
+  const run: PersonalRun = { members: plans.length, seeded: [], outcomes: [], paused: [], failed: [], left: [], unconfirmed: [] };
+  if (plans.length === 0) return run;
+  const subscriptions = new SubscriptionStore(options.store, () => now);
+  const poster = new Poster(ledger, options.target, options.hooks);
+  for (const plan of plans) {
+    await runMember(plan, items.filter((item) => item.userId === plan.userId), { options, subscriptions, poster, ledger, run });
+  }
+  return run;
+}
+
+/** One run of the personal DMs for one server. */
+export async function runPersonalNotifications(options: PersonalRunOptions): Promise<PersonalRun> {
+  const data = await fetchPersonal(options);
+  return deliverPersonal(personalItems(data, options), data, options);
+}
+
+interface MemberRun {
+  options: PersonalRunOptions;
+  subscriptions: SubscriptionStore;
+  poster: Poster;
+  ledger: Ledger;
+  run: PersonalRun;
+}
+
+async function runMember({ userId, wanted }: Plan, memberItems: readonly PersonalDmItem[], m: MemberRun): Promise<void> {
+  const { options, subscriptions, run } = m;
+  const { guildId } = options;
+  // Read again: the member may have used /notify or /forget-me while Eventor was answering.
+  const sub = subscriptions.get(guildId, userId);
+  if (!sub || sub.pausedReason !== null) return;
+  let channelId = sub.dmChannelId;
+  let confirmed = options.membership === undefined;
+  for (const want of wanted) {
+    if (!sub[want.kind]) continue;
+    const items = memberItems.filter((item) => item.feed === want.feed);
+    if (m.ledger.feedStartedAt(guildId, want.feed) === null) {
+      // Seeded rows are never sent, so the channel they name does not matter yet.
+      m.ledger.seed(guildId, want.feed, channelId ?? '', items);
+      run.seeded.push(want.feed);
+      continue;
+    }
+    if (items.length === 0) continue;
+    if (!confirmed) {
+      // Someone who left the server gets nothing more from it (asked once per run, and Discord's
+      // "yes" is believed for an hour).
+      const status = await options.membership!.verify(guildId, userId);
+      if (status === 'left') {
+        run.left.push(userId);
+        return;
+      }
+      if (status === 'unknown') {
+        run.unconfirmed.push(userId);
+        return;
+      }
+      confirmed = true;
+    }
+    if (channelId === null) {
+      try {
+        channelId = await openDmChannel(options.discord, userId);
+      } catch (error) {
+        if (error instanceof DiscordAPIError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+          pauseMember(m, userId, 'dm-unavailable', error.code);
+        } else {
+          run.failed.push({ userId, error });
+          options.log?.warn('could not open a member\'s DM channel; trying again on the next run', { guildId, userId, error });
+        }
+        return;
+      }
+      subscriptions.setDmChannel(guildId, userId, channelId);
+    }
+    for (const item of items) {
+      const ref = { guildId, feed: want.feed, itemKey: item.itemKey };
+      // A member of two servers of the club (each with /notify on) gets each DM once: a DM this
+      // server would send (new, or a followed item that changed) but the other server sent (or is
+      // sending, and edits) is recorded here as accounted for.
+      const row = m.ledger.get(ref);
+      const wouldSend = row === null || (row.state === 'seeded' && item.followSeeded === true && row.contentHash !== item.contentHash);
+      if (wouldSend && m.ledger.postedElsewhere(ref)) {
+        if (row === null) m.ledger.seed(guildId, want.feed, channelId, [item]);
+        else m.ledger.updateHash(ref, item.contentHash);
+        run.outcomes.push({ userId, feed: want.feed, itemKey: item.itemKey, outcome: { kind: 'seeded' } });
+        continue;
+      }
+      const outcome = await m.poster.publish({
+        guildId, feed: want.feed, itemKey: item.itemKey, channelId, payload: item.payload, contentHash: item.contentHash,
+        ...(item.followSeeded ? { followSeeded: true } : {}),
+      });
+      run.outcomes.push({ userId, feed: want.feed, itemKey: item.itemKey, outcome });
+      if (outcome.kind === 'paused') {
+        // Discord counts refused requests against the bot (10 000 per 10 minutes): no retry until the member says so.
+        if (outcome.reason === 'channel-gone') subscriptions.setDmChannel(guildId, userId, null);
+        pauseMember(m, userId, outcome.reason === 'channel-gone' ? 'dm-unavailable' : 'dms-closed', outcome.code);
+        return;
+      }
+      if (outcome.kind === 'failed') {
+        run.failed.push({ userId, error: outcome.error });
+        options.log?.warn('a personal DM failed; trying again on the next run', { guildId, userId, error: outcome.error });
+        return;
+      }
+    }
+  }
+}
+
+function pauseMember(m: MemberRun, userId: string, reason: NotifyPause, code: number | string | null): void {
+  const { guildId } = m.options;
+  m.subscriptions.pause(guildId, userId, reason);
+  m.run.paused.push({ userId, reason, code });
+  // Only the code: Discord's error carries the request body, the DM's text included.
+  m.options.log?.warn('personal DMs paused: Discord refused them', { guildId, userId, reason, code });
+}
+
+function personalRunOptions(ctx: FeedContext): PersonalRunOptions {
+  return {
+    guildId: ctx.guildId, client: ctx.client, organisationId: ctx.organisationId, ledger: ctx.ledger, target: ctx.target, now: ctx.now,
+    language: ctx.language, timeZone: ctx.timeZone, full: ctx.full, store: ctx.store, discord: ctx.discord, log: ctx.log,
+    ...(ctx.membership ? { membership: ctx.membership } : {}),
+  };
+}
+
+/**
+ * Members' DMs as a feed: at the results' cadence, in the results' quiet hours, in the servers with
+ * a subscribed member. A member Discord refuses is paused alone (the run says so itself); an
+ * Eventor failure backs off like any feed, without telling anyone (a refused key is the club
+ * feeds' to report).
+ */
+export const personalDmsFeed: Feed<PersonalFetch, PersonalDmItem> = {
+  name: MEMBER_DMS_NAMESPACE,
+  settingsOf: RESULTS_FEED,
+  audience: 'members',
+  servers: guildsWithSubscribers,
+  cadence: raceDayCadence,
+  fetch: (ctx) => fetchPersonal(personalRunOptions(ctx)),
+  items: personalItems,
+  deliver: async (items, data, ctx) => {
+    await deliverPersonal(items, data, personalRunOptions(ctx));
+    return { outcome: 'ok' };
+  },
+};
