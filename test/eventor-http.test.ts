@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { caught } from './support/errors.js';
 import {
-  AuthenticationFailed, EventorError, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Unreachable, Upstream, ValidationError,
+  AuthenticationFailed, type EventorError, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Unreachable, Upstream, ValidationError,
 } from '../src/eventor/errors.js';
 import { HttpTransport, parseRetryAfter, USER_AGENT, type HttpRequest, type RequestEvent, type TransportOptions } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
@@ -327,7 +327,7 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
     expect(server.maxActive).toBe(4);
   });
 
-  it('coalesces identical GETs in flight into one request, each caller getting its own copy', async () => {
+  it('coalesces identical GETs in flight into one request, every caller getting the one frozen answer', async () => {
     const server = await startServer(slow(50));
     const events: RequestEvent[] = [];
     const t = transport(server, { cache: false }, events);
@@ -335,8 +335,26 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => t.request(req)));
     expect(server.seen).toHaveLength(1);
     expect(results.filter((r) => r.coalesced)).toHaveLength(4);
-    expect(new Set(results.map((r) => r.value)).size).toBe(5);
+    // One answer shared, not five copies: frozen, so no caller can change another's.
+    expect(new Set(results.map((r) => r.value)).size).toBe(1);
+    expect(Object.isFrozen(results[0]!.value)).toBe(true);
     expect(events.filter((e) => e.coalesced)).toHaveLength(4);
+  });
+
+  it('hands every reader the one frozen cached answer: a caller cannot change what the next one is served', async () => {
+    const server = await startServer((_req, res) => xmlResponse(res, XML('EventList', '<Event/>')));
+    const t = transport(server);
+    type Parsed = { events: Array<{ name: string }> };
+    const req: HttpRequest<Parsed> = { ...get(), cacheTtlMs: 60_000, coalesce: true, parse: () => ({ events: [{ name: 'Sprint' }] }) };
+    const first = await t.request(req);
+    expect(() => { (first.value.events as Array<{ name: string }>).push({ name: 'Added' }); }).toThrow(TypeError);
+    expect(() => { (first.value.events[0] as { name: string }).name = 'Changed'; }).toThrow(TypeError);
+    const second = await t.request(req);
+    expect(second.fromCache).toBe(true);
+    // The very object, not a copy (a hit costs the same for any size of answer), and unchanged.
+    expect(second.value).toBe(first.value);
+    expect(second.value).toEqual({ events: [{ name: 'Sprint' }] });
+    expect(server.seen).toHaveLength(1);
   });
 
   it('does not coalesce requests marked as not coalescable, nor different URLs', async () => {
