@@ -201,6 +201,25 @@ describe('HttpTransport retries', () => {
     expect(server.seen).toHaveLength(2);
   });
 
+  it('does not count the wait before a retry against the timeout of an attempt', async () => {
+    const server = await startServer((_req, res, n) => {
+      if (n === 1) { res.writeHead(503, { 'retry-after': '1' }); res.end('<html>busy</html>'); }
+      else xmlResponse(res, XML('EventList'));
+    });
+    // The wait is real and longer than the timeout: the paused 503 and its connection must survive it.
+    const t = transport(server, { timeoutMs: 200, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 400))) });
+    expect((await t.request(get())).value).toContain('<EventList>');
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('retries only GETs: a PUT that met a 503 is not sent again', async () => {
+    const server = await startServer((_req, res) => { res.writeHead(503); res.end(); });
+    const t = transport(server, { retries: 2 });
+    const error = await caught(t.request(get('/competitor', { operation: 'save-competitor', method: 'PUT', body: '<Competitor/>' })));
+    expect(error).toBeInstanceOf(Upstream);
+    expect(server.seen.map((s) => s.method)).toEqual(['PUT']);
+  });
+
   it('retries connection errors and then reports Unreachable', async () => {
     const server = await startServer((_req, res) => { res.end(); });
     const baseUrl = server.baseUrl;

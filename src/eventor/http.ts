@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { LRUCache } from 'lru-cache';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, interceptors, type RetryHandler } from 'undici';
 import {
   AuthenticationFailed,
   EventorError,
@@ -241,8 +241,20 @@ class FlightFailure {
   constructor(readonly error: unknown, readonly keyId: string) {}
 }
 
-class AttemptFailure {
-  constructor(readonly error: EventorError, readonly retryable: boolean, readonly retryAfterMs: number | null) {}
+/** A body cut off after the headers: fetchWithRetries asks for it again whole. */
+class CutOffBody {
+  constructor(readonly error: EventorError) {}
+}
+
+/** Eventor's answer to a request it did not serve, as the typed error callers handle. */
+function statusError(statusCode: number, path: string, retryAfterMs: number | null, op: { operation: string }): EventorError {
+  if (statusCode === 403) return new InvalidApiKey(op);
+  if (statusCode === 401) return new AuthenticationFailed(op);
+  if (statusCode === 404) return new NotFound(path, op);
+  if (statusCode === 400) return new ValidationError('parameters', 'Eventor rejected the request as a Bad Request (HTTP 400)', op);
+  if (statusCode === 429) return new RateLimited(retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000), op);
+  if (statusCode >= 300 && statusCode < 400) return new InvalidResponse(`HTTP ${statusCode} redirect (not followed; set the instance base URL to the final address)`, null, op);
+  return new Upstream(statusCode, op);
 }
 
 function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -265,8 +277,10 @@ export class HttpTransport {
   private readonly keyId: string;
   private readonly origin: string;
   private readonly basePath: string;
+  /** The dispatcher requests go through: the keep-alive Agent (or the injected one) with undici's retries. */
   private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  /** Our own Agent, closed by close(); null when the caller passed a dispatcher (theirs to close). */
+  private readonly ownDispatcher: Agent | null;
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly baseDelayMs: number;
@@ -321,15 +335,14 @@ export class HttpTransport {
       ...(cacheOptions?.maxChars === undefined ? {} : { maxChars: cacheOptions.maxChars }),
     });
 
-    if (options.dispatcher) {
-      this.dispatcher = options.dispatcher;
-      this.ownsDispatcher = false;
-    } else {
-      // An Agent keeps one keep-alive pool per origin; redirects are not followed, because the
-      // ApiKey header would travel along to wherever the Location points.
-      this.dispatcher = new Agent({ connections: concurrency, keepAliveTimeout: 30_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-      this.ownsDispatcher = true;
-    }
+    // An Agent keeps one keep-alive pool per origin; redirects are not followed, because the
+    // ApiKey header would travel along to wherever the Location points.
+    this.ownDispatcher = options.dispatcher ? null : new Agent({ connections: concurrency, keepAliveTimeout: 30_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+    // undici retries (send() decides per attempt, see there). throwOnError: false hands us the
+    // last answer when retries end, so its status maps to a typed error like any other.
+    this.dispatcher = (options.dispatcher ?? this.ownDispatcher!).compose(
+      interceptors.retry({ throwOnError: false, maxRetries: this.retries, methods: ['GET'], statusCodes: [...RETRY_STATUSES] }),
+    );
 
     this.limiterKey = `${this.origin}|${this.keyId}`;
     let limiter = limiters.get(this.limiterKey);
@@ -461,7 +474,7 @@ export class HttpTransport {
     if (limiter && --limiter.users <= 0) limiters.delete(this.limiterKey);
     // A shared cache belongs to whoever made it, and other clients still read from it.
     if (this.ownsCache) this.cache.clear();
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    await this.ownDispatcher?.close();
   }
 
   /**
@@ -506,32 +519,39 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * Retries are undici's (interceptors.retry, composed on the dispatcher): this only says, per
+   * failed attempt, whether and when to try again (our statuses, GETs only, full jitter, Retry-After
+   * capped), and reports the attempt. One thing undici does not do for us: a body cut off after
+   * the headers is resumed by undici with a Range request, which Eventor's API does not serve; so
+   * such a body is asked for again whole, here, within the same count of retries.
+   */
   private async fetchWithRetries<T>(req: HttpRequest<T>): Promise<{ value: T; size: number }> {
-    for (let attempt = 1; ; attempt++) {
-      const release = await this.semaphore.acquire();
-      let failure: AttemptFailure;
+    const count = { attempt: 1 };
+    for (;;) {
       try {
-        return await this.attempt(req, attempt);
+        return await this.send(req, count);
       } catch (error) {
-        if (!(error instanceof AttemptFailure)) throw error;
-        failure = error;
-      } finally {
-        release();
+        if (!(error instanceof CutOffBody)) throw error;
+        if (req.method !== 'GET' || count.attempt > this.retries || this.closed) throw error.error;
+        await this.sleep(this.backoff(count.attempt));
+        count.attempt++;
       }
-      if (!failure.retryable || attempt > this.retries || this.closed) throw failure.error;
-      const backoff = this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1));
-      const delay = failure.retryAfterMs === null ? backoff : Math.min(this.maxRetryAfterMs, Math.max(failure.retryAfterMs, backoff));
-      await this.sleep(delay);
     }
   }
 
-  /** One attempt; resolves with the parsed value or rejects with an AttemptFailure. */
-  private async attempt<T>(req: HttpRequest<T>, attempt: number): Promise<{ value: T; size: number }> {
-    const started = this.now();
+  /** Delay before retry number `attempt`: random(0, min(maxDelay, base * 2^(attempt-1))), "full jitter". */
+  private backoff(attempt: number): number {
+    return this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1));
+  }
+
+  /** One request, retried by undici; resolves with the parsed value or rejects with an EventorError (or CutOffBody). */
+  private async send<T>(req: HttpRequest<T>, count: { attempt: number }): Promise<{ value: T; size: number }> {
     const op = { operation: req.operation };
+    let started = this.now();
     let status: number | null = null;
     const report = (error: EventorError | null) =>
-      this.emit({ operation: req.operation, method: req.method, status, durationMs: this.now() - started, attempt, fromCache: false, coalesced: false, stale: false, error: error ? error.code : null });
+      this.emit({ operation: req.operation, method: req.method, status, durationMs: this.now() - started, attempt: count.attempt, fromCache: false, coalesced: false, stale: false, error: error ? error.code : null });
 
     const headers: Record<string, string> = {
       ...req.secretHeaders,
@@ -543,12 +563,47 @@ export class HttpTransport {
     if (req.body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/xml; charset=utf-8';
     const qs = new URLSearchParams(Object.entries(req.query ?? {})).toString();
     const path = `${this.basePath}${req.path}${qs ? `?${qs}` : ''}`;
-
-    // One deadline for the whole attempt: undici's bodyTimeout is per chunk, so a slow trickle
-    // of a large list could otherwise run far past it.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     const limitBytes = Math.min(MAX_RESPONSE_BYTES_CEILING, Math.floor((req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) * this.responseLimitScale));
+
+    // One deadline per attempt: undici's bodyTimeout is per chunk, so a slow trickle of a large
+    // list could otherwise run far past it. It does not run while waiting to retry.
+    const controller = new AbortController();
+    let timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    // The slot is held per attempt and given back while waiting to retry, as before undici retried.
+    let release = await this.semaphore.acquire();
+    let headersArrived = false;
+
+    const retry: RetryHandler.RetryCallback = (err, _context, callback) => {
+      const statusCode = (err as { statusCode?: unknown }).statusCode;
+      const failedStatus = typeof statusCode === 'number' ? statusCode : null;
+      // A body already being read can only be resumed with Range (see fetchWithRetries).
+      const retryable = !headersArrived && req.method === 'GET' && count.attempt <= this.retries && !this.closed
+        && (failedStatus === null ? !isTimeoutError(err) : RETRY_STATUSES.has(failedStatus));
+      if (!retryable) {
+        // undici hands on the response (throwOnError: false) or the error; reported there.
+        callback(err);
+        return;
+      }
+      const responseHeaders = (err as { headers?: Record<string, string | string[] | undefined> }).headers ?? {};
+      status = failedStatus;
+      report(failedStatus === null ? this.networkFailure(err, false, op) : statusError(failedStatus, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op));
+      const retryAfterMs = failedStatus === null ? null : parseRetryAfter(responseHeaders['retry-after'], this.now());
+      const backoff = this.backoff(count.attempt);
+      const delay = retryAfterMs === null ? backoff : Math.min(this.maxRetryAfterMs, Math.max(retryAfterMs, backoff));
+      clearTimeout(timer);
+      release();
+      void this.sleep(delay)
+        .then(async () => {
+          release = await this.semaphore.acquire();
+          count.attempt++;
+          started = this.now();
+          status = null;
+          timer = setTimeout(() => controller.abort(), this.timeoutMs);
+          callback(this.closed ? err : null);
+        })
+        .catch(() => callback(err));
+    };
+
     let statusCode: number;
     let body: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
@@ -562,7 +617,9 @@ export class HttpTransport {
         signal: controller.signal,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-      });
+        retryOptions: { retry },
+      } as Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions });
+      headersArrived = true;
       statusCode = response.statusCode;
       status = statusCode;
       responseHeaders = response.headers;
@@ -576,21 +633,18 @@ export class HttpTransport {
     } catch (error) {
       if (error instanceof ResponseTooLarge) {
         report(error);
-        throw new AttemptFailure(error, false, null);
+        throw error;
       }
       const timedOut = controller.signal.aborted || isTimeoutError(error);
-      // A connection lost after the status line means a cut-off document: retry it, and if it
-      // keeps happening say that the answer was unusable rather than that Eventor is unreachable.
-      const mapped = timedOut
-        ? new Timeout(this.timeoutMs, op)
-        : status !== null
-          ? new InvalidResponse(`truncated body: the connection closed before the whole document arrived (${networkReason(error)})`, null, { ...op, cause: sanitizedCause(error) })
-          : new Unreachable(networkReason(error), { ...op, cause: sanitizedCause(error) });
+      const mapped = timedOut ? new Timeout(this.timeoutMs, op) : this.networkFailure(error, status !== null, op);
       report(mapped);
+      // A connection lost after the status line means a cut-off document: asked again whole.
+      if (!timedOut && status !== null) throw new CutOffBody(mapped);
       // Timeouts are not retried: a slow Eventor is slow again, and a Discord reply cannot wait minutes.
-      throw new AttemptFailure(mapped, !timedOut, null);
+      throw mapped;
     } finally {
       clearTimeout(timer);
+      release();
     }
 
     if (statusCode >= 200 && statusCode < 300) {
@@ -604,23 +658,25 @@ export class HttpTransport {
           ? error
           : new InvalidResponse(`could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`, null, { ...op, cause: error });
         report(mapped);
-        throw new AttemptFailure(mapped, false, null);
+        throw mapped;
       }
       report(null);
       return { value, size: body.length };
     }
 
-    const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], this.now());
-    let error: EventorError;
-    if (statusCode === 403) error = new InvalidApiKey(op);
-    else if (statusCode === 401) error = new AuthenticationFailed(op);
-    else if (statusCode === 404) error = new NotFound(req.path, op);
-    else if (statusCode === 400) error = new ValidationError('parameters', 'Eventor rejected the request as a Bad Request (HTTP 400)', op);
-    else if (statusCode === 429) error = new RateLimited(retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000), op);
-    else if (statusCode >= 300 && statusCode < 400) error = new InvalidResponse(`HTTP ${statusCode} redirect (not followed; set the instance base URL to the final address)`, null, op);
-    else error = new Upstream(statusCode, op);
+    const error = statusError(statusCode, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op);
     report(error);
-    throw new AttemptFailure(error, RETRY_STATUSES.has(statusCode), retryAfterMs);
+    throw error;
+  }
+
+  /**
+   * A network failure as a typed error: after the status line it is a cut-off document (say that
+   * the answer was unusable rather than that Eventor is unreachable), before it Eventor unreachable.
+   */
+  private networkFailure(error: unknown, afterHeaders: boolean, op: { operation: string }): EventorError {
+    return afterHeaders
+      ? new InvalidResponse(`truncated body: the connection closed before the whole document arrived (${networkReason(error)})`, null, { ...op, cause: sanitizedCause(error) })
+      : new Unreachable(networkReason(error), { ...op, cause: sanitizedCause(error) });
   }
 
   private emit(event: RequestEvent): void {
