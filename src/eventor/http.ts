@@ -116,8 +116,9 @@ export interface TransportOptions {
    * it should share a clock (`now`). Default: a cache of this client's own.
    */
   shared?: SharedResponseCache;
+  /** Per attempt (headers and the whole body); the wait before a retry does not count. Default 30 s. */
   timeoutMs?: number;
-  /** Retries after the first attempt. Default 3. */
+  /** Retries of a GET after its first attempt (undici's retry interceptor; a PUT is never retried). Default 3. */
   retries?: number;
   /**
    * Concurrent requests per API key. Default 4. Clients of one key and origin share one limit,
@@ -130,7 +131,10 @@ export interface TransportOptions {
    * default 256). Default 1. A scaled cap never passes MAX_RESPONSE_BYTES_CEILING.
    */
   responseLimitScale?: number;
-  /** An undici dispatcher to use instead of our own keep-alive Agent (tests, proxies). Not closed by close(). */
+  /**
+   * An undici dispatcher to use instead of our own keep-alive Agent (tests, proxies); the retry
+   * interceptor is composed on it all the same. Not closed by close().
+   */
   dispatcher?: Dispatcher;
   onRequest?: (event: RequestEvent) => void;
   /** Called when a stale cache entry is served instead of an error. */
