@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { caught } from './support/errors.js';
 import {
-  AuthenticationFailed, EventorError, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Unreachable, Upstream, ValidationError,
+  AuthenticationFailed, type EventorError, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Unreachable, Upstream, ValidationError,
 } from '../src/eventor/errors.js';
 import { HttpTransport, parseRetryAfter, USER_AGENT, type HttpRequest, type RequestEvent, type TransportOptions } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
@@ -201,6 +201,25 @@ describe('HttpTransport retries', () => {
     expect(server.seen).toHaveLength(2);
   });
 
+  it('does not count the wait before a retry against the timeout of an attempt', async () => {
+    const server = await startServer((_req, res, n) => {
+      if (n === 1) { res.writeHead(503, { 'retry-after': '1' }); res.end('<html>busy</html>'); }
+      else xmlResponse(res, XML('EventList'));
+    });
+    // The wait is real and longer than the timeout: the paused 503 and its connection must survive it.
+    const t = transport(server, { timeoutMs: 200, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 400))) });
+    expect((await t.request(get())).value).toContain('<EventList>');
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('retries only GETs: a PUT that met a 503 is not sent again', async () => {
+    const server = await startServer((_req, res) => { res.writeHead(503); res.end(); });
+    const t = transport(server, { retries: 2 });
+    const error = await caught(t.request(get('/competitor', { operation: 'save-competitor', method: 'PUT', body: '<Competitor/>' })));
+    expect(error).toBeInstanceOf(Upstream);
+    expect(server.seen.map((s) => s.method)).toEqual(['PUT']);
+  });
+
   it('retries connection errors and then reports Unreachable', async () => {
     const server = await startServer((_req, res) => { res.end(); });
     const baseUrl = server.baseUrl;
@@ -327,7 +346,7 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
     expect(server.maxActive).toBe(4);
   });
 
-  it('coalesces identical GETs in flight into one request, each caller getting its own copy', async () => {
+  it('coalesces identical GETs in flight into one request, every caller getting the one frozen answer', async () => {
     const server = await startServer(slow(50));
     const events: RequestEvent[] = [];
     const t = transport(server, { cache: false }, events);
@@ -335,8 +354,26 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => t.request(req)));
     expect(server.seen).toHaveLength(1);
     expect(results.filter((r) => r.coalesced)).toHaveLength(4);
-    expect(new Set(results.map((r) => r.value)).size).toBe(5);
+    // One answer shared, not five copies: frozen, so no caller can change another's.
+    expect(new Set(results.map((r) => r.value)).size).toBe(1);
+    expect(Object.isFrozen(results[0]!.value)).toBe(true);
     expect(events.filter((e) => e.coalesced)).toHaveLength(4);
+  });
+
+  it('hands every reader the one frozen cached answer: a caller cannot change what the next one is served', async () => {
+    const server = await startServer((_req, res) => xmlResponse(res, XML('EventList', '<Event/>')));
+    const t = transport(server);
+    type Parsed = { events: Array<{ name: string }> };
+    const req: HttpRequest<Parsed> = { ...get(), cacheTtlMs: 60_000, coalesce: true, parse: () => ({ events: [{ name: 'Sprint' }] }) };
+    const first = await t.request(req);
+    expect(() => { (first.value.events as Array<{ name: string }>).push({ name: 'Added' }); }).toThrow(TypeError);
+    expect(() => { (first.value.events[0] as { name: string }).name = 'Changed'; }).toThrow(TypeError);
+    const second = await t.request(req);
+    expect(second.fromCache).toBe(true);
+    // The very object, not a copy (a hit costs the same for any size of answer), and unchanged.
+    expect(second.value).toBe(first.value);
+    expect(second.value).toEqual({ events: [{ name: 'Sprint' }] });
+    expect(server.seen).toHaveLength(1);
   });
 
   it('does not coalesce requests marked as not coalescable, nor different URLs', async () => {

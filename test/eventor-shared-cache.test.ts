@@ -71,7 +71,9 @@ describe('clients of different clubs sharing one cache', () => {
     const listB = await b.events(range);
     expect(count('/api/events')).toBe(1);
     expect(listB).toEqual(listA);
-    expect(listB).not.toBe(listA);
+    // One frozen answer for both clubs, not a copy each.
+    expect(listB).toBe(listA);
+    expect(Object.isFrozen(listB[0])).toBe(true);
 
     const ev = listA[0]!;
     await a.event({ eventId: ev.id });
@@ -112,7 +114,7 @@ describe('clients of different clubs sharing one cache', () => {
     expect(count('/api/competitors')).toBe(2);
   });
 
-  it('coalesces concurrent identical public requests across keys, each caller getting its own copy', async () => {
+  it('coalesces concurrent identical public requests across keys, no caller able to change another\'s answer', async () => {
     const ev = sandbox.dataset.events.find((e) => e.hasResults && e.syntheticRunners === 0)!;
     sandbox.faults.add({ path: '/api/results/event', kind: 'latency', ms: 150 });
     const [a, b, c] = [clientOf(0), clientOf(1), clientOf(2)];
@@ -120,8 +122,8 @@ describe('clients of different clubs sharing one cache', () => {
     expect(count('/api/results/event')).toBe(1);
     expect(answers.filter((x) => x.meta.coalesced)).toHaveLength(2);
     expect(answers[1]!.data).toEqual(answers[0]!.data);
-    // Mutating one caller's answer changes neither the others' nor the cached one.
-    answers[0]!.data.classes.length = 0;
+    // One caller cannot change the answer: neither the others' nor the cached one changes.
+    expect(() => { (answers[0]!.data.classes as unknown[]).length = 0; }).toThrow(TypeError);
     expect(answers[1]!.data.classes.length).toBeGreaterThan(0);
     expect((await c.eventResults({ eventId: ev.id })).classes.length).toBe(answers[2]!.data.classes.length);
     expect(count('/api/results/event')).toBe(1);

@@ -64,7 +64,9 @@ export class EventorClient {
       parse: (xml) => parseResponse(name, xml, context),
     });
     if (def.invalidates.length > 0) this.transport.invalidate(def.invalidates);
-    return { data: result.value, meta: { fromCache: result.fromCache, coalesced: result.coalesced, stale: result.stale } };
+    // The value is deep-frozen (shared by every caller: http.ts); the domain types say so once
+    // their callers take read-only values (issue 11 §5), until then this cast states it.
+    return { data: result.value as Result<N>, meta: { fromCache: result.fromCache, coalesced: result.coalesced, stale: result.stale } };
   }
 
   events(params: Params<'events'> = {}): Promise<Result<'events'>> {

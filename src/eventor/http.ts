@@ -4,9 +4,14 @@
  * and a response cache with stale-if-error. It knows nothing about operations or XML shapes: the
  * caller hands it a parse function, so only bodies that parsed are ever cached.
  *
+ * The cache and the sharing of requests in flight are lru-cache's (response-cache.ts); what stays
+ * here is what no library knows: which key an answer belongs to, what a refused key may be
+ * served, Eventor's statuses as typed errors, and the per-request size cap.
+ *
  * Clients of one Eventor instance may share one SharedResponseCache: an answer that does not
  * depend on whose key asked (the caller says so per request) is then fetched once for every key,
  * and an answer that does is kept apart per key, exactly as if each client had its own cache.
+ * Answers are deep-frozen and handed out as they are, never copied.
  *
  * Size: a 2xx body is read with a byte count against the request's cap (times the transport's
  * scale); past it, or when Content-Length alone is past it, the body is dropped, the connection
@@ -18,7 +23,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, type Dispatcher } from 'undici';
+import type { LRUCache } from 'lru-cache';
+import { Agent, type Dispatcher, interceptors, type RetryHandler } from 'undici';
 import {
   AuthenticationFailed,
   EventorError,
@@ -33,6 +39,9 @@ import {
   ValidationError,
 } from './errors.js';
 import type { EventorInstance } from './instances.js';
+import { type AnswerFetch, type CachedAnswer, type DeepReadonly, deepFreeze, nonNegativeInt, SharedResponseCache } from './response-cache.js';
+
+export { type DeepReadonly, SharedResponseCache, type SharedCacheOptions } from './response-cache.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -107,8 +116,9 @@ export interface TransportOptions {
    * it should share a clock (`now`). Default: a cache of this client's own.
    */
   shared?: SharedResponseCache;
+  /** Per attempt (headers and the whole body); the wait before a retry does not count. Default 30 s. */
   timeoutMs?: number;
-  /** Retries after the first attempt. Default 3. */
+  /** Retries of a GET after its first attempt (undici's retry interceptor; a PUT is never retried). Default 3. */
   retries?: number;
   /**
    * Concurrent requests per API key. Default 4. Clients of one key and origin share one limit,
@@ -121,7 +131,10 @@ export interface TransportOptions {
    * default 256). Default 1. A scaled cap never passes MAX_RESPONSE_BYTES_CEILING.
    */
   responseLimitScale?: number;
-  /** An undici dispatcher to use instead of our own keep-alive Agent (tests, proxies). Not closed by close(). */
+  /**
+   * An undici dispatcher to use instead of our own keep-alive Agent (tests, proxies); the retry
+   * interceptor is composed on it all the same. Not closed by close().
+   */
   dispatcher?: Dispatcher;
   onRequest?: (event: RequestEvent) => void;
   /** Called when a stale cache entry is served instead of an error. */
@@ -170,110 +183,11 @@ export interface HttpRequest<T> {
 }
 
 export interface HttpResult<T> {
-  value: T;
+  /** Deep-frozen: cached and coalesced answers are shared by every caller, never copied. */
+  value: DeepReadonly<T>;
   fromCache: boolean;
   coalesced: boolean;
   stale: boolean;
-}
-
-interface CacheEntry {
-  operation: string;
-  /** Fingerprint of the key the answer belongs to; null for a key-independent answer. */
-  keyId: string | null;
-  value: unknown;
-  storedAt: number;
-  expiresAt: number;
-  size: number;
-}
-
-interface Flight {
-  /** Whose key the request travels with: a refusal of that key is no answer for other keys. */
-  keyId: string;
-  promise: Promise<HttpResult<unknown>>;
-}
-
-export interface SharedCacheOptions {
-  /** Most entries kept; the least recently used go first. Default 500. */
-  maxEntries?: number;
-  /** Rough bound on the cached bodies' total size in characters. Default 64 MiB worth. */
-  maxChars?: number;
-}
-
-/**
- * Parsed answers and requests in flight, for one client or for every client of an instance.
- * Entries carry the key they belong to (none for key-independent answers), so one bound covers
- * all keys and a key's answers never reach another key. Values are stored as parsed and handed
- * out as clones only.
- */
-export class SharedResponseCache {
-  readonly maxEntries: number;
-  readonly maxChars: number;
-  /** @internal */
-  readonly entries = new Map<string, CacheEntry>();
-  /** @internal */
-  readonly inFlight = new Map<string, Flight>();
-  /**
-   * Fingerprints of keys Eventor refused on their latest request: they get no answers fetched
-   * with other keys until Eventor accepts them again, so a revoked key finds out (and its server
-   * pauses) instead of living on other clubs' requests.
-   * @internal
-   */
-  readonly refused = new Set<string>();
-  #chars = 0;
-
-  constructor(options: SharedCacheOptions = {}) {
-    this.maxEntries = nonNegativeInt(options.maxEntries, 500, 'maxEntries');
-    this.maxChars = positive(options.maxChars, 64 * 1024 * 1024, 'maxChars');
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** Characters of the cached bodies (the memory bound's measure). */
-  get chars(): number {
-    return this.#chars;
-  }
-
-  /** @internal Marks the entry most recently used and returns it. */
-  touch(key: string): CacheEntry | undefined {
-    const entry = this.entries.get(key);
-    if (entry) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
-  }
-
-  /** @internal `entry.size` is the body's length: a fair, free proxy for the parsed value's memory. */
-  store(key: string, entry: CacheEntry): void {
-    if (entry.size > this.maxChars) return;
-    this.delete(key);
-    this.entries.set(key, entry);
-    this.#chars += entry.size;
-    for (const [k] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.#chars <= this.maxChars) break;
-      this.delete(k);
-    }
-  }
-
-  /** @internal */
-  deleteWhere(test: (entry: CacheEntry) => boolean): void {
-    for (const [key, entry] of this.entries) if (test(entry)) this.delete(key);
-  }
-
-  /** Drops every cached answer (requests in flight finish and are stored as usual). */
-  clear(): void {
-    this.entries.clear();
-    this.#chars = 0;
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.#chars -= entry.size;
-  }
 }
 
 /** A tiny FIFO semaphore: Eventor asks for restraint, and queues stay short, so no library is needed. */
@@ -318,8 +232,33 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   return Math.max(0, date - now);
 }
 
-class AttemptFailure {
-  constructor(readonly error: EventorError, readonly retryable: boolean, readonly retryAfterMs: number | null) {}
+/** How one request may share: the answer's key, and whether the asking key is refused. */
+interface Sharing {
+  keyIndependent: boolean;
+  refused: boolean;
+  /** Where the key-independent answer lives (null when the request is key-bound). */
+  sharedKey: string | null;
+}
+
+/** A shared fetch's failure, with whose key it travelled: a refusal of that key is no answer for others. */
+class FlightFailure {
+  constructor(readonly error: unknown, readonly keyId: string) {}
+}
+
+/** A body cut off after the headers: fetchWithRetries asks for it again whole. */
+class CutOffBody {
+  constructor(readonly error: EventorError) {}
+}
+
+/** Eventor's answer to a request it did not serve, as the typed error callers handle. */
+function statusError(statusCode: number, path: string, retryAfterMs: number | null, op: { operation: string }): EventorError {
+  if (statusCode === 403) return new InvalidApiKey(op);
+  if (statusCode === 401) return new AuthenticationFailed(op);
+  if (statusCode === 404) return new NotFound(path, op);
+  if (statusCode === 400) return new ValidationError('parameters', 'Eventor rejected the request as a Bad Request (HTTP 400)', op);
+  if (statusCode === 429) return new RateLimited(retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000), op);
+  if (statusCode >= 300 && statusCode < 400) return new InvalidResponse(`HTTP ${statusCode} redirect (not followed; set the instance base URL to the final address)`, null, op);
+  return new Upstream(statusCode, op);
 }
 
 function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -342,8 +281,10 @@ export class HttpTransport {
   private readonly keyId: string;
   private readonly origin: string;
   private readonly basePath: string;
+  /** The dispatcher requests go through: the keep-alive Agent (or the injected one) with undici's retries. */
   private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  /** Our own Agent, closed by close(); null when the caller passed a dispatcher (theirs to close). */
+  private readonly ownDispatcher: Agent | null;
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly baseDelayMs: number;
@@ -398,15 +339,14 @@ export class HttpTransport {
       ...(cacheOptions?.maxChars === undefined ? {} : { maxChars: cacheOptions.maxChars }),
     });
 
-    if (options.dispatcher) {
-      this.dispatcher = options.dispatcher;
-      this.ownsDispatcher = false;
-    } else {
-      // An Agent keeps one keep-alive pool per origin; redirects are not followed, because the
-      // ApiKey header would travel along to wherever the Location points.
-      this.dispatcher = new Agent({ connections: concurrency, keepAliveTimeout: 30_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
-      this.ownsDispatcher = true;
-    }
+    // An Agent keeps one keep-alive pool per origin; redirects are not followed, because the
+    // ApiKey header would travel along to wherever the Location points.
+    this.ownDispatcher = options.dispatcher ? null : new Agent({ connections: concurrency, keepAliveTimeout: 30_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+    // undici retries (send() decides per attempt, see there). throwOnError: false hands us the
+    // last answer when retries end, so its status maps to a typed error like any other.
+    this.dispatcher = (options.dispatcher ?? this.ownDispatcher!).compose(
+      interceptors.retry({ throwOnError: false, maxRetries: this.retries, methods: ['GET'], statusCodes: [...RETRY_STATUSES] }),
+    );
 
     this.limiterKey = `${this.origin}|${this.keyId}`;
     let limiter = limiters.get(this.limiterKey);
@@ -425,56 +365,90 @@ export class HttpTransport {
 
   async request<T>(req: HttpRequest<T>): Promise<HttpResult<T>> {
     if (this.closed) throw new Unreachable('client closed', { operation: req.operation });
-    const ttl = this.cacheEnabled && req.method === 'GET' ? (this.ttlOverrides[req.operation] ?? req.cacheTtlMs) : 0;
+    const ttl = this.cacheEnabled && this.cache.keeps && req.method === 'GET' ? (this.ttlOverrides[req.operation] ?? req.cacheTtlMs) : 0;
     // Credentials in headers make an answer the caller's own, whatever the operation claims.
-    const keyIndependent = req.keyIndependent === true && req.method === 'GET' && Object.keys(req.secretHeaders ?? {}).length === 0;
+    const claimsIndependent = req.keyIndependent === true && req.method === 'GET' && Object.keys(req.secretHeaders ?? {}).length === 0;
     // A key Eventor refused is served nothing fetched with other keys (that would hide the
-    // refusal): it reads no cache and joins only its own key's requests, until Eventor accepts it.
-    const refused = keyIndependent && this.cache.refused.has(this.keyId);
-    const key = this.requestKey(req, keyIndependent);
-    const flightKey = refused ? this.requestKey(req, false) : key;
-    const started = this.now();
+    // refusal): its requests are its own, read no cache and join only its own key's requests,
+    // until Eventor accepts it.
+    const refused = claimsIndependent && this.cache.refused.has(this.keyId);
+    const how: Sharing = { keyIndependent: claimsIndependent && !refused, refused, sharedKey: claimsIndependent ? this.requestKey(req, true) : null };
+    const key = this.requestKey(req, how.keyIndependent);
 
-    for (;;) {
-      if (ttl > 0 && req.fresh !== true && !refused) {
-        const entry = this.cache.entries.get(key);
-        if (entry && this.freshUntil(entry, ttl) > this.now()) {
-          this.cache.touch(key);
-          this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: false, error: null });
-          return { value: structuredClone(entry.value) as T, fromCache: true, coalesced: false, stale: false };
-        }
-      }
-      if (!req.coalesce || req.method !== 'GET') break;
-
-      const pending = this.cache.inFlight.get(flightKey);
-      if (!pending) {
-        const flight: Flight = {
-          keyId: this.keyId,
-          // Removed from the map before any caller resumes, so nobody joins a settled request.
-          promise: this.fetchAndCache(req, key, ttl, { keyIndependent, staleAllowed: !refused }).finally(() => {
-            if (this.cache.inFlight.get(flightKey) === flight) this.cache.inFlight.delete(flightKey);
-          }),
-        };
-        this.cache.inFlight.set(flightKey, flight);
-        const result = (await flight.promise) as HttpResult<T>;
-        // Followers clone in their own continuations, which run before our caller's, so the
-        // leader may keep the original unless the cache holds it too.
-        return ttl > 0 ? { ...result, value: structuredClone(result.value) } : result;
-      }
-      try {
-        const shared = (await pending.promise) as HttpResult<T>;
-        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: shared.fromCache, coalesced: true, stale: shared.stale, error: null });
-        return { ...shared, value: structuredClone(shared.value), coalesced: true };
-      } catch (error) {
-        // Another key was refused or throttled: that says nothing about ours, so ask again
-        // (the cache, another request in flight, or Eventor with our own key).
-        if (pending.keyId !== this.keyId && isAboutTheKey(error)) continue;
-        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: false, coalesced: true, stale: false, error: error instanceof EventorError ? error.code : 'Error' });
-        throw error;
+    if (ttl > 0 && req.fresh !== true && !refused) {
+      // Read with allowStale: the library's clock only says when an answer must go; whether it
+      // is fresh is the reader's TTL's call (another client may have stored it with a longer one).
+      const answer = this.cache.entries.get(key, { allowStale: true });
+      if (answer && this.freshUntil(answer, ttl) > this.now()) {
+        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: false, error: null });
+        return { value: answer.value as DeepReadonly<T>, fromCache: true, coalesced: false, stale: false };
       }
     }
-    const result = await this.fetchAndCache(req, key, ttl, { keyIndependent, staleAllowed: !refused });
-    return ttl > 0 ? { ...result, value: structuredClone(result.value) } : result;
+    if (!req.coalesce || req.method !== 'GET') {
+      try {
+        const { answer, keepForMs } = await this.fetchAnswer(req, ttl, how);
+        if (ttl > 0) this.cache.entries.set(key, answer, { ttl: keepForMs });
+        return { value: answer.value as DeepReadonly<T>, fromCache: false, coalesced: false, stale: false };
+      } catch (error) {
+        return this.staleOrThrow(req, key, ttl, error, !refused);
+      }
+    }
+    return this.fetchShared(req, key, ttl, how);
+  }
+
+  /**
+   * Identical GETs in flight share one request: lru-cache's fetch() runs the first caller's
+   * fetch and hands its promise to everyone who asks for the key before it settles.
+   */
+  private async fetchShared<T>(req: HttpRequest<T>, key: string, ttl: number, how: Sharing): Promise<HttpResult<T>> {
+    // Answers not to be kept are shared only while in flight: under a key of their own, so they
+    // never replace a kept answer, and dropped as soon as they arrive.
+    const flightKey = ttl > 0 ? key : `${key} (in flight)`;
+    const started = this.now();
+    const context: AnswerFetch = {
+      run: async () => {
+        try {
+          return await this.fetchAnswer(req, ttl, how);
+        } catch (error) {
+          throw new FlightFailure(error, this.keyId);
+        }
+      },
+    };
+    for (;;) {
+      const status: LRUCache.Status<string, CachedAnswer, AnswerFetch> = {};
+      let answer: CachedAnswer | undefined;
+      try {
+        // forceRefresh: this caller already found no answer fresh for its own TTL.
+        answer = await this.cache.entries.fetch(flightKey, { context, forceRefresh: true, allowStale: false, status });
+      } catch (failure) {
+        const error = failure instanceof FlightFailure ? failure.error : failure;
+        const joined = status.fetch === 'inflight';
+        // Another key was refused or throttled: that says nothing about ours, so ask again
+        // (the cache, another request in flight, or Eventor with our own key).
+        if (joined && failure instanceof FlightFailure && failure.keyId !== this.keyId && isAboutTheKey(error)) continue;
+        if (joined) this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: false, coalesced: true, stale: false, error: error instanceof EventorError ? error.code : 'Error' });
+        return this.staleOrThrow(req, key, ttl, error, !how.refused);
+      }
+      if (answer === undefined) throw new InvalidResponse('no answer', null, { operation: req.operation });
+      const coalesced = status.fetch === 'inflight';
+      if (ttl <= 0 && !coalesced && this.cache.entries.peek(flightKey, { allowStale: true }) === answer) this.cache.entries.delete(flightKey);
+      if (coalesced) this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: false, coalesced: true, stale: false, error: null });
+      return { value: answer.value as DeepReadonly<T>, fromCache: false, coalesced, stale: false };
+    }
+  }
+
+  /** Stale-if-error: a transient failure serves the expired answer, within maxStaleMs past its time. */
+  private staleOrThrow<T>(req: HttpRequest<T>, key: string, ttl: number, error: unknown, staleAllowed: boolean): HttpResult<T> {
+    if (ttl > 0 && staleAllowed && error instanceof EventorError && error.transient) {
+      const answer = this.cache.entries.get(key, { allowStale: true });
+      const expiredFor = answer ? this.now() - this.freshUntil(answer, ttl) : Number.POSITIVE_INFINITY;
+      if (answer && expiredFor <= this.maxStaleMs) {
+        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: true, error: error.code });
+        this.onStale?.({ operation: req.operation, error, expiredForMs: Math.max(0, expiredFor) });
+        return { value: answer.value as DeepReadonly<T>, fromCache: true, coalesced: false, stale: true };
+      }
+    }
+    throw error;
   }
 
   /**
@@ -482,18 +456,18 @@ export class HttpTransport {
    * key's own and the key-independent ones; other keys' own answers cannot show our change.
    */
   invalidate(operations: readonly string[]): void {
-    this.cache.deleteWhere((entry) => operations.includes(entry.operation) && (entry.keyId === null || entry.keyId === this.keyId));
+    this.cache.deleteWhere((answer) => operations.includes(answer.operation) && (answer.keyId === null || answer.keyId === this.keyId));
   }
 
   /** Drops every cached answer this client can be served: its key's and the key-independent ones. */
   clearCache(): void {
-    this.cache.deleteWhere((entry) => entry.keyId === null || entry.keyId === this.keyId);
+    this.cache.deleteWhere((answer) => answer.keyId === null || answer.keyId === this.keyId);
   }
 
   /** Cached answers this client can be served. */
   get cacheSize(): number {
     let n = 0;
-    for (const entry of this.cache.entries.values()) if (entry.keyId === null || entry.keyId === this.keyId) n++;
+    for (const [, answer] of this.cache.answers()) if (answer.keyId === null || answer.keyId === this.keyId) n++;
     return n;
   }
 
@@ -504,7 +478,7 @@ export class HttpTransport {
     if (limiter && --limiter.users <= 0) limiters.delete(this.limiterKey);
     // A shared cache belongs to whoever made it, and other clients still read from it.
     if (this.ownsCache) this.cache.clear();
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    await this.ownDispatcher?.close();
   }
 
   /**
@@ -519,66 +493,69 @@ export class HttpTransport {
     return `${req.method} ${this.origin}${this.basePath}${req.path}${qs ? `?${qs}` : ''} ${zones} ${keyIndependent ? '*' : this.keyId}`;
   }
 
-  /** An entry is fresh for the reader's own TTL too: another client may have stored it with a longer one. */
-  private freshUntil(entry: CacheEntry, ttl: number): number {
-    return Math.min(entry.expiresAt, entry.storedAt + ttl);
+  /** An answer is fresh for the reader's own TTL too: another client may have stored it with a longer one. */
+  private freshUntil(answer: CachedAnswer, ttl: number): number {
+    return Math.min(answer.expiresAt, answer.storedAt + ttl);
   }
 
-  private async fetchAndCache<T>(req: HttpRequest<T>, key: string, ttl: number, how: { keyIndependent: boolean; staleAllowed: boolean }): Promise<HttpResult<T>> {
+  /**
+   * Asks Eventor and returns the answer, deep-frozen, with how long the cache may keep it: its TTL
+   * and the stale-if-error window after it. A refusal of the key drops what the key had.
+   */
+  private async fetchAnswer<T>(req: HttpRequest<T>, ttl: number, how: Sharing): Promise<{ answer: CachedAnswer; keepForMs: number }> {
     try {
       const { value, size } = await this.fetchWithRetries(req);
       this.cache.refused.delete(this.keyId);
-      if (ttl > 0) {
-        const now = this.now();
-        this.cache.store(key, { operation: req.operation, keyId: how.keyIndependent ? null : this.keyId, value, storedAt: now, expiresAt: now + ttl, size });
-      }
-      return { value, fromCache: false, coalesced: false, stale: false };
+      const now = this.now();
+      const answer: CachedAnswer = { operation: req.operation, keyId: how.keyIndependent ? null : this.keyId, value: deepFreeze(value), storedAt: now, expiresAt: now + ttl, size };
+      const keepForMs = ttl > 0 ? ttl + this.maxStaleMs : 1;
+      // Accepted again: the public answer goes where every key (this one included) reads it.
+      if (how.refused && how.sharedKey !== null && ttl > 0) this.cache.entries.set(how.sharedKey, { ...answer, keyId: null }, { ttl: keepForMs });
+      return { answer, keepForMs };
     } catch (error) {
       if (error instanceof InvalidApiKey) {
         this.cache.refused.add(this.keyId);
         // Every answer this key got before is now a lie about it (the key check of /status
         // above all): the next call must ask Eventor and meet the refusal itself.
-        this.cache.deleteWhere((entry) => entry.keyId === this.keyId);
-      }
-      if (ttl > 0 && how.staleAllowed && error instanceof EventorError && error.transient) {
-        const entry = this.cache.entries.get(key);
-        const expiredFor = entry ? this.now() - this.freshUntil(entry, ttl) : Infinity;
-        if (entry && expiredFor <= this.maxStaleMs) {
-          this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: true, error: error.code });
-          this.onStale?.({ operation: req.operation, error, expiredForMs: Math.max(0, expiredFor) });
-          return { value: entry.value as T, fromCache: true, coalesced: false, stale: true };
-        }
+        this.cache.deleteWhere((answer) => answer.keyId === this.keyId);
       }
       throw error;
     }
   }
 
+  /**
+   * Retries are undici's (interceptors.retry, composed on the dispatcher): this only says, per
+   * failed attempt, whether and when to try again (our statuses, GETs only, full jitter, Retry-After
+   * capped), and reports the attempt. One thing undici does not do for us: a body cut off after
+   * the headers is resumed by undici with a Range request, which Eventor's API does not serve; so
+   * such a body is asked for again whole, here, within the same count of retries.
+   */
   private async fetchWithRetries<T>(req: HttpRequest<T>): Promise<{ value: T; size: number }> {
-    for (let attempt = 1; ; attempt++) {
-      const release = await this.semaphore.acquire();
-      let failure: AttemptFailure;
+    const count = { attempt: 1 };
+    for (;;) {
       try {
-        return await this.attempt(req, attempt);
+        return await this.send(req, count);
       } catch (error) {
-        if (!(error instanceof AttemptFailure)) throw error;
-        failure = error;
-      } finally {
-        release();
+        if (!(error instanceof CutOffBody)) throw error;
+        if (req.method !== 'GET' || count.attempt > this.retries || this.closed) throw error.error;
+        await this.sleep(this.backoff(count.attempt));
+        count.attempt++;
       }
-      if (!failure.retryable || attempt > this.retries || this.closed) throw failure.error;
-      const backoff = this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1));
-      const delay = failure.retryAfterMs === null ? backoff : Math.min(this.maxRetryAfterMs, Math.max(failure.retryAfterMs, backoff));
-      await this.sleep(delay);
     }
   }
 
-  /** One attempt; resolves with the parsed value or rejects with an AttemptFailure. */
-  private async attempt<T>(req: HttpRequest<T>, attempt: number): Promise<{ value: T; size: number }> {
-    const started = this.now();
+  /** Delay before retry number `attempt`: random(0, min(maxDelay, base * 2^(attempt-1))), "full jitter". */
+  private backoff(attempt: number): number {
+    return this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1));
+  }
+
+  /** One request, retried by undici; resolves with the parsed value or rejects with an EventorError (or CutOffBody). */
+  private async send<T>(req: HttpRequest<T>, count: { attempt: number }): Promise<{ value: T; size: number }> {
     const op = { operation: req.operation };
+    let started = this.now();
     let status: number | null = null;
     const report = (error: EventorError | null) =>
-      this.emit({ operation: req.operation, method: req.method, status, durationMs: this.now() - started, attempt, fromCache: false, coalesced: false, stale: false, error: error ? error.code : null });
+      this.emit({ operation: req.operation, method: req.method, status, durationMs: this.now() - started, attempt: count.attempt, fromCache: false, coalesced: false, stale: false, error: error ? error.code : null });
 
     const headers: Record<string, string> = {
       ...req.secretHeaders,
@@ -590,12 +567,47 @@ export class HttpTransport {
     if (req.body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/xml; charset=utf-8';
     const qs = new URLSearchParams(Object.entries(req.query ?? {})).toString();
     const path = `${this.basePath}${req.path}${qs ? `?${qs}` : ''}`;
-
-    // One deadline for the whole attempt: undici's bodyTimeout is per chunk, so a slow trickle
-    // of a large list could otherwise run far past it.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     const limitBytes = Math.min(MAX_RESPONSE_BYTES_CEILING, Math.floor((req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) * this.responseLimitScale));
+
+    // One deadline per attempt: undici's bodyTimeout is per chunk, so a slow trickle of a large
+    // list could otherwise run far past it. It does not run while waiting to retry.
+    const controller = new AbortController();
+    let timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    // The slot is held per attempt and given back while waiting to retry, as before undici retried.
+    let release = await this.semaphore.acquire();
+    let headersArrived = false;
+
+    const retry: RetryHandler.RetryCallback = (err, _context, callback) => {
+      const statusCode = (err as { statusCode?: unknown }).statusCode;
+      const failedStatus = typeof statusCode === 'number' ? statusCode : null;
+      // A body already being read can only be resumed with Range (see fetchWithRetries).
+      const retryable = !headersArrived && req.method === 'GET' && count.attempt <= this.retries && !this.closed
+        && (failedStatus === null ? !isTimeoutError(err) : RETRY_STATUSES.has(failedStatus));
+      if (!retryable) {
+        // undici hands on the response (throwOnError: false) or the error; reported there.
+        callback(err);
+        return;
+      }
+      const responseHeaders = (err as { headers?: Record<string, string | string[] | undefined> }).headers ?? {};
+      status = failedStatus;
+      report(failedStatus === null ? this.networkFailure(err, false, op) : statusError(failedStatus, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op));
+      const retryAfterMs = failedStatus === null ? null : parseRetryAfter(responseHeaders['retry-after'], this.now());
+      const backoff = this.backoff(count.attempt);
+      const delay = retryAfterMs === null ? backoff : Math.min(this.maxRetryAfterMs, Math.max(retryAfterMs, backoff));
+      clearTimeout(timer);
+      release();
+      void this.sleep(delay)
+        .then(async () => {
+          release = await this.semaphore.acquire();
+          count.attempt++;
+          started = this.now();
+          status = null;
+          timer = setTimeout(() => controller.abort(), this.timeoutMs);
+          callback(this.closed ? err : null);
+        })
+        .catch(() => callback(err));
+    };
+
     let statusCode: number;
     let body: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
@@ -609,7 +621,9 @@ export class HttpTransport {
         signal: controller.signal,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-      });
+        retryOptions: { retry },
+      } as Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions });
+      headersArrived = true;
       statusCode = response.statusCode;
       status = statusCode;
       responseHeaders = response.headers;
@@ -623,21 +637,18 @@ export class HttpTransport {
     } catch (error) {
       if (error instanceof ResponseTooLarge) {
         report(error);
-        throw new AttemptFailure(error, false, null);
+        throw error;
       }
       const timedOut = controller.signal.aborted || isTimeoutError(error);
-      // A connection lost after the status line means a cut-off document: retry it, and if it
-      // keeps happening say that the answer was unusable rather than that Eventor is unreachable.
-      const mapped = timedOut
-        ? new Timeout(this.timeoutMs, op)
-        : status !== null
-          ? new InvalidResponse(`truncated body: the connection closed before the whole document arrived (${networkReason(error)})`, null, { ...op, cause: sanitizedCause(error) })
-          : new Unreachable(networkReason(error), { ...op, cause: sanitizedCause(error) });
+      const mapped = timedOut ? new Timeout(this.timeoutMs, op) : this.networkFailure(error, status !== null, op);
       report(mapped);
+      // A connection lost after the status line means a cut-off document: asked again whole.
+      if (!timedOut && status !== null) throw new CutOffBody(mapped);
       // Timeouts are not retried: a slow Eventor is slow again, and a Discord reply cannot wait minutes.
-      throw new AttemptFailure(mapped, !timedOut, null);
+      throw mapped;
     } finally {
       clearTimeout(timer);
+      release();
     }
 
     if (statusCode >= 200 && statusCode < 300) {
@@ -651,23 +662,25 @@ export class HttpTransport {
           ? error
           : new InvalidResponse(`could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`, null, { ...op, cause: error });
         report(mapped);
-        throw new AttemptFailure(mapped, false, null);
+        throw mapped;
       }
       report(null);
       return { value, size: body.length };
     }
 
-    const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], this.now());
-    let error: EventorError;
-    if (statusCode === 403) error = new InvalidApiKey(op);
-    else if (statusCode === 401) error = new AuthenticationFailed(op);
-    else if (statusCode === 404) error = new NotFound(req.path, op);
-    else if (statusCode === 400) error = new ValidationError('parameters', 'Eventor rejected the request as a Bad Request (HTTP 400)', op);
-    else if (statusCode === 429) error = new RateLimited(retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000), op);
-    else if (statusCode >= 300 && statusCode < 400) error = new InvalidResponse(`HTTP ${statusCode} redirect (not followed; set the instance base URL to the final address)`, null, op);
-    else error = new Upstream(statusCode, op);
+    const error = statusError(statusCode, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op);
     report(error);
-    throw new AttemptFailure(error, RETRY_STATUSES.has(statusCode), retryAfterMs);
+    throw error;
+  }
+
+  /**
+   * A network failure as a typed error: after the status line it is a cut-off document (say that
+   * the answer was unusable rather than that Eventor is unreachable), before it Eventor unreachable.
+   */
+  private networkFailure(error: unknown, afterHeaders: boolean, op: { operation: string }): EventorError {
+    return afterHeaders
+      ? new InvalidResponse(`truncated body: the connection closed before the whole document arrived (${networkReason(error)})`, null, { ...op, cause: sanitizedCause(error) })
+      : new Unreachable(networkReason(error), { ...op, cause: sanitizedCause(error) });
   }
 
   private emit(event: RequestEvent): void {
@@ -743,11 +756,5 @@ function sanitizedCause(error: unknown): Error {
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) throw new ValidationError(name, 'must be a positive number');
-  return value;
-}
-
-function nonNegativeInt(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new ValidationError(name, 'must be a whole number, 0 or more');
   return value;
 }

@@ -67,7 +67,8 @@ export async function fetchChangedEvents(client: EventorClient, organisationId: 
     includeEntryBreaks: true,
   };
   const home = (await clubArea(client, organisationId)).ids;
-  const found = await client.events({ ...window, organisationIds: home });
+  // A copy: the client's answers are frozen and shared with every other caller.
+  const found = [...(await client.events({ ...window, organisationIds: home }))];
   if (classificationIds.length > 0) found.push(...await client.events({ ...window, classificationIds: [...classificationIds] }));
   return found;
 }
