@@ -10,7 +10,8 @@
  * positional ids it replaces, and ids already posted in that form (the `login:button` of automatic
  * posts above all) still decode.
  */
-import type { z } from 'zod';
+import { z as zod, type z } from 'zod';
+import { LANGUAGES, type Language } from '../i18n/index.js';
 
 /** Discord's limit on a component's custom id. */
 export const CUSTOM_ID_MAX = 100;
@@ -23,6 +24,16 @@ export interface CustomIdCodec<Value> {
   /** The value an id carries, validated by the schema; null for an id that is not this codec's, forged or stale. */
   decode(customId: string): Value | null;
 }
+
+/** The value a codec carries, for a handler's parameter. */
+export type CustomIdValue<Codec> = Codec extends CustomIdCodec<infer Value> ? Value : never;
+
+/** Discord's and Eventor's ids: digits only, so a forged one cannot carry anything else into a lookup. */
+export const idField = (): z.ZodString => zod.string().regex(/^\d{1,20}$/);
+/** A page number of a paged answer (the renderer clamps it to the pages there are). */
+export const pageField = (): z.ZodNumber => zod.number().int().min(1).max(10_000);
+/** The language a public answer was written in, so paging keeps it whoever clicks. */
+export const languageField = () => zod.enum(LANGUAGES as [Language, ...Language[]]);
 
 const NAME_SHAPE = /^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$/;
 
