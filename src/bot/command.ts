@@ -93,9 +93,10 @@ interface CommandDeclarations {
   /**
    * Whether running it may ask Eventor (default true). Such commands count towards the member's
    * cooldown, which the router checks before anything else. Only what never reaches Eventor says
-   * false, so a command that does not say errs on the side of the limit.
+   * false, so a command that does not say errs on the side of the limit. A subcommand may say
+   * otherwise for itself.
    */
-  callsEventor?: boolean | ((interaction: ChatInputCommandInteraction) => boolean);
+  callsEventor?: boolean;
   /** What the member must have, for the command, its subcommands and its autocomplete. */
   requires?: Requirements;
   autocomplete?(ctx: AutocompleteContext): Promise<ApplicationCommandOptionChoiceData[]>;

@@ -308,7 +308,7 @@ function subcommandOf(command: BotCommand, interaction: ChatInputCommandInteract
 /** The handler a slash command runs and the declarations that apply to it; null for a subcommand the table does not have. */
 function routeOf(command: BotCommand, interaction: ChatInputCommandInteraction): Route | null {
   const defer = typeof command.defer === 'function' ? command.defer(interaction) : command.defer;
-  const callsEventor = typeof command.callsEventor === 'function' ? command.callsEventor(interaction) : command.callsEventor ?? true;
+  const callsEventor = command.callsEventor ?? true;
   if (command.execute) return { execute: command.execute.bind(command), defer, callsEventor, requires: command.requires ?? {} };
   const sub = subcommandOf(command, interaction);
   if (!sub) return null;
