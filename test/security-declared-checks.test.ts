@@ -5,8 +5,11 @@
  * any handler runs, with the one message of that case, and Eventor is asked nothing. An id that does
  * not decode (forged, or from an older version) gets the one "no longer valid" message.
  */
-import { ComponentType } from 'discord.js';
+import { ComponentType, SlashCommandBuilder } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { COMMANDS } from '../commands/index.js';
+import { customIdCodec, onComponent, type BotCommand } from '../src/bot/command.js';
 import { t } from '../src/i18n/index.js';
 import { loginButton } from '../src/render/login-button.js';
 import type { InteractionHandle, SandboxUser } from '../src/sandbox/discord/index.js';
@@ -111,5 +114,69 @@ describe('declared checks: the router refuses forged component ids before the ha
       guildId: world.guild.id, channelId: world.channel.id, user: world.admin, name: 'setup', subcommand: 'timezone', focused: 'zone', value: 'Europe/Sto', ...WAIT,
     });
     expect(allowed.map((c) => c.value)).toContain('Europe/Stockholm');
+  });
+});
+
+describe('declared checks on a subcommand table: a linked person, and one linked with the Eventor password', () => {
+  let world: LoopbackWorld;
+  const ran: string[] = [];
+  const probeButton = customIdCodec('probe:act', z.object({ n: z.number().int() }));
+  /** A command of the test's own, so each declaration is exercised alone through the real router. */
+  const probe: BotCommand = {
+    definition: new SlashCommandBuilder().setName('probe').setDescription('probe')
+      .addSubcommand((sub) => sub.setName('any').setDescription('any link'))
+      .addSubcommand((sub) => sub.setName('proven').setDescription('a password link'))
+      .toJSON(),
+    defer: 'ephemeral',
+    callsEventor: false,
+    subcommands: {
+      any: { requires: { linked: 'any' }, execute: async (ctx) => { ran.push('any'); await ctx.interaction.editReply('ran any'); } },
+      proven: { requires: { linked: 'credentials' }, execute: async (ctx) => { ran.push('proven'); await ctx.interaction.editReply('ran proven'); } },
+    },
+    components: [
+      onComponent(probeButton, {
+        defer: 'ephemeral',
+        callsEventor: false,
+        requires: { linked: 'credentials' },
+        handle: async (ctx, { n }) => { ran.push(`button ${n}`); await ctx.interaction.editReply(`clicked ${n}`); },
+      }),
+    ],
+  };
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld({ commands: [...COMMANDS, probe] });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const run = async (user: SandboxUser, subcommand: string): Promise<string> =>
+    (await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user, locale: 'en-GB', name: 'probe', subcommand }).reply(WAIT)).content;
+  const click = async (user: SandboxUser, n: number): Promise<string> => {
+    const channel = await world.bot.client.channels.fetch(world.channel.id);
+    if (!channel?.isSendable()) throw new Error('channel not sendable');
+    const customId = probeButton.encode({ n });
+    const button = { type: ComponentType.Button, style: 2, label: 'Go', custom_id: customId };
+    const message = await channel.send({ content: 'probe', components: [{ type: ComponentType.ActionRow, components: [button as never] }] });
+    return (await world.discord.clickButton({ message: message.id, customId, user, locale: 'en-GB' }).reply(WAIT)).content;
+  };
+
+  it('refuses the unlinked, lets any link through where any will do, and only a password link where one is required', async () => {
+    const person = world.eventor.dataset.homeClub.members[0]!.person.id!;
+    expect(await run(world.member, 'any')).toBe(t('en', 'error.notLinked'));
+    expect(await run(world.member, 'proven')).toBe(t('en', 'error.notLinked'));
+    expect(await click(world.member, 1)).toBe(t('en', 'error.notLinked'));
+    expect(ran).toEqual([]);
+
+    world.bot.store.linkPerson(world.guild.id, world.member.id, person, 'admin');
+    expect(await run(world.member, 'any')).toBe('ran any');
+    expect(await run(world.member, 'proven')).toBe(t('en', 'linking.whoami.notProven'));
+    expect(await click(world.member, 2)).toBe(t('en', 'linking.whoami.notProven'));
+    expect(ran).toEqual(['any']);
+
+    world.bot.store.linkPerson(world.guild.id, world.member.id, person, 'credentials');
+    expect(await run(world.member, 'proven')).toBe('ran proven');
+    expect(await click(world.member, 3)).toBe('clicked 3');
+    expect(ran).toEqual(['any', 'proven', 'button 3']);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * What a slash command is to the bot: its definition (with localised names and descriptions)
- * and its handlers. One file per command lives in `commands/`; the router does the rest
- * (deferring, language, errors, logging).
+ * What a slash command is to the bot: its definition (with localised names and descriptions),
+ * what it requires of the member, its handlers (one, or a table of subcommands) and its
+ * components with their typed custom ids. One file per command lives in `commands/`; the router
+ * does the rest (the checks declared here, dispatch, deferring, language, errors, logging).
  */
 import type {
   ApplicationCommandOptionChoiceData,
