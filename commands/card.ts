@@ -32,6 +32,7 @@ const RANGES: Record<ChipType, { min: number; max: number }> = {
 };
 
 const CONFIRM_TTL_MS = 10 * 60 * 1000;
+const SETTINGS_TEXT_MAX = 1500;
 
 /**
  * The save button of a chip change: for whom, which person, the chip, and when it was offered (Unix
@@ -41,12 +42,11 @@ const CONFIRM_TTL_MS = 10 * 60 * 1000;
 export const confirmCardId = customIdCodec('card:confirm', z.object({
   userId: idField(),
   personId: idField(),
-  type: z.enum(['SI', 'Emit', 'emiTag']),
+  type: z.enum(CHIP_TYPES as [ChipType, ...ChipType[]]),
   number: z.string().regex(/^\d{1,9}$/),
   issued: z.number().int().min(0),
 }));
 const cancelCardId = customIdCodec('card:cancel', z.object({}));
-const SETTINGS_TEXT_MAX = 1500;
 
 function isChipType(value: string | null | undefined): value is ChipType {
   return value !== null && value !== undefined && (CHIP_TYPES as readonly string[]).includes(value);
