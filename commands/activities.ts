@@ -3,17 +3,22 @@
  * with registration counts and deadlines.
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { UserFacingError, customId, type BaseContext, type BotCommand, type DeferMode, type GuildEventor } from '../src/bot/command.js';
+import { z } from 'zod';
+import { UserFacingError, customIdCodec, onComponent, pageField, type BaseContext, type BotCommand, type DeferMode, type GuildEventor } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { renderActivities, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import { addDays, localToday, renderContext } from './events-common.js';
-import { pageArg, requireDay, showPage } from './members-common.js';
+import { requireDay, showPage } from './members-common.js';
 
 const DEFAULT_DAYS = 60;
 
+const DAY = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A page button: the period (`YYYY-MM-DD`, checked again as a day on the way back) and the page. */
+export const activitiesPageId = customIdCodec('activities:page', z.object({ from: DAY, to: DAY, page: pageField() }));
+
 function pageId(from: string, to: string, page: number): string {
-  return customId('activities', 'page', from, to, page);
+  return activitiesPageId.encode({ from, to, page });
 }
 
 async function pages(ctx: BaseContext, eventor: GuildEventor, from: string, to: string): Promise<MessagePayload[]> {
@@ -55,16 +60,15 @@ export const activities: BotCommand = {
     const eventor = await ctx.guild.eventor();
     await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), 1, ctx.language, (n) => pageId(from, to, n)));
   },
-  components: {
-    page: {
+  components: [
+    onComponent(activitiesPageId, {
       defer: 'update',
-      async handle(ctx) {
-        const [fromArg = '', toArg = '', page] = ctx.args;
+      async handle(ctx, { from: fromArg, to: toArg, page }) {
         const from = requireDay(fromArg);
         const to = requireDay(toArg);
         const eventor = await ctx.guild.eventor();
-        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), pageArg(page), ctx.language, (n) => pageId(from, to, n)));
+        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), page, ctx.language, (n) => pageId(from, to, n)));
       },
-    },
-  },
+    }),
+  ],
 };

@@ -1,19 +1,23 @@
 /**
- * /admin (Manage Server only, re-checked in every handler and button): link a member directly,
+ * /admin (Manage Server only, declared for the router to check on every subcommand and button): link a member directly,
  * list and remove the server's links, and read the audit log.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, InteractionContextType, PermissionFlagsBits } from 'discord.js';
-import { customId, UserFacingError, type BaseContext, type BotCommand, type CommandContext, type ComponentContext } from '../src/bot/command.js';
+import { z } from 'zod';
+import { customIdCodec, idField, onComponent, UserFacingError, type BaseContext, type CustomIdValue, type BotCommand, type CommandContext, type ComponentContext } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { memberChoices } from '../src/bot/lookup.js';
 import type { MessageKey } from '../src/i18n/index.js';
 import { EVENTOR_MOVED } from '../src/bot/privacy.js';
-import { personLabel, personNames, requireAdmin, requireClubMember, when } from './linking-common.js';
+import { guildOf, personLabel, personNames, requireClubMember, when } from './linking-common.js';
 
 /** Links listed per answer: each gets an unlink button, and a message holds at most 25 buttons. */
 const LINKS_SHOWN = 20;
 const AUDIT_SHOWN = 25;
 const EMBED_TEXT = 4_000;
+
+/** The unlink button of one link in the list: whose link, to which person. */
+export const adminUnlinkId = customIdCodec('admin:unlink', z.object({ userId: idField(), personId: idField() }));
 
 const definition = localizedCommand('linking.admin.name', 'linking.admin.description')
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
@@ -52,16 +56,15 @@ async function linksPage(ctx: BaseContext, guildId: string, notice: string | nul
   if (links.length > shown.length) lines.push(ctx.t('linking.admin.links.more', { count: links.length - shown.length }));
   const embed = new EmbedBuilder().setTitle(ctx.t('linking.admin.links.title', { count: links.length })).setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.admin.links.none'));
   const buttons = shown.map((l, i) =>
-    new ButtonBuilder().setCustomId(customId('admin', 'unlink', l.userId, l.personId)).setStyle(ButtonStyle.Secondary).setLabel(ctx.t('linking.admin.unlinkButton', { n: i + 1 })),
+    new ButtonBuilder().setCustomId(adminUnlinkId.encode({ userId: l.userId, personId: l.personId })).setStyle(ButtonStyle.Secondary).setLabel(ctx.t('linking.admin.unlinkButton', { n: i + 1 })),
   );
   const rows: ActionRowBuilder<ButtonBuilder>[] = [];
   for (let i = 0; i < buttons.length; i += 5) rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(buttons.slice(i, i + 5)));
   return { content: notice ?? '', embeds: [embed], components: rows };
 }
 
-async function unlinkClicked(ctx: ComponentContext): Promise<void> {
-  const guildId = requireAdmin(ctx);
-  const [userId = '', personId = ''] = ctx.args;
+async function unlinkClicked(ctx: ComponentContext, { userId, personId }: CustomIdValue<typeof adminUnlinkId>): Promise<void> {
+  const guildId = guildOf(ctx);
   const names = await personNames(ctx, [personId]);
   let notice: string;
   if (ctx.store.unlinkPerson(guildId, userId, personId)) {
@@ -116,26 +119,19 @@ async function audit(ctx: CommandContext, guildId: string): Promise<void> {
 export const admin: BotCommand = {
   definition,
   defer: 'ephemeral',
-  async execute(ctx) {
-    const guildId = requireAdmin(ctx);
-    switch (ctx.interaction.options.getSubcommand(false)) {
-      case 'link':
-        return adminLink(ctx, guildId);
-      case 'links':
-        await ctx.interaction.editReply({ ...(await linksPage(ctx, guildId, null)), allowedMentions: { parse: [] } });
-        return;
-      case 'audit':
-        return audit(ctx, guildId);
-      default:
-        throw new UserFacingError('error.unexpected');
-    }
+  requires: { permission: 'manageGuild' },
+  subcommands: {
+    link: (ctx) => adminLink(ctx, guildOf(ctx)),
+    links: async (ctx) => {
+      await ctx.interaction.editReply({ ...(await linksPage(ctx, guildOf(ctx), null)), allowedMentions: { parse: [] } });
+    },
+    audit: (ctx) => audit(ctx, guildOf(ctx)),
   },
   async autocomplete(ctx) {
-    if (ctx.interaction.memberPermissions?.has('ManageGuild') !== true) return [];
     const eventor = await ctx.guild.eventor();
     return memberChoices(eventor.client, eventor.organisationId, String(ctx.interaction.options.getFocused()));
   },
-  components: {
-    unlink: { defer: 'update', handle: unlinkClicked },
-  },
+  components: [
+    onComponent(adminUnlinkId, { defer: 'update', requires: { permission: 'manageGuild' }, handle: unlinkClicked }),
+  ],
 };

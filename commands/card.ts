@@ -6,7 +6,8 @@
  * the settings; a change needs a link made with the person's Eventor password (`/link eventor`).
  */
 import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType } from 'discord.js';
-import { customId, UserFacingError, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
+import { z } from 'zod';
+import { customIdCodec, idField, onComponent, UserFacingError, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import type { Card, Competitor } from '../src/eventor/model.js';
 import { escapeName, truncateMarkdown } from '../src/render/index.js';
@@ -32,6 +33,20 @@ const RANGES: Record<ChipType, { min: number; max: number }> = {
 
 const CONFIRM_TTL_MS = 10 * 60 * 1000;
 const SETTINGS_TEXT_MAX = 1500;
+
+/**
+ * The save button of a chip change: for whom, which person, the chip, and when it was offered (Unix
+ * seconds). Nothing in it is trusted beyond its shape: the handler checks the clicker, the link and
+ * the number again.
+ */
+export const confirmCardId = customIdCodec('card:confirm', z.object({
+  userId: idField(),
+  personId: idField(),
+  type: z.enum(CHIP_TYPES as [ChipType, ...ChipType[]]),
+  number: z.string().regex(/^\d{1,9}$/),
+  issued: z.number().int().min(0),
+}));
+const cancelCardId = customIdCodec('card:cancel', z.object({}));
 
 function isChipType(value: string | null | undefined): value is ChipType {
   return value !== null && value !== undefined && (CHIP_TYPES as readonly string[]).includes(value);
@@ -102,6 +117,7 @@ export const cardCommand: BotCommand = {
     .addStringOption((o) => localize(o, 'card.option.type.name', 'card.option.type.description').addChoices(...CHIP_TYPES.map((type) => ({ name: TYPE_NAMES[type], value: type }))))
     .toJSON(),
   defer: 'ephemeral',
+  requires: { linked: 'any' },
   async execute(ctx) {
     const user = ctx.interaction.user;
     const personId = ownPersonId(ctx, user.id);
@@ -131,23 +147,22 @@ export const cardCommand: BotCommand = {
       components: [{
         type: ComponentType.ActionRow,
         components: [
-          { type: ComponentType.Button, style: ButtonStyle.Primary, label: ctx.t('card.confirm.save'), custom_id: customId('card', 'confirm', user.id, personId, type, number, issued) },
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: ctx.t('card.confirm.cancel'), custom_id: customId('card', 'cancel') },
+          { type: ComponentType.Button, style: ButtonStyle.Primary, label: ctx.t('card.confirm.save'), custom_id: confirmCardId.encode({ userId: user.id, personId, type, number, issued }) },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: ctx.t('card.confirm.cancel'), custom_id: cancelCardId.encode({}) },
         ],
       }],
     });
   },
-  components: {
-    confirm: {
+  components: [
+    onComponent(confirmCardId, {
       defer: 'update',
-      async handle(ctx) {
-        const [userId = '', personId = '', typeArg = '', numberArg = '', issuedArg = ''] = ctx.args;
+      requires: { linked: 'any' },
+      async handle(ctx, { userId, personId, type: typeArg, number: numberArg, issued: issuedSeconds }) {
         const clicker = ctx.interaction.user.id;
         // Nothing in the custom id is trusted: who clicked, whose person, which number.
         await checkOwner(ctx, clicker, userId, personId);
-        if (!isChipType(typeArg)) throw new UserFacingError('card.error.notYours');
-        const issued = Number(issuedArg) * 1000;
-        if (!Number.isFinite(issued) || ctx.now().getTime() - issued > CONFIRM_TTL_MS || issued - ctx.now().getTime() > 60_000) {
+        const issued = issuedSeconds * 1000;
+        if (ctx.now().getTime() - issued > CONFIRM_TTL_MS || issued - ctx.now().getTime() > 60_000) {
           await ctx.interaction.editReply({ content: ctx.t('card.expired'), components: [] });
           return;
         }
@@ -168,12 +183,12 @@ export const cardCommand: BotCommand = {
         const name = escapeName((await memberName(eventor, personId)) ?? personId);
         await ctx.interaction.editReply({ content: `${ctx.t('card.saved')}\n${settingsText(ctx, name, readBack)}`, components: [] });
       },
-    },
-    cancel: {
+    }),
+    onComponent(cancelCardId, {
       defer: 'update',
       async handle(ctx) {
         await ctx.interaction.editReply({ content: ctx.t('card.cancelled'), components: [] });
       },
-    },
-  },
+    }),
+  ],
 };

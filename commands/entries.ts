@@ -3,14 +3,15 @@
  * from the club have entered each event of the coming weeks. Long answers page in place.
  */
 import type { SlashCommandStringOption } from 'discord.js';
-import { customId, type BaseContext, type BotCommand } from '../src/bot/command.js';
+import { z } from 'zod';
+import { customIdCodec, idField, languageField, onComponent, pageField, type BaseContext, type BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { eventChoices } from '../src/bot/lookup.js';
 import type { Entry, Event } from '../src/eventor/model.js';
 import type { Language } from '../src/i18n/index.js';
 import { renderClubEntries, renderClubEntriesOverview, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import { addDays, compactDay, dayWindow, expandDay, languageArg, localToday, renderContext, resolveEventId } from './events-common.js';
+import { addDays, compactDay, dayWindow, expandDay, localToday, renderContext, resolveEventId } from './events-common.js';
 
 const NAME = 'entries';
 /** The overview's reach: entry for most events closes within a few weeks of them. */
@@ -31,9 +32,16 @@ export function groupByEvent(entries: readonly Entry[]): Array<{ eventId: string
   return [...groups.values()].sort((a, b) => start(a) - start(b));
 }
 
-/** Custom id of a page: `entries:p:<page>:<event id or ->:<YYYYMMDD>:<language>`. */
+/** A page button: the event (none for the overview), the overview's first day (`YYYYMMDD`) and the answer's language. */
+export const entriesPageId = customIdCodec(`${NAME}:p`, z.object({
+  page: pageField(),
+  eventId: idField().optional(),
+  from: z.string().regex(/^\d{8}$/),
+  language: languageField(),
+}));
+
 function pageId(eventId: string | null, from: string, language: Language, page: number): string {
-  return customId(NAME, 'p', page, eventId ?? '-', compactDay(from), language);
+  return entriesPageId.encode({ page, eventId: eventId ?? undefined, from: compactDay(from), language });
 }
 
 async function eventPages(ctx: BaseContext, eventId: string, language: Language): Promise<MessagePayload[]> {
@@ -89,15 +97,13 @@ export const entriesCommand: BotCommand = {
     const eventor = await ctx.guild.eventor();
     return eventChoices(eventor.client, String(ctx.interaction.options.getFocused()), ctx.now(), ctx.guild.timeZone);
   },
-  components: {
-    p: {
+  components: [
+    onComponent(entriesPageId, {
       defer: 'update',
-      async handle(ctx) {
-        const [n, event, from, language] = ctx.args;
+      async handle(ctx, { page: n, eventId, from, language }) {
         const day = expandDay(from) ?? localToday(ctx.now(), ctx.guild.timeZone);
-        const eventId = event !== undefined && /^\d+$/.test(event) ? event : null;
-        await ctx.interaction.editReply(await page(ctx, eventId, day, Number(n) || 1, languageArg(language, ctx.language)));
+        await ctx.interaction.editReply(await page(ctx, eventId ?? null, day, n, language));
       },
-    },
-  },
+    }),
+  ],
 };

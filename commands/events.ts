@@ -4,7 +4,10 @@
  * so paging asks Eventor the same question again (and the client's cache answers it).
  */
 import { SlashCommandIntegerOption, SlashCommandStringOption, type ApplicationCommandOptionChoiceData } from 'discord.js';
-import { UserFacingError, customId, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
+import { z } from 'zod';
+import {
+  UserFacingError, customIdCodec, idField, languageField, onComponent, pageField, type BaseContext, type BotCommand, type GuildEventor,
+} from '../src/bot/command.js';
 import { clubArea } from '../src/app/club.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
@@ -15,7 +18,7 @@ import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { t, type Language } from '../src/i18n/index.js';
 import { escapeName, plainText, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
 import {
-  addDays, compactDay, dayWindow, eventCard, expandDay, languageArg, localToday, organisationsById, parseDay, renderContext,
+  addDays, compactDay, dayWindow, eventCard, expandDay, localToday, organisationsById, parseDay, renderContext,
 } from './events-common.js';
 
 const NAME = 'events';
@@ -98,12 +101,23 @@ function byDate(a: Event, b: Event): number {
   return at - bt || a.name.localeCompare(b.name, 'sv');
 }
 
-/** Custom id of a page: `events:p:<page>:<YYYYMMDD>:<days>:<level>:<organiser>:<language>`. */
+/** A page button: the page and the filters (the first day compact, `YYYYMMDD`), so paging asks the same question again. */
+export const eventsPageId = customIdCodec(`${NAME}:p`, z.object({
+  page: pageField(),
+  from: z.string().regex(/^\d{8}$/),
+  days: z.number().int().min(MIN_DAYS).max(MAX_DAYS),
+  level: z.enum(LEVELS as [Level, ...Level[]]).optional(),
+  organiserId: idField().optional(),
+  language: languageField(),
+}));
+/** The event picker; the picked event comes as the select's value, which the handler checks. */
+const eventsPickId = customIdCodec(`${NAME}:pick`, z.object({}));
+
 function pageId(filters: EventFilters, language: Language, page: number): string {
-  return customId(NAME, 'p', page, compactDay(filters.from), filters.days, filters.level ?? '', filters.organiserId ?? '', language);
+  return eventsPageId.encode({ page, from: compactDay(filters.from), days: filters.days, level: filters.level ?? undefined, organiserId: filters.organiserId ?? undefined, language });
 }
 
-const PICK_ID = customId(NAME, 'pick');
+const PICK_ID = eventsPickId.encode({});
 
 async function listPage(ctx: BaseContext, filters: EventFilters, page: number, language: Language): Promise<MessagePayload> {
   const eventor = await ctx.guild.eventor();
@@ -185,21 +199,18 @@ export const eventsCommand: BotCommand = {
     const organisations = await organisationsById(eventor);
     return organiserChoices(organisations.values(), String(focused.value), ctx.language, (await clubArea(eventor.client, eventor.organisationId, { organisations, log: ctx.log })).ids);
   },
-  components: {
-    p: {
+  components: [
+    onComponent(eventsPageId, {
       defer: 'update',
-      async handle(ctx) {
-        const [page, from, days, level, organiser, language] = ctx.args;
-        const messageLanguage = languageArg(language, ctx.language);
+      async handle(ctx, { page, from, days, level, organiserId, language }) {
         const day = expandDay(from);
-        if (day === null) throw new UserFacingError('error.unexpected');
-        const checked = checkFilters({ from: day, days: Number(days), level: level ?? null, today: day });
-        const organiserId = organiser !== undefined && /^\d+$/.test(organiser) ? organiser : null;
-        const payload = await listPage(ctx, { ...checked, organiserId }, Number(page) || 1, messageLanguage);
+        if (day === null) throw new UserFacingError('error.staleComponent');
+        const checked = checkFilters({ from: day, days, level: level ?? null, today: day });
+        const payload = await listPage(ctx, { ...checked, organiserId: organiserId ?? null }, page, language);
         await ctx.interaction.editReply(payload);
       },
-    },
-    pick: {
+    }),
+    onComponent(eventsPickId, {
       // Privately: the list is public, and a picked card in its place would take it from everyone.
       defer: 'ephemeral',
       async handle(ctx) {
@@ -209,6 +220,6 @@ export const eventsCommand: BotCommand = {
         const eventor = await ctx.guild.eventor();
         await ctx.interaction.editReply(await eventCard(ctx, eventor, eventId));
       },
-    },
-  },
+    }),
+  ],
 };

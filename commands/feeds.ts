@@ -1,5 +1,5 @@
 /**
- * `/feeds` (Manage Server only, re-checked here): for each kind of automatic post, on/off,
+ * `/feeds` (Manage Server only, declared for the router to check): for each kind of automatic post, on/off,
  * pause/resume, a role to mention, reminder lead times, quiet hours, the new-events filter, a
  * thread per results post, a test post of the newest item, and an overview. Writes `FeedSettingsStore` (src/feeds/settings.ts) and,
  * for `on <kind> channel:`, the channel of `/setup channel`. Every answer is ephemeral, and a refused
@@ -26,7 +26,6 @@ import { threadsWaiting } from '../src/feeds/delivery/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
 import { t, type MessageKey } from '../src/i18n/index.js';
 import { discordTimestamp } from '../src/render/index.js';
-import { requireManager } from './setup-eventor.js';
 import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
@@ -358,22 +357,18 @@ async function show(ctx: CommandContext, settings: FeedSettingsStore, guildId: s
   await ctx.interaction.editReply({ content: '', embeds: [embed], components: [] });
 }
 
-type Subcommand = (ctx: CommandContext, settings: FeedSettingsStore, guildId: string) => Promise<void>;
+type FeedsSubcommand = (ctx: CommandContext, settings: FeedSettingsStore, guildId: string) => Promise<void>;
 
-const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
-  on: turnOn, off: turnOff, pause, resume, role: setRole, reminders: setReminders, quiet: setQuiet,
-  'events-filter': setEventsFilter, threads: setThreads, test: testPost, show,
-};
+/** A subcommand with the server's feed settings at hand; the router has checked Manage Server, so it is in a server. */
+const withSettings = (run: FeedsSubcommand) => (ctx: CommandContext) => run(ctx, new FeedSettingsStore(ctx.store, ctx.now), ctx.guild.id!);
 
 export const feedsCommand: BotCommand = {
   definition,
   defer: 'ephemeral',
-  async execute(ctx) {
-    const guildId = requireManager(ctx);
-    const settings = new FeedSettingsStore(ctx.store, ctx.now);
-    const name = ctx.interaction.options.getSubcommand(false) ?? '';
-    // Own keys only: a hand-made request naming `constructor` must not reach Object's.
-    if (!Object.hasOwn(SUBCOMMANDS, name)) throw new UserFacingError('error.unexpected');
-    return SUBCOMMANDS[name]!(ctx, settings, guildId);
+  requires: { permission: 'manageGuild' },
+  subcommands: {
+    on: withSettings(turnOn), off: withSettings(turnOff), pause: withSettings(pause), resume: withSettings(resume),
+    role: withSettings(setRole), reminders: withSettings(setReminders), quiet: withSettings(setQuiet),
+    'events-filter': withSettings(setEventsFilter), threads: withSettings(setThreads), test: withSettings(testPost), show: withSettings(show),
   },
 };

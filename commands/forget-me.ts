@@ -4,12 +4,17 @@
  * their DMs). Nothing is logged or audited about it, since that would name them again.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
-import { customId, type BotCommand } from '../src/bot/command.js';
+import { z } from 'zod';
+import { customIdCodec, onComponent, type BotCommand } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
 import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 
 /** A confirm button found in an old message must not delete anything years later. */
 const CONFIRM_TTL_MS = 10 * 60_000;
+
+/** The delete button: when it was offered (milliseconds), so an old one expires. It names nobody: the clicker's data goes. */
+const confirmForgetId = customIdCodec('forget-me:confirm', z.object({ issued: z.number().int().min(0) }));
+const cancelForgetId = customIdCodec('forget-me:cancel', z.object({}));
 
 export const forgetMe: BotCommand = {
   definition: localizedCommand('linking.forget.name', 'linking.forget.description').toJSON(),
@@ -18,18 +23,17 @@ export const forgetMe: BotCommand = {
   callsEventor: false,
   async execute(ctx) {
     const buttons = new ActionRowBuilder<ButtonBuilder>().addComponents(
-      new ButtonBuilder().setCustomId(customId('forget-me', 'confirm', ctx.now().getTime())).setStyle(ButtonStyle.Danger).setLabel(ctx.t('linking.forget.confirm')),
-      new ButtonBuilder().setCustomId(customId('forget-me', 'cancel')).setStyle(ButtonStyle.Secondary).setLabel(ctx.t('linking.forget.cancel')),
+      new ButtonBuilder().setCustomId(confirmForgetId.encode({ issued: ctx.now().getTime() })).setStyle(ButtonStyle.Danger).setLabel(ctx.t('linking.forget.confirm')),
+      new ButtonBuilder().setCustomId(cancelForgetId.encode({})).setStyle(ButtonStyle.Secondary).setLabel(ctx.t('linking.forget.cancel')),
     );
     await ctx.interaction.editReply({ content: ctx.t('linking.forget.ask'), components: [buttons] });
   },
-  components: {
-    confirm: {
+  components: [
+    onComponent(confirmForgetId, {
       defer: 'update',
       callsEventor: false,
-      async handle(ctx) {
-        const issued = Number(ctx.args[0]);
-        if (!Number.isFinite(issued) || ctx.now().getTime() - issued > CONFIRM_TTL_MS) {
+      async handle(ctx, { issued }) {
+        if (ctx.now().getTime() - issued > CONFIRM_TTL_MS) {
           await ctx.interaction.editReply({ content: ctx.t('linking.forget.expired'), components: [] });
           return;
         }
@@ -39,13 +43,13 @@ export const forgetMe: BotCommand = {
         ctx.store.forgetUser(ctx.interaction.user.id);
         await ctx.interaction.editReply({ content: ctx.t('linking.forget.done'), components: [] });
       },
-    },
-    cancel: {
+    }),
+    onComponent(cancelForgetId, {
       defer: 'update',
       callsEventor: false,
       async handle(ctx) {
         await ctx.interaction.editReply({ content: ctx.t('linking.forget.cancelled'), components: [] });
       },
-    },
-  },
+    }),
+  ],
 };

@@ -15,13 +15,14 @@ import {
   TextInputStyle,
   type SlashCommandStringOption,
 } from 'discord.js';
-import { customId, UserFacingError, type BotCommand, type CommandContext, type ComponentContext } from '../src/bot/command.js';
+import { z } from 'zod';
+import { customIdCodec, onComponent, UserFacingError, type BotCommand, type CommandContext, type ComponentContext, type CustomIdValue } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { memberChoices } from '../src/bot/lookup.js';
 import { EventorError } from '../src/eventor/errors.js';
 import type { Person } from '../src/eventor/model.js';
 import { languageFor, t } from '../src/i18n/index.js';
-import { belongsToClub, clubMember, guildOf, ownLinkChoices, personLabel, personNames, requireAdmin, requireClubMember } from './linking-common.js';
+import { belongsToClub, clubMember, guildOf, ownLinkChoices, personLabel, personNames, requireClubMember } from './linking-common.js';
 
 const USERNAME = 'username';
 const PASSWORD = 'password';
@@ -72,6 +73,13 @@ const HEADER_SAFE = /^[\u0020-\u007e\u00a0-\u00ff\t]+$/;
 const personOption = (o: SlashCommandStringOption) =>
   localize(o, 'linking.option.person.name', 'linking.option.person.description').setRequired(true).setAutocomplete(true).setMaxLength(100);
 
+/** The form asking for the Eventor user name and password: it carries nothing. */
+const credentialsFormId = customIdCodec('link:credentials', z.object({}));
+/** The admins' buttons on a link request in the admin channel: which request. */
+const requestDecision = z.object({ requestId: z.number().int().min(1) });
+export const approveRequestId = customIdCodec('link:approve', requestDecision);
+export const denyRequestId = customIdCodec('link:deny', requestDecision);
+
 const definition = localizedCommand('linking.link.name', 'linking.link.description')
   .setContexts(InteractionContextType.Guild)
   .addSubcommand((sub) => localize(sub, 'linking.link.eventor.name', 'linking.link.eventor.description'))
@@ -83,7 +91,7 @@ async function startCredentials(ctx: CommandContext): Promise<void> {
   const guildId = guildOf(ctx);
   if (!ctx.store.linkingMethods(guildId).credentials) throw new UserFacingError('linking.credentials.disabled');
   const modal = new ModalBuilder()
-    .setCustomId(customId('link', 'credentials'))
+    .setCustomId(credentialsFormId.encode({}))
     .setTitle(ctx.t('linking.modal.title'))
     .addLabelComponents(
       new LabelBuilder()
@@ -192,8 +200,8 @@ async function request(ctx: CommandContext): Promise<void> {
   let content = t(language, 'linking.request.adminPost', { user: `<@${userId}>`, person: label, id: person.id });
   if (others.length > 0) content += `\n${t(language, 'linking.request.alsoLinked', { users: others.map((o) => `<@${o.userId}>`).join(', ') })}`;
   const buttons = new ActionRowBuilder<ButtonBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(customId('link', 'approve', created.id)).setStyle(ButtonStyle.Success).setLabel(t(language, 'linking.button.approve')),
-    new ButtonBuilder().setCustomId(customId('link', 'deny', created.id)).setStyle(ButtonStyle.Danger).setLabel(t(language, 'linking.button.deny')),
+    new ButtonBuilder().setCustomId(approveRequestId.encode({ requestId: created.id })).setStyle(ButtonStyle.Success).setLabel(t(language, 'linking.button.approve')),
+    new ButtonBuilder().setCustomId(denyRequestId.encode({ requestId: created.id })).setStyle(ButtonStyle.Danger).setLabel(t(language, 'linking.button.deny')),
   );
   try {
     const channel = await ctx.interaction.client.channels.fetch(adminChannel);
@@ -209,11 +217,10 @@ async function request(ctx: CommandContext): Promise<void> {
   await ctx.interaction.editReply({ content: ctx.t('linking.request.sent', { person: label }) });
 }
 
-async function decide(ctx: ComponentContext, approve: boolean): Promise<void> {
-  const guildId = requireAdmin(ctx);
+async function decide(ctx: ComponentContext, { requestId: id }: CustomIdValue<typeof approveRequestId>, approve: boolean): Promise<void> {
+  const guildId = guildOf(ctx);
   const adminId = ctx.interaction.user.id;
-  const id = Number(ctx.args[0]);
-  const found = Number.isSafeInteger(id) ? ctx.store.linkRequest(id) : null;
+  const found = ctx.store.linkRequest(id);
   if (!found || found.guildId !== guildId) throw new UserFacingError('linking.decide.gone');
   if (found.state !== 'pending') throw new UserFacingError(found.state === 'approved' ? 'linking.decide.alreadyApproved' : 'linking.decide.alreadyDenied');
   const eventor = await ctx.guild.eventor();
@@ -260,21 +267,13 @@ async function setDefault(ctx: CommandContext): Promise<void> {
 
 export const link: BotCommand = {
   definition,
-  // The form must be the first answer, so `eventor` cannot be deferred.
-  defer: (interaction) => (interaction.options.getSubcommand(false) === 'eventor' ? 'none' : 'ephemeral'),
-  // `eventor` only shows the form; submitting it asks Eventor and counts then.
-  callsEventor: (interaction) => interaction.options.getSubcommand(false) !== 'eventor',
-  async execute(ctx) {
-    switch (ctx.interaction.options.getSubcommand(false)) {
-      case 'eventor':
-        return startCredentials(ctx);
-      case 'request':
-        return request(ctx);
-      case 'default':
-        return setDefault(ctx);
-      default:
-        throw new UserFacingError('error.unexpected');
-    }
+  defer: 'ephemeral',
+  subcommands: {
+    // The form must be the first answer, so it cannot be deferred; it only shows the form, and
+    // submitting it asks Eventor and counts then.
+    eventor: { defer: 'none', callsEventor: false, execute: startCredentials },
+    request,
+    default: setDefault,
   },
   async autocomplete(ctx) {
     const typed = String(ctx.interaction.options.getFocused());
@@ -282,9 +281,9 @@ export const link: BotCommand = {
     const eventor = await ctx.guild.eventor();
     return memberChoices(eventor.client, eventor.organisationId, typed);
   },
-  components: {
-    credentials: { defer: 'ephemeral', handle: submitCredentials },
-    approve: { defer: 'ephemeral', handle: (ctx) => decide(ctx, true) },
-    deny: { defer: 'ephemeral', handle: (ctx) => decide(ctx, false) },
-  },
+  components: [
+    onComponent(credentialsFormId, { defer: 'ephemeral', handle: submitCredentials }),
+    onComponent(approveRequestId, { defer: 'ephemeral', requires: { permission: 'manageGuild' }, handle: (ctx, value) => decide(ctx, value, true) }),
+    onComponent(denyRequestId, { defer: 'ephemeral', requires: { permission: 'manageGuild' }, handle: (ctx, value) => decide(ctx, value, false) }),
+  ],
 };

@@ -1,9 +1,10 @@
 /**
- * What /link, /unlink, /whoami, /admin and /forget-me share: the server a command is for, who
- * may act as an admin, club membership checks, and person names for replies.
+ * What /link, /unlink, /whoami, /admin and /forget-me share: the server a command is for, club
+ * membership checks, and person names for replies. Who may act as an admin is declared on the
+ * commands and buttons (`requires`) and checked by the router.
  */
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
-import { UserFacingError, type AutocompleteContext, type BaseContext, type CommandContext, type ComponentContext, type GuildEventor } from '../src/bot/command.js';
+import { UserFacingError, type AutocompleteContext, type BaseContext, type GuildEventor } from '../src/bot/command.js';
 import { fold } from '../src/bot/lookup.js';
 import type { Person } from '../src/eventor/model.js';
 import type { MessageKey } from '../src/i18n/index.js';
@@ -14,16 +15,6 @@ import { clubPersons, resolveMember } from './members-common.js';
 export function guildOf(ctx: BaseContext): string {
   if (!ctx.guild.id) throw new UserFacingError('linking.guildOnly');
   return ctx.guild.id;
-}
-
-/**
- * Refuses anyone without Manage Server. Checked in every handler and on every button click:
- * Discord hiding a command, or a button sitting in an admin channel, proves nothing.
- */
-export function requireAdmin(ctx: CommandContext | ComponentContext): string {
-  const guildId = guildOf(ctx);
-  if (ctx.interaction.memberPermissions?.has('ManageGuild') !== true) throw new UserFacingError('linking.notAdmin');
-  return guildId;
 }
 
 /** The person among the members of the server's club (the organisation of its API key), or null; `fresh` as in `clubPersons`. */

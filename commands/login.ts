@@ -9,11 +9,13 @@
  * audit log or a channel reply.
  */
 import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType, type User } from 'discord.js';
-import { UserFacingError, type BaseContext, type BotCommand } from '../src/bot/command.js';
+import { z } from 'zod';
+import { customIdCodec, onComponent, UserFacingError, type BaseContext, type BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
 import { DISCORD_LIMITS, escapeName, personNameText, plainText } from '../src/render/index.js';
 import { PROVEN_LINK, type LinkedPerson } from '../src/store/store.js';
+import { LOGIN_BUTTON_ID } from '../src/render/login-button.js';
 import { clubMember, requireProvenLink } from './linking-common.js';
 import { memberName } from './members-common.js';
 
@@ -23,6 +25,12 @@ const WINDOW_MS = 10 * 60 * 1000;
 const LINKS_PER_WINDOW = 3;
 const LINK_LIFETIME_MS = 5 * 60 * 1000;
 const DMS_CLOSED = 50007;
+
+/**
+ * The "Log in to Eventor" button of posts. Its id is fixed where the posts are rendered, since
+ * posts already out carry it; it names no person, so the clicker gets their own link.
+ */
+const loginButtonId = customIdCodec(LOGIN_BUTTON_ID, z.object({}));
 
 const unix = (ms: number): number => Math.ceil(ms / 1000);
 
@@ -102,10 +110,10 @@ export const loginCommand: BotCommand = {
     .addStringOption((o) => localize(o, 'login.option.person.name', 'login.option.person.description').setAutocomplete(true))
     .toJSON(),
   defer: 'ephemeral',
+  requires: { linked: 'any' },
   async execute(ctx) {
     const user = ctx.interaction.user;
     const linked = ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, user.id) : [];
-    if (linked.length === 0) throw new UserFacingError('error.notLinked');
     const asked = ctx.interaction.options.getString('person')?.trim();
     // The option is free text a member can type: only their own links count.
     const personId = asked ? linked.find((p) => p.personId === asked)?.personId : loginPersonOf(linked);
@@ -122,15 +130,16 @@ export const loginCommand: BotCommand = {
     const choices = await Promise.all(linked.map(async (p) => ({ name: plainText((await memberName(eventor, p.personId)) ?? '', 100) || p.personId, value: p.personId })));
     return choices.filter((c) => typed === '' || fold(c.name).includes(typed) || c.value.startsWith(typed));
   },
-  components: {
-    button: {
+  components: [
+    onComponent(loginButtonId, {
       defer: 'ephemeral',
+      requires: { linked: 'any' },
       async handle(ctx) {
         // Whoever posted the button, the clicker gets a link for their own person only.
         const user = ctx.interaction.user;
         await sendLink(ctx, user, loginPersonOf(ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, user.id) : []));
         await ctx.interaction.editReply({ content: ctx.t('login.sent') });
       },
-    },
-  },
+    }),
+  ],
 };

@@ -105,28 +105,24 @@ async function turnOff(ctx: CommandContext, subscriptions: SubscriptionStore, gu
   return [ctx.t('notify.turnedOff', { what: ctx.t(`notify.what.${what}`) }), '', await statusText(ctx, sub, personIds)].join('\n');
 }
 
+type NotifySubcommand = (ctx: CommandContext, subscriptions: SubscriptionStore, guildId: string, userId: string, personIds: readonly string[]) => Promise<string>;
+
+/** A subcommand with the member's subscription and linked persons at hand; its text is the answer. */
+const answering = (run: NotifySubcommand) => async (ctx: CommandContext): Promise<void> => {
+  const guildId = guildOf(ctx);
+  const userId = ctx.interaction.user.id;
+  const subscriptions = new SubscriptionStore(ctx.store, () => ctx.now());
+  const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
+  const content = await run(ctx, subscriptions, guildId, userId, personIds);
+  await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });
+};
+
 export const notifyCommand: BotCommand = {
   definition,
   defer: 'ephemeral',
-  async execute(ctx) {
-    const guildId = guildOf(ctx);
-    const userId = ctx.interaction.user.id;
-    const subscriptions = new SubscriptionStore(ctx.store, () => ctx.now());
-    const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
-    let content: string;
-    switch (ctx.interaction.options.getSubcommand(false)) {
-      case 'on':
-        content = await turnOn(ctx, subscriptions, guildId, userId, personIds);
-        break;
-      case 'off':
-        content = await turnOff(ctx, subscriptions, guildId, userId, personIds);
-        break;
-      case 'show':
-        content = await statusText(ctx, subscriptions.get(guildId, userId), personIds);
-        break;
-      default:
-        throw new UserFacingError('error.unexpected');
-    }
-    await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });
+  subcommands: {
+    on: answering(turnOn),
+    off: answering(turnOff),
+    show: answering((ctx, subscriptions, guildId, userId, personIds) => statusText(ctx, subscriptions.get(guildId, userId), personIds)),
   },
 };

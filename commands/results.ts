@@ -2,15 +2,16 @@
  * /results [member] [event] [splits] [top] [share]: a member's recent results (the caller's own
  * by default), or with only an event the club's results there with the top of each class.
  */
-import type { BaseContext, BotCommand, GuildEventor } from '../src/bot/command.js';
-import { customId } from '../src/bot/command.js';
+import { z } from 'zod';
+import type { BaseContext, BotCommand, CustomIdValue, GuildEventor } from '../src/bot/command.js';
+import { customIdCodec, idField, onComponent, pageField } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import type { ResultList } from '../src/eventor/model.js';
 import { renderClubResults, renderPersonResults, type MessagePayload } from '../src/render/index.js';
 import { renderResultsNotYet } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  eventIdOf, eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, showPage,
+  eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, personalVisibility, showPage,
 } from './members-common.js';
 import { addDays, localToday, renderContext } from './events-common.js';
 
@@ -23,17 +24,25 @@ type Query =
   | { kind: 'person'; personId: string; eventId: string | null; splits: boolean }
   | { kind: 'club'; eventId: string; splits: boolean; top: number };
 
+/** A page button: whose results (a person's, or the club's at an event) with the options asked for, and the page. */
+export const resultsPageId = customIdCodec('results:page', z.object({
+  who: z.enum(['p', 'c']),
+  personId: idField().optional(),
+  eventId: idField().optional(),
+  splits: z.boolean(),
+  top: z.number().int().min(0).max(MAX_TOP),
+  page: pageField(),
+}).refine((id) => (id.who === 'p' ? id.personId !== undefined : id.eventId !== undefined)));
+
 function pageId(query: Query, page: number): string {
-  const splits = query.splits ? 1 : 0;
   return query.kind === 'person'
-    ? customId('results', 'page', 'p', query.personId, query.eventId ?? '', splits, 0, page)
-    : customId('results', 'page', 'c', '', query.eventId, splits, query.top, page);
+    ? resultsPageId.encode({ who: 'p', personId: query.personId, eventId: query.eventId ?? undefined, splits: query.splits, top: 0, page })
+    : resultsPageId.encode({ who: 'c', eventId: query.eventId, splits: query.splits, top: query.top, page });
 }
 
-function queryFromArgs(args: readonly string[]): Query {
-  const [kind, personId = '', eventId = '', splits = '0', top = '0'] = args;
-  if (kind === 'c') return { kind: 'club', eventId: eventIdOf(eventId), splits: splits === '1', top: Math.min(MAX_TOP, Math.max(0, Number(top) || 0)) };
-  return { kind: 'person', personId: eventIdOf(personId), eventId: eventId === '' ? null : eventIdOf(eventId), splits: splits === '1' };
+function queryOf({ who, personId, eventId, splits, top }: CustomIdValue<typeof resultsPageId>): Query {
+  if (who === 'c') return { kind: 'club', eventId: eventId!, splits, top };
+  return { kind: 'person', personId: personId!, eventId: eventId ?? null, splits };
 }
 
 /** Nothing in the list and the event not (long) over: results are still to come. */
@@ -84,14 +93,14 @@ export const results: BotCommand = {
     await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
   },
   autocomplete: memberOrEventChoices,
-  components: {
-    page: {
+  components: [
+    onComponent(resultsPageId, {
       defer: 'update',
-      async handle(ctx) {
-        const query = queryFromArgs(ctx.args);
+      async handle(ctx, id) {
+        const query = queryOf(id);
         const eventor = await ctx.guild.eventor();
-        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), pageArg(ctx.args[5]), ctx.language, (n) => pageId(query, n)));
+        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), id.page, ctx.language, (n) => pageId(query, n)));
       },
-    },
-  },
+    }),
+  ],
 };

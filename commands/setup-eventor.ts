@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LabelBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
-import { customId, UserFacingError, type CommandContext, type ComponentContext } from '../src/bot/command.js';
+import { z } from 'zod';
+import { customIdCodec, UserFacingError, type CommandContext, type ComponentContext, type CustomIdValue } from '../src/bot/command.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { EventorError } from '../src/eventor/errors.js';
 import { customInstance, INSTANCES, isInstanceName, type EventorInstance, type InstanceName } from '../src/eventor/instances.js';
@@ -42,6 +43,15 @@ interface PendingCustom {
  * custom id (which is capped at 100 characters and comes back from the client unverified).
  */
 const pending = new Map<string, PendingCustom>();
+
+/**
+ * The key form: a preset instance's name, or `custom` and the reference of the base URL kept in
+ * `pending` (12 random bytes, base64url).
+ */
+export const keyFormId = customIdCodec('setup:key', z.object({
+  instance: z.string().regex(/^[a-z]{1,20}$/),
+  ref: z.string().regex(/^[\w-]{16}$/).optional(),
+}));
 
 function prune(now: number): void {
   for (const [id, entry] of pending) if (entry.expiresAt <= now) pending.delete(id);
@@ -82,26 +92,24 @@ export function parseBaseUrl(raw: string, allowedOrigins: readonly string[]): Ev
   return instance;
 }
 
-function isManager(ctx: CommandContext | ComponentContext): boolean {
-  return ctx.interaction.memberPermissions?.has('ManageGuild') === true;
-}
-
-/** Refuses anyone who may not change settings; Discord hiding the command is not enough. */
-export function requireManager(ctx: CommandContext | ComponentContext): string {
+/**
+ * The server whose settings change. Who may change them is declared on /setup, /feeds and the key
+ * form (`requires: { permission: 'manageGuild' }`) and checked by the router before this runs.
+ */
+export function settingsServer(ctx: CommandContext | ComponentContext): string {
   if (!ctx.interaction.inGuild()) throw new UserFacingError('setup.guildOnly');
-  if (!isManager(ctx)) throw new UserFacingError('setup.notAdmin');
   return ctx.interaction.guildId;
 }
 
 export async function startEventorSetup(ctx: CommandContext): Promise<void> {
-  const guildId = requireManager(ctx);
+  const guildId = settingsServer(ctx);
   const name = ctx.interaction.options.getString('instance');
   const baseUrl = ctx.interaction.options.getString('base_url');
   if ((name === null) === (baseUrl === null)) throw new UserFacingError('setup.eventor.chooseOne');
   let id: string;
   if (name !== null) {
     if (!isInstanceName(name)) throw new UserFacingError('setup.eventor.chooseOne');
-    id = customId('setup', 'key', name);
+    id = keyFormId.encode({ instance: name });
   } else {
     const parsed = parseBaseUrl(baseUrl!, ctx.customEventorOrigins);
     if ('reason' in parsed) {
@@ -110,13 +118,13 @@ export async function startEventorSetup(ctx: CommandContext): Promise<void> {
       throw new UserFacingError('setup.url.invalid', { url: shown, reason: t(ctx.language, parsed.reason) });
     }
     if (isInstanceName(parsed.name)) {
-      id = customId('setup', 'key', parsed.name);
+      id = keyFormId.encode({ instance: parsed.name });
     } else {
       const now = ctx.now().getTime();
       prune(now);
       const ref = randomBytes(12).toString('base64url');
       pending.set(ref, { guildId, userId: ctx.interaction.user.id, baseUrl: parsed.baseUrl, expiresAt: now + PENDING_TTL_MS });
-      id = customId('setup', 'key', 'custom', ref);
+      id = keyFormId.encode({ instance: 'custom', ref });
     }
   }
   const modal = new ModalBuilder()
@@ -134,25 +142,24 @@ export async function startEventorSetup(ctx: CommandContext): Promise<void> {
 }
 
 /** The instance a submitted modal is for, from the custom id and (for a custom one) the server-side note. */
-function instanceFor(ctx: ComponentContext, guildId: string): { instance: EventorInstance; ref: string | null } {
-  const [name = '', ref = ''] = ctx.args;
+function instanceFor(ctx: ComponentContext, guildId: string, { instance: name, ref }: CustomIdValue<typeof keyFormId>): { instance: EventorInstance; ref: string | null } {
   if (isInstanceName(name)) return { instance: INSTANCES[name], ref: null };
-  const entry = name === 'custom' ? pending.get(ref) : undefined;
+  const entry = name === 'custom' && ref !== undefined ? pending.get(ref) : undefined;
   if (!entry || entry.expiresAt <= ctx.now().getTime() || entry.guildId !== guildId || entry.userId !== ctx.interaction.user.id) {
     throw new UserFacingError('setup.key.expired');
   }
-  return { instance: customInstance(entry.baseUrl), ref };
+  return { instance: customInstance(entry.baseUrl), ref: ref ?? null };
 }
 
-export async function submitKey(ctx: ComponentContext): Promise<void> {
+export async function submitKey(ctx: ComponentContext, form: CustomIdValue<typeof keyFormId>): Promise<void> {
   if (!ctx.interaction.isModalSubmit()) throw new UserFacingError('setup.key.expired');
   const raw = ctx.interaction.fields.getTextInputValue(KEY_INPUT);
   const apiKey = raw.trim();
   // Before anything else can log: from here on the key is masked in every line.
   ctx.log.redact(raw);
   ctx.log.redact(apiKey);
-  const guildId = requireManager(ctx);
-  const { instance, ref } = instanceFor(ctx, guildId);
+  const guildId = settingsServer(ctx);
+  const { instance, ref } = instanceFor(ctx, guildId, form);
   const label = instanceLabel(ctx.language, instance);
   if (!KEY_SHAPE.test(apiKey)) throw new UserFacingError('setup.key.badShape');
 

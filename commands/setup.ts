@@ -10,13 +10,13 @@ import {
   InteractionContextType,
   PermissionFlagsBits,
 } from 'discord.js';
-import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
+import { onComponent, UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { instanceOf } from '../src/app/eventor-access.js';
 import { isValidTimeZone } from '../src/eventor/time.js';
 import { type Language, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
-import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
+import { INSTANCE_NAMES, instanceLabel, keyFormId, settingsServer, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind } from '../src/feeds/settings.js';
 import { channelState, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
@@ -168,29 +168,19 @@ async function show(ctx: CommandContext, guildId: string): Promise<void> {
 
 export const setup: BotCommand = {
   definition,
-  // The modal must be the first answer, so `eventor` cannot be deferred; the rest may touch Discord or Eventor.
-  defer: (interaction) => (interaction.options.getSubcommand(false) === 'eventor' ? 'none' : 'ephemeral'),
-  async execute(ctx) {
-    const subcommand = ctx.interaction.options.getSubcommand(false);
-    if (subcommand === 'eventor') return startEventorSetup(ctx);
-    const guildId = requireManager(ctx);
-    switch (subcommand) {
-      case 'language':
-        return setLanguage(ctx, guildId);
-      case 'timezone':
-        return setTimeZone(ctx, guildId);
-      case 'channel':
-        return setChannel(ctx, guildId);
-      case 'show':
-        return show(ctx, guildId);
-      case 'linking':
-        return setLinking(ctx, guildId);
-      default:
-        throw new UserFacingError('error.unexpected');
-    }
+  // The rest may touch Discord or Eventor.
+  defer: 'ephemeral',
+  requires: { permission: 'manageGuild' },
+  subcommands: {
+    // The modal must be the first answer, so `eventor` cannot be deferred.
+    eventor: { defer: 'none', execute: startEventorSetup },
+    language: (ctx) => setLanguage(ctx, settingsServer(ctx)),
+    timezone: (ctx) => setTimeZone(ctx, settingsServer(ctx)),
+    channel: (ctx) => setChannel(ctx, settingsServer(ctx)),
+    show: (ctx) => show(ctx, settingsServer(ctx)),
+    linking: (ctx) => setLinking(ctx, settingsServer(ctx)),
   },
   async autocomplete(ctx) {
-    if (!ctx.interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return [];
     const typed = String(ctx.interaction.options.getFocused()).trim().toLowerCase().replace(/ /g, '_');
     const list = typed === '' ? COMMON_ZONES : zones().filter((zone) => zone.toLowerCase().includes(typed));
     // The Eventor countries' zones first (in COMMON_ZONES order), then names starting with what was typed.
@@ -205,7 +195,7 @@ export const setup: BotCommand = {
       .slice(0, 25)
       .map((zone) => ({ name: zone, value: zone }));
   },
-  components: {
-    key: { defer: 'ephemeral', handle: submitKey },
-  },
+  components: [
+    onComponent(keyFormId, { defer: 'ephemeral', requires: { permission: 'manageGuild' }, handle: submitKey }),
+  ],
 };

@@ -2,30 +2,38 @@
  * /starts [member] [event] [share]: a member's start times in upcoming events (the caller's own
  * by default), or with only an event the club's start list there.
  */
-import type { BotCommand, BaseContext, GuildEventor } from '../src/bot/command.js';
-import { customId } from '../src/bot/command.js';
+import { z } from 'zod';
+import type { BotCommand, BaseContext, CustomIdValue, GuildEventor } from '../src/bot/command.js';
+import { customIdCodec, idField, onComponent, pageField } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import type { StartList } from '../src/eventor/model.js';
 import { renderClubStartList, renderPersonStarts, type MessagePayload } from '../src/render/index.js';
 import { renderStartListNotPublished } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import {
-  eventIdOf, eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, showPage, type MemberTarget,
+  eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, personalVisibility, showPage, type MemberTarget,
 } from './members-common.js';
 import { clubEntryCount, localToday, renderContext } from './events-common.js';
 
 type Query = MemberTarget;
 
+/** A page button: whose starts (a person's, or the club's at an event) and the page. */
+export const startsPageId = customIdCodec('starts:page', z.object({
+  who: z.enum(['p', 'c']),
+  personId: idField().optional(),
+  eventId: idField().optional(),
+  page: pageField(),
+}).refine((id) => (id.who === 'p' ? id.personId !== undefined : id.eventId !== undefined)));
+
 function pageId(query: Query, page: number): string {
   return query.kind === 'person'
-    ? customId('starts', 'page', 'p', query.personId, query.eventId ?? '', page)
-    : customId('starts', 'page', 'c', '', query.eventId, page);
+    ? startsPageId.encode({ who: 'p', personId: query.personId, eventId: query.eventId ?? undefined, page })
+    : startsPageId.encode({ who: 'c', eventId: query.eventId, page });
 }
 
-function queryFromArgs(args: readonly string[]): Query {
-  const [kind, personId = '', eventId = ''] = args;
-  if (kind === 'c') return { kind: 'club', eventId: eventIdOf(eventId) };
-  return { kind: 'person', personId: eventIdOf(personId), eventId: eventId === '' ? null : eventIdOf(eventId) };
+function queryOf({ who, personId, eventId }: CustomIdValue<typeof startsPageId>): Query {
+  if (who === 'c') return { kind: 'club', eventId: eventId! };
+  return { kind: 'person', personId: personId!, eventId: eventId ?? null };
 }
 
 /** The club's entries in the event, to tell "not drawn yet" from "nobody entered"; null when Eventor cannot say. */
@@ -74,15 +82,14 @@ export const starts: BotCommand = {
     await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
   },
   autocomplete: memberOrEventChoices,
-  components: {
-    page: {
+  components: [
+    onComponent(startsPageId, {
       defer: 'update',
-      async handle(ctx) {
-        const query = queryFromArgs(ctx.args);
-        const page = pageArg(ctx.args[3]);
+      async handle(ctx, id) {
+        const query = queryOf(id);
         const eventor = await ctx.guild.eventor();
-        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), page, ctx.language, (n) => pageId(query, n)));
+        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), id.page, ctx.language, (n) => pageId(query, n)));
       },
-    },
-  },
+    }),
+  ],
 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dayWindow, localToday, parseDay } from '../commands/events-common.js';
+import { entriesPageId } from '../commands/entries.js';
 import { checkFilters, eventQuery } from '../commands/events.js';
 import { UserFacingError } from '../src/bot/command.js';
 import type { Event } from '../src/eventor/model.js';
@@ -348,7 +349,7 @@ describe('/events, /event and /entries end to end', () => {
 describe('page buttons under paged renders', () => {
   const ctx = { language: 'sv' as const, timeZone: TIME_ZONE, now: new Date(), webUrl: 'https://eventor.example' };
   const pages = [1, 2, 3].map((n) => fitPayload({ embeds: [{ title: `Sida ${n}` }] }));
-  const ids = (n: number) => `entries:p:${n}:30001:20261122:sv`;
+  const ids = (n: number) => entriesPageId.encode({ page: n, eventId: '30001', from: '20261122', language: 'sv' });
 
   it('adds Previous and Next with distinct custom ids, the impossible one disabled', () => {
     const first = pageWithButtons(pages, 1, ctx.language, ids);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessageText, type InteractionHandle, type MessageView, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { adminUnlinkId } from '../commands/admin.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MANAGE_GUILD = 1n << 5n;
@@ -219,7 +220,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     expect(text).toContain(`<@${parent.id}>`);
     expect(text).toContain(fullName(home[4]!));
     expect(text).toContain(`<@${world.member.id}>`);
-    const unlink = `admin:unlink:${parent.id}:${home[4]!.person.id}`;
+    const unlink = adminUnlinkId.encode({ userId: parent.id, personId: home[4]!.person.id! });
     expect(JSON.stringify(list.components)).toContain(unlink);
     const refused = await click(list, unlink, world.admin, 'en-GB', 0n).reply(WAIT);
     expect(renderMessageText(refused)).toContain('Manage Server');

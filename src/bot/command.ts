@@ -1,7 +1,8 @@
 /**
- * What a slash command is to the bot: its definition (with localised names and descriptions)
- * and its handlers. One file per command lives in `commands/`; the router does the rest
- * (deferring, language, errors, logging).
+ * What a slash command is to the bot: its definition (with localised names and descriptions),
+ * what it requires of the member, its handlers (one, or a table of subcommands) and its
+ * components with their typed custom ids. One file per command lives in `commands/`; the router
+ * does the rest (the checks declared here, dispatch, deferring, language, errors, logging).
  */
 import type {
   ApplicationCommandOptionChoiceData,
@@ -15,10 +16,12 @@ import type { Language, MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { GuildEventor } from '../app/eventor-access.js';
+import type { CustomIdCodec } from './custom-ids.js';
 
 // Commands import these from here with the rest of their context; they live in src/app, below the
 // bot, because the feeds use them too.
 export { UserFacingError } from '../app/errors.js';
+export { customIdCodec, idField, languageField, pageField, type CustomIdValue } from './custom-ids.js';
 export type { GuildEventor } from '../app/eventor-access.js';
 
 export interface GuildContext {
@@ -52,13 +55,36 @@ export interface AutocompleteContext extends BaseContext {
 
 export interface ComponentContext extends BaseContext {
   interaction: MessageComponentInteraction | ModalSubmitInteraction;
-  /** The custom id's parts after `<command>:<action>:`. */
-  args: string[];
 }
 
 export type DeferMode = 'public' | 'ephemeral' | 'none';
 
-export interface BotCommand {
+/**
+ * What the member must have before a handler runs. The router checks it once, for commands,
+ * subcommands, autocomplete, buttons, selects and modals alike, and answers a refusal with one
+ * message per case: Discord hiding a command, or a button sitting in an admin channel, proves
+ * nothing, since any member can send any interaction with any custom id.
+ */
+export interface Requirements {
+  /** A permission in the server (so the interaction must come from one): Manage Server for the admin commands. */
+  permission?: 'manageGuild';
+  /**
+   * A linked Eventor person in this server: `any` link, or at least one made with the person's
+   * Eventor password (`credentials`, PROVEN_LINK in the store), for what acts as a person in
+   * Eventor. Which of the member's persons a handler may act as is the handler's to check.
+   */
+  linked?: 'any' | 'credentials';
+}
+
+/** One subcommand (key: its name, or `<group> <name>` inside a group); its declarations override the command's. */
+export interface Subcommand {
+  defer?: DeferMode;
+  callsEventor?: boolean;
+  requires?: Requirements;
+  execute(ctx: CommandContext): Promise<void>;
+}
+
+interface CommandDeclarations {
   definition: RESTPostAPIChatInputApplicationCommandsJSONBody;
   /**
    * How the router acknowledges the command before the handler runs. Anything that may wait for
@@ -68,25 +94,36 @@ export interface BotCommand {
   /**
    * Whether running it may ask Eventor (default true). Such commands count towards the member's
    * cooldown, which the router checks before anything else. Only what never reaches Eventor says
-   * false, so a command that does not say errs on the side of the limit.
+   * false, so a command that does not say errs on the side of the limit. A subcommand may say
+   * otherwise for itself.
    */
-  callsEventor?: boolean | ((interaction: ChatInputCommandInteraction) => boolean);
-  execute(ctx: CommandContext): Promise<void>;
+  callsEventor?: boolean;
+  /** What the member must have, for the command, its subcommands and its autocomplete. */
+  requires?: Requirements;
   autocomplete?(ctx: AutocompleteContext): Promise<ApplicationCommandOptionChoiceData[]>;
-  /** Buttons, select menus and modals whose custom id is `<command name>:<action>:...`. */
-  components?: Record<string, ComponentHandler>;
+  /** Buttons, select menus and modals, each addressed by its custom id codec's name. */
+  components?: readonly ComponentHandler[];
 }
 
-export interface ComponentHandler {
+/** A command runs one `execute`, or the router picks the handler from its table of `subcommands`. */
+export type BotCommand = CommandDeclarations &
+  (
+    | { execute(ctx: CommandContext): Promise<void>; subcommands?: never }
+    | { subcommands: Readonly<Record<string, Subcommand | ((ctx: CommandContext) => Promise<void>)>>; execute?: never }
+  );
+
+// biome-ignore lint/suspicious/noExplicitAny: a command lists handlers of different payloads; onComponent ties each one's codec to its handler.
+export interface ComponentHandler<Value = any> {
+  /** The custom id: the router dispatches on its name and hands `handle` the decoded, validated value. */
+  customId: CustomIdCodec<Value>;
   defer: 'update' | 'ephemeral' | 'none';
   /** Whether handling it may ask Eventor (default true), as the command's `callsEventor`. */
   callsEventor?: boolean;
-  handle(ctx: ComponentContext): Promise<void>;
+  requires?: Requirements;
+  handle(ctx: ComponentContext, value: Value): Promise<void>;
 }
 
-/** The custom id of a component handled by `command`'s `action`; Discord caps it at 100 characters. */
-export function customId(command: string, action: string, ...args: Array<string | number>): string {
-  const id = [command, action, ...args.map(String)].join(':');
-  if (id.length > 100) throw new RangeError(`custom id too long: ${id.slice(0, 40)}…`);
-  return id;
+/** A component handler whose `handle` gets the type its codec decodes. */
+export function onComponent<Value>(customId: CustomIdCodec<Value>, handler: Omit<ComponentHandler<Value>, 'customId'>): ComponentHandler<Value> {
+  return { customId, ...handler };
 }

@@ -3,12 +3,15 @@
  * gives each interaction a correlation id in the logs, and turns any failure into a friendly,
  * localised message. Nothing a handler throws reaches discord.js unhandled.
  */
-import { DiscordAPIError, MessageFlags, RESTJSONErrorCodes, type AutocompleteInteraction, type ChatInputCommandInteraction, type Interaction, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { DiscordAPIError, MessageFlags, PermissionFlagsBits, RESTJSONErrorCodes, type AutocompleteInteraction, type ChatInputCommandInteraction, type Interaction, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { EventorError } from '../eventor/errors.js';
 import { languageFor, serverLanguage, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
-import { UserFacingError, type BaseContext, type BotCommand, type DeferMode, type GuildContext } from './command.js';
+import { PROVEN_LINK, type Store } from '../store/store.js';
+import {
+  UserFacingError, type BaseContext, type BotCommand, type CommandContext, type ComponentHandler, type DeferMode, type GuildContext, type Requirements,
+} from './command.js';
+import { customIdName } from './custom-ids.js';
 import { MemberCooldown, type CooldownOptions } from './cooldown.js';
 import type { EventorAccess } from '../app/eventor-access.js';
 
@@ -45,11 +48,24 @@ const AUTOCOMPLETE_COOLDOWN: CooldownOptions = { limit: 60, windowMs: 20_000, ma
 
 export const MEMBER_COOLDOWNS: MemberCooldowns = { eventor: EVENTOR_COOLDOWN, autocomplete: AUTOCOMPLETE_COOLDOWN };
 
+/** The permissions a declaration may name, in Discord's terms. */
+const PERMISSIONS = { manageGuild: PermissionFlagsBits.ManageGuild } as const satisfies Record<NonNullable<Requirements['permission']>, bigint>;
+
+/** A slash command's handler once its subcommand is known, with the declarations that apply to it. */
+interface Route {
+  execute(ctx: CommandContext): Promise<void>;
+  defer: DeferMode;
+  callsEventor: boolean;
+  requires: Requirements;
+}
+
 /** Discord allows 3 s for autocomplete; leave room for the answer's own trip. */
 const AUTOCOMPLETE_BUDGET_MS = 2_500;
 
 export class InteractionRouter {
   readonly #commands = new Map<string, BotCommand>();
+  /** Component handlers by their custom id codec's name. */
+  readonly #components = new Map<string, ComponentHandler>();
   readonly #options: RouterOptions;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #eventorCooldown: MemberCooldown | null;
@@ -60,7 +76,14 @@ export class InteractionRouter {
     const cooldowns = options.cooldowns === undefined ? MEMBER_COOLDOWNS : options.cooldowns;
     this.#eventorCooldown = cooldowns ? new MemberCooldown(cooldowns.eventor) : null;
     this.#autocompleteCooldown = cooldowns ? new MemberCooldown(cooldowns.autocomplete) : null;
-    for (const command of options.commands) this.#commands.set(command.definition.name, command);
+    for (const command of options.commands) {
+      this.#commands.set(command.definition.name, command);
+      for (const handler of command.components ?? []) {
+        // Two handlers for one name would make one of them unreachable.
+        if (this.#components.has(handler.customId.name)) throw new Error(`two component handlers for ${handler.customId.name}`);
+        this.#components.set(handler.customId.name, handler);
+      }
+    }
   }
 
   /** Handles one interaction; the promise settles when the handler is done, never rejects. */
@@ -114,20 +137,21 @@ export class InteractionRouter {
     const command = this.#commands.get(interaction.commandName);
     log.info('command', { command: interaction.commandName, subcommand: interaction.options.getSubcommand(false) });
     const ctx = { ...this.#context(interaction, log), interaction };
-    if (!command) {
+    const route = command ? routeOf(command, interaction) : null;
+    if (!route) {
       await interaction.reply({ content: ctx.t('error.unexpected'), flags: MessageFlags.Ephemeral });
       return;
     }
     let mode: DeferMode = 'none';
     try {
-      const callsEventor = typeof command.callsEventor === 'function' ? command.callsEventor(interaction) : command.callsEventor ?? true;
-      if (callsEventor && (await this.#slowedDown(interaction, ctx, log))) return;
-      mode = typeof command.defer === 'function' ? command.defer(interaction) : command.defer;
+      if (await this.#refused(interaction, route.requires, ctx, log)) return;
+      if (route.callsEventor && (await this.#slowedDown(interaction, ctx, log))) return;
+      mode = route.defer;
       if (mode !== 'none') {
         const ephemeral = mode === 'ephemeral';
         await acknowledge(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}), ephemeral, log);
       }
-      await command.execute(ctx);
+      await route.execute(ctx);
     } catch (error) {
       await this.#fail(interaction, error, ctx.language, log, { publicDeferral: mode === 'public' });
     }
@@ -138,7 +162,13 @@ export class InteractionRouter {
     let choices: Awaited<ReturnType<NonNullable<BotCommand['autocomplete']>>> = [];
     const ctx = { ...this.#context(interaction, log), interaction };
     // Over the budget, the answer is the empty list autocomplete gives when it fails: the member can still type.
-    if (command?.autocomplete && this.#autocompleteCooldown && this.#autocompleteCooldown.take(interaction.user.id, ctx.now().getTime()) > 0) {
+    // The declared requirements of the command (or its subcommand) hold for its suggestions too: a
+    // member who may not run it gets the empty list, and no club data.
+    const sub = command ? subcommandOf(command, interaction) : undefined;
+    const requires: Requirements = { ...command?.requires, ...(typeof sub === 'object' ? sub.requires : undefined) };
+    if (command?.autocomplete && this.#unmet(interaction, requires) !== null) {
+      log.info('autocomplete refused: a requirement is not met', { command: interaction.commandName });
+    } else if (command?.autocomplete && this.#autocompleteCooldown && this.#autocompleteCooldown.take(interaction.user.id, ctx.now().getTime()) > 0) {
       log.info('autocomplete over the member\'s budget', { command: interaction.commandName });
     } else if (command?.autocomplete) {
       let timer: NodeJS.Timeout | undefined;
@@ -160,25 +190,60 @@ export class InteractionRouter {
   }
 
   async #component(interaction: MessageComponentInteraction | ModalSubmitInteraction, log: Logger): Promise<void> {
-    const [commandName = '', action = '', ...args] = interaction.customId.split(':');
-    const handler = this.#commands.get(commandName)?.components?.[action];
-    const ctx = { ...this.#context(interaction, log), interaction, args };
-    log.info('component', { command: commandName, action });
+    const name = customIdName(interaction.customId);
+    const handler = this.#components.get(name);
+    const ctx = { ...this.#context(interaction, log), interaction };
+    log.info('component', { component: name });
     if (!handler) {
-      await interaction.reply({ content: ctx.t('error.unexpected'), flags: MessageFlags.Ephemeral });
+      await interaction.reply({ content: ctx.t('error.staleComponent'), flags: MessageFlags.Ephemeral });
       return;
     }
     const updating = handler.defer === 'update' && (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()));
     // A failure must not replace a message others see (a public list being paged) with the error.
     const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
     try {
+      // Before the id is even read: whoever may not use the component learns nothing from it.
+      if (await this.#refused(interaction, handler.requires ?? {}, ctx, log)) return;
+      const value: unknown = handler.customId.decode(interaction.customId);
+      if (value === null) {
+        log.info('component refused: its custom id does not decode', { component: name });
+        await interaction.reply({ content: ctx.t('error.staleComponent'), flags: MessageFlags.Ephemeral });
+        return;
+      }
       if ((handler.callsEventor ?? true) && (await this.#slowedDown(interaction, ctx, log))) return;
       if (updating) await acknowledge(interaction, () => interaction.deferUpdate(), null, log);
       else if (handler.defer !== 'none') await acknowledge(interaction, () => interaction.deferReply({ flags: MessageFlags.Ephemeral }), true, log);
-      await handler.handle(ctx);
+      await handler.handle(ctx, value);
     } catch (error) {
       await this.#fail(interaction, error, ctx.language, log, { shared });
     }
+  }
+
+  /**
+   * The one check of what a command or component declares it requires: the first requirement the
+   * member does not meet, as the message they read, or null when all are met.
+   */
+  #unmet(interaction: ChatInputCommandInteraction | AutocompleteInteraction | MessageComponentInteraction | ModalSubmitInteraction, requires: Requirements): MessageKey | null {
+    if (requires.permission !== undefined) {
+      if (!interaction.inGuild()) return 'linking.guildOnly';
+      if (!interaction.memberPermissions.has(PERMISSIONS[requires.permission])) return 'linking.notAdmin';
+    }
+    if (requires.linked !== undefined) {
+      if (!interaction.inGuild()) return 'linking.guildOnly';
+      const links = this.#options.store.linkedPersons(interaction.guildId, interaction.user.id);
+      if (links.length === 0) return 'error.notLinked';
+      if (requires.linked === 'credentials' && !links.some((link) => link.method === PROVEN_LINK)) return 'linking.whoami.notProven';
+    }
+    return null;
+  }
+
+  /** Answers at once, before anything is deferred or asked of Eventor, when a requirement is not met; returns whether it was. */
+  async #refused(interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction, requires: Requirements, ctx: BaseContext, log: Logger): Promise<boolean> {
+    const key = this.#unmet(interaction, requires);
+    if (key === null) return false;
+    log.info('refused: a declared requirement is not met', { key });
+    await interaction.reply({ content: ctx.t(key), flags: MessageFlags.Ephemeral });
+    return true;
   }
 
   /**
@@ -229,6 +294,31 @@ export class InteractionRouter {
       log.error('could not tell the member about the failure', { error: replyError });
     }
   }
+}
+
+/** The subcommand an interaction names in the command's table, if it has one (own keys only: a hand-made `constructor` reaches nothing). */
+function subcommandOf(command: BotCommand, interaction: ChatInputCommandInteraction | AutocompleteInteraction): Exclude<NonNullable<BotCommand['subcommands']>[string], undefined> | undefined {
+  if (!command.subcommands) return undefined;
+  const group = interaction.options.getSubcommandGroup(false);
+  const name = interaction.options.getSubcommand(false) ?? '';
+  const key = group ? `${group} ${name}` : name;
+  return Object.hasOwn(command.subcommands, key) ? command.subcommands[key] : undefined;
+}
+
+/** The handler a slash command runs and the declarations that apply to it; null for a subcommand the table does not have. */
+function routeOf(command: BotCommand, interaction: ChatInputCommandInteraction): Route | null {
+  const defer = typeof command.defer === 'function' ? command.defer(interaction) : command.defer;
+  const callsEventor = command.callsEventor ?? true;
+  if (command.execute) return { execute: command.execute.bind(command), defer, callsEventor, requires: command.requires ?? {} };
+  const sub = subcommandOf(command, interaction);
+  if (!sub) return null;
+  if (typeof sub === 'function') return { execute: sub, defer, callsEventor, requires: command.requires ?? {} };
+  return {
+    execute: sub.execute.bind(sub),
+    defer: sub.defer ?? defer,
+    callsEventor: sub.callsEventor ?? callsEventor,
+    requires: { ...command.requires, ...sub.requires },
+  };
 }
 
 /**

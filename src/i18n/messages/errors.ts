@@ -13,6 +13,7 @@ export const errors = defineMessages({
     'error.notLinked': 'Your Discord account is not linked to an Eventor person yet. Use `/link` first.',
     'error.unexpected': 'Something went wrong on my side. It has been logged; please try again.',
     'error.slowDown': 'That is a lot of requests in a short time. Please slow down and try again in {seconds} s.',
+    'error.staleComponent': 'This button or form is no longer valid. Nothing was changed; run the command again.',
   },
   sv: {
     'error.eventorUnavailable': 'Eventor svarar inte just nu. Försök igen om några minuter.',
@@ -26,6 +27,7 @@ export const errors = defineMessages({
     'error.notLinked': 'Ditt Discord-konto är inte kopplat till en person i Eventor än. Använd `/koppla` först.',
     'error.unexpected': 'Något gick fel hos mig. Det är loggat; försök gärna igen.',
     'error.slowDown': 'Det var många förfrågningar på kort tid. Ta det lite lugnare och försök igen om {seconds} s.',
+    'error.staleComponent': 'Den här knappen eller det här formuläret gäller inte längre. Inget har ändrats; kör kommandot igen.',
   },
   nb: {
     'error.eventorUnavailable': 'Eventor svarer ikke akkurat nå. Prøv igjen om noen minutter.',
@@ -39,5 +41,6 @@ export const errors = defineMessages({
     'error.notLinked': 'Discord-kontoen din er ikke koblet til en person i Eventor ennå. Bruk `/koble` først.',
     'error.unexpected': 'Noe gikk galt hos meg. Det er logget; prøv gjerne igjen.',
     'error.slowDown': 'Det var mange forespørsler på kort tid. Ta det litt roligere og prøv igjen om {seconds} s.',
+    'error.staleComponent': 'Denne knappen eller dette skjemaet gjelder ikke lenger. Ingenting er endret; kjør kommandoen på nytt.',
   },
 });

@@ -51,7 +51,6 @@ export const setup = defineMessages({
     'setup.kind.admin': 'Notices for admins',
 
     'setup.guildOnly': '/setup only works in a server.',
-    'setup.notAdmin': 'Only members with the Manage Server permission can change the bot\'s settings.',
     'setup.eventor.chooseOne': 'Choose exactly one: an Eventor from the list (`instance`) or the address of another Eventor (`base_url`).',
     'setup.url.invalid': '`{url}` is not a usable Eventor address: {reason} Give the address up to and including `/api`, for example `https://eventor.example.org/api`. Nothing was changed.',
     'setup.url.notUrl': 'it is not a web address.',
@@ -143,7 +142,6 @@ export const setup = defineMessages({
     'setup.kind.admin': 'Meddelanden till administratörer',
 
     'setup.guildOnly': '/setup fungerar bara i en server.',
-    'setup.notAdmin': 'Bara medlemmar med behörigheten Hantera server kan ändra botens inställningar.',
     'setup.eventor.chooseOne': 'Välj precis ett av dem: ett Eventor i listan (`instans`) eller adressen till ett annat Eventor (`adress`).',
     'setup.url.invalid': '`{url}` går inte att använda som adress till Eventor: {reason} Ange adressen till och med `/api`, till exempel `https://eventor.example.org/api`. Inget har ändrats.',
     'setup.url.notUrl': 'det är ingen webbadress.',
@@ -235,7 +233,6 @@ export const setup = defineMessages({
     'setup.kind.admin': 'Meldinger til administratorer',
 
     'setup.guildOnly': '/setup virker bare i en server.',
-    'setup.notAdmin': 'Bare medlemmer med tillatelsen Administrer server kan endre innstillingene til boten.',
     'setup.eventor.chooseOne': 'Velg nøyaktig ett av dem: et Eventor i listen (`instans`) eller adressen til et annet Eventor (`adresse`).',
     'setup.url.invalid': '`{url}` kan ikke brukes som adresse til Eventor: {reason} Oppgi adressen til og med `/api`, for eksempel `https://eventor.example.org/api`. Ingenting er endret.',
     'setup.url.notUrl': 'det er ikke en nettadresse.',
