@@ -12,7 +12,8 @@ import { pageWithButtons } from '../src/render/paging.js';
 import {
   eventIdOf, eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, showPage,
 } from './members-common.js';
-import { addDays, localToday, renderContext } from './events-common.js';
+import { renderContext } from './events-common.js';
+import { addDays, localToday } from '../src/time/days.js';
 
 /** How far back "recent results" reach. */
 const RECENT_DAYS = 90;

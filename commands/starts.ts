@@ -12,7 +12,8 @@ import { pageWithButtons } from '../src/render/paging.js';
 import {
   eventIdOf, eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, showPage, type MemberTarget,
 } from './members-common.js';
-import { clubEntryCount, localToday, renderContext } from './events-common.js';
+import { clubEntryCount, renderContext } from './events-common.js';
+import { localToday } from '../src/time/days.js';
 
 type Query = MemberTarget;
 

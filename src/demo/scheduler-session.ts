@@ -12,7 +12,8 @@
  */
 import { FeedSettingsStore } from '../feeds/settings.js';
 import { localDate } from '../feeds/scheduler.js';
-import { formatElapsed, localToInstant } from '../eventor/time.js';
+import { formatElapsed } from '../eventor/time.js';
+import { localToInstant } from '../time/zones.js';
 import type { PersonResult } from '../eventor/model.js';
 import { renderInteractionText, renderMessageText, type MessageView, type TimestampReader } from '../sandbox/discord/index.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';

@@ -8,7 +8,7 @@ import type {
   OrganisationKind, OrganisationRef, PersonName, PersonRef, PunchingUnitType, ResultStatus,
 } from '../model.js';
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../model.js';
-import { localToInstant, toInstant } from '../time.js';
+import { localToInstant, toInstant } from '../../time/zones.js';
 import {
   attr, child, childPath, children, ownText, presentText, requiredText, text, texts, valueAttr,
 } from '../xml.js';
