@@ -2,6 +2,7 @@
  * /results [member] [event] [splits] [top] [share]: a member's recent results (the caller's own
  * by default), or with only an event the club's results there with the top of each class.
  */
+import { millisecondsInDay } from 'date-fns/constants';
 import type { BaseContext, BotCommand, GuildEventor } from '../src/bot/command.js';
 import { customId } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
@@ -40,7 +41,7 @@ function queryFromArgs(args: readonly string[]): Query {
 /** Nothing in the list and the event not (long) over: results are still to come. */
 function notYet(list: ResultList, now: Date): boolean {
   const end = list.event.event?.finish ?? list.event.event?.start ?? null;
-  return list.classes.length === 0 && (end === null || Date.parse(end) > now.getTime() - 86_400_000);
+  return list.classes.length === 0 && (end === null || Date.parse(end) > now.getTime() - millisecondsInDay);
 }
 
 async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Promise<MessagePayload[]> {

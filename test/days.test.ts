@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, compactDay, dayWindow, expandDay, localToday, parseDay, queryDay } from '../src/time/days.js';
+import { addDays, compactDay, dayWindow, expandDay, localToday, parseDay, queryDay, weekdayOf } from '../src/time/days.js';
 import { instantToLocal, isValidTimeZone, localToInstant, toInstant } from '../src/time/zones.js';
 
 describe('zones: wall clock <-> instant', () => {
@@ -89,6 +89,13 @@ describe('days: calendar days in a zone', () => {
     expect(addDays('2026-03-29', 1)).toBe('2026-03-30');
     expect(addDays('2026-10-25', -1)).toBe('2026-10-24');
     expect(addDays('2026-11-22', 365)).toBe('2027-11-22');
+  });
+
+  it('names the day of the week of a calendar day, Sunday 0 to Saturday 6', () => {
+    expect(weekdayOf('2026-11-22')).toBe(0);
+    expect(weekdayOf('2026-11-24')).toBe(2);
+    expect(weekdayOf('2026-10-24')).toBe(6);
+    expect(weekdayOf('2028-02-29')).toBe(2);
   });
 
   it('carries days in custom ids as YYYYMMDD and reads back only real dates', () => {

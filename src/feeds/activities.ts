@@ -4,11 +4,13 @@
  * activity (more registrations, a new deadline) edits the post. On the last day before its
  * registration closes, one reminder more.
  */
+import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { discordTimestamp, escapeName, renderActivity, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, DAY, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { queryDay } from '../time/days.js';
 
 export const ACTIVITIES_FEED = 'activities';
 /** Activities starting within this many days are posted. */

@@ -11,12 +11,11 @@ import { t, type Language, type MessageKey } from '../i18n/index.js';
 import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import { InvalidResponse, NotFound } from '../eventor/errors.js';
 import type { Logger } from '../log/logger.js';
+import { queryDay } from '../time/days.js';
 import type { Ledger } from './ledger.js';
 import { Poster, type PosterHooks, type PostTarget } from './poster.js';
 import type { ResultsFeedRun } from './results.js';
 import { FeedOptions, isFeedKind } from './settings.js';
-
-export const DAY = 86_400_000;
 
 /** One item of a feed: a stable key, the payload and the hash of what it shows. */
 export interface ContentItem {
@@ -108,11 +107,6 @@ export async function homeOrganisationIds(client: EventorClient, organisationId:
   if (parentId === null) return [organisationId];
   const parent = await client.organisation({ id: parentId });
   return parent.kind === 'district' ? [parent.id, organisationId] : [organisationId];
-}
-
-/** Eventor query day `yyyy-mm-dd` (UTC). */
-export function queryDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
 }
 
 /** Event ids with at least one entry from the club among events starting in [from, to]. */

@@ -9,11 +9,13 @@
  * the cursor by an hour, so changes Eventor stamps a little late are not missed; the content hashes
  * keep the overlap from posting anything twice.
  */
+import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { escapeName, renderEventCard, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, feedOptions, homeOrganisationIds, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { queryDay } from '../time/days.js';
 import type { ItemRef } from './ledger.js';
 
 export const EVENTS_FEED = 'events';

@@ -8,13 +8,15 @@
  * at any moment one reminder per deadline is due, so a bot that was away posts the most urgent one
  * instead of every reminder it missed.
  */
+import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { loginButton } from '../bot/login-button.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, eventsWithClubEntries, feedOptions, homeOrganisationIds, publishItems, queryDay, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, eventsWithClubEntries, feedOptions, homeOrganisationIds, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { queryDay } from '../time/days.js';
 import type { FeedOptions } from './settings.js';
 
 export const REMINDERS_FEED = 'reminders';

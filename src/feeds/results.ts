@@ -4,12 +4,14 @@
  * their classes, no splits), and the run that turns those items into posts and edits; with
  * `/feeds threads on`, a thread under each post with the complete results (src/feeds/threads.ts).
  */
+import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { EventorClient } from '../eventor/client.js';
 import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../eventor/model.js';
 import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import type { Logger } from '../log/logger.js';
 import type { PostOutcome } from './poster.js';
-import { contentHash, DAY, eventsWithClubEntries, queryDay, listsPerEvent, publishItems, renderContext, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, eventsWithClubEntries, listsPerEvent, publishItems, renderContext, type FeedRunOptions, type PreviewContext } from './common.js';
+import { queryDay } from '../time/days.js';
 import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from './threads.js';
 
 export const RESULTS_FEED = 'results';

@@ -9,6 +9,8 @@
  * An Eventor outage backs off exponentially (capped) without any message in club channels; the
  * next successful run catches up (the ledger knows what was posted).
  */
+import { tz } from '@date-fns/tz';
+import { getHours } from 'date-fns';
 import { ChannelType, Events, PermissionFlagsBits, Routes, type Channel, type Client } from 'discord.js';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { EventorClient } from '../eventor/client.js';
@@ -18,6 +20,7 @@ import { UserFacingError } from '../bot/command.js';
 import { serverLanguage, t, type Language, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
+import { addDays, localToday, queryDay } from '../time/days.js';
 import { Ledger } from './ledger.js';
 import { discordTarget, type PostTarget } from './poster.js';
 import { guildsWithSubscribers, runPersonalNotifications, type MembershipCheck } from './personal.js';
@@ -55,33 +58,20 @@ export interface FeedSchedulerOptions {
   housekeeping?: (now: Date) => Promise<void>;
 }
 
-// Making an Intl.DateTimeFormat costs far more than using one: one per zone, made once.
-const hourFormats = new Map<string, Intl.DateTimeFormat | null>();
-const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
-
-function formatFor(cache: Map<string, Intl.DateTimeFormat | null>, timeZone: string, make: (timeZone: string) => Intl.DateTimeFormat): Intl.DateTimeFormat | null {
-  if (!cache.has(timeZone)) {
-    let format: Intl.DateTimeFormat | null;
-    try {
-      format = make(timeZone);
-    } catch {
-      format = null;
-    }
-    cache.set(timeZone, format);
-  }
-  return cache.get(timeZone)!;
-}
-
 /** The hour (0-23) of a moment in a time zone; wrong zones count as UTC. */
 export function localHour(now: Date, timeZone: string): number {
-  const format = formatFor(hourFormats, timeZone, (zone) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }));
-  return format ? Number(format.format(now)) : now.getUTCHours();
+  const hour = getHours(now, { in: tz(timeZone) });
+  return Number.isNaN(hour) ? now.getUTCHours() : hour;
 }
 
 /** The local date (YYYY-MM-DD) of a moment in a time zone; wrong zones count as UTC. */
 export function localDate(now: Date, timeZone: string): string {
-  const format = formatFor(dateFormats, timeZone, (zone) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }));
-  return format ? format.format(now) : now.toISOString().slice(0, 10);
+  try {
+    return localToday(now, timeZone);
+  } catch (error) {
+    if (error instanceof RangeError) return queryDay(now);
+    throw error;
+  }
 }
 
 /** Inside quiet hours [from, to) in local time (wrapping past midnight when from > to). */
@@ -345,11 +335,10 @@ export class FeedScheduler {
   async #learnCalendar(client: EventorClient, organisationId: string, now: Date, timeZone: string): Promise<void> {
     const today = localDate(now, timeZone);
     if (this.#calendars.get(client)?.date === today) return;
-    const day = (offset: number): string => localDate(new Date(now.getTime() + offset * 86_400_000), timeZone);
     try {
       const [recent, coming] = await Promise.all([
-        client.entries({ organisationIds: [organisationId], fromEventDate: day(-1), toEventDate: today }),
-        client.entries({ organisationIds: [organisationId], fromEventDate: day(1), toEventDate: day(2) }),
+        client.entries({ organisationIds: [organisationId], fromEventDate: addDays(today, -1), toEventDate: today }),
+        client.entries({ organisationIds: [organisationId], fromEventDate: addDays(today, 1), toEventDate: addDays(today, 2) }),
       ]);
       this.#calendars.set(client, { date: today, raceDay: recent.length > 0, raceSoon: coming.length > 0 });
     } catch {

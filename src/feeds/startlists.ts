@@ -2,12 +2,13 @@
  * Start lists: when an event the club has entries in publishes its start list, the club's start
  * times (`renderClubStartList`, first page). One item per event; a changed start list edits the post.
  */
+import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { EventorClient } from '../eventor/client.js';
 import type { Logger } from '../log/logger.js';
 import type { Event, StartList } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { escapeName, renderClubStartList, type MessagePayload, type RenderContext } from '../render/index.js';
-import { contentHash, byStart, DAY, eventsWithClubEntries, listsPerEvent, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
+import { contentHash, byStart, eventsWithClubEntries, listsPerEvent, publishItems, renderContext, withRoleMention, type ContentItem, type FeedRun, type FeedRunOptions, type PreviewContext } from './common.js';
 
 export const STARTLISTS_FEED = 'startlists';
 /** Events starting from a day ago to this many days ahead are watched for their start lists. */

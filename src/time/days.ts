@@ -4,7 +4,7 @@
  * A leaf like zones.ts: date-fns and nothing of ours above it.
  */
 import { TZDate, tz } from '@date-fns/tz';
-import { addDays as addDaysToDate, endOfDay, format, isValid, parse, startOfDay } from 'date-fns';
+import { addDays as addDaysToDate, endOfDay, format, getDay, isValid, parse, startOfDay } from 'date-fns';
 import { toInstant } from './zones.js';
 
 const DAY_FORMAT = 'yyyy-MM-dd';
@@ -40,6 +40,11 @@ export function parseDay(text: string): string | null {
 /** The calendar day `days` after `day` (before, when negative). */
 export function addDays(day: string, days: number): string {
   return format(addDaysToDate(dayAsDate(day), days, inUtc), DAY_FORMAT, inUtc);
+}
+
+/** The day of the week of a calendar day: 0 Sunday to 6 Saturday (as `Date.getDay`). */
+export function weekdayOf(day: string): number {
+  return getDay(dayAsDate(day), inUtc);
 }
 
 /** `YYYY-MM-DD` -> `YYYYMMDD`: dates travel in custom ids, which Discord caps at 100 characters. */
