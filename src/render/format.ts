@@ -186,6 +186,7 @@ export function isHiddenStatus(status: ResultStatus): boolean {
   return status === 'Moved' || status === 'MovedUp' || status === 'DidNotEnter' || status === 'Cancelled';
 }
 
+/** An event level in words: the `render.level.*` text of the model's level name (EVENT_CLASSIFICATIONS). */
 export function classificationText(classification: EventClassification, language: Language): string {
   return t(language, `render.level.${classification}`);
 }
