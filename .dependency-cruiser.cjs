@@ -52,7 +52,14 @@ module.exports = {
       severity: 'error',
       comment: 'The sandboxes follow the real services, not our code: they import only the model and time helpers (world.ts wires the real bot to them).',
       from: { path: '^src/sandbox/', pathNot: '^src/sandbox/world\\.ts$' },
-      to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/(model|time)\\.ts$'] },
+      to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/(model|time)\\.ts$', '^src/time/'] },
+    },
+    {
+      name: 'time-is-a-leaf',
+      severity: 'error',
+      comment: 'Days and zones (date-fns and @date-fns/tz) are used from every layer, the sandboxes included, so they import nothing of ours.',
+      from: { path: '^src/time/' },
+      to: { path: '^(src|commands)/', pathNot: '^src/time/' },
     },
     {
       name: 'store-below-everything-but-eventor-model',

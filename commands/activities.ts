@@ -8,7 +8,8 @@ import { UserFacingError, customIdCodec, onComponent, pageField, type BaseContex
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { renderActivities, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import { addDays, localToday, renderContext } from './events-common.js';
+import { renderContext } from './events-common.js';
+import { addDays, localToday } from '../src/time/days.js';
 import { requireDay, showPage } from './members-common.js';
 
 const DEFAULT_DAYS = 60;

@@ -1,17 +1,14 @@
 /**
- * What /events, /event and /entries share: the render context, the day arithmetic of their
- * date windows, reading an event the member picked or typed, and the event card (which both
- * /event and the picker under /events show).
+ * What /events, /event and /entries share: the render context, reading an event the member
+ * picked or typed, and the event card (which both /event and the picker under /events show).
+ * Their day arithmetic is src/time/days.ts.
  */
 import { UserFacingError, type BaseContext, type GuildEventor } from '../src/bot/command.js';
 import { eventChoices } from '../src/bot/lookup.js';
 import { EventorError } from '../src/eventor/errors.js';
 import type { CompetitorCount, Organisation } from '../src/eventor/model.js';
-import { instantToLocal, localToInstant } from '../src/eventor/time.js';
 import { LANGUAGES, type Language } from '../src/i18n/index.js';
 import { renderEventCard, type MessagePayload, type RenderContext } from '../src/render/index.js';
-
-const DAY = 86_400_000;
 
 export function renderContext(ctx: BaseContext, eventor: GuildEventor, language: Language = ctx.language, organisationNames?: ReadonlyMap<string, string>): RenderContext {
   return {
@@ -26,45 +23,6 @@ export function renderContext(ctx: BaseContext, eventor: GuildEventor, language:
 /** A language carried in a custom id, so a public message keeps its language whoever pages it. */
 export function languageArg(value: string | undefined, fallback: Language): Language {
   return LANGUAGES.find((language) => language === value) ?? fallback;
-}
-
-/** Today's date (`YYYY-MM-DD`) on the server's clock and in its zone. */
-export function localToday(now: Date, timeZone: string): string {
-  return instantToLocal(now, timeZone).date;
-}
-
-/** A real calendar date `YYYY-MM-DD`, or null (2026-02-30 is not one). */
-export function parseDay(text: string): string | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  // Eventor reads four-digit years only, and nothing before orienteering had events in it.
-  if (year < 1900 || year > 2999) return null;
-  return date.toISOString().slice(0, 10);
-}
-
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
-}
-
-/** `YYYYMMDD` <-> `YYYY-MM-DD`: dates travel in custom ids, which Discord caps at 100 characters. */
-export function compactDay(day: string): string {
-  return day.replaceAll('-', '');
-}
-
-export function expandDay(compact: string | undefined): string | null {
-  if (compact === undefined || !/^\d{8}$/.test(compact)) return null;
-  return parseDay(`${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}`);
-}
-
-/**
- * The instants that bound whole local days `first`..`last` in the server's zone. They are the same
- * all day, so repeated commands hit the client's cache (a window from `now` never would).
- */
-export function dayWindow(first: string, last: string, timeZone: string): { from: string; to: string } {
-  return { from: localToInstant(first, null, timeZone)!, to: localToInstant(last, '23:59:59', timeZone)! };
 }
 
 /**

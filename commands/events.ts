@@ -14,12 +14,11 @@ import { fold } from '../src/bot/lookup.js';
 import { EventorError } from '../src/eventor/errors.js';
 import type { Event, Organisation } from '../src/eventor/model.js';
 import type { Logger } from '../src/log/logger.js';
-import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
+import { classificationIdOf, KNOWN_CLASSIFICATIONS, type KnownClassification } from '../src/eventor/model.js';
 import { t, type Language } from '../src/i18n/index.js';
 import { escapeName, plainText, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
-import {
-  addDays, compactDay, dayWindow, eventCard, expandDay, localToday, organisationsById, parseDay, renderContext,
-} from './events-common.js';
+import { eventCard, organisationsById, renderContext } from './events-common.js';
+import { addDays, compactDay, dayWindow, expandDay, localToday, parseDay } from '../src/time/days.js';
 
 const NAME = 'events';
 export const DEFAULT_DAYS = 14;
@@ -27,15 +26,11 @@ export const MIN_DAYS = 1;
 export const MAX_DAYS = 365;
 const PAGE_SIZE = 10;
 
-/** The level option's values; the classifications use Eventor's names (model.ts). */
-const CLASSIFICATIONS = Object.values(EVENT_CLASSIFICATIONS);
-type Classification = (typeof CLASSIFICATIONS)[number];
-export type Level = Classification | 'all';
-const LEVELS: readonly Level[] = [...CLASSIFICATIONS, 'all'];
+/** The level option's values: the model's levels (model.ts), and all of them. */
+export type Level = KnownClassification | 'all';
+const LEVELS: readonly Level[] = [...KNOWN_CLASSIFICATIONS, 'all'];
 /** Levels an event is rarely near home for: looking only in the district would hide most of them. */
 const COUNTRY_WIDE: ReadonlySet<Level> = new Set<Level>(['championship', 'national', 'international']);
-
-const CLASSIFICATION_ID = new Map<string, string>(Object.entries(EVENT_CLASSIFICATIONS).map(([id, name]) => [name, id]));
 
 export interface EventFilters {
   /** First local day, `YYYY-MM-DD`. */
@@ -77,7 +72,7 @@ export function eventQuery(filters: EventFilters, area: readonly string[], timeZ
   const query: ReturnType<typeof eventQuery> = { fromDate: window.from, toDate: window.to, includeEntryBreaks: true };
   if (filters.organiserId !== null) query.organisationIds = [filters.organiserId];
   else if (looksAroundTheClub(filters)) query.organisationIds = [...area];
-  if (filters.level !== null && filters.level !== 'all') query.classificationIds = [CLASSIFICATION_ID.get(filters.level)!];
+  if (filters.level !== null && filters.level !== 'all') query.classificationIds = [classificationIdOf(filters.level)!];
   return query;
 }
 

@@ -16,7 +16,7 @@ import {
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { InvalidApiKey } from '../src/eventor/errors.js';
-import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
+import { CLASSIFICATION_IDS, classificationOfId, EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { discordTarget, Poster } from '../src/feeds/delivery/poster.js';
 import { feedModule } from '../src/feeds/registry.js';
@@ -24,8 +24,8 @@ import { contentHash, ledgerKey } from '../src/feeds/delivery/keys.js';
 import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
 import { threadsWaiting } from '../src/feeds/delivery/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
-import { t, type MessageKey } from '../src/i18n/index.js';
-import { discordTimestamp } from '../src/render/index.js';
+import { LANGUAGES, type MessageKey } from '../src/i18n/index.js';
+import { classificationText, discordTimestamp } from '../src/render/index.js';
 import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
@@ -102,8 +102,6 @@ export function parseLeadDays(input: string): number[] | null {
   return days.sort((a, b) => b - a);
 }
 
-const LEVEL_IDS = Object.keys(EVENT_CLASSIFICATIONS) as Array<keyof typeof EVENT_CLASSIFICATIONS>;
-
 function normal(text: string): string {
   return text.normalize('NFKC').toLowerCase().trim();
 }
@@ -117,10 +115,9 @@ export function parseLevels(input: string): string[] | { bad: string } {
   const ids = new Set<string>();
   for (const part of parts) {
     const wanted = normal(part);
-    const id = LEVEL_IDS.find((candidate) => {
+    const id = CLASSIFICATION_IDS.find((candidate) => {
       const name = EVENT_CLASSIFICATIONS[candidate];
-      const key = `render.level.${name}` as MessageKey;
-      return wanted === candidate || wanted === name || (['en', 'sv', 'nb'] as const).some((language) => normal(t(language, key)) === wanted);
+      return wanted === candidate || wanted === name || LANGUAGES.some((language) => normal(classificationText(name, language)) === wanted);
     });
     if (!id) return { bad: part };
     ids.add(id);
@@ -146,8 +143,8 @@ function reasonText(ctx: CommandContext, reason: PauseReason): string {
 }
 
 function levelLabel(ctx: CommandContext, id: string): string {
-  const name = EVENT_CLASSIFICATIONS[id as keyof typeof EVENT_CLASSIFICATIONS];
-  return name ? ctx.t(`render.level.${name}` as MessageKey) : id;
+  const name = classificationOfId(id);
+  return name === 'unknown' ? id : classificationText(name, ctx.language);
 }
 
 async function reply(ctx: CommandContext, content: string): Promise<void> {
@@ -263,7 +260,7 @@ async function setEventsFilter(ctx: CommandContext, settings: FeedSettingsStore,
   const input = ctx.interaction.options.getString('levels') ?? '';
   const parsed = parseLevels(input);
   if (!Array.isArray(parsed)) {
-    const names = LEVEL_IDS.map((id) => `${id} ${levelLabel(ctx, id)}`).join(', ');
+    const names = CLASSIFICATION_IDS.map((id) => `${id} ${levelLabel(ctx, id)}`).join(', ');
     throw new UserFacingError('feeds.filter.bad', { input: parsed.bad.slice(0, 40).replace(/`/g, "'"), names });
   }
   settings.update(guildId, 'events', { options: { classificationIds: parsed } });

@@ -9,7 +9,7 @@ import { eventChoices, fold, memberChoices } from '../src/bot/lookup.js';
 import type { Person, PersonName } from '../src/eventor/model.js';
 import type { MessagePayload } from '../src/render/index.js';
 import { personNameText } from '../src/render/index.js';
-import { parseDay } from './events-common.js';
+import { parseDay } from '../src/time/days.js';
 
 const ID = /^\d{1,18}$/;
 

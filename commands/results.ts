@@ -2,6 +2,7 @@
  * /results [member] [event] [splits] [top] [share]: a member's recent results (the caller's own
  * by default), or with only an event the club's results there with the top of each class.
  */
+import { millisecondsInDay } from 'date-fns/constants';
 import { z } from 'zod';
 import type { BaseContext, BotCommand, CustomIdValue, GuildEventor } from '../src/bot/command.js';
 import { customIdCodec, idField, onComponent, pageField } from '../src/bot/command.js';
@@ -13,7 +14,8 @@ import { pageWithButtons } from '../src/render/paging.js';
 import {
   eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, personalVisibility, showPage,
 } from './members-common.js';
-import { addDays, localToday, renderContext } from './events-common.js';
+import { renderContext } from './events-common.js';
+import { addDays, localToday } from '../src/time/days.js';
 
 /** How far back "recent results" reach. */
 const RECENT_DAYS = 90;
@@ -48,7 +50,7 @@ function queryOf({ who, personId, eventId, splits, top }: CustomIdValue<typeof r
 /** Nothing in the list and the event not (long) over: results are still to come. */
 function notYet(list: ResultList, now: Date): boolean {
   const end = list.event.event?.finish ?? list.event.event?.start ?? null;
-  return list.classes.length === 0 && (end === null || Date.parse(end) > now.getTime() - 86_400_000);
+  return list.classes.length === 0 && (end === null || Date.parse(end) > now.getTime() - millisecondsInDay);
 }
 
 async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Promise<MessagePayload[]> {

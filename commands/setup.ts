@@ -13,7 +13,7 @@ import {
 import { onComponent, UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { instanceOf } from '../src/app/eventor-access.js';
-import { isValidTimeZone } from '../src/eventor/time.js';
+import { isValidTimeZone } from '../src/time/zones.js';
 import { type Language, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 import { INSTANCE_NAMES, instanceLabel, keyFormId, settingsServer, startEventorSetup, submitKey } from './setup-eventor.js';

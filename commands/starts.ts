@@ -13,7 +13,8 @@ import { pageWithButtons } from '../src/render/paging.js';
 import {
   eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, personalVisibility, showPage, type MemberTarget,
 } from './members-common.js';
-import { clubEntryCount, localToday, renderContext } from './events-common.js';
+import { clubEntryCount, renderContext } from './events-common.js';
+import { localToday } from '../src/time/days.js';
 
 type Query = MemberTarget;
 

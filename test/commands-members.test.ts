@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassResult, PersonResult, RaceStart } from '../src/eventor/model.js';
-import { formatElapsed, instantToLocal } from '../src/eventor/time.js';
+import { formatElapsed } from '../src/eventor/time.js';
+import { instantToLocal } from '../src/time/zones.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { renderMessageText, type MessageView } from '../src/sandbox/discord/index.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';

@@ -7,7 +7,7 @@ import { botConfigFromEnv } from '../src/bot/config.js';
 import { ConfigError, eventorConfigFromEnv } from '../src/config/env.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
-import { instantToLocal } from '../src/eventor/time.js';
+import { instantToLocal } from '../src/time/zones.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../src/sandbox/eventor/server.js';

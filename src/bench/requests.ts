@@ -12,15 +12,13 @@
  * 5-minute and hourly wall-clock slots, so a tick every minute would run the same slots and make
  * the same requests, only five times slower to simulate.
  */
+import { millisecondsInDay as DAY, millisecondsInHour as HOUR, millisecondsInMinute as MINUTE } from 'date-fns/constants';
 import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
-import { localDate, localHour } from '../feeds/cadence.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
+import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
 import { startLoopbackWorld } from '../sandbox/world.js';
 import { formatFigure, type BenchFigure } from './main.js';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 /** The sandbox's reference "now" (its events are placed around it); fixed so runs compare. */
 const BASE = new Date('2026-10-01T10:00:00Z');
 
@@ -54,13 +52,7 @@ export interface RequestsOptions {
 
 /** 00:00 local time (SANDBOX_TIME_ZONE) of a local date YYYY-MM-DD. */
 function localMidnight(date: string): Date {
-  const utcMidnight = new Date(`${date}T00:00:00Z`);
-  // Stockholm is ahead of UTC: UTC midnight is 01:00 or 02:00 there.
-  return new Date(utcMidnight.getTime() - localHour(utcMidnight, SANDBOX_TIME_ZONE) * HOUR);
-}
-
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T12:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+  return new Date(dayWindow(date, date, SANDBOX_TIME_ZONE).from);
 }
 
 export async function measureEventorRequests(options: RequestsOptions): Promise<RequestsRun> {
@@ -74,16 +66,15 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
     // The first weekend after the base whose Saturday or Sunday has an event with club entrants.
     const weekend = dataset.events
       .filter((ev) => ev.syntheticRunners === 0 && ev.event.start && Date.parse(ev.event.start) > BASE.getTime() + 7 * DAY)
-      .map((ev) => ({ ev, date: localDate(new Date(ev.event.start!), SANDBOX_TIME_ZONE) }))
-      .filter(({ date }) => [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay()))
+      .map((ev) => ({ ev, date: localToday(new Date(ev.event.start!), SANDBOX_TIME_ZONE) }))
+      .filter(({ date }) => [0, 6].includes(weekdayOf(date)))
       .filter(({ ev }) => dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home))
       .sort((a, b) => a.date.localeCompare(b.date))[0];
     if (!weekend) throw new Error('the sandbox has no race weekend with club entrants');
     if (!Number.isInteger(clubCount) || clubCount < 1 || clubCount > dataset.clubs.length) {
       throw new Error(`clubs must be 1 to ${dataset.clubs.length} (the sandbox's clubs)`);
     }
-    const day = new Date(`${weekend.date}T12:00:00Z`).getUTCDay();
-    const thursday = addDays(weekend.date, day === 6 ? -2 : -3);
+    const thursday = addDays(weekend.date, weekdayOf(weekend.date) === 6 ? -2 : -3);
     const from = localMidnight(thursday);
     const end = localMidnight(addDays(thursday, 5));
     const to = options.hours === undefined ? end : new Date(from.getTime() + options.hours * HOUR);

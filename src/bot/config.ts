@@ -6,7 +6,7 @@ import { ConfigError, eventorConfigFromEnv, eventorUrlProblem, responseLimitScal
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { languageFor, type Language } from '../i18n/index.js';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
-import { isValidTimeZone } from '../eventor/time.js';
+import { isValidTimeZone } from '../time/zones.js';
 
 export interface BotConfig {
   discordToken: string;

@@ -8,12 +8,12 @@
  * nothing is lost. A removal while the bot was offline is found at READY: servers the store knows
  * but Discord did not list, as long as Discord listed every server as available.
  */
+import { millisecondsInDay } from 'date-fns/constants';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 
-const DAY = 24 * 60 * 60_000;
 /** How long a server's data is kept after the bot was removed from it, in case it is invited back. */
-export const GUILD_DATA_GRACE_MS = 7 * DAY;
+export const GUILD_DATA_GRACE_MS = 7 * millisecondsInDay;
 
 /** A server as discord.js's guild cache shows it: READY's list, `available` false while in an outage. */
 export interface KnownGuild {

@@ -4,15 +4,15 @@
  * are checked by the daily member sweep, and throttle counts past the longest limit's window are
  * dropped (they hold nothing but keyed hashes and times, and not a minute longer than a limit needs).
  */
+import { millisecondsInDay } from 'date-fns/constants';
 import type { Client } from 'discord.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { GuildDepartures } from './departures.js';
 import type { MemberSweep } from './membership.js';
 
-const DAY = 24 * 60 * 60_000;
 /** The purge of removed servers runs on the first tick after start, then once a day. */
-export const HOUSEKEEPING_INTERVAL_MS = DAY;
+export const HOUSEKEEPING_INTERVAL_MS = millisecondsInDay;
 /** The longest window of any throttle (/link eventor's 15 minutes); older counts are never read. */
 export const THROTTLE_RETENTION_MS = 15 * 60_000;
 

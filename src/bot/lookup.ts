@@ -3,12 +3,14 @@
  * Discord allows 3 s and 25 choices, so every lookup asks Eventor for a window that is the same
  * all day (the client then answers repeats from its cache) and filters here.
  */
+import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity, Event, Person } from '../eventor/model.js';
 import { plainText } from '../render/index.js';
+import { queryDay } from '../time/days.js';
+import { instantToLocal } from '../time/zones.js';
 
-const DAY = 86_400_000;
 const MAX_CHOICES = 25;
 const MAX_NAME = 100;
 
@@ -31,21 +33,16 @@ function choice(name: string, value: string): ApplicationCommandOptionChoiceData
   return { name: plainText(name, MAX_NAME) || value.slice(0, MAX_NAME), value };
 }
 
-function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** The events window autocomplete searches: 60 days back to 180 days ahead, by whole days. */
 function eventWindow(now: Date): { fromDate: string; toDate: string } {
   const t = now.getTime();
-  return { fromDate: day(t - 60 * DAY), toDate: day(t + 180 * DAY) };
+  return { fromDate: queryDay(t - 60 * DAY), toDate: queryDay(t + 180 * DAY) };
 }
 
 export async function eventChoices(client: EventorClient, query: string, now: Date, timeZone: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   const events = await client.events(eventWindow(now));
   const t = now.getTime();
-  const date = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  const label = (e: Event) => `${e.start ? date.format(new Date(e.start)) : '????-??-??'} ${e.name.trim()}`;
+  const label = (e: Event) => `${e.start ? instantToLocal(e.start, timeZone).date : '????-??-??'} ${e.name.trim()}`;
   // Nearest first, upcoming before past at equal distance: what a member most likely means.
   const distance = (e: Event) => (e.start ? Date.parse(e.start) - t : Number.MAX_SAFE_INTEGER);
   return events
@@ -67,7 +64,7 @@ export async function memberChoices(client: EventorClient, organisationId: strin
 
 export async function activityChoices(client: EventorClient, organisationId: string, query: string, now: Date): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   const t = now.getTime();
-  const activities = await client.activities({ organisationId, from: day(t - 30 * DAY), to: day(t + 180 * DAY) });
+  const activities = await client.activities({ organisationId, from: queryDay(t - 30 * DAY), to: queryDay(t + 180 * DAY) });
   const label = (a: Activity) => `${a.startTime ? a.startTime.slice(0, 10) : ''} ${a.name}`.trim();
   return activities
     .filter((a) => query.trim() === '' || matches(label(a), query))

@@ -10,6 +10,7 @@
  * Interactions need no such check: Discord delivers a server's interaction only from someone in
  * it, with their member object, at the moment they click.
  */
+import { millisecondsInDay, millisecondsInHour } from 'date-fns/constants';
 import { DiscordAPIError, Routes, type Client } from 'discord.js';
 import type { MemberStatus, MembershipCheck } from '../feeds/feed.js';
 import type { Logger } from '../log/logger.js';
@@ -17,13 +18,13 @@ import type { Store } from '../store/store.js';
 import { forgetMember } from './privacy.js';
 
 /** How long "still a member" is believed: a race day's 5-minute runs ask Discord once an hour per member. */
-export const MEMBER_CACHE_MS = 60 * 60_000;
+export const MEMBER_CACHE_MS = millisecondsInHour;
 /** At most this many positive answers are kept (the oldest go first). */
 export const MEMBER_CACHE_LIMIT = 10_000;
 /** The daily sweep asks about at most this many members per scheduler tick (one a minute), one at a time. */
 export const SWEEP_CHECKS_PER_TICK = 20;
 /** Each server's members are swept once a day. */
-export const SWEEP_INTERVAL_MS = 24 * 60 * 60_000;
+export const SWEEP_INTERVAL_MS = millisecondsInDay;
 
 /** Discord's answers that mean the user is not in the server: 10007 Unknown Member, 10013 Unknown User (account deleted). */
 const GONE_CODES = new Set<number | string>([10007, 10013]);

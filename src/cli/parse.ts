@@ -3,7 +3,7 @@ import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args
 import type { Io } from './main.js';
 import { parseXmlFile } from '../eventor/parse-file.js';
 import { EventorError, InvalidResponse } from '../eventor/errors.js';
-import { isValidTimeZone } from '../eventor/time.js';
+import { isValidTimeZone } from '../time/zones.js';
 
 export async function runParse(args: ParsedArgs, io: Io): Promise<number> {
   const [file, extra] = args.positionals;

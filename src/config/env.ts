@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
 import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from '../eventor/instances.js';
 import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
-import { isValidTimeZone } from '../eventor/time.js';
+import { isValidTimeZone } from '../time/zones.js';
 
 /** Loads `.env` from `dir` into `process.env` without overriding variables already set. */
 export function loadDotEnv(dir = process.cwd()): string | null {

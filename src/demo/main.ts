@@ -4,6 +4,7 @@
  * commands; part 3 follows the automatic posts through a race weekend on a simulated clock.
  * Exits 0 only when every step got its answer and every expected post appeared.
  */
+import { millisecondsInDay } from 'date-fns/constants';
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
 import type { Event, ResultList } from '../eventor/model.js';
@@ -44,7 +45,7 @@ export async function runDemo(write: (line: string) => void = (line) => process.
     await step('Upcoming events in the next 30 days, with entry deadlines', async () => {
       const events = await client.events({
         fromDate: new Date(now),
-        toDate: new Date(now + 30 * 86_400_000),
+        toDate: new Date(now + 30 * millisecondsInDay),
         includeEntryBreaks: true,
       });
       if (events.length === 0) throw new Error('no upcoming events');
@@ -74,7 +75,7 @@ export async function runDemo(write: (line: string) => void = (line) => process.
     });
 
     await step(`Latest results of ${club.name}, with splits`, async () => {
-      const past = await client.events({ fromDate: new Date(now - 60 * 86_400_000), toDate: new Date(now) });
+      const past = await client.events({ fromDate: new Date(now - 60 * millisecondsInDay), toDate: new Date(now) });
       const candidates = past.filter((e) => e.status === 'completed' || e.status === 'reported').sort((a, b) => (b.start ?? '').localeCompare(a.start ?? ''));
       let list: ResultList | null = null;
       for (const event of candidates.slice(0, 10)) {

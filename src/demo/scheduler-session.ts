@@ -10,9 +10,11 @@
  * results here, at the times an organiser would publish them, and then a correction; the
  * transcript says so each time.
  */
+import { millisecondsInDay as DAY, millisecondsInHour as HOUR, millisecondsInMinute as MINUTE } from 'date-fns/constants';
 import { FeedSettingsStore } from '../feeds/settings.js';
-import { localDate } from '../feeds/cadence.js';
-import { formatElapsed, localToInstant } from '../eventor/time.js';
+import { formatElapsed } from '../eventor/time.js';
+import { addDays, localToday, weekdayOf } from '../time/days.js';
+import { localToInstant } from '../time/zones.js';
 import type { PersonResult } from '../eventor/model.js';
 import { renderInteractionText, renderMessageText, type MessageView, type TimestampReader } from '../sandbox/discord/index.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
@@ -20,9 +22,6 @@ import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../sandbox/world.js';
 import { humanize, indent } from './bot-session.js';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const ZONE = SANDBOX_TIME_ZONE;
 /** The sandbox's reference "now" (its events are placed around it): fixed, so every run is the same. */
 export const SCHEDULER_DEMO_BASE = new Date('2026-10-01T10:00:00Z');
@@ -65,8 +64,7 @@ type Materialized = NonNullable<SandboxEvent['materialized']>;
 
 /** A local wall-clock time on the day `offsetDays` from the local date `date`, as an instant. */
 function localAt(date: string, offsetDays: number, clock: string): Date {
-  const day = new Date(Date.parse(`${date}T12:00:00Z`) + offsetDays * DAY).toISOString().slice(0, 10);
-  return new Date(localToInstant(day, clock, ZONE)!);
+  return new Date(localToInstant(addDays(date, offsetDays), clock, ZONE)!);
 }
 
 const clubEntryCount = (dataset: SandboxDataset, ev: SandboxEvent): number =>
@@ -77,7 +75,7 @@ export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BA
   const race = dataset.events
     .filter((ev) => ev.shape === 'single' && ev.event.status !== 'canceled' && ev.syntheticRunners === 0 && ev.event.start !== null)
     .filter((ev) => Date.parse(ev.event.start!) > base.getTime() + 9 * DAY)
-    .filter((ev) => [0, 6].includes(new Date(`${localDate(new Date(ev.event.start!), ZONE)}T12:00:00Z`).getUTCDay()))
+    .filter((ev) => [0, 6].includes(weekdayOf(localToday(new Date(ev.event.start!), ZONE))))
     .sort((a, b) => Date.parse(a.event.start!) - Date.parse(b.event.start!))
     .find((ev) => clubEntryCount(dataset, ev) > 0);
   if (!race) throw new Error('the sandbox has no weekend race with club entries');
@@ -161,7 +159,7 @@ export async function runSchedulerSession(write: (line: string) => void): Promis
     const dataset = world.eventor.dataset;
     const race = pickRace(dataset);
     const stage = stageRace(dataset, race);
-    const raceDate = localDate(new Date(race.event.start!), ZONE);
+    const raceDate = localToday(new Date(race.event.start!), ZONE);
     const raceStart = new Date(race.event.start!);
     const guildId = world.guild.id;
     const channels: Record<Kind, { id: string; name: string }> = {
@@ -262,9 +260,9 @@ export async function runSchedulerSession(write: (line: string) => void): Promis
     };
 
     const stepAt = (at: Date): number => {
-      const date = localDate(at, ZONE);
+      const date = localToday(at, ZONE);
       if (date >= raceDate) return 5 * MINUTE;
-      if (date >= localDate(localAt(raceDate, -2, '12:00'), ZONE)) return 15 * MINUTE;
+      if (date >= localToday(localAt(raceDate, -2, '12:00'), ZONE)) return 15 * MINUTE;
       return HOUR;
     };
     for (; clock.getTime() < end.getTime() && ticks < MAX_TICKS; clock = new Date(clock.getTime() + stepAt(clock))) {

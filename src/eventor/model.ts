@@ -20,7 +20,11 @@ export const Instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.
 export const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 export const Seconds = z.number().finite();
 
-/** Eventor's event classification ids (spec section 2). */
+/**
+ * Eventor's event classification ids (spec section 2) and the level names the model uses for them:
+ * the one map of event levels. Its order (by id) is the order levels are offered in; their texts
+ * are the `render.level.*` messages (render's `classificationText`).
+ */
 export const EVENT_CLASSIFICATIONS = {
   '1': 'championship',
   '2': 'national',
@@ -29,8 +33,23 @@ export const EVENT_CLASSIFICATIONS = {
   '5': 'club',
   '6': 'international',
 } as const;
-export const EventClassification = z.enum(['championship', 'national', 'district', 'local', 'club', 'international', 'unknown']);
+export type ClassificationId = keyof typeof EVENT_CLASSIFICATIONS;
+/** A level Eventor defines, by name. */
+export type KnownClassification = (typeof EVENT_CLASSIFICATIONS)[ClassificationId];
+export const CLASSIFICATION_IDS = Object.keys(EVENT_CLASSIFICATIONS) as ClassificationId[];
+export const KNOWN_CLASSIFICATIONS = Object.values(EVENT_CLASSIFICATIONS) as KnownClassification[];
+export const EventClassification = z.enum([...KNOWN_CLASSIFICATIONS, 'unknown']);
 export type EventClassification = z.infer<typeof EventClassification>;
+
+/** The level of a classification id; `unknown` for an id Eventor does not define (or none). */
+export function classificationOfId(id: string | null): EventClassification {
+  return id !== null && Object.hasOwn(EVENT_CLASSIFICATIONS, id) ? EVENT_CLASSIFICATIONS[id as ClassificationId] : 'unknown';
+}
+
+/** The classification id of a level name, or null for a name that is no level. */
+export function classificationIdOf(name: string): ClassificationId | null {
+  return CLASSIFICATION_IDS.find((id) => EVENT_CLASSIFICATIONS[id] === name) ?? null;
+}
 
 /** Eventor's EventStatusId values (wire notes section 12). */
 export const EVENT_STATUSES = {

@@ -13,7 +13,7 @@
 import { isMatch } from 'date-fns';
 import { z } from 'zod';
 import { EventorError, InvalidResponse, ValidationError } from './errors.js';
-import { Competitor as CompetitorSchema, EVENT_CLASSIFICATIONS } from './model.js';
+import { classificationIdOf, Competitor as CompetitorSchema, EVENT_CLASSIFICATIONS, KNOWN_CLASSIFICATIONS } from './model.js';
 import type {
   Activity, Competitor, CompetitorCount, EntryFee, Entry, Event, EventClass, EventDocument, Organisation, Person, ResultList, StartList,
 } from './model.js';
@@ -131,8 +131,6 @@ const idList = () =>
     return out.join(',');
   });
 
-const CLASSIFICATION_NAMES = new Map<string, string>(Object.entries(EVENT_CLASSIFICATIONS).map(([k, v]) => [v, k]));
-
 /** Classification ids 1-6, or their names (`championship`, `national`, `district`, `local`, `club`, `international`). */
 const classificationIds = () =>
   kind<string | number | ReadonlyArray<string | number>>((v) => {
@@ -142,9 +140,9 @@ const classificationIds = () =>
     const out: string[] = [];
     for (const item of items) {
       const text = String(item).trim().toLowerCase();
-      const mapped = CLASSIFICATION_NAMES.get(text) ?? text;
+      const mapped = classificationIdOf(text) ?? text;
       if (!Object.hasOwn(EVENT_CLASSIFICATIONS, mapped)) {
-        return fail(`must list classification ids 1-6 or names (${[...CLASSIFICATION_NAMES.keys()].join(', ')})`);
+        return fail(`must list classification ids 1-6 or names (${KNOWN_CLASSIFICATIONS.join(', ')})`);
       }
       out.push(mapped);
     }

@@ -1,90 +1,10 @@
 /**
- * Time conversions shared by the parsers, the writers and the sandbox.
- * Instants are ISO 8601 UTC strings with whole seconds (`2023-09-26T15:00:00Z`); see model.ts.
+ * Eventor's own time formats: the UTC query date-time, HashTableEntry times and native elapsed
+ * times. Wall clock <-> instant in a zone is src/time/zones.ts; calendar days are src/time/days.ts.
  */
-import { tzOffset } from '@date-fns/tz';
+import { localToInstant } from '../time/zones.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const CLOCK = /^(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?(?:\.\d+)?$/;
-
-// Offsets change at most a few times a year, so a cache per zone and hour makes the
-// conversion of a 20,000-runner list cheap.
-const offsetCache = new Map<string, number>();
-
-function offsetMinutes(timeZone: string, epochMs: number): number {
-  if (timeZone === 'UTC') return 0;
-  const key = `${timeZone}|${Math.floor(epochMs / 3_600_000)}`;
-  let offset = offsetCache.get(key);
-  if (offset === undefined) {
-    offset = tzOffset(timeZone, new Date(epochMs));
-    if (Number.isNaN(offset)) throw new RangeError(`unknown time zone '${timeZone}'`);
-    if (offsetCache.size > 50_000) offsetCache.clear();
-    offsetCache.set(key, offset);
-  }
-  return offset;
-}
-
-/** Whether `timeZone` is an IANA zone this runtime knows. */
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function toInstant(epochMs: number): string {
-  return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-/**
- * A wall-clock date and optional time in `timeZone` as an instant. A missing clock means local
- * midnight (how Eventor stores events without a time). Returns null for text that is not a date.
- * A time the clocks skipped (DST gap) reads as the same distance past the change (02:30 -> 03:30);
- * a time that occurs twice (DST overlap) as the earlier of the two instants.
- */
-export function localToInstant(date: string, clock: string | null | undefined, timeZone: string): string | null {
-  const d = DATE.exec(date.trim());
-  if (!d) return null;
-  let h = 0;
-  let mi = 0;
-  let s = 0;
-  if (clock && clock.trim() !== '') {
-    const c = CLOCK.exec(clock.trim());
-    if (!c) return null;
-    h = Number(c[1]);
-    mi = Number(c[2]);
-    s = c[3] === undefined ? 0 : Number(c[3]);
-  }
-  const wall = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), h, mi, s);
-  if (Number.isNaN(wall)) return null;
-  return toInstant(wallToEpoch(wall, timeZone));
-}
-
-/**
- * The instant of a wall-clock time (given as if it were UTC) in `timeZone`. Offsets twelve
- * hours either side bracket any change of offset; a candidate is right when its own offset is
- * the one it was made with. Two right candidates: the clocks went back, take the earlier.
- * None: the clocks went forward over this time, read it with the offset from before (02:30 -> 03:30).
- */
-function wallToEpoch(wall: number, timeZone: string): number {
-  const before = offsetMinutes(timeZone, wall - 12 * 3_600_000);
-  const after = offsetMinutes(timeZone, wall + 12 * 3_600_000);
-  const withBefore = wall - before * 60_000;
-  if (before === after && offsetMinutes(timeZone, withBefore) === before) return withBefore;
-  const withAfter = wall - after * 60_000;
-  const valid = [withBefore, withAfter].filter((epoch, i) => offsetMinutes(timeZone, epoch) === (i === 0 ? before : after));
-  return valid.length > 0 ? Math.min(...valid) : withBefore;
-}
-
-
-/** An instant as wall-clock `date` (`YYYY-MM-DD`) and `clock` (`HH:MM:SS`) in `timeZone`. */
-export function instantToLocal(instant: string | Date, timeZone: string): { date: string; clock: string } {
-  const epoch = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
-  const local = new Date(epoch + offsetMinutes(timeZone, epoch) * 60_000).toISOString();
-  return { date: local.slice(0, 10), clock: local.slice(11, 19) };
-}
 
 /**
  * Eventor's query format: `yyyy-mm-dd hh:mm:ss`, always in UTC (the service reads input as UTC).

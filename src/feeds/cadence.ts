@@ -3,7 +3,10 @@
  * (learnt once a local day from the club's entries), quiet hours in the server's own time zone, and
  * which runs ask Eventor about a feed's whole window (one an hour).
  */
+import { tz } from '@date-fns/tz';
+import { getHours } from 'date-fns';
 import type { EventorClient } from '../eventor/client.js';
+import { addDays, localToday, queryDay } from '../time/days.js';
 
 const MINUTE = 60_000;
 /** Results on and just after race days: every 5 minutes (the finest cadence; runs are aligned to its slots). */
@@ -37,33 +40,20 @@ export function hourly(): number {
   return RARE_MS;
 }
 
-// Making an Intl.DateTimeFormat costs far more than using one: one per zone, made once.
-const hourFormats = new Map<string, Intl.DateTimeFormat | null>();
-const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
-
-function formatFor(cache: Map<string, Intl.DateTimeFormat | null>, timeZone: string, make: (timeZone: string) => Intl.DateTimeFormat): Intl.DateTimeFormat | null {
-  if (!cache.has(timeZone)) {
-    let format: Intl.DateTimeFormat | null;
-    try {
-      format = make(timeZone);
-    } catch {
-      format = null;
-    }
-    cache.set(timeZone, format);
-  }
-  return cache.get(timeZone)!;
-}
-
 /** The hour (0-23) of a moment in a time zone; wrong zones count as UTC. */
 export function localHour(now: Date, timeZone: string): number {
-  const format = formatFor(hourFormats, timeZone, (zone) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }));
-  return format ? Number(format.format(now)) : now.getUTCHours();
+  const hour = getHours(now, { in: tz(timeZone) });
+  return Number.isNaN(hour) ? now.getUTCHours() : hour;
 }
 
 /** The local date (YYYY-MM-DD) of a moment in a time zone; wrong zones count as UTC. */
 export function localDate(now: Date, timeZone: string): string {
-  const format = formatFor(dateFormats, timeZone, (zone) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }));
-  return format ? format.format(now) : now.toISOString().slice(0, 10);
+  try {
+    return localToday(now, timeZone);
+  } catch (error) {
+    if (error instanceof RangeError) return queryDay(now);
+    throw error;
+  }
 }
 
 /** Inside quiet hours [from, to) in local time (wrapping past midnight when from > to). */
@@ -97,7 +87,8 @@ export class ClubCalendars {
   async learn(client: EventorClient, organisationId: string, now: Date, timeZone: string): Promise<void> {
     const today = localDate(now, timeZone);
     if (this.#days.get(client)?.date === today) return;
-    const day = (offset: number): string => localDate(new Date(now.getTime() + offset * 86_400_000), timeZone);
+    // Calendar days, not 24 hours: the day the clocks go back has 25.
+    const day = (offset: number): string => addDays(today, offset);
     try {
       const [recent, coming] = await Promise.all([
         client.entries({ organisationIds: [organisationId], fromEventDate: day(-1), toEventDate: today }),

@@ -3,7 +3,7 @@
  */
 import { ButtonStyle, ComponentType, type APIEmbedField, type APIButtonComponent } from 'discord.js';
 import type { EntryFee, Event, EventClass, EventDocument } from '../eventor/model.js';
-import { instantToLocal } from '../eventor/time.js';
+import { instantToLocal } from '../time/zones.js';
 import { t, type Language, type MessageKey } from '../i18n/index.js';
 import { DISCORD_LIMITS, fitPayload } from './fit.js';
 import {

@@ -3,7 +3,8 @@
  */
 import { escapeMarkdown, time, type TimestampStylesString } from 'discord.js';
 import type { EventClassification, EventStatus, OrganisationRef, PersonName, ResultStatus } from '../eventor/model.js';
-import { formatElapsed, instantToLocal } from '../eventor/time.js';
+import { formatElapsed } from '../eventor/time.js';
+import { instantToLocal } from '../time/zones.js';
 import { t, type Language, type MessageKey } from '../i18n/index.js';
 import type { RenderContext } from './types.js';
 
@@ -185,6 +186,7 @@ export function isHiddenStatus(status: ResultStatus): boolean {
   return status === 'Moved' || status === 'MovedUp' || status === 'DidNotEnter' || status === 'Cancelled';
 }
 
+/** An event level in words: the `render.level.*` text of the model's level name (EVENT_CLASSIFICATIONS). */
 export function classificationText(classification: EventClassification, language: Language): string {
   return t(language, `render.level.${classification}`);
 }

@@ -37,7 +37,7 @@
 export type { MessagePayload, PageOptions, RenderContext } from './types.js';
 export { DISCORD_LIMITS, embedLength, fitPayload, truncateMarkdown } from './fit.js';
 export {
-  discordTimestamp, escapeEventorText, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatLocalDate,
+  classificationText, discordTimestamp, escapeEventorText, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatLocalDate,
   formatPlace, formatStatus, isHiddenStatus, mapUrl, NAME_MAX, personNameText, plainText, truncate,
 } from './format.js';
 export { nextDeadlineText, renderEventCard, renderEventList, type EventCardExtras, type EventListOptions } from './events.js';

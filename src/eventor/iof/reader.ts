@@ -26,7 +26,7 @@ import type {
   StartList, TeamMemberResult, TeamResult, TeamStart,
 } from '../model.js';
 import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
-import { isValidTimeZone } from '../time.js';
+import { isValidTimeZone } from '../../time/zones.js';
 import { toXmlText } from './decode.js';
 import { detectIofDocument, EVENTOR_EXTENSIONS_NS } from './detect.js';
 import { parseDate, parseDateTime, parseInteger, parseSeconds, parseStatus } from './values.js';

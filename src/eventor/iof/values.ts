@@ -4,7 +4,7 @@
  * every number goes through a regex first and a bad one is an InvalidResponse naming its path.
  */
 import { InvalidResponse } from '../errors.js';
-import { localToInstant } from '../time.js';
+import { localToInstant } from '../../time/zones.js';
 import type { ResultStatus } from '../model.js';
 
 const DOUBLE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

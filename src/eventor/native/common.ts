@@ -4,11 +4,11 @@
  */
 import { InvalidResponse } from '../errors.js';
 import type {
-  Card, ContactDetails, Event, EventClassification, EventRace, EventRef, EventStatus, Organisation,
+  Card, ContactDetails, Event, EventRace, EventRef, EventStatus, Organisation,
   OrganisationKind, OrganisationRef, PersonName, PersonRef, PunchingUnitType, ResultStatus,
 } from '../model.js';
-import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../model.js';
-import { localToInstant, toInstant } from '../time.js';
+import { classificationOfId, EVENT_STATUSES } from '../model.js';
+import { localToInstant, toInstant } from '../../time/zones.js';
 import {
   attr, child, childPath, children, ownText, presentText, requiredText, text, texts, valueAttr,
 } from '../xml.js';
@@ -269,10 +269,6 @@ export function resultStatus(node: XmlValue, name: string, path: string): Result
   return status;
 }
 
-function classification(value: string | null): EventClassification {
-  return value !== null && Object.hasOwn(EVENT_CLASSIFICATIONS, value) ? EVENT_CLASSIFICATIONS[value as keyof typeof EVENT_CLASSIFICATIONS] : 'unknown';
-}
-
 function eventStatus(value: string | null): EventStatus {
   return value !== null && Object.hasOwn(EVENT_STATUSES, value) ? EVENT_STATUSES[value as keyof typeof EVENT_STATUSES] : 'unknown';
 }
@@ -334,7 +330,7 @@ export function event(node: XmlValue, ctx: Ctx, path: string): Event {
     id: eventId,
     name: presentText(node, 'Name', path),
     form: attr(node, 'eventForm'),
-    classification: classification(classificationId),
+    classification: classificationOfId(classificationId),
     classificationId,
     status: eventStatus(statusId),
     statusId,

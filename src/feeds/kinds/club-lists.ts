@@ -6,13 +6,11 @@ import type { EventorClient } from '../../eventor/client.js';
 import type { Event } from '../../eventor/model.js';
 import { InvalidResponse, NotFound } from '../../eventor/errors.js';
 import type { Logger } from '../../log/logger.js';
+import { queryDay } from '../../time/days.js';
 
-export const DAY = 86_400_000;
-
-/** Eventor query day `yyyy-mm-dd` (UTC). */
-export function queryDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+// The kinds' windows: whole days, and Eventor's UTC query day, from the one days module.
+export { millisecondsInDay as DAY } from 'date-fns/constants';
+export { queryDay };
 
 /** Event ids with at least one entry from the club among events starting in [from, to]. */
 export async function eventsWithClubEntries(client: EventorClient, organisationId: string, fromMs: number, toMs: number): Promise<Set<string>> {

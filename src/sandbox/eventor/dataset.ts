@@ -10,7 +10,7 @@ import type {
 } from '../../eventor/model.js';
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../../eventor/model.js';
 import { entryDeadlines } from '../../eventor/native/common.js';
-import { instantToLocal, localToInstant, toInstant } from '../../eventor/time.js';
+import { instantToLocal, localToInstant, toInstant } from '../../time/zones.js';
 import { hashTableTime } from './native-xml.js';
 import { CITIES, CLUBS, DISTRICTS, EVENT_KINDS, FAMILY, GIVEN_F, GIVEN_M, PLACES, STREETS } from './names.js';
 import { materialize, type Materialized } from './participants.js';

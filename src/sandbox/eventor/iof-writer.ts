@@ -24,7 +24,7 @@ import type {
   Card, ClassRef, Course, EventRef, OrganisationRef, OverallResult, PersonRef, RaceResult, RaceStart,
   ResultList, SplitTime, StartList, TeamResult, TeamStart,
 } from '../../eventor/model.js';
-import { instantToLocal, localToInstant } from '../../eventor/time.js';
+import { instantToLocal, localToInstant } from '../../time/zones.js';
 
 export interface IofWriteOptions {
   /** The document's createTime (an Instant or xs:dateTime). */

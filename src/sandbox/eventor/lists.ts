@@ -6,7 +6,7 @@
 import type {
   ClassResult, ClassStart, Entry, OrganisationRef, PersonResult, PersonStart, RaceResult, ResultList, StartList, TeamResult, TeamStart,
 } from '../../eventor/model.js';
-import { toInstant } from '../../eventor/time.js';
+import { toInstant } from '../../time/zones.js';
 import type { RequestContext, Reply } from './context.js';
 import { HttpError, XML_TYPE, eventById, forbidden, xmlReply } from './context.js';
 import { SANDBOX_TIME_ZONE, type SandboxEvent } from './dataset.js';

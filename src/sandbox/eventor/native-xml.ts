@@ -9,7 +9,8 @@ import type {
   EventDocument, Organisation, OrganisationRef, Person, PersonRef, RaceResult, RaceStart, ResultList, ResultStatus,
   StartList, TeamResult,
 } from '../../eventor/model.js';
-import { formatElapsed, instantToLocal } from '../../eventor/time.js';
+import { formatElapsed } from '../../eventor/time.js';
+import { instantToLocal } from '../../time/zones.js';
 import { NATIVE_ROOT_ATTRS, XmlOut, escapeXml } from './xml-out.js';
 
 export interface NativeContext {

@@ -7,7 +7,7 @@ import type {
   Card, ClassResult, Entry, EventClass, OrganisationRef, PersonRef, PersonResult, PersonStart, RaceResult,
   ResultList, ResultStatus, SplitTime, StartList, TeamResult, TeamStart,
 } from '../../eventor/model.js';
-import { instantToLocal, toInstant } from '../../eventor/time.js';
+import { instantToLocal, toInstant } from '../../time/zones.js';
 import type { SandboxDataset, SandboxEvent, SandboxPerson } from './dataset.js';
 import { FAMILY, GIVEN_F, GIVEN_M } from './names.js';
 import { Prng } from './prng.js';

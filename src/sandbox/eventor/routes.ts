@@ -4,7 +4,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Card, PreselectedClass, PunchingUnitType } from '../../eventor/model.js';
-import { toInstant } from '../../eventor/time.js';
+import { toInstant } from '../../time/zones.js';
 import type { RequestContext, Reply } from './context.js';
 import { HttpError, errorReply, escapeHtml, eventById, forbidden, htmlReply, notFound, requireOwn, xmlReply } from './context.js';
 import type { SandboxEvent } from './dataset.js';

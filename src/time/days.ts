@@ -1,0 +1,82 @@
+/**
+ * Calendar days (`YYYY-MM-DD`) on date-fns: today in a zone, adding days, the instants that bound
+ * whole local days, the real-date check, the compact `YYYYMMDD` form and Eventor's UTC query day.
+ * A leaf like zones.ts: date-fns and nothing of ours above it.
+ */
+import { TZDate, tz } from '@date-fns/tz';
+import { addDays as addDaysToDate, endOfDay, format, getDay, isValid, parse, startOfDay } from 'date-fns';
+import { toInstant } from './zones.js';
+
+const DAY_FORMAT = 'yyyy-MM-dd';
+const DAY_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+const COMPACT_DAY_SHAPE = /^\d{8}$/;
+// Eventor reads four-digit years only, and nothing before orienteering had events in it.
+const FIRST_YEAR = 1900;
+const LAST_YEAR = 2999;
+// Calendar days are counted in UTC, so the process's own zone never shifts one.
+const inUtc = { in: tz('UTC') };
+
+/** The calendar day `YYYY-MM-DD` as a date at its UTC midnight (the day already checked for shape). */
+function dayAsDate(day: string): Date {
+  return parse(day, DAY_FORMAT, new Date(0), inUtc);
+}
+
+/** Today's date (`YYYY-MM-DD`) at `now` in `timeZone`. */
+export function localToday(now: Date, timeZone: string): string {
+  return format(now, DAY_FORMAT, { in: tz(timeZone) });
+}
+
+/** A real calendar date `YYYY-MM-DD`, or null (2026-02-30 is not one, nor a year outside 1900-2999). */
+export function parseDay(text: string): string | null {
+  const trimmed = text.trim();
+  if (!DAY_SHAPE.test(trimmed)) return null;
+  const date = dayAsDate(trimmed);
+  if (!isValid(date)) return null;
+  const year = Number(trimmed.slice(0, 4));
+  if (year < FIRST_YEAR || year > LAST_YEAR) return null;
+  return trimmed;
+}
+
+/** The calendar day `days` after `day` (before, when negative). */
+export function addDays(day: string, days: number): string {
+  return format(addDaysToDate(dayAsDate(day), days, inUtc), DAY_FORMAT, inUtc);
+}
+
+/** The day of the week of a calendar day: 0 Sunday to 6 Saturday (as `Date.getDay`). */
+export function weekdayOf(day: string): number {
+  return getDay(dayAsDate(day), inUtc);
+}
+
+/** `YYYY-MM-DD` -> `YYYYMMDD`: dates travel in custom ids, which Discord caps at 100 characters. */
+export function compactDay(day: string): string {
+  return day.replaceAll('-', '');
+}
+
+/** `YYYYMMDD` -> `YYYY-MM-DD` when it is a real date (as `parseDay` reads it), else null. */
+export function expandDay(compact: string | undefined): string | null {
+  if (compact === undefined || !COMPACT_DAY_SHAPE.test(compact)) return null;
+  return parseDay(`${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}`);
+}
+
+/**
+ * The instants that bound whole local days `first`..`last` in `timeZone` (its first second and its
+ * last). They are the same all day, so repeated commands hit the client's cache (a window from
+ * `now` never would).
+ */
+export function dayWindow(first: string, last: string, timeZone: string): { from: string; to: string } {
+  const zone = { in: tz(timeZone) };
+  // Local noon exists on every day in every zone; midnight does not (some zones change their clocks then).
+  const noonOf = (day: string) => {
+    const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+    return new TZDate(year, month - 1, date, 12, timeZone);
+  };
+  return {
+    from: toInstant(startOfDay(noonOf(first), zone).getTime()),
+    to: toInstant(endOfDay(noonOf(last), zone).getTime()),
+  };
+}
+
+/** Eventor's query day `YYYY-MM-DD`: the UTC day of an instant (Eventor reads query input as UTC). */
+export function queryDay(instant: Date | number): string {
+  return format(instant, DAY_FORMAT, inUtc);
+}
