@@ -24,7 +24,7 @@ import { contentHash } from '../src/feeds/common.js';
 import { RESULTS_FEED } from '../src/feeds/results.js';
 import { threadsWaiting } from '../src/feeds/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
-import { t, type MessageKey } from '../src/i18n/index.js';
+import { t, type PlainKey } from '../src/i18n/index.js';
 import { discordTimestamp } from '../src/render/index.js';
 import { requireManager } from './setup-eventor.js';
 import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from './post-channels.js';
@@ -35,8 +35,8 @@ export const MAX_LEAD_DAYS = 5;
 export const LEAD_DAY_MAX = 60;
 
 
-const kindOption = (required: boolean, descriptionKey: MessageKey = 'feeds.opt.kind.description') => (o: SlashCommandStringOption) =>
-  localize(o, 'feeds.opt.kind.name', descriptionKey).setRequired(required).addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}` as MessageKey, k)));
+const kindOption = (required: boolean, descriptionKey: PlainKey = 'feeds.opt.kind.description') => (o: SlashCommandStringOption) =>
+  localize(o, 'feeds.opt.kind.name', descriptionKey).setRequired(required).addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k)));
 
 const definition = localizedCommand('feeds.name', 'feeds.description')
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
@@ -120,7 +120,7 @@ export function parseLevels(input: string): string[] | { bad: string } {
     const wanted = normal(part);
     const id = LEVEL_IDS.find((candidate) => {
       const name = EVENT_CLASSIFICATIONS[candidate];
-      const key = `render.level.${name}` as MessageKey;
+      const key = `render.level.${name}` as const;
       return wanted === candidate || wanted === name || (['en', 'sv', 'nb'] as const).some((language) => normal(t(language, key)) === wanted);
     });
     if (!id) return { bad: part };
@@ -139,16 +139,16 @@ function kindOf(ctx: CommandContext): FeedKind {
 }
 
 function kindLabel(ctx: CommandContext, kind: FeedKind): string {
-  return ctx.t(`setup.kind.${kind}` as MessageKey);
+  return ctx.t(`setup.kind.${kind}`);
 }
 
 function reasonText(ctx: CommandContext, reason: PauseReason): string {
-  return ctx.t(`feeds.reason.${reason}` as MessageKey);
+  return ctx.t(`feeds.reason.${reason}`);
 }
 
 function levelLabel(ctx: CommandContext, id: string): string {
   const name = EVENT_CLASSIFICATIONS[id as keyof typeof EVENT_CLASSIFICATIONS];
-  return name ? ctx.t(`render.level.${name}` as MessageKey) : id;
+  return name ? ctx.t(`render.level.${name}`) : id;
 }
 
 async function reply(ctx: CommandContext, content: string): Promise<void> {

@@ -22,9 +22,10 @@ describe('i18n', () => {
     for (const key of MESSAGE_KEYS) {
       for (const language of LANGUAGES) {
         // Every plural form of a key keeps the placeholders of the English text.
+        const english = forms('en', key);
         for (const [form, text] of Object.entries(forms(language, key))) {
           expect(text.trim().length, `${language} ${key} ${form}`).toBeGreaterThan(0);
-          expect(placeholders(text), `${language} ${key} ${form}`).toEqual(placeholders(t('en', key)));
+          expect(placeholders(text), `${language} ${key} ${form}`).toEqual(placeholders(english.text ?? english.other!));
         }
       }
     }
@@ -45,7 +46,8 @@ describe('i18n', () => {
     expect(t('nb', 'feeds.show.leadDays', { days: '1', count: 1, late: 'ja' })).toBe('Påminnelser 1 dag før; frister for etteranmelding: ja');
     expect(t('nb', 'feeds.show.leadDays', { days: '7, 1', count: 2, late: 'ja' })).toBe('Påminnelser 7, 1 dager før; frister for etteranmelding: ja');
     expect(t('sv', 'members.starts.notPublished', { count: 1 })).toContain('1 från klubben är anmäld;');
-    // No count: the general form.
+    // No count: the general form (which the type of t() refuses; a key read at run time may still lack it).
+    // @ts-expect-error a plural text takes `count`
     expect(t('en', 'scheduler.summary.generic')).toBe('{count} new posts');
   });
 

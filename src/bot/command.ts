@@ -13,7 +13,7 @@ import type {
 } from 'discord.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { EventorInstance } from '../eventor/instances.js';
-import type { Language, MessageKey } from '../i18n/index.js';
+import { Message, type Language, type MessageKey, type VarsArgument } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 
@@ -39,7 +39,7 @@ export interface GuildContext {
 export interface BaseContext {
   /** The member's language (from their Discord locale). */
   language: Language;
-  t(key: MessageKey, vars?: Record<string, string | number>): string;
+  t<K extends MessageKey>(key: K, ...vars: VarsArgument<K>): string;
   guild: GuildContext;
   store: Store;
   log: Logger;
@@ -91,10 +91,17 @@ export interface ComponentHandler {
 }
 
 /** An error whose message the member should see, in their language. */
-export class UserFacingError extends Error {
-  constructor(readonly key: MessageKey, readonly vars: Record<string, string | number> = {}) {
+export class UserFacingError<K extends MessageKey = MessageKey> extends Error {
+  /** The key with its variables, checked against the key's text as `t()` checks them. */
+  readonly said: Message<K>;
+
+  constructor(
+    readonly key: K,
+    ...vars: VarsArgument<K>
+  ) {
     super(key);
     this.name = 'UserFacingError';
+    this.said = Message.of(key, ...vars);
   }
 }
 

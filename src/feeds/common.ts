@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/model.js';
-import { t, type Language, type MessageKey } from '../i18n/index.js';
+import { t, type Language } from '../i18n/index.js';
 import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../render/index.js';
 import { InvalidResponse, NotFound } from '../eventor/errors.js';
 import type { Logger } from '../log/logger.js';
@@ -172,7 +172,7 @@ function itemTitle(payload: MessagePayload): { title: string; url: string | null
 function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderContext, awaySince: Date | null, roleId: string | null): ContentItem {
   const { language } = ctx;
   const keys = items.map((i) => i.itemKey).sort();
-  const titleKey = (isFeedKind(feed) ? `scheduler.summary.${feed}` : 'scheduler.summary.generic') as MessageKey;
+  const titleKey = isFeedKind(feed) ? (`scheduler.summary.${feed}` as const) : 'scheduler.summary.generic';
   const lines = items.slice(0, SUMMARY_LINES).map((item) => {
     const { title, url } = itemTitle(item.payload);
     const name = truncate(title, 150);

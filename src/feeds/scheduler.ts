@@ -15,7 +15,7 @@ import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey } from '../eventor/errors.js';
 import type { EventorAccess } from '../bot/eventor-access.js';
 import { UserFacingError } from '../bot/command.js';
-import { serverLanguage, t, type Language, type MessageKey } from '../i18n/index.js';
+import { serverLanguage, t, type Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { Ledger } from './ledger.js';
@@ -447,7 +447,7 @@ export class FeedScheduler {
     this.#settings.update(settings.guildId, settings.feed, { pausedReason: reason });
     this.#stateOf(`${settings.guildId}|${settings.feed}`).lastCheck = now.getTime();
     this.#options.log.warn('feed paused', { guildId: settings.guildId, feed: settings.feed, reason });
-    await this.#notify(settings.guildId, language, `scheduler.paused.${reason}` as MessageKey, settings);
+    await this.#notify(settings.guildId, language, `scheduler.paused.${reason}`, settings);
   }
 
   /** A bot-set pause: is the cause gone? Then resume and say so, once. */
@@ -493,8 +493,8 @@ export class FeedScheduler {
   }
 
   /** To the admin channel, else the server owner by DM; failures are logged, never thrown. */
-  async #notify(guildId: string, language: Language, key: MessageKey, settings: FeedSettings): Promise<void> {
-    const content = t(language, key, { kind: t(language, `scheduler.kind.${settings.feed}` as MessageKey), channel: settings.channelId ?? '' });
+  async #notify(guildId: string, language: Language, key: `scheduler.paused.${Exclude<PauseReason, 'admin'>}` | 'scheduler.resumed', settings: FeedSettings): Promise<void> {
+    const content = t(language, key, { kind: t(language, `scheduler.kind.${settings.feed}`), channel: settings.channelId ?? '' });
     const client = this.#options.client;
     const adminChannel = this.#options.store.guildSettings(guildId)?.channels.admin ?? null;
     if (adminChannel) {
