@@ -4,6 +4,7 @@
  * Each area keeps its catalogue in `messages/`; add a new one to CATALOGUES below.
  */
 import type { Catalogue, Plural, Text } from './define.js';
+import { COMMAND_MENTIONS, isCommandPath, type CommandPath } from './mentions.js';
 import { errors } from './messages/errors.js';
 import { events } from './messages/events.js';
 import { feedsContent } from './messages/feeds-content.js';
@@ -24,8 +25,8 @@ type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) ex
 type English = UnionToIntersection<(typeof CATALOGUES)[number]['en']>;
 export type MessageKey = Extract<keyof English, string>;
 
-/** The `{name}`s of a text, as the filling in `t()` finds them. */
-type PlaceholdersIn<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | PlaceholdersIn<Rest> : never;
+/** The `{name}`s of a text, as the filling in `t()` finds them; a `{/command}` is a mention, no variable. */
+type PlaceholdersIn<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? (Name extends `/${string}` ? never : Name) | PlaceholdersIn<Rest> : never;
 type VariablesOf<T> = T extends string ? PlaceholdersIn<T> : T extends Plural ? 'count' | PlaceholdersIn<T['one'] | T['other']> : never;
 /** The variables a key's English text names (`count` for a plural, which chooses the form). */
 export type VariableName<K extends MessageKey> = VariablesOf<English[K]>;
@@ -136,8 +137,21 @@ export function translate(language: Language, said: Message): string {
 
 function fill(language: Language, key: MessageKey, vars: Readonly<Record<string, string | number>>): string {
   const own = MERGED[language][key];
+  const textLanguage = own !== undefined ? language : 'en';
   const template = own !== undefined ? formFor(language, own, vars.count) : MERGED.en[key] !== undefined ? formFor('en', MERGED.en[key], vars.count) : key;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
+  // One pass, so that a variable's value (a name from Eventor, say) is never read as a placeholder or mention.
+  return template.replace(/\{(?:\/([\w -]+)|(\w+))\}/g, (whole, path: string | undefined, name: string | undefined) => {
+    if (path !== undefined) return isCommandPath(path) ? commandMention(textLanguage, path) : whole;
+    return name !== undefined && Object.hasOwn(vars, name) ? String(vars[name]) : whole;
+  });
+}
+
+// Checked here rather than in mentions.ts, which would otherwise import this module's types back.
+const MENTION_KEYS: Readonly<Record<CommandPath, readonly PlainKey[]>> = COMMAND_MENTIONS;
+
+/** A slash command (and subcommand) as a member of that language types it: `/inställningar kanal`. */
+export function commandMention(language: Language, path: CommandPath): string {
+  return `/${MENTION_KEYS[path].map((key) => t(language, key)).join(' ')}`;
 }
 
 /** Every form of a key in a language (one text, or each plural form), for tests and tooling. */
