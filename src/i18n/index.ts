@@ -31,14 +31,14 @@ type VariablesOf<T> = T extends string ? PlaceholdersIn<T> : T extends Plural ? 
 /** The variables a key's English text names (`count` for a plural, which chooses the form). */
 export type VariableName<K extends MessageKey> = VariablesOf<English[K]>;
 export type MessageVars<K extends MessageKey> = { readonly [N in VariableName<K>]: N extends 'count' ? number : string | number };
-/**
- * The variables argument of `t()` for a key: required, with exactly the key's variables, when its
- * text has any; none (or an empty object) otherwise. A missing or extra variable fails `tsc`.
- */
 /** The keys whose texts take exactly the variables `V`, for a parameter that any of them may fill. */
 export type KeyWithVariables<V extends string> = { [K in MessageKey]: [VariableName<K>] extends [V] ? ([V] extends [VariableName<K>] ? K : never) : never }[MessageKey];
 /** The keys whose texts have no variables: command names, labels, choices. */
 export type PlainKey = KeyWithVariables<never>;
+/**
+ * The variables argument of `t()` for a key: required, with exactly the key's variables, when its
+ * text has any; none (or an empty object) otherwise. A missing or extra variable fails `tsc`.
+ */
 export type VarsArgument<K extends MessageKey> = [VariableName<K>] extends [never] ? [vars?: Readonly<Record<string, never>>] : [vars: MessageVars<K>];
 export type Language = 'en' | 'sv' | 'nb';
 export const LANGUAGES: readonly Language[] = ['en', 'sv', 'nb'];
