@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { customIdCodec, idField, onComponent, UserFacingError, type BaseContext, type CustomIdValue, type BotCommand, type CommandContext, type ComponentContext } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { memberChoices } from '../src/bot/lookup.js';
-import type { MessageKey } from '../src/i18n/index.js';
+import type { PlainKey } from '../src/i18n/index.js';
+import type { LinkMethod } from '../src/store/store.js';
 import { EVENTOR_MOVED } from '../src/bot/privacy.js';
 import { guildOf, personLabel, personNames, requireClubMember, when } from './linking-common.js';
 
@@ -51,7 +52,7 @@ async function linksPage(ctx: BaseContext, guildId: string, notice: string | nul
   const names = await personNames(ctx, [...new Set(shown.map((l) => l.personId))]);
   const lines = shown.map((l, i) => {
     const star = l.isDefault ? ` ${ctx.t('linking.whoami.default')}` : '';
-    return `${i + 1}. <@${l.userId}> → ${names.get(l.personId)} · ${ctx.t(`linking.method.${l.method}` as MessageKey)} · ${when(l.linkedAt)}${star}`;
+    return `${i + 1}. <@${l.userId}> → ${names.get(l.personId)} · ${ctx.t(`linking.method.${l.method}`)} · ${when(l.linkedAt)}${star}`;
   });
   if (links.length > shown.length) lines.push(ctx.t('linking.admin.links.more', { count: links.length - shown.length }));
   const embed = new EmbedBuilder().setTitle(ctx.t('linking.admin.links.title', { count: links.length })).setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.admin.links.none'));
@@ -76,8 +77,11 @@ async function unlinkClicked(ctx: ComponentContext, { userId, personId }: Custom
   await ctx.interaction.editReply({ ...(await linksPage(ctx, guildId, notice)), allowedMentions: { parse: [] } });
 }
 
+/** The methods a link's audit line may name. */
+const LINK_METHODS: readonly LinkMethod[] = ['credentials', 'approval', 'admin'];
+
 function actionLabel(ctx: BaseContext, action: string, detail: string | null): string {
-  const known: Record<string, MessageKey> = {
+  const known: Record<string, PlainKey> = {
     link: 'linking.audit.link',
     'link-request': 'linking.audit.request',
     'link-deny': 'linking.audit.deny',
@@ -95,7 +99,9 @@ function actionLabel(ctx: BaseContext, action: string, detail: string | null): s
   // An action this version does not know (written by a newer or older one): said in words, never as its code or detail.
   if (!key) return ctx.t('linking.audit.other');
   const label = ctx.t(key);
-  return action === 'link' && detail ? `${label} (${ctx.t(`linking.method.${detail}` as MessageKey)})` : label;
+  // The detail of a link is its method; one this version does not know is left out rather than shown as a code.
+  const method = action === 'link' ? LINK_METHODS.find((m) => m === detail) : undefined;
+  return method ? `${label} (${ctx.t(`linking.method.${method}`)})` : label;
 }
 
 async function audit(ctx: CommandContext, guildId: string): Promise<void> {

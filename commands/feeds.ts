@@ -24,7 +24,7 @@ import { contentHash, ledgerKey } from '../src/feeds/delivery/keys.js';
 import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
 import { threadsWaiting } from '../src/feeds/delivery/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
-import { LANGUAGES, type MessageKey } from '../src/i18n/index.js';
+import { LANGUAGES, type PlainKey } from '../src/i18n/index.js';
 import { classificationText, discordTimestamp } from '../src/render/index.js';
 import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
 
@@ -34,8 +34,8 @@ export const MAX_LEAD_DAYS = 5;
 export const LEAD_DAY_MAX = 60;
 
 
-const kindOption = (required: boolean, descriptionKey: MessageKey = 'feeds.opt.kind.description') => (o: SlashCommandStringOption) =>
-  localize(o, 'feeds.opt.kind.name', descriptionKey).setRequired(required).addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}` as MessageKey, k)));
+const kindOption = (required: boolean, descriptionKey: PlainKey = 'feeds.opt.kind.description') => (o: SlashCommandStringOption) =>
+  localize(o, 'feeds.opt.kind.name', descriptionKey).setRequired(required).addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k)));
 
 const definition = localizedCommand('feeds.name', 'feeds.description')
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
@@ -135,11 +135,11 @@ function kindOf(ctx: CommandContext): FeedKind {
 }
 
 function kindLabel(ctx: CommandContext, kind: FeedKind): string {
-  return ctx.t(`setup.kind.${kind}` as MessageKey);
+  return ctx.t(`setup.kind.${kind}`);
 }
 
 function reasonText(ctx: CommandContext, reason: PauseReason): string {
-  return ctx.t(`feeds.reason.${reason}` as MessageKey);
+  return ctx.t(`feeds.reason.${reason}`);
 }
 
 function levelLabel(ctx: CommandContext, id: string): string {

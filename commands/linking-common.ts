@@ -7,7 +7,7 @@ import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { UserFacingError, type AutocompleteContext, type BaseContext, type GuildEventor } from '../src/bot/command.js';
 import { fold } from '../src/bot/lookup.js';
 import type { Person } from '../src/eventor/model.js';
-import type { MessageKey } from '../src/i18n/index.js';
+import type { KeyWithVariables, PlainKey } from '../src/i18n/index.js';
 import { PROVEN_LINK } from '../src/store/store.js';
 import { discordTimestamp, escapeName, personNameText, plainText } from '../src/render/index.js';
 import { clubPersons, resolveMember } from './members-common.js';
@@ -33,7 +33,7 @@ export async function requireProvenLink(
   ctx: BaseContext,
   userId: string,
   personId: string,
-  refusals: { notLinked: MessageKey; notProven: MessageKey },
+  refusals: { notLinked: PlainKey; notProven: KeyWithVariables<'person' | 'method'> },
 ): Promise<void> {
   const link = ctx.store.linkedPersons(guildOf(ctx), userId).find((l) => l.personId === personId);
   if (!link) throw new UserFacingError(refusals.notLinked);

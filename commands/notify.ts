@@ -9,7 +9,7 @@ import { UserFacingError, type BotCommand, type CommandContext } from '../src/bo
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { openDmChannel } from '../src/feeds/kinds/personal.js';
 import { NOTIFY_KINDS, SubscriptionStore, type NotifyKind, type Subscription } from '../src/feeds/subscriptions.js';
-import { languageFor, t, type MessageKey } from '../src/i18n/index.js';
+import { languageFor, t } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 import { guildOf, personNames, when } from './linking-common.js';
 
@@ -18,7 +18,7 @@ const WHATS: readonly What[] = ['all', ...NOTIFY_KINDS];
 const DMS_CLOSED = 50007;
 
 const whatOption = (o: SlashCommandStringOption) =>
-  localize(o, 'notify.option.what.name', 'notify.option.what.description').addChoices(...WHATS.map((w) => localizedChoice(`notify.choice.${w}` as MessageKey, w)));
+  localize(o, 'notify.option.what.name', 'notify.option.what.description').addChoices(...WHATS.map((w) => localizedChoice(`notify.choice.${w}`, w)));
 
 const definition = localizedCommand('notify.name', 'notify.description')
   .setContexts(InteractionContextType.Guild)

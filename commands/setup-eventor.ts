@@ -12,7 +12,7 @@ import { EventorClient } from '../src/eventor/client.js';
 import { EventorError } from '../src/eventor/errors.js';
 import { customInstance, INSTANCES, isInstanceName, type EventorInstance, type InstanceName } from '../src/eventor/instances.js';
 import { connectEventor } from '../src/bot/privacy.js';
-import type { Language, MessageKey } from '../src/i18n/index.js';
+import type { Language, PlainKey } from '../src/i18n/index.js';
 import { languageFor, t } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 
@@ -61,7 +61,7 @@ function prune(now: number): void {
 
 /** An instance's name in the member's language; a custom Eventor goes by its host. */
 export function instanceLabel(language: Language, instance: EventorInstance): string {
-  return isInstanceName(instance.name) ? t(language, `setup.instance.${instance.name}` as MessageKey) : instance.label;
+  return isInstanceName(instance.name) ? t(language, `setup.instance.${instance.name}`) : instance.label;
 }
 
 function isLoopback(hostname: string): boolean {
@@ -72,7 +72,7 @@ function isLoopback(hostname: string): boolean {
  * A base URL an admin typed, as an instance; a preset's own address becomes the preset. Any other
  * address must be on the operator's list, or any admin could point the bot at any host.
  */
-export function parseBaseUrl(raw: string, allowedOrigins: readonly string[]): EventorInstance | { reason: MessageKey } {
+export function parseBaseUrl(raw: string, allowedOrigins: readonly string[]): EventorInstance | { reason: PlainKey } {
   let url: URL;
   try {
     url = new URL(raw.trim());

@@ -14,7 +14,7 @@ import { onComponent, UserFacingError, type BotCommand, type CommandContext } fr
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { instanceOf } from '../src/app/eventor-access.js';
 import { isValidTimeZone } from '../src/time/zones.js';
-import { type Language, type MessageKey } from '../src/i18n/index.js';
+import type { Language } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 import { INSTANCE_NAMES, instanceLabel, keyFormId, settingsServer, startEventorSetup, submitKey } from './setup-eventor.js';
 import { linkingSubcommand, setLinking } from './setup-linking.js';
@@ -28,7 +28,7 @@ export const POST_KINDS = [...FEED_KINDS, 'admin'] as const;
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sv: 'Svenska', nb: 'Norsk bokmål' };
 
 function languageName(ctx: CommandContext, language: Language): string {
-  return ctx.t(`setup.languageName.${language}` as MessageKey);
+  return ctx.t(`setup.languageName.${language}`);
 }
 
 
@@ -50,7 +50,7 @@ const definition = localizedCommand('setup.name', 'setup.description')
   .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
   .addSubcommand((sub) =>
     localize(sub, 'setup.eventor.name', 'setup.eventor.description')
-      .addStringOption((o) => localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(...INSTANCE_NAMES.map((n) => localizedChoice(`setup.instance.${n}` as MessageKey, n))))
+      .addStringOption((o) => localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(...INSTANCE_NAMES.map((n) => localizedChoice(`setup.instance.${n}`, n))))
       .addStringOption((o) => localize(o, 'setup.eventor.baseUrl.name', 'setup.eventor.baseUrl.description').setMaxLength(300)),
   )
   .addSubcommand((sub) =>
@@ -67,7 +67,7 @@ const definition = localizedCommand('setup.name', 'setup.description')
   )
   .addSubcommand((sub) =>
     localize(sub, 'setup.channel.name', 'setup.channel.description')
-      .addStringOption((o) => localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description').setRequired(true).addChoices(...POST_KINDS.map((k) => localizedChoice(`setup.kind.${k}` as MessageKey, k))))
+      .addStringOption((o) => localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description').setRequired(true).addChoices(...POST_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k))))
       .addChannelOption((o) => localize(o, 'setup.channel.channel.name', 'setup.channel.channel.description').addChannelTypes(...POSTABLE_TYPES))
       .addBooleanOption((o) => localize(o, 'setup.channel.clear.name', 'setup.channel.clear.description')),
   )
@@ -77,7 +77,8 @@ const definition = localizedCommand('setup.name', 'setup.description')
 
 
 function kindLabel(ctx: CommandContext, kind: string): string {
-  return (POST_KINDS as readonly string[]).includes(kind) ? ctx.t(`setup.kind.${kind}` as MessageKey) : kind;
+  const postKind = POST_KINDS.find((k) => k === kind);
+  return postKind ? ctx.t(`setup.kind.${postKind}`) : kind;
 }
 
 async function reply(ctx: CommandContext, content: string): Promise<void> {

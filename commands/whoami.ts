@@ -4,7 +4,6 @@
  */
 import type { BotCommand } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
-import type { MessageKey } from '../src/i18n/index.js';
 import { PROVEN_LINK } from '../src/store/store.js';
 import { guildOf, personNames, when } from './linking-common.js';
 
@@ -23,7 +22,7 @@ export const whoami: BotCommand = {
     const names = await personNames(ctx, [...linked.map((l) => l.personId), ...pending.map((p) => p.personId)]);
     const lines = [ctx.t('linking.whoami.title')];
     for (const l of linked) {
-      const method = ctx.t(`linking.method.${l.method}` as MessageKey);
+      const method = ctx.t(`linking.method.${l.method}`);
       const line = ctx.t('linking.whoami.line', { person: names.get(l.personId)!, id: l.personId, method, date: when(l.linkedAt) });
       lines.push(l.isDefault ? `${line} ${ctx.t('linking.whoami.default')}` : line);
     }

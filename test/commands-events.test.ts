@@ -79,7 +79,7 @@ describe('/events, /event and /entries end to end', () => {
   it('registers the three commands with Swedish and Norwegian names', () => {
     const commands = world.discord.commands({ guildId: world.guild.id });
     const byName = new Map(commands.map((c) => [c.name, c]));
-    expect(byName.get('events')?.name_localizations?.['sv-SE']).toBe('tävlingar');
+    expect(byName.get('events')?.name_localizations?.['sv-SE']).toBe('tävlingskalender');
     expect(byName.get('events')?.name_localizations?.no).toBe('terminliste');
     expect(byName.get('event')?.name_localizations?.['sv-SE']).toBe('tävling');
     expect(byName.get('entries')?.name_localizations?.no).toBe('påmeldinger');

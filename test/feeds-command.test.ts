@@ -124,8 +124,8 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(await feeds_('pause', { kind: 'results' })).toContain('Results: paused until you run `/feeds resume`');
     expect(get('results').pausedReason).toBe('admin');
     expect(get('results').pausedAt).not.toBeNull();
-    expect(await feeds_('pause', { kind: 'results' }, 'sv-SE')).toContain('är redan pausad av en administratör');
-    expect(await feeds_('resume', { kind: 'results' }, 'sv-SE')).toContain('Resultat: återupptagen.');
+    expect(await feeds_('pause', { kind: 'results' }, 'sv-SE')).toContain('Flödet ”Resultat” är redan pausat av en administratör');
+    expect(await feeds_('resume', { kind: 'results' }, 'sv-SE')).toContain('Flödet ”Resultat” är återupptaget.');
     expect(get('results')).toMatchObject({ pausedReason: null, pausedAt: null, enabled: true });
 
     // The bot paused it because it lost the permission: resume refuses until the channel is fixed.

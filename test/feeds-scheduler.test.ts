@@ -206,7 +206,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     for (let i = 0; i < 100 && world.discord.messages(adminChannelId).length === notices; i++) await new Promise((r) => setTimeout(r, 20));
     expect(settings.get(guildId(), 'results').pausedReason).toBe('channel-missing');
     expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
-    expect(world.discord.messages(adminChannelId).at(-1)!.content).toContain('/setup kanal');
+    expect(world.discord.messages(adminChannelId).at(-1)!.content).toContain('/inställningar kanal');
     await tick();
     expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
 

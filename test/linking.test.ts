@@ -110,7 +110,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
 
   it('a request needs the admin channel: the member is told to ask for /setup channel', async () => {
     const text = await privateText(run('link', world.swedishMember, 'sv-SE', 'request', { person: home[1]!.person.id! }));
-    expect(text).toContain('`/setup kanal`');
+    expect(text).toContain('`/inställningar kanal`');
     expect(world.bot.store.pendingLinkRequests(world.guild.id, world.swedishMember.id)).toEqual([]);
   });
 

@@ -1,8 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StartList } from '../src/eventor/model.js';
+import { personalStartItems } from '../src/feeds/kinds/personal.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { CLUB, ctx, event, startList, textOf } from './render-fixtures.js';
 
 const WAIT = { timeoutMs: 10_000 };
+
+describe('a stage and a relay leg in one Norwegian text', () => {
+  // A two-day event whose second day is a relay: the member runs leg 3 on day 2.
+  const twoDays = event({
+    races: [
+      { id: '2001', eventId: '1001', name: null, date: '2026-12-05T09:00:00Z', distance: 'Middle', lightCondition: 'Day', position: null },
+      { id: '2002', eventId: '1001', name: null, date: '2026-12-06T09:00:00Z', distance: 'Middle', lightCondition: 'Day', position: null },
+    ],
+  });
+  const runner = { id: 'p1', name: { given: 'Kari', family: 'Nordmann' }, sex: null, birthDate: null, countryCode: null };
+  const start = (raceNumber: number) => ({ raceId: null, raceNumber, startTime: `2026-12-0${4 + raceNumber}T10:00:00Z`, bibNumber: null, cards: [], course: null });
+  const relay: StartList = startList([{
+    class: { id: 'H21', name: 'H21', shortName: null, resultListMode: 'Default' }, numberOfEntries: 1, courses: [], persons: [],
+    teams: [{ name: 'Linné 1', organisations: [CLUB], bibNumber: '7', startTime: '2026-12-06T10:00:00Z', members: [{ person: runner, organisation: CLUB, leg: 3, legOrder: null, start: start(2) }] }],
+  }], twoDays);
+  const individual: StartList = startList([{
+    class: { id: 'H21', name: 'H21', shortName: null, resultListMode: 'Default' }, numberOfEntries: 1, courses: [], teams: [],
+    persons: [{ person: runner, organisation: CLUB, starts: [start(2)] }],
+  }], twoDays);
+  const dm = (list: StartList) => textOf(personalStartItems([list], ctx('nb'), { personId: 'p1', own: true, server: null })[0]!.payload);
+
+  it('says "Dag 2" for the stage beside "3. etappe" for the leg, and "Etappe 2" where no leg is shown', () => {
+    const text = dm(relay);
+    expect(text).toContain('Dag 2');
+    expect(text).toContain('3. etappe');
+    expect(text).not.toContain('Etappe 2');
+    expect(dm(individual)).toContain('Etappe 2');
+  });
+});
 
 /** What members read, end to end through the real bot and the sandbox Discord (issue 10 §4). */
 describe('wording members read: command names and the audit log', () => {

@@ -12,7 +12,7 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { Language, MessageKey } from '../i18n/index.js';
+import type { Language, MessageKey, VarsArgument } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { GuildEventor } from '../app/eventor-access.js';
@@ -36,7 +36,7 @@ export interface GuildContext {
 export interface BaseContext {
   /** The member's language (from their Discord locale). */
   language: Language;
-  t(key: MessageKey, vars?: Record<string, string | number>): string;
+  t<K extends MessageKey>(key: K, ...vars: VarsArgument<K>): string;
   guild: GuildContext;
   store: Store;
   log: Logger;

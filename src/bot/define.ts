@@ -1,8 +1,8 @@
 /** Building command definitions whose names, descriptions and options are localised. */
 import { SlashCommandBuilder, type APIApplicationCommandOptionChoice } from 'discord.js';
-import { discordLocalizations, t, type MessageKey } from '../i18n/index.js';
+import { discordLocalizations, t, type PlainKey } from '../i18n/index.js';
 
-export function localizedCommand(nameKey: MessageKey, descriptionKey: MessageKey): SlashCommandBuilder {
+export function localizedCommand(nameKey: PlainKey, descriptionKey: PlainKey): SlashCommandBuilder {
   return new SlashCommandBuilder()
     .setName(t('en', nameKey))
     .setNameLocalizations(discordLocalizations(nameKey))
@@ -13,8 +13,8 @@ export function localizedCommand(nameKey: MessageKey, descriptionKey: MessageKey
 /** For option builders: `.setName(...)` etc. through `localize(option, nameKey, descriptionKey)`. */
 export function localize<T extends { setName(n: string): T; setNameLocalizations(l: Record<string, string>): T; setDescription(d: string): T; setDescriptionLocalizations(l: Record<string, string>): T }>(
   builder: T,
-  nameKey: MessageKey,
-  descriptionKey: MessageKey,
+  nameKey: PlainKey,
+  descriptionKey: PlainKey,
 ): T {
   return builder
     .setName(t('en', nameKey))
@@ -24,6 +24,6 @@ export function localize<T extends { setName(n: string): T; setNameLocalizations
 }
 
 /** A fixed choice of a string option, its label localised. */
-export function localizedChoice(key: MessageKey, value: string): APIApplicationCommandOptionChoice<string> {
+export function localizedChoice(key: PlainKey, value: string): APIApplicationCommandOptionChoice<string> {
   return { name: t('en', key), name_localizations: discordLocalizations(key), value };
 }

@@ -5,7 +5,7 @@
  */
 import { DiscordAPIError, MessageFlags, PermissionFlagsBits, RESTJSONErrorCodes, type AutocompleteInteraction, type ChatInputCommandInteraction, type Interaction, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { EventorError } from '../eventor/errors.js';
-import { languageFor, serverLanguage, t, type Language, type MessageKey } from '../i18n/index.js';
+import { languageFor, serverLanguage, t, translate, type Language, type MessageKey, type PlainKey, type VarsArgument } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import { PROVEN_LINK, type Store } from '../store/store.js';
 import {
@@ -124,7 +124,7 @@ export class InteractionRouter {
     };
     return {
       language,
-      t: (key: MessageKey, vars?: Record<string, string | number>) => t(language, key, vars),
+      t: <K extends MessageKey>(key: K, ...vars: VarsArgument<K>) => t(language, key, ...vars),
       guild,
       store: this.#options.store,
       log,
@@ -223,7 +223,7 @@ export class InteractionRouter {
    * The one check of what a command or component declares it requires: the first requirement the
    * member does not meet, as the message they read, or null when all are met.
    */
-  #unmet(interaction: ChatInputCommandInteraction | AutocompleteInteraction | MessageComponentInteraction | ModalSubmitInteraction, requires: Requirements): MessageKey | null {
+  #unmet(interaction: ChatInputCommandInteraction | AutocompleteInteraction | MessageComponentInteraction | ModalSubmitInteraction, requires: Requirements): PlainKey | null {
     if (requires.permission !== undefined) {
       if (!interaction.inGuild()) return 'linking.guildOnly';
       if (!interaction.memberPermissions.has(PERMISSIONS[requires.permission])) return 'linking.notAdmin';
@@ -274,7 +274,7 @@ export class InteractionRouter {
     const key = messageFor(error);
     if (key === 'error.unexpected') log.error('command failed', { error });
     else log.warn('command answered with an error message', { key, error });
-    const content = error instanceof UserFacingError ? t(language, error.key, error.vars) : t(language, key);
+    const content = error instanceof UserFacingError ? translate(language, error.said) : t(language, failureKey(error));
     const privately = { content, flags: MessageFlags.Ephemeral } as const;
     try {
       if (interaction.deferred && !interaction.replied && where.publicDeferral && !concernsEveryone(key)) {
@@ -369,7 +369,7 @@ async function acknowledge(
  * not exist (the member's mistake). A 404 on any other operation, a list, means Eventor has no such
  * list at this address or what it lists is gone, which concerns everyone.
  */
-const NOT_FOUND_MEANS: Readonly<Record<string, MessageKey>> = {
+const NOT_FOUND_MEANS: Readonly<Record<string, PlainKey>> = {
   event: 'error.eventNotFound',
   eventclasses: 'error.eventNotFound',
   entryfees: 'error.eventNotFound',
@@ -382,7 +382,11 @@ const NOT_FOUND_MEANS: Readonly<Record<string, MessageKey>> = {
 
 /** The message a member sees for a failure. */
 export function messageFor(error: unknown): MessageKey {
-  if (error instanceof UserFacingError) return error.key;
+  return error instanceof UserFacingError ? error.key : failureKey(error);
+}
+
+/** The message for a failure the code did not phrase itself (Eventor's, or a bug). */
+function failureKey(error: unknown): PlainKey {
   if (error instanceof EventorError) {
     switch (error.code) {
       case 'InvalidApiKey':

@@ -4,7 +4,7 @@
  * that cannot be delivered must not hold up the feeds.
  */
 import { Routes, type Client } from 'discord.js';
-import { t, type Language, type MessageKey } from '../i18n/index.js';
+import { t, type Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { FeedKind, PauseReason } from './settings.js';
@@ -15,7 +15,7 @@ export class AdminNotices {
   constructor(private readonly client: Client, private readonly store: Store, private readonly log: Logger) {}
 
   async tell(guildId: string, language: Language, notice: FeedNotice, feed: { feed: FeedKind; channelId: string | null }): Promise<void> {
-    const content = t(language, notice, { kind: t(language, `scheduler.kind.${feed.feed}` as MessageKey), channel: feed.channelId ?? '' });
+    const content = t(language, notice, { kind: t(language, `scheduler.kind.${feed.feed}`), channel: feed.channelId ?? '' });
     const adminChannel = this.store.guildSettings(guildId)?.channels.admin ?? null;
     if (adminChannel) {
       try {

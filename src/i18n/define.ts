@@ -1,7 +1,8 @@
 /**
  * A catalogue of one area of the bot (errors, a command, the renderers): English is the source,
  * and the type checker refuses a Swedish or Norwegian catalogue that lacks a key.
- * Placeholders are `{name}`.
+ * Placeholders are `{name}`; the English text's placeholders are the key's variables, which the
+ * type of `t()` then demands (the English catalogue keeps its literal texts for that).
  *
  * A text that shows a count is a `Plural`: one form per CLDR plural category of the language
  * ("1 event" / "2 events"), chosen by the `count` variable through `Intl.PluralRules`. English,
@@ -9,18 +10,18 @@
  * count is given.
  */
 export interface Plural {
-  one: string;
-  other: string;
+  readonly one: string;
+  readonly other: string;
 }
 
 export type Text = string | Plural;
 
-export interface Catalogue<K extends string> {
-  en: Record<K, Text>;
-  sv: Record<K, Text>;
-  nb: Record<K, Text>;
+export interface Catalogue<English extends Record<string, Text>> {
+  en: English;
+  sv: Record<keyof English, Text>;
+  nb: Record<keyof English, Text>;
 }
 
-export function defineMessages<const T extends Record<string, Text>>(messages: { en: T; sv: Record<keyof T, Text>; nb: Record<keyof T, Text> }): Catalogue<Extract<keyof T, string>> {
-  return messages as Catalogue<Extract<keyof T, string>>;
+export function defineMessages<const English extends Record<string, Text>>(messages: Catalogue<English>): Catalogue<English> {
+  return messages;
 }

@@ -4,6 +4,7 @@
  * Each area keeps its catalogue in `messages/`; add a new one to CATALOGUES below.
  */
 import type { Catalogue, Plural, Text } from './define.js';
+import { COMMAND_MENTIONS, isCommandPath, type CommandPath } from './mentions.js';
 import { errors } from './messages/errors.js';
 import { events } from './messages/events.js';
 import { feedsContent } from './messages/feeds-content.js';
@@ -19,13 +20,31 @@ import { scheduler } from './messages/scheduler.js';
 
 const CATALOGUES = [errors, general, render, setup, events, members, login, linking, scheduler, feeds, feedsContent, notify] as const;
 
-type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
-export type MessageKey = KeysOf<(typeof CATALOGUES)[number]>;
+type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
+/** Every English text with its literal type: the source of the keys and of their variables. */
+type English = UnionToIntersection<(typeof CATALOGUES)[number]['en']>;
+export type MessageKey = Extract<keyof English, string>;
+
+/** The `{name}`s of a text, as the filling in `t()` finds them; a `{/command}` is a mention, no variable. */
+type PlaceholdersIn<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? (Name extends `/${string}` ? never : Name) | PlaceholdersIn<Rest> : never;
+type VariablesOf<T> = T extends string ? PlaceholdersIn<T> : T extends Plural ? 'count' | PlaceholdersIn<T['one'] | T['other']> : never;
+/** The variables a key's English text names (`count` for a plural, which chooses the form). */
+export type VariableName<K extends MessageKey> = VariablesOf<English[K]>;
+export type MessageVars<K extends MessageKey> = { readonly [N in VariableName<K>]: N extends 'count' ? number : string | number };
+/** The keys whose texts take exactly the variables `V`, for a parameter that any of them may fill. */
+export type KeyWithVariables<V extends string> = { [K in MessageKey]: [VariableName<K>] extends [V] ? ([V] extends [VariableName<K>] ? K : never) : never }[MessageKey];
+/** The keys whose texts have no variables: command names, labels, choices. */
+export type PlainKey = KeyWithVariables<never>;
+/**
+ * The variables argument of `t()` for a key: required, with exactly the key's variables, when its
+ * text has any; none (or an empty object) otherwise. A missing or extra variable fails `tsc`.
+ */
+export type VarsArgument<K extends MessageKey> = [VariableName<K>] extends [never] ? [vars?: Readonly<Record<string, never>>] : [vars: MessageVars<K>];
 export type Language = 'en' | 'sv' | 'nb';
 export const LANGUAGES: readonly Language[] = ['en', 'sv', 'nb'];
 
 const MERGED: Record<Language, Record<string, Text>> = { en: {}, sv: {}, nb: {} };
-for (const catalogue of CATALOGUES as readonly Catalogue<string>[]) {
+for (const catalogue of CATALOGUES as readonly Catalogue<Record<string, Text>>[]) {
   for (const language of LANGUAGES) {
     for (const [key, text] of Object.entries(catalogue[language])) {
       if (Object.hasOwn(MERGED[language], key)) throw new Error(`translation key '${key}' is defined twice`);
@@ -34,8 +53,13 @@ for (const catalogue of CATALOGUES as readonly Catalogue<string>[]) {
   }
 }
 
+/** Whether a string is a key of the catalogues (a key read from outside, or one of `Object.keys`). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(MERGED.en, key);
+}
+
 /** Every key, for tests and tooling. */
-export const MESSAGE_KEYS = Object.keys(MERGED.en) as MessageKey[];
+export const MESSAGE_KEYS: readonly MessageKey[] = Object.keys(MERGED.en).filter(isMessageKey);
 
 /** Discord locales (`en-US`, `en-GB`, `sv-SE`, `no`) and language tags onto our languages; English otherwise. */
 export function languageFor(locale: string | null | undefined): Language {
@@ -81,10 +105,53 @@ function formFor(language: Language, text: Text, count: string | number | undefi
  * The text of a key in a language with its placeholders filled. A plural text takes the form that
  * the language's rules choose for `vars.count`.
  */
-export function t(language: Language, key: MessageKey, vars: Record<string, string | number> = {}): string {
+export function t<K extends MessageKey>(language: Language, key: K, ...[vars]: VarsArgument<K>): string {
+  return fill(language, key, vars ?? {});
+}
+
+/**
+ * A key with its variables, checked as `t()` checks them when made (`Message.of`): what an error
+ * or a deferred text carries until the reader's language is known. Only `Message.of` makes one.
+ */
+export class Message<K extends MessageKey = MessageKey> {
+  private constructor(
+    readonly key: K,
+    // Private, so that a plain object never passes for a checked message.
+    private readonly vars: Readonly<Record<string, string | number>>,
+  ) {}
+
+  static of<K extends MessageKey>(key: K, ...[vars]: VarsArgument<K>): Message<K> {
+    return new Message(key, vars ?? {});
+  }
+
+  /** Its text in a language. */
+  in(language: Language): string {
+    return fill(language, this.key, this.vars);
+  }
+}
+
+/** The text of a checked message in a language. */
+export function translate(language: Language, said: Message): string {
+  return said.in(language);
+}
+
+function fill(language: Language, key: MessageKey, vars: Readonly<Record<string, string | number>>): string {
   const own = MERGED[language][key];
+  const textLanguage = own !== undefined ? language : 'en';
   const template = own !== undefined ? formFor(language, own, vars.count) : MERGED.en[key] !== undefined ? formFor('en', MERGED.en[key], vars.count) : key;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
+  // One pass, so that a variable's value (a name from Eventor, say) is never read as a placeholder or mention.
+  return template.replace(/\{(?:\/([\w -]+)|(\w+))\}/g, (whole, path: string | undefined, name: string | undefined) => {
+    if (path !== undefined) return isCommandPath(path) ? commandMention(textLanguage, path) : whole;
+    return name !== undefined && Object.hasOwn(vars, name) ? String(vars[name]) : whole;
+  });
+}
+
+// Checked here rather than in mentions.ts, which would otherwise import this module's types back.
+const MENTION_KEYS: Readonly<Record<CommandPath, readonly PlainKey[]>> = COMMAND_MENTIONS;
+
+/** A slash command (and subcommand) as a member of that language types it: `/inställningar kanal`. */
+export function commandMention(language: Language, path: CommandPath): string {
+  return `/${MENTION_KEYS[path].map((key) => t(language, key)).join(' ')}`;
 }
 
 /** Every form of a key in a language (one text, or each plural form), for tests and tooling. */
@@ -94,6 +161,6 @@ export function forms(language: Language, key: MessageKey): Record<string, strin
 }
 
 /** The same text in the Discord locales we serve, for command names, descriptions and choices. */
-export function discordLocalizations(key: MessageKey): Record<'en-US' | 'en-GB' | 'sv-SE' | 'no', string> {
+export function discordLocalizations(key: PlainKey): Record<'en-US' | 'en-GB' | 'sv-SE' | 'no', string> {
   return { 'en-US': t('en', key), 'en-GB': t('en', key), 'sv-SE': t('sv', key), no: t('nb', key) };
 }

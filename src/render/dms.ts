@@ -61,10 +61,10 @@ function eventTitle(ref: EventRef, eventId: string): string {
 }
 
 /** "Stage 2" (or the race's own name) when the event has several races, else nothing. */
-function raceSuffix(race: { raceId: string | null; raceNumber: number | null }, ref: EventRef, language: Language): string | null {
+function raceSuffix(race: { raceId: string | null; raceNumber: number | null }, ref: EventRef, language: Language, besideLeg: boolean): string | null {
   const races = ref.event?.races ?? [];
   if (races.length <= 1 && (race.raceNumber ?? 1) <= 1) return null;
-  return raceLabel(race, ref, language);
+  return raceLabel(race, ref, language, { besideLeg });
 }
 
 function field(name: string, value: string, inline = true): APIEmbedField {
@@ -111,7 +111,7 @@ interface StartFacts {
 function startPayload(facts: StartFacts, ctx: RenderContext, options: PersonalRenderOptions): MessagePayload {
   const { language } = ctx;
   const event = eventTitle(facts.list.event, facts.eventId);
-  const race = raceSuffix(facts.start, facts.list.event, language);
+  const race = raceSuffix(facts.start, facts.list.event, language, facts.team?.leg != null);
   const when = t(language, 'notify.dm.startValue', {
     clock: formatClock(facts.time, ctx), zone: ctx.timeZone, date: discordTimestamp(facts.time, 'D'), relative: discordTimestamp(facts.time, 'R'),
   });
@@ -223,7 +223,7 @@ interface ResultFacts {
 function resultPayload(facts: ResultFacts, ctx: RenderContext, options: PersonalRenderOptions): MessagePayload {
   const { language } = ctx;
   const event = eventTitle(facts.list.event, facts.eventId);
-  const race = raceSuffix(facts.result, facts.list.event, language);
+  const race = raceSuffix(facts.result, facts.list.event, language, facts.team?.leg != null);
   const fields = [field(t(language, 'notify.dm.field.class'), `**${escapeName(facts.className)}**`)];
   if (facts.team) {
     const leg = facts.team.leg !== null ? t(language, 'render.leg', { leg: facts.team.leg }) : '';

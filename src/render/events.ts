@@ -4,7 +4,7 @@
 import { ButtonStyle, ComponentType, type APIEmbedField, type APIButtonComponent } from 'discord.js';
 import type { EntryFee, Event, EventClass, EventDocument } from '../eventor/model.js';
 import { instantToLocal } from '../time/zones.js';
-import { t, type Language, type MessageKey } from '../i18n/index.js';
+import { t, type Language, type PlainKey } from '../i18n/index.js';
 import { DISCORD_LIMITS, fitPayload } from './fit.js';
 import {
   classificationText, discordTimestamp, escapeEventorText, escapeName, eventStatusText, eventUrl, formatLocalDate,
@@ -149,7 +149,7 @@ export interface EventCardExtras {
   clubEntries?: number | null;
 }
 
-const DISTANCE_KEYS: Record<string, MessageKey> = {
+const DISTANCE_KEYS: Record<string, PlainKey> = {
   sprint: 'render.distance.sprint',
   middle: 'render.distance.middle',
   long: 'render.distance.long',
@@ -162,7 +162,7 @@ function distanceText(distance: string | null, language: Language): string {
   return key ? t(language, key) : escapeName(distance);
 }
 
-const DISCIPLINE_KEYS: Record<string, MessageKey> = {
+const DISCIPLINE_KEYS: Record<string, PlainKey> = {
   '1': 'render.discipline.foot',
   '2': 'render.discipline.mtbo',
   '3': 'render.discipline.ski',
@@ -228,13 +228,13 @@ export function renderEventCard(event: Event, extras: EventCardExtras, ctx: Rend
   const { language } = ctx;
   const url = eventUrl(ctx, event.id);
   const fields: APIEmbedField[] = [];
-  const add = (key: MessageKey, value: string, inline = false) => {
+  const add = (key: PlainKey, value: string, inline = false) => {
     if (value.trim() !== '') fields.push({ name: t(language, key), value: truncate(value, DISCORD_LIMITS.fieldValue), inline });
   };
   add(event.races.length > 1 ? 'render.card.races' : 'render.card.date', joinWithin(raceLines(event, ctx), '\n', FIELD_BUDGET.races, language));
   add('render.card.organisers', truncate(organiserText(event, ctx) ?? '', FIELD_BUDGET.organisers), true);
   if (event.classification !== 'unknown') add('render.card.level', classificationText(event.classification, language), true);
-  const disciplines = event.disciplineIds.map((id) => DISCIPLINE_KEYS[id]).filter((key): key is MessageKey => key !== undefined).map((key) => t(language, key));
+  const disciplines = event.disciplineIds.map((id) => DISCIPLINE_KEYS[id]).filter((key): key is PlainKey => key !== undefined).map((key) => t(language, key));
   add('render.card.discipline', disciplines.join(', '), true);
   if (event.status !== 'unknown') {
     add('render.card.status', isCancelled(event) ? `❌ **${eventStatusText(event.status, language)}**` : eventStatusText(event.status, language), true);

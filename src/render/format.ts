@@ -5,7 +5,7 @@ import { escapeMarkdown, time, type TimestampStylesString } from 'discord.js';
 import type { EventClassification, EventStatus, OrganisationRef, PersonName, ResultStatus } from '../eventor/model.js';
 import { formatElapsed } from '../eventor/time.js';
 import { instantToLocal } from '../time/zones.js';
-import { t, type Language, type MessageKey } from '../i18n/index.js';
+import { t, type Language, type PlainKey } from '../i18n/index.js';
 import type { RenderContext } from './types.js';
 
 const ZWSP = '\u200b';
@@ -157,7 +157,7 @@ export function formatPlace(position: number | null, options: { medals?: boolean
   return `${position}.`;
 }
 
-const STATUS_KEYS: Record<ResultStatus, MessageKey | null> = {
+const STATUS_KEYS: Record<ResultStatus, PlainKey | null> = {
   OK: null,
   Finished: 'render.status.Finished',
   MissingPunch: 'render.status.MissingPunch',

@@ -21,14 +21,17 @@ export function raceOrder(race: RaceKeyed, event: EventRef): number {
   return index >= 0 ? index + 1 : Number.MAX_SAFE_INTEGER;
 }
 
-/** "Stage 2" or the race's own name when Eventor gives one. */
-export function raceLabel(race: RaceKeyed, event: EventRef, language: Language): string {
+/**
+ * "Stage 2" or the race's own name when Eventor gives one. Beside a relay leg, Norwegian says
+ * "Dag 2": a stage and a leg are both "etappe" there.
+ */
+export function raceLabel(race: RaceKeyed, event: EventRef, language: Language, options: { besideLeg?: boolean } = {}): string {
   const races = event.event?.races ?? [];
   const index = race.raceId !== null ? races.findIndex((r) => r.id === race.raceId) : (race.raceNumber ?? 1) - 1;
   const named = index >= 0 ? races[index]?.name : null;
   if (named && named.trim() !== '' && races.length > 1) return escapeName(named);
   const number = index >= 0 ? index + 1 : (race.raceNumber ?? 1);
-  return t(language, 'render.race', { number });
+  return t(language, options.besideLeg ? 'render.raceBesideLeg' : 'render.race', { number });
 }
 
 export function eventName(ref: EventRef, language: Language): string {

@@ -7,12 +7,12 @@
  */
 import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
 import { UserFacingError } from '../../app/errors.js';
-import type { MessageKey } from '../../i18n/index.js';
+import type { MessageKey, PlainKey, VarsArgument } from '../../i18n/index.js';
 
 /** What these helpers need of a command's context: its translator. */
-type Translator = { t(key: MessageKey, vars?: Record<string, string | number>): string };
+type Translator = { t<K extends MessageKey>(key: K, ...vars: VarsArgument<K>): string };
 
-const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
+const POST_PERMISSIONS: ReadonlyArray<[bigint, PlainKey]> = [
   [PermissionFlagsBits.ViewChannel, 'setup.perm.view'],
   [PermissionFlagsBits.SendMessages, 'setup.perm.send'],
   [PermissionFlagsBits.EmbedLinks, 'setup.perm.embed'],
@@ -24,12 +24,12 @@ const POST_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
 export const POSTABLE_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 
 /** What a thread under a results post needs besides posting in the channel itself. */
-const THREAD_PERMISSIONS: ReadonlyArray<[bigint, MessageKey]> = [
+const THREAD_PERMISSIONS: ReadonlyArray<[bigint, PlainKey]> = [
   [PermissionFlagsBits.CreatePublicThreads, 'feeds.perm.createThreads'],
   [PermissionFlagsBits.SendMessagesInThreads, 'feeds.perm.sendInThreads'],
 ];
 
-async function missing(guild: Guild | null, channelId: string, wanted: ReadonlyArray<[bigint, MessageKey]>): Promise<MessageKey[] | null> {
+async function missing(guild: Guild | null, channelId: string, wanted: ReadonlyArray<[bigint, PlainKey]>): Promise<PlainKey[] | null> {
   if (!guild) return null;
   const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
   if (!channel) return null;
@@ -42,12 +42,12 @@ async function missing(guild: Guild | null, channelId: string, wanted: ReadonlyA
 export const POST_PERMISSION_BITS: readonly bigint[] = POST_PERMISSIONS.map(([bit]) => bit);
 
 /** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
-export function missingPostPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
+export function missingPostPermissions(guild: Guild | null, channelId: string): Promise<PlainKey[] | null> {
   return missing(guild, channelId, POST_PERMISSIONS);
 }
 
 /** The permissions the bot lacks to open threads on its posts in a channel and post in them, or null if the channel is gone. */
-export function missingThreadPermissions(guild: Guild | null, channelId: string): Promise<MessageKey[] | null> {
+export function missingThreadPermissions(guild: Guild | null, channelId: string): Promise<PlainKey[] | null> {
   return missing(guild, channelId, THREAD_PERMISSIONS);
 }
 

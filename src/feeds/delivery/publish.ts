@@ -3,7 +3,7 @@
  * exactly-once `Poster`, with one summary post instead of a burst; and the role mention new posts
  * carry.
  */
-import { t, type MessageKey } from '../../i18n/index.js';
+import { t } from '../../i18n/index.js';
 import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
 import { renderContext, type ContentItem, type FeedRun, type FeedRunOptions } from '../feed.js';
 import { isFeedKind } from '../settings.js';
@@ -51,7 +51,7 @@ function itemTitle(payload: MessagePayload): { title: string; url: string | null
 function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderContext, awaySince: Date | null, roleId: string | null): ContentItem {
   const { language } = ctx;
   const keys = items.map((i) => i.itemKey).sort();
-  const titleKey = (isFeedKind(feed) ? `scheduler.summary.${feed}` : 'scheduler.summary.generic') as MessageKey;
+  const titleKey = isFeedKind(feed) ? (`scheduler.summary.${feed}` as const) : 'scheduler.summary.generic';
   const lines = items.slice(0, SUMMARY_LINES).map((item) => {
     const { title, url } = itemTitle(item.payload);
     const name = truncate(title, 150);

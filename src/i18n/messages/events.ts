@@ -30,7 +30,7 @@ export const events = defineMessages({
     'entries.option.eventDescription': 'The event; leave it out for the club\'s entries in the coming weeks',
   },
   sv: {
-    'events.name': 'tävlingar',
+    'events.name': 'tävlingskalender',
     'events.description': 'Kommande tävlingar i klubbens närhet',
     'events.option.days': 'dagar',
     'events.option.daysDescription': 'Hur många dagar framåt (1-365, standard 14)',
