@@ -16,7 +16,7 @@ import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
 import { localDate, localHour } from '../feeds/scheduler.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld } from '../sandbox/world.js';
-import { formatFigure, type BenchFigure } from './main.js';
+import { formatFigure, type BenchFigure } from './figure.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
