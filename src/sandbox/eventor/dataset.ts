@@ -9,11 +9,11 @@ import type {
   Entry, Activity, Competitor, EntryBreak, EntryFee, Event, EventDocument, Organisation, OrganisationRef, Person, PersonRef, ResultStatus,
 } from '../../eventor/model.js';
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../../eventor/model.js';
-import { entryDeadlines } from '../../eventor/native/common.js';
 import { instantToLocal, localToInstant, toInstant } from '../../eventor/time.js';
 import { hashTableTime } from './native-xml.js';
 import { CITIES, CLUBS, DISTRICTS, EVENT_KINDS, FAMILY, GIVEN_F, GIVEN_M, PLACES, STREETS } from './names.js';
-import { materialize, type Materialized } from './participants.js';
+import { materialize } from './participants.js';
+import type { EventShape, Materialized, SandboxClub, SandboxEvent, SandboxFederation, SandboxPerson } from './records.js';
 import { Prng } from './prng.js';
 
 export const SANDBOX_TIME_ZONE = 'Europe/Stockholm';
@@ -32,43 +32,7 @@ export interface DatasetOptions {
   clock?: () => Date;
 }
 
-export interface SandboxPerson {
-  person: Person;
-  /** Competitor settings; `hasSettings` false means the person never saved any (not in /competitors). */
-  competitor: Competitor;
-  hasSettings: boolean;
-  username: string;
-  password: string;
-  clubId: string;
-}
-
-export interface SandboxClub {
-  /** Same as organisation.id / organisation.name, for convenience. */
-  id: string;
-  name: string;
-  organisation: Organisation;
-  apiKey: string;
-  members: SandboxPerson[];
-}
-
-export type EventShape = 'single' | 'multi' | 'relay';
-
-export interface SandboxEvent {
-  /** Same as event.id / event.name, for convenience. */
-  id: string;
-  name: string;
-  event: Event;
-  shape: EventShape;
-  fees: EntryFee[];
-  documents: EventDocument[];
-  /** Whether the draw is out (start list published) and whether results exist. */
-  hasStartList: boolean;
-  hasResults: boolean;
-  /** Number of synthetic runners beyond club members (the 'large' event). */
-  syntheticRunners: number;
-  /** Lazily generated classes, entries, start list and results. */
-  materialized: Materialized | null;
-}
+export type { EventShape, Materialized, SandboxClub, SandboxEvent, SandboxPerson } from './records.js';
 
 const LONG_MESSAGE = [
   '#### Viktigt om parkering',
@@ -88,7 +52,21 @@ const SHORT_MESSAGES = [
   'Anmälan stänger söndag 23:59. Efteranmälan mot 50 % tillägg.',
 ] as const;
 
-export class SandboxDataset {
+/**
+ * The instants Eventor lists as entry deadlines for these entry breaks: each break's end, and the
+ * second before each later break begins (wire notes 7.3). The sandbox works them out itself, as
+ * Eventor does, rather than borrowing the client's parser: a fault shared by both would go unseen.
+ */
+function entryDeadlines(breaks: readonly EntryBreak[]): string[] {
+  const deadlines = new Set<string>();
+  for (const entryBreak of breaks) {
+    if (entryBreak.from !== null) deadlines.add(toInstant(Date.parse(entryBreak.from) - 1000));
+    if (entryBreak.to !== null) deadlines.add(entryBreak.to);
+  }
+  return [...deadlines].sort();
+}
+
+export class SandboxDataset implements SandboxFederation {
   readonly seed: number;
   readonly size: DatasetSize;
   readonly now: Date;

@@ -8,22 +8,11 @@ import type {
   ResultList, ResultStatus, SplitTime, StartList, TeamResult, TeamStart,
 } from '../../eventor/model.js';
 import { instantToLocal, toInstant } from '../../eventor/time.js';
-import type { SandboxDataset, SandboxEvent, SandboxPerson } from './dataset.js';
+import type { Materialized, SandboxEvent, SandboxFederation, SandboxPerson } from './records.js';
 import { FAMILY, GIVEN_F, GIVEN_M } from './names.js';
 import { Prng } from './prng.js';
 
 const DAY = 86_400_000;
-
-export interface Materialized {
-  classes: EventClass[];
-  /** Entries in full form (person and organisation filled); routes project them per flags. */
-  entries: Entry[];
-  startList: StartList | null;
-  /** Results with split times; routes drop the splits unless includeSplitTimes. */
-  resultList: ResultList | null;
-  /** Recomputes positions and time behind of one race of a class (after a correction). */
-  rerank(cr: ClassResult, raceIndex: number): void;
-}
 
 interface ClassSpec { name: string; sex: 'F' | 'M' | 'B'; minAge: number | null; maxAge: number | null; km: number; legs: number | null }
 
@@ -140,14 +129,14 @@ function sortPersons(persons: PersonResult[]): void {
   });
 }
 
-export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized {
+export function materialize(ds: SandboxFederation, ev: SandboxEvent): Materialized {
   const rng = Prng.derive(ds.seed, 'event', ev.event.id);
   // Results draw from their own stream, so publishing them changes nothing else (entries, the draw).
   const outcome = Prng.derive(ds.seed, 'results', ev.event.id);
   const e = ev.event;
   const nowMs = ds.now.getTime();
   const specs = classSpecs(e.classificationId ?? '4', ev.shape);
-  let classId = Number(e.id) * 100;
+  const classId = Number(e.id) * 100;
   const eventDate = instantToLocal(e.start ?? ds.now, 'UTC').date;
   const notOpen = e.status === 'approved' || e.status === 'created';
 
@@ -290,7 +279,7 @@ export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized 
   };
 }
 
-function memberRunner(ds: SandboxDataset, m: SandboxPerson): Runner {
+function memberRunner(ds: SandboxFederation, m: SandboxPerson): Runner {
   const ability = Prng.derive(ds.seed, 'ability', m.person.id ?? '').next();
   const card = m.competitor.cards[0] ?? { number: String(1_000_000 + Number(m.person.id)), type: 'SI' as const };
   const { id, name, sex, birthDate, countryCode } = m.person;
@@ -300,7 +289,7 @@ function memberRunner(ds: SandboxDataset, m: SandboxPerson): Runner {
   };
 }
 
-function syntheticRunner(ds: SandboxDataset, rng: Prng, i: number): Runner {
+function syntheticRunner(ds: SandboxFederation, rng: Prng, i: number): Runner {
   const sex = rng.chance(0.45) ? 'F' as const : 'M' as const;
   const club = ds.clubs[i % ds.clubs.length]!;
   const year = Number(instantToLocal(ds.now, 'UTC').date.slice(0, 4)) - rng.int(9, 80);
@@ -315,7 +304,7 @@ function syntheticRunner(ds: SandboxDataset, rng: Prng, i: number): Runner {
 }
 
 function relay(
-  ds: SandboxDataset, ev: SandboxEvent, rng: Prng, outcome: Prng, classes: EventClass[], specs: ClassSpec[], pool: SandboxPerson[],
+  ds: SandboxFederation, ev: SandboxEvent, rng: Prng, outcome: Prng, classes: EventClass[], specs: ClassSpec[], pool: SandboxPerson[],
   entries: Entry[], entryTime: () => { at: number; late: boolean }, nextEntryId: () => string,
 ): Materialized {
   const e = ev.event;
