@@ -29,7 +29,7 @@ interface Runner {
 const YOUTH = [10, 12, 14, 16];
 const SENIOR = [21, 35, 45, 55, 65, 75];
 
-function classSpecs(classificationId: string, shape: SandboxEvent['shape']): ClassSpec[] {
+function classSpecs(classificationId: string, shape: SandboxEvent['shape'], ages: SandboxEvent['ages']): ClassSpec[] {
   if (shape === 'relay') {
     return [
       { name: 'H21 stafett', sex: 'M', minAge: null, maxAge: null, km: 6, legs: 3 },
@@ -37,8 +37,9 @@ function classSpecs(classificationId: string, shape: SandboxEvent['shape']): Cla
       { name: 'Ungdom mix', sex: 'B', minAge: null, maxAge: 20, km: 3, legs: 3 },
     ];
   }
-  const youth = classificationId === '5' ? [12, 16] : YOUTH;
-  const senior = classificationId === '5' ? [21, 45] : SENIOR;
+  // A veterans' cup has no youth or open-age classes, a youth series no adult ones; the open class is for anyone.
+  const youth = ages === 'veterans' ? [] : classificationId === '5' ? [12, 16] : YOUTH;
+  const senior = ages === 'youth' ? [] : ages === 'veterans' ? SENIOR.filter((age) => age >= 35) : classificationId === '5' ? [21, 45] : SENIOR;
   const out: ClassSpec[] = [];
   for (const sex of ['F', 'M'] as const) {
     const p = sex === 'F' ? 'D' : 'H';
@@ -135,7 +136,7 @@ export function materialize(ds: SandboxFederation, ev: SandboxEvent): Materializ
   const outcome = Prng.derive(ds.seed, 'results', ev.event.id);
   const e = ev.event;
   const nowMs = ds.now.getTime();
-  const specs = classSpecs(e.classificationId ?? '4', ev.shape);
+  const specs = classSpecs(e.classificationId ?? '4', ev.shape, ev.ages);
   const classId = Number(e.id) * 100;
   const eventDate = instantToLocal(e.start ?? ds.now, 'UTC').date;
   const notOpen = e.status === 'approved' || e.status === 'created';

@@ -34,6 +34,8 @@ export interface SandboxEvent {
   name: string;
   event: Event;
   shape: EventShape;
+  /** Whom its classes are for, as its name says (a veterans' cup has no junior classes). */
+  ages: 'all' | 'veterans' | 'youth';
   fees: EntryFee[];
   documents: EventDocument[];
   /** Whether the draw is out (start list published) and whether results exist. */
