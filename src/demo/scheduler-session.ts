@@ -78,13 +78,16 @@ const clubEntryCount = (dataset: SandboxDataset, ev: SandboxEvent): number =>
  * a club runner behind a class winner (whose time the correction changes).
  */
 export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BASE): SandboxEvent {
-  const race = dataset.events
+  const candidates = dataset.events
     .filter((ev) => ev.shape === 'single' && ev.event.status !== 'canceled' && ev.syntheticRunners === 0 && ev.event.start !== null)
     .filter((ev) => Date.parse(ev.event.start!) > base.getTime() + 9 * DAY)
-    .filter((ev) => [0, 6].includes(new Date(`${localDate(new Date(ev.event.start!), ZONE)}T12:00:00Z`).getUTCDay()))
     .sort((a, b) => Date.parse(a.event.start!) - Date.parse(b.event.start!))
-    .find((ev) => clubEntryCount(dataset, ev) > 0 && correctionIn(dataset, fullDetails(dataset, ev)) !== null);
-  if (!race) throw new Error('the sandbox has no weekend race with club entries and a club runner behind a winner');
+    .filter((ev) => clubEntryCount(dataset, ev) > 0);
+  const weekend = (ev: SandboxEvent): boolean => [0, 6].includes(new Date(`${localDate(new Date(ev.event.start!), ZONE)}T12:00:00Z`).getUTCDay());
+  const correctable = (ev: SandboxEvent): boolean => correctionIn(dataset, fullDetails(dataset, ev)) !== null;
+  // A weekend race when the data has one in reach, else the first race (some days' data has none).
+  const race = candidates.find((ev) => weekend(ev) && correctable(ev)) ?? candidates.find(correctable);
+  if (!race) throw new Error('the sandbox has no race with club entries and a club runner behind a winner');
   return race;
 }
 

@@ -74,15 +74,6 @@ function kindFor(rng: Prng, classificationId: keyof typeof EVENT_CLASSIFICATIONS
   return rng.pick(EVENT_KINDS.filter((kind) => kind.classificationIds.includes(classificationId) && (kind.months?.includes(month) ?? true) && !(evening && kind.night)));
 }
 
-/**
- * Days to move the local date `date` to the nearest of `weekdays` (0 Sunday … 6 Saturday) in
- * `direction` (1 forward, -1 back), 0 when it is one already.
- */
-function weekendShift(date: string, weekdays: readonly number[], direction: 1 | -1): number {
-  for (let days = 0; days < 7; days++) if (weekdays.includes(weekday(addDays(date, direction * days)))) return direction * days;
-  return 0;
-}
-
 /** The local date `days` after the local date `date` (YYYY-MM-DD). */
 function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T12:00:00Z`) + days * DAY).toISOString().slice(0, 10);
@@ -392,11 +383,8 @@ export class SandboxDataset implements SandboxFederation {
       const classificationId = String((i % 6) + 1) as keyof typeof EVENT_CLASSIFICATIONS;
       const id = String(eventId++);
       const raceCount = shape === 'multi' ? rng.int(2, 3) : 1;
-      // Local and club events are run on a weekday evening when it is light then; the others by day
-      // at the weekend (a three-day event from Friday): past ones on the weekend before, future ones
-      // on the next. Tomorrow's (entry closed, the draw out) stays tomorrow.
+      // Local and club events are run in the evening when it is light then; the others by day.
       const evening = (classificationId === '4' || classificationId === '5') && (LIGHT_EVENING_MONTHS as readonly number[]).includes(this.localMonth(offset));
-      if (!evening && offset !== 1) offset += weekendShift(this.localDay(offset), raceCount === 3 ? [5] : raceCount === 2 ? [6] : [6, 0], offset > 0 ? 1 : -1);
       const day = this.localDay(offset);
       const month = Number(day.slice(5, 7));
       const kind = shape === 'single' ? kindFor(rng, classificationId, month, evening) : null;
