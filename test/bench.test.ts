@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countResults } from '../src/bench/count.js';
-import { formatFigure } from '../src/bench/main.js';
+import { formatFigure } from '../src/bench/figure.js';
 import type { ResultList } from '../src/eventor/model.js';
 
 describe('bench output', () => {

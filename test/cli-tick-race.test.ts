@@ -5,12 +5,18 @@ import { FeedSettingsStore } from '../src/feeds/settings.js';
 import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
 import { Store } from '../src/store/store.js';
-import { recentClubResultsEvent } from './support/sandbox-events.js';
+import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 import { runProgram } from './support/cli-process.js';
 import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
 
 const TRIALS = 3;
 const PROCESSES = 3;
+/**
+ * How long the first process's edit is held for the others to reach the same item: long enough for
+ * processes started together on a busy machine, and what each trial costs when the claim keeps
+ * the others away (then nobody else comes).
+ */
+const HOLD_MS = 8_000;
 
 /** `eventor-bot tick` as its own process; its exit code, or a failure after `ms`. */
 const tick = (env: NodeJS.ProcessEnv, ms: number) => runProgram(['tick'], { env, timeoutMs: ms });
@@ -30,7 +36,7 @@ describe('eventor-bot tick: several processes at once on one database post each 
     await setup?.close();
   });
 
-  it(`${PROCESSES} ticks started together, ${TRIALS} times, for the same new results: one post each time`, async () => {
+  it(`${PROCESSES} ticks started together, ${TRIALS} times, for the same new results and then for the same deleted and corrected post: one post each time`, async () => {
     for (let trial = 0; trial < TRIALS; trial++) {
       const guild = discord.createGuild({ name: `Race ${trial}` });
       env.EVENTOR_DEFAULT_GUILDS = guild.id;
@@ -61,6 +67,31 @@ describe('eventor-bot tick: several processes at once on one database post each 
         expect(after.db.prepare('SELECT COUNT(*) AS n FROM post_claims').get()).toEqual({ n: 0 });
       } finally {
         after.close();
+      }
+
+      // The race that only the claim decides: the post is deleted and the results corrected, so each
+      // process would find the edit refused (Unknown Message) and post anew with a nonce of its own,
+      // which Discord's nonce check cannot match. Discord holds each edit until all the processes
+      // have sent theirs (or HOLD_MS passed, when the others stood back) and answers them together.
+      const deleted = await fetch(`${discord.restUrl}/v10/channels/${channel}/messages/${messages[0]!.id}`, {
+        method: 'DELETE', headers: { Authorization: `Bot ${discord.token}` },
+      });
+      expect(deleted.status).toBe(204);
+      eventor.dataset.correctResult(event.id, clubFinisherId(eventor, event), { status: 'MissingPunch' });
+      discord.faults.holdTogether({ route: 'PATCH /channels/:channelId/messages/:messageId', count: PROCESSES, maxWaitMs: HOLD_MS });
+      const reposts = await Promise.all(Array.from({ length: PROCESSES }, () => tick(env, 60_000 + HOLD_MS)));
+      discord.faults.clear();
+      expect(reposts.map((r) => r.code), reposts.map((r) => r.stderr).join('\n')).toEqual(Array(PROCESSES).fill(0));
+      const reposted = discord.messages(channel);
+      expect(reposted, `trial ${trial}: one post anew`).toHaveLength(1);
+      expect(reposted[0]!.id).not.toBe(messages[0]!.id);
+      const again = Store.open(env.DATABASE_PATH!, secret);
+      try {
+        const itemKey = `${RESULTS_FEED}:${event.id}`;
+        expect(new Ledger(again).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({ state: 'posted', messageId: reposted[0]!.id });
+        expect(again.db.prepare('SELECT COUNT(*) AS n FROM post_claims').get()).toEqual({ n: 0 });
+      } finally {
+        again.close();
       }
     }
   }, 600_000);

@@ -17,18 +17,7 @@ import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { LARGE_EVENT_ID } from '../sandbox/eventor/dataset.js';
 import { countResults } from './count.js';
 import { requestsFigures } from './requests.js';
-
-export interface BenchFigure {
-  name: string;
-  value: number;
-  unit: string;
-  op: '<=' | '>=';
-  target: number;
-}
-
-export function formatFigure(f: BenchFigure): string {
-  return `BENCH ${f.name} ${Number(f.value.toFixed(3))} ${f.unit} target ${f.op} ${f.target}`;
-}
+import { type BenchFigure, formatFigure } from './figure.js';
 
 const execFileAsync = promisify(execFile);
 

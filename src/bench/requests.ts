@@ -17,7 +17,7 @@ import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
 import { startLoopbackWorld } from '../sandbox/world.js';
-import { formatFigure, type BenchFigure } from './main.js';
+import { formatFigure, type BenchFigure } from './figure.js';
 
 /** The sandbox's reference "now" (its events are placed around it); fixed so runs compare. */
 const BASE = new Date('2026-10-01T10:00:00Z');

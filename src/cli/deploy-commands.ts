@@ -1,5 +1,5 @@
 import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { ConfigError, loadDotEnv } from '../config/env.js';
 import { discordConfigFromEnv } from '../bot/config.js';
 import { deployCommands } from '../bot/deploy.js';

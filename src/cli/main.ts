@@ -5,13 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { UsageError, parseFlags } from './args.js';
 import { ConfigError } from '../config/env.js';
+import { type Io, oneLine } from './io.js';
 
-export interface Io {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  /** The environment to configure from; the process's own (plus `.env`) when absent. */
-  env?: NodeJS.ProcessEnv;
-}
+export type { Io } from './io.js';
 
 const defaultIo: Io = {
   out: (text) => process.stdout.write(text),
@@ -99,16 +95,4 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     io.err(`eventor-bot ${command}: ${oneLine(error)}\n${debug && error instanceof Error && error.stack ? `${error.stack}\n` : ''}`);
     return 1;
   }
-}
-
-/** An error as one line: its message (and its cause's, which often says what really happened). */
-export function oneLine(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth++) {
-    const text = current instanceof Error ? current.message : String(current);
-    if (text && !parts.some((part) => part.includes(text))) parts.push(text);
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return (parts.join(': ') || 'unknown error').replace(/\s*\n\s*/g, ' ');
 }

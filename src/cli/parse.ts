@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { parseXmlFile } from '../eventor/parse-file.js';
 import { EventorError, InvalidResponse } from '../eventor/errors.js';
 import { isValidTimeZone } from '../time/zones.js';

@@ -1,5 +1,5 @@
 import { rejectLeftovers, takeBoolean, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { eventorConfigFromEnv, loadDotEnv } from '../config/env.js';
 import { EventorClient } from '../eventor/client.js';
 import { EventorError, ValidationError } from '../eventor/errors.js';

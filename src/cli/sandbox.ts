@@ -1,6 +1,6 @@
 import { rejectLeftovers, takeBoolean, takeString, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './main.js';
-import { startSandboxEventor } from '../sandbox/eventor/server.js';
+import type { Io } from './io.js';
+import { startSandboxEventor, type SandboxEventor } from '../sandbox/eventor/server.js';
 import { startSandboxDiscord } from '../sandbox/discord/index.js';
 
 function wholeNumber(name: string, text: string | undefined, max: number): number | undefined {
@@ -19,7 +19,7 @@ export async function runSandbox(args: ParsedArgs, io: Io, until: Promise<unknow
   const withDiscord = takeBoolean(args.flags, 'discord');
   rejectLeftovers(args.flags);
 
-  let sandbox;
+  let sandbox: SandboxEventor;
   try {
     sandbox = await startSandboxEventor({ port, size, ...(seed === undefined ? {} : { seed }) });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { rejectLeftovers, takeBoolean, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { loadDotEnv } from '../config/env.js';
 import { botConfigFromEnv } from '../bot/config.js';
 import { startBot, type RunningBot } from '../bot/bot.js';

@@ -1,6 +1,5 @@
 import type { ParsedArgs } from './args.js';
-import type { Io } from './main.js';
-import { oneLine } from './main.js';
+import { type Io, oneLine } from './io.js';
 import { startConfiguredBot } from './start.js';
 import { StoreError, writeProblem } from '../store/database.js';
 

@@ -76,8 +76,16 @@ async function waitForReady(bot: ChildProcess, timeoutMs: number, stderr: string
   });
 }
 
-export async function runBotSession(steps: readonly DemoStep[], write: (line: string) => void): Promise<{ answered: number; total: number }> {
-  const eventor = await startSandboxEventor({ port: 0 });
+export interface BotSessionOptions {
+  /** The moment the sandbox data is made around (default: now); the bot and the sandbox clock run in real time. */
+  dataAround?: Date;
+  /** Told the sandbox data as the session starts. */
+  onDataset?: (dataset: SandboxDataset) => void;
+}
+
+export async function runBotSession(steps: readonly DemoStep[], write: (line: string) => void, options: BotSessionOptions = {}): Promise<{ answered: number; total: number }> {
+  const eventor = await startSandboxEventor({ port: 0, ...(options.dataAround ? { dataAround: options.dataAround } : {}) });
+  options.onDataset?.(eventor.dataset);
   const discord: SandboxDiscord = await startSandboxDiscord({ port: 0 });
   const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-demo-'));
   let bot: ChildProcess | null = null;

@@ -10,6 +10,7 @@ import { customInstance } from '../eventor/instances.js';
 import type { Event, ResultList } from '../eventor/model.js';
 import { formatElapsed } from '../eventor/time.js';
 import { formatBehind, formatPlace, formatStatus, personNameText } from '../render/index.js';
+import type { SandboxDataset } from '../sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { runBotSession, type DemoStep } from './bot-session.js';
 import { runSchedulerSession } from './scheduler-session.js';
@@ -23,8 +24,20 @@ function nextDeadline(event: Event, now: number): string {
   return next ? `entries close ${when.format(new Date(next))}` : 'entries closed';
 }
 
-export async function runDemo(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
-  const sandbox = await startSandboxEventor({ port: 0 });
+export interface DemoOptions {
+  /**
+   * The moment every part's sandbox data is made around (default: when the demo starts), so that an
+   * event has the same date in each part.
+   */
+  dataAround?: Date;
+  /** Told each part's sandbox data (part 1, 2, 3) as the part starts: what a test compares. */
+  onDataset?: (part: 1 | 2 | 3, dataset: SandboxDataset) => void;
+}
+
+export async function runDemo(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`), options: DemoOptions = {}): Promise<number> {
+  const dataAround = options.dataAround ?? new Date();
+  const sandbox = await startSandboxEventor({ port: 0, dataAround });
+  options.onDataset?.(1, sandbox.dataset);
   const client = new EventorClient({ instance: customInstance(sandbox.baseUrl), apiKey: sandbox.apiKey });
   const steps: Array<{ title: string; ok: boolean }> = [];
   const step = async (title: string, body: () => Promise<void>): Promise<void> => {
@@ -38,7 +51,7 @@ export async function runDemo(write: (line: string) => void = (line) => process.
     }
   };
   try {
-    const now = Date.now();
+    const now = dataAround.getTime();
     const club = await client.organisationForApiKey();
     write(`eventor-bot demo\n\n=== Part 1: the Eventor client against the sandbox Eventor at ${sandbox.baseUrl}, API key of ${club.name}`);
 
@@ -113,13 +126,14 @@ export async function runDemo(write: (line: string) => void = (line) => process.
   write(`\n${steps.length - failed.length} of ${steps.length} Eventor steps answered.`);
 
   write('\n\n=== Part 2: the bot in a Discord server (sandbox Discord, transcript of what members see)');
-  const session = await runBotSession(DEMO_SESSION, write);
+  const session = await runBotSession(DEMO_SESSION, write, { dataAround, ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(2, dataset) } : {}) });
   write(`\n${session.answered} of ${session.total} commands answered.`);
 
   write('\n\n=== Part 3: automatic posts through a race weekend (the feed scheduler on a simulated clock)');
   let scheduled = false;
   try {
-    const part3 = await runSchedulerSession(write);
+    // The same data as parts 1 and 2: the race weekend followed is one of the events they showed, on its date.
+    const part3 = await runSchedulerSession(write, { base: dataAround, ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(3, dataset) } : {}) });
     const edits = part3.posts.reduce((n, p) => n + p.edits.length, 0);
     write(`${part3.posts.length} posts and ${edits} edit${edits === 1 ? '' : 's'} by the bot; ${part3.problems.length === 0 ? 'every expected post appeared, once' : `${part3.problems.length} problem(s)`}.`);
     scheduled = part3.problems.length === 0;

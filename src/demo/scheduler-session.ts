@@ -5,7 +5,8 @@
  * ticking the real feed scheduler, and the transcript shows every post and edit the bot makes in
  * the club's channels, with the local time (Europe/Stockholm) it happened at.
  *
- * The sandbox's data is made once for a fixed "now" (BASE): past events have results, the next
+ * The sandbox's data is made once for a fixed "now" (BASE; `npm run demo` passes the moment it
+ * started, which parts 1 and 2 use too, so the race has the same date in every part): past events have results, the next
  * one has its draw, later ones have neither. So the followed race gets its start list and its
  * results here, at the times an organiser would publish them, and then a correction; the
  * transcript says so each time.
@@ -70,16 +71,37 @@ function localAt(date: string, offsetDays: number, clock: string): Date {
 const clubEntryCount = (dataset: SandboxDataset, ev: SandboxEvent): number =>
   dataset.details(ev).entries.filter((e) => e.competitor?.organisation?.id === dataset.homeClub.id).length;
 
-/** The first single-race weekend event with club entries starting at least nine days after BASE. */
+/**
+ * The first single-race weekend event starting at least nine days after BASE with club entries and
+ * a club runner behind a class winner (whose time the correction changes).
+ */
 export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BASE): SandboxEvent {
-  const race = dataset.events
+  const candidates = dataset.events
     .filter((ev) => ev.shape === 'single' && ev.event.status !== 'canceled' && ev.syntheticRunners === 0 && ev.event.start !== null)
     .filter((ev) => Date.parse(ev.event.start!) > base.getTime() + 9 * DAY)
-    .filter((ev) => [0, 6].includes(weekdayOf(localToday(new Date(ev.event.start!), ZONE))))
     .sort((a, b) => Date.parse(a.event.start!) - Date.parse(b.event.start!))
-    .find((ev) => clubEntryCount(dataset, ev) > 0);
-  if (!race) throw new Error('the sandbox has no weekend race with club entries');
+    .filter((ev) => clubEntryCount(dataset, ev) > 0);
+  const weekend = (ev: SandboxEvent): boolean => [0, 6].includes(weekdayOf(localToday(new Date(ev.event.start!), ZONE)));
+  const correctable = (ev: SandboxEvent): boolean => correctionIn(dataset, fullDetails(dataset, ev)) !== null;
+  // A weekend race when the data has one in reach, else the first race (some days' data has none).
+  const race = candidates.find((ev) => weekend(ev) && correctable(ev)) ?? candidates.find(correctable);
+  if (!race) throw new Error('the sandbox has no race with club entries and a club runner behind a winner');
   return race;
+}
+
+/** The event's classes, entries, start list and results as they will be once all is published; the event is left as it was. */
+function fullDetails(dataset: SandboxDataset, ev: SandboxEvent): Materialized {
+  const { hasStartList, hasResults, materialized } = ev;
+  ev.hasStartList = true;
+  ev.hasResults = true;
+  ev.materialized = null;
+  try {
+    return dataset.details(ev);
+  } finally {
+    ev.hasStartList = hasStartList;
+    ev.hasResults = hasResults;
+    ev.materialized = materialized;
+  }
 }
 
 /**
@@ -87,7 +109,7 @@ export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BA
  * results on later (and regenerating) would also change its entries and start times. The race is
  * therefore made once with everything, and what is published is revealed step by step.
  */
-function stageRace(dataset: SandboxDataset, ev: SandboxEvent): { full: Materialized; publishStartList(): void; publishResults(): void } {
+export function stageRace(dataset: SandboxDataset, ev: SandboxEvent): { full: Materialized; publishStartList(): void; publishResults(): void } {
   ev.hasStartList = true;
   ev.hasResults = true;
   ev.materialized = null;
@@ -108,21 +130,34 @@ function stageRace(dataset: SandboxDataset, ev: SandboxEvent): { full: Materiali
   };
 }
 
-/** A correction after a protest: the club's best runner not yet first gets a time just under the winner's. */
-function pickCorrection(dataset: SandboxDataset, full: Materialized): { personId: string; name: string; className: string; from: number; to: number } {
+type Correction = { personId: string; name: string; className: string; from: number; to: number };
+
+/**
+ * A correction after a protest: the club's best runner not yet first in a class gets a time just
+ * under the winner's; of several classes, where the club runner is closest behind (a small
+ * correction). Null when no club runner is behind a class winner.
+ */
+function correctionIn(dataset: SandboxDataset, full: Materialized): Correction | null {
   const home = dataset.homeClub.id;
+  let best: Correction | null = null;
   for (const cls of full.resultList?.classes ?? []) {
-    const winner = cls.persons.find((p) => p.results[0]?.position === 1);
+    const winnerTime = cls.persons.find((p) => p.results[0]?.position === 1)?.results[0]?.time;
     const runner = cls.persons.find((p: PersonResult) => p.organisation?.id === home && p.person?.id && p.results[0]?.status === 'OK' && (p.results[0].position ?? 0) > 1);
-    const winnerTime = winner?.results[0]?.time;
     const time = runner?.results[0]?.time;
-    if (!runner || winnerTime == null || time == null || time - winnerTime > 600) continue;
-    return {
+    if (!runner || winnerTime == null || time == null) continue;
+    if (best !== null && time - (winnerTime - 4) >= best.from - best.to) continue;
+    best = {
       personId: runner.person!.id!, name: `${runner.person!.name.given} ${runner.person!.name.family}`, className: cls.class.name,
       from: time, to: winnerTime - 4,
     };
   }
-  throw new Error('the followed race has no club runner close behind a class winner');
+  return best;
+}
+
+export function pickCorrection(dataset: SandboxDataset, full: Materialized): Correction {
+  const correction = correctionIn(dataset, full);
+  if (correction === null) throw new Error('the followed race has no club runner behind a class winner');
+  return correction;
 }
 
 /** Lines removed ("- ") and added ("+ ") between two texts, unchanged ones indented: a small LCS diff. */
@@ -148,16 +183,25 @@ export function lineDiff(before: string, after: string): string[] {
 }
 
 
-export async function runSchedulerSession(write: (line: string) => void): Promise<SchedulerSessionResult> {
-  let clock = SCHEDULER_DEMO_BASE;
+export interface SchedulerSessionOptions {
+  /** The sandbox's "now", which its data is made around and the walk starts after (default SCHEDULER_DEMO_BASE). */
+  base?: Date;
+  /** Told the sandbox data as the session starts. */
+  onDataset?: (dataset: SandboxDataset) => void;
+}
+
+export async function runSchedulerSession(write: (line: string) => void, options: SchedulerSessionOptions = {}): Promise<SchedulerSessionResult> {
+  const base = options.base ?? SCHEDULER_DEMO_BASE;
+  let clock = base;
   const world: LoopbackWorld = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+  options.onDataset?.(world.eventor.dataset);
   const problems: string[] = [];
   const posts: SchedulerPost[] = [];
   const corrected: { at: string | null; what: SchedulerSessionResult['correction'] } = { at: null, what: null };
   let ticks = 0;
   try {
     const dataset = world.eventor.dataset;
-    const race = pickRace(dataset);
+    const race = pickRace(dataset, base);
     const stage = stageRace(dataset, race);
     const raceDate = localToday(new Date(race.event.start!), ZONE);
     const raceStart = new Date(race.event.start!);

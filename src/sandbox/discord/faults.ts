@@ -53,12 +53,60 @@ export interface SlowAnswerFault {
   times: number;
 }
 
+/**
+ * Matching requests wait for each other: each is held until `count` of them are waiting, and then
+ * all go on at once (or until `maxWaitMs` after the first arrived, when fewer came). Lines up
+ * requests that several clients make of the same thing, so that a race between them is certain to
+ * happen rather than left to the scheduler; a client that stands back in time is simply not waited for.
+ */
+export interface HoldTogetherFault {
+  route?: RouteMatcher;
+  count: number;
+  maxWaitMs: number;
+}
+
+/** The requests one HoldTogetherFault is holding, and whether it has let them go. */
+export class Gathering {
+  readonly #count: number;
+  readonly #maxWaitMs: number;
+  readonly #waiting: Array<() => void> = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #released = false;
+
+  constructor(count: number, maxWaitMs: number) {
+    this.#count = count;
+    this.#maxWaitMs = maxWaitMs;
+  }
+
+  get released(): boolean {
+    return this.#released;
+  }
+
+  /** Resolves when `count` requests have arrived, or `maxWaitMs` after the first did. */
+  arrive(): Promise<void> {
+    if (this.#released) return Promise.resolve();
+    const held = new Promise<void>((resolve) => this.#waiting.push(resolve));
+    if (this.#waiting.length >= this.#count) this.release();
+    else this.#timer ??= setTimeout(() => this.release(), this.#maxWaitMs);
+    return held;
+  }
+
+  /** Lets every held request go on (also what clear() does, so that none is held for good). */
+  release(): void {
+    this.#released = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    for (const resolve of this.#waiting.splice(0)) resolve();
+  }
+}
+
 export type ActiveFault =
   | { kind: 'rateLimit'; retryAfterSeconds: number; global: boolean }
   | { kind: 'serverError'; status: number }
   | { kind: 'lostAnswer'; status: number }
   | { kind: 'slowAnswer'; ms: number }
-  | { kind: 'delay'; ms: number };
+  | { kind: 'delay'; ms: number }
+  | { kind: 'holdTogether'; gathering: Gathering };
 
 interface Entry {
   route: RouteMatcher | undefined;
@@ -103,7 +151,12 @@ export class Faults {
     this.entries.push({ route: options.route, remaining: options.times ?? Infinity, fault: { kind: 'delay', ms: options.ms } });
   }
 
+  holdTogether(options: HoldTogetherFault): void {
+    this.entries.push({ route: options.route, remaining: options.count, fault: { kind: 'holdTogether', gathering: new Gathering(options.count, options.maxWaitMs) } });
+  }
+
   clear(): void {
+    for (const entry of this.entries) if (entry.fault.kind === 'holdTogether') entry.fault.gathering.release();
     this.entries = [];
   }
 
@@ -112,20 +165,23 @@ export class Faults {
     return this.entries.reduce((sum, entry) => sum + (Number.isFinite(entry.remaining) ? entry.remaining : 1), 0);
   }
 
-  /** Consume the faults that apply to one request: delays first, then at most one failure. */
+  /** Consume the faults that apply to one request: delays and holds first, then at most one failure. */
   take(method: string, path: string, template: string | null): ActiveFault[] {
     const taken: ActiveFault[] = [];
     let failed = false;
     for (const entry of this.entries) {
       if (entry.remaining <= 0 || !matches(entry.route, method, path, template)) continue;
-      if (entry.fault.kind !== 'delay') {
+      if (entry.fault.kind === 'holdTogether' && entry.fault.gathering.released) continue;
+      if (entry.fault.kind !== 'delay' && entry.fault.kind !== 'holdTogether') {
         if (failed) continue;
         failed = true;
       }
       entry.remaining -= 1;
       taken.push(entry.fault);
     }
-    this.entries = this.entries.filter((entry) => entry.remaining > 0);
-    return taken.sort((a, b) => (a.kind === 'delay' ? -1 : 0) - (b.kind === 'delay' ? -1 : 0));
+    this.entries = this.entries.filter((entry) => entry.remaining > 0 && !(entry.fault.kind === 'holdTogether' && entry.fault.gathering.released));
+    // What holds a request back comes before what it then fails with.
+    const waitsFirst = (fault: ActiveFault): number => (fault.kind === 'delay' || fault.kind === 'holdTogether' ? -1 : 0);
+    return taken.sort((a, b) => waitsFirst(a) - waitsFirst(b));
   }
 }

@@ -175,6 +175,7 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       let slowAnswerMs = 0;
       for (const fault of options.faults.take(method, path, entry.route)) {
         if (fault.kind === 'delay') await sleep(fault.ms);
+        else if (fault.kind === 'holdTogether') await fault.gathering.arrive();
         else if (fault.kind === 'lostAnswer') lostAnswer = fault.status;
         else if (fault.kind === 'slowAnswer') slowAnswerMs = fault.ms;
         else if (fault.kind === 'serverError') {

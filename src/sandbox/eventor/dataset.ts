@@ -9,11 +9,13 @@ import type {
   Entry, Activity, Competitor, EntryBreak, EntryFee, Event, EventDocument, Organisation, OrganisationRef, Person, PersonRef, ResultStatus,
 } from '../../eventor/model.js';
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../../eventor/model.js';
-import { entryDeadlines } from '../../eventor/native/common.js';
 import { instantToLocal, localToInstant, toInstant } from '../../time/zones.js';
 import { hashTableTime } from './native-xml.js';
-import { CITIES, CLUBS, DISTRICTS, EVENT_KINDS, FAMILY, GIVEN_F, GIVEN_M, PLACES, STREETS } from './names.js';
-import { materialize, type Materialized } from './participants.js';
+import {
+  CITIES, CLUBS, DISTRICTS, EVENT_KINDS, type EventKind, FAMILY, GIVEN_F, GIVEN_M, LIGHT_EVENING_MONTHS, PLACES, STREETS,
+} from './names.js';
+import { materialize } from './participants.js';
+import type { EventShape, Materialized, SandboxClub, SandboxEvent, SandboxFederation, SandboxPerson } from './records.js';
 import { Prng } from './prng.js';
 
 export const SANDBOX_TIME_ZONE = 'Europe/Stockholm';
@@ -32,43 +34,7 @@ export interface DatasetOptions {
   clock?: () => Date;
 }
 
-export interface SandboxPerson {
-  person: Person;
-  /** Competitor settings; `hasSettings` false means the person never saved any (not in /competitors). */
-  competitor: Competitor;
-  hasSettings: boolean;
-  username: string;
-  password: string;
-  clubId: string;
-}
-
-export interface SandboxClub {
-  /** Same as organisation.id / organisation.name, for convenience. */
-  id: string;
-  name: string;
-  organisation: Organisation;
-  apiKey: string;
-  members: SandboxPerson[];
-}
-
-export type EventShape = 'single' | 'multi' | 'relay';
-
-export interface SandboxEvent {
-  /** Same as event.id / event.name, for convenience. */
-  id: string;
-  name: string;
-  event: Event;
-  shape: EventShape;
-  fees: EntryFee[];
-  documents: EventDocument[];
-  /** Whether the draw is out (start list published) and whether results exist. */
-  hasStartList: boolean;
-  hasResults: boolean;
-  /** Number of synthetic runners beyond club members (the 'large' event). */
-  syntheticRunners: number;
-  /** Lazily generated classes, entries, start list and results. */
-  materialized: Materialized | null;
-}
+export type { EventShape, Materialized, SandboxClub, SandboxEvent, SandboxPerson } from './records.js';
 
 const LONG_MESSAGE = [
   '#### Viktigt om parkering',
@@ -82,13 +48,62 @@ const LONG_MESSAGE = [
   'Frågor? Kontakta tävlingsledaren. Vi ses i skogen!',
 ].join('\n');
 
+/** Short organiser messages; `{closes}` is the weekday the ordinary entry closes, as Eventor's message would name it. */
 const SHORT_MESSAGES = [
   'Liveresultat på https://example.org/live',
   'Obs! Nytt kartutsnitt för bana 3 & 4.',
-  'Anmälan stänger söndag 23:59. Efteranmälan mot 50 % tillägg.',
+  'Anmälan stänger {closes} 23:59. Efteranmälan mot 50 % tillägg.',
 ] as const;
 
-export class SandboxDataset {
+/** The club activities, each with the day of the week (0 Sunday … 6 Saturday) and local time it starts. */
+const THURSDAY_TRAINING = { name: 'Torsdagsträning <intervaller>', weekday: 4, clock: '18:30:00' } as const;
+const CAMP = { name: 'Klubbläger i Fjällnäs', weekday: 6, clock: '09:00:00' } as const;
+const WORK_DAY = { name: 'Städdag & korvgrillning', weekday: 0, clock: '10:00:00' } as const;
+
+/** Start of an evening event (run in daylight: LIGHT_EVENING_MONTHS) and of a night event (DARK_EVENING_MONTHS), local time. */
+const EVENING_START = '18:00:00';
+const NIGHT_START = '19:30:00';
+
+const swedishWeekday = new Intl.DateTimeFormat('sv-SE', { weekday: 'long', timeZone: SANDBOX_TIME_ZONE });
+
+/**
+ * A kind of single-race event that fits the level and the month (a spring event in spring, a night
+ * cup in the dark, and no night cup on a light evening).
+ */
+function kindFor(rng: Prng, classificationId: keyof typeof EVENT_CLASSIFICATIONS, month: number, evening: boolean): EventKind {
+  return rng.pick(EVENT_KINDS.filter((kind) => kind.classificationIds.includes(classificationId) && (kind.months?.includes(month) ?? true) && !(evening && kind.night)));
+}
+
+/** The local date `days` after the local date `date` (YYYY-MM-DD). */
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T12:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+}
+
+/** Day of the week of a local date (YYYY-MM-DD): 0 Sunday … 6 Saturday. */
+function weekday(date: string): number {
+  return new Date(`${date}T12:00:00Z`).getUTCDay();
+}
+
+/** The first local date on or after `date` that falls on `day` (0 Sunday … 6 Saturday). */
+function onOrAfter(date: string, day: number): string {
+  return addDays(date, (day - weekday(date) + 7) % 7);
+}
+
+/**
+ * The instants Eventor lists as entry deadlines for these entry breaks: each break's end, and the
+ * second before each later break begins (wire notes 7.3). The sandbox works them out itself, as
+ * Eventor does, rather than borrowing the client's parser: a fault shared by both would go unseen.
+ */
+function entryDeadlines(breaks: readonly EntryBreak[]): string[] {
+  const deadlines = new Set<string>();
+  for (const entryBreak of breaks) {
+    if (entryBreak.from !== null) deadlines.add(toInstant(Date.parse(entryBreak.from) - 1000));
+    if (entryBreak.to !== null) deadlines.add(entryBreak.to);
+  }
+  return [...deadlines].sort();
+}
+
+export class SandboxDataset implements SandboxFederation {
   readonly seed: number;
   readonly size: DatasetSize;
   readonly now: Date;
@@ -336,6 +351,10 @@ export class SandboxDataset {
     }
   }
 
+  private localMonth(offsetDays: number): number {
+    return Number(this.localDay(offsetDays).slice(5, 7));
+  }
+
   private localDay(offsetDays: number): string {
     return instantToLocal(new Date(this.now.getTime() + offsetDays * DAY), SANDBOX_TIME_ZONE).date;
   }
@@ -363,24 +382,29 @@ export class SandboxDataset {
       const shape: EventShape = i % 7 === 3 ? 'relay' : i % 6 === 2 ? 'multi' : 'single';
       const classificationId = String((i % 6) + 1) as keyof typeof EVENT_CLASSIFICATIONS;
       const id = String(eventId++);
-      const day = this.localDay(offset);
-      const evening = classificationId === '4' || classificationId === '5';
-      const startClock = evening ? '18:00:00' : '10:00:00';
       const raceCount = shape === 'multi' ? rng.int(2, 3) : 1;
+      // Local and club events are run in the evening when it is light then; the others by day.
+      const evening = (classificationId === '4' || classificationId === '5') && (LIGHT_EVENING_MONTHS as readonly number[]).includes(this.localMonth(offset));
+      const day = this.localDay(offset);
+      const month = Number(day.slice(5, 7));
+      const kind = shape === 'single' ? kindFor(rng, classificationId, month, evening) : null;
+      // Run in the dark only when it is dark (a night kind is picked only in those months).
+      const night = kind?.night === true;
+      const startClock = night ? NIGHT_START : evening ? EVENING_START : '10:00:00';
       const races = [];
       for (let r = 0; r < raceCount; r++) {
         const raceDay = this.localDay(offset + r);
         races.push({
           id: String(raceId++), eventId: id, name: raceCount > 1 ? `Etapp ${r + 1}` : null,
           date: this.at(raceDay, startClock),
-          distance: shape === 'relay' ? 'Relay' : rng.pick(['Sprint', 'Middle', 'Long']),
-          lightCondition: evening && rng.chance(0.3) ? 'Night' : 'Day',
+          distance: shape === 'relay' ? 'Relay' : kind?.distance ?? rng.pick(['Sprint', 'Middle', 'Long']),
+          lightCondition: night ? 'Night' : 'Day',
           position: { lat: Math.round((59 + rng.next() * 4) * 1e6) / 1e6, lon: Math.round((13 + rng.next() * 5) * 1e6) / 1e6 },
         });
       }
       const start = races[0]!.date;
       const lastDay = this.localDay(offset + raceCount - 1);
-      const finish = this.at(lastDay, evening ? '21:00:00' : '15:00:00');
+      const finish = this.at(lastDay, night ? '22:00:00' : evening ? '21:00:00' : '15:00:00');
       // Ordinary entry closes a week before, late entry two days before (wire notes 7.3).
       const ordinaryTo = this.at(this.localDay(offset - 7), '23:59:59');
       const lateFrom = toInstant(Date.parse(ordinaryTo) + 1000);
@@ -403,9 +427,14 @@ export class SandboxDataset {
         if (club2) organisers.push(this.orgRef(club2.id));
       }
       if (classificationId === '1' && rng.chance(0.5)) organisers.push(this.orgRef(club1.parentId!));
-      const kind = shape === 'relay' ? 'Stafetten' : shape === 'multi' ? `${raceCount}-dagars` : rng.pick(EVENT_KINDS);
-      const name = `${rng.pick(PLACES)} ${kind}`;
-      const message = i % 5 === 1 ? LONG_MESSAGE : i % 3 === 0 ? rng.pick(SHORT_MESSAGES) : null;
+      // The name says "national" exactly when the event is at national level.
+      const place = rng.pick(PLACES);
+      const national = classificationId === '2';
+      const name = shape === 'relay' ? (national ? `Nationella stafetten ${place}` : `${place} Stafetten`)
+        : shape === 'multi' ? `${place} ${raceCount}-dagars${national ? ', nationell' : ''}`
+        : `${place} ${kind!.name}`;
+      const closes = swedishWeekday.format(new Date(ordinaryTo));
+      const message = i % 5 === 1 ? LONG_MESSAGE : i % 3 === 0 ? rng.pick(SHORT_MESSAGES).replace('{closes}', closes) : null;
       const properties: Record<string, string> = {};
       if (message !== null) properties['Eventor_Message'] = message;
       const hasResults = past && !cancelled;
@@ -424,7 +453,7 @@ export class SandboxDataset {
         punchingUnitTypes: [i % 3 === 0 ? 'Emit' : 'SI'],
         officials: [{ personId: this.clubById.get(club1.id)!.members[0]!.person.id, roleTypeId: '101' }],
         parentEventId: null, properties,
-        attributes: i % 4 === 1 ? [{ id: '7', name: 'Kvällstävling', value: null }] : [],
+        attributes: evening || night ? [{ id: '7', name: 'Kvällstävling', value: null }] : [],
         modifiedAt,
       };
       const draw = !cancelled && startMs - 3 * DAY < nowMs;
@@ -439,7 +468,7 @@ export class SandboxDataset {
         { id: String(docId++), eventId: id, name: 'Inbjudan', url: `https://files.sandbox.example/Documents/Event/${docId}/Inbjudan`, type: 'Invitation', modifiedAt: toInstant(Date.parse(ordinaryTo) - 30 * DAY) },
       ];
       if (draw) documents.push({ id: String(docId++), eventId: id, name: 'PM & startlista', url: `https://files.sandbox.example/Documents/Event/${docId}/PM`, type: 'Program', modifiedAt: toInstant(startMs - 3 * DAY) });
-      const ev: SandboxEvent = { id, name, event, shape, fees, documents, hasStartList: draw, hasResults, syntheticRunners: 0, materialized: null };
+      const ev: SandboxEvent = { id, name, event, shape, ages: kind?.ages ?? 'all', fees, documents, hasStartList: draw, hasResults, syntheticRunners: 0, materialized: null };
       this.events.push(ev);
       this.eventById.set(id, ev);
     }
@@ -455,14 +484,14 @@ export class SandboxDataset {
       position: { lat: 61.5, lon: 15.1 },
     }));
     const event: Event = {
-      ...template.event, id, name: 'Sandlådan 3-dagars (stor)', form: 'IndMultiDay',
+      ...template.event, id, name: 'Sandlådan 3-dagars, nationell (stor)', form: 'IndMultiDay',
       classification: 'national', classificationId: '2', status: 'completed', statusId: '9',
       start: races[0]!.date, finish: this.at(this.localDay(-10), '16:00:00'), races,
       organisers: [this.orgRef(this.clubs[1]!.organisation.id)],
       properties: Object.fromEntries(races.map((r) => [`officialResult_${r.id}`, hashTableTime(toInstant(Date.parse(r.date) + 8 * 3600_000))])),
       message: null, attributes: [], modifiedAt: this.at(this.localDay(-10), '20:00:00'),
     };
-    const ev: SandboxEvent = { id, name: event.name, event, shape: 'multi', fees: template.fees, documents: [], hasStartList: true, hasResults: true, syntheticRunners: 20_000, materialized: null };
+    const ev: SandboxEvent = { id, name: event.name, event, shape: 'multi', ages: 'all', fees: template.fees, documents: [], hasStartList: true, hasResults: true, syntheticRunners: 20_000, materialized: null };
     this.events.push(ev);
     this.eventById.set(id, ev);
   }
@@ -475,7 +504,10 @@ export class SandboxDataset {
       const n = club === this.homeClub ? 8 : 3;
       for (let i = 0; i < n; i++) {
         const offset = -30 + Math.round((i * 90) / n) + rng.int(0, 4);
-        const startTime = this.at(this.localDay(offset), i % 3 === 1 ? '09:00:00' : '18:30:00');
+        // Each on the day of the week it is held: the training its name says on Thursday evening,
+        // the camp from Saturday morning, the work day on a Sunday.
+        const kind = i % 3 === 1 ? CAMP : i % 3 === 2 ? WORK_DAY : THURSDAY_TRAINING;
+        const startTime = this.at(onOrAfter(this.localDay(offset), kind.weekday), kind.clock);
         const attributes = [
           { id: String(attributeId++), type: 'RadioButtons', name: 'Äter du middag efteråt?', values: ['Ja', 'Nej'] },
           { id: String(attributeId++), type: 'Text', name: 'Övrigt (allergier m.m.)', values: [] },
@@ -489,7 +521,7 @@ export class SandboxDataset {
         const id = String(activityId++);
         this.activities.push({
           id, organisationId: club.organisation.id,
-          name: i % 3 === 1 ? 'Klubbläger i Fjällnäs' : i % 3 === 2 ? 'Städdag & korvgrillning' : 'Torsdagsträning <intervaller>',
+          name: kind.name,
           information: i % 2 === 0 ? 'Samling vid klubbstugan.\nTa med pannlampa!' : null,
           startTime, registrationDeadline: toInstant(Date.parse(startTime) - DAY),
           visibleFrom: toInstant(Date.parse(startTime) - 40 * DAY), visibleTo: toInstant(Date.parse(startTime) + 7 * DAY),

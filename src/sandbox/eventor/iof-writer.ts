@@ -198,7 +198,9 @@ function writeClassCourses(w: W, courses: Course[], items: Iterable<{ raceId: st
   }
   const numbers = [...used].sort((a, b) => a - b);
   const withNumbers = numbers.length > 0 && numbers.length === courses.length;
-  courses.forEach((course, i) => writeCourse(w, 'Course', course, withNumbers ? numbers[i]! : null));
+  courses.forEach((course, i) => {
+    writeCourse(w, 'Course', course, withNumbers ? numbers[i]! : null);
+  });
 }
 
 // --- shared elements -----------------------------------------------------------------------------

@@ -366,7 +366,9 @@ function totalsOf(persons: PersonResult[]): Map<PersonResult, NonNullable<RaceRe
     else ok.push({ p, time: p.results.reduce((s, r) => s + r.time!, 0) });
   }
   ok.sort((a, b) => a.time - b.time);
-  ok.forEach((x, i) => out.set(x.p, { time: x.time, timeBehind: x.time - ok[0]!.time, position: i + 1, status: 'OK' }));
+  ok.forEach((x, i) => {
+    out.set(x.p, { time: x.time, timeBehind: x.time - ok[0]!.time, position: i + 1, status: 'OK' });
+  });
   return out;
 }
 

@@ -247,7 +247,9 @@ export function eventClassElement(out: XmlOut, c: EventClass, options: { entryFe
   if (c.status !== null) out.empty('EventClassStatus', { value: c.status });
   out.leaf('ClassTypeId', c.classTypeId).leaf('BaseClassId', c.baseClassId);
   if (options.entryFees) {
-    c.entryFeeIds.forEach((id, i) => out.open('ClassEntryFee').leaf('EntryFeeId', id).leaf('Sequence', (i + 1) * 10).close());
+    c.entryFeeIds.forEach((id, i) => {
+      out.open('ClassEntryFee').leaf('EntryFeeId', id).leaf('Sequence', (i + 1) * 10).close();
+    });
   }
   for (const r of c.races) {
     out.open('ClassRaceInfo', { relayLeg: r.relayLeg, minRunners: 1, maxRunners: 1, noOfEntries: r.entries, noOfStarts: r.starts });
@@ -334,14 +336,18 @@ export function entryElement(out: XmlOut, e: Entry, ctx: NativeContext, extras: 
     });
     for (const o of e.team.organisations) orgOut(o);
   }
-  e.classIds.forEach((id, i) => out.open('EntryClass', { sequence: i + 1 }).leaf('EventClassId', id).close());
+  e.classIds.forEach((id, i) => {
+    out.open('EntryClass', { sequence: i + 1 }).leaf('EventClassId', id).close();
+  });
   if (e.event.event) eventElement(out, e.event.event, ctx, { fullOrganisers: true, entryBreaks: true, attributes: false });
   else out.leaf('EventId', e.event.id);
   for (const r of e.raceIds) out.leaf('EventRaceId', r);
   out.leaf('BibNumber', e.bibNumber ?? '');
   dateTime(out, 'EntryDate', e.entryDate, ctx);
   if (extras.entryFees) {
-    e.entryFeeIds.forEach((id, i) => out.open('EntryEntryFee').leaf('EntryFeeId', id).leaf('Sequence', (i + 1) * 10).close());
+    e.entryFeeIds.forEach((id, i) => {
+      out.open('EntryEntryFee').leaf('EntryFeeId', id).leaf('Sequence', (i + 1) * 10).close();
+    });
   }
   dateTime(out, 'ModifyDate', e.modifiedAt, ctx);
   out.close();
@@ -544,7 +550,9 @@ export function activityElement(out: XmlOut, a: Activity, ctx: NativeContext, op
     for (const r of a.registrations) {
       out.open('ActivityRegistration', { personId: r.personId, organisationId: r.organisationId, modifyDate: attrDateTime(r.modifiedAt, ctx) });
       // One value per attribute, in attribute order (the sandbox's convention).
-      r.values.forEach((v, i) => out.leaf('AttributeValue', v, { activityAttributeId: a.attributes[i]?.id ?? null }));
+      r.values.forEach((v, i) => {
+        out.leaf('AttributeValue', v, { activityAttributeId: a.attributes[i]?.id ?? null });
+      });
       out.close();
     }
   }

@@ -8,22 +8,11 @@ import type {
   ResultList, ResultStatus, SplitTime, StartList, TeamResult, TeamStart,
 } from '../../eventor/model.js';
 import { instantToLocal, toInstant } from '../../time/zones.js';
-import type { SandboxDataset, SandboxEvent, SandboxPerson } from './dataset.js';
+import type { Materialized, SandboxEvent, SandboxFederation, SandboxPerson } from './records.js';
 import { FAMILY, GIVEN_F, GIVEN_M } from './names.js';
 import { Prng } from './prng.js';
 
 const DAY = 86_400_000;
-
-export interface Materialized {
-  classes: EventClass[];
-  /** Entries in full form (person and organisation filled); routes project them per flags. */
-  entries: Entry[];
-  startList: StartList | null;
-  /** Results with split times; routes drop the splits unless includeSplitTimes. */
-  resultList: ResultList | null;
-  /** Recomputes positions and time behind of one race of a class (after a correction). */
-  rerank(cr: ClassResult, raceIndex: number): void;
-}
 
 interface ClassSpec { name: string; sex: 'F' | 'M' | 'B'; minAge: number | null; maxAge: number | null; km: number; legs: number | null }
 
@@ -40,7 +29,7 @@ interface Runner {
 const YOUTH = [10, 12, 14, 16];
 const SENIOR = [21, 35, 45, 55, 65, 75];
 
-function classSpecs(classificationId: string, shape: SandboxEvent['shape']): ClassSpec[] {
+function classSpecs(classificationId: string, shape: SandboxEvent['shape'], ages: SandboxEvent['ages']): ClassSpec[] {
   if (shape === 'relay') {
     return [
       { name: 'H21 stafett', sex: 'M', minAge: null, maxAge: null, km: 6, legs: 3 },
@@ -48,8 +37,9 @@ function classSpecs(classificationId: string, shape: SandboxEvent['shape']): Cla
       { name: 'Ungdom mix', sex: 'B', minAge: null, maxAge: 20, km: 3, legs: 3 },
     ];
   }
-  const youth = classificationId === '5' ? [12, 16] : YOUTH;
-  const senior = classificationId === '5' ? [21, 45] : SENIOR;
+  // A veterans' cup has no youth or open-age classes, a youth series no adult ones; the open class is for anyone.
+  const youth = ages === 'veterans' ? [] : classificationId === '5' ? [12, 16] : YOUTH;
+  const senior = ages === 'youth' ? [] : ages === 'veterans' ? SENIOR.filter((age) => age >= 35) : classificationId === '5' ? [21, 45] : SENIOR;
   const out: ClassSpec[] = [];
   for (const sex of ['F', 'M'] as const) {
     const p = sex === 'F' ? 'D' : 'H';
@@ -140,14 +130,14 @@ function sortPersons(persons: PersonResult[]): void {
   });
 }
 
-export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized {
+export function materialize(ds: SandboxFederation, ev: SandboxEvent): Materialized {
   const rng = Prng.derive(ds.seed, 'event', ev.event.id);
   // Results draw from their own stream, so publishing them changes nothing else (entries, the draw).
   const outcome = Prng.derive(ds.seed, 'results', ev.event.id);
   const e = ev.event;
   const nowMs = ds.now.getTime();
-  const specs = classSpecs(e.classificationId ?? '4', ev.shape);
-  let classId = Number(e.id) * 100;
+  const specs = classSpecs(e.classificationId ?? '4', ev.shape, ev.ages);
+  const classId = Number(e.id) * 100;
   const eventDate = instantToLocal(e.start ?? ds.now, 'UTC').date;
   const notOpen = e.status === 'approved' || e.status === 'created';
 
@@ -290,7 +280,7 @@ export function materialize(ds: SandboxDataset, ev: SandboxEvent): Materialized 
   };
 }
 
-function memberRunner(ds: SandboxDataset, m: SandboxPerson): Runner {
+function memberRunner(ds: SandboxFederation, m: SandboxPerson): Runner {
   const ability = Prng.derive(ds.seed, 'ability', m.person.id ?? '').next();
   const card = m.competitor.cards[0] ?? { number: String(1_000_000 + Number(m.person.id)), type: 'SI' as const };
   const { id, name, sex, birthDate, countryCode } = m.person;
@@ -300,7 +290,7 @@ function memberRunner(ds: SandboxDataset, m: SandboxPerson): Runner {
   };
 }
 
-function syntheticRunner(ds: SandboxDataset, rng: Prng, i: number): Runner {
+function syntheticRunner(ds: SandboxFederation, rng: Prng, i: number): Runner {
   const sex = rng.chance(0.45) ? 'F' as const : 'M' as const;
   const club = ds.clubs[i % ds.clubs.length]!;
   const year = Number(instantToLocal(ds.now, 'UTC').date.slice(0, 4)) - rng.int(9, 80);
@@ -315,7 +305,7 @@ function syntheticRunner(ds: SandboxDataset, rng: Prng, i: number): Runner {
 }
 
 function relay(
-  ds: SandboxDataset, ev: SandboxEvent, rng: Prng, outcome: Prng, classes: EventClass[], specs: ClassSpec[], pool: SandboxPerson[],
+  ds: SandboxFederation, ev: SandboxEvent, rng: Prng, outcome: Prng, classes: EventClass[], specs: ClassSpec[], pool: SandboxPerson[],
   entries: Entry[], entryTime: () => { at: number; late: boolean }, nextEntryId: () => string,
 ): Materialized {
   const e = ev.event;

@@ -25,6 +25,12 @@ export interface SandboxEventorOptions {
   /** The sandbox clock: a fixed Date or a function (tests advance it to expire login links). */
   now?: Date | (() => Date);
   /**
+   * The moment the data is generated around (default: the clock's time at start). Sandboxes
+   * started one after another with the same seed and moment serve the same events on the same
+   * dates, while each clock runs on: the demo's parts show one federation.
+   */
+  dataAround?: Date;
+  /**
    * Behave like a proxy or an older Eventor that does not know the `TimeZone` header: native XML
    * then always carries local (Europe/Stockholm) times. Default false. Settable later on the
    * returned sandbox (`ignoresTimeZoneHeader`).
@@ -55,7 +61,7 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
   const clock: () => Date = typeof options.now === 'function' ? options.now
     : options.now instanceof Date ? ((fixed: Date) => () => new Date(fixed.getTime()))(options.now)
       : () => new Date();
-  const dataset = new SandboxDataset({ seed: options.seed ?? 1, size: options.size ?? 'small', now: clock(), clock });
+  const dataset = new SandboxDataset({ seed: options.seed ?? 1, size: options.size ?? 'small', now: options.dataAround ?? clock(), clock });
   const faults = new Faults();
   const requests = new RequestLog();
   const logins = new LoginStore(clock);
