@@ -7,8 +7,8 @@ import { UserFacingError, customId, type BaseContext, type BotCommand, type Defe
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { renderActivities, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import { addDays, localToday, renderContext } from './events-common.js';
-import { pageArg, requireDay, showPage } from './members-common.js';
+import { addDays, localToday, requireDay } from '../src/bot/day-options.js';
+import { pageArg, renderContext, showPage } from '../src/bot/render-context.js';
 
 const DEFAULT_DAYS = 60;
 

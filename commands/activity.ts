@@ -6,8 +6,7 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { activityChoices } from '../src/bot/lookup.js';
 import { EventorError } from '../src/eventor/errors.js';
 import { renderActivity } from '../src/render/index.js';
-import { renderContext } from './events-common.js';
-import { showPage } from './members-common.js';
+import { renderContext, showPage } from '../src/bot/render-context.js';
 
 const ID = /^\d{1,18}$/;
 

@@ -14,9 +14,9 @@ import type { Logger } from '../src/log/logger.js';
 import { EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import { t, type Language } from '../src/i18n/index.js';
 import { escapeName, plainText, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
-import {
-  addDays, compactDay, dayWindow, eventCard, expandDay, languageArg, localToday, organisationsById, parseDay, renderContext,
-} from './events-common.js';
+import { addDays, compactDay, dayWindow, expandDay, localToday, parseDay } from '../src/bot/day-options.js';
+import { eventCard, organisationsById } from '../src/bot/event-card.js';
+import { languageArg, renderContext } from '../src/bot/render-context.js';
 
 const NAME = 'events';
 export const DEFAULT_DAYS = 14;

@@ -26,7 +26,7 @@ import { threadsWaiting } from '../src/feeds/threads.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
 import { t, type MessageKey } from '../src/i18n/index.js';
 import { discordTimestamp } from '../src/render/index.js';
-import { requireManager } from './setup-eventor.js';
+import { requireManager } from '../src/bot/guards.js';
 import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */

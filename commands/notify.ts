@@ -11,7 +11,8 @@ import { openDmChannel } from '../src/feeds/personal.js';
 import { NOTIFY_KINDS, SubscriptionStore, type NotifyKind, type Subscription } from '../src/feeds/subscriptions.js';
 import { languageFor, t, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
-import { guildOf, personNames, when } from './linking-common.js';
+import { guildOf } from '../src/bot/guards.js';
+import { personNames, when } from '../src/bot/members.js';
 
 type What = 'all' | NotifyKind;
 const WHATS: readonly What[] = ['all', ...NOTIFY_KINDS];

@@ -9,10 +9,10 @@ import type { ResultList } from '../src/eventor/model.js';
 import { renderClubResults, renderPersonResults, type MessagePayload } from '../src/render/index.js';
 import { renderResultsNotYet } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import {
-  eventIdOf, eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, showPage,
-} from './members-common.js';
-import { addDays, localToday, renderContext } from './events-common.js';
+import { addDays, localToday } from '../src/bot/day-options.js';
+import { eventStart, nameInLists } from '../src/bot/members.js';
+import { eventIdOf, memberOrEventChoices, memberTarget, personalVisibility } from '../src/bot/options.js';
+import { pageArg, renderContext, showPage } from '../src/bot/render-context.js';
 
 /** How far back "recent results" reach. */
 const RECENT_DAYS = 90;
@@ -59,7 +59,7 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   const window = query.eventId ? { eventIds: [query.eventId] } : { fromDate: addDays(today, -RECENT_DAYS), toDate: today };
   const [lists, name] = await Promise.all([
     eventor.client.personResults({ personId: query.personId, ...window, ...splits }),
-    memberName(eventor, query.personId),
+    ctx.services.club.memberName(eventor, query.personId),
   ]);
   // Most recent first: what a member asking about their results wants to see.
   const sorted = [...lists].sort((a, b) => (eventStart(b.event) || 0) - (eventStart(a.event) || 0));

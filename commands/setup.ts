@@ -16,8 +16,9 @@ import { instanceOf } from '../src/app/eventor-access.js';
 import { isValidTimeZone } from '../src/eventor/time.js';
 import { type Language, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
-import { INSTANCE_NAMES, instanceLabel, requireManager, startEventorSetup, submitKey } from './setup-eventor.js';
-import { linkingSubcommand, setLinking } from './setup-linking.js';
+import { requireManager } from '../src/bot/guards.js';
+import { INSTANCE_NAMES, instanceLabel, startEventorSetup, submitKey } from '../src/bot/setup-eventor.js';
+import { linkingSubcommand, setLinking } from '../src/bot/setup-linking.js';
 import { FEED_KINDS, FeedSettingsStore, isFeedKind } from '../src/feeds/settings.js';
 import { channelState, POSTABLE_TYPES, requireCanPost } from '../src/feeds/post-channels.js';
 

@@ -9,10 +9,11 @@ import type { StartList } from '../src/eventor/model.js';
 import { renderClubStartList, renderPersonStarts, type MessagePayload } from '../src/render/index.js';
 import { renderStartListNotPublished } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import {
-  eventIdOf, eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, pageArg, personalVisibility, showPage, type MemberTarget,
-} from './members-common.js';
-import { clubEntryCount, localToday, renderContext } from './events-common.js';
+import { localToday } from '../src/bot/day-options.js';
+import { clubEntryCount } from '../src/bot/event-card.js';
+import { eventStart, nameInLists } from '../src/bot/members.js';
+import { eventIdOf, memberOrEventChoices, memberTarget, personalVisibility, type MemberTarget } from '../src/bot/options.js';
+import { pageArg, renderContext, showPage } from '../src/bot/render-context.js';
 
 type Query = MemberTarget;
 
@@ -56,7 +57,7 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   }
   const [lists, name] = await Promise.all([
     eventor.client.personStarts(query.eventId ? { personId: query.personId, eventIds: [query.eventId] } : { personId: query.personId, fromDate: localToday(ctx.now(), ctx.guild.timeZone) }),
-    memberName(eventor, query.personId),
+    ctx.services.club.memberName(eventor, query.personId),
   ]);
   const sorted = [...lists].sort((a, b) => (eventStart(a.event) || Infinity) - (eventStart(b.event) || Infinity));
   return renderPersonStarts(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, { personId: query.personId });

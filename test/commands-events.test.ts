@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dayWindow, localToday, parseDay } from '../commands/events-common.js';
+import { addDays, dayWindow, localToday, parseDay } from '../src/bot/day-options.js';
 import { checkFilters, eventQuery } from '../commands/events.js';
 import { UserFacingError } from '../src/bot/command.js';
 import type { Event } from '../src/eventor/model.js';

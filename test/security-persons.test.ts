@@ -20,7 +20,7 @@ import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { renderMessageText, type InteractionHandle, type MessageView, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
-import { connectEventor } from '../src/bot/privacy.js';
+import { connectEventor } from '../src/app/privacy.js';
 import { Store } from '../src/store/store.js';
 
 const WAIT = { timeoutMs: 10_000 };

@@ -14,6 +14,7 @@ import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { GuildDepartures } from './departures.js';
 import { EventorAccess } from '../app/eventor-access.js';
+import { createServices, type Services } from '../app/services.js';
 import { Housekeeping } from './housekeeping.js';
 import { MemberPresence, MemberSweep } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
@@ -35,6 +36,8 @@ export interface BotOptions {
 export interface RunningBot {
   client: Client<true>;
   store: Store;
+  /** The services commands use (the composition root's). */
+  services: Services;
   router: InteractionRouter;
   /** The feed scheduler (its cron runs only when started with `scheduler` on). */
   scheduler: FeedScheduler;
@@ -55,10 +58,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     log,
     ...(options.createEventorClient ? { createClient: options.createEventorClient } : {}),
   });
+  const services = createServices({ store, eventorAccess: eventor, clock: options.now ?? (() => new Date()), log });
   const router = new InteractionRouter({
     commands: options.commands,
     store,
     eventor,
+    services,
     log,
     defaultLanguage: config.defaultLanguage,
     defaultTimeZone: config.defaultTimeZone,
@@ -127,6 +132,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   return {
     client: readyClient,
     store,
+    services,
     router,
     scheduler,
     stop: () => {

@@ -14,7 +14,7 @@ import { DiscordAPIError, Routes, type Client } from 'discord.js';
 import type { MemberStatus, MembershipCheck } from '../feeds/personal.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
-import { forgetMember } from './privacy.js';
+import { forgetMember } from '../app/privacy.js';
 
 /** How long "still a member" is believed: a race day's 5-minute runs ask Discord once an hour per member. */
 export const MEMBER_CACHE_MS = 60 * 60_000;

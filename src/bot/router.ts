@@ -11,11 +11,13 @@ import type { Store } from '../store/store.js';
 import { UserFacingError, type BaseContext, type BotCommand, type DeferMode, type GuildContext } from './command.js';
 import { MemberCooldown, type CooldownOptions } from './cooldown.js';
 import type { EventorAccess } from '../app/eventor-access.js';
+import type { Services } from '../app/services.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];
   store: Store;
   eventor: EventorAccess;
+  services: Services;
   log: Logger;
   defaultLanguage: Language;
   defaultTimeZone: string;
@@ -107,6 +109,8 @@ export class InteractionRouter {
       log,
       now: this.#options.now ?? (() => new Date()),
       customEventorOrigins: this.#options.customEventorOrigins ?? [],
+      services: this.#options.services,
+      commands: this.#options.commands,
     };
   }
 
