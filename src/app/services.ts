@@ -10,6 +10,7 @@ import { ClubMembers } from './club.js';
 import type { EventorAccess } from './eventor-access.js';
 import { Linking } from './linking.js';
 import { LoginLinks } from './login-links.js';
+import { Privacy } from './privacy.js';
 import { Setup } from './setup.js';
 
 export interface Services {
@@ -20,6 +21,7 @@ export interface Services {
   linking: Linking;
   loginLinks: LoginLinks;
   setup: Setup;
+  privacy: Privacy;
 }
 
 export interface ServiceDeps {
@@ -39,5 +41,6 @@ export function createServices(deps: ServiceDeps): Services {
     linking,
     loginLinks: new LoginLinks({ store, club, linking, log, now }),
     setup: new Setup({ store, log, now }),
+    privacy: new Privacy({ store }),
   };
 }
