@@ -8,7 +8,7 @@ import { ApplicationIntegrationType, DiscordAPIError, InteractionContextType, Ro
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { openDmChannel } from '../src/feeds/personal.js';
-import { NOTIFY_KINDS, SubscriptionStore, type NotifyKind, type Subscription } from '../src/feeds/subscriptions.js';
+import { NOTIFY_KINDS, type NotifyKind, type Subscription, type SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { languageFor, t, type MessageKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 import { guildOf } from '../src/bot/guards.js';
@@ -112,7 +112,7 @@ export const notifyCommand: BotCommand = {
   async execute(ctx) {
     const guildId = guildOf(ctx);
     const userId = ctx.interaction.user.id;
-    const subscriptions = new SubscriptionStore(ctx.store, () => ctx.now());
+    const subscriptions = ctx.services.subscriptions;
     const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
     let content: string;
     switch (ctx.interaction.options.getSubcommand(false)) {

@@ -4,12 +4,14 @@
  * loopback world the tests use) calls it once; commands reach the services through their context
  * (`ctx.services.linking…`), so two bots in one process share nothing but the database they open.
  */
+import { SubscriptionStore } from '../feeds/subscriptions.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { ClubMembers } from './club.js';
 import type { EventorAccess } from './eventor-access.js';
 import { Linking } from './linking.js';
 import { LoginLinks } from './login-links.js';
+import { FeedsAdmin } from './feeds-admin.js';
 import { Privacy } from './privacy.js';
 import { Setup } from './setup.js';
 
@@ -22,6 +24,9 @@ export interface Services {
   loginLinks: LoginLinks;
   setup: Setup;
   privacy: Privacy;
+  feedsAdmin: FeedsAdmin;
+  /** Members' `/notify` subscriptions (the personal DMs' feed reads the same table). */
+  subscriptions: SubscriptionStore;
 }
 
 export interface ServiceDeps {
@@ -42,5 +47,7 @@ export function createServices(deps: ServiceDeps): Services {
     loginLinks: new LoginLinks({ store, club, linking, log, now }),
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),
+    feedsAdmin: new FeedsAdmin({ store, now }),
+    subscriptions: new SubscriptionStore(store, now),
   };
 }
