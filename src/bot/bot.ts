@@ -16,7 +16,8 @@ import { GuildDepartures } from '../app/departures.js';
 import { EventorAccess } from '../app/eventor-access.js';
 import { createServices, type Services } from '../app/services.js';
 import { Housekeeping } from '../app/housekeeping.js';
-import { MemberPresence, MemberSweep } from './membership.js';
+import { MemberSweep } from '../app/member-sweep.js';
+import { MemberPresence } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
 
 export interface BotOptions {
@@ -120,7 +121,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (named.length === 0) log.warn('EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection');
   }
   const presence = new MemberPresence({ client: readyClient, store, log, ...(options.now ? { now: options.now } : {}) });
-  const housekeeping = new Housekeeping({ isPresent: (guildId) => readyClient.guilds.cache.has(guildId), departures, sweep: new MemberSweep({ presence, store, client: readyClient }), log, store });
+  const housekeeping = new Housekeeping({ isPresent: (guildId) => readyClient.guilds.cache.has(guildId), departures, sweep: new MemberSweep({ presence, store, isAvailable: (guildId) => readyClient.guilds.cache.get(guildId)?.available === true }), log, store });
   const scheduler = new FeedScheduler({
     client: readyClient, store, eventor, log, defaultLanguage: config.defaultLanguage, defaultTimeZone: config.defaultTimeZone,
     membership: presence, housekeeping: (now) => housekeeping.run(now),
