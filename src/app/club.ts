@@ -77,8 +77,10 @@ export class ClubMembers {
     this.#current = new LRUCache<EventorClient, Person[], GuildEventor>({
       max: CURRENT_MEMBERS_MAX,
       ttl: options.ttlMs ?? CURRENT_MEMBERS_TTL_MS,
-      // The injected clock, so tests that move it see the list age.
+      // The injected clock, read on every check (lru-cache otherwise reuses a reading for a moment),
+      // so tests that move it see the list age.
       perf: { now: () => options.now().getTime() },
+      ttlResolution: 0,
       fetchMethod: (_client, _stale, { context }) => clubPersons(context, { fresh: true }),
     });
   }
