@@ -8,9 +8,9 @@ import { UserFacingError, customIdCodec, onComponent, pageField, type BaseContex
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { renderActivities, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import { renderContext } from './events-common.js';
+import { requireDay } from '../src/bot/day-options.js';
 import { addDays, localToday } from '../src/time/days.js';
-import { requireDay, showPage } from './members-common.js';
+import { renderContext, showPage } from '../src/bot/render-context.js';
 
 const DEFAULT_DAYS = 60;
 

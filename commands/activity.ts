@@ -5,9 +5,9 @@ import { UserFacingError, type BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { activityChoices } from '../src/bot/lookup.js';
 import { EventorError } from '../src/eventor/errors.js';
+import type { Activity } from '../src/eventor/model.js';
 import { renderActivity } from '../src/render/index.js';
-import { renderContext } from './events-common.js';
-import { showPage } from './members-common.js';
+import { renderContext, showPage } from '../src/bot/render-context.js';
 
 const ID = /^\d{1,18}$/;
 
@@ -22,7 +22,7 @@ export const activity: BotCommand = {
     // Free text typed without picking from the list is no id Eventor could know.
     if (!ID.test(id)) throw new UserFacingError('members.error.unknownActivity');
     const eventor = await ctx.guild.eventor();
-    let found;
+    let found: Activity;
     try {
       found = await eventor.client.activity({ organisationId: eventor.organisationId, id, includeRegistrations: true });
     } catch (error) {

@@ -9,8 +9,9 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { memberChoices } from '../src/bot/lookup.js';
 import type { PlainKey } from '../src/i18n/index.js';
 import type { LinkMethod } from '../src/store/store.js';
-import { EVENTOR_MOVED } from '../src/bot/privacy.js';
-import { guildOf, personLabel, personNames, requireClubMember, when } from './linking-common.js';
+import { EVENTOR_MOVED } from '../src/app/privacy.js';
+import { guildOf } from '../src/bot/guards.js';
+import { personLabel, personNames, when } from '../src/bot/members.js';
 
 /** Links listed per answer: each gets an unlink button, and a message holds at most 25 buttons. */
 const LINKS_SHOWN = 20;
@@ -36,12 +37,7 @@ async function adminLink(ctx: CommandContext, guildId: string): Promise<void> {
   const user = ctx.interaction.options.getUser('member', true);
   if (user.bot) throw new UserFacingError('linking.admin.notBot');
   const eventor = await ctx.guild.eventor();
-  const person = await requireClubMember(eventor, ctx.interaction.options.getString('person', true));
-  ctx.store.linkPerson(guildId, user.id, person.id, 'admin');
-  ctx.store.audit({ guildId, actorId: ctx.interaction.user.id, subjectId: user.id, personId: person.id, action: 'link', detail: 'admin' });
-  ctx.log.info('member linked', { method: 'admin', person: person.id });
-  // An existing link keeps its method (an admin can neither take away nor grant the member's own proof).
-  const method = ctx.store.linkedPersons(guildId, user.id).find((l) => l.personId === person.id)?.method ?? 'admin';
+  const { person, method } = await ctx.services.linking.adminLink(eventor, { guildId, adminId: ctx.interaction.user.id, userId: user.id }, ctx.interaction.options.getString('person', true), ctx.log);
   const note = method === 'admin' ? ctx.t('linking.admin.readOnly') : ctx.t('linking.admin.keptMethod', { method: ctx.t(`linking.method.${method}`) });
   await ctx.interaction.editReply({ content: `${ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) })}\n${note}`, allowedMentions: { parse: [] } });
 }
@@ -68,8 +64,7 @@ async function unlinkClicked(ctx: ComponentContext, { userId, personId }: Custom
   const guildId = guildOf(ctx);
   const names = await personNames(ctx, [personId]);
   let notice: string;
-  if (ctx.store.unlinkPerson(guildId, userId, personId)) {
-    ctx.store.audit({ guildId, actorId: ctx.interaction.user.id, subjectId: userId, personId, action: 'unlink' });
+  if (ctx.services.linking.unlink(guildId, userId, personId, ctx.interaction.user.id)) {
     notice = ctx.t('linking.admin.unlinked', { user: `<@${userId}>`, person: names.get(personId)! });
   } else {
     notice = ctx.t('linking.admin.alreadyUnlinked');

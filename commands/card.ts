@@ -12,8 +12,8 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import type { Card, Competitor } from '../src/eventor/model.js';
 import { escapeName, truncateMarkdown } from '../src/render/index.js';
 import { PROVEN_LINK } from '../src/store/store.js';
-import { clubMember, requireProvenLink } from './linking-common.js';
-import { memberName, ownPersonId } from './members-common.js';
+import { requireProvenLink } from '../src/bot/members.js';
+import { ownPersonId } from '../src/bot/options.js';
 
 type ChipType = 'SI' | 'Emit' | 'emiTag';
 const CHIP_TYPES: readonly ChipType[] = ['SI', 'Emit', 'emiTag'];
@@ -129,7 +129,7 @@ export const cardCommand: BotCommand = {
     // Any link shows the settings; only a proven one offers to change them.
     if (number !== null) await requireProvenLink(ctx, user.id, personId, PROOF_REFUSALS);
     const eventor = await ctx.guild.eventor();
-    const [competitor, name] = await Promise.all([findCompetitor(eventor, personId), memberName(eventor, personId)]);
+    const [competitor, name] = await Promise.all([findCompetitor(eventor, personId), ctx.services.club.memberName(eventor, personId)]);
     const who = escapeName(name ?? personId);
     if (number === null) {
       const proven = ctx.store.linkedPersons(ctx.guild.id!, user.id).some((p) => p.personId === personId && p.method === PROVEN_LINK);
@@ -169,7 +169,7 @@ export const cardCommand: BotCommand = {
         const number = checkChipNumber(ctx, numberArg, typeArg);
         const eventor = await ctx.guild.eventor();
         // A member now, not as of the client's day-old list: the write acts as the person.
-        if (!(await clubMember(eventor, personId, { fresh: true }))) throw new UserFacingError('card.error.notInClub');
+        if (!(await ctx.services.club.member(eventor, personId, { current: true }))) throw new UserFacingError('card.error.notInClub');
         const fresh = await findCompetitor(eventor, personId, true);
         const index = fresh.cards.findIndex((c) => c.type === typeArg);
         const cards = [...fresh.cards];
@@ -180,7 +180,7 @@ export const cardCommand: BotCommand = {
         ctx.store.audit({ guildId: ctx.guild.id!, actorId: clicker, personId, action: 'card', detail: `${cardText(before)} -> ${typeArg} ${number}` });
         const competitorId = saved.competitorId ?? fresh.competitorId;
         const readBack = competitorId ? await eventor.client.competitor({ competitorId }) : saved;
-        const name = escapeName((await memberName(eventor, personId)) ?? personId);
+        const name = escapeName((await ctx.services.club.memberName(eventor, personId)) ?? personId);
         await ctx.interaction.editReply({ content: `${ctx.t('card.saved')}\n${settingsText(ctx, name, readBack)}`, components: [] });
       },
     }),

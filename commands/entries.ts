@@ -11,8 +11,9 @@ import type { Entry, Event } from '../src/eventor/model.js';
 import type { Language } from '../src/i18n/index.js';
 import { renderClubEntries, renderClubEntriesOverview, type MessagePayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import { renderContext, resolveEventId } from './events-common.js';
 import { addDays, compactDay, dayWindow, expandDay, localToday } from '../src/time/days.js';
+import { resolveEventId } from '../src/bot/options.js';
+import { renderContext } from '../src/bot/render-context.js';
 
 const NAME = 'entries';
 /** The overview's reach: entry for most events closes within a few weeks of them. */

@@ -17,8 +17,9 @@ import type { Logger } from '../src/log/logger.js';
 import { classificationIdOf, KNOWN_CLASSIFICATIONS, type KnownClassification } from '../src/eventor/model.js';
 import { t, type Language } from '../src/i18n/index.js';
 import { escapeName, plainText, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
-import { eventCard, organisationsById, renderContext } from './events-common.js';
 import { addDays, compactDay, dayWindow, expandDay, localToday, parseDay } from '../src/time/days.js';
+import { eventCard, organisationsById } from '../src/bot/event-card.js';
+import { renderContext } from '../src/bot/render-context.js';
 
 const NAME = 'events';
 export const DEFAULT_DAYS = 14;

@@ -15,21 +15,17 @@ import {
 } from 'discord.js';
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
-import { InvalidApiKey } from '../src/eventor/errors.js';
 import { CLASSIFICATION_IDS, classificationOfId, EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
-import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { discordTarget, Poster } from '../src/feeds/delivery/poster.js';
-import { feedModule } from '../src/feeds/registry.js';
-import { contentHash, ledgerKey } from '../src/feeds/delivery/keys.js';
-import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
-import { threadsWaiting } from '../src/feeds/delivery/threads.js';
-import { FEED_KINDS, FeedSettingsStore, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
+import { discordTarget } from '../src/feeds/delivery/poster.js';
+import type { FeedsAdmin } from '../src/app/feeds-admin.js';
+import { FEED_KINDS, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
 import { LANGUAGES, type PlainKey } from '../src/i18n/index.js';
 import { classificationText, discordTimestamp } from '../src/render/index.js';
 import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
-export const TEST_FEED = 'test';
+// Where tests and the scheduler look for it; it belongs to the service.
+export { TEST_FEED } from '../src/app/feeds-admin.js';
 export const MAX_LEAD_DAYS = 5;
 export const LEAD_DAY_MAX = 60;
 
@@ -155,7 +151,7 @@ async function reply(ctx: CommandContext, content: string): Promise<void> {
 // ------------------------------------------------------------------------------------------------
 // Subcommands
 
-async function turnOn(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   const option = ctx.interaction.options.getChannel('channel');
   const current = settings.get(guildId, kind);
@@ -164,25 +160,19 @@ async function turnOn(ctx: CommandContext, settings: FeedSettingsStore, guildId:
   if (option && !(POSTABLE_TYPES as readonly ChannelType[]).includes(option.type)) throw new UserFacingError('setup.channel.wrongType');
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   // The channel and the switch together, or neither.
-  const after = ctx.store.db.transaction(() => {
-    if (option) {
-      ctx.store.setChannel(guildId, kind, option.id);
-      settings.channelChosen(guildId, kind);
-    }
-    return settings.update(guildId, kind, { enabled: true });
-  })();
+  const after = settings.turnOn(guildId, kind, option?.id ?? null);
   const lines = [ctx.t('feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
   if (after.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, after.pausedReason) }));
   await reply(ctx, lines.join(' '));
 }
 
-async function turnOff(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function turnOff(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   settings.update(guildId, kind, { enabled: false });
   await reply(ctx, ctx.t('feeds.off.done', { kind: kindLabel(ctx, kind) }));
 }
 
-async function pause(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function pause(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   const current = settings.get(guildId, kind);
   if (current.pausedReason) throw new UserFacingError('feeds.pause.already', { kind: kindLabel(ctx, kind), reason: reasonText(ctx, current.pausedReason) });
@@ -190,17 +180,7 @@ async function pause(ctx: CommandContext, settings: FeedSettingsStore, guildId: 
   await reply(ctx, ctx.t('feeds.pause.done', { kind: kindLabel(ctx, kind) }));
 }
 
-async function requireKeyAccepted(ctx: CommandContext): Promise<void> {
-  try {
-    const eventor = await ctx.guild.eventor();
-    await eventor.client.call('organisation-apikey', {}, { fresh: true });
-  } catch (error) {
-    if (error instanceof InvalidApiKey) throw new UserFacingError('feeds.resume.keyStillRefused');
-    throw error;
-  }
-}
-
-async function resume(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function resume(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   const current = settings.get(guildId, kind);
   if (!current.pausedReason) throw new UserFacingError('feeds.resume.notPaused', { kind: kindLabel(ctx, kind) });
@@ -208,14 +188,14 @@ async function resume(ctx: CommandContext, settings: FeedSettingsStore, guildId:
   if (current.channelId !== null) await requireCanPost(ctx, ctx.interaction.guild, current.channelId);
   else if (current.enabled) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
   // Paused because Eventor refused the key: resume only once it takes the key (asked afresh).
-  if (current.pausedReason === 'invalid-key') await requireKeyAccepted(ctx);
+  if (current.pausedReason === 'invalid-key') await settings.requireKeyAccepted(() => ctx.guild.eventor());
   settings.update(guildId, kind, { pausedReason: null });
   const lines = [ctx.t('feeds.resume.done', { kind: kindLabel(ctx, kind) })];
   if (!current.enabled) lines.push(ctx.t('feeds.resume.isOff'));
   await reply(ctx, lines.join(' '));
 }
 
-async function setRole(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function setRole(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   const role = ctx.interaction.options.getRole('role');
   if (role && role.id === guildId) throw new UserFacingError('feeds.role.everyone');
@@ -223,7 +203,7 @@ async function setRole(ctx: CommandContext, settings: FeedSettingsStore, guildId
   await reply(ctx, role ? ctx.t('feeds.role.set', { kind: kindLabel(ctx, kind), role: `<@&${role.id}>` }) : ctx.t('feeds.role.cleared', { kind: kindLabel(ctx, kind) }));
 }
 
-async function setReminders(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function setReminders(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const input = ctx.interaction.options.getString('lead_days');
   const lateEntry = ctx.interaction.options.getBoolean('late_entry');
   const change: { leadDays?: number[]; lateEntry?: boolean } = {};
@@ -237,7 +217,7 @@ async function setReminders(ctx: CommandContext, settings: FeedSettingsStore, gu
   await reply(ctx, ctx.t('feeds.reminders.done', { days: after.options.leadDays.join(', ') || '–', count: leadDaysCount(after.options.leadDays), late: ctx.t(after.options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
 }
 
-async function setQuiet(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function setQuiet(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const from = ctx.interaction.options.getInteger('from');
   const to = ctx.interaction.options.getInteger('to');
   const kindInput = ctx.interaction.options.getString('kind');
@@ -247,16 +227,14 @@ async function setQuiet(ctx: CommandContext, settings: FeedSettingsStore, guildI
   const valid = (h: number): boolean => Number.isInteger(h) && h >= 0 && h <= 23;
   if (from !== null && to !== null && (!valid(from) || !valid(to) || from === to)) throw new UserFacingError('feeds.quiet.badHour');
   const quietHours = from !== null && to !== null ? { from, to } : null;
-  ctx.store.db.transaction(() => {
-    for (const kind of kinds) settings.update(guildId, kind, { options: { quietHours } });
-  })();
+  settings.setQuietHours(guildId, kinds, quietHours);
   const label = kindInput === null ? ctx.t('feeds.quiet.allKinds') : kindLabel(ctx, kinds[0]!);
   await reply(ctx, quietHours
     ? ctx.t('feeds.quiet.done', { kinds: label, from: String(quietHours.from).padStart(2, '0'), to: String(quietHours.to).padStart(2, '0'), zone: ctx.guild.timeZone })
     : ctx.t('feeds.quiet.cleared', { kinds: label }));
 }
 
-async function setEventsFilter(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function setEventsFilter(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const input = ctx.interaction.options.getString('levels') ?? '';
   const parsed = parseLevels(input);
   if (!Array.isArray(parsed)) {
@@ -267,7 +245,7 @@ async function setEventsFilter(ctx: CommandContext, settings: FeedSettingsStore,
   await reply(ctx, parsed.length > 0 ? ctx.t('feeds.filter.done', { levels: parsed.map((id) => levelLabel(ctx, id)).join(', ') }) : ctx.t('feeds.filter.cleared'));
 }
 
-async function setThreads(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function setThreads(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const state = ctx.interaction.options.getString('state', true);
   if (state !== 'on' && state !== 'off') throw new UserFacingError('error.unexpected');
   if (state === 'off') {
@@ -288,21 +266,18 @@ async function setThreads(ctx: CommandContext, settings: FeedSettingsStore, guil
   await reply(ctx, channelId === null ? ctx.t('feeds.threads.onNoChannel') : ctx.t('feeds.threads.on', { channel: `<#${channelId}>` }));
 }
 
-async function testPost(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function testPost(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
-  const module = feedModule(kind);
-  if (!module) throw new UserFacingError('feeds.test.notAvailable', { kind: kindLabel(ctx, kind) });
+  if (!settings.hasTestPost(kind)) throw new UserFacingError('feeds.test.notAvailable', { kind: kindLabel(ctx, kind) });
   const { channelId } = settings.get(guildId, kind);
   if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   const eventor = await ctx.guild.eventor();
-  const now = ctx.now();
-  const payload = await module.latest({ client: eventor.client, organisationId: eventor.organisationId, now, language: ctx.guild.language, timeZone: ctx.guild.timeZone });
-  if (!payload) throw new UserFacingError('feeds.test.nothing', { kind: kindLabel(ctx, kind) });
   // Its own ledger feed and a key of its own: a test post never stands in for the real one.
-  const poster = new Poster(new Ledger(ctx.store, ctx.now), discordTarget(ctx.interaction.client));
-  const item = { guildId, feed: TEST_FEED, itemKey: ledgerKey(TEST_FEED, kind, now.getTime(), ctx.interaction.id), channelId, payload, contentHash: contentHash(payload) };
-  const outcome = await poster.publish(item);
+  const outcome = await settings.testPost(eventor, discordTarget(ctx.interaction.client), {
+    guildId, kind, channelId, language: ctx.guild.language, timeZone: ctx.guild.timeZone, uniqueId: ctx.interaction.id,
+  });
+  if (!outcome) throw new UserFacingError('feeds.test.nothing', { kind: kindLabel(ctx, kind) });
   if (outcome.kind === 'paused') await requireCanPost(ctx, ctx.interaction.guild, channelId);
   if (outcome.kind !== 'posted') {
     ctx.log.warn('feeds test: not posted', { kind, outcome: outcome.kind, ...(outcome.kind === 'failed' ? { error: outcome.error } : {}) });
@@ -324,7 +299,7 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
     ctx.t('feeds.show.quiet', { value: options.quietHours ? `${String(options.quietHours.from).padStart(2, '0')}:00–${String(options.quietHours.to).padStart(2, '0')}:00` : none }),
   ];
   if (feed.enabled) {
-    const lastRun = new Ledger(ctx.store, ctx.now).lastRunAt(feed.guildId, feed.feed);
+    const lastRun = ctx.services.feedsAdmin.lastRunAt(feed.guildId, feed.feed);
     lines.push(lastRun ? ctx.t('feeds.show.lastRun', { when: discordTimestamp(lastRun, 'R') }) : ctx.t('feeds.show.notRunYet'));
   }
   if (feed.feed === 'reminders') {
@@ -343,21 +318,21 @@ async function describeThreads(ctx: CommandContext, feed: FeedSettings): Promise
   const parts = [ctx.t('feeds.show.on')];
   const missing = feed.channelId === null ? [] : await missingThreadPermissions(ctx.interaction.guild, feed.channelId);
   if (missing && missing.length > 0) parts.push(ctx.t('feeds.show.threadsCannot', { permissions: missing.map((key) => ctx.t(key)).join(', ') }));
-  const waiting = threadsWaiting(new Ledger(ctx.store, ctx.now), feed.guildId, RESULTS_FEED);
+  const waiting = ctx.services.feedsAdmin.threadsWaiting(feed.guildId);
   if (waiting > 0) parts.push(ctx.t('feeds.show.threadsWaiting', { count: waiting }));
   return ctx.t('feeds.show.threads', { value: parts.join(' · ') });
 }
 
-async function show(ctx: CommandContext, settings: FeedSettingsStore, guildId: string): Promise<void> {
+async function show(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const embed = new EmbedBuilder().setTitle(ctx.t('feeds.show.title')).setFooter({ text: ctx.t('feeds.show.footer') });
   for (const feed of settings.all(guildId)) embed.addFields({ name: kindLabel(ctx, feed.feed), value: await describe(ctx, feed) });
   await ctx.interaction.editReply({ content: '', embeds: [embed], components: [] });
 }
 
-type FeedsSubcommand = (ctx: CommandContext, settings: FeedSettingsStore, guildId: string) => Promise<void>;
+type FeedsSubcommand = (ctx: CommandContext, settings: FeedsAdmin, guildId: string) => Promise<void>;
 
 /** A subcommand with the server's feed settings at hand; the router has checked Manage Server, so it is in a server. */
-const withSettings = (run: FeedsSubcommand) => (ctx: CommandContext) => run(ctx, new FeedSettingsStore(ctx.store, ctx.now), ctx.guild.id!);
+const withSettings = (run: FeedsSubcommand) => (ctx: CommandContext) => run(ctx, ctx.services.feedsAdmin, ctx.guild.id!);
 
 export const feedsCommand: BotCommand = {
   definition,

@@ -7,7 +7,6 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { z } from 'zod';
 import { customIdCodec, onComponent, type BotCommand } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
-import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 
 /** A confirm button found in an old message must not delete anything years later. */
 const CONFIRM_TTL_MS = 10 * 60_000;
@@ -38,9 +37,7 @@ export const forgetMe: BotCommand = {
           return;
         }
         // The clicker, never an id from the button: only your own data can be deleted.
-        // Subscriptions first: Store.forgetUser then empties the WAL for both.
-        new SubscriptionStore(ctx.store).forgetUser(ctx.interaction.user.id);
-        ctx.store.forgetUser(ctx.interaction.user.id);
+        ctx.services.privacy.forgetUser(ctx.interaction.user.id);
         await ctx.interaction.editReply({ content: ctx.t('linking.forget.done'), components: [] });
       },
     }),

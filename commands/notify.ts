@@ -8,10 +8,11 @@ import { ApplicationIntegrationType, DiscordAPIError, InteractionContextType, Ro
 import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { openDmChannel } from '../src/feeds/kinds/personal.js';
-import { NOTIFY_KINDS, SubscriptionStore, type NotifyKind, type Subscription } from '../src/feeds/subscriptions.js';
+import { NOTIFY_KINDS, type NotifyKind, type Subscription, type SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { languageFor, t } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
-import { guildOf, personNames, when } from './linking-common.js';
+import { guildOf } from '../src/bot/guards.js';
+import { personNames, when } from '../src/bot/members.js';
 
 type What = 'all' | NotifyKind;
 const WHATS: readonly What[] = ['all', ...NOTIFY_KINDS];
@@ -111,7 +112,7 @@ type NotifySubcommand = (ctx: CommandContext, subscriptions: SubscriptionStore, 
 const answering = (run: NotifySubcommand) => async (ctx: CommandContext): Promise<void> => {
   const guildId = guildOf(ctx);
   const userId = ctx.interaction.user.id;
-  const subscriptions = new SubscriptionStore(ctx.store, () => ctx.now());
+  const subscriptions = ctx.services.subscriptions;
   const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
   const content = await run(ctx, subscriptions, guildId, userId, personIds);
   await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });

@@ -11,11 +11,10 @@ import type { ResultList } from '../src/eventor/model.js';
 import { renderClubResults, renderPersonResults, type MessagePayload } from '../src/render/index.js';
 import { renderResultsNotYet } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import {
-  eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, personalVisibility, showPage,
-} from './members-common.js';
-import { renderContext } from './events-common.js';
 import { addDays, localToday } from '../src/time/days.js';
+import { eventStart, nameInLists } from '../src/bot/members.js';
+import { memberOrEventChoices, memberTarget, personalVisibility } from '../src/bot/options.js';
+import { renderContext, showPage } from '../src/bot/render-context.js';
 
 /** How far back "recent results" reach. */
 const RECENT_DAYS = 90;
@@ -70,7 +69,7 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   const window = query.eventId ? { eventIds: [query.eventId] } : { fromDate: addDays(today, -RECENT_DAYS), toDate: today };
   const [lists, name] = await Promise.all([
     eventor.client.personResults({ personId: query.personId, ...window, ...splits }),
-    memberName(eventor, query.personId),
+    ctx.services.club.memberName(eventor, query.personId),
   ]);
   // Most recent first: what a member asking about their results wants to see.
   const sorted = [...lists].sort((a, b) => (eventStart(b.event) || 0) - (eventStart(a.event) || 0));

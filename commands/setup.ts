@@ -16,9 +16,10 @@ import { instanceOf } from '../src/app/eventor-access.js';
 import { isValidTimeZone } from '../src/time/zones.js';
 import type { Language } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
-import { INSTANCE_NAMES, instanceLabel, keyFormId, settingsServer, startEventorSetup, submitKey } from './setup-eventor.js';
-import { linkingSubcommand, setLinking } from './setup-linking.js';
-import { FEED_KINDS, FeedSettingsStore, isFeedKind } from '../src/feeds/settings.js';
+import { settingsServer } from '../src/bot/guards.js';
+import { INSTANCE_NAMES, instanceLabel, keyFormId, startEventorSetup, submitKey } from '../src/bot/setup-eventor.js';
+import { linkingSubcommand, setLinking } from '../src/bot/setup-linking.js';
+import { FEED_KINDS } from '../src/feeds/settings.js';
 import { channelState, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
 
 /** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
@@ -116,17 +117,14 @@ async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
   const clear = ctx.interaction.options.getBoolean('clear') === true;
   if ((option === null) === !clear) throw new UserFacingError('setup.channel.chooseOne');
   if (clear) {
-    ctx.store.setChannel(guildId, kind, null);
+    ctx.services.feedsAdmin.setChannel(guildId, kind, null);
     await reply(ctx, ctx.t('setup.channel.cleared', { kind: kindLabel(ctx, kind) }));
     return;
   }
   if (!(POSTABLE_TYPES as readonly ChannelType[]).includes(option!.type)) throw new UserFacingError('setup.channel.wrongType');
   await requireCanPost(ctx, ctx.interaction.guild, option!.id);
-  ctx.store.db.transaction(() => {
-    ctx.store.setChannel(guildId, kind, option!.id);
-    // A feed paused because of its old channel runs again in the new one.
-    if (isFeedKind(kind)) new FeedSettingsStore(ctx.store).channelChosen(guildId, kind);
-  })();
+  // A feed paused because of its old channel runs again in the new one.
+  ctx.services.feedsAdmin.setChannel(guildId, kind, option!.id);
   await reply(ctx, ctx.t('setup.channel.done', { kind: kindLabel(ctx, kind), channel: `<#${option!.id}>` }));
 }
 

@@ -10,11 +10,11 @@ import type { StartList } from '../src/eventor/model.js';
 import { renderClubStartList, renderPersonStarts, type MessagePayload } from '../src/render/index.js';
 import { renderStartListNotPublished } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import {
-  eventStart, memberName, memberOrEventChoices, memberTarget, nameInLists, personalVisibility, showPage, type MemberTarget,
-} from './members-common.js';
-import { clubEntryCount, renderContext } from './events-common.js';
 import { localToday } from '../src/time/days.js';
+import { clubEntryCount } from '../src/bot/event-card.js';
+import { eventStart, nameInLists } from '../src/bot/members.js';
+import { memberOrEventChoices, memberTarget, personalVisibility, type MemberTarget } from '../src/bot/options.js';
+import { renderContext, showPage } from '../src/bot/render-context.js';
 
 type Query = MemberTarget;
 
@@ -65,7 +65,7 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   }
   const [lists, name] = await Promise.all([
     eventor.client.personStarts(query.eventId ? { personId: query.personId, eventIds: [query.eventId] } : { personId: query.personId, fromDate: localToday(ctx.now(), ctx.guild.timeZone) }),
-    memberName(eventor, query.personId),
+    ctx.services.club.memberName(eventor, query.personId),
   ]);
   const sorted = [...lists].sort((a, b) => (eventStart(a.event) || Infinity) - (eventStart(b.event) || Infinity));
   return renderPersonStarts(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, { personId: query.personId });

@@ -1,7 +1,8 @@
 /** /unlink [person]: removes one of the member's links (the only one when they have one). */
 import { UserFacingError, type BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
-import { guildOf, ownLinkChoices, personNames } from './linking-common.js';
+import { guildOf } from '../src/bot/guards.js';
+import { ownLinkChoices, personNames } from '../src/bot/members.js';
 
 export const unlink: BotCommand = {
   definition: localizedCommand('linking.unlink.name', 'linking.unlink.description')
@@ -17,8 +18,7 @@ export const unlink: BotCommand = {
     if (chosen === null) throw new UserFacingError('linking.unlink.choose');
     if (!linked.some((l) => l.personId === chosen)) throw new UserFacingError('linking.default.notLinked');
     const names = await personNames(ctx, [chosen]);
-    ctx.store.unlinkPerson(guildId, userId, chosen);
-    ctx.store.audit({ guildId, actorId: userId, personId: chosen, action: 'unlink' });
+    ctx.services.linking.unlink(guildId, userId, chosen);
     await ctx.interaction.editReply({ content: ctx.t('linking.unlink.done', { person: names.get(chosen)! }) });
   },
   async autocomplete(ctx) {

@@ -5,7 +5,8 @@
 import type { BotCommand } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
 import { PROVEN_LINK } from '../src/store/store.js';
-import { guildOf, personNames, when } from './linking-common.js';
+import { guildOf } from '../src/bot/guards.js';
+import { personNames, when } from '../src/bot/members.js';
 
 export const whoami: BotCommand = {
   definition: localizedCommand('linking.whoami.name', 'linking.whoami.description').toJSON(),

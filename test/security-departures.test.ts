@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../commands/index.js';
 import { startBot, type RunningBot } from '../src/bot/bot.js';
-import { GUILD_DATA_GRACE_MS } from '../src/bot/departures.js';
+import { GUILD_DATA_GRACE_MS } from '../src/app/departures.js';
 import { deployCommands } from '../src/bot/deploy.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import { SubscriptionStore } from '../src/feeds/subscriptions.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS } from '../commands/index.js';
 import { MemberCooldown } from '../src/bot/cooldown.js';
 import { deployCommands } from '../src/bot/deploy.js';
@@ -246,6 +246,46 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       expect(renderMessageText(await run(burster, "event", { event: "987659997" }).answer(WAIT))).toContain('could not find that event');
       expect(reached('987659997')).toBe(true);
     });
+  });
+});
+
+describe('/link eventor: the per-member limit of wrong passwords survives /forget-me and a restart of the bot on the same database', () => {
+  it('five wrong passwords, /forget-me, a restart: the next form, even with the right password, is refused without asking Eventor', async () => {
+    const world = await startLoopbackWorld();
+    let restarted: Awaited<ReturnType<typeof import('../src/bot/bot.js')['startBot']>> | null = null;
+    try {
+      const home = world.eventor.dataset.homeClub.members;
+      const guesser = world.discord.createMember(world.guild.id, { username: 'restarter', globalName: 'Restarter', locale: 'en-GB' });
+      const authenticateRequests = () => world.eventor.requests.filter((r) => r.path.toLowerCase() === '/api/authenticateperson').length;
+      const withCredentials = async (username: string, password: string): Promise<string> => {
+        const modal = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: guesser, locale: 'en-GB', name: 'link', subcommand: 'eventor' }).waitForModal(WAIT);
+        const reply = await world.discord.submitModal({ user: guesser, locale: 'en-GB', customId: modal.custom_id, fields: { username, password } }).reply(WAIT);
+        return renderMessageText(reply);
+      };
+      // Five user names, one guess each: only the member's own limit can refuse what follows.
+      for (const [i, person] of home.slice(20, 25).entries()) expect(await withCredentials(person.username, `wrong-${i}`)).toContain('Eventor did not accept that user name and password');
+      // /forget-me empties the audit log of the member's failures…
+      const ask = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: guesser, locale: 'en-GB', name: 'forget-me' }).reply(WAIT);
+      const confirm = JSON.stringify(ask.components).match(/"(forget-me:confirm:[^"]*)"/)?.[1];
+      expect(confirm, 'a confirm button').toBeDefined();
+      await world.discord.clickButton({ message: ask.id, customId: confirm!, user: guesser, locale: 'en-GB' }).reply(WAIT);
+      expect(world.bot.store.recentActions(world.guild.id, guesser.id, 'link-failed', new Date(0)).count).toBe(0);
+      // …and the bot restarts on the same database: its modules loaded afresh, as a new process would.
+      await world.bot.stop();
+      vi.resetModules();
+      const { startBot } = await import('../src/bot/bot.js');
+      const { COMMANDS: commands } = await import('../commands/index.js');
+      const { createLogger } = await import('../src/log/logger.js');
+      restarted = await startBot({ config: world.config, log: createLogger({ level: 'error', write: () => undefined }), commands, scheduler: false, cooldowns: null });
+      const target = home[25]!;
+      const asked = authenticateRequests();
+      expect(await withCredentials(target.username, target.password)).toMatch(/Too many wrong passwords\. Please wait 1[45] min/);
+      expect(authenticateRequests()).toBe(asked);
+      expect(restarted.store.linkedPersons(world.guild.id, guesser.id)).toEqual([]);
+    } finally {
+      await restarted?.stop();
+      await world.close();
+    }
   });
 });
 

@@ -20,7 +20,8 @@ import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { renderMessageText, type InteractionHandle, type MessageView, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
-import { connectEventor } from '../src/bot/privacy.js';
+import { CURRENT_MEMBERS_TTL_MS } from '../src/app/club.js';
+import { connectEventor } from '../src/app/privacy.js';
 import { Store } from '../src/store/store.js';
 
 const WAIT = { timeoutMs: 10_000 };
@@ -67,9 +68,11 @@ describe('only a link made with the Eventor password may act as the person (logi
   let proven: SandboxPerson;
   let upgraded: SandboxPerson;
   let requester: SandboxUser;
+  // Real time (Discord's deadlines need it), movable forward past the minute a current member list is kept.
+  let offset = 0;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startLoopbackWorld({ now: () => new Date(Date.now() + offset) });
     adminChannel = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
     world.bot.store.setChannel(world.guild.id, 'admin', adminChannel.id);
     const withChips = world.eventor.dataset.homeClub.members.filter((m) => m.hasSettings && m.competitor.cards.some((c) => c.type === 'SI'));
@@ -231,6 +234,8 @@ describe('only a link made with the Eventor password may act as the person (logi
     const members = world.eventor.dataset.homeClub.members;
     const index = members.indexOf(upgraded);
     members.splice(index, 1);
+    // The club's current member list is kept a minute (ClubMembers.current), not fetched per link.
+    offset += CURRENT_MEMBERS_TTL_MS + 1_000;
     try {
       const calls = d.loginCalls();
       const writes = d.puts();

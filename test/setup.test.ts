@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalZone } from '../commands/setup.js';
-import { parseBaseUrl } from '../commands/setup-eventor.js';
+import { parseBaseUrl } from '../src/app/setup.js';
 import { INSTANCES } from '../src/eventor/instances.js';
 import { renderMessageText, type InteractionHandle, type MessageView, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
 import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';

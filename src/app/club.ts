@@ -1,11 +1,16 @@
 /**
- * The club's area: the club and, when it has one, its district — the events "around the club"
- * that /events lists and the deadline reminders watch. One rule for both.
+ * The club: its area (the club and, when it has one, its district — the events "around the club"
+ * that /events lists and the deadline reminders watch; one rule for both) and its members.
  */
+import { LRUCache } from 'lru-cache';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError } from '../eventor/errors.js';
-import type { Organisation } from '../eventor/model.js';
+import type { Organisation, Person } from '../eventor/model.js';
 import type { Logger } from '../log/logger.js';
+import { escapeName, personNameText, plainText } from '../render/index.js';
+import { UserFacingError } from './errors.js';
+import { fold } from './fold.js';
+import type { GuildEventor } from './eventor-access.js';
 
 export interface ClubArea {
   /** The district's id (when there is one) and the club's. */
@@ -40,4 +45,132 @@ export async function clubArea(
     }
   }
   return parent.kind === 'district' ? { ids: [parent.id, organisationId], districtUnavailable: false } : clubOnly(false);
+}
+
+/**
+ * The members of the server's club (the organisation of its API key). `fresh` asks Eventor even
+ * when the client holds the list (kept a day); `ClubMembers.current` is what acting as a person uses.
+ */
+export async function clubPersons(eventor: GuildEventor, options: { fresh?: boolean } = {}): Promise<Person[]> {
+  return eventor.client.call('persons', { organisationId: eventor.organisationId }, options);
+}
+
+/**
+ * How long a member list fetched for acting as a person (a login link, a chip change) is good for.
+ * Who left the club must lose that within minutes, not a day; but a parent sending links for three
+ * children, or a burst of /login, need not fetch the whole list each time.
+ */
+export const CURRENT_MEMBERS_TTL_MS = 60_000;
+/** Member lists kept for that: one per Eventor client (so per key), the busiest clubs' at most. */
+const CURRENT_MEMBERS_MAX = 200;
+
+/**
+ * The club's members: from the client's day-long cache for names and lookups, and "as Eventor has
+ * them now" (a list at most `CURRENT_MEMBERS_TTL_MS` old, one fetch shared by concurrent callers)
+ * before the bot acts as a person. Kept per Eventor client, so a key never sees a list fetched
+ * with another key.
+ */
+export class ClubMembers {
+  readonly #current: LRUCache<EventorClient, Person[], GuildEventor>;
+
+  constructor(options: { now: () => Date; ttlMs?: number }) {
+    this.#current = new LRUCache<EventorClient, Person[], GuildEventor>({
+      max: CURRENT_MEMBERS_MAX,
+      ttl: options.ttlMs ?? CURRENT_MEMBERS_TTL_MS,
+      // The injected clock, read on every check (lru-cache otherwise reuses a reading for a moment),
+      // so tests that move it see the list age.
+      perf: { now: () => options.now().getTime() },
+      ttlResolution: 0,
+      fetchMethod: (_client, _stale, { context }) => clubPersons(context, { fresh: true }),
+    });
+  }
+
+  /** The member list (the client's cache, kept a day). */
+  list(eventor: GuildEventor): Promise<Person[]> {
+    return clubPersons(eventor);
+  }
+
+  /** The member list at most `CURRENT_MEMBERS_TTL_MS` old. */
+  async current(eventor: GuildEventor): Promise<Person[]> {
+    return (await this.#current.fetch(eventor.client, { context: eventor })) ?? [];
+  }
+
+  /** The person among the club's members, or null; `current` as in `current()`. */
+  async member(eventor: GuildEventor, personId: string, options: { current?: boolean } = {}): Promise<Person | null> {
+    const persons = options.current ? await this.current(eventor) : await this.list(eventor);
+    return persons.find((p) => p.id === personId) ?? null;
+  }
+
+  /** The person's name from the member list, or null when not a member. */
+  async memberName(eventor: GuildEventor, personId: string): Promise<string | null> {
+    const person = await this.member(eventor, personId);
+    return person ? personNameText(person.name) : null;
+  }
+
+  /** Whether a person Eventor authenticated belongs to the club: their organisation, a role there, or the member list. */
+  async belongsToClub(eventor: GuildEventor, person: Person): Promise<boolean> {
+    if (person.organisationId === eventor.organisationId) return true;
+    if (person.roles.some((role) => role.organisationId === eventor.organisationId)) return true;
+    return person.id !== null && (await this.member(eventor, person.id)) !== null;
+  }
+
+  /**
+   * The member option: an id picked from autocomplete, or a name typed without picking, which
+   * counts when exactly one club member matches it.
+   */
+  async resolve(eventor: GuildEventor, value: string): Promise<string> {
+    const text = value.trim();
+    if (PERSON_ID.test(text)) return text;
+    const words = fold(text).split(/\s+/).filter(Boolean);
+    const persons = await this.list(eventor);
+    const found = persons.filter((p) => p.id !== null && words.length > 0 && words.every((w) => fold(personNameText(p.name)).includes(w)));
+    if (found.length !== 1) throw new UserFacingError('members.error.unknownMember', { name: text.replace(/[@<>`*_~|\\]/g, '').slice(0, 60) });
+    return found[0]!.id!;
+  }
+
+  /** The club member an option names (an id from autocomplete or a typed name); anyone else is refused. */
+  async requireMember(eventor: GuildEventor, value: string): Promise<Person & { id: string }> {
+    const personId = await this.resolve(eventor, value);
+    const person = await this.member(eventor, personId);
+    if (!person?.id) throw new UserFacingError('linking.error.notInClub');
+    return person as Person & { id: string };
+  }
+}
+
+const PERSON_ID = /^\d{1,18}$/;
+
+/** A person's name and birth year for a message: escaped and cut (Eventor's text goes into Discord markdown). */
+export function personLabel(person: Person): string {
+  const name = escapeName(personNameText(person.name));
+  return person.birthDate ? `${name} (${escapeName(person.birthDate.slice(0, 4))})` : name;
+}
+
+/** The same as plain text, for autocomplete choice names (which Discord shows without markdown). */
+export function plainPersonLabel(person: Person): string {
+  const name = plainText(personNameText(person.name), 93);
+  return person.birthDate ? `${name} (${plainText(person.birthDate.slice(0, 4))})` : name;
+}
+
+/**
+ * Names of persons for a reply, from the club's member list (cached by the client), escaped for
+ * a message (`personLabel`) unless another `label` is given. A person who left the club, or an
+ * Eventor that is down, still gets a line: their id.
+ */
+export async function personNames(
+  members: ClubMembers,
+  eventor: () => Promise<GuildEventor>,
+  personIds: readonly string[],
+  log: Logger,
+  label: (person: Person) => string = personLabel,
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (personIds.length > 0) {
+    try {
+      for (const person of await members.list(await eventor())) if (person.id && personIds.includes(person.id)) names.set(person.id, label(person));
+    } catch (error) {
+      log.warn('person names unavailable; showing ids', { error });
+    }
+  }
+  for (const id of personIds) if (!names.has(id)) names.set(id, `#${id}`);
+  return names;
 }

@@ -12,10 +12,12 @@ import { FeedScheduler } from '../feeds/scheduler.js';
 import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
-import { GuildDepartures } from './departures.js';
+import { GuildDepartures } from '../app/departures.js';
 import { EventorAccess } from '../app/eventor-access.js';
-import { Housekeeping } from './housekeeping.js';
-import { MemberPresence, MemberSweep } from './membership.js';
+import { createServices, type Services } from '../app/services.js';
+import { Housekeeping } from '../app/housekeeping.js';
+import { MemberSweep } from '../app/member-sweep.js';
+import { MemberPresence } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
 
 export interface BotOptions {
@@ -35,6 +37,8 @@ export interface BotOptions {
 export interface RunningBot {
   client: Client<true>;
   store: Store;
+  /** The services commands use (the composition root's). */
+  services: Services;
   router: InteractionRouter;
   /** The feed scheduler (its cron runs only when started with `scheduler` on). */
   scheduler: FeedScheduler;
@@ -55,10 +59,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     log,
     ...(options.createEventorClient ? { createClient: options.createEventorClient } : {}),
   });
+  const services = createServices({ store, eventorAccess: eventor, clock: options.now ?? (() => new Date()), log });
   const router = new InteractionRouter({
     commands: options.commands,
     store,
     eventor,
+    services,
     log,
     defaultLanguage: config.defaultLanguage,
     defaultTimeZone: config.defaultTimeZone,
@@ -115,7 +121,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (named.length === 0) log.warn('EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection');
   }
   const presence = new MemberPresence({ client: readyClient, store, log, ...(options.now ? { now: options.now } : {}) });
-  const housekeeping = new Housekeeping({ client: readyClient, departures, sweep: new MemberSweep({ presence, store, client: readyClient }), log, store });
+  const housekeeping = new Housekeeping({ isPresent: (guildId) => readyClient.guilds.cache.has(guildId), departures, sweep: new MemberSweep({ presence, store, isAvailable: (guildId) => readyClient.guilds.cache.get(guildId)?.available === true }), log, store });
   const scheduler = new FeedScheduler({
     client: readyClient, store, eventor, log, defaultLanguage: config.defaultLanguage, defaultTimeZone: config.defaultTimeZone,
     membership: presence, housekeeping: (now) => housekeeping.run(now),
@@ -127,6 +133,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   return {
     client: readyClient,
     store,
+    services,
     router,
     scheduler,
     stop: () => {

@@ -17,6 +17,7 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { GuildEventor } from '../app/eventor-access.js';
 import type { CustomIdCodec } from './custom-ids.js';
+import type { Services } from '../app/services.js';
 
 // Commands import these from here with the rest of their context; they live in src/app, below the
 // bot, because the feeds use them too.
@@ -43,6 +44,10 @@ export interface BaseContext {
   now(): Date;
   /** Origins besides the presets that /setup may connect to (the operator's EVENTOR_CUSTOM_URLS). */
   customEventorOrigins: readonly string[];
+  /** The services of this running bot (its composition root, `createServices`). */
+  services: Services;
+  /** The slash commands the router serves (for /help, which must not import the list it is in). */
+  commands: readonly BotCommand[];
 }
 
 export interface CommandContext extends BaseContext {

@@ -7,6 +7,7 @@ import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity, Event, Person } from '../eventor/model.js';
+import { fold } from '../app/fold.js';
 import { plainText } from '../render/index.js';
 import { queryDay } from '../time/days.js';
 import { instantToLocal } from '../time/zones.js';
@@ -14,10 +15,8 @@ import { instantToLocal } from '../time/zones.js';
 const MAX_CHOICES = 25;
 const MAX_NAME = 100;
 
-/** Lower case without diacritics, so `ojaberget` finds `Öjaberget` and `hallmyren` finds `Hällmyren`. */
-export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ø/g, 'o').replace(/æ/g, 'ae').replace(/ß/g, 'ss').toLowerCase();
-}
+// The search folding is the services' too (a typed member name); it lives below the bot.
+export { fold } from '../app/fold.js';
 
 function matches(haystack: string, query: string): boolean {
   const words = fold(query).split(/\s+/).filter(Boolean);

@@ -1,7 +1,7 @@
 /**
  * Members who left a server. The bot has only the Guilds intent, so Discord tells it nothing when
  * someone leaves; it asks instead (GET /guilds/{guild.id}/members/{user.id}) where it matters:
- * before a personal DM (`feeds/personal.ts`), and in a daily sweep over the members a server's data
+ * before a personal DM (`feeds/personal.ts`), and in a daily sweep (`src/app/member-sweep.ts`) over the members a server's data
  * names, so someone who left without `/notify` is forgotten too. An answer of 10007 Unknown Member
  * means they left: their links, requests and subscription in that server are forgotten at once
  * (`privacy.forgetMember`). Anything else (a 5xx, a timeout, the bot itself removed) proves
@@ -10,21 +10,17 @@
  * Interactions need no such check: Discord delivers a server's interaction only from someone in
  * it, with their member object, at the moment they click.
  */
-import { millisecondsInDay, millisecondsInHour } from 'date-fns/constants';
+import { millisecondsInHour } from 'date-fns/constants';
 import { DiscordAPIError, Routes, type Client } from 'discord.js';
 import type { MemberStatus, MembershipCheck } from '../feeds/feed.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
-import { forgetMember } from './privacy.js';
+import { forgetMember } from '../app/privacy.js';
 
 /** How long "still a member" is believed: a race day's 5-minute runs ask Discord once an hour per member. */
 export const MEMBER_CACHE_MS = millisecondsInHour;
 /** At most this many positive answers are kept (the oldest go first). */
 export const MEMBER_CACHE_LIMIT = 10_000;
-/** The daily sweep asks about at most this many members per scheduler tick (one a minute), one at a time. */
-export const SWEEP_CHECKS_PER_TICK = 20;
-/** Each server's members are swept once a day. */
-export const SWEEP_INTERVAL_MS = millisecondsInDay;
 
 /** Discord's answers that mean the user is not in the server: 10007 Unknown Member, 10013 Unknown User (account deleted). */
 const GONE_CODES = new Set<number | string>([10007, 10013]);
@@ -70,47 +66,5 @@ export class MemberPresence implements MembershipCheck {
     this.#present.set(key, this.#now().getTime() + MEMBER_CACHE_MS);
     while (this.#present.size > MEMBER_CACHE_LIMIT) this.#present.delete(this.#present.keys().next().value!);
     return 'present';
-  }
-}
-
-/**
- * The daily sweep: once a day per server the bot is in (and can reach), every member its data
- * names is looked up, `SWEEP_CHECKS_PER_TICK` per tick, one request at a time (discord.js waits
- * out rate limits), so even a large server costs Discord a trickle.
- */
-export class MemberSweep {
-  readonly #presence: MemberPresence;
-  readonly #store: Store;
-  readonly #client: Client;
-  /** When each server's last sweep was queued. */
-  readonly #sweptAt = new Map<string, number>();
-  readonly #queue: Array<{ guildId: string; userId: string }> = [];
-
-  constructor(options: { presence: MemberPresence; store: Store; client: Client }) {
-    this.#presence = options.presence;
-    this.#store = options.store;
-    this.#client = options.client;
-  }
-
-  /** Queues the servers due for their daily sweep, then checks the next few members. */
-  async step(now: Date, skip: ReadonlySet<string>): Promise<{ checked: number; left: number }> {
-    for (const guildId of this.#store.knownGuildIds()) {
-      const last = this.#sweptAt.get(guildId);
-      if (skip.has(guildId) || (last !== undefined && now.getTime() - last < SWEEP_INTERVAL_MS)) continue;
-      // Only servers the bot is in and Discord serves right now: an outage or a removal proves nothing about members.
-      if (!this.#client.guilds.cache.get(guildId)?.available) continue;
-      this.#sweptAt.set(guildId, now.getTime());
-      const queued = new Set(this.#queue.filter((q) => q.guildId === guildId).map((q) => q.userId));
-      for (const userId of this.#store.memberIds(guildId)) if (!queued.has(userId)) this.#queue.push({ guildId, userId });
-    }
-    let checked = 0;
-    let left = 0;
-    while (checked < SWEEP_CHECKS_PER_TICK && this.#queue.length > 0) {
-      const { guildId, userId } = this.#queue.shift()!;
-      if (skip.has(guildId)) continue;
-      checked += 1;
-      if ((await this.#presence.verify(guildId, userId, 'sweep')) === 'left') left += 1;
-    }
-    return { checked, left };
   }
 }

@@ -14,11 +14,13 @@ import {
 import { customIdName } from './custom-ids.js';
 import { MemberCooldown, type CooldownOptions } from './cooldown.js';
 import type { EventorAccess } from '../app/eventor-access.js';
+import type { Services } from '../app/services.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];
   store: Store;
   eventor: EventorAccess;
+  services: Services;
   log: Logger;
   defaultLanguage: Language;
   defaultTimeZone: string;
@@ -130,6 +132,8 @@ export class InteractionRouter {
       log,
       now: this.#options.now ?? (() => new Date()),
       customEventorOrigins: this.#options.customEventorOrigins ?? [],
+      services: this.#options.services,
+      commands: this.#options.commands,
     };
   }
 

@@ -1,7 +1,7 @@
-/** `/setup linking`: which ways of linking members the server allows (both until an admin chooses). */
+/** The Discord side of `/setup linking` (a subcommand of commands/setup.ts): which ways of linking members the server allows (both until an admin chooses). */
 import type { SlashCommandSubcommandBuilder } from 'discord.js';
-import type { CommandContext } from '../src/bot/command.js';
-import { localize } from '../src/bot/define.js';
+import type { CommandContext } from './command.js';
+import { localize } from './define.js';
 
 export function linkingSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
   return localize(sub, 'linking.setup.name', 'linking.setup.description')
@@ -12,13 +12,13 @@ export function linkingSubcommand(sub: SlashCommandSubcommandBuilder): SlashComm
 export async function setLinking(ctx: CommandContext, guildId: string): Promise<void> {
   const credentials = ctx.interaction.options.getBoolean('credentials');
   const approval = ctx.interaction.options.getBoolean('approval');
-  const methods = ctx.store.setLinkingMethods(guildId, {
+  const { methods, needsAdminChannel } = ctx.services.setup.setLinkingMethods(guildId, {
     ...(credentials !== null ? { credentials } : {}),
     ...(approval !== null ? { approval } : {}),
   });
   const state = (on: boolean) => ctx.t(on ? 'linking.setup.on' : 'linking.setup.off');
   const lines = [ctx.t('linking.setup.state', { credentials: state(methods.credentials), approval: state(methods.approval) })];
-  if (methods.approval && !ctx.store.guildSettings(guildId)?.channels.admin) lines.push(ctx.t('linking.setup.needsAdminChannel'));
+  if (needsAdminChannel) lines.push(ctx.t('linking.setup.needsAdminChannel'));
   if (!methods.credentials && !methods.approval) lines.push(ctx.t('linking.setup.adminOnly'));
   await ctx.interaction.editReply({ content: lines.join('\n') });
 }

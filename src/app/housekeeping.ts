@@ -5,11 +5,14 @@
  * dropped (they hold nothing but keyed hashes and times, and not a minute longer than a limit needs).
  */
 import { millisecondsInDay } from 'date-fns/constants';
-import type { Client } from 'discord.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { GuildDepartures } from './departures.js';
-import type { MemberSweep } from './membership.js';
+
+/** The daily member sweep (src/bot/membership.ts: it asks Discord). */
+export interface MemberSweepStep {
+  step(now: Date, skip: ReadonlySet<string>): Promise<{ checked: number; left: number }>;
+}
 
 /** The purge of removed servers runs on the first tick after start, then once a day. */
 export const HOUSEKEEPING_INTERVAL_MS = millisecondsInDay;
@@ -17,16 +20,17 @@ export const HOUSEKEEPING_INTERVAL_MS = millisecondsInDay;
 export const THROTTLE_RETENTION_MS = 15 * 60_000;
 
 export class Housekeeping {
-  readonly #client: Client;
+  readonly #isPresent: (guildId: string) => boolean;
   readonly #departures: GuildDepartures;
-  readonly #sweep: MemberSweep;
+  readonly #sweep: MemberSweepStep;
   readonly #log: Logger;
   readonly #store: Store;
   #lastDaily: number | null = null;
 
-  constructor(options: { client: Client; departures: GuildDepartures; sweep: MemberSweep; log: Logger; store: Store }) {
+  /** `isPresent`: whether the bot is in a server now (discord.js's guild cache), so a removal it came back from is never purged. */
+  constructor(options: { isPresent: (guildId: string) => boolean; departures: GuildDepartures; sweep: MemberSweepStep; log: Logger; store: Store }) {
     this.#store = options.store;
-    this.#client = options.client;
+    this.#isPresent = options.isPresent;
     this.#departures = options.departures;
     this.#sweep = options.sweep;
     this.#log = options.log;
@@ -36,7 +40,7 @@ export class Housekeeping {
     this.#store.pruneThrottles(THROTTLE_RETENTION_MS);
     if (this.#lastDaily === null || now.getTime() - this.#lastDaily >= HOUSEKEEPING_INTERVAL_MS) {
       this.#lastDaily = now.getTime();
-      this.#departures.purgeExpired(now, (guildId) => this.#client.guilds.cache.has(guildId));
+      this.#departures.purgeExpired(now, this.#isPresent);
     }
     const { checked, left } = await this.#sweep.step(now, this.#departures.departed());
     if (left > 0) this.#log.info('member sweep: forgot members who left', { checked, left });

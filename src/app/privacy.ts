@@ -2,7 +2,8 @@
  * Forgetting what the bot holds about people when they are no longer the club's business in a
  * server: one member who left it, every member when the server moves to another Eventor or club
  * (its links name persons of the old one), or everything when the bot was removed from it.
- * `/forget-me` (every server, on the member's own request) is in `commands/forget-me.ts`.
+ * `/forget-me` (every server, on the member's own request) is `Privacy.forgetUser`. The record of
+ * servers that removed the bot, and their purge, is `departures.ts`; the daily run, `housekeeping.ts`.
  */
 import { SubscriptionStore } from '../feeds/subscriptions.js';
 import type { GuildSettings, Store } from '../store/store.js';
@@ -63,4 +64,30 @@ export function connectEventor(
     store.audit({ guildId, actorId: options.actorId, action: EVENTOR_MOVED, detail: `${counts.links} ${counts.requests} ${counts.subscriptions}` });
     return { settings, forgotten: { ...counts, members } };
   })());
+}
+
+/** What the bot holds about people, forgotten on their request or when they are no longer the club's business. */
+export class Privacy {
+  readonly #store: Store;
+
+  constructor(deps: { store: Store }) {
+    this.#store = deps.store;
+  }
+
+  /**
+   * Everything about the user in every server: links, link requests, audit entries naming them,
+   * /notify subscriptions and the ledger of their DMs. Nothing is logged or audited about it, since
+   * that would name them again. Throttle counts stay (keyed hashes and times only), so a guesser
+   * cannot reset a limit by asking to be forgotten.
+   */
+  forgetUser(userId: string): void {
+    // Subscriptions first: Store.forgetUser then empties the WAL for both.
+    new SubscriptionStore(this.#store).forgetUser(userId);
+    this.#store.forgetUser(userId);
+  }
+
+  /** A member who left one server (`forgetMember`). */
+  forgetMember(guildId: string, userId: string): { links: number; requests: number; subscriptions: number } {
+    return forgetMember(this.#store, guildId, userId);
+  }
 }

@@ -1,43 +1,11 @@
-/**
- * What /events, /event and /entries share: the render context, reading an event the member
- * picked or typed, and the event card (which both /event and the picker under /events show).
- * Their day arithmetic is src/time/days.ts.
- */
-import { UserFacingError, type BaseContext, type GuildEventor } from '../src/bot/command.js';
-import { eventChoices } from '../src/bot/lookup.js';
-import { EventorError } from '../src/eventor/errors.js';
-import type { CompetitorCount, Organisation } from '../src/eventor/model.js';
-import { LANGUAGES, type Language } from '../src/i18n/index.js';
-import { renderEventCard, type MessagePayload, type RenderContext } from '../src/render/index.js';
-
-export function renderContext(ctx: BaseContext, eventor: GuildEventor, language: Language = ctx.language, organisationNames?: ReadonlyMap<string, string>): RenderContext {
-  return {
-    language,
-    timeZone: ctx.guild.timeZone,
-    now: ctx.now(),
-    webUrl: eventor.instance.webUrl,
-    ...(organisationNames ? { organisationNames } : {}),
-  };
-}
-
-/** A language carried in a custom id, so a public message keeps its language whoever pages it. */
-export function languageArg(value: string | undefined, fallback: Language): Language {
-  return LANGUAGES.find((language) => language === value) ?? fallback;
-}
-
-/**
- * The event id behind what the member gave: the value of an autocomplete choice, or an id or
- * name typed by hand. Anything that does not single out one event is `error.eventNotFound`.
- */
-export async function resolveEventId(ctx: BaseContext, eventor: GuildEventor, value: string): Promise<string> {
-  const text = value.trim();
-  if (/^\d{1,18}$/.test(text)) return text;
-  if (text !== '') {
-    const choices = await eventChoices(eventor.client, text, ctx.now(), ctx.guild.timeZone);
-    if (choices.length === 1) return String(choices[0]!.value);
-  }
-  throw new UserFacingError('error.eventNotFound');
-}
+/** The event card (which /event and the picker under /events show), with the club's entries in it. */
+import type { GuildEventor } from '../app/eventor-access.js';
+import { EventorError } from '../eventor/errors.js';
+import type { CompetitorCount, Organisation } from '../eventor/model.js';
+import type { Language } from '../i18n/index.js';
+import { renderEventCard, type MessagePayload } from '../render/index.js';
+import type { BaseContext } from './command.js';
+import { renderContext } from './render-context.js';
 
 /** Extras of a card are worth showing without, when Eventor fails on one of them. */
 async function optional<T>(ctx: BaseContext, what: string, work: Promise<T>): Promise<T | undefined> {
@@ -81,4 +49,3 @@ export async function organisationsById(eventor: GuildEventor): Promise<Map<stri
   const list = await eventor.client.organisations();
   return new Map(list.map((organisation) => [organisation.id, organisation]));
 }
-

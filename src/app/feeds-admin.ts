@@ -1,0 +1,123 @@
+/**
+ * What `/feeds` and `/setup channel` change about the automatic posts: a kind on or off (with its
+ * channel in the same step), paused and resumed, its options, where it posts, and a test post of the
+ * newest item through the exactly-once poster. The feeds themselves live in src/feeds.
+ */
+import { InvalidApiKey } from '../eventor/errors.js';
+import type { Language } from '../i18n/index.js';
+import type { Store } from '../store/store.js';
+import { contentHash, ledgerKey } from '../feeds/delivery/keys.js';
+import { Ledger } from '../feeds/delivery/ledger.js';
+import { Poster, type PostOutcome, type PostTarget } from '../feeds/delivery/poster.js';
+import { feedModule } from '../feeds/registry.js';
+import { RESULTS_FEED } from '../feeds/kinds/results.js';
+import { FeedSettingsStore, isFeedKind, type FeedKind, type FeedOptions, type FeedSettings } from '../feeds/settings.js';
+import { threadsWaiting } from '../feeds/delivery/threads.js';
+import { UserFacingError } from './errors.js';
+import type { GuildEventor } from './eventor-access.js';
+
+/** The ledger feed of `/feeds test` posts: its own, so a test post never stands in for the real one. */
+export const TEST_FEED = 'test';
+
+export type FeedChange = Parameters<FeedSettingsStore['update']>[2];
+
+export class FeedsAdmin {
+  readonly #store: Store;
+  readonly #now: () => Date;
+  readonly #settings: FeedSettingsStore;
+  readonly #ledger: Ledger;
+
+  constructor(deps: { store: Store; now: () => Date }) {
+    this.#store = deps.store;
+    this.#now = deps.now;
+    this.#settings = new FeedSettingsStore(deps.store, deps.now);
+    this.#ledger = new Ledger(deps.store, deps.now);
+  }
+
+  get(guildId: string, kind: FeedKind): FeedSettings {
+    return this.#settings.get(guildId, kind);
+  }
+
+  all(guildId: string): FeedSettings[] {
+    return this.#settings.all(guildId);
+  }
+
+  update(guildId: string, kind: FeedKind, change: FeedChange): FeedSettings {
+    return this.#settings.update(guildId, kind, change);
+  }
+
+  /** Turns a kind on, in `channelId` when one is given: the channel and the switch together, or neither. */
+  turnOn(guildId: string, kind: FeedKind, channelId: string | null): FeedSettings {
+    return this.#store.db.transaction(() => {
+      if (channelId !== null) {
+        this.#store.setChannel(guildId, kind, channelId);
+        this.#settings.channelChosen(guildId, kind);
+      }
+      return this.#settings.update(guildId, kind, { enabled: true });
+    })();
+  }
+
+  /** Sets (or with null clears) where a kind of post, or the admin notices, go; a feed paused because of its old channel runs again in the new one. */
+  setChannel(guildId: string, kind: string, channelId: string | null): void {
+    if (channelId === null) {
+      this.#store.setChannel(guildId, kind, null);
+      return;
+    }
+    this.#store.db.transaction(() => {
+      this.#store.setChannel(guildId, kind, channelId);
+      if (isFeedKind(kind)) this.#settings.channelChosen(guildId, kind);
+    })();
+  }
+
+  /** Quiet hours of several kinds at once, all or none. */
+  setQuietHours(guildId: string, kinds: readonly FeedKind[], quietHours: FeedOptions['quietHours']): void {
+    this.#store.db.transaction(() => {
+      for (const kind of kinds) this.#settings.update(guildId, kind, { options: { quietHours } });
+    })();
+  }
+
+  /** Refuses unless Eventor accepts the server's key now (asked afresh): a pause for a refused key ends only then. */
+  async requireKeyAccepted(eventor: () => Promise<GuildEventor>): Promise<void> {
+    try {
+      await (await eventor()).client.call('organisation-apikey', {}, { fresh: true });
+    } catch (error) {
+      if (error instanceof InvalidApiKey) throw new UserFacingError('feeds.resume.keyStillRefused');
+      throw error;
+    }
+  }
+
+  /** When the kind last ran for the server, or null. */
+  lastRunAt(guildId: string, kind: FeedKind): string | null {
+    return this.#ledger.lastRunAt(guildId, kind);
+  }
+
+  /** Result posts whose thread is still to be opened. */
+  threadsWaiting(guildId: string): number {
+    return threadsWaiting(this.#ledger, guildId, RESULTS_FEED);
+  }
+
+  /** Whether the kind has a newest item to show in a test post. */
+  hasTestPost(kind: FeedKind): boolean {
+    return feedModule(kind) !== null;
+  }
+
+  /**
+   * Posts the kind's newest item once, under its own ledger feed and a key of its own, through the
+   * same poster the feeds use; null when there is nothing to show. `uniqueId` (the interaction's)
+   * keeps two tests in one millisecond apart.
+   */
+  async testPost(
+    eventor: GuildEventor,
+    target: PostTarget,
+    post: { guildId: string; kind: FeedKind; channelId: string; language: Language; timeZone: string; uniqueId: string },
+  ): Promise<PostOutcome | null> {
+    const module = feedModule(post.kind);
+    if (!module) return null;
+    const now = this.#now();
+    const payload = await module.latest({ client: eventor.client, organisationId: eventor.organisationId, now, language: post.language, timeZone: post.timeZone });
+    if (!payload) return null;
+    const poster = new Poster(this.#ledger, target);
+    const item = { guildId: post.guildId, feed: TEST_FEED, itemKey: ledgerKey(TEST_FEED, post.kind, now.getTime(), post.uniqueId), channelId: post.channelId, payload, contentHash: contentHash(payload) };
+    return poster.publish(item);
+  }
+}

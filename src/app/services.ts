@@ -1,0 +1,53 @@
+/**
+ * The composition root of the services: one of each per running bot, built from the store, the
+ * Eventor access, the clock and the logger. `startBot` (and so `start`, `tick`, the demo and the
+ * loopback world the tests use) calls it once; commands reach the services through their context
+ * (`ctx.services.linking…`), so two bots in one process share nothing but the database they open.
+ */
+import { SubscriptionStore } from '../feeds/subscriptions.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+import { ClubMembers } from './club.js';
+import type { EventorAccess } from './eventor-access.js';
+import { Linking } from './linking.js';
+import { LoginLinks } from './login-links.js';
+import { FeedsAdmin } from './feeds-admin.js';
+import { Privacy } from './privacy.js';
+import { Setup } from './setup.js';
+
+export interface Services {
+  /** Which Eventor and key each server uses. */
+  eventor: EventorAccess;
+  /** The club's members: the client's day-long list, and a current one before acting as a person. */
+  club: ClubMembers;
+  linking: Linking;
+  loginLinks: LoginLinks;
+  setup: Setup;
+  privacy: Privacy;
+  feedsAdmin: FeedsAdmin;
+  /** Members' `/notify` subscriptions (the personal DMs' feed reads the same table). */
+  subscriptions: SubscriptionStore;
+}
+
+export interface ServiceDeps {
+  store: Store;
+  eventorAccess: EventorAccess;
+  clock: () => Date;
+  log: Logger;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const { store, eventorAccess, clock: now, log } = deps;
+  const club = new ClubMembers({ now });
+  const linking = new Linking({ store, club, log, now });
+  return {
+    eventor: eventorAccess,
+    club,
+    linking,
+    loginLinks: new LoginLinks({ store, club, linking, log, now }),
+    setup: new Setup({ store, log, now }),
+    privacy: new Privacy({ store }),
+    feedsAdmin: new FeedsAdmin({ store, now }),
+    subscriptions: new SubscriptionStore(store, now),
+  };
+}
