@@ -8,6 +8,7 @@ import {
   discordTimestamp, escapeName, eventUrl, formatBehind, formatElapsed, formatPlace, formatStatus, isHiddenStatus, linkText,
   organisationName, personNameText, truncate,
 } from './format.js';
+import { detailText, listedPerson, namesakeDetails, type NamesakeDetail } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
 import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
 import { splitTable } from './splits.js';
@@ -134,15 +135,28 @@ interface Row {
   result: RaceResult | null;
 }
 
-function personRow(row: Row, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
+function personRow(row: Row, detail: NamesakeDetail | null, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
   const raw = personNameText(row.person.person?.name) || '?';
   const name = escapeName(raw, { max: 80 });
   const text = standingText(row.standing, ctx, { medals: row.member, noTimes });
-  const club = row.member ? '' : organisationName(row.person.organisation, ctx, true);
-  const who = row.member ? `**${name}**` : `${name}${club ? ` (${escapeName(club, { max: 40 })})` : ''}`;
+  let who: string;
+  if (row.member) {
+    who = `**${name}**${detail ? ` (${escapeName(detailText(detail), { max: 60 })})` : ''}`;
+  } else {
+    // Others show their club anyway, so a namesake among them needs only the birth year besides.
+    const club = organisationName(row.person.organisation, ctx, true);
+    const extra = [detail?.birthYear ?? null, club ? escapeName(club, { max: 40 }) : null].filter((part): part is string => part !== null).join(', ');
+    who = extra ? `${name} (${extra})` : name;
+  }
   const line = [text.place, who, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
   if (splits && !noTimes && row.member && row.result && row.result.splits.length > 0) return `${line}\n${splitTable(row.result, ctx.language)}`;
   return line;
+}
+
+/** The lines of one race (or the overall), namesakes among them told apart. */
+function rowLines(rows: readonly Row[], ctx: RenderContext, noTimes: boolean, splits: boolean): string[] {
+  const details = namesakeDetails(rows.map((row) => listedPerson(row.person.person, row.person.organisation, ctx)));
+  return rows.map((row, i) => personRow(row, details[i] ?? null, ctx, noTimes, splits));
 }
 
 /** The rows of one race (or the overall): every club member, plus the top N of the rest. */
@@ -194,11 +208,11 @@ function individualSections(classResult: ClassResult, list: ResultList, ctx: Ren
   const members = classResult.persons.filter((person) => isMember(person) && person.results.some((r) => !isHiddenStatus(r.status))).length;
   for (const race of [...races.values()].sort((a, b) => a.order - b.order)) {
     const rows = selectRows(race.rows, options.top, noTimes);
-    sections.push({ heading: classHeading(classResult, multi ? race.label : ''), blocks: rows.map((row) => personRow(row, ctx, noTimes, options.splits)) });
+    sections.push({ heading: classHeading(classResult, multi ? race.label : ''), blocks: rowLines(rows, ctx, noTimes, options.splits) });
   }
   if (multi && overall.length > 0 && !noTimes) {
     const rows = selectRows(overall, options.top, noTimes);
-    sections.push({ heading: classHeading(classResult, t(ctx.language, 'render.results.overall')), blocks: rows.map((row) => personRow(row, ctx, noTimes, false)) });
+    sections.push({ heading: classHeading(classResult, t(ctx.language, 'render.results.overall')), blocks: rowLines(rows, ctx, noTimes, false) });
   }
   return { sections, members };
 }

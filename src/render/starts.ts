@@ -4,6 +4,7 @@
 import type { ClassStart, PersonStart, RaceStart, StartList, TeamStart } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { discordTimestamp, epochOf, escapeName, eventUrl, formatClock, linkText, personNameText, truncate } from './format.js';
+import { detailText, listedPerson, namesakeDetails } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
 import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
@@ -74,10 +75,20 @@ export function renderPersonStarts(
   }, { ...options, empty: t(language, 'render.starts.none') });
 }
 
-function clubPersonLine(person: PersonStart, start: RaceStart, ctx: RenderContext): string {
+function clubPersonLine(name: string, start: RaceStart, ctx: RenderContext): string {
   const clock = start.startTime ? `\`${formatClock(start.startTime, ctx)}\`` : `\`--:--\``;
-  const parts = [`${clock} ${truncate(escapeName(personNameText(person.person?.name)) || '?', 100)}`, bibText(start.bibNumber, ctx)];
+  const parts = [`${clock} ${name}`, bibText(start.bibNumber, ctx)];
   return parts.filter((part) => part !== '').join(' · ');
+}
+
+/** The class's runners as shown, escaped and cut, namesakes told apart by birth year or club. */
+function shownNames(persons: readonly PersonStart[], ctx: RenderContext): Map<PersonStart, string> {
+  const details = namesakeDetails(persons.map((person) => listedPerson(person.person, person.organisation, ctx)));
+  return new Map(persons.map((person, i) => {
+    const name = truncate(escapeName(personNameText(person.person?.name)) || '?', 100);
+    const detail = details[i];
+    return [person, detail ? `${name} (${escapeName(detailText(detail), { max: 60 })})` : name];
+  }));
 }
 
 function teamBlock(team: TeamStart, ctx: RenderContext): string {
@@ -127,6 +138,7 @@ function classSections(classStart: ClassStart, list: StartList, ctx: RenderConte
   const sections: Section[] = [];
   const persons = classStart.persons.filter((p) => isClubs(p.organisation, org));
   if (persons.length > 0) {
+    const names = shownNames(persons, ctx);
     const races = new Map<string, { order: number; label: string; rows: Array<{ time: string | null; line: string }> }>();
     for (const person of persons) {
       for (const start of person.starts) {
@@ -136,7 +148,7 @@ function classSections(classStart: ClassStart, list: StartList, ctx: RenderConte
           race = { order: raceOrder(start, list.event), label: raceLabel(start, list.event, ctx.language), rows: [] };
           races.set(key, race);
         }
-        race.rows.push({ time: start.startTime, line: clubPersonLine(person, start, ctx) });
+        race.rows.push({ time: start.startTime, line: clubPersonLine(names.get(person)!, start, ctx) });
       }
     }
     const multi = races.size > 1;
