@@ -1,11 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './main.js';
 import { parseXmlFile, READABLE_FILES } from '../eventor/parse-file.js';
 import { EventorError, InvalidResponse } from '../eventor/errors.js';
 import { isValidTimeZone } from '../eventor/time.js';
 
-export async function runParse(args: ParsedArgs, io: Io): Promise<number> {
+/** The part of main's `Io` that parse writes to (declared here: importing main.ts would be a cycle). */
+interface ParseOutput {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export async function runParse(args: ParsedArgs, io: ParseOutput): Promise<number> {
   const [file, extra] = args.positionals;
   if (file === undefined) throw new UsageError('name the file to parse: eventor-bot parse <file>');
   if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
