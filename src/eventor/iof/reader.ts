@@ -24,7 +24,7 @@ import { InvalidResponse, ValidationError } from '../errors.js';
 import type {
   Card, ClassRef, ClassResult, ClassStart, Course, EventRef, OrganisationRef, OverallResult, PersonRef,
   PersonResult, PersonStart, PunchingUnitType, RaceResult, RaceStart, ResultList, ResultStatus, SplitTime,
-  StartList, TeamMemberResult, TeamResult, TeamStart,
+  StartList, TeamMemberResult, TeamMemberStart, TeamResult, TeamStart,
 } from '../model.js';
 import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
 import { isValidTimeZone } from '../time.js';
@@ -32,9 +32,6 @@ import { toXmlText } from './decode.js';
 import { detectIofDocument, EVENTOR_EXTENSIONS_NS } from './detect.js';
 import { parseDate, parseDateTime, parseInteger, parseSeconds, parseStatus } from './values.js';
 import { attr, childrenNamed, firstChild, parseXml, textOf, type XmlElement } from './xml-tree.js';
-
-// model.ts exports no type alias for it.
-type TeamMemberStart = TeamStart['members'][number];
 
 export interface IofReadOptions {
   /** IANA zone for times written without an offset; without it such times stay wall-clock text. */
