@@ -10,7 +10,8 @@ import {
 } from './format.js';
 import { detailText, listedPerson, namesakeDetails, type NamesakeDetail } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
-import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
+import { classSections } from './class-lines.js';
+import { eventId, eventName, raceLabel, raceOrder } from './races.js';
 import { splitTable } from './splits.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
@@ -186,34 +187,28 @@ function individualSections(classResult: ClassResult, list: ResultList, ctx: Ren
   const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
   const isMember = (person: PersonResult) => person.organisation?.id === org;
   if (!classResult.persons.some(isMember)) return { sections: [], members: 0 };
-  const races = new Map<string, { order: number; label: string; rows: Row[] }>();
-  const overall: Row[] = [];
-  for (const person of classResult.persons) {
-    const member = isMember(person);
-    let last: RaceResult | null = null;
-    for (const result of person.results) {
-      const key = raceKey(result);
-      let race = races.get(key);
-      if (!race) {
-        race = { order: raceOrder(result, list.event), label: raceLabel(result, list.event, ctx.language), rows: [] };
-        races.set(key, race);
-      }
-      race.rows.push({ standing: result, member, person, result });
-      if (last === null || raceOrder(result, list.event) > raceOrder(last, list.event)) last = result;
+  const format = (splits: boolean) => ({
+    shown: (rows: Row[]) => selectRows(rows, options.top, noTimes),
+    lines: (rows: readonly Row[]) => rowLines(rows, ctx, noTimes, splits),
+  });
+  const sections = classSections<PersonResult, RaceResult, Row>(classResult.persons, {
+    racesOf: (person) => person.results,
+    row: (person, result) => ({ standing: result, member: isMember(person), person, result }),
+    ...format(options.splits),
+    heading: (race) => classHeading(classResult, race ?? ''),
+  }, list.event, ctx.language);
+  // Several races: the standing after the last race each person ran, as its own section.
+  if (sections.length > 1 && !noTimes) {
+    const overall: Row[] = [];
+    for (const person of classResult.persons) {
+      let last: RaceResult | null = null;
+      for (const result of person.results) if (last === null || raceOrder(result, list.event) > raceOrder(last, list.event)) last = result;
+      if (last?.overall) overall.push({ standing: last.overall, member: isMember(person), person, result: null });
     }
-    if (last?.overall) overall.push({ standing: last.overall, member, person, result: null });
+    const { shown, lines } = format(false);
+    if (overall.length > 0) sections.push({ heading: classHeading(classResult, t(ctx.language, 'render.results.overall')), blocks: lines(shown(overall)) });
   }
-  const multi = races.size > 1;
-  const sections: Section[] = [];
   const members = classResult.persons.filter((person) => isMember(person) && person.results.some((r) => !isHiddenStatus(r.status))).length;
-  for (const race of [...races.values()].sort((a, b) => a.order - b.order)) {
-    const rows = selectRows(race.rows, options.top, noTimes);
-    sections.push({ heading: classHeading(classResult, multi ? race.label : ''), blocks: rowLines(rows, ctx, noTimes, options.splits) });
-  }
-  if (multi && overall.length > 0 && !noTimes) {
-    const rows = selectRows(overall, options.top, noTimes);
-    sections.push({ heading: classHeading(classResult, t(ctx.language, 'render.results.overall')), blocks: rowLines(rows, ctx, noTimes, false) });
-  }
   return { sections, members };
 }
 

@@ -6,7 +6,8 @@ import { t } from '../i18n/index.js';
 import { discordTimestamp, epochOf, escapeName, eventUrl, formatClock, linkText, personNameText, truncate } from './format.js';
 import { detailText, listedPerson, namesakeDetails } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
-import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
+import { classSections } from './class-lines.js';
+import { eventId, eventName, raceLabel, raceOrder } from './races.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
 function startTimeText(start: RaceStart, ctx: RenderContext): string {
@@ -81,14 +82,14 @@ function clubPersonLine(name: string, start: RaceStart, ctx: RenderContext): str
   return parts.filter((part) => part !== '').join(' · ');
 }
 
-/** The class's runners as shown, escaped and cut, namesakes told apart by birth year or club. */
-function shownNames(persons: readonly PersonStart[], ctx: RenderContext): Map<PersonStart, string> {
+/** The runners as shown, escaped and cut, namesakes among them told apart by birth year or club. */
+function shownNames(persons: readonly PersonStart[], ctx: RenderContext): string[] {
   const details = namesakeDetails(persons.map((person) => listedPerson(person.person, person.organisation, ctx)));
-  return new Map(persons.map((person, i) => {
+  return persons.map((person, i) => {
     const name = truncate(escapeName(personNameText(person.person?.name)) || '?', 100);
     const detail = details[i];
-    return [person, detail ? `${name} (${escapeName(detailText(detail), { max: 60 })})` : name];
-  }));
+    return detail ? `${name} (${escapeName(detailText(detail), { max: 60 })})` : name;
+  });
 }
 
 function teamBlock(team: TeamStart, ctx: RenderContext): string {
@@ -116,7 +117,7 @@ export function renderClubStartList(startList: StartList, ctx: RenderContext, op
   const sections: Section[] = [];
   let count = 0;
   for (const classStart of startList.classes) {
-    sections.push(...classSections(classStart, startList, ctx, org));
+    sections.push(...clubStartSections(classStart, startList, ctx, org));
     // Runners, not rows: a multi-race runner has a row per race, a relay team several runners.
     count += classStart.persons.filter((p) => isClubs(p.organisation, org)).length;
     count += classStart.teams.flatMap((team) => team.members).filter((m) => isClubs(m.organisation, org)).length;
@@ -133,30 +134,24 @@ export function renderClubStartList(startList: StartList, ctx: RenderContext, op
   });
 }
 
-function classSections(classStart: ClassStart, list: StartList, ctx: RenderContext, org: string): Section[] {
+interface StartRow {
+  person: PersonStart;
+  start: RaceStart;
+}
+
+function clubStartSections(classStart: ClassStart, list: StartList, ctx: RenderContext, org: string): Section[] {
   const className = `**${escapeName(classStart.class.name)}**`;
-  const sections: Section[] = [];
   const persons = classStart.persons.filter((p) => isClubs(p.organisation, org));
-  if (persons.length > 0) {
-    const names = shownNames(persons, ctx);
-    const races = new Map<string, { order: number; label: string; rows: Array<{ time: string | null; line: string }> }>();
-    for (const person of persons) {
-      for (const start of person.starts) {
-        const key = raceKey(start);
-        let race = races.get(key);
-        if (!race) {
-          race = { order: raceOrder(start, list.event), label: raceLabel(start, list.event, ctx.language), rows: [] };
-          races.set(key, race);
-        }
-        race.rows.push({ time: start.startTime, line: clubPersonLine(names.get(person)!, start, ctx) });
-      }
-    }
-    const multi = races.size > 1;
-    for (const race of [...races.values()].sort((a, b) => a.order - b.order)) {
-      race.rows.sort((a, b) => byStartTime(a.time, b.time));
-      sections.push({ heading: multi ? `${className} · ${race.label}` : className, blocks: race.rows.map((row) => row.line) });
-    }
-  }
+  const sections = classSections<PersonStart, RaceStart, StartRow>(persons, {
+    racesOf: (person) => person.starts,
+    row: (person, start) => ({ person, start }),
+    shown: (rows) => rows.sort((a, b) => byStartTime(a.start.startTime, b.start.startTime)),
+    lines: (rows) => {
+      const names = shownNames(rows.map((row) => row.person), ctx);
+      return rows.map((row, i) => clubPersonLine(names[i]!, row.start, ctx));
+    },
+    heading: (race) => (race === null ? className : `${className} · ${race}`),
+  }, list.event, ctx.language);
   const teams = classStart.teams.filter((team) => team.organisations.some((ref) => isClubs(ref, org)) || team.members.some((m) => isClubs(m.organisation, org)));
   if (teams.length > 0) {
     teams.sort((a, b) => byStartTime(a.startTime, b.startTime));
