@@ -4,8 +4,9 @@
  * the rows of each race chosen and ordered, and their lines made, by start- or result-specific
  * formatters (`ClassLineFormat`).
  */
-import type { EventRef } from '../eventor/model.js';
+import type { EventRef, PersonRef } from '../eventor/model.js';
 import type { Language } from '../i18n/index.js';
+import { personNameText } from './format.js';
 import type { Section } from './pages.js';
 import { raceKey, raceLabel, raceOrder, type RaceKeyed } from './races.js';
 
@@ -52,4 +53,19 @@ export function classSections<Person, Race extends RaceKeyed, Row>(
   const races = rowsByRace(persons, format, event, language);
   const multi = races.length > 1;
   return races.map((race) => ({ heading: format.heading(multi ? race.label : null), blocks: format.lines(format.shown(race.rows)) }));
+}
+
+/**
+ * Who is "the member" in a member's own starts or results: lists from `/starts/person` and
+ * `/results/person` hold only that person, so without an id everyone in a class matches; relay
+ * teams list every runner, so there a member is found by id, else by name.
+ */
+export function memberMatchers(personName: string, personId: string | undefined): {
+  person: (ref: PersonRef | null) => boolean;
+  teamMember: (ref: PersonRef | null) => boolean;
+} {
+  return {
+    person: (ref) => personId === undefined || ref?.id === personId,
+    teamMember: (ref) => (personId !== undefined ? ref?.id === personId : personNameText(ref?.name) === personName),
+  };
 }

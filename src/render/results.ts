@@ -10,7 +10,7 @@ import {
 } from './format.js';
 import { detailText, listedPerson, namesakeDetails, type NamesakeDetail } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
-import { classSections } from './class-lines.js';
+import { classSections, memberMatchers } from './class-lines.js';
 import { eventId, eventName, raceLabel, raceOrder } from './races.js';
 import { splitTable } from './splits.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
@@ -75,10 +75,7 @@ export function renderPersonResults(
   options: PageOptions & { splits: boolean; personId?: string },
 ): MessagePayload[] {
   const { language } = ctx;
-  const matches = (person: PersonResult['person']) =>
-    options.personId !== undefined ? person?.id === options.personId : true;
-  const memberMatches = (person: PersonResult['person']) =>
-    options.personId !== undefined ? person?.id === options.personId : personNameText(person?.name) === personName;
+  const matches = memberMatchers(personName, options.personId);
   const blocks: string[] = [];
   for (const list of resultLists) {
     const lines: string[] = [];
@@ -86,7 +83,7 @@ export function renderPersonResults(
     for (const classResult of list.classes) {
       const className = `**${escapeName(classResult.class.name, { max: 80 })}**`;
       const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
-      for (const person of classResult.persons.filter((p) => matches(p.person))) {
+      for (const person of classResult.persons.filter((p) => matches.person(p.person))) {
         const results = person.results.filter((r) => !isHiddenStatus(r.status)).sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event));
         const multi = results.length > 1;
         for (const result of results) {
@@ -101,7 +98,7 @@ export function renderPersonResults(
         }
       }
       for (const team of classResult.teams) {
-        for (const member of team.members.filter((m) => memberMatches(m.person))) {
+        for (const member of team.members.filter((m) => matches.teamMember(m.person))) {
           if (isHiddenStatus(member.result.status)) continue;
           date ??= member.result.startTime;
           const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';

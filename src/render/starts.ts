@@ -6,7 +6,7 @@ import { t } from '../i18n/index.js';
 import { discordTimestamp, epochOf, escapeName, eventUrl, formatClock, linkText, personNameText, truncate } from './format.js';
 import { detailText, listedPerson, namesakeDetails } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
-import { classSections } from './class-lines.js';
+import { classSections, memberMatchers } from './class-lines.js';
 import { eventId, eventName, raceLabel, raceOrder } from './races.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
@@ -44,16 +44,13 @@ export function renderPersonStarts(
   options: PageOptions & { personId?: string } = {},
 ): MessagePayload[] {
   const { language } = ctx;
-  const matches = (person: { person: { id: string | null } | null }) => options.personId === undefined || person.person?.id === options.personId;
-  // A relay team lists every runner, so without an id the member is found by name.
-  const memberMatches = (member: { person: { id: string | null; name: { given: string; family: string } } | null }) =>
-    options.personId !== undefined ? member.person?.id === options.personId : personNameText(member.person?.name) === personName;
+  const matches = memberMatchers(personName, options.personId);
   const blocks: string[] = [];
   for (const list of startLists) {
     const lines: string[] = [];
     for (const classStart of list.classes) {
       const className = `**${escapeName(classStart.class.name, { max: 80 })}**`;
-      for (const person of classStart.persons.filter(matches)) {
+      for (const person of classStart.persons.filter((p) => matches.person(p.person))) {
         const multi = person.starts.length > 1;
         for (const start of [...person.starts].sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event))) {
           const parts = [multi ? raceLabel(start, list.event, language) : '', className, startTimeText(start, ctx), bibText(start.bibNumber, ctx)];
@@ -61,7 +58,7 @@ export function renderPersonStarts(
         }
       }
       for (const team of classStart.teams) {
-        for (const member of team.members.filter(memberMatches)) {
+        for (const member of team.members.filter((m) => matches.teamMember(m.person))) {
           const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
           const parts = [className, escapeName(team.name ?? ''), leg, startTimeText(member.start, ctx), bibText(member.start.bibNumber ?? team.bibNumber, ctx)];
           lines.push(parts.filter((part) => part !== '').join(' · '));
