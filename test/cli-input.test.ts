@@ -92,12 +92,12 @@ describe('the command line refuses a mistake before any request, and says what i
   });
 
   it('parse says what it reads, not "unusable response", for an IOF document it does not read', async () => {
-    const file = path.join(dir, 'entries.xml');
-    await writeFile(file, '<?xml version="1.0"?><EntryList xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0"/>');
+    const file = path.join(dir, 'organisations.xml');
+    await writeFile(file, '<?xml version="1.0"?><OrganisationList xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0"/>');
     const io = capture();
     expect(await main(['parse', file], io)).toBe(1);
     expect(io.stderr()).not.toContain('unusable response');
-    expect(io.stderr()).toContain('EntryList is not read');
+    expect(io.stderr()).toContain('OrganisationList is not read');
     expect(io.stderr()).toContain('ResultList and StartList');
   });
 

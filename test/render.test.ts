@@ -512,3 +512,47 @@ describe('namesakes in one list (issue 10 §4)', () => {
     expect(text).toContain(`• Anna Lund (${CLUB.name})`);
   });
 });
+
+describe('namesakes in start and result lists (issue 10 §4)', () => {
+  const born = (id: string, given: string, family: string, birthDate: string | null) => ({ ...person(id, given, family), birthDate });
+
+  it('a start list tells two starters of one name apart by birth year; other names stay bare', () => {
+    const list = startList([{
+      class: H21, numberOfEntries: 3, courses: [], teams: [],
+      persons: [
+        { person: born('a', 'Elin', 'Hedlund', '1987-03-02'), organisation: CLUB, starts: [start('2026-12-05T10:00:00Z')] },
+        { person: born('b', 'Elin', 'Hedlund', '2009-11-20'), organisation: CLUB, starts: [start('2026-12-05T10:02:00Z')] },
+        { person: born('c', 'Bo', 'Ek', '1990-01-01'), organisation: CLUB, starts: [start('2026-12-05T10:04:00Z')] },
+      ],
+    }]);
+    const text = textOf(valid(renderClubStartList(list, ctx('en'), { organisationId: '321' }))[0]!);
+    expect(text).toContain('`11:00` Elin Hedlund (1987)\n`11:02` Elin Hedlund (2009)\n`11:04` Bo Ek\n');
+  });
+
+  it('a result list tells namesakes apart among the shown rows, members and the top of the others alike', () => {
+    const list = resultList([classResult('D21', [
+      { ...personResult('a', 'Elin', 'Hedlund', OTHER, [raceResult({ position: 1, time: 1800, timeBehind: 0 })]), person: born('a', 'Elin', 'Hedlund', '1987-03-02') },
+      { ...personResult('b', 'Elin', 'Hedlund', CLUB, [raceResult({ position: 2, time: 1900, timeBehind: 100 })]), person: born('b', 'Elin', 'Hedlund', '2009-11-20') },
+      personResult('c', 'Bo', 'Ek', CLUB, [raceResult({ position: 3, time: 2000, timeBehind: 200 })]),
+    ])]);
+    const text = textOf(valid(renderClubResults(list, ctx('en'), { organisationId: '321', top: 1, splits: false }))[0]!);
+    expect(text).toContain('1. Elin Hedlund (1987, IFK Gbg) · 30:00\n🥈 **Elin Hedlund** (2009) · 31:40 +1:40\n🥉 **Bo Ek** · 33:20 +3:20');
+  });
+
+  it('a list without namesakes is unchanged', () => {
+    const list = resultList([classResult('D21', [
+      { ...personResult('a', 'Elin', 'Hedlund', OTHER, [raceResult({ position: 1, time: 1800, timeBehind: 0 })]), person: born('a', 'Elin', 'Hedlund', '1987-03-02') },
+      { ...personResult('b', 'Elin', 'Ek', CLUB, [raceResult({ position: 2, time: 1900, timeBehind: 100 })]), person: born('b', 'Elin', 'Ek', '2009-11-20') },
+    ])]);
+    const text = textOf(valid(renderClubResults(list, ctx('en'), { organisationId: '321', top: 1, splits: false }))[0]!);
+    expect(text).toContain('1. Elin Hedlund (IFK Gbg) · 30:00\n🥈 **Elin Ek** · 31:40 +1:40');
+    const starts = startList([{
+      class: H21, numberOfEntries: 2, courses: [], teams: [],
+      persons: [
+        { person: born('a', 'Elin', 'Hedlund', '1987-03-02'), organisation: CLUB, starts: [start('2026-12-05T10:00:00Z')] },
+        { person: born('b', 'Elin', 'Ek', '2009-11-20'), organisation: CLUB, starts: [start('2026-12-05T10:02:00Z')] },
+      ],
+    }]);
+    expect(textOf(valid(renderClubStartList(starts, ctx('en'), { organisationId: '321' }))[0]!)).toContain('**H21**\n`11:00` Elin Hedlund\n`11:02` Elin Ek');
+  });
+});

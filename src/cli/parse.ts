@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
 import type { Io } from './io.js';
-import { parseXmlFile } from '../eventor/parse-file.js';
+import { parseXmlFile, READABLE_FILES } from '../eventor/parse-file.js';
 import { EventorError, InvalidResponse } from '../eventor/errors.js';
 import { isValidTimeZone } from '../time/zones.js';
 
-export async function runParse(args: ParsedArgs, io: Io): Promise<number> {
+export async function runParse(args: ParsedArgs, io: Pick<Io, 'out' | 'err'>): Promise<number> {
   const [file, extra] = args.positionals;
   if (file === undefined) throw new UsageError('name the file to parse: eventor-bot parse <file>');
   if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
@@ -29,7 +29,7 @@ export async function runParse(args: ParsedArgs, io: Io): Promise<number> {
     if (error instanceof EventorError) {
       // A local file, not an answer from Eventor: the problem itself, not "unusable response".
       const problem = error instanceof InvalidResponse ? `${error.problem}${error.path ? ` at ${error.path}` : ''}` : error.message;
-      io.err(`eventor-bot parse: '${file}' cannot be read: ${problem}. parse reads Eventor's native XML lists and IOF XML 3.0 ResultList and StartList\n`);
+      io.err(`eventor-bot parse: '${file}' cannot be read: ${problem}. parse reads ${READABLE_FILES}\n`);
       return 1;
     }
     throw error;

@@ -366,6 +366,7 @@ export const TeamMemberStart = z.object({
   legOrder: z.number().int().nullable(),
   start: RaceStart,
 });
+export type TeamMemberStart = z.infer<typeof TeamMemberStart>;
 
 export const TeamStart = z.object({
   name: z.string().nullable(),

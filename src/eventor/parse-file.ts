@@ -1,12 +1,17 @@
 /**
  * Reads an XML file of either kind Eventor speaks: its native XML (recognised from the root
- * element) or IOF XML 3.0 (recognised from the namespace), and returns the domain objects.
+ * element) or IOF XML 3.0 (recognised from the namespace), and returns the domain objects: in
+ * full for lists, as a summary for the other IOF documents a club meets (entries, classes,
+ * events, courses).
  */
 import { decodeXmlBytes } from './iof/decode.js';
 import { detectIofDocument } from './iof/detect.js';
-import { parseIofDocument } from './iof/index.js';
+import { isSummarisedDocument, parseIofDocument, SUMMARISED_DOCUMENTS, summariseIofDocument } from './iof/index.js';
 import * as native from './native/index.js';
 import { InvalidResponse } from './errors.js';
+
+/** What `parse` reads, for its messages and the README. */
+export const READABLE_FILES = `Eventor's native XML lists, IOF XML 3.0 ResultList and StartList (in full) and ${SUMMARISED_DOCUMENTS.join(', ')} (a summary)`;
 
 export interface ParsedFile {
   format: 'eventor-native' | 'iof-xml-3.0';
@@ -22,6 +27,12 @@ export function parseXmlFile(bytes: Uint8Array, options: { timeZone?: string } =
   const text = decodeXmlBytes(bytes);
   // The root element decides (its namespace, or IOF 2's version marker), not a mention further on.
   const info = detectIofDocument(text);
+  if (info.version === '3.0' && isSummarisedDocument(info.rootName)) {
+    return { format: 'iof-xml-3.0', root: info.rootName, data: summariseIofDocument(text, options.timeZone === undefined ? {} : { timeZone: options.timeZone }) };
+  }
+  if (info.version === '3.0' && info.root === 'other') {
+    throw new InvalidResponse(`IOF XML 3.0 ${info.rootName ?? '?'} is not read`);
+  }
   if (info.version !== null) {
     const parsed = parseIofDocument(text, options.timeZone === undefined ? {} : { timeZone: options.timeZone });
     return { format: 'iof-xml-3.0', root: parsed.kind, data: parsed.list };

@@ -5,6 +5,7 @@ import type { Entry, Event, EventClass } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { nextDeadlineText } from './events.js';
 import { discordTimestamp, escapeName, eventUrl, isPast, linkText, personNameText, truncate } from './format.js';
+import { distinctNames, type Listed } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
@@ -19,35 +20,9 @@ function eventIsOver(event: Event, ctx: RenderContext): boolean {
   return last !== null && isPast(last, ctx);
 }
 
-interface Listed {
-  name: string;
-  birthYear: string | null;
-  club: string | null;
-}
-
 function listed(entry: Entry): Listed {
   const birthDate = entry.competitor?.person?.birthDate ?? null;
   return { name: entrantName(entry), birthYear: birthDate ? birthDate.slice(0, 4) : null, club: entry.competitor?.organisation?.name ?? null };
-}
-
-/**
- * Names as shown in one list, namesakes told apart: when two entries share a name, each gets its
- * birth year, or its club when the years do not tell them apart (two "Elin Hedlund" in one class
- * are two runners, not a duplicate).
- */
-export function distinctNames(people: readonly Listed[]): string[] {
-  const byName = new Map<string, Listed[]>();
-  for (const person of people) byName.set(person.name, [...(byName.get(person.name) ?? []), person]);
-  return people.map((person) => {
-    const namesakes = byName.get(person.name)!;
-    if (namesakes.length < 2) return person.name;
-    const years = new Set(namesakes.map((p) => p.birthYear));
-    if (person.birthYear && years.size === namesakes.length) return `${person.name} (${person.birthYear})`;
-    const clubs = new Set(namesakes.map((p) => p.club));
-    if (person.club && clubs.size === namesakes.length) return `${person.name} (${person.club})`;
-    const detail = [person.birthYear, person.club].filter((part): part is string => part !== null).join(', ');
-    return detail ? `${person.name} (${detail})` : person.name;
-  });
 }
 
 /**
@@ -64,7 +39,7 @@ export function renderClubEntries(
   const classNames = new Map<string, string>();
   for (const c of options.classes ?? []) classNames.set(c.id, c.shortName ?? c.name);
   const order = new Map<string, number>();
-  (options.classes ?? []).forEach((c, i) => order.set(c.shortName ?? c.name, i));
+  for (const [i, c] of (options.classes ?? []).entries()) order.set(c.shortName ?? c.name, i);
   const listedGroups = new Map<string, Listed[]>();
   for (const entry of entries) {
     const classId = entry.classIds[0];

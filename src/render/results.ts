@@ -8,8 +8,10 @@ import {
   discordTimestamp, escapeName, eventUrl, formatBehind, formatElapsed, formatPlace, formatStatus, isHiddenStatus, linkText,
   organisationName, personNameText, truncate,
 } from './format.js';
+import { detailText, listedPerson, namesakeDetails, type NamesakeDetail } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
-import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
+import { classSections, memberMatchers } from './class-lines.js';
+import { eventId, eventName, raceLabel, raceOrder } from './races.js';
 import { splitTable } from './splits.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
@@ -73,10 +75,7 @@ export function renderPersonResults(
   options: PageOptions & { splits: boolean; personId?: string },
 ): MessagePayload[] {
   const { language } = ctx;
-  const matches = (person: PersonResult['person']) =>
-    options.personId !== undefined ? person?.id === options.personId : true;
-  const memberMatches = (person: PersonResult['person']) =>
-    options.personId !== undefined ? person?.id === options.personId : personNameText(person?.name) === personName;
+  const matches = memberMatchers(personName, options.personId);
   const blocks: string[] = [];
   for (const list of resultLists) {
     const lines: string[] = [];
@@ -84,7 +83,7 @@ export function renderPersonResults(
     for (const classResult of list.classes) {
       const className = `**${escapeName(classResult.class.name, { max: 80 })}**`;
       const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
-      for (const person of classResult.persons.filter((p) => matches(p.person))) {
+      for (const person of classResult.persons.filter((p) => matches.person(p.person))) {
         const results = person.results.filter((r) => !isHiddenStatus(r.status)).sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event));
         const multi = results.length > 1;
         for (const result of results) {
@@ -99,7 +98,7 @@ export function renderPersonResults(
         }
       }
       for (const team of classResult.teams) {
-        for (const member of team.members.filter((m) => memberMatches(m.person))) {
+        for (const member of team.members.filter((m) => matches.teamMember(m.person))) {
           if (isHiddenStatus(member.result.status)) continue;
           date ??= member.result.startTime;
           const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
@@ -134,15 +133,28 @@ interface Row {
   result: RaceResult | null;
 }
 
-function personRow(row: Row, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
+function personRow(row: Row, detail: NamesakeDetail | null, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
   const raw = personNameText(row.person.person?.name) || '?';
   const name = escapeName(raw, { max: 80 });
   const text = standingText(row.standing, ctx, { medals: row.member, noTimes });
-  const club = row.member ? '' : organisationName(row.person.organisation, ctx, true);
-  const who = row.member ? `**${name}**` : `${name}${club ? ` (${escapeName(club, { max: 40 })})` : ''}`;
+  let who: string;
+  if (row.member) {
+    who = `**${name}**${detail ? ` (${escapeName(detailText(detail), { max: 60 })})` : ''}`;
+  } else {
+    // Others show their club anyway, so a namesake among them needs only the birth year besides.
+    const club = organisationName(row.person.organisation, ctx, true);
+    const extra = [detail?.birthYear ?? null, club ? escapeName(club, { max: 40 }) : null].filter((part): part is string => part !== null).join(', ');
+    who = extra ? `${name} (${extra})` : name;
+  }
   const line = [text.place, who, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
   if (splits && !noTimes && row.member && row.result && row.result.splits.length > 0) return `${line}\n${splitTable(row.result, ctx.language)}`;
   return line;
+}
+
+/** The lines of one race (or the overall), namesakes among them told apart. */
+function rowLines(rows: readonly Row[], ctx: RenderContext, noTimes: boolean, splits: boolean): string[] {
+  const details = namesakeDetails(rows.map((row) => listedPerson(row.person.person, row.person.organisation, ctx)));
+  return rows.map((row, i) => personRow(row, details[i] ?? null, ctx, noTimes, splits));
 }
 
 /** The rows of one race (or the overall): every club member, plus the top N of the rest. */
@@ -172,34 +184,28 @@ function individualSections(classResult: ClassResult, list: ResultList, ctx: Ren
   const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
   const isMember = (person: PersonResult) => person.organisation?.id === org;
   if (!classResult.persons.some(isMember)) return { sections: [], members: 0 };
-  const races = new Map<string, { order: number; label: string; rows: Row[] }>();
-  const overall: Row[] = [];
-  for (const person of classResult.persons) {
-    const member = isMember(person);
-    let last: RaceResult | null = null;
-    for (const result of person.results) {
-      const key = raceKey(result);
-      let race = races.get(key);
-      if (!race) {
-        race = { order: raceOrder(result, list.event), label: raceLabel(result, list.event, ctx.language), rows: [] };
-        races.set(key, race);
-      }
-      race.rows.push({ standing: result, member, person, result });
-      if (last === null || raceOrder(result, list.event) > raceOrder(last, list.event)) last = result;
+  const format = (splits: boolean) => ({
+    shown: (rows: Row[]) => selectRows(rows, options.top, noTimes),
+    lines: (rows: readonly Row[]) => rowLines(rows, ctx, noTimes, splits),
+  });
+  const sections = classSections<PersonResult, RaceResult, Row>(classResult.persons, {
+    racesOf: (person) => person.results,
+    row: (person, result) => ({ standing: result, member: isMember(person), person, result }),
+    ...format(options.splits),
+    heading: (race) => classHeading(classResult, race ?? ''),
+  }, list.event, ctx.language);
+  // Several races: the standing after the last race each person ran, as its own section.
+  if (sections.length > 1 && !noTimes) {
+    const overall: Row[] = [];
+    for (const person of classResult.persons) {
+      let last: RaceResult | null = null;
+      for (const result of person.results) if (last === null || raceOrder(result, list.event) > raceOrder(last, list.event)) last = result;
+      if (last?.overall) overall.push({ standing: last.overall, member: isMember(person), person, result: null });
     }
-    if (last?.overall) overall.push({ standing: last.overall, member, person, result: null });
+    const { shown, lines } = format(false);
+    if (overall.length > 0) sections.push({ heading: classHeading(classResult, t(ctx.language, 'render.results.overall')), blocks: lines(shown(overall)) });
   }
-  const multi = races.size > 1;
-  const sections: Section[] = [];
   const members = classResult.persons.filter((person) => isMember(person) && person.results.some((r) => !isHiddenStatus(r.status))).length;
-  for (const race of [...races.values()].sort((a, b) => a.order - b.order)) {
-    const rows = selectRows(race.rows, options.top, noTimes);
-    sections.push({ heading: classHeading(classResult, multi ? race.label : ''), blocks: rows.map((row) => personRow(row, ctx, noTimes, options.splits)) });
-  }
-  if (multi && overall.length > 0 && !noTimes) {
-    const rows = selectRows(overall, options.top, noTimes);
-    sections.push({ heading: classHeading(classResult, t(ctx.language, 'render.results.overall')), blocks: rows.map((row) => personRow(row, ctx, noTimes, false)) });
-  }
   return { sections, members };
 }
 

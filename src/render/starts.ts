@@ -4,8 +4,10 @@
 import type { ClassStart, PersonStart, RaceStart, StartList, TeamStart } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
 import { discordTimestamp, epochOf, escapeName, eventUrl, formatClock, linkText, personNameText, truncate } from './format.js';
+import { detailText, listedPerson, namesakeDetails } from './namesakes.js';
 import { COLOURS, sectionsToPages, type Section } from './pages.js';
-import { eventId, eventName, raceKey, raceLabel, raceOrder } from './races.js';
+import { classSections, memberMatchers } from './class-lines.js';
+import { eventId, eventName, raceLabel, raceOrder } from './races.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
 function startTimeText(start: RaceStart, ctx: RenderContext): string {
@@ -42,16 +44,13 @@ export function renderPersonStarts(
   options: PageOptions & { personId?: string } = {},
 ): MessagePayload[] {
   const { language } = ctx;
-  const matches = (person: { person: { id: string | null } | null }) => options.personId === undefined || person.person?.id === options.personId;
-  // A relay team lists every runner, so without an id the member is found by name.
-  const memberMatches = (member: { person: { id: string | null; name: { given: string; family: string } } | null }) =>
-    options.personId !== undefined ? member.person?.id === options.personId : personNameText(member.person?.name) === personName;
+  const matches = memberMatchers(personName, options.personId);
   const blocks: string[] = [];
   for (const list of startLists) {
     const lines: string[] = [];
     for (const classStart of list.classes) {
       const className = `**${escapeName(classStart.class.name, { max: 80 })}**`;
-      for (const person of classStart.persons.filter(matches)) {
+      for (const person of classStart.persons.filter((p) => matches.person(p.person))) {
         const multi = person.starts.length > 1;
         for (const start of [...person.starts].sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event))) {
           const parts = [multi ? raceLabel(start, list.event, language) : '', className, startTimeText(start, ctx), bibText(start.bibNumber, ctx)];
@@ -59,7 +58,7 @@ export function renderPersonStarts(
         }
       }
       for (const team of classStart.teams) {
-        for (const member of team.members.filter(memberMatches)) {
+        for (const member of team.members.filter((m) => matches.teamMember(m.person))) {
           const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
           const parts = [className, escapeName(team.name ?? ''), leg, startTimeText(member.start, ctx), bibText(member.start.bibNumber ?? team.bibNumber, ctx)];
           lines.push(parts.filter((part) => part !== '').join(' · '));
@@ -74,10 +73,20 @@ export function renderPersonStarts(
   }, { ...options, empty: t(language, 'render.starts.none') });
 }
 
-function clubPersonLine(person: PersonStart, start: RaceStart, ctx: RenderContext): string {
+function clubPersonLine(name: string, start: RaceStart, ctx: RenderContext): string {
   const clock = start.startTime ? `\`${formatClock(start.startTime, ctx)}\`` : `\`--:--\``;
-  const parts = [`${clock} ${truncate(escapeName(personNameText(person.person?.name)) || '?', 100)}`, bibText(start.bibNumber, ctx)];
+  const parts = [`${clock} ${name}`, bibText(start.bibNumber, ctx)];
   return parts.filter((part) => part !== '').join(' · ');
+}
+
+/** The runners as shown, escaped and cut, namesakes among them told apart by birth year or club. */
+function shownNames(persons: readonly PersonStart[], ctx: RenderContext): string[] {
+  const details = namesakeDetails(persons.map((person) => listedPerson(person.person, person.organisation, ctx)));
+  return persons.map((person, i) => {
+    const name = truncate(escapeName(personNameText(person.person?.name)) || '?', 100);
+    const detail = details[i];
+    return detail ? `${name} (${escapeName(detailText(detail), { max: 60 })})` : name;
+  });
 }
 
 function teamBlock(team: TeamStart, ctx: RenderContext): string {
@@ -105,7 +114,7 @@ export function renderClubStartList(startList: StartList, ctx: RenderContext, op
   const sections: Section[] = [];
   let count = 0;
   for (const classStart of startList.classes) {
-    sections.push(...classSections(classStart, startList, ctx, org));
+    sections.push(...clubStartSections(classStart, startList, ctx, org));
     // Runners, not rows: a multi-race runner has a row per race, a relay team several runners.
     count += classStart.persons.filter((p) => isClubs(p.organisation, org)).length;
     count += classStart.teams.flatMap((team) => team.members).filter((m) => isClubs(m.organisation, org)).length;
@@ -122,29 +131,24 @@ export function renderClubStartList(startList: StartList, ctx: RenderContext, op
   });
 }
 
-function classSections(classStart: ClassStart, list: StartList, ctx: RenderContext, org: string): Section[] {
+interface StartRow {
+  person: PersonStart;
+  start: RaceStart;
+}
+
+function clubStartSections(classStart: ClassStart, list: StartList, ctx: RenderContext, org: string): Section[] {
   const className = `**${escapeName(classStart.class.name)}**`;
-  const sections: Section[] = [];
   const persons = classStart.persons.filter((p) => isClubs(p.organisation, org));
-  if (persons.length > 0) {
-    const races = new Map<string, { order: number; label: string; rows: Array<{ time: string | null; line: string }> }>();
-    for (const person of persons) {
-      for (const start of person.starts) {
-        const key = raceKey(start);
-        let race = races.get(key);
-        if (!race) {
-          race = { order: raceOrder(start, list.event), label: raceLabel(start, list.event, ctx.language), rows: [] };
-          races.set(key, race);
-        }
-        race.rows.push({ time: start.startTime, line: clubPersonLine(person, start, ctx) });
-      }
-    }
-    const multi = races.size > 1;
-    for (const race of [...races.values()].sort((a, b) => a.order - b.order)) {
-      race.rows.sort((a, b) => byStartTime(a.time, b.time));
-      sections.push({ heading: multi ? `${className} · ${race.label}` : className, blocks: race.rows.map((row) => row.line) });
-    }
-  }
+  const sections = classSections<PersonStart, RaceStart, StartRow>(persons, {
+    racesOf: (person) => person.starts,
+    row: (person, start) => ({ person, start }),
+    shown: (rows) => rows.sort((a, b) => byStartTime(a.start.startTime, b.start.startTime)),
+    lines: (rows) => {
+      const names = shownNames(rows.map((row) => row.person), ctx);
+      return rows.map((row, i) => clubPersonLine(names[i]!, row.start, ctx));
+    },
+    heading: (race) => (race === null ? className : `${className} · ${race}`),
+  }, list.event, ctx.language);
   const teams = classStart.teams.filter((team) => team.organisations.some((ref) => isClubs(ref, org)) || team.members.some((m) => isClubs(m.organisation, org)));
   if (teams.length > 0) {
     teams.sort((a, b) => byStartTime(a.startTime, b.startTime));

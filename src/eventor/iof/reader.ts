@@ -8,7 +8,8 @@
  *   other namespaces (Eventor's extensions, custom data) are ignored, except Eventor's
  *   `EventRaceId` on `Event/Race`, which gives results their Eventor race id.
  * - A class spread over several ClassResult/ClassStart blocks (OS2010 writes one per relay leg) is
- *   merged into one, and teams with the same name and bib in those blocks are merged too.
+ *   merged into one, and teams with the same name and bib in those blocks are merged too, their
+ *   organisations joined (start and result lists alike: one walker reads both).
  * - A team's status, time, time behind and place are those of the OverallResult of its last leg;
  *   when no leg has one, the status is the first non-OK member status (else OK) and the time the
  *   sum of the leg times when every leg has one. Start = first leg's start, finish = last leg's.
@@ -23,7 +24,7 @@ import { InvalidResponse, ValidationError } from '../errors.js';
 import type {
   Card, ClassRef, ClassResult, ClassStart, Course, EventRef, OrganisationRef, OverallResult, PersonRef,
   PersonResult, PersonStart, PunchingUnitType, RaceResult, RaceStart, ResultList, ResultStatus, SplitTime,
-  StartList, TeamMemberResult, TeamResult, TeamStart,
+  StartList, TeamMemberResult, TeamMemberStart, TeamResult, TeamStart,
 } from '../model.js';
 import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
 import { isValidTimeZone } from '../../time/zones.js';
@@ -31,9 +32,6 @@ import { toXmlText } from './decode.js';
 import { detectIofDocument, EVENTOR_EXTENSIONS_NS } from './detect.js';
 import { parseDate, parseDateTime, parseInteger, parseSeconds, parseStatus } from './values.js';
 import { attr, childrenNamed, firstChild, parseXml, textOf, type XmlElement } from './xml-tree.js';
-
-// model.ts exports no type alias for it.
-type TeamMemberStart = TeamStart['members'][number];
 
 export interface IofReadOptions {
   /** IANA zone for times written without an offset; without it such times stay wall-clock text. */
@@ -364,6 +362,47 @@ function readRaceResult(ctx: Ctx, el: XmlElement, path: string): ReadRaceResult 
   };
 }
 
+// --- the one walker over both kinds of list -----------------------------------------------------
+//
+// A ResultList and a StartList have one shape: class blocks holding persons (each with one race
+// entry per race) and teams (each with members, one race entry each). What differs is data: the
+// element names, how one race entry is read, what a member without one becomes, and how a team's
+// own standing is made from its members. `ListKind` holds exactly that; `walkClasses` does the rest
+// (streaming the blocks, merging a class spread over several blocks and its teams).
+
+interface TeamBuild<Member> {
+  name: string | null;
+  organisations: OrganisationRef[];
+  bibNumber: string | null;
+  members: Member[];
+  merged: boolean;
+}
+
+/** What every class of a list has, whatever its kind. */
+interface ClassShape<Person> {
+  numberOfEntries: number | null;
+  courses: Course[];
+  persons: Person[];
+}
+
+interface ListKind<Race, Member extends { leg: number | null; legOrder: number | null }, Person, Team, Class extends ClassShape<Person>> {
+  root: 'ResultList' | 'StartList';
+  block: 'ClassResult' | 'ClassStart';
+  person: 'PersonResult' | 'PersonStart';
+  team: 'TeamResult' | 'TeamStart';
+  member: 'TeamMemberResult' | 'TeamMemberStart';
+  race: 'Result' | 'Start';
+  readRace(ctx: Ctx, el: XmlElement, path: string): { race: Race; leg: number | null; legOrder: number | null };
+  /** What a team member with a Person but no race entry becomes (old QuickEvent writes them). */
+  raceless(ctx: Ctx): Race;
+  makePerson(person: PersonRef | null, organisation: OrganisationRef | null, races: Race[]): Person;
+  makeMember(person: PersonRef | null, organisation: OrganisationRef | null, leg: number | null, legOrder: number | null, race: Race): Member;
+  /** The team's name when its `Name` is missing (a fallback of the kind), else null. */
+  teamNameFallback(ctx: Ctx, el: XmlElement, organisations: OrganisationRef[]): string | null;
+  finishTeam(team: TeamBuild<Member>): Team;
+  makeClass(ref: ClassRef, entries: number | null, courses: Course[], persons: Person[]): Class & { teams: Team[] };
+}
+
 function classKey(ref: ClassRef): string {
   return ref.id !== null ? `id:${ref.id}` : `name:${ref.name}`;
 }
@@ -374,6 +413,13 @@ function teamKey(name: string | null, bib: string | null): string {
 
 function legSortKey(m: { leg: number | null; legOrder: number | null }): number {
   return (m.leg ?? Number.MAX_SAFE_INTEGER / 1024) * 1024 + (m.legOrder ?? 0);
+}
+
+/** The first leg's member (its start is the team's start). */
+function firstLegMember<T extends { leg: number | null }>(members: T[]): T | null {
+  let first: T | null = null;
+  for (const m of members) if (first === null || (m.leg ?? Infinity) < (first.leg ?? Infinity)) first = m;
+  return first;
 }
 
 /** The member whose result is the team's: the highest leg, among parallel runners the last one with an OverallResult. */
@@ -388,50 +434,94 @@ function lastLegMember<T extends { leg: number | null }>(members: T[], hasOveral
   return best;
 }
 
-// --- ResultList ----------------------------------------------------------------------------------
-
-const LIST_STATUSES: Record<string, ResultList['status']> = { complete: 'complete', snapshot: 'snapshot', delta: 'delta' };
-
-interface TeamBuild {
-  name: string;
-  organisations: OrganisationRef[];
-  bibNumber: string | null;
-  members: TeamMemberResult[];
-  merged: boolean;
+/** One PersonResult/PersonStart in a single pass over its children: a vacant slot has no Person. */
+function readPersonEntry<Race, Person>(ctx: Ctx, kind: ListKind<Race, never, Person, unknown, ClassShape<Person>>, el: XmlElement, path: string): Person {
+  const races: Race[] = [];
+  let personEl: XmlElement | null = null;
+  let organisationEl: XmlElement | null = null;
+  let r = 0;
+  for (const c of el.children ?? []) {
+    if (c.ns !== ctx.ns) continue;
+    if (c.local === kind.race) {
+      r++;
+      races.push(kind.readRace(ctx, c, `${path}/${kind.race}[${r}]`).race);
+    } else if (c.local === 'Person') {
+      personEl ??= c;
+    } else if (c.local === 'Organisation') {
+      organisationEl ??= c;
+    }
+  }
+  return kind.makePerson(readPerson(ctx, personEl), readOrganisation(ctx, organisationEl), races);
 }
 
-function readResultList(text: string, ctx: Ctx): ResultList {
-  const classes: ClassResult[] = [];
-  const byClass = new Map<string, { cls: ClassResult; teams: TeamBuild[]; teamIndex: Map<string, TeamBuild> }>();
-  const { root, event } = streamBlocks(text, ctx, 'ResultList', 'ClassResult', (block, b) => {
-    const path = `ResultList/ClassResult[${b + 1}]`;
+function readTeamEntry<Race, Member extends { leg: number | null; legOrder: number | null }>(
+  ctx: Ctx, kind: ListKind<Race, Member, unknown, unknown, ClassShape<unknown>>, el: XmlElement, path: string,
+): TeamBuild<Member> {
+  const organisations: OrganisationRef[] = [];
+  const members: Member[] = [];
+  let m = 0;
+  for (const c of el.children ?? []) {
+    if (c.ns !== ctx.ns) continue;
+    if (c.local === 'Organisation') {
+      const o = readOrganisation(ctx, c);
+      if (o !== null) organisations.push(o);
+    } else if (c.local === kind.member) {
+      m++;
+      const person = readPerson(ctx, firstChild(c, ctx.ns, 'Person'));
+      const organisation = readOrganisation(ctx, firstChild(c, ctx.ns, 'Organisation'));
+      const raceEl = firstChild(c, ctx.ns, kind.race);
+      if (raceEl === null) {
+        // Without a race entry a member is kept only when it names someone.
+        if (person !== null) members.push(kind.makeMember(person, organisation, null, null, kind.raceless(ctx)));
+        continue;
+      }
+      const { race, leg, legOrder } = kind.readRace(ctx, raceEl, `${path}/${kind.member}[${m}]/${kind.race}[1]`);
+      members.push(kind.makeMember(person, organisation, leg, legOrder, race));
+    }
+  }
+  const name = text(ctx, el, 'Name') ?? kind.teamNameFallback(ctx, el, organisations);
+  return { name, organisations, bibNumber: text(ctx, el, 'BibNumber'), members, merged: false };
+}
+
+/**
+ * The classes of a list: every class block in document order, a class written in several blocks
+ * (OS2010: one per relay leg) merged into one, and teams with the same name and bib merged too.
+ */
+function walkClasses<Race, Member extends { leg: number | null; legOrder: number | null }, Person, Team, Class extends ClassShape<Person>>(
+  source: string, ctx: Ctx, kind: ListKind<Race, Member, Person, Team, Class>,
+): { root: XmlElement; event: EventRef; classes: Array<Class & { teams: Team[] }> } {
+  type Built = Class & { teams: Team[] };
+  const classes: Built[] = [];
+  const byClass = new Map<string, { cls: Built; teams: TeamBuild<Member>[]; teamIndex: Map<string, TeamBuild<Member>> }>();
+  const { root, event } = streamBlocks(source, ctx, kind.root, kind.block, (block, b) => {
+    const path = `${kind.root}/${kind.block}[${b + 1}]`;
     const { ref, entries } = readClass(ctx, block, path);
     const courses = readClassCourses(ctx, block, path);
-    const persons: PersonResult[] = [];
-    const teams: TeamBuild[] = [];
+    const persons: Person[] = [];
+    const teams: TeamBuild<Member>[] = [];
     let p = 0;
     let t = 0;
     for (const child of block.children ?? []) {
       if (child.ns !== ctx.ns) continue;
-      if (child.local === 'PersonResult') {
+      if (child.local === kind.person) {
         p++;
-        persons.push(readPersonResult(ctx, child, `${path}/PersonResult[${p}]`));
-      } else if (child.local === 'TeamResult') {
+        persons.push(readPersonEntry(ctx, kind as unknown as ListKind<Race, never, Person, unknown, ClassShape<Person>>, child, `${path}/${kind.person}[${p}]`));
+      } else if (child.local === kind.team) {
         t++;
-        teams.push(readTeamResult(ctx, child, `${path}/TeamResult[${t}]`));
+        teams.push(readTeamEntry(ctx, kind, child, `${path}/${kind.team}[${t}]`));
       }
     }
     const key = classKey(ref);
     const existing = byClass.get(key);
     if (existing === undefined) {
-      const cls: ClassResult = { class: ref, numberOfEntries: entries, numberOfStarts: null, courses, persons, teams: [] };
-      const teamIndex = new Map<string, TeamBuild>();
+      const cls = kind.makeClass(ref, entries, courses, persons);
+      const teamIndex = new Map<string, TeamBuild<Member>>();
       for (const team of teams) teamIndex.set(teamKey(team.name, team.bibNumber), team);
       byClass.set(key, { cls, teams, teamIndex });
       classes.push(cls);
       return;
     }
-    // The same class again (OS2010: one block per relay leg): merge.
+    // The same class again: merge.
     const target = existing.cls;
     for (const person of persons) target.persons.push(person);
     const seen = new Set(target.courses.map((c) => JSON.stringify(c)));
@@ -452,84 +542,22 @@ function readResultList(text: string, ctx: Ctx): ResultList {
       }
     }
   });
-  const statusText = attr(root, 'status');
-  let status: ResultList['status'] = 'complete';
-  if (statusText !== null) {
-    const s = LIST_STATUSES[statusText.toLowerCase()];
-    if (s === undefined) throw new InvalidResponse(`unknown ResultList status '${statusText}'`, 'ResultList@status');
-    status = s;
+  for (const { cls, teams } of byClass.values()) {
+    cls.teams = teams.map((team) => kind.finishTeam(team.merged ? { ...team, members: [...team.members].sort((a, b) => legSortKey(a) - legSortKey(b)) } : team));
   }
-  for (const { cls, teams } of byClass.values()) cls.teams = teams.map(finishTeam);
-  return { status, event, classes };
+  return { root, event, classes };
 }
 
-function readPersonResult(ctx: Ctx, el: XmlElement, path: string): PersonResult {
-  const results: RaceResult[] = [];
-  let person: PersonRef | null = null;
-  let organisation: OrganisationRef | null = null;
-  let r = 0;
-  for (const c of el.children ?? []) {
-    if (c.ns !== ctx.ns) continue;
-    if (c.local === 'Result') {
-      r++;
-      results.push(readRaceResult(ctx, c, `${path}/Result[${r}]`).result);
-    } else if (c.local === 'Person') {
-      person = readPerson(ctx, c);
-    } else if (c.local === 'Organisation') {
-      organisation = readOrganisation(ctx, c);
-    }
-  }
-  return { person, organisation, results };
-}
+// --- ResultList ----------------------------------------------------------------------------------
 
-function readTeamResult(ctx: Ctx, el: XmlElement, path: string): TeamBuild {
-  const organisations: OrganisationRef[] = [];
-  const members: TeamMemberResult[] = [];
-  let m = 0;
-  for (const c of el.children ?? []) {
-    if (c.ns !== ctx.ns) continue;
-    if (c.local === 'Organisation') {
-      const o = readOrganisation(ctx, c);
-      if (o !== null) organisations.push(o);
-    } else if (c.local === 'TeamMemberResult') {
-      m++;
-      const member = readTeamMemberResult(ctx, c, `${path}/TeamMemberResult[${m}]`);
-      if (member !== null) members.push(member);
-    }
-  }
-  const organization = firstChild(el, ctx.ns, 'Organization');
-  const name = text(ctx, el, 'Name')
-    // Old QuickEvent wrote the team name in a US-spelled <Organization> instead of <Name>.
-    ?? (organization === null ? null : text(ctx, organization, 'Name'))
-    ?? organisations[0]?.name ?? text(ctx, el, 'BibNumber') ?? '';
-  return { name, organisations, bibNumber: text(ctx, el, 'BibNumber'), members, merged: false };
-}
+const LIST_STATUSES: Record<string, ResultList['status']> = { complete: 'complete', snapshot: 'snapshot', delta: 'delta' };
 
-function readTeamMemberResult(ctx: Ctx, el: XmlElement, path: string): TeamMemberResult | null {
-  const person = readPerson(ctx, firstChild(el, ctx.ns, 'Person'));
-  const organisation = readOrganisation(ctx, firstChild(el, ctx.ns, 'Organisation'));
-  const resultEl = firstChild(el, ctx.ns, 'Result');
-  if (resultEl === null) {
-    if (person === null) return null;
-    return {
-      person, organisation, leg: null, legOrder: null,
-      result: {
-        raceId: ctx.onlyRaceId, raceNumber: null, bibNumber: null, startTime: null, finishTime: null, time: null,
-        timeBehind: null, position: null, status: 'Inactive', splits: [], overall: null, course: null, cards: [],
-      },
-    };
-  }
-  const { result, leg, legOrder } = readRaceResult(ctx, resultEl, `${path}/Result[1]`);
-  return { person, organisation, leg, legOrder, result };
-}
-
-function finishTeam(team: TeamBuild): TeamResult {
-  const members = team.merged ? [...team.members].sort((a, b) => legSortKey(a) - legSortKey(b)) : team.members;
+function finishTeamResult(team: TeamBuild<TeamMemberResult>): TeamResult {
+  const members = team.members;
   const last = lastLegMember(members, (m) => m.result.overall !== null);
-  let first: TeamMemberResult | null = null;
-  for (const m of members) if (first === null || (m.leg ?? Infinity) < (first.leg ?? Infinity)) first = m;
+  const first = firstLegMember(members);
   const base = {
-    name: team.name,
+    name: team.name ?? '',
     organisations: team.organisations,
     bibNumber: team.bibNumber,
     startTime: first?.result.startTime ?? null,
@@ -555,76 +583,47 @@ function finishTeam(team: TeamBuild): TeamResult {
   });
 }
 
+const RESULTS: ListKind<RaceResult, TeamMemberResult, PersonResult, TeamResult, Omit<ClassResult, 'teams'>> = {
+  root: 'ResultList',
+  block: 'ClassResult',
+  person: 'PersonResult',
+  team: 'TeamResult',
+  member: 'TeamMemberResult',
+  race: 'Result',
+  readRace: (ctx, el, path) => {
+    const { result, leg, legOrder } = readRaceResult(ctx, el, path);
+    return { race: result, leg, legOrder };
+  },
+  raceless: (ctx) => ({
+    raceId: ctx.onlyRaceId, raceNumber: null, bibNumber: null, startTime: null, finishTime: null, time: null,
+    timeBehind: null, position: null, status: 'Inactive', splits: [], overall: null, course: null, cards: [],
+  }),
+  makePerson: (person, organisation, results) => ({ person, organisation, results }),
+  makeMember: (person, organisation, leg, legOrder, result) => ({ person, organisation, leg, legOrder, result }),
+  teamNameFallback: (ctx, el, organisations) => {
+    // Old QuickEvent wrote the team name in a US-spelled <Organization> instead of <Name>.
+    const organization = firstChild(el, ctx.ns, 'Organization');
+    return (organization === null ? null : text(ctx, organization, 'Name')) ?? organisations[0]?.name ?? text(ctx, el, 'BibNumber') ?? '';
+  },
+  finishTeam: finishTeamResult,
+  makeClass: (ref, entries, courses, persons) => ({ class: ref, numberOfEntries: entries, numberOfStarts: null, courses, persons, teams: [] }),
+};
+
+function readResultList(source: string, ctx: Ctx): ResultList {
+  const { root, event, classes } = walkClasses(source, ctx, RESULTS);
+  const statusText = attr(root, 'status');
+  let status: ResultList['status'] = 'complete';
+  if (statusText !== null) {
+    const s = LIST_STATUSES[statusText.toLowerCase()];
+    if (s === undefined) throw new InvalidResponse(`unknown ResultList status '${statusText}'`, 'ResultList@status');
+    status = s;
+  }
+  return { status, event, classes };
+}
+
 // --- StartList -----------------------------------------------------------------------------------
 
-interface TeamStartBuild {
-  name: string | null;
-  organisations: OrganisationRef[];
-  bibNumber: string | null;
-  members: TeamMemberStart[];
-  merged: boolean;
-}
-
-function readStartList(text: string, ctx: Ctx): StartList {
-  const classes: ClassStart[] = [];
-  const byClass = new Map<string, { cls: ClassStart; teams: TeamStartBuild[]; teamIndex: Map<string, TeamStartBuild> }>();
-  const { event } = streamBlocks(text, ctx, 'StartList', 'ClassStart', (block, b) => {
-    const path = `StartList/ClassStart[${b + 1}]`;
-    const { ref, entries } = readClass(ctx, block, path);
-    const courses = readClassCourses(ctx, block, path);
-    const persons: PersonStart[] = [];
-    const teams: TeamStartBuild[] = [];
-    let p = 0;
-    let t = 0;
-    for (const child of block.children ?? []) {
-      if (child.ns !== ctx.ns) continue;
-      if (child.local === 'PersonStart') {
-        p++;
-        persons.push(readPersonStart(ctx, child, `${path}/PersonStart[${p}]`));
-      } else if (child.local === 'TeamStart') {
-        t++;
-        teams.push(readTeamStart(ctx, child, `${path}/TeamStart[${t}]`));
-      }
-    }
-    const key = classKey(ref);
-    const existing = byClass.get(key);
-    if (existing === undefined) {
-      const cls: ClassStart = { class: ref, numberOfEntries: entries, courses, persons, teams: [] };
-      const teamIndex = new Map<string, TeamStartBuild>();
-      for (const team of teams) teamIndex.set(teamKey(team.name, team.bibNumber), team);
-      byClass.set(key, { cls, teams, teamIndex });
-      classes.push(cls);
-      return;
-    }
-    const target = existing.cls;
-    for (const person of persons) target.persons.push(person);
-    const seen = new Set(target.courses.map((c) => JSON.stringify(c)));
-    for (const course of courses) if (!seen.has(JSON.stringify(course))) target.courses.push(course);
-    target.numberOfEntries ??= entries;
-    for (const team of teams) {
-      const k = teamKey(team.name, team.bibNumber);
-      const same = existing.teamIndex.get(k);
-      if (same === undefined) {
-        existing.teams.push(team);
-        existing.teamIndex.set(k, team);
-      } else {
-        for (const m of team.members) same.members.push(m);
-        same.merged = true;
-      }
-    }
-  });
-  for (const { cls, teams } of byClass.values()) {
-    cls.teams = teams.map((team): TeamStart => {
-      const members = team.merged ? [...team.members].sort((a, b) => legSortKey(a) - legSortKey(b)) : team.members;
-      let first: TeamMemberStart | null = null;
-      for (const m of members) if (first === null || (m.leg ?? Infinity) < (first.leg ?? Infinity)) first = m;
-      return { name: team.name, organisations: team.organisations, bibNumber: team.bibNumber, startTime: first?.start.startTime ?? null, members };
-    });
-  }
-  return { event, classes };
-}
-
-function readRaceStart(ctx: Ctx, el: XmlElement, path: string): { start: RaceStart; leg: number | null; legOrder: number | null } {
+function readRaceStart(ctx: Ctx, el: XmlElement, path: string): { race: RaceStart; leg: number | null; legOrder: number | null } {
   const raceNumber = parseInteger(attr(el, 'raceNumber'), () => `${path}@raceNumber`);
   const courseEl = firstChild(el, ctx.ns, 'Course');
   const cards: Card[] = [];
@@ -635,7 +634,7 @@ function readRaceStart(ctx: Ctx, el: XmlElement, path: string): { start: RaceSta
   return {
     leg: parseInteger(text(ctx, el, 'Leg'), () => `${path}/Leg`),
     legOrder: parseInteger(text(ctx, el, 'LegOrder'), () => `${path}/LegOrder`),
-    start: {
+    race: {
       raceId: raceIdFor(ctx, raceNumber),
       raceNumber,
       startTime: parseDateTime(text(ctx, el, 'StartTime'), ctx, dateFor(ctx, raceNumber), () => `${path}/StartTime`),
@@ -646,36 +645,25 @@ function readRaceStart(ctx: Ctx, el: XmlElement, path: string): { start: RaceSta
   };
 }
 
-function readPersonStart(ctx: Ctx, el: XmlElement, path: string): PersonStart {
-  const starts = childrenNamed(el, ctx.ns, 'Start').map((s, i) => readRaceStart(ctx, s, `${path}/Start[${i + 1}]`).start);
-  return {
-    // A vacant slot has no Person.
-    person: readPerson(ctx, firstChild(el, ctx.ns, 'Person')),
-    organisation: readOrganisation(ctx, firstChild(el, ctx.ns, 'Organisation')),
-    starts,
-  };
-}
+const STARTS: ListKind<RaceStart, TeamMemberStart, PersonStart, TeamStart, Omit<ClassStart, 'teams'>> = {
+  root: 'StartList',
+  block: 'ClassStart',
+  person: 'PersonStart',
+  team: 'TeamStart',
+  member: 'TeamMemberStart',
+  race: 'Start',
+  readRace: readRaceStart,
+  raceless: (ctx) => ({ raceId: ctx.onlyRaceId, raceNumber: null, startTime: null, bibNumber: null, cards: [], course: null }),
+  makePerson: (person, organisation, starts) => ({ person, organisation, starts }),
+  makeMember: (person, organisation, leg, legOrder, start) => ({ person, organisation, leg, legOrder, start }),
+  teamNameFallback: () => null,
+  finishTeam: (team) => ({
+    name: team.name, organisations: team.organisations, bibNumber: team.bibNumber, startTime: firstLegMember(team.members)?.start.startTime ?? null, members: team.members,
+  }),
+  makeClass: (ref, entries, courses, persons) => ({ class: ref, numberOfEntries: entries, courses, persons, teams: [] }),
+};
 
-function readTeamStart(ctx: Ctx, el: XmlElement, path: string): TeamStartBuild {
-  const organisations: OrganisationRef[] = [];
-  for (const o of childrenNamed(el, ctx.ns, 'Organisation')) {
-    const org = readOrganisation(ctx, o);
-    if (org !== null) organisations.push(org);
-  }
-  const members: TeamMemberStart[] = [];
-  const memberEls = childrenNamed(el, ctx.ns, 'TeamMemberStart');
-  for (let i = 0; i < memberEls.length; i++) {
-    const m = memberEls[i]!;
-    const person = readPerson(ctx, firstChild(m, ctx.ns, 'Person'));
-    const organisation = readOrganisation(ctx, firstChild(m, ctx.ns, 'Organisation'));
-    const startEl = firstChild(m, ctx.ns, 'Start');
-    if (startEl === null) {
-      if (person === null) continue;
-      members.push({ person, organisation, leg: null, legOrder: null, start: { raceId: ctx.onlyRaceId, raceNumber: null, startTime: null, bibNumber: null, cards: [], course: null } });
-      continue;
-    }
-    const { start, leg, legOrder } = readRaceStart(ctx, startEl, `${path}/TeamMemberStart[${i + 1}]/Start[1]`);
-    members.push({ person, organisation, leg, legOrder, start });
-  }
-  return { name: text(ctx, el, 'Name'), organisations, bibNumber: text(ctx, el, 'BibNumber'), members, merged: false };
+function readStartList(source: string, ctx: Ctx): StartList {
+  const { event, classes } = walkClasses(source, ctx, STARTS);
+  return { event, classes };
 }

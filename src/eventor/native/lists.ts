@@ -1,12 +1,12 @@
 /**
- * Start and result lists (wire notes 7.16 to 7.23). These can hold tens of thousands of runners
- * with splits, so the per-runner code avoids building path strings and intermediate arrays
- * unless something is wrong.
+ * Start and result lists (wire notes 7.16 to 7.23), read by one walker (ListKind below). These
+ * can hold tens of thousands of runners with splits, so the per-runner code avoids building path
+ * strings and intermediate arrays unless something is wrong.
  */
 import { InvalidResponse } from '../errors.js';
 import type {
   ClassRef, ClassResult, ClassStart, OverallResult, PersonResult, PersonStart, RaceResult, RaceStart,
-  ResultList, SplitTime, StartList, TeamMemberResult, TeamResult, TeamStart,
+  ResultList, SplitTime, StartList, TeamMemberResult, TeamMemberStart, TeamResult, TeamStart,
 } from '../model.js';
 import { ResultList as ResultListSchema, StartList as StartListSchema } from '../model.js';
 import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
@@ -41,56 +41,52 @@ function bib(node: XmlValue): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Starts
+// The one walker over both kinds of list: class -> person (one race entry per race) | team ->
+// members (one race entry each). What a start list and a result list differ in is data, in a
+// ListKind: element names, how a race entry is read (for a person and for a relay member), and
+// how a person, member, team and class are assembled.
 
-function raceStart(node: XmlValue, raceId: string | null, ctx: Ctx, path: string): RaceStart {
-  const length = toNumber(text(node, 'CourseLength'));
-  return {
-    raceId,
-    raceNumber: null,
-    startTime: dateTime(node, 'StartTime', ctx, path),
-    bibNumber: bib(node),
-    cards: cards(node),
-    course: length === null ? null : { name: null, length, climb: null, controls: null },
-  };
+interface ListKind<Race, Member, Person, Team, Class> {
+  classBlock: 'ClassStart' | 'ClassResult';
+  person: 'PersonStart' | 'PersonResult';
+  team: 'TeamStart' | 'TeamResult';
+  member: 'TeamMemberStart' | 'TeamMemberResult';
+  /** A multi-race person wraps each race entry in this, with the race's `EventRaceId`. */
+  perRace: 'RaceStart' | 'RaceResult';
+  race: 'Start' | 'Result';
+  readRace(node: XmlValue, raceId: string | null, ctx: Ctx, path: string): Race;
+  readMemberRace(node: XmlValue, ctx: Ctx, path: string): Race;
+  makePerson(person: PersonStart['person'], organisation: PersonStart['organisation'], races: Race[]): Person;
+  makeMember(person: PersonStart['person'], organisation: PersonStart['organisation'], leg: number | null, legOrder: number | null, race: Race): Member;
+  makeTeam(node: XmlValue, ctx: Ctx, path: string, members: Member[]): Team;
+  makeClass(node: XmlValue, ref: ClassRef, persons: Person[], teams: Team[]): Class;
 }
 
-function personStart(node: XmlValue, ctx: Ctx, path: string): PersonStart {
-  const raceStarts = children(node, 'RaceStart');
-  let starts: RaceStart[];
-  if (raceStarts.length > 0) {
-    starts = each(node, 'RaceStart', path, (rs, p) => raceStart(required(rs, 'Start', p), text(rs, 'EventRaceId'), ctx, `${p}/Start`));
+function personEntry<Race, Person>(kind: ListKind<Race, unknown, Person, unknown, unknown>, node: XmlValue, ctx: Ctx, path: string): Person {
+  let races: Race[];
+  if (children(node, kind.perRace).length > 0) {
+    races = each(node, kind.perRace, path, (wrapper, p) => kind.readRace(required(wrapper, kind.race, p), text(wrapper, 'EventRaceId'), ctx, `${p}/${kind.race}`));
   } else {
-    const start = required(node, 'Start', path);
-    starts = [raceStart(start, text(start, 'EventRaceId'), ctx, `${path}/Start`)];
+    const single = child(node, kind.race);
+    if (single === undefined) throw new InvalidResponse(`missing <${kind.race}> or <${kind.perRace}>`, `${path}/${kind.race}`);
+    races = [kind.readRace(single, text(single, 'EventRaceId'), ctx, `${path}/${kind.race}`)];
   }
-  return { person: personOrId(node, path), organisation: organisationOrId(node), starts };
+  return kind.makePerson(personOrId(node, path), organisationOrId(node), races);
 }
 
-function teamStart(node: XmlValue, ctx: Ctx, path: string): TeamStart {
-  return {
-    name: text(node, 'TeamName'),
-    organisations: organisationRefs(node),
-    bibNumber: bib(node),
-    startTime: dateTime(node, 'StartTime', ctx, path),
-    members: each(node, 'TeamMemberStart', path, (m, p) => ({
-      person: personOrId(m, p),
-      organisation: organisationOrId(m),
-      leg: toInt(text(m, 'Leg')),
-      legOrder: toInt(text(m, 'LegOrder')),
-      start: raceStart(child(m, 'Start') ?? m, text(m, 'EventRaceId'), ctx, p),
-    })),
-  };
+function teamEntry<Race, Member, Team>(kind: ListKind<Race, Member, unknown, Team, unknown>, node: XmlValue, ctx: Ctx, path: string): Team {
+  const members = each(node, kind.member, path, (m, p) =>
+    kind.makeMember(personOrId(m, p), organisationOrId(m), toInt(text(m, 'Leg')), toInt(text(m, 'LegOrder')), kind.readMemberRace(m, ctx, p)));
+  return kind.makeTeam(node, ctx, path, members);
 }
 
-function classStart(node: XmlValue, ctx: Ctx, path: string): ClassStart {
-  return {
-    class: classRef(node, path),
-    numberOfEntries: toInt(attr(node, 'numberOfEntries')),
-    courses: [],
-    persons: each(node, 'PersonStart', path, (p, pp) => personStart(p, ctx, pp)),
-    teams: each(node, 'TeamStart', path, (t, tp) => teamStart(t, ctx, tp)),
-  };
+function classEntry<Race, Member, Person, Team, Class>(kind: ListKind<Race, Member, Person, Team, Class>, node: XmlValue, ctx: Ctx, path: string): Class {
+  return kind.makeClass(
+    node,
+    classRef(node, path),
+    each(node, kind.person, path, (p, pp) => personEntry(kind, p, ctx, pp)),
+    each(node, kind.team, path, (t, tp) => teamEntry(kind, t, ctx, tp)),
+  );
 }
 
 /**
@@ -105,11 +101,49 @@ function mapClasses<T>(node: XmlValue, name: string, path: string, doc: ChunkedD
   return out;
 }
 
-function startList(node: XmlValue, ctx: Ctx, path: string, chunks?: ChunkedDocument): StartList {
+function classes<Class>(kind: ListKind<unknown, unknown, unknown, unknown, Class>, node: XmlValue, ctx: Ctx, path: string, chunks?: ChunkedDocument): Class[] {
+  return mapClasses(node, kind.classBlock, path, chunks, (c, cp) => classEntry(kind, c, ctx, cp));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starts
+
+function raceStart(node: XmlValue, raceId: string | null, ctx: Ctx, path: string): RaceStart {
+  const length = toNumber(text(node, 'CourseLength'));
   return {
-    event: eventRef(node, ctx, path),
-    classes: mapClasses(node, 'ClassStart', path, chunks, (c, cp) => classStart(c, ctx, cp)),
+    raceId,
+    raceNumber: null,
+    startTime: dateTime(node, 'StartTime', ctx, path),
+    bibNumber: bib(node),
+    cards: cards(node),
+    course: length === null ? null : { name: null, length, climb: null, controls: null },
   };
+}
+
+const STARTS: ListKind<RaceStart, TeamMemberStart, PersonStart, TeamStart, ClassStart> = {
+  classBlock: 'ClassStart',
+  person: 'PersonStart',
+  team: 'TeamStart',
+  member: 'TeamMemberStart',
+  perRace: 'RaceStart',
+  race: 'Start',
+  readRace: raceStart,
+  // A relay member's start is in its own <Start>, or (older lists) in the member element itself.
+  readMemberRace: (m, ctx, path) => raceStart(child(m, 'Start') ?? m, text(m, 'EventRaceId'), ctx, path),
+  makePerson: (person, organisation, starts) => ({ person, organisation, starts }),
+  makeMember: (person, organisation, leg, legOrder, start) => ({ person, organisation, leg, legOrder, start }),
+  makeTeam: (node, ctx, path, members) => ({
+    name: text(node, 'TeamName'),
+    organisations: organisationRefs(node),
+    bibNumber: bib(node),
+    startTime: dateTime(node, 'StartTime', ctx, path),
+    members,
+  }),
+  makeClass: (node, ref, persons, teams) => ({ class: ref, numberOfEntries: toInt(attr(node, 'numberOfEntries')), courses: [], persons, teams }),
+};
+
+function startList(node: XmlValue, ctx: Ctx, path: string, chunks?: ChunkedDocument): StartList {
+  return { event: eventRef(node, ctx, path), classes: classes(STARTS, node, ctx, path, chunks) };
 }
 
 export function parseStartList(xml: string, options: ParseOptions): StartList {
@@ -167,7 +201,23 @@ function overallResult(node: XmlValue, path: string): OverallResult | null {
   });
 }
 
-function raceResult(node: XmlValue, raceId: string | null, ctx: Ctx, path: string): RaceResult {
+/** Where a person's race result and a relay member's leg result read their time behind and place. */
+interface ResultFieldReaders {
+  timeBehind(node: XmlValue): number | null;
+  position(node: XmlValue): number | null;
+}
+
+const PERSON_RESULT_FIELDS: ResultFieldReaders = {
+  timeBehind: (node) => parseElapsed(text(node, 'TimeDiff')),
+  position: (node) => toInt(text(node, 'ResultPosition')),
+};
+
+const MEMBER_RESULT_FIELDS: ResultFieldReaders = {
+  timeBehind: (node) => seconds(text(node, 'TimeBehind')) ?? parseElapsed(text(node, 'TimeDiff')),
+  position: (node) => toInt(text(node, 'Position')) ?? toInt(text(node, 'ResultPosition')),
+};
+
+function raceResult(node: XmlValue, raceId: string | null, ctx: Ctx, path: string, fields: ResultFieldReaders = PERSON_RESULT_FIELDS): RaceResult {
   return raceResultWithoutPlaceholders({
     raceId,
     raceNumber: null,
@@ -175,8 +225,8 @@ function raceResult(node: XmlValue, raceId: string | null, ctx: Ctx, path: strin
     startTime: dateTime(node, 'StartTime', ctx, path),
     finishTime: dateTime(node, 'FinishTime', ctx, path),
     time: parseElapsed(text(node, 'Time')),
-    timeBehind: parseElapsed(text(node, 'TimeDiff')),
-    position: toInt(text(node, 'ResultPosition')),
+    timeBehind: fields.timeBehind(node),
+    position: fields.position(node),
     status: resultStatus(node, 'CompetitorStatus', path),
     splits: splitTimes(node, path),
     overall: overallResult(node, path),
@@ -185,46 +235,19 @@ function raceResult(node: XmlValue, raceId: string | null, ctx: Ctx, path: strin
   });
 }
 
-function personResult(node: XmlValue, ctx: Ctx, path: string): PersonResult {
-  const raceResults = children(node, 'RaceResult');
-  let results: RaceResult[];
-  if (raceResults.length > 0) {
-    results = each(node, 'RaceResult', path, (rr, p) => raceResult(required(rr, 'Result', p), text(rr, 'EventRaceId'), ctx, `${p}/Result`));
-  } else {
-    const result = child(node, 'Result');
-    if (result === undefined) throw new InvalidResponse('missing <Result> or <RaceResult>', `${path}/Result`);
-    results = [raceResult(result, text(result, 'EventRaceId'), ctx, `${path}/Result`)];
-  }
-  return { person: personOrId(node, path), organisation: organisationOrId(node), results };
-}
-
-function teamMemberResult(node: XmlValue, ctx: Ctx, path: string): TeamMemberResult {
-  const result: RaceResult = raceResultWithoutPlaceholders({
-    raceId: text(node, 'EventRaceId'),
-    raceNumber: null,
-    bibNumber: bib(node),
-    startTime: dateTime(node, 'StartTime', ctx, path),
-    finishTime: dateTime(node, 'FinishTime', ctx, path),
-    time: parseElapsed(text(node, 'Time')),
-    timeBehind: seconds(text(node, 'TimeBehind')) ?? parseElapsed(text(node, 'TimeDiff')),
-    position: toInt(text(node, 'Position')) ?? toInt(text(node, 'ResultPosition')),
-    status: resultStatus(node, 'CompetitorStatus', path),
-    splits: splitTimes(node, path),
-    overall: overallResult(node, path),
-    course: null,
-    cards: cards(node),
-  });
-  return {
-    person: personOrId(node, path),
-    organisation: organisationOrId(node),
-    leg: toInt(text(node, 'Leg')),
-    legOrder: toInt(text(node, 'LegOrder')),
-    result,
-  };
-}
-
-function teamResult(node: XmlValue, ctx: Ctx, path: string): TeamResult {
-  return teamResultWithoutPlaceholders({
+const RESULTS: ListKind<RaceResult, TeamMemberResult, PersonResult, TeamResult, ClassResult> = {
+  classBlock: 'ClassResult',
+  person: 'PersonResult',
+  team: 'TeamResult',
+  member: 'TeamMemberResult',
+  perRace: 'RaceResult',
+  race: 'Result',
+  readRace: raceResult,
+  // A relay member's leg result is written in the member element itself.
+  readMemberRace: (m, ctx, path) => raceResult(m, text(m, 'EventRaceId'), ctx, path, MEMBER_RESULT_FIELDS),
+  makePerson: (person, organisation, results) => ({ person, organisation, results }),
+  makeMember: (person, organisation, leg, legOrder, result) => ({ person, organisation, leg, legOrder, result }),
+  makeTeam: (node, ctx, path, members) => teamResultWithoutPlaceholders({
     name: text(node, 'TeamName') ?? '',
     organisations: organisationRefs(node),
     bibNumber: bib(node),
@@ -234,20 +257,17 @@ function teamResult(node: XmlValue, ctx: Ctx, path: string): TeamResult {
     timeBehind: parseElapsed(text(node, 'TimeDiff')),
     position: toInt(text(node, 'ResultPosition')),
     status: resultStatus(node, 'TeamStatus', path),
-    members: each(node, 'TeamMemberResult', path, (m, p) => teamMemberResult(m, ctx, p)),
-  });
-}
-
-function classResult(node: XmlValue, ctx: Ctx, path: string): ClassResult {
-  return {
-    class: classRef(node, path),
+    members,
+  }),
+  makeClass: (node, ref, persons, teams) => ({
+    class: ref,
     numberOfEntries: toInt(attr(node, 'numberOfEntries')),
     numberOfStarts: toInt(attr(node, 'numberOfStarts')),
     courses: [],
-    persons: each(node, 'PersonResult', path, (p, pp) => personResult(p, ctx, pp)),
-    teams: each(node, 'TeamResult', path, (t, tp) => teamResult(t, ctx, tp)),
-  };
-}
+    persons,
+    teams,
+  }),
+};
 
 const LIST_STATUSES = new Set(['complete', 'snapshot', 'delta']);
 
@@ -258,7 +278,7 @@ function resultList(node: XmlValue, ctx: Ctx, path: string, chunks?: ChunkedDocu
   return {
     status: status as ResultList['status'],
     event: eventRef(node, ctx, path),
-    classes: mapClasses(node, 'ClassResult', path, chunks, (c, cp) => classResult(c, ctx, cp)),
+    classes: classes(RESULTS, node, ctx, path, chunks),
   };
 }
 
@@ -271,4 +291,3 @@ export function parseResultListList(xml: string, options: ParseOptions): ResultL
   const root = parseNativeDocument(xml, 'ResultListList');
   return each(root, 'ResultList', 'ResultListList', (r, path) => validateClassedList(ResultListSchema, resultList(r, options, path), path));
 }
-
