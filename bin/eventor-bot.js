@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const entry = new URL('../dist/src/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
-  process.stderr.write('eventor-bot is not built yet: run `npm ci` (or `npm run build`) in the project folder first.\n');
+  process.stderr.write(
+    'eventor-bot is not built yet: run `npm ci` (or `npm run build`) in the project folder first.\n',
+  );
   process.exit(1);
 }
 const { main } = await import(entry.href);

@@ -4,13 +4,22 @@
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
-import { UserFacingError, customIdCodec, onComponent, pageField, type BaseContext, type BotCommand, type DeferMode, type GuildEventor } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
-import { renderActivities, type MessagePayload } from '../src/render/index.js';
-import { pageWithButtons } from '../src/render/paging.js';
+import {
+  type BaseContext,
+  type BotCommand,
+  customIdCodec,
+  type DeferMode,
+  type GuildEventor,
+  onComponent,
+  pageField,
+  UserFacingError,
+} from '../src/bot/command.js';
 import { requireDay } from '../src/bot/day-options.js';
-import { addDays, localToday } from '../src/time/days.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
+import { type MessagePayload, renderActivities } from '../src/render/index.js';
+import { pageWithButtons } from '../src/render/paging.js';
+import { addDays, localToday } from '../src/time/days.js';
 
 const DEFAULT_DAYS = 60;
 
@@ -23,10 +32,19 @@ function pageId(from: string, to: string, page: number): string {
 }
 
 async function pages(ctx: BaseContext, eventor: GuildEventor, from: string, to: string): Promise<MessagePayload[]> {
-  const activities = await eventor.client.activities({ organisationId: eventor.organisationId, from, to, includeRegistrations: true });
+  const activities = await eventor.client.activities({
+    organisationId: eventor.organisationId,
+    from,
+    to,
+    includeRegistrations: true,
+  });
   const when = (a: { startTime: string | null }) => (a.startTime ? Date.parse(a.startTime) : Number.MAX_SAFE_INTEGER);
   const periodHasPastDays = from < localToday(ctx.now(), ctx.guild.timeZone);
-  return renderActivities([...activities].sort((a, b) => when(a) - when(b)), renderContext(ctx, eventor), { periodHasPastDays });
+  return renderActivities(
+    [...activities].sort((a, b) => when(a) - when(b)),
+    renderContext(ctx, eventor),
+    { periodHasPastDays },
+  );
 }
 
 function readable(value: string | null): boolean {
@@ -59,7 +77,10 @@ export const activities: BotCommand = {
     const to = toText === null ? addDays(from, DEFAULT_DAYS) : requireDay(toText);
     if (from > to) throw new UserFacingError('error.datesReversed', { from, to });
     const eventor = await ctx.guild.eventor();
-    await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), 1, ctx.language, (n) => pageId(from, to, n)));
+    await showPage(
+      ctx.interaction,
+      pageWithButtons(await pages(ctx, eventor, from, to), 1, ctx.language, (n) => pageId(from, to, n)),
+    );
   },
   components: [
     onComponent(activitiesPageId, {
@@ -68,7 +89,10 @@ export const activities: BotCommand = {
         const from = requireDay(fromArg);
         const to = requireDay(toArg);
         const eventor = await ctx.guild.eventor();
-        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, from, to), page, ctx.language, (n) => pageId(from, to, n)));
+        await showPage(
+          ctx.interaction,
+          pageWithButtons(await pages(ctx, eventor, from, to), page, ctx.language, (n) => pageId(from, to, n)),
+        );
       },
     }),
   ],

@@ -2,16 +2,33 @@
  * /admin (Manage Server only, declared for the router to check on every subcommand and button): link a member directly,
  * list and remove the server's links, and read the audit log.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  EmbedBuilder,
+  InteractionContextType,
+  PermissionFlagsBits,
+} from 'discord.js';
 import { z } from 'zod';
-import { customIdCodec, idField, onComponent, UserFacingError, type BaseContext, type CustomIdValue, type BotCommand, type CommandContext, type ComponentContext } from '../src/bot/command.js';
+import { EVENTOR_MOVED } from '../src/app/privacy.js';
+import {
+  type BaseContext,
+  type BotCommand,
+  type CommandContext,
+  type ComponentContext,
+  type CustomIdValue,
+  customIdCodec,
+  idField,
+  onComponent,
+  UserFacingError,
+} from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
+import { guildOf } from '../src/bot/guards.js';
 import { memberChoices } from '../src/bot/lookup.js';
+import { personLabel, personNames, when } from '../src/bot/members.js';
 import type { PlainKey } from '../src/i18n/index.js';
 import type { LinkMethod } from '../src/store/store.js';
-import { EVENTOR_MOVED } from '../src/app/privacy.js';
-import { guildOf } from '../src/bot/guards.js';
-import { personLabel, personNames, when } from '../src/bot/members.js';
 
 /** Links listed per answer: each gets an unlink button, and a message holds at most 25 buttons. */
 const LINKS_SHOWN = 20;
@@ -26,8 +43,15 @@ const definition = localizedCommand('linking.admin.name', 'linking.admin.descrip
   .setContexts(InteractionContextType.Guild)
   .addSubcommand((sub) =>
     localize(sub, 'linking.admin.link.name', 'linking.admin.link.description')
-      .addUserOption((o) => localize(o, 'linking.option.member.name', 'linking.option.member.description').setRequired(true))
-      .addStringOption((o) => localize(o, 'linking.option.person.name', 'linking.option.person.description').setRequired(true).setAutocomplete(true).setMaxLength(100)),
+      .addUserOption((o) =>
+        localize(o, 'linking.option.member.name', 'linking.option.member.description').setRequired(true),
+      )
+      .addStringOption((o) =>
+        localize(o, 'linking.option.person.name', 'linking.option.person.description')
+          .setRequired(true)
+          .setAutocomplete(true)
+          .setMaxLength(100),
+      ),
   )
   .addSubcommand((sub) => localize(sub, 'linking.admin.links.name', 'linking.admin.links.description'))
   .addSubcommand((sub) => localize(sub, 'linking.admin.audit.name', 'linking.admin.audit.description'))
@@ -37,12 +61,27 @@ async function adminLink(ctx: CommandContext, guildId: string): Promise<void> {
   const user = ctx.interaction.options.getUser('member', true);
   if (user.bot) throw new UserFacingError('linking.admin.notBot');
   const eventor = await ctx.guild.eventor();
-  const { person, method } = await ctx.services.linking.adminLink(eventor, { guildId, adminId: ctx.interaction.user.id, userId: user.id }, ctx.interaction.options.getString('person', true), ctx.log);
-  const note = method === 'admin' ? ctx.t('linking.admin.readOnly') : ctx.t('linking.admin.keptMethod', { method: ctx.t(`linking.method.${method}`) });
-  await ctx.interaction.editReply({ content: `${ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) })}\n${note}`, allowedMentions: { parse: [] } });
+  const { person, method } = await ctx.services.linking.adminLink(
+    eventor,
+    { guildId, adminId: ctx.interaction.user.id, userId: user.id },
+    ctx.interaction.options.getString('person', true),
+    ctx.log,
+  );
+  const note =
+    method === 'admin'
+      ? ctx.t('linking.admin.readOnly')
+      : ctx.t('linking.admin.keptMethod', { method: ctx.t(`linking.method.${method}`) });
+  await ctx.interaction.editReply({
+    content: `${ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) })}\n${note}`,
+    allowedMentions: { parse: [] },
+  });
 }
 
-async function linksPage(ctx: BaseContext, guildId: string, notice: string | null): Promise<{ content: string; embeds: EmbedBuilder[]; components: ActionRowBuilder<ButtonBuilder>[] }> {
+async function linksPage(
+  ctx: BaseContext,
+  guildId: string,
+  notice: string | null,
+): Promise<{ content: string; embeds: EmbedBuilder[]; components: ActionRowBuilder<ButtonBuilder>[] }> {
   const links = ctx.store.guildLinks(guildId);
   const shown = links.slice(0, LINKS_SHOWN);
   const names = await personNames(ctx, [...new Set(shown.map((l) => l.personId))]);
@@ -50,17 +89,27 @@ async function linksPage(ctx: BaseContext, guildId: string, notice: string | nul
     const star = l.isDefault ? ` ${ctx.t('linking.whoami.default')}` : '';
     return `${i + 1}. <@${l.userId}> → ${names.get(l.personId)} · ${ctx.t(`linking.method.${l.method}`)} · ${when(l.linkedAt)}${star}`;
   });
-  if (links.length > shown.length) lines.push(ctx.t('linking.admin.links.more', { count: links.length - shown.length }));
-  const embed = new EmbedBuilder().setTitle(ctx.t('linking.admin.links.title', { count: links.length })).setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.admin.links.none'));
+  if (links.length > shown.length)
+    lines.push(ctx.t('linking.admin.links.more', { count: links.length - shown.length }));
+  const embed = new EmbedBuilder()
+    .setTitle(ctx.t('linking.admin.links.title', { count: links.length }))
+    .setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.admin.links.none'));
   const buttons = shown.map((l, i) =>
-    new ButtonBuilder().setCustomId(adminUnlinkId.encode({ userId: l.userId, personId: l.personId })).setStyle(ButtonStyle.Secondary).setLabel(ctx.t('linking.admin.unlinkButton', { n: i + 1 })),
+    new ButtonBuilder()
+      .setCustomId(adminUnlinkId.encode({ userId: l.userId, personId: l.personId }))
+      .setStyle(ButtonStyle.Secondary)
+      .setLabel(ctx.t('linking.admin.unlinkButton', { n: i + 1 })),
   );
   const rows: ActionRowBuilder<ButtonBuilder>[] = [];
-  for (let i = 0; i < buttons.length; i += 5) rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(buttons.slice(i, i + 5)));
+  for (let i = 0; i < buttons.length; i += 5)
+    rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(buttons.slice(i, i + 5)));
   return { content: notice ?? '', embeds: [embed], components: rows };
 }
 
-async function unlinkClicked(ctx: ComponentContext, { userId, personId }: CustomIdValue<typeof adminUnlinkId>): Promise<void> {
+async function unlinkClicked(
+  ctx: ComponentContext,
+  { userId, personId }: CustomIdValue<typeof adminUnlinkId>,
+): Promise<void> {
   const guildId = guildOf(ctx);
   const names = await personNames(ctx, [personId]);
   let notice: string;
@@ -113,7 +162,9 @@ async function audit(ctx: CommandContext, guildId: string): Promise<void> {
     lines.push(line);
     length += line.length + 1;
   }
-  const embed = new EmbedBuilder().setTitle(ctx.t('linking.audit.title')).setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.audit.none'));
+  const embed = new EmbedBuilder()
+    .setTitle(ctx.t('linking.audit.title'))
+    .setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.audit.none'));
   await ctx.interaction.editReply({ embeds: [embed], allowedMentions: { parse: [] } });
 }
 
@@ -124,7 +175,10 @@ export const admin: BotCommand = {
   subcommands: {
     link: (ctx) => adminLink(ctx, guildOf(ctx)),
     links: async (ctx) => {
-      await ctx.interaction.editReply({ ...(await linksPage(ctx, guildOf(ctx), null)), allowedMentions: { parse: [] } });
+      await ctx.interaction.editReply({
+        ...(await linksPage(ctx, guildOf(ctx), null)),
+        allowedMentions: { parse: [] },
+      });
     },
     audit: (ctx) => audit(ctx, guildOf(ctx)),
   },

@@ -7,13 +7,21 @@
  */
 import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType } from 'discord.js';
 import { z } from 'zod';
-import { customIdCodec, idField, onComponent, UserFacingError, type BaseContext, type BotCommand, type GuildEventor } from '../src/bot/command.js';
+import {
+  type BaseContext,
+  type BotCommand,
+  customIdCodec,
+  type GuildEventor,
+  idField,
+  onComponent,
+  UserFacingError,
+} from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
+import { requireProvenLink } from '../src/bot/members.js';
+import { ownPersonId } from '../src/bot/options.js';
 import type { Card, Competitor } from '../src/eventor/model.js';
 import { escapeName, truncateMarkdown } from '../src/render/index.js';
 import { PROVEN_LINK } from '../src/store/store.js';
-import { requireProvenLink } from '../src/bot/members.js';
-import { ownPersonId } from '../src/bot/options.js';
 
 type ChipType = 'SI' | 'Emit' | 'emiTag';
 const CHIP_TYPES: readonly ChipType[] = ['SI', 'Emit', 'emiTag'];
@@ -39,13 +47,16 @@ const SETTINGS_TEXT_MAX = 1500;
  * seconds). Nothing in it is trusted beyond its shape: the handler checks the clicker, the link and
  * the number again.
  */
-export const confirmCardId = customIdCodec('card:confirm', z.object({
-  userId: idField(),
-  personId: idField(),
-  type: z.enum(CHIP_TYPES as [ChipType, ...ChipType[]]),
-  number: z.string().regex(/^\d{1,9}$/),
-  issued: z.number().int().min(0),
-}));
+export const confirmCardId = customIdCodec(
+  'card:confirm',
+  z.object({
+    userId: idField(),
+    personId: idField(),
+    type: z.enum(CHIP_TYPES as [ChipType, ...ChipType[]]),
+    number: z.string().regex(/^\d{1,9}$/),
+    issued: z.number().int().min(0),
+  }),
+);
 const cancelCardId = customIdCodec('card:cancel', z.object({}));
 
 function isChipType(value: string | null | undefined): value is ChipType {
@@ -77,10 +88,21 @@ export function checkChipNumber(ctx: Pick<BaseContext, 't'>, value: string, type
  * bypasses the client cache, so a write never builds on a copy older than a change made on the web.
  */
 async function findCompetitor(eventor: GuildEventor, personId: string, fresh = false): Promise<Competitor> {
-  const listed = (await eventor.client.call('competitors', { organisationId: eventor.organisationId }, { fresh })).find((c) => (c.personId ?? c.person?.id) === personId);
+  const listed = (await eventor.client.call('competitors', { organisationId: eventor.organisationId }, { fresh })).find(
+    (c) => (c.personId ?? c.person?.id) === personId,
+  );
   // The single GET is the one Eventor documents for read-modify-write (wire notes 8).
   if (listed?.competitorId) return eventor.client.call('competitor', { competitorId: listed.competitorId }, { fresh });
-  return { competitorId: null, personId, person: null, organisationId: eventor.organisationId, cards: [], preselectedClasses: [], disciplineId: null, modifiedAt: null };
+  return {
+    competitorId: null,
+    personId,
+    person: null,
+    organisationId: eventor.organisationId,
+    cards: [],
+    preselectedClasses: [],
+    disciplineId: null,
+    modifiedAt: null,
+  };
 }
 
 const cardText = (card: Card | undefined): string => (card ? `${card.type ?? '?'} ${card.number}` : '—');
@@ -88,14 +110,22 @@ const cardText = (card: Card | undefined): string => (card ? `${card.type ?? '?'
 function settingsText(ctx: BaseContext, name: string, c: Competitor): string {
   const none = ctx.t('card.show.none');
   // Card types and numbers and class names are Eventor's text, escaped like any name.
-  const cards = c.cards.map((card) => `${card.type ? TYPE_NAMES[card.type as ChipType] ?? escapeName(card.type) : '?'} ${escapeName(card.number)}`);
-  const classes = [...c.preselectedClasses].sort((a, b) => a.sequence - b.sequence).map((p) => escapeName(p.classShortName ?? p.baseClassId ?? '?'));
+  const cards = c.cards.map(
+    (card) =>
+      `${card.type ? (TYPE_NAMES[card.type as ChipType] ?? escapeName(card.type)) : '?'} ${escapeName(card.number)}`,
+  );
+  const classes = [...c.preselectedClasses]
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((p) => escapeName(p.classShortName ?? p.baseClassId ?? '?'));
   // Room is left for the line before it ("Saved.") or the hint after it within Discord's 2,000.
-  return truncateMarkdown([
-    `**${ctx.t('card.show.title', { name })}**`,
-    `${ctx.t('card.show.cards')}: ${cards.length > 0 ? cards.join(', ') : none}`,
-    `${ctx.t('card.show.classes')}: ${classes.length > 0 ? classes.join(', ') : none}`,
-  ].join('\n'), SETTINGS_TEXT_MAX);
+  return truncateMarkdown(
+    [
+      `**${ctx.t('card.show.title', { name })}**`,
+      `${ctx.t('card.show.cards')}: ${cards.length > 0 ? cards.join(', ') : none}`,
+      `${ctx.t('card.show.classes')}: ${classes.length > 0 ? classes.join(', ') : none}`,
+    ].join('\n'),
+    SETTINGS_TEXT_MAX,
+  );
 }
 
 const PROOF_REFUSALS = { notLinked: 'card.error.notYours', notProven: 'card.error.notProven' } as const;
@@ -114,7 +144,11 @@ export const cardCommand: BotCommand = {
     .setContexts(InteractionContextType.Guild)
     .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
     .addStringOption((o) => localize(o, 'card.option.number.name', 'card.option.number.description').setMaxLength(20))
-    .addStringOption((o) => localize(o, 'card.option.type.name', 'card.option.type.description').addChoices(...CHIP_TYPES.map((type) => ({ name: TYPE_NAMES[type], value: type }))))
+    .addStringOption((o) =>
+      localize(o, 'card.option.type.name', 'card.option.type.description').addChoices(
+        ...CHIP_TYPES.map((type) => ({ name: TYPE_NAMES[type], value: type })),
+      ),
+    )
     .toJSON(),
   defer: 'ephemeral',
   requires: { linked: 'any' },
@@ -129,11 +163,18 @@ export const cardCommand: BotCommand = {
     // Any link shows the settings; only a proven one offers to change them.
     if (number !== null) await requireProvenLink(ctx, user.id, personId, PROOF_REFUSALS);
     const eventor = await ctx.guild.eventor();
-    const [competitor, name] = await Promise.all([findCompetitor(eventor, personId), ctx.services.club.memberName(eventor, personId)]);
+    const [competitor, name] = await Promise.all([
+      findCompetitor(eventor, personId),
+      ctx.services.club.memberName(eventor, personId),
+    ]);
     const who = escapeName(name ?? personId);
     if (number === null) {
-      const proven = ctx.store.linkedPersons(ctx.guild.id!, user.id).some((p) => p.personId === personId && p.method === PROVEN_LINK);
-      await ctx.interaction.editReply({ content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t(proven ? 'card.show.hint' : 'card.show.hintNotProven')}` });
+      const proven = ctx.store
+        .linkedPersons(ctx.guild.id!, user.id)
+        .some((p) => p.personId === personId && p.method === PROVEN_LINK);
+      await ctx.interaction.editReply({
+        content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t(proven ? 'card.show.hint' : 'card.show.hintNotProven')}`,
+      });
       return;
     }
     if (name === null) throw new UserFacingError('card.error.notInClub');
@@ -143,14 +184,31 @@ export const cardCommand: BotCommand = {
     const old = competitor.cards.find((c) => c.type === type);
     const issued = Math.floor(ctx.now().getTime() / 1000);
     await ctx.interaction.editReply({
-      content: ctx.t('card.confirm.prompt', { type: TYPE_NAMES[type], name: who, old: old ? escapeName(old.number) : ctx.t('card.show.none'), new: number }),
-      components: [{
-        type: ComponentType.ActionRow,
-        components: [
-          { type: ComponentType.Button, style: ButtonStyle.Primary, label: ctx.t('card.confirm.save'), custom_id: confirmCardId.encode({ userId: user.id, personId, type, number, issued }) },
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: ctx.t('card.confirm.cancel'), custom_id: cancelCardId.encode({}) },
-        ],
-      }],
+      content: ctx.t('card.confirm.prompt', {
+        type: TYPE_NAMES[type],
+        name: who,
+        old: old ? escapeName(old.number) : ctx.t('card.show.none'),
+        new: number,
+      }),
+      components: [
+        {
+          type: ComponentType.ActionRow,
+          components: [
+            {
+              type: ComponentType.Button,
+              style: ButtonStyle.Primary,
+              label: ctx.t('card.confirm.save'),
+              custom_id: confirmCardId.encode({ userId: user.id, personId, type, number, issued }),
+            },
+            {
+              type: ComponentType.Button,
+              style: ButtonStyle.Secondary,
+              label: ctx.t('card.confirm.cancel'),
+              custom_id: cancelCardId.encode({}),
+            },
+          ],
+        },
+      ],
     });
   },
   components: [
@@ -169,7 +227,8 @@ export const cardCommand: BotCommand = {
         const number = checkChipNumber(ctx, numberArg, typeArg);
         const eventor = await ctx.guild.eventor();
         // A member now, not as of the client's day-old list: the write acts as the person.
-        if (!(await ctx.services.club.member(eventor, personId, { current: true }))) throw new UserFacingError('card.error.notInClub');
+        if (!(await ctx.services.club.member(eventor, personId, { current: true })))
+          throw new UserFacingError('card.error.notInClub');
         const fresh = await findCompetitor(eventor, personId, true);
         const index = fresh.cards.findIndex((c) => c.type === typeArg);
         const cards = [...fresh.cards];
@@ -177,11 +236,20 @@ export const cardCommand: BotCommand = {
         if (index >= 0) cards[index] = { number, type: typeArg };
         else cards.push({ number, type: typeArg });
         const saved = await eventor.client.saveCompetitor({ ...fresh, cards });
-        ctx.store.audit({ guildId: ctx.guild.id!, actorId: clicker, personId, action: 'card', detail: `${cardText(before)} -> ${typeArg} ${number}` });
+        ctx.store.audit({
+          guildId: ctx.guild.id!,
+          actorId: clicker,
+          personId,
+          action: 'card',
+          detail: `${cardText(before)} -> ${typeArg} ${number}`,
+        });
         const competitorId = saved.competitorId ?? fresh.competitorId;
         const readBack = competitorId ? await eventor.client.competitor({ competitorId }) : saved;
         const name = escapeName((await ctx.services.club.memberName(eventor, personId)) ?? personId);
-        await ctx.interaction.editReply({ content: `${ctx.t('card.saved')}\n${settingsText(ctx, name, readBack)}`, components: [] });
+        await ctx.interaction.editReply({
+          content: `${ctx.t('card.saved')}\n${settingsText(ctx, name, readBack)}`,
+          components: [],
+        });
       },
     }),
     onComponent(cancelCardId, {

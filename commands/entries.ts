@@ -4,23 +4,33 @@
  */
 import type { SlashCommandStringOption } from 'discord.js';
 import { z } from 'zod';
-import { customIdCodec, idField, languageField, onComponent, pageField, type BaseContext, type BotCommand } from '../src/bot/command.js';
+import {
+  type BaseContext,
+  type BotCommand,
+  customIdCodec,
+  idField,
+  languageField,
+  onComponent,
+  pageField,
+} from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { eventChoices } from '../src/bot/lookup.js';
-import type { Entry, Event } from '../src/eventor/model.js';
-import type { Language } from '../src/i18n/index.js';
-import { renderClubEntries, renderClubEntriesOverview, type MessagePayload } from '../src/render/index.js';
-import { pageWithButtons } from '../src/render/paging.js';
-import { addDays, compactDay, dayWindow, expandDay, localToday } from '../src/time/days.js';
 import { resolveEventId } from '../src/bot/options.js';
 import { renderContext } from '../src/bot/render-context.js';
+import type { Entry, Event } from '../src/eventor/model.js';
+import type { Language } from '../src/i18n/index.js';
+import { type MessagePayload, renderClubEntries, renderClubEntriesOverview } from '../src/render/index.js';
+import { pageWithButtons } from '../src/render/paging.js';
+import { addDays, compactDay, dayWindow, expandDay, localToday } from '../src/time/days.js';
 
 const NAME = 'entries';
 /** The overview's reach: entry for most events closes within a few weeks of them. */
 export const OVERVIEW_DAYS = 60;
 
 /** The events in the order they take place, each with how many of the club's entries it has. */
-export function groupByEvent(entries: readonly Entry[]): Array<{ eventId: string; event: Event | null; count: number }> {
+export function groupByEvent(
+  entries: readonly Entry[],
+): Array<{ eventId: string; event: Event | null; count: number }> {
   const groups = new Map<string, { eventId: string; event: Event | null; count: number }>();
   for (const entry of entries) {
     const eventId = entry.event.id ?? entry.event.event?.id;
@@ -35,12 +45,15 @@ export function groupByEvent(entries: readonly Entry[]): Array<{ eventId: string
 }
 
 /** A page button: the event (none for the overview), the overview's first day (`YYYYMMDD`) and the answer's language. */
-export const entriesPageId = customIdCodec(`${NAME}:p`, z.object({
-  page: pageField(),
-  eventId: idField().optional(),
-  from: z.string().regex(/^\d{8}$/),
-  language: languageField(),
-}));
+export const entriesPageId = customIdCodec(
+  `${NAME}:p`,
+  z.object({
+    page: pageField(),
+    eventId: idField().optional(),
+    from: z.string().regex(/^\d{8}$/),
+    language: languageField(),
+  }),
+);
 
 function pageId(eventId: string | null, from: string, language: Language, page: number): string {
   return entriesPageId.encode({ page, eventId: eventId ?? undefined, from: compactDay(from), language });
@@ -65,7 +78,12 @@ async function overviewPages(ctx: BaseContext, from: string, language: Language)
   const eventor = await ctx.guild.eventor();
   const { client, organisationId } = eventor;
   const window = dayWindow(from, addDays(from, OVERVIEW_DAYS - 1), ctx.guild.timeZone);
-  const entries = await client.entries({ organisationIds: [organisationId], fromEventDate: window.from, toEventDate: window.to, includeEventElement: true });
+  const entries = await client.entries({
+    organisationIds: [organisationId],
+    fromEventDate: window.from,
+    toEventDate: window.to,
+    includeEventElement: true,
+  });
   const groups = groupByEvent(entries);
   const missing = groups.filter((g) => g.event === null).map((g) => g.eventId);
   if (missing.length > 0) {
@@ -73,17 +91,27 @@ async function overviewPages(ctx: BaseContext, from: string, language: Language)
     const events = new Map((await client.events({ eventIds: missing })).map((e) => [e.id, e]));
     for (const g of groups) g.event ??= events.get(g.eventId) ?? null;
   }
-  const items = groups.filter((g): g is { eventId: string; event: Event; count: number } => g.event !== null).map(({ event, count }) => ({ event, count }));
+  const items = groups
+    .filter((g): g is { eventId: string; event: Event; count: number } => g.event !== null)
+    .map(({ event, count }) => ({ event, count }));
   return renderClubEntriesOverview(items, renderContext(ctx, eventor, language));
 }
 
-async function page(ctx: BaseContext, eventId: string | null, from: string, n: number, language: Language): Promise<MessagePayload> {
+async function page(
+  ctx: BaseContext,
+  eventId: string | null,
+  from: string,
+  n: number,
+  language: Language,
+): Promise<MessagePayload> {
   const pages = eventId === null ? await overviewPages(ctx, from, language) : await eventPages(ctx, eventId, language);
   return pageWithButtons(pages, n, language, (target) => pageId(eventId, from, language, target));
 }
 
-const definition = localizedCommand('entries.name', 'entries.description')
-  .addStringOption((o: SlashCommandStringOption) => localize(o, 'event.option.event', 'entries.option.eventDescription').setAutocomplete(true).setMaxLength(100));
+const definition = localizedCommand('entries.name', 'entries.description').addStringOption(
+  (o: SlashCommandStringOption) =>
+    localize(o, 'event.option.event', 'entries.option.eventDescription').setAutocomplete(true).setMaxLength(100),
+);
 
 export const entriesCommand: BotCommand = {
   definition: definition.toJSON(),

@@ -5,12 +5,16 @@
 import type { SlashCommandStringOption } from 'discord.js';
 import type { BotCommand } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
-import { eventChoices } from '../src/bot/lookup.js';
 import { eventCard } from '../src/bot/event-card.js';
+import { eventChoices } from '../src/bot/lookup.js';
 import { resolveEventId } from '../src/bot/options.js';
 
-const definition = localizedCommand('event.name', 'event.description')
-  .addStringOption((o: SlashCommandStringOption) => localize(o, 'event.option.event', 'event.option.eventDescription').setRequired(true).setAutocomplete(true).setMaxLength(100));
+const definition = localizedCommand('event.name', 'event.description').addStringOption((o: SlashCommandStringOption) =>
+  localize(o, 'event.option.event', 'event.option.eventDescription')
+    .setRequired(true)
+    .setAutocomplete(true)
+    .setMaxLength(100),
+);
 
 export const eventCommand: BotCommand = {
   definition: definition.toJSON(),

@@ -3,23 +3,35 @@
  * with a picker that opens an event's card. The filters travel in the page buttons' custom ids,
  * so paging asks Eventor the same question again (and the client's cache answers it).
  */
-import { SlashCommandIntegerOption, SlashCommandStringOption, type ApplicationCommandOptionChoiceData } from 'discord.js';
+import type {
+  ApplicationCommandOptionChoiceData,
+  SlashCommandIntegerOption,
+  SlashCommandStringOption,
+} from 'discord.js';
 import { z } from 'zod';
-import {
-  UserFacingError, customIdCodec, idField, languageField, onComponent, pageField, type BaseContext, type BotCommand, type GuildEventor,
-} from '../src/bot/command.js';
 import { clubArea } from '../src/app/club.js';
+import {
+  type BaseContext,
+  type BotCommand,
+  customIdCodec,
+  type GuildEventor,
+  idField,
+  languageField,
+  onComponent,
+  pageField,
+  UserFacingError,
+} from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
+import { eventCard, organisationsById } from '../src/bot/event-card.js';
 import { fold } from '../src/bot/lookup.js';
+import { renderContext } from '../src/bot/render-context.js';
 import { EventorError } from '../src/eventor/errors.js';
 import type { Event, Organisation } from '../src/eventor/model.js';
-import type { Logger } from '../src/log/logger.js';
 import { classificationIdOf, KNOWN_CLASSIFICATIONS, type KnownClassification } from '../src/eventor/model.js';
-import { t, type Language } from '../src/i18n/index.js';
-import { escapeName, plainText, renderEventList, truncate, type MessagePayload } from '../src/render/index.js';
+import { type Language, t } from '../src/i18n/index.js';
+import type { Logger } from '../src/log/logger.js';
+import { escapeName, type MessagePayload, plainText, renderEventList, truncate } from '../src/render/index.js';
 import { addDays, compactDay, dayWindow, expandDay, localToday, parseDay } from '../src/time/days.js';
-import { eventCard, organisationsById } from '../src/bot/event-card.js';
-import { renderContext } from '../src/bot/render-context.js';
 
 const NAME = 'events';
 export const DEFAULT_DAYS = 14;
@@ -47,27 +59,45 @@ function echo(text: string, max: number): string {
 }
 
 /** The member's options checked; the handler's own guard behind Discord's min/max. */
-export function checkFilters(input: { from: string | null; days: number | null; level: string | null; today: string }): Omit<EventFilters, 'organiserId'> {
+export function checkFilters(input: {
+  from: string | null;
+  days: number | null;
+  level: string | null;
+  today: string;
+}): Omit<EventFilters, 'organiserId'> {
   const days = input.days ?? DEFAULT_DAYS;
-  if (!Number.isInteger(days) || days < MIN_DAYS || days > MAX_DAYS) throw new UserFacingError('events.badDays', { min: MIN_DAYS, max: MAX_DAYS });
+  if (!Number.isInteger(days) || days < MIN_DAYS || days > MAX_DAYS)
+    throw new UserFacingError('events.badDays', { min: MIN_DAYS, max: MAX_DAYS });
   let from = input.today;
   if (input.from !== null && input.from.trim() !== '') {
     const day = parseDay(input.from);
-    if (day === null) throw new UserFacingError('events.badDate', { value: echo(input.from, 40), example: input.today });
+    if (day === null)
+      throw new UserFacingError('events.badDate', { value: echo(input.from, 40), example: input.today });
     from = day;
   }
-  const level = input.level === null || input.level === '' ? null : LEVELS.find((l) => l === input.level) ?? null;
+  const level = input.level === null || input.level === '' ? null : (LEVELS.find((l) => l === input.level) ?? null);
   return { from, days, level };
 }
 
 /** Whether the list is of events around the club (its area), rather than one organiser's or the whole country's. */
 function looksAroundTheClub(filters: EventFilters): boolean {
-  return filters.organiserId === null && (filters.level === null || !COUNTRY_WIDE.has(filters.level) && filters.level !== 'all');
+  return (
+    filters.organiserId === null &&
+    (filters.level === null || (!COUNTRY_WIDE.has(filters.level) && filters.level !== 'all'))
+  );
 }
 
 /** The question for Eventor: whole local days, and the area the level calls for. */
-export function eventQuery(filters: EventFilters, area: readonly string[], timeZone: string): {
-  fromDate: string; toDate: string; organisationIds?: string[]; classificationIds?: string[]; includeEntryBreaks: true;
+export function eventQuery(
+  filters: EventFilters,
+  area: readonly string[],
+  timeZone: string,
+): {
+  fromDate: string;
+  toDate: string;
+  organisationIds?: string[];
+  classificationIds?: string[];
+  includeEntryBreaks: true;
 } {
   const window = dayWindow(filters.from, addDays(filters.from, filters.days - 1), timeZone);
   const query: ReturnType<typeof eventQuery> = { fromDate: window.from, toDate: window.to, includeEntryBreaks: true };
@@ -98,24 +128,39 @@ function byDate(a: Event, b: Event): number {
 }
 
 /** A page button: the page and the filters (the first day compact, `YYYYMMDD`), so paging asks the same question again. */
-export const eventsPageId = customIdCodec(`${NAME}:p`, z.object({
-  page: pageField(),
-  from: z.string().regex(/^\d{8}$/),
-  days: z.number().int().min(MIN_DAYS).max(MAX_DAYS),
-  level: z.enum(LEVELS as [Level, ...Level[]]).optional(),
-  organiserId: idField().optional(),
-  language: languageField(),
-}));
+export const eventsPageId = customIdCodec(
+  `${NAME}:p`,
+  z.object({
+    page: pageField(),
+    from: z.string().regex(/^\d{8}$/),
+    days: z.number().int().min(MIN_DAYS).max(MAX_DAYS),
+    level: z.enum(LEVELS as [Level, ...Level[]]).optional(),
+    organiserId: idField().optional(),
+    language: languageField(),
+  }),
+);
 /** The event picker; the picked event comes as the select's value, which the handler checks. */
 const eventsPickId = customIdCodec(`${NAME}:pick`, z.object({}));
 
 function pageId(filters: EventFilters, language: Language, page: number): string {
-  return eventsPageId.encode({ page, from: compactDay(filters.from), days: filters.days, level: filters.level ?? undefined, organiserId: filters.organiserId ?? undefined, language });
+  return eventsPageId.encode({
+    page,
+    from: compactDay(filters.from),
+    days: filters.days,
+    level: filters.level ?? undefined,
+    organiserId: filters.organiserId ?? undefined,
+    language,
+  });
 }
 
 const PICK_ID = eventsPickId.encode({});
 
-async function listPage(ctx: BaseContext, filters: EventFilters, page: number, language: Language): Promise<MessagePayload> {
+async function listPage(
+  ctx: BaseContext,
+  filters: EventFilters,
+  page: number,
+  language: Language,
+): Promise<MessagePayload> {
   const eventor = await ctx.guild.eventor();
   const organisations = await organisationsOrNone(eventor, ctx.log);
   const area = await clubArea(eventor.client, eventor.organisationId, { organisations, log: ctx.log });
@@ -135,22 +180,37 @@ async function listPage(ctx: BaseContext, filters: EventFilters, page: number, l
  * then the club itself and its district, then the district's other clubs (`home` is the club's
  * area as clubArea gives it), which is what a member most often means.
  */
-export function organiserChoices(organisations: Iterable<Organisation>, query: string, language: Language, home: readonly string[] = []): ApplicationCommandOptionChoiceData<string>[] {
+export function organiserChoices(
+  organisations: Iterable<Organisation>,
+  query: string,
+  language: Language,
+  home: readonly string[] = [],
+): ApplicationCommandOptionChoiceData<string>[] {
   const words = fold(query).split(/\s+/).filter(Boolean);
   const typed = fold(query.trim());
   const label = (o: Organisation) => (o.kind === 'district' ? `${o.name} (${t(language, 'events.district')})` : o.name);
-  const starts = (o: Organisation) => (fold(o.name).startsWith(typed) || fold(o.shortName ?? '').startsWith(typed) ? 0 : 3);
-  const near = (o: Organisation) => (home.includes(o.id) ? 0 : o.parentId !== null && home.includes(o.parentId) ? 1 : 2);
+  const starts = (o: Organisation) =>
+    fold(o.name).startsWith(typed) || fold(o.shortName ?? '').startsWith(typed) ? 0 : 3;
+  const near = (o: Organisation) =>
+    home.includes(o.id) ? 0 : o.parentId !== null && home.includes(o.parentId) ? 1 : 2;
   const rank = (o: Organisation) => starts(o) + near(o);
   return [...organisations]
-    .filter((o) => (o.kind === 'club' || o.kind === 'district') && words.every((w) => fold(`${o.name} ${o.shortName ?? ''}`).includes(w)))
+    .filter(
+      (o) =>
+        (o.kind === 'club' || o.kind === 'district') &&
+        words.every((w) => fold(`${o.name} ${o.shortName ?? ''}`).includes(w)),
+    )
     .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'sv'))
     .slice(0, 25)
     .map((o) => ({ name: plainText(label(o), 100) || o.id, value: o.id }));
 }
 
 /** The organiser option: a picked id, or a name typed by hand that names exactly one club or district. */
-async function resolveOrganiser(eventor: GuildEventor, value: string | null, language: Language): Promise<string | null> {
+async function resolveOrganiser(
+  eventor: GuildEventor,
+  value: string | null,
+  language: Language,
+): Promise<string | null> {
   if (value === null || value.trim() === '') return null;
   const organisations = await organisationsById(eventor);
   const text = value.trim();
@@ -167,10 +227,18 @@ function levelChoice(level: Level) {
 }
 
 const definition = localizedCommand('events.name', 'events.description')
-  .addIntegerOption((o: SlashCommandIntegerOption) => localize(o, 'events.option.days', 'events.option.daysDescription').setMinValue(MIN_DAYS).setMaxValue(MAX_DAYS))
-  .addStringOption((o: SlashCommandStringOption) => localize(o, 'events.option.from', 'events.option.fromDescription').setMaxLength(40))
-  .addStringOption((o: SlashCommandStringOption) => localize(o, 'events.option.level', 'events.option.levelDescription').addChoices(...LEVELS.map(levelChoice)))
-  .addStringOption((o: SlashCommandStringOption) => localize(o, 'events.option.organiser', 'events.option.organiserDescription').setAutocomplete(true));
+  .addIntegerOption((o: SlashCommandIntegerOption) =>
+    localize(o, 'events.option.days', 'events.option.daysDescription').setMinValue(MIN_DAYS).setMaxValue(MAX_DAYS),
+  )
+  .addStringOption((o: SlashCommandStringOption) =>
+    localize(o, 'events.option.from', 'events.option.fromDescription').setMaxLength(40),
+  )
+  .addStringOption((o: SlashCommandStringOption) =>
+    localize(o, 'events.option.level', 'events.option.levelDescription').addChoices(...LEVELS.map(levelChoice)),
+  )
+  .addStringOption((o: SlashCommandStringOption) =>
+    localize(o, 'events.option.organiser', 'events.option.organiserDescription').setAutocomplete(true),
+  );
 
 export const eventsCommand: BotCommand = {
   definition: definition.toJSON(),
@@ -193,7 +261,12 @@ export const eventsCommand: BotCommand = {
     if (focused.name !== 'organiser') return [];
     const eventor = await ctx.guild.eventor();
     const organisations = await organisationsById(eventor);
-    return organiserChoices(organisations.values(), String(focused.value), ctx.language, (await clubArea(eventor.client, eventor.organisationId, { organisations, log: ctx.log })).ids);
+    return organiserChoices(
+      organisations.values(),
+      String(focused.value),
+      ctx.language,
+      (await clubArea(eventor.client, eventor.organisationId, { organisations, log: ctx.log })).ids,
+    );
   },
   components: [
     onComponent(eventsPageId, {

@@ -7,21 +7,26 @@
  */
 import {
   ApplicationIntegrationType,
-  ChannelType,
+  type ChannelType,
   EmbedBuilder,
   InteractionContextType,
   PermissionFlagsBits,
   type SlashCommandStringOption,
 } from 'discord.js';
-import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
+import type { FeedsAdmin } from '../src/app/feeds-admin.js';
+import { type BotCommand, type CommandContext, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { CLASSIFICATION_IDS, classificationOfId, EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
+import {
+  channelState,
+  missingThreadPermissions,
+  POSTABLE_TYPES,
+  requireCanPost,
+} from '../src/feeds/delivery/post-channels.js';
 import { discordTarget } from '../src/feeds/delivery/poster.js';
-import type { FeedsAdmin } from '../src/app/feeds-admin.js';
-import { FEED_KINDS, isFeedKind, type FeedKind, type FeedSettings, type PauseReason } from '../src/feeds/settings.js';
+import { FEED_KINDS, type FeedKind, type FeedSettings, isFeedKind, type PauseReason } from '../src/feeds/settings.js';
 import { LANGUAGES, type PlainKey } from '../src/i18n/index.js';
 import { classificationText, discordTimestamp } from '../src/render/index.js';
-import { channelState, missingThreadPermissions, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
 
 /** The ledger's feed name of `/feeds test` posts: they never meet a real feed's items. */
 // Where tests and the scheduler look for it; it belongs to the service.
@@ -29,9 +34,12 @@ export { TEST_FEED } from '../src/app/feeds-admin.js';
 export const MAX_LEAD_DAYS = 5;
 export const LEAD_DAY_MAX = 60;
 
-
-const kindOption = (required: boolean, descriptionKey: PlainKey = 'feeds.opt.kind.description') => (o: SlashCommandStringOption) =>
-  localize(o, 'feeds.opt.kind.name', descriptionKey).setRequired(required).addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k)));
+const kindOption =
+  (required: boolean, descriptionKey: PlainKey = 'feeds.opt.kind.description') =>
+  (o: SlashCommandStringOption) =>
+    localize(o, 'feeds.opt.kind.name', descriptionKey)
+      .setRequired(required)
+      .addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k)));
 
 const definition = localizedCommand('feeds.name', 'feeds.description')
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
@@ -40,11 +48,17 @@ const definition = localizedCommand('feeds.name', 'feeds.description')
   .addSubcommand((sub) =>
     localize(sub, 'feeds.on.name', 'feeds.on.description')
       .addStringOption(kindOption(true))
-      .addChannelOption((o) => localize(o, 'feeds.opt.channel.name', 'feeds.opt.channel.description').addChannelTypes(...POSTABLE_TYPES)),
+      .addChannelOption((o) =>
+        localize(o, 'feeds.opt.channel.name', 'feeds.opt.channel.description').addChannelTypes(...POSTABLE_TYPES),
+      ),
   )
   .addSubcommand((sub) => localize(sub, 'feeds.off.name', 'feeds.off.description').addStringOption(kindOption(true)))
-  .addSubcommand((sub) => localize(sub, 'feeds.pause.name', 'feeds.pause.description').addStringOption(kindOption(true)))
-  .addSubcommand((sub) => localize(sub, 'feeds.resume.name', 'feeds.resume.description').addStringOption(kindOption(true)))
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.pause.name', 'feeds.pause.description').addStringOption(kindOption(true)),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.resume.name', 'feeds.resume.description').addStringOption(kindOption(true)),
+  )
   .addSubcommand((sub) =>
     localize(sub, 'feeds.role.name', 'feeds.role.description')
       .addStringOption(kindOption(true))
@@ -57,17 +71,25 @@ const definition = localizedCommand('feeds.name', 'feeds.description')
   )
   .addSubcommand((sub) =>
     localize(sub, 'feeds.quiet.name', 'feeds.quiet.description')
-      .addIntegerOption((o) => localize(o, 'feeds.opt.from.name', 'feeds.opt.from.description').setMinValue(0).setMaxValue(23))
-      .addIntegerOption((o) => localize(o, 'feeds.opt.to.name', 'feeds.opt.to.description').setMinValue(0).setMaxValue(23))
+      .addIntegerOption((o) =>
+        localize(o, 'feeds.opt.from.name', 'feeds.opt.from.description').setMinValue(0).setMaxValue(23),
+      )
+      .addIntegerOption((o) =>
+        localize(o, 'feeds.opt.to.name', 'feeds.opt.to.description').setMinValue(0).setMaxValue(23),
+      )
       .addStringOption(kindOption(false, 'feeds.opt.quietKind.description')),
   )
   .addSubcommand((sub) =>
-    localize(sub, 'feeds.filter.name', 'feeds.filter.description')
-      .addStringOption((o) => localize(o, 'feeds.opt.levels.name', 'feeds.opt.levels.description').setMaxLength(200)),
+    localize(sub, 'feeds.filter.name', 'feeds.filter.description').addStringOption((o) =>
+      localize(o, 'feeds.opt.levels.name', 'feeds.opt.levels.description').setMaxLength(200),
+    ),
   )
   .addSubcommand((sub) =>
-    localize(sub, 'feeds.threads.name', 'feeds.threads.description')
-      .addStringOption((o) => localize(o, 'feeds.opt.state.name', 'feeds.opt.state.description').setRequired(true).addChoices(localizedChoice('feeds.show.on', 'on'), localizedChoice('feeds.show.off', 'off'))),
+    localize(sub, 'feeds.threads.name', 'feeds.threads.description').addStringOption((o) =>
+      localize(o, 'feeds.opt.state.name', 'feeds.opt.state.description')
+        .setRequired(true)
+        .addChoices(localizedChoice('feeds.show.on', 'on'), localizedChoice('feeds.show.off', 'off')),
+    ),
   )
   .addSubcommand((sub) => localize(sub, 'feeds.test.name', 'feeds.test.description').addStringOption(kindOption(true)))
   .addSubcommand((sub) => localize(sub, 'feeds.show.name', 'feeds.show.description'))
@@ -107,13 +129,20 @@ function normal(text: string): string {
  * or the level names of any of our languages; `{ bad }` names the first part that is none of them.
  */
 export function parseLevels(input: string): string[] | { bad: string } {
-  const parts = input.split(/[,;]+/).map((p) => p.trim()).filter((p) => p !== '');
+  const parts = input
+    .split(/[,;]+/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   const ids = new Set<string>();
   for (const part of parts) {
     const wanted = normal(part);
     const id = CLASSIFICATION_IDS.find((candidate) => {
       const name = EVENT_CLASSIFICATIONS[candidate];
-      return wanted === candidate || wanted === name || LANGUAGES.some((language) => normal(classificationText(name, language)) === wanted);
+      return (
+        wanted === candidate ||
+        wanted === name ||
+        LANGUAGES.some((language) => normal(classificationText(name, language)) === wanted)
+      );
     });
     if (!id) return { bad: part };
     ids.add(id);
@@ -147,7 +176,6 @@ async function reply(ctx: CommandContext, content: string): Promise<void> {
   await ctx.interaction.editReply({ content, embeds: [], components: [] });
 }
 
-
 // ------------------------------------------------------------------------------------------------
 // Subcommands
 
@@ -157,7 +185,8 @@ async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string
   const current = settings.get(guildId, kind);
   const channelId = option?.id ?? current.channelId;
   if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
-  if (option && !(POSTABLE_TYPES as readonly ChannelType[]).includes(option.type)) throw new UserFacingError('setup.channel.wrongType');
+  if (option && !(POSTABLE_TYPES as readonly ChannelType[]).includes(option.type))
+    throw new UserFacingError('setup.channel.wrongType');
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   // The channel and the switch together, or neither.
   const after = settings.turnOn(guildId, kind, option?.id ?? null);
@@ -175,7 +204,11 @@ async function turnOff(ctx: CommandContext, settings: FeedsAdmin, guildId: strin
 async function pause(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   const current = settings.get(guildId, kind);
-  if (current.pausedReason) throw new UserFacingError('feeds.pause.already', { kind: kindLabel(ctx, kind), reason: reasonText(ctx, current.pausedReason) });
+  if (current.pausedReason)
+    throw new UserFacingError('feeds.pause.already', {
+      kind: kindLabel(ctx, kind),
+      reason: reasonText(ctx, current.pausedReason),
+    });
   settings.update(guildId, kind, { pausedReason: 'admin' });
   await reply(ctx, ctx.t('feeds.pause.done', { kind: kindLabel(ctx, kind) }));
 }
@@ -200,7 +233,12 @@ async function setRole(ctx: CommandContext, settings: FeedsAdmin, guildId: strin
   const role = ctx.interaction.options.getRole('role');
   if (role && role.id === guildId) throw new UserFacingError('feeds.role.everyone');
   settings.update(guildId, kind, { roleId: role?.id ?? null });
-  await reply(ctx, role ? ctx.t('feeds.role.set', { kind: kindLabel(ctx, kind), role: `<@&${role.id}>` }) : ctx.t('feeds.role.cleared', { kind: kindLabel(ctx, kind) }));
+  await reply(
+    ctx,
+    role
+      ? ctx.t('feeds.role.set', { kind: kindLabel(ctx, kind), role: `<@&${role.id}>` })
+      : ctx.t('feeds.role.cleared', { kind: kindLabel(ctx, kind) }),
+  );
 }
 
 async function setReminders(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
@@ -209,12 +247,23 @@ async function setReminders(ctx: CommandContext, settings: FeedsAdmin, guildId: 
   const change: { leadDays?: number[]; lateEntry?: boolean } = {};
   if (input !== null) {
     const days = parseLeadDays(input);
-    if (!days) throw new UserFacingError('feeds.reminders.badLeadDays', { input: input.slice(0, 40).replace(/`/g, "'") });
+    if (!days)
+      throw new UserFacingError('feeds.reminders.badLeadDays', { input: input.slice(0, 40).replace(/`/g, "'") });
     change.leadDays = days;
   }
   if (lateEntry !== null) change.lateEntry = lateEntry;
-  const after = Object.keys(change).length > 0 ? settings.update(guildId, 'reminders', { options: change }) : settings.get(guildId, 'reminders');
-  await reply(ctx, ctx.t('feeds.reminders.done', { days: after.options.leadDays.join(', ') || '–', count: leadDaysCount(after.options.leadDays), late: ctx.t(after.options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
+  const after =
+    Object.keys(change).length > 0
+      ? settings.update(guildId, 'reminders', { options: change })
+      : settings.get(guildId, 'reminders');
+  await reply(
+    ctx,
+    ctx.t('feeds.reminders.done', {
+      days: after.options.leadDays.join(', ') || '–',
+      count: leadDaysCount(after.options.leadDays),
+      late: ctx.t(after.options.lateEntry ? 'feeds.yes' : 'feeds.no'),
+    }),
+  );
 }
 
 async function setQuiet(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
@@ -225,13 +274,22 @@ async function setQuiet(ctx: CommandContext, settings: FeedsAdmin, guildId: stri
   const kinds: readonly FeedKind[] = kindInput === null ? FEED_KINDS : [kindInput as FeedKind];
   if ((from === null) !== (to === null)) throw new UserFacingError('feeds.quiet.bothOrNeither');
   const valid = (h: number): boolean => Number.isInteger(h) && h >= 0 && h <= 23;
-  if (from !== null && to !== null && (!valid(from) || !valid(to) || from === to)) throw new UserFacingError('feeds.quiet.badHour');
+  if (from !== null && to !== null && (!valid(from) || !valid(to) || from === to))
+    throw new UserFacingError('feeds.quiet.badHour');
   const quietHours = from !== null && to !== null ? { from, to } : null;
   settings.setQuietHours(guildId, kinds, quietHours);
   const label = kindInput === null ? ctx.t('feeds.quiet.allKinds') : kindLabel(ctx, kinds[0]!);
-  await reply(ctx, quietHours
-    ? ctx.t('feeds.quiet.done', { kinds: label, from: String(quietHours.from).padStart(2, '0'), to: String(quietHours.to).padStart(2, '0'), zone: ctx.guild.timeZone })
-    : ctx.t('feeds.quiet.cleared', { kinds: label }));
+  await reply(
+    ctx,
+    quietHours
+      ? ctx.t('feeds.quiet.done', {
+          kinds: label,
+          from: String(quietHours.from).padStart(2, '0'),
+          to: String(quietHours.to).padStart(2, '0'),
+          zone: ctx.guild.timeZone,
+        })
+      : ctx.t('feeds.quiet.cleared', { kinds: label }),
+  );
 }
 
 async function setEventsFilter(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
@@ -242,7 +300,12 @@ async function setEventsFilter(ctx: CommandContext, settings: FeedsAdmin, guildI
     throw new UserFacingError('feeds.filter.bad', { input: parsed.bad.slice(0, 40).replace(/`/g, "'"), names });
   }
   settings.update(guildId, 'events', { options: { classificationIds: parsed } });
-  await reply(ctx, parsed.length > 0 ? ctx.t('feeds.filter.done', { levels: parsed.map((id) => levelLabel(ctx, id)).join(', ') }) : ctx.t('feeds.filter.cleared'));
+  await reply(
+    ctx,
+    parsed.length > 0
+      ? ctx.t('feeds.filter.done', { levels: parsed.map((id) => levelLabel(ctx, id)).join(', ') })
+      : ctx.t('feeds.filter.cleared'),
+  );
 }
 
 async function setThreads(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
@@ -259,11 +322,17 @@ async function setThreads(ctx: CommandContext, settings: FeedsAdmin, guildId: st
     const missing = await missingThreadPermissions(ctx.interaction.guild, channelId);
     if (missing === null) throw new UserFacingError('setup.channel.notFound');
     if (missing.length > 0) {
-      throw new UserFacingError('feeds.threads.missing', { channel: `<#${channelId}>`, permissions: missing.map((key) => ctx.t(key)).join(', ') });
+      throw new UserFacingError('feeds.threads.missing', {
+        channel: `<#${channelId}>`,
+        permissions: missing.map((key) => ctx.t(key)).join(', '),
+      });
     }
   }
   settings.update(guildId, 'results', { options: { threads: true } });
-  await reply(ctx, channelId === null ? ctx.t('feeds.threads.onNoChannel') : ctx.t('feeds.threads.on', { channel: `<#${channelId}>` }));
+  await reply(
+    ctx,
+    channelId === null ? ctx.t('feeds.threads.onNoChannel') : ctx.t('feeds.threads.on', { channel: `<#${channelId}>` }),
+  );
 }
 
 async function testPost(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
@@ -275,12 +344,21 @@ async function testPost(ctx: CommandContext, settings: FeedsAdmin, guildId: stri
   const eventor = await ctx.guild.eventor();
   // Its own ledger feed and a key of its own: a test post never stands in for the real one.
   const outcome = await settings.testPost(eventor, discordTarget(ctx.interaction.client), {
-    guildId, kind, channelId, language: ctx.guild.language, timeZone: ctx.guild.timeZone, uniqueId: ctx.interaction.id,
+    guildId,
+    kind,
+    channelId,
+    language: ctx.guild.language,
+    timeZone: ctx.guild.timeZone,
+    uniqueId: ctx.interaction.id,
   });
   if (!outcome) throw new UserFacingError('feeds.test.nothing', { kind: kindLabel(ctx, kind) });
   if (outcome.kind === 'paused') await requireCanPost(ctx, ctx.interaction.guild, channelId);
   if (outcome.kind !== 'posted') {
-    ctx.log.warn('feeds test: not posted', { kind, outcome: outcome.kind, ...(outcome.kind === 'failed' ? { error: outcome.error } : {}) });
+    ctx.log.warn('feeds test: not posted', {
+      kind,
+      outcome: outcome.kind,
+      ...(outcome.kind === 'failed' ? { error: outcome.error } : {}),
+    });
     throw new UserFacingError('feeds.test.failed');
   }
   await reply(ctx, ctx.t('feeds.test.posted', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` }));
@@ -296,18 +374,37 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
     state.join(' · '),
     ctx.t('feeds.show.channel', { value: channel }),
     ctx.t('feeds.show.role', { value: feed.roleId ? `<@&${feed.roleId}>` : none }),
-    ctx.t('feeds.show.quiet', { value: options.quietHours ? `${String(options.quietHours.from).padStart(2, '0')}:00–${String(options.quietHours.to).padStart(2, '0')}:00` : none }),
+    ctx.t('feeds.show.quiet', {
+      value: options.quietHours
+        ? `${String(options.quietHours.from).padStart(2, '0')}:00–${String(options.quietHours.to).padStart(2, '0')}:00`
+        : none,
+    }),
   ];
   if (feed.enabled) {
     const lastRun = ctx.services.feedsAdmin.lastRunAt(feed.guildId, feed.feed);
-    lines.push(lastRun ? ctx.t('feeds.show.lastRun', { when: discordTimestamp(lastRun, 'R') }) : ctx.t('feeds.show.notRunYet'));
+    lines.push(
+      lastRun ? ctx.t('feeds.show.lastRun', { when: discordTimestamp(lastRun, 'R') }) : ctx.t('feeds.show.notRunYet'),
+    );
   }
   if (feed.feed === 'reminders') {
-    lines.push(ctx.t('feeds.show.leadDays', { days: options.leadDays.join(', ') || '–', count: leadDaysCount(options.leadDays), late: ctx.t(options.lateEntry ? 'feeds.yes' : 'feeds.no') }));
+    lines.push(
+      ctx.t('feeds.show.leadDays', {
+        days: options.leadDays.join(', ') || '–',
+        count: leadDaysCount(options.leadDays),
+        late: ctx.t(options.lateEntry ? 'feeds.yes' : 'feeds.no'),
+      }),
+    );
   }
   if (feed.feed === 'results') lines.push(await describeThreads(ctx, feed));
   if (feed.feed === 'events') {
-    lines.push(ctx.t('feeds.show.levels', { value: options.classificationIds.length > 0 ? options.classificationIds.map((id) => levelLabel(ctx, id)).join(', ') : none }));
+    lines.push(
+      ctx.t('feeds.show.levels', {
+        value:
+          options.classificationIds.length > 0
+            ? options.classificationIds.map((id) => levelLabel(ctx, id)).join(', ')
+            : none,
+      }),
+    );
   }
   return lines.join('\n');
 }
@@ -317,7 +414,8 @@ async function describeThreads(ctx: CommandContext, feed: FeedSettings): Promise
   if (!feed.options.threads) return ctx.t('feeds.show.threads', { value: ctx.t('feeds.show.off') });
   const parts = [ctx.t('feeds.show.on')];
   const missing = feed.channelId === null ? [] : await missingThreadPermissions(ctx.interaction.guild, feed.channelId);
-  if (missing && missing.length > 0) parts.push(ctx.t('feeds.show.threadsCannot', { permissions: missing.map((key) => ctx.t(key)).join(', ') }));
+  if (missing && missing.length > 0)
+    parts.push(ctx.t('feeds.show.threadsCannot', { permissions: missing.map((key) => ctx.t(key)).join(', ') }));
   const waiting = ctx.services.feedsAdmin.threadsWaiting(feed.guildId);
   if (waiting > 0) parts.push(ctx.t('feeds.show.threadsWaiting', { count: waiting }));
   return ctx.t('feeds.show.threads', { value: parts.join(' · ') });
@@ -325,22 +423,32 @@ async function describeThreads(ctx: CommandContext, feed: FeedSettings): Promise
 
 async function show(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const embed = new EmbedBuilder().setTitle(ctx.t('feeds.show.title')).setFooter({ text: ctx.t('feeds.show.footer') });
-  for (const feed of settings.all(guildId)) embed.addFields({ name: kindLabel(ctx, feed.feed), value: await describe(ctx, feed) });
+  for (const feed of settings.all(guildId))
+    embed.addFields({ name: kindLabel(ctx, feed.feed), value: await describe(ctx, feed) });
   await ctx.interaction.editReply({ content: '', embeds: [embed], components: [] });
 }
 
 type FeedsSubcommand = (ctx: CommandContext, settings: FeedsAdmin, guildId: string) => Promise<void>;
 
 /** A subcommand with the server's feed settings at hand; the router has checked Manage Server, so it is in a server. */
-const withSettings = (run: FeedsSubcommand) => (ctx: CommandContext) => run(ctx, ctx.services.feedsAdmin, ctx.guild.id!);
+const withSettings = (run: FeedsSubcommand) => (ctx: CommandContext) =>
+  run(ctx, ctx.services.feedsAdmin, ctx.guild.id!);
 
 export const feedsCommand: BotCommand = {
   definition,
   defer: 'ephemeral',
   requires: { permission: 'manageGuild' },
   subcommands: {
-    on: withSettings(turnOn), off: withSettings(turnOff), pause: withSettings(pause), resume: withSettings(resume),
-    role: withSettings(setRole), reminders: withSettings(setReminders), quiet: withSettings(setQuiet),
-    'events-filter': withSettings(setEventsFilter), threads: withSettings(setThreads), test: withSettings(testPost), show: withSettings(show),
+    on: withSettings(turnOn),
+    off: withSettings(turnOff),
+    pause: withSettings(pause),
+    resume: withSettings(resume),
+    role: withSettings(setRole),
+    reminders: withSettings(setReminders),
+    quiet: withSettings(setQuiet),
+    'events-filter': withSettings(setEventsFilter),
+    threads: withSettings(setThreads),
+    test: withSettings(testPost),
+    show: withSettings(show),
   },
 };

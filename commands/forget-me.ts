@@ -5,7 +5,7 @@
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { z } from 'zod';
-import { customIdCodec, onComponent, type BotCommand } from '../src/bot/command.js';
+import { type BotCommand, customIdCodec, onComponent } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
 
 /** A confirm button found in an old message must not delete anything years later. */
@@ -22,8 +22,14 @@ export const forgetMe: BotCommand = {
   callsEventor: false,
   async execute(ctx) {
     const buttons = new ActionRowBuilder<ButtonBuilder>().addComponents(
-      new ButtonBuilder().setCustomId(confirmForgetId.encode({ issued: ctx.now().getTime() })).setStyle(ButtonStyle.Danger).setLabel(ctx.t('linking.forget.confirm')),
-      new ButtonBuilder().setCustomId(cancelForgetId.encode({})).setStyle(ButtonStyle.Secondary).setLabel(ctx.t('linking.forget.cancel')),
+      new ButtonBuilder()
+        .setCustomId(confirmForgetId.encode({ issued: ctx.now().getTime() }))
+        .setStyle(ButtonStyle.Danger)
+        .setLabel(ctx.t('linking.forget.confirm')),
+      new ButtonBuilder()
+        .setCustomId(cancelForgetId.encode({}))
+        .setStyle(ButtonStyle.Secondary)
+        .setLabel(ctx.t('linking.forget.cancel')),
     );
     await ctx.interaction.editReply({ content: ctx.t('linking.forget.ask'), components: [buttons] });
   },

@@ -11,7 +11,8 @@ export const help: BotCommand = {
     // The router hands over the commands it serves: importing their list here would be a cycle.
     const lines = ctx.commands.map((command) => {
       const name = command.definition.name_localizations?.[ctx.interaction.locale] ?? command.definition.name;
-      const description = command.definition.description_localizations?.[ctx.interaction.locale] ?? command.definition.description;
+      const description =
+        command.definition.description_localizations?.[ctx.interaction.locale] ?? command.definition.description;
       return `**/${name}**: ${description}`;
     });
     const embed = new EmbedBuilder()

@@ -23,4 +23,24 @@ import { status } from './status.js';
 import { unlink } from './unlink.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly BotCommand[] = [help, status, setup, feedsCommand, eventsCommand, eventCommand, entriesCommand, starts, results, activities, activity, loginCommand, cardCommand, link, unlink, whoami, notifyCommand, admin, forgetMe];
+export const COMMANDS: readonly BotCommand[] = [
+  help,
+  status,
+  setup,
+  feedsCommand,
+  eventsCommand,
+  eventCommand,
+  entriesCommand,
+  starts,
+  results,
+  activities,
+  activity,
+  loginCommand,
+  cardCommand,
+  link,
+  unlink,
+  whoami,
+  notifyCommand,
+  admin,
+  forgetMe,
+];

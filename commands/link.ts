@@ -11,23 +11,34 @@ import {
   InteractionContextType,
   LabelBuilder,
   ModalBuilder,
+  type SlashCommandStringOption,
   TextInputBuilder,
   TextInputStyle,
-  type SlashCommandStringOption,
 } from 'discord.js';
 import { z } from 'zod';
-import { customIdCodec, onComponent, UserFacingError, type BotCommand, type CommandContext, type ComponentContext, type CustomIdValue } from '../src/bot/command.js';
+import {
+  type BotCommand,
+  type CommandContext,
+  type ComponentContext,
+  type CustomIdValue,
+  customIdCodec,
+  onComponent,
+  UserFacingError,
+} from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
-import { memberChoices } from '../src/bot/lookup.js';
-import { languageFor, t } from '../src/i18n/index.js';
 import { guildOf } from '../src/bot/guards.js';
+import { memberChoices } from '../src/bot/lookup.js';
 import { ownLinkChoices, personLabel, personNames } from '../src/bot/members.js';
+import { languageFor, t } from '../src/i18n/index.js';
 
 const USERNAME = 'username';
 const PASSWORD = 'password';
 
 const personOption = (o: SlashCommandStringOption) =>
-  localize(o, 'linking.option.person.name', 'linking.option.person.description').setRequired(true).setAutocomplete(true).setMaxLength(100);
+  localize(o, 'linking.option.person.name', 'linking.option.person.description')
+    .setRequired(true)
+    .setAutocomplete(true)
+    .setMaxLength(100);
 
 /** The form asking for the Eventor user name and password: it carries nothing. */
 const credentialsFormId = customIdCodec('link:credentials', z.object({}));
@@ -39,8 +50,12 @@ export const denyRequestId = customIdCodec('link:deny', requestDecision);
 const definition = localizedCommand('linking.link.name', 'linking.link.description')
   .setContexts(InteractionContextType.Guild)
   .addSubcommand((sub) => localize(sub, 'linking.link.eventor.name', 'linking.link.eventor.description'))
-  .addSubcommand((sub) => localize(sub, 'linking.link.request.name', 'linking.link.request.description').addStringOption(personOption))
-  .addSubcommand((sub) => localize(sub, 'linking.link.default.name', 'linking.link.default.description').addStringOption(personOption))
+  .addSubcommand((sub) =>
+    localize(sub, 'linking.link.request.name', 'linking.link.request.description').addStringOption(personOption),
+  )
+  .addSubcommand((sub) =>
+    localize(sub, 'linking.link.default.name', 'linking.link.default.description').addStringOption(personOption),
+  )
   .toJSON();
 
 async function startCredentials(ctx: CommandContext): Promise<void> {
@@ -51,11 +66,23 @@ async function startCredentials(ctx: CommandContext): Promise<void> {
     .addLabelComponents(
       new LabelBuilder()
         .setLabel(ctx.t('linking.modal.username'))
-        .setTextInputComponent(new TextInputBuilder().setCustomId(USERNAME).setStyle(TextInputStyle.Short).setMaxLength(100).setRequired(true)),
+        .setTextInputComponent(
+          new TextInputBuilder()
+            .setCustomId(USERNAME)
+            .setStyle(TextInputStyle.Short)
+            .setMaxLength(100)
+            .setRequired(true),
+        ),
       new LabelBuilder()
         .setLabel(ctx.t('linking.modal.password'))
         .setDescription(ctx.t('linking.modal.hint'))
-        .setTextInputComponent(new TextInputBuilder().setCustomId(PASSWORD).setStyle(TextInputStyle.Short).setMaxLength(100).setRequired(true)),
+        .setTextInputComponent(
+          new TextInputBuilder()
+            .setCustomId(PASSWORD)
+            .setStyle(TextInputStyle.Short)
+            .setMaxLength(100)
+            .setRequired(true),
+        ),
     );
   await ctx.interaction.showModal(modal);
 }
@@ -76,22 +103,44 @@ async function submitCredentials(ctx: ComponentContext): Promise<void> {
 
 async function linkWithCredentials(ctx: ComponentContext, username: string, password: string): Promise<void> {
   const who = { guildId: guildOf(ctx), userId: ctx.interaction.user.id };
-  const person = await ctx.services.linking.linkWithCredentials(() => ctx.guild.eventor(), who, username, password, ctx.log);
+  const person = await ctx.services.linking.linkWithCredentials(
+    () => ctx.guild.eventor(),
+    who,
+    username,
+    password,
+    ctx.log,
+  );
   await ctx.interaction.editReply({ content: ctx.t('linking.link.done', { person: personLabel(person) }) });
 }
 
 async function request(ctx: CommandContext): Promise<void> {
   const guildId = guildOf(ctx);
   const userId = ctx.interaction.user.id;
-  const { request: created, person, adminChannel, othersLinked } = await ctx.services.linking.createRequest(
-    () => ctx.guild.eventor(), { guildId, userId, locale: ctx.language }, ctx.interaction.options.getString('person', true), personLabel);
+  const {
+    request: created,
+    person,
+    adminChannel,
+    othersLinked,
+  } = await ctx.services.linking.createRequest(
+    () => ctx.guild.eventor(),
+    { guildId, userId, locale: ctx.language },
+    ctx.interaction.options.getString('person', true),
+    personLabel,
+  );
   const label = personLabel(person);
   const language = ctx.guild.language;
   let content = t(language, 'linking.request.adminPost', { user: `<@${userId}>`, person: label, id: person.id });
-  if (othersLinked.length > 0) content += `\n${t(language, 'linking.request.alsoLinked', { users: othersLinked.map((other) => `<@${other}>`).join(', ') })}`;
+  if (othersLinked.length > 0)
+    content += `\n${t(language, 'linking.request.alsoLinked', { users: othersLinked.map((other) => `<@${other}>`).join(', ') })}`;
   const buttons = new ActionRowBuilder<ButtonBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(approveRequestId.encode({ requestId: created.id })).setStyle(ButtonStyle.Success).setLabel(t(language, 'linking.button.approve')),
-    new ButtonBuilder().setCustomId(denyRequestId.encode({ requestId: created.id })).setStyle(ButtonStyle.Danger).setLabel(t(language, 'linking.button.deny')),
+    new ButtonBuilder()
+      .setCustomId(approveRequestId.encode({ requestId: created.id }))
+      .setStyle(ButtonStyle.Success)
+      .setLabel(t(language, 'linking.button.approve')),
+    new ButtonBuilder()
+      .setCustomId(denyRequestId.encode({ requestId: created.id }))
+      .setStyle(ButtonStyle.Danger)
+      .setLabel(t(language, 'linking.button.deny')),
   );
   try {
     const channel = await ctx.interaction.client.channels.fetch(adminChannel);
@@ -107,16 +156,30 @@ async function request(ctx: CommandContext): Promise<void> {
   await ctx.interaction.editReply({ content: ctx.t('linking.request.sent', { person: label }) });
 }
 
-async function decide(ctx: ComponentContext, { requestId: id }: CustomIdValue<typeof approveRequestId>, approve: boolean): Promise<void> {
+async function decide(
+  ctx: ComponentContext,
+  { requestId: id }: CustomIdValue<typeof approveRequestId>,
+  approve: boolean,
+): Promise<void> {
   const guildId = guildOf(ctx);
   const adminId = ctx.interaction.user.id;
-  const { request: found, person } = await ctx.services.linking.decide(() => ctx.guild.eventor(), { guildId, adminId }, id, approve, ctx.log);
+  const { request: found, person } = await ctx.services.linking.decide(
+    () => ctx.guild.eventor(),
+    { guildId, adminId },
+    id,
+    approve,
+    ctx.log,
+  );
   const label = person ? personLabel(person) : `#${found.personId}`;
 
   const post = ctx.interaction.isMessageComponent() ? ctx.interaction.message : null;
   await post
     ?.edit({
-      content: t(ctx.guild.language, approve ? 'linking.decide.approvedPost' : 'linking.decide.deniedPost', { admin: `<@${adminId}>`, user: `<@${found.userId}>`, person: label }),
+      content: t(ctx.guild.language, approve ? 'linking.decide.approvedPost' : 'linking.decide.deniedPost', {
+        admin: `<@${adminId}>`,
+        user: `<@${found.userId}>`,
+        person: label,
+      }),
       components: [],
       allowedMentions: { parse: [] },
     })
@@ -127,13 +190,21 @@ async function decide(ctx: ComponentContext, { requestId: id }: CustomIdValue<ty
   const server = ctx.interaction.guild?.name ?? '';
   let told = true;
   try {
-    await ctx.interaction.client.users.send(found.userId, { content: t(memberLanguage, approve ? 'linking.dm.approved' : 'linking.dm.denied', { person: label, server }) });
+    await ctx.interaction.client.users.send(found.userId, {
+      content: t(memberLanguage, approve ? 'linking.dm.approved' : 'linking.dm.denied', { person: label, server }),
+    });
   } catch (error) {
     told = false;
     ctx.log.warn('could not tell the member the outcome by DM', { error });
   }
-  const done = ctx.t(approve ? 'linking.decide.approved' : 'linking.decide.denied', { user: `<@${found.userId}>`, person: label });
-  await ctx.interaction.editReply({ content: told ? done : `${done}\n${ctx.t('linking.decide.dmClosed')}`, allowedMentions: { parse: [] } });
+  const done = ctx.t(approve ? 'linking.decide.approved' : 'linking.decide.denied', {
+    user: `<@${found.userId}>`,
+    person: label,
+  });
+  await ctx.interaction.editReply({
+    content: told ? done : `${done}\n${ctx.t('linking.decide.dmClosed')}`,
+    allowedMentions: { parse: [] },
+  });
 }
 
 async function setDefault(ctx: CommandContext): Promise<void> {
@@ -163,7 +234,15 @@ export const link: BotCommand = {
   },
   components: [
     onComponent(credentialsFormId, { defer: 'ephemeral', handle: submitCredentials }),
-    onComponent(approveRequestId, { defer: 'ephemeral', requires: { permission: 'manageGuild' }, handle: (ctx, value) => decide(ctx, value, true) }),
-    onComponent(denyRequestId, { defer: 'ephemeral', requires: { permission: 'manageGuild' }, handle: (ctx, value) => decide(ctx, value, false) }),
+    onComponent(approveRequestId, {
+      defer: 'ephemeral',
+      requires: { permission: 'manageGuild' },
+      handle: (ctx, value) => decide(ctx, value, true),
+    }),
+    onComponent(denyRequestId, {
+      defer: 'ephemeral',
+      requires: { permission: 'manageGuild' },
+      handle: (ctx, value) => decide(ctx, value, false),
+    }),
   ],
 };

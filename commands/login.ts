@@ -10,7 +10,7 @@
  */
 import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType, type User } from 'discord.js';
 import { z } from 'zod';
-import { customIdCodec, onComponent, UserFacingError, type BaseContext, type BotCommand } from '../src/bot/command.js';
+import { type BaseContext, type BotCommand, customIdCodec, onComponent, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { fold } from '../src/bot/lookup.js';
 import { DISCORD_LIMITS, escapeName, personNameText, plainText } from '../src/render/index.js';
@@ -37,7 +37,10 @@ async function sendLink(ctx: BaseContext, user: User, personId: string): Promise
     (person, expiresAt) => {
       // The DM is written, and checked to fit, before Eventor issues a live link: nothing in the
       // person's name (Eventor's text) can make the DM fail once the link exists.
-      const text = ctx.t('login.dm', { name: escapeName(personNameText(person.name)), expires: `<t:${unix(expiresAt)}:R>` });
+      const text = ctx.t('login.dm', {
+        name: escapeName(personNameText(person.name)),
+        expires: `<t:${unix(expiresAt)}:R>`,
+      });
       if (text.length > DISCORD_LIMITS.content) throw new UserFacingError('login.error.dmFailed');
       return text;
     },
@@ -46,13 +49,22 @@ async function sendLink(ctx: BaseContext, user: User, personId: string): Promise
   try {
     await user.send({
       content,
-      components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, label: ctx.t('login.button.label'), url }] }],
+      components: [
+        {
+          type: ComponentType.ActionRow,
+          components: [
+            { type: ComponentType.Button, style: ButtonStyle.Link, label: ctx.t('login.button.label'), url },
+          ],
+        },
+      ],
     });
   } catch (error) {
     // Only the code is kept: Discord's error object carries the request body, link included.
     const code = (error as { code?: unknown } | null)?.code;
     if (code === DMS_CLOSED) throw new UserFacingError('login.error.dmsClosed');
-    ctx.log.warn('could not send the login link by DM', { code: typeof code === 'number' || typeof code === 'string' ? code : null });
+    ctx.log.warn('could not send the login link by DM', {
+      code: typeof code === 'number' || typeof code === 'string' ? code : null,
+    });
     throw new UserFacingError('login.error.dmFailed');
   }
 }
@@ -61,13 +73,19 @@ export const loginCommand: BotCommand = {
   definition: localizedCommand('login.name', 'login.description')
     .setContexts(InteractionContextType.Guild)
     .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-    .addStringOption((o) => localize(o, 'login.option.person.name', 'login.option.person.description').setAutocomplete(true))
+    .addStringOption((o) =>
+      localize(o, 'login.option.person.name', 'login.option.person.description').setAutocomplete(true),
+    )
     .toJSON(),
   defer: 'ephemeral',
   requires: { linked: 'any' },
   async execute(ctx) {
     const user = ctx.interaction.user;
-    const personId = ctx.services.loginLinks.chosenPerson(ctx.guild.id, user.id, ctx.interaction.options.getString('person')?.trim());
+    const personId = ctx.services.loginLinks.chosenPerson(
+      ctx.guild.id,
+      user.id,
+      ctx.interaction.options.getString('person')?.trim(),
+    );
     await sendLink(ctx, user, personId);
     await ctx.interaction.editReply({ content: ctx.t('login.sent') });
   },
@@ -77,7 +95,12 @@ export const loginCommand: BotCommand = {
     if (linked.length === 0) return [];
     const eventor = await ctx.guild.eventor();
     const typed = fold(String(ctx.interaction.options.getFocused()));
-    const choices = await Promise.all(linked.map(async (p) => ({ name: plainText((await ctx.services.club.memberName(eventor, p.personId)) ?? '', 100) || p.personId, value: p.personId })));
+    const choices = await Promise.all(
+      linked.map(async (p) => ({
+        name: plainText((await ctx.services.club.memberName(eventor, p.personId)) ?? '', 100) || p.personId,
+        value: p.personId,
+      })),
+    );
     return choices.filter((c) => typed === '' || fold(c.name).includes(typed) || c.value.startsWith(typed));
   },
   components: [

@@ -4,22 +4,35 @@
  * Turning DMs on sends one confirmation DM, so closed DMs show up now rather than on race day;
  * a refusal pauses the DMs, `/notify show` says so, and `/notify on` again clears it.
  */
-import { ApplicationIntegrationType, DiscordAPIError, InteractionContextType, Routes, type SlashCommandStringOption } from 'discord.js';
-import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
+import {
+  ApplicationIntegrationType,
+  DiscordAPIError,
+  InteractionContextType,
+  Routes,
+  type SlashCommandStringOption,
+} from 'discord.js';
+import { type BotCommand, type CommandContext, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
-import { openDmChannel } from '../src/feeds/kinds/personal.js';
-import { NOTIFY_KINDS, type NotifyKind, type Subscription, type SubscriptionStore } from '../src/feeds/subscriptions.js';
-import { languageFor, t } from '../src/i18n/index.js';
-import { escapeName } from '../src/render/index.js';
 import { guildOf } from '../src/bot/guards.js';
 import { personNames, when } from '../src/bot/members.js';
+import { openDmChannel } from '../src/feeds/kinds/personal.js';
+import {
+  NOTIFY_KINDS,
+  type NotifyKind,
+  type Subscription,
+  type SubscriptionStore,
+} from '../src/feeds/subscriptions.js';
+import { languageFor, t } from '../src/i18n/index.js';
+import { escapeName } from '../src/render/index.js';
 
 type What = 'all' | NotifyKind;
 const WHATS: readonly What[] = ['all', ...NOTIFY_KINDS];
 const DMS_CLOSED = 50007;
 
 const whatOption = (o: SlashCommandStringOption) =>
-  localize(o, 'notify.option.what.name', 'notify.option.what.description').addChoices(...WHATS.map((w) => localizedChoice(`notify.choice.${w}`, w)));
+  localize(o, 'notify.option.what.name', 'notify.option.what.description').addChoices(
+    ...WHATS.map((w) => localizedChoice(`notify.choice.${w}`, w)),
+  );
 
 const definition = localizedCommand('notify.name', 'notify.description')
   .setContexts(InteractionContextType.Guild)
@@ -40,23 +53,39 @@ function kindsOf(what: What): NotifyKind[] {
   return what === 'all' ? [...NOTIFY_KINDS] : [what];
 }
 
-async function statusText(ctx: CommandContext, sub: Subscription | null, personIds: readonly string[]): Promise<string> {
+async function statusText(
+  ctx: CommandContext,
+  sub: Subscription | null,
+  personIds: readonly string[],
+): Promise<string> {
   if (!sub) return personIds.length > 0 ? ctx.t('notify.status.none') : ctx.t('notify.notLinked');
   const state = (on: boolean) => ctx.t(on ? 'notify.state.on' : 'notify.state.off');
-  const lines = [ctx.t('notify.status.title'), ctx.t('notify.status.starts', { state: state(sub.starts) }), ctx.t('notify.status.results', { state: state(sub.results) })];
+  const lines = [
+    ctx.t('notify.status.title'),
+    ctx.t('notify.status.starts', { state: state(sub.starts) }),
+    ctx.t('notify.status.results', { state: state(sub.results) }),
+  ];
   if (personIds.length > 0) {
     const names = await personNames(ctx, personIds);
     lines.push(ctx.t('notify.status.persons', { persons: personIds.map((id) => names.get(id)!).join(', ') }));
   } else {
     lines.push(ctx.t('notify.linkGone'));
   }
-  if (sub.pausedReason !== null) lines.push('', ctx.t(`notify.status.paused.${sub.pausedReason}`, { when: when(sub.pausedAt ?? sub.updatedAt, 'f') }));
+  if (sub.pausedReason !== null)
+    lines.push(
+      '',
+      ctx.t(`notify.status.paused.${sub.pausedReason}`, { when: when(sub.pausedAt ?? sub.updatedAt, 'f') }),
+    );
   lines.push('', ctx.t('notify.status.hint'));
   return lines.join('\n');
 }
 
 /** The confirmation DM; what went wrong, if anything, for the reply. */
-async function welcome(ctx: CommandContext, subscriptions: SubscriptionStore, sub: Subscription): Promise<'sent' | 'refused' | 'failed'> {
+async function welcome(
+  ctx: CommandContext,
+  subscriptions: SubscriptionStore,
+  sub: Subscription,
+): Promise<'sent' | 'refused' | 'failed'> {
   const guildId = sub.guildId;
   const userId = sub.userId;
   const language = languageFor(sub.locale);
@@ -64,10 +93,13 @@ async function welcome(ctx: CommandContext, subscriptions: SubscriptionStore, su
   const server = ctx.interaction.guild?.name ?? ctx.store.guildSettings(guildId)?.organisationName ?? '';
   const client = ctx.interaction.client;
   try {
-    const channelId = sub.dmChannelId ?? await openDmChannel(client, userId);
+    const channelId = sub.dmChannelId ?? (await openDmChannel(client, userId));
     if (channelId !== sub.dmChannelId) subscriptions.setDmChannel(guildId, userId, channelId);
     await client.rest.post(Routes.channelMessages(channelId), {
-      body: { content: t(language, 'notify.welcome.dm', { server: escapeName(server), what }), allowed_mentions: { parse: [] } },
+      body: {
+        content: t(language, 'notify.welcome.dm', { server: escapeName(server), what }),
+        allowed_mentions: { parse: [] },
+      },
     });
     return 'sent';
   } catch (error) {
@@ -83,7 +115,13 @@ async function welcome(ctx: CommandContext, subscriptions: SubscriptionStore, su
   }
 }
 
-async function turnOn(ctx: CommandContext, subscriptions: SubscriptionStore, guildId: string, userId: string, personIds: readonly string[]): Promise<string> {
+async function turnOn(
+  ctx: CommandContext,
+  subscriptions: SubscriptionStore,
+  guildId: string,
+  userId: string,
+  personIds: readonly string[],
+): Promise<string> {
   if (personIds.length === 0) throw new UserFacingError('notify.notLinked');
   const what = whatOf(ctx);
   const before = subscriptions.get(guildId, userId);
@@ -98,25 +136,43 @@ async function turnOn(ctx: CommandContext, subscriptions: SubscriptionStore, gui
   return lines.join('\n');
 }
 
-async function turnOff(ctx: CommandContext, subscriptions: SubscriptionStore, guildId: string, userId: string, personIds: readonly string[]): Promise<string> {
+async function turnOff(
+  ctx: CommandContext,
+  subscriptions: SubscriptionStore,
+  guildId: string,
+  userId: string,
+  personIds: readonly string[],
+): Promise<string> {
   const what = whatOf(ctx);
   const change = Object.fromEntries(kindsOf(what).map((k) => [k, false])) as Partial<Record<NotifyKind, boolean>>;
   const before = subscriptions.get(guildId, userId);
   const sub = before ? subscriptions.set(guildId, userId, change, ctx.interaction.locale) : null;
-  return [ctx.t('notify.turnedOff', { what: ctx.t(`notify.what.${what}`) }), '', await statusText(ctx, sub, personIds)].join('\n');
+  return [
+    ctx.t('notify.turnedOff', { what: ctx.t(`notify.what.${what}`) }),
+    '',
+    await statusText(ctx, sub, personIds),
+  ].join('\n');
 }
 
-type NotifySubcommand = (ctx: CommandContext, subscriptions: SubscriptionStore, guildId: string, userId: string, personIds: readonly string[]) => Promise<string>;
+type NotifySubcommand = (
+  ctx: CommandContext,
+  subscriptions: SubscriptionStore,
+  guildId: string,
+  userId: string,
+  personIds: readonly string[],
+) => Promise<string>;
 
 /** A subcommand with the member's subscription and linked persons at hand; its text is the answer. */
-const answering = (run: NotifySubcommand) => async (ctx: CommandContext): Promise<void> => {
-  const guildId = guildOf(ctx);
-  const userId = ctx.interaction.user.id;
-  const subscriptions = ctx.services.subscriptions;
-  const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
-  const content = await run(ctx, subscriptions, guildId, userId, personIds);
-  await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });
-};
+const answering =
+  (run: NotifySubcommand) =>
+  async (ctx: CommandContext): Promise<void> => {
+    const guildId = guildOf(ctx);
+    const userId = ctx.interaction.user.id;
+    const subscriptions = ctx.services.subscriptions;
+    const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
+    const content = await run(ctx, subscriptions, guildId, userId, personIds);
+    await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });
+  };
 
 export const notifyCommand: BotCommand = {
   definition,
@@ -124,6 +180,8 @@ export const notifyCommand: BotCommand = {
   subcommands: {
     on: answering(turnOn),
     off: answering(turnOff),
-    show: answering((ctx, subscriptions, guildId, userId, personIds) => statusText(ctx, subscriptions.get(guildId, userId), personIds)),
+    show: answering((ctx, subscriptions, guildId, userId, personIds) =>
+      statusText(ctx, subscriptions.get(guildId, userId), personIds),
+    ),
   },
 };

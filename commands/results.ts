@@ -7,14 +7,14 @@ import { z } from 'zod';
 import type { BaseContext, BotCommand, CustomIdValue, GuildEventor } from '../src/bot/command.js';
 import { customIdCodec, idField, onComponent, pageField } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
-import type { ResultList } from '../src/eventor/model.js';
-import { renderClubResults, renderPersonResults, type MessagePayload } from '../src/render/index.js';
-import { renderResultsNotYet } from '../src/render/members.js';
-import { pageWithButtons } from '../src/render/paging.js';
-import { addDays, localToday } from '../src/time/days.js';
 import { eventStart, nameInLists } from '../src/bot/members.js';
 import { memberOrEventChoices, memberTarget, personalVisibility } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
+import type { ResultList } from '../src/eventor/model.js';
+import { type MessagePayload, renderClubResults, renderPersonResults } from '../src/render/index.js';
+import { renderResultsNotYet } from '../src/render/members.js';
+import { pageWithButtons } from '../src/render/paging.js';
+import { addDays, localToday } from '../src/time/days.js';
 
 /** How far back "recent results" reach. */
 const RECENT_DAYS = 90;
@@ -26,18 +26,30 @@ type Query =
   | { kind: 'club'; eventId: string; splits: boolean; top: number };
 
 /** A page button: whose results (a person's, or the club's at an event) with the options asked for, and the page. */
-export const resultsPageId = customIdCodec('results:page', z.object({
-  who: z.enum(['p', 'c']),
-  personId: idField().optional(),
-  eventId: idField().optional(),
-  splits: z.boolean(),
-  top: z.number().int().min(0).max(MAX_TOP),
-  page: pageField(),
-}).refine((id) => (id.who === 'p' ? id.personId !== undefined : id.eventId !== undefined)));
+export const resultsPageId = customIdCodec(
+  'results:page',
+  z
+    .object({
+      who: z.enum(['p', 'c']),
+      personId: idField().optional(),
+      eventId: idField().optional(),
+      splits: z.boolean(),
+      top: z.number().int().min(0).max(MAX_TOP),
+      page: pageField(),
+    })
+    .refine((id) => (id.who === 'p' ? id.personId !== undefined : id.eventId !== undefined)),
+);
 
 function pageId(query: Query, page: number): string {
   return query.kind === 'person'
-    ? resultsPageId.encode({ who: 'p', personId: query.personId, eventId: query.eventId ?? undefined, splits: query.splits, top: 0, page })
+    ? resultsPageId.encode({
+        who: 'p',
+        personId: query.personId,
+        eventId: query.eventId ?? undefined,
+        splits: query.splits,
+        top: 0,
+        page,
+      })
     : resultsPageId.encode({ who: 'c', eventId: query.eventId, splits: query.splits, top: query.top, page });
 }
 
@@ -57,31 +69,48 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   const splits = query.splits ? { includeSplitTimes: true } : {};
   if (query.kind === 'club') {
     const list = await eventor.client.organisationResults({
-      organisationIds: [eventor.organisationId], eventId: query.eventId, ...splits,
+      organisationIds: [eventor.organisationId],
+      eventId: query.eventId,
+      ...splits,
       // Eventor's top counts from 1; without it the list holds the club's own only.
       ...(query.top > 0 ? { top: query.top } : {}),
     });
     if (notYet(list, render.now)) return [renderResultsNotYet(list, render)];
-    return renderClubResults(list, render, { organisationId: eventor.organisationId, top: query.top, splits: query.splits });
+    return renderClubResults(list, render, {
+      organisationId: eventor.organisationId,
+      top: query.top,
+      splits: query.splits,
+    });
   }
   const today = localToday(ctx.now(), ctx.guild.timeZone);
   // Up to today only: Eventor answers entries in coming events as unstarted "results".
-  const window = query.eventId ? { eventIds: [query.eventId] } : { fromDate: addDays(today, -RECENT_DAYS), toDate: today };
+  const window = query.eventId
+    ? { eventIds: [query.eventId] }
+    : { fromDate: addDays(today, -RECENT_DAYS), toDate: today };
   const [lists, name] = await Promise.all([
     eventor.client.personResults({ personId: query.personId, ...window, ...splits }),
     ctx.services.club.memberName(eventor, query.personId),
   ]);
   // Most recent first: what a member asking about their results wants to see.
   const sorted = [...lists].sort((a, b) => (eventStart(b.event) || 0) - (eventStart(a.event) || 0));
-  return renderPersonResults(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, { splits: query.splits, personId: query.personId });
+  return renderPersonResults(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, {
+    splits: query.splits,
+    personId: query.personId,
+  });
 }
 
 export const results: BotCommand = {
   definition: localizedCommand('members.results.name', 'members.results.description')
-    .addStringOption((o) => localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true))
-    .addStringOption((o) => localize(o, 'members.option.event.name', 'members.option.resultsEvent.description').setAutocomplete(true))
+    .addStringOption((o) =>
+      localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true),
+    )
+    .addStringOption((o) =>
+      localize(o, 'members.option.event.name', 'members.option.resultsEvent.description').setAutocomplete(true),
+    )
     .addBooleanOption((o) => localize(o, 'members.option.splits.name', 'members.option.splits.description'))
-    .addIntegerOption((o) => localize(o, 'members.option.top.name', 'members.option.top.description').setMinValue(0).setMaxValue(MAX_TOP))
+    .addIntegerOption((o) =>
+      localize(o, 'members.option.top.name', 'members.option.top.description').setMinValue(0).setMaxValue(MAX_TOP),
+    )
     .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
     .toJSON(),
   defer: personalVisibility,
@@ -91,7 +120,10 @@ export const results: BotCommand = {
     const top = Math.min(MAX_TOP, Math.max(0, options.getInteger('top') ?? DEFAULT_TOP));
     const { eventor, target } = await memberTarget(ctx);
     const query: Query = target.kind === 'club' ? { ...target, splits, top } : { ...target, splits };
-    await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
+    await showPage(
+      ctx.interaction,
+      pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)),
+    );
   },
   autocomplete: memberOrEventChoices,
   components: [
@@ -100,7 +132,10 @@ export const results: BotCommand = {
       async handle(ctx, id) {
         const query = queryOf(id);
         const eventor = await ctx.guild.eventor();
-        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), id.page, ctx.language, (n) => pageId(query, n)));
+        await showPage(
+          ctx.interaction,
+          pageWithButtons(await pages(ctx, eventor, query), id.page, ctx.language, (n) => pageId(query, n)),
+        );
       },
     }),
   ],

@@ -5,22 +5,22 @@
  */
 import {
   ApplicationIntegrationType,
-  ChannelType,
+  type ChannelType,
   EmbedBuilder,
   InteractionContextType,
   PermissionFlagsBits,
 } from 'discord.js';
-import { onComponent, UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
-import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { instanceOf } from '../src/app/eventor-access.js';
-import { isValidTimeZone } from '../src/time/zones.js';
-import type { Language } from '../src/i18n/index.js';
-import { escapeName } from '../src/render/index.js';
+import { type BotCommand, type CommandContext, onComponent, UserFacingError } from '../src/bot/command.js';
+import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { settingsServer } from '../src/bot/guards.js';
 import { INSTANCE_NAMES, instanceLabel, keyFormId, startEventorSetup, submitKey } from '../src/bot/setup-eventor.js';
 import { linkingSubcommand, setLinking } from '../src/bot/setup-linking.js';
-import { FEED_KINDS } from '../src/feeds/settings.js';
 import { channelState, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
+import { FEED_KINDS } from '../src/feeds/settings.js';
+import type { Language } from '../src/i18n/index.js';
+import { escapeName } from '../src/render/index.js';
+import { isValidTimeZone } from '../src/time/zones.js';
 
 /** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
 export const POST_KINDS = [...FEED_KINDS, 'admin'] as const;
@@ -32,12 +32,23 @@ function languageName(ctx: CommandContext, language: Language): string {
   return ctx.t(`setup.languageName.${language}`);
 }
 
-
 /** Listed first when the member has typed nothing yet: the zones of the Eventor countries. */
 const COMMON_ZONES = [
-  'Europe/Stockholm', 'Europe/Oslo', 'Europe/Helsinki', 'Europe/Copenhagen', 'Europe/London', 'Europe/Berlin',
-  'Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Adelaide', 'Australia/Perth', 'Australia/Hobart',
-  'Australia/Darwin', 'Pacific/Auckland', 'UTC',
+  'Europe/Stockholm',
+  'Europe/Oslo',
+  'Europe/Helsinki',
+  'Europe/Copenhagen',
+  'Europe/London',
+  'Europe/Berlin',
+  'Australia/Sydney',
+  'Australia/Melbourne',
+  'Australia/Brisbane',
+  'Australia/Adelaide',
+  'Australia/Perth',
+  'Australia/Hobart',
+  'Australia/Darwin',
+  'Pacific/Auckland',
+  'UTC',
 ];
 let allZones: string[] | null = null;
 function zones(): string[] {
@@ -51,31 +62,49 @@ const definition = localizedCommand('setup.name', 'setup.description')
   .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
   .addSubcommand((sub) =>
     localize(sub, 'setup.eventor.name', 'setup.eventor.description')
-      .addStringOption((o) => localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(...INSTANCE_NAMES.map((n) => localizedChoice(`setup.instance.${n}`, n))))
-      .addStringOption((o) => localize(o, 'setup.eventor.baseUrl.name', 'setup.eventor.baseUrl.description').setMaxLength(300)),
+      .addStringOption((o) =>
+        localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(
+          ...INSTANCE_NAMES.map((n) => localizedChoice(`setup.instance.${n}`, n)),
+        ),
+      )
+      .addStringOption((o) =>
+        localize(o, 'setup.eventor.baseUrl.name', 'setup.eventor.baseUrl.description').setMaxLength(300),
+      ),
   )
   .addSubcommand((sub) =>
     localize(sub, 'setup.language.name', 'setup.language.description').addStringOption((o) =>
       localize(o, 'setup.language.option.name', 'setup.language.option.description')
         .setRequired(true)
-        .addChoices(...(Object.entries(LANGUAGE_NAMES) as Array<[Language, string]>).map(([value, name]) => ({ name, value }))),
+        .addChoices(
+          ...(Object.entries(LANGUAGE_NAMES) as Array<[Language, string]>).map(([value, name]) => ({ name, value })),
+        ),
     ),
   )
   .addSubcommand((sub) =>
     localize(sub, 'setup.timezone.name', 'setup.timezone.description').addStringOption((o) =>
-      localize(o, 'setup.timezone.option.name', 'setup.timezone.option.description').setRequired(true).setAutocomplete(true).setMaxLength(64),
+      localize(o, 'setup.timezone.option.name', 'setup.timezone.option.description')
+        .setRequired(true)
+        .setAutocomplete(true)
+        .setMaxLength(64),
     ),
   )
   .addSubcommand((sub) =>
     localize(sub, 'setup.channel.name', 'setup.channel.description')
-      .addStringOption((o) => localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description').setRequired(true).addChoices(...POST_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k))))
-      .addChannelOption((o) => localize(o, 'setup.channel.channel.name', 'setup.channel.channel.description').addChannelTypes(...POSTABLE_TYPES))
+      .addStringOption((o) =>
+        localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description')
+          .setRequired(true)
+          .addChoices(...POST_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k))),
+      )
+      .addChannelOption((o) =>
+        localize(o, 'setup.channel.channel.name', 'setup.channel.channel.description').addChannelTypes(
+          ...POSTABLE_TYPES,
+        ),
+      )
       .addBooleanOption((o) => localize(o, 'setup.channel.clear.name', 'setup.channel.clear.description')),
   )
   .addSubcommand((sub) => localize(sub, 'setup.show.name', 'setup.show.description'))
   .addSubcommand(linkingSubcommand)
   .toJSON();
-
 
 function kindLabel(ctx: CommandContext, kind: string): string {
   const postKind = POST_KINDS.find((k) => k === kind);
@@ -106,7 +135,11 @@ async function setTimeZone(ctx: CommandContext, guildId: string): Promise<void> 
   const zone = canonicalZone(input);
   if (!zone) throw new UserFacingError('setup.timezone.invalid', { zone: input.slice(0, 64) });
   ctx.store.updateGuildSettings(guildId, { timeZone: zone });
-  const time = new Intl.DateTimeFormat(ctx.language === 'nb' ? 'nb-NO' : ctx.language === 'sv' ? 'sv-SE' : 'en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' }).format(ctx.now());
+  const time = new Intl.DateTimeFormat(ctx.language === 'nb' ? 'nb-NO' : ctx.language === 'sv' ? 'sv-SE' : 'en-GB', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(ctx.now());
   await reply(ctx, ctx.t('setup.timezone.done', { zone, time }));
 }
 
@@ -121,7 +154,8 @@ async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
     await reply(ctx, ctx.t('setup.channel.cleared', { kind: kindLabel(ctx, kind) }));
     return;
   }
-  if (!(POSTABLE_TYPES as readonly ChannelType[]).includes(option!.type)) throw new UserFacingError('setup.channel.wrongType');
+  if (!(POSTABLE_TYPES as readonly ChannelType[]).includes(option!.type))
+    throw new UserFacingError('setup.channel.wrongType');
   await requireCanPost(ctx, ctx.interaction.guild, option!.id);
   // A feed paused because of its old channel runs again in the new one.
   ctx.services.feedsAdmin.setChannel(guildId, kind, option!.id);
@@ -132,13 +166,20 @@ async function eventorSummary(ctx: CommandContext, guildId: string): Promise<str
   const settings = ctx.store.guildSettings(guildId);
   const instance = settings ? instanceOf(settings.eventorInstance, settings.eventorBaseUrl) : null;
   if (settings?.hasApiKey && instance) {
-    return ctx.t('setup.show.connected', { club: escapeName(settings.organisationName ?? '?'), instance: instanceLabel(ctx.language, instance) });
+    return ctx.t('setup.show.connected', {
+      club: escapeName(settings.organisationName ?? '?'),
+      instance: instanceLabel(ctx.language, instance),
+    });
   }
   try {
     const eventor = await ctx.guild.eventor();
-    return ctx.t('setup.show.operatorDefault', { club: escapeName(eventor.organisationName), instance: instanceLabel(ctx.language, eventor.instance) });
+    return ctx.t('setup.show.operatorDefault', {
+      club: escapeName(eventor.organisationName),
+      instance: instanceLabel(ctx.language, eventor.instance),
+    });
   } catch (error) {
-    if (error instanceof UserFacingError && error.key === 'error.notConfigured') return ctx.t('setup.show.notConnected');
+    if (error instanceof UserFacingError && error.key === 'error.notConfigured')
+      return ctx.t('setup.show.notConnected');
     ctx.log.warn('setup show: default eventor unavailable', { error });
     return ctx.t('status.eventorDown');
   }
@@ -146,7 +187,9 @@ async function eventorSummary(ctx: CommandContext, guildId: string): Promise<str
 
 async function show(ctx: CommandContext, guildId: string): Promise<void> {
   const settings = ctx.store.guildSettings(guildId);
-  const language = settings?.locale ? languageName(ctx, ctx.guild.language) : ctx.t('setup.show.default', { value: languageName(ctx, ctx.guild.language) });
+  const language = settings?.locale
+    ? languageName(ctx, ctx.guild.language)
+    : ctx.t('setup.show.default', { value: languageName(ctx, ctx.guild.language) });
   const timeZone = settings?.timeZone ? settings.timeZone : ctx.t('setup.show.default', { value: ctx.guild.timeZone });
   const guild = ctx.interaction.guild;
   const channelLines: string[] = [];
@@ -187,7 +230,9 @@ export const setup: BotCommand = {
       const common = COMMON_ZONES.indexOf(zone);
       if (common >= 0) return common;
       const lower = zone.toLowerCase();
-      return lower.startsWith(typed) || lower.split('/').some((part) => part.startsWith(typed)) ? COMMON_ZONES.length : COMMON_ZONES.length + 1;
+      return lower.startsWith(typed) || lower.split('/').some((part) => part.startsWith(typed))
+        ? COMMON_ZONES.length
+        : COMMON_ZONES.length + 1;
     };
     return [...list]
       .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))

@@ -3,28 +3,33 @@
  * by default), or with only an event the club's start list there.
  */
 import { z } from 'zod';
-import type { BotCommand, BaseContext, CustomIdValue, GuildEventor } from '../src/bot/command.js';
+import type { BaseContext, BotCommand, CustomIdValue, GuildEventor } from '../src/bot/command.js';
 import { customIdCodec, idField, onComponent, pageField } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
+import { clubEntryCount } from '../src/bot/event-card.js';
+import { eventStart, nameInLists } from '../src/bot/members.js';
+import { type MemberTarget, memberOrEventChoices, memberTarget, personalVisibility } from '../src/bot/options.js';
+import { renderContext, showPage } from '../src/bot/render-context.js';
 import type { StartList } from '../src/eventor/model.js';
-import { renderClubStartList, renderPersonStarts, type MessagePayload } from '../src/render/index.js';
+import { type MessagePayload, renderClubStartList, renderPersonStarts } from '../src/render/index.js';
 import { renderStartListNotPublished } from '../src/render/members.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import { localToday } from '../src/time/days.js';
-import { clubEntryCount } from '../src/bot/event-card.js';
-import { eventStart, nameInLists } from '../src/bot/members.js';
-import { memberOrEventChoices, memberTarget, personalVisibility, type MemberTarget } from '../src/bot/options.js';
-import { renderContext, showPage } from '../src/bot/render-context.js';
 
 type Query = MemberTarget;
 
 /** A page button: whose starts (a person's, or the club's at an event) and the page. */
-export const startsPageId = customIdCodec('starts:page', z.object({
-  who: z.enum(['p', 'c']),
-  personId: idField().optional(),
-  eventId: idField().optional(),
-  page: pageField(),
-}).refine((id) => (id.who === 'p' ? id.personId !== undefined : id.eventId !== undefined)));
+export const startsPageId = customIdCodec(
+  'starts:page',
+  z
+    .object({
+      who: z.enum(['p', 'c']),
+      personId: idField().optional(),
+      eventId: idField().optional(),
+      page: pageField(),
+    })
+    .refine((id) => (id.who === 'p' ? id.personId !== undefined : id.eventId !== undefined)),
+);
 
 function pageId(query: Query, page: number): string {
   return query.kind === 'person'
@@ -41,7 +46,10 @@ function queryOf({ who, personId, eventId }: CustomIdValue<typeof startsPageId>)
 async function clubEntries(ctx: BaseContext, eventor: GuildEventor, eventId: string): Promise<number | null> {
   try {
     // The event's own row, not the sum with its races' rows (a multi-race event has both).
-    return clubEntryCount(await eventor.client.competitorCount({ organisationIds: [eventor.organisationId], eventIds: [eventId] }), eventId);
+    return clubEntryCount(
+      await eventor.client.competitorCount({ organisationIds: [eventor.organisationId], eventIds: [eventId] }),
+      eventId,
+    );
   } catch (error) {
     ctx.log.warn('competitor count failed; the notice goes without it', { error });
     return null;
@@ -56,7 +64,10 @@ function isOver(list: StartList, now: Date): boolean {
 async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Promise<MessagePayload[]> {
   const render = renderContext(ctx, eventor);
   if (query.kind === 'club') {
-    const list = await eventor.client.organisationStarts({ organisationIds: [eventor.organisationId], eventId: query.eventId });
+    const list = await eventor.client.organisationStarts({
+      organisationIds: [eventor.organisationId],
+      eventId: query.eventId,
+    });
     // An empty list before the event means no draw yet; after it, nobody from the club started.
     if (list.classes.length === 0 && !isOver(list, render.now)) {
       return [renderStartListNotPublished(list, await clubEntries(ctx, eventor, query.eventId), render)];
@@ -64,23 +75,36 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
     return renderClubStartList(list, render, { organisationId: eventor.organisationId });
   }
   const [lists, name] = await Promise.all([
-    eventor.client.personStarts(query.eventId ? { personId: query.personId, eventIds: [query.eventId] } : { personId: query.personId, fromDate: localToday(ctx.now(), ctx.guild.timeZone) }),
+    eventor.client.personStarts(
+      query.eventId
+        ? { personId: query.personId, eventIds: [query.eventId] }
+        : { personId: query.personId, fromDate: localToday(ctx.now(), ctx.guild.timeZone) },
+    ),
     ctx.services.club.memberName(eventor, query.personId),
   ]);
   const sorted = [...lists].sort((a, b) => (eventStart(a.event) || Infinity) - (eventStart(b.event) || Infinity));
-  return renderPersonStarts(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, { personId: query.personId });
+  return renderPersonStarts(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, {
+    personId: query.personId,
+  });
 }
 
 export const starts: BotCommand = {
   definition: localizedCommand('members.starts.name', 'members.starts.description')
-    .addStringOption((o) => localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true))
-    .addStringOption((o) => localize(o, 'members.option.event.name', 'members.option.startsEvent.description').setAutocomplete(true))
+    .addStringOption((o) =>
+      localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true),
+    )
+    .addStringOption((o) =>
+      localize(o, 'members.option.event.name', 'members.option.startsEvent.description').setAutocomplete(true),
+    )
     .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
     .toJSON(),
   defer: personalVisibility,
   async execute(ctx) {
     const { eventor, target: query } = await memberTarget(ctx);
-    await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)));
+    await showPage(
+      ctx.interaction,
+      pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)),
+    );
   },
   autocomplete: memberOrEventChoices,
   components: [
@@ -89,7 +113,10 @@ export const starts: BotCommand = {
       async handle(ctx, id) {
         const query = queryOf(id);
         const eventor = await ctx.guild.eventor();
-        await showPage(ctx.interaction, pageWithButtons(await pages(ctx, eventor, query), id.page, ctx.language, (n) => pageId(query, n)));
+        await showPage(
+          ctx.interaction,
+          pageWithButtons(await pages(ctx, eventor, query), id.page, ctx.language, (n) => pageId(query, n)),
+        );
       },
     }),
   ],

@@ -1,5 +1,5 @@
-import { EmbedBuilder, PermissionFlagsBits, time, TimestampStyles, type GuildBasedChannel } from 'discord.js';
-import { UserFacingError, type BotCommand, type CommandContext } from '../src/bot/command.js';
+import { EmbedBuilder, type GuildBasedChannel, PermissionFlagsBits, TimestampStyles, time } from 'discord.js';
+import { type BotCommand, type CommandContext, UserFacingError } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
 import { EventorError } from '../src/eventor/errors.js';
 import { escapeName } from '../src/render/index.js';
@@ -13,9 +13,12 @@ async function eventorLine(ctx: CommandContext): Promise<{ text: string; lastAns
     const text = `${ctx.t('status.keyOk', { club: escapeName(organisation.name), instance: eventor.instance.label })}${own ? '' : `\n${ctx.t('status.keyDefault')}`}`;
     return { text, lastAnswer: eventor.lastAnswer() };
   } catch (error) {
-    if (error instanceof UserFacingError && error.key === 'error.notConfigured') return { text: ctx.t('status.notConfigured'), lastAnswer: null };
-    if (error instanceof EventorError && error.code === 'InvalidApiKey') return { text: ctx.t('status.keyRefused'), lastAnswer: null };
-    if (error instanceof EventorError && error.transient) return { text: ctx.t('status.eventorDown'), lastAnswer: null };
+    if (error instanceof UserFacingError && error.key === 'error.notConfigured')
+      return { text: ctx.t('status.notConfigured'), lastAnswer: null };
+    if (error instanceof EventorError && error.code === 'InvalidApiKey')
+      return { text: ctx.t('status.keyRefused'), lastAnswer: null };
+    if (error instanceof EventorError && error.transient)
+      return { text: ctx.t('status.eventorDown'), lastAnswer: null };
     throw error;
   }
 }
@@ -25,7 +28,8 @@ function channelLine(ctx: CommandContext, kind: string, channelId: string): stri
   const me = ctx.interaction.guild?.members.me;
   let state: string;
   if (!channel) state = ctx.t('status.channelMissing');
-  else if (me && !channel.permissionsFor(me).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])) state = ctx.t('status.channelNoAccess');
+  else if (me && !channel.permissionsFor(me).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages]))
+    state = ctx.t('status.channelNoAccess');
   else state = ctx.t('status.channelOk');
   return `${kind}: <#${channelId}> (${state})`;
 }
@@ -40,8 +44,17 @@ export const status: BotCommand = {
       .setTitle(ctx.t('status.title'))
       .setDescription(text)
       .addFields(
-        { name: ctx.t('status.lastAnswer'), value: lastAnswer ? time(lastAnswer, TimestampStyles.RelativeTime) : ctx.t('status.never') },
-        { name: ctx.t('status.channels'), value: channels.length === 0 ? ctx.t('status.noChannels') : channels.map(([kind, id]) => channelLine(ctx, kind, id)).join('\n') },
+        {
+          name: ctx.t('status.lastAnswer'),
+          value: lastAnswer ? time(lastAnswer, TimestampStyles.RelativeTime) : ctx.t('status.never'),
+        },
+        {
+          name: ctx.t('status.channels'),
+          value:
+            channels.length === 0
+              ? ctx.t('status.noChannels')
+              : channels.map(([kind, id]) => channelLine(ctx, kind, id)).join('\n'),
+        },
       );
     await ctx.interaction.editReply({ embeds: [embed] });
   },

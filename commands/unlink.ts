@@ -1,12 +1,16 @@
 /** /unlink [person]: removes one of the member's links (the only one when they have one). */
-import { UserFacingError, type BotCommand } from '../src/bot/command.js';
+import { type BotCommand, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { guildOf } from '../src/bot/guards.js';
 import { ownLinkChoices, personNames } from '../src/bot/members.js';
 
 export const unlink: BotCommand = {
   definition: localizedCommand('linking.unlink.name', 'linking.unlink.description')
-    .addStringOption((o) => localize(o, 'linking.option.person.name', 'linking.unlink.person.description').setAutocomplete(true).setMaxLength(100))
+    .addStringOption((o) =>
+      localize(o, 'linking.option.person.name', 'linking.unlink.person.description')
+        .setAutocomplete(true)
+        .setMaxLength(100),
+    )
     .toJSON(),
   defer: 'ephemeral',
   async execute(ctx) {
@@ -14,7 +18,8 @@ export const unlink: BotCommand = {
     const userId = ctx.interaction.user.id;
     const linked = ctx.store.linkedPersons(guildId, userId);
     if (linked.length === 0) throw new UserFacingError('error.notLinked');
-    const chosen = ctx.interaction.options.getString('person')?.trim() ?? (linked.length === 1 ? linked[0]!.personId : null);
+    const chosen =
+      ctx.interaction.options.getString('person')?.trim() ?? (linked.length === 1 ? linked[0]!.personId : null);
     if (chosen === null) throw new UserFacingError('linking.unlink.choose');
     if (!linked.some((l) => l.personId === chosen)) throw new UserFacingError('linking.default.notLinked');
     const names = await personNames(ctx, [chosen]);

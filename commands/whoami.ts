@@ -4,9 +4,9 @@
  */
 import type { BotCommand } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
-import { PROVEN_LINK } from '../src/store/store.js';
 import { guildOf } from '../src/bot/guards.js';
 import { personNames, when } from '../src/bot/members.js';
+import { PROVEN_LINK } from '../src/store/store.js';
 
 export const whoami: BotCommand = {
   definition: localizedCommand('linking.whoami.name', 'linking.whoami.description').toJSON(),
@@ -24,10 +24,16 @@ export const whoami: BotCommand = {
     const lines = [ctx.t('linking.whoami.title')];
     for (const l of linked) {
       const method = ctx.t(`linking.method.${l.method}`);
-      const line = ctx.t('linking.whoami.line', { person: names.get(l.personId)!, id: l.personId, method, date: when(l.linkedAt) });
+      const line = ctx.t('linking.whoami.line', {
+        person: names.get(l.personId)!,
+        id: l.personId,
+        method,
+        date: when(l.linkedAt),
+      });
       lines.push(l.isDefault ? `${line} ${ctx.t('linking.whoami.default')}` : line);
     }
-    for (const p of pending) lines.push(ctx.t('linking.whoami.pending', { person: names.get(p.personId)!, date: when(p.createdAt) }));
+    for (const p of pending)
+      lines.push(ctx.t('linking.whoami.pending', { person: names.get(p.personId)!, date: when(p.createdAt) }));
     if (linked.length > 1) lines.push('', ctx.t('linking.whoami.hint'));
     if (linked.some((l) => l.method !== PROVEN_LINK)) lines.push('', ctx.t('linking.whoami.notProven'));
     await ctx.interaction.editReply({ content: lines.join('\n') });

@@ -5,7 +5,11 @@ import type { EventorClient } from '../src/eventor/client.js';
 import type { Person } from '../src/eventor/model.js';
 
 /** A club's Eventor whose `persons` answer the test controls, counting the calls that bypass the client's cache. */
-function fakeEventor(members: () => Person[]): { eventor: GuildEventor; freshCalls: () => number; cachedCalls: () => number } {
+function fakeEventor(members: () => Person[]): {
+  eventor: GuildEventor;
+  freshCalls: () => number;
+  cachedCalls: () => number;
+} {
   let fresh = 0;
   let cached = 0;
   const client = {
@@ -17,11 +21,18 @@ function fakeEventor(members: () => Person[]): { eventor: GuildEventor; freshCal
       return members();
     },
   } as unknown as EventorClient;
-  const eventor = { client, organisationId: '42', organisationName: 'Club', instance: { baseUrl: 'http://127.0.0.1:1/api' }, lastAnswer: () => null } as unknown as GuildEventor;
+  const eventor = {
+    client,
+    organisationId: '42',
+    organisationName: 'Club',
+    instance: { baseUrl: 'http://127.0.0.1:1/api' },
+    lastAnswer: () => null,
+  } as unknown as GuildEventor;
   return { eventor, freshCalls: () => fresh, cachedCalls: () => cached };
 }
 
-const person = (id: string, given: string): Person => ({ id, name: { given, family: 'Testsson' }, roles: [], organisationId: '42', birthDate: null }) as unknown as Person;
+const person = (id: string, given: string): Person =>
+  ({ id, name: { given, family: 'Testsson' }, roles: [], organisationId: '42', birthDate: null }) as unknown as Person;
 
 describe('ClubMembers: the current member list before acting as a person', () => {
   it('a burst of checks shares one fetch of the member list; after the minute it is fetched afresh', async () => {
@@ -29,7 +40,11 @@ describe('ClubMembers: the current member list before acting as a person', () =>
     let list = [person('1', 'Astrid'), person('2', 'Sven')];
     const { eventor, freshCalls, cachedCalls } = fakeEventor(() => list);
     const members = new ClubMembers({ now: () => new Date(clock) });
-    const found = await Promise.all([members.member(eventor, '1', { current: true }), members.member(eventor, '2', { current: true }), members.member(eventor, '1', { current: true })]);
+    const found = await Promise.all([
+      members.member(eventor, '1', { current: true }),
+      members.member(eventor, '2', { current: true }),
+      members.member(eventor, '1', { current: true }),
+    ]);
     expect(found.map((p) => p?.id)).toEqual(['1', '2', '1']);
     expect(freshCalls()).toBe(1);
     // Within the minute, still the one fetch: someone who just left is still in it.

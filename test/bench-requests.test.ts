@@ -4,9 +4,15 @@ import { measureEventorRequests, requestsFigures } from '../src/bench/requests.j
 describe('bench: Eventor requests per hour as servers of one club grow', () => {
   it('3 servers make at most 3 times the requests of 1, and the figure lines have the bench format', async () => {
     const lines: string[] = [];
-    const figures = await requestsFigures((line) => void lines.push(line), { servers: [1, 3], spread: [{ servers: 4, clubs: 2 }], hours: 3 });
+    const figures = await requestsFigures((line) => void lines.push(line), {
+      servers: [1, 3],
+      spread: [{ servers: 4, clubs: 2 }],
+      hours: 3,
+    });
     expect(figures.map((f) => f.name)).toEqual([
-      'eventor-requests-per-hour-1-servers', 'eventor-requests-per-hour-3-servers', 'eventor-requests-per-hour-4-servers-2-clubs',
+      'eventor-requests-per-hour-1-servers',
+      'eventor-requests-per-hour-3-servers',
+      'eventor-requests-per-hour-4-servers-2-clubs',
     ]);
     const [one, three, spread] = figures;
     expect(one!.value).toBeGreaterThan(0);
@@ -15,7 +21,10 @@ describe('bench: Eventor requests per hour as servers of one club grow', () => {
     expect(spread!.target).toBeCloseTo(2 * one!.value, 2);
     const bench = lines.filter((l) => l.startsWith('BENCH '));
     expect(bench).toHaveLength(3);
-    for (const line of bench) expect(line).toMatch(/^BENCH eventor-requests-per-hour-\d+-servers(-\d+-clubs)? \d+(\.\d+)? req\/h target <= \d+(\.\d+)?$/);
+    for (const line of bench)
+      expect(line).toMatch(
+        /^BENCH eventor-requests-per-hour-\d+-servers(-\d+-clubs)? \d+(\.\d+)? req\/h target <= \d+(\.\d+)?$/,
+      );
     expect(lines.some((l) => /^# ratio 3\/1: \d+\.\d\d$/.test(l))).toBe(true);
     expect(lines.some((l) => l.startsWith('# 4 server(s) of 2 clubs'))).toBe(true);
   }, 30_000);

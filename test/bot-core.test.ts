@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botConfigFromEnv } from '../src/bot/config.js';
 import { ConfigError } from '../src/config/env.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 describe('bot core end to end (real discord.js client, sandbox Discord, sandbox Eventor)', () => {
   let world: LoopbackWorld;
@@ -21,16 +21,40 @@ describe('bot core end to end (real discord.js client, sandbox Discord, sandbox 
     expect(help?.name_localizations?.no).toBe('hjelp');
   });
 
-  it('answers /help privately, in the member\'s language', async () => {
-    const english = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'help' }).reply({ timeoutMs: 5000 });
+  it("answers /help privately, in the member's language", async () => {
+    const english = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-GB',
+        name: 'help',
+      })
+      .reply({ timeoutMs: 5000 });
     expect(english.ephemeral).toBe(true);
     expect(renderMessageText(english)).toContain('Commands answer from Eventor');
-    const swedish = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.swedishMember, locale: 'sv-SE', name: 'help' }).reply({ timeoutMs: 5000 });
+    const swedish = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.swedishMember,
+        locale: 'sv-SE',
+        name: 'help',
+      })
+      .reply({ timeoutMs: 5000 });
     expect(renderMessageText(swedish)).toContain('Kommandona hämtar svar från Eventor');
   });
 
   it('/status names the club of the key and when Eventor last answered', async () => {
-    const reply = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-US', name: 'status' }).reply({ timeoutMs: 5000 });
+    const reply = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-US',
+        name: 'status',
+      })
+      .reply({ timeoutMs: 5000 });
     const text = renderMessageText(reply);
     expect(text).toContain(`The API key works for ${world.eventor.dataset.homeClub.name}`);
     expect(text).toMatch(/Eventor last answered/);
@@ -61,7 +85,15 @@ describe('bot core when Eventor fails', () => {
 
   it('tells the member, in Swedish, that Eventor is not answering: no crash, no English', async () => {
     world.eventor.faults.add({ path: '/api/organisation/apiKey', kind: 'status', status: 503, times: 50 });
-    const reply = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.swedishMember, locale: 'sv-SE', name: 'status' }).reply({ timeoutMs: 20_000 });
+    const reply = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.swedishMember,
+        locale: 'sv-SE',
+        name: 'status',
+      })
+      .reply({ timeoutMs: 20_000 });
     expect(renderMessageText(reply)).toContain('Eventor svarar inte just nu.');
     world.eventor.faults.clear();
   });
@@ -71,7 +103,15 @@ describe('bot core when Eventor fails', () => {
     const bad = await startLoopbackWorld({ seed: 2 });
     try {
       bad.eventor.faults.add({ path: '/api/organisation/apiKey', kind: 'status', status: 403, times: 5 });
-      const reply = await bad.discord.runCommand({ guildId: bad.guild.id, channelId: bad.channel.id, user: bad.member, locale: 'en-US', name: 'status' }).reply({ timeoutMs: 10_000 });
+      const reply = await bad.discord
+        .runCommand({
+          guildId: bad.guild.id,
+          channelId: bad.channel.id,
+          user: bad.member,
+          locale: 'en-US',
+          name: 'status',
+        })
+        .reply({ timeoutMs: 10_000 });
       expect(renderMessageText(reply)).toContain('Eventor refuses the API key');
     } finally {
       await bad.close();
@@ -83,18 +123,39 @@ describe('bot configuration', () => {
   it('names every missing or invalid variable, without echoing secrets', () => {
     let error: unknown;
     try {
-      botConfigFromEnv({ DISCORD_API_URL: 'ftp://x', EVENTOR_API_KEY: 'k'.repeat(32), SECRET_KEY: 'short', DEFAULT_TIME_ZONE: 'Mars/Base', LOG_LEVEL: 'loud' });
+      botConfigFromEnv({
+        DISCORD_API_URL: 'ftp://x',
+        EVENTOR_API_KEY: 'k'.repeat(32),
+        SECRET_KEY: 'short',
+        DEFAULT_TIME_ZONE: 'Mars/Base',
+        LOG_LEVEL: 'loud',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as ConfigError).message;
-    for (const name of ['DISCORD_TOKEN', 'DISCORD_API_URL', 'EVENTOR_INSTANCE', 'SECRET_KEY', 'DEFAULT_TIME_ZONE', 'LOG_LEVEL']) expect(message).toContain(name);
+    for (const name of [
+      'DISCORD_TOKEN',
+      'DISCORD_API_URL',
+      'EVENTOR_INSTANCE',
+      'SECRET_KEY',
+      'DEFAULT_TIME_ZONE',
+      'LOG_LEVEL',
+    ])
+      expect(message).toContain(name);
     expect(message).not.toContain('k'.repeat(32));
   });
 
   it('accepts a minimal configuration with defaults', () => {
     const config = botConfigFromEnv({ DISCORD_TOKEN: 'token', SECRET_KEY: 'x'.repeat(32) });
-    expect(config).toMatchObject({ discordApiUrl: 'https://discord.com/api', databasePath: './data/eventor-bot.sqlite', defaultEventor: null, defaultLanguage: 'en', defaultTimeZone: 'Europe/Stockholm', logLevel: 'info' });
+    expect(config).toMatchObject({
+      discordApiUrl: 'https://discord.com/api',
+      databasePath: './data/eventor-bot.sqlite',
+      defaultEventor: null,
+      defaultLanguage: 'en',
+      defaultTimeZone: 'Europe/Stockholm',
+      logLevel: 'info',
+    });
   });
 });

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, openSync, closeSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.js';
 import { parseFlags } from '../src/cli/args.js';
+import { main } from '../src/cli/main.js';
 import { runStart } from '../src/cli/start.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
@@ -12,7 +12,7 @@ import { openDatabase, StoreError } from '../src/store/database.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { Store } from '../src/store/store.js';
 import { capture, runProgram } from './support/cli-process.js';
-import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
+import { type OperatorSetup, startOperatorSetup } from './support/operator-env.js';
 
 /**
  * Makes `file` unwritable for this process, as a read-only disk or a wrong owner would. chmod does
@@ -37,7 +37,9 @@ function makeReadOnly(file: string): (() => void) | null {
     for (const undo of restore) undo();
     return null;
   } catch {
-    return () => { for (const undo of restore) undo(); };
+    return () => {
+      for (const undo of restore) undo();
+    };
   }
 }
 
@@ -109,7 +111,10 @@ describe('the database file, as an operator meets it', () => {
     const file = path.join(dir, 'full.sqlite');
     openDatabase(file, MIGRATIONS).close();
     // SQLite's page limit stands in for a full disk: the upgrade's write gets SQLITE_FULL.
-    const upgrade = [...MIGRATIONS, `PRAGMA max_page_count = 1; CREATE TABLE filler (x BLOB); INSERT INTO filler VALUES (randomblob(100000));`];
+    const upgrade = [
+      ...MIGRATIONS,
+      `PRAGMA max_page_count = 1; CREATE TABLE filler (x BLOB); INSERT INTO filler VALUES (randomblob(100000));`,
+    ];
     let error: unknown;
     try {
       openDatabase(file, upgrade).close();
@@ -144,7 +149,15 @@ describe('the database file, as an operator meets it', () => {
         server.close(() => resolve(port));
       });
     });
-    const failing = await runProgram(['tick'], { env: { ...env, DATABASE_PATH: file, EVENTOR_BASE_URL: `http://127.0.0.1:${closedPort}/api`, EVENTOR_DEFAULT_GUILDS: guild.id, EVENTOR_TIMEOUT_MS: '2000' } });
+    const failing = await runProgram(['tick'], {
+      env: {
+        ...env,
+        DATABASE_PATH: file,
+        EVENTOR_BASE_URL: `http://127.0.0.1:${closedPort}/api`,
+        EVENTOR_DEFAULT_GUILDS: guild.id,
+        EVENTOR_TIMEOUT_MS: '2000',
+      },
+    });
     expect(failing.code).toBe(1);
     expect(failing.stderr).toMatch(/eventor-bot tick: 1 run failed/);
     // The last line is the verdict, one line (the JSON log lines above it say what failed).

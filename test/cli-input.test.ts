@@ -34,19 +34,32 @@ describe('the command line refuses a mistake before any request, and says what i
     expect(date.stderr()).toContain('fromDate');
     expect(date.stderr()).toContain('2026-02-30 does not exist');
     const time = capture(env);
-    expect(await main(['query', 'events', '--fromDate', '2026-02-01 24:30:00', '--toDate', '2026-03-10'], time)).toBe(2);
+    expect(await main(['query', 'events', '--fromDate', '2026-02-01 24:30:00', '--toDate', '2026-03-10'], time)).toBe(
+      2,
+    );
     expect(time.stderr()).toContain('real time of day');
     const id = capture(env);
     expect(await main(['query', 'event', '--eventId', 'abc'], id)).toBe(2);
     expect(id.stderr()).toContain("'eventId'");
     expect(id.stderr()).toContain('whole number');
     const list = capture(env);
-    expect(await main(['query', 'events', '--fromDate', '2026-02-01', '--toDate', '2026-03-10', '--organisationIds', '12,x3'], list)).toBe(2);
+    expect(
+      await main(
+        ['query', 'events', '--fromDate', '2026-02-01', '--toDate', '2026-03-10', '--organisationIds', '12,x3'],
+        list,
+      ),
+    ).toBe(2);
     expect(list.stderr()).toContain('organisationIds');
     // The client refuses as well: the check is in the operation's parameters, not in the CLI.
-    const client = new EventorClient({ instance: customInstance(sandbox.baseUrl), apiKey: sandbox.apiKey, cache: false });
+    const client = new EventorClient({
+      instance: customInstance(sandbox.baseUrl),
+      apiKey: sandbox.apiKey,
+      cache: false,
+    });
     try {
-      await expect(client.call('events', { fromDate: '2026-02-30', toDate: '2026-03-10' })).rejects.toBeInstanceOf(ValidationError);
+      await expect(client.call('events', { fromDate: '2026-02-30', toDate: '2026-03-10' })).rejects.toBeInstanceOf(
+        ValidationError,
+      );
       await expect(client.call('event', { eventId: 'abc' })).rejects.toBeInstanceOf(ValidationError);
     } finally {
       await client.close();
@@ -93,7 +106,10 @@ describe('the command line refuses a mistake before any request, and says what i
 
   it('parse says what it reads, not "unusable response", for an IOF document it does not read', async () => {
     const file = path.join(dir, 'organisations.xml');
-    await writeFile(file, '<?xml version="1.0"?><OrganisationList xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0"/>');
+    await writeFile(
+      file,
+      '<?xml version="1.0"?><OrganisationList xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0"/>',
+    );
     const io = capture();
     expect(await main(['parse', file], io)).toBe(1);
     expect(io.stderr()).not.toContain('unusable response');

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProgram } from './support/cli-process.js';
 
 /** `eventor-bot <args>` as its own process, as a new user runs it (in the test's folder unless told). */
-const run = (args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) => runProgram(args, { ...options, cwd: options.cwd ?? dir });
+const run = (args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) =>
+  runProgram(args, { ...options, cwd: options.cwd ?? dir });
 
 function expectOneLine(stderr: string): void {
   expect(stderr).not.toContain('    at ');
@@ -28,7 +29,12 @@ describe('every top-level failure is one clear line, no stack trace', () => {
     });
     await new Promise<void>((resolve) => notFound.listen(0, '127.0.0.1', resolve));
     notFoundUrl = `http://127.0.0.1:${(notFound.address() as { port: number }).port}`;
-    base = { DISCORD_TOKEN: 'some.token', SECRET_KEY: 'one-line-test-secret-0123456789', DATABASE_PATH: path.join(dir, 'bot.sqlite'), LOG_LEVEL: 'warn' };
+    base = {
+      DISCORD_TOKEN: 'some.token',
+      SECRET_KEY: 'one-line-test-secret-0123456789',
+      DATABASE_PATH: path.join(dir, 'bot.sqlite'),
+      LOG_LEVEL: 'warn',
+    };
   });
   afterAll(async () => {
     await new Promise((resolve) => notFound?.close(resolve));
@@ -74,7 +80,9 @@ describe('every top-level failure is one clear line, no stack trace', () => {
   });
 
   it('LOG_LEVEL=debug adds the trace', async () => {
-    const { code, stderr } = await run(['start'], { env: { ...base, LOG_LEVEL: 'debug', DISCORD_API_URL: 'http://127.0.0.1:1/api' } });
+    const { code, stderr } = await run(['start'], {
+      env: { ...base, LOG_LEVEL: 'debug', DISCORD_API_URL: 'http://127.0.0.1:1/api' },
+    });
     expect(code).toBe(1);
     expect(stderr).toContain('cannot reach Discord');
     expect(stderr).toContain('    at ');

@@ -1,20 +1,30 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type Io } from '../src/cli/main.js';
-import { parseFlags } from '../src/cli/args.js';
-import { runStart } from '../src/cli/start.js';
-import { deployCommands } from '../src/bot/deploy.js';
 import { COMMANDS } from '../commands/index.js';
+import { deployCommands } from '../src/bot/deploy.js';
+import { parseFlags } from '../src/cli/args.js';
+import { type Io, main } from '../src/cli/main.js';
+import { runStart } from '../src/cli/start.js';
 import { renderMessageText, type SandboxDiscord } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
 import { Store } from '../src/store/store.js';
-import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
+import { type OperatorSetup, startOperatorSetup } from './support/operator-env.js';
 
 function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
   let err = '';
-  return { out: (t) => { out += t; }, err: (t) => { err += t; }, env, stdout: () => out, stderr: () => err };
+  return {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    env,
+    stdout: () => out,
+    stderr: () => err,
+  };
 }
 
 describe('eventor-bot start and deploy-commands', () => {
@@ -38,7 +48,12 @@ describe('eventor-bot start and deploy-commands', () => {
     const io = capture(env);
     expect(await main(['deploy-commands', '--guild', guild.id], io)).toBe(0);
     expect(io.stdout()).toContain(`Registered ${COMMANDS.length} commands`);
-    expect(discord.commands({ guildId: guild.id }).map((c) => c.name).sort()).toEqual(COMMANDS.map((c) => c.definition.name).sort());
+    expect(
+      discord
+        .commands({ guildId: guild.id })
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(COMMANDS.map((c) => c.definition.name).sort());
     const bad = capture(env);
     expect(await main(['deploy-commands', '--guild', 'abc'], bad)).toBe(2);
     expect(bad.stderr()).toContain('--guild');
@@ -52,11 +67,20 @@ describe('eventor-bot start and deploy-commands', () => {
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: guild.id });
     const io = capture(env);
     let stop!: () => void;
-    const running = runStart(parseFlags([]), io, new Promise<void>((resolve) => { stop = resolve; }));
+    const running = runStart(
+      parseFlags([]),
+      io,
+      new Promise<void>((resolve) => {
+        stop = resolve;
+      }),
+    );
     const deadline = Date.now() + 15_000;
-    while (!io.stderr().includes('"msg":"bot ready"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    while (!io.stderr().includes('"msg":"bot ready"') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
     expect(io.stderr()).toContain('"msg":"bot ready"');
-    const reply = await discord.runCommand({ guildId: guild.id, channelId: channel.id, user: member, name: 'status' }).reply({ timeoutMs: 10_000 });
+    const reply = await discord
+      .runCommand({ guildId: guild.id, channelId: channel.id, user: member, name: 'status' })
+      .reply({ timeoutMs: 10_000 });
     expect(renderMessageText(reply)).toContain(eventor.dataset.homeClub.name);
     stop();
     expect(await running).toBe(0);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxDiscord, type SandboxDiscord } from '../src/sandbox/discord/index.js';
+import { type SandboxDiscord, startSandboxDiscord } from '../src/sandbox/discord/index.js';
 
 const PROGRAM = path.resolve('bin/eventor-bot.js');
 
@@ -32,15 +32,25 @@ describe('.env.example starts as written', () => {
     expect(filled).toContain(`DISCORD_API_URL=${discord.restUrl}`);
     writeFileSync(path.join(dir, '.env'), filled);
 
-    const child = spawn(process.execPath, [PROGRAM, 'start'], { cwd: dir, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [PROGRAM, 'start'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     const ready = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 60_000);
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
-        if (stderr.includes('"msg":"bot ready"')) { clearTimeout(timer); resolve(true); }
+        if (stderr.includes('"msg":"bot ready"')) {
+          clearTimeout(timer);
+          resolve(true);
+        }
       });
-      child.once('exit', () => { clearTimeout(timer); resolve(false); });
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const reachedReady = await ready;

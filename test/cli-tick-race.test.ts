@@ -5,9 +5,9 @@ import { FeedSettingsStore } from '../src/feeds/settings.js';
 import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
 import { Store } from '../src/store/store.js';
-import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 import { runProgram } from './support/cli-process.js';
-import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
+import { type OperatorSetup, startOperatorSetup } from './support/operator-env.js';
+import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const TRIALS = 3;
 const PROCESSES = 3;
@@ -55,7 +55,10 @@ describe('eventor-bot tick: several processes at once on one database post each 
       event.hasResults = true;
       event.materialized = null;
       const runs = await Promise.all(Array.from({ length: PROCESSES }, () => tick(env, 60_000)));
-      expect(runs.map((r) => r.code), runs.map((r) => r.stderr).join('\n')).toEqual(Array(PROCESSES).fill(0));
+      expect(
+        runs.map((r) => r.code),
+        runs.map((r) => r.stderr).join('\n'),
+      ).toEqual(Array(PROCESSES).fill(0));
       const messages = discord.messages(channel);
       expect(messages, `trial ${trial}`).toHaveLength(1);
       expect(messages[0]!.embeds[0]!.title).toContain(event.name);
@@ -63,7 +66,10 @@ describe('eventor-bot tick: several processes at once on one database post each 
       const after = Store.open(env.DATABASE_PATH!, secret);
       try {
         const itemKey = `${RESULTS_FEED}:${event.id}`;
-        expect(new Ledger(after).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({ state: 'posted', messageId: messages[0]!.id });
+        expect(new Ledger(after).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({
+          state: 'posted',
+          messageId: messages[0]!.id,
+        });
         expect(after.db.prepare('SELECT COUNT(*) AS n FROM post_claims').get()).toEqual({ n: 0 });
       } finally {
         after.close();
@@ -74,21 +80,32 @@ describe('eventor-bot tick: several processes at once on one database post each 
       // which Discord's nonce check cannot match. Discord holds each edit until all the processes
       // have sent theirs (or HOLD_MS passed, when the others stood back) and answers them together.
       const deleted = await fetch(`${discord.restUrl}/v10/channels/${channel}/messages/${messages[0]!.id}`, {
-        method: 'DELETE', headers: { Authorization: `Bot ${discord.token}` },
+        method: 'DELETE',
+        headers: { Authorization: `Bot ${discord.token}` },
       });
       expect(deleted.status).toBe(204);
       eventor.dataset.correctResult(event.id, clubFinisherId(eventor, event), { status: 'MissingPunch' });
-      discord.faults.holdTogether({ route: 'PATCH /channels/:channelId/messages/:messageId', count: PROCESSES, maxWaitMs: HOLD_MS });
+      discord.faults.holdTogether({
+        route: 'PATCH /channels/:channelId/messages/:messageId',
+        count: PROCESSES,
+        maxWaitMs: HOLD_MS,
+      });
       const reposts = await Promise.all(Array.from({ length: PROCESSES }, () => tick(env, 60_000 + HOLD_MS)));
       discord.faults.clear();
-      expect(reposts.map((r) => r.code), reposts.map((r) => r.stderr).join('\n')).toEqual(Array(PROCESSES).fill(0));
+      expect(
+        reposts.map((r) => r.code),
+        reposts.map((r) => r.stderr).join('\n'),
+      ).toEqual(Array(PROCESSES).fill(0));
       const reposted = discord.messages(channel);
       expect(reposted, `trial ${trial}: one post anew`).toHaveLength(1);
       expect(reposted[0]!.id).not.toBe(messages[0]!.id);
       const again = Store.open(env.DATABASE_PATH!, secret);
       try {
         const itemKey = `${RESULTS_FEED}:${event.id}`;
-        expect(new Ledger(again).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({ state: 'posted', messageId: reposted[0]!.id });
+        expect(new Ledger(again).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({
+          state: 'posted',
+          messageId: reposted[0]!.id,
+        });
         expect(again.db.prepare('SELECT COUNT(*) AS n FROM post_claims').get()).toEqual({ n: 0 });
       } finally {
         again.close();

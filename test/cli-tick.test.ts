@@ -1,20 +1,26 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type Io } from '../src/cli/main.js';
+import { type Io, main } from '../src/cli/main.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
 import { Store } from '../src/store/store.js';
+import { type OperatorSetup, startOperatorSetup } from './support/operator-env.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
-import { startOperatorSetup, type OperatorSetup } from './support/operator-env.js';
-
 
 function capture(env: NodeJS.ProcessEnv): Io & { stderr: () => string } {
   let err = '';
-  return { out: () => undefined, err: (t) => { err += t; }, env, stderr: () => err };
+  return {
+    out: () => undefined,
+    err: (t) => {
+      err += t;
+    },
+    env,
+    stderr: () => err,
+  };
 }
 
 const PROGRAM = path.resolve('bin/eventor-bot.js');
@@ -27,16 +33,25 @@ interface Child {
 
 /** `eventor-bot tick` as its own process, as an operator's cron would run it. */
 function tickProcess(env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, [PROGRAM, 'tick'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [PROGRAM, 'tick'], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
-  child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { exited, kill: () => child.kill('SIGKILL'), stderr: () => err };
 }
 
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms);
+  });
   try {
     return await Promise.race([promise, timeout]);
   } finally {
@@ -125,7 +140,10 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
     const itemKey = `${RESULTS_FEED}:${event.id}`;
     const between = Store.open(env.DATABASE_PATH!, SECRET);
     try {
-      expect(new Ledger(between).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({ state: 'posting', messageId: null });
+      expect(new Ledger(between).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({
+        state: 'posting',
+        messageId: null,
+      });
     } finally {
       between.close();
     }
@@ -136,7 +154,10 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
     expect(messages).toHaveLength(1);
     const after = Store.open(env.DATABASE_PATH!, SECRET);
     try {
-      expect(new Ledger(after).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({ state: 'posted', messageId: messages[0]!.id });
+      expect(new Ledger(after).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({
+        state: 'posted',
+        messageId: messages[0]!.id,
+      });
     } finally {
       after.close();
     }

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type Io } from '../src/cli/main.js';
 import { parseFlags } from '../src/cli/args.js';
+import { type Io, main } from '../src/cli/main.js';
 import { runSandbox } from '../src/cli/sandbox.js';
 import { startSandboxEventor } from '../src/sandbox/eventor/server.js';
 
@@ -15,8 +15,12 @@ function capture(env?: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: 
   let out = '';
   let err = '';
   return {
-    out: (t) => { out += t; },
-    err: (t) => { err += t; },
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
     ...(env ? { env } : {}),
     stdout: () => out,
     stderr: () => err,
@@ -63,7 +67,10 @@ describe('eventor-bot command line', () => {
 
   it('passes parameters by their API names, case-insensitively', async () => {
     const io = capture(env);
-    const code = await main(['query', 'events', '--fromDate', '2000-01-01', '--todate', '2100-01-01', '--includeEntryBreaks'], io);
+    const code = await main(
+      ['query', 'events', '--fromDate', '2000-01-01', '--todate', '2100-01-01', '--includeEntryBreaks'],
+      io,
+    );
     expect(io.stderr()).toBe('');
     expect(code).toBe(0);
     const events = JSON.parse(io.stdout()) as Array<{ id: string; entryBreaks: unknown[] }>;
@@ -103,7 +110,9 @@ describe('eventor-bot command line', () => {
     const nativeFile = path.join(dir, 'results.xml');
     const event = sandbox.dataset.events.find((e) => sandbox.dataset.hasResults(e.id));
     expect(event).toBeDefined();
-    const res = await fetch(`${sandbox.baseUrl}/results/event?eventId=${event!.id}`, { headers: { ApiKey: sandbox.apiKey, TimeZone: 'UTC' } });
+    const res = await fetch(`${sandbox.baseUrl}/results/event?eventId=${event!.id}`, {
+      headers: { ApiKey: sandbox.apiKey, TimeZone: 'UTC' },
+    });
     await writeFile(nativeFile, Buffer.from(await res.arrayBuffer()));
     const io = capture();
     expect(await main(['parse', nativeFile, '--time-zone', 'UTC'], io)).toBe(0);
@@ -113,7 +122,9 @@ describe('eventor-bot command line', () => {
     expect(parsed.data.classes.length).toBeGreaterThan(0);
 
     const iofFile = path.join(dir, 'results-iof.xml');
-    const iof = await fetch(`${sandbox.baseUrl}/results/event/iofxml?eventId=${event!.id}`, { headers: { ApiKey: sandbox.apiKey } });
+    const iof = await fetch(`${sandbox.baseUrl}/results/event/iofxml?eventId=${event!.id}`, {
+      headers: { ApiKey: sandbox.apiKey },
+    });
     await writeFile(iofFile, Buffer.from(await iof.arrayBuffer()));
     const io2 = capture();
     expect(await main(['parse', iofFile], io2)).toBe(0);
@@ -134,13 +145,24 @@ describe('eventor-bot command line', () => {
   it('sandbox prints EVENTOR_BASE_URL and EVENTOR_API_KEY, serves, and stops', async () => {
     const io = capture();
     let stop!: () => void;
-    const until = new Promise<void>((resolve) => { stop = resolve; });
+    const until = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
     const running = runSandbox(parseFlags(['--seed', '3']), io, until);
     const deadline = Date.now() + 10_000;
-    while (!io.stdout().includes('EVENTOR_API_KEY=') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const lines = Object.fromEntries(io.stdout().trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+    while (!io.stdout().includes('EVENTOR_API_KEY=') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    const lines = Object.fromEntries(
+      io
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=', 2) as [string, string]),
+    );
     expect(lines.EVENTOR_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
-    const res = await fetch(`${lines.EVENTOR_BASE_URL}/organisation/apiKey`, { headers: { ApiKey: lines.EVENTOR_API_KEY! } });
+    const res = await fetch(`${lines.EVENTOR_BASE_URL}/organisation/apiKey`, {
+      headers: { ApiKey: lines.EVENTOR_API_KEY! },
+    });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     stop();

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dayWindow, localToday } from '../src/time/days.js';
 import { entriesPageId } from '../commands/entries.js';
 import { checkFilters, eventQuery } from '../commands/events.js';
 import { UserFacingError } from '../src/bot/command.js';
 import type { Event } from '../src/eventor/model.js';
 import { DISCORD_LIMITS, fitPayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
-import { renderMessageText, type MessageView } from '../src/sandbox/discord/index.js';
+import { type MessageView, renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { addDays, dayWindow, localToday } from '../src/time/days.js';
 
 const TIME_ZONE = 'Europe/Stockholm';
 const WAIT = { timeoutMs: 15_000 };
@@ -19,11 +19,18 @@ function text(message: MessageView): string {
 }
 
 function buttons(message: MessageView): Array<{ custom_id?: string; label?: string; disabled?: boolean }> {
-  return message.components.flatMap((row) => (row.components ?? []) as Array<{ type: number; custom_id?: string; label?: string; disabled?: boolean }>).filter((c) => c.type === 2);
+  return message.components
+    .flatMap(
+      (row) =>
+        (row.components ?? []) as Array<{ type: number; custom_id?: string; label?: string; disabled?: boolean }>,
+    )
+    .filter((c) => c.type === 2);
 }
 
 function selectId(message: MessageView): string {
-  const select = message.components.flatMap((row) => (row.components ?? []) as Array<{ type: number; custom_id?: string }>).find((c) => c.type === 3);
+  const select = message.components
+    .flatMap((row) => (row.components ?? []) as Array<{ type: number; custom_id?: string }>)
+    .find((c) => c.type === 3);
   expect(select?.custom_id).toBeDefined();
   return select!.custom_id!;
 }
@@ -34,9 +41,16 @@ describe('/events, /event and /entries end to end', () => {
   let area: Set<string>;
 
   const run = (name: string, options: Record<string, string | number> = {}, locale: 'en-GB' | 'sv-SE' = 'en-GB') =>
-    world.discord.runCommand({
-      guildId: world.guild.id, channelId: world.channel.id, user: locale === 'sv-SE' ? world.swedishMember : world.member, locale, name, options,
-    }).answer(WAIT);
+    world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: locale === 'sv-SE' ? world.swedishMember : world.member,
+        locale,
+        name,
+        options,
+      })
+      .answer(WAIT);
 
   /** Upcoming events in [today, today + days - 1] organised in the club's district, by date. */
   const districtEvents = (days: number): SandboxEvent[] => {
@@ -51,8 +65,13 @@ describe('/events, /event and /entries end to end', () => {
   /** The club's entries in an event, as the dataset has them. */
   const clubEntries = (ev: SandboxEvent) => {
     const club = world.eventor.dataset.homeClub.id;
-    return world.eventor.dataset.entriesAt(ev).filter((entry) =>
-      entry.competitor ? entry.competitor.organisation?.id === club : (entry.team?.organisations ?? []).some((o) => o.id === club));
+    return world.eventor.dataset
+      .entriesAt(ev)
+      .filter((entry) =>
+        entry.competitor
+          ? entry.competitor.organisation?.id === club
+          : (entry.team?.organisations ?? []).some((o) => o.id === club),
+      );
   };
 
   const organiserName = (event: Event) => world.eventor.dataset.organisation(event.organisers[0]!.id!)!.name;
@@ -60,8 +79,14 @@ describe('/events, /event and /entries end to end', () => {
   /** An upcoming event, not cancelled, with entries from the club. */
   const upcomingWithEntries = (): SandboxEvent => {
     const now = Date.now();
-    const ev = world.eventor.dataset.events.find((e) => e.event.status !== 'canceled' && e.event.start !== null
-      && Date.parse(e.event.start) > now && Date.parse(e.event.start) < now + 50 * 86_400_000 && clubEntries(e).length > 0);
+    const ev = world.eventor.dataset.events.find(
+      (e) =>
+        e.event.status !== 'canceled' &&
+        e.event.start !== null &&
+        Date.parse(e.event.start) > now &&
+        Date.parse(e.event.start) < now + 50 * 86_400_000 &&
+        clubEntries(e).length > 0,
+    );
     expect(ev, 'the sandbox has an upcoming event with club entries').toBeDefined();
     return ev!;
   };
@@ -87,7 +112,7 @@ describe('/events, /event and /entries end to end', () => {
     expect(level?.choices?.map((c) => c.value)).toContain('all');
   });
 
-  it('/events lists the district\'s events with organiser, level and next entry deadline, in English', async () => {
+  it("/events lists the district's events with organiser, level and next entry deadline, in English", async () => {
     const expected = districtEvents(60);
     expect(expected.length).toBeGreaterThan(2);
     const reply = await run('events', { days: 60 });
@@ -98,16 +123,26 @@ describe('/events, /event and /entries end to end', () => {
     expect(body).toContain(first.event.name);
     expect(body).toContain(organiserName(first.event));
     expect(body).toContain(`${expected.length} events`);
-    const open = expected.find((ev) => ev.event.status !== 'canceled' && ev.event.entryDeadlines.some((d) => Date.parse(d) > Date.now()));
+    const open = expected.find(
+      (ev) => ev.event.status !== 'canceled' && ev.event.entryDeadlines.some((d) => Date.parse(d) > Date.now()),
+    );
     if (open) {
       const deadline = open.event.entryDeadlines.find((d) => Date.parse(d) > Date.now())!;
       expect(body).toContain(`<t:${Math.floor(Date.parse(deadline) / 1000)}:`);
     }
     // Events of other districts stay out of the default list.
-    const elsewhere = world.eventor.dataset.events.filter((ev) => !expected.includes(ev) && ev.event.start !== null
-      && Date.parse(ev.event.start) > Date.now() + 86_400_000 && Date.parse(ev.event.start) < Date.now() + 50 * 86_400_000
-      && !ev.event.organisers.some((o) => o.id !== null && area.has(o.id)));
-    for (const ev of elsewhere) expect(reply.components.length === 0 || !JSON.stringify(reply.components).includes(`"value":"${ev.id}"`)).toBe(true);
+    const elsewhere = world.eventor.dataset.events.filter(
+      (ev) =>
+        !expected.includes(ev) &&
+        ev.event.start !== null &&
+        Date.parse(ev.event.start) > Date.now() + 86_400_000 &&
+        Date.parse(ev.event.start) < Date.now() + 50 * 86_400_000 &&
+        !ev.event.organisers.some((o) => o.id !== null && area.has(o.id)),
+    );
+    for (const ev of elsewhere)
+      expect(reply.components.length === 0 || !JSON.stringify(reply.components).includes(`"value":"${ev.id}"`)).toBe(
+        true,
+      );
   });
 
   it('/events by default covers the next 14 days', async () => {
@@ -133,7 +168,9 @@ describe('/events, /event and /entries end to end', () => {
     const next = buttons(reply).find((b) => b.label === 'Next' && !b.disabled);
     expect(next?.custom_id).toBeDefined();
     expect(next!.custom_id!.length).toBeLessThanOrEqual(100);
-    const second = await world.discord.clickButton({ message: reply.id, customId: next!.custom_id!, user: world.swedishMember }).reply(WAIT);
+    const second = await world.discord
+      .clickButton({ message: reply.id, customId: next!.custom_id!, user: world.swedishMember })
+      .reply(WAIT);
     expect(second.id).toBe(reply.id);
     const secondText = text(second);
     expect(secondText).toMatch(/Page 2 of/);
@@ -141,7 +178,9 @@ describe('/events, /event and /entries end to end', () => {
     // The list keeps the language it was asked in, whoever pages it.
     expect(secondText).toContain('Upcoming events');
     const previous = buttons(second).find((b) => b.label === 'Previous' && !b.disabled);
-    const back = await world.discord.clickButton({ message: reply.id, customId: previous!.custom_id!, user: world.member }).reply(WAIT);
+    const back = await world.discord
+      .clickButton({ message: reply.id, customId: previous!.custom_id!, user: world.member })
+      .reply(WAIT);
     expect(text(back)).toMatch(/Page 1 of/);
     expect(text(back)).toBe(first);
   });
@@ -149,7 +188,9 @@ describe('/events, /event and /entries end to end', () => {
   it('picking an event in the list opens its card privately', async () => {
     const reply = await run('events', { days: 60 });
     const ev = districtEvents(60)[0]!;
-    const card = await world.discord.selectMenu({ message: reply.id, customId: selectId(reply), values: [ev.id], user: world.member }).reply(WAIT);
+    const card = await world.discord
+      .selectMenu({ message: reply.id, customId: selectId(reply), values: [ev.id], user: world.member })
+      .reply(WAIT);
     expect(card.ephemeral).toBe(true);
     expect(card.id).not.toBe(reply.id);
     const body = text(card);
@@ -159,14 +200,23 @@ describe('/events, /event and /entries end to end', () => {
 
   it('/events filters by level and by organiser', async () => {
     const national = text(await run('events', { days: 365, level: 'national' }));
-    const expected = world.eventor.dataset.events.find((ev) => ev.event.classification === 'national' && ev.event.start !== null && Date.parse(ev.event.start) > Date.now() + 86_400_000);
+    const expected = world.eventor.dataset.events.find(
+      (ev) =>
+        ev.event.classification === 'national' &&
+        ev.event.start !== null &&
+        Date.parse(ev.event.start) > Date.now() + 86_400_000,
+    );
     expect(national).toContain(expected!.event.name);
     expect(national).toContain('National event');
     expect(national).not.toContain('Club event');
 
     const organiser = world.eventor.dataset.clubs[1]!;
-    const own = world.eventor.dataset.events.filter((ev) => ev.event.start !== null && Date.parse(ev.event.start) > Date.now() + 86_400_000
-      && ev.event.organisers.some((o) => o.id === organiser.id));
+    const own = world.eventor.dataset.events.filter(
+      (ev) =>
+        ev.event.start !== null &&
+        Date.parse(ev.event.start) > Date.now() + 86_400_000 &&
+        ev.event.organisers.some((o) => o.id === organiser.id),
+    );
     const body = text(await run('events', { days: 365, organiser: organiser.id }));
     if (own.length === 0) expect(body).toContain('No upcoming events found.');
     else expect(body).toContain(own[0]!.event.name);
@@ -175,11 +225,27 @@ describe('/events, /event and /entries end to end', () => {
   it('autocompletes organisers by name, at most 25', async () => {
     const club = world.eventor.dataset.homeClub;
     const word = club.name.split(' ')[0]!.slice(0, 6).toLowerCase();
-    const choices = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'events', focused: 'organiser', value: word, ...WAIT });
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'events',
+      focused: 'organiser',
+      value: word,
+      ...WAIT,
+    });
     expect(choices.length).toBeGreaterThan(0);
     expect(choices.length).toBeLessThanOrEqual(25);
     expect(choices.map((c) => c.value)).toContain(club.id);
-    const all = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'events', focused: 'organiser', value: '', ...WAIT });
+    const all = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'events',
+      focused: 'organiser',
+      value: '',
+      ...WAIT,
+    });
     expect(all.length).toBeLessThanOrEqual(25);
     expect(all.some((c) => String(c.name).includes('(district)'))).toBe(true);
   });
@@ -189,27 +255,71 @@ describe('/events, /event and /entries end to end', () => {
     const picked = text(await run('events', { days: 365, organiser: organiser.id }));
     const typed = text(await run('events', { days: 365, organiser: organiser.name.toLowerCase() }));
     expect(typed).toBe(picked);
-    expect(text(await run('events', { organiser: 'Ingen Sådan Klubb' }))).toContain('I could not find the organiser "Ingen Sådan Klubb"');
-    expect(text(await run('events', { organiser: 'Ingen Sådan Klubb' }, 'sv-SE'))).toContain('Jag hittade inte arrangören');
+    expect(text(await run('events', { organiser: 'Ingen Sådan Klubb' }))).toContain(
+      'I could not find the organiser "Ingen Sådan Klubb"',
+    );
+    expect(text(await run('events', { organiser: 'Ingen Sådan Klubb' }, 'sv-SE'))).toContain(
+      'Jag hittade inte arrangören',
+    );
   });
 
-  it('offers the club\'s own district first when nothing is typed', async () => {
+  it("offers the club's own district first when nothing is typed", async () => {
     const district = world.eventor.dataset.homeClub.organisation.parentId!;
-    const choices = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'events', focused: 'organiser', value: '', ...WAIT });
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'events',
+      focused: 'organiser',
+      value: '',
+      ...WAIT,
+    });
     const home = [district, world.eventor.dataset.homeClub.id];
-    expect(choices.slice(0, 2).map((c) => c.value).sort()).toEqual([...home].sort());
-    expect(choices.slice(0, area.size).map((c) => c.value).sort()).toEqual([...area].sort());
+    expect(
+      choices
+        .slice(0, 2)
+        .map((c) => c.value)
+        .sort(),
+    ).toEqual([...home].sort());
+    expect(
+      choices
+        .slice(0, area.size)
+        .map((c) => c.value)
+        .sort(),
+    ).toEqual([...area].sort());
   });
 
   it('answers in Norwegian for a Norwegian Discord client', async () => {
     const ev = upcomingWithEntries();
-    const list = text(await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'no', name: 'events', options: { days: 60 } }).reply(WAIT));
+    const list = text(
+      await world.discord
+        .runCommand({
+          guildId: world.guild.id,
+          channelId: world.channel.id,
+          user: world.member,
+          locale: 'no',
+          name: 'events',
+          options: { days: 60 },
+        })
+        .reply(WAIT),
+    );
     expect(list).toContain('Kommende løp');
-    const entries = text(await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'no', name: 'entries', options: { event: ev.id } }).reply(WAIT));
+    const entries = text(
+      await world.discord
+        .runCommand({
+          guildId: world.guild.id,
+          channelId: world.channel.id,
+          user: world.member,
+          locale: 'no',
+          name: 'entries',
+          options: { event: ev.id },
+        })
+        .reply(WAIT),
+    );
     expect(entries).toContain(`Påmeldte fra klubben: ${clubEntries(ev).length}`);
   });
 
-  it('refuses a bad from date with the expected form, in the member\'s language', async () => {
+  it("refuses a bad from date with the expected form, in the member's language", async () => {
     const english = text(await run('events', { from: '2026-13-45' }));
     expect(english).toContain('YYYY-MM-DD');
     expect(english).toContain('2026-13-45');
@@ -220,20 +330,36 @@ describe('/events, /event and /entries end to end', () => {
     expect(mention.content + JSON.stringify(mention.embeds)).not.toContain('@everyone');
   });
 
-  it('checks days and dates itself, behind Discord\'s min and max', () => {
+  it("checks days and dates itself, behind Discord's min and max", () => {
     const base = { from: null, level: null, today: '2026-11-22' };
     expect(() => checkFilters({ ...base, days: 0 })).toThrow(UserFacingError);
     expect(() => checkFilters({ ...base, days: 366 })).toThrow(UserFacingError);
     expect(() => checkFilters({ ...base, days: 2.5 })).toThrow(UserFacingError);
     expect(checkFilters({ ...base, days: null })).toEqual({ from: '2026-11-22', days: 14, level: null });
-    expect(checkFilters({ ...base, days: 365, from: '2027-02-28', level: 'club' })).toEqual({ from: '2027-02-28', days: 365, level: 'club' });
+    expect(checkFilters({ ...base, days: 365, from: '2027-02-28', level: 'club' })).toEqual({
+      from: '2027-02-28',
+      days: 365,
+      level: 'club',
+    });
     // Local whole days: the window of a Stockholm day starts at 23:00 UTC the day before.
-    const query = eventQuery({ from: '2026-11-22', days: 1, level: 'national', organiserId: null }, ['11', '101'], TIME_ZONE);
-    expect(query).toEqual({ fromDate: '2026-11-21T23:00:00Z', toDate: '2026-11-22T22:59:59Z', classificationIds: ['2'], includeEntryBreaks: true });
-    expect(eventQuery({ from: '2026-11-22', days: 14, level: null, organiserId: null }, ['11', '101'], TIME_ZONE).organisationIds).toEqual(['11', '101']);
+    const query = eventQuery(
+      { from: '2026-11-22', days: 1, level: 'national', organiserId: null },
+      ['11', '101'],
+      TIME_ZONE,
+    );
+    expect(query).toEqual({
+      fromDate: '2026-11-21T23:00:00Z',
+      toDate: '2026-11-22T22:59:59Z',
+      classificationIds: ['2'],
+      includeEntryBreaks: true,
+    });
+    expect(
+      eventQuery({ from: '2026-11-22', days: 14, level: null, organiserId: null }, ['11', '101'], TIME_ZONE)
+        .organisationIds,
+    ).toEqual(['11', '101']);
   });
 
-  it('/event shows the card: organiser, deadlines, classes, fees, documents, the club\'s entries', async () => {
+  it("/event shows the card: organiser, deadlines, classes, fees, documents, the club's entries", async () => {
     const ev = upcomingWithEntries();
     const reply = await run('event', { event: ev.id });
     const body = text(reply);
@@ -261,7 +387,15 @@ describe('/events, /event and /entries end to end', () => {
   it('autocompletes events by a word of their name, at most 25', async () => {
     const ev = upcomingWithEntries();
     const word = ev.event.name.split(' ')[0]!;
-    const choices = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'event', focused: 'event', value: word, ...WAIT });
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'event',
+      focused: 'event',
+      value: word,
+      ...WAIT,
+    });
     expect(choices.length).toBeGreaterThan(0);
     expect(choices.length).toBeLessThanOrEqual(25);
     expect(choices.every((c) => String(c.name).toLowerCase().includes(word.toLowerCase()))).toBe(true);
@@ -270,12 +404,16 @@ describe('/events, /event and /entries end to end', () => {
 
   it('says it cannot find an event typed by hand that does not exist', async () => {
     expect(text(await run('event', { event: '999999' }))).toContain('I could not find that event in Eventor.');
-    expect(text(await run('event', { event: 'no such thing at all' }))).toContain('I could not find that event in Eventor.');
-    expect(text(await run('event', { event: '999998' }, 'sv-SE'))).toContain('Jag hittade inte den tävlingen i Eventor.');
+    expect(text(await run('event', { event: 'no such thing at all' }))).toContain(
+      'I could not find that event in Eventor.',
+    );
+    expect(text(await run('event', { event: '999998' }, 'sv-SE'))).toContain(
+      'Jag hittade inte den tävlingen i Eventor.',
+    );
     expect(text(await run('entries', { event: '999997' }))).toContain('I could not find that event in Eventor.');
   });
 
-  it('/entries <event> lists who has entered, by class, with the club\'s count', async () => {
+  it("/entries <event> lists who has entered, by class, with the club's count", async () => {
     const ev = upcomingWithEntries();
     const entries = clubEntries(ev);
     const body = text(await run('entries', { event: ev.id }));
@@ -289,10 +427,10 @@ describe('/events, /event and /entries end to end', () => {
     expect(swedish).toContain(`Anmälda från klubben: ${entries.length}`);
   });
 
-  it('/entries without an event counts the club\'s entries per upcoming event', async () => {
+  it("/entries without an event counts the club's entries per upcoming event", async () => {
     const ev = upcomingWithEntries();
     const body = text(await run('entries'));
-    expect(body).toContain('The club\'s entries');
+    expect(body).toContain("The club's entries");
     expect(body).toContain(ev.event.name);
     const line = body.split('\n').findIndex((l) => l.includes(ev.event.name));
     expect(body.split('\n')[line + 1]).toContain(`Entered: ${clubEntries(ev).length}`);
@@ -312,7 +450,9 @@ describe('/events, /event and /entries end to end', () => {
   });
 
   it('logged no unexpected failure for any of the commands above', () => {
-    const errors = world.logLines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.level === 'error');
+    const errors = world.logLines
+      .map((line) => JSON.parse(line) as { level: string; msg: string })
+      .filter((line) => line.level === 'error');
     expect(errors).toEqual([]);
   });
 
@@ -336,8 +476,16 @@ describe('/events, /event and /entries end to end', () => {
     const first = text(reply);
     const next = buttons(reply).find((b) => b.label === 'Next' && !b.disabled)!;
     // Discord refuses the update of the list once (after the test that no command logged a failure).
-    world.discord.faults.serverError({ route: 'PATCH /webhooks/:applicationId/:token/messages/:messageId', times: 1, status: 400 });
-    const click = world.discord.clickButton({ message: reply.id, customId: next.custom_id!, user: world.swedishMember });
+    world.discord.faults.serverError({
+      route: 'PATCH /webhooks/:applicationId/:token/messages/:messageId',
+      times: 1,
+      status: 400,
+    });
+    const click = world.discord.clickButton({
+      message: reply.id,
+      customId: next.custom_id!,
+      user: world.swedishMember,
+    });
     const [notice] = await click.waitForFollowUps(1, WAIT);
     expect(notice!.ephemeral).toBe(true);
     expect(text(world.discord.message(reply.id)!)).toBe(first);
@@ -353,16 +501,21 @@ describe('page buttons under paged renders', () => {
     const first = pageWithButtons(pages, 1, ctx.language, ids);
     expect(first.embeds?.[0]?.title).toBe('Sida 1');
     const row = first.components!.at(-1)!.components as Array<{ custom_id: string; label: string; disabled: boolean }>;
-    expect(row.map((b) => [b.label, b.custom_id, b.disabled])).toEqual([['Föregående', ids(1), true], ['Nästa', ids(2), false]]);
+    expect(row.map((b) => [b.label, b.custom_id, b.disabled])).toEqual([
+      ['Föregående', ids(1), true],
+      ['Nästa', ids(2), false],
+    ]);
     const last = pageWithButtons(pages, 9, ctx.language, ids);
     expect(last.embeds?.[0]?.title).toBe('Sida 3');
     const lastRow = last.components!.at(-1)!.components as Array<{ custom_id: string; disabled: boolean }>;
-    expect(lastRow.map((b) => [b.custom_id, b.disabled])).toEqual([[ids(2), false], [ids(3), true]]);
+    expect(lastRow.map((b) => [b.custom_id, b.disabled])).toEqual([
+      [ids(2), false],
+      [ids(3), true],
+    ]);
     expect(ids(3).length).toBeLessThanOrEqual(DISCORD_LIMITS.customId);
   });
 
   it('leaves a single page without buttons', () => {
     expect(pageWithButtons(pages.slice(0, 1), 1, ctx.language, ids).components).toBeUndefined();
   });
-
 });

@@ -1,16 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassResult, PersonResult, RaceStart } from '../src/eventor/model.js';
 import { formatElapsed } from '../src/eventor/time.js';
-import { instantToLocal } from '../src/time/zones.js';
+import { type MessageView, renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { renderMessageText, type MessageView } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { instantToLocal } from '../src/time/zones.js';
 
 const DAY = 86_400_000;
 const WAIT = { timeoutMs: 15_000 };
 
-interface Starter { personId: string; name: string; family: string; className: string; start: RaceStart; event: SandboxEvent }
-interface Placed { personId: string; name: string; className: string; result: PersonResult['results'][number]; classResult: ClassResult; event: SandboxEvent }
+interface Starter {
+  personId: string;
+  name: string;
+  family: string;
+  className: string;
+  start: RaceStart;
+  event: SandboxEvent;
+}
+interface Placed {
+  personId: string;
+  name: string;
+  className: string;
+  result: PersonResult['results'][number];
+  classResult: ClassResult;
+  event: SandboxEvent;
+}
 
 function personName(p: { name: { given: string; family: string } } | null | undefined): string {
   return p ? `${p.name.given} ${p.name.family}` : '';
@@ -27,7 +41,8 @@ function clock(instant: string): string {
 
 function componentIds(view: MessageView): Array<{ id: string; disabled: boolean }> {
   const out: Array<{ id: string; disabled: boolean }> = [];
-  for (const row of view.components) for (const c of row.components ?? []) if (c.custom_id) out.push({ id: c.custom_id, disabled: c.disabled === true });
+  for (const row of view.components)
+    for (const c of row.components ?? []) if (c.custom_id) out.push({ id: c.custom_id, disabled: c.disabled === true });
   return out;
 }
 
@@ -37,8 +52,22 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
   let starter: Starter;
   let placed: Placed;
   let recent: SandboxEvent[];
-  const run = (user: LoopbackWorld['member'], name: string, options: Record<string, string | number | boolean> = {}, locale?: string) =>
-    world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user, name, options, ...(locale ? { locale } : {}) }).answer(WAIT);
+  const run = (
+    user: LoopbackWorld['member'],
+    name: string,
+    options: Record<string, string | number | boolean> = {},
+    locale?: string,
+  ) =>
+    world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user,
+        name,
+        options,
+        ...(locale ? { locale } : {}),
+      })
+      .answer(WAIT);
 
   beforeAll(async () => {
     world = await startLoopbackWorld();
@@ -52,18 +81,45 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
       for (const p of cs.persons) {
         const start = p.starts[0];
         if (p.organisation?.id === home && p.person?.id && start?.startTime) {
-          starters.push({ personId: p.person.id, name: personName(p.person), family: p.person.name.family, className: cs.class.name, start, event: drawn });
+          starters.push({
+            personId: p.person.id,
+            name: personName(p.person),
+            family: p.person.name.family,
+            className: cs.class.name,
+            start,
+            event: drawn,
+          });
         }
       }
     }
-    recent = ds.events.filter((e) => e.hasResults && e.event.races.length === 1 && e.shape === 'single' && Date.parse(e.event.start!) > now - 85 * DAY);
+    recent = ds.events.filter(
+      (e) =>
+        e.hasResults &&
+        e.event.races.length === 1 &&
+        e.shape === 'single' &&
+        Date.parse(e.event.start!) > now - 85 * DAY,
+    );
     const placings: Placed[] = [];
     for (const ev of recent) {
       for (const cr of ds.details(ev).resultList!.classes) {
         for (const p of cr.persons) {
           const r = p.results[0];
-          if (p.organisation?.id === home && p.person?.id && r?.status === 'OK' && r.position !== null && r.position > 1 && r.timeBehind) {
-            placings.push({ personId: p.person.id, name: personName(p.person), className: cr.class.name, result: r, classResult: cr, event: ev });
+          if (
+            p.organisation?.id === home &&
+            p.person?.id &&
+            r?.status === 'OK' &&
+            r.position !== null &&
+            r.position > 1 &&
+            r.timeBehind
+          ) {
+            placings.push({
+              personId: p.person.id,
+              name: personName(p.person),
+              className: cr.class.name,
+              result: r,
+              classResult: cr,
+              event: ev,
+            });
           }
         }
       }
@@ -113,14 +169,16 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
 
   it('/starts of an event whose draw is not out says the start list is not published yet', async () => {
     const ds = world.eventor.dataset;
-    const later = ds.events.find((e) => !e.hasStartList && e.event.status !== 'canceled' && Date.parse(e.event.start!) > Date.now() + 5 * DAY)!;
+    const later = ds.events.find(
+      (e) => !e.hasStartList && e.event.status !== 'canceled' && Date.parse(e.event.start!) > Date.now() + 5 * DAY,
+    )!;
     const english = await run(world.member, 'starts', { event: later.id });
     expect(renderMessageText(english)).toContain('The start list has not been published yet');
     const swedish = await run(world.swedishMember, 'starts', { event: later.id }, 'sv-SE');
     expect(renderMessageText(swedish)).toContain('Startlistan är inte publicerad än');
   });
 
-  it('/starts and /results without a link and without a member say so, in the member\'s language', async () => {
+  it("/starts and /results without a link and without a member say so, in the member's language", async () => {
     const english = await run(world.admin, 'starts', {}, 'en-US');
     expect(english.ephemeral).toBe(true);
     expect(renderMessageText(english)).toContain('is not linked to an Eventor person yet');
@@ -188,7 +246,12 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
       expect(first?.time != null && second?.time != null).toBe(true);
       if (first?.time != null && second?.time != null) {
         const leg = formatElapsed(second.time - first.time);
-        expect(text).toMatch(new RegExp(`\\s2\\s+${second.controlCode}\\s+${leg.replace(/[.:]/g, '\\$&')}\\s+${formatElapsed(second.time).replace(/[.:]/g, '\\$&')}$`, 'm'));
+        expect(text).toMatch(
+          new RegExp(
+            `\\s2\\s+${second.controlCode}\\s+${leg.replace(/[.:]/g, '\\$&')}\\s+${formatElapsed(second.time).replace(/[.:]/g, '\\$&')}$`,
+            'm',
+          ),
+        );
       }
     }
   });
@@ -198,11 +261,14 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     const ds = world.eventor.dataset;
     return ds.events
       .filter((e) => e.hasResults)
-      .map((e) => ({ e, size: ds.details(e).resultList!.classes.reduce((n, c) => n + c.persons.length + c.teams.length, 0) }))
+      .map((e) => ({
+        e,
+        size: ds.details(e).resultList!.classes.reduce((n, c) => n + c.persons.length + c.teams.length, 0),
+      }))
       .sort((a, b) => b.size - a.size)[0]!.e;
   };
 
-  it('/results of a class-heavy event with splits and top 10 stays within Discord\'s limits, with page buttons', async () => {
+  it("/results of a class-heavy event with splits and top 10 stays within Discord's limits, with page buttons", async () => {
     const heavy = heaviestResultsEvent();
     const reply = await run(world.member, 'results', { event: heavy.id, splits: true, top: 10 });
     expect(reply.embeds.length).toBeGreaterThan(0);
@@ -212,14 +278,21 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     expect(next).toBeDefined();
     if (next) {
       expect(next.id.length).toBeLessThanOrEqual(100);
-      const page2 = await world.discord.clickButton({ message: reply.id, user: world.member, customId: next.id }).reply(WAIT);
+      const page2 = await world.discord
+        .clickButton({ message: reply.id, user: world.member, customId: next.id })
+        .reply(WAIT);
       expect(renderMessageText(page2)).toMatch(/Page 2 of \d+/);
     }
   });
 
   it('autocompletes members, events and activities by a typed word, at most 25', async () => {
     const base = { guildId: world.guild.id, channelId: world.channel.id, user: world.member, timeoutMs: 5000 };
-    const members = await world.discord.autocomplete({ ...base, name: 'starts', focused: 'member', value: starter.family.toLowerCase() });
+    const members = await world.discord.autocomplete({
+      ...base,
+      name: 'starts',
+      focused: 'member',
+      value: starter.family.toLowerCase(),
+    });
     expect(members.length).toBeGreaterThan(0);
     expect(members.length).toBeLessThanOrEqual(25);
     expect(members.every((c) => c.name.includes(starter.family))).toBe(true);
@@ -229,7 +302,12 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     expect(events.length).toBeLessThanOrEqual(25);
     expect(events.map((c) => c.value)).toContain(starter.event.id);
     expect(events.every((c) => c.name.includes(word))).toBe(true);
-    const activities = await world.discord.autocomplete({ ...base, name: 'activity', focused: 'activity', value: 'fjallnas' });
+    const activities = await world.discord.autocomplete({
+      ...base,
+      name: 'activity',
+      focused: 'activity',
+      value: 'fjallnas',
+    });
     expect(activities.length).toBeGreaterThan(0);
     expect(activities.length).toBeLessThanOrEqual(25);
     expect(activities.every((c) => c.name.includes('Fjällnäs'))).toBe(true);
@@ -238,7 +316,13 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
   it('/activities lists the coming activities with registrations, in English and Swedish; /activity shows one', async () => {
     const ds = world.eventor.dataset;
     const coming = ds.activities
-      .filter((a) => a.organisationId === home && a.startTime && Date.parse(a.startTime) > Date.now() && Date.parse(a.startTime) < Date.now() + 59 * DAY)
+      .filter(
+        (a) =>
+          a.organisationId === home &&
+          a.startTime &&
+          Date.parse(a.startTime) > Date.now() &&
+          Date.parse(a.startTime) < Date.now() + 59 * DAY,
+      )
       .sort((a, b) => Date.parse(a.startTime!) - Date.parse(b.startTime!));
     const first = coming[0]!;
     const english = await run(world.member, 'activities');
@@ -262,7 +346,7 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     expect(renderMessageText(unknown)).toContain('I could not find that activity');
   });
 
-  it('/activities refuses unreadable and reversed dates, in the member\'s language', async () => {
+  it("/activities refuses unreadable and reversed dates, in the member's language", async () => {
     const bad = await run(world.member, 'activities', { from: '2026-02-30' });
     expect(bad.ephemeral).toBe(true);
     expect(renderMessageText(bad)).toContain('I cannot read "2026-02-30" as a date');
@@ -281,7 +365,14 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     world.eventor.faults.add({ path: '/api/results/organisation', kind: 'status', status: 503, times: 50 });
     try {
       const reply = await world.discord
-        .runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.swedishMember, locale: 'sv-SE', name: 'results', options: { event: untouched.id, top: 1 } })
+        .runCommand({
+          guildId: world.guild.id,
+          channelId: world.channel.id,
+          user: world.swedishMember,
+          locale: 'sv-SE',
+          name: 'results',
+          options: { event: untouched.id, top: 1 },
+        })
         .reply({ timeoutMs: 25_000 });
       expect(renderMessageText(reply)).toContain('Eventor svarar inte just nu.');
     } finally {

@@ -31,7 +31,11 @@ const PARSERS = native.NATIVE_PARSERS;
 const NOT_NATIVE = new Set(['events-iofxml-edited.xml']);
 
 describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', () => {
-  const files = exists ? readdirSync(dir).filter((f) => f.endsWith('.xml')).sort() : [];
+  const files = exists
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.xml'))
+        .sort()
+    : [];
 
   it('finds the samples', () => {
     expect(files.length).toBeGreaterThanOrEqual(27);
@@ -64,20 +68,42 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
   it('event.xml: Oslo times, entry deadline, organiser, race, hash table', () => {
     const e = native.parseEvent(read('event.xml'), opts('event.xml'));
     expect(e).toMatchObject({
-      id: '17535', classification: 'local', classificationId: '4', status: 'completed', statusId: '9', form: null,
-      disciplineIds: ['1'], start: '2023-09-26T15:00:00Z', finish: '2023-09-26T18:00:00Z', modifiedAt: '2023-09-26T17:17:38Z',
-      classTypeIds: ['2'], punchingUnitTypes: ['Emit'], parentEventId: null,
+      id: '17535',
+      classification: 'local',
+      classificationId: '4',
+      status: 'completed',
+      statusId: '9',
+      form: null,
+      disciplineIds: ['1'],
+      start: '2023-09-26T15:00:00Z',
+      finish: '2023-09-26T18:00:00Z',
+      modifiedAt: '2023-09-26T17:17:38Z',
+      classTypeIds: ['2'],
+      punchingUnitTypes: ['Emit'],
+      parentEventId: null,
     });
     // 2023-09-25 23:59:59 Oslo (CEST) is the deadline.
     expect(e.entryBreaks).toEqual([{ from: null, to: '2023-09-25T21:59:59Z' }]);
     expect(e.entryDeadlines).toEqual(['2023-09-25T21:59:59Z']);
     expect(e.organisers).toEqual([{ id: '141', name: 'Gneist, IL', shortName: 'Gneist, IL', countryCode: 'NOR' }]);
     expect(e.officials.map((o) => o.roleTypeId)).toEqual(['101', '102', '104']);
-    expect(e.races).toEqual([{
-      id: '18200', eventId: '17535', name: null, date: '2023-09-26T15:00:00Z', distance: 'Sprint', lightCondition: null,
-      position: { lat: 60.297721224283, lon: 5.27274900788226 },
-    }]);
-    expect(Object.keys(e.properties)).toEqual(['Eventor_Message', 'officialResult_18200', 'Eventor_EntryChangeDeadlines', 'Eventor_LiveloxEventConfigurations']);
+    expect(e.races).toEqual([
+      {
+        id: '18200',
+        eventId: '17535',
+        name: null,
+        date: '2023-09-26T15:00:00Z',
+        distance: 'Sprint',
+        lightCondition: null,
+        position: { lat: 60.297721224283, lon: 5.27274900788226 },
+      },
+    ]);
+    expect(Object.keys(e.properties)).toEqual([
+      'Eventor_Message',
+      'officialResult_18200',
+      'Eventor_EntryChangeDeadlines',
+      'Eventor_LiveloxEventConfigurations',
+    ]);
     expect(e.message).toMatch(/^Liveresultater på https:\/\//);
     // The hash table time is UTC, ModifyDate local: two seconds apart once both are instants (wire notes 6).
     const official = Date.parse(parseHashTableTime(e.properties['officialResult_18200']!)!);
@@ -135,14 +161,24 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
     const list = native.parseEventList(read('events-au.xml'), opts('events-au.xml'));
     expect(list).toHaveLength(20);
     const first = list[0]!;
-    expect(first).toMatchObject({ id: '20967', start: '2025-12-24T13:00:00Z', status: 'entryOpened', classification: 'local' });
+    expect(first).toMatchObject({
+      id: '20967',
+      start: '2025-12-24T13:00:00Z',
+      status: 'entryOpened',
+      classification: 'local',
+    });
     expect(first.organisers).toEqual([
       { id: '5', name: null, shortName: null, countryCode: null },
       { id: '29', name: null, shortName: null, countryCode: null },
     ]);
     const xmas = list.find((e) => e.id === '22567')!;
     expect(xmas.races).toHaveLength(5);
-    expect(xmas.races[0]).toMatchObject({ id: '23147', name: 'Day 1', date: '2025-12-27T05:00:00Z', distance: 'Middle' });
+    expect(xmas.races[0]).toMatchObject({
+      id: '23147',
+      name: 'Day 1',
+      date: '2025-12-27T05:00:00Z',
+      distance: 'Middle',
+    });
     expect(xmas.races[0]!.position).toEqual({ lat: -32.9961743164889, lon: 151.536115925507 });
     expect(list.filter((e) => e.status === 'canceled').map((e) => e.id)).toEqual(['23742']);
     const messages = list.map((e) => e.message).filter((m): m is string => m !== null);
@@ -169,11 +205,29 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
   it('eventclasses*.xml: fees, relay legs, classes without fees', () => {
     const classes = native.parseEventClassList(read('eventclasses.xml'), opts('eventclasses.xml'));
     expect(classes).toHaveLength(14);
-    expect(classes[0]).toMatchObject({ id: '168800', name: 'DN', sex: 'F', numberOfEntries: 15, classTypeId: '2', status: 'normal', entryFeeIds: ['56981'], teamEntry: false });
-    expect(classes[0]!.races).toEqual([{ id: '183235', raceId: '18200', relayLeg: null, entries: 15, starts: 13, status: 'notAllocated' }]);
+    expect(classes[0]).toMatchObject({
+      id: '168800',
+      name: 'DN',
+      sex: 'F',
+      numberOfEntries: 15,
+      classTypeId: '2',
+      status: 'normal',
+      entryFeeIds: ['56981'],
+      teamEntry: false,
+    });
+    expect(classes[0]!.races).toEqual([
+      { id: '183235', raceId: '18200', relayLeg: null, entries: 15, starts: 13, status: 'notAllocated' },
+    ]);
     expect(classes[2]).toMatchObject({ minAge: 11, maxAge: 12 });
     const [relay] = native.parseEventClassList(read('eventclasses-relay.xml'), opts('eventclasses-relay.xml'));
-    expect(relay).toMatchObject({ id: '176445', sex: 'B', teamEntry: true, numberOfLegs: 5, numberOfEntries: 19, entryFeeIds: ['59549', '59550'] });
+    expect(relay).toMatchObject({
+      id: '176445',
+      sex: 'B',
+      teamEntry: true,
+      numberOfLegs: 5,
+      numberOfEntries: 19,
+      entryFeeIds: ['59549', '59550'],
+    });
     expect(relay!.races.map((r) => r.relayLeg)).toEqual([1, 2, 3, 4, 5]);
     const noFees = native.parseEventClassList(read('eventclasses-no-fees.xml'), opts('eventclasses-no-fees.xml'));
     expect(noFees).toHaveLength(18);
@@ -182,7 +236,9 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
 
   it('entryfees.xml: four fees, birth-date limits', () => {
     const fees = native.parseEntryFeeList(read('entryfees.xml'), opts('entryfees.xml'));
-    expect(fees.map((f) => [f.id, f.amount, f.currency, f.type, f.taxIncluded, f.birthDateFrom, f.birthDateTo])).toEqual([
+    expect(
+      fees.map((f) => [f.id, f.amount, f.currency, f.type, f.taxIncluded, f.birthDateFrom, f.birthDateTo]),
+    ).toEqual([
       ['76965', 50, 'NOK', 'youth', false, null, null],
       ['76964', 50, 'NOK', 'adult', false, null, null],
       ['76966', 50, 'NOK', 'adult', false, null, '2009-12-31'],
@@ -195,14 +251,28 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
     const entries = native.parseEntryList(read('entries.xml'), opts('entries.xml'));
     expect(entries).toHaveLength(3);
     expect(entries[0]).toMatchObject({
-      id: '1650756', event: { id: '23894', name: null, event: null }, classIds: ['220825'], raceIds: ['24715'], bibNumber: null,
-      entryDate: '2026-04-14T12:46:04Z', team: null,
-      competitor: { competitorId: '302d09', personId: 'c283c4', person: null, organisation: { id: '89' }, cards: [{ number: '9407999', type: 'emiTag' }] },
+      id: '1650756',
+      event: { id: '23894', name: null, event: null },
+      classIds: ['220825'],
+      raceIds: ['24715'],
+      bibNumber: null,
+      entryDate: '2026-04-14T12:46:04Z',
+      team: null,
+      competitor: {
+        competitorId: '302d09',
+        personId: 'c283c4',
+        person: null,
+        organisation: { id: '89' },
+        cards: [{ number: '9407999', type: 'emiTag' }],
+      },
     });
   });
 
   it('entries-with-event-element.xml: every entry carries the full event', () => {
-    const entries = native.parseEntryList(read('entries-with-event-element.xml'), opts('entries-with-event-element.xml'));
+    const entries = native.parseEntryList(
+      read('entries-with-event-element.xml'),
+      opts('entries-with-event-element.xml'),
+    );
     expect(entries).toHaveLength(10);
     for (const entry of entries) {
       expect(entry.event.event).not.toBeNull();
@@ -220,11 +290,21 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
 
   it('organisation*.xml: country, contact, parent; the mojibake sample still parses', () => {
     const org = native.parseOrganisation(read('organisation.xml'), opts('organisation.xml'));
-    expect(org).toMatchObject({ id: '273', kind: 'club', typeId: '3', countryCode: 'NOR', parentId: '3', modifiedAt: '2017-05-24T20:53:27Z' });
+    expect(org).toMatchObject({
+      id: '273',
+      kind: 'club',
+      typeId: '3',
+      countryCode: 'NOR',
+      parentId: '3',
+      modifiedAt: '2017-05-24T20:53:27Z',
+    });
     expect(org.contact!.addresses[0]!.countryCode).toBe('NOR');
     expect(org.contact!.emails).toHaveLength(1);
     const clean = native.parseOrganisation(read('organisation-apikey.xml'), opts('organisation-apikey.xml'));
-    const garbled = native.parseOrganisation(read('organisation-apikey-client-mojibake.xml'), opts('organisation-apikey-client-mojibake.xml'));
+    const garbled = native.parseOrganisation(
+      read('organisation-apikey-client-mojibake.xml'),
+      opts('organisation-apikey-client-mojibake.xml'),
+    );
     expect(clean).toMatchObject({ id: '135', parentId: '4', countryCode: 'NOR', modifiedAt: '2017-04-22T19:37:33Z' });
     expect(garbled.id).toBe('135');
     expect(garbled.contact!.addresses[0]!.street).toContain('Ã¸');
@@ -240,9 +320,21 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
     expect(persons).toHaveLength(97);
     expect(persons.filter((p) => p.person!.id === null)).toHaveLength(9);
     expect(persons.every((p) => p.starts.length === 1 && p.starts[0]!.raceId === null)).toBe(true);
-    expect(list.classes[0]!.class).toEqual({ id: '90000', name: 'N-åpen', shortName: 'N-åpen', resultListMode: 'Default' });
+    expect(list.classes[0]!.class).toEqual({
+      id: '90000',
+      name: 'N-åpen',
+      shortName: 'N-åpen',
+      resultListMode: 'Default',
+    });
     expect(list.classes[0]!.numberOfEntries).toBe(4);
-    expect(persons[0]!.starts[0]).toEqual({ raceId: null, raceNumber: null, startTime: '2018-08-25T12:00:00Z', bibNumber: null, cards: [], course: null });
+    expect(persons[0]!.starts[0]).toEqual({
+      raceId: null,
+      raceNumber: null,
+      startTime: '2018-08-25T12:00:00Z',
+      bibNumber: null,
+      cards: [],
+      course: null,
+    });
     expect(persons[0]!.organisation!.countryCode).toBe('NOR');
   });
 
@@ -250,8 +342,23 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
     const lists = native.parseStartListList(read('starts-person.xml'), opts('starts-person.xml'));
     expect(lists).toHaveLength(1);
     const p = lists[0]!.classes[0]!.persons[0]!;
-    expect(p.person).toEqual({ id: '354', name: { family: 'Family', given: 'Given' }, sex: 'M', birthDate: '1992-01-01', countryCode: 'NOR' });
-    expect(p.starts).toEqual([{ raceId: null, raceNumber: null, startTime: '2023-10-03T16:03:47Z', bibNumber: null, cards: [{ number: '256968', type: null }], course: null }]);
+    expect(p.person).toEqual({
+      id: '354',
+      name: { family: 'Family', given: 'Given' },
+      sex: 'M',
+      birthDate: '1992-01-01',
+      countryCode: 'NOR',
+    });
+    expect(p.starts).toEqual([
+      {
+        raceId: null,
+        raceNumber: null,
+        startTime: '2023-10-03T16:03:47Z',
+        bibNumber: null,
+        cards: [{ number: '256968', type: null }],
+        course: null,
+      },
+    ]);
     expect(native.parseStartListList(read('starts-person-empty.xml'), opts('starts-person-empty.xml'))).toEqual([]);
   });
 
@@ -268,7 +375,14 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
     for (const [r] of results) counts[r!.status] = (counts[r!.status] ?? 0) + 1;
     expect(counts).toEqual({ OK: 41, MissingPunch: 5, DidNotStart: 1 });
     expect(results.flat().every((r) => r.splits.length === 0)).toBe(true);
-    expect(results[0]![0]).toMatchObject({ startTime: '2018-06-06T08:46:00Z', finishTime: '2018-06-06T09:01:19Z', time: 919, timeBehind: 0, position: 1, cards: [{ number: '8030512', type: null }] });
+    expect(results[0]![0]).toMatchObject({
+      startTime: '2018-06-06T08:46:00Z',
+      finishTime: '2018-06-06T09:01:19Z',
+      time: 919,
+      timeBehind: 0,
+      position: 1,
+      cards: [{ number: '8030512', type: null }],
+    });
     for (const r of results.flat().filter((x) => x.status === 'MissingPunch')) {
       expect(r.time).not.toBeNull();
       expect(r.position).toBeNull();
@@ -280,14 +394,27 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
     const lists = native.parseResultListList(read('results-person.xml'), opts('results-person.xml'));
     expect(lists).toHaveLength(2);
     expect(lists[0]!.classes[0]!.persons[0]!.results[0]).toMatchObject({
-      startTime: '2023-08-26T13:04:24Z', time: 4005, timeBehind: 1224, position: 4, status: 'OK', bibNumber: '49',
+      startTime: '2023-08-26T13:04:24Z',
+      time: 4005,
+      timeBehind: 1224,
+      position: 4,
+      status: 'OK',
+      bibNumber: '49',
     });
   });
 
   it('results-person-snapshot-inactive.xml: snapshot list, Inactive status', () => {
-    const [list] = native.parseResultListList(read('results-person-snapshot-inactive.xml'), opts('results-person-snapshot-inactive.xml'));
+    const [list] = native.parseResultListList(
+      read('results-person-snapshot-inactive.xml'),
+      opts('results-person-snapshot-inactive.xml'),
+    );
     expect(list!.status).toBe('snapshot');
-    expect(list!.classes[0]!.persons[0]!.results[0]).toMatchObject({ status: 'Inactive', time: null, position: null, startTime: '2023-10-03T16:03:47Z' });
+    expect(list!.classes[0]!.persons[0]!.results[0]).toMatchObject({
+      status: 'Inactive',
+      time: null,
+      position: null,
+      startTime: '2023-10-03T16:03:47Z',
+    });
     expect(native.parseResultListList(read('results-person-empty.xml'), opts('results-person-empty.xml'))).toEqual([]);
   });
 
@@ -298,7 +425,15 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
     expect(relay.event.event!.form).toBe('RelaySingleDay');
     expect(relay.classes[0]!.persons).toHaveLength(0);
     const team = relay.classes[0]!.teams[0]!;
-    expect(team).toMatchObject({ bibNumber: '88', startTime: '2018-06-19T18:03:00Z', finishTime: '2018-06-19T18:23:00Z', time: 1200, timeBehind: null, position: 99, status: 'OK' });
+    expect(team).toMatchObject({
+      bibNumber: '88',
+      startTime: '2018-06-19T18:03:00Z',
+      finishTime: '2018-06-19T18:23:00Z',
+      time: 1200,
+      timeBehind: null,
+      position: 99,
+      status: 'OK',
+    });
     expect(team.organisations.map((o) => o.id)).toEqual(['321']);
     expect(team.members).toHaveLength(1);
     const member = team.members[0]!;
@@ -316,7 +451,14 @@ describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', 
     expect(multi.event.event!.form).toBe('IndMultiDay');
     const results = multi.classes.flatMap((c) => c.persons.flatMap((p) => p.results));
     expect(results.map((r) => r.raceId)).toEqual(['16419', '16421', '16420']);
-    expect(results[0]).toMatchObject({ startTime: '2017-07-10T16:01:00Z', finishTime: '2017-07-10T16:17:58Z', time: 1018, timeBehind: 5, position: 2, status: 'OK' });
+    expect(results[0]).toMatchObject({
+      startTime: '2017-07-10T16:01:00Z',
+      finishTime: '2017-07-10T16:17:58Z',
+      time: 1018,
+      timeBehind: 5,
+      position: 2,
+      status: 'OK',
+    });
     const withRace = lists.filter((l) => l.classes.some((c) => c.persons.some((p) => p.results[0]!.raceId !== null)));
     expect(withRace.map((l) => l.event.id)).toEqual(['15568', '15250', '16881', '15203']);
   });

@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CUSTOM_ID_MAX, customIdCodec, customIdName } from '../src/bot/custom-ids.js';
 
-const page = customIdCodec('results:page', z.object({
-  who: z.enum(['p', 'c']),
-  personId: z.string().regex(/^\d+$/).optional(),
-  eventId: z.string().regex(/^\d+$/).optional(),
-  splits: z.boolean(),
-  top: z.number().int().min(0).max(10),
-  page: z.number().int().min(1),
-}));
+const page = customIdCodec(
+  'results:page',
+  z.object({
+    who: z.enum(['p', 'c']),
+    personId: z.string().regex(/^\d+$/).optional(),
+    eventId: z.string().regex(/^\d+$/).optional(),
+    splits: z.boolean(),
+    top: z.number().int().min(0).max(10),
+    page: z.number().int().min(1),
+  }),
+);
 
 describe('customIdCodec', () => {
   it('encodes a typed payload compactly and decodes the same value back', () => {
@@ -48,10 +51,11 @@ describe('customIdCodec', () => {
       'results:pages:p:123::1:0:2', // another codec's name
       'results:page', // the payload missing
       `results:page:p:${'1'.repeat(CUSTOM_ID_MAX)}::1:0:2`, // longer than Discord allows
-    ]) expect(page.decode(forged), forged).toBeNull();
+    ])
+      expect(page.decode(forged), forged).toBeNull();
   });
 
-  it('throws when an id would be over Discord\'s 100 characters, or does not fit its schema', () => {
+  it("throws when an id would be over Discord's 100 characters, or does not fit its schema", () => {
     const long = customIdCodec('x:y', z.object({ text: z.string() }));
     expect(long.encode({ text: 'a'.repeat(CUSTOM_ID_MAX - 4) })).toHaveLength(CUSTOM_ID_MAX);
     expect(() => long.encode({ text: 'a'.repeat(CUSTOM_ID_MAX - 3) })).toThrow(RangeError);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, compactDay, dayWindow, expandDay, localToday, parseDay, queryDay, weekdayOf } from '../src/time/days.js';
+import {
+  addDays,
+  compactDay,
+  dayWindow,
+  expandDay,
+  localToday,
+  parseDay,
+  queryDay,
+  weekdayOf,
+} from '../src/time/days.js';
 import { instantToLocal, isValidTimeZone, localToInstant, toInstant } from '../src/time/zones.js';
 
 describe('zones: wall clock <-> instant', () => {
@@ -30,10 +39,13 @@ describe('zones: wall clock <-> instant', () => {
 
   it('converts instants back to local date and clock', () => {
     expect(instantToLocal('2023-09-26T15:00:00Z', 'Europe/Oslo')).toEqual({ date: '2023-09-26', clock: '17:00:00' });
-    expect(instantToLocal(new Date('2026-01-01T23:30:00Z'), 'Europe/Stockholm')).toEqual({ date: '2026-01-02', clock: '00:30:00' });
+    expect(instantToLocal(new Date('2026-01-01T23:30:00Z'), 'Europe/Stockholm')).toEqual({
+      date: '2026-01-02',
+      clock: '00:30:00',
+    });
   });
 
-  it('reads Sydney\'s changes the same way (southern summer: forward in October, back in April)', () => {
+  it("reads Sydney's changes the same way (southern summer: forward in October, back in April)", () => {
     // 2026-10-04 02:00 AEST -> 03:00 AEDT: 02:30 is skipped and reads as 03:30 AEDT.
     expect(localToInstant('2026-10-04', '02:30:00', 'Australia/Sydney')).toBe('2026-10-03T16:30:00Z');
     expect(localToInstant('2026-10-04', '01:59:59', 'Australia/Sydney')).toBe('2026-10-03T15:59:59Z');
@@ -41,8 +53,14 @@ describe('zones: wall clock <-> instant', () => {
     // 2026-04-05 03:00 AEDT -> 02:00 AEST: 02:30 happens twice, the earlier (AEDT) wins.
     expect(localToInstant('2026-04-05', '03:00:00', 'Australia/Sydney')).toBe('2026-04-04T17:00:00Z');
     expect(localToInstant('2026-01-10', '10:00:00', 'Australia/Sydney')).toBe('2026-01-09T23:00:00Z');
-    expect(instantToLocal('2026-04-04T15:30:00Z', 'Australia/Sydney')).toEqual({ date: '2026-04-05', clock: '02:30:00' });
-    expect(instantToLocal('2026-04-04T16:30:00Z', 'Australia/Sydney')).toEqual({ date: '2026-04-05', clock: '02:30:00' });
+    expect(instantToLocal('2026-04-04T15:30:00Z', 'Australia/Sydney')).toEqual({
+      date: '2026-04-05',
+      clock: '02:30:00',
+    });
+    expect(instantToLocal('2026-04-04T16:30:00Z', 'Australia/Sydney')).toEqual({
+      date: '2026-04-05',
+      clock: '02:30:00',
+    });
   });
 
   it('makes instants of whole seconds and knows which zones exist', () => {
@@ -54,7 +72,7 @@ describe('zones: wall clock <-> instant', () => {
 });
 
 describe('days: calendar days in a zone', () => {
-  it('gives today in the zone, not in UTC or the process\'s zone', () => {
+  it("gives today in the zone, not in UTC or the process's zone", () => {
     const lateEvening = new Date('2026-01-01T23:30:00Z');
     expect(localToday(lateEvening, 'Europe/Stockholm')).toBe('2026-01-02');
     expect(localToday(lateEvening, 'UTC')).toBe('2026-01-01');
@@ -62,7 +80,7 @@ describe('days: calendar days in a zone', () => {
     expect(localToday(new Date('2026-04-04T12:30:00Z'), 'Australia/Sydney')).toBe('2026-04-04');
   });
 
-  it('takes only real calendar dates within Eventor\'s years', () => {
+  it("takes only real calendar dates within Eventor's years", () => {
     expect(parseDay('2026-02-30')).toBeNull();
     expect(parseDay('2027-02-29')).toBeNull();
     expect(parseDay('2028-02-29')).toBe('2028-02-29');
@@ -110,15 +128,39 @@ describe('days: calendar days in a zone', () => {
   });
 
   it('bounds whole local days with their first and last second, 23 and 25 hour days included', () => {
-    expect(dayWindow('2026-11-22', '2026-11-22', 'Europe/Stockholm')).toEqual({ from: '2026-11-21T23:00:00Z', to: '2026-11-22T22:59:59Z' });
-    expect(dayWindow('2026-11-22', '2026-12-05', 'Europe/Stockholm')).toEqual({ from: '2026-11-21T23:00:00Z', to: '2026-12-05T22:59:59Z' });
-    expect(dayWindow('2026-03-29', '2026-03-29', 'Europe/Stockholm')).toEqual({ from: '2026-03-28T23:00:00Z', to: '2026-03-29T21:59:59Z' });
-    expect(dayWindow('2026-10-25', '2026-10-25', 'Europe/Stockholm')).toEqual({ from: '2026-10-24T22:00:00Z', to: '2026-10-25T22:59:59Z' });
-    expect(dayWindow('2026-04-05', '2026-04-05', 'Australia/Sydney')).toEqual({ from: '2026-04-04T13:00:00Z', to: '2026-04-05T13:59:59Z' });
-    expect(dayWindow('2026-10-04', '2026-10-04', 'Australia/Sydney')).toEqual({ from: '2026-10-03T14:00:00Z', to: '2026-10-04T12:59:59Z' });
+    expect(dayWindow('2026-11-22', '2026-11-22', 'Europe/Stockholm')).toEqual({
+      from: '2026-11-21T23:00:00Z',
+      to: '2026-11-22T22:59:59Z',
+    });
+    expect(dayWindow('2026-11-22', '2026-12-05', 'Europe/Stockholm')).toEqual({
+      from: '2026-11-21T23:00:00Z',
+      to: '2026-12-05T22:59:59Z',
+    });
+    expect(dayWindow('2026-03-29', '2026-03-29', 'Europe/Stockholm')).toEqual({
+      from: '2026-03-28T23:00:00Z',
+      to: '2026-03-29T21:59:59Z',
+    });
+    expect(dayWindow('2026-10-25', '2026-10-25', 'Europe/Stockholm')).toEqual({
+      from: '2026-10-24T22:00:00Z',
+      to: '2026-10-25T22:59:59Z',
+    });
+    expect(dayWindow('2026-04-05', '2026-04-05', 'Australia/Sydney')).toEqual({
+      from: '2026-04-04T13:00:00Z',
+      to: '2026-04-05T13:59:59Z',
+    });
+    expect(dayWindow('2026-10-04', '2026-10-04', 'Australia/Sydney')).toEqual({
+      from: '2026-10-03T14:00:00Z',
+      to: '2026-10-04T12:59:59Z',
+    });
     // Fourteen hours ahead of UTC: the local day lies mostly on the UTC day before.
-    expect(dayWindow('2026-01-01', '2026-01-01', 'Pacific/Kiritimati')).toEqual({ from: '2025-12-31T10:00:00Z', to: '2026-01-01T09:59:59Z' });
-    expect(dayWindow('2026-01-01', '2026-01-01', 'UTC')).toEqual({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T23:59:59Z' });
+    expect(dayWindow('2026-01-01', '2026-01-01', 'Pacific/Kiritimati')).toEqual({
+      from: '2025-12-31T10:00:00Z',
+      to: '2026-01-01T09:59:59Z',
+    });
+    expect(dayWindow('2026-01-01', '2026-01-01', 'UTC')).toEqual({
+      from: '2026-01-01T00:00:00Z',
+      to: '2026-01-01T23:59:59Z',
+    });
   });
 
   it('asks Eventor for the UTC day of an instant', () => {

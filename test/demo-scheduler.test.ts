@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runSchedulerSession, lineDiff, type SchedulerSessionResult } from '../src/demo/scheduler-session.js';
+import { lineDiff, runSchedulerSession, type SchedulerSessionResult } from '../src/demo/scheduler-session.js';
 import { formatElapsed } from '../src/eventor/time.js';
 import { SandboxDataset } from '../src/sandbox/eventor/dataset.js';
 
@@ -72,14 +72,25 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
     expect(post.finalText).toContain(`🥇 **${name}** · ${formatElapsed(to)}`);
     expect(occurrences(transcript, '#resultat, the bot edited its post of')).toBe(1);
     // Reminders are edited too, as more from the club enter (the sandbox's entries grow with its clock).
-    expect(transcript).toMatch(/#anmälan, the bot edited its post of[^\n]*\n(?:.*\n){0,8}?\s*\+ > \d+ from the club have entered so far\./);
+    expect(transcript).toMatch(
+      /#anmälan, the bot edited its post of[^\n]*\n(?:.*\n){0,8}?\s*\+ > \d+ from the club have entered so far\./,
+    );
   });
 
   it('shows each post exactly once, in time order, and nothing secret or run-specific', () => {
     expect(new Set(result.posts.map((p) => p.messageId)).size).toBe(result.posts.length);
     expect(occurrences(transcript, ', a new post:')).toBe(result.posts.length);
     // The transcript indents each post by three spaces.
-    for (const post of result.posts) expect(occurrences(transcript, post.text.split('\n').map((line) => `   ${line}`).join('\n'))).toBe(1);
+    for (const post of result.posts)
+      expect(
+        occurrences(
+          transcript,
+          post.text
+            .split('\n')
+            .map((line) => `   ${line}`)
+            .join('\n'),
+        ),
+      ).toBe(1);
     const times = result.posts.map((p) => Date.parse(p.at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
     // The sandbox's API key is the same for every run of seed 1.

@@ -8,7 +8,9 @@ describe('npm run demo', () => {
   it('plays the whole session and exits 0 when every step got its answer', async () => {
     const lines: string[] = [];
     const datasets = new Map<number, SandboxDataset>();
-    const code = await runDemo((line) => void lines.push(line), { onDataset: (part, dataset) => void datasets.set(part, dataset) });
+    const code = await runDemo((line) => void lines.push(line), {
+      onDataset: (part, dataset) => void datasets.set(part, dataset),
+    });
     const transcript = lines.join('\n');
     expect(transcript).toContain('Part 1');
     expect(transcript).toContain('Part 2');
@@ -30,7 +32,9 @@ describe('npm run demo', () => {
     // One federation in all three parts: every event has the same date (and races) in each (issue 10 §4).
     expect([...datasets.keys()].sort()).toEqual([1, 2, 3]);
     const dates = (dataset: SandboxDataset): Map<string, string> =>
-      new Map(dataset.events.map((ev) => [ev.id, [ev.event.start, ...ev.event.races.map((race) => race.date)].join(' ')]));
+      new Map(
+        dataset.events.map((ev) => [ev.id, [ev.event.start, ...ev.event.races.map((race) => race.date)].join(' ')]),
+      );
     const first = dates(datasets.get(1)!);
     expect(first.size).toBeGreaterThan(10);
     for (const part of [2, 3]) expect(dates(datasets.get(part)!), `part ${part}`).toEqual(first);

@@ -3,12 +3,20 @@
  * rule, the PUT round trip, login links, and the transport against injected faults.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caught } from './support/errors.js';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
-import { AuthenticationFailed, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Upstream } from '../src/eventor/errors.js';
+import {
+  AuthenticationFailed,
+  InvalidApiKey,
+  InvalidResponse,
+  NotFound,
+  RateLimited,
+  Timeout,
+  Upstream,
+} from '../src/eventor/errors.js';
 import type { RequestEvent } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { startSandboxEventor } from '../src/sandbox/eventor/server.js';
+import { caught } from './support/errors.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandboxEventor>>;
 
@@ -60,7 +68,11 @@ describe('EventorClient against the sandbox: organisations and persons', () => {
   });
 
   it('lists the members and their competitor settings', async () => {
-    const persons = await c.persons({ organisationId: home().id, includeContactDetails: true, includePersonIdentifiers: true });
+    const persons = await c.persons({
+      organisationId: home().id,
+      includeContactDetails: true,
+      includePersonIdentifiers: true,
+    });
     expect(persons.length).toBe(home().members.length);
     const competitors = await c.competitors({ organisationId: home().id });
     expect(competitors.length).toBe(home().members.filter((m) => m.hasSettings).length);
@@ -119,7 +131,10 @@ describe('EventorClient against the sandbox: events', () => {
     const byDistrict = await c.events({ organisationIds: [district.id] });
     expect(byDistrict.length).toBeGreaterThan(0);
     expect(byDistrict.length).toBeLessThan(all.length);
-    const expected = sandbox.dataset.events.filter((e) => e.event.organisers.some((o) => o.id !== null && clubs.has(o.id))).map((e) => e.id).sort();
+    const expected = sandbox.dataset.events
+      .filter((e) => e.event.organisers.some((o) => o.id !== null && clubs.has(o.id)))
+      .map((e) => e.id)
+      .sort();
     expect(byDistrict.map((e) => e.id).sort()).toEqual(expected);
 
     const national = await c.events({ classificationIds: ['national'] });
@@ -156,7 +171,9 @@ describe('EventorClient against the sandbox: events', () => {
 
   it('reads the same instants whether it asks for UTC or parses the local times of the instance', async () => {
     const ev = eventWith((e) => e.event.start !== null);
-    const local = makeClient({ instance: customInstance(sandbox.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Europe/Stockholm' }) });
+    const local = makeClient({
+      instance: customInstance(sandbox.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Europe/Stockholm' }),
+    });
     const [utc, native] = await Promise.all([c.event({ eventId: ev.id }), local.event({ eventId: ev.id })]);
     expect(native.start).toBe(utc.start);
     expect(native.finish).toBe(utc.finish);
@@ -165,13 +182,24 @@ describe('EventorClient against the sandbox: events', () => {
 
   it('lists entries and counts them', async () => {
     const ev = eventWith((e) => e.hasStartList);
-    const entries = await c.entries({ organisationIds: home().id, eventIds: ev.id, includePersonElement: true, includeOrganisationElement: true, includeEventElement: true });
+    const entries = await c.entries({
+      organisationIds: home().id,
+      eventIds: ev.id,
+      includePersonElement: true,
+      includeOrganisationElement: true,
+      includeEventElement: true,
+    });
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.every((e) => e.event.id === ev.id)).toBe(true);
     const counts = await c.competitorCount({ organisationIds: [home().id], eventIds: [ev.id] });
     expect(counts.length).toBeGreaterThan(0);
     expect(counts[0]!.eventId).toBe(ev.id);
-    const ranged = await c.entries({ organisationIds: home().id, fromEventDate: '2026-01-01', toEventDate: '2026-12-31', includeEntryFees: true });
+    const ranged = await c.entries({
+      organisationIds: home().id,
+      fromEventDate: '2026-01-01',
+      toEventDate: '2026-12-31',
+      includeEntryFees: true,
+    });
     expect(ranged.length).toBeGreaterThan(entries.length);
   });
 });
@@ -205,14 +233,25 @@ describe('EventorClient against the sandbox: starts and results', () => {
     const own = await c.organisationResults({ organisationIds: [home().id], eventId: ev.id, top: 3 });
     expect(own.classes.length).toBeGreaterThan(0);
     const member = home().members[0]!;
-    const mine = await c.personResults({ personId: member.person.id!, fromDate: '2025-01-01', toDate: '2026-05-15', includeSplitTimes: true, top: 2 });
+    const mine = await c.personResults({
+      personId: member.person.id!,
+      fromDate: '2025-01-01',
+      toDate: '2026-05-15',
+      includeSplitTimes: true,
+      top: 2,
+    });
     expect(mine.length).toBeGreaterThan(0);
   });
 });
 
 describe('EventorClient against the sandbox: activities', () => {
   it('lists activities of a period and reads one with its registrations', async () => {
-    const list = await c.activities({ organisationId: home().id, from: '2026-01-01', to: '2026-12-31', includeRegistrations: true });
+    const list = await c.activities({
+      organisationId: home().id,
+      from: '2026-01-01',
+      to: '2026-12-31',
+      includeRegistrations: true,
+    });
     expect(list.length).toBeGreaterThan(0);
     expect(list.some((a) => a.registrations.length > 0)).toBe(true);
     const one = await c.activity({ organisationId: home().id, id: list[0]!.id, includeRegistrations: true });
@@ -233,7 +272,12 @@ describe('EventorClient against the sandbox: faults', () => {
     expect((await fresh.organisations()).length).toBeGreaterThan(0);
     sandbox.faults.add({ path: '/api/organisations', kind: 'rateLimit', retryAfter: 1, times: 1 });
     const sleeps: number[] = [];
-    const timed = makeClient({ cache: false, sleep: async (ms) => { sleeps.push(ms); } });
+    const timed = makeClient({
+      cache: false,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
     expect((await timed.organisations()).length).toBeGreaterThan(0);
     expect(sleeps).toEqual([1000]);
     sandbox.faults.clear();

@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { caught } from './support/errors.js';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
 import { InvalidResponse, ValidationError } from '../src/eventor/errors.js';
 import type { RequestEvent } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
 import type { Competitor, Organisation, ResultList } from '../src/eventor/model.js';
-import { OPERATIONS, OPERATION_NAMES, isComplete, prepareRequest, rootElementName } from '../src/eventor/operations.js';
+import { isComplete, OPERATION_NAMES, OPERATIONS, prepareRequest, rootElementName } from '../src/eventor/operations.js';
+import { caught } from './support/errors.js';
 import { fetchSyntheticEventor, type SyntheticEventor } from './support/synthetic-eventor.js';
 
 // Synthetic bodies in Eventor's shapes, written by the sandbox Eventor from its seeded dataset.
@@ -65,13 +65,18 @@ async function startServer(handler: (req: Seen, res: ServerResponse) => void) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const s = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const s = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(s);
       try {
         handler(s, res);
       } catch (error) {
         // Never leave the request hanging: answer 500, and let afterEach fail the test.
-        const message = `${s.method} ${s.url}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`;
+        const message = `${s.method} ${s.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
         handlerErrors.push(message);
         if (!res.headersSent) {
           res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
@@ -82,7 +87,13 @@ async function startServer(handler: (req: Seen, res: ServerResponse) => void) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-  cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { baseUrl, seen };
 }
 
@@ -113,14 +124,30 @@ async function fixtureServer(overrides: Record<string, () => string> = {}) {
   };
   return startServer((req, res) => {
     const path = req.url.split('?')[0]!;
-    const body = byPath[path] ?? (path.startsWith('/api/event/') ? () => withSyntheticTimes(b.event) : path.startsWith('/api/entryfees/') ? () => b.entryFees : path.startsWith('/api/organisation/') ? () => b.organisation : undefined);
+    const body =
+      byPath[path] ??
+      (path.startsWith('/api/event/')
+        ? () => withSyntheticTimes(b.event)
+        : path.startsWith('/api/entryfees/')
+          ? () => b.entryFees
+          : path.startsWith('/api/organisation/')
+            ? () => b.organisation
+            : undefined);
     if (body) send(res, body());
-    else { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<html>not found</html>'); }
+    else {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html>not found</html>');
+    }
   });
 }
 
 function client(baseUrl: string, options: Partial<EventorClientOptions> = {}) {
-  const c = new EventorClient({ instance: customInstance(baseUrl), apiKey: API_KEY, sleep: async () => {}, ...options });
+  const c = new EventorClient({
+    instance: customInstance(baseUrl),
+    apiKey: API_KEY,
+    sleep: async () => {},
+    ...options,
+  });
   cleanups.push(() => c.close());
   return c;
 }
@@ -132,10 +159,32 @@ function query(url: string): Record<string, string> {
 describe('operations table', () => {
   it('has every operation of the spec with its method, path and root', () => {
     expect(OPERATION_NAMES).toEqual([
-      'events', 'events-documents', 'event', 'eventclasses', 'entryfees', 'organisation-apikey', 'organisations', 'organisation',
-      'persons', 'competitors', 'competitor', 'save-competitor', 'external-login-url', 'authenticate-person', 'entries',
-      'competitorcount', 'starts-event', 'starts-event-iofxml', 'starts-person', 'starts-organisation', 'results-event',
-      'results-event-iofxml', 'results-person', 'results-organisation', 'activities', 'activity',
+      'events',
+      'events-documents',
+      'event',
+      'eventclasses',
+      'entryfees',
+      'organisation-apikey',
+      'organisations',
+      'organisation',
+      'persons',
+      'competitors',
+      'competitor',
+      'save-competitor',
+      'external-login-url',
+      'authenticate-person',
+      'entries',
+      'competitorcount',
+      'starts-event',
+      'starts-event-iofxml',
+      'starts-person',
+      'starts-organisation',
+      'results-event',
+      'results-event-iofxml',
+      'results-person',
+      'results-organisation',
+      'activities',
+      'activity',
     ]);
     expect(OPERATIONS.event.path).toBe('/event/{eventId}');
     expect(OPERATIONS['save-competitor'].method).toBe('PUT');
@@ -200,9 +249,15 @@ describe('operations table', () => {
     expect(prepareRequest('organisation', { id: '12' }).path).toBe('/organisation/12');
     // Eventor's ids are digits: a text id would come back as a 400 that names no parameter.
     expect(() => prepareRequest('organisation', { id: 'ab12' })).toThrow(/invalid parameter 'id'.*whole number/);
-    expect(prepareRequest('activities', { organisationId: 1, from: '2026-05-01', to: new Date('2026-05-31T12:00:00Z') }).query)
-      .toEqual({ organisationId: '1', from: '2026-05-01 00:00:00', to: '2026-05-31 23:59:59' });
-    expect(prepareRequest('results-event', { eventId: '9', top: '3', includeSplitTimes: true }).query).toEqual({ eventId: '9', top: '3', includeSplitTimes: 'true' });
+    expect(
+      prepareRequest('activities', { organisationId: 1, from: '2026-05-01', to: new Date('2026-05-31T12:00:00Z') })
+        .query,
+    ).toEqual({ organisationId: '1', from: '2026-05-01 00:00:00', to: '2026-05-31 23:59:59' });
+    expect(prepareRequest('results-event', { eventId: '9', top: '3', includeSplitTimes: true }).query).toEqual({
+      eventId: '9',
+      top: '3',
+      includeSplitTimes: 'true',
+    });
     const auth = prepareRequest('authenticate-person', { username: 'anna', password: PASSWORD });
     expect(auth.query).toEqual({});
     expect(auth.secretHeaders).toEqual({ Username: 'anna', Password: PASSWORD });
@@ -287,13 +342,25 @@ describe('EventorClient against a loopback server', () => {
   it('sends normalised parameters and parses the answer', async () => {
     const server = await fixtureServer();
     const c = client(server.baseUrl);
-    const events = await c.events({ fromDate: '2026-05-01', toDate: '2026-05-31', organisationIds: [15, 16], classificationIds: 'district', includeEntryBreaks: true });
+    const events = await c.events({
+      fromDate: '2026-05-01',
+      toDate: '2026-05-31',
+      organisationIds: [15, 16],
+      classificationIds: 'district',
+      includeEntryBreaks: true,
+    });
     expect(events.map((e) => e.id)).toEqual(synthetic.facts.eventIds);
     // It asked for UTC, so the synthetic 10:00 and 15:00 are read as UTC.
     expect(events[0]!.start).toBe('2026-07-01T10:00:00Z');
     expect(events[0]!.finish).toBe('2026-07-01T15:00:00Z');
     const q = query(server.seen[0]!.url);
-    expect(q).toEqual({ fromDate: '2026-05-01 00:00:00', toDate: '2026-05-31 23:59:59', organisationIds: '15,16', classificationIds: '3', includeEntryBreaks: 'true' });
+    expect(q).toEqual({
+      fromDate: '2026-05-01 00:00:00',
+      toDate: '2026-05-31 23:59:59',
+      organisationIds: '15,16',
+      classificationIds: '3',
+      includeEntryBreaks: 'true',
+    });
     expect(server.seen[0]!.headers['apikey']).toBe(API_KEY);
     expect(server.seen[0]!.headers['timezone']).toBe('UTC');
   });
@@ -301,7 +368,9 @@ describe('EventorClient against a loopback server', () => {
   it('parses native times as UTC when it asked for UTC, else in the instance zone', async () => {
     const server = await fixtureServer();
     const utc = await client(server.baseUrl).event({ eventId: 1 });
-    const stockholm = await client(server.baseUrl, { instance: customInstance(server.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Europe/Stockholm' }) }).event({ eventId: 1 });
+    const stockholm = await client(server.baseUrl, {
+      instance: customInstance(server.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Europe/Stockholm' }),
+    }).event({ eventId: 1 });
     expect(utc.id).toBe(synthetic.facts.event.id);
     expect(utc.name).toBe(synthetic.facts.event.name);
     // <StartDate><Date>2026-07-01</Date><Clock>10:00:00</Clock></StartDate>, FinishDate at 15:00.
@@ -336,7 +405,10 @@ describe('EventorClient against a loopback server', () => {
     const server = await fixtureServer();
     const events: RequestEvent[] = [];
     const c = client(server.baseUrl, { onRequest: (e) => events.push(e) });
-    const links = await Promise.all([c.externalLoginUrl({ personId: 4711, organisationId: 321 }), c.externalLoginUrl({ personId: 4711, organisationId: 321 })]);
+    const links = await Promise.all([
+      c.externalLoginUrl({ personId: 4711, organisationId: 321 }),
+      c.externalLoginUrl({ personId: 4711, organisationId: 321 }),
+    ]);
     expect(links).toEqual([LOGIN_URL, LOGIN_URL]);
     await c.externalLoginUrl({ personId: 4711, organisationId: 321 });
     expect(server.seen).toHaveLength(3);
@@ -345,7 +417,10 @@ describe('EventorClient against a loopback server', () => {
   });
 
   it('keeps a login link out of the error when its answer cannot be read', async () => {
-    const server = await fixtureServer({ '/api/externalLoginUrl': () => `<?xml version="1.0"?><ExternalLoginUrl><Oops>${LOGIN_URL}</Oops><ExternalLoginUrl>` });
+    const server = await fixtureServer({
+      '/api/externalLoginUrl': () =>
+        `<?xml version="1.0"?><ExternalLoginUrl><Oops>${LOGIN_URL}</Oops><ExternalLoginUrl>`,
+    });
     const c = client(server.baseUrl);
     const error = await caught(c.externalLoginUrl({ personId: 1, organisationId: 2 }));
     expect(error).toBeInstanceOf(InvalidResponse);
@@ -369,12 +444,22 @@ describe('EventorClient against a loopback server', () => {
   it('returns the IOF XML text with the parsed list', async () => {
     const server = await fixtureServer();
     const c = client(server.baseUrl);
-    const results = await c.eventResultsIof({ eventId: 1, eventRaceId: 2, includeSplitTimes: true, totalResult: false });
+    const results = await c.eventResultsIof({
+      eventId: 1,
+      eventRaceId: 2,
+      includeSplitTimes: true,
+      totalResult: false,
+    });
     expect(results.xml).toContain('datastandard/3.0');
     expect(results.xml).toBe(synthetic.bodies.resultsEventIof);
     expect(results.list.event.id).toBe(synthetic.facts.iofResults.eventId);
     expect(results.list.classes.map((k) => k.class.name)).toEqual(synthetic.facts.iofResults.classNames);
-    expect(query(server.seen[0]!.url)).toEqual({ eventId: '1', eventRaceId: '2', includeSplitTimes: 'true', totalResult: 'false' });
+    expect(query(server.seen[0]!.url)).toEqual({
+      eventId: '1',
+      eventRaceId: '2',
+      includeSplitTimes: 'true',
+      totalResult: 'false',
+    });
     const starts = await c.eventStartsIof({ eventId: 1 });
     expect(starts.xml).toContain('<StartList');
     expect(starts.list.event.id).toBe(synthetic.facts.iofStarts.eventId);
@@ -425,12 +510,26 @@ describe('EventorClient against a loopback server', () => {
     const server = await fixtureServer();
     const c = client(server.baseUrl);
     const personId = synthetic.facts.resultsPersonId;
-    const list = await c.call('results-person', { personId, fromDate: '2026-01-01', toDate: '2026-12-31', includeSplitTimes: 'true', top: '3' });
+    const list = await c.call('results-person', {
+      personId,
+      fromDate: '2026-01-01',
+      toDate: '2026-12-31',
+      includeSplitTimes: 'true',
+      top: '3',
+    });
     // One parsed list per <ResultList> of the synthetic body, in its order.
-    const served = [...synthetic.bodies.resultsPerson.matchAll(/<ResultList\b[^>]*>\s*<Event\b[^>]*>\s*<EventId>(\d+)<\/EventId>/g)].map((m) => m[1]);
+    const served = [
+      ...synthetic.bodies.resultsPerson.matchAll(/<ResultList\b[^>]*>\s*<Event\b[^>]*>\s*<EventId>(\d+)<\/EventId>/g),
+    ].map((m) => m[1]);
     expect(served.length).toBeGreaterThan(0);
     expect((list as ResultList[]).map((r) => r.event.id)).toEqual(served);
-    expect(query(server.seen[0]!.url)).toEqual({ personId, fromDate: '2026-01-01 00:00:00', toDate: '2026-12-31 23:59:59', includeSplitTimes: 'true', top: '3' });
+    expect(query(server.seen[0]!.url)).toEqual({
+      personId,
+      fromDate: '2026-01-01 00:00:00',
+      toDate: '2026-12-31 23:59:59',
+      includeSplitTimes: 'true',
+      top: '3',
+    });
   });
 
   it('does not show the API key when the client is inspected or serialised', async () => {

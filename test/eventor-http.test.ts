@@ -1,12 +1,28 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { caught } from './support/errors.js';
 import {
-  AuthenticationFailed, type EventorError, InvalidApiKey, InvalidResponse, NotFound, RateLimited, Timeout, Unreachable, Upstream, ValidationError,
+  AuthenticationFailed,
+  type EventorError,
+  InvalidApiKey,
+  InvalidResponse,
+  NotFound,
+  RateLimited,
+  Timeout,
+  Unreachable,
+  Upstream,
+  ValidationError,
 } from '../src/eventor/errors.js';
-import { HttpTransport, parseRetryAfter, USER_AGENT, type HttpRequest, type RequestEvent, type TransportOptions } from '../src/eventor/http.js';
+import {
+  type HttpRequest,
+  HttpTransport,
+  parseRetryAfter,
+  type RequestEvent,
+  type TransportOptions,
+  USER_AGENT,
+} from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
+import { caught } from './support/errors.js';
 
 const API_KEY = 'k3y5ecret0123456789abcdef01234567';
 const PASSWORD = 'hunter2-Pa55word';
@@ -31,13 +47,20 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function startServer(handler: (req: Seen, res: ServerResponse, n: number) => void | Promise<void>): Promise<TestServer> {
+async function startServer(
+  handler: (req: Seen, res: ServerResponse, n: number) => void | Promise<void>,
+): Promise<TestServer> {
   const state: TestServer = { baseUrl: '', seen: [], active: 0, maxActive: 0, close: async () => {} };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const seen: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const seen: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       state.seen.push(seen);
       state.active++;
       state.maxActive = Math.max(state.maxActive, state.active);
@@ -48,7 +71,11 @@ async function startServer(handler: (req: Seen, res: ServerResponse, n: number) 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   state.baseUrl = `http://127.0.0.1:${port}/api`;
-  state.close = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   cleanups.push(state.close);
   return state;
 }
@@ -60,7 +87,11 @@ function xmlResponse(res: ServerResponse, body: string, status = 200): void {
   res.end(body);
 }
 
-function transport(server: TestServer, options: Partial<TransportOptions> = {}, events: RequestEvent[] = []): HttpTransport {
+function transport(
+  server: TestServer,
+  options: Partial<TransportOptions> = {},
+  events: RequestEvent[] = [],
+): HttpTransport {
   const t = new HttpTransport({
     instance: customInstance(server.baseUrl),
     apiKey: API_KEY,
@@ -101,7 +132,9 @@ describe('HttpTransport headers and URL', () => {
 
   it('leaves TimeZone out for instances that do not honour it and parses in their own zone', async () => {
     const server = await startServer((_req, res) => xmlResponse(res, XML('EventList')));
-    const t = transport(server, { instance: customInstance(server.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Australia/Sydney' }) });
+    const t = transport(server, {
+      instance: customInstance(server.baseUrl, { supportsUtcHeader: false, nativeTimeZone: 'Australia/Sydney' }),
+    });
     await t.request(get());
     expect(server.seen[0]!.headers['timezone']).toBeUndefined();
     expect(t.nativeTimeZone).toBe('Australia/Sydney');
@@ -110,7 +143,12 @@ describe('HttpTransport headers and URL', () => {
   it('sends secret headers as headers, never in the URL, and a PUT body with its content type', async () => {
     const server = await startServer((_req, res) => xmlResponse(res, XML('Person')));
     const t = transport(server);
-    await t.request(get('/authenticatePerson', { operation: 'authenticate-person', secretHeaders: { Username: 'anna', Password: PASSWORD } }));
+    await t.request(
+      get('/authenticatePerson', {
+        operation: 'authenticate-person',
+        secretHeaders: { Username: 'anna', Password: PASSWORD },
+      }),
+    );
     const seen = server.seen[0]!;
     expect(seen.url).toBe('/api/authenticatePerson');
     expect(seen.headers['username']).toBe('anna');
@@ -131,7 +169,9 @@ describe('HttpTransport headers and URL', () => {
   });
 
   it('rejects an empty API key before sending', () => {
-    expect(() => new HttpTransport({ instance: customInstance('http://127.0.0.1:9/api'), apiKey: ' ' })).toThrow(ValidationError);
+    expect(() => new HttpTransport({ instance: customInstance('http://127.0.0.1:9/api'), apiKey: ' ' })).toThrow(
+      ValidationError,
+    );
   });
 });
 
@@ -144,7 +184,12 @@ describe('HttpTransport retries', () => {
       } else xmlResponse(res, XML('EventList'));
     });
     const sleeps: number[] = [];
-    const t = transport(server, { sleep: async (ms) => { sleeps.push(ms); }, random: () => 0 });
+    const t = transport(server, {
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      random: () => 0,
+    });
     await t.request(get());
     expect(server.seen).toHaveLength(2);
     expect(sleeps).toEqual([2000]);
@@ -163,28 +208,54 @@ describe('HttpTransport retries', () => {
       } else xmlResponse(res, XML('EventList'));
     });
     const sleeps: number[] = [];
-    const t = transport(server, { sleep: async (ms) => { sleeps.push(ms); }, maxRetryAfterMs: 60_000 });
+    const t = transport(server, {
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      maxRetryAfterMs: 60_000,
+    });
     await t.request(get());
     expect(sleeps).toEqual([60_000]);
   });
 
   it('retries 503 and 520 with exponential backoff and full jitter, then succeeds', async () => {
     const server = await startServer((_req, res, n) => {
-      if (n === 1) { res.writeHead(503); res.end(); }
-      else if (n === 2) { res.writeHead(520); res.end(); }
-      else xmlResponse(res, XML('EventList'));
+      if (n === 1) {
+        res.writeHead(503);
+        res.end();
+      } else if (n === 2) {
+        res.writeHead(520);
+        res.end();
+      } else xmlResponse(res, XML('EventList'));
     });
     const sleeps: number[] = [];
     const events: RequestEvent[] = [];
-    const t = transport(server, { sleep: async (ms) => { sleeps.push(ms); }, random: () => 0.5, baseDelayMs: 100 }, events);
+    const t = transport(
+      server,
+      {
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+        random: () => 0.5,
+        baseDelayMs: 100,
+      },
+      events,
+    );
     await t.request(get());
     expect(server.seen).toHaveLength(3);
     expect(sleeps).toEqual([50, 100]);
-    expect(events.map((e) => [e.attempt, e.status, e.error])).toEqual([[1, 503, 'Upstream'], [2, 520, 'Upstream'], [3, 200, null]]);
+    expect(events.map((e) => [e.attempt, e.status, e.error])).toEqual([
+      [1, 503, 'Upstream'],
+      [2, 520, 'Upstream'],
+      [3, 200, null],
+    ]);
   });
 
   it('gives up after the retries with Upstream(status)', async () => {
-    const server = await startServer((_req, res) => { res.writeHead(502); res.end('<html>bad gateway</html>'); });
+    const server = await startServer((_req, res) => {
+      res.writeHead(502);
+      res.end('<html>bad gateway</html>');
+    });
     const t = transport(server, { retries: 2 });
     const error = await caught(t.request(get()));
     expect(error).toBeInstanceOf(Upstream);
@@ -193,7 +264,10 @@ describe('HttpTransport retries', () => {
   });
 
   it('gives up on 429 with RateLimited(retryAfter)', async () => {
-    const server = await startServer((_req, res) => { res.writeHead(429, { 'retry-after': '7' }); res.end(); });
+    const server = await startServer((_req, res) => {
+      res.writeHead(429, { 'retry-after': '7' });
+      res.end();
+    });
     const t = transport(server, { retries: 1 });
     const error = await caught(t.request(get()));
     expect(error).toBeInstanceOf(RateLimited);
@@ -203,30 +277,49 @@ describe('HttpTransport retries', () => {
 
   it('does not count the wait before a retry against the timeout of an attempt', async () => {
     const server = await startServer((_req, res, n) => {
-      if (n === 1) { res.writeHead(503, { 'retry-after': '1' }); res.end('<html>busy</html>'); }
-      else xmlResponse(res, XML('EventList'));
+      if (n === 1) {
+        res.writeHead(503, { 'retry-after': '1' });
+        res.end('<html>busy</html>');
+      } else xmlResponse(res, XML('EventList'));
     });
     // The wait is real and longer than the timeout: the paused 503 and its connection must survive it.
-    const t = transport(server, { timeoutMs: 200, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 400))) });
+    const t = transport(server, {
+      timeoutMs: 200,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 400))),
+    });
     expect((await t.request(get())).value).toContain('<EventList>');
     expect(server.seen).toHaveLength(2);
   });
 
   it('retries only GETs: a PUT that met a 503 is not sent again', async () => {
-    const server = await startServer((_req, res) => { res.writeHead(503); res.end(); });
+    const server = await startServer((_req, res) => {
+      res.writeHead(503);
+      res.end();
+    });
     const t = transport(server, { retries: 2 });
-    const error = await caught(t.request(get('/competitor', { operation: 'save-competitor', method: 'PUT', body: '<Competitor/>' })));
+    const error = await caught(
+      t.request(get('/competitor', { operation: 'save-competitor', method: 'PUT', body: '<Competitor/>' })),
+    );
     expect(error).toBeInstanceOf(Upstream);
     expect(server.seen.map((s) => s.method)).toEqual(['PUT']);
   });
 
   it('retries connection errors and then reports Unreachable', async () => {
-    const server = await startServer((_req, res) => { res.end(); });
+    const server = await startServer((_req, res) => {
+      res.end();
+    });
     const baseUrl = server.baseUrl;
     await server.close();
     cleanups.pop();
     const sleeps: number[] = [];
-    const t = new HttpTransport({ instance: customInstance(baseUrl), apiKey: API_KEY, retries: 2, sleep: async (ms) => { sleeps.push(ms); } });
+    const t = new HttpTransport({
+      instance: customInstance(baseUrl),
+      apiKey: API_KEY,
+      retries: 2,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
     cleanups.push(() => t.close());
     const error = await caught(t.request(get()));
     expect(error).toBeInstanceOf(Unreachable);
@@ -288,7 +381,10 @@ describe('HttpTransport status mapping', () => {
   });
 
   it('accepts XML with a non-XML content type when the body is XML', async () => {
-    const server = await startServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(XML('EventList')); });
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(XML('EventList'));
+    });
     const t = transport(server);
     expect((await t.request(get())).value).toContain('EventList');
   });
@@ -296,13 +392,23 @@ describe('HttpTransport status mapping', () => {
   it('turns a parser failure into InvalidResponse and does not retry it', async () => {
     const server = await startServer((_req, res) => xmlResponse(res, '<?xml version="1.0"?><EventList><Event>'));
     const t = transport(server);
-    const error = await caught(t.request(get('/events', { parse: () => { throw new Error('unclosed tag'); } })));
+    const error = await caught(
+      t.request(
+        get('/events', {
+          parse: () => {
+            throw new Error('unclosed tag');
+          },
+        }),
+      ),
+    );
     expect(error).toBeInstanceOf(InvalidResponse);
     expect(server.seen).toHaveLength(1);
   });
 
   it('times out a server that does not answer', async () => {
-    const server = await startServer(() => { /* never answers */ });
+    const server = await startServer(() => {
+      /* never answers */
+    });
     const t = transport(server, { timeoutMs: 150 });
     const started = Date.now();
     const error = await caught(t.request(get()));
@@ -324,7 +430,9 @@ describe('HttpTransport status mapping', () => {
 });
 
 describe('HttpTransport concurrency, coalescing and cache', () => {
-  const slow = (ms: number) => (_req: Seen, res: ServerResponse) => { setTimeout(() => xmlResponse(res, XML('EventList')), ms); };
+  const slow = (ms: number) => (_req: Seen, res: ServerResponse) => {
+    setTimeout(() => xmlResponse(res, XML('EventList')), ms);
+  };
 
   it('limits concurrent requests per API key', async () => {
     const server = await startServer(slow(40));
@@ -364,10 +472,19 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
     const server = await startServer((_req, res) => xmlResponse(res, XML('EventList', '<Event/>')));
     const t = transport(server);
     type Parsed = { events: Array<{ name: string }> };
-    const req: HttpRequest<Parsed> = { ...get(), cacheTtlMs: 60_000, coalesce: true, parse: () => ({ events: [{ name: 'Sprint' }] }) };
+    const req: HttpRequest<Parsed> = {
+      ...get(),
+      cacheTtlMs: 60_000,
+      coalesce: true,
+      parse: () => ({ events: [{ name: 'Sprint' }] }),
+    };
     const first = await t.request(req);
-    expect(() => { (first.value.events as Array<{ name: string }>).push({ name: 'Added' }); }).toThrow(TypeError);
-    expect(() => { (first.value.events[0] as { name: string }).name = 'Changed'; }).toThrow(TypeError);
+    expect(() => {
+      (first.value.events as Array<{ name: string }>).push({ name: 'Added' });
+    }).toThrow(TypeError);
+    expect(() => {
+      (first.value.events[0] as { name: string }).name = 'Changed';
+    }).toThrow(TypeError);
     const second = await t.request(req);
     expect(second.fromCache).toBe(true);
     // The very object, not a copy (a hit costs the same for any size of answer), and unchanged.
@@ -379,7 +496,12 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
   it('does not coalesce requests marked as not coalescable, nor different URLs', async () => {
     const server = await startServer(slow(30));
     const t = transport(server, { cache: false });
-    await Promise.all([t.request(get()), t.request(get()), t.request(get('/x', { coalesce: true })), t.request(get('/y', { coalesce: true }))]);
+    await Promise.all([
+      t.request(get()),
+      t.request(get()),
+      t.request(get('/x', { coalesce: true })),
+      t.request(get('/y', { coalesce: true })),
+    ]);
     expect(server.seen).toHaveLength(4);
   });
 
@@ -418,12 +540,24 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
   it('serves a stale entry when Eventor fails transiently, within the max-stale window', async () => {
     let fail = false;
     const server = await startServer((_req, res) => {
-      if (fail) { res.writeHead(503); res.end(); } else xmlResponse(res, XML('EventList', '<ok/>'));
+      if (fail) {
+        res.writeHead(503);
+        res.end();
+      } else xmlResponse(res, XML('EventList', '<ok/>'));
     });
     let now = 0;
     const stale: string[] = [];
     const events: RequestEvent[] = [];
-    const t = transport(server, { now: () => now, retries: 1, cache: { maxStaleMs: 3_600_000 }, onStale: (i) => stale.push(`${i.operation}:${i.error.code}`) }, events);
+    const t = transport(
+      server,
+      {
+        now: () => now,
+        retries: 1,
+        cache: { maxStaleMs: 3_600_000 },
+        onStale: (i) => stale.push(`${i.operation}:${i.error.code}`),
+      },
+      events,
+    );
     const req = get('/events', { cacheTtlMs: 60_000, coalesce: true });
     await t.request(req);
     fail = true;
@@ -440,7 +574,13 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
 
   it('does not serve stale data on a non-transient error', async () => {
     let status = 200;
-    const server = await startServer((_req, res) => { if (status === 200) xmlResponse(res, XML('EventList')); else { res.writeHead(status); res.end(); } });
+    const server = await startServer((_req, res) => {
+      if (status === 200) xmlResponse(res, XML('EventList'));
+      else {
+        res.writeHead(status);
+        res.end();
+      }
+    });
     let now = 0;
     const t = transport(server, { now: () => now });
     const req = get('/events', { cacheTtlMs: 1_000, coalesce: true });
@@ -475,7 +615,11 @@ describe('HttpTransport keeps secrets out of errors and events', () => {
     const replies = [403, 401, 404, 400, 429, 503, 520, 200];
     const server = await startServer((req, res) => {
       const status = Number(new URL(req.url, 'http://x').searchParams.get('s'));
-      if (status === 200) { res.writeHead(200, { 'content-type': 'text/html' }); res.end(`<html>${API_KEY}</html>`); return; }
+      if (status === 200) {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<html>${API_KEY}</html>`);
+        return;
+      }
       res.writeHead(status, { 'content-type': 'text/html' });
       res.end(`<html>${API_KEY} ${PASSWORD}</html>`);
     });
@@ -483,8 +627,21 @@ describe('HttpTransport keeps secrets out of errors and events', () => {
     const t = transport(server, { retries: 1 }, events);
     const messages: string[] = [];
     for (const s of replies) {
-      const error = await caught(t.request(get('/authenticatePerson', { query: { s: String(s) }, secretHeaders: { Username: 'anna', Password: PASSWORD } })));
-      messages.push(error.message, String(error), error.stack ?? '', JSON.stringify(error), String((error as { cause?: unknown }).cause ?? ''));
+      const error = await caught(
+        t.request(
+          get('/authenticatePerson', {
+            query: { s: String(s) },
+            secretHeaders: { Username: 'anna', Password: PASSWORD },
+          }),
+        ),
+      );
+      messages.push(
+        error.message,
+        String(error),
+        error.stack ?? '',
+        JSON.stringify(error),
+        String((error as { cause?: unknown }).cause ?? ''),
+      );
     }
     const timeoutServer = await startServer(() => {});
     const slow = transport(timeoutServer, { timeoutMs: 100 }, events);

@@ -4,16 +4,16 @@
  * neither fails nor feeds other keys. Real clients against the sandbox Eventor over HTTP.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { caught } from './support/errors.js';
 import { EventorAccess } from '../src/app/eventor-access.js';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
 import { InvalidApiKey } from '../src/eventor/errors.js';
 import { SharedResponseCache } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
-import { OPERATIONS, OPERATION_NAMES } from '../src/eventor/operations.js';
+import { OPERATION_NAMES, OPERATIONS } from '../src/eventor/operations.js';
 import { createLogger } from '../src/log/logger.js';
-import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
+import { type SandboxEventor, startSandboxEventor } from '../src/sandbox/eventor/server.js';
 import type { Store } from '../src/store/store.js';
+import { caught } from './support/errors.js';
 
 const NOW = new Date('2026-05-15T10:00:00Z');
 let sandbox: SandboxEventor;
@@ -52,12 +52,33 @@ describe('which operations are key-independent', () => {
   it('marks exactly the public reads, and every operation says which it is', () => {
     const independent = OPERATION_NAMES.filter((name) => OPERATIONS[name].keyIndependent).sort();
     expect(independent).toEqual([
-      'entryfees', 'event', 'eventclasses', 'events', 'events-documents', 'organisations',
-      'results-event', 'results-event-iofxml', 'starts-event', 'starts-event-iofxml',
+      'entryfees',
+      'event',
+      'eventclasses',
+      'events',
+      'events-documents',
+      'organisations',
+      'results-event',
+      'results-event-iofxml',
+      'starts-event',
+      'starts-event-iofxml',
     ]);
     expect(OPERATIONS.organisations.keyBoundWith).toEqual(['includeProperties']);
-    for (const name of ['organisation-apikey', 'persons', 'competitors', 'competitor', 'save-competitor', 'external-login-url', 'authenticate-person',
-      'starts-organisation', 'results-organisation', 'starts-person', 'results-person', 'activities', 'activity'] as const) {
+    for (const name of [
+      'organisation-apikey',
+      'persons',
+      'competitors',
+      'competitor',
+      'save-competitor',
+      'external-login-url',
+      'authenticate-person',
+      'starts-organisation',
+      'results-organisation',
+      'starts-person',
+      'results-person',
+      'activities',
+      'activity',
+    ] as const) {
       expect(OPERATIONS[name].keyIndependent, name).toBe(false);
     }
   });
@@ -114,16 +135,20 @@ describe('clients of different clubs sharing one cache', () => {
     expect(count('/api/competitors')).toBe(2);
   });
 
-  it('coalesces concurrent identical public requests across keys, no caller able to change another\'s answer', async () => {
+  it("coalesces concurrent identical public requests across keys, no caller able to change another's answer", async () => {
     const ev = sandbox.dataset.events.find((e) => e.hasResults && e.syntheticRunners === 0)!;
     sandbox.faults.add({ path: '/api/results/event', kind: 'latency', ms: 150 });
     const [a, b, c] = [clientOf(0), clientOf(1), clientOf(2)];
-    const answers = await Promise.all([a, b, c].map((client) => client.callWithMeta('results-event', { eventId: ev.id })));
+    const answers = await Promise.all(
+      [a, b, c].map((client) => client.callWithMeta('results-event', { eventId: ev.id })),
+    );
     expect(count('/api/results/event')).toBe(1);
     expect(answers.filter((x) => x.meta.coalesced)).toHaveLength(2);
     expect(answers[1]!.data).toEqual(answers[0]!.data);
     // One caller cannot change the answer: neither the others' nor the cached one changes.
-    expect(() => { (answers[0]!.data.classes as unknown[]).length = 0; }).toThrow(TypeError);
+    expect(() => {
+      (answers[0]!.data.classes as unknown[]).length = 0;
+    }).toThrow(TypeError);
     expect(answers[1]!.data.classes.length).toBeGreaterThan(0);
     expect((await c.eventResults({ eventId: ev.id })).classes.length).toBe(answers[2]!.data.classes.length);
     expect(count('/api/results/event')).toBe(1);
@@ -162,7 +187,7 @@ describe('clients of different clubs sharing one cache', () => {
     expect(count('/api/events')).toBe(4);
   });
 
-  it('a refused key joining another key\'s request does not fail it either', async () => {
+  it("a refused key joining another key's request does not fail it either", async () => {
     const a = clientOf(0);
     const b = clientOf(1);
     sandbox.dataset.revokeKey(clubs()[1]!.id);
@@ -186,7 +211,7 @@ describe('clients of different clubs sharing one cache', () => {
     expect(sandbox.requests.filter((r) => r.path === '/api/events').map((r) => r.status)).toEqual([429, 200]);
   });
 
-  it('a PUT drops its key\'s cached competitor answers and leaves the public ones', async () => {
+  it("a PUT drops its key's cached competitor answers and leaves the public ones", async () => {
     const a = clientOf(0);
     const b = clientOf(1);
     const member = clubs()[0]!.members.find((m) => m.competitor.competitorId !== null)!;
@@ -222,7 +247,7 @@ describe('clients of different clubs sharing one cache', () => {
     expect(stale.data).toEqual(list);
   });
 
-  it('judges freshness by the reader\'s TTL, and bounds memory across keys', async () => {
+  it("judges freshness by the reader's TTL, and bounds memory across keys", async () => {
     let now = NOW.getTime();
     const a = clientOf(0, { now: () => now });
     const b = clientOf(1, { now: () => now, cache: { ttlMs: { events: 60_000 } } });
@@ -260,7 +285,12 @@ describe('clients of different clubs sharing one cache', () => {
 describe('EventorAccess', () => {
   it('hands every client of one instance the same cache, so clubs share public answers', async () => {
     const store = {} as Store;
-    const access = new EventorAccess({ store, defaultEventor: null, defaultGuilds: new Set(), log: createLogger({ write: () => {} }) });
+    const access = new EventorAccess({
+      store,
+      defaultEventor: null,
+      defaultGuilds: new Set(),
+      log: createLogger({ write: () => {} }),
+    });
     try {
       const instance = customInstance(sandbox.baseUrl);
       const a = access.clientFor(instance, sandbox.dataset.keyFor(clubs()[0]!.id));

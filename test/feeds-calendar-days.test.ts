@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const ENTRIES_PATH = '/api/entries';
 
@@ -17,7 +17,11 @@ describe('feed scheduler: the race-day calendar counts calendar days', () => {
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
-    world.bot.store.setChannel(world.guild.id, 'results', world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id);
+    world.bot.store.setChannel(
+      world.guild.id,
+      'results',
+      world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id,
+    );
     world.bot.store.updateGuildSettings(world.guild.id, { locale: 'sv', timeZone: 'Europe/Stockholm' });
     new FeedSettingsStore(world.bot.store, () => clock).update(world.guild.id, 'results', { enabled: true });
   }, 60_000);
@@ -25,7 +29,7 @@ describe('feed scheduler: the race-day calendar counts calendar days', () => {
     await world?.close();
   });
 
-  it('asks about yesterday to today and the next two dates in the server\'s zone', async () => {
+  it("asks about yesterday to today and the next two dates in the server's zone", async () => {
     world.eventor.requests.clear();
     await world.bot.scheduler.tick(clock);
     const windows = world.eventor.requests

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
-import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
@@ -66,15 +66,25 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
 
     // The channel is deleted: the bot hears it from the gateway, pauses and tells the admins once.
     world.discord.deleteChannel(oldChannel);
-    await world.discord.waitFor(() => settings.get(guildId(), 'results').pausedReason === 'channel-missing' || undefined, { ...WAIT, description: 'the pause' });
+    await world.discord.waitFor(
+      () => settings.get(guildId(), 'results').pausedReason === 'channel-missing' || undefined,
+      { ...WAIT, description: 'the pause' },
+    );
     await world.discord.waitForMessage(adminChannelId, (m) => m.content.includes('no longer exists'), WAIT);
 
     // An admin picks a new channel; the answer does not ask for /feeds resume, the pause is over.
     const newChannel = world.discord.createTextChannel(guildId(), { name: `resultat-ny-${subcommand}` }).id;
-    const reply = await world.discord.runCommand({
-      guildId: guildId(), channelId: world.channel.id, user: world.admin, locale: 'en-GB', name, subcommand,
-      options: { kind: 'results', channel: newChannel },
-    }).reply(WAIT);
+    const reply = await world.discord
+      .runCommand({
+        guildId: guildId(),
+        channelId: world.channel.id,
+        user: world.admin,
+        locale: 'en-GB',
+        name,
+        subcommand,
+        options: { kind: 'results', channel: newChannel },
+      })
+      .reply(WAIT);
     expect(renderMessageText(reply)).not.toContain('resume');
     expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
 
@@ -88,8 +98,13 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
     expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
     // The deletion's notice, and nothing more.
     expect(world.discord.messages(adminChannelId).length - noticesBefore).toBe(1);
-    expect(new Ledger(world.bot.store).get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `${RESULTS_FEED}:${event.id}` }))
-      .toMatchObject({ state: 'posted', channelId: newChannel, messageId: posts[0]!.id });
+    expect(
+      new Ledger(world.bot.store).get({
+        guildId: guildId(),
+        feed: RESULTS_FEED,
+        itemKey: `${RESULTS_FEED}:${event.id}`,
+      }),
+    ).toMatchObject({ state: 'posted', channelId: newChannel, messageId: posts[0]!.id });
 
     // And later corrections edit that post.
     correct();
@@ -111,10 +126,17 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
     const noticesBefore = world.discord.messages(adminChannelId).length;
 
     const newChannel = world.discord.createTextChannel(guildId(), { name: 'resultat-nyare' }).id;
-    await world.discord.runCommand({
-      guildId: guildId(), channelId: world.channel.id, user: world.admin, locale: 'en-GB', name: 'feeds', subcommand: 'on',
-      options: { kind: 'results', channel: newChannel },
-    }).reply(WAIT);
+    await world.discord
+      .runCommand({
+        guildId: guildId(),
+        channelId: world.channel.id,
+        user: world.admin,
+        locale: 'en-GB',
+        name: 'feeds',
+        subcommand: 'on',
+        options: { kind: 'results', channel: newChannel },
+      })
+      .reply(WAIT);
     world.discord.setBotCanView(oldChannel, false);
     correct();
     for (let hour = 0; hour < 4; hour++) await tick();

@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { discordTarget, Poster, type FeedItem } from '../src/feeds/delivery/poster.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { discordTarget, type FeedItem, Poster } from '../src/feeds/delivery/poster.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { Store } from '../src/store/store.js';
 
 const MINUTE = 60_000;
@@ -61,13 +61,27 @@ describe('claims: two ledgers on one database file never both post one item', ()
   it('a claim of a process on this host that has ended is taken over at once (a SIGKILLed tick)', async () => {
     const ref = { guildId: world.guild.id, feed: 'claims-test', itemKey: 'killed' };
     const pid = await deadPid();
-    world.bot.store.db.prepare('INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .run(ref.guildId, ref.feed, ref.itemKey, `${hostname()}:${pid}:0`, new Date(clock.getTime() + 10 * MINUTE).toISOString());
+    world.bot.store.db
+      .prepare('INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        ref.guildId,
+        ref.feed,
+        ref.itemKey,
+        `${hostname()}:${pid}:0`,
+        new Date(clock.getTime() + 10 * MINUTE).toISOString(),
+      );
     expect(ledgerB.claim(ref)).toBe(true);
     ledgerB.release(ref);
     // One on another host cannot be checked: its lease is waited out.
-    world.bot.store.db.prepare('INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .run(ref.guildId, ref.feed, ref.itemKey, `elsewhere.example:${pid}:0`, new Date(clock.getTime() + 10 * MINUTE).toISOString());
+    world.bot.store.db
+      .prepare('INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        ref.guildId,
+        ref.feed,
+        ref.itemKey,
+        `elsewhere.example:${pid}:0`,
+        new Date(clock.getTime() + 10 * MINUTE).toISOString(),
+      );
     expect(ledgerB.claim(ref)).toBe(false);
     expect(new Ledger(second, () => new Date(clock.getTime() + 11 * MINUTE)).claim(ref)).toBe(true);
   });
@@ -77,7 +91,12 @@ describe('claims: two ledgers on one database file never both post one item', ()
     const posterA = new Poster(ledgerA, target);
     const posterB = new Poster(ledgerB, target);
     const item = (title: string): FeedItem => ({
-      guildId: world.guild.id, feed: 'claims-test', itemKey: 'deleted', channelId, payload: { embeds: [{ title }], allowedMentions: { parse: [] } }, contentHash: title,
+      guildId: world.guild.id,
+      feed: 'claims-test',
+      itemKey: 'deleted',
+      channelId,
+      payload: { embeds: [{ title }], allowedMentions: { parse: [] } },
+      contentHash: title,
     });
     const first = await posterA.publish(item('Results v1'));
     expect(first.kind).toBe('posted');
@@ -91,7 +110,11 @@ describe('claims: two ledgers on one database file never both post one item', ()
     const live = world.discord.messages(channelId);
     expect(live).toHaveLength(1);
     expect(live[0]!.embeds[0]!.title).toBe('Results v2');
-    expect(ledgerA.get(item('x'))).toMatchObject({ state: 'posted', messageId: live[0]!.id, contentHash: 'Results v2' });
+    expect(ledgerA.get(item('x'))).toMatchObject({
+      state: 'posted',
+      messageId: live[0]!.id,
+      contentHash: 'Results v2',
+    });
 
     // The one that stood back finds it done on its next run.
     expect((await posterB.publish(item('Results v2'))).kind).toBe('unchanged');

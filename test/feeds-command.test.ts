@@ -2,8 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLeadDays, parseLevels, TEST_FEED } from '../commands/feeds.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { FEED_KINDS, FeedSettingsStore } from '../src/feeds/settings.js';
-import { renderMessageText, type InteractionHandle, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import {
+  type InteractionHandle,
+  renderMessageText,
+  type SandboxChannel,
+  type SandboxUser,
+} from '../src/sandbox/discord/index.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MANAGE_GUILD = 1n << 5n;
@@ -13,7 +18,8 @@ describe('/feeds parsing', () => {
     expect(parseLeadDays('7,1')).toEqual([7, 1]);
     expect(parseLeadDays(' 1, 14 ,7,7 ')).toEqual([14, 7, 1]);
     expect(parseLeadDays('0')).toEqual([0]);
-    for (const bad of ['', ',', '61', '-1', '1.5', 'seven', '1,2,3,4,5,6', '7;x']) expect(parseLeadDays(bad)).toBeNull();
+    for (const bad of ['', ',', '61', '-1', '1.5', 'seven', '1,2,3,4,5,6', '7;x'])
+      expect(parseLeadDays(bad)).toBeNull();
   });
 
   it('reads levels as numbers 1-6 or names in any of our languages', () => {
@@ -63,14 +69,30 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(reply.ephemeral).toBe(true);
     return renderMessageText(reply);
   };
-  const feeds_ = (subcommand: string, options: Record<string, string | number | boolean> = {}, locale = 'en-GB'): Promise<string> => text(run(subcommand, options, { locale }));
+  const feeds_ = (
+    subcommand: string,
+    options: Record<string, string | number | boolean> = {},
+    locale = 'en-GB',
+  ): Promise<string> => text(run(subcommand, options, { locale }));
   const get = (kind: (typeof FEED_KINDS)[number]) => feeds.get(world.guild.id, kind);
 
   it('is registered for Manage Server, in servers only, with localised subcommands', () => {
     const command = world.discord.commands({ guildId: world.guild.id }).find((c) => c.name === 'feeds');
     expect(command?.default_member_permissions).toBe(String(MANAGE_GUILD));
     expect(command?.contexts).toEqual([0]);
-    expect((command?.options ?? []).map((o) => o.name)).toEqual(['on', 'off', 'pause', 'resume', 'role', 'reminders', 'quiet', 'events-filter', 'threads', 'test', 'show']);
+    expect((command?.options ?? []).map((o) => o.name)).toEqual([
+      'on',
+      'off',
+      'pause',
+      'resume',
+      'role',
+      'reminders',
+      'quiet',
+      'events-filter',
+      'threads',
+      'test',
+      'show',
+    ]);
     expect((command?.options ?? []).map((o) => o.name_localizations?.['sv-SE'])).toContain('återuppta');
   });
 
@@ -84,9 +106,21 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
   });
 
   it('refuses members without Manage Server, even when the command is reachable, and changes nothing', async () => {
-    expect(() => run('on', { kind: 'results', channel: resultsChannel.id }, { user: world.member })).toThrow(/default_member_permissions/);
-    expect(await text(run('on', { kind: 'results', channel: resultsChannel.id }, { user: world.member, bypassCommandPermissions: true }))).toContain('Only members with the Manage Server permission');
-    expect(await text(run('show', {}, { user: world.swedishMember, locale: 'sv-SE', bypassCommandPermissions: true }))).toContain('Bara medlemmar med behörigheten Hantera server');
+    expect(() => run('on', { kind: 'results', channel: resultsChannel.id }, { user: world.member })).toThrow(
+      /default_member_permissions/,
+    );
+    expect(
+      await text(
+        run(
+          'on',
+          { kind: 'results', channel: resultsChannel.id },
+          { user: world.member, bypassCommandPermissions: true },
+        ),
+      ),
+    ).toContain('Only members with the Manage Server permission');
+    expect(
+      await text(run('show', {}, { user: world.swedishMember, locale: 'sv-SE', bypassCommandPermissions: true })),
+    ).toContain('Bara medlemmar med behörigheten Hantera server');
     expect(get('results').enabled).toBe(false);
     expect(get('results').channelId).toBeNull();
   });
@@ -99,17 +133,25 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
 
   it('on with a channel the bot cannot post in is refused with the reason, and nothing is written', async () => {
     world.discord.setBotCanPost(closed.id, false);
-    expect(await feeds_('on', { kind: 'events', channel: closed.id })).toContain(`I cannot post in <#${closed.id}>: I am missing the permission Send Messages`);
-    expect(await feeds_('on', { kind: 'events', channel: closed.id }, 'sv-SE')).toContain('jag saknar behörigheten Skicka meddelanden');
+    expect(await feeds_('on', { kind: 'events', channel: closed.id })).toContain(
+      `I cannot post in <#${closed.id}>: I am missing the permission Send Messages`,
+    );
+    expect(await feeds_('on', { kind: 'events', channel: closed.id }, 'sv-SE')).toContain(
+      'jag saknar behörigheten Skicka meddelanden',
+    );
     expect(get('events').enabled).toBe(false);
     expect(get('events').channelId).toBeNull();
   });
 
   it('on with a channel sets the channel and turns the kind on in one go; off turns it off', async () => {
-    expect(await feeds_('on', { kind: 'results', channel: resultsChannel.id })).toContain(`Results: on, posted in <#${resultsChannel.id}>`);
+    expect(await feeds_('on', { kind: 'results', channel: resultsChannel.id })).toContain(
+      `Results: on, posted in <#${resultsChannel.id}>`,
+    );
     expect(get('results')).toMatchObject({ enabled: true, channelId: resultsChannel.id, pausedReason: null });
     expect(world.bot.store.guildSettings(world.guild.id)?.channels.results).toBe(resultsChannel.id);
-    expect(await feeds_('on', { kind: 'events', channel: eventsChannel.id }, 'sv-SE')).toContain(`Nya tävlingar: på, postas i <#${eventsChannel.id}>`);
+    expect(await feeds_('on', { kind: 'events', channel: eventsChannel.id }, 'sv-SE')).toContain(
+      `Nya tävlingar: på, postas i <#${eventsChannel.id}>`,
+    );
     expect(get('events').enabled).toBe(true);
     expect(await feeds_('off', { kind: 'events' })).toContain('New events: off.');
     expect(get('events').enabled).toBe(false);
@@ -124,7 +166,9 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(await feeds_('pause', { kind: 'results' })).toContain('Results: paused until you run `/feeds resume`');
     expect(get('results').pausedReason).toBe('admin');
     expect(get('results').pausedAt).not.toBeNull();
-    expect(await feeds_('pause', { kind: 'results' }, 'sv-SE')).toContain('Flödet ”Resultat” är redan pausat av en administratör');
+    expect(await feeds_('pause', { kind: 'results' }, 'sv-SE')).toContain(
+      'Flödet ”Resultat” är redan pausat av en administratör',
+    );
     expect(await feeds_('resume', { kind: 'results' }, 'sv-SE')).toContain('Flödet ”Resultat” är återupptaget.');
     expect(get('results')).toMatchObject({ pausedReason: null, pausedAt: null, enabled: true });
 
@@ -144,7 +188,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     feeds.update(world.guild.id, 'results', { pausedReason: 'invalid-key' });
     const refused = world.eventor.faults.add({ path: '/api/organisation/apiKey', kind: 'status', status: 403 });
     try {
-      expect(await feeds_('resume', { kind: 'results' })).toContain('Eventor still refuses the club\'s API key');
+      expect(await feeds_('resume', { kind: 'results' })).toContain("Eventor still refuses the club's API key");
       expect(await feeds_('resume', { kind: 'results' }, 'sv-SE')).toContain('Eventor godtar fortfarande inte');
       expect(get('results').pausedReason).toBe('invalid-key');
     } finally {
@@ -156,7 +200,9 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
 
   it('a role to mention, and clearing it', async () => {
     const role = world.discord.createRole(world.guild.id, { name: 'Orienterare' });
-    expect(await feeds_('role', { kind: 'results', role: role.id })).toContain(`Results: posts will mention <@&${role.id}>`);
+    expect(await feeds_('role', { kind: 'results', role: role.id })).toContain(
+      `Results: posts will mention <@&${role.id}>`,
+    );
     expect(get('results').roleId).toBe(role.id);
     expect(await feeds_('role', { kind: 'results', role: world.guild.id })).toContain('other than @everyone');
     expect(get('results').roleId).toBe(role.id);
@@ -166,19 +212,25 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
 
   it('reminder lead times and late entries; bad lead days change nothing', async () => {
     expect(get('reminders').options).toMatchObject({ leadDays: [7, 1], lateEntry: true });
-    expect(await feeds_('reminders', { lead_days: '14,3,1', late_entry: false })).toContain('Entry deadline reminders: 14, 3, 1 days before each deadline; late-entry deadlines: no.');
+    expect(await feeds_('reminders', { lead_days: '14,3,1', late_entry: false })).toContain(
+      'Entry deadline reminders: 14, 3, 1 days before each deadline; late-entry deadlines: no.',
+    );
     expect(get('reminders').options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: false });
     for (const bad of ['61', '1,2,3,4,5,6', 'en vecka', '7,-1']) {
       expect(await feeds_('reminders', { lead_days: bad, late_entry: true })).toContain('is not a list of lead times');
     }
     expect(await feeds_('reminders', { lead_days: '99' }, 'sv-SE')).toContain('är ingen lista med dagar');
     expect(get('reminders').options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: false });
-    expect(await feeds_('reminders', { late_entry: true }, 'sv-SE')).toContain('14, 3, 1 dagar före varje stopp; efteranmälningsstopp: ja');
+    expect(await feeds_('reminders', { late_entry: true }, 'sv-SE')).toContain(
+      '14, 3, 1 dagar före varje stopp; efteranmälningsstopp: ja',
+    );
     expect(get('reminders').options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: true });
   });
 
   it('quiet hours for every kind or one; bad hours change nothing', async () => {
-    expect(await feeds_('quiet', { from: 22, to: 7 })).toContain('Quiet hours for every kind of post: no automatic posts from 22:00 to 07:00 (Europe/Stockholm)');
+    expect(await feeds_('quiet', { from: 22, to: 7 })).toContain(
+      'Quiet hours for every kind of post: no automatic posts from 22:00 to 07:00 (Europe/Stockholm)',
+    );
     for (const kind of FEED_KINDS) expect(get(kind).options.quietHours).toEqual({ from: 22, to: 7 });
     expect(await feeds_('quiet', { from: 22 })).toContain('Give both `from` and `to`');
     expect(await feeds_('quiet', { from: 5, to: 5 }, 'sv-SE')).toContain('`från` och `till` måste skilja sig');
@@ -192,7 +244,9 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
   });
 
   it('the new-events filter by numbers or level names; bad levels change nothing', async () => {
-    expect(await feeds_('events-filter', { levels: '1, national' })).toContain('New events: also events of these levels, besides the club\'s and district\'s own: Championship, National event.');
+    expect(await feeds_('events-filter', { levels: '1, national' })).toContain(
+      "New events: also events of these levels, besides the club's and district's own: Championship, National event.",
+    );
     expect(get('events').options.classificationIds).toEqual(['1', '2']);
     expect(await feeds_('events-filter', { levels: '2,9' })).toContain('`9` is not a level');
     expect(await feeds_('events-filter', { levels: 'regional' }, 'sv-SE')).toContain('`regional` är ingen nivå');
@@ -200,8 +254,8 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(await feeds_('events-filter', { levels: 'Distriktstävling' }, 'sv-SE')).toContain('Distriktstävling');
     expect(get('events').options.classificationIds).toEqual(['3']);
     const shown = await feeds_('show');
-    expect(shown).toContain('Levels besides the club\'s and district\'s: District event');
-    expect(await feeds_('events-filter', {})).toContain('New events: only the club\'s and district\'s own events.');
+    expect(shown).toContain("Levels besides the club's and district's: District event");
+    expect(await feeds_('events-filter', {})).toContain("New events: only the club's and district's own events.");
     expect(get('events').options.classificationIds).toEqual([]);
   });
 
@@ -220,7 +274,9 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
 
   it('test results posts the newest club result in the results channel, outside the real ledger', async () => {
     const before = world.discord.messages(resultsChannel.id).length;
-    expect(await feeds_('test', { kind: 'results' })).toContain(`Results: the newest item is posted in <#${resultsChannel.id}> as a test.`);
+    expect(await feeds_('test', { kind: 'results' })).toContain(
+      `Results: the newest item is posted in <#${resultsChannel.id}> as a test.`,
+    );
     const after = world.discord.messages(resultsChannel.id);
     expect(after).toHaveLength(before + 1);
     expect(after.at(-1)!.embeds.length).toBeGreaterThan(0);

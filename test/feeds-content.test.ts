@@ -1,24 +1,23 @@
-import { restBody } from '../src/feeds/delivery/poster.js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { LOGIN_BUTTON_ID } from '../src/render/login-button.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
 import type { Activity, Entry } from '../src/eventor/model.js';
-import { ACTIVITIES_FEED, runActivitiesFeed } from '../src/feeds/kinds/activities.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
+import { discordTarget, type PostTarget, restBody } from '../src/feeds/delivery/poster.js';
 import { withRoleMention } from '../src/feeds/delivery/publish.js';
 import type { FeedRun, FeedRunOptions } from '../src/feeds/feed.js';
+import { ACTIVITIES_FEED, runActivitiesFeed } from '../src/feeds/kinds/activities.js';
 import { EVENTS_CURSOR_KEY, EVENTS_FEED, runEventsFeed } from '../src/feeds/kinds/events.js';
-import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { feedModule } from '../src/feeds/registry.js';
-import { discordTarget, type PostTarget } from '../src/feeds/delivery/poster.js';
-import { reminderItems, REMINDERS_FEED, runRemindersFeed } from '../src/feeds/kinds/reminders.js';
+import { REMINDERS_FEED, reminderItems, runRemindersFeed } from '../src/feeds/kinds/reminders.js';
 import { runStartListsFeed, STARTLISTS_FEED } from '../src/feeds/kinds/startlists.js';
+import { feedModule } from '../src/feeds/registry.js';
 import type { Language } from '../src/i18n/index.js';
-import { formatClock } from '../src/render/index.js';
 import { createLogger } from '../src/log/logger.js';
+import { formatClock } from '../src/render/index.js';
+import { LOGIN_BUTTON_ID } from '../src/render/login-button.js';
 import type { MessageView } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -27,11 +26,21 @@ const ROLE = '998877665544332211';
 const ZONE = 'Europe/Stockholm';
 
 function text(message: MessageView): string {
-  return [message.content, ...message.embeds.flatMap((e) => [e.title ?? '', e.description ?? '', ...(e.fields ?? []).map((f) => `${f.name}\n${f.value}`)])].join('\n');
+  return [
+    message.content,
+    ...message.embeds.flatMap((e) => [
+      e.title ?? '',
+      e.description ?? '',
+      ...(e.fields ?? []).map((f) => `${f.name}\n${f.value}`),
+    ]),
+  ].join('\n');
 }
 
 function buttonIds(message: MessageView): string[] {
-  return message.components.flatMap((row) => ('components' in row ? (row.components as Array<{ custom_id?: string }>) : [])).map((c) => c.custom_id ?? '').filter((id) => id !== '');
+  return message.components
+    .flatMap((row) => ('components' in row ? (row.components as Array<{ custom_id?: string }>) : []))
+    .map((c) => c.custom_id ?? '')
+    .filter((id) => id !== '');
 }
 
 function outcomeOf(run: FeedRun, itemKey: string): string | undefined {
@@ -61,17 +70,33 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
   const server = (name: string, language: Language, roleId: string | null = null) => {
     const channelId = world.discord.createTextChannel(world.guild.id, { name }).id;
     const options = (): FeedRunOptions => ({
-      guildId: `${name}-guild`, channelId, roleId, client, organisationId: home, ledger, target, now: clock, language, timeZone: ZONE,
+      guildId: `${name}-guild`,
+      channelId,
+      roleId,
+      client,
+      organisationId: home,
+      ledger,
+      target,
+      now: clock,
+      language,
+      timeZone: ZONE,
     });
     return { channelId, options, messages: () => world.discord.messages(channelId) };
   };
 
   const clubEntries = (entries: readonly Entry[]): number =>
-    entries.filter((e) => (e.competitor ? e.competitor.organisation?.id === home : (e.team?.organisations ?? []).some((o) => o.id === home))).length;
+    entries.filter((e) =>
+      e.competitor ? e.competitor.organisation?.id === home : (e.team?.organisations ?? []).some((o) => o.id === home),
+    ).length;
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
-    client = new EventorClient({ instance: customInstance(world.eventor.baseUrl), apiKey: world.eventor.apiKey, now: () => clock.getTime(), timeoutMs: 10_000 });
+    client = new EventorClient({
+      instance: customInstance(world.eventor.baseUrl),
+      apiKey: world.eventor.apiKey,
+      now: () => clock.getTime(),
+      timeoutMs: 10_000,
+    });
     ledger = new Ledger(world.bot.store, () => clock);
     target = discordTarget(world.bot.client);
     home = world.eventor.dataset.homeClub.id;
@@ -89,7 +114,9 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       if (payload) expect(payload.allowedMentions).toEqual({ parse: [] });
       if (kind === 'reminders' || kind === 'activities') expect(payload, kind).not.toBeNull();
       if (kind === 'reminders') {
-        const ids = (payload!.components ?? []).flatMap((row) => row.components).map((c) => ('custom_id' in c ? c.custom_id : ''));
+        const ids = (payload!.components ?? [])
+          .flatMap((row) => row.components)
+          .map((c) => ('custom_id' in c ? c.custom_id : ''));
         expect(ids).toContain(LOGIN_BUTTON_ID);
       }
     }
@@ -110,7 +137,8 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
         const ahead = Date.parse(d) - now;
         return ahead > 11 * DAY && ahead < 40 * DAY && clubEntries(world.eventor.dataset.entriesAt(ev)) > 1;
       });
-      if (!found) throw new Error('the sandbox has no event with club entries and an entry deadline 11 to 40 days ahead');
+      if (!found)
+        throw new Error('the sandbox has no event with club entries and an entry deadline 11 to 40 days ahead');
       event = found;
       deadline = Date.parse(event.event.entryDeadlines[0]!);
       en = server('reminders-en', 'en');
@@ -177,7 +205,12 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
     });
 
     it('the item builder: one reminder due per deadline, none after it, the payload allows exactly the role', () => {
-      const ctx = (at: number) => ({ language: 'en' as const, timeZone: ZONE, now: new Date(at), webUrl: client.instance.webUrl });
+      const ctx = (at: number) => ({
+        language: 'en' as const,
+        timeZone: ZONE,
+        now: new Date(at),
+        webUrl: client.instance.webUrl,
+      });
       const counts = new Map([[event.id, 3]]);
       const opts = { leadDays: [7, 1], lateEntry: false };
       const keys = (at: number) => reminderItems([event.event], counts, ctx(at), opts).map((i) => i.itemKey);
@@ -187,7 +220,10 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       expect(keys(deadline + HOUR)).toEqual([]);
       // Late entry: the shortest lead before each later deadline, only when wanted.
       const late = event.event.entryDeadlines[1]!;
-      const lateItems = reminderItems([event.event], counts, ctx(Date.parse(late) - 12 * HOUR), { ...opts, lateEntry: true });
+      const lateItems = reminderItems([event.event], counts, ctx(Date.parse(late) - 12 * HOUR), {
+        ...opts,
+        lateEntry: true,
+      });
       expect(lateItems.map((i) => i.itemKey)).toEqual([`reminders:${event.id}:${late}:1`]);
       expect(lateItems[0]!.payload.content).toContain('Late entry for');
       expect(keys(Date.parse(late) - 12 * HOUR)).toEqual([]);
@@ -208,7 +244,14 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
     beforeAll(() => {
       const now = clock.getTime();
       const found = world.eventor.dataset.events.find((ev) => {
-        if (!ev.event.start || ev.event.status === 'canceled' || ev.hasStartList || ev.syntheticRunners > 0 || ev.shape !== 'single') return false;
+        if (
+          !ev.event.start ||
+          ev.event.status === 'canceled' ||
+          ev.hasStartList ||
+          ev.syntheticRunners > 0 ||
+          ev.shape !== 'single'
+        )
+          return false;
         const ahead = Date.parse(ev.event.start) - now;
         return ahead > 2 * DAY && ahead < 18 * DAY && clubEntries(world.eventor.dataset.entriesAt(ev)) > 0;
       });
@@ -235,8 +278,15 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       const run = await runStartListsFeed(en.options());
       expect(outcomeOf(run, key)).toBe('posted');
       const list = world.eventor.dataset.details(event).startList!;
-      const runner = list.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!;
-      const clockText = formatClock(runner.starts[0]!.startTime!, { language: 'en', timeZone: ZONE, now: clock, webUrl: client.instance.webUrl });
+      const runner = list.classes
+        .flatMap((c) => c.persons)
+        .find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!;
+      const clockText = formatClock(runner.starts[0]!.startTime!, {
+        language: 'en',
+        timeZone: ZONE,
+        now: clock,
+        webUrl: client.instance.webUrl,
+      });
       const message = en.messages().find((m) => text(m).includes(event.name))!;
       expect(message).toBeDefined();
       expect(text(message)).toContain(`\`${clockText}\` ${runner.person!.name.given}`);
@@ -257,7 +307,9 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
 
     it('edits the post when a start time changes', async () => {
       const list = world.eventor.dataset.details(event).startList!;
-      const runner = list.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!;
+      const runner = list.classes
+        .flatMap((c) => c.persons)
+        .find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!;
       const start = runner.starts[0]!;
       start.startTime = new Date(Date.parse(start.startTime!) + 7 * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z');
       tick();
@@ -265,7 +317,12 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       expect(outcomeOf(run, `${STARTLISTS_FEED}:${event.id}`)).toBe('edited');
       const message = en.messages().find((m) => text(m).includes(event.name))!;
       expect(message.edits).toHaveLength(1);
-      const clockText = formatClock(start.startTime, { language: 'en', timeZone: ZONE, now: clock, webUrl: client.instance.webUrl });
+      const clockText = formatClock(start.startTime, {
+        language: 'en',
+        timeZone: ZONE,
+        now: clock,
+        webUrl: client.instance.webUrl,
+      });
       expect(text(message)).toContain(clockText);
     });
 
@@ -277,7 +334,9 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       expect(outcomeOf(await runStartListsFeed(late.options()), `${STARTLISTS_FEED}:${event.id}`)).toBe('seeded');
       expect(late.messages()).toHaveLength(0);
       const list = world.eventor.dataset.details(event).startList!;
-      const start = list.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!.starts[0]!;
+      const start = list.classes
+        .flatMap((c) => c.persons)
+        .find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!.starts[0]!;
       start.startTime = new Date(Date.parse(start.startTime!) + 3 * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z');
       tick();
       expect(outcomeOf(await runStartListsFeed(late.options()), `${STARTLISTS_FEED}:${event.id}`)).toBe('posted');
@@ -290,7 +349,13 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       const lines: string[] = [];
       const log = createLogger({ level: 'warn', write: (line) => void lines.push(line) });
       // A client without a cache: a cached list would be served instead (stale-if-error).
-      const bare = new EventorClient({ instance: customInstance(world.eventor.baseUrl), apiKey: world.eventor.apiKey, now: () => clock.getTime(), retries: 0, cache: false });
+      const bare = new EventorClient({
+        instance: customInstance(world.eventor.baseUrl),
+        apiKey: world.eventor.apiKey,
+        now: () => clock.getTime(),
+        retries: 0,
+        cache: false,
+      });
       onTestFinished(() => bare.close());
       const fault = world.eventor.faults.add({ path: '/api/starts/organisation', kind: 'malformed' });
       try {
@@ -298,7 +363,9 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
         const run = await runStartListsFeed({ ...en.options(), client: bare, log });
         expect(run.paused).toBeNull();
         expect(run.outcomes.every((o) => o.outcome.kind !== 'failed')).toBe(true);
-        expect(lines.some((line) => line.includes('skipping an event whose start list') && line.includes(event.id))).toBe(true);
+        expect(
+          lines.some((line) => line.includes('skipping an event whose start list') && line.includes(event.id)),
+        ).toBe(true);
       } finally {
         world.eventor.faults.remove(fault);
       }
@@ -321,8 +388,14 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
 
     beforeAll(() => {
       const now = clock.getTime();
-      const found = world.eventor.dataset.events.find((ev) => ev.event.start !== null && ev.event.status !== 'canceled' && ev.syntheticRunners === 0
-        && Date.parse(ev.event.start) > now + 3 * DAY && ev.event.organisers.some((o) => o.id === home));
+      const found = world.eventor.dataset.events.find(
+        (ev) =>
+          ev.event.start !== null &&
+          ev.event.status !== 'canceled' &&
+          ev.syntheticRunners === 0 &&
+          Date.parse(ev.event.start) > now + 3 * DAY &&
+          ev.event.organisers.some((o) => o.id === home),
+      );
       if (!found) throw new Error('the sandbox has no upcoming event organised by the club');
       event = found;
       en = server('events-en', 'en');
@@ -335,7 +408,9 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
         const run = await runEventsFeed(s.options());
         expect(run.seeded).toBe(true);
         expect(s.messages()).toHaveLength(0);
-        expect(ledger.get({ guildId: s.options().guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY })?.contentHash).toBe(clock.toISOString());
+        expect(
+          ledger.get({ guildId: s.options().guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY })?.contentHash,
+        ).toBe(clock.toISOString());
       }
       // Nothing changed since: the next run posts nothing either.
       tick(2 * MINUTE);
@@ -404,8 +479,15 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       const start = Math.floor((clock.getTime() + 10 * DAY) / 1000) * 1000;
       const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
       activity = {
-        ...template, id: '99999', name, startTime: iso(start), registrationDeadline: iso(start - 2 * DAY),
-        visibleFrom: iso(clock.getTime() - DAY), visibleTo: iso(start + 7 * DAY), registrationCount: 4, registrations: [],
+        ...template,
+        id: '99999',
+        name,
+        startTime: iso(start),
+        registrationDeadline: iso(start - 2 * DAY),
+        visibleFrom: iso(clock.getTime() - DAY),
+        visibleTo: iso(start + 7 * DAY),
+        registrationCount: 4,
+        registrations: [],
       };
       world.eventor.dataset.activities.push(activity);
       tick();
@@ -437,7 +519,9 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       const run = await runActivitiesFeed(en.options());
       expect(outcomeOf(run, key)).toBe('posted');
       const reminder = en.messages().find((m) => m.content.includes(`Last chance to register for **${name}**`))!;
-      expect(reminder.content).toContain(`Last chance to register for **${name}**: registration closes <t:${deadline / 1000}:R>.`);
+      expect(reminder.content).toContain(
+        `Last chance to register for **${name}**: registration closes <t:${deadline / 1000}:R>.`,
+      );
       expect(reminder.content).toContain('4 registered so far.');
       tick(HOUR);
       expect(outcomeOf(await runActivitiesFeed(en.options()), key)).toBe('unchanged');

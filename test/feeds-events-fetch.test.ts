@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { fetchChangedEvents } from '../src/feeds/kinds/events.js';
-import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
+import { type SandboxEventor, startSandboxEventor } from '../src/sandbox/eventor/server.js';
 
 const NOW = new Date('2026-05-15T10:00:00Z');
 let sandbox: SandboxEventor;
@@ -22,7 +22,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-it('adds the events of the chosen levels to the club\'s own without changing the client\'s answer', async () => {
+it("adds the events of the chosen levels to the club's own without changing the client's answer", async () => {
   const since = NOW.getTime() - 365 * 24 * 3_600_000;
   const own = await fetchChangedEvents(client, sandbox.dataset.homeClub.id, [], since, NOW);
   const withNational = await fetchChangedEvents(client, sandbox.dataset.homeClub.id, ['2'], since, NOW);

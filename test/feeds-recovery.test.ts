@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { discordTarget, Poster, type FeedItem } from '../src/feeds/delivery/poster.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { discordTarget, type FeedItem, Poster } from '../src/feeds/delivery/poster.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const MINUTE = 60_000;
 const OTHER_BOT_MESSAGES = 120;
@@ -24,10 +24,18 @@ describe('recovery after a crash between Discord creating a post and the ledger 
   it(`finds its marked post behind ${OTHER_BOT_MESSAGES} later bot messages, past Discord's nonce window, and posts nothing new`, async () => {
     const target = discordTarget(world.bot.client);
     const item: FeedItem = {
-      guildId: world.guild.id, feed: 'recovery-test', itemKey: 'result', channelId,
-      payload: { embeds: [{ title: 'Results: Night cup' }], allowedMentions: { parse: [] } }, contentHash: 'v1',
+      guildId: world.guild.id,
+      feed: 'recovery-test',
+      itemKey: 'result',
+      channelId,
+      payload: { embeds: [{ title: 'Results: Night cup' }], allowedMentions: { parse: [] } },
+      contentHash: 'v1',
     };
-    const crashing = new Poster(ledger, target, { afterSend: () => { throw new Error('process killed'); } });
+    const crashing = new Poster(ledger, target, {
+      afterSend: () => {
+        throw new Error('process killed');
+      },
+    });
     await expect(crashing.publish(item)).rejects.toThrow('process killed');
     const marked = world.discord.messages(channelId);
     expect(marked).toHaveLength(1);

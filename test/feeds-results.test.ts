@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Routes } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { discordTarget, markerText, Poster, type FeedItem, type PostTarget } from '../src/feeds/delivery/poster.js';
-import { RESULTS_FEED, resultsItems, runResultsFeed, type ResultsFeedOptions } from '../src/feeds/kinds/results.js';
+import { discordTarget, type FeedItem, markerText, Poster, type PostTarget } from '../src/feeds/delivery/poster.js';
+import { RESULTS_FEED, type ResultsFeedOptions, resultsItems, runResultsFeed } from '../src/feeds/kinds/results.js';
 import type { MessageView } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
@@ -33,8 +33,17 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     clock = new Date(clock.getTime() + ms);
   };
   const options = (extra: Partial<ResultsFeedOptions> = {}): ResultsFeedOptions => ({
-    guildId: guildId(), channelId, client, organisationId: world.eventor.dataset.homeClub.id, ledger, target,
-    now: clock, language: 'en', timeZone: 'Europe/Stockholm', lookbackDays: 14, ...extra,
+    guildId: guildId(),
+    channelId,
+    client,
+    organisationId: world.eventor.dataset.homeClub.id,
+    ledger,
+    target,
+    now: clock,
+    language: 'en',
+    timeZone: 'Europe/Stockholm',
+    lookbackDays: 14,
+    ...extra,
   });
   const setResults = (ev: SandboxEvent, has: boolean): void => {
     ev.hasResults = has;
@@ -43,7 +52,12 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
-    client = new EventorClient({ instance: customInstance(world.eventor.baseUrl), apiKey: world.eventor.apiKey, now: () => clock.getTime(), timeoutMs: 10_000 });
+    client = new EventorClient({
+      instance: customInstance(world.eventor.baseUrl),
+      apiKey: world.eventor.apiKey,
+      now: () => clock.getTime(),
+      timeoutMs: 10_000,
+    });
     ledger = new Ledger(world.bot.store, () => clock);
     target = discordTarget(world.bot.client);
     channelId = world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id;
@@ -86,7 +100,9 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
   it('edits the earlier post when a result is corrected', async () => {
     const home = world.eventor.dataset.homeClub.id;
     const list = world.eventor.dataset.details(event).resultList!;
-    const runner = list.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
+    const runner = list.classes
+      .flatMap((c) => c.persons)
+      .find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
     world.eventor.dataset.correctResult(event.id, runner.person!.id!, { status: 'MissingPunch' });
     tick();
     const run = await runResultsFeed(options());
@@ -103,8 +119,12 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     expect(before).toHaveLength(1);
     await world.bot.client.rest.delete(Routes.channelMessage(channelId, before[0]!.id));
     expect(world.discord.messages(channelId)).toHaveLength(0);
-    const runner = world.eventor.dataset.details(event).resultList!.classes.flatMap((c) => c.persons)
-      .find((p) => p.organisation?.id === world.eventor.dataset.homeClub.id && p.results[0]?.status === 'MissingPunch')!;
+    const runner = world.eventor.dataset
+      .details(event)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find(
+        (p) => p.organisation?.id === world.eventor.dataset.homeClub.id && p.results[0]?.status === 'MissingPunch',
+      )!;
     world.eventor.dataset.correctResult(event.id, runner.person!.id!, { status: 'OK' });
     tick();
     const run = await runResultsFeed(options());
@@ -114,13 +134,23 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     expect(again.outcomes.find((o) => o.itemKey === `results:${event.id}`)?.outcome.kind).toBe('unchanged');
     const messages = world.discord.messages(channelId);
     expect(messages).toHaveLength(1);
-    expect(ledger.get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `results:${event.id}` })?.messageId).toBe(messages[0]!.id);
+    expect(ledger.get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `results:${event.id}` })?.messageId).toBe(
+      messages[0]!.id,
+    );
   });
 
   it('makes one item per race of a multi-race event, with stable keys and hashes', async () => {
     const home = world.eventor.dataset.homeClub.id;
-    const multi = world.eventor.dataset.events.find((ev) => ev.shape === 'multi' && ev.hasResults && ev.syntheticRunners === 0
-      && (world.eventor.dataset.details(ev).resultList?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home)) ?? false));
+    const multi = world.eventor.dataset.events.find(
+      (ev) =>
+        ev.shape === 'multi' &&
+        ev.hasResults &&
+        ev.syntheticRunners === 0 &&
+        (world.eventor.dataset
+          .details(ev)
+          .resultList?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home)) ??
+          false),
+    );
     if (!multi) throw new Error('the sandbox has no multi-race event with club results');
     const [info] = await client.events({ eventIds: [multi.id] });
     const list = await client.organisationResults({ organisationIds: [home], eventId: multi.id, top: 3 });
@@ -128,31 +158,46 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     const ctx = { language: 'en' as const, timeZone: 'Europe/Stockholm', now: clock, webUrl: client.instance.webUrl };
     const items = resultsItems([withEvent], ctx, home);
     expect(items.length).toBeGreaterThan(1);
-    expect(items.map((i) => i.itemKey)).toEqual(info!.races.filter((r) => items.some((i) => i.raceId === r.id)).map((r) => `results:${multi.id}:${r.id}`));
+    expect(items.map((i) => i.itemKey)).toEqual(
+      info!.races.filter((r) => items.some((i) => i.raceId === r.id)).map((r) => `results:${multi.id}:${r.id}`),
+    );
     const later = resultsItems([withEvent], { ...ctx, now: new Date(clock.getTime() + DAY) }, home);
     expect(later.map((i) => i.contentHash)).toEqual(items.map((i) => i.contentHash));
   });
 
   const item = (itemKey: string, channel: string, text: string): FeedItem => ({
-    guildId: guildId(), feed: 'test', itemKey, channelId: channel,
-    payload: { embeds: [{ title: itemKey, description: text }], allowedMentions: { parse: [] } }, contentHash: text,
+    guildId: guildId(),
+    feed: 'test',
+    itemKey,
+    channelId: channel,
+    payload: { embeds: [{ title: itemKey, description: text }], allowedMentions: { parse: [] } },
+    contentHash: text,
   });
 
   it('a crash between posting and recording neither loses nor doubles the post', async () => {
     const channel = world.discord.createTextChannel(world.guild.id, { name: 'crash-after-send' }).id;
-    const crashing = new Poster(ledger, target, { afterSend: () => { throw new Error('process killed'); } });
+    const crashing = new Poster(ledger, target, {
+      afterSend: () => {
+        throw new Error('process killed');
+      },
+    });
     await expect(crashing.publish(item('a', channel, 'first'))).rejects.toThrow('process killed');
     const row = ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'a' })!;
     expect(row.state).toBe('posting');
     expect(world.discord.messages(channel)).toHaveLength(1);
 
     // A restarted process: a fresh poster finds the message by its marker instead of posting again.
-    const outcome = await new Poster(new Ledger(world.bot.store, () => clock), target).publish(item('a', channel, 'first'));
+    const outcome = await new Poster(new Ledger(world.bot.store, () => clock), target).publish(
+      item('a', channel, 'first'),
+    );
     expect(outcome.kind).toBe('recovered');
     const messages = world.discord.messages(channel);
     expect(messages).toHaveLength(1);
     expect(carries(messages[0]!, row.nonce!)).toBe(true);
-    expect(ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'a' })).toMatchObject({ state: 'posted', messageId: messages[0]!.id });
+    expect(ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'a' })).toMatchObject({
+      state: 'posted',
+      messageId: messages[0]!.id,
+    });
     expect((await new Poster(ledger, target).publish(item('a', channel, 'first'))).kind).toBe('unchanged');
     expect(world.discord.messages(channel)).toHaveLength(1);
   });
@@ -195,12 +240,17 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
 
   it('results of a race under way when the feed was turned on are posted once they change; older ones stay history', async () => {
     const home = world.eventor.dataset.homeClub.id;
-    const runner = world.eventor.dataset.details(event).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
+    const runner = world.eventor.dataset
+      .details(event)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
     const started = Date.parse(event.event.start!);
     const during = world.discord.createTextChannel(world.guild.id, { name: 'turned-on-during-race' }).id;
     const later = world.discord.createTextChannel(world.guild.id, { name: 'turned-on-days-later' }).id;
-    const duringRun = (at: number) => runResultsFeed(options({ guildId: 'follow-during', channelId: during, now: new Date(at) }));
-    const laterRun = (at: number) => runResultsFeed(options({ guildId: 'follow-later', channelId: later, now: new Date(at) }));
+    const duringRun = (at: number) =>
+      runResultsFeed(options({ guildId: 'follow-during', channelId: during, now: new Date(at) }));
+    const laterRun = (at: number) =>
+      runResultsFeed(options({ guildId: 'follow-later', channelId: later, now: new Date(at) }));
     expect((await duringRun(started + 2 * HOUR)).seeded).toBe(true);
     expect((await laterRun(started + 3 * DAY)).seeded).toBe(true);
 
@@ -208,7 +258,9 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     tick(6 * MINUTE);
     const key = `results:${event.id}`;
     expect((await duringRun(started + 3 * HOUR)).outcomes.find((o) => o.itemKey === key)?.outcome.kind).toBe('posted');
-    expect((await laterRun(started + 3 * DAY + HOUR)).outcomes.find((o) => o.itemKey === key)?.outcome.kind).toBe('seeded');
+    expect((await laterRun(started + 3 * DAY + HOUR)).outcomes.find((o) => o.itemKey === key)?.outcome.kind).toBe(
+      'seeded',
+    );
     expect(world.discord.messages(during)).toHaveLength(1);
     expect(world.discord.messages(later)).toHaveLength(0);
 

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Routes } from 'discord.js';
-import { FeedSettingsStore } from '../src/feeds/settings.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventorAccess } from '../src/app/eventor-access.js';
 import { inQuietHours } from '../src/feeds/cadence.js';
 import { FeedScheduler } from '../src/feeds/scheduler.js';
-import { EventorAccess } from '../src/app/eventor-access.js';
+import { FeedSettingsStore } from '../src/feeds/settings.js';
 import { createLogger } from '../src/log/logger.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
@@ -203,7 +203,8 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     const notices = world.discord.messages(adminChannelId).length;
     world.discord.deleteChannel(channelId);
     // The gateway's CHANNEL_DELETE reaches the bot asynchronously: wait for it, boundedly.
-    for (let i = 0; i < 100 && world.discord.messages(adminChannelId).length === notices; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && world.discord.messages(adminChannelId).length === notices; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(settings.get(guildId(), 'results').pausedReason).toBe('channel-missing');
     expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
     expect(world.discord.messages(adminChannelId).at(-1)!.content).toContain('/inställningar kanal');
@@ -219,11 +220,25 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
 
   it('a restarted scheduler keeps the cadence: a kind that ran in this slot does not run again at once', async () => {
     await tick();
-    expect(world.bot.store.db.prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(guildId(), 'results')).toEqual({ last_run_at: clock.toISOString() });
-    const access = new EventorAccess({ store: world.bot.store, defaultEventor: world.config.defaultEventor, defaultGuilds: world.config.defaultEventorGuilds, log: createLogger({ level: 'error', write: () => undefined }) });
+    expect(
+      world.bot.store.db
+        .prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?')
+        .get(guildId(), 'results'),
+    ).toEqual({ last_run_at: clock.toISOString() });
+    const access = new EventorAccess({
+      store: world.bot.store,
+      defaultEventor: world.config.defaultEventor,
+      defaultGuilds: world.config.defaultEventorGuilds,
+      log: createLogger({ level: 'error', write: () => undefined }),
+    });
     const restarted = new FeedScheduler({
-      client: world.bot.client, store: world.bot.store, eventor: access, log: createLogger({ level: 'error', write: () => undefined }),
-      defaultLanguage: 'sv', defaultTimeZone: 'Europe/Stockholm', now: () => clock,
+      client: world.bot.client,
+      store: world.bot.store,
+      eventor: access,
+      log: createLogger({ level: 'error', write: () => undefined }),
+      defaultLanguage: 'sv',
+      defaultTimeZone: 'Europe/Stockholm',
+      now: () => clock,
     });
     try {
       advance(MINUTE);

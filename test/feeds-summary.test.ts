@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
-import { AWAY_MS, MAX_NEW_POSTS_PER_RUN, publishItems, type ContentItem } from '../src/feeds/delivery/publish.js';
-import type { FeedRunOptions } from '../src/feeds/feed.js';
+import { FREQUENT_MS, inQuietHours, localDate, localHour, RARE_MS, STARTLISTS_CLOSE_MS } from '../src/feeds/cadence.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { discordTarget, type PostTarget } from '../src/feeds/delivery/poster.js';
-import { inQuietHours, localDate, localHour, FREQUENT_MS, RARE_MS, STARTLISTS_CLOSE_MS } from '../src/feeds/cadence.js';
+import { AWAY_MS, type ContentItem, MAX_NEW_POSTS_PER_RUN, publishItems } from '../src/feeds/delivery/publish.js';
+import type { FeedRunOptions } from '../src/feeds/feed.js';
 import { intervalFor } from '../src/feeds/registry.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { Store } from '../src/store/store.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
 
 const HOUR = 3_600_000;
 
@@ -16,7 +16,10 @@ const HOUR = 3_600_000;
 function item(key: string, text = 'v1', followSeeded = false): ContentItem {
   return {
     itemKey: `events:${key}`,
-    payload: { embeds: [{ title: `Event ${key}`, url: `https://eventor.example/Events/Show/${key}`, description: text }], allowedMentions: { parse: [] } },
+    payload: {
+      embeds: [{ title: `Event ${key}`, url: `https://eventor.example/Events/Show/${key}`, description: text }],
+      allowedMentions: { parse: [] },
+    },
     contentHash: `${key}:${text}`,
     ...(followSeeded ? { followSeeded: true } : {}),
   };
@@ -29,14 +32,30 @@ describe('one summary instead of a burst, and posts finished after a crash (real
   let target: PostTarget;
 
   const run = (guildId: string, channelId: string, items: ContentItem[], extra: Partial<FeedRunOptions> = {}) =>
-    publishItems({
-      guildId, channelId, client, organisationId: world.eventor.dataset.homeClub.id, ledger: new Ledger(world.bot.store, () => clock), target,
-      now: clock, language: 'en', timeZone: 'Europe/Stockholm', ...extra,
-    }, 'events', items);
+    publishItems(
+      {
+        guildId,
+        channelId,
+        client,
+        organisationId: world.eventor.dataset.homeClub.id,
+        ledger: new Ledger(world.bot.store, () => clock),
+        target,
+        now: clock,
+        language: 'en',
+        timeZone: 'Europe/Stockholm',
+        ...extra,
+      },
+      'events',
+      items,
+    );
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
-    client = new EventorClient({ instance: customInstance(world.eventor.baseUrl), apiKey: world.eventor.apiKey, now: () => clock.getTime() });
+    client = new EventorClient({
+      instance: customInstance(world.eventor.baseUrl),
+      apiKey: world.eventor.apiKey,
+      now: () => clock.getTime(),
+    });
     target = discordTarget(world.bot.client);
   }, 60_000);
   afterAll(async () => {
@@ -80,25 +99,50 @@ describe('one summary instead of a burst, and posts finished after a crash (real
     await run('g-away', channel, []);
     const since = clock;
     clock = new Date(clock.getTime() + AWAY_MS + HOUR);
-    await run('g-away', channel, Array.from({ length: 8 }, (_, i) => item(`a${i}`)));
+    await run(
+      'g-away',
+      channel,
+      Array.from({ length: 8 }, (_, i) => item(`a${i}`)),
+    );
     const [summary] = world.discord.messages(channel);
-    expect(summary!.embeds[0]!.description).toContain(`While the bot was away (since <t:${Math.floor(since.getTime() / 1000)}:f>)`);
+    expect(summary!.embeds[0]!.description).toContain(
+      `While the bot was away (since <t:${Math.floor(since.getTime() / 1000)}:f>)`,
+    );
   });
 
   it('a crash between posting the summary and recording it: the restart neither repeats it nor posts the items', async () => {
     const channel = world.discord.createTextChannel(world.guild.id, { name: 'crash' }).id;
     await run('g-crash', channel, []);
     const items = Array.from({ length: 9 }, (_, i) => item(`c${i}`));
-    await expect(run('g-crash', channel, items, { hooks: { afterSend: () => { throw new Error('process killed'); } } })).rejects.toThrow('process killed');
+    await expect(
+      run('g-crash', channel, items, {
+        hooks: {
+          afterSend: () => {
+            throw new Error('process killed');
+          },
+        },
+      }),
+    ).rejects.toThrow('process killed');
     expect(world.discord.messages(channel)).toHaveLength(1);
 
     // The restarted process: a new store over the same file, the same items, plus one more.
     const reopened = Store.open(world.databasePath, world.config.secretKey, () => clock);
     try {
-      const again = await publishItems({
-        guildId: 'g-crash', channelId: channel, client, organisationId: world.eventor.dataset.homeClub.id, ledger: new Ledger(reopened, () => clock), target,
-        now: clock, language: 'en', timeZone: 'Europe/Stockholm',
-      }, 'events', [...items, item('c-late')]);
+      const again = await publishItems(
+        {
+          guildId: 'g-crash',
+          channelId: channel,
+          client,
+          organisationId: world.eventor.dataset.homeClub.id,
+          ledger: new Ledger(reopened, () => clock),
+          target,
+          now: clock,
+          language: 'en',
+          timeZone: 'Europe/Stockholm',
+        },
+        'events',
+        [...items, item('c-late')],
+      );
       expect(again.outcomes.map((o) => o.outcome.kind)).toContain('recovered');
     } finally {
       reopened.close();

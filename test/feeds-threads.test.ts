@@ -2,15 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { createLogger } from '../src/log/logger.js';
 import { discordTarget, type PostTarget } from '../src/feeds/delivery/poster.js';
+import {
+  RESULTS_THREADS_FEED,
+  THREAD_AUTO_ARCHIVE_MINUTES,
+  threadName,
+  threadsWaiting,
+} from '../src/feeds/delivery/threads.js';
 import { runResultOf } from '../src/feeds/feed.js';
-import { RESULTS_FEED, runResultsFeed, type ResultsFeedOptions } from '../src/feeds/kinds/results.js';
+import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../src/feeds/kinds/results.js';
 import { FeedOptions, FeedSettingsStore } from '../src/feeds/settings.js';
-import { RESULTS_THREADS_FEED, threadName, threadsWaiting, THREAD_AUTO_ARCHIVE_MINUTES } from '../src/feeds/delivery/threads.js';
-import { renderMessageText, type InteractionHandle } from '../src/sandbox/discord/index.js';
+import { createLogger } from '../src/log/logger.js';
+import { type InteractionHandle, renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
@@ -30,9 +35,23 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
   const tick = (ms = 2 * MINUTE): void => {
     clock = new Date(clock.getTime() + ms);
   };
-  const options = (guildId: string, channelId: string, extra: Partial<ResultsFeedOptions> = {}): ResultsFeedOptions => ({
-    guildId, channelId, client, organisationId: world.eventor.dataset.homeClub.id, ledger, target, now: clock,
-    language: 'en', timeZone: 'Europe/Stockholm', lookbackDays: 14, options: { threads: true }, ...extra,
+  const options = (
+    guildId: string,
+    channelId: string,
+    extra: Partial<ResultsFeedOptions> = {},
+  ): ResultsFeedOptions => ({
+    guildId,
+    channelId,
+    client,
+    organisationId: world.eventor.dataset.homeClub.id,
+    ledger,
+    target,
+    now: clock,
+    language: 'en',
+    timeZone: 'Europe/Stockholm',
+    lookbackDays: 14,
+    options: { threads: true },
+    ...extra,
   });
   const setResults = (has: boolean): void => {
     event.hasResults = has;
@@ -52,9 +71,23 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     return { guildId, channelId };
   };
   const newClient = (): EventorClient =>
-    new EventorClient({ instance: customInstance(world.eventor.baseUrl), apiKey: world.eventor.apiKey, now: () => clock.getTime(), timeoutMs: 10_000 });
-  const threadRequests = (channelId: string) => world.discord.requests().filter((r) => r.method === 'POST' && r.route === '/channels/:channelId/messages/:messageId/threads' && r.path.startsWith(`/channels/${channelId}/`));
-  const threadsOf = (channelId: string) => [...world.discord.world.channels.values()].filter((c) => c.parentId === channelId && c.type === 11 && !c.deleted);
+    new EventorClient({
+      instance: customInstance(world.eventor.baseUrl),
+      apiKey: world.eventor.apiKey,
+      now: () => clock.getTime(),
+      timeoutMs: 10_000,
+    });
+  const threadRequests = (channelId: string) =>
+    world.discord
+      .requests()
+      .filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.route === '/channels/:channelId/messages/:messageId/threads' &&
+          r.path.startsWith(`/channels/${channelId}/`),
+      );
+  const threadsOf = (channelId: string) =>
+    [...world.discord.world.channels.values()].filter((c) => c.parentId === channelId && c.type === 11 && !c.deleted);
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
@@ -90,18 +123,36 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     // A thread started from a message has the message's id.
     expect(post!.threadId).toBe(post!.id);
     const thread = world.discord.world.channel(post!.id)!;
-    expect(thread).toMatchObject({ type: 11, parentId: channelId, name: event.name.slice(0, 100), autoArchiveDuration: THREAD_AUTO_ARCHIVE_MINUTES });
+    expect(thread).toMatchObject({
+      type: 11,
+      parentId: channelId,
+      name: event.name.slice(0, 100),
+      autoArchiveDuration: THREAD_AUTO_ARCHIVE_MINUTES,
+    });
     const pages = world.discord.messages(thread.id);
     expect(pages.length).toBeGreaterThanOrEqual(1);
     const text = pages.map((m) => renderMessageText(m)).join('\n');
-    const runnerName = world.eventor.dataset.details(event).resultList!.classes.flatMap((c) => c.persons).find((p) => p.person?.id === clubRunner)!.person!.name;
+    const runnerName = world.eventor.dataset
+      .details(event)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.person?.id === clubRunner)!.person!.name;
     expect(text).toContain(runnerName.family);
-    expect(ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:thread` })).toMatchObject({ state: 'posted', messageId: thread.id });
-    expect(ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:page:1` })).toMatchObject({ state: 'posted', channelId: thread.id, messageId: pages[0]!.id });
+    expect(ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:thread` })).toMatchObject({
+      state: 'posted',
+      messageId: thread.id,
+    });
+    expect(ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:page:1` })).toMatchObject({
+      state: 'posted',
+      channelId: thread.id,
+      messageId: pages[0]!.id,
+    });
 
     tick();
     const again = await runResultsFeed(options(guildId, channelId));
-    expect(again.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({ kind: 'synced', pages: pages.map(() => 'unchanged') });
+    expect(again.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({
+      kind: 'synced',
+      pages: pages.map(() => 'unchanged'),
+    });
     expect(threadRequests(channelId)).toHaveLength(1);
     expect(world.discord.messages(thread.id)).toHaveLength(pages.length);
     expect(world.discord.messages(thread.id).every((m) => m.edits.length === 0)).toBe(true);
@@ -136,7 +187,17 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
 
   it('a crash after Discord opened the thread and before it was recorded does not open a second one', async () => {
     const { guildId, channelId } = await freshFeed('krasch');
-    await expect(runResultsFeed(options(guildId, channelId, { threadHooks: { afterThread: () => { throw new Error('process killed'); } } }))).rejects.toThrow('process killed');
+    await expect(
+      runResultsFeed(
+        options(guildId, channelId, {
+          threadHooks: {
+            afterThread: () => {
+              throw new Error('process killed');
+            },
+          },
+        }),
+      ),
+    ).rejects.toThrow('process killed');
     const [post] = world.discord.messages(channelId);
     expect(world.discord.message(post!.id)?.threadId).toBe(post!.id);
     expect(ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:thread` })?.state).toBe('posting');
@@ -146,8 +207,15 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     tick();
     const run = await runResultsFeed(options(guildId, channelId, { ledger: new Ledger(world.bot.store, () => clock) }));
     expect(run.outcomes.find((o) => o.itemKey === itemKey())?.outcome.kind).toBe('unchanged');
-    expect(run.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({ kind: 'opened', threadId: post!.id, created: false });
-    expect(threadRequests(channelId).map((r) => [r.status, r.code])).toEqual([[200, undefined], [400, 160004]]);
+    expect(run.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({
+      kind: 'opened',
+      threadId: post!.id,
+      created: false,
+    });
+    expect(threadRequests(channelId).map((r) => [r.status, r.code])).toEqual([
+      [200, undefined],
+      [400, 160004],
+    ]);
     expect(threadsOf(channelId)).toHaveLength(1);
     const pages = world.discord.messages(post!.id);
     expect(pages.length).toBeGreaterThanOrEqual(1);
@@ -176,7 +244,12 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     const lines: string[] = [];
     const log = createLogger({ level: 'debug', write: (line) => lines.push(line) });
     log.redact(world.config.discordToken);
-    const ctx = { ...options(guildId, channelId, { log }), feed: 'results' as const, roleId: null, options: FeedOptions.parse({ threads: true }) };
+    const ctx = {
+      ...options(guildId, channelId, { log }),
+      feed: 'results' as const,
+      roleId: null,
+      options: FeedOptions.parse({ threads: true }),
+    };
     const result = runResultOf(await runResultsFeed(ctx));
     expect(result.outcome).toBe('ok');
     expect(world.discord.messages(channelId)).toHaveLength(1);
@@ -191,7 +264,11 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     tick();
     const again = await runResultsFeed(options(guildId, channelId));
     expect(again.paused).toBeNull();
-    expect(again.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({ kind: 'skipped', reason: 'forbidden', code: 50013 });
+    expect(again.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({
+      kind: 'skipped',
+      reason: 'forbidden',
+      code: 50013,
+    });
 
     // Allowed to open threads but not to post in them: the thread opens, its pages wait, still no pause.
     world.discord.world.setBotPermission(channelId, CREATE_PUBLIC_THREADS, true);
@@ -224,7 +301,10 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     expect(gone.threads?.find((o) => o.itemKey === itemKey())?.kind).toBe('waiting');
     tick();
     const reopened = await runResultsFeed(options(guildId, channelId));
-    expect(reopened.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({ kind: 'opened', threadId: post!.id });
+    expect(reopened.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({
+      kind: 'opened',
+      threadId: post!.id,
+    });
     expect(world.discord.messages(post!.id)).toHaveLength(pages);
 
     // Someone deletes the post itself: the feed posts it anew, and the new post gets a thread.
@@ -234,7 +314,10 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     const reposted = await runResultsFeed(options(guildId, channelId));
     expect(reposted.outcomes.find((o) => o.itemKey === itemKey())?.outcome.kind).toBe('reposted');
     const [fresh] = world.discord.messages(channelId);
-    expect(reposted.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({ kind: 'opened', threadId: fresh!.id });
+    expect(reposted.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({
+      kind: 'opened',
+      threadId: fresh!.id,
+    });
     expect(world.discord.messages(fresh!.id)).toHaveLength(pages);
   });
 
@@ -249,20 +332,38 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
 
   describe('/feeds threads', () => {
     const run = (options: Record<string, string>, locale = 'en-GB'): InteractionHandle =>
-      world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.admin, locale, name: 'feeds', subcommand: options['sub'] ?? 'threads', options: Object.fromEntries(Object.entries(options).filter(([k]) => k !== 'sub')) });
+      world.discord.runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.admin,
+        locale,
+        name: 'feeds',
+        subcommand: options['sub'] ?? 'threads',
+        options: Object.fromEntries(Object.entries(options).filter(([k]) => k !== 'sub')),
+      });
     const text = async (handle: InteractionHandle): Promise<string> => {
       const reply = await handle.reply(WAIT);
       expect(reply.ephemeral).toBe(true);
       return renderMessageText(reply);
     };
-    const threadsOn = (): boolean => new FeedSettingsStore(world.bot.store).get(world.guild.id, 'results').options.threads;
+    const threadsOn = (): boolean =>
+      new FeedSettingsStore(world.bot.store).get(world.guild.id, 'results').options.threads;
 
     it('is registered with on and off, and refuses members without Manage Server', async () => {
       const command = world.discord.commands({ guildId: world.guild.id }).find((c) => c.name === 'feeds');
       const sub = command?.options?.find((o) => o.name === 'threads');
       expect(sub?.name_localizations?.['sv-SE']).toBe('trådar');
       expect(sub?.options?.[0]?.choices?.map((c) => c.value)).toEqual(['on', 'off']);
-      const refused = world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'feeds', subcommand: 'threads', options: { state: 'on' }, bypassCommandPermissions: true });
+      const refused = world.discord.runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-GB',
+        name: 'feeds',
+        subcommand: 'threads',
+        options: { state: 'on' },
+        bypassCommandPermissions: true,
+      });
       expect(await text(refused)).toContain('Only members with the Manage Server permission');
       expect(threadsOn()).toBe(false);
     });
@@ -271,8 +372,12 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
       const channel = world.discord.createTextChannel(world.guild.id, { name: 'resultat-kommando' });
       expect(await text(run({ sub: 'on', kind: 'results', channel: channel.id }))).toContain('Results: on');
       world.discord.world.setBotPermission(channel.id, CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS, false);
-      expect(await text(run({ state: 'on' }))).toContain(`I cannot open threads in <#${channel.id}>: I am missing the permission Create Public Threads, Send Messages in Threads there.`);
-      expect(await text(run({ state: 'on' }, 'sv-SE'))).toContain('jag saknar behörigheten Skapa offentliga trådar, Skicka meddelanden i trådar');
+      expect(await text(run({ state: 'on' }))).toContain(
+        `I cannot open threads in <#${channel.id}>: I am missing the permission Create Public Threads, Send Messages in Threads there.`,
+      );
+      expect(await text(run({ state: 'on' }, 'sv-SE'))).toContain(
+        'jag saknar behörigheten Skapa offentliga trådar, Skicka meddelanden i trådar',
+      );
       expect(threadsOn()).toBe(false);
 
       world.discord.world.setBotPermission(channel.id, SEND_MESSAGES_IN_THREADS, true);
@@ -284,8 +389,12 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
 
       // Shown when the permission goes away later.
       world.discord.world.setBotPermission(channel.id, CREATE_PUBLIC_THREADS, false);
-      expect(await text(run({ sub: 'show' }))).toContain('Threads: on · cannot open threads: missing Create Public Threads');
-      expect(await text(run({ sub: 'show' }, 'sv-SE'))).toContain('Trådar: på · kan inte öppna trådar: saknar Skapa offentliga trådar');
+      expect(await text(run({ sub: 'show' }))).toContain(
+        'Threads: on · cannot open threads: missing Create Public Threads',
+      );
+      expect(await text(run({ sub: 'show' }, 'sv-SE'))).toContain(
+        'Trådar: på · kan inte öppna trådar: saknar Skapa offentliga trådar',
+      );
       world.discord.world.setBotPermission(channel.id, CREATE_PUBLIC_THREADS, true);
 
       expect(await text(run({ state: 'off' }, 'sv-SE'))).toContain('Resultat: inga fler trådar.');

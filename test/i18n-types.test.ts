@@ -6,13 +6,17 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { UserFacingError } from '../src/bot/command.js';
-import { Message, t, translate, type KeyWithVariables, type PlainKey, type VariableName } from '../src/i18n/index.js';
+import { type KeyWithVariables, Message, type PlainKey, t, translate, type VariableName } from '../src/i18n/index.js';
 
 describe('typed translation variables', () => {
   it('demands exactly the variables of the English text', () => {
-    expect(t('en', 'error.datesReversed', { from: '2026-05-02', to: '2026-05-01' })).toBe('The start date (2026-05-02) is after the end date (2026-05-01).');
+    expect(t('en', 'error.datesReversed', { from: '2026-05-02', to: '2026-05-01' })).toBe(
+      'The start date (2026-05-02) is after the end date (2026-05-01).',
+    );
     // @ts-expect-error a variable is missing (`to`)
-    expect(t('en', 'error.datesReversed', { from: '2026-05-02' })).toBe('The start date (2026-05-02) is after the end date ({to}).');
+    expect(t('en', 'error.datesReversed', { from: '2026-05-02' })).toBe(
+      'The start date (2026-05-02) is after the end date ({to}).',
+    );
     // @ts-expect-error an extra variable (`until` is not in the text)
     expect(t('en', 'error.datesReversed', { from: 'a', to: 'b', until: 'c' })).toContain('(a)');
     // @ts-expect-error no variables at all for a text that has two
@@ -50,7 +54,9 @@ describe('typed translation variables', () => {
   });
 
   it('checks a message made now and said later, as an error carries it', () => {
-    expect(translate('nb', Message.of('error.datesReversed', { from: '1', to: '2' }))).toBe('Startdatoen (1) er etter sluttdatoen (2).');
+    expect(translate('nb', Message.of('error.datesReversed', { from: '1', to: '2' }))).toBe(
+      'Startdatoen (1) er etter sluttdatoen (2).',
+    );
     // @ts-expect-error a variable is missing
     expect(Message.of('error.datesReversed', { from: '1' }).key).toBe('error.datesReversed');
     const error = new UserFacingError('error.datesReversed', { from: '1', to: '2' });

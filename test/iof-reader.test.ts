@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidResponse, ValidationError } from '../src/eventor/errors.js';
 import {
-  decodeXmlBytes, detectIofDocument, parseIofDocument, parseIofResultList, parseIofStartList,
+  decodeXmlBytes,
+  detectIofDocument,
+  parseIofDocument,
+  parseIofResultList,
+  parseIofStartList,
 } from '../src/eventor/iof/index.js';
 import { ResultList as ResultListSchema } from '../src/eventor/model.js';
 
@@ -97,7 +101,9 @@ describe('decodeXmlBytes', () => {
   });
 
   it('parses a windows-1252 document end to end', () => {
-    const xml = `<?xml version="1.0" encoding="windows-1252"?>${resultList(person('<Status>OK</Status>')).replace(/^<\?xml[^>]*>/, '').replace('>Family<', '>Ex\u00e4mpel \x8a<')}`;
+    const xml = `<?xml version="1.0" encoding="windows-1252"?>${resultList(person('<Status>OK</Status>'))
+      .replace(/^<\?xml[^>]*>/, '')
+      .replace('>Family<', '>Ex\u00e4mpel \x8a<')}`;
     const list = parseIofResultList(latin(xml));
     expect(list.classes[0]!.persons[0]!.person!.name.family).toBe('Ex\u00e4mpel \u0160');
   });
@@ -105,31 +111,61 @@ describe('decodeXmlBytes', () => {
 
 describe('detectIofDocument', () => {
   it('recognises IOF 3.0 by namespace, whatever the prefix', () => {
-    expect(detectIofDocument(`<iof:StartList xmlns:iof="${NS}" iofVersion="3.0"/>`)).toMatchObject({ version: '3.0', root: 'StartList', namespace: NS });
-    expect(detectIofDocument(`\uFEFF<?xml version="1.0"?>\n<!-- c -->\n<ResultList xmlns="${NS}" iofVersion="3.0" creator="X">`)).toMatchObject({ version: '3.0', root: 'ResultList', creator: 'X' });
+    expect(detectIofDocument(`<iof:StartList xmlns:iof="${NS}" iofVersion="3.0"/>`)).toMatchObject({
+      version: '3.0',
+      root: 'StartList',
+      namespace: NS,
+    });
+    expect(
+      detectIofDocument(
+        `\uFEFF<?xml version="1.0"?>\n<!-- c -->\n<ResultList xmlns="${NS}" iofVersion="3.0" creator="X">`,
+      ),
+    ).toMatchObject({ version: '3.0', root: 'ResultList', creator: 'X' });
   });
 
   it('recognises IOF 2.0.3 by DOCTYPE or IOFVersion', () => {
-    expect(detectIofDocument('<?xml version="1.0"?><!DOCTYPE ResultList SYSTEM "IOFdata.dtd"><ResultList status="complete"></ResultList>')).toMatchObject({ version: '2.0.3', root: 'ResultList' });
-    expect(detectIofDocument('<StartList><IOFVersion version="2.0.3"/></StartList>')).toMatchObject({ version: '2.0.3', iofVersion: '2.0.3', root: 'StartList' });
+    expect(
+      detectIofDocument(
+        '<?xml version="1.0"?><!DOCTYPE ResultList SYSTEM "IOFdata.dtd"><ResultList status="complete"></ResultList>',
+      ),
+    ).toMatchObject({ version: '2.0.3', root: 'ResultList' });
+    expect(detectIofDocument('<StartList><IOFVersion version="2.0.3"/></StartList>')).toMatchObject({
+      version: '2.0.3',
+      iofVersion: '2.0.3',
+      root: 'StartList',
+    });
   });
 
   it('says neither for other XML and for non-XML', () => {
     expect(detectIofDocument('<ResultList><Event/></ResultList>')).toMatchObject({ version: null, root: 'ResultList' });
-    expect(detectIofDocument('<html><body>Maintenance</body></html>')).toMatchObject({ version: null, root: 'other', rootName: 'html' });
+    expect(detectIofDocument('<html><body>Maintenance</body></html>')).toMatchObject({
+      version: null,
+      root: 'other',
+      rootName: 'html',
+    });
     expect(detectIofDocument('not xml')).toMatchObject({ version: null, rootName: null });
-    expect(detectIofDocument(`<EventList xmlns="${NS}" iofVersion="3.0"/>`)).toMatchObject({ version: '3.0', root: 'other', rootName: 'EventList' });
+    expect(detectIofDocument(`<EventList xmlns="${NS}" iofVersion="3.0"/>`)).toMatchObject({
+      version: '3.0',
+      root: 'other',
+      rootName: 'EventList',
+    });
   });
 });
 
 describe('parseIofDocument: routing and errors', () => {
   it('rejects IOF 2.0.3 clearly', () => {
-    const e = error(() => parseIofDocument('<!DOCTYPE ResultList SYSTEM "IOFdata.dtd"><ResultList><IOFVersion version="2.0.3"/></ResultList>'));
+    const e = error(() =>
+      parseIofDocument(
+        '<!DOCTYPE ResultList SYSTEM "IOFdata.dtd"><ResultList><IOFVersion version="2.0.3"/></ResultList>',
+      ),
+    );
     expect(e.problem).toMatch(/IOF XML 2\.0\.3 is not supported.*export IOF XML 3\.0/);
   });
 
   it('rejects other IOF messages and non-IOF XML', () => {
-    expect(error(() => parseIofDocument(`<ClassList xmlns="${NS}" iofVersion="3.0"/>`)).problem).toMatch(/ClassList is not supported/);
+    expect(error(() => parseIofDocument(`<ClassList xmlns="${NS}" iofVersion="3.0"/>`)).problem).toMatch(
+      /ClassList is not supported/,
+    );
     expect(error(() => parseIofDocument('<ResultListList/>')).problem).toMatch(/not IOF XML 3\.0/);
     expect(error(() => parseIofDocument('')).problem).toMatch(/not an XML document/);
   });
@@ -145,7 +181,9 @@ describe('parseIofDocument: routing and errors', () => {
     const e = error(() => parseIofResultList(`<ResultList xmlns="${NS}" iofVersion="3.0">\n<Event>\n</ResultList>`));
     expect(e.problem).toMatch(/malformed XML/);
     expect(e.path).toBe('line 3');
-    expect(() => parseIofResultList(`<ResultList xmlns="${NS}" iofVersion="3.0"><Event>`)).toThrow(/unexpected end of document/);
+    expect(() => parseIofResultList(`<ResultList xmlns="${NS}" iofVersion="3.0"><Event>`)).toThrow(
+      /unexpected end of document/,
+    );
   });
 
   it('rejects an unknown time zone as a caller error', () => {
@@ -179,7 +217,8 @@ describe('namespaces and order', () => {
   });
 
   it('does not depend on element order', () => {
-    const xml = resultList(`<ClassResult><PersonResult><Result><Status>OK</Status><Time>12</Time><StartTime>2024-06-01T10:00:00Z</StartTime></Result>
+    const xml =
+      resultList(`<ClassResult><PersonResult><Result><Status>OK</Status><Time>12</Time><StartTime>2024-06-01T10:00:00Z</StartTime></Result>
       <Person><Name><Given>G</Given><Family>F</Family></Name><Id>7</Id></Person></PersonResult><Class><Name>X</Name></Class></ClassResult>`);
     const list = parseIofResultList(xml);
     expect(list.classes[0]!.class.name).toBe('X');
@@ -187,18 +226,26 @@ describe('namespaces and order', () => {
     expect(list.classes[0]!.persons[0]!.results[0]).toMatchObject({ time: 12, startTime: '2024-06-01T10:00:00Z' });
   });
 
-  it('reads blocks before a misplaced Event with that event\'s date, in document order', () => {
-    const block = (name: string) => `<ClassResult><Class><Name>${name}</Name></Class><PersonResult><Person><Name><Family>F</Family><Given>G</Given></Name></Person>
+  it("reads blocks before a misplaced Event with that event's date, in document order", () => {
+    const block = (
+      name: string,
+    ) => `<ClassResult><Class><Name>${name}</Name></Class><PersonResult><Person><Name><Family>F</Family><Given>G</Given></Name></Person>
       <Result><StartTime>10:05:00</StartTime><Status>OK</Status></Result></PersonResult></ClassResult>`;
     const xml = `<ResultList xmlns="${NS}" iofVersion="3.0">${block('A')}${block('B')}<Event><Name>Late</Name><StartTime><Date>2024-07-01</Date></StartTime></Event>${block('C')}<ClassResult/></ResultList>`;
     const list = parseIofResultList(xml);
     expect(list.event.name).toBe('Late');
     expect(list.classes.map((c) => c.class.name)).toEqual(['A', 'B', 'C', '']);
-    expect(list.classes.slice(0, 3).map((c) => c.persons[0]!.results[0]!.startTime)).toEqual(['2024-07-01T10:05:00', '2024-07-01T10:05:00', '2024-07-01T10:05:00']);
+    expect(list.classes.slice(0, 3).map((c) => c.persons[0]!.results[0]!.startTime)).toEqual([
+      '2024-07-01T10:05:00',
+      '2024-07-01T10:05:00',
+      '2024-07-01T10:05:00',
+    ]);
   });
 
   it('decodes entities and CDATA', () => {
-    const xml = resultList(`<ClassResult><Class><Name>A &amp; B &#x263A; &#65;<![CDATA[ <x> ]]></Name></Class></ClassResult>`);
+    const xml = resultList(
+      `<ClassResult><Class><Name>A &amp; B &#x263A; &#65;<![CDATA[ <x> ]]></Name></Class></ClassResult>`,
+    );
     expect(parseIofResultList(xml).classes[0]!.class.name).toBe('A & B \u263A A <x>');
   });
 });
@@ -223,17 +270,28 @@ describe('durations', () => {
   });
 
   it('names the split in the path', () => {
-    const e = error(() => parseIofResultList(resultList(person('<Status>OK</Status><SplitTime><ControlCode>31</ControlCode><Time>1</Time></SplitTime><SplitTime><ControlCode>32</ControlCode><Time>x</Time></SplitTime>'))));
+    const e = error(() =>
+      parseIofResultList(
+        resultList(
+          person(
+            '<Status>OK</Status><SplitTime><ControlCode>31</ControlCode><Time>1</Time></SplitTime><SplitTime><ControlCode>32</ControlCode><Time>x</Time></SplitTime>',
+          ),
+        ),
+      ),
+    );
     expect(e.path).toBe('ResultList/ClassResult[1]/PersonResult[1]/Result[1]/SplitTime[2]/Time');
   });
 
   it('rejects a non-integer position', () => {
-    expect(() => parseIofResultList(resultList(person('<Position>1.5</Position><Status>OK</Status>')))).toThrow(/not an integer/);
+    expect(() => parseIofResultList(resultList(person('<Position>1.5</Position><Status>OK</Status>')))).toThrow(
+      /not an integer/,
+    );
   });
 });
 
 describe('absolute times', () => {
-  const at = (t: string, timeZone?: string) => firstResult(resultList(person(`<StartTime>${t}</StartTime><Status>OK</Status>`)), timeZone).startTime;
+  const at = (t: string, timeZone?: string) =>
+    firstResult(resultList(person(`<StartTime>${t}</StartTime><Status>OK</Status>`)), timeZone).startTime;
 
   it('converts offsets and Z to UTC instants', () => {
     expect(at('2011-07-30T10:00:00+01:00')).toBe('2011-07-30T09:00:00Z');
@@ -273,8 +331,23 @@ describe('absolute times', () => {
 });
 
 describe('statuses', () => {
-  const ALL = ['OK', 'Finished', 'MissingPunch', 'Disqualified', 'DidNotFinish', 'Active', 'Inactive', 'OverTime',
-    'SportingWithdrawal', 'NotCompeting', 'Moved', 'MovedUp', 'DidNotStart', 'DidNotEnter', 'Cancelled'] as const;
+  const ALL = [
+    'OK',
+    'Finished',
+    'MissingPunch',
+    'Disqualified',
+    'DidNotFinish',
+    'Active',
+    'Inactive',
+    'OverTime',
+    'SportingWithdrawal',
+    'NotCompeting',
+    'Moved',
+    'MovedUp',
+    'DidNotStart',
+    'DidNotEnter',
+    'Cancelled',
+  ] as const;
 
   it.each(ALL)('reads %s', (status) => {
     expect(firstResult(resultList(person(`<Status>${status}</Status>`))).status).toBe(status);
@@ -284,8 +357,12 @@ describe('statuses', () => {
     const missing = error(() => parseIofResultList(resultList(person('<Time>1</Time>'))));
     expect(missing.problem).toMatch(/missing result Status/);
     expect(missing.path).toBe('ResultList/ClassResult[1]/PersonResult[1]/Result[1]/Status');
-    expect(() => parseIofResultList(resultList(person('<Status>Winner</Status>')))).toThrow(/unknown result status 'Winner'/);
-    const overall = error(() => parseIofResultList(resultList(person('<Status>OK</Status><OverallResult><Time>1</Time></OverallResult>'))));
+    expect(() => parseIofResultList(resultList(person('<Status>Winner</Status>')))).toThrow(
+      /unknown result status 'Winner'/,
+    );
+    const overall = error(() =>
+      parseIofResultList(resultList(person('<Status>OK</Status><OverallResult><Time>1</Time></OverallResult>'))),
+    );
     expect(overall.path).toBe('ResultList/ClassResult[1]/PersonResult[1]/Result[1]/OverallResult/Status');
   });
 
@@ -308,14 +385,25 @@ describe('persons, organisations, classes', () => {
     </ClassResult>`);
     const cls = parseIofResultList(xml).classes[0]!;
     expect(cls.class).toEqual({ id: '3', name: 'H21', shortName: 'H', resultListMode: 'Default' });
-    expect(cls.persons[0]!.person).toEqual({ id: '42', name: { family: 'F', given: 'G' }, sex: 'M', birthDate: '1990-05-06', countryCode: 'SWE' });
+    expect(cls.persons[0]!.person).toEqual({
+      id: '42',
+      name: { family: 'F', given: 'G' },
+      sex: 'M',
+      birthDate: '1990-05-06',
+      countryCode: 'SWE',
+    });
     expect(cls.persons[0]!.organisation).toEqual({ id: '9', name: 'Club', shortName: 'CL', countryCode: 'NOR' });
-    expect(cls.persons[0]!.results[0]!.cards).toEqual([{ number: '123456', type: 'SI' }, { number: '77', type: 'Emit' }]);
+    expect(cls.persons[0]!.results[0]!.cards).toEqual([
+      { number: '123456', type: 'SI' },
+      { number: '77', type: 'Emit' },
+    ]);
     expect(cls.persons[1]!.person!.id).toBe('B2');
   });
 
   it('reads resultListMode and numberOfCompetitors', () => {
-    const xml = resultList('<ClassResult><Class resultListMode="UnorderedNoTimes" numberOfCompetitors="12"><Name>U10</Name></Class></ClassResult>');
+    const xml = resultList(
+      '<ClassResult><Class resultListMode="UnorderedNoTimes" numberOfCompetitors="12"><Name>U10</Name></Class></ClassResult>',
+    );
     const cls = parseIofResultList(xml).classes[0]!;
     expect(cls.class.resultListMode).toBe('UnorderedNoTimes');
     expect(cls.numberOfEntries).toBe(12);
@@ -323,7 +411,12 @@ describe('persons, organisations, classes', () => {
 
   it('reads an organisation with only a ShortName', () => {
     const xml = resultList(person('<Status>OK</Status>', '<Organisation><ShortName>ABC</ShortName></Organisation>'));
-    expect(parseIofResultList(xml).classes[0]!.persons[0]!.organisation).toEqual({ id: null, name: null, shortName: 'ABC', countryCode: null });
+    expect(parseIofResultList(xml).classes[0]!.persons[0]!.organisation).toEqual({
+      id: null,
+      name: null,
+      shortName: 'ABC',
+      countryCode: null,
+    });
   });
 
   it('reads the Event id and name, and Eventor race ids from the extensions', () => {
@@ -342,11 +435,15 @@ describe('persons, organisations, classes', () => {
 
 describe('splits, courses, multi-race', () => {
   it('reads split statuses and keeps control codes as strings', () => {
-    const r = firstResult(resultList(person(`<Time>400</Time><Status>MissingPunch</Status>
+    const r = firstResult(
+      resultList(
+        person(`<Time>400</Time><Status>MissingPunch</Status>
       <SplitTime><ControlCode>031</ControlCode><Time>100</Time></SplitTime>
       <SplitTime status="Missing"><ControlCode>32</ControlCode></SplitTime>
       <SplitTime status="Additional"><ControlCode>99</ControlCode><Time>150</Time></SplitTime>
-      <SplitTime><ControlCode>33</ControlCode></SplitTime>`)));
+      <SplitTime><ControlCode>33</ControlCode></SplitTime>`),
+      ),
+    );
     expect(r.splits).toEqual([
       { controlCode: '031', time: 100, status: 'OK' },
       { controlCode: '32', time: null, status: 'Missing' },
@@ -369,35 +466,64 @@ describe('splits, courses, multi-race', () => {
       { name: 'Long', length: 8600, climb: 280, controls: 20 },
     ]);
     const [r1, r2] = cls.persons[0]!.results;
-    expect(r1).toMatchObject({ raceNumber: 1, time: 2001, overall: { time: 2001, timeBehind: null, position: 1, status: 'OK' }, course: { name: 'M1', length: null, climb: null, controls: null } });
+    expect(r1).toMatchObject({
+      raceNumber: 1,
+      time: 2001,
+      overall: { time: 2001, timeBehind: null, position: 1, status: 'OK' },
+      course: { name: 'M1', length: null, climb: null, controls: null },
+    });
     expect(r2).toMatchObject({ raceNumber: 2, status: 'DidNotStart', overall: { time: null, status: 'DidNotFinish' } });
   });
 });
 
 describe('relays', () => {
-  const member = (leg: number, status: string, extra = '', legOrder = '') => `<TeamMemberResult><Person><Name><Family>L${leg}${legOrder}</Family><Given>G</Given></Name></Person>
+  const member = (
+    leg: number,
+    status: string,
+    extra = '',
+    legOrder = '',
+  ) => `<TeamMemberResult><Person><Name><Family>L${leg}${legOrder}</Family><Given>G</Given></Name></Person>
     <Result><Leg>${leg}</Leg>${legOrder ? `<LegOrder>${legOrder}</LegOrder>` : ''}<StartTime>2024-06-01T10:0${leg}:00Z</StartTime><FinishTime>2024-06-01T10:3${leg}:00Z</FinishTime><Time>${leg * 100}</Time>
       <TimeBehind type="Course">7</TimeBehind><TimeBehind type="Leg">${leg}</TimeBehind><Position type="Course">9</Position><Position type="Leg">${leg + 1}</Position>
       <Status>${status}</Status>${extra}</Result></TeamMemberResult>`;
 
   it('takes team standing from the last leg OverallResult and leg values of type Leg', () => {
-    const xml = resultList(`<ClassResult><Class><Name>Relay</Name></Class><TeamResult><Name>Team 1</Name><Organisation><Name>Club</Name></Organisation><BibNumber>5</BibNumber>
+    const xml =
+      resultList(`<ClassResult><Class><Name>Relay</Name></Class><TeamResult><Name>Team 1</Name><Organisation><Name>Club</Name></Organisation><BibNumber>5</BibNumber>
       ${member(1, 'OK', '<OverallResult><Time>100</Time><Position>2</Position><Status>OK</Status></OverallResult>')}
       ${member(2, 'OK', '<OverallResult><Time>300</Time><TimeBehind>20</TimeBehind><Position>1</Position><Status>OK</Status></OverallResult>')}
     </TeamResult></ClassResult>`);
     const team = parseIofResultList(xml).classes[0]!.teams[0]!;
     expect(team).toMatchObject({
-      name: 'Team 1', bibNumber: '5', time: 300, timeBehind: 20, position: 1, status: 'OK',
-      startTime: '2024-06-01T10:01:00Z', finishTime: '2024-06-01T10:32:00Z',
+      name: 'Team 1',
+      bibNumber: '5',
+      time: 300,
+      timeBehind: 20,
+      position: 1,
+      status: 'OK',
+      startTime: '2024-06-01T10:01:00Z',
+      finishTime: '2024-06-01T10:32:00Z',
     });
     expect(team.organisations).toEqual([{ id: null, name: 'Club', shortName: null, countryCode: null }]);
-    expect(team.members[1]).toMatchObject({ leg: 2, legOrder: null, result: { time: 200, timeBehind: 2, position: 3 } });
+    expect(team.members[1]).toMatchObject({
+      leg: 2,
+      legOrder: null,
+      result: { time: 200, timeBehind: 2, position: 3 },
+    });
   });
 
   it('derives the team status from members when no OverallResult is written', () => {
-    const bad = resultList(`<ClassResult><Class><Name>R</Name></Class><TeamResult><Name>T</Name>${member(1, 'OK')}${member(2, 'MissingPunch')}${member(3, 'DidNotStart')}</TeamResult></ClassResult>`);
-    expect(parseIofResultList(bad).classes[0]!.teams[0]).toMatchObject({ status: 'MissingPunch', time: null, position: null });
-    const ok = resultList(`<ClassResult><Class><Name>R</Name></Class><TeamResult><Name>T</Name>${member(1, 'OK')}${member(2, 'OK')}</TeamResult></ClassResult>`);
+    const bad = resultList(
+      `<ClassResult><Class><Name>R</Name></Class><TeamResult><Name>T</Name>${member(1, 'OK')}${member(2, 'MissingPunch')}${member(3, 'DidNotStart')}</TeamResult></ClassResult>`,
+    );
+    expect(parseIofResultList(bad).classes[0]!.teams[0]).toMatchObject({
+      status: 'MissingPunch',
+      time: null,
+      position: null,
+    });
+    const ok = resultList(
+      `<ClassResult><Class><Name>R</Name></Class><TeamResult><Name>T</Name>${member(1, 'OK')}${member(2, 'OK')}</TeamResult></ClassResult>`,
+    );
     expect(parseIofResultList(ok).classes[0]!.teams[0]).toMatchObject({ status: 'OK', time: 300, position: null });
   });
 
@@ -405,7 +531,10 @@ describe('relays', () => {
     const block = (leg: number, overall: string) => `<ClassResult><Class><Id>7</Id><Name>Men</Name></Class>
       <TeamResult><Name>A</Name><BibNumber>1</BibNumber>${member(leg, 'OK', overall)}</TeamResult>
       <TeamResult><Name>B</Name><BibNumber>2</BibNumber>${member(leg, 'OK')}</TeamResult></ClassResult>`;
-    const xml = resultList(block(2, '<OverallResult><Time>300</Time><Position>1</Position><Status>OK</Status></OverallResult>') + block(1, '<OverallResult><Time>100</Time><Position>1</Position><Status>OK</Status></OverallResult>'));
+    const xml = resultList(
+      block(2, '<OverallResult><Time>300</Time><Position>1</Position><Status>OK</Status></OverallResult>') +
+        block(1, '<OverallResult><Time>100</Time><Position>1</Position><Status>OK</Status></OverallResult>'),
+    );
     const list = parseIofResultList(xml);
     expect(list.classes).toHaveLength(1);
     const [a, b] = list.classes[0]!.teams;
@@ -444,20 +573,42 @@ describe('start lists', () => {
     const [p1, vacant] = list.classes[0]!.persons;
     expect(list.classes[0]!.courses[0]!.length).toBe(5000);
     expect(p1!.starts).toEqual([
-      { raceId: null, raceNumber: 1, startTime: '2024-06-01T08:00:00Z', bibNumber: '10', cards: [{ number: '5', type: 'SI' }], course: null },
-      { raceId: null, raceNumber: 2, startTime: '2024-06-02T07:00:00Z', bibNumber: null, cards: [], course: { name: null, length: 7000, climb: null, controls: null } },
+      {
+        raceId: null,
+        raceNumber: 1,
+        startTime: '2024-06-01T08:00:00Z',
+        bibNumber: '10',
+        cards: [{ number: '5', type: 'SI' }],
+        course: null,
+      },
+      {
+        raceId: null,
+        raceNumber: 2,
+        startTime: '2024-06-02T07:00:00Z',
+        bibNumber: null,
+        cards: [],
+        course: { name: null, length: 7000, climb: null, controls: null },
+      },
     ]);
     expect(vacant!.person).toBeNull();
     const team = list.classes[1]!.teams[0]!;
     expect(team).toMatchObject({ name: 'T', bibNumber: '3', startTime: '2024-06-01T12:00:00Z' });
-    expect(team.members.map((m) => [m.leg, m.person === null])).toEqual([[1, false], [2, true]]);
+    expect(team.members.map((m) => [m.leg, m.person === null])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
   });
 });
 
 describe('performance', () => {
   it('reads a 20,000-runner result list with splits in linear time', () => {
-    const splits = Array.from({ length: 20 }, (_, i) => `<SplitTime><ControlCode>${31 + i}</ControlCode><Time>${(i + 1) * 60}</Time></SplitTime>`).join('');
-    const runner = (i: number) => `<PersonResult><Person><Id>${i}</Id><Name><Family>F${i}</Family><Given>G</Given></Name></Person><Organisation><Id>1</Id><Name>C</Name></Organisation>
+    const splits = Array.from(
+      { length: 20 },
+      (_, i) => `<SplitTime><ControlCode>${31 + i}</ControlCode><Time>${(i + 1) * 60}</Time></SplitTime>`,
+    ).join('');
+    const runner = (
+      i: number,
+    ) => `<PersonResult><Person><Id>${i}</Id><Name><Family>F${i}</Family><Given>G</Given></Name></Person><Organisation><Id>1</Id><Name>C</Name></Organisation>
       <Result><StartTime>2024-06-01T10:00:00+02:00</StartTime><FinishTime>2024-06-01T10:30:00+02:00</FinishTime><Time>1800</Time><TimeBehind>0</TimeBehind><Position>1</Position><Status>OK</Status>${splits}</Result></PersonResult>`;
     const build = (n: number) => {
       const parts: string[] = [];

@@ -8,15 +8,27 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { parseIofDocument, parseIofResultList, parseIofStartList } from '../src/eventor/iof/index.js';
 import type { IofDocument } from '../src/eventor/iof/index.js';
-import {
-  ResultList as ResultListSchema, StartList as StartListSchema,
-} from '../src/eventor/model.js';
+import { parseIofDocument, parseIofResultList, parseIofStartList } from '../src/eventor/iof/index.js';
 import type {
-  Event, OrganisationRef, OverallResult, PersonRef, RaceResult, ResultList, ResultStatus, StartList, TeamResult,
+  Event,
+  OrganisationRef,
+  OverallResult,
+  PersonRef,
+  RaceResult,
+  ResultList,
+  ResultStatus,
+  StartList,
+  TeamResult,
 } from '../src/eventor/model.js';
-import { escapeAttribute, escapeText, formatDateTime, writeIofResultList, writeIofStartList } from '../src/sandbox/eventor/iof-writer.js';
+import { ResultList as ResultListSchema, StartList as StartListSchema } from '../src/eventor/model.js';
+import {
+  escapeAttribute,
+  escapeText,
+  formatDateTime,
+  writeIofResultList,
+  writeIofStartList,
+} from '../src/sandbox/eventor/iof-writer.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const IOF_DIR = join(here, '..', '..', 'shared', 'fixtures', 'iof');
@@ -29,141 +41,306 @@ const CREATE = { createTime: '2024-06-01T18:00:00Z' };
 
 // --- domain builders -------------------------------------------------------------------------------
 
-const org = (id: string, name: string, countryCode: string | null = 'SWE'): OrganisationRef => ({ id, name, shortName: name.slice(0, 3).trim(), countryCode });
+const org = (id: string, name: string, countryCode: string | null = 'SWE'): OrganisationRef => ({
+  id,
+  name,
+  shortName: name.slice(0, 3).trim(),
+  countryCode,
+});
 
 const person = (id: string | null, family: string, given: string, sex: 'F' | 'M' | null = 'F'): PersonRef => ({
-  id, name: { family, given }, sex, birthDate: id === null ? null : '1990-04-05', countryCode: id === null ? null : 'NOR',
+  id,
+  name: { family, given },
+  sex,
+  birthDate: id === null ? null : '1990-04-05',
+  countryCode: id === null ? null : 'NOR',
 });
 
 function race(partial: Partial<RaceResult> & { status: ResultStatus }): RaceResult {
   return {
-    raceId: null, raceNumber: null, bibNumber: null, startTime: null, finishTime: null, time: null, timeBehind: null,
-    position: null, splits: [], overall: null, course: null, cards: [], ...partial,
+    raceId: null,
+    raceNumber: null,
+    bibNumber: null,
+    startTime: null,
+    finishTime: null,
+    time: null,
+    timeBehind: null,
+    position: null,
+    splits: [],
+    overall: null,
+    course: null,
+    cards: [],
+    ...partial,
   };
 }
 
-const ALL_STATUSES: ResultStatus[] = ['OK', 'Finished', 'MissingPunch', 'Disqualified', 'DidNotFinish', 'Active', 'Inactive', 'OverTime',
-  'SportingWithdrawal', 'NotCompeting', 'Moved', 'MovedUp', 'DidNotStart', 'DidNotEnter', 'Cancelled'];
+const ALL_STATUSES: ResultStatus[] = [
+  'OK',
+  'Finished',
+  'MissingPunch',
+  'Disqualified',
+  'DidNotFinish',
+  'Active',
+  'Inactive',
+  'OverTime',
+  'SportingWithdrawal',
+  'NotCompeting',
+  'Moved',
+  'MovedUp',
+  'DidNotStart',
+  'DidNotEnter',
+  'Cancelled',
+];
 
 function individualList(): ResultList {
   return {
     status: 'complete',
     event: { id: '100', name: 'Sprint <Cup> & "friends"', event: null },
-    classes: [{
-      class: { id: '1', name: 'H21', shortName: 'H', resultListMode: 'Default' },
-      numberOfEntries: 3,
-      numberOfStarts: null,
-      courses: [{ name: 'A', length: 4650, climb: 160, controls: 3 }],
-      persons: [
-        {
-          person: person('1001', 'Åexempel', 'Jöns', 'M'),
-          organisation: org('500', 'OK Ravinen'),
-          results: [race({
-            bibNumber: '101', startTime: '2024-06-01T10:00:00Z', finishTime: '2024-06-01T10:33:21.5Z', time: 2001.5,
-            timeBehind: 0, position: 1, status: 'OK',
-            splits: [
-              { controlCode: '31', time: 501, status: 'OK' },
-              { controlCode: '099', time: 650.3, status: 'Additional' },
-              { controlCode: '32', time: 720, status: 'OK' },
-              { controlCode: '31', time: null, status: 'OK' },
+    classes: [
+      {
+        class: { id: '1', name: 'H21', shortName: 'H', resultListMode: 'Default' },
+        numberOfEntries: 3,
+        numberOfStarts: null,
+        courses: [{ name: 'A', length: 4650, climb: 160, controls: 3 }],
+        persons: [
+          {
+            person: person('1001', 'Åexempel', 'Jöns', 'M'),
+            organisation: org('500', 'OK Ravinen'),
+            results: [
+              race({
+                bibNumber: '101',
+                startTime: '2024-06-01T10:00:00Z',
+                finishTime: '2024-06-01T10:33:21.5Z',
+                time: 2001.5,
+                timeBehind: 0,
+                position: 1,
+                status: 'OK',
+                splits: [
+                  { controlCode: '31', time: 501, status: 'OK' },
+                  { controlCode: '099', time: 650.3, status: 'Additional' },
+                  { controlCode: '32', time: 720, status: 'OK' },
+                  { controlCode: '31', time: null, status: 'OK' },
+                ],
+                course: { name: 'A1', length: 4700, climb: null, controls: 3 },
+                cards: [
+                  { number: '794021', type: 'SI' },
+                  { number: '12', type: 'Emit' },
+                ],
+              }),
             ],
-            course: { name: 'A1', length: 4700, climb: null, controls: 3 },
-            cards: [{ number: '794021', type: 'SI' }, { number: '12', type: 'Emit' }],
-          })],
-        },
-        {
-          person: person('1002', 'Sample', 'Anna'),
-          organisation: null,
-          results: [race({
-            startTime: '2024-06-01T10:02:00Z', finishTime: '2024-06-01T10:40:00Z', time: 2280, status: 'MissingPunch',
-            splits: [
-              { controlCode: '31', time: 600, status: 'OK' },
-              { controlCode: '32', time: null, status: 'Missing' },
-              { controlCode: '31', time: 1900, status: 'OK' },
+          },
+          {
+            person: person('1002', 'Sample', 'Anna'),
+            organisation: null,
+            results: [
+              race({
+                startTime: '2024-06-01T10:02:00Z',
+                finishTime: '2024-06-01T10:40:00Z',
+                time: 2280,
+                status: 'MissingPunch',
+                splits: [
+                  { controlCode: '31', time: 600, status: 'OK' },
+                  { controlCode: '32', time: null, status: 'Missing' },
+                  { controlCode: '31', time: 1900, status: 'OK' },
+                ],
+              }),
             ],
-          })],
-        },
-        { person: person(null, 'Vacant', ''), organisation: org('501', 'Club', null), results: [race({ status: 'DidNotStart' })] },
-      ],
-      teams: [],
-    }, {
-      class: { id: null, name: 'U10', shortName: null, resultListMode: 'UnorderedNoTimes' },
-      numberOfEntries: null,
-      numberOfStarts: null,
-      courses: [],
-      persons: [],
-      teams: [],
-    }],
+          },
+          {
+            person: person(null, 'Vacant', ''),
+            organisation: org('501', 'Club', null),
+            results: [race({ status: 'DidNotStart' })],
+          },
+        ],
+        teams: [],
+      },
+      {
+        class: { id: null, name: 'U10', shortName: null, resultListMode: 'UnorderedNoTimes' },
+        numberOfEntries: null,
+        numberOfStarts: null,
+        courses: [],
+        persons: [],
+        teams: [],
+      },
+    ],
   };
 }
 
 function multiRaceList(): ResultList {
-  const overall = (time: number | null, position: number | null, status: ResultStatus): OverallResult => ({ time, timeBehind: position === 1 ? 0 : null, position, status });
+  const overall = (time: number | null, position: number | null, status: ResultStatus): OverallResult => ({
+    time,
+    timeBehind: position === 1 ? 0 : null,
+    position,
+    status,
+  });
   return {
     status: 'snapshot',
     event: { id: '200', name: 'Two days', event: null },
-    classes: [{
-      class: { id: '5', name: 'Men Elite', shortName: null, resultListMode: 'Default' },
-      numberOfEntries: null,
-      numberOfStarts: null,
-      courses: [{ name: null, length: 4650, climb: 160, controls: null }, { name: null, length: 8600, climb: 280, controls: null }],
-      persons: [{
-        person: person('1', 'Stage', 'Alpha', 'M'),
-        organisation: org('5', 'OC'),
-        results: [
-          race({ raceNumber: 1, time: 2001, timeBehind: 0, position: 1, status: 'OK', overall: overall(2001, 1, 'OK') }),
-          race({ raceNumber: 2, time: 3000, timeBehind: 0, position: 1, status: 'OK', overall: overall(5001, 1, 'OK') }),
+    classes: [
+      {
+        class: { id: '5', name: 'Men Elite', shortName: null, resultListMode: 'Default' },
+        numberOfEntries: null,
+        numberOfStarts: null,
+        courses: [
+          { name: null, length: 4650, climb: 160, controls: null },
+          { name: null, length: 8600, climb: 280, controls: null },
         ],
-      }, {
-        person: person('2', 'Stage', 'Beta', 'M'),
-        organisation: org('6', 'OK'),
-        results: [
-          race({ raceNumber: 1, time: 2100, timeBehind: 99, position: 2, status: 'OK', overall: overall(2100, 2, 'OK') }),
-          race({ raceNumber: 2, status: 'DidNotStart', overall: overall(null, null, 'DidNotFinish') }),
+        persons: [
+          {
+            person: person('1', 'Stage', 'Alpha', 'M'),
+            organisation: org('5', 'OC'),
+            results: [
+              race({
+                raceNumber: 1,
+                time: 2001,
+                timeBehind: 0,
+                position: 1,
+                status: 'OK',
+                overall: overall(2001, 1, 'OK'),
+              }),
+              race({
+                raceNumber: 2,
+                time: 3000,
+                timeBehind: 0,
+                position: 1,
+                status: 'OK',
+                overall: overall(5001, 1, 'OK'),
+              }),
+            ],
+          },
+          {
+            person: person('2', 'Stage', 'Beta', 'M'),
+            organisation: org('6', 'OK'),
+            results: [
+              race({
+                raceNumber: 1,
+                time: 2100,
+                timeBehind: 99,
+                position: 2,
+                status: 'OK',
+                overall: overall(2100, 2, 'OK'),
+              }),
+              race({ raceNumber: 2, status: 'DidNotStart', overall: overall(null, null, 'DidNotFinish') }),
+            ],
+          },
         ],
-      }],
-      teams: [],
-    }],
+        teams: [],
+      },
+    ],
   };
 }
 
 function relayList(): ResultList {
-  const member = (leg: number, legOrder: number | null, p: PersonRef | null, status: ResultStatus, overall: OverallResult | null, time: number | null): TeamResult['members'][number] => ({
+  const member = (
+    leg: number,
+    legOrder: number | null,
+    p: PersonRef | null,
+    status: ResultStatus,
+    overall: OverallResult | null,
+    time: number | null,
+  ): TeamResult['members'][number] => ({
     person: p,
     organisation: null,
     leg,
     legOrder,
     result: race({
-      bibNumber: `1-${leg}`, startTime: `2024-06-01T1${leg}:00:00Z`, finishTime: time === null ? null : `2024-06-01T1${leg}:30:00Z`,
-      time, timeBehind: time === null ? null : 5, position: time === null ? null : 2, status, overall,
-      splits: time === null ? [] : [{ controlCode: '44', time: 601, status: 'OK' }, { controlCode: '45', time: null, status: 'Missing' }],
+      bibNumber: `1-${leg}`,
+      startTime: `2024-06-01T1${leg}:00:00Z`,
+      finishTime: time === null ? null : `2024-06-01T1${leg}:30:00Z`,
+      time,
+      timeBehind: time === null ? null : 5,
+      position: time === null ? null : 2,
+      status,
+      overall,
+      splits:
+        time === null
+          ? []
+          : [
+              { controlCode: '44', time: 601, status: 'OK' },
+              { controlCode: '45', time: null, status: 'Missing' },
+            ],
     }),
   });
   const teamA: TeamResult = {
-    name: 'Vagabonds 1', organisations: [org('4', 'Vagabonds', 'GBR'), org('7', 'Partners', null)], bibNumber: '1',
-    startTime: '2024-06-01T11:00:00Z', finishTime: '2024-06-01T13:30:00Z', time: 5400, timeBehind: 0, position: 1, status: 'OK',
+    name: 'Vagabonds 1',
+    organisations: [org('4', 'Vagabonds', 'GBR'), org('7', 'Partners', null)],
+    bibNumber: '1',
+    startTime: '2024-06-01T11:00:00Z',
+    finishTime: '2024-06-01T13:30:00Z',
+    time: 5400,
+    timeBehind: 0,
+    position: 1,
+    status: 'OK',
     members: [
-      member(1, null, person('3', 'Runner', 'One', 'M'), 'OK', { time: 1800, timeBehind: 5, position: 2, status: 'OK' }, 1800),
+      member(
+        1,
+        null,
+        person('3', 'Runner', 'One', 'M'),
+        'OK',
+        { time: 1800, timeBehind: 5, position: 2, status: 'OK' },
+        1800,
+      ),
       member(2, 1, person('4', 'Runner', 'Two'), 'OK', { time: 3600, timeBehind: 0, position: 1, status: 'OK' }, 1800),
-      member(2, 2, person('5', 'Runner', 'Three'), 'OK', { time: 3600, timeBehind: 0, position: 1, status: 'OK' }, 1900),
-      member(3, null, person('6', 'Last', 'Leg', 'M'), 'OK', { time: 5400, timeBehind: 0, position: 1, status: 'OK' }, 1800),
+      member(
+        2,
+        2,
+        person('5', 'Runner', 'Three'),
+        'OK',
+        { time: 3600, timeBehind: 0, position: 1, status: 'OK' },
+        1900,
+      ),
+      member(
+        3,
+        null,
+        person('6', 'Last', 'Leg', 'M'),
+        'OK',
+        { time: 5400, timeBehind: 0, position: 1, status: 'OK' },
+        1800,
+      ),
     ],
   };
   const teamB: TeamResult = {
-    name: 'Rovers', organisations: [], bibNumber: null,
-    startTime: '2024-06-01T11:00:00Z', finishTime: null, time: null, timeBehind: null, position: null, status: 'DidNotFinish',
+    name: 'Rovers',
+    organisations: [],
+    bibNumber: null,
+    startTime: '2024-06-01T11:00:00Z',
+    finishTime: null,
+    time: null,
+    timeBehind: null,
+    position: null,
+    status: 'DidNotFinish',
     members: [
-      member(1, null, person('7', 'One', 'First'), 'OK', { time: 2000, timeBehind: 200, position: 3, status: 'OK' }, 2000),
-      member(2, null, null, 'DidNotStart', { time: null, timeBehind: null, position: null, status: 'DidNotFinish' }, null),
+      member(
+        1,
+        null,
+        person('7', 'One', 'First'),
+        'OK',
+        { time: 2000, timeBehind: 200, position: 3, status: 'OK' },
+        2000,
+      ),
+      member(
+        2,
+        null,
+        null,
+        'DidNotStart',
+        { time: null, timeBehind: null, position: null, status: 'DidNotFinish' },
+        null,
+      ),
     ],
   };
   return {
     status: 'complete',
     event: { id: null, name: 'Relay', event: null },
-    classes: [{
-      class: { id: '9', name: 'Open', shortName: null, resultListMode: 'Default' },
-      numberOfEntries: 2, numberOfStarts: null, courses: [], persons: [], teams: [teamA, teamB],
-    }],
+    classes: [
+      {
+        class: { id: '9', name: 'Open', shortName: null, resultListMode: 'Default' },
+        numberOfEntries: 2,
+        numberOfStarts: null,
+        courses: [],
+        persons: [],
+        teams: [teamA, teamB],
+      },
+    ],
   };
 }
 
@@ -171,61 +348,164 @@ function allStatusesList(): ResultList {
   return {
     status: 'delta',
     event: { id: '1', name: 'Statuses', event: null },
-    classes: [{
-      class: { id: '1', name: 'All', shortName: null, resultListMode: 'Unordered' },
-      numberOfEntries: null, numberOfStarts: null, courses: [], teams: [],
-      persons: ALL_STATUSES.map((status, i) => ({
-        person: person(String(i + 1), `P${i}`, 'X'),
-        organisation: null,
-        results: [race({ status, time: status === 'OK' ? 100 : null, position: status === 'OK' ? 1 : null })],
-      })),
-    }],
+    classes: [
+      {
+        class: { id: '1', name: 'All', shortName: null, resultListMode: 'Unordered' },
+        numberOfEntries: null,
+        numberOfStarts: null,
+        courses: [],
+        teams: [],
+        persons: ALL_STATUSES.map((status, i) => ({
+          person: person(String(i + 1), `P${i}`, 'X'),
+          organisation: null,
+          results: [race({ status, time: status === 'OK' ? 100 : null, position: status === 'OK' ? 1 : null })],
+        })),
+      },
+    ],
   };
 }
 
 function startList(): StartList {
   return {
     event: { id: '300', name: 'Starts', event: null },
-    classes: [{
-      class: { id: '1', name: 'D21', shortName: null, resultListMode: 'Default' },
-      numberOfEntries: 3,
-      courses: [{ name: 'Long', length: 9000, climb: 300, controls: 22 }],
-      persons: [
-        {
-          person: person('11', 'Ek', 'Eva'), organisation: org('1', 'IK'),
-          starts: [
-            { raceId: null, raceNumber: 1, startTime: '2024-06-01T10:00:00Z', bibNumber: '5', cards: [{ number: '123', type: 'SI' }], course: null },
-            { raceId: null, raceNumber: 2, startTime: '2024-06-02T09:30:00Z', bibNumber: '5', cards: [], course: { name: 'Day2', length: 7000, climb: null, controls: null } },
-          ],
-        },
-        { person: null, organisation: null, starts: [{ raceId: null, raceNumber: 1, startTime: '2024-06-01T10:02:00Z', bibNumber: null, cards: [], course: null }] },
-        { person: person('12', 'Al', 'Bo', 'M'), organisation: null, starts: [{ raceId: null, raceNumber: 1, startTime: null, bibNumber: null, cards: [], course: null }] },
-      ],
-      teams: [],
-    }, {
-      class: { id: '2', name: 'Relay', shortName: 'R', resultListMode: 'Default' },
-      numberOfEntries: null,
-      courses: [],
-      persons: [],
-      teams: [{
-        name: 'Team', organisations: [org('1', 'IK')], bibNumber: '7', startTime: '2024-06-01T12:00:00Z',
-        members: [
-          { person: person('21', 'A', 'B'), organisation: null, leg: 1, legOrder: null, start: { raceId: null, raceNumber: null, startTime: '2024-06-01T12:00:00Z', bibNumber: '7-1', cards: [], course: null } },
-          { person: null, organisation: null, leg: 2, legOrder: 1, start: { raceId: null, raceNumber: null, startTime: null, bibNumber: '7-2', cards: [{ number: '9', type: 'emiTag' }], course: null } },
+    classes: [
+      {
+        class: { id: '1', name: 'D21', shortName: null, resultListMode: 'Default' },
+        numberOfEntries: 3,
+        courses: [{ name: 'Long', length: 9000, climb: 300, controls: 22 }],
+        persons: [
+          {
+            person: person('11', 'Ek', 'Eva'),
+            organisation: org('1', 'IK'),
+            starts: [
+              {
+                raceId: null,
+                raceNumber: 1,
+                startTime: '2024-06-01T10:00:00Z',
+                bibNumber: '5',
+                cards: [{ number: '123', type: 'SI' }],
+                course: null,
+              },
+              {
+                raceId: null,
+                raceNumber: 2,
+                startTime: '2024-06-02T09:30:00Z',
+                bibNumber: '5',
+                cards: [],
+                course: { name: 'Day2', length: 7000, climb: null, controls: null },
+              },
+            ],
+          },
+          {
+            person: null,
+            organisation: null,
+            starts: [
+              {
+                raceId: null,
+                raceNumber: 1,
+                startTime: '2024-06-01T10:02:00Z',
+                bibNumber: null,
+                cards: [],
+                course: null,
+              },
+            ],
+          },
+          {
+            person: person('12', 'Al', 'Bo', 'M'),
+            organisation: null,
+            starts: [{ raceId: null, raceNumber: 1, startTime: null, bibNumber: null, cards: [], course: null }],
+          },
         ],
-      }, {
-        name: null, organisations: [], bibNumber: null, startTime: null, members: [],
-      }],
-    }],
+        teams: [],
+      },
+      {
+        class: { id: '2', name: 'Relay', shortName: 'R', resultListMode: 'Default' },
+        numberOfEntries: null,
+        courses: [],
+        persons: [],
+        teams: [
+          {
+            name: 'Team',
+            organisations: [org('1', 'IK')],
+            bibNumber: '7',
+            startTime: '2024-06-01T12:00:00Z',
+            members: [
+              {
+                person: person('21', 'A', 'B'),
+                organisation: null,
+                leg: 1,
+                legOrder: null,
+                start: {
+                  raceId: null,
+                  raceNumber: null,
+                  startTime: '2024-06-01T12:00:00Z',
+                  bibNumber: '7-1',
+                  cards: [],
+                  course: null,
+                },
+              },
+              {
+                person: null,
+                organisation: null,
+                leg: 2,
+                legOrder: 1,
+                start: {
+                  raceId: null,
+                  raceNumber: null,
+                  startTime: null,
+                  bibNumber: '7-2',
+                  cards: [{ number: '9', type: 'emiTag' }],
+                  course: null,
+                },
+              },
+            ],
+          },
+          {
+            name: null,
+            organisations: [],
+            bibNumber: null,
+            startTime: null,
+            members: [],
+          },
+        ],
+      },
+    ],
   };
 }
 
 function fullEvent(races: { id: string; name: string }[]): Event {
   return {
-    id: '400', name: 'Native event', form: null, classification: 'national', classificationId: '2', status: 'approved', statusId: '3',
-    disciplineIds: [], start: '2024-06-01T08:00:00Z', finish: '2024-06-02T15:00:00Z', organisers: [], classTypeIds: [], entryBreaks: [],
-    entryDeadlines: [], urls: [], message: null, punchingUnitTypes: [], officials: [], parentEventId: null, properties: {}, attributes: [], modifiedAt: null,
-    races: races.map((r, i) => ({ id: r.id, eventId: '400', name: r.name, date: `2024-06-0${i + 1}T08:00:00Z`, distance: null, lightCondition: null, position: null })),
+    id: '400',
+    name: 'Native event',
+    form: null,
+    classification: 'national',
+    classificationId: '2',
+    status: 'approved',
+    statusId: '3',
+    disciplineIds: [],
+    start: '2024-06-01T08:00:00Z',
+    finish: '2024-06-02T15:00:00Z',
+    organisers: [],
+    classTypeIds: [],
+    entryBreaks: [],
+    entryDeadlines: [],
+    urls: [],
+    message: null,
+    punchingUnitTypes: [],
+    officials: [],
+    parentEventId: null,
+    properties: {},
+    attributes: [],
+    modifiedAt: null,
+    races: races.map((r, i) => ({
+      id: r.id,
+      eventId: '400',
+      name: r.name,
+      date: `2024-06-0${i + 1}T08:00:00Z`,
+      distance: null,
+      lightCondition: null,
+      position: null,
+    })),
   };
 }
 
@@ -233,9 +513,18 @@ function fullEvent(races: { id: string; name: string }[]): Event {
 
 const xsdText = hasXsd ? readFileSync(XSD_PATH, 'utf8') : '';
 
-async function validate(files: { fileName: string; contents: string | Uint8Array }[]): Promise<{ valid: boolean; errors: string[] }> {
-  const result = await validateXML({ xml: files, schema: [{ fileName: 'IOF.xsd', contents: xsdText }], maxMemoryPages: 8192 });
-  return { valid: result.valid, errors: result.errors.map((e) => `${e.loc?.fileName ?? ''}:${e.loc?.lineNumber ?? ''} ${e.message}`) };
+async function validate(
+  files: { fileName: string; contents: string | Uint8Array }[],
+): Promise<{ valid: boolean; errors: string[] }> {
+  const result = await validateXML({
+    xml: files,
+    schema: [{ fileName: 'IOF.xsd', contents: xsdText }],
+    maxMemoryPages: 8192,
+  });
+  return {
+    valid: result.valid,
+    errors: result.errors.map((e) => `${e.loc?.fileName ?? ''}:${e.loc?.lineNumber ?? ''} ${e.message}`),
+  };
 }
 
 // --- tests --------------------------------------------------------------------------------------
@@ -258,7 +547,11 @@ describe('writer helpers', () => {
 
   it('writes the Eventor envelope', () => {
     const xml = writeIofResultList(individualList(), CREATE);
-    expect(xml.startsWith('<?xml version="1.0" encoding="utf-8"?>\n<ResultList xmlns="http://www.orienteering.org/datastandard/3.0" xmlns:eventor="http://eventor.orientering.se/iofxmlextensions" iofVersion="3.0" createTime="2024-06-01T18:00:00Z" creator="Eventor" status="Complete">')).toBe(true);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="utf-8"?>\n<ResultList xmlns="http://www.orienteering.org/datastandard/3.0" xmlns:eventor="http://eventor.orientering.se/iofxmlextensions" iofVersion="3.0" createTime="2024-06-01T18:00:00Z" creator="Eventor" status="Complete">',
+      ),
+    ).toBe(true);
     expect(xml).toContain('<Id type="Eventor">1001</Id>');
     expect(xml).toContain('<Name>Sprint &lt;Cup&gt; &amp; "friends"</Name>');
     expect(xml).toContain('<SplitTime status="Additional">');
@@ -296,7 +589,10 @@ describe('round trip: domain -> writer -> reader', () => {
 
   it('maps native race ids to race numbers in the event race order, and back', () => {
     const list = multiRaceList();
-    const event = fullEvent([{ id: 'r1', name: 'Day 1' }, { id: 'r2', name: 'Day 2' }]);
+    const event = fullEvent([
+      { id: 'r1', name: 'Day 1' },
+      { id: 'r2', name: 'Day 2' },
+    ]);
     list.event = { id: '400', name: 'Native event', event };
     for (const p of list.classes[0]!.persons) {
       // Native lists know races by id only; give them in reverse to show the event order wins.
@@ -310,23 +606,40 @@ describe('round trip: domain -> writer -> reader', () => {
     expect(xml).toContain('<eventor:EventRaceId type="Eventor">r2</eventor:EventRaceId>');
     const back = parseIofResultList(xml);
     const results = back.classes[0]!.persons[0]!.results;
-    expect(results.map((r) => [r.raceNumber, r.raceId])).toEqual([[2, 'r2'], [1, 'r1']]);
+    expect(results.map((r) => [r.raceNumber, r.raceId])).toEqual([
+      [2, 'r2'],
+      [1, 'r1'],
+    ]);
     expect(back.event).toEqual({ id: '400', name: 'Native event', event: null });
   });
 
   it('numbers races by first appearance when the event has no race list', () => {
     const list: StartList = {
       event: { id: '1', name: 'E', event: null },
-      classes: [{
-        class: { id: null, name: 'C', shortName: null, resultListMode: 'Default' }, numberOfEntries: null, courses: [], teams: [],
-        persons: [{ person: null, organisation: null, starts: [
-          { raceId: 'b', raceNumber: null, startTime: null, bibNumber: null, cards: [], course: null },
-          { raceId: 'a', raceNumber: null, startTime: null, bibNumber: null, cards: [], course: null },
-        ] }],
-      }],
+      classes: [
+        {
+          class: { id: null, name: 'C', shortName: null, resultListMode: 'Default' },
+          numberOfEntries: null,
+          courses: [],
+          teams: [],
+          persons: [
+            {
+              person: null,
+              organisation: null,
+              starts: [
+                { raceId: 'b', raceNumber: null, startTime: null, bibNumber: null, cards: [], course: null },
+                { raceId: 'a', raceNumber: null, startTime: null, bibNumber: null, cards: [], course: null },
+              ],
+            },
+          ],
+        },
+      ],
     };
     const back = parseIofStartList(writeIofStartList(list, CREATE));
-    expect(back.classes[0]!.persons[0]!.starts.map((s) => [s.raceNumber, s.raceId])).toEqual([[1, 'b'], [2, 'a']]);
+    expect(back.classes[0]!.persons[0]!.starts.map((s) => [s.raceNumber, s.raceId])).toEqual([
+      [1, 'b'],
+      [2, 'a'],
+    ]);
   });
 
   it('writes the team standing on the last leg when that member has none', () => {
@@ -341,7 +654,9 @@ describe('round trip: domain -> writer -> reader', () => {
 
 describe.skipIf(!hasXsd)('XSD validation (xmllint-wasm, official IOF.xsd)', () => {
   it('validates every official example (harness sanity check)', async () => {
-    const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.xml')).sort()
+    const files = readdirSync(EXAMPLES)
+      .filter((f) => f.endsWith('.xml'))
+      .sort()
       .map((f) => ({ fileName: f, contents: new Uint8Array(readFileSync(join(EXAMPLES, f))) }));
     expect(files).toHaveLength(22);
     const result = await validate(files);
@@ -350,19 +665,36 @@ describe.skipIf(!hasXsd)('XSD validation (xmllint-wasm, official IOF.xsd)', () =
   });
 
   it('rejects a deliberately broken document', async () => {
-    const broken = writeIofResultList(individualList(), CREATE).replace('<Status>OK</Status>', '<Status>Winner</Status>');
+    const broken = writeIofResultList(individualList(), CREATE).replace(
+      '<Status>OK</Status>',
+      '<Status>Winner</Status>',
+    );
     const result = await validate([{ fileName: 'broken.xml', contents: broken }]);
     expect(result.valid).toBe(false);
     expect(result.errors.join('\n')).toMatch(/Winner/);
     // Elements out of XSD order are caught too.
-    const swapped = writeIofResultList(individualList(), CREATE).replace('<Status>MissingPunch</Status>', '<Status>MissingPunch</Status>\n<Time>1</Time>');
+    const swapped = writeIofResultList(individualList(), CREATE).replace(
+      '<Status>MissingPunch</Status>',
+      '<Status>MissingPunch</Status>\n<Time>1</Time>',
+    );
     expect((await validate([{ fileName: 'order.xml', contents: swapped }])).valid).toBe(false);
   });
 
   it('validates everything the writer produces', async () => {
     const native = multiRaceList();
-    native.event = { id: '400', name: 'Native', event: fullEvent([{ id: 'r1', name: 'Day 1' }, { id: 'r2', name: 'Day 2' }]) };
-    for (const p of native.classes[0]!.persons) for (const r of p.results) { r.raceId = `r${r.raceNumber}`; r.raceNumber = null; }
+    native.event = {
+      id: '400',
+      name: 'Native',
+      event: fullEvent([
+        { id: 'r1', name: 'Day 1' },
+        { id: 'r2', name: 'Day 2' },
+      ]),
+    };
+    for (const p of native.classes[0]!.persons)
+      for (const r of p.results) {
+        r.raceId = `r${r.raceNumber}`;
+        r.raceNumber = null;
+      }
     const docs = [
       writeIofResultList(individualList(), CREATE),
       writeIofResultList(multiRaceList(), CREATE),
@@ -382,7 +714,10 @@ describe.skipIf(!hasXsd)('XSD validation (xmllint-wasm, official IOF.xsd)', () =
     const base = individualList();
     const cls = base.classes[0]!;
     const template = cls.persons[0]!;
-    cls.persons = Array.from({ length: 3000 }, (_, i) => ({ ...template, person: person(String(i + 1), `F${i}`, 'G') }));
+    cls.persons = Array.from({ length: 3000 }, (_, i) => ({
+      ...template,
+      person: person(String(i + 1), `F${i}`, 'G'),
+    }));
     const xml = writeIofResultList(base, CREATE);
     const result = await validate([{ fileName: 'big.xml', contents: xml }]);
     expect(result.errors.slice(0, 3)).toEqual([]);
@@ -406,13 +741,16 @@ describe.skipIf(!hasXsd)('real files: read -> write -> validate -> read', () => 
 
   function listXml(dir: string, depth = 0): string[] {
     if (depth > 5) return [];
-    return readdirSync(dir).sort().flatMap((name) => {
-      const p = join(dir, name);
-      return statSync(p).isDirectory() ? listXml(p, depth + 1) : name.endsWith('.xml') ? [p] : [];
-    });
+    return readdirSync(dir)
+      .sort()
+      .flatMap((name) => {
+        const p = join(dir, name);
+        return statSync(p).isDirectory() ? listXml(p, depth + 1) : name.endsWith('.xml') ? [p] : [];
+      });
   }
 
-  const write = (doc: IofDocument): string => doc.kind === 'ResultList' ? writeIofResultList(doc.list, CREATE) : writeIofStartList(doc.list, CREATE);
+  const write = (doc: IofDocument): string =>
+    doc.kind === 'ResultList' ? writeIofResultList(doc.list, CREATE) : writeIofStartList(doc.list, CREATE);
 
   it('re-writes every readable fixture as schema-valid IOF XML that reads back the same', async () => {
     const written: { fileName: string; contents: string }[] = [];

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { CLASSIFICATION_IDS, classificationIdOf, classificationOfId, EVENT_CLASSIFICATIONS, EventClassification, KNOWN_CLASSIFICATIONS } from '../src/eventor/model.js';
+import {
+  CLASSIFICATION_IDS,
+  classificationIdOf,
+  classificationOfId,
+  EVENT_CLASSIFICATIONS,
+  EventClassification,
+  KNOWN_CLASSIFICATIONS,
+} from '../src/eventor/model.js';
 import { LANGUAGES } from '../src/i18n/index.js';
 import { classificationText } from '../src/render/index.js';
 
 describe('the one map of event levels', () => {
-  it('maps Eventor\'s classification ids to the model\'s level names and back', () => {
+  it("maps Eventor's classification ids to the model's level names and back", () => {
     expect(CLASSIFICATION_IDS).toEqual(['1', '2', '3', '4', '5', '6']);
     expect(KNOWN_CLASSIFICATIONS).toEqual(['championship', 'national', 'district', 'local', 'club', 'international']);
     for (const id of CLASSIFICATION_IDS) expect(classificationIdOf(classificationOfId(id))).toBe(id);

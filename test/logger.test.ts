@@ -10,10 +10,18 @@ function collect() {
 describe('logger', () => {
   it('writes one JSON line per event with the child fields', () => {
     const out = collect();
-    const log = createLogger({ write: out.write, now: () => new Date('2026-05-01T10:00:00Z') }).child({ interaction: 'abc' });
+    const log = createLogger({ write: out.write, now: () => new Date('2026-05-01T10:00:00Z') }).child({
+      interaction: 'abc',
+    });
     log.info('command', { name: 'events' });
     expect(out.lines).toHaveLength(1);
-    expect(JSON.parse(out.lines[0]!)).toEqual({ time: '2026-05-01T10:00:00.000Z', level: 'info', msg: 'command', interaction: 'abc', name: 'events' });
+    expect(JSON.parse(out.lines[0]!)).toEqual({
+      time: '2026-05-01T10:00:00.000Z',
+      level: 'info',
+      msg: 'command',
+      interaction: 'abc',
+      name: 'events',
+    });
   });
 
   it('drops levels below the threshold', () => {
@@ -30,7 +38,11 @@ describe('logger', () => {
     const log = createLogger({ write: out.write });
     const key = '058b7db0e5714f779d8821e7fbcd0307';
     log.redact(key);
-    log.warn(`request failed for key ${key}`, { apiKey: 'x', nested: { password: 'hunter2', note: `url?k=${key}` }, err: new Error(`bad ${key}`) });
+    log.warn(`request failed for key ${key}`, {
+      apiKey: 'x',
+      nested: { password: 'hunter2', note: `url?k=${key}` },
+      err: new Error(`bad ${key}`),
+    });
     const line = out.lines[0]!;
     expect(line).not.toContain(key);
     expect(line).not.toContain('hunter2');
@@ -85,7 +97,10 @@ describe('a registered secret is masked in every form it takes in a line', () =>
     const shown: string[] = [];
     for (const [name, form] of Object.entries(forms(secret))) {
       log.info(`before ${form} after`, { form: name });
-      log.warn('nested', { form: name, request: { url: `https://example.org/cb?next=${form}&x=1`, list: [`<${form}>`] } });
+      log.warn('nested', {
+        form: name,
+        request: { url: `https://example.org/cb?next=${form}&x=1`, list: [`<${form}>`] },
+      });
       log.debug('as a field name', { form: name, seen: { [form]: true } });
       const error = new Error(`failed with ${form}`, { cause: new Error(`deeper ${form}`) });
       log.error('error', { form: name, error });
@@ -101,7 +116,11 @@ describe('a registered secret is masked in every form it takes in a line', () =>
     return { lines: out.lines, shown };
   }
 
-  for (const [label, secret] of [['a password with "\\&=+ å', PASSWORD], ['a login URL with a query string', LOGIN_URL], ['an API key', API_KEY]] as const) {
+  for (const [label, secret] of [
+    ['a password with "\\&=+ å', PASSWORD],
+    ['a login URL with a query string', LOGIN_URL],
+    ['an API key', API_KEY],
+  ] as const) {
     it(`${label}: no form of it in any line, the rest of the line intact`, () => {
       const { lines } = logEveryForm(secret);
       expect(lines.length).toBe(Object.keys(forms(secret)).length * 4 + 4);
@@ -116,7 +135,9 @@ describe('a registered secret is masked in every form it takes in a line', () =>
       }
       const first = JSON.parse(lines[0]!) as { msg: string };
       expect(first.msg).toBe('before [redacted] after');
-      const errorLine = JSON.parse(lines[3]!) as { error: { message: string; stack: string; cause: { message: string } } };
+      const errorLine = JSON.parse(lines[3]!) as {
+        error: { message: string; stack: string; cause: { message: string } };
+      };
       expect(errorLine.error.message).toBe('failed with [redacted]');
       expect(errorLine.error.stack).toContain('failed with [redacted]');
       expect(errorLine.error.cause.message).toBe('deeper [redacted]');
@@ -125,7 +146,9 @@ describe('a registered secret is masked in every form it takes in a line', () =>
       expect(stackLine.error.code).toBe('E_[redacted]');
       for (const line of lines.slice(-3)) {
         const header = (JSON.parse(line) as { header: string }).header;
-        expect(Buffer.from(header.replace(/^Basic /, '').replace(/\[redacted\]/g, ''), 'base64').toString('utf8')).not.toContain(secret);
+        expect(
+          Buffer.from(header.replace(/^Basic /, '').replace(/\[redacted\]/g, ''), 'base64').toString('utf8'),
+        ).not.toContain(secret);
       }
     });
   }
@@ -149,7 +172,10 @@ describe('a registered secret is masked in every form it takes in a line', () =>
   it('does not log error fields that libraries fill with request details (a Discord interaction URL holds its token)', () => {
     const out = collect();
     const log = createLogger({ write: out.write });
-    const error = Object.assign(new Error('Unknown interaction'), { url: 'https://discord.com/api/v10/interactions/1/aW50ZXJhY3Rpb24tdG9rZW4/callback', requestBody: { json: { content: 'x' } } });
+    const error = Object.assign(new Error('Unknown interaction'), {
+      url: 'https://discord.com/api/v10/interactions/1/aW50ZXJhY3Rpb24tdG9rZW4/callback',
+      requestBody: { json: { content: 'x' } },
+    });
     log.error('reply failed', { error });
     expect(out.lines[0]).not.toContain('aW50ZXJhY3Rpb24tdG9rZW4');
     expect(out.lines[0]).toContain('Unknown interaction');

@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginButton } from '../src/render/login-button.js';
-import { renderMessageText, type MessageView, type SandboxUser } from '../src/sandbox/discord/index.js';
+import { type MessageView, renderMessageText, type SandboxUser } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MINUTE = 60_000;
@@ -24,7 +24,13 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
   beforeAll(async () => {
     world = await startLoopbackWorld({ now });
     const members = world.eventor.dataset.homeClub.members;
-    astrid = members.find((m) => m.hasSettings && m.competitor.cards.length === 1 && m.competitor.cards[0]!.type === 'SI' && m.competitor.preselectedClasses.length > 0)!;
+    astrid = members.find(
+      (m) =>
+        m.hasSettings &&
+        m.competitor.cards.length === 1 &&
+        m.competitor.cards[0]!.type === 'SI' &&
+        m.competitor.preselectedClasses.length > 0,
+    )!;
     sven = members.find((m) => m !== astrid && m.hasSettings && m.competitor.cards.length > 0)!;
     stranger = members.find((m) => m !== astrid && m !== sven)!;
     expect(astrid && sven && stranger).toBeTruthy();
@@ -58,7 +64,8 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
     return { status: response.status, body: await response.text() };
   };
-  const loginRequests = () => world.eventor.requests.filter((r) => r.path.toLowerCase() === '/api/externalloginurl').length;
+  const loginRequests = () =>
+    world.eventor.requests.filter((r) => r.path.toLowerCase() === '/api/externalloginurl').length;
   const fullName = (p: SandboxPerson) => `${p.person.name.given} ${p.person.name.family}`;
 
   it('/login sends a link by DM that works once; the channel reply only says where it is', async () => {
@@ -129,15 +136,27 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     const unlinked = await privateText(run('login', world.admin, 'en-GB'));
     expect(unlinked).toContain('not linked to an Eventor person');
     expect(loginRequests()).toBe(asked);
-    const choices = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'login', focused: 'person', value: '', timeoutMs: 5000 });
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'login',
+      focused: 'person',
+      value: '',
+      timeoutMs: 5000,
+    });
     expect(choices.map((c) => c.value)).toEqual([astrid.person.id]);
   });
 
-  it('the login button gives each clicker their own link, never the poster\'s; unlinked clickers get nothing', async () => {
+  it("the login button gives each clicker their own link, never the poster's; unlinked clickers get nothing", async () => {
     const channel = await world.bot.client.channels.fetch(world.channel.id);
     if (!channel?.isSendable()) throw new Error('channel not sendable');
-    const post = await channel.send({ content: 'Entry deadline tomorrow', components: [{ type: ComponentType.ActionRow, components: [loginButton('en')] }] });
-    const click = (user: SandboxUser, locale: string) => world.discord.clickButton({ message: post.id, user, locale, customId: 'login:button' });
+    const post = await channel.send({
+      content: 'Entry deadline tomorrow',
+      components: [{ type: ComponentType.ActionRow, components: [loginButton('en')] }],
+    });
+    const click = (user: SandboxUser, locale: string) =>
+      world.discord.clickButton({ message: post.id, user, locale, customId: 'login:button' });
 
     const astridDms = world.discord.dms(world.member).length;
     const svenDms = world.discord.dms(world.swedishMember).length;
@@ -169,7 +188,7 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     expect(sv).toContain(sven.competitor.cards[0]!.number);
   });
 
-  it('/card refuses numbers outside the type\'s range before anything is sent', async () => {
+  it("/card refuses numbers outside the type's range before anything is sent", async () => {
     const sent = world.eventor.requests.length;
     const cases: Array<[Record<string, string>, string, RegExp]> = [
       [{ number: '0', type: 'SI' }, 'en-GB', /SPORTident chip number.*1 to 9 999 999.*SI-Card 5/],
@@ -179,7 +198,9 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
       [{ number: '99999999', type: 'Emit' }, 'sv-SE', /inte ett giltigt bricknummer för Emit/],
     ];
     for (const [options, locale, expected] of cases) {
-      expect(await privateText(run('card', locale === 'sv-SE' ? world.swedishMember : world.member, locale, options))).toMatch(expected);
+      expect(
+        await privateText(run('card', locale === 'sv-SE' ? world.swedishMember : world.member, locale, options)),
+      ).toMatch(expected);
     }
     expect(world.eventor.requests.length).toBe(sent);
   });
@@ -194,7 +215,9 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     expect(puts()).toBe(0);
     const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
 
-    const done = await world.discord.clickButton({ message: prompt.id, user: world.member, locale: 'en-GB', customId: save }).reply(WAIT);
+    const done = await world.discord
+      .clickButton({ message: prompt.id, user: world.member, locale: 'en-GB', customId: save })
+      .reply(WAIT);
     const text = renderMessageText(done);
     expect(text).toContain('Saved');
     expect(text).toContain('SPORTident 7654321');
@@ -202,7 +225,11 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     expect(puts()).toBe(1);
     expect(astrid.competitor.cards).toEqual([{ number: '7654321', type: 'SI' }]);
     expect(astrid.competitor.preselectedClasses).toEqual(classes);
-    expect(world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'card')).toMatchObject({ actorId: world.member.id, personId: astrid.person.id, detail: `SI ${oldNumber} -> SI 7654321` });
+    expect(world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'card')).toMatchObject({
+      actorId: world.member.id,
+      personId: astrid.person.id,
+      detail: `SI ${oldNumber} -> SI 7654321`,
+    });
     expect(done.components).toEqual([]);
   });
 
@@ -211,7 +238,9 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
     const puts = world.eventor.requests.filter((r) => r.method === 'PUT').length;
     offset += 11 * MINUTE;
-    const done = await world.discord.clickButton({ message: prompt.id, user: world.member, locale: 'en-GB', customId: save }).reply(WAIT);
+    const done = await world.discord
+      .clickButton({ message: prompt.id, user: world.member, locale: 'en-GB', customId: save })
+      .reply(WAIT);
     expect(renderMessageText(done)).toContain('more than ten minutes old');
     expect(world.eventor.requests.filter((r) => r.method === 'PUT').length).toBe(puts);
     expect(astrid.competitor.cards[0]!.number).toBe('7654321');
@@ -223,10 +252,20 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     // The sandbox keeps ephemeral buttons to their owner, so the same custom id goes on a public post.
     const channel = await world.bot.client.channels.fetch(world.channel.id);
     if (!channel?.isSendable()) throw new Error('channel not sendable');
-    const post = await channel.send({ content: 'x', components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: 1, label: 'Save', custom_id: save }] }] });
+    const post = await channel.send({
+      content: 'x',
+      components: [
+        {
+          type: ComponentType.ActionRow,
+          components: [{ type: ComponentType.Button, style: 1, label: 'Save', custom_id: save }],
+        },
+      ],
+    });
     const puts = world.eventor.requests.filter((r) => r.method === 'PUT').length;
     // The post is public: the refusal goes privately to the clicker, and the post stays as it was.
-    const [refused] = await world.discord.clickButton({ message: post.id, user: world.swedishMember, locale: 'en-GB', customId: save }).waitForFollowUps(1, WAIT);
+    const [refused] = await world.discord
+      .clickButton({ message: post.id, user: world.swedishMember, locale: 'en-GB', customId: save })
+      .waitForFollowUps(1, WAIT);
     expect(renderMessageText(refused!)).toContain('This button is not yours');
     expect(world.discord.message(post.id)!.content).toBe('x');
     expect(world.eventor.requests.filter((r) => r.method === 'PUT').length).toBe(puts);
@@ -242,7 +281,9 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     const prompt = await run('card', world.admin, 'en-GB', { number: '123456', type: 'Emit' }).reply(WAIT);
     expect(renderMessageText(prompt)).toContain('from **none** to **123456**');
     const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
-    const done = await world.discord.clickButton({ message: prompt.id, user: world.admin, locale: 'en-GB', customId: save }).reply(WAIT);
+    const done = await world.discord
+      .clickButton({ message: prompt.id, user: world.admin, locale: 'en-GB', customId: save })
+      .reply(WAIT);
     expect(renderMessageText(done)).toContain('Emit 123456');
     expect(fresh.hasSettings).toBe(true);
     expect(fresh.competitor.cards).toEqual([{ number: '123456', type: 'Emit' }]);

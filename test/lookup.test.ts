@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityChoices, classChoices, eventChoices, fold, memberChoices } from '../src/bot/lookup.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
-import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
+import { type SandboxEventor, startSandboxEventor } from '../src/sandbox/eventor/server.js';
 
 describe('autocomplete lookups against the sandbox Eventor', () => {
   let sandbox: SandboxEventor;

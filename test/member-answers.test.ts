@@ -5,8 +5,8 @@
  * Eventor over HTTP.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderMessageText, type MessageView } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type MessageView, renderMessageText } from '../src/sandbox/discord/index.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const WAIT = { timeoutMs: 15_000 };
 
@@ -19,7 +19,12 @@ describe('what members are told', () => {
 
   const invoke = (name: string, options: Record<string, string | number> = {}, locale: 'en-GB' | 'sv-SE' = 'en-GB') =>
     world.discord.runCommand({
-      guildId: world.guild.id, channelId: world.channel.id, user: locale === 'sv-SE' ? world.swedishMember : world.member, locale, name, options,
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: locale === 'sv-SE' ? world.swedishMember : world.member,
+      locale,
+      name,
+      options,
     });
 
   /** What everyone in the channel sees (no ephemeral messages, no deleted ones). */
@@ -93,7 +98,11 @@ describe('what members are told', () => {
   it('the same for a page button whose deferred update lost its answer: the page still turns', async () => {
     const list = await invoke('events', { days: 365, level: 'all' }).reply(WAIT);
     expect(text(list)).toMatch(/Page 1 of [2-9]/);
-    const next = list.components.flatMap((row) => (row.components ?? []) as Array<{ type: number; custom_id?: string; label?: string; disabled?: boolean }>)
+    const next = list.components
+      .flatMap(
+        (row) =>
+          (row.components ?? []) as Array<{ type: number; custom_id?: string; label?: string; disabled?: boolean }>,
+      )
       .find((c) => c.type === 2 && c.label === 'Next' && !c.disabled);
     expect(next?.custom_id).toBeDefined();
     world.discord.faults.loseAnswer({ route: 'POST /interactions/:interactionId/:token/callback', times: 1 });
@@ -120,10 +129,15 @@ describe('Eventor refusing or not finding a list', () => {
 
   const invoke = (name: string, options: Record<string, string | number>, locale: 'en-GB' | 'sv-SE' = 'en-GB') =>
     world.discord.runCommand({
-      guildId: world.guild.id, channelId: world.channel.id, user: locale === 'sv-SE' ? world.swedishMember : world.member, locale, name, options,
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: locale === 'sv-SE' ? world.swedishMember : world.member,
+      locale,
+      name,
+      options,
     });
 
-  it('a 401 on /events says the key lacks the rights, publicly (it concerns everyone), in the member\'s language', async () => {
+  it("a 401 on /events says the key lacks the rights, publicly (it concerns everyone), in the member's language", async () => {
     world.eventor.faults.add({ path: '/api/events', kind: 'status', status: 401 });
     const reply = await invoke('events', { days: 5, from: '2032-03-01' }).reply(WAIT);
     expect(reply.ephemeral).toBe(false);
@@ -156,7 +170,7 @@ describe('Eventor refusing or not finding a list', () => {
   });
 });
 
-describe('/events when the club\'s district cannot be looked up', () => {
+describe("/events when the club's district cannot be looked up", () => {
   let world: LoopbackWorld;
   beforeAll(async () => {
     world = await startLoopbackWorld();
@@ -165,28 +179,44 @@ describe('/events when the club\'s district cannot be looked up', () => {
     await world?.close();
   });
 
-  it('lists the club\'s own events and says the district is missing, instead of failing', async () => {
+  it("lists the club's own events and says the district is missing, instead of failing", async () => {
     const club = world.eventor.dataset.homeClub.id;
     const district = world.eventor.dataset.homeClub.organisation.parentId!;
     expect(district).toBeTruthy();
     // Eventor gives neither its list of organisations nor the district asked for by id.
     world.eventor.faults.add({ path: '/api/organisations', kind: 'status', status: 503 });
     world.eventor.faults.add({ path: `/api/organisation/${district}`, kind: 'status', status: 404 });
-    const handle = world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'events', options: { days: 60 } });
+    const handle = world.discord.runCommand({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      locale: 'en-GB',
+      name: 'events',
+      options: { days: 60 },
+    });
     const reply = await handle.reply(WAIT);
     expect(reply.ephemeral).toBe(false);
     expect(reply.deleted).toBe(false);
     const body = text(reply);
     expect(body).not.toContain('could not find that event');
     expect(body).toContain('Upcoming events');
-    expect(body).toContain('only the club\'s own events');
+    expect(body).toContain("only the club's own events");
     expect(world.eventor.requests.count(`/api/organisation/${district}`)).toBeGreaterThan(0);
     // The events asked for were the club's alone.
     const asked = world.eventor.requests.filter((request) => request.path.toLowerCase() === '/api/events');
     expect(asked.length).toBeGreaterThan(0);
     expect(asked.at(-1)!.query['organisationIds']).toBe(club);
     // In Swedish too.
-    const swedish = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.swedishMember, locale: 'sv-SE', name: 'events', options: { days: 60 } }).reply(WAIT);
+    const swedish = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.swedishMember,
+        locale: 'sv-SE',
+        name: 'events',
+        options: { days: 60 },
+      })
+      .reply(WAIT);
     expect(text(swedish)).toContain('bara klubbens egna tävlingar');
   });
 });
@@ -201,32 +231,54 @@ describe('wording against facts', () => {
   });
 
   const invoke = (name: string, options: Record<string, string | number>, locale: 'en-GB' | 'sv-SE' = 'en-GB') =>
-    world.discord.runCommand({
-      guildId: world.guild.id, channelId: world.channel.id, user: locale === 'sv-SE' ? world.swedishMember : world.member, locale, name, options,
-    }).answer(WAIT);
+    world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: locale === 'sv-SE' ? world.swedishMember : world.member,
+        locale,
+        name,
+        options,
+      })
+      .answer(WAIT);
 
   it('/entries for a past event nobody from the club entered says so in the past tense; an upcoming one still says "yet"', async () => {
     const club = world.eventor.dataset.homeClub.id;
-    const fromClub = (ev: (typeof world.eventor.dataset.events)[number]) => world.eventor.dataset.entriesAt(ev).some((entry) =>
-      entry.competitor ? entry.competitor.organisation?.id === club : (entry.team?.organisations ?? []).some((o) => o.id === club));
+    const fromClub = (ev: (typeof world.eventor.dataset.events)[number]) =>
+      world.eventor.dataset
+        .entriesAt(ev)
+        .some((entry) =>
+          entry.competitor
+            ? entry.competitor.organisation?.id === club
+            : (entry.team?.organisations ?? []).some((o) => o.id === club),
+        );
     const now = Date.now();
-    const ended = (ev: (typeof world.eventor.dataset.events)[number]) => Date.parse(ev.event.finish ?? ev.event.start ?? '') < now - 86_400_000;
+    const ended = (ev: (typeof world.eventor.dataset.events)[number]) =>
+      Date.parse(ev.event.finish ?? ev.event.start ?? '') < now - 86_400_000;
     const past = world.eventor.dataset.events.find((ev) => ev.event.start !== null && ended(ev) && !fromClub(ev));
-    const upcoming = world.eventor.dataset.events.find((ev) => ev.event.start !== null && Date.parse(ev.event.start) > now + 86_400_000 && !fromClub(ev));
+    const upcoming = world.eventor.dataset.events.find(
+      (ev) => ev.event.start !== null && Date.parse(ev.event.start) > now + 86_400_000 && !fromClub(ev),
+    );
     expect(past, 'the sandbox has a past event without club entries').toBeDefined();
     expect(upcoming, 'the sandbox has an upcoming event without club entries').toBeDefined();
     const before = text(await invoke('entries', { event: past!.event.id }));
     expect(before).toContain('Nobody from the club entered.');
     expect(before).not.toContain('yet');
-    expect(text(await invoke('entries', { event: past!.event.id }, 'sv-SE'))).toContain('Ingen från klubben anmälde sig.');
-    expect(text(await invoke('entries', { event: upcoming!.event.id }))).toContain('Nobody from the club has entered yet.');
+    expect(text(await invoke('entries', { event: past!.event.id }, 'sv-SE'))).toContain(
+      'Ingen från klubben anmälde sig.',
+    );
+    expect(text(await invoke('entries', { event: upcoming!.event.id }))).toContain(
+      'Nobody from the club has entered yet.',
+    );
   });
 
   it('/activities for a period with past days and no activities says "no activities in this period", not "upcoming"', async () => {
     const past = text(await invoke('activities', { from: '2001-01-01', to: '2001-01-31' }));
     expect(past).toContain('No activities in this period.');
     expect(past).not.toContain('upcoming');
-    expect(text(await invoke('activities', { from: '2001-01-01', to: '2001-01-31' }, 'sv-SE'))).toContain('Inga aktiviteter under den här perioden.');
+    expect(text(await invoke('activities', { from: '2001-01-01', to: '2001-01-31' }, 'sv-SE'))).toContain(
+      'Inga aktiviteter under den här perioden.',
+    );
     const future = text(await invoke('activities', { from: '2098-01-01', to: '2098-01-31' }));
     expect(future).toContain('No upcoming activities.');
   });

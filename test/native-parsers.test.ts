@@ -3,18 +3,39 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidResponse } from '../src/eventor/errors.js';
+import type { Competitor, EventDocument, ResultList } from '../src/eventor/model.js';
 import {
-  NATIVE_ROOTS, detectNativeRoot, parseActivity, parseActivityList, parseCompetitor, parseCompetitorCountList,
-  parseCompetitorList, parseDocumentList, parseEntryFeeList, parseEntryList, parseEvent, parseEventClassList,
-  parseEventList, parseExternalLoginUrl, parseOrganisation, parseOrganisationList, parsePerson, parsePersonList,
-  parseResultList, parseResultListList, parseStartList, parseStartListList, serializeCompetitor,
+  Competitor as CompetitorSchema,
+  EventDocument as EventDocumentSchema,
+  ResultList as ResultListSchema,
+} from '../src/eventor/model.js';
+import {
+  detectNativeRoot,
+  NATIVE_ROOTS,
+  parseActivity,
+  parseActivityList,
+  parseCompetitor,
+  parseCompetitorCountList,
+  parseCompetitorList,
+  parseDocumentList,
+  parseEntryFeeList,
+  parseEntryList,
+  parseEvent,
+  parseEventClassList,
+  parseEventList,
+  parseExternalLoginUrl,
+  parseOrganisation,
+  parseOrganisationList,
+  parsePerson,
+  parsePersonList,
+  parseResultList,
+  parseResultListList,
+  parseStartList,
+  parseStartListList,
+  serializeCompetitor,
 } from '../src/eventor/native/index.js';
-import { Competitor as CompetitorSchema } from '../src/eventor/model.js';
-import type { Competitor } from '../src/eventor/model.js';
-import { checkStructure, parseNativeDocument, parseNativeDocumentChunked } from '../src/eventor/xml.js';
 import { validateClassedList, validateList } from '../src/eventor/native/validate.js';
-import { EventDocument as EventDocumentSchema, ResultList as ResultListSchema } from '../src/eventor/model.js';
-import type { EventDocument, ResultList } from '../src/eventor/model.js';
+import { checkStructure, parseNativeDocument, parseNativeDocumentChunked } from '../src/eventor/xml.js';
 
 const UTC = { timeZone: 'UTC' };
 const STHLM = { timeZone: 'Europe/Stockholm' };
@@ -47,7 +68,8 @@ function person(id: string, family = 'Family', given = '<Given sequence="1">Give
     <BirthDate><Date>2001-01-01</Date></BirthDate><Nationality><CountryId value="752"/></Nationality></Person>`;
 }
 
-const ORG = '<Organisation><OrganisationId>7</OrganisationId><Name>Club A</Name><ShortName>CA</ShortName><OrganisationTypeId>5</OrganisationTypeId><Country><CountryId value="752"/><Alpha3 value="SWE"/></Country></Organisation>';
+const ORG =
+  '<Organisation><OrganisationId>7</OrganisationId><Name>Club A</Name><ShortName>CA</ShortName><OrganisationTypeId>5</OrganisationTypeId><Country><CountryId value="752"/><Alpha3 value="SWE"/></Country></Organisation>';
 
 function resultList(body: string, attrs = ''): string {
   return `${DECL}<ResultList ${NS}${attrs}>${EVENT}<ClassResult numberOfEntries="2" numberOfStarts="2">
@@ -90,10 +112,13 @@ describe('xml: document checks', () => {
   });
 
   it('rejects an HTML page (403 or maintenance) clearly', () => {
-    const html = '<!DOCTYPE html>\n<html><head><title>403 - Forbidden</title></head><body><p>Access denied<br></body></html>';
+    const html =
+      '<!DOCTYPE html>\n<html><head><title>403 - Forbidden</title></head><body><p>Access denied<br></body></html>';
     const e = invalid(() => parseEventList(html, UTC));
     expect(e.problem).toMatch(/HTML page/);
-    expect(invalid(() => parseEventList('<html><body>Down for maintenance</body></html>', UTC)).problem).toMatch(/HTML/);
+    expect(invalid(() => parseEventList('<html><body>Down for maintenance</body></html>', UTC)).problem).toMatch(
+      /HTML/,
+    );
   });
 
   it('rejects non-XML bodies and empty bodies', () => {
@@ -149,7 +174,9 @@ describe('xml: document checks', () => {
   });
 
   it('parses big lists class by class with the same result as in one go', () => {
-    const xml = resultList(personResult('1', OK_RESULT) + personResult('2', OK_RESULT.replace('<ResultPosition>1', '<ResultPosition>2')));
+    const xml = resultList(
+      personResult('1', OK_RESULT) + personResult('2', OK_RESULT.replace('<ResultPosition>1', '<ResultPosition>2')),
+    );
     const whole = parseNativeDocument(xml, 'ResultList');
     const chunked = parseNativeDocumentChunked(xml, 'ResultList', 'ClassResult', 0);
     expect([...chunked.chunks]).toEqual([(whole['ClassResult'] as unknown[])[0]]);
@@ -160,7 +187,9 @@ describe('xml: document checks', () => {
 
 describe('accessors: missing and empty elements', () => {
   it('names the path of a missing required element', () => {
-    const xml = resultList(personResult('1', OK_RESULT) + personResult('2', OK_RESULT.replace('<CompetitorStatus value="OK"/>', '')));
+    const xml = resultList(
+      personResult('1', OK_RESULT) + personResult('2', OK_RESULT.replace('<CompetitorStatus value="OK"/>', '')),
+    );
     const e = invalid(() => parseResultList(xml, STHLM));
     expect(e.problem).toBe('missing <CompetitorStatus>');
     expect(e.path).toBe('ResultList/ClassResult/PersonResult[2]/Result/CompetitorStatus');
@@ -192,7 +221,8 @@ describe('accessors: missing and empty elements', () => {
   });
 
   it('reads an empty <Name/> as an empty name, but a missing one is an error', () => {
-    const ev = (name: string) => `${DECL}<Event><EventId>1</EventId>${name}<StartDate><Date>2026-01-01</Date></StartDate></Event>`;
+    const ev = (name: string) =>
+      `${DECL}<Event><EventId>1</EventId>${name}<StartDate><Date>2026-01-01</Date></StartDate></Event>`;
     expect(parseEvent(ev('<Name/>'), UTC).name).toBe('');
     expect(invalid(() => parseEvent(ev(''), UTC)).path).toBe('Event/Name');
   });
@@ -214,7 +244,10 @@ describe('names, times and statuses', () => {
   });
 
   it('converts Date+Clock in the document zone, across DST', () => {
-    const ev = (date: string, clock: string) => `${DECL}<Event><EventId>1</EventId><Name>x</Name><EventClassificationId>9</EventClassificationId>
+    const ev = (
+      date: string,
+      clock: string,
+    ) => `${DECL}<Event><EventId>1</EventId><Name>x</Name><EventClassificationId>9</EventClassificationId>
       <EventStatusId>99</EventStatusId><StartDate><Date>${date}</Date><Clock>${clock}</Clock></StartDate></Event>`;
     expect(parseEvent(ev('2026-01-15', '12:00:00'), STHLM).start).toBe('2026-01-15T11:00:00Z');
     expect(parseEvent(ev('2026-07-15', '12:00:00'), STHLM).start).toBe('2026-07-15T10:00:00Z');
@@ -239,18 +272,35 @@ describe('names, times and statuses', () => {
 
   it('maps native statuses and rejects unknown ones with the path', () => {
     const statuses: Record<string, string> = {
-      OK: 'OK', MisPunch: 'MissingPunch', SportWithdr: 'SportingWithdrawal', DidNotStart: 'DidNotStart',
-      DidNotFinish: 'DidNotFinish', Disqualified: 'Disqualified', OverTime: 'OverTime', NotCompeting: 'NotCompeting',
-      Moved: 'Moved', MovedUp: 'MovedUp', Cancelled: 'Cancelled', Active: 'Active', Inactive: 'Inactive', Finished: 'Finished',
+      OK: 'OK',
+      MisPunch: 'MissingPunch',
+      SportWithdr: 'SportingWithdrawal',
+      DidNotStart: 'DidNotStart',
+      DidNotFinish: 'DidNotFinish',
+      Disqualified: 'Disqualified',
+      OverTime: 'OverTime',
+      NotCompeting: 'NotCompeting',
+      Moved: 'Moved',
+      MovedUp: 'MovedUp',
+      Cancelled: 'Cancelled',
+      Active: 'Active',
+      Inactive: 'Inactive',
+      Finished: 'Finished',
     };
     for (const [native, model] of Object.entries(statuses)) {
       const xml = resultList(personResult('1', `<Result><CompetitorStatus value="${native}"/></Result>`));
       expect(parseResultList(xml, UTC).classes[0]!.persons[0]!.results[0]!.status).toBe(model);
     }
-    const e = invalid(() => parseResultList(resultList(personResult('1', '<Result><CompetitorStatus value="Teleported"/></Result>')), UTC));
+    const e = invalid(() =>
+      parseResultList(resultList(personResult('1', '<Result><CompetitorStatus value="Teleported"/></Result>')), UTC),
+    );
     expect(e.problem).toBe("unknown CompetitorStatus 'Teleported'");
     expect(e.path).toBe('ResultList/ClassResult/PersonResult/Result/CompetitorStatus');
-    expect(invalid(() => parseResultList(resultList(personResult('1', '<Result><CompetitorStatus value="__proto__"/></Result>')), UTC)).problem).toMatch(/unknown/);
+    expect(
+      invalid(() =>
+        parseResultList(resultList(personResult('1', '<Result><CompetitorStatus value="__proto__"/></Result>')), UTC),
+      ).problem,
+    ).toMatch(/unknown/);
   });
 });
 
@@ -263,13 +313,26 @@ describe('result lists', () => {
     expect(cls.class).toEqual({ id: '300', name: 'D21', shortName: 'D21', resultListMode: 'Default' });
     expect(cls.numberOfEntries).toBe(2);
     const p = cls.persons[0]!;
-    expect(p.person).toEqual({ id: '1', name: { family: 'Family', given: 'Given' }, sex: 'F', birthDate: '2001-01-01', countryCode: null });
+    expect(p.person).toEqual({
+      id: '1',
+      name: { family: 'Family', given: 'Given' },
+      sex: 'F',
+      birthDate: '2001-01-01',
+      countryCode: null,
+    });
     expect(p.organisation).toEqual({ id: '7', name: 'Club A', shortName: 'CA', countryCode: 'SWE' });
     expect(p.results).toHaveLength(1);
     const r = p.results[0]!;
     expect(r).toMatchObject({
-      raceId: null, bibNumber: '12', startTime: '2026-06-06T08:30:00Z', finishTime: '2026-06-06T09:16:33Z',
-      time: 2793, timeBehind: 0, position: 1, status: 'OK', cards: [{ number: '123456', type: null }],
+      raceId: null,
+      bibNumber: '12',
+      startTime: '2026-06-06T08:30:00Z',
+      finishTime: '2026-06-06T09:16:33Z',
+      time: 2793,
+      timeBehind: 0,
+      position: 1,
+      status: 'OK',
+      cards: [{ number: '123456', type: null }],
     });
     expect(r.splits).toEqual([
       { controlCode: '31', time: 241, status: 'OK' },
@@ -280,7 +343,9 @@ describe('result lists', () => {
   });
 
   it('has null position and time behind when not OK, and reads H:MM:SS', () => {
-    const xml = resultList(personResult('1', '<Result><Time>1:06:45</Time><CompetitorStatus value="MisPunch"/></Result>'));
+    const xml = resultList(
+      personResult('1', '<Result><Time>1:06:45</Time><CompetitorStatus value="MisPunch"/></Result>'),
+    );
     const r = parseResultList(xml, UTC).classes[0]!.persons[0]!.results[0]!;
     expect(r).toMatchObject({ time: 4005, timeBehind: null, position: null, status: 'MissingPunch' });
   });
@@ -296,7 +361,10 @@ describe('result lists', () => {
   });
 
   it('takes a single Result race id from its EventRaceId', () => {
-    const r = parseResultList(resultList(personResult('1', '<Result><EventRaceId>205</EventRaceId><CompetitorStatus value="OK"/></Result>')), UTC);
+    const r = parseResultList(
+      resultList(personResult('1', '<Result><EventRaceId>205</EventRaceId><CompetitorStatus value="OK"/></Result>')),
+      UTC,
+    );
     expect(r.classes[0]!.persons[0]!.results[0]!.raceId).toBe('205');
   });
 
@@ -311,7 +379,15 @@ describe('result lists', () => {
     </TeamResult>`;
     const list = parseResultList(resultList(team), STHLM);
     const t = list.classes[0]!.teams[0]!;
-    expect(t).toMatchObject({ name: 'Club A 1', bibNumber: '88', startTime: '2026-06-06T16:00:00Z', time: 6060, position: 9, status: 'OK', timeBehind: null });
+    expect(t).toMatchObject({
+      name: 'Club A 1',
+      bibNumber: '88',
+      startTime: '2026-06-06T16:00:00Z',
+      time: 6060,
+      position: 9,
+      status: 'OK',
+      timeBehind: null,
+    });
     expect(t.organisations.map((o) => o.id)).toEqual(['7']);
     expect(t.members).toHaveLength(2);
     expect(t.members[0]!.result).toMatchObject({ time: 1200, timeBehind: 678, position: 94, status: 'OK' });
@@ -336,14 +412,19 @@ describe('result lists', () => {
     const persons: string[] = [];
     for (let i = 0; i < 2500; i++) persons.push(personResult(String(i + 1), OK_RESULT));
     const body = persons.join('');
-    const xml = resultList(body).replace('</ResultList>', `<ClassResult><EventClass><EventClassId>301</EventClassId><Name>H21</Name></EventClass>${body}</ClassResult></ResultList>`);
+    const xml = resultList(body).replace(
+      '</ResultList>',
+      `<ClassResult><EventClass><EventClassId>301</EventClassId><Name>H21</Name></EventClass>${body}</ClassResult></ResultList>`,
+    );
     expect(xml.length).toBeGreaterThan(1_000_000);
     const list = parseResultList(xml, STHLM);
     expect(list.classes.map((c) => c.persons.length)).toEqual([2500, 2500]);
     expect(list.classes[1]!.persons[2499]!.results[0]!.splits).toHaveLength(4);
     const broken = xml.replace(/(<PersonResult>(?:(?!<\/PersonResult>).)*?)<CompetitorStatus value="OK"\/>/s, '$1');
-    expect(invalid(() => parseResultList(broken.slice(0, broken.lastIndexOf('</ResultList>')) + '</ResultList>', STHLM)).path)
-      .toBe('ResultList/ClassResult[1]/PersonResult[1]/Result/CompetitorStatus');
+    expect(
+      invalid(() => parseResultList(`${broken.slice(0, broken.lastIndexOf('</ResultList>'))}</ResultList>`, STHLM))
+        .path,
+    ).toBe('ResultList/ClassResult[1]/PersonResult[1]/Result/CompetitorStatus');
     expect(invalid(() => parseResultList(xml.slice(0, -40), STHLM)).problem).toMatch(/truncated|malformed/);
   });
 });
@@ -378,18 +459,35 @@ describe('start lists', () => {
 
 describe('big start lists', () => {
   it('parses a start list over the chunking threshold class by class', () => {
-    const start = (i: number) => `<PersonStart>${person(String(i))}${ORG}<Start><BibNumber>${i}</BibNumber><CCardId>${500000 + i}</CCardId>
+    const start = (
+      i: number,
+    ) => `<PersonStart>${person(String(i))}${ORG}<Start><BibNumber>${i}</BibNumber><CCardId>${500000 + i}</CCardId>
       <StartTime><Date>2026-06-06</Date><Clock>10:${String(i % 60).padStart(2, '0')}:00</Clock></StartTime></Start></PersonStart>`;
-    const cls = (id: number, from: number) => `<ClassStart numberOfEntries="2000"><EventClass><EventClassId>${id}</EventClassId><Name>C${id}</Name></EventClass>${
-      Array.from({ length: 2000 }, (_, k) => start(from + k)).join('')}</ClassStart>`;
+    const cls = (id: number, from: number) =>
+      `<ClassStart numberOfEntries="2000"><EventClass><EventClassId>${id}</EventClassId><Name>C${id}</Name></EventClass>${Array.from(
+        { length: 2000 },
+        (_, k) => start(from + k),
+      ).join('')}</ClassStart>`;
     const xml = `${DECL}<StartList ${NS}>${EVENT}${cls(1, 1)}${cls(2, 2001)}</StartList>`;
     expect(xml.length).toBeGreaterThan(1_000_000);
     const list = parseStartList(xml, OSLO);
     expect(list.event.id).toBe('100');
-    expect(list.classes.map((c) => [c.class.id, c.persons.length])).toEqual([['1', 2000], ['2', 2000]]);
-    expect(list.classes[1]!.persons[1999]!.starts[0]).toMatchObject({ bibNumber: '4000', cards: [{ number: '504000', type: null }], startTime: '2026-06-06T08:40:00Z' });
-    const broken = xml.replace('<PersonStart><Person sex="F"><PersonName><Family>Family</Family><Given sequence="1">Given</Given></PersonName><PersonId>2001</PersonId>', '<PersonStart><Person sex="F"><PersonId>2001</PersonId>');
-    expect(invalid(() => parseStartList(broken, OSLO)).path).toBe('StartList/ClassStart[2]/PersonStart[1]/Person/PersonName');
+    expect(list.classes.map((c) => [c.class.id, c.persons.length])).toEqual([
+      ['1', 2000],
+      ['2', 2000],
+    ]);
+    expect(list.classes[1]!.persons[1999]!.starts[0]).toMatchObject({
+      bibNumber: '4000',
+      cards: [{ number: '504000', type: null }],
+      startTime: '2026-06-06T08:40:00Z',
+    });
+    const broken = xml.replace(
+      '<PersonStart><Person sex="F"><PersonName><Family>Family</Family><Given sequence="1">Given</Given></PersonName><PersonId>2001</PersonId>',
+      '<PersonStart><Person sex="F"><PersonId>2001</PersonId>',
+    );
+    expect(invalid(() => parseStartList(broken, OSLO)).path).toBe(
+      'StartList/ClassStart[2]/PersonStart[1]/Person/PersonName',
+    );
   });
 });
 
@@ -412,7 +510,15 @@ Line 2 &lt;b&gt;</Value></HashTableEntry>
 
   it('normalises an Event', () => {
     const e = parseEvent(event, OSLO);
-    expect(e).toMatchObject({ id: '1', form: 'IndMultiDay', classification: 'championship', status: 'canceled', start: '2026-05-12T15:30:00Z', finish: null, parentEventId: '0' });
+    expect(e).toMatchObject({
+      id: '1',
+      form: 'IndMultiDay',
+      classification: 'championship',
+      status: 'canceled',
+      start: '2026-05-12T15:30:00Z',
+      finish: null,
+      parentEventId: '0',
+    });
     expect(e.organisers).toEqual([
       { id: '150', name: 'Org', shortName: 'O', countryCode: 'NOR' },
       { id: '3', name: 'District', shortName: null, countryCode: null },
@@ -424,8 +530,24 @@ Line 2 &lt;b&gt;</Value></HashTableEntry>
     // 05-05 21:59:59Z appears as both a "to" and a "from - 1 s": once.
     expect(e.entryDeadlines).toEqual(['2026-05-05T21:59:59Z', '2026-05-10T21:59:59Z']);
     expect(e.races).toEqual([
-      { id: '10', eventId: '1', name: 'Dag 1', date: '2026-05-12T15:30:00Z', distance: null, lightCondition: null, position: { lat: 59.96, lon: 10.74 } },
-      { id: '11', eventId: '1', name: null, date: '2026-05-12T22:00:00Z', distance: null, lightCondition: null, position: null },
+      {
+        id: '10',
+        eventId: '1',
+        name: 'Dag 1',
+        date: '2026-05-12T15:30:00Z',
+        distance: null,
+        lightCondition: null,
+        position: { lat: 59.96, lon: 10.74 },
+      },
+      {
+        id: '11',
+        eventId: '1',
+        name: null,
+        date: '2026-05-12T22:00:00Z',
+        distance: null,
+        lightCondition: null,
+        position: null,
+      },
     ]);
     expect(e.message).toBe('Line 1\nLine 2 <b>');
     expect(e.properties['officialResult_10']).toBe('2026-05-12 18:17:24');
@@ -437,8 +559,19 @@ Line 2 &lt;b&gt;</Value></HashTableEntry>
 
   it('reads DocumentList attributes, xs:dateTime in the document zone', () => {
     const xml = `${DECL}<DocumentList><Document id="5" referenceId="1" name="Innbydelse" url="https://x.example/d/5" type="Invitation" modifyDate="2026-04-14T15:59:39"/></DocumentList>`;
-    expect(parseDocumentList(xml, OSLO)).toEqual([{ id: '5', eventId: '1', name: 'Innbydelse', url: 'https://x.example/d/5', type: 'Invitation', modifiedAt: '2026-04-14T13:59:39Z' }]);
-    expect(invalid(() => parseDocumentList(`${DECL}<DocumentList><Document url="u"/></DocumentList>`, OSLO)).path).toBe('DocumentList/Document/@id');
+    expect(parseDocumentList(xml, OSLO)).toEqual([
+      {
+        id: '5',
+        eventId: '1',
+        name: 'Innbydelse',
+        url: 'https://x.example/d/5',
+        type: 'Invitation',
+        modifiedAt: '2026-04-14T13:59:39Z',
+      },
+    ]);
+    expect(invalid(() => parseDocumentList(`${DECL}<DocumentList><Document url="u"/></DocumentList>`, OSLO)).path).toBe(
+      'DocumentList/Document/@id',
+    );
   });
 
   it('reads event classes with fees in sequence order and relay legs', () => {
@@ -447,21 +580,45 @@ Line 2 &lt;b&gt;</Value></HashTableEntry>
       <ClassEntryFee><EntryFeeId>60</EntryFeeId><Sequence>60</Sequence></ClassEntryFee><ClassEntryFee><EntryFeeId>20</EntryFeeId><Sequence>20</Sequence></ClassEntryFee>
       <ClassRaceInfo relayLeg="1" noOfEntries="19" noOfStarts="18"><ClassRaceInfoId>9</ClassRaceInfoId><EventRaceId>8</EventRaceId><ClassRaceStatus value="allocated"/></ClassRaceInfo>
       </EventClass></EventClassList>`;
-    expect(parseEventClassList(xml, UTC)).toEqual([{
-      id: '1', name: 'Relay', shortName: 'R', sex: 'B', minAge: 5, maxAge: null, status: 'normal', classTypeId: '2', baseClassId: null,
-      numberOfEntries: 19, teamEntry: true, numberOfLegs: 3, entryFeeIds: ['20', '60'],
-      races: [{ id: '9', raceId: '8', relayLeg: 1, entries: 19, starts: 18, status: 'allocated' }],
-    }]);
+    expect(parseEventClassList(xml, UTC)).toEqual([
+      {
+        id: '1',
+        name: 'Relay',
+        shortName: 'R',
+        sex: 'B',
+        minAge: 5,
+        maxAge: null,
+        status: 'normal',
+        classTypeId: '2',
+        baseClassId: null,
+        numberOfEntries: 19,
+        teamEntry: true,
+        numberOfLegs: 3,
+        entryFeeIds: ['20', '60'],
+        races: [{ id: '9', raceId: '8', relayLeg: 1, entries: 19, starts: 18, status: 'allocated' }],
+      },
+    ]);
   });
 
   it('reads entry fees', () => {
     const xml = `${DECL}<EntryFeeList><EntryFee taxIncluded="N" entryFeeType="youth" valueOperator="percent"><EntryFeeId>1</EntryFeeId><Name>Late</Name>
       <Amount currency="NOK">50</Amount><ValidFromDate><Date>2026-05-01</Date><Clock>00:00:00</Clock></ValidFromDate>
       <FromDateOfBirth><Date>2010-01-01</Date></FromDateOfBirth></EntryFee></EntryFeeList>`;
-    expect(parseEntryFeeList(xml, OSLO)).toEqual([{
-      id: '1', name: 'Late', amount: 50, currency: 'NOK', type: 'youth', valueOperator: 'percent', taxIncluded: false,
-      validFrom: '2026-04-30T22:00:00Z', validTo: null, birthDateFrom: '2010-01-01', birthDateTo: null,
-    }]);
+    expect(parseEntryFeeList(xml, OSLO)).toEqual([
+      {
+        id: '1',
+        name: 'Late',
+        amount: 50,
+        currency: 'NOK',
+        type: 'youth',
+        valueOperator: 'percent',
+        taxIncluded: false,
+        validFrom: '2026-04-30T22:00:00Z',
+        validTo: null,
+        birthDateFrom: '2010-01-01',
+        birthDateTo: null,
+      },
+    ]);
   });
 
   it('reads entries with ids, a full event, classes by sequence, and team entries', () => {
@@ -474,21 +631,44 @@ Line 2 &lt;b&gt;</Value></HashTableEntry>
       <TeamCompetitor><TeamCompetitorId>1</TeamCompetitorId><PersonId>5</PersonId><TeamSequence>1</TeamSequence></TeamCompetitor><EventId>100</EventId></Entry></EntryList>`;
     const [a, b] = parseEntryList(xml, OSLO);
     expect(a).toMatchObject({
-      id: '1', classIds: ['11', '22'], classNames: ['H21'], raceIds: ['200'], bibNumber: null, entryDate: '2026-04-14T12:46:04Z', entryFeeIds: ['5'], team: null,
-      competitor: { competitorId: 'ab12', personId: 'cd34', person: null, organisation: { id: '89', name: null, shortName: null, countryCode: null }, cards: [{ number: '9407999', type: 'emiTag' }] },
+      id: '1',
+      classIds: ['11', '22'],
+      classNames: ['H21'],
+      raceIds: ['200'],
+      bibNumber: null,
+      entryDate: '2026-04-14T12:46:04Z',
+      entryFeeIds: ['5'],
+      team: null,
+      competitor: {
+        competitorId: 'ab12',
+        personId: 'cd34',
+        person: null,
+        organisation: { id: '89', name: null, shortName: null, countryCode: null },
+        cards: [{ number: '9407999', type: 'emiTag' }],
+      },
     });
     expect(a!.event.event!.id).toBe('100');
-    expect(b).toMatchObject({ competitor: null, team: { name: 'Team', organisations: [{ id: '7' }], members: [{ personId: '5', organisationId: null, leg: 1 }] }, event: { id: '100', event: null } });
+    expect(b).toMatchObject({
+      competitor: null,
+      team: { name: 'Team', organisations: [{ id: '7' }], members: [{ personId: '5', organisationId: null, leg: 1 }] },
+      event: { id: '100', event: null },
+    });
   });
 
   it('reads competitor counts from attributes', () => {
     const xml = `${DECL}<CompetitorCountList><CompetitorCount eventId="1" eventRaceId="2" numberOfEntries="162" numberOfStarts="0">
       <ClassCompetitorCount eventClassId="3" numberOfEntries="5" numberOfStarts="4"/><OrganisationCompetitorCount organisationId="4" numberOfEntries="2" numberOfStarts="1"/>
       </CompetitorCount></CompetitorCountList>`;
-    expect(parseCompetitorCountList(xml, UTC)).toEqual([{
-      eventId: '1', raceId: '2', entries: 162, starts: 0,
-      classes: [{ classId: '3', entries: 5, starts: 4 }], organisations: [{ organisationId: '4', entries: 2, starts: 1 }],
-    }]);
+    expect(parseCompetitorCountList(xml, UTC)).toEqual([
+      {
+        eventId: '1',
+        raceId: '2',
+        entries: 162,
+        starts: 0,
+        classes: [{ classId: '3', entries: 5, starts: 4 }],
+        organisations: [{ organisationId: '4', entries: 2, starts: 1 }],
+      },
+    ]);
   });
 });
 
@@ -501,12 +681,25 @@ describe('organisations, persons, competitors, login link, activities', () => {
   it('reads an organisation and a list', () => {
     const o = parseOrganisation(DECL + org, OSLO);
     expect(o).toEqual({
-      id: '273', name: 'Club', shortName: 'C', mediaName: null, kind: 'district', typeId: '2', countryCode: null, parentId: '3',
+      id: '273',
+      name: 'Club',
+      shortName: 'C',
+      mediaName: null,
+      kind: 'district',
+      typeId: '2',
+      countryCode: null,
+      parentId: '3',
       modifiedAt: '2017-05-24T20:53:27Z',
-      contact: { emails: ['a@example.org'], phones: ['123'], addresses: [{ careOf: 'A', street: 'S 1', zipCode: '1234', city: 'X', countryCode: 'NOR' }] },
+      contact: {
+        emails: ['a@example.org'],
+        phones: ['123'],
+        addresses: [{ careOf: 'A', street: 'S 1', zipCode: '1234', city: 'X', countryCode: 'NOR' }],
+      },
     });
     expect(parseOrganisationList(`${DECL}<OrganisationList>${org}${org}</OrganisationList>`, OSLO)).toHaveLength(2);
-    expect(invalid(() => parseOrganisation(`${DECL}<Organisation><Name>x</Name></Organisation>`, OSLO)).path).toBe('Organisation/OrganisationId');
+    expect(invalid(() => parseOrganisation(`${DECL}<Organisation><Name>x</Name></Organisation>`, OSLO)).path).toBe(
+      'Organisation/OrganisationId',
+    );
   });
 
   it('reads a person with roles (authenticatePerson)', () => {
@@ -514,24 +707,50 @@ describe('organisations, persons, competitors, login link, activities', () => {
       <OrganisationId>7</OrganisationId><Role><OrganisationId>7</OrganisationId><RoleTypeId>1</RoleTypeId></Role><Role><OrganisationId>7</OrganisationId><RoleTypeId>10</RoleTypeId></Role>
       <ExternalPersonId typeId="2" id="X1"/><ModifyDate><Date>2026-01-01</Date><Clock>12:00:00</Clock></ModifyDate></Person>`;
     expect(parsePerson(xml, STHLM)).toEqual({
-      id: '9', name: { family: 'F', given: 'G' }, sex: 'M', birthDate: null, countryCode: null, organisationId: '7',
-      roles: [{ organisationId: '7', roleTypeId: '1' }, { organisationId: '7', roleTypeId: '10' }],
-      externalIds: [{ type: '2', id: 'X1' }], contact: null, modifiedAt: '2026-01-01T11:00:00Z',
+      id: '9',
+      name: { family: 'F', given: 'G' },
+      sex: 'M',
+      birthDate: null,
+      countryCode: null,
+      organisationId: '7',
+      roles: [
+        { organisationId: '7', roleTypeId: '1' },
+        { organisationId: '7', roleTypeId: '10' },
+      ],
+      externalIds: [{ type: '2', id: 'X1' }],
+      contact: null,
+      modifiedAt: '2026-01-01T11:00:00Z',
     });
-    expect(invalid(() => parsePerson(`${DECL}<Person><PersonId>1</PersonId></Person>`, UTC)).path).toBe('Person/PersonName');
+    expect(invalid(() => parsePerson(`${DECL}<Person><PersonId>1</PersonId></Person>`, UTC)).path).toBe(
+      'Person/PersonName',
+    );
   });
 
   const competitor: Competitor = {
-    competitorId: '55', personId: '9', person: null, organisationId: '7',
-    cards: [{ number: '123456', type: 'SI' }, { number: '9<&>"', type: null }],
-    preselectedClasses: [{ sequence: 1, baseClassId: '30', classShortName: null }, { sequence: 2, baseClassId: null, classShortName: 'H21 & "K"' }],
-    disciplineId: '1', modifiedAt: null,
+    competitorId: '55',
+    personId: '9',
+    person: null,
+    organisationId: '7',
+    cards: [
+      { number: '123456', type: 'SI' },
+      { number: '9<&>"', type: null },
+    ],
+    preselectedClasses: [
+      { sequence: 1, baseClassId: '30', classShortName: null },
+      { sequence: 2, baseClassId: null, classShortName: 'H21 & "K"' },
+    ],
+    disciplineId: '1',
+    modifiedAt: null,
   };
 
   it('serialises a Competitor in XSD order, escaped, and reads it back', () => {
     const xml = serializeCompetitor(competitor);
-    expect(xml).toContain('<Competitor><CompetitorId>55</CompetitorId><PersonId>9</PersonId><OrganisationId>7</OrganisationId><PreSelectedClass sequence="1"><BaseClassId>30</BaseClassId></PreSelectedClass>');
-    expect(xml).toContain('<CCard><CCardId>123456</CCardId><PunchingUnitType value="SI"/></CCard><CCard><CCardId>9&lt;&amp;&gt;&quot;</CCardId></CCard><DisciplineId>1</DisciplineId></Competitor>');
+    expect(xml).toContain(
+      '<Competitor><CompetitorId>55</CompetitorId><PersonId>9</PersonId><OrganisationId>7</OrganisationId><PreSelectedClass sequence="1"><BaseClassId>30</BaseClassId></PreSelectedClass>',
+    );
+    expect(xml).toContain(
+      '<CCard><CCardId>123456</CCardId><PunchingUnitType value="SI"/></CCard><CCard><CCardId>9&lt;&amp;&gt;&quot;</CCardId></CCard><DisciplineId>1</DisciplineId></Competitor>',
+    );
     expect(detectNativeRoot(xml)).toBe('Competitor');
     const back = parseCompetitor(xml, UTC);
     expect(back).toEqual(competitor);
@@ -543,13 +762,30 @@ describe('organisations, persons, competitors, login link, activities', () => {
       <PreSelectedClass sequence="1"><BaseClass><BaseClassId>4</BaseClassId></BaseClass></PreSelectedClass>
       <CCard><CCardId>5</CCardId><PunchingUnitType value="Unknown"/></CCard><ModifyDate><Date>2026-01-01</Date></ModifyDate></Competitor></CompetitorList>`;
     const [c] = parseCompetitorList(xml, UTC);
-    expect(c).toMatchObject({ competitorId: '1', personId: '9', organisationId: '7', cards: [{ number: '5', type: null }], preselectedClasses: [{ sequence: 1, baseClassId: '4', classShortName: null }], modifiedAt: '2026-01-01T00:00:00Z' });
+    expect(c).toMatchObject({
+      competitorId: '1',
+      personId: '9',
+      organisationId: '7',
+      cards: [{ number: '5', type: null }],
+      preselectedClasses: [{ sequence: 1, baseClassId: '4', classShortName: null }],
+      modifiedAt: '2026-01-01T00:00:00Z',
+    });
     expect(c!.person!.name.family).toBe('Family');
   });
 
   it('reads the external login URL as text or in a Url child, never echoing it in errors', () => {
-    expect(parseExternalLoginUrl(`${DECL}<ExternalLoginUrl>https://eventor.example/Login?t=abc&amp;x=1</ExternalLoginUrl>`, UTC)).toBe('https://eventor.example/Login?t=abc&x=1');
-    expect(parseExternalLoginUrl(`${DECL}<ExternalLoginUrl><Url>https://eventor.example/L?t=1</Url></ExternalLoginUrl>`, UTC)).toBe('https://eventor.example/L?t=1');
+    expect(
+      parseExternalLoginUrl(
+        `${DECL}<ExternalLoginUrl>https://eventor.example/Login?t=abc&amp;x=1</ExternalLoginUrl>`,
+        UTC,
+      ),
+    ).toBe('https://eventor.example/Login?t=abc&x=1');
+    expect(
+      parseExternalLoginUrl(
+        `${DECL}<ExternalLoginUrl><Url>https://eventor.example/L?t=1</Url></ExternalLoginUrl>`,
+        UTC,
+      ),
+    ).toBe('https://eventor.example/L?t=1');
     expect(invalid(() => parseExternalLoginUrl(`${DECL}<ExternalLoginUrl/>`, UTC)).problem).toMatch(/no URL/);
     const e = invalid(() => parseExternalLoginUrl(`${DECL}<ExternalLoginUrl>secret-token-123</ExternalLoginUrl>`, UTC));
     expect(e.message).not.toContain('secret-token-123');
@@ -564,16 +800,27 @@ describe('organisations, persons, competitors, login link, activities', () => {
     </Activity>`;
     const [a] = parseActivityList(`${DECL}<ActivityList>${act}</ActivityList>`, STHLM);
     expect(a).toEqual({
-      id: '1', organisationId: '7', name: 'Training', information: 'Bring a lamp',
-      startTime: '2026-03-29T01:30:00Z', registrationDeadline: '2026-03-20T23:59:00Z',
-      visibleFrom: '2026-02-28T23:00:00Z', visibleTo: '2026-03-31T22:00:00Z', url: 'https://x.example/a/1',
-      registrationCount: 2, allowExternalRegistrations: false, entryAccessLevel: 'LoggedIn',
+      id: '1',
+      organisationId: '7',
+      name: 'Training',
+      information: 'Bring a lamp',
+      startTime: '2026-03-29T01:30:00Z',
+      registrationDeadline: '2026-03-20T23:59:00Z',
+      visibleFrom: '2026-02-28T23:00:00Z',
+      visibleTo: '2026-03-31T22:00:00Z',
+      url: 'https://x.example/a/1',
+      registrationCount: 2,
+      allowExternalRegistrations: false,
+      entryAccessLevel: 'LoggedIn',
       attributes: [{ id: '3', type: 'RadioButtons', name: 'Food', values: ['Yes', 'No'] }],
       registrations: [{ personId: '9', organisationId: '7', values: ['Yes'], modifiedAt: '2026-03-02T11:00:00Z' }],
       modifiedAt: '2026-02-01T09:00:00Z',
     });
     expect(parseActivity(DECL + act, STHLM).id).toBe('1');
-    expect(invalid(() => parseActivity(DECL + act.replace('startTime="2026-03-29T02:30:00"', 'startTime="soon"'), STHLM)).path).toBe('Activity/@startTime');
+    expect(
+      invalid(() => parseActivity(DECL + act.replace('startTime="2026-03-29T02:30:00"', 'startTime="soon"'), STHLM))
+        .path,
+    ).toBe('Activity/@startTime');
   });
 });
 
@@ -590,9 +837,14 @@ describe('output validation', () => {
     const docs = Array.from({ length: 5000 }, (_, i) => ({ ...doc, id: String(i + 1) }));
     expect(validateList(EventDocumentSchema, docs, 'DocumentList/Document')).toBe(docs);
     const list = parseResultList(resultList(personResult('1', OK_RESULT)), UTC);
-    const big: ResultList = { ...list, classes: [{ ...list.classes[0]!, persons: Array.from({ length: 3000 }, () => list.classes[0]!.persons[0]!) }] };
+    const big: ResultList = {
+      ...list,
+      classes: [{ ...list.classes[0]!, persons: Array.from({ length: 3000 }, () => list.classes[0]!.persons[0]!) }],
+    };
     expect(validateClassedList(ResultListSchema, big, 'ResultList')).toBe(big);
     const broken = { ...big, classes: [{ ...big.classes[0]!, numberOfEntries: 1.5 }] } as ResultList;
-    expect(invalid(() => validateClassedList(ResultListSchema, broken, 'ResultList')).path).toBe('ResultList (sampled).classes[0].numberOfEntries');
+    expect(invalid(() => validateClassedList(ResultListSchema, broken, 'ResultList')).path).toBe(
+      'ResultList (sampled).classes[0].numberOfEntries',
+    );
   });
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../commands/index.js';
+import { deployCommands } from '../src/bot/deploy.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
-import { deployCommands } from '../src/bot/deploy.js';
-import { COMMANDS } from '../commands/index.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -21,7 +21,10 @@ describe('the scheduler sends /notify DMs by itself (sandbox Eventor, real disco
     const home = world.eventor.dataset.homeClub.id;
     event.hasResults = true;
     event.materialized = null;
-    const runner = world.eventor.dataset.details(event).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
+    const runner = world.eventor.dataset
+      .details(event)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
     event.hasResults = false;
     event.materialized = null;
     world.bot.store.linkPerson(world.guild.id, world.member.id, runner.person!.id!, 'credentials');
@@ -30,8 +33,17 @@ describe('the scheduler sends /notify DMs by itself (sandbox Eventor, real disco
     await world?.close();
   });
 
-  it('a server with no club feeds on but a subscribed member: the result DM comes once, on the scheduler\'s own tick', async () => {
-    const reply = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'notify', subcommand: 'on' }).reply(WAIT);
+  it("a server with no club feeds on but a subscribed member: the result DM comes once, on the scheduler's own tick", async () => {
+    const reply = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-GB',
+        name: 'notify',
+        subcommand: 'on',
+      })
+      .reply(WAIT);
     expect(renderMessageText(reply)).toMatch(/on/i);
     const confirmations = world.discord.dms(world.member).length;
 
@@ -72,10 +84,20 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     world.allowDefaultEventor(second.id);
     const lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
     world.discord.addMember(second.id, world.member);
-    await deployCommands({ token: world.discord.token, apiUrl: world.discord.restUrl, commands: COMMANDS, guildId: second.id });
-    for (const [guildId, channelId] of [[world.guild.id, world.channel.id], [second.id, lobby.id]] as const) {
+    await deployCommands({
+      token: world.discord.token,
+      apiUrl: world.discord.restUrl,
+      commands: COMMANDS,
+      guildId: second.id,
+    });
+    for (const [guildId, channelId] of [
+      [world.guild.id, world.channel.id],
+      [second.id, lobby.id],
+    ] as const) {
       world.bot.store.linkPerson(guildId, world.member.id, personId, 'credentials');
-      await world.discord.runCommand({ guildId, channelId, user: world.member, locale: 'en-GB', name: 'notify', subcommand: 'on' }).reply(WAIT);
+      await world.discord
+        .runCommand({ guildId, channelId, user: world.member, locale: 'en-GB', name: 'notify', subcommand: 'on' })
+        .reply(WAIT);
     }
     const confirmations = world.discord.dms(world.member).length;
     expect(confirmations).toBe(2);
@@ -96,14 +118,28 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     const dataset = world.eventor.dataset;
     const home = dataset.homeClub.id;
     const upcoming = dataset.events.find((ev) => {
-      if (!ev.event.start || ev.event.status === 'canceled' || ev.hasStartList || ev.syntheticRunners > 0 || ev.shape !== 'single') return false;
+      if (
+        !ev.event.start ||
+        ev.event.status === 'canceled' ||
+        ev.hasStartList ||
+        ev.syntheticRunners > 0 ||
+        ev.shape !== 'single'
+      )
+        return false;
       const ahead = Date.parse(ev.event.start) - clock.getTime();
-      return ahead > 2 * DAY && ahead < 18 * DAY && dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home);
+      return (
+        ahead > 2 * DAY &&
+        ahead < 18 * DAY &&
+        dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home)
+      );
     });
     if (!upcoming) throw new Error('the sandbox has no upcoming event with club entries and no start list');
     upcoming.hasStartList = true;
     upcoming.materialized = null;
-    const runner = dataset.details(upcoming).startList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!;
+    const runner = dataset
+      .details(upcoming)
+      .startList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.organisation?.id === home && p.starts[0]?.startTime)!;
     upcoming.hasStartList = false;
     upcoming.materialized = null;
     const member = world.swedishMember;
@@ -111,10 +147,28 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     world.allowDefaultEventor(second.id);
     const lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
     world.discord.addMember(second.id, member);
-    await deployCommands({ token: world.discord.token, apiUrl: world.discord.restUrl, commands: COMMANDS, guildId: second.id });
-    for (const [guildId, channelId] of [[world.guild.id, world.channel.id], [second.id, lobby.id]] as const) {
+    await deployCommands({
+      token: world.discord.token,
+      apiUrl: world.discord.restUrl,
+      commands: COMMANDS,
+      guildId: second.id,
+    });
+    for (const [guildId, channelId] of [
+      [world.guild.id, world.channel.id],
+      [second.id, lobby.id],
+    ] as const) {
       world.bot.store.linkPerson(guildId, member.id, runner.person!.id!, 'credentials');
-      await world.discord.runCommand({ guildId, channelId, user: member, locale: 'en-GB', name: 'notify', subcommand: 'on', options: { what: 'starts' } }).reply(WAIT);
+      await world.discord
+        .runCommand({
+          guildId,
+          channelId,
+          user: member,
+          locale: 'en-GB',
+          name: 'notify',
+          subcommand: 'on',
+          options: { what: 'starts' },
+        })
+        .reply(WAIT);
     }
     const before = world.discord.dms(member).length;
     clock = new Date(clock.getTime() + HOUR);
@@ -126,7 +180,10 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     await world.bot.scheduler.tick(clock);
     expect(world.discord.dms(member).slice(before)).toHaveLength(1);
 
-    const start = dataset.details(upcoming).startList!.classes.flatMap((c) => c.persons).find((p) => p.person?.id === runner.person!.id)!.starts[0]!;
+    const start = dataset
+      .details(upcoming)
+      .startList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.person?.id === runner.person!.id)!.starts[0]!;
     start.startTime = new Date(Date.parse(start.startTime!) + 6 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     clock = new Date(clock.getTime() + HOUR);
     await world.bot.scheduler.tick(clock);

@@ -3,14 +3,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { guildsWithSubscribers, personalFeed, runPersonalNotifications, type PersonalRun, type PersonalRunOptions } from '../src/feeds/kinds/personal.js';
 import { discordTarget, type PostTarget } from '../src/feeds/delivery/poster.js';
+import {
+  guildsWithSubscribers,
+  type PersonalRun,
+  type PersonalRunOptions,
+  personalFeed,
+  runPersonalNotifications,
+} from '../src/feeds/kinds/personal.js';
 import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { createLogger } from '../src/log/logger.js';
 import { formatClock } from '../src/render/index.js';
-import { renderMessageText, type InteractionHandle, type MessageView, type SandboxUser } from '../src/sandbox/discord/index.js';
+import {
+  type InteractionHandle,
+  type MessageView,
+  renderMessageText,
+  type SandboxUser,
+} from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MINUTE = 60_000;
@@ -18,12 +29,22 @@ const DAY = 86_400_000;
 const ZONE = 'Europe/Stockholm';
 
 function text(message: MessageView): string {
-  return [message.content, ...message.embeds.flatMap((e) => [e.title ?? '', e.description ?? '', ...(e.fields ?? []).map((f) => `${f.name}: ${f.value}`), e.footer?.text ?? ''])].join('\n');
+  return [
+    message.content,
+    ...message.embeds.flatMap((e) => [
+      e.title ?? '',
+      e.description ?? '',
+      ...(e.fields ?? []).map((f) => `${f.name}: ${f.value}`),
+      e.footer?.text ?? '',
+    ]),
+  ].join('\n');
 }
 
 /** A member's outcomes of a run, but for items that were out before their DMs started (`seeded`). */
 function kinds(run: PersonalRun, userId: string): string[] {
-  return run.outcomes.filter((o) => o.userId === userId && o.outcome.kind !== 'seeded').map((o) => `${o.itemKey}=${o.outcome.kind}`);
+  return run.outcomes
+    .filter((o) => o.userId === userId && o.outcome.kind !== 'seeded')
+    .map((o) => `${o.itemKey}=${o.outcome.kind}`);
 }
 
 describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox Discord DMs, real SQLite)', () => {
@@ -50,11 +71,34 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     clock = new Date(clock.getTime() + ms);
   };
   const options = (extra: Partial<PersonalRunOptions> = {}): PersonalRunOptions => ({
-    guildId: world.guild.id, client, organisationId: home, ledger, target, now: clock, language: 'en', timeZone: ZONE,
-    store: world.bot.store, discord: world.bot.client, log, ...extra,
+    guildId: world.guild.id,
+    client,
+    organisationId: home,
+    ledger,
+    target,
+    now: clock,
+    language: 'en',
+    timeZone: ZONE,
+    store: world.bot.store,
+    discord: world.bot.client,
+    log,
+    ...extra,
   });
-  const notify = (user: SandboxUser, locale: string, subcommand: 'on' | 'off' | 'show', opts: Record<string, string> = {}): InteractionHandle =>
-    world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user, locale, name: 'notify', subcommand, options: opts });
+  const notify = (
+    user: SandboxUser,
+    locale: string,
+    subcommand: 'on' | 'off' | 'show',
+    opts: Record<string, string> = {},
+  ): InteractionHandle =>
+    world.discord.runCommand({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user,
+      locale,
+      name: 'notify',
+      subcommand,
+      options: opts,
+    });
   const privateText = async (handle: InteractionHandle): Promise<string> => {
     const reply = await handle.reply(WAIT);
     expect(reply.ephemeral).toBe(true);
@@ -62,15 +106,23 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
   };
   const subscription = (user: SandboxUser) => new SubscriptionStore(world.bot.store).get(world.guild.id, user.id);
   const dmCount = (user: SandboxUser): number => world.discord.dms(user).length;
-  const link = (user: SandboxUser, personId: string): void => world.bot.store.linkPerson(world.guild.id, user.id, personId, 'credentials');
+  const link = (user: SandboxUser, personId: string): void =>
+    world.bot.store.linkPerson(world.guild.id, user.id, personId, 'credentials');
   const startOf = (personId: string): { startTime: string } => {
     const list = world.eventor.dataset.details(upcoming).startList!;
-    return list.classes.flatMap((c) => c.persons).find((p) => p.person?.id === personId)!.starts[0]! as { startTime: string };
+    return list.classes.flatMap((c) => c.persons).find((p) => p.person?.id === personId)!.starts[0]! as {
+      startTime: string;
+    };
   };
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
-    client = new EventorClient({ instance: customInstance(world.eventor.baseUrl), apiKey: world.eventor.apiKey, now: () => clock.getTime(), timeoutMs: 10_000 });
+    client = new EventorClient({
+      instance: customInstance(world.eventor.baseUrl),
+      apiKey: world.eventor.apiKey,
+      now: () => clock.getTime(),
+      timeoutMs: 10_000,
+    });
     ledger = new Ledger(world.bot.store, () => clock);
     target = discordTarget(world.bot.client);
     const dataset = world.eventor.dataset;
@@ -78,16 +130,30 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     const now = clock.getTime();
 
     const future = dataset.events.find((ev) => {
-      if (!ev.event.start || ev.event.status === 'canceled' || ev.hasStartList || ev.syntheticRunners > 0 || ev.shape !== 'single') return false;
+      if (
+        !ev.event.start ||
+        ev.event.status === 'canceled' ||
+        ev.hasStartList ||
+        ev.syntheticRunners > 0 ||
+        ev.shape !== 'single'
+      )
+        return false;
       const ahead = Date.parse(ev.event.start) - now;
-      return ahead > 2 * DAY && ahead < 18 * DAY && dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home);
+      return (
+        ahead > 2 * DAY &&
+        ahead < 18 * DAY &&
+        dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home)
+      );
     });
     if (!future) throw new Error('the sandbox has no upcoming event with club entries and no start list');
     upcoming = future;
     // The draw is generated from the event's seed: look at it once to pick a runner, then hide it again.
     upcoming.hasStartList = true;
     upcoming.materialized = null;
-    const runner = dataset.details(upcoming).startList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.starts[0]?.startTime);
+    const runner = dataset
+      .details(upcoming)
+      .startList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.organisation?.id === home && p.starts[0]?.startTime);
     if (!runner?.person?.id) throw new Error('the upcoming event has no club runner with a start time');
     starter = runner.person.id;
     upcoming.hasStartList = false;
@@ -97,12 +163,23 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
       if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
       const age = now - Date.parse(ev.event.start);
       if (age < 0 || age > 6 * DAY) return false;
-      return dataset.details(ev).resultList?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id !== starter)) ?? false;
+      return (
+        dataset
+          .details(ev)
+          .resultList?.classes.some((c) =>
+            c.persons.some(
+              (p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id !== starter,
+            ),
+          ) ?? false
+      );
     });
     if (!past) throw new Error('the sandbox has no recent single-race event with club results');
     raced = past;
-    finisher = dataset.details(raced).resultList!.classes.flatMap((c) => c.persons)
-      .find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id !== starter)!.person!.id!;
+    finisher = dataset
+      .details(raced)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id !== starter)!.person!
+      .id!;
     raced.hasResults = false;
     raced.materialized = null;
 
@@ -124,8 +201,14 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(command!.name_localizations?.['sv-SE']).toBe('notiser');
     expect(command!.name_localizations?.no).toBe('varsler');
     expect(command!.options?.map((o) => o.name)).toEqual(['on', 'off', 'show']);
-    for (const [locale, name] of [['en-GB', 'notify'], ['sv-SE', 'notiser'], ['no', 'varsler']] as const) {
-      const help = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale, name: 'help' }).reply(WAIT);
+    for (const [locale, name] of [
+      ['en-GB', 'notify'],
+      ['sv-SE', 'notiser'],
+      ['no', 'varsler'],
+    ] as const) {
+      const help = await world.discord
+        .runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale, name: 'help' })
+        .reply(WAIT);
       expect(renderMessageText(help), locale).toContain(`/${name}`);
     }
   });
@@ -145,9 +228,19 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(on).toContain('Start times: on');
     expect(on).toContain('Results: on');
     expect(on).toMatch(/About: .+, .+/);
-    const welcome = await world.discord.waitForDm(world.member, (m) => m.content.includes('You will get DMs here from'), WAIT);
+    const welcome = await world.discord.waitForDm(
+      world.member,
+      (m) => m.content.includes('You will get DMs here from'),
+      WAIT,
+    );
     expect(welcome.content).toContain(world.guild.name);
-    expect(subscription(world.member)).toMatchObject({ starts: true, results: true, pausedReason: null, dmChannelId: welcome.channelId, locale: 'en-GB' });
+    expect(subscription(world.member)).toMatchObject({
+      starts: true,
+      results: true,
+      pausedReason: null,
+      dmChannelId: welcome.channelId,
+      locale: 'en-GB',
+    });
 
     const off = await privateText(notify(world.member, 'en-GB', 'off', { what: 'results' }));
     expect(off).toContain('Turned off: result DMs.');
@@ -159,7 +252,9 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(await privateText(notify(world.member, 'en-GB', 'on', { what: 'results' }))).toContain('Results: on');
     // Nothing new was turned on: no second confirmation.
     expect(await privateText(notify(world.member, 'en-GB', 'on'))).toContain('Start times: on');
-    const confirmations = world.discord.dms(world.member).filter((m) => m.content.includes('You will get DMs here from'));
+    const confirmations = world.discord
+      .dms(world.member)
+      .filter((m) => m.content.includes('You will get DMs here from'));
     expect(confirmations.length).toBe(2);
 
     expect(await privateText(notify(quiet, 'en-GB', 'on', { what: 'starts' }))).toContain('Results: off');
@@ -181,11 +276,15 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     tick();
     const run = await runPersonalNotifications(options());
     expect(run.members).toBe(2);
-    expect(run.seeded.sort()).toEqual([
-      personalFeed(world.member.id, 'results', finisher), personalFeed(world.member.id, 'results', starter),
-      personalFeed(world.member.id, 'starts', finisher), personalFeed(world.member.id, 'starts', starter),
-      personalFeed(quiet.id, 'starts', starter),
-    ].sort());
+    expect(run.seeded.sort()).toEqual(
+      [
+        personalFeed(world.member.id, 'results', finisher),
+        personalFeed(world.member.id, 'results', starter),
+        personalFeed(world.member.id, 'starts', finisher),
+        personalFeed(world.member.id, 'starts', starter),
+        personalFeed(quiet.id, 'starts', starter),
+      ].sort(),
+    );
     expect(run.outcomes).toEqual([]);
     expect(dmCount(world.member)).toBe(before);
     expect(world.discord.dms(closed)).toHaveLength(0);
@@ -204,19 +303,34 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     tick();
     const before = dmCount(world.member);
     // The process dies after Discord took the DM and before the ledger recorded it.
-    const crashing = runPersonalNotifications(options({ hooks: { afterSend: () => { throw new Error('process killed'); } } }));
+    const crashing = runPersonalNotifications(
+      options({
+        hooks: {
+          afterSend: () => {
+            throw new Error('process killed');
+          },
+        },
+      }),
+    );
     await expect(crashing).rejects.toThrow('process killed');
     expect(dmCount(world.member)).toBe(before + 1);
 
     // A restarted bot: a new ledger over the same database finds the DM by its marker.
     ledger = new Ledger(world.bot.store, () => clock);
     const run = await runPersonalNotifications(options());
-    expect(kinds(run, world.member.id)).toEqual([expect.stringMatching(new RegExp(`^start:${upcoming.id}:.*=recovered$`))]);
+    expect(kinds(run, world.member.id)).toEqual([
+      expect.stringMatching(new RegExp(`^start:${upcoming.id}:.*=recovered$`)),
+    ]);
     expect(dmCount(world.member)).toBe(before + 1);
 
     const dm = world.discord.dms(world.member).at(-1)!;
     const startTime = startOf(starter).startTime;
-    const clockText = formatClock(startTime, { language: 'en', timeZone: ZONE, now: clock, webUrl: client.instance.webUrl });
+    const clockText = formatClock(startTime, {
+      language: 'en',
+      timeZone: ZONE,
+      now: clock,
+      webUrl: client.instance.webUrl,
+    });
     expect(dm.content).toBe(`Your start time for **${upcoming.name}** is out.`);
     expect(text(dm)).toContain(`Start: **${clockText}** (${ZONE}) · <t:${Math.floor(Date.parse(startTime) / 1000)}:D>`);
     expect(text(dm)).toContain('Class: **');
@@ -247,17 +361,30 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(dmCount(world.member)).toBe(dmsBefore);
     const dm = world.discord.dms(world.member).find((m) => m.content.includes(upcoming.name))!;
     expect(dm.edits).toHaveLength(1);
-    const clockText = formatClock(start.startTime, { language: 'en', timeZone: ZONE, now: clock, webUrl: client.instance.webUrl });
+    const clockText = formatClock(start.startTime, {
+      language: 'en',
+      timeZone: ZONE,
+      now: clock,
+      webUrl: client.instance.webUrl,
+    });
     expect(text(dm)).toContain(`**${clockText}**`);
   });
 
   it('a start time that was already out when the DMs started is sent once it moves', async () => {
     const feeds = [starter, finisher].map((id) => personalFeed(world.member.id, 'starts', id));
-    const seeded = feeds.flatMap((feed) => ledger.rows(world.guild.id, feed)).find((r) => r.state === 'seeded' && !r.itemKey.startsWith(`start:${upcoming.id}:`));
-    if (!seeded) throw new Error('the sandbox has no other upcoming start of the member\'s persons that was out before their DMs started');
+    const seeded = feeds
+      .flatMap((feed) => ledger.rows(world.guild.id, feed))
+      .find((r) => r.state === 'seeded' && !r.itemKey.startsWith(`start:${upcoming.id}:`));
+    if (!seeded)
+      throw new Error(
+        "the sandbox has no other upcoming start of the member's persons that was out before their DMs started",
+      );
     const personId = seeded.feed.split(':').at(-1)!;
     const event = world.eventor.dataset.event(seeded.itemKey.split(':')[1]!)!;
-    const start = world.eventor.dataset.details(event).startList!.classes.flatMap((c) => c.persons).find((p) => p.person?.id === personId)!.starts[0]!;
+    const start = world.eventor.dataset
+      .details(event)
+      .startList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.person?.id === personId)!.starts[0]!;
     start.startTime = new Date(Date.parse(start.startTime!) + 4 * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const before = dmCount(world.member);
     tick();
@@ -323,7 +450,9 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     world.eventor.dataset.correctResult(raced.id, finisher, { status: 'MissingPunch' });
     tick();
     const corrected = await runPersonalNotifications(options());
-    expect(kinds(corrected, world.member.id).filter((k) => k.endsWith('=edited'))).toEqual([expect.stringMatching(new RegExp(`^result:${raced.id}:`))]);
+    expect(kinds(corrected, world.member.id).filter((k) => k.endsWith('=edited'))).toEqual([
+      expect.stringMatching(new RegExp(`^result:${raced.id}:`)),
+    ]);
     expect(dmCount(world.member)).toBe(before + 1);
     const edited = world.discord.dms(world.member).at(-1)!;
     expect(edited.edits).toHaveLength(1);
@@ -342,31 +471,55 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
 
   it('turning a kind off and on again starts it afresh instead of sending what came out in between', async () => {
     await privateText(notify(world.member, 'en-GB', 'off', { what: 'results' }));
-    expect(world.bot.store.db.prepare('SELECT COUNT(*) AS n FROM feed_state WHERE guild_id = ? AND feed = ?').get(world.guild.id, personalFeed(world.member.id, 'results', finisher))).toEqual({ n: 0 });
+    expect(
+      world.bot.store.db
+        .prepare('SELECT COUNT(*) AS n FROM feed_state WHERE guild_id = ? AND feed = ?')
+        .get(world.guild.id, personalFeed(world.member.id, 'results', finisher)),
+    ).toEqual({ n: 0 });
     await privateText(notify(world.member, 'en-GB', 'on', { what: 'results' }));
     const before = dmCount(world.member);
     tick();
     const run = await runPersonalNotifications(options());
-    expect(run.seeded.sort()).toEqual([personalFeed(world.member.id, 'results', finisher), personalFeed(world.member.id, 'results', starter)].sort());
+    expect(run.seeded.sort()).toEqual(
+      [personalFeed(world.member.id, 'results', finisher), personalFeed(world.member.id, 'results', starter)].sort(),
+    );
     expect(dmCount(world.member)).toBe(before);
   });
 
   it('/forget-me deletes the subscriptions and the ledger of the DMs', async () => {
     expect(subscription(world.member)).not.toBeNull();
-    const ask = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'forget-me' }).reply(WAIT);
+    const ask = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-GB',
+        name: 'forget-me',
+      })
+      .reply(WAIT);
     const confirm = JSON.stringify(ask.components).match(/"(forget-me:confirm:[^"]*)"/)![1]!;
-    const done = await world.discord.clickButton({ message: ask.id, customId: confirm, user: world.member, locale: 'en-GB' }).reply(WAIT);
+    const done = await world.discord
+      .clickButton({ message: ask.id, customId: confirm, user: world.member, locale: 'en-GB' })
+      .reply(WAIT);
     expect(renderMessageText(done)).toContain('the bot holds nothing about you any more');
     expect(subscription(world.member)).toBeNull();
     const db = new Database(world.databasePath, { readonly: true });
     try {
       for (const table of ['notify_subscriptions', 'posted_items', 'feed_state']) {
         for (const row of db.prepare(`SELECT * FROM "${table}"`).all() as Array<Record<string, unknown>>) {
-          expect(Object.values(row).map(String).some((v) => v.includes(world.member.id)), `${table} ${JSON.stringify(row)}`).toBe(false);
+          expect(
+            Object.values(row)
+              .map(String)
+              .some((v) => v.includes(world.member.id)),
+            `${table} ${JSON.stringify(row)}`,
+          ).toBe(false);
         }
       }
       // Others keep theirs.
-      expect((db.prepare('SELECT COUNT(*) AS n FROM notify_subscriptions WHERE user_id = ?').get(quiet.id) as { n: number }).n).toBe(1);
+      expect(
+        (db.prepare('SELECT COUNT(*) AS n FROM notify_subscriptions WHERE user_id = ?').get(quiet.id) as { n: number })
+          .n,
+      ).toBe(1);
     } finally {
       db.close();
     }

@@ -18,7 +18,11 @@ const NAMES: Array<[string, string, string]> = [
   ['masked link', '[click](https://evil.example)', '\\[click\\](https://evil.example)'],
   ['lone bracket', 'a] (b', 'a\\] (b'],
   ['everyone and here', '@everyone @here', `@${ZWSP}everyone @${ZWSP}here`],
-  ['user, role, channel mentions', '<@123> <@!4> <@&456> <#789>', `<${ZWSP}@123> <${ZWSP}@!4> <${ZWSP}@&456> <${ZWSP}#789>`],
+  [
+    'user, role, channel mentions',
+    '<@123> <@!4> <@&456> <#789>',
+    `<${ZWSP}@123> <${ZWSP}@!4> <${ZWSP}@&456> <${ZWSP}#789>`,
+  ],
   ['command mention', '</cmd:1>', `<${ZWSP}/cmd:1>`],
   ['timestamp and emoji', '<t:1:R> <:e:1> <a:e:2>', `<${ZWSP}t:1:R> <${ZWSP}:e:1> <${ZWSP}a:e:2>`],
   ['suppressed link', '<https://evil.example>', `<${ZWSP}https://evil.example>`],
@@ -55,7 +59,10 @@ describe('escapeName: one line from Eventor for a message', () => {
   });
 
   it('a name built to break everything stays one line, bounded, with nothing live left', () => {
-    const nasty = Array.from({ length: 60 }, (_, i) => `**Evil${i}** @everyone <@123> [click](https://evil.example)\n# h\u202E`).join('');
+    const nasty = Array.from(
+      { length: 60 },
+      (_, i) => `**Evil${i}** @everyone <@123> [click](https://evil.example)\n# h\u202E`,
+    ).join('');
     const escaped = escapeName(nasty);
     expect(escaped).not.toContain('\n');
     expect(escaped).not.toContain('\u202E');
@@ -80,7 +87,9 @@ describe('escapeName: one line from Eventor for a message', () => {
 
 describe('escapeEventorText: free text (an organiser message, activity information)', () => {
   it('keeps line breaks and escapes each line start', () => {
-    expect(escapeEventorText('# Head\n> quote\n- item\n-# sub\nplain')).toBe('\\# Head\n\\> quote\n\\- item\n\\-# sub\nplain');
+    expect(escapeEventorText('# Head\n> quote\n- item\n-# sub\nplain')).toBe(
+      '\\# Head\n\\> quote\n\\- item\n\\-# sub\nplain',
+    );
   });
 
   it('turns every kind of line break into \\n and strips controls and bidi', () => {

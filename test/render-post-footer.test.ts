@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { discordTarget, markerText, Poster, type FeedItem, type PostTarget } from '../src/feeds/delivery/poster.js';
+import { discordTarget, type FeedItem, markerText, Poster, type PostTarget } from '../src/feeds/delivery/poster.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 /**
  * What members read in the footer of an automatic post (issue 10 §4): a short crash-recovery marker
@@ -24,16 +24,31 @@ describe('the footer of automatic posts and timestamps as a reader sees them', (
   });
 
   const item = (itemKey: string, channelId: string): FeedItem => ({
-    guildId: world.guild.id, feed: 'test', itemKey, channelId, contentHash: itemKey,
+    guildId: world.guild.id,
+    feed: 'test',
+    itemKey,
+    channelId,
+    contentHash: itemKey,
     payload: {
-      embeds: [{ title: 'Höstsprinten', description: 'Anmälan stänger <t:1792252800:R>', footer: { text: 'Eventor id 1001' }, timestamp: '2026-10-17T16:00:00Z' }],
+      embeds: [
+        {
+          title: 'Höstsprinten',
+          description: 'Anmälan stänger <t:1792252800:R>',
+          footer: { text: 'Eventor id 1001' },
+          timestamp: '2026-10-17T16:00:00Z',
+        },
+      ],
       allowedMentions: { parse: [] },
     },
   });
 
   it('writes a short marker, no "ref", and finds the post by it after a crash', async () => {
     const channel = world.discord.createTextChannel(world.guild.id, { name: 'footer' }).id;
-    const crashing = new Poster(ledger, target, { afterSend: () => { throw new Error('process killed'); } });
+    const crashing = new Poster(ledger, target, {
+      afterSend: () => {
+        throw new Error('process killed');
+      },
+    });
     await expect(crashing.publish(item('short', channel))).rejects.toThrow('process killed');
     const [message] = world.discord.messages(channel);
     const footer = message!.embeds[0]!.footer!.text;
@@ -52,9 +67,21 @@ describe('the footer of automatic posts and timestamps as a reader sees them', (
     // A post made by the previous version, which wrote the whole nonce after "ref ".
     const oldStyle: PostTarget = {
       ...target,
-      send: (channelId, payload, nonce) => target.send(channelId, { ...payload, embeds: payload.embeds!.map((e) => ({ ...e, footer: { text: `Eventor id 1001 · ref ${nonce}` } })) }, nonce),
+      send: (channelId, payload, nonce) =>
+        target.send(
+          channelId,
+          {
+            ...payload,
+            embeds: payload.embeds!.map((e) => ({ ...e, footer: { text: `Eventor id 1001 · ref ${nonce}` } })),
+          },
+          nonce,
+        ),
     };
-    const crashing = new Poster(ledger, oldStyle, { afterSend: () => { throw new Error('process killed'); } });
+    const crashing = new Poster(ledger, oldStyle, {
+      afterSend: () => {
+        throw new Error('process killed');
+      },
+    });
     await expect(crashing.publish(item('old', channel))).rejects.toThrow('process killed');
     expect(world.discord.messages(channel)[0]!.embeds[0]!.footer!.text).toMatch(/ref eb[A-Za-z0-9_-]{12}$/);
     const outcome = await new Poster(new Ledger(world.bot.store, () => clock), target).publish(item('old', channel));
@@ -62,7 +89,7 @@ describe('the footer of automatic posts and timestamps as a reader sees them', (
     expect(world.discord.messages(channel)).toHaveLength(1);
   });
 
-  it('shows the embed time and <t:…> markup in the reader\'s language and zone, never as raw UTC', async () => {
+  it("shows the embed time and <t:…> markup in the reader's language and zone, never as raw UTC", async () => {
     const channel = world.discord.createTextChannel(world.guild.id, { name: 'reader' }).id;
     await new Poster(ledger, target).publish(item('reader', channel));
     const [message] = world.discord.messages(channel);

@@ -3,7 +3,7 @@ import { FeedSettingsStore } from '../src/feeds/settings.js';
 import { serverLanguage, t } from '../src/i18n/index.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
 
 const WAIT = { timeoutMs: 10_000 };
@@ -33,7 +33,18 @@ describe('the language of automatic posts follows the server', () => {
   it('a Swedish server gets Swedish automatic posts without /setup language; the choice wins', async () => {
     const guildId = world.guild.id;
     const admin = (subcommand: string, name: string, options: Record<string, string> = {}) =>
-      world.discord.runCommand({ guildId, channelId: world.channel.id, user: world.admin, locale: 'en-GB', name, subcommand, options }).reply(WAIT).then((m) => renderMessageText(m));
+      world.discord
+        .runCommand({
+          guildId,
+          channelId: world.channel.id,
+          user: world.admin,
+          locale: 'en-GB',
+          name,
+          subcommand,
+          options,
+        })
+        .reply(WAIT)
+        .then((m) => renderMessageText(m));
     // The server's Discord language is Swedish (the loopback world's guild), and the operator's default English.
     expect(await admin('show', 'setup')).toContain('Swedish (default)');
 
@@ -59,7 +70,7 @@ describe('the language of automatic posts follows the server', () => {
  * around whose language could stand in: a Swedish server (Discord's preferred locale sv-SE) gets
  * Swedish results, an English one (en-US) English, without /setup language in either.
  */
-describe('the scheduler posts in each server\'s Discord language', () => {
+describe("the scheduler posts in each server's Discord language", () => {
   const HOUR = 60 * 60_000;
   let world: LoopbackWorld;
   let clock = new Date('2026-10-24T08:00:00Z');

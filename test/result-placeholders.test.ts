@@ -41,7 +41,8 @@ const IOF = `<?xml version="1.0" encoding="UTF-8"?>
 
 // --- Eventor native ------------------------------------------------------------------------------
 
-const PERSON = (id: string, family: string) => `<Person sex="F"><PersonName><Family>${family}</Family><Given sequence="1">Given</Given></PersonName><PersonId>${id}</PersonId></Person>`;
+const PERSON = (id: string, family: string) =>
+  `<Person sex="F"><PersonName><Family>${family}</Family><Given sequence="1">Given</Given></PersonName><PersonId>${id}</PersonId></Person>`;
 const ORG = '<Organisation><OrganisationId>321</OrganisationId><Name>OK Linné</Name></Organisation>';
 const AT = (clock: string) => `<Date>2026-06-06</Date><Clock>${clock}</Clock>`;
 const NATIVE = `<?xml version="1.0" encoding="utf-8"?>
@@ -67,7 +68,12 @@ const NATIVE = `<?xml version="1.0" encoding="utf-8"?>
 </ResultList>`;
 
 function standing(r: Pick<RaceResult, 'time' | 'timeBehind' | 'position'> & { finishTime?: string | null }) {
-  return { time: r.time, timeBehind: r.timeBehind, position: r.position, ...(r.finishTime === undefined ? {} : { finishTime: r.finishTime }) };
+  return {
+    time: r.time,
+    timeBehind: r.timeBehind,
+    position: r.position,
+    ...(r.finishTime === undefined ? {} : { finishTime: r.finishTime }),
+  };
 }
 
 describe('placeholders of results that are not OK', () => {
@@ -98,12 +104,24 @@ describe('placeholders of results that are not OK', () => {
     expect(standing(ok!)).toEqual({ time: 2160, timeBehind: 0, position: 1, finishTime: '2026-06-06T09:10:00Z' });
     const team = list.classes[1]!.teams[0]!;
     expect(standing(team)).toEqual({ time: null, timeBehind: null, position: null, finishTime: null });
-    expect(standing(team.members[0]!.result)).toEqual({ time: null, timeBehind: null, position: null, finishTime: null });
-    expect(team.members[0]!.result.overall).toEqual({ time: null, timeBehind: null, position: null, status: 'Disqualified' });
+    expect(standing(team.members[0]!.result)).toEqual({
+      time: null,
+      timeBehind: null,
+      position: null,
+      finishTime: null,
+    });
+    expect(team.members[0]!.result.overall).toEqual({
+      time: null,
+      timeBehind: null,
+      position: null,
+      status: 'Disqualified',
+    });
   });
 
   it('the club\'s result list shows DSQ, MP and not competing without a place or "0:00"', () => {
-    const text = textOf(renderClubResults(parseIofResultList(IOF), ctx('en'), { organisationId: '321', top: 0, splits: false })[0]!);
+    const text = textOf(
+      renderClubResults(parseIofResultList(IOF), ctx('en'), { organisationId: '321', top: 0, splits: false })[0]!,
+    );
     expect(text).toContain('**Dina Disq** · **DSQ**');
     expect(text).toContain('**Mats Miss** · **MP**');
     expect(text).toMatch(/\*\*Gun Guest\*\* · \*\*[^*\n]+\*\*\n/);
@@ -133,10 +151,15 @@ function xmlFiles(dir: string, depth = 0): string[] {
 /** Every standing in a list that breaks the rules: a place when not OK, a place or time of 0 or less, a finish before the start. */
 function violations(list: ResultList): string[] {
   const out: string[] = [];
-  const check = (where: string, s: Pick<OverallResult, 'time' | 'position' | 'status'> & { startTime?: string | null; finishTime?: string | null }): void => {
-    if (s.position !== null && (s.status !== 'OK' || s.position <= 0)) out.push(`${where}: position ${s.position} with ${s.status}`);
+  const check = (
+    where: string,
+    s: Pick<OverallResult, 'time' | 'position' | 'status'> & { startTime?: string | null; finishTime?: string | null },
+  ): void => {
+    if (s.position !== null && (s.status !== 'OK' || s.position <= 0))
+      out.push(`${where}: position ${s.position} with ${s.status}`);
     if (s.time !== null && s.time <= 0) out.push(`${where}: time ${s.time}`);
-    if (s.startTime && s.finishTime && Date.parse(s.finishTime) <= Date.parse(s.startTime)) out.push(`${where}: finish ${s.finishTime} before start ${s.startTime}`);
+    if (s.startTime && s.finishTime && Date.parse(s.finishTime) <= Date.parse(s.startTime))
+      out.push(`${where}: finish ${s.finishTime} before start ${s.startTime}`);
   };
   const race = (where: string, r: RaceResult): void => {
     check(where, r);
@@ -178,7 +201,9 @@ describe.skipIf(!present)('real result lists (../shared/fixtures) carry no place
     const found: string[] = [];
     for (const file of xmlFiles(join(SHARED, 'eventor')).filter((f) => /results-/.test(f))) {
       const xml = readFileSync(file, 'utf8');
-      const parsed = /<ResultListList[\s>]/.test(xml) ? parseResultListList(xml, { timeZone: 'Europe/Stockholm' }) : [parseResultList(xml, { timeZone: 'Europe/Stockholm' })];
+      const parsed = /<ResultListList[\s>]/.test(xml)
+        ? parseResultListList(xml, { timeZone: 'Europe/Stockholm' })
+        : [parseResultList(xml, { timeZone: 'Europe/Stockholm' })];
       lists += parsed.length;
       for (const list of parsed) found.push(...violations(list).map((v) => `${file.slice(SHARED.length + 1)}: ${v}`));
     }

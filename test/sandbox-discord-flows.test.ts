@@ -5,15 +5,20 @@ import {
   Client,
   DiscordAPIError,
   GatewayIntentBits,
+  type Interaction,
   MessageFlags,
   SlashCommandBuilder,
   StringSelectMenuBuilder,
   UserSelectMenuBuilder,
-  type Interaction,
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginSandboxClient } from '../src/sandbox/discord/client.js';
-import { renderMessageText, startSandboxDiscord, type SandboxDiscord, type SandboxUser } from '../src/sandbox/discord/index.js';
+import {
+  renderMessageText,
+  type SandboxDiscord,
+  type SandboxUser,
+  startSandboxDiscord,
+} from '../src/sandbox/discord/index.js';
 
 /** Less common interaction flows and gateway behaviour, each with a real discord.js client. */
 describe('sandbox Discord: more flows', () => {
@@ -97,7 +102,9 @@ describe('sandbox Discord: more flows', () => {
     const picked = sandbox.selectMenu({ message: menu, customId: 'class', values: ['d21'], user: alice });
     expect((await picked.reply({ timeoutMs: 3000 })).content).toBe('Class: d21');
     expect(picked.deferred).toBe(true);
-    expect(() => sandbox.selectMenu({ message: menu, customId: 'class', values: ['x'], user: alice })).toThrow(/no option/);
+    expect(() => sandbox.selectMenu({ message: menu, customId: 'class', values: ['x'], user: alice })).toThrow(
+      /no option/,
+    );
     const who = sandbox.selectMenu({ message: menu, customId: 'who', values: [alice.id], user: alice });
     expect((await who.reply({ timeoutMs: 3000 })).content).toBe('Runner: alice');
   });
@@ -139,8 +146,14 @@ describe('sandbox Discord: more flows', () => {
     await register(client);
     onInteraction = async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
-      await interaction.reply({ content: 'Results', files: [{ attachment: Buffer.from('1;alice'), name: 'results.csv' }] });
-      await interaction.editReply({ content: 'Results (final)', files: [{ attachment: Buffer.from('1;alice;final'), name: 'final.csv' }] });
+      await interaction.reply({
+        content: 'Results',
+        files: [{ attachment: Buffer.from('1;alice'), name: 'results.csv' }],
+      });
+      await interaction.editReply({
+        content: 'Results (final)',
+        files: [{ attachment: Buffer.from('1;alice;final'), name: 'final.csv' }],
+      });
     };
     const handle = sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' });
     await sandbox.waitFor(() => handle.history().some((e) => e.kind === 'editOriginal'), { timeoutMs: 3000 });
@@ -153,9 +166,17 @@ describe('sandbox Discord: more flows', () => {
   });
 
   it('answers op 8 member requests and delivers MESSAGE_CREATE to bots with message intents', async () => {
-    const client = await login([GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers, GatewayIntentBits.GuildMessages]);
+    const client = await login([
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMembers,
+      GatewayIntentBits.GuildMessages,
+    ]);
     const members = await client.guilds.cache.get(guildId)!.members.fetch({ time: 3000 });
-    expect([...members.values()].map((m) => m.user.username).sort()).toEqual(['alice', 'eventor-bot', 'ifk-g-teborg-owner']);
+    expect([...members.values()].map((m) => m.user.username).sort()).toEqual([
+      'alice',
+      'eventor-bot',
+      'ifk-g-teborg-owner',
+    ]);
     const seen: string[] = [];
     client.on('messageCreate', (message) => seen.push(message.content));
     sandbox.say({ channelId, user: alice, content: '!help' });
@@ -171,7 +192,9 @@ describe('sandbox Discord: more flows', () => {
     };
     sandbox.dropGatewayConnections();
     await sandbox.waitFor(() => sandbox.gatewayFrames().some((f) => f.op === 6), { timeoutMs: 5000 });
-    const reply = await sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' }).reply({ timeoutMs: 5000 });
+    const reply = await sandbox
+      .runCommand({ guildId, channelId, user: alice, name: 'menu' })
+      .reply({ timeoutMs: 5000 });
     expect(reply.content).toBe('still here');
     // Heartbeats (interval 200 ms) are acknowledged, so the client never declares the connection dead.
     await sandbox.waitFor(() => sandbox.gatewayFrames().filter((f) => f.op === 1).length >= 2, { timeoutMs: 3000 });
@@ -194,19 +217,24 @@ describe('sandbox Discord: more flows', () => {
     const first = await login();
     await register(first);
     await first.destroy();
-    await sandbox.waitFor(() => {
-      try {
-        sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' });
-        return false;
-      } catch (error) {
-        return /no bot is connected/.test((error as Error).message);
-      }
-    }, { timeoutMs: 3000 });
+    await sandbox.waitFor(
+      () => {
+        try {
+          sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' });
+          return false;
+        } catch (error) {
+          return /no bot is connected/.test((error as Error).message);
+        }
+      },
+      { timeoutMs: 3000 },
+    );
     await login();
     onInteraction = async (interaction) => {
       if (interaction.isChatInputCommand()) await interaction.reply('restarted');
     };
-    expect((await sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' }).reply({ timeoutMs: 3000 })).content).toBe('restarted');
+    expect(
+      (await sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' }).reply({ timeoutMs: 3000 })).content,
+    ).toBe('restarted');
   });
 
   it('serves the guild, channel, member, role, user and application lookups discord.js makes', async () => {
@@ -250,7 +278,11 @@ describe('sandbox Discord: more flows', () => {
     if (!channel?.isSendable()) throw new Error('not sendable');
     const sent = await channel.send({
       content: 'Start list',
-      components: [new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId('a').setLabel('A').setStyle(ButtonStyle.Primary))],
+      components: [
+        new ActionRowBuilder<ButtonBuilder>().addComponents(
+          new ButtonBuilder().setCustomId('a').setLabel('A').setStyle(ButtonStyle.Primary),
+        ),
+      ],
       files: [{ attachment: Buffer.from('name;class\nalice;D21\n'), name: 'startlist.csv' }],
     });
     expect(sent.components).toHaveLength(1);

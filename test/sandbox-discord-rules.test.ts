@@ -1,10 +1,10 @@
-import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import {
   renderMessageText,
-  startSandboxDiscord,
   type SandboxDiscord,
   type SandboxUser,
+  startSandboxDiscord,
 } from '../src/sandbox/discord/index.js';
 
 /**
@@ -49,7 +49,8 @@ class RawGateway {
     for (;;) {
       const found = this.frames.find(predicate);
       if (found) return found;
-      if (Date.now() - started > timeoutMs) throw new Error(`no matching frame; got ${JSON.stringify(this.frames.map((f) => f.t ?? f.op))}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`no matching frame; got ${JSON.stringify(this.frames.map((f) => f.t ?? f.op))}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -82,7 +83,8 @@ describe('sandbox Discord wire rules', () => {
     if (typeof init.body === 'string') headers.set('Content-Type', 'application/json');
     return fetch(`${sandbox.restUrl}/v10${path}`, { ...init, headers });
   };
-  const post = (path: string, body: unknown, auth = true) => api(path, { method: 'POST', body: JSON.stringify(body), auth });
+  const post = (path: string, body: unknown, auth = true) =>
+    api(path, { method: 'POST', body: JSON.stringify(body), auth });
 
   /** A raw gateway session that completed IDENTIFY (so interactions can be dispatched). */
   const identify = async (): Promise<RawGateway> => {
@@ -128,7 +130,9 @@ describe('sandbox Discord wire rules', () => {
       gateway.send(8, { guild_id: guildId, query: 'ali', limit: 0, nonce: 'n1' });
       const chunk = await gateway.next((f) => f.t === 'GUILD_MEMBERS_CHUNK');
       expect(chunk.d).toMatchObject({ guild_id: guildId, nonce: 'n1', chunk_count: 1 });
-      expect((chunk.d as { members: { user: { username: string } }[] }).members.map((m) => m.user.username)).toEqual(['alice']);
+      expect((chunk.d as { members: { user: { username: string } }[] }).members.map((m) => m.user.username)).toEqual([
+        'alice',
+      ]);
     });
 
     it('closes with 4004 on a wrong token and answers an unknown RESUME with INVALID_SESSION', async () => {
@@ -143,7 +147,9 @@ describe('sandbox Discord wire rules', () => {
     });
 
     it('refuses to dispatch interactions when no bot is connected', () => {
-      expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'x', allowUnregistered: true })).toThrow(/no bot is connected/);
+      expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'x', allowUnregistered: true })).toThrow(
+        /no bot is connected/,
+      );
     });
   });
 
@@ -157,7 +163,11 @@ describe('sandbox Discord wire rules', () => {
       expect([unknown.status, await unknown.json()]).toEqual([404, { message: '404: Not Found', code: 0 }]);
       const wrongMethod = await api('/users/@me', { method: 'DELETE' });
       expect(wrongMethod.status).toBe(405);
-      const badJson = await api(`/channels/${channelId}/messages`, { method: 'POST', body: '{', headers: { 'Content-Type': 'application/json' } });
+      const badJson = await api(`/channels/${channelId}/messages`, {
+        method: 'POST',
+        body: '{',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(await badJson.json()).toMatchObject({ code: 50109 });
       const missing = await post('/channels/123/messages', { content: 'x' });
       expect([missing.status, await missing.json()]).toEqual([404, { message: 'Unknown Channel', code: 10003 }]);
@@ -168,11 +178,17 @@ describe('sandbox Discord wire rules', () => {
 
     it('accepts multipart bodies (payload_json + files)', async () => {
       const form = new FormData();
-      form.append('payload_json', JSON.stringify({ content: 'with file', attachments: [{ id: 0, description: 'csv' }] }));
+      form.append(
+        'payload_json',
+        JSON.stringify({ content: 'with file', attachments: [{ id: 0, description: 'csv' }] }),
+      );
       form.append('files[0]', new Blob(['a;b\n'], { type: 'text/csv' }), 'results.csv');
       const response = await api(`/channels/${channelId}/messages`, { method: 'POST', body: form });
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { content: string; attachments: { filename: string; size: number; description: string }[] };
+      const body = (await response.json()) as {
+        content: string;
+        attachments: { filename: string; size: number; description: string }[];
+      };
       expect(body.content).toBe('with file');
       expect(body.attachments).toMatchObject([{ filename: 'results.csv', size: 4, description: 'csv' }]);
       expect(sandbox.requests().at(-1)).toMatchObject({ files: ['results.csv'], body: { content: 'with file' } });
@@ -196,7 +212,16 @@ describe('sandbox Discord wire rules', () => {
         [{ name: 'ok', description: 'd', options: tooMany }, 'options'],
         [{ name: 'ok', description: 'x'.repeat(101) }, 'description'],
         [{ name: 'ok', description: 'd', name_localizations: { sv: 'ok' } }, 'name_localizations'],
-        [{ name: 'ok', description: 'd', options: [{ type: 3, name: 'q', description: 'd', autocomplete: true, choices: [{ name: 'a', value: 'a' }] }] }, 'options'],
+        [
+          {
+            name: 'ok',
+            description: 'd',
+            options: [
+              { type: 3, name: 'q', description: 'd', autocomplete: true, choices: [{ name: 'a', value: 'a' }] },
+            ],
+          },
+          'options',
+        ],
         [{ name: 'Upper', description: 'd' }, 'name'],
       ];
       for (const [command, field] of cases) {
@@ -213,7 +238,10 @@ describe('sandbox Discord wire rules', () => {
   describe("Discord's message limits", () => {
     const embed = (extra: Record<string, unknown>) => ({ embeds: [{ title: 't', ...extra }] });
     const button = (id: string) => ({ type: 2, style: 1, label: id, custom_id: id });
-    const row = (n: number, prefix = 'b') => ({ type: 1, components: Array.from({ length: n }, (_, i) => button(`${prefix}${i}`)) });
+    const row = (n: number, prefix = 'b') => ({
+      type: 1,
+      components: Array.from({ length: n }, (_, i) => button(`${prefix}${i}`)),
+    });
     const options = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `o${i}`, value: `v${i}` }));
 
     const rejected: [string, unknown, string, string][] = [
@@ -221,18 +249,63 @@ describe('sandbox Discord wire rules', () => {
       ['> 10 embeds', { embeds: Array.from({ length: 11 }, () => ({ title: 't' })) }, 'embeds', 'BASE_TYPE_MAX_LENGTH'],
       ['embed title > 256', embed({ title: x(257) }), 'embeds.0.title', 'BASE_TYPE_MAX_LENGTH'],
       ['description > 4096', embed({ description: x(4097) }), 'embeds.0.description', 'BASE_TYPE_MAX_LENGTH'],
-      ['> 25 fields', embed({ fields: Array.from({ length: 26 }, () => ({ name: 'n', value: 'v' })) }), 'embeds.0.fields', 'BASE_TYPE_MAX_LENGTH'],
-      ['field name > 256', embed({ fields: [{ name: x(257), value: 'v' }] }), 'embeds.0.fields.0.name', 'BASE_TYPE_MAX_LENGTH'],
-      ['field value > 1024', embed({ fields: [{ name: 'n', value: x(1025) }] }), 'embeds.0.fields.0.value', 'BASE_TYPE_MAX_LENGTH'],
+      [
+        '> 25 fields',
+        embed({ fields: Array.from({ length: 26 }, () => ({ name: 'n', value: 'v' })) }),
+        'embeds.0.fields',
+        'BASE_TYPE_MAX_LENGTH',
+      ],
+      [
+        'field name > 256',
+        embed({ fields: [{ name: x(257), value: 'v' }] }),
+        'embeds.0.fields.0.name',
+        'BASE_TYPE_MAX_LENGTH',
+      ],
+      [
+        'field value > 1024',
+        embed({ fields: [{ name: 'n', value: x(1025) }] }),
+        'embeds.0.fields.0.value',
+        'BASE_TYPE_MAX_LENGTH',
+      ],
       ['footer > 2048', embed({ footer: { text: x(2049) } }), 'embeds.0.footer.text', 'BASE_TYPE_MAX_LENGTH'],
       ['author name > 256', embed({ author: { name: x(257) } }), 'embeds.0.author.name', 'BASE_TYPE_MAX_LENGTH'],
-      ['all embeds > 6000', { embeds: [{ description: x(3000) }, { description: x(3001) }] }, 'embeds', 'MAX_EMBED_SIZE_EXCEEDED'],
-      ['> 5 action rows', { components: Array.from({ length: 6 }, (_, i) => row(1, `r${i}`)) }, 'components', 'BASE_TYPE_MAX_LENGTH'],
+      [
+        'all embeds > 6000',
+        { embeds: [{ description: x(3000) }, { description: x(3001) }] },
+        'embeds',
+        'MAX_EMBED_SIZE_EXCEEDED',
+      ],
+      [
+        '> 5 action rows',
+        { components: Array.from({ length: 6 }, (_, i) => row(1, `r${i}`)) },
+        'components',
+        'BASE_TYPE_MAX_LENGTH',
+      ],
       ['> 5 buttons in a row', { components: [row(6)] }, 'components.0.components', 'BASE_TYPE_MAX_LENGTH'],
-      ['select options > 25', { components: [{ type: 1, components: [{ type: 3, custom_id: 's', options: options(26) }] }] }, 'components.0.components.0.options', 'BASE_TYPE_MAX_LENGTH'],
-      ['custom_id > 100', { components: [{ type: 1, components: [button(x(101))] }] }, 'components.0.components.0.custom_id', 'BASE_TYPE_MAX_LENGTH'],
-      ['duplicate custom_id', { components: [row(1), row(1)] }, 'components.1.components.0.custom_id', 'COMPONENT_CUSTOM_ID_DUPLICATED'],
-      ['button label > 80', { components: [{ type: 1, components: [{ ...button('b'), label: x(81) }] }] }, 'components.0.components.0.label', 'BASE_TYPE_MAX_LENGTH'],
+      [
+        'select options > 25',
+        { components: [{ type: 1, components: [{ type: 3, custom_id: 's', options: options(26) }] }] },
+        'components.0.components.0.options',
+        'BASE_TYPE_MAX_LENGTH',
+      ],
+      [
+        'custom_id > 100',
+        { components: [{ type: 1, components: [button(x(101))] }] },
+        'components.0.components.0.custom_id',
+        'BASE_TYPE_MAX_LENGTH',
+      ],
+      [
+        'duplicate custom_id',
+        { components: [row(1), row(1)] },
+        'components.1.components.0.custom_id',
+        'COMPONENT_CUSTOM_ID_DUPLICATED',
+      ],
+      [
+        'button label > 80',
+        { components: [{ type: 1, components: [{ ...button('b'), label: x(81) }] }] },
+        'components.0.components.0.label',
+        'BASE_TYPE_MAX_LENGTH',
+      ],
     ];
 
     it.each(rejected)('rejects %s with 50035', async (_name, body, path, code) => {
@@ -278,40 +351,87 @@ describe('sandbox Discord wire rules', () => {
   });
 
   describe('interaction callbacks and webhooks', () => {
-    const callback = (id: string, token: string, body: unknown) => post(`/interactions/${id}/${token}/callback`, body, false);
+    const callback = (id: string, token: string, body: unknown) =>
+      post(`/interactions/${id}/${token}/callback`, body, false);
 
     it('checks callback types, autocomplete choices, modals and the token lifecycle', async () => {
       await identify();
       const command = sandbox.runCommand({ guildId, channelId, user: alice, name: 'run', allowUnregistered: true });
       const json = async (r: Response) => [r.status, ((await r.json()) as { code: number }).code];
 
-      expect(await json(await callback(command.id, 'wrong-token', { type: 4, data: { content: 'x' } }))).toEqual([404, 10062]);
-      expect(await json(await callback(command.id, command.token, { type: 8, data: { choices: [] } }))).toEqual([400, 50035]);
-      expect(await json(await callback(command.id, command.token, { type: 7, data: { content: 'x' } }))).toEqual([400, 50035]);
-      expect(await json(await callback(command.id, command.token, { type: 9, data: { custom_id: 'm', title: x(46), components: [] } }))).toEqual([400, 50035]);
+      expect(await json(await callback(command.id, 'wrong-token', { type: 4, data: { content: 'x' } }))).toEqual([
+        404, 10062,
+      ]);
+      expect(await json(await callback(command.id, command.token, { type: 8, data: { choices: [] } }))).toEqual([
+        400, 50035,
+      ]);
+      expect(await json(await callback(command.id, command.token, { type: 7, data: { content: 'x' } }))).toEqual([
+        400, 50035,
+      ]);
+      expect(
+        await json(
+          await callback(command.id, command.token, {
+            type: 9,
+            data: { custom_id: 'm', title: x(46), components: [] },
+          }),
+        ),
+      ).toEqual([400, 50035]);
       // Follow-ups before the initial response: Discord does not know the webhook yet.
-      const early = await post(`/webhooks/${sandbox.applicationId}/${command.token}?wait=true`, { content: 'early' }, false);
+      const early = await post(
+        `/webhooks/${sandbox.applicationId}/${command.token}?wait=true`,
+        { content: 'early' },
+        false,
+      );
       expect(await json(early)).toEqual([404, 10015]);
       expect(command.acknowledged).toBe(false);
 
       const withResponse = await callback(command.id, command.token, { type: 4, data: { content: 'ok' } });
       expect(withResponse.status).toBe(204);
-      expect(await json(await callback(command.id, command.token, { type: 4, data: { content: 'again' } }))).toEqual([400, 40060]);
+      expect(await json(await callback(command.id, command.token, { type: 4, data: { content: 'again' } }))).toEqual([
+        400, 40060,
+      ]);
       const wrongApp = await post(`/webhooks/123/${command.token}`, { content: 'x' }, false);
       expect(wrongApp.status).toBe(404);
-      const followUp = await post(`/webhooks/${sandbox.applicationId}/${command.token}?wait=true`, { content: 'f' }, false);
+      const followUp = await post(
+        `/webhooks/${sandbox.applicationId}/${command.token}?wait=true`,
+        { content: 'f' },
+        false,
+      );
       expect(followUp.status).toBe(200);
       clock += 15 * 60_000 + 1;
-      const expired = await api(`/webhooks/${sandbox.applicationId}/${command.token}/messages/%40original`, { method: 'PATCH', body: JSON.stringify({ content: 'late' }), auth: false });
+      const expired = await api(`/webhooks/${sandbox.applicationId}/${command.token}/messages/%40original`, {
+        method: 'PATCH',
+        body: JSON.stringify({ content: 'late' }),
+        auth: false,
+      });
       expect(await json(expired)).toEqual([401, 50027]);
       expect(command.history().map((e) => (e.kind === 'rejected' ? e.code : e.kind))).toEqual([
-        10062, 50035, 50035, 50035, 10015, 'callback', 40060, 10015, 'followUp', 50027,
+        10062,
+        50035,
+        50035,
+        50035,
+        10015,
+        'callback',
+        40060,
+        10015,
+        'followUp',
+        50027,
       ]);
 
-      const auto = sandbox.startAutocomplete({ guildId, channelId, user: alice, name: 'run', focused: 'q', value: 'a', allowUnregistered: true });
+      const auto = sandbox.startAutocomplete({
+        guildId,
+        channelId,
+        user: alice,
+        name: 'run',
+        focused: 'q',
+        value: 'a',
+        allowUnregistered: true,
+      });
       const long = await callback(auto.id, auto.token, { type: 8, data: { choices: [{ name: x(101), value: 'v' }] } });
       expect(await json(long)).toEqual([400, 50035]);
-      expect((await callback(auto.id, auto.token, { type: 8, data: { choices: [{ name: 'A', value: x(100) }] } })).status).toBe(204);
+      expect(
+        (await callback(auto.id, auto.token, { type: 8, data: { choices: [{ name: 'A', value: x(100) }] } })).status,
+      ).toBe(204);
       expect(auto.choices()).toEqual([{ name: 'A', value: x(100) }]);
     });
   });

@@ -2,22 +2,27 @@ import {
   ActionRowBuilder,
   ButtonBuilder,
   ButtonStyle,
+  type ChatInputCommandInteraction,
+  type Client,
   DiscordAPIError,
   EmbedBuilder,
+  type Interaction,
   MessageFlags,
   ModalBuilder,
   Routes,
   SlashCommandBuilder,
+  type TextChannel,
   TextInputBuilder,
   TextInputStyle,
-  type ChatInputCommandInteraction,
-  type Client,
-  type Interaction,
-  type TextChannel,
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginSandboxClient } from '../src/sandbox/discord/client.js';
-import { renderInteractionText, startSandboxDiscord, type SandboxDiscord, type SandboxUser } from '../src/sandbox/discord/index.js';
+import {
+  renderInteractionText,
+  type SandboxDiscord,
+  type SandboxUser,
+  startSandboxDiscord,
+} from '../src/sandbox/discord/index.js';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 
@@ -116,13 +121,26 @@ describe('sandbox Discord with a real discord.js client', () => {
     const fetched = await client.application!.commands.fetch();
     expect(fetched.size).toBe(2);
 
-    const error = await apiError(client.rest.put(Routes.applicationCommands(sandbox.applicationId), { body: [{ name: 'Bad Name', description: 'x' }] }));
+    const error = await apiError(
+      client.rest.put(Routes.applicationCommands(sandbox.applicationId), {
+        body: [{ name: 'Bad Name', description: 'x' }],
+      }),
+    );
     expect(error.code).toBe(50035);
     expect(error.status).toBe(400);
   });
 
   it('answers a slash command with a reply; options are typed from the registered definition', async () => {
-    let seen: { count: number | null; loud: boolean | null; who: string | undefined; where: string | null | undefined; locale: string; guildLocale: string | null } | undefined;
+    let seen:
+      | {
+          count: number | null;
+          loud: boolean | null;
+          who: string | undefined;
+          where: string | null | undefined;
+          locale: string;
+          guildLocale: string | null;
+        }
+      | undefined;
     onInteraction = async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       seen = {
@@ -135,31 +153,54 @@ describe('sandbox Discord with a real discord.js client', () => {
       };
       await interaction.reply(`pong x${seen.count}`);
     };
-    const handle = sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping', options: { count: '3', loud: true, who: admin.id, where: channelId } });
-    expect(renderInteractionText(handle.payload)).toBe(`alice used /ping count: 3 loud: true who: ${admin.id} where: ${channelId}`);
+    const handle = sandbox.runCommand({
+      guildId,
+      channelId,
+      user: alice,
+      name: 'ping',
+      options: { count: '3', loud: true, who: admin.id, where: channelId },
+    });
+    expect(renderInteractionText(handle.payload)).toBe(
+      `alice used /ping count: 3 loud: true who: ${admin.id} where: ${channelId}`,
+    );
     const reply = await handle.reply({ timeoutMs: 3000 });
     expect(reply.content).toBe('pong x3');
     expect(reply.ephemeral).toBe(false);
-    expect(seen).toEqual({ count: 3, loud: true, who: 'admin', where: 'general', locale: 'sv-SE', guildLocale: 'sv-SE' });
+    expect(seen).toEqual({
+      count: 3,
+      loud: true,
+      who: 'admin',
+      where: 'general',
+      locale: 'sv-SE',
+      guildLocale: 'sv-SE',
+    });
     expect(handle.deferred).toBe(false);
     expect(sandbox.messages(channelId).map((m) => m.content)).toEqual(['pong x3']);
     // Mistakes in the test itself are caught before anything is dispatched.
     expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'nope' })).toThrow(/not registered/);
-    expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping', options: { count: 1.5 } })).toThrow(/integer/);
+    expect(() =>
+      sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping', options: { count: 1.5 } }),
+    ).toThrow(/integer/);
   });
 
   it('only lets users run commands Discord would offer them (default_member_permissions, locales)', async () => {
-    await client.guilds.cache.get(guildId)!.commands.set([{ name: 'setup', description: 'Admin setup', defaultMemberPermissions: '32' }]);
+    await client.guilds.cache
+      .get(guildId)!
+      .commands.set([{ name: 'setup', description: 'Admin setup', defaultMemberPermissions: '32' }]);
     const seen: (boolean | undefined)[] = [];
     onInteraction = async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       seen.push(interaction.memberPermissions?.has('ManageGuild'));
       await interaction.reply({ content: 'ok', flags: MessageFlags.Ephemeral });
     };
-    expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'setup' })).toThrow(/default_member_permissions/);
+    expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'setup' })).toThrow(
+      /default_member_permissions/,
+    );
     await sandbox.runCommand({ guildId, channelId, user: admin, name: 'setup' }).reply();
     // An admin may grant the command to everyone in Integrations settings; the bot must still check.
-    await sandbox.runCommand({ guildId, channelId, user: alice, name: 'setup', bypassCommandPermissions: true }).reply();
+    await sandbox
+      .runCommand({ guildId, channelId, user: alice, name: 'setup', bypassCommandPermissions: true })
+      .reply();
     expect(seen).toEqual([true, false]);
     expect(() => sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping', locale: 'sv' })).toThrow(/sv-SE/);
     expect(() => sandbox.runCommand({ user: alice, name: 'setup' })).toThrow(/not registered/);
@@ -169,7 +210,10 @@ describe('sandbox Discord with a real discord.js client', () => {
     onInteraction = async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      await interaction.editReply({ content: 'done', embeds: [new EmbedBuilder().setTitle('Result').addFields({ name: 'Class', value: 'H21' })] });
+      await interaction.editReply({
+        content: 'done',
+        embeds: [new EmbedBuilder().setTitle('Result').addFields({ name: 'Class', value: 'H21' })],
+      });
       await interaction.followUp({ content: 'first follow-up' });
       const second = await interaction.followUp({ content: 'second', flags: MessageFlags.Ephemeral });
       await interaction.webhook.editMessage(second.id, { content: 'second (edited)' });
@@ -186,7 +230,13 @@ describe('sandbox Discord with a real discord.js client', () => {
       ['second (edited)', true],
     ]);
     expect(followUps).toHaveLength(2);
-    expect(handle.history().map((e) => e.kind)).toEqual(['callback', 'editOriginal', 'followUp', 'followUp', 'editFollowUp']);
+    expect(handle.history().map((e) => e.kind)).toEqual([
+      'callback',
+      'editOriginal',
+      'followUp',
+      'followUp',
+      'editFollowUp',
+    ]);
     // Ephemeral messages are hidden from the channel view unless asked for.
     expect(sandbox.messages(channelId).map((m) => m.content)).toEqual(['first follow-up']);
     expect(sandbox.messages(channelId, { includeEphemeral: true })).toHaveLength(3);
@@ -214,7 +264,15 @@ describe('sandbox Discord with a real discord.js client', () => {
       { name: 'Lin 0', value: 'e0' },
       { name: 'Lin 1', value: 'e1' },
     ]);
-    const handle = sandbox.startAutocomplete({ guildId, channelId, user: alice, name: 'event', subcommand: 'find', focused: 'query', value: 'many' });
+    const handle = sandbox.startAutocomplete({
+      guildId,
+      channelId,
+      user: alice,
+      name: 'event',
+      subcommand: 'find',
+      focused: 'query',
+      value: 'many',
+    });
     await sandbox.waitFor(() => handlerErrors.length > 0, { timeoutMs: 3000 });
     const error = handlerErrors[0] as DiscordAPIError;
     expect(error).toBeInstanceOf(DiscordAPIError);
@@ -261,7 +319,10 @@ describe('sandbox Discord with a real discord.js client', () => {
           );
         await interaction.showModal(modal);
       } else if (interaction.isModalSubmit()) {
-        await interaction.reply({ content: `Thanks: ${interaction.fields.getTextInputValue('text')}`, flags: MessageFlags.Ephemeral });
+        await interaction.reply({
+          content: `Thanks: ${interaction.fields.getTextInputValue('text')}`,
+          flags: MessageFlags.Ephemeral,
+        });
       }
     };
     const opener = sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping' });
@@ -290,29 +351,53 @@ describe('sandbox Discord with a real discord.js client', () => {
     expect(message?.threadId).toBe(thread.id);
     expect(sandbox.messages(thread.id).map((m) => m.content)).toEqual(['First!']);
     expect(sandbox.world.channel(standalone.id)?.type).toBe(11);
-    expect(sandbox.requests().filter((r) => r.route?.endsWith('/threads')).map((r) => r.status)).toEqual([200, 200]);
+    expect(
+      sandbox
+        .requests()
+        .filter((r) => r.route?.endsWith('/threads'))
+        .map((r) => r.status),
+    ).toEqual([200, 200]);
   });
 
   it('threads from a message: one per message (160004), thread channels, permissions, unknown messages', async () => {
     const channel = (await client.channels.fetch(channelId)) as TextChannel;
     const post = await channel.send('Results: Linnéstafetten');
     const route = Routes.threads(channelId, post.id);
-    const created = (await client.rest.post(route, { body: { name: 'Linnéstafetten', auto_archive_duration: 10080 } })) as { id: string; type: number; parent_id: string; thread_metadata: { auto_archive_duration: number } };
+    const created = (await client.rest.post(route, {
+      body: { name: 'Linnéstafetten', auto_archive_duration: 10080 },
+    })) as { id: string; type: number; parent_id: string; thread_metadata: { auto_archive_duration: number } };
     // A thread started from a message shares its id.
-    expect(created).toMatchObject({ id: post.id, type: 11, parent_id: channelId, thread_metadata: { auto_archive_duration: 10080 } });
+    expect(created).toMatchObject({
+      id: post.id,
+      type: 11,
+      parent_id: channelId,
+      thread_metadata: { auto_archive_duration: 10080 },
+    });
     expect((await apiError(client.rest.post(route, { body: { name: 'Again' } }))).code).toBe(160004);
-    expect((await apiError(client.rest.post(route, { body: { name: 'Archive', auto_archive_duration: 30 } }))).code).toBe(50035);
-    expect((await apiError(client.rest.post(Routes.threads(channelId, '1234567890123'), { body: { name: 'Nothing' } }))).code).toBe(10008);
+    expect(
+      (await apiError(client.rest.post(route, { body: { name: 'Archive', auto_archive_duration: 30 } }))).code,
+    ).toBe(50035);
+    expect(
+      (await apiError(client.rest.post(Routes.threads(channelId, '1234567890123'), { body: { name: 'Nothing' } })))
+        .code,
+    ).toBe(10008);
     // THREAD_CREATE reached the client: the thread is in its cache, under the channel.
     const cached = await sandbox.waitFor(() => client.channels.cache.get(post.id) ?? null, { timeoutMs: 3000 });
     expect(cached.isThread() && cached.parentId).toBe(channelId);
-    expect(await client.rest.get(Routes.channel(post.id))).toMatchObject({ id: post.id, type: 11, parent_id: channelId, guild_id: guildId });
+    expect(await client.rest.get(Routes.channel(post.id))).toMatchObject({
+      id: post.id,
+      type: 11,
+      parent_id: channelId,
+      guild_id: guildId,
+    });
     await client.rest.post(Routes.channelMessages(post.id), { body: { content: 'Page 1' } });
     expect(sandbox.messages(post.id).map((m) => m.content)).toEqual(['Page 1']);
 
     // Without Send Messages in Threads, the thread refuses posts; without Create Public Threads, no thread.
     sandbox.world.setBotPermission(channelId, 1n << 38n, false);
-    expect((await apiError(client.rest.post(Routes.channelMessages(post.id), { body: { content: 'Page 2' } }))).code).toBe(50013);
+    expect(
+      (await apiError(client.rest.post(Routes.channelMessages(post.id), { body: { content: 'Page 2' } }))).code,
+    ).toBe(50013);
     const other = await channel.send('Results: Sprint');
     sandbox.world.setBotPermission(channelId, 1n << 35n, false);
     const refused = await apiError(client.rest.post(Routes.threads(channelId, other.id), { body: { name: 'Sprint' } }));
@@ -323,7 +408,10 @@ describe('sandbox Discord with a real discord.js client', () => {
     sandbox.world.setBotPermission(channelId, (1n << 35n) | (1n << 38n), true);
     sandbox.deleteChannel(post.id);
     expect(sandbox.message(post.id)?.threadId).toBeNull();
-    expect(await client.rest.post(route, { body: { name: 'Linnéstafetten' } })).toMatchObject({ id: post.id, type: 11 });
+    expect(await client.rest.post(route, { body: { name: 'Linnéstafetten' } })).toMatchObject({
+      id: post.id,
+      type: 11,
+    });
   });
 
   it('enforce_nonce: a resend with the same nonce gives the same message, also after a lost answer', async () => {
@@ -339,7 +427,14 @@ describe('sandbox Discord with a real discord.js client', () => {
     // same body again, and Discord's nonce check gives back the message instead of a second one.
     sandbox.faults.loseAnswer({ route: `POST /channels/${channelId}/messages`, times: 1 });
     const lost = await channel.send({ content: 'Splits', nonce: 'eb-nonce-2', enforceNonce: true });
-    const posts = sandbox.requests().filter((r) => r.method === 'POST' && r.route === '/channels/:channelId/messages' && (r.body as { nonce?: string }).nonce === 'eb-nonce-2');
+    const posts = sandbox
+      .requests()
+      .filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.route === '/channels/:channelId/messages' &&
+          (r.body as { nonce?: string }).nonce === 'eb-nonce-2',
+      );
     expect(posts.map((r) => r.status)).toEqual([502, 200]);
     expect((posts[0]!.lostAnswer!.body as { id: string }).id).toBe(lost.id);
     expect(sandbox.messages(channelId).map((m) => m.content)).toEqual(['Results', 'Splits']);
@@ -347,7 +442,11 @@ describe('sandbox Discord with a real discord.js client', () => {
     // Without enforce_nonce, or in another channel, or after the window, the nonce does not de-duplicate.
     await channel.send({ content: 'Plain', nonce: 'eb-nonce-1' });
     const elsewhere = sandbox.createTextChannel(guildId, { name: 'elsewhere' });
-    const there = await ((await client.channels.fetch(elsewhere.id)) as TextChannel).send({ content: 'There', nonce: 'eb-nonce-1', enforceNonce: true });
+    const there = await ((await client.channels.fetch(elsewhere.id)) as TextChannel).send({
+      content: 'There',
+      nonce: 'eb-nonce-1',
+      enforceNonce: true,
+    });
     expect(there.id).not.toBe(first.id);
     clock += 5 * 60_000 + 1;
     const later = await channel.send({ content: 'Later', nonce: 'eb-nonce-1', enforceNonce: true });
@@ -356,8 +455,12 @@ describe('sandbox Discord with a real discord.js client', () => {
 
     // A message deleted within the window is not made again: Unknown Message.
     await later.delete();
-    expect((await apiError(channel.send({ content: 'Later', nonce: 'eb-nonce-1', enforceNonce: true }))).code).toBe(10008);
-    expect((await apiError(channel.send({ content: 'x', nonce: 'n'.repeat(26), enforceNonce: true }))).code).toBe(50035);
+    expect((await apiError(channel.send({ content: 'Later', nonce: 'eb-nonce-1', enforceNonce: true }))).code).toBe(
+      10008,
+    );
+    expect((await apiError(channel.send({ content: 'x', nonce: 'n'.repeat(26), enforceNonce: true }))).code).toBe(
+      50035,
+    );
   });
 
   it('sends DMs, and surfaces 50007 when the user has closed them', async () => {
@@ -434,7 +537,10 @@ describe('sandbox Discord with a real discord.js client', () => {
     const second = sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping' });
     await second.reply();
     const again = await apiError(
-      client.rest.post(Routes.interactionCallback(second.id, second.token), { body: { type: 4, data: { content: 'twice' } }, auth: false }),
+      client.rest.post(Routes.interactionCallback(second.id, second.token), {
+        body: { type: 4, data: { content: 'twice' } },
+        auth: false,
+      }),
     );
     expect(again).toMatchObject({ code: 40060, status: 400 });
   });
@@ -467,7 +573,9 @@ describe('sandbox Discord with a real discord.js client', () => {
     const raw = await fetch(`${sandbox.restUrl}/v10/users/@me`, { headers: { Authorization: `Bot ${sandbox.token}` } });
     expect(raw.status).toBe(200);
     sandbox.faults.rateLimit({ route: '/users/@me', times: 1, retryAfterSeconds: 0.2, global: true });
-    const limited = await fetch(`${sandbox.restUrl}/v10/users/@me`, { headers: { Authorization: `Bot ${sandbox.token}` } });
+    const limited = await fetch(`${sandbox.restUrl}/v10/users/@me`, {
+      headers: { Authorization: `Bot ${sandbox.token}` },
+    });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('0.2');
     expect(limited.headers.get('x-ratelimit-global')).toBe('true');

@@ -6,24 +6,58 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
+import { type SandboxEventor, startSandboxEventor } from '../src/sandbox/eventor/server.js';
 
 const NOW = new Date('2026-06-15T10:00:00Z');
 const ARRAYS = new Set([
-  'Event', 'EventRace', 'ClassResult', 'PersonResult', 'TeamResult', 'TeamMemberResult', 'SplitTime', 'Entry',
-  'EventClass', 'ClassEntryFee', 'Document', 'Organisation', 'Person', 'HashTableEntry', 'ResultList', 'StartList', 'ClassStart',
-  'PersonStart', 'RaceResult', 'RaceStart', 'CompetitorCount', 'EntryFee', 'Activity', 'ActivityRegistration', 'Competitor',
-  'EntryBreak', 'CCard', 'EventAttribute', 'TeamStart', 'ActivityAttribute',
+  'Event',
+  'EventRace',
+  'ClassResult',
+  'PersonResult',
+  'TeamResult',
+  'TeamMemberResult',
+  'SplitTime',
+  'Entry',
+  'EventClass',
+  'ClassEntryFee',
+  'Document',
+  'Organisation',
+  'Person',
+  'HashTableEntry',
+  'ResultList',
+  'StartList',
+  'ClassStart',
+  'PersonStart',
+  'RaceResult',
+  'RaceStart',
+  'CompetitorCount',
+  'EntryFee',
+  'Activity',
+  'ActivityRegistration',
+  'Competitor',
+  'EntryBreak',
+  'CCard',
+  'EventAttribute',
+  'TeamStart',
+  'ActivityAttribute',
 ]);
 // Roots are never arrays (jPath of a root is its own name).
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, isArray: (name, jpath) => ARRAYS.has(name) && jpath !== name });
-type X = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  isArray: (name, jpath) => ARRAYS.has(name) && jpath !== name,
+});
+// biome-ignore lint/suspicious/noExplicitAny: the test walks parsed XML of any shape
+type X = Record<string, any>;
 
 let clockMs = NOW.getTime();
 let sb: SandboxEventor;
 
 async function get(path: string, headers: Record<string, string> = {}, key: string | null = sb.apiKey) {
-  const res = await fetch(`${sb.baseUrl}${path}`, { headers: { ...(key === null ? {} : { ApiKey: key }), ...headers } });
+  const res = await fetch(`${sb.baseUrl}${path}`, {
+    headers: { ...(key === null ? {} : { ApiKey: key }), ...headers },
+  });
   const text = await res.text();
   return { status: res.status, type: res.headers.get('content-type') ?? '', text, headers: res.headers };
 }
@@ -86,9 +120,16 @@ describe('routes', () => {
       expect(r.text.startsWith('<?xml version="1.0" encoding="utf-8"?>\n')).toBe(true);
       expect(XMLValidator.validate(r.text), path).toBe(true);
       const doc = parser.parse(r.text) as X;
-      expect(Object.keys(doc).filter((k) => k !== '?xml'), path).toEqual([root]);
+      expect(
+        Object.keys(doc).filter((k) => k !== '?xml'),
+        path,
+      ).toEqual([root]);
       // No namespace on native roots; xsi/xsd declared.
-      expect(r.text).toMatch(new RegExp(`<${root} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"`));
+      expect(r.text).toMatch(
+        new RegExp(
+          `<${root} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"`,
+        ),
+      );
     }
     const auth = await get('/authenticatePerson', { Username: member.username, Password: member.password }, null);
     expect(auth.status).toBe(200);
@@ -97,7 +138,13 @@ describe('routes', () => {
 
   it('writes a self-closed root for an empty list, and 404 for an unknown event', async () => {
     const empty = await get('/events?fromDate=1990-01-01&toDate=1990-01-02');
-    expect(empty.text.trimEnd().endsWith('<EventList xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" />')).toBe(true);
+    expect(
+      empty.text
+        .trimEnd()
+        .endsWith(
+          '<EventList xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" />',
+        ),
+    ).toBe(true);
     expect((await get('/event/99999999')).status).toBe(404);
     expect((await get('/results/event?eventId=99999999')).status).toBe(404);
     expect((await get('/no/such/thing')).status).toBe(404);
@@ -154,10 +201,16 @@ describe('auth', () => {
 
   it('authenticates a person by Username/Password headers (or query), 401 otherwise', async () => {
     const m = home().members[3]!;
-    const ok = parser.parse((await get('/authenticatePerson', { Username: m.username, Password: m.password }, null)).text) as X;
+    const ok = parser.parse(
+      (await get('/authenticatePerson', { Username: m.username, Password: m.password }, null)).text,
+    ) as X;
     expect(ok['Person'].PersonId).toBe(m.person.id);
     expect(ok['Person'].Role).toBeDefined();
-    const q = await get(`/authenticatePerson?username=${encodeURIComponent(m.username)}&password=${encodeURIComponent(m.password)}`, {}, null);
+    const q = await get(
+      `/authenticatePerson?username=${encodeURIComponent(m.username)}&password=${encodeURIComponent(m.password)}`,
+      {},
+      null,
+    );
     expect(q.status).toBe(200);
     const bad = await get('/authenticatePerson', { Username: m.username, Password: 'wrong' }, null);
     expect(bad.status).toBe(401);
@@ -185,14 +238,21 @@ describe('filters and flags', () => {
     const all = (await xml('/events'))['EventList'].Event as X[];
     expect(all.length).toBe(sb.dataset.events.length);
     const from = new Date(clockMs).toISOString().slice(0, 10);
-    const future = (await xml(`/events?fromDate=${from}%2000:00:00&toDate=9999-12-31%2023:59:59`))['EventList'].Event as X[];
+    const future = (await xml(`/events?fromDate=${from}%2000:00:00&toDate=9999-12-31%2023:59:59`))['EventList']
+      .Event as X[];
     expect(future.length).toBeGreaterThan(0);
     expect(future.length).toBeLessThan(all.length);
     const national = (await xml('/events?classificationIds=1,2'))['EventList'].Event as X[];
     expect(national.every((e) => ['1', '2'].includes(e.EventClassificationId))).toBe(true);
     const some = sb.dataset.events.slice(0, 3).map((e) => e.id);
-    expect(((await xml(`/events?eventIds=${some.join(',')}`))['EventList'].Event as X[]).map((e) => e.EventId).sort()).toEqual([...some].sort());
-    const recent = (await xml(`/events?fromModifyDate=${new Date(clockMs - 10 * 86_400_000).toISOString().slice(0, 19).replace('T', '+')}`))['EventList'].Event as X[];
+    expect(
+      ((await xml(`/events?eventIds=${some.join(',')}`))['EventList'].Event as X[]).map((e) => e.EventId).sort(),
+    ).toEqual([...some].sort());
+    const recent = (
+      await xml(
+        `/events?fromModifyDate=${new Date(clockMs - 10 * 86_400_000).toISOString().slice(0, 19).replace('T', '+')}`,
+      )
+    )['EventList'].Event as X[];
     expect(recent.length).toBeLessThan(all.length);
     expect(recent.every((e) => e.ModifyDate)).toBe(true);
   });
@@ -219,8 +279,14 @@ describe('filters and flags', () => {
   });
 
   it('rejects malformed dates and ids with 400 "Bad Request"', async () => {
-    for (const path of ['/events?fromDate=yesterday', '/events?toDate=2026-13-01', '/events?eventIds=1,x', '/entries?fromEntryDate=2026-02-30',
-      '/eventclasses', '/activities?organisationId=' + home().id]) {
+    for (const path of [
+      '/events?fromDate=yesterday',
+      '/events?toDate=2026-13-01',
+      '/events?eventIds=1,x',
+      '/entries?fromEntryDate=2026-02-30',
+      '/eventclasses',
+      `/activities?organisationId=${home().id}`,
+    ]) {
       const r = await get(path);
       expect(r.status, path).toBe(400);
       expect(r.text).toContain('Bad Request');
@@ -231,7 +297,8 @@ describe('filters and flags', () => {
     const ev = pastSingle();
     const plain = (await xml(`/eventclasses?eventId=${ev.id}`))['EventClassList'].EventClass as X[];
     expect(plain.some((c) => c.ClassEntryFee)).toBe(false);
-    const fees = (await xml(`/eventclasses?eventId=${ev.id}&includeEntryFees=true`))['EventClassList'].EventClass as X[];
+    const fees = (await xml(`/eventclasses?eventId=${ev.id}&includeEntryFees=true`))['EventClassList']
+      .EventClass as X[];
     expect(fees.every((c) => c.ClassEntryFee.length === 2)).toBe(true);
     const list = (await xml(`/entryfees/events/${ev.id}`))['EntryFeeList'].EntryFee as X[];
     expect(list.some((f) => f['@_valueOperator'] === 'percent')).toBe(true);
@@ -245,7 +312,9 @@ describe('filters and flags', () => {
     expect(plain.text).not.toContain('<Tele');
     expect(plain.text).not.toContain('<Address');
     expect(plain.text).not.toContain('<ExternalPersonId');
-    const full = await get(`/persons/organisations/${home().id}?includeContactDetails=true&includePersonIdentifiers=true`);
+    const full = await get(
+      `/persons/organisations/${home().id}?includeContactDetails=true&includePersonIdentifiers=true`,
+    );
     expect(full.text).toContain('<Tele');
     expect(full.text).toContain('<Address');
     expect(full.text).toContain('<ExternalPersonId');
@@ -257,7 +326,11 @@ describe('filters and flags', () => {
     const ev = pastSingle();
     const docs = (await xml(`/events/documents?eventIds=${ev.id}`))['DocumentList'].Document as X[];
     expect(docs.length).toBeGreaterThan(0);
-    expect(docs.every((d) => d['@_referenceId'] === ev.id && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(d['@_modifyDate']))).toBe(true);
+    expect(
+      docs.every(
+        (d) => d['@_referenceId'] === ev.id && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(d['@_modifyDate']),
+      ),
+    ).toBe(true);
   });
 
   it('/entries: the entrant club, include flags and entry-date filter', async () => {
@@ -269,12 +342,21 @@ describe('filters and flags', () => {
       expect(e.Competitor?.[0].Person).toBeUndefined();
       expect(e.EventId).toBeDefined();
     }
-    const full = (await xml(`/entries?organisationIds=${home().id}&includePersonElement=true&includeEventElement=true&includeOrganisationElement=true&includeEntryFees=true`))['EntryList'].Entry as X[];
+    const full = (
+      await xml(
+        `/entries?organisationIds=${home().id}&includePersonElement=true&includeEventElement=true&includeOrganisationElement=true&includeEntryFees=true`,
+      )
+    )['EntryList'].Entry as X[];
     const individual = full.filter((e) => e.Competitor);
     expect(individual.length).toBeGreaterThan(0);
-    expect(individual.every((e) => e.Competitor[0].Person && e.Competitor[0].Organisation && e.Event && e.EntryEntryFee)).toBe(true);
+    expect(
+      individual.every((e) => e.Competitor[0].Person && e.Competitor[0].Organisation && e.Event && e.EntryEntryFee),
+    ).toBe(true);
     const cutoff = new Date(clockMs - 30 * 86_400_000).toISOString().slice(0, 10);
-    const late = (await xml(`/entries?organisationIds=${home().id}&fromEntryDate=${cutoff}`))['EntryList'].Entry as X[] | undefined ?? [];
+    const late =
+      ((await xml(`/entries?organisationIds=${home().id}&fromEntryDate=${cutoff}`))['EntryList'].Entry as
+        | X[]
+        | undefined) ?? [];
     expect(late.length).toBeLessThan(list.length);
     // A district id counts its clubs' entrants.
     const district = (await xml(`/entries?organisationIds=${home().organisation.parentId}`))['EntryList'].Entry as X[];
@@ -307,7 +389,9 @@ describe('starts and results', () => {
       if (status === 'OK') expect(r.Time).toMatch(/^(\d+:)?\d{1,2}:\d{2}$/);
     }
     const withSplits = await xml(`/results/event?eventId=${ev.id}&includeSplitTimes=true`);
-    const splitResults = (withSplits['ResultList'].ClassResult as X[]).flatMap((c) => (c.PersonResult as X[]).map((p) => p.Result));
+    const splitResults = (withSplits['ResultList'].ClassResult as X[]).flatMap((c) =>
+      (c.PersonResult as X[]).map((p) => p.Result),
+    );
     expect(splitResults.some((r) => r.SplitTime?.length > 3)).toBe(true);
     const top = await xml(`/results/event?eventId=${ev.id}&top=2`);
     for (const c of top['ResultList'].ClassResult as X[]) {
@@ -352,15 +436,27 @@ describe('starts and results', () => {
     const withTop = await xml(`/results/organisation?organisationIds=${home().id}&eventId=${ev.id}&top=1`);
     const more = (withTop['ResultList'].ClassResult as X[]).flatMap((c) => c.PersonResult as X[]);
     expect(more.length).toBeGreaterThanOrEqual(persons.length);
-    expect(more.some((p) => p.Organisation[0].OrganisationId !== home().id && p.Result.ResultPosition === '1')).toBe(true);
+    expect(more.some((p) => p.Organisation[0].OrganisationId !== home().id && p.Result.ResultPosition === '1')).toBe(
+      true,
+    );
   });
 
   it('/results/person and /starts/person: one list per event with the person', async () => {
     // A home-club runner in a class with at least four OK results, so that top=3 adds others.
     let ev = pastSingle();
-    let person = null as null | NonNullable<ReturnType<typeof sb.dataset.details>['resultList']>['classes'][number]['persons'][number]['person'];
+    let person = null as
+      | null
+      | NonNullable<
+          ReturnType<typeof sb.dataset.details>['resultList']
+        >['classes'][number]['persons'][number]['person'];
     for (const e of events((x) => x.hasResults && x.shape === 'single')) {
-      const cls = sb.dataset.details(e).resultList!.classes.find((c) => c.persons.filter((p) => p.results[0]!.status === 'OK').length >= 4 && c.persons.some((p) => p.organisation?.id === home().id));
+      const cls = sb.dataset
+        .details(e)
+        .resultList!.classes.find(
+          (c) =>
+            c.persons.filter((p) => p.results[0]!.status === 'OK').length >= 4 &&
+            c.persons.some((p) => p.organisation?.id === home().id),
+        );
       if (cls) {
         ev = e;
         person = cls.persons.find((p) => p.organisation?.id === home().id)!.person;
@@ -384,7 +480,9 @@ describe('starts and results', () => {
     const starts = await xml(`/starts/person?personId=${person.id}`);
     expect((starts['StartListList'].StartList as X[]).length).toBeGreaterThan(0);
     const none = await get('/starts/person?personId=1');
-    expect(none.text).toContain('<StartListList xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" />');
+    expect(none.text).toContain(
+      '<StartListList xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" />',
+    );
   });
 
   it('/starts/organisation lists only the own club', async () => {
@@ -410,7 +508,12 @@ describe('starts and results', () => {
 describe('login links, PUT and time zones', () => {
   it('an external login link works once, and expires after five minutes', async () => {
     const m = home().members[2]!;
-    const linkOf = async () => String((await xml(`/externalLoginUrl?personId=${m.person.id}&organisationId=${home().id}`))['ExternalLoginUrl']['#text']);
+    const linkOf = async () =>
+      String(
+        (await xml(`/externalLoginUrl?personId=${m.person.id}&organisationId=${home().id}`))['ExternalLoginUrl'][
+          '#text'
+        ],
+      );
     const url = await linkOf();
     expect(url).toMatch(new RegExp(`^${sb.baseUrl.replace('/api', '')}/login/[A-Za-z0-9_-]{20,}$`));
     const first = await fetch(url);
@@ -435,17 +538,30 @@ describe('login links, PUT and time zones', () => {
 <PreSelectedClass sequence="1"><ClassShortName>H21</ClassShortName></PreSelectedClass>
 <CCard><CCardId>7654321</CCardId><PunchingUnitType value="SI"/></CCard><CCard><CCardId>505050</CCardId><PunchingUnitType value="emiTag"/></CCard>
 <DisciplineId>1</DisciplineId></Competitor>`;
-    const put = await fetch(`${sb.baseUrl}/competitor`, { method: 'PUT', headers: { ApiKey: sb.apiKey, 'Content-Type': 'application/xml' }, body });
+    const put = await fetch(`${sb.baseUrl}/competitor`, {
+      method: 'PUT',
+      headers: { ApiKey: sb.apiKey, 'Content-Type': 'application/xml' },
+      body,
+    });
     expect(put.status).toBe(200);
     const saved = parser.parse(await put.text()) as X;
     expect(saved['Competitor'].CCard.map((c: X) => c.CCardId)).toEqual(['7654321', '505050']);
     const again = await xml(`/competitor/${m.competitor.competitorId}`);
     expect(again['Competitor'].CCard.map((c: X) => c.CCardId)).toEqual(['7654321', '505050']);
     const list = await xml(`/competitors?organisationId=${home().id}`);
-    expect((list['CompetitorList'].Competitor as X[]).find((c) => c.CompetitorId === m.competitor.competitorId)!.CCard[1].PunchingUnitType['@_value']).toBe('emiTag');
+    expect(
+      (list['CompetitorList'].Competitor as X[]).find((c) => c.CompetitorId === m.competitor.competitorId)!.CCard[1]
+        .PunchingUnitType['@_value'],
+    ).toBe('emiTag');
 
     const theirs = foreign().members[0]!;
-    const forbidden = await fetch(`${sb.baseUrl}/competitor`, { method: 'PUT', headers: { ApiKey: sb.apiKey }, body: body.replace(m.competitor.competitorId!, theirs.competitor.competitorId!).replace(`<PersonId>${m.person.id}</PersonId>`, '') });
+    const forbidden = await fetch(`${sb.baseUrl}/competitor`, {
+      method: 'PUT',
+      headers: { ApiKey: sb.apiKey },
+      body: body
+        .replace(m.competitor.competitorId!, theirs.competitor.competitorId!)
+        .replace(`<PersonId>${m.person.id}</PersonId>`, ''),
+    });
     expect(forbidden.status).toBe(403);
     for (const bad of ['<Competitor><CompetitorId>1', '', '<Other/>']) {
       const r = await fetch(`${sb.baseUrl}/competitor`, { method: 'PUT', headers: { ApiKey: sb.apiKey }, body: bad });
@@ -484,7 +600,9 @@ describe('IOF XML 3.0', () => {
   it('picks a race with eventRaceId and adds totals with totalResult on multi-day events', async () => {
     const multi = pastMulti();
     const race2 = multi.event.races[1]!;
-    const one = parser.parse((await get(`/results/event/iofxml?eventId=${multi.id}&eventRaceId=${race2.id}`)).text) as X;
+    const one = parser.parse(
+      (await get(`/results/event/iofxml?eventId=${multi.id}&eventRaceId=${race2.id}`)).text,
+    ) as X;
     const pr = (one['ResultList'].ClassResult as X[])[0]!.PersonResult[0];
     expect([].concat(pr.Result).length).toBe(1);
     const total = await get(`/results/event/iofxml?eventId=${multi.id}&totalResult=true`);
@@ -530,7 +648,9 @@ describe('faults', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
 
     sb.faults.add({ path: '/api/events', kind: 'hang' });
-    await expect(fetch(`${sb.baseUrl}/events`, { headers: { ApiKey: sb.apiKey }, signal: AbortSignal.timeout(200) })).rejects.toThrow();
+    await expect(
+      fetch(`${sb.baseUrl}/events`, { headers: { ApiKey: sb.apiKey }, signal: AbortSignal.timeout(200) }),
+    ).rejects.toThrow();
     sb.faults.clear();
     expect(sb.faults.active).toEqual([]);
     expect((await get('/events')).status).toBe(200);
@@ -549,7 +669,9 @@ describe('test helpers', () => {
     expect(winner.results[0]!.position).toBeNull();
     const doc = await xml(`/results/event?eventId=${ev.id}`);
     const c = (doc['ResultList'].ClassResult as X[]).find((x) => x.EventClass[0].EventClassId === cls.class.id)!;
-    expect(c.PersonResult.find((p: X) => p.Person[0].PersonId === winner.person!.id).Result.CompetitorStatus['@_value']).toBe('Disqualified');
+    expect(
+      c.PersonResult.find((p: X) => p.Person[0].PersonId === winner.person!.id).Result.CompetitorStatus['@_value'],
+    ).toBe('Disqualified');
     const since = new Date(clockMs - 1000).toISOString().slice(0, 19).replace('T', ' ');
     const changed = (await xml(`/events?fromModifyDate=${encodeURIComponent(since)}`))['EventList'].Event as X[];
     expect(changed.map((e) => e.EventId)).toContain(ev.id);
@@ -576,8 +698,15 @@ describe('determinism and size', () => {
     const b = await startSandboxEventor({ seed: 42, now: NOW });
     try {
       const ev = a.dataset.events.find((e) => e.hasResults && e.shape === 'relay')!;
-      for (const path of ['/events?includeEntryBreaks=true', `/results/event?eventId=${ev.id}&includeSplitTimes=true`, `/entries?organisationIds=${a.dataset.homeClub.id}`, '/organisations?includeProperties=true']) {
-        const [x, y] = await Promise.all([a, b].map((s) => fetch(`${s.baseUrl}${path}`, { headers: { ApiKey: s.apiKey } }).then((r) => r.text())));
+      for (const path of [
+        '/events?includeEntryBreaks=true',
+        `/results/event?eventId=${ev.id}&includeSplitTimes=true`,
+        `/entries?organisationIds=${a.dataset.homeClub.id}`,
+        '/organisations?includeProperties=true',
+      ]) {
+        const [x, y] = await Promise.all(
+          [a, b].map((s) => fetch(`${s.baseUrl}${path}`, { headers: { ApiKey: s.apiKey } }).then((r) => r.text())),
+        );
         expect(x!.length, path).toBeGreaterThan(500);
         expect(y, path).toBe(x);
       }
@@ -602,9 +731,12 @@ describe('determinism and size', () => {
     expect(new Set(ds.events.map((e) => e.event.classificationId))).toEqual(new Set(['1', '2', '3', '4', '5', '6']));
     expect(new Set(ds.events.map((e) => e.shape))).toEqual(new Set(['single', 'multi', 'relay']));
     const statuses = new Set(ds.events.map((e) => e.event.status));
-    for (const s of ['canceled', 'entryOpened', 'entryClosed', 'completed']) expect(statuses.has(s as never)).toBe(true);
+    for (const s of ['canceled', 'entryOpened', 'entryClosed', 'completed'])
+      expect(statuses.has(s as never)).toBe(true);
     expect(ds.events.some((e) => e.hasStartList && !e.hasResults)).toBe(true);
-    expect(ds.events.some((e) => (e.event.message ?? '').includes('\n') && (e.event.message ?? '').includes('@'))).toBe(true);
+    expect(ds.events.some((e) => (e.event.message ?? '').includes('\n') && (e.event.message ?? '').includes('@'))).toBe(
+      true,
+    );
     expect(ds.events.some((e) => e.event.organisers.length > 1)).toBe(true);
     const ids = ds.persons.map((p) => p.person.id);
     expect(ds.persons.every((p) => p.competitor.competitorId !== p.person.id)).toBe(true);
@@ -644,7 +776,9 @@ describe('changes over time', () => {
       ev.hasResults = false;
       ev.materialized = null;
       const hidden = sb.dataset.details(ev);
-      expect(hidden.resultList?.classes.flatMap((c) => c.persons).some((p) => p.results.length > 0) ?? false).toBe(false);
+      expect(hidden.resultList?.classes.flatMap((c) => c.persons).some((p) => p.results.length > 0) ?? false).toBe(
+        false,
+      );
       expect(JSON.stringify(hidden.entries)).toBe(entries);
       expect(JSON.stringify(hidden.startList)).toBe(starts);
       ev.hasResults = true;
@@ -655,7 +789,10 @@ describe('changes over time', () => {
 
   it('a correction is dated by the sandbox clock, so modify-date filters find it', () => {
     const ev = pastSingle();
-    const runner = sb.dataset.details(ev).resultList!.classes.flatMap((c) => c.persons).find((p) => p.results[0]?.status === 'OK')!;
+    const runner = sb.dataset
+      .details(ev)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.results[0]?.status === 'OK')!;
     const saved = clockMs;
     clockMs += 3 * 86_400_000;
     try {
@@ -670,7 +807,9 @@ describe('changes over time', () => {
     const upcoming = sb.dataset.events.find((ev) => {
       if (!ev.event.start || Date.parse(ev.event.start) <= clockMs || ev.syntheticRunners > 0) return false;
       const all = sb.dataset.details(ev).entries.filter((e) => e.competitor?.organisation?.id === home().id);
-      return all.some((e) => Date.parse(e.entryDate!) > clockMs) && all.some((e) => Date.parse(e.entryDate!) <= clockMs);
+      return (
+        all.some((e) => Date.parse(e.entryDate!) > clockMs) && all.some((e) => Date.parse(e.entryDate!) <= clockMs)
+      );
     });
     if (!upcoming) throw new Error('the sandbox has no upcoming event with club entries both made and still to come');
     const listed = async (): Promise<number> => {
@@ -678,7 +817,10 @@ describe('changes over time', () => {
       return ([doc['EntryList'].Entry ?? []].flat() as X[]).length;
     };
     const counted = async (): Promise<number> =>
-      Number((await xml(`/competitorcount?organisationIds=${home().id}&eventIds=${upcoming.id}`))['CompetitorCountList'].CompetitorCount[0]['@_numberOfEntries']);
+      Number(
+        (await xml(`/competitorcount?organisationIds=${home().id}&eventIds=${upcoming.id}`))['CompetitorCountList']
+          .CompetitorCount[0]['@_numberOfEntries'],
+      );
     const saved = clockMs;
     const now = await listed();
     expect(await counted()).toBe(now);
@@ -686,7 +828,9 @@ describe('changes over time', () => {
     try {
       const later = await listed();
       expect(later).toBeGreaterThan(now);
-      expect(later).toBe(sb.dataset.details(upcoming).entries.filter((e) => e.competitor?.organisation?.id === home().id).length);
+      expect(later).toBe(
+        sb.dataset.details(upcoming).entries.filter((e) => e.competitor?.organisation?.id === home().id).length,
+      );
       expect(await counted()).toBe(later);
     } finally {
       clockMs = saved;

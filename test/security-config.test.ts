@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { botConfigFromEnv } from '../src/bot/config.js';
-import { main, type Io } from '../src/cli/main.js';
+import { type Io, main } from '../src/cli/main.js';
 import { ConfigError, eventorConfigFromEnv } from '../src/config/env.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const USER = 'clubadmin';
 const PASSWORD = 'S3cr3t"pw&x=1';
@@ -47,28 +47,40 @@ describe('credentials in an Eventor address are refused with one line that does 
 
   it('EVENTOR_BASE_URL, through eventorConfigFromEnv and botConfigFromEnv', () => {
     for (const problems of [
-      problemsOf(() => eventorConfigFromEnv({ EVENTOR_BASE_URL: withCredentials, EVENTOR_API_KEY: BASE.EVENTOR_API_KEY })),
+      problemsOf(() =>
+        eventorConfigFromEnv({ EVENTOR_BASE_URL: withCredentials, EVENTOR_API_KEY: BASE.EVENTOR_API_KEY }),
+      ),
       problemsOf(() => botConfigFromEnv({ ...BASE, EVENTOR_BASE_URL: withCredentials })),
     ]) {
-      expect(problems).toEqual(['EVENTOR_BASE_URL must not contain a user name or password (user:password@); the key goes in EVENTOR_API_KEY']);
+      expect(problems).toEqual([
+        'EVENTOR_BASE_URL must not contain a user name or password (user:password@); the key goes in EVENTOR_API_KEY',
+      ]);
       expectNoSecret(problems.join('\n'));
     }
     // A user name alone is a credential too.
-    expect(problemsOf(() => eventorConfigFromEnv({ EVENTOR_BASE_URL: `https://${USER}@eventor.example.org/api`, EVENTOR_API_KEY: 'k' }))[0]).toMatch(/user name or password/);
+    expect(
+      problemsOf(() =>
+        eventorConfigFromEnv({ EVENTOR_BASE_URL: `https://${USER}@eventor.example.org/api`, EVENTOR_API_KEY: 'k' }),
+      )[0],
+    ).toMatch(/user name or password/);
   });
 
   it('EVENTOR_CUSTOM_URLS entries, named by their position; a scheme-less one is not quoted either', () => {
-    const problems = problemsOf(() => botConfigFromEnv({
-      ...BASE,
-      EVENTOR_CUSTOM_URLS: `https://eventor.example.org/api, ${withCredentials}, ${USER}:${PASSWORD}@proxy.example.org`,
-    }));
+    const problems = problemsOf(() =>
+      botConfigFromEnv({
+        ...BASE,
+        EVENTOR_CUSTOM_URLS: `https://eventor.example.org/api, ${withCredentials}, ${USER}:${PASSWORD}@proxy.example.org`,
+      }),
+    );
     expect(problems).toEqual([
       'EVENTOR_CUSTOM_URLS: entry 2 of 3 must not contain a user name or password (user:password@); the key goes in EVENTOR_API_KEY',
       'EVENTOR_CUSTOM_URLS: entry 3 of 3 is not an http(s) URL',
     ]);
     expectNoSecret(problems.join('\n'));
     // Clean entries still work.
-    expect(botConfigFromEnv({ ...BASE, EVENTOR_CUSTOM_URLS: 'https://eventor.example.org/api' }).customEventorOrigins).toEqual(['https://eventor.example.org']);
+    expect(
+      botConfigFromEnv({ ...BASE, EVENTOR_CUSTOM_URLS: 'https://eventor.example.org/api' }).customEventorOrigins,
+    ).toEqual(['https://eventor.example.org']);
   });
 
   describe('the command line (exit 2, the secret in neither stdout nor stderr)', () => {
@@ -83,7 +95,17 @@ describe('credentials in an Eventor address are refused with one line that does 
     const capture = (env: NodeJS.ProcessEnv): Io & { all: () => string; stderr: () => string } => {
       let out = '';
       let err = '';
-      return { out: (t) => void (out += t), err: (t) => void (err += t), env, all: () => `${out}\n${err}`, stderr: () => err };
+      return {
+        out: (t) => {
+          out += t;
+        },
+        err: (t) => {
+          err += t;
+        },
+        env,
+        all: () => `${out}\n${err}`,
+        stderr: () => err,
+      };
     };
 
     const cases: Array<[string, string[], NodeJS.ProcessEnv]> = [
@@ -107,15 +129,23 @@ describe('credentials in an Eventor address are refused with one line that does 
 
 describe('EVENTOR_MAX_RESPONSE_MB', () => {
   it('sets the largest cap; the scale reaches both the default Eventor and every other', () => {
-    expect(eventorConfigFromEnv({ EVENTOR_INSTANCE: 'se', EVENTOR_API_KEY: 'k', EVENTOR_MAX_RESPONSE_MB: '384' }).responseLimitScale).toBe(1.5);
+    expect(
+      eventorConfigFromEnv({ EVENTOR_INSTANCE: 'se', EVENTOR_API_KEY: 'k', EVENTOR_MAX_RESPONSE_MB: '384' })
+        .responseLimitScale,
+    ).toBe(1.5);
     expect(eventorConfigFromEnv({ EVENTOR_INSTANCE: 'se', EVENTOR_API_KEY: 'k' }).responseLimitScale).toBe(1);
-    expect(botConfigFromEnv({ ...BASE, EVENTOR_INSTANCE: '', EVENTOR_API_KEY: '', EVENTOR_MAX_RESPONSE_MB: '64' }).eventorResponseLimitScale).toBe(0.25);
+    expect(
+      botConfigFromEnv({ ...BASE, EVENTOR_INSTANCE: '', EVENTOR_API_KEY: '', EVENTOR_MAX_RESPONSE_MB: '64' })
+        .eventorResponseLimitScale,
+    ).toBe(0.25);
   });
 
   it('refuses what is not a size, once per problem, naming the range', () => {
     for (const bad of ['lots', '0', '-5', '100000']) {
       const problems = problemsOf(() => botConfigFromEnv({ ...BASE, EVENTOR_MAX_RESPONSE_MB: bad }));
-      expect(problems, bad).toEqual(['EVENTOR_MAX_RESPONSE_MB must be a number of MiB above 0 and at most 511 (the largest answers\' cap; default 256)']);
+      expect(problems, bad).toEqual([
+        "EVENTOR_MAX_RESPONSE_MB must be a number of MiB above 0 and at most 511 (the largest answers' cap; default 256)",
+      ]);
     }
   });
 });
@@ -143,11 +173,15 @@ describe('no credential in a link the bot posts', () => {
       const stored = eventor.baseUrl.replace('http://', `http://${USER}:${ENCODED_PASSWORD}@`);
       // Written straight into the database, as an older version or a hand edit could have.
       w.bot.store.connectEventor(w.guild.id, {
-        instance: 'custom', baseUrl: stored, apiKey: eventor.apiKey,
+        instance: 'custom',
+        baseUrl: stored,
+        apiKey: eventor.apiKey,
         organisation: { id: eventor.dataset.homeClub.id, name: eventor.dataset.homeClub.name },
       });
       const run = (name: string, options: Record<string, string>) =>
-        w.discord.runCommand({ guildId: w.guild.id, channelId: w.channel.id, user: w.member, locale: 'en-GB', name, options }).reply({ timeoutMs: 15_000 });
+        w.discord
+          .runCommand({ guildId: w.guild.id, channelId: w.channel.id, user: w.member, locale: 'en-GB', name, options })
+          .reply({ timeoutMs: 15_000 });
       const list = await run('events', { days: '60' });
       const eventId = /"value":"(\d+)"/.exec(JSON.stringify(list.components))?.[1];
       expect(eventId, 'an event to pick in the /events answer').toBeTruthy();

@@ -9,11 +9,11 @@ import { ComponentType, SlashCommandBuilder } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { COMMANDS } from '../commands/index.js';
-import { customIdCodec, onComponent, type BotCommand } from '../src/bot/command.js';
+import { type BotCommand, customIdCodec, onComponent } from '../src/bot/command.js';
 import { t } from '../src/i18n/index.js';
 import { loginButton } from '../src/render/login-button.js';
 import type { InteractionHandle, SandboxUser } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 
@@ -32,7 +32,12 @@ describe('declared checks: the router refuses forged component ids before the ha
     const channel = await world.bot.client.channels.fetch(world.channel.id);
     if (!channel?.isSendable()) throw new Error('channel not sendable');
     const button = { type: ComponentType.Button, style: 2, label: 'Go', custom_id: customId };
-    return (await channel.send({ content: 'forged', components: [{ type: ComponentType.ActionRow, components: [button as never] }] })).id;
+    return (
+      await channel.send({
+        content: 'forged',
+        components: [{ type: ComponentType.ActionRow, components: [button as never] }],
+      })
+    ).id;
   };
   const privateText = async (handle: InteractionHandle): Promise<string> => {
     const reply = await handle.reply(WAIT);
@@ -57,17 +62,35 @@ describe('declared checks: the router refuses forged component ids before the ha
   });
 
   it('refuses the key form of /setup eventor when the member no longer has Manage Server, with the same message', async () => {
-    const opener = world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.admin, locale: 'en-GB', name: 'setup', subcommand: 'eventor', options: { instance: 'se' } });
+    const opener = world.discord.runCommand({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.admin,
+      locale: 'en-GB',
+      name: 'setup',
+      subcommand: 'eventor',
+      options: { instance: 'se' },
+    });
     const modal = await opener.waitForModal(WAIT);
     const before = world.eventor.requests.count();
-    const submitted = world.discord.submitModal({ user: world.admin, locale: 'en-GB', customId: modal.custom_id, fields: { key: 'k'.repeat(32) }, memberPermissions: 0n });
+    const submitted = world.discord.submitModal({
+      user: world.admin,
+      locale: 'en-GB',
+      customId: modal.custom_id,
+      fields: { key: 'k'.repeat(32) },
+      memberPermissions: 0n,
+    });
     expect(await privateText(submitted)).toBe(t('en', 'linking.notAdmin'));
     expect(world.eventor.requests.count()).toBe(before);
     expect(world.bot.store.guildSettings(world.guild.id)?.hasApiKey ?? false).toBe(false);
   });
 
   it('refuses an unlinked member on every linked-only button (a forged chip change, the login button), asking Eventor nothing', async () => {
-    const stranger = world.discord.createMember(world.guild.id, { username: 'framling', globalName: 'Främling', locale: 'sv-SE' });
+    const stranger = world.discord.createMember(world.guild.id, {
+      username: 'framling',
+      globalName: 'Främling',
+      locale: 'sv-SE',
+    });
     const person = world.eventor.dataset.homeClub.members[0]!.person.id!;
     const before = world.eventor.requests.count();
     const forgedCard = `card:confirm:${stranger.id}:${person}:SI:1234567:${Math.floor(Date.now() / 1000)}`;
@@ -75,9 +98,23 @@ describe('declared checks: the router refuses forged component ids before the ha
     const post = await (async () => {
       const channel = await world.bot.client.channels.fetch(world.channel.id);
       if (!channel?.isSendable()) throw new Error('channel not sendable');
-      return (await channel.send({ content: 'Anmälan stänger i morgon', components: [{ type: ComponentType.ActionRow, components: [loginButton('sv')] }] })).id;
+      return (
+        await channel.send({
+          content: 'Anmälan stänger i morgon',
+          components: [{ type: ComponentType.ActionRow, components: [loginButton('sv')] }],
+        })
+      ).id;
     })();
-    expect(await privateText(world.discord.clickButton({ message: post, customId: loginButton('sv').custom_id, user: stranger, locale: 'sv-SE' }))).toBe(t('sv', 'error.notLinked'));
+    expect(
+      await privateText(
+        world.discord.clickButton({
+          message: post,
+          customId: loginButton('sv').custom_id,
+          user: stranger,
+          locale: 'sv-SE',
+        }),
+      ),
+    ).toBe(t('sv', 'error.notLinked'));
     expect(world.eventor.requests.count()).toBe(before);
     expect(world.discord.dms(stranger)).toHaveLength(0);
   });
@@ -99,19 +136,42 @@ describe('declared checks: the router refuses forged component ids before the ha
     expect(world.eventor.requests.count()).toBe(before);
   });
 
-  it('gives a member without Manage Server no suggestions from the admin commands\' autocomplete', async () => {
+  it("gives a member without Manage Server no suggestions from the admin commands' autocomplete", async () => {
     const before = world.eventor.requests.count();
     const choices = await world.discord.autocomplete({
-      guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'admin', subcommand: 'link', focused: 'person', value: 'a', bypassCommandPermissions: true, ...WAIT,
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'admin',
+      subcommand: 'link',
+      focused: 'person',
+      value: 'a',
+      bypassCommandPermissions: true,
+      ...WAIT,
     });
     expect(choices).toEqual([]);
     expect(world.eventor.requests.count()).toBe(before);
     const zones = await world.discord.autocomplete({
-      guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'setup', subcommand: 'timezone', focused: 'zone', value: 'Europe', bypassCommandPermissions: true, ...WAIT,
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'setup',
+      subcommand: 'timezone',
+      focused: 'zone',
+      value: 'Europe',
+      bypassCommandPermissions: true,
+      ...WAIT,
     });
     expect(zones).toEqual([]);
     const allowed = await world.discord.autocomplete({
-      guildId: world.guild.id, channelId: world.channel.id, user: world.admin, name: 'setup', subcommand: 'timezone', focused: 'zone', value: 'Europe/Sto', ...WAIT,
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.admin,
+      name: 'setup',
+      subcommand: 'timezone',
+      focused: 'zone',
+      value: 'Europe/Sto',
+      ...WAIT,
     });
     expect(allowed.map((c) => c.value)).toContain('Europe/Stockholm');
   });
@@ -123,22 +183,39 @@ describe('declared checks on a subcommand table: a linked person, and one linked
   const probeButton = customIdCodec('probe:act', z.object({ n: z.number().int() }));
   /** A command of the test's own, so each declaration is exercised alone through the real router. */
   const probe: BotCommand = {
-    definition: new SlashCommandBuilder().setName('probe').setDescription('probe')
+    definition: new SlashCommandBuilder()
+      .setName('probe')
+      .setDescription('probe')
       .addSubcommand((sub) => sub.setName('any').setDescription('any link'))
       .addSubcommand((sub) => sub.setName('proven').setDescription('a password link'))
       .toJSON(),
     defer: 'ephemeral',
     callsEventor: false,
     subcommands: {
-      any: { requires: { linked: 'any' }, execute: async (ctx) => { ran.push('any'); await ctx.interaction.editReply('ran any'); } },
-      proven: { requires: { linked: 'credentials' }, execute: async (ctx) => { ran.push('proven'); await ctx.interaction.editReply('ran proven'); } },
+      any: {
+        requires: { linked: 'any' },
+        execute: async (ctx) => {
+          ran.push('any');
+          await ctx.interaction.editReply('ran any');
+        },
+      },
+      proven: {
+        requires: { linked: 'credentials' },
+        execute: async (ctx) => {
+          ran.push('proven');
+          await ctx.interaction.editReply('ran proven');
+        },
+      },
     },
     components: [
       onComponent(probeButton, {
         defer: 'ephemeral',
         callsEventor: false,
         requires: { linked: 'credentials' },
-        handle: async (ctx, { n }) => { ran.push(`button ${n}`); await ctx.interaction.editReply(`clicked ${n}`); },
+        handle: async (ctx, { n }) => {
+          ran.push(`button ${n}`);
+          await ctx.interaction.editReply(`clicked ${n}`);
+        },
       }),
     ],
   };
@@ -151,14 +228,29 @@ describe('declared checks on a subcommand table: a linked person, and one linked
   });
 
   const run = async (user: SandboxUser, subcommand: string): Promise<string> =>
-    (await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user, locale: 'en-GB', name: 'probe', subcommand }).reply(WAIT)).content;
+    (
+      await world.discord
+        .runCommand({
+          guildId: world.guild.id,
+          channelId: world.channel.id,
+          user,
+          locale: 'en-GB',
+          name: 'probe',
+          subcommand,
+        })
+        .reply(WAIT)
+    ).content;
   const click = async (user: SandboxUser, n: number): Promise<string> => {
     const channel = await world.bot.client.channels.fetch(world.channel.id);
     if (!channel?.isSendable()) throw new Error('channel not sendable');
     const customId = probeButton.encode({ n });
     const button = { type: ComponentType.Button, style: 2, label: 'Go', custom_id: customId };
-    const message = await channel.send({ content: 'probe', components: [{ type: ComponentType.ActionRow, components: [button as never] }] });
-    return (await world.discord.clickButton({ message: message.id, customId, user, locale: 'en-GB' }).reply(WAIT)).content;
+    const message = await channel.send({
+      content: 'probe',
+      components: [{ type: ComponentType.ActionRow, components: [button as never] }],
+    });
+    return (await world.discord.clickButton({ message: message.id, customId, user, locale: 'en-GB' }).reply(WAIT))
+      .content;
   };
 
   it('refuses the unlinked, lets any link through where any will do, and only a password link where one is required', async () => {

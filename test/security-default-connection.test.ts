@@ -5,12 +5,17 @@
  * link to a member, no login link, and Eventor is asked nothing on their behalf.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../commands/index.js';
 import { botConfigFromEnv } from '../src/bot/config.js';
 import { deployCommands } from '../src/bot/deploy.js';
-import { ConfigError } from '../src/config/env.js';
-import { renderMessageText, type SandboxChannel, type SandboxGuild, type SandboxUser } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
-import { COMMANDS } from '../commands/index.js';
+import type { ConfigError } from '../src/config/env.js';
+import {
+  renderMessageText,
+  type SandboxChannel,
+  type SandboxGuild,
+  type SandboxUser,
+} from '../src/sandbox/discord/index.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const NOT_CONNECTED = 'This server is not connected to Eventor yet';
@@ -25,15 +30,33 @@ describe('the default Eventor connection serves only the servers the operator na
     world = await startLoopbackWorld();
     strangers = world.discord.createGuild({ name: 'A stranger’s server' });
     lobby = world.discord.createTextChannel(strangers.id, { name: 'lobby' });
-    stranger = world.discord.createMember(strangers.id, { username: 'stranger', globalName: 'Stranger', locale: 'en-GB', manageGuild: true });
-    await deployCommands({ token: world.discord.token, apiUrl: world.discord.restUrl, commands: COMMANDS, guildId: strangers.id });
+    stranger = world.discord.createMember(strangers.id, {
+      username: 'stranger',
+      globalName: 'Stranger',
+      locale: 'en-GB',
+      manageGuild: true,
+    });
+    await deployCommands({
+      token: world.discord.token,
+      apiUrl: world.discord.restUrl,
+      commands: COMMANDS,
+      guildId: strangers.id,
+    });
   });
   afterAll(async () => {
     await world?.close();
   });
 
   const run = (name: string, subcommand?: string, options: Record<string, string | boolean> = {}) =>
-    world.discord.runCommand({ guildId: strangers.id, channelId: lobby.id, user: stranger, locale: 'en-GB', name, ...(subcommand ? { subcommand } : {}), options });
+    world.discord.runCommand({
+      guildId: strangers.id,
+      channelId: lobby.id,
+      user: stranger,
+      locale: 'en-GB',
+      name,
+      ...(subcommand ? { subcommand } : {}),
+      options,
+    });
 
   it('answers "not connected" in a server nobody named, for every command that reads club data', async () => {
     const before = world.eventor.requests.count();
@@ -54,9 +77,26 @@ describe('the default Eventor connection serves only the servers the operator na
   });
 
   it('shows no member names in autocomplete', async () => {
-    const choices = await world.discord.autocomplete({ guildId: strangers.id, channelId: lobby.id, user: stranger, name: 'results', focused: 'member', value: '', ...WAIT });
+    const choices = await world.discord.autocomplete({
+      guildId: strangers.id,
+      channelId: lobby.id,
+      user: stranger,
+      name: 'results',
+      focused: 'member',
+      value: '',
+      ...WAIT,
+    });
     expect(choices).toEqual([]);
-    const admin = await world.discord.autocomplete({ guildId: strangers.id, channelId: lobby.id, user: stranger, name: 'admin', subcommand: 'link', focused: 'person', value: '', ...WAIT });
+    const admin = await world.discord.autocomplete({
+      guildId: strangers.id,
+      channelId: lobby.id,
+      user: stranger,
+      name: 'admin',
+      subcommand: 'link',
+      focused: 'person',
+      value: '',
+      ...WAIT,
+    });
     expect(admin).toEqual([]);
   });
 
@@ -73,14 +113,30 @@ describe('the default Eventor connection serves only the servers the operator na
   });
 
   it('keeps serving the named server', async () => {
-    const reply = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'status' }).reply(WAIT);
+    const reply = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-GB',
+        name: 'status',
+      })
+      .reply(WAIT);
     expect(renderMessageText(reply)).toContain(world.eventor.dataset.homeClub.name);
   });
 
   it('reads EVENTOR_DEFAULT_GUILDS, refusing what is not a server id and a list without a default key', () => {
-    const base = { DISCORD_TOKEN: 't', SECRET_KEY: 'a-secret-key-of-sixteen+', EVENTOR_BASE_URL: world.eventor.baseUrl, EVENTOR_API_KEY: world.eventor.apiKey };
+    const base = {
+      DISCORD_TOKEN: 't',
+      SECRET_KEY: 'a-secret-key-of-sixteen+',
+      EVENTOR_BASE_URL: world.eventor.baseUrl,
+      EVENTOR_API_KEY: world.eventor.apiKey,
+    };
     expect([...botConfigFromEnv(base).defaultEventorGuilds]).toEqual([]);
-    expect([...botConfigFromEnv({ ...base, EVENTOR_DEFAULT_GUILDS: ` ${world.guild.id} , 123456789012345678 ` }).defaultEventorGuilds]).toEqual([world.guild.id, '123456789012345678']);
+    expect([
+      ...botConfigFromEnv({ ...base, EVENTOR_DEFAULT_GUILDS: ` ${world.guild.id} , 123456789012345678 ` })
+        .defaultEventorGuilds,
+    ]).toEqual([world.guild.id, '123456789012345678']);
     const problems = (env: NodeJS.ProcessEnv): string[] => {
       try {
         botConfigFromEnv(env);
@@ -89,7 +145,11 @@ describe('the default Eventor connection serves only the servers the operator na
         return (error as ConfigError).problems;
       }
     };
-    expect(problems({ ...base, EVENTOR_DEFAULT_GUILDS: 'my-club' })).toEqual([expect.stringContaining('EVENTOR_DEFAULT_GUILDS')]);
-    expect(problems({ DISCORD_TOKEN: 't', SECRET_KEY: base.SECRET_KEY, EVENTOR_DEFAULT_GUILDS: '123456789012345678' })).toEqual([expect.stringContaining('no default Eventor')]);
+    expect(problems({ ...base, EVENTOR_DEFAULT_GUILDS: 'my-club' })).toEqual([
+      expect.stringContaining('EVENTOR_DEFAULT_GUILDS'),
+    ]);
+    expect(
+      problems({ DISCORD_TOKEN: 't', SECRET_KEY: base.SECRET_KEY, EVENTOR_DEFAULT_GUILDS: '123456789012345678' }),
+    ).toEqual([expect.stringContaining('no default Eventor')]);
   });
 });

@@ -3,20 +3,27 @@
  * end: the real bot (discord.js over a real WebSocket) against the sandbox Discord, the real Eventor
  * client against the sandbox Eventor, the real SQLite file, a controllable clock.
  */
-import Database from 'better-sqlite3';
+
 import { existsSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { type Client, DiscordAPIError, Events, Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../commands/index.js';
-import { startBot, type RunningBot } from '../src/bot/bot.js';
 import { GUILD_DATA_GRACE_MS } from '../src/app/departures.js';
+import { type RunningBot, startBot } from '../src/bot/bot.js';
 import { deployCommands } from '../src/bot/deploy.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { createLogger } from '../src/log/logger.js';
-import { DiscordAPIError, Events, Routes, type Client } from 'discord.js';
-import { loginSandboxClient, startSandboxDiscord, type SandboxDiscord, type SandboxGuild, type SandboxUser } from '../src/sandbox/discord/index.js';
+import {
+  loginSandboxClient,
+  type SandboxDiscord,
+  type SandboxGuild,
+  type SandboxUser,
+  startSandboxDiscord,
+} from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
@@ -29,12 +36,16 @@ const MEMBER_ROUTE = '/guilds/:guildId/members/:userId';
 function rowsOf(databasePath: string, guildId: string): Record<string, number> {
   const db = new Database(databasePath, { readonly: true, fileMustExist: true });
   try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((t) => t.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    ).map((t) => t.name);
     const counts: Record<string, number> = {};
     for (const table of tables) {
       const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
       if (!columns.some((c) => c.name === 'guild_id')) continue;
-      counts[table] = (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE guild_id = ?`).get(guildId) as { n: number }).n;
+      counts[table] = (
+        db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE guild_id = ?`).get(guildId) as { n: number }
+      ).n;
     }
     return counts;
   } finally {
@@ -43,7 +54,10 @@ function rowsOf(databasePath: string, guildId: string): Record<string, number> {
 }
 
 async function apiError(promise: Promise<unknown>): Promise<DiscordAPIError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof DiscordAPIError)) throw new Error(`expected a DiscordAPIError, got ${String(error)}`);
   return error;
 }
@@ -75,7 +89,10 @@ describe('the sandbox Discord removes the bot, has outages and loses members as 
 
     await client.rest.get(Routes.guildMember(guild.id, alice.id));
     sandbox.removeMember(guild.id, alice);
-    expect(await apiError(client.rest.get(Routes.guildMember(guild.id, alice.id)))).toMatchObject({ status: 404, code: 10007 });
+    expect(await apiError(client.rest.get(Routes.guildMember(guild.id, alice.id)))).toMatchObject({
+      status: 404,
+      code: 10007,
+    });
 
     sandbox.setGuildUnavailable(guild.id);
     await sandbox.waitFor(() => seen.includes(`unavailable ${guild.id}`), { timeoutMs: 5_000 });
@@ -88,14 +105,21 @@ describe('the sandbox Discord removes the bot, has outages and loses members as 
     expect(client.guilds.cache.has(guild.id)).toBe(false);
     expect(await apiError(client.rest.get(Routes.guild(guild.id)))).toMatchObject({ status: 404, code: 10004 });
     expect(await apiError(client.rest.get(Routes.guildChannels(guild.id)))).toMatchObject({ status: 403, code: 50001 });
-    expect(await apiError(client.rest.post(Routes.channelMessages(channel.id), { body: { content: 'hello?' } }))).toMatchObject({ status: 403, code: 50001 });
+    expect(
+      await apiError(client.rest.post(Routes.channelMessages(channel.id), { body: { content: 'hello?' } })),
+    ).toMatchObject({ status: 403, code: 50001 });
     expect(sandbox.messages(channel.id)).toEqual([]);
 
     sandbox.addBot(guild.id);
     await sandbox.waitFor(() => seen.includes(`create ${guild.id}`), { timeoutMs: 5_000 });
     await client.rest.post(Routes.channelMessages(channel.id), { body: { content: 'back' } });
     expect(sandbox.messages(channel.id).map((m) => m.content)).toEqual(['back']);
-    expect(seen).toEqual([`unavailable ${guild.id}`, `available ${guild.id}`, `delete ${guild.id}`, `create ${guild.id}`]);
+    expect(seen).toEqual([
+      `unavailable ${guild.id}`,
+      `available ${guild.id}`,
+      `delete ${guild.id}`,
+      `create ${guild.id}`,
+    ]);
   });
 });
 
@@ -115,7 +139,11 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
   const store = () => world.bot.store;
   const subscriptions = () => new SubscriptionStore(world.bot.store);
   const memberLookups = (guildId: string, userId: string) =>
-    world.discord.requests().filter((r) => r.method === 'GET' && r.route === MEMBER_ROUTE && r.path === `/guilds/${guildId}/members/${userId}`);
+    world.discord
+      .requests()
+      .filter(
+        (r) => r.method === 'GET' && r.route === MEMBER_ROUTE && r.path === `/guilds/${guildId}/members/${userId}`,
+      );
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
@@ -125,8 +153,17 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     other = world.discord.createGuild({ name: 'Same club, second server' });
     world.allowDefaultEventor(other.id);
     otherChannel = world.discord.createTextChannel(other.id, { name: 'lobby' }).id;
-    await deployCommands({ token: world.discord.token, apiUrl: world.discord.restUrl, commands: COMMANDS, guildId: other.id });
-    leaver = world.discord.createMember(world.guild.id, { username: 'flyttar', globalName: 'Flyttar', locale: 'en-GB' });
+    await deployCommands({
+      token: world.discord.token,
+      apiUrl: world.discord.restUrl,
+      commands: COMMANDS,
+      guildId: other.id,
+    });
+    leaver = world.discord.createMember(world.guild.id, {
+      username: 'flyttar',
+      globalName: 'Flyttar',
+      locale: 'en-GB',
+    });
     world.discord.addMember(other.id, leaver);
   }, 60_000);
   afterAll(async () => {
@@ -136,13 +173,31 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
   it('a member with /notify on who left gets no DM on the next personal run, and is forgotten in that server only', async () => {
     for (const user of [world.member, leaver]) {
       store().linkPerson(world.guild.id, user.id, personId, 'credentials');
-      const reply = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user, locale: 'en-GB', name: 'notify', subcommand: 'on' }).reply(WAIT);
+      const reply = await world.discord
+        .runCommand({
+          guildId: world.guild.id,
+          channelId: world.channel.id,
+          user,
+          locale: 'en-GB',
+          name: 'notify',
+          subcommand: 'on',
+        })
+        .reply(WAIT);
       expect(reply.ephemeral).toBe(true);
     }
     store().createLinkRequest({ guildId: world.guild.id, userId: leaver.id, personId: 'p-child', locale: 'en-GB' });
     store().linkPerson(other.id, leaver.id, personId, 'credentials');
     store().createLinkRequest({ guildId: other.id, userId: leaver.id, personId: 'p-other', locale: 'en-GB' });
-    await world.discord.runCommand({ guildId: other.id, channelId: otherChannel, user: leaver, locale: 'en-GB', name: 'notify', subcommand: 'on' }).reply(WAIT);
+    await world.discord
+      .runCommand({
+        guildId: other.id,
+        channelId: otherChannel,
+        user: leaver,
+        locale: 'en-GB',
+        name: 'notify',
+        subcommand: 'on',
+      })
+      .reply(WAIT);
     const stayerDms = world.discord.dms(world.member).length;
     const leaverDms = world.discord.dms(leaver).length;
 
@@ -161,11 +216,16 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     // The run did send: the member who stayed got their result.
     expect(world.discord.dms(world.member).length).toBe(stayerDms + 1);
     // The one who left got nothing from the home server.
-    const fromHome = world.discord.dms(leaver).slice(leaverDms).filter((dm) => !dm.embeds.some((e) => e.footer?.text?.includes('second server')));
+    const fromHome = world.discord
+      .dms(leaver)
+      .slice(leaverDms)
+      .filter((dm) => !dm.embeds.some((e) => e.footer?.text?.includes('second server')));
     expect(fromHome).toEqual([]);
     const lookups = memberLookups(world.guild.id, leaver.id).slice(lookupsBefore);
     expect(lookups.map((r) => [r.status, r.code])).toEqual([[404, 10007]]);
-    expect(world.logLines.some((line) => line.includes('a member left the server') && line.includes('"via":"personal"'))).toBe(true);
+    expect(
+      world.logLines.some((line) => line.includes('a member left the server') && line.includes('"via":"personal"')),
+    ).toBe(true);
 
     // Forgotten in the home server: links, requests, subscription and its DM ledger.
     expect(store().linkedPersons(world.guild.id, leaver.id)).toEqual([]);
@@ -174,7 +234,9 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     expect(subscriptions().personalFeeds(world.guild.id, leaver.id)).toEqual([]);
     const db = new Database(world.databasePath, { readonly: true });
     try {
-      const ledgerRows = db.prepare('SELECT COUNT(*) AS n FROM posted_items WHERE guild_id = ? AND feed LIKE ?').get(world.guild.id, `personal:${leaver.id}:%`) as { n: number };
+      const ledgerRows = db
+        .prepare('SELECT COUNT(*) AS n FROM posted_items WHERE guild_id = ? AND feed LIKE ?')
+        .get(world.guild.id, `personal:${leaver.id}:%`) as { n: number };
       expect(ledgerRows.n).toBe(0);
     } finally {
       db.close();
@@ -188,10 +250,23 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
   });
 
   it('a linked member without /notify who left is forgotten by the daily sweep; members still there are not', async () => {
-    const quietLeaver = world.discord.createMember(world.guild.id, { username: 'tyst', globalName: 'Tyst', locale: 'sv-SE' });
-    const stillHere = world.discord.createMember(world.guild.id, { username: 'kvar', globalName: 'Kvar', locale: 'sv-SE' });
+    const quietLeaver = world.discord.createMember(world.guild.id, {
+      username: 'tyst',
+      globalName: 'Tyst',
+      locale: 'sv-SE',
+    });
+    const stillHere = world.discord.createMember(world.guild.id, {
+      username: 'kvar',
+      globalName: 'Kvar',
+      locale: 'sv-SE',
+    });
     store().linkPerson(world.guild.id, quietLeaver.id, personId, 'approval');
-    store().createLinkRequest({ guildId: world.guild.id, userId: quietLeaver.id, personId: 'p-second', locale: 'sv-SE' });
+    store().createLinkRequest({
+      guildId: world.guild.id,
+      userId: quietLeaver.id,
+      personId: 'p-second',
+      locale: 'sv-SE',
+    });
     store().linkPerson(world.guild.id, stillHere.id, personId, 'approval');
     world.discord.removeMember(world.guild.id, quietLeaver);
 
@@ -204,7 +279,12 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     expect(memberLookups(world.guild.id, quietLeaver.id).map((r) => r.code)).toEqual([10007]);
     expect(store().linkedPersons(world.guild.id, quietLeaver.id)).toEqual([]);
     expect(store().pendingLinkRequests(world.guild.id, quietLeaver.id)).toEqual([]);
-    expect(world.logLines.some((line) => line.includes('a member left the server') && line.includes('"via":"sweep"') && line.includes(quietLeaver.id))).toBe(true);
+    expect(
+      world.logLines.some(
+        (line) =>
+          line.includes('a member left the server') && line.includes('"via":"sweep"') && line.includes(quietLeaver.id),
+      ),
+    ).toBe(true);
     // Asked about, and kept.
     expect(memberLookups(world.guild.id, stillHere.id).map((r) => r.status)).toEqual([200]);
     expect(store().linkedPersons(world.guild.id, stillHere.id)).toHaveLength(1);
@@ -212,7 +292,11 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
   });
 
   it('Discord failing (5xx) on the member lookup proves nothing: nobody is forgotten, by the sweep or before a DM', async () => {
-    const flaky = world.discord.createMember(world.guild.id, { username: 'ostadig', globalName: 'Ostadig', locale: 'en-GB' });
+    const flaky = world.discord.createMember(world.guild.id, {
+      username: 'ostadig',
+      globalName: 'Ostadig',
+      locale: 'en-GB',
+    });
     store().linkPerson(world.guild.id, flaky.id, personId, 'approval');
     const before = rowsOf(world.databasePath, world.guild.id);
     const dmsBefore = world.discord.dms(world.member);
@@ -254,7 +338,10 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     clock = new Date(clock.getTime() + ms);
     await world.bot.scheduler.tick(clock);
   };
-  const departure = (guildId: string) => store().guildDepartures().find((d) => d.guildId === guildId) ?? null;
+  const departure = (guildId: string) =>
+    store()
+      .guildDepartures()
+      .find((d) => d.guildId === guildId) ?? null;
 
   /** A server of the club with data in every table: its own sealed key, channels, a results feed, links, requests, audit, /notify. */
   const clubServer = (name: string): SandboxGuild => {
@@ -263,7 +350,12 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     channels.set(guild.id, channel);
     world.discord.addMember(guild.id, world.member);
     const home = world.eventor.dataset.homeClub;
-    store().connectEventor(guild.id, { instance: 'custom', baseUrl: world.eventor.baseUrl, apiKey: world.eventor.apiKey, organisation: { id: home.id, name: home.name } });
+    store().connectEventor(guild.id, {
+      instance: 'custom',
+      baseUrl: world.eventor.baseUrl,
+      apiKey: world.eventor.apiKey,
+      organisation: { id: home.id, name: home.name },
+    });
     store().updateGuildSettings(guild.id, { locale: 'sv', timeZone: 'Europe/Stockholm' });
     store().setChannel(guild.id, 'results', channel);
     new FeedSettingsStore(store(), () => clock).update(guild.id, 'results', { enabled: true });
@@ -297,23 +389,42 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     await tick(MINUTE);
     const rows = rowsOf(world.databasePath, removed.id);
     // post_claims holds a row only while a post is in flight (released when recorded): empty here; its deletion is still checked below.
-    for (const [table, count] of Object.entries(rows)) if (table !== 'guild_departures' && table !== 'post_claims') expect(count, table).toBeGreaterThan(0);
-    const sealed = (store().db.prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(removed.id) as { api_key_sealed: string }).api_key_sealed;
+    for (const [table, count] of Object.entries(rows))
+      if (table !== 'guild_departures' && table !== 'post_claims') expect(count, table).toBeGreaterThan(0);
+    const sealed = (
+      store().db.prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(removed.id) as {
+        api_key_sealed: string;
+      }
+    ).api_key_sealed;
 
     world.discord.removeBot(removed.id);
-    const recorded = await world.discord.waitFor(() => departure(removed.id), { ...WAIT, description: 'the departure to be recorded' });
+    const recorded = await world.discord.waitFor(() => departure(removed.id), {
+      ...WAIT,
+      description: 'the departure to be recorded',
+    });
     expect(recorded.leftAt).toBe(clock.toISOString());
     // Discord now refuses the bot that server (as it does: 10004 for the guild, 50001 inside it).
-    await expect(world.bot.client.rest.get(`/guilds/${removed.id}/members/${world.member.id}`)).rejects.toMatchObject({ status: 403, code: 50001 });
+    await expect(world.bot.client.rest.get(`/guilds/${removed.id}/members/${world.member.id}`)).rejects.toMatchObject({
+      status: 403,
+      code: 50001,
+    });
 
     // New results: the home server gets its post; the removed one is not even tried.
     const requestsBefore = world.discord.requests().length;
     showResults(event, true);
     await tick(HOUR);
-    const homePosts = await world.discord.waitForMessage(channels.get(world.guild.id)!, (m) => m.embeds.length > 0, WAIT);
+    const homePosts = await world.discord.waitForMessage(
+      channels.get(world.guild.id)!,
+      (m) => m.embeds.length > 0,
+      WAIT,
+    );
     expect(homePosts).toBeDefined();
     const afterRemoval = world.discord.requests().slice(requestsBefore);
-    expect(afterRemoval.filter((r) => r.path.includes(channels.get(removed.id)!) || r.path.includes(`/guilds/${removed.id}`))).toEqual([]);
+    expect(
+      afterRemoval.filter(
+        (r) => r.path.includes(channels.get(removed.id)!) || r.path.includes(`/guilds/${removed.id}`),
+      ),
+    ).toEqual([]);
     expect(world.discord.messages(channels.get(removed.id)!)).toEqual([]);
 
     // Within the grace period nothing is deleted.
@@ -325,7 +436,10 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     const homeBefore = rowsOf(world.databasePath, world.guild.id);
     await tick(DAY);
     const gone = rowsOf(world.databasePath, removed.id);
-    expect(Object.values(gone).every((n) => n === 0), JSON.stringify(gone)).toBe(true);
+    expect(
+      Object.values(gone).every((n) => n === 0),
+      JSON.stringify(gone),
+    ).toBe(true);
     expect(departure(removed.id)).toBeNull();
     // Overwritten, not just unlinked: the sealed key is in neither the file nor its WAL.
     for (const file of [world.databasePath, `${world.databasePath}-wal`]) {
@@ -344,17 +458,32 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     await tick(MINUTE);
     const before = rowsOf(world.databasePath, returning.id);
     world.discord.removeBot(returning.id);
-    const recorded = await world.discord.waitFor(() => departure(returning.id), { ...WAIT, description: 'the departure to be recorded' });
+    const recorded = await world.discord.waitFor(() => departure(returning.id), {
+      ...WAIT,
+      description: 'the departure to be recorded',
+    });
 
     clock = new Date(Date.parse(recorded.leftAt) + 3 * DAY);
     world.discord.addBot(returning.id);
-    await world.discord.waitFor(() => departure(returning.id) === null, { ...WAIT, description: 'the departure to be cancelled' });
+    await world.discord.waitFor(() => departure(returning.id) === null, {
+      ...WAIT,
+      description: 'the departure to be cancelled',
+    });
 
     clock = new Date(Date.parse(recorded.leftAt) + GUILD_DATA_GRACE_MS + DAY);
     await tick(0);
     await tick(DAY);
     const after = rowsOf(world.databasePath, returning.id);
-    for (const table of ['guild_settings', 'guild_channels', 'member_links', 'link_requests', 'link_settings', 'audit_log', 'feed_settings', 'notify_subscriptions']) {
+    for (const table of [
+      'guild_settings',
+      'guild_channels',
+      'member_links',
+      'link_requests',
+      'link_settings',
+      'audit_log',
+      'feed_settings',
+      'notify_subscriptions',
+    ]) {
       expect(after[table], table).toBe(before[table]);
     }
     expect(store().apiKey(returning.id)).toBe(world.eventor.apiKey);
@@ -363,7 +492,10 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
   it('an outage (GUILD_DELETE with unavailable: true) records nothing and deletes nothing', async () => {
     const before = rowsOf(world.databasePath, world.guild.id);
     world.discord.setGuildUnavailable(world.guild.id, true);
-    await world.discord.waitFor(() => world.bot.client.guilds.cache.get(world.guild.id)?.available === false, { ...WAIT, description: 'the guild to be unavailable' });
+    await world.discord.waitFor(() => world.bot.client.guilds.cache.get(world.guild.id)?.available === false, {
+      ...WAIT,
+      description: 'the guild to be unavailable',
+    });
     expect(departure(world.guild.id)).toBeNull();
 
     await tick(GUILD_DATA_GRACE_MS + DAY);
@@ -375,7 +507,10 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     expect(during.guild_channels).toBe(before.guild_channels);
 
     world.discord.setGuildUnavailable(world.guild.id, false);
-    await world.discord.waitFor(() => world.bot.client.guilds.cache.get(world.guild.id)?.available === true, { ...WAIT, description: 'the guild to be back' });
+    await world.discord.waitFor(() => world.bot.client.guilds.cache.get(world.guild.id)?.available === true, {
+      ...WAIT,
+      description: 'the guild to be back',
+    });
     expect(departure(world.guild.id)).toBeNull();
   });
 
@@ -387,7 +522,9 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     world.discord.removeBot(leftWhileOffline.id);
     const seed = new Database(world.databasePath);
     try {
-      seed.prepare('INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)').run(rejoined.id, clock.toISOString());
+      seed
+        .prepare('INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)')
+        .run(rejoined.id, clock.toISOString());
     } finally {
       seed.close();
     }
@@ -396,8 +533,11 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
 
     const logLines: string[] = [];
     const bot = await startBot({
-      config: world.config, log: createLogger({ level: 'debug', write: (line) => void logLines.push(line), now: () => clock }),
-      commands: COMMANDS, now: () => clock, scheduler: false,
+      config: world.config,
+      log: createLogger({ level: 'debug', write: (line) => void logLines.push(line), now: () => clock }),
+      commands: COMMANDS,
+      now: () => clock,
+      scheduler: false,
     });
     restarted.push(bot);
     const departures = () => bot.store.guildDepartures().map((d) => d.guildId);
@@ -410,7 +550,10 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
 
     // The outage ends: now the list is complete, and the server that removed the bot is recorded.
     world.discord.setGuildUnavailable(world.guild.id, false);
-    await world.discord.waitFor(() => departures().includes(leftWhileOffline.id), { ...WAIT, description: 'the offline removal to be recorded' });
+    await world.discord.waitFor(() => departures().includes(leftWhileOffline.id), {
+      ...WAIT,
+      description: 'the offline removal to be recorded',
+    });
     expect(departures()).not.toContain(world.guild.id);
     expect(departures()).not.toContain(rejoined.id);
   });

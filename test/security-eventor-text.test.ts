@@ -10,11 +10,10 @@
  * name is cut with an ellipsis everywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedSettingsStore } from '../src/feeds/settings.js';
-import { FEED_KINDS } from '../src/feeds/settings.js';
-import { renderMessageText, type InteractionHandle, type MessageView } from '../src/sandbox/discord/index.js';
+import { FEED_KINDS, FeedSettingsStore } from '../src/feeds/settings.js';
+import { type InteractionHandle, type MessageView, renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const WAIT = { timeoutMs: 15_000 };
@@ -22,7 +21,12 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** 3,000 characters in numbered chunks: a name cut near 100 characters can only hold the first few. */
-const LONG_NAME = Array.from({ length: 60 }, (_, i) => `**Evil${i}** _x_ @everyone <@123> [click](https://evil.example) `).join('').slice(0, 3000);
+const LONG_NAME = Array.from(
+  { length: 60 },
+  (_, i) => `**Evil${i}** _x_ @everyone <@123> [click](https://evil.example) `,
+)
+  .join('')
+  .slice(0, 3000);
 const CLUB_NAME = '**Bold** Club <@&456>';
 const EVENT_PREFIX = '@here\nRead this ';
 const EVENT_SUFFIX = ' [click](https://evil.example) </cmd:1>';
@@ -31,7 +35,10 @@ const ACTIVITY_PREFIX = '\u202Egnitarbmys ';
 
 /** Everything a message shows as text: content, embeds, and component labels. */
 function textOf(message: MessageView): string {
-  const labels = message.components.flatMap((row) => ('components' in row ? (row.components as Array<{ label?: string; options?: Array<{ label: string }> }>) : []))
+  const labels = message.components
+    .flatMap((row) =>
+      'components' in row ? (row.components as Array<{ label?: string; options?: Array<{ label: string }> }>) : [],
+    )
     .flatMap((c) => [c.label ?? '', ...(c.options ?? []).map((o) => o.label)]);
   return [renderMessageText(message), ...labels].join('\n');
 }
@@ -48,21 +55,33 @@ const FORBIDDEN: Array<[string, RegExp]> = [
   ['more than the first few chunks of the 3,000-character name', /Evil(1\d|[2-5]\d)\b/],
 ];
 /** In text Discord renders as markdown, also no masked link (in plain text it shows as typed). */
-const FORBIDDEN_IN_MARKDOWN: Array<[string, RegExp]> = [...FORBIDDEN, ['an unescaped masked link', /(?<!\\)\]\(https:\/\/evil\.example/]];
+const FORBIDDEN_IN_MARKDOWN: Array<[string, RegExp]> = [
+  ...FORBIDDEN,
+  ['an unescaped masked link', /(?<!\\)\]\(https:\/\/evil\.example/],
+];
 
 /**
  * Every string in a request body the bot sent, with whether Discord renders it as markdown:
  * content, embed titles, descriptions and fields do; labels, select options, autocomplete choices,
  * thread names, footers and author names are plain text.
  */
-function strings(value: unknown, path: readonly string[] = [], out: Array<{ text: string; markdown: boolean; path: string }> = []): typeof out {
+function strings(
+  value: unknown,
+  path: readonly string[] = [],
+  out: Array<{ text: string; markdown: boolean; path: string }> = [],
+): typeof out {
   if (typeof value === 'string') {
     const key = path.at(-1) ?? '';
     const inEmbed = path.includes('embeds');
-    const markdown = key === 'content' || (inEmbed && (key === 'title' || key === 'description' || key === 'value' || (key === 'name' && path.includes('fields'))));
+    const markdown =
+      key === 'content' ||
+      (inEmbed &&
+        (key === 'title' || key === 'description' || key === 'value' || (key === 'name' && path.includes('fields'))));
     out.push({ text: value, markdown, path: path.join('.') });
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => strings(item, [...path, String(i)], out));
+    value.forEach((item, i) => {
+      strings(item, [...path, String(i)], out);
+    });
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) strings(item, [...path, key], out);
   }
@@ -71,7 +90,10 @@ function strings(value: unknown, path: readonly string[] = [], out: Array<{ text
 
 function violations(body: unknown): string[] {
   return strings(body).flatMap(({ text, markdown, path }) =>
-    (markdown ? FORBIDDEN_IN_MARKDOWN : FORBIDDEN).filter(([, pattern]) => pattern.test(text)).map(([what]) => `${what} at ${path}: ${text.slice(0, 160)}`));
+    (markdown ? FORBIDDEN_IN_MARKDOWN : FORBIDDEN)
+      .filter(([, pattern]) => pattern.test(text))
+      .map(([what]) => `${what} at ${path}: ${text.slice(0, 160)}`),
+  );
 }
 
 describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor with crafted names, real discord.js, sandbox Discord)', () => {
@@ -88,8 +110,21 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
   const handles: InteractionHandle[] = [];
 
   const guildId = (): string => world.guild.id;
-  const run = (user: typeof world.member, name: string, options: Record<string, string | number | boolean> = {}, subcommand?: string): InteractionHandle => {
-    const handle = world.discord.runCommand({ guildId: guildId(), channelId: world.channel.id, user, locale: 'en-GB', name, options, ...(subcommand ? { subcommand } : {}) });
+  const run = (
+    user: typeof world.member,
+    name: string,
+    options: Record<string, string | number | boolean> = {},
+    subcommand?: string,
+  ): InteractionHandle => {
+    const handle = world.discord.runCommand({
+      guildId: guildId(),
+      channelId: world.channel.id,
+      user,
+      locale: 'en-GB',
+      name,
+      options,
+      ...(subcommand ? { subcommand } : {}),
+    });
     handles.push(handle);
     return handle;
   };
@@ -105,7 +140,11 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
     await world.bot.scheduler.tick(clock);
   };
   /** Every body the bot sent Discord: messages, edits, callbacks, autocomplete, thread names, DMs. */
-  const sentBodies = (): unknown[] => world.discord.requests().filter((r) => r.body !== undefined).map((r) => r.body);
+  const sentBodies = (): unknown[] =>
+    world.discord
+      .requests()
+      .filter((r) => r.body !== undefined)
+      .map((r) => r.body);
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
@@ -118,13 +157,28 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
     raced.hasResults = false;
     raced.materialized = null;
     other = dataset.homeClub.members.find((m) => m.person.id !== finisher)!.person.id!;
-    const clubEntered = (ev: SandboxEvent): boolean => dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home);
-    const found = dataset.events.find((ev) => ev.event.status !== 'canceled' && ev.syntheticRunners === 0 && ev.event.start !== null
-      && Date.parse(ev.event.start) > now + 2 * DAY && Date.parse(ev.event.start) < now + 50 * DAY && ev.event.entryDeadlines.some((d) => Date.parse(d) > now) && clubEntered(ev));
+    const clubEntered = (ev: SandboxEvent): boolean =>
+      dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home);
+    const found = dataset.events.find(
+      (ev) =>
+        ev.event.status !== 'canceled' &&
+        ev.syntheticRunners === 0 &&
+        ev.event.start !== null &&
+        Date.parse(ev.event.start) > now + 2 * DAY &&
+        Date.parse(ev.event.start) < now + 50 * DAY &&
+        ev.event.entryDeadlines.some((d) => Date.parse(d) > now) &&
+        clubEntered(ev),
+    );
     if (!found) throw new Error('the sandbox has no upcoming event with club entries and an open entry deadline');
     upcoming = found;
-    const withDraw = dataset.events.find((ev) => ev.hasStartList && ev.syntheticRunners === 0 && ev.id !== raced.id
-      && (dataset.details(ev).startList?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home)) ?? false));
+    const withDraw = dataset.events.find(
+      (ev) =>
+        ev.hasStartList &&
+        ev.syntheticRunners === 0 &&
+        ev.id !== raced.id &&
+        (dataset.details(ev).startList?.classes.some((c) => c.persons.some((p) => p.organisation?.id === home)) ??
+          false),
+    );
     if (!withDraw) throw new Error('the sandbox has no event with a start list holding club runners');
     drawn = withDraw;
 
@@ -146,8 +200,8 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
         if (cls.shortName && !cls.shortName.startsWith(CLASS_PREFIX)) cls.shortName = `${CLASS_PREFIX}${cls.shortName}`;
       };
       lists.classes.forEach(rename);
-      lists.startList?.classes.forEach((c) => rename(c.class));
-      lists.resultList?.classes.forEach((c) => rename(c.class));
+      for (const c of lists.startList?.classes ?? []) rename(c.class);
+      for (const c of lists.resultList?.classes ?? []) rename(c.class);
     };
 
     world.bot.store.linkPerson(guildId(), world.member.id, finisher, 'credentials');
@@ -182,7 +236,10 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
     const threadText = thread.map(textOf).join('\n');
     expect(threadText).toContain('\\*\\*Evil0\\*\\*');
     expect(threadText).toContain('…');
-    const dm = world.discord.dms(world.member).map(textOf).find((text) => text.includes('Read this'));
+    const dm = world.discord
+      .dms(world.member)
+      .map(textOf)
+      .find((text) => text.includes('Read this'));
     expect(dm, 'the personal result DM').toBeDefined();
     expect(dm).toContain('\\[click\\]');
     expect(dm).toContain(`<\u200b#1>`);
@@ -215,7 +272,9 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
     expect(status).toContain('\\*\\*Bold\\*\\* Club');
     const setup = await answer(run(world.admin, 'setup', {}, 'show'));
     expect(setup).toContain('\\*\\*Bold\\*\\* Club');
-    const activity = world.eventor.dataset.activities.find((a) => a.startTime !== null && Math.abs(Date.parse(a.startTime) - clock.getTime()) < 150 * DAY);
+    const activity = world.eventor.dataset.activities.find(
+      (a) => a.startTime !== null && Math.abs(Date.parse(a.startTime) - clock.getTime()) < 150 * DAY,
+    );
     expect(activity, 'an activity near the clock').toBeDefined();
     const card = await answer(run(world.member, 'activity', { activity: activity!.id }));
     expect(card).toContain('gnitarbmys');
@@ -236,7 +295,17 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
 
   it('autocomplete choice names are plain, one line, 1 to 100 characters', async () => {
     const ask = (name: string, focused: string, value: string, subcommand?: string, user = world.member) =>
-      world.discord.autocomplete({ guildId: guildId(), channelId: world.channel.id, user, locale: 'en-GB', name, focused, value, ...(subcommand ? { subcommand } : {}), ...WAIT });
+      world.discord.autocomplete({
+        guildId: guildId(),
+        channelId: world.channel.id,
+        user,
+        locale: 'en-GB',
+        name,
+        focused,
+        value,
+        ...(subcommand ? { subcommand } : {}),
+        ...WAIT,
+      });
     const lists = await Promise.all([
       ask('results', 'member', ''),
       ask('results', 'event', 'read'),
@@ -263,7 +332,9 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
       const reply = await answer(run(world.admin, 'feeds', { kind }, 'test'));
       expect(reply, kind).not.toBe('');
     }
-    const posted = FEED_KINDS.flatMap((kind) => world.discord.messages(feedChannels.get(kind)!)).map(textOf).join('\n');
+    const posted = FEED_KINDS.flatMap((kind) => world.discord.messages(feedChannels.get(kind)!))
+      .map(textOf)
+      .join('\n');
     expect(posted).toContain('Read this');
     expect(posted).toContain('gnitarbmys');
   });
@@ -285,7 +356,10 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
       expect(handle.acknowledged, `interaction ${handle.id}`).toBe(true);
       expect(handle.history().filter((e) => e.kind === 'rejected')).toEqual([]);
     }
-    const refused = world.discord.requests().filter((r) => r.status >= 400).map((r) => `${r.method} ${r.route ?? r.path} ${r.status} ${r.code ?? ''}`);
+    const refused = world.discord
+      .requests()
+      .filter((r) => r.status >= 400)
+      .map((r) => `${r.method} ${r.route ?? r.path} ${r.status} ${r.code ?? ''}`);
     expect(refused).toEqual([]);
     const bodies = sentBodies();
     expect(bodies.length).toBeGreaterThan(30);

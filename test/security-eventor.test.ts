@@ -9,17 +9,17 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { caught } from './support/errors.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { InvalidResponse, ResponseTooLarge } from '../src/eventor/errors.js';
-import { HttpTransport, type HttpRequest } from '../src/eventor/http.js';
+import { type HttpRequest, HttpTransport } from '../src/eventor/http.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { OPERATIONS } from '../src/eventor/operations.js';
 import { t } from '../src/i18n/index.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
-import { startSandboxEventor, type SandboxEventor } from '../src/sandbox/eventor/server.js';
 import type { LoggedRequest } from '../src/sandbox/eventor/request-log.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type SandboxEventor, startSandboxEventor } from '../src/sandbox/eventor/server.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { caught } from './support/errors.js';
 
 const MiB = 1024 * 1024;
 const HUGE = 64 * MiB;
@@ -154,26 +154,48 @@ describe('an answer larger than its operation may be (sandbox Eventor over HTTP)
 describe('the cap at its edge (a loopback server of the test)', () => {
   async function serve(body: Buffer, chunked: boolean): Promise<string> {
     const server = createServer((_req, res: ServerResponse) => {
-      res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', ...(chunked ? {} : { 'content-length': body.length }) });
+      res.writeHead(200, {
+        'content-type': 'text/xml; charset=utf-8',
+        ...(chunked ? {} : { 'content-length': body.length }),
+      });
       // Two writes, so a chunked answer really arrives in parts.
       res.write(body.subarray(0, body.length >> 1));
       res.end(body.subarray(body.length >> 1));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
   }
 
   const request = (maxResponseBytes: number): HttpRequest<string> => ({
-    operation: 'events', method: 'GET', path: '/events', cacheTtlMs: 0, coalesce: false, maxResponseBytes, parse: (xml) => xml,
+    operation: 'events',
+    method: 'GET',
+    path: '/events',
+    cacheTtlMs: 0,
+    coalesce: false,
+    maxResponseBytes,
+    parse: (xml) => xml,
   });
 
   for (const chunked of [false, true]) {
     it(`a body of exactly the cap is read whole, one byte more is refused (${chunked ? 'chunked' : 'Content-Length'})`, async () => {
       // Multi-byte characters straddle the halves: decoding chunk by chunk must not break them.
-      const doc = Buffer.from(`<?xml version="1.0" encoding="utf-8"?><EventList>${'Åsa Ødegård '.repeat(500)}</EventList>`, 'utf8');
+      const doc = Buffer.from(
+        `<?xml version="1.0" encoding="utf-8"?><EventList>${'Åsa Ødegård '.repeat(500)}</EventList>`,
+        'utf8',
+      );
       const baseUrl = await serve(doc, chunked);
-      const transport = new HttpTransport({ instance: customInstance(baseUrl), apiKey: 'edge-key-0123456789', sleep: async () => {} });
+      const transport = new HttpTransport({
+        instance: customInstance(baseUrl),
+        apiKey: 'edge-key-0123456789',
+        sleep: async () => {},
+      });
       cleanups.push(() => transport.close());
       expect((await transport.request(request(doc.length))).value).toBe(doc.toString('utf8'));
       const error = await caught(transport.request(request(doc.length - 1)));
@@ -190,16 +212,26 @@ describe('end to end: one member hits a huge answer while another is served (rea
     world = undefined;
   });
 
-  it('the member gets one clear message, no stack trace; the other member\'s /help is acknowledged within Discord\'s 3 s and answered', async () => {
+  it("the member gets one clear message, no stack trace; the other member's /help is acknowledged within Discord's 3 s and answered", async () => {
     world = await startLoopbackWorld();
     const w = world;
     w.eventor.faults.add({ path: '/api/events', kind: 'huge', bytes: HUGE });
     const run = (name: string, user: typeof w.member) =>
-      w.discord.runCommand({ guildId: w.guild.id, channelId: w.channel.id, user, locale: user === w.member ? 'en-GB' : 'sv-SE', name, options: {} });
+      w.discord.runCommand({
+        guildId: w.guild.id,
+        channelId: w.channel.id,
+        user,
+        locale: user === w.member ? 'en-GB' : 'sv-SE',
+        name,
+        options: {},
+      });
 
     const events = run('events', w.member);
     const help = run('help', w.swedishMember);
-    const [eventsReply, helpReply] = await Promise.all([events.reply({ timeoutMs: 20_000 }), help.reply({ timeoutMs: 20_000 })]);
+    const [eventsReply, helpReply] = await Promise.all([
+      events.reply({ timeoutMs: 20_000 }),
+      help.reply({ timeoutMs: 20_000 }),
+    ]);
 
     // Both acknowledged in time: the sandbox Discord rejects a late callback with 10062 and records it.
     for (const handle of [events, help]) {

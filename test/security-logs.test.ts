@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { secretForms } from './support/secret-forms.js';
 
 const WAIT = { timeoutMs: 10_000 };
@@ -29,10 +29,25 @@ describe('no secret in the logs in any form (real bot, sandbox Discord and Event
   });
 
   const linkWith = async (password: string): Promise<string> => {
-    const modal = await world.discord.runCommand({
-      guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'link', options: {}, subcommand: 'eventor',
-    }).waitForModal(WAIT);
-    const reply = await world.discord.submitModal({ user: world.member, locale: 'en-GB', customId: modal.custom_id, fields: { username: person.username, password } }).reply(WAIT);
+    const modal = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-GB',
+        name: 'link',
+        options: {},
+        subcommand: 'eventor',
+      })
+      .waitForModal(WAIT);
+    const reply = await world.discord
+      .submitModal({
+        user: world.member,
+        locale: 'en-GB',
+        customId: modal.custom_id,
+        fields: { username: person.username, password },
+      })
+      .reply(WAIT);
     return renderMessageText(reply);
   };
 
@@ -41,7 +56,16 @@ describe('no secret in the logs in any form (real bot, sandbox Discord and Event
     expect(await linkWith(PASSWORD)).toContain(`${person.person.name.given} ${person.person.name.family}`);
 
     const dmsBefore = world.discord.dms(world.member).length;
-    await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'login', options: {} }).reply(WAIT);
+    await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-GB',
+        name: 'login',
+        options: {},
+      })
+      .reply(WAIT);
     await world.discord.waitForDm(world.member, () => world.discord.dms(world.member).length > dmsBefore, WAIT);
     const link = LINK.exec(JSON.stringify(world.discord.dms(world.member).at(-1)!.components))?.[0];
     expect(link, 'a login link in the DM').toBeTruthy();
@@ -51,7 +75,8 @@ describe('no secret in the logs in any form (real bot, sandbox Discord and Event
     expect(log).toContain('"command":"link"');
     expect(log).toContain('"command":"login"');
     for (const secret of [PASSWORD, WRONG_PASSWORD, link!, world.eventor.apiKey, world.discord.token]) {
-      for (const [form, text] of Object.entries(secretForms(secret))) expect(log, `${form} of a secret in the log`).not.toContain(text);
+      for (const [form, text] of Object.entries(secretForms(secret)))
+        expect(log, `${form} of a secret in the log`).not.toContain(text);
     }
   });
 });

@@ -15,13 +15,19 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginButton } from '../src/render/login-button.js';
-import { SubscriptionStore } from '../src/feeds/subscriptions.js';
-import { renderMessageText, type InteractionHandle, type MessageView, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
-import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
 import { CURRENT_MEMBERS_TTL_MS } from '../src/app/club.js';
 import { connectEventor } from '../src/app/privacy.js';
+import { SubscriptionStore } from '../src/feeds/subscriptions.js';
+import { loginButton } from '../src/render/login-button.js';
+import {
+  type InteractionHandle,
+  type MessageView,
+  renderMessageText,
+  type SandboxChannel,
+  type SandboxUser,
+} from '../src/sandbox/discord/index.js';
+import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { Store } from '../src/store/store.js';
 
 const WAIT = { timeoutMs: 10_000 };
@@ -30,8 +36,22 @@ const LINK = /https?:\/\/[^\s"'<>)]+\/login\/[A-Za-z0-9_-]+/;
 /** What every test here drives: commands, buttons and the modal of /link eventor, and what Eventor was asked. */
 function driver(world: () => LoopbackWorld) {
   const w = world;
-  const run = (name: string, user: SandboxUser, locale: string, subcommand?: string, options: Record<string, string | boolean> = {}): InteractionHandle =>
-    w().discord.runCommand({ guildId: w().guild.id, channelId: w().channel.id, user, locale, name, ...(subcommand ? { subcommand } : {}), options });
+  const run = (
+    name: string,
+    user: SandboxUser,
+    locale: string,
+    subcommand?: string,
+    options: Record<string, string | boolean> = {},
+  ): InteractionHandle =>
+    w().discord.runCommand({
+      guildId: w().guild.id,
+      channelId: w().channel.id,
+      user,
+      locale,
+      name,
+      ...(subcommand ? { subcommand } : {}),
+      options,
+    });
   const privateText = async (handle: InteractionHandle): Promise<string> => {
     const reply = await handle.reply(WAIT);
     expect(reply.ephemeral).toBe(true);
@@ -40,7 +60,14 @@ function driver(world: () => LoopbackWorld) {
   };
   const withCredentials = async (user: SandboxUser, person: SandboxPerson): Promise<string> => {
     const modal = await run('link', user, 'en-GB', 'eventor').waitForModal(WAIT);
-    return privateText(w().discord.submitModal({ user, locale: 'en-GB', customId: modal.custom_id, fields: { username: person.username, password: person.password } }));
+    return privateText(
+      w().discord.submitModal({
+        user,
+        locale: 'en-GB',
+        customId: modal.custom_id,
+        fields: { username: person.username, password: person.password },
+      }),
+    );
   };
   const loginCalls = (): number => w().eventor.requests.count('/api/externalloginurl');
   const puts = (): number => w().eventor.requests.filter((r) => r.method === 'PUT').length;
@@ -51,7 +78,9 @@ function driver(world: () => LoopbackWorld) {
   const postButton = async (content: string, button: object): Promise<string> => {
     const channel = await w().bot.client.channels.fetch(w().channel.id);
     if (!channel?.isSendable()) throw new Error('channel not sendable');
-    return (await channel.send({ content, components: [{ type: ComponentType.ActionRow, components: [button as never] }] })).id;
+    return (
+      await channel.send({ content, components: [{ type: ComponentType.ActionRow, components: [button as never] }] })
+    ).id;
   };
   const click = (message: string, customId: string, user: SandboxUser, locale = 'en-GB'): InteractionHandle =>
     w().discord.clickButton({ message, customId, user, locale });
@@ -75,7 +104,9 @@ describe('only a link made with the Eventor password may act as the person (logi
     world = await startLoopbackWorld({ now: () => new Date(Date.now() + offset) });
     adminChannel = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
     world.bot.store.setChannel(world.guild.id, 'admin', adminChannel.id);
-    const withChips = world.eventor.dataset.homeClub.members.filter((m) => m.hasSettings && m.competitor.cards.some((c) => c.type === 'SI'));
+    const withChips = world.eventor.dataset.homeClub.members.filter(
+      (m) => m.hasSettings && m.competitor.cards.some((c) => c.type === 'SI'),
+    );
     expect(withChips.length).toBeGreaterThanOrEqual(4);
     [victim, approved, proven, upgraded] = withChips as [SandboxPerson, SandboxPerson, SandboxPerson, SandboxPerson];
     requester = world.discord.createMember(world.guild.id, { username: 'begar', globalName: 'Begär', locale: 'en-GB' });
@@ -100,16 +131,27 @@ describe('only a link made with the Eventor password may act as the person (logi
     expect(login).toContain('link with `/link eventor` to get login links');
     expect(login).toMatch(method);
     expect(login).toContain(d.fullName(person));
-    expect(await d.privateText(d.run('login', user, 'en-GB', undefined, { person: person.person.id! }))).toContain('`/link eventor`');
-    expect(await d.privateText(d.run('login', user, 'sv-SE'))).toContain('koppla med `/koppla eventor` för att få inloggningslänkar');
-    expect(await d.privateText(d.click(loginPost, 'login:button', user))).toContain('link with `/link eventor` to get login links');
+    expect(await d.privateText(d.run('login', user, 'en-GB', undefined, { person: person.person.id! }))).toContain(
+      '`/link eventor`',
+    );
+    expect(await d.privateText(d.run('login', user, 'sv-SE'))).toContain(
+      'koppla med `/koppla eventor` för att få inloggningslänkar',
+    );
+    expect(await d.privateText(d.click(loginPost, 'login:button', user))).toContain(
+      'link with `/link eventor` to get login links',
+    );
 
     const card = await d.privateText(d.run('card', user, 'en-GB', undefined, { number: '1234567', type: 'SI' }));
     expect(card).toContain('Link with `/link eventor`');
     expect(card).toContain('Nothing was changed');
     // The confirm a /card prompt would have carried, made by hand: the ids in it prove nothing.
     const forged = `card:confirm:${user.id}:${person.person.id}:SI:1234567:${Math.floor(Date.now() / 1000)}`;
-    const post = await d.postButton('Save?', { type: ComponentType.Button, style: 1, label: 'Save', custom_id: forged });
+    const post = await d.postButton('Save?', {
+      type: ComponentType.Button,
+      style: 1,
+      label: 'Save',
+      custom_id: forged,
+    });
     const [refused] = await d.click(post, forged, user).waitForFollowUps(1, WAIT);
     expect(renderMessageText(refused!)).toContain('Link with `/link eventor`');
 
@@ -117,17 +159,31 @@ describe('only a link made with the Eventor password may act as the person (logi
     expect(d.puts()).toBe(writes);
     expect(d.dmCount(user)).toBe(dms);
     expect(person.competitor.cards).toEqual(cards);
-    expect(world.bot.store.auditLog(world.guild.id).filter((e) => e.actorId === user.id && (e.action === 'login-link' || e.action === 'card'))).toEqual([]);
+    expect(
+      world.bot.store
+        .auditLog(world.guild.id)
+        .filter((e) => e.actorId === user.id && (e.action === 'login-link' || e.action === 'card')),
+    ).toEqual([]);
   };
 
-  it('an admin who /admin links themself to another member\'s person cannot log in as them nor change their chip', async () => {
-    const linked = await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: world.admin.id, person: victim.person.id! }));
+  it("an admin who /admin links themself to another member's person cannot log in as them nor change their chip", async () => {
+    const linked = await d.privateText(
+      d.run('admin', world.admin, 'en-GB', 'link', { member: world.admin.id, person: victim.person.id! }),
+    );
     expect(linked).toContain(`Linked <@${world.admin.id}> to ${d.fullName(victim)}`);
     expect(linked).toContain('login links and chip changes need the member to link with `/link eventor`');
     expect(d.links(world.admin)).toEqual([expect.objectContaining({ personId: victim.person.id, method: 'admin' })]);
     await expectCannotActAs(world.admin, victim, /\(by an admin\)/);
     // The /login autocomplete offers only persons a login link can be made for.
-    const choices = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.admin, name: 'login', focused: 'person', value: '', timeoutMs: 5000 });
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.admin,
+      name: 'login',
+      focused: 'person',
+      value: '',
+      timeoutMs: 5000,
+    });
     expect(choices).toEqual([]);
   });
 
@@ -150,19 +206,26 @@ describe('only a link made with the Eventor password may act as the person (logi
 
     const whoami = await d.privateText(d.run('whoami', world.admin, 'en-GB'));
     expect(whoami).toMatch(new RegExp(`${d.fullName(victim)}.*by an admin`));
-    expect(whoami).toContain('Login links and chip changes (`/login`, `/card`) are only for persons linked with their Eventor password');
+    expect(whoami).toContain(
+      'Login links and chip changes (`/login`, `/card`) are only for persons linked with their Eventor password',
+    );
   });
 
   it('a link an admin approved (/link request) cannot log in as the person nor change their chip either', async () => {
     const before = world.discord.messages(adminChannel.id).length;
-    expect(await d.privateText(d.run('link', requester, 'en-GB', 'request', { person: approved.person.id! }))).toContain('went to the admins');
-    const post: MessageView = await world.discord.waitForMessage(adminChannel.id, () => world.discord.messages(adminChannel.id).length > before, WAIT)
+    expect(
+      await d.privateText(d.run('link', requester, 'en-GB', 'request', { person: approved.person.id! })),
+    ).toContain('went to the admins');
+    const post: MessageView = await world.discord
+      .waitForMessage(adminChannel.id, () => world.discord.messages(adminChannel.id).length > before, WAIT)
       .then(() => world.discord.messages(adminChannel.id).at(-1)!);
     const approve = JSON.stringify(post.components).match(/"(link:approve:\d+)"/)![1]!;
     expect(await d.privateText(d.click(post.id, approve, world.admin))).toContain('Approved');
     expect(d.links(requester)).toEqual([expect.objectContaining({ personId: approved.person.id, method: 'approval' })]);
     await expectCannotActAs(requester, approved, /\(approved by an admin\)/);
-    expect(await d.privateText(d.run('whoami', requester, 'en-GB'))).toMatch(new RegExp(`${d.fullName(approved)}.*approved by an admin`));
+    expect(await d.privateText(d.run('whoami', requester, 'en-GB'))).toMatch(
+      new RegExp(`${d.fullName(approved)}.*approved by an admin`),
+    );
   });
 
   it('a link made with the Eventor password logs in and changes the chip; an admin relinking it keeps it so', async () => {
@@ -182,9 +245,13 @@ describe('only a link made with the Eventor password may act as the person (logi
     expect(proven.competitor.cards).toContainEqual({ number: '7123456', type: 'SI' });
 
     // An admin linking the same member to the same person again takes nothing away.
-    const relinked = await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: world.member.id, person: proven.person.id! }));
+    const relinked = await d.privateText(
+      d.run('admin', world.admin, 'en-GB', 'link', { member: world.member.id, person: proven.person.id! }),
+    );
     expect(relinked).toContain('the link stays as it was made: with the Eventor password');
-    expect(d.links(world.member)).toEqual([expect.objectContaining({ personId: proven.person.id, method: 'credentials' })]);
+    expect(d.links(world.member)).toEqual([
+      expect.objectContaining({ personId: proven.person.id, method: 'credentials' }),
+    ]);
     dms = d.dmCount(world.member);
     await d.privateText(d.click(loginPost, 'login:button', world.member));
     await world.discord.waitForDm(world.member, () => d.dmCount(world.member) > dms, WAIT);
@@ -193,21 +260,33 @@ describe('only a link made with the Eventor password may act as the person (logi
 
   it('an admin link later proven with the Eventor password upgrades, and an admin relinking does not downgrade it', async () => {
     const member = world.swedishMember;
-    await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: member.id, person: upgraded.person.id! }));
+    await d.privateText(
+      d.run('admin', world.admin, 'en-GB', 'link', { member: member.id, person: upgraded.person.id! }),
+    );
     expect(d.links(member)).toEqual([expect.objectContaining({ method: 'admin' })]);
     await d.withCredentials(member, upgraded);
     expect(d.links(member)).toEqual([expect.objectContaining({ personId: upgraded.person.id, method: 'credentials' })]);
-    await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: member.id, person: upgraded.person.id! }));
+    await d.privateText(
+      d.run('admin', world.admin, 'en-GB', 'link', { member: member.id, person: upgraded.person.id! }),
+    );
     expect(d.links(member)).toEqual([expect.objectContaining({ method: 'credentials' })]);
-    expect(await d.privateText(d.run('whoami', member, 'en-GB'))).toMatch(new RegExp(`${d.fullName(upgraded)}.*with the Eventor password`));
+    expect(await d.privateText(d.run('whoami', member, 'en-GB'))).toMatch(
+      new RegExp(`${d.fullName(upgraded)}.*with the Eventor password`),
+    );
     const dms = d.dmCount(member);
     expect(await d.privateText(d.run('login', member, 'sv-SE'))).toContain('direktmeddelanden');
     await world.discord.waitForDm(member, () => d.dmCount(member) > dms, WAIT);
   });
 
-  it('a parent whose default is a child an admin linked gets the login of their own proven person, never the child\'s', async () => {
-    const parent = world.discord.createMember(world.guild.id, { username: 'foralder', globalName: 'Förälder', locale: 'en-GB' });
-    const [child, own] = world.eventor.dataset.homeClub.members.filter((m) => ![victim, approved, proven, upgraded].includes(m)) as [SandboxPerson, SandboxPerson];
+  it("a parent whose default is a child an admin linked gets the login of their own proven person, never the child's", async () => {
+    const parent = world.discord.createMember(world.guild.id, {
+      username: 'foralder',
+      globalName: 'Förälder',
+      locale: 'en-GB',
+    });
+    const [child, own] = world.eventor.dataset.homeClub.members.filter(
+      (m) => ![victim, approved, proven, upgraded].includes(m),
+    ) as [SandboxPerson, SandboxPerson];
     await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: parent.id, person: child.person.id! }));
     await d.withCredentials(parent, own);
     expect(d.links(parent)).toEqual([
@@ -223,7 +302,9 @@ describe('only a link made with the Eventor password may act as the person (logi
     expect(page.status).toBe(200);
     expect(body).toContain(d.fullName(own));
     expect(body).not.toContain(d.fullName(child));
-    expect(await d.privateText(d.run('login', parent, 'en-GB', undefined, { person: child.person.id! }))).toContain('link with `/link eventor` to get login links');
+    expect(await d.privateText(d.run('login', parent, 'en-GB', undefined, { person: child.person.id! }))).toContain(
+      'link with `/link eventor` to get login links',
+    );
   });
 
   it('a person who left the club gets no login link and no chip change, and Eventor is not asked for one', async () => {
@@ -240,9 +321,15 @@ describe('only a link made with the Eventor password may act as the person (logi
       const calls = d.loginCalls();
       const writes = d.puts();
       const dms = d.dmCount(member);
-      expect(await d.privateText(d.run('login', member, 'en-GB'))).toContain('not a member of this server\'s club in Eventor now');
-      expect(await d.privateText(d.click(loginPost, 'login:button', member, 'sv-SE'))).toContain('inte medlem i den här serverns klubb');
-      expect(renderMessageText(await d.click(prompt.id, save, member).reply(WAIT))).toContain('their settings cannot be changed here');
+      expect(await d.privateText(d.run('login', member, 'en-GB'))).toContain(
+        "not a member of this server's club in Eventor now",
+      );
+      expect(await d.privateText(d.click(loginPost, 'login:button', member, 'sv-SE'))).toContain(
+        'inte medlem i den här serverns klubb',
+      );
+      expect(renderMessageText(await d.click(prompt.id, save, member).reply(WAIT))).toContain(
+        'their settings cannot be changed here',
+      );
       expect(d.loginCalls()).toBe(calls);
       expect(d.puts()).toBe(writes);
       expect(d.dmCount(member)).toBe(dms);
@@ -251,12 +338,16 @@ describe('only a link made with the Eventor password may act as the person (logi
     }
   });
 
-  it('nothing else acts on someone else\'s link: /unlink, /link default, a forged /admin unlink button, /notify', async () => {
+  it("nothing else acts on someone else's link: /unlink, /link default, a forged /admin unlink button, /notify", async () => {
     // world.member's credentials link to `proven` is the target; world.swedishMember and requester try.
     const target = () => d.links(world.member).find((l) => l.personId === proven.person.id);
     expect(target()).toMatchObject({ method: 'credentials' });
-    expect(await d.privateText(d.run('unlink', requester, 'en-GB', undefined, { person: proven.person.id! }))).toContain('You are not linked to that person');
-    expect(await d.privateText(d.run('link', requester, 'en-GB', 'default', { person: proven.person.id! }))).toContain('You are not linked to that person');
+    expect(
+      await d.privateText(d.run('unlink', requester, 'en-GB', undefined, { person: proven.person.id! })),
+    ).toContain('You are not linked to that person');
+    expect(await d.privateText(d.run('link', requester, 'en-GB', 'default', { person: proven.person.id! }))).toContain(
+      'You are not linked to that person',
+    );
     const forged = `admin:unlink:${world.member.id}:${proven.person.id}`;
     const post = await d.postButton('Links', { type: ComponentType.Button, style: 2, label: '1', custom_id: forged });
     // The router refuses before acknowledging anything, so the refusal is the click's own (private) reply.
@@ -276,8 +367,14 @@ describe('only a link made with the Eventor password may act as the person (logi
   it('/admin audit records who linked whom and how', async () => {
     const audit = await d.privateText(d.run('admin', world.admin, 'en-GB', 'audit'));
     expect(audit).toMatch(new RegExp(`<@${world.admin.id}> · linked \\(by an admin\\) · ${d.fullName(victim)}`));
-    expect(audit).toMatch(new RegExp(`<@${world.admin.id}> · linked \\(approved by an admin\\) · for <@${requester.id}> · ${d.fullName(approved)}`));
-    expect(audit).toMatch(new RegExp(`<@${world.member.id}> · linked \\(with the Eventor password\\) · ${d.fullName(proven)}`));
+    expect(audit).toMatch(
+      new RegExp(
+        `<@${world.admin.id}> · linked \\(approved by an admin\\) · for <@${requester.id}> · ${d.fullName(approved)}`,
+      ),
+    );
+    expect(audit).toMatch(
+      new RegExp(`<@${world.member.id}> · linked \\(with the Eventor password\\) · ${d.fullName(proven)}`),
+    );
   });
 });
 
@@ -298,11 +395,16 @@ describe('/setup eventor to another club forgets the links, requests and /notify
     const home = world.eventor.dataset.homeClub.members;
     // One link of each kind, a pending request, a /notify subscription, and a member whose DMs are closed.
     expect(await d.withCredentials(world.member, home[0]!)).toContain('now tied to');
-    await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: world.swedishMember.id, person: home[1]!.person.id! }));
-    await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: closed.id, person: home[3]!.person.id! }));
+    await d.privateText(
+      d.run('admin', world.admin, 'en-GB', 'link', { member: world.swedishMember.id, person: home[1]!.person.id! }),
+    );
+    await d.privateText(
+      d.run('admin', world.admin, 'en-GB', 'link', { member: closed.id, person: home[3]!.person.id! }),
+    );
     const before = world.discord.messages(adminChannel.id).length;
     await d.privateText(d.run('link', waiting, 'sv-SE', 'request', { person: home[2]!.person.id! }));
-    requestPost = await world.discord.waitForMessage(adminChannel.id, () => world.discord.messages(adminChannel.id).length > before, WAIT)
+    requestPost = await world.discord
+      .waitForMessage(adminChannel.id, () => world.discord.messages(adminChannel.id).length > before, WAIT)
       .then(() => world.discord.messages(adminChannel.id).at(-1)!);
     const dms = d.dmCount(world.member);
     expect(await d.privateText(d.run('notify', world.member, 'en-GB', 'on'))).toContain('Turned on');
@@ -314,8 +416,17 @@ describe('/setup eventor to another club forgets the links, requests and /notify
   });
 
   const connect = async (apiKey: string): Promise<string> => {
-    const modal = await d.run('setup', world.admin, 'en-GB', 'eventor', { base_url: world.eventor.baseUrl }).waitForModal(WAIT);
-    return d.privateText(world.discord.submitModal({ user: world.admin, locale: 'en-GB', customId: modal.custom_id, fields: { key: apiKey } }));
+    const modal = await d
+      .run('setup', world.admin, 'en-GB', 'eventor', { base_url: world.eventor.baseUrl })
+      .waitForModal(WAIT);
+    return d.privateText(
+      world.discord.submitModal({
+        user: world.admin,
+        locale: 'en-GB',
+        customId: modal.custom_id,
+        fields: { key: apiKey },
+      }),
+    );
   };
   const subscription = (user: SandboxUser) => new SubscriptionStore(world.bot.store).get(world.guild.id, user.id);
   const held = () => ({
@@ -325,7 +436,11 @@ describe('/setup eventor to another club forgets the links, requests and /notify
   });
   /** Waits (bounded) until the bot logged that it finished telling members, as often as `count`. */
   const toldMembers = async (count: number): Promise<void> => {
-    for (let i = 0; i < 200 && world.logLines.filter((l) => l.includes('members told that their links went')).length < count; i += 1) {
+    for (
+      let i = 0;
+      i < 200 && world.logLines.filter((l) => l.includes('members told that their links went')).length < count;
+      i += 1
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(world.logLines.filter((l) => l.includes('members told that their links went'))).toHaveLength(count);
@@ -342,31 +457,41 @@ describe('/setup eventor to another club forgets the links, requests and /notify
     expect(world.bot.store.auditLog(world.guild.id).some((e) => e.action === 'eventor-moved')).toBe(false);
   });
 
-  it('another club\'s key: links, requests and subscriptions go in the same step, each member is told once, the audit says so', async () => {
+  it("another club's key: links, requests and subscriptions go in the same step, each member is told once, the audit says so", async () => {
     const other = world.eventor.dataset.clubs.find((c) => c.id !== world.eventor.dataset.homeClub.id)!;
     const dms = new Map([world.member, world.swedishMember, waiting, closed].map((u) => [u.id, d.dmCount(u)]));
     const reply = await connect(other.apiKey);
     expect(reply).toContain(`Connected to ${other.name}`);
-    expect(reply).toContain('the member links (3), link requests (1) and `/notify` subscriptions (1) of the old one were removed');
+    expect(reply).toContain(
+      'the member links (3), link requests (1) and `/notify` subscriptions (1) of the old one were removed',
+    );
     expect(held()).toEqual({ links: 0, pending: 0, subscribed: false });
     expect(world.bot.store.guildSettings(world.guild.id)?.organisationId).toBe(other.id);
 
     await toldMembers(1);
-    for (const user of [world.member, world.swedishMember, waiting]) expect(d.dmCount(user), user.username).toBe(dms.get(user.id)! + 1);
+    for (const user of [world.member, world.swedishMember, waiting])
+      expect(d.dmCount(user), user.username).toBe(dms.get(user.id)! + 1);
     expect(d.dmCount(closed)).toBe(dms.get(closed.id));
-    expect(world.discord.dms(world.member).at(-1)!.content).toContain(`now uses another Eventor or club (${other.name})`);
+    expect(world.discord.dms(world.member).at(-1)!.content).toContain(
+      `now uses another Eventor or club (${other.name})`,
+    );
     // In the language the member used with the bot (their request was in Swedish).
     expect(world.discord.dms(waiting).at(-1)!.content).toContain('använder nu en annan Eventor eller klubb');
 
     const entry = world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'eventor-moved');
     expect(entry).toMatchObject({ actorId: world.admin.id, detail: '3 1 1' });
-    expect(await d.privateText(d.run('admin', world.admin, 'en-GB', 'audit'))).toContain('moved the server to another Eventor or club; removed links: 3, link requests: 1, `/notify` subscriptions: 1');
+    expect(await d.privateText(d.run('admin', world.admin, 'en-GB', 'audit'))).toContain(
+      'moved the server to another Eventor or club; removed links: 3, link requests: 1, `/notify` subscriptions: 1',
+    );
 
     // Nothing of the old club is left to act on: no link, no request an admin could still approve.
     const db = new Database(world.databasePath, { readonly: true });
     try {
       for (const table of ['member_links', 'link_requests', 'notify_subscriptions']) {
-        expect((db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE guild_id = ?`).get(world.guild.id) as { n: number }).n, table).toBe(0);
+        expect(
+          (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE guild_id = ?`).get(world.guild.id) as { n: number }).n,
+          table,
+        ).toBe(0);
       }
     } finally {
       db.close();
@@ -381,7 +506,12 @@ describe('/setup eventor to another club forgets the links, requests and /notify
 
   it('moving back to the first club is a move too: nothing made under the other club survives', async () => {
     const other = world.eventor.dataset.clubs.find((c) => c.id !== world.eventor.dataset.homeClub.id)!;
-    await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: world.swedishMember.id, person: other.members[0]!.person.id! }));
+    await d.privateText(
+      d.run('admin', world.admin, 'en-GB', 'link', {
+        member: world.swedishMember.id,
+        person: other.members[0]!.person.id!,
+      }),
+    );
     expect(d.links(world.swedishMember)).toHaveLength(1);
     const reply = await connect(world.eventor.apiKey);
     expect(reply).toContain('the member links (1)');
@@ -401,7 +531,8 @@ describe('Store.linkPerson and privacy.connectEventor (SQLite in a temporary fol
     store?.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const method = (userId: string, personId: string) => store.linkedPersons('g1', userId).find((l) => l.personId === personId)?.method;
+  const method = (userId: string, personId: string) =>
+    store.linkedPersons('g1', userId).find((l) => l.personId === personId)?.method;
 
   it('relinking only ever upgrades to credentials', () => {
     store.linkPerson('g1', 'u1', 'p1', 'credentials');
@@ -416,14 +547,33 @@ describe('Store.linkPerson and privacy.connectEventor (SQLite in a temporary fol
   });
 
   it('a move forgets links, requests and subscriptions with the connection, in one step; the same club keeps them', () => {
-    const connection = { instance: 'custom', baseUrl: 'https://eventor.example.org/api', apiKey: 'k'.repeat(32), organisation: { id: '7', name: 'OK Test' } };
+    const connection = {
+      instance: 'custom',
+      baseUrl: 'https://eventor.example.org/api',
+      apiKey: 'k'.repeat(32),
+      organisation: { id: '7', name: 'OK Test' },
+    };
     store.createLinkRequest({ guildId: 'g1', userId: 'u3', personId: 'p3', locale: 'sv-SE' });
     store.linkPerson('g2', 'u1', 'p9', 'admin');
     expect(connectEventor(store, 'g1', connection, { forgetMembers: false, actorId: 'admin' }).forgotten).toBeNull();
     expect(store.guildLinks('g1')).toHaveLength(2);
-    const moved = connectEventor(store, 'g1', { ...connection, organisation: { id: '8', name: 'IFK Test' } }, { forgetMembers: true, actorId: 'admin' });
+    const moved = connectEventor(
+      store,
+      'g1',
+      { ...connection, organisation: { id: '8', name: 'IFK Test' } },
+      { forgetMembers: true, actorId: 'admin' },
+    );
     expect(moved.settings.organisationId).toBe('8');
-    expect(moved.forgotten).toEqual({ links: 2, requests: 1, subscriptions: 0, members: [{ userId: 'u1', locale: null }, { userId: 'u2', locale: null }, { userId: 'u3', locale: 'sv-SE' }] });
+    expect(moved.forgotten).toEqual({
+      links: 2,
+      requests: 1,
+      subscriptions: 0,
+      members: [
+        { userId: 'u1', locale: null },
+        { userId: 'u2', locale: null },
+        { userId: 'u3', locale: 'sv-SE' },
+      ],
+    });
     expect(store.guildLinks('g1')).toEqual([]);
     expect(store.pendingLinkRequests('g1', 'u3')).toEqual([]);
     expect(store.auditLog('g1')[0]).toMatchObject({ actorId: 'admin', action: 'eventor-moved', detail: '2 1 0' });

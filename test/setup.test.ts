@@ -5,8 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalZone } from '../commands/setup.js';
 import { parseBaseUrl } from '../src/app/setup.js';
 import { INSTANCES } from '../src/eventor/instances.js';
-import { renderMessageText, type InteractionHandle, type MessageView, type SandboxChannel, type SandboxUser } from '../src/sandbox/discord/index.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../src/sandbox/world.js';
+import {
+  type InteractionHandle,
+  type MessageView,
+  renderMessageText,
+  type SandboxChannel,
+  type SandboxUser,
+} from '../src/sandbox/discord/index.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 import { Store } from '../src/store/store.js';
 
 const WAIT = { timeoutMs: 10_000 };
@@ -52,8 +58,15 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     return renderMessageText(reply);
   };
   /** Opens the key modal for a base URL and submits `key`; resolves with the reply. */
-  const connect = async (key: string, options: { locale?: string; baseUrl?: string; memberPermissions?: bigint } = {}): Promise<string> => {
-    const opener = setup('eventor', { base_url: options.baseUrl ?? world.eventor.baseUrl }, { locale: options.locale ?? 'en-GB' });
+  const connect = async (
+    key: string,
+    options: { locale?: string; baseUrl?: string; memberPermissions?: bigint } = {},
+  ): Promise<string> => {
+    const opener = setup(
+      'eventor',
+      { base_url: options.baseUrl ?? world.eventor.baseUrl },
+      { locale: options.locale ?? 'en-GB' },
+    );
     const modal = await opener.waitForModal(WAIT);
     const handle = world.discord.submitModal({
       user: world.admin,
@@ -73,11 +86,26 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(command?.contexts).toEqual([0]);
     const names = (command?.options ?? []).map((o) => o.name_localizations?.['sv-SE']);
     expect(names).toEqual(['eventor', 'språk', 'tidszon', 'kanal', 'visa', 'koppling']);
-    expect((command?.options ?? []).map((o) => o.name_localizations?.no)).toEqual(['eventor', 'språk', 'tidssone', 'kanal', 'vis', 'kobling']);
+    expect((command?.options ?? []).map((o) => o.name_localizations?.no)).toEqual([
+      'eventor',
+      'språk',
+      'tidssone',
+      'kanal',
+      'vis',
+      'kobling',
+    ]);
   });
 
   it('starts unconfigured: /status and /setup show say so', async () => {
-    const status = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, locale: 'en-GB', name: 'status' }).reply(WAIT);
+    const status = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        locale: 'en-GB',
+        name: 'status',
+      })
+      .reply(WAIT);
     expect(renderMessageText(status)).toContain('Not connected to Eventor yet');
     expect(await text(setup('show'))).toContain('Not connected. Use `/setup eventor`.');
     expect(settings()?.hasApiKey ?? false).toBe(false);
@@ -85,26 +113,50 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
 
   it('refuses members without Manage Server, even when the command is reachable, in their language', async () => {
     expect(() => setup('show', {}, { user: world.member })).toThrow(/default_member_permissions/);
-    expect(await text(setup('show', {}, { user: world.member, bypassCommandPermissions: true }))).toContain('Only members with the Manage Server permission');
-    const eventor = setup('eventor', { base_url: world.eventor.baseUrl }, { user: world.swedishMember, locale: 'sv-SE', bypassCommandPermissions: true });
+    expect(await text(setup('show', {}, { user: world.member, bypassCommandPermissions: true }))).toContain(
+      'Only members with the Manage Server permission',
+    );
+    const eventor = setup(
+      'eventor',
+      { base_url: world.eventor.baseUrl },
+      { user: world.swedishMember, locale: 'sv-SE', bypassCommandPermissions: true },
+    );
     expect(await text(eventor)).toContain('Bara medlemmar med behörigheten Hantera server');
     expect(eventor.modal()).toBeNull();
-    expect(await text(setup('channel', { kind: 'results', channel: results.id }, { user: world.member, bypassCommandPermissions: true }))).toContain('Manage Server');
+    expect(
+      await text(
+        setup(
+          'channel',
+          { kind: 'results', channel: results.id },
+          { user: world.member, bypassCommandPermissions: true },
+        ),
+      ),
+    ).toContain('Manage Server');
     expect(settings()?.channels.results).toBeUndefined();
   });
 
   it('re-checks Manage Server when the key form comes back', async () => {
-    expect(await connect(world.eventor.apiKey, { memberPermissions: 0n })).toContain('Only members with the Manage Server permission');
+    expect(await connect(world.eventor.apiKey, { memberPermissions: 0n })).toContain(
+      'Only members with the Manage Server permission',
+    );
     expect(settings()?.hasApiKey ?? false).toBe(false);
   });
 
   it('refuses unusable addresses and a choice of both or neither, before asking for the key', async () => {
     expect(await text(setup('eventor', {}))).toContain('Choose exactly one');
-    expect(await text(setup('eventor', { instance: 'se', base_url: world.eventor.baseUrl }))).toContain('Choose exactly one');
+    expect(await text(setup('eventor', { instance: 'se', base_url: world.eventor.baseUrl }))).toContain(
+      'Choose exactly one',
+    );
     expect(await text(setup('eventor', { base_url: 'not an address' }))).toContain('it is not a web address');
-    expect(await text(setup('eventor', { base_url: 'http://eventor.example.org/api' }, { locale: 'sv-SE' }))).toContain('den måste börja med https://');
-    expect(await text(setup('eventor', { base_url: 'https://intranet.example.org/api' }))).toContain('allows only the listed Eventor instances');
-    const credentials = await text(setup('eventor', { base_url: 'https://user:pw@eventor.example.org/api' }, { locale: 'no' }));
+    expect(await text(setup('eventor', { base_url: 'http://eventor.example.org/api' }, { locale: 'sv-SE' }))).toContain(
+      'den måste börja med https://',
+    );
+    expect(await text(setup('eventor', { base_url: 'https://intranet.example.org/api' }))).toContain(
+      'allows only the listed Eventor instances',
+    );
+    const credentials = await text(
+      setup('eventor', { base_url: 'https://user:pw@eventor.example.org/api' }, { locale: 'no' }),
+    );
     expect(credentials).toContain('den kan ikke inneholde brukernavn eller passord');
     expect(credentials).not.toContain('pw@');
     expect(settings()?.eventorBaseUrl ?? null).toBeNull();
@@ -140,20 +192,36 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
   it('stores nothing when Eventor is not answering, and says so', async () => {
     world.eventor.faults.add({ path: '/api/organisation/apiKey', kind: 'status', status: 503, times: 50 });
     try {
-      expect(await connect(world.eventor.apiKey, { locale: 'no' })).toContain('svarer ikke akkurat nå. Ingenting er endret');
+      expect(await connect(world.eventor.apiKey, { locale: 'no' })).toContain(
+        'svarer ikke akkurat nå. Ingenting er endret',
+      );
     } finally {
       world.eventor.faults.clear();
     }
     expect(settings()?.hasApiKey ?? false).toBe(false);
   });
 
-  it('connects with the club\'s key: stored encrypted, /status then names the club', async () => {
+  it("connects with the club's key: stored encrypted, /status then names the club", async () => {
     const club = world.eventor.dataset.homeClub;
     expect(await connect(world.eventor.apiKey)).toContain(`Connected to ${club.name} on 127.0.0.1`);
     const stored = settings()!;
-    expect(stored).toMatchObject({ hasApiKey: true, eventorInstance: 'custom', eventorBaseUrl: world.eventor.baseUrl, organisationId: club.id, organisationName: club.name });
+    expect(stored).toMatchObject({
+      hasApiKey: true,
+      eventorInstance: 'custom',
+      eventorBaseUrl: world.eventor.baseUrl,
+      organisationId: club.id,
+      organisationName: club.name,
+    });
     expect(world.bot.store.apiKey(world.guild.id)).toBe(world.eventor.apiKey);
-    const status = await world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.swedishMember, locale: 'sv-SE', name: 'status' }).reply(WAIT);
+    const status = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.swedishMember,
+        locale: 'sv-SE',
+        name: 'status',
+      })
+      .reply(WAIT);
     expect(renderMessageText(status)).toContain(`API-nyckeln fungerar för ${club.name}`);
   });
 
@@ -163,42 +231,84 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(settings()?.organisationName).toBe(world.eventor.dataset.homeClub.name);
   });
 
-  it('sets the language of automatic posts, answering in the admin\'s own language', async () => {
-    expect(await text(setup('language', { language: 'sv' }, { locale: 'en-GB' }))).toContain('Automatic posts will be in Swedish');
+  it("sets the language of automatic posts, answering in the admin's own language", async () => {
+    expect(await text(setup('language', { language: 'sv' }, { locale: 'en-GB' }))).toContain(
+      'Automatic posts will be in Swedish',
+    );
     expect(settings()?.locale).toBe('sv');
-    expect(await text(setup('language', { language: 'nb' }, { locale: 'sv-SE' }))).toContain('Automatiska inlägg skrivs nu på norska (bokmål)');
+    expect(await text(setup('language', { language: 'nb' }, { locale: 'sv-SE' }))).toContain(
+      'Automatiska inlägg skrivs nu på norska (bokmål)',
+    );
     expect(settings()?.locale).toBe('nb');
   });
 
   it('sets the time zone, with autocomplete, and refuses an unknown one', async () => {
-    const choices = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.admin, name: 'setup', subcommand: 'timezone', focused: 'zone', value: 'oslo', ...WAIT });
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.admin,
+      name: 'setup',
+      subcommand: 'timezone',
+      focused: 'zone',
+      value: 'oslo',
+      ...WAIT,
+    });
     expect(choices.map((c) => c.value)).toContain('Europe/Oslo');
-    const first = await world.discord.autocomplete({ guildId: world.guild.id, channelId: world.channel.id, user: world.admin, name: 'setup', subcommand: 'timezone', focused: 'zone', value: '', ...WAIT });
+    const first = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.admin,
+      name: 'setup',
+      subcommand: 'timezone',
+      focused: 'zone',
+      value: '',
+      ...WAIT,
+    });
     expect(first[0]?.value).toBe('Europe/Stockholm');
     expect(first.length).toBeLessThanOrEqual(25);
-    expect(await text(setup('timezone', { zone: 'Europe/Oslo' }))).toMatch(/Times in automatic posts will be in Europe\/Oslo \(the time there now: \d\d:\d\d\)/);
+    expect(await text(setup('timezone', { zone: 'Europe/Oslo' }))).toMatch(
+      /Times in automatic posts will be in Europe\/Oslo \(the time there now: \d\d:\d\d\)/,
+    );
     expect(settings()?.timeZone).toBe('Europe/Oslo');
-    expect(await text(setup('timezone', { zone: 'Mars/Olympus_Mons' }, { locale: 'sv-SE' }))).toContain('`Mars/Olympus_Mons` är ingen tidszon som jag känner till');
+    expect(await text(setup('timezone', { zone: 'Mars/Olympus_Mons' }, { locale: 'sv-SE' }))).toContain(
+      '`Mars/Olympus_Mons` är ingen tidszon som jag känner till',
+    );
     expect(await text(setup('timezone', { zone: 'CEST' }))).toContain('is not a time zone I know');
     expect(settings()?.timeZone).toBe('Europe/Oslo');
   });
 
   it('sets a channel per kind only where the bot can post, and clears one', async () => {
-    expect(await text(setup('channel', { kind: 'results', channel: results.id }))).toContain(`Results: posted in <#${results.id}> from now on.`);
+    expect(await text(setup('channel', { kind: 'results', channel: results.id }))).toContain(
+      `Results: posted in <#${results.id}> from now on.`,
+    );
     expect(settings()?.channels.results).toBe(results.id);
 
     world.discord.setBotCanPost(closed.id, false);
-    expect(await text(setup('channel', { kind: 'admin', channel: closed.id }))).toContain(`I cannot post in <#${closed.id}>: I am missing the permission Send Messages`);
-    expect(await text(setup('channel', { kind: 'admin', channel: closed.id }, { locale: 'sv-SE' }))).toContain('jag saknar behörigheten Skicka meddelanden där');
+    expect(await text(setup('channel', { kind: 'admin', channel: closed.id }))).toContain(
+      `I cannot post in <#${closed.id}>: I am missing the permission Send Messages`,
+    );
+    expect(await text(setup('channel', { kind: 'admin', channel: closed.id }, { locale: 'sv-SE' }))).toContain(
+      'jag saknar behörigheten Skicka meddelanden där',
+    );
     world.discord.setBotCanView(closed.id, false);
-    expect(await text(setup('channel', { kind: 'admin', channel: closed.id }))).toContain('I am missing the permission View Channel, Send Messages there');
+    expect(await text(setup('channel', { kind: 'admin', channel: closed.id }))).toContain(
+      'I am missing the permission View Channel, Send Messages there',
+    );
     world.discord.setBotCanView(closed.id, true);
     expect(settings()?.channels.admin).toBeUndefined();
 
-    expect(await text(setup('channel', { kind: 'events' }))).toContain('Give either a channel or `clear: True` (exactly one of them). Nothing was changed.');
-    expect(await text(setup('channel', { kind: 'events', channel: results.id, clear: true }, { locale: 'sv-SE' }))).toContain('Ange antingen en kanal eller `rensa: True`');
-    expect(await text(setup('channel', { kind: 'reminders', channel: results.id }, { locale: 'no' }))).toContain('Påminnelser om påmeldingsfrist: postes i');
-    expect(await text(setup('channel', { kind: 'reminders', clear: true }))).toContain('Entry deadline reminders: no channel any more');
+    expect(await text(setup('channel', { kind: 'events' }))).toContain(
+      'Give either a channel or `clear: True` (exactly one of them). Nothing was changed.',
+    );
+    expect(
+      await text(setup('channel', { kind: 'events', channel: results.id, clear: true }, { locale: 'sv-SE' })),
+    ).toContain('Ange antingen en kanal eller `rensa: True`');
+    expect(await text(setup('channel', { kind: 'reminders', channel: results.id }, { locale: 'no' }))).toContain(
+      'Påminnelser om påmeldingsfrist: postes i',
+    );
+    expect(await text(setup('channel', { kind: 'reminders', clear: true }))).toContain(
+      'Entry deadline reminders: no channel any more',
+    );
     expect(settings()?.channels).toEqual({ results: results.id });
   });
 
@@ -240,7 +350,8 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     }
     expect(replies.length).toBeGreaterThan(20);
     for (const reply of replies) expect(JSON.stringify(reply)).not.toContain(key);
-    for (const message of world.discord.messages(world.channel.id, { includeEphemeral: true })) expect(JSON.stringify(message)).not.toContain(key);
+    for (const message of world.discord.messages(world.channel.id, { includeEphemeral: true }))
+      expect(JSON.stringify(message)).not.toContain(key);
     const logs = world.logLines.join('\n');
     expect(logs).toContain('server connected to eventor');
     expect(logs).not.toContain(key);
@@ -251,9 +362,11 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     }
   });
 
-  it('connects to another club with that club\'s valid key', async () => {
+  it("connects to another club with that club's valid key", async () => {
     const other = world.eventor.dataset.clubs.find((c) => c.id !== world.eventor.dataset.homeClub.id)!;
-    expect(await connect(world.eventor.dataset.keyFor(other.id), { locale: 'sv-SE' })).toContain(`Kopplad till ${other.name} i 127.0.0.1`);
+    expect(await connect(world.eventor.dataset.keyFor(other.id), { locale: 'sv-SE' })).toContain(
+      `Kopplad till ${other.name} i 127.0.0.1`,
+    );
     expect(settings()?.organisationId).toBe(other.id);
     expect(settings()?.channels.results).toBe(results.id);
   });
@@ -264,10 +377,20 @@ describe('/setup: the key form of a custom Eventor expires', () => {
     let offset = 0;
     const world = await startLoopbackWorld({ defaultEventor: false, now: () => new Date(Date.now() + offset) });
     try {
-      const opener = world.discord.runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.admin, locale: 'sv-SE', name: 'setup', subcommand: 'eventor', options: { base_url: world.eventor.baseUrl } });
+      const opener = world.discord.runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.admin,
+        locale: 'sv-SE',
+        name: 'setup',
+        subcommand: 'eventor',
+        options: { base_url: world.eventor.baseUrl },
+      });
       const modal = await opener.waitForModal(WAIT);
       offset = 16 * 60_000;
-      const reply = await world.discord.submitModal({ user: world.admin, customId: modal.custom_id, fields: { key: world.eventor.apiKey } }).reply(WAIT);
+      const reply = await world.discord
+        .submitModal({ user: world.admin, customId: modal.custom_id, fields: { key: world.eventor.apiKey } })
+        .reply(WAIT);
       expect(renderMessageText(reply)).toContain('Formuläret har gått ut. Inget har ändrats');
       expect(world.bot.store.guildSettings(world.guild.id)?.hasApiKey ?? false).toBe(false);
     } finally {
@@ -280,8 +403,14 @@ describe('/setup helpers', () => {
   it('reads base URLs: presets by their address, /api added to a bare host, no plain http off this machine', () => {
     const allowed = ['https://eventor.example.org', 'http://127.0.0.1:8080'];
     expect(parseBaseUrl('https://eventor.orientering.se/api', [])).toBe(INSTANCES.se);
-    expect(parseBaseUrl('https://eventor.example.org/', allowed)).toMatchObject({ name: 'custom', baseUrl: 'https://eventor.example.org/api' });
-    expect(parseBaseUrl('http://127.0.0.1:8080/api', allowed)).toMatchObject({ name: 'custom', baseUrl: 'http://127.0.0.1:8080/api' });
+    expect(parseBaseUrl('https://eventor.example.org/', allowed)).toMatchObject({
+      name: 'custom',
+      baseUrl: 'https://eventor.example.org/api',
+    });
+    expect(parseBaseUrl('http://127.0.0.1:8080/api', allowed)).toMatchObject({
+      name: 'custom',
+      baseUrl: 'http://127.0.0.1:8080/api',
+    });
     expect(parseBaseUrl('http://eventor.example.org/api', allowed)).toEqual({ reason: 'setup.url.notHttps' });
     expect(parseBaseUrl('https://eventor.example.org/api?x=1', allowed)).toEqual({ reason: 'setup.url.query' });
     expect(parseBaseUrl('javascript:alert(1)', allowed)).toEqual({ reason: 'setup.url.notUrl' });
@@ -314,11 +443,34 @@ describe('store.connectEventor', () => {
     const store = Store.open(path.join(dir, 'bot.sqlite'), 'a-test-secret-key-that-is-long-enough');
     try {
       store.updateGuildSettings('g1', { locale: 'sv', timeZone: 'Europe/Stockholm' });
-      const custom = store.connectEventor('g1', { instance: 'custom', baseUrl: 'https://eventor.example.org/api', apiKey: 'k'.repeat(32), organisation: { id: '7', name: 'OK Test' } });
-      expect(custom).toMatchObject({ eventorInstance: 'custom', eventorBaseUrl: 'https://eventor.example.org/api', hasApiKey: true, organisationId: '7', organisationName: 'OK Test', locale: 'sv' });
+      const custom = store.connectEventor('g1', {
+        instance: 'custom',
+        baseUrl: 'https://eventor.example.org/api',
+        apiKey: 'k'.repeat(32),
+        organisation: { id: '7', name: 'OK Test' },
+      });
+      expect(custom).toMatchObject({
+        eventorInstance: 'custom',
+        eventorBaseUrl: 'https://eventor.example.org/api',
+        hasApiKey: true,
+        organisationId: '7',
+        organisationName: 'OK Test',
+        locale: 'sv',
+      });
       expect(store.apiKey('g1')).toBe('k'.repeat(32));
-      const preset = store.connectEventor('g1', { instance: 'se', baseUrl: null, apiKey: 'm'.repeat(32), organisation: { id: '8', name: 'IFK Test' } });
-      expect(preset).toMatchObject({ eventorInstance: 'se', eventorBaseUrl: null, organisationId: '8', organisationName: 'IFK Test', timeZone: 'Europe/Stockholm' });
+      const preset = store.connectEventor('g1', {
+        instance: 'se',
+        baseUrl: null,
+        apiKey: 'm'.repeat(32),
+        organisation: { id: '8', name: 'IFK Test' },
+      });
+      expect(preset).toMatchObject({
+        eventorInstance: 'se',
+        eventorBaseUrl: null,
+        organisationId: '8',
+        organisationName: 'IFK Test',
+        timeZone: 'Europe/Stockholm',
+      });
       expect(store.apiKey('g1')).toBe('m'.repeat(32));
     } finally {
       store.close();

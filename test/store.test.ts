@@ -25,20 +25,29 @@ describe('store', () => {
     const db = openDatabase(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
-    expect(tables).toEqual(expect.arrayContaining(['guild_settings', 'guild_channels', 'member_links', 'posted_items']));
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>
+    ).map((t) => t.name);
+    expect(tables).toEqual(
+      expect.arrayContaining(['guild_settings', 'guild_channels', 'member_links', 'posted_items']),
+    );
     db.close();
   });
 
   it('migrates an old database forward and keeps its data', () => {
     const file = path.join(dir, 'old.sqlite');
     const old = openDatabase(file, MIGRATIONS.slice(0, 1));
-    old.prepare("INSERT INTO guild_settings (guild_id, locale, created_at, updated_at) VALUES ('g1', 'sv-SE', 'x', 'x')").run();
+    old
+      .prepare("INSERT INTO guild_settings (guild_id, locale, created_at, updated_at) VALUES ('g1', 'sv-SE', 'x', 'x')")
+      .run();
     old.close();
     const next = [...MIGRATIONS, 'ALTER TABLE guild_settings ADD COLUMN extra TEXT;'];
     const db = openDatabase(file, next);
     expect(db.pragma('user_version', { simple: true })).toBe(next.length);
-    expect(db.prepare("SELECT locale, extra FROM guild_settings WHERE guild_id = 'g1'").get()).toEqual({ locale: 'sv-SE', extra: null });
+    expect(db.prepare("SELECT locale, extra FROM guild_settings WHERE guild_id = 'g1'").get()).toEqual({
+      locale: 'sv-SE',
+      extra: null,
+    });
     db.close();
   });
 
@@ -66,7 +75,12 @@ describe('store', () => {
     store.updateGuildSettings('g1', { locale: 'sv-SE', timeZone: 'Europe/Stockholm' });
     expect(store.apiKey('g1')).toBe(API_KEY);
     const settings = store.guildSettings('g1');
-    expect(settings).toMatchObject({ hasApiKey: true, organisationId: '321', locale: 'sv-SE', channels: { results: 'c1' } });
+    expect(settings).toMatchObject({
+      hasApiKey: true,
+      organisationId: '321',
+      locale: 'sv-SE',
+      channels: { results: 'c1' },
+    });
     expect(JSON.stringify(settings)).not.toContain(API_KEY);
     store.close();
 
@@ -94,7 +108,7 @@ describe('store', () => {
 });
 
 describe('member links', () => {
-  it('keeps a user\'s linked persons with the first as default', async () => {
+  it("keeps a user's linked persons with the first as default", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-links-'));
     try {
       const store = Store.open(path.join(dir, 'bot.sqlite'), SECRET);
@@ -103,7 +117,10 @@ describe('member links', () => {
       store.linkPerson('g1', 'u1', 'p-child', 'admin');
       store.linkPerson('g1', 'u1', 'p-parent', 'credentials');
       const links = store.linkedPersons('g1', 'u1');
-      expect(links.map((l) => [l.personId, l.isDefault, l.method])).toEqual([['p-parent', true, 'credentials'], ['p-child', false, 'admin']]);
+      expect(links.map((l) => [l.personId, l.isDefault, l.method])).toEqual([
+        ['p-parent', true, 'credentials'],
+        ['p-child', false, 'admin'],
+      ]);
       expect(store.linkedPersons('g2', 'u1')).toEqual([]);
       store.close();
     } finally {
@@ -122,10 +139,20 @@ describe('audit log', () => {
       clock += 60_000;
       store.audit({ guildId: 'g1', actorId: 'u1', personId: 'p1', action: 'login-link' });
       clock += 60_000;
-      store.audit({ guildId: 'g1', actorId: 'admin', subjectId: 'u1', personId: 'p1', action: 'link', detail: 'admin' });
+      store.audit({
+        guildId: 'g1',
+        actorId: 'admin',
+        subjectId: 'u1',
+        personId: 'p1',
+        action: 'link',
+        detail: 'admin',
+      });
       expect(store.auditLog('g1').map((e) => e.action)).toEqual(['link', 'login-link', 'login-link']);
       expect(store.auditLog('g2')).toEqual([]);
-      expect(store.recentActions('g1', 'u1', 'login-link', new Date(clock - 90_000))).toEqual({ count: 1, oldest: '2026-11-22T12:01:00.000Z' });
+      expect(store.recentActions('g1', 'u1', 'login-link', new Date(clock - 90_000))).toEqual({
+        count: 1,
+        oldest: '2026-11-22T12:01:00.000Z',
+      });
       expect(store.recentActions('g1', 'u1', 'login-link', new Date(clock - 600_000)).count).toBe(2);
       store.close();
     } finally {

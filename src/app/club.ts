@@ -9,8 +9,8 @@ import type { Organisation, Person } from '../eventor/model.js';
 import type { Logger } from '../log/logger.js';
 import { escapeName, personNameText, plainText } from '../render/index.js';
 import { UserFacingError } from './errors.js';
-import { fold } from './fold.js';
 import type { GuildEventor } from './eventor-access.js';
+import { fold } from './fold.js';
 
 export interface ClubArea {
   /** The district's id (when there is one) and the club's. */
@@ -40,11 +40,16 @@ export async function clubArea(
       parent = await client.organisation({ id: parentId });
     } catch (error) {
       if (!(error instanceof EventorError) || error.code === 'InvalidApiKey') throw error;
-      options.log?.warn("the club's district could not be looked up; using the club alone", { district: parentId, error });
+      options.log?.warn("the club's district could not be looked up; using the club alone", {
+        district: parentId,
+        error,
+      });
       return clubOnly(true);
     }
   }
-  return parent.kind === 'district' ? { ids: [parent.id, organisationId], districtUnavailable: false } : clubOnly(false);
+  return parent.kind === 'district'
+    ? { ids: [parent.id, organisationId], districtUnavailable: false }
+    : clubOnly(false);
 }
 
 /**
@@ -123,8 +128,13 @@ export class ClubMembers {
     if (PERSON_ID.test(text)) return text;
     const words = fold(text).split(/\s+/).filter(Boolean);
     const persons = await this.list(eventor);
-    const found = persons.filter((p) => p.id !== null && words.length > 0 && words.every((w) => fold(personNameText(p.name)).includes(w)));
-    if (found.length !== 1) throw new UserFacingError('members.error.unknownMember', { name: text.replace(/[@<>`*_~|\\]/g, '').slice(0, 60) });
+    const found = persons.filter(
+      (p) => p.id !== null && words.length > 0 && words.every((w) => fold(personNameText(p.name)).includes(w)),
+    );
+    if (found.length !== 1)
+      throw new UserFacingError('members.error.unknownMember', {
+        name: text.replace(/[@<>`*_~|\\]/g, '').slice(0, 60),
+      });
     return found[0]!.id!;
   }
 
@@ -166,7 +176,8 @@ export async function personNames(
   const names = new Map<string, string>();
   if (personIds.length > 0) {
     try {
-      for (const person of await members.list(await eventor())) if (person.id && personIds.includes(person.id)) names.set(person.id, label(person));
+      for (const person of await members.list(await eventor()))
+        if (person.id && personIds.includes(person.id)) names.set(person.id, label(person));
     } catch (error) {
       log.warn('person names unavailable; showing ids', { error });
     }

@@ -38,12 +38,16 @@ export class GuildDepartures {
   removed(guildId: string): void {
     if (!this.#store.recordGuildDeparture(guildId)) return;
     const deleteAfter = new Date(this.#now().getTime() + GUILD_DATA_GRACE_MS).toISOString();
-    this.#log.info('removed from a server: its feeds and DMs stop; its data is deleted unless the bot is invited back', { guildId, deleteAfter });
+    this.#log.info(
+      'removed from a server: its feeds and DMs stop; its data is deleted unless the bot is invited back',
+      { guildId, deleteAfter },
+    );
   }
 
   /** The bot is in a server (invited back, or found at READY): a recorded removal is cancelled. */
   present(guildId: string): void {
-    if (this.#store.cancelGuildDeparture(guildId)) this.#log.info('back in a server within the grace period: nothing is deleted', { guildId });
+    if (this.#store.cancelGuildDeparture(guildId))
+      this.#log.info('back in a server within the grace period: nothing is deleted', { guildId });
   }
 
   /** Servers the bot was removed from (their feeds and DMs do not run). */
@@ -62,7 +66,11 @@ export class GuildDepartures {
     for (const guild of listed) this.present(guild.id);
     const unavailable = listed.filter((g) => !g.available).length;
     if (unavailable > 0) {
-      if (!this.#reconcilePending) this.#log.warn('servers unavailable at start (a Discord outage): not looking for servers left while offline yet', { unavailable });
+      if (!this.#reconcilePending)
+        this.#log.warn(
+          'servers unavailable at start (a Discord outage): not looking for servers left while offline yet',
+          { unavailable },
+        );
       this.#reconcilePending = true;
       return 'waiting';
     }

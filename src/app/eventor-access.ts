@@ -5,10 +5,10 @@
  * fetched once for every club, and each key's own answers stay with that key.
  */
 import { createHash } from 'node:crypto';
+import type { EventorConfig } from '../config/env.js';
 import { EventorClient } from '../eventor/client.js';
 import { SharedResponseCache } from '../eventor/http.js';
-import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from '../eventor/instances.js';
-import type { EventorConfig } from '../config/env.js';
+import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { UserFacingError } from './errors.js';
@@ -75,7 +75,9 @@ export class EventorAccess {
           instance,
           apiKey,
           shared,
-          ...(this.#options.responseLimitScale === undefined ? {} : { responseLimitScale: this.#options.responseLimitScale }),
+          ...(this.#options.responseLimitScale === undefined
+            ? {}
+            : { responseLimitScale: this.#options.responseLimitScale }),
           // /status reports whether the key still works: a revoked key must show within minutes, not a day.
           cache: { ttlMs: { 'organisation-apikey': KEY_CHECK_TTL_MS } },
           onRequest: (event) => {
@@ -90,7 +92,11 @@ export class EventorAccess {
 
   /** Whether a server without a /setup connection is served by the operator's default one. */
   usesDefault(guildId: string): boolean {
-    return this.#options.defaultEventor !== null && this.#options.defaultGuilds.has(guildId) && !this.#options.store.guildSettings(guildId)?.hasApiKey;
+    return (
+      this.#options.defaultEventor !== null &&
+      this.#options.defaultGuilds.has(guildId) &&
+      !this.#options.store.guildSettings(guildId)?.hasApiKey
+    );
   }
 
   async forGuild(guildId: string | null): Promise<GuildEventor> {
@@ -101,19 +107,38 @@ export class EventorAccess {
       if (apiKey && instance) {
         const client = this.clientFor(instance, apiKey);
         if (settings.organisationId && settings.organisationName) {
-          return { client, instance, organisationId: settings.organisationId, organisationName: settings.organisationName, lastAnswer: () => this.lastAnswer(client) };
+          return {
+            client,
+            instance,
+            organisationId: settings.organisationId,
+            organisationName: settings.organisationName,
+            lastAnswer: () => this.lastAnswer(client),
+          };
         }
         const organisation = await this.#organisationOf(client);
-        return { client, instance, organisationId: organisation.id, organisationName: organisation.name, lastAnswer: () => this.lastAnswer(client) };
+        return {
+          client,
+          instance,
+          organisationId: organisation.id,
+          organisationName: organisation.name,
+          lastAnswer: () => this.lastAnswer(client),
+        };
       }
     }
     const fallback = this.#options.defaultEventor;
     // Anyone can add the bot to a server of their own: the operator's connection (the club's
     // member list, its members' login links) serves only the servers the operator named.
-    if (!fallback || guildId === null || !this.#options.defaultGuilds.has(guildId)) throw new UserFacingError('error.notConfigured');
+    if (!fallback || guildId === null || !this.#options.defaultGuilds.has(guildId))
+      throw new UserFacingError('error.notConfigured');
     const client = this.clientFor(fallback.instance, fallback.apiKey);
     const organisation = await this.#organisationOf(client);
-    return { client, instance: fallback.instance, organisationId: organisation.id, organisationName: organisation.name, lastAnswer: () => this.lastAnswer(client) };
+    return {
+      client,
+      instance: fallback.instance,
+      organisationId: organisation.id,
+      organisationName: organisation.name,
+      lastAnswer: () => this.lastAnswer(client),
+    };
   }
 
   async #organisationOf(client: EventorClient): Promise<{ id: string; name: string }> {
@@ -143,7 +168,11 @@ export class EventorAccess {
  * The instance of a server's stored connection. A custom address gets the zone the operator gave
  * its origin (EVENTOR_CUSTOM_URLS `url|Zone`), so a change there applies to servers already set up.
  */
-export function instanceOf(name: string | null, baseUrl: string | null, customTimeZones?: ReadonlyMap<string, string>): EventorInstance | null {
+export function instanceOf(
+  name: string | null,
+  baseUrl: string | null,
+  customTimeZones?: ReadonlyMap<string, string>,
+): EventorInstance | null {
   if (baseUrl) {
     const timeZone = customTimeZones?.get(new URL(baseUrl).origin);
     return customInstance(baseUrl, timeZone === undefined ? {} : { nativeTimeZone: timeZone });

@@ -4,15 +4,21 @@
  * newest item through the exactly-once poster. The feeds themselves live in src/feeds.
  */
 import { InvalidApiKey } from '../eventor/errors.js';
-import type { Language } from '../i18n/index.js';
-import type { Store } from '../store/store.js';
 import { contentHash, ledgerKey } from '../feeds/delivery/keys.js';
 import { Ledger } from '../feeds/delivery/ledger.js';
 import { Poster, type PostOutcome, type PostTarget } from '../feeds/delivery/poster.js';
-import { feedModule } from '../feeds/registry.js';
-import { RESULTS_FEED } from '../feeds/kinds/results.js';
-import { FeedSettingsStore, isFeedKind, type FeedKind, type FeedOptions, type FeedSettings } from '../feeds/settings.js';
 import { threadsWaiting } from '../feeds/delivery/threads.js';
+import { RESULTS_FEED } from '../feeds/kinds/results.js';
+import { feedModule } from '../feeds/registry.js';
+import {
+  type FeedKind,
+  type FeedOptions,
+  type FeedSettings,
+  FeedSettingsStore,
+  isFeedKind,
+} from '../feeds/settings.js';
+import type { Language } from '../i18n/index.js';
+import type { Store } from '../store/store.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
 
@@ -109,15 +115,35 @@ export class FeedsAdmin {
   async testPost(
     eventor: GuildEventor,
     target: PostTarget,
-    post: { guildId: string; kind: FeedKind; channelId: string; language: Language; timeZone: string; uniqueId: string },
+    post: {
+      guildId: string;
+      kind: FeedKind;
+      channelId: string;
+      language: Language;
+      timeZone: string;
+      uniqueId: string;
+    },
   ): Promise<PostOutcome | null> {
     const module = feedModule(post.kind);
     if (!module) return null;
     const now = this.#now();
-    const payload = await module.latest({ client: eventor.client, organisationId: eventor.organisationId, now, language: post.language, timeZone: post.timeZone });
+    const payload = await module.latest({
+      client: eventor.client,
+      organisationId: eventor.organisationId,
+      now,
+      language: post.language,
+      timeZone: post.timeZone,
+    });
     if (!payload) return null;
     const poster = new Poster(this.#ledger, target);
-    const item = { guildId: post.guildId, feed: TEST_FEED, itemKey: ledgerKey(TEST_FEED, post.kind, now.getTime(), post.uniqueId), channelId: post.channelId, payload, contentHash: contentHash(payload) };
+    const item = {
+      guildId: post.guildId,
+      feed: TEST_FEED,
+      itemKey: ledgerKey(TEST_FEED, post.kind, now.getTime(), post.uniqueId),
+      channelId: post.channelId,
+      payload,
+      contentHash: contentHash(payload),
+    };
     return poster.publish(item);
   }
 }

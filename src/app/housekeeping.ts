@@ -28,7 +28,13 @@ export class Housekeeping {
   #lastDaily: number | null = null;
 
   /** `isPresent`: whether the bot is in a server now (discord.js's guild cache), so a removal it came back from is never purged. */
-  constructor(options: { isPresent: (guildId: string) => boolean; departures: GuildDepartures; sweep: MemberSweepStep; log: Logger; store: Store }) {
+  constructor(options: {
+    isPresent: (guildId: string) => boolean;
+    departures: GuildDepartures;
+    sweep: MemberSweepStep;
+    log: Logger;
+    store: Store;
+  }) {
     this.#store = options.store;
     this.#isPresent = options.isPresent;
     this.#departures = options.departures;

@@ -6,10 +6,10 @@
  */
 import { EventorError } from '../eventor/errors.js';
 import type { Person } from '../eventor/model.js';
+import { type KeyWithVariables, type Language, type PlainKey, t } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import { t, type KeyWithVariables, type Language, type PlainKey } from '../i18n/index.js';
-import { PROVEN_LINK, type LinkMethod, type LinkRequest, type Store } from '../store/store.js';
-import { personNames, type ClubMembers } from './club.js';
+import { type LinkMethod, type LinkRequest, PROVEN_LINK, type Store } from '../store/store.js';
+import { type ClubMembers, personNames } from './club.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
 
@@ -52,7 +52,8 @@ export class Linking {
 
   /** Refuses when the server's admins turned linking by Eventor password off (`/setup linking`). */
   requireCredentialsAllowed(guildId: string): void {
-    if (!this.#deps.store.linkingMethods(guildId).credentials) throw new UserFacingError('linking.credentials.disabled');
+    if (!this.#deps.store.linkingMethods(guildId).credentials)
+      throw new UserFacingError('linking.credentials.disabled');
   }
 
   /**
@@ -72,18 +73,23 @@ export class Linking {
     const { guildId, userId } = who;
     this.requireCredentialsAllowed(guildId);
     const now = this.#deps.now().getTime();
-    const minutesUntil = (retryAt: Date | null): number => Math.max(1, Math.ceil(((retryAt?.getTime() ?? now) - now) / 60_000));
+    const minutesUntil = (retryAt: Date | null): number =>
+      Math.max(1, Math.ceil(((retryAt?.getTime() ?? now) - now) / 60_000));
     const member = `${guildId}:${userId}`;
     const memberTaken = store.takeThrottle(MEMBER_FAILURE_SCOPE, member, MAX_MEMBER_FAILURES, FAILURE_WINDOW_MS);
-    if (memberTaken.attempt === null) throw new UserFacingError('linking.credentials.tooMany', { minutes: minutesUntil(memberTaken.retryAt) });
-    const giveBackMemberAttempt = (): void => store.giveBackThrottle(MEMBER_FAILURE_SCOPE, member, memberTaken.attempt!);
+    if (memberTaken.attempt === null)
+      throw new UserFacingError('linking.credentials.tooMany', { minutes: minutesUntil(memberTaken.retryAt) });
+    const giveBackMemberAttempt = (): void =>
+      store.giveBackThrottle(MEMBER_FAILURE_SCOPE, member, memberTaken.attempt!);
     // Per Eventor user name too, whichever Discord account and server the guesses come from.
     const folded = foldUsername(username);
     const usernameTaken = store.takeThrottle(USERNAME_FAILURE_SCOPE, folded, MAX_USERNAME_FAILURES, FAILURE_WINDOW_MS);
     if (usernameTaken.attempt === null) {
       // Refused before Eventor was asked: no guess was made, so it is none of the member's.
       giveBackMemberAttempt();
-      throw new UserFacingError('linking.credentials.tooManyForUsername', { minutes: minutesUntil(usernameTaken.retryAt) });
+      throw new UserFacingError('linking.credentials.tooManyForUsername', {
+        minutes: minutesUntil(usernameTaken.retryAt),
+      });
     }
     const giveBackAttempts = (): void => {
       giveBackMemberAttempt();
@@ -129,12 +135,18 @@ export class Linking {
     const adminChannel = store.guildSettings(guildId)?.channels.admin;
     if (!adminChannel) throw new UserFacingError('linking.request.noAdminChannel');
     const person = await this.#deps.club.requireMember(await eventor(), personOption);
-    if (store.linkedPersons(guildId, userId).some((l) => l.personId === person.id)) throw new UserFacingError('linking.request.alreadyLinked', { person: label(person) });
+    if (store.linkedPersons(guildId, userId).some((l) => l.personId === person.id))
+      throw new UserFacingError('linking.request.alreadyLinked', { person: label(person) });
     const pending = store.pendingLinkRequests(guildId, userId);
-    if (pending.some((p) => p.personId === person.id)) throw new UserFacingError('linking.request.alreadyPending', { person: label(person) });
-    if (pending.length >= MAX_PENDING_REQUESTS) throw new UserFacingError('linking.request.tooMany', { max: MAX_PENDING_REQUESTS });
+    if (pending.some((p) => p.personId === person.id))
+      throw new UserFacingError('linking.request.alreadyPending', { person: label(person) });
+    if (pending.length >= MAX_PENDING_REQUESTS)
+      throw new UserFacingError('linking.request.tooMany', { max: MAX_PENDING_REQUESTS });
     const request = store.createLinkRequest({ guildId, userId, personId: person.id, locale: who.locale });
-    const othersLinked = store.guildLinks(guildId).filter((l) => l.personId === person.id && l.userId !== userId).map((l) => l.userId);
+    const othersLinked = store
+      .guildLinks(guildId)
+      .filter((l) => l.personId === person.id && l.userId !== userId)
+      .map((l) => l.userId);
     return { request, person, adminChannel, othersLinked };
   }
 
@@ -145,24 +157,45 @@ export class Linking {
 
   /** The request reached the admins. */
   requestPosted(request: { guildId: string; userId: string; personId: string }): void {
-    this.#deps.store.audit({ guildId: request.guildId, actorId: request.userId, personId: request.personId, action: 'link-request' });
+    this.#deps.store.audit({
+      guildId: request.guildId,
+      actorId: request.userId,
+      personId: request.personId,
+      action: 'link-request',
+    });
   }
 
   /**
    * An admin approves or denies a pending request of this server, once. The person must still be a
    * club member to be approved (the server may have moved to another club's key since).
    */
-  async decide(eventor: () => Promise<GuildEventor>, who: { guildId: string; adminId: string }, requestId: number, approve: boolean, log: Logger = this.#deps.log): Promise<{ request: LinkRequest; person: Person | null }> {
+  async decide(
+    eventor: () => Promise<GuildEventor>,
+    who: { guildId: string; adminId: string },
+    requestId: number,
+    approve: boolean,
+    log: Logger = this.#deps.log,
+  ): Promise<{ request: LinkRequest; person: Person | null }> {
     const { store } = this.#deps;
     const { guildId, adminId } = who;
     const id = requestId;
     const found = Number.isSafeInteger(id) ? store.linkRequest(id) : null;
     if (!found || found.guildId !== guildId) throw new UserFacingError('linking.decide.gone');
-    if (found.state !== 'pending') throw new UserFacingError(found.state === 'approved' ? 'linking.decide.alreadyApproved' : 'linking.decide.alreadyDenied');
+    if (found.state !== 'pending')
+      throw new UserFacingError(
+        found.state === 'approved' ? 'linking.decide.alreadyApproved' : 'linking.decide.alreadyDenied',
+      );
     const person = await this.#deps.club.member(await eventor(), found.personId);
     if (approve && !person) throw new UserFacingError('linking.error.notInClub');
     if (!store.decideLinkRequest(id, approve, adminId)) throw new UserFacingError('linking.decide.alreadyDecided');
-    store.audit({ guildId, actorId: adminId, subjectId: found.userId, personId: found.personId, action: approve ? 'link' : 'link-deny', detail: approve ? 'approval' : null });
+    store.audit({
+      guildId,
+      actorId: adminId,
+      subjectId: found.userId,
+      personId: found.personId,
+      action: approve ? 'link' : 'link-deny',
+      detail: approve ? 'approval' : null,
+    });
     log.info(approve ? 'link request approved' : 'link request denied', { request: id, person: found.personId });
     return { request: found, person };
   }
@@ -184,12 +217,16 @@ export class Linking {
     if (!link) throw new UserFacingError(refusals.notLinked);
     if (link.method === PROVEN_LINK) return;
     const names = await personNames(this.#deps.club, eventor, [personId], this.#deps.log);
-    throw new UserFacingError(refusals.notProven, { person: names.get(personId)!, method: t(asker.language, `linking.method.${link.method}`) });
+    throw new UserFacingError(refusals.notProven, {
+      person: names.get(personId)!,
+      method: t(asker.language, `linking.method.${link.method}`),
+    });
   }
 
   /** Which of the member's linked persons commands use by default. */
   setDefault(guildId: string, userId: string, personId: string): void {
-    if (!this.#deps.store.setDefaultPerson(guildId, userId, personId)) throw new UserFacingError('linking.default.notLinked');
+    if (!this.#deps.store.setDefaultPerson(guildId, userId, personId))
+      throw new UserFacingError('linking.default.notLinked');
     this.#deps.store.audit({ guildId, actorId: userId, personId, action: 'link-default' });
   }
 
@@ -197,20 +234,39 @@ export class Linking {
    * An admin links a member to a club member directly. An existing link keeps its method (an admin
    * can neither take away nor grant the member's own proof); the method the link has is returned.
    */
-  async adminLink(eventor: GuildEventor, who: { guildId: string; adminId: string; userId: string }, personOption: string, log: Logger = this.#deps.log): Promise<{ person: Person & { id: string }; method: LinkMethod }> {
+  async adminLink(
+    eventor: GuildEventor,
+    who: { guildId: string; adminId: string; userId: string },
+    personOption: string,
+    log: Logger = this.#deps.log,
+  ): Promise<{ person: Person & { id: string }; method: LinkMethod }> {
     const { store } = this.#deps;
     const person = await this.#deps.club.requireMember(eventor, personOption);
     store.linkPerson(who.guildId, who.userId, person.id, 'admin');
-    store.audit({ guildId: who.guildId, actorId: who.adminId, subjectId: who.userId, personId: person.id, action: 'link', detail: 'admin' });
+    store.audit({
+      guildId: who.guildId,
+      actorId: who.adminId,
+      subjectId: who.userId,
+      personId: person.id,
+      action: 'link',
+      detail: 'admin',
+    });
     log.info('member linked', { method: 'admin', person: person.id });
-    const method = store.linkedPersons(who.guildId, who.userId).find((l) => l.personId === person.id)?.method ?? 'admin';
+    const method =
+      store.linkedPersons(who.guildId, who.userId).find((l) => l.personId === person.id)?.method ?? 'admin';
     return { person, method };
   }
 
   /** Removes one link, by the member or (`actorId` another) an admin; false when it was not there. */
   unlink(guildId: string, userId: string, personId: string, actorId: string = userId): boolean {
     if (!this.#deps.store.unlinkPerson(guildId, userId, personId)) return false;
-    this.#deps.store.audit({ guildId, actorId, ...(actorId === userId ? {} : { subjectId: userId }), personId, action: 'unlink' });
+    this.#deps.store.audit({
+      guildId,
+      actorId,
+      ...(actorId === userId ? {} : { subjectId: userId }),
+      personId,
+      action: 'unlink',
+    });
     return true;
   }
 }

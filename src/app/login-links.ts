@@ -6,14 +6,15 @@
  * The link logs its holder in as that person: it is registered with the logger's redaction the
  * moment it arrives, and it never enters an error, the audit log or a channel reply.
  */
+
+import type { Person } from '../eventor/model.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import { PROVEN_LINK, type LinkedPerson, type Store } from '../store/store.js';
+import { type LinkedPerson, PROVEN_LINK, type Store } from '../store/store.js';
 import type { ClubMembers } from './club.js';
-import type { Linking } from './linking.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
-import type { Person } from '../eventor/model.js';
+import type { Linking } from './linking.js';
 
 /** Links per Discord user, across servers and persons: each is a live login to Eventor. */
 export const LOGIN_SCOPE = 'login-link';
@@ -86,11 +87,17 @@ export class LoginLinks {
   ): Promise<{ url: string; message: Message }> {
     const { store } = this.#deps;
     // Checked here, where the link is made, whichever way the member asked.
-    await this.#deps.linking.requireProvenLink(eventor, asker, personId, { notLinked: 'login.error.notYours', notProven: 'login.error.notProven' });
+    await this.#deps.linking.requireProvenLink(eventor, asker, personId, {
+      notLinked: 'login.error.notYours',
+      notProven: 'login.error.notProven',
+    });
     // Taken before Eventor is asked: the check and the record are one step, so parallel commands
     // cannot all pass, and /forget-me, which empties everything else, does not reset it.
     const taken = store.takeThrottle(LOGIN_SCOPE, asker.userId, LINKS_PER_WINDOW, WINDOW_MS);
-    if (taken.attempt === null) throw new UserFacingError('login.cooldown', { when: `<t:${unix((taken.retryAt ?? this.#deps.now()).getTime())}:R>` });
+    if (taken.attempt === null)
+      throw new UserFacingError('login.cooldown', {
+        when: `<t:${unix((taken.retryAt ?? this.#deps.now()).getTime())}:R>`,
+      });
     let url: string;
     let message: Message;
     try {

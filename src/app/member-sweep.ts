@@ -48,7 +48,8 @@ export class MemberSweep {
       if (!this.#isAvailable(guildId)) continue;
       this.#sweptAt.set(guildId, now.getTime());
       const queued = new Set(this.#queue.filter((q) => q.guildId === guildId).map((q) => q.userId));
-      for (const userId of this.#store.memberIds(guildId)) if (!queued.has(userId)) this.#queue.push({ guildId, userId });
+      for (const userId of this.#store.memberIds(guildId))
+        if (!queued.has(userId)) this.#queue.push({ guildId, userId });
     }
     let checked = 0;
     let left = 0;

@@ -9,19 +9,30 @@ import { SubscriptionStore } from '../feeds/subscriptions.js';
 import type { GuildSettings, Store } from '../store/store.js';
 
 /** A member's links, requests and `/notify` subscription (with their DM ledger) in one server. */
-export function forgetMember(store: Store, guildId: string, userId: string): { links: number; requests: number; subscriptions: number } {
-  return store.secureDeleting(() => store.db.transaction(() => {
-    const subscriptions = new SubscriptionStore(store).forgetMember(guildId, userId);
-    return { ...store.forgetMemberLinks(guildId, userId), subscriptions };
-  })());
+export function forgetMember(
+  store: Store,
+  guildId: string,
+  userId: string,
+): { links: number; requests: number; subscriptions: number } {
+  return store.secureDeleting(() =>
+    store.db.transaction(() => {
+      const subscriptions = new SubscriptionStore(store).forgetMember(guildId, userId);
+      return { ...store.forgetMemberLinks(guildId, userId), subscriptions };
+    })(),
+  );
 }
 
 /** Every member's links, requests and subscriptions in one server, in one transaction. */
-export function forgetGuildMembers(store: Store, guildId: string): { links: number; requests: number; subscriptions: number } {
-  return store.secureDeleting(() => store.db.transaction(() => {
-    const subscriptions = new SubscriptionStore(store).forgetGuild(guildId);
-    return { ...store.forgetGuildLinks(guildId), subscriptions };
-  })());
+export function forgetGuildMembers(
+  store: Store,
+  guildId: string,
+): { links: number; requests: number; subscriptions: number } {
+  return store.secureDeleting(() =>
+    store.db.transaction(() => {
+      const subscriptions = new SubscriptionStore(store).forgetGuild(guildId);
+      return { ...store.forgetGuildLinks(guildId), subscriptions };
+    })(),
+  );
 }
 
 /** The audit action of a server moving to another Eventor or club; its detail is "<links> <requests> <subscriptions>". */
@@ -55,15 +66,23 @@ export function connectEventor(
   connection: EventorConnection,
   options: { forgetMembers: boolean; actorId: string },
 ): { settings: GuildSettings; forgotten: MembersForgotten | null } {
-  return store.secureDeleting(() => store.db.transaction(() => {
-    const settings = store.connectEventor(guildId, connection);
-    if (!options.forgetMembers) return { settings, forgotten: null };
-    const members = store.guildMembersHeld(guildId);
-    const counts = forgetGuildMembers(store, guildId);
-    if (members.length === 0 && counts.links + counts.requests + counts.subscriptions === 0) return { settings, forgotten: null };
-    store.audit({ guildId, actorId: options.actorId, action: EVENTOR_MOVED, detail: `${counts.links} ${counts.requests} ${counts.subscriptions}` });
-    return { settings, forgotten: { ...counts, members } };
-  })());
+  return store.secureDeleting(() =>
+    store.db.transaction(() => {
+      const settings = store.connectEventor(guildId, connection);
+      if (!options.forgetMembers) return { settings, forgotten: null };
+      const members = store.guildMembersHeld(guildId);
+      const counts = forgetGuildMembers(store, guildId);
+      if (members.length === 0 && counts.links + counts.requests + counts.subscriptions === 0)
+        return { settings, forgotten: null };
+      store.audit({
+        guildId,
+        actorId: options.actorId,
+        action: EVENTOR_MOVED,
+        detail: `${counts.links} ${counts.requests} ${counts.subscriptions}`,
+      });
+      return { settings, forgotten: { ...counts, members } };
+    })(),
+  );
 }
 
 /** What the bot holds about people, forgotten on their request or when they are no longer the club's business. */

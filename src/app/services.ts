@@ -9,9 +9,9 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { ClubMembers } from './club.js';
 import type { EventorAccess } from './eventor-access.js';
+import { FeedsAdmin } from './feeds-admin.js';
 import { Linking } from './linking.js';
 import { LoginLinks } from './login-links.js';
-import { FeedsAdmin } from './feeds-admin.js';
 import { Privacy } from './privacy.js';
 import { Setup } from './setup.js';
 

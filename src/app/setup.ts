@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventorClient } from '../eventor/client.js';
 import { EventorError } from '../eventor/errors.js';
-import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from '../eventor/instances.js';
+import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import type { PlainKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
@@ -95,11 +95,20 @@ export class Setup {
   }
 
   /** The instance a submitted form is for: a preset by name, or a custom address noted for this admin in this server. */
-  instanceFor(form: { instance: string; ref?: string | undefined }, guildId: string, userId: string): { instance: EventorInstance; ref: string | null } {
+  instanceFor(
+    form: { instance: string; ref?: string | undefined },
+    guildId: string,
+    userId: string,
+  ): { instance: EventorInstance; ref: string | null } {
     const { instance: name, ref } = form;
     if (isInstanceName(name)) return { instance: INSTANCES[name], ref: null };
     const entry = name === 'custom' && ref !== undefined ? this.#pending.get(ref) : undefined;
-    if (!entry || entry.expiresAt <= this.#deps.now().getTime() || entry.guildId !== guildId || entry.userId !== userId) {
+    if (
+      !entry ||
+      entry.expiresAt <= this.#deps.now().getTime() ||
+      entry.guildId !== guildId ||
+      entry.userId !== userId
+    ) {
       throw new UserFacingError('setup.key.expired');
     }
     return { instance: customInstance(entry.baseUrl), ref: ref ?? null };
@@ -115,9 +124,16 @@ export class Setup {
    * Eventor's verdict on this key now: its organisation, or the refusal the admin reads (`label`
    * names the instance in their language).
    */
-  async checkKey(instance: EventorInstance, apiKey: string, label: string, log: Logger = this.#deps.log): Promise<{ id: string; name: string }> {
+  async checkKey(
+    instance: EventorInstance,
+    apiKey: string,
+    label: string,
+    log: Logger = this.#deps.log,
+  ): Promise<{ id: string; name: string }> {
     // A client of its own, without cache: the answer must be Eventor's verdict on this key now.
-    const client = this.#deps.createCheckClient?.(instance, apiKey) ?? new EventorClient({ instance, apiKey, retries: CHECK_RETRIES, timeoutMs: CHECK_TIMEOUT_MS, cache: false });
+    const client =
+      this.#deps.createCheckClient?.(instance, apiKey) ??
+      new EventorClient({ instance, apiKey, retries: CHECK_RETRIES, timeoutMs: CHECK_TIMEOUT_MS, cache: false });
     try {
       return await client.organisationForApiKey();
     } catch (error) {
@@ -125,7 +141,8 @@ export class Setup {
       log.warn('eventor key check failed', { instance: instance.baseUrl, error });
       if (error.code === 'InvalidApiKey') throw new UserFacingError('setup.key.refused', { instance: label });
       const custom = !isInstanceName(instance.name);
-      if (custom && (error.code === 'NotFound' || error.code === 'InvalidResponse')) throw new UserFacingError('setup.key.notEventor', { url: instance.baseUrl });
+      if (custom && (error.code === 'NotFound' || error.code === 'InvalidResponse'))
+        throw new UserFacingError('setup.key.notEventor', { url: instance.baseUrl });
       throw new UserFacingError('setup.key.unavailable', { instance: label });
     } finally {
       await client.close().catch(() => undefined);
@@ -151,11 +168,21 @@ export class Setup {
     const { forgotten } = connectEventor(
       this.#deps.store,
       who.guildId,
-      { instance: instance.name, baseUrl: isInstanceName(instance.name) ? null : instance.baseUrl, apiKey, organisation: { id: organisation.id, name: organisation.name } },
+      {
+        instance: instance.name,
+        baseUrl: isInstanceName(instance.name) ? null : instance.baseUrl,
+        apiKey,
+        organisation: { id: organisation.id, name: organisation.name },
+      },
       { forgetMembers: moved, actorId: who.actorId },
     );
     if (ref) this.#pending.delete(ref);
-    log.info('server connected to eventor', { instance: instance.baseUrl, organisation: organisation.id, moved, forgotten: forgotten ? forgotten.links + forgotten.requests + forgotten.subscriptions : 0 });
+    log.info('server connected to eventor', {
+      instance: instance.baseUrl,
+      organisation: organisation.id,
+      moved,
+      forgotten: forgotten ? forgotten.links + forgotten.requests + forgotten.subscriptions : 0,
+    });
     return { moved, forgotten };
   }
 
@@ -164,7 +191,10 @@ export class Setup {
    * default connection that is not answering): then the new one counts as a move, because links
    * nobody can show to be of the same club are not kept.
    */
-  async #currentConnection(current: () => Promise<GuildEventor>, log: Logger): Promise<{ baseUrl: string; organisationId: string } | null> {
+  async #currentConnection(
+    current: () => Promise<GuildEventor>,
+    log: Logger,
+  ): Promise<{ baseUrl: string; organisationId: string } | null> {
     try {
       const eventor = await current();
       return { baseUrl: eventor.instance.baseUrl, organisationId: eventor.organisationId };
@@ -175,7 +205,10 @@ export class Setup {
   }
 
   /** Which ways of linking members the server allows (`/setup linking`); unset ones stay as they are. */
-  setLinkingMethods(guildId: string, change: { credentials?: boolean; approval?: boolean }): { methods: { credentials: boolean; approval: boolean }; needsAdminChannel: boolean } {
+  setLinkingMethods(
+    guildId: string,
+    change: { credentials?: boolean; approval?: boolean },
+  ): { methods: { credentials: boolean; approval: boolean }; needsAdminChannel: boolean } {
     const methods = this.#deps.store.setLinkingMethods(guildId, change);
     return { methods, needsAdminChannel: methods.approval && !this.#deps.store.guildSettings(guildId)?.channels.admin };
   }

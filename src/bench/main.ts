@@ -3,21 +3,22 @@
  * the machine's speed cancels out. One line per figure:
  *   BENCH <name> <value> <unit> target <op> <target>
  */
-import { performance } from 'node:perf_hooks';
+
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
 import { request } from 'undici';
 import { parseResultList } from '../eventor/native/index.js';
-import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { LARGE_EVENT_ID } from '../sandbox/eventor/dataset.js';
+import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { countResults } from './count.js';
-import { requestsFigures } from './requests.js';
 import { type BenchFigure, formatFigure } from './figure.js';
+import { requestsFigures } from './requests.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -47,11 +48,19 @@ async function largeResultListXml(): Promise<string> {
  * which a fresh process still reads it completely: a sampled heap figure would miss short peaks.
  * The document's own text is on that heap too, as it is in the bot.
  */
-async function peakHeapBytes(file: string, expected: { results: number; splits: number }, lowMb: number, highMb: number): Promise<number> {
+async function peakHeapBytes(
+  file: string,
+  expected: { results: number; splits: number },
+  lowMb: number,
+  highMb: number,
+): Promise<number> {
   const child = fileURLToPath(new URL('./heap-child.js', import.meta.url));
   const fits = async (limitMb: number): Promise<boolean> => {
     try {
-      const { stdout } = await execFileAsync(process.execPath, [`--max-old-space-size=${limitMb}`, child, file], { maxBuffer: 1 << 20, timeout: 600_000 });
+      const { stdout } = await execFileAsync(process.execPath, [`--max-old-space-size=${limitMb}`, child, file], {
+        maxBuffer: 1 << 20,
+        timeout: 600_000,
+      });
       const counts = JSON.parse(stdout) as { results: number; splits: number };
       if (counts.results !== expected.results || counts.splits !== expected.splits) {
         throw new Error(`the parse under a heap limit read ${stdout}, expected ${JSON.stringify(expected)}`);
@@ -74,7 +83,9 @@ async function peakHeapBytes(file: string, expected: { results: number; splits: 
   return high * 1024 * 1024;
 }
 
-export async function runBench(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<BenchFigure[]> {
+export async function runBench(
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
   // Eventor requests per hour for 1, 10 and 100 servers of one club, then 10 and 100 servers of 10
   // clubs (each its own key), printed first: the 100-server weekends take minutes each.
@@ -98,7 +109,9 @@ export async function runBench(write: (line: string) => void = (line) => process
     ours();
     ourTimes.push(performance.now() - t);
   }
-  write(`# parse: fast-xml-parser bare ${median(bareTimes).toFixed(0)} ms, eventor-bot ${median(ourTimes).toFixed(0)} ms (median of 3)`);
+  write(
+    `# parse: fast-xml-parser bare ${median(bareTimes).toFixed(0)} ms, eventor-bot ${median(ourTimes).toFixed(0)} ms (median of 3)`,
+  );
   figures.push({ name: 'parse-ratio', value: median(ourTimes) / median(bareTimes), unit: 'x', op: '<=', target: 1.5 });
 
   const docMb = Math.ceil(bytes / 1024 / 1024);

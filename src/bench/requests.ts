@@ -12,12 +12,16 @@
  * 5-minute and hourly wall-clock slots, so a tick every minute would run the same slots and make
  * the same requests, only five times slower to simulate.
  */
-import { millisecondsInDay as DAY, millisecondsInHour as HOUR, millisecondsInMinute as MINUTE } from 'date-fns/constants';
+import {
+  millisecondsInDay as DAY,
+  millisecondsInHour as HOUR,
+  millisecondsInMinute as MINUTE,
+} from 'date-fns/constants';
 import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
-import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
 import { startLoopbackWorld } from '../sandbox/world.js';
-import { formatFigure, type BenchFigure } from './figure.js';
+import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
+import { type BenchFigure, formatFigure } from './figure.js';
 
 /** The sandbox's reference "now" (its events are placed around it); fixed so runs compare. */
 const BASE = new Date('2026-10-01T10:00:00Z');
@@ -65,7 +69,9 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
     const home = dataset.homeClub.id;
     // The first weekend after the base whose Saturday or Sunday has an event with club entrants.
     const weekend = dataset.events
-      .filter((ev) => ev.syntheticRunners === 0 && ev.event.start && Date.parse(ev.event.start) > BASE.getTime() + 7 * DAY)
+      .filter(
+        (ev) => ev.syntheticRunners === 0 && ev.event.start && Date.parse(ev.event.start) > BASE.getTime() + 7 * DAY,
+      )
       .map((ev) => ({ ev, date: localToday(new Date(ev.event.start!), SANDBOX_TIME_ZONE) }))
       .filter(({ date }) => [0, 6].includes(weekdayOf(date)))
       .filter(({ ev }) => dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home))
@@ -82,11 +88,17 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
     for (let i = 0; i < options.servers; i++) {
       const club = dataset.clubs[i % clubCount]!;
-      const guildId = i === 0 ? world.guild.id : world.discord.createGuild({ name: `${club.name} ${i + 1}`, preferredLocale: 'sv-SE' }).id;
+      const guildId =
+        i === 0
+          ? world.guild.id
+          : world.discord.createGuild({ name: `${club.name} ${i + 1}`, preferredLocale: 'sv-SE' }).id;
       world.allowDefaultEventor(guildId);
       if (clubCount > 1) {
         world.bot.store.connectEventor(guildId, {
-          instance: 'custom', baseUrl: world.eventor.baseUrl, apiKey: club.apiKey, organisation: { id: club.id, name: club.name },
+          instance: 'custom',
+          baseUrl: world.eventor.baseUrl,
+          apiKey: club.apiKey,
+          organisation: { id: club.id, name: club.name },
         });
       }
       const admin = world.discord.createTextChannel(guildId, { name: 'styrelsen' }).id;
@@ -134,10 +146,15 @@ export async function requestsFigures(
   options: { servers?: readonly number[]; spread?: readonly Spread[]; hours?: number } = {},
 ): Promise<BenchFigure[]> {
   const counts = options.servers ?? [1, 10, 100];
-  const spread = options.spread ?? [{ servers: 10, clubs: 10 }, { servers: 100, clubs: 10 }];
+  const spread = options.spread ?? [
+    { servers: 10, clubs: 10 },
+    { servers: 100, clubs: 10 },
+  ];
   const hours = options.hours === undefined ? {} : { hours: options.hours };
   const describe = (run: RequestsRun, what: string) => {
-    write(`# ${run.servers} server(s) of ${what}, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`);
+    write(
+      `# ${run.servers} server(s) of ${what}, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`,
+    );
     write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
   };
   const runs: RequestsRun[] = [];
@@ -147,13 +164,15 @@ export async function requestsFigures(
     runs.push(run);
   }
   const one = runs[0]!.perHour;
-  const figures = runs.map((run): BenchFigure => ({
-    name: `eventor-requests-per-hour-${run.servers}-servers`,
-    value: run.perHour,
-    unit: 'req/h',
-    op: '<=',
-    target: Number((run.servers === runs[0]!.servers ? one : 3 * one).toFixed(3)),
-  }));
+  const figures = runs.map(
+    (run): BenchFigure => ({
+      name: `eventor-requests-per-hour-${run.servers}-servers`,
+      value: run.perHour,
+      unit: 'req/h',
+      op: '<=',
+      target: Number((run.servers === runs[0]!.servers ? one : 3 * one).toFixed(3)),
+    }),
+  );
   for (const figure of figures) write(formatFigure(figure));
   const last = runs[runs.length - 1]!;
   write(`# ratio ${last.servers}/${runs[0]!.servers}: ${one === 0 ? 'n/a' : (last.perHour / one).toFixed(2)}`);
@@ -169,7 +188,9 @@ export async function requestsFigures(
       op: '<=',
       target: Number((run.clubs * one).toFixed(3)),
     });
-    write(`# ${clubs} clubs: ${run.perHour.toFixed(1)} req/h against ${(clubs * one).toFixed(1)} for ${clubs} single-club bots (${clubs} x the 1-server figure)`);
+    write(
+      `# ${clubs} clubs: ${run.perHour.toFixed(1)} req/h against ${(clubs * one).toFixed(1)} for ${clubs} single-club bots (${clubs} x the 1-server figure)`,
+    );
   }
   for (const figure of spreadFigures) write(formatFigure(figure));
   return [...figures, ...spreadFigures];

@@ -4,19 +4,19 @@
  * finishes what is in flight and closes the database.
  */
 import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { GuildDepartures } from '../app/departures.js';
+import { EventorAccess } from '../app/eventor-access.js';
+import { Housekeeping } from '../app/housekeeping.js';
+import { MemberSweep } from '../app/member-sweep.js';
+import { createServices, type Services } from '../app/services.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { SharedResponseCache } from '../eventor/http.js';
 import type { EventorInstance } from '../eventor/instances.js';
-import type { Logger } from '../log/logger.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
+import type { Logger } from '../log/logger.js';
 import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
-import { GuildDepartures } from '../app/departures.js';
-import { EventorAccess } from '../app/eventor-access.js';
-import { createServices, type Services } from '../app/services.js';
-import { Housekeeping } from '../app/housekeeping.js';
-import { MemberSweep } from '../app/member-sweep.js';
 import { MemberPresence } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
 
@@ -49,7 +49,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, log } = options;
   log.redact(config.discordToken);
   log.redact(config.secretKey);
-  const store = Store.open(config.databasePath, config.secretKey, options.now, { initialiseEmptyFile: config.initialiseDatabase === true });
+  const store = Store.open(config.databasePath, config.secretKey, options.now, {
+    initialiseEmptyFile: config.initialiseDatabase === true,
+  });
   const eventor = new EventorAccess({
     store,
     defaultEventor: config.defaultEventor,
@@ -96,7 +98,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   };
   client.on(Events.GuildDelete, (guild) => guarded('recording a removal failed', () => departures.removed(guild.id)));
   client.on(Events.GuildCreate, (guild) => guarded('cancelling a removal failed', () => departures.present(guild.id)));
-  client.on(Events.GuildAvailable, () => guarded('looking for servers left while offline failed', () => departures.reconcileIfPending(client.guilds.cache.values())));
+  client.on(Events.GuildAvailable, () =>
+    guarded('looking for servers left while offline failed', () =>
+      departures.reconcileIfPending(client.guilds.cache.values()),
+    ),
+  );
 
   const ready = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
   try {
@@ -109,7 +115,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
   const readyClient = await ready;
   log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size });
-  guarded('looking for servers left while offline failed', () => departures.reconcile(readyClient.guilds.cache.values()));
+  guarded('looking for servers left while offline failed', () =>
+    departures.reconcile(readyClient.guilds.cache.values()),
+  );
   if (config.defaultEventor) {
     // The operator should see at a glance whom their key serves.
     const named = [...config.defaultEventorGuilds];
@@ -118,13 +126,37 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       namedButOwnKey: named.filter((id) => !eventor.usesDefault(id)),
       namedButNotJoined: named.filter((id) => !readyClient.guilds.cache.has(id)),
     });
-    if (named.length === 0) log.warn('EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection');
+    if (named.length === 0)
+      log.warn(
+        'EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection',
+      );
   }
-  const presence = new MemberPresence({ client: readyClient, store, log, ...(options.now ? { now: options.now } : {}) });
-  const housekeeping = new Housekeeping({ isPresent: (guildId) => readyClient.guilds.cache.has(guildId), departures, sweep: new MemberSweep({ presence, store, isAvailable: (guildId) => readyClient.guilds.cache.get(guildId)?.available === true }), log, store });
+  const presence = new MemberPresence({
+    client: readyClient,
+    store,
+    log,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const housekeeping = new Housekeeping({
+    isPresent: (guildId) => readyClient.guilds.cache.has(guildId),
+    departures,
+    sweep: new MemberSweep({
+      presence,
+      store,
+      isAvailable: (guildId) => readyClient.guilds.cache.get(guildId)?.available === true,
+    }),
+    log,
+    store,
+  });
   const scheduler = new FeedScheduler({
-    client: readyClient, store, eventor, log, defaultLanguage: config.defaultLanguage, defaultTimeZone: config.defaultTimeZone,
-    membership: presence, housekeeping: (now) => housekeeping.run(now),
+    client: readyClient,
+    store,
+    eventor,
+    log,
+    defaultLanguage: config.defaultLanguage,
+    defaultTimeZone: config.defaultTimeZone,
+    membership: presence,
+    housekeeping: (now) => housekeeping.run(now),
     ...(options.now ? { now: options.now } : {}),
   });
   if (options.scheduler !== false) scheduler.start();
@@ -141,7 +173,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         log.info('bot stopping');
         await scheduler.stop();
         client.removeAllListeners(Events.InteractionCreate);
-        for (const event of [Events.GuildDelete, Events.GuildCreate, Events.GuildAvailable] as const) client.removeAllListeners(event);
+        for (const event of [Events.GuildDelete, Events.GuildCreate, Events.GuildAvailable] as const)
+          client.removeAllListeners(event);
         await router.drain();
         await client.destroy();
         await eventor.close();

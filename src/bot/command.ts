@@ -12,18 +12,18 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { GuildEventor } from '../app/eventor-access.js';
+import type { Services } from '../app/services.js';
 import type { Language, MessageKey, VarsArgument } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
-import type { GuildEventor } from '../app/eventor-access.js';
 import type { CustomIdCodec } from './custom-ids.js';
-import type { Services } from '../app/services.js';
 
 // Commands import these from here with the rest of their context; they live in src/app, below the
 // bot, because the feeds use them too.
 export { UserFacingError } from '../app/errors.js';
-export { customIdCodec, idField, languageField, pageField, type CustomIdValue } from './custom-ids.js';
 export type { GuildEventor } from '../app/eventor-access.js';
+export { type CustomIdValue, customIdCodec, idField, languageField, pageField } from './custom-ids.js';
 
 export interface GuildContext {
   id: string | null;
@@ -129,6 +129,9 @@ export interface ComponentHandler<Value = any> {
 }
 
 /** A component handler whose `handle` gets the type its codec decodes. */
-export function onComponent<Value>(customId: CustomIdCodec<Value>, handler: Omit<ComponentHandler<Value>, 'customId'>): ComponentHandler<Value> {
+export function onComponent<Value>(
+  customId: CustomIdCodec<Value>,
+  handler: Omit<ComponentHandler<Value>, 'customId'>,
+): ComponentHandler<Value> {
   return { customId, ...handler };
 }

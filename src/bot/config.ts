@@ -2,9 +2,15 @@
  * The bot's configuration, validated at start with one line per missing or invalid variable.
  * Secret values never appear in the messages.
  */
-import { ConfigError, eventorConfigFromEnv, eventorUrlProblem, responseLimitScaleFromEnv, type EventorConfig } from '../config/env.js';
+import {
+  ConfigError,
+  type EventorConfig,
+  eventorConfigFromEnv,
+  eventorUrlProblem,
+  responseLimitScaleFromEnv,
+} from '../config/env.js';
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
-import { languageFor, type Language } from '../i18n/index.js';
+import { type Language, languageFor } from '../i18n/index.js';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
 import { isValidTimeZone } from '../time/zones.js';
 
@@ -45,7 +51,10 @@ export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
 const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
 
 /** DISCORD_TOKEN and DISCORD_API_URL, checked (what `start`, `tick` and `deploy-commands` need); problems are added to `problems`. */
-export function discordConfigFromEnv(env: NodeJS.ProcessEnv, problems: string[]): { discordToken: string; discordApiUrl: string } {
+export function discordConfigFromEnv(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+): { discordToken: string; discordApiUrl: string } {
   const discordToken = env.DISCORD_TOKEN?.trim() ?? '';
   if (discordToken === '') problems.push('DISCORD_TOKEN must be set (the bot token from the Discord developer portal)');
   let discordApiUrl = env.DISCORD_API_URL?.trim() || DEFAULT_DISCORD_API_URL;
@@ -70,7 +79,9 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   const wantsEventor = Boolean(env.EVENTOR_API_KEY?.trim() || env.EVENTOR_BASE_URL?.trim());
   const instanceName = env.EVENTOR_INSTANCE?.trim().toLowerCase();
   if (!wantsEventor && instanceName && !isInstanceName(instanceName)) {
-    problems.push(`EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}')`);
+    problems.push(
+      `EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}')`,
+    );
   }
   if (wantsEventor) {
     try {
@@ -82,15 +93,25 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   }
 
   const defaultEventorGuilds = new Set<string>();
-  for (const item of (env.EVENTOR_DEFAULT_GUILDS ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const item of (env.EVENTOR_DEFAULT_GUILDS ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     if (/^\d{17,20}$/.test(item)) defaultEventorGuilds.add(item);
-    else problems.push(`EVENTOR_DEFAULT_GUILDS: '${item.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}' is not a Discord server id (17 to 20 digits)`);
+    else
+      problems.push(
+        `EVENTOR_DEFAULT_GUILDS: '${item.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}' is not a Discord server id (17 to 20 digits)`,
+      );
   }
-  if (defaultEventorGuilds.size > 0 && !wantsEventor) problems.push('EVENTOR_DEFAULT_GUILDS names servers, but no default Eventor is configured (EVENTOR_API_KEY)');
+  if (defaultEventorGuilds.size > 0 && !wantsEventor)
+    problems.push('EVENTOR_DEFAULT_GUILDS names servers, but no default Eventor is configured (EVENTOR_API_KEY)');
 
   const customEventorOrigins: string[] = [];
   const customEventorTimeZones = new Map<string, string>();
-  const customUrls = (env.EVENTOR_CUSTOM_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const customUrls = (env.EVENTOR_CUSTOM_URLS ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const [index, entry] of customUrls.entries()) {
     // `https://proxy.example.org/api|Europe/Oslo`: an address that ignores `TimeZone: UTC`, with its zone.
     const bar = entry.lastIndexOf('|');
@@ -100,7 +121,10 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     // Named by position, never quoted: an entry may hold a user name and password.
     const where = `EVENTOR_CUSTOM_URLS: entry ${index + 1} of ${customUrls.length}`;
     if (problem !== null) problems.push(`${where} ${problem}`);
-    else if (timeZone !== null && !isValidTimeZone(timeZone)) problems.push(`${where} has a time zone after '|' that is not an IANA time zone (e.g. https://proxy.example.org/api|Europe/Oslo)`);
+    else if (timeZone !== null && !isValidTimeZone(timeZone))
+      problems.push(
+        `${where} has a time zone after '|' that is not an IANA time zone (e.g. https://proxy.example.org/api|Europe/Oslo)`,
+      );
     else {
       const origin = new URL(item).origin;
       customEventorOrigins.push(origin);
@@ -112,17 +136,23 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
   const eventorResponseLimitScale = responseLimitScaleFromEnv(env, problems);
 
   const secretKey = env.SECRET_KEY ?? '';
-  if (secretKey.length < 16) problems.push('SECRET_KEY must be set to at least 16 characters (it encrypts the API keys stored by /setup; e.g. `openssl rand -hex 32`)');
+  if (secretKey.length < 16)
+    problems.push(
+      'SECRET_KEY must be set to at least 16 characters (it encrypts the API keys stored by /setup; e.g. `openssl rand -hex 32`)',
+    );
 
   const locale = env.DEFAULT_LOCALE?.trim() || 'en';
-  if (!/^(en|en-US|en-GB|sv|sv-SE|no|nb|nb-NO)$/i.test(locale)) problems.push(`DEFAULT_LOCALE must be en, sv or no (got '${locale}')`);
+  if (!/^(en|en-US|en-GB|sv|sv-SE|no|nb|nb-NO)$/i.test(locale))
+    problems.push(`DEFAULT_LOCALE must be en, sv or no (got '${locale}')`);
   const defaultTimeZone = env.DEFAULT_TIME_ZONE?.trim() || 'Europe/Stockholm';
-  if (!isValidTimeZone(defaultTimeZone)) problems.push(`DEFAULT_TIME_ZONE '${defaultTimeZone}' is not an IANA time zone (e.g. Europe/Stockholm)`);
+  if (!isValidTimeZone(defaultTimeZone))
+    problems.push(`DEFAULT_TIME_ZONE '${defaultTimeZone}' is not an IANA time zone (e.g. Europe/Stockholm)`);
   const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
   if (!isLogLevel(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error (got '${logLevel}')`);
 
   const databaseInit = env.DATABASE_INIT?.trim().toLowerCase() ?? '';
-  if (!['', '0', '1', 'true', 'false'].includes(databaseInit)) problems.push('DATABASE_INIT must be 1 (take an empty database file as a new database) or 0');
+  if (!['', '0', '1', 'true', 'false'].includes(databaseInit))
+    problems.push('DATABASE_INIT must be 1 (take an empty database file as a new database) or 0');
 
   // EVENTOR_MAX_RESPONSE_MB is read for the default Eventor and for the others: one line is enough.
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);

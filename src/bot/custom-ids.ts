@@ -10,7 +10,7 @@
  * positional ids it replaces, and ids already posted in that form (the `login:button` of automatic
  * posts above all) still decode.
  */
-import { z as zod, type z } from 'zod';
+import { type z, z as zod } from 'zod';
 import { LANGUAGES, type Language } from '../i18n/index.js';
 
 /** Discord's limit on a component's custom id. */
@@ -65,7 +65,10 @@ function decodeField(raw: string, kind: FieldKind): unknown {
   return decodeURIComponent(raw);
 }
 
-export function customIdCodec<Schema extends z.ZodObject>(name: string, schema: Schema): CustomIdCodec<z.output<Schema>> {
+export function customIdCodec<Schema extends z.ZodObject>(
+  name: string,
+  schema: Schema,
+): CustomIdCodec<z.output<Schema>> {
   if (!NAME_SHAPE.test(name)) throw new TypeError(`custom id name must be <command>:<action>: ${name}`);
   const keys = Object.keys(schema.shape);
   const kinds = keys.map((key) => fieldKind(schema.shape[key] as z.ZodType));
@@ -78,7 +81,8 @@ export function customIdCodec<Schema extends z.ZodObject>(name: string, schema: 
       while (fields.length > 0 && fields[fields.length - 1] === '') fields.pop();
       const id = [name, ...fields].join(':');
       // Discord would refuse the whole message; failing here names the component instead.
-      if (id.length > CUSTOM_ID_MAX) throw new RangeError(`custom id of ${name} is ${id.length} characters, over Discord's ${CUSTOM_ID_MAX}`);
+      if (id.length > CUSTOM_ID_MAX)
+        throw new RangeError(`custom id of ${name} is ${id.length} characters, over Discord's ${CUSTOM_ID_MAX}`);
       return id;
     },
     decode(customId) {

@@ -10,6 +10,7 @@ export function requireDay(value: string): string {
   const text = value.trim();
   const day = parseDay(text);
   // Echo only harmless characters: this text ends up in a message that could otherwise mention.
-  if (day === null) throw new UserFacingError('members.error.badDate', { value: text.replace(/[^0-9A-Za-z./-]/g, '').slice(0, 20) });
+  if (day === null)
+    throw new UserFacingError('members.error.badDate', { value: text.replace(/[^0-9A-Za-z./-]/g, '').slice(0, 20) });
   return day;
 }

@@ -1,6 +1,6 @@
 /** Building command definitions whose names, descriptions and options are localised. */
-import { SlashCommandBuilder, type APIApplicationCommandOptionChoice } from 'discord.js';
-import { discordLocalizations, t, type PlainKey } from '../i18n/index.js';
+import { type APIApplicationCommandOptionChoice, SlashCommandBuilder } from 'discord.js';
+import { discordLocalizations, type PlainKey, t } from '../i18n/index.js';
 
 export function localizedCommand(nameKey: PlainKey, descriptionKey: PlainKey): SlashCommandBuilder {
   return new SlashCommandBuilder()
@@ -11,11 +11,14 @@ export function localizedCommand(nameKey: PlainKey, descriptionKey: PlainKey): S
 }
 
 /** For option builders: `.setName(...)` etc. through `localize(option, nameKey, descriptionKey)`. */
-export function localize<T extends { setName(n: string): T; setNameLocalizations(l: Record<string, string>): T; setDescription(d: string): T; setDescriptionLocalizations(l: Record<string, string>): T }>(
-  builder: T,
-  nameKey: PlainKey,
-  descriptionKey: PlainKey,
-): T {
+export function localize<
+  T extends {
+    setName(n: string): T;
+    setNameLocalizations(l: Record<string, string>): T;
+    setDescription(d: string): T;
+    setDescriptionLocalizations(l: Record<string, string>): T;
+  },
+>(builder: T, nameKey: PlainKey, descriptionKey: PlainKey): T {
   return builder
     .setName(t('en', nameKey))
     .setNameLocalizations(discordLocalizations(nameKey))

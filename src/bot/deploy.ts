@@ -2,11 +2,18 @@
 import { REST, Routes } from 'discord.js';
 import type { BotCommand } from './command.js';
 
-export async function deployCommands(options: { token: string; apiUrl: string; commands: readonly BotCommand[]; guildId?: string | undefined }): Promise<{ count: number; scope: string }> {
+export async function deployCommands(options: {
+  token: string;
+  apiUrl: string;
+  commands: readonly BotCommand[];
+  guildId?: string | undefined;
+}): Promise<{ count: number; scope: string }> {
   const rest = new REST({ api: options.apiUrl }).setToken(options.token);
   const application = (await rest.get(Routes.currentApplication())) as { id: string };
   const body = options.commands.map((c) => c.definition);
-  const route = options.guildId ? Routes.applicationGuildCommands(application.id, options.guildId) : Routes.applicationCommands(application.id);
+  const route = options.guildId
+    ? Routes.applicationGuildCommands(application.id, options.guildId)
+    : Routes.applicationCommands(application.id);
   const saved = (await rest.put(route, { body })) as unknown[];
   return { count: saved.length, scope: options.guildId ? `server ${options.guildId}` : 'all servers' };
 }

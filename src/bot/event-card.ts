@@ -3,7 +3,7 @@ import type { GuildEventor } from '../app/eventor-access.js';
 import { EventorError } from '../eventor/errors.js';
 import type { CompetitorCount, Organisation } from '../eventor/model.js';
 import type { Language } from '../i18n/index.js';
-import { renderEventCard, type MessagePayload } from '../render/index.js';
+import { type MessagePayload, renderEventCard } from '../render/index.js';
 import type { BaseContext } from './command.js';
 import { renderContext } from './render-context.js';
 
@@ -27,21 +27,36 @@ export function clubEntryCount(counts: readonly CompetitorCount[] | undefined, e
   return whole ? whole.entries : Math.max(...rows.map((row) => row.entries));
 }
 
-export async function eventCard(ctx: BaseContext, eventor: GuildEventor, eventId: string, language: Language = ctx.language): Promise<MessagePayload> {
+export async function eventCard(
+  ctx: BaseContext,
+  eventor: GuildEventor,
+  eventId: string,
+  language: Language = ctx.language,
+): Promise<MessagePayload> {
   const { client, organisationId } = eventor;
   const [event, classes, fees, documents, counts] = await Promise.all([
     client.event({ eventId }),
     optional(ctx, 'classes', client.eventClasses({ eventId })),
     optional(ctx, 'fees', client.entryFees({ eventId })),
     optional(ctx, 'documents', client.eventDocuments({ eventIds: [eventId] })),
-    optional(ctx, 'competitorcount', client.competitorCount({ organisationIds: [organisationId], eventIds: [eventId] })),
+    optional(
+      ctx,
+      'competitorcount',
+      client.competitorCount({ organisationIds: [organisationId], eventIds: [eventId] }),
+    ),
   ]);
-  return renderEventCard(event, {
-    ...(classes ? { classes } : {}),
-    ...(fees ? { fees } : {}),
-    ...(documents ? { documents: documents.filter((document) => document.eventId === null || document.eventId === eventId) } : {}),
-    clubEntries: clubEntryCount(counts, eventId),
-  }, renderContext(ctx, eventor, language));
+  return renderEventCard(
+    event,
+    {
+      ...(classes ? { classes } : {}),
+      ...(fees ? { fees } : {}),
+      ...(documents
+        ? { documents: documents.filter((document) => document.eventId === null || document.eventId === eventId) }
+        : {}),
+      clubEntries: clubEntryCount(counts, eventId),
+    },
+    renderContext(ctx, eventor, language),
+  );
 }
 
 /** Organisations by id, from the one list Eventor gives (cached a day by the client). */

@@ -2,7 +2,7 @@
  * Which server a command is for. Who may act as an admin there is declared on the commands and
  * components (`requires`) and checked once, by the router.
  */
-import { UserFacingError, type BaseContext, type CommandContext, type ComponentContext } from './command.js';
+import { type BaseContext, type CommandContext, type ComponentContext, UserFacingError } from './command.js';
 
 export function guildOf(ctx: BaseContext): string {
   if (!ctx.guild.id) throw new UserFacingError('linking.guildOnly');

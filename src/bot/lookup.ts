@@ -5,9 +5,9 @@
  */
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import { fold } from '../app/fold.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity, Event, Person } from '../eventor/model.js';
-import { fold } from '../app/fold.js';
 import { plainText } from '../render/index.js';
 import { queryDay } from '../time/days.js';
 import { instantToLocal } from '../time/zones.js';
@@ -38,7 +38,12 @@ function eventWindow(now: Date): { fromDate: string; toDate: string } {
   return { fromDate: queryDay(t - 60 * DAY), toDate: queryDay(t + 180 * DAY) };
 }
 
-export async function eventChoices(client: EventorClient, query: string, now: Date, timeZone: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+export async function eventChoices(
+  client: EventorClient,
+  query: string,
+  now: Date,
+  timeZone: string,
+): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   const events = await client.events(eventWindow(now));
   const t = now.getTime();
   const label = (e: Event) => `${e.start ? instantToLocal(e.start, timeZone).date : '????-??-??'} ${e.name.trim()}`;
@@ -51,7 +56,11 @@ export async function eventChoices(client: EventorClient, query: string, now: Da
     .map((e) => choice(label(e), e.id));
 }
 
-export async function memberChoices(client: EventorClient, organisationId: string, query: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+export async function memberChoices(
+  client: EventorClient,
+  organisationId: string,
+  query: string,
+): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   const persons = await client.persons({ organisationId });
   const name = (p: Person) => `${p.name.given} ${p.name.family}`.trim();
   return persons
@@ -61,9 +70,18 @@ export async function memberChoices(client: EventorClient, organisationId: strin
     .map((p) => choice(`${name(p)}${p.birthDate ? ` (${p.birthDate.slice(0, 4)})` : ''}`, p.id!));
 }
 
-export async function activityChoices(client: EventorClient, organisationId: string, query: string, now: Date): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+export async function activityChoices(
+  client: EventorClient,
+  organisationId: string,
+  query: string,
+  now: Date,
+): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   const t = now.getTime();
-  const activities = await client.activities({ organisationId, from: queryDay(t - 30 * DAY), to: queryDay(t + 180 * DAY) });
+  const activities = await client.activities({
+    organisationId,
+    from: queryDay(t - 30 * DAY),
+    to: queryDay(t + 180 * DAY),
+  });
   const label = (a: Activity) => `${a.startTime ? a.startTime.slice(0, 10) : ''} ${a.name}`.trim();
   return activities
     .filter((a) => query.trim() === '' || matches(label(a), query))
@@ -71,7 +89,11 @@ export async function activityChoices(client: EventorClient, organisationId: str
     .map((a) => choice(label(a), a.id));
 }
 
-export async function classChoices(client: EventorClient, eventId: string, query: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+export async function classChoices(
+  client: EventorClient,
+  eventId: string,
+  query: string,
+): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   const classes = await client.eventClasses({ eventId });
   return classes
     .filter((c) => query.trim() === '' || matches(`${c.name} ${c.shortName ?? ''}`, query))

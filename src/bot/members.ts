@@ -3,10 +3,10 @@
  * autocomplete, a person found in start or result lists, and Discord timestamps.
  */
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
-import { personNames as namesOf, plainPersonLabel, personLabel } from '../app/club.js';
+import { personNames as namesOf, personLabel, plainPersonLabel } from '../app/club.js';
 import type { Person, PersonName } from '../eventor/model.js';
-import { discordTimestamp, personNameText, plainText } from '../render/index.js';
 import type { KeyWithVariables, PlainKey } from '../i18n/index.js';
+import { discordTimestamp, personNameText, plainText } from '../render/index.js';
 import type { AutocompleteContext, BaseContext } from './command.js';
 import { guildOf } from './guards.js';
 import { fold } from './lookup.js';
@@ -18,15 +18,26 @@ export { personLabel };
  * a message unless another `label` is given. A person who left the club, or an Eventor that is
  * down, still gets a line: their id.
  */
-export function personNames(ctx: BaseContext, personIds: readonly string[], label?: (person: Person) => string): Promise<Map<string, string>> {
+export function personNames(
+  ctx: BaseContext,
+  personIds: readonly string[],
+  label?: (person: Person) => string,
+): Promise<Map<string, string>> {
   return namesOf(ctx.services.club, () => ctx.guild.eventor(), personIds, ctx.log, label);
 }
 
 /** Autocomplete over the persons the member has linked in this server. */
-export async function ownLinkChoices(ctx: AutocompleteContext, query: string): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+export async function ownLinkChoices(
+  ctx: AutocompleteContext,
+  query: string,
+): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   if (!ctx.guild.id) return [];
   const linked = ctx.store.linkedPersons(ctx.guild.id, ctx.interaction.user.id);
-  const names = await personNames(ctx, linked.map((l) => l.personId), plainPersonLabel);
+  const names = await personNames(
+    ctx,
+    linked.map((l) => l.personId),
+    plainPersonLabel,
+  );
   const words = fold(query).split(/\s+/).filter(Boolean);
   return linked
     .map((l) => ({ name: plainText(names.get(l.personId)!, 100) || l.personId, value: l.personId }))
@@ -48,11 +59,20 @@ export function eventStart(ref: { event: { start: string | null } | null }): num
 type PersonLike = { person: { id: string | null; name: PersonName } | null };
 
 /** A person's name as a start or result list spells it, individual or relay member. */
-export function nameInLists(lists: ReadonlyArray<{ classes: ReadonlyArray<{ persons: readonly PersonLike[]; teams: ReadonlyArray<{ members: readonly PersonLike[] }> }> }>, personId: string): string | null {
+export function nameInLists(
+  lists: ReadonlyArray<{
+    classes: ReadonlyArray<{
+      persons: readonly PersonLike[];
+      teams: ReadonlyArray<{ members: readonly PersonLike[] }>;
+    }>;
+  }>,
+  personId: string,
+): string | null {
   for (const list of lists) {
     for (const cls of list.classes) {
-      const person = cls.persons.find((p) => p.person?.id === personId)?.person
-        ?? cls.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
+      const person =
+        cls.persons.find((p) => p.person?.id === personId)?.person ??
+        cls.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
       if (person) return personNameText(person.name);
     }
   }
@@ -63,6 +83,16 @@ export function nameInLists(lists: ReadonlyArray<{ classes: ReadonlyArray<{ pers
  * Refuses to act AS a person in Eventor (a login link, a chip change) unless `userId` linked that
  * person with the person's Eventor password (`Linking.requireProvenLink` says why).
  */
-export function requireProvenLink(ctx: BaseContext, userId: string, personId: string, refusals: { notLinked: PlainKey; notProven: KeyWithVariables<'person' | 'method'> }): Promise<void> {
-  return ctx.services.linking.requireProvenLink(() => ctx.guild.eventor(), { guildId: guildOf(ctx), userId, language: ctx.language }, personId, refusals);
+export function requireProvenLink(
+  ctx: BaseContext,
+  userId: string,
+  personId: string,
+  refusals: { notLinked: PlainKey; notProven: KeyWithVariables<'person' | 'method'> },
+): Promise<void> {
+  return ctx.services.linking.requireProvenLink(
+    () => ctx.guild.eventor(),
+    { guildId: guildOf(ctx), userId, language: ctx.language },
+    personId,
+    refusals,
+  );
 }

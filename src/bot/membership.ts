@@ -11,11 +11,11 @@
  * it, with their member object, at the moment they click.
  */
 import { millisecondsInHour } from 'date-fns/constants';
-import { DiscordAPIError, Routes, type Client } from 'discord.js';
+import { type Client, DiscordAPIError, Routes } from 'discord.js';
+import { forgetMember } from '../app/privacy.js';
 import type { MemberStatus, MembershipCheck } from '../feeds/feed.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
-import { forgetMember } from '../app/privacy.js';
 
 /** How long "still a member" is believed: a race day's 5-minute runs ask Discord once an hour per member. */
 export const MEMBER_CACHE_MS = millisecondsInHour;
@@ -55,12 +55,22 @@ export class MemberPresence implements MembershipCheck {
     } catch (error) {
       if (error instanceof DiscordAPIError && error.status === 404 && GONE_CODES.has(error.code)) {
         const forgotten = forgetMember(this.#store, guildId, userId);
-        this.#log.info('a member left the server; forgot their links, requests and /notify there', { guildId, userId, via, ...forgotten });
+        this.#log.info('a member left the server; forgot their links, requests and /notify there', {
+          guildId,
+          userId,
+          via,
+          ...forgotten,
+        });
         return 'left';
       }
       // Discord's refusal by status and code: nothing more is needed to tell an outage from a removal.
       const detail = error instanceof DiscordAPIError ? { status: error.status, code: error.code } : { error };
-      this.#log.warn('could not tell whether a member is still in the server; nothing forgotten', { guildId, userId, via, ...detail });
+      this.#log.warn('could not tell whether a member is still in the server; nothing forgotten', {
+        guildId,
+        userId,
+        via,
+        ...detail,
+      });
       return 'unknown';
     }
     this.#present.set(key, this.#now().getTime() + MEMBER_CACHE_MS);

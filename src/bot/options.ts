@@ -4,7 +4,7 @@
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { GuildEventor } from '../app/eventor-access.js';
-import { UserFacingError, type AutocompleteContext, type BaseContext, type DeferMode } from './command.js';
+import { type AutocompleteContext, type BaseContext, type DeferMode, UserFacingError } from './command.js';
 import { eventChoices, memberChoices } from './lookup.js';
 
 const ID = /^\d{1,18}$/;
@@ -33,19 +33,30 @@ export function eventIdOf(value: string): string {
 }
 
 /** Whom a /starts or /results asks about: the club in an event, or a person (you by default) in one event or lately. */
-export type MemberTarget = { kind: 'person'; personId: string; eventId: string | null } | { kind: 'club'; eventId: string };
+export type MemberTarget =
+  | { kind: 'person'; personId: string; eventId: string | null }
+  | { kind: 'club'; eventId: string };
 
 /**
  * The `member` and `event` options as a target, and the server's Eventor. Your own link is checked
  * first: without one there is nothing to ask Eventor.
  */
-export async function memberTarget(ctx: BaseContext & { interaction: ChatInputCommandInteraction }): Promise<{ eventor: GuildEventor; target: MemberTarget }> {
+export async function memberTarget(
+  ctx: BaseContext & { interaction: ChatInputCommandInteraction },
+): Promise<{ eventor: GuildEventor; target: MemberTarget }> {
   const member = ctx.interaction.options.getString('member');
   const event = ctx.interaction.options.getString('event');
   const own = member === null && event === null ? ownPersonId(ctx, ctx.interaction.user.id) : null;
   const eventor = await ctx.guild.eventor();
   if (member === null && event !== null) return { eventor, target: { kind: 'club', eventId: eventIdOf(event) } };
-  return { eventor, target: { kind: 'person', personId: own ?? (await ctx.services.club.resolve(eventor, member!)), eventId: event === null ? null : eventIdOf(event) } };
+  return {
+    eventor,
+    target: {
+      kind: 'person',
+      personId: own ?? (await ctx.services.club.resolve(eventor, member!)),
+      eventId: event === null ? null : eventIdOf(event),
+    },
+  };
 }
 
 /**

@@ -4,7 +4,12 @@ import type { Language } from '../i18n/index.js';
 import type { MessagePayload, RenderContext } from '../render/index.js';
 import type { BaseContext } from './command.js';
 
-export function renderContext(ctx: BaseContext, eventor: GuildEventor, language: Language = ctx.language, organisationNames?: ReadonlyMap<string, string>): RenderContext {
+export function renderContext(
+  ctx: BaseContext,
+  eventor: GuildEventor,
+  language: Language = ctx.language,
+  organisationNames?: ReadonlyMap<string, string>,
+): RenderContext {
   return {
     language,
     timeZone: ctx.guild.timeZone,
@@ -15,6 +20,14 @@ export function renderContext(ctx: BaseContext, eventor: GuildEventor, language:
 }
 
 /** Replaces the deferred reply (or the message whose button was clicked) with one page. */
-export async function showPage(interaction: { editReply(options: object): Promise<unknown> }, payload: MessagePayload): Promise<void> {
-  await interaction.editReply({ content: payload.content ?? '', embeds: payload.embeds ?? [], components: payload.components ?? [], allowedMentions: payload.allowedMentions });
+export async function showPage(
+  interaction: { editReply(options: object): Promise<unknown> },
+  payload: MessagePayload,
+): Promise<void> {
+  await interaction.editReply({
+    content: payload.content ?? '',
+    embeds: payload.embeds ?? [],
+    components: payload.components ?? [],
+    allowedMentions: payload.allowedMentions,
+  });
 }

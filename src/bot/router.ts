@@ -3,18 +3,44 @@
  * gives each interaction a correlation id in the logs, and turns any failure into a friendly,
  * localised message. Nothing a handler throws reaches discord.js unhandled.
  */
-import { DiscordAPIError, MessageFlags, PermissionFlagsBits, RESTJSONErrorCodes, type AutocompleteInteraction, type ChatInputCommandInteraction, type Interaction, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
+import {
+  type AutocompleteInteraction,
+  type ChatInputCommandInteraction,
+  DiscordAPIError,
+  type Interaction,
+  type MessageComponentInteraction,
+  MessageFlags,
+  type ModalSubmitInteraction,
+  PermissionFlagsBits,
+  RESTJSONErrorCodes,
+} from 'discord.js';
+import type { EventorAccess } from '../app/eventor-access.js';
+import type { Services } from '../app/services.js';
 import { EventorError } from '../eventor/errors.js';
-import { languageFor, serverLanguage, t, translate, type Language, type MessageKey, type PlainKey, type VarsArgument } from '../i18n/index.js';
+import {
+  type Language,
+  languageFor,
+  type MessageKey,
+  type PlainKey,
+  serverLanguage,
+  t,
+  translate,
+  type VarsArgument,
+} from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import { PROVEN_LINK, type Store } from '../store/store.js';
 import {
-  UserFacingError, type BaseContext, type BotCommand, type CommandContext, type ComponentHandler, type DeferMode, type GuildContext, type Requirements,
+  type BaseContext,
+  type BotCommand,
+  type CommandContext,
+  type ComponentHandler,
+  type DeferMode,
+  type GuildContext,
+  type Requirements,
+  UserFacingError,
 } from './command.js';
+import { type CooldownOptions, MemberCooldown } from './cooldown.js';
 import { customIdName } from './custom-ids.js';
-import { MemberCooldown, type CooldownOptions } from './cooldown.js';
-import type { EventorAccess } from '../app/eventor-access.js';
-import type { Services } from '../app/services.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];
@@ -51,7 +77,10 @@ const AUTOCOMPLETE_COOLDOWN: CooldownOptions = { limit: 60, windowMs: 20_000, ma
 export const MEMBER_COOLDOWNS: MemberCooldowns = { eventor: EVENTOR_COOLDOWN, autocomplete: AUTOCOMPLETE_COOLDOWN };
 
 /** The permissions a declaration may name, in Discord's terms. */
-const PERMISSIONS = { manageGuild: PermissionFlagsBits.ManageGuild } as const satisfies Record<NonNullable<Requirements['permission']>, bigint>;
+const PERMISSIONS = { manageGuild: PermissionFlagsBits.ManageGuild } as const satisfies Record<
+  NonNullable<Requirements['permission']>,
+  bigint
+>;
 
 /** A slash command's handler once its subcommand is known, with the declarations that apply to it. */
 interface Route {
@@ -82,7 +111,8 @@ export class InteractionRouter {
       this.#commands.set(command.definition.name, command);
       for (const handler of command.components ?? []) {
         // Two handlers for one name would make one of them unreachable.
-        if (this.#components.has(handler.customId.name)) throw new Error(`two component handlers for ${handler.customId.name}`);
+        if (this.#components.has(handler.customId.name))
+          throw new Error(`two component handlers for ${handler.customId.name}`);
         this.#components.set(handler.customId.name, handler);
       }
     }
@@ -101,7 +131,11 @@ export class InteractionRouter {
   }
 
   async #dispatch(interaction: Interaction): Promise<void> {
-    const log = this.#options.log.child({ interaction: interaction.id, guild: interaction.guildId, user: interaction.user.id });
+    const log = this.#options.log.child({
+      interaction: interaction.id,
+      guild: interaction.guildId,
+      user: interaction.user.id,
+    });
     const started = Date.now();
     try {
       if (interaction.isChatInputCommand()) await this.#command(interaction, log);
@@ -153,7 +187,12 @@ export class InteractionRouter {
       mode = route.defer;
       if (mode !== 'none') {
         const ephemeral = mode === 'ephemeral';
-        await acknowledge(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}), ephemeral, log);
+        await acknowledge(
+          interaction,
+          () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+          ephemeral,
+          log,
+        );
       }
       await route.execute(ctx);
     } catch (error) {
@@ -172,8 +211,12 @@ export class InteractionRouter {
     const requires: Requirements = { ...command?.requires, ...(typeof sub === 'object' ? sub.requires : undefined) };
     if (command?.autocomplete && this.#unmet(interaction, requires) !== null) {
       log.info('autocomplete refused: a requirement is not met', { command: interaction.commandName });
-    } else if (command?.autocomplete && this.#autocompleteCooldown && this.#autocompleteCooldown.take(interaction.user.id, ctx.now().getTime()) > 0) {
-      log.info('autocomplete over the member\'s budget', { command: interaction.commandName });
+    } else if (
+      command?.autocomplete &&
+      this.#autocompleteCooldown &&
+      this.#autocompleteCooldown.take(interaction.user.id, ctx.now().getTime()) > 0
+    ) {
+      log.info("autocomplete over the member's budget", { command: interaction.commandName });
     } else if (command?.autocomplete) {
       let timer: NodeJS.Timeout | undefined;
       try {
@@ -202,7 +245,9 @@ export class InteractionRouter {
       await interaction.reply({ content: ctx.t('error.staleComponent'), flags: MessageFlags.Ephemeral });
       return;
     }
-    const updating = handler.defer === 'update' && (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()));
+    const updating =
+      handler.defer === 'update' &&
+      (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()));
     // A failure must not replace a message others see (a public list being paged) with the error.
     const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
     try {
@@ -216,7 +261,8 @@ export class InteractionRouter {
       }
       if ((handler.callsEventor ?? true) && (await this.#slowedDown(interaction, ctx, log))) return;
       if (updating) await acknowledge(interaction, () => interaction.deferUpdate(), null, log);
-      else if (handler.defer !== 'none') await acknowledge(interaction, () => interaction.deferReply({ flags: MessageFlags.Ephemeral }), true, log);
+      else if (handler.defer !== 'none')
+        await acknowledge(interaction, () => interaction.deferReply({ flags: MessageFlags.Ephemeral }), true, log);
       await handler.handle(ctx, value);
     } catch (error) {
       await this.#fail(interaction, error, ctx.language, log, { shared });
@@ -227,7 +273,14 @@ export class InteractionRouter {
    * The one check of what a command or component declares it requires: the first requirement the
    * member does not meet, as the message they read, or null when all are met.
    */
-  #unmet(interaction: ChatInputCommandInteraction | AutocompleteInteraction | MessageComponentInteraction | ModalSubmitInteraction, requires: Requirements): PlainKey | null {
+  #unmet(
+    interaction:
+      | ChatInputCommandInteraction
+      | AutocompleteInteraction
+      | MessageComponentInteraction
+      | ModalSubmitInteraction,
+    requires: Requirements,
+  ): PlainKey | null {
     if (requires.permission !== undefined) {
       if (!interaction.inGuild()) return 'linking.guildOnly';
       if (!interaction.memberPermissions.has(PERMISSIONS[requires.permission])) return 'linking.notAdmin';
@@ -236,13 +289,19 @@ export class InteractionRouter {
       if (!interaction.inGuild()) return 'linking.guildOnly';
       const links = this.#options.store.linkedPersons(interaction.guildId, interaction.user.id);
       if (links.length === 0) return 'error.notLinked';
-      if (requires.linked === 'credentials' && !links.some((link) => link.method === PROVEN_LINK)) return 'linking.whoami.notProven';
+      if (requires.linked === 'credentials' && !links.some((link) => link.method === PROVEN_LINK))
+        return 'linking.whoami.notProven';
     }
     return null;
   }
 
   /** Answers at once, before anything is deferred or asked of Eventor, when a requirement is not met; returns whether it was. */
-  async #refused(interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction, requires: Requirements, ctx: BaseContext, log: Logger): Promise<boolean> {
+  async #refused(
+    interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
+    requires: Requirements,
+    ctx: BaseContext,
+    log: Logger,
+  ): Promise<boolean> {
     const key = this.#unmet(interaction, requires);
     if (key === null) return false;
     log.info('refused: a declared requirement is not met', { key });
@@ -254,7 +313,11 @@ export class InteractionRouter {
    * Counts an interaction that may ask Eventor against the member's budget; over it, answers at
    * once with when to try again (nothing deferred yet, nothing asked of Eventor) and returns true.
    */
-  async #slowedDown(interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction, ctx: BaseContext, log: Logger): Promise<boolean> {
+  async #slowedDown(
+    interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
+    ctx: BaseContext,
+    log: Logger,
+  ): Promise<boolean> {
     const waitMs = this.#eventorCooldown?.take(interaction.user.id, ctx.now().getTime()) ?? 0;
     if (waitMs === 0) return false;
     const seconds = Math.ceil(waitMs / 1000);
@@ -289,7 +352,8 @@ export class InteractionRouter {
         await interaction.followUp(privately);
       } else if (interaction.deferred || interaction.replied) {
         // Ephemeral follow-up rather than replacing a public reply with an error.
-        if (interaction.deferred && !interaction.replied && !where.shared) await interaction.editReply({ content, embeds: [], components: [] });
+        if (interaction.deferred && !interaction.replied && !where.shared)
+          await interaction.editReply({ content, embeds: [], components: [] });
         else await interaction.followUp(privately);
       } else {
         await interaction.reply(privately);
@@ -301,7 +365,10 @@ export class InteractionRouter {
 }
 
 /** The subcommand an interaction names in the command's table, if it has one (own keys only: a hand-made `constructor` reaches nothing). */
-function subcommandOf(command: BotCommand, interaction: ChatInputCommandInteraction | AutocompleteInteraction): Exclude<NonNullable<BotCommand['subcommands']>[string], undefined> | undefined {
+function subcommandOf(
+  command: BotCommand,
+  interaction: ChatInputCommandInteraction | AutocompleteInteraction,
+): Exclude<NonNullable<BotCommand['subcommands']>[string], undefined> | undefined {
   if (!command.subcommands) return undefined;
   const group = interaction.options.getSubcommandGroup(false);
   const name = interaction.options.getSubcommand(false) ?? '';
@@ -313,7 +380,8 @@ function subcommandOf(command: BotCommand, interaction: ChatInputCommandInteract
 function routeOf(command: BotCommand, interaction: ChatInputCommandInteraction): Route | null {
   const defer = typeof command.defer === 'function' ? command.defer(interaction) : command.defer;
   const callsEventor = command.callsEventor ?? true;
-  if (command.execute) return { execute: command.execute.bind(command), defer, callsEventor, requires: command.requires ?? {} };
+  if (command.execute)
+    return { execute: command.execute.bind(command), defer, callsEventor, requires: command.requires ?? {} };
   const sub = subcommandOf(command, interaction);
   if (!sub) return null;
   if (typeof sub === 'function') return { execute: sub, defer, callsEventor, requires: command.requires ?? {} };
@@ -361,7 +429,8 @@ async function acknowledge(
   try {
     await send();
   } catch (error) {
-    if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged)) throw error;
+    if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged))
+      throw error;
     log.warn('acknowledgement already arrived (its answer was lost); going on with the reply');
     interaction.deferred = true;
     if (ephemeral !== null) interaction.ephemeral = ephemeral;
@@ -399,7 +468,11 @@ function failureKey(error: unknown): PlainKey {
         // Outside /link (which handles its own wrong password), a 401 is Eventor refusing the key this request.
         return 'error.eventorNotPermitted';
       case 'NotFound':
-        return (error.operation !== undefined && Object.hasOwn(NOT_FOUND_MEANS, error.operation) ? NOT_FOUND_MEANS[error.operation] : undefined) ?? 'error.eventorListMissing';
+        return (
+          (error.operation !== undefined && Object.hasOwn(NOT_FOUND_MEANS, error.operation)
+            ? NOT_FOUND_MEANS[error.operation]
+            : undefined) ?? 'error.eventorListMissing'
+        );
       case 'RateLimited':
       case 'Upstream':
       case 'Unreachable':

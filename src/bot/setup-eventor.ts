@@ -7,13 +7,19 @@
  */
 import { LabelBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { z } from 'zod';
-import { customIdCodec, UserFacingError, type CommandContext, type ComponentContext, type CustomIdValue } from './command.js';
 import { KEY_MAX, KEY_MIN, parseBaseUrl } from '../app/setup.js';
-import { settingsServer } from './guards.js';
-import { INSTANCES, isInstanceName, type EventorInstance, type InstanceName } from '../eventor/instances.js';
+import { type EventorInstance, INSTANCES, type InstanceName, isInstanceName } from '../eventor/instances.js';
 import type { Language } from '../i18n/index.js';
 import { languageFor, t } from '../i18n/index.js';
 import { escapeName } from '../render/index.js';
+import {
+  type CommandContext,
+  type ComponentContext,
+  type CustomIdValue,
+  customIdCodec,
+  UserFacingError,
+} from './command.js';
+import { settingsServer } from './guards.js';
 
 export const INSTANCE_NAMES = Object.keys(INSTANCES) as InstanceName[];
 export const KEY_INPUT = 'key';
@@ -25,10 +31,16 @@ const MOVE_NOTICES_MS = 2 * 60_000;
  * The key form: a preset instance's name, or `custom` and the reference of the base URL kept in
  * the setup service's pending connections (12 random bytes, base64url).
  */
-export const keyFormId = customIdCodec('setup:key', z.object({
-  instance: z.string().regex(/^[a-z]{1,20}$/),
-  ref: z.string().regex(/^[\w-]{16}$/).optional(),
-}));
+export const keyFormId = customIdCodec(
+  'setup:key',
+  z.object({
+    instance: z.string().regex(/^[a-z]{1,20}$/),
+    ref: z
+      .string()
+      .regex(/^[\w-]{16}$/)
+      .optional(),
+  }),
+);
 
 /** An instance's name in the member's language; a custom Eventor goes by its host. */
 export function instanceLabel(language: Language, instance: EventorInstance): string {
@@ -66,7 +78,12 @@ export async function startEventorSetup(ctx: CommandContext): Promise<void> {
         .setLabel(ctx.t('setup.modal.label'))
         .setDescription(ctx.t('setup.modal.hint'))
         .setTextInputComponent(
-          new TextInputBuilder().setCustomId(KEY_INPUT).setStyle(TextInputStyle.Short).setMinLength(KEY_MIN).setMaxLength(KEY_MAX).setRequired(true),
+          new TextInputBuilder()
+            .setCustomId(KEY_INPUT)
+            .setStyle(TextInputStyle.Short)
+            .setMinLength(KEY_MIN)
+            .setMaxLength(KEY_MAX)
+            .setRequired(true),
         ),
     );
   await ctx.interaction.showModal(modal);
@@ -84,13 +101,25 @@ export async function submitKey(ctx: ComponentContext, form: CustomIdValue<typeo
   const label = instanceLabel(ctx.language, instance);
   ctx.services.setup.requireKeyShape(apiKey);
   const organisation = await ctx.services.setup.checkKey(instance, apiKey, label, ctx.log);
-  const { forgotten } = await ctx.services.setup.connect(() => ctx.guild.eventor(), { guildId, actorId: ctx.interaction.user.id }, instance, apiKey, organisation, ref, ctx.log);
+  const { forgotten } = await ctx.services.setup.connect(
+    () => ctx.guild.eventor(),
+    { guildId, actorId: ctx.interaction.user.id },
+    instance,
+    apiKey,
+    organisation,
+    ref,
+    ctx.log,
+  );
   const connected = ctx.t('setup.key.connected', { club: escapeName(organisation.name), instance: label });
   if (!forgotten) {
     await ctx.interaction.editReply({ content: connected });
     return;
   }
-  const removed = ctx.t('setup.moved.removed', { links: forgotten.links, requests: forgotten.requests, subscriptions: forgotten.subscriptions });
+  const removed = ctx.t('setup.moved.removed', {
+    links: forgotten.links,
+    requests: forgotten.requests,
+    subscriptions: forgotten.subscriptions,
+  });
   await ctx.interaction.editReply({ content: `${connected}\n${removed}` });
   await tellMembersMoved(ctx, forgotten.members, organisation.name);
 }
@@ -99,7 +128,11 @@ export async function submitKey(ctx: ComponentContext, form: CustomIdValue<typeo
  * Tells each member whose links went, once, by DM. Best effort and bounded in count and time, and
  * it never fails the setup (which is done): closed DMs or a member who left are skipped.
  */
-async function tellMembersMoved(ctx: ComponentContext, members: ReadonlyArray<{ userId: string; locale: string | null }>, club: string): Promise<void> {
+async function tellMembersMoved(
+  ctx: ComponentContext,
+  members: ReadonlyArray<{ userId: string; locale: string | null }>,
+  club: string,
+): Promise<void> {
   const server = escapeName(ctx.interaction.guild?.name ?? '');
   const deadline = ctx.now().getTime() + MOVE_NOTICES_MS;
   let told = 0;
@@ -108,13 +141,18 @@ async function tellMembersMoved(ctx: ComponentContext, members: ReadonlyArray<{ 
     if (ctx.now().getTime() > deadline) break;
     const language = member.locale ? languageFor(member.locale) : ctx.guild.language;
     try {
-      await ctx.interaction.client.users.send(member.userId, { content: t(language, 'setup.moved.dm', { server, club: escapeName(club) }), allowedMentions: { parse: [] } });
+      await ctx.interaction.client.users.send(member.userId, {
+        content: t(language, 'setup.moved.dm', { server, club: escapeName(club) }),
+        allowedMentions: { parse: [] },
+      });
       told += 1;
     } catch (error) {
       skipped += 1;
       // Only the code: Discord's error object carries the request.
       const code = (error as { code?: unknown } | null)?.code;
-      ctx.log.info('could not tell a member by DM that their links went', { code: typeof code === 'number' || typeof code === 'string' ? code : null });
+      ctx.log.info('could not tell a member by DM that their links went', {
+        code: typeof code === 'number' || typeof code === 'string' ? code : null,
+      });
     }
   }
   ctx.log.info('members told that their links went', { told, skipped, untold: members.length - told - skipped });

@@ -17,7 +17,9 @@ export async function setLinking(ctx: CommandContext, guildId: string): Promise<
     ...(approval !== null ? { approval } : {}),
   });
   const state = (on: boolean) => ctx.t(on ? 'linking.setup.on' : 'linking.setup.off');
-  const lines = [ctx.t('linking.setup.state', { credentials: state(methods.credentials), approval: state(methods.approval) })];
+  const lines = [
+    ctx.t('linking.setup.state', { credentials: state(methods.credentials), approval: state(methods.approval) }),
+  ];
   if (needsAdminChannel) lines.push(ctx.t('linking.setup.needsAdminChannel'));
   if (!methods.credentials && !methods.approval) lines.push(ctx.t('linking.setup.adminOnly'));
   await ctx.interaction.editReply({ content: lines.join('\n') });

@@ -61,5 +61,6 @@ export function takeBoolean(flags: Map<string, string | true>, name: string): bo
 
 export function rejectLeftovers(flags: Map<string, string | true>): void {
   const names = [...flags.keys()];
-  if (names.length > 0) throw new UsageError(`unknown option${names.length > 1 ? 's' : ''}: ${names.map((n) => `--${n}`).join(', ')}`);
+  if (names.length > 0)
+    throw new UsageError(`unknown option${names.length > 1 ? 's' : ''}: ${names.map((n) => `--${n}`).join(', ')}`);
 }

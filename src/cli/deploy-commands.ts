@@ -1,9 +1,9 @@
-import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './io.js';
-import { ConfigError, loadDotEnv } from '../config/env.js';
+import { COMMANDS } from '../../commands/index.js';
 import { discordConfigFromEnv } from '../bot/config.js';
 import { deployCommands } from '../bot/deploy.js';
-import { COMMANDS } from '../../commands/index.js';
+import { ConfigError, loadDotEnv } from '../config/env.js';
+import { type ParsedArgs, rejectLeftovers, takeString, UsageError } from './args.js';
+import type { Io } from './io.js';
 
 export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
@@ -11,8 +11,12 @@ export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<numbe
   if (guildId !== undefined) {
     const copy = 'Discord: Settings > Advanced > Developer Mode, then right-click the server > Copy Server ID';
     if (!/^\d+$/.test(guildId)) throw new UsageError(`--guild takes a server id, digits only (${copy})`);
-    if (guildId.length < 17) throw new UsageError(`--guild ${guildId} is too short for a Discord server id (17 to 20 digits; ${copy})`);
-    if (guildId.length > 20) throw new UsageError(`--guild ${guildId.slice(0, 24)}${guildId.length > 24 ? '…' : ''} is too long for a Discord server id (17 to 20 digits; ${copy})`);
+    if (guildId.length < 17)
+      throw new UsageError(`--guild ${guildId} is too short for a Discord server id (17 to 20 digits; ${copy})`);
+    if (guildId.length > 20)
+      throw new UsageError(
+        `--guild ${guildId.slice(0, 24)}${guildId.length > 24 ? '…' : ''} is too long for a Discord server id (17 to 20 digits; ${copy})`,
+      );
   }
   rejectLeftovers(args.flags);
   let env = io.env;
@@ -24,8 +28,15 @@ export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<numbe
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   try {
-    const { count, scope } = await deployCommands({ token: discordToken, apiUrl: discordApiUrl, commands: COMMANDS, guildId });
-    io.out(`Registered ${count} commands for ${scope}.${guildId ? '' : ' Global commands can take up to an hour to appear.'}\n`);
+    const { count, scope } = await deployCommands({
+      token: discordToken,
+      apiUrl: discordApiUrl,
+      commands: COMMANDS,
+      guildId,
+    });
+    io.out(
+      `Registered ${count} commands for ${scope}.${guildId ? '' : ' Global commands can take up to an hour to appear.'}\n`,
+    );
     return 0;
   } catch (error) {
     io.err(`eventor-bot deploy-commands: Discord refused: ${(error as Error).message}\n`);

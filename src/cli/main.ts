@@ -3,8 +3,8 @@
  * file errors), 2 a usage or configuration error.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { UsageError, parseFlags } from './args.js';
 import { ConfigError } from '../config/env.js';
+import { parseFlags, UsageError } from './args.js';
 import { type Io, oneLine } from './io.js';
 
 export type { Io } from './io.js';
@@ -92,7 +92,9 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     // Anything else is still one line for the operator; the trace only when asked for.
     const env = io.env ?? process.env;
     const debug = env.LOG_LEVEL?.trim().toLowerCase() === 'debug';
-    io.err(`eventor-bot ${command}: ${oneLine(error)}\n${debug && error instanceof Error && error.stack ? `${error.stack}\n` : ''}`);
+    io.err(
+      `eventor-bot ${command}: ${oneLine(error)}\n${debug && error instanceof Error && error.stack ? `${error.stack}\n` : ''}`,
+    );
     return 1;
   }
 }

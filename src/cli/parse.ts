@@ -1,16 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { rejectLeftovers, takeString, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './io.js';
-import { parseXmlFile, READABLE_FILES } from '../eventor/parse-file.js';
 import { EventorError, InvalidResponse } from '../eventor/errors.js';
+import { parseXmlFile, READABLE_FILES } from '../eventor/parse-file.js';
 import { isValidTimeZone } from '../time/zones.js';
+import { type ParsedArgs, rejectLeftovers, takeString, UsageError } from './args.js';
+import type { Io } from './io.js';
 
 export async function runParse(args: ParsedArgs, io: Pick<Io, 'out' | 'err'>): Promise<number> {
   const [file, extra] = args.positionals;
   if (file === undefined) throw new UsageError('name the file to parse: eventor-bot parse <file>');
   if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
   const timeZone = takeString(args.flags, 'time-zone');
-  if (timeZone !== undefined && !isValidTimeZone(timeZone)) throw new UsageError(`--time-zone '${timeZone}' is not an IANA time zone (e.g. Europe/Stockholm)`);
+  if (timeZone !== undefined && !isValidTimeZone(timeZone))
+    throw new UsageError(`--time-zone '${timeZone}' is not an IANA time zone (e.g. Europe/Stockholm)`);
   rejectLeftovers(args.flags);
 
   let bytes: Uint8Array;
@@ -18,7 +19,9 @@ export async function runParse(args: ParsedArgs, io: Pick<Io, 'out' | 'err'>): P
     bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    io.err(`eventor-bot parse: cannot read '${file}'${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': it is a folder' : code ? ` (${code})` : ''}\n`);
+    io.err(
+      `eventor-bot parse: cannot read '${file}'${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': it is a folder' : code ? ` (${code})` : ''}\n`,
+    );
     return 1;
   }
   try {
@@ -28,7 +31,8 @@ export async function runParse(args: ParsedArgs, io: Pick<Io, 'out' | 'err'>): P
   } catch (error) {
     if (error instanceof EventorError) {
       // A local file, not an answer from Eventor: the problem itself, not "unusable response".
-      const problem = error instanceof InvalidResponse ? `${error.problem}${error.path ? ` at ${error.path}` : ''}` : error.message;
+      const problem =
+        error instanceof InvalidResponse ? `${error.problem}${error.path ? ` at ${error.path}` : ''}` : error.message;
       io.err(`eventor-bot parse: '${file}' cannot be read: ${problem}. parse reads ${READABLE_FILES}\n`);
       return 1;
     }

@@ -1,9 +1,9 @@
-import { rejectLeftovers, takeBoolean, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './io.js';
 import { eventorConfigFromEnv, loadDotEnv } from '../config/env.js';
 import { EventorClient } from '../eventor/client.js';
 import { EventorError, ValidationError } from '../eventor/errors.js';
 import { OPERATIONS, type OperationName } from '../eventor/operations.js';
+import { type ParsedArgs, rejectLeftovers, takeBoolean, UsageError } from './args.js';
+import type { Io } from './io.js';
 
 function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(OPERATIONS, name);
@@ -11,7 +11,10 @@ function isOperationName(name: string): name is OperationName {
 
 function describeOperations(): string {
   return Object.entries(OPERATIONS)
-    .map(([name, op]) => `  ${name.padEnd(22)} ${op.method} /api${op.path}  ${op.parameterNames.map((p) => (op.required.includes(p) ? `--${p}` : `[--${p}]`)).join(' ')}`)
+    .map(
+      ([name, op]) =>
+        `  ${name.padEnd(22)} ${op.method} /api${op.path}  ${op.parameterNames.map((p) => (op.required.includes(p) ? `--${p}` : `[--${p}]`)).join(' ')}`,
+    )
     .join('\n');
 }
 
@@ -27,14 +30,23 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
     args.flags.set('raw', true);
   }
   const [name, extra] = args.positionals;
-  if (name === undefined) throw new UsageError(`name an operation, e.g. eventor-bot query events --fromDate 2026-05-01\n\nOperations:\n${describeOperations()}`);
-  if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' (parameters are given as --name value)`);
-  if (!isOperationName(name)) throw new UsageError(`unknown operation '${name}'; 'eventor-bot query --list' lists them`);
+  if (name === undefined)
+    throw new UsageError(
+      `name an operation, e.g. eventor-bot query events --fromDate 2026-05-01\n\nOperations:\n${describeOperations()}`,
+    );
+  if (extra !== undefined)
+    throw new UsageError(`unexpected argument '${extra}' (parameters are given as --name value)`);
+  if (!isOperationName(name))
+    throw new UsageError(`unknown operation '${name}'; 'eventor-bot query --list' lists them`);
   const raw = takeBoolean(args.flags, 'raw');
   const operation = OPERATIONS[name];
   if (raw && operation.format !== 'iofxml') {
-    const documents = Object.entries(OPERATIONS).filter(([, op]) => op.format === 'iofxml').map(([n]) => n);
-    throw new UsageError(`--raw prints the IOF XML of ${documents.join(' and ')}; '${name}' answers in Eventor's own XML, printed as JSON`);
+    const documents = Object.entries(OPERATIONS)
+      .filter(([, op]) => op.format === 'iofxml')
+      .map(([n]) => n);
+    throw new UsageError(
+      `--raw prints the IOF XML of ${documents.join(' and ')}; '${name}' answers in Eventor's own XML, printed as JSON`,
+    );
   }
   const params: Record<string, string | boolean> = {};
   for (const [flag, value] of args.flags) {
@@ -51,8 +63,13 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
     env = process.env;
   }
   const config = eventorConfigFromEnv(env);
-  const client = new EventorClient({ instance: config.instance, apiKey: config.apiKey, timeoutMs: config.timeoutMs, cache: false,
-    ...(config.responseLimitScale === undefined ? {} : { responseLimitScale: config.responseLimitScale }) });
+  const client = new EventorClient({
+    instance: config.instance,
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+    cache: false,
+    ...(config.responseLimitScale === undefined ? {} : { responseLimitScale: config.responseLimitScale }),
+  });
   try {
     const result = await client.call(name, params);
     if (raw && typeof result === 'object' && result !== null && 'xml' in result && typeof result.xml === 'string') {
@@ -63,14 +80,20 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
     return 0;
   } catch (error) {
     // The error names the operation itself; the line already does.
-    const message = error instanceof Error && error.message.startsWith(`${name}: `) ? error.message.slice(name.length + 2) : (error as Error).message;
+    const message =
+      error instanceof Error && error.message.startsWith(`${name}: `)
+        ? error.message.slice(name.length + 2)
+        : (error as Error).message;
     if (error instanceof ValidationError) {
       io.err(`eventor-bot query ${name}: ${message}\n`);
       return 2;
     }
     if (error instanceof EventorError) {
       const baseUrl = config.instance.baseUrl;
-      const hint = error.code === 'NotFound' && !/\/api$/.test(baseUrl) ? ` (EVENTOR_BASE_URL is ${baseUrl}: it must end in /api, e.g. https://eventor.orientering.se/api)` : '';
+      const hint =
+        error.code === 'NotFound' && !/\/api$/.test(baseUrl)
+          ? ` (EVENTOR_BASE_URL is ${baseUrl}: it must end in /api, e.g. https://eventor.orientering.se/api)`
+          : '';
       io.err(`eventor-bot query ${name}: ${error.name}: ${message}${hint}\n`);
       return 1;
     }

@@ -1,16 +1,21 @@
-import { rejectLeftovers, takeBoolean, takeString, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './io.js';
-import { startSandboxEventor, type SandboxEventor } from '../sandbox/eventor/server.js';
 import { startSandboxDiscord } from '../sandbox/discord/index.js';
+import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/server.js';
+import { type ParsedArgs, rejectLeftovers, takeBoolean, takeString, UsageError } from './args.js';
+import type { Io } from './io.js';
 
 function wholeNumber(name: string, text: string | undefined, max: number): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) > max) throw new UsageError(`--${name} must be a whole number from 0 to ${max}`);
+  if (!/^\d+$/.test(text) || Number(text) > max)
+    throw new UsageError(`--${name} must be a whole number from 0 to ${max}`);
   return Number(text);
 }
 
 /** Serves the sandbox Eventor until SIGINT or SIGTERM. */
-export async function runSandbox(args: ParsedArgs, io: Io, until: Promise<unknown> = shutdownSignal()): Promise<number> {
+export async function runSandbox(
+  args: ParsedArgs,
+  io: Io,
+  until: Promise<unknown> = shutdownSignal(),
+): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const port = wholeNumber('port', takeString(args.flags, 'port'), 65_535) ?? 0;
   const seed = wholeNumber('seed', takeString(args.flags, 'seed'), 2 ** 32 - 1);
@@ -24,7 +29,9 @@ export async function runSandbox(args: ParsedArgs, io: Io, until: Promise<unknow
     sandbox = await startSandboxEventor({ port, size, ...(seed === undefined ? {} : { seed }) });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      io.err(`eventor-bot sandbox: port ${port} is already in use; pick another with --port, or leave --port out for a free one\n`);
+      io.err(
+        `eventor-bot sandbox: port ${port} is already in use; pick another with --port, or leave --port out for a free one\n`,
+      );
       return 1;
     }
     throw error;
@@ -42,16 +49,18 @@ export async function runSandbox(args: ParsedArgs, io: Io, until: Promise<unknow
     const guild = discord.createGuild({ name: sandbox.dataset.homeClub.name });
     const channel = discord.createTextChannel(guild.id, { name: 'general' });
     const member = discord.createMember(guild.id, { username: 'member', globalName: 'A member', manageGuild: true });
-    io.out([
-      '# Paste into .env (with SECRET_KEY), then run: eventor-bot start',
-      `EVENTOR_BASE_URL=${sandbox.baseUrl}`,
-      `EVENTOR_API_KEY=${sandbox.apiKey}`,
-      `DISCORD_TOKEN=${discord.token}`,
-      `DISCORD_API_URL=${discord.restUrl}`,
-      `EVENTOR_DEFAULT_GUILDS=${guild.id}`,
-      `# Server '${guild.name}' ${guild.id}, channel #${channel.name} ${channel.id}, member ${member.username} ${member.id} (may manage the server)`,
-      '',
-    ].join('\n'));
+    io.out(
+      [
+        '# Paste into .env (with SECRET_KEY), then run: eventor-bot start',
+        `EVENTOR_BASE_URL=${sandbox.baseUrl}`,
+        `EVENTOR_API_KEY=${sandbox.apiKey}`,
+        `DISCORD_TOKEN=${discord.token}`,
+        `DISCORD_API_URL=${discord.restUrl}`,
+        `EVENTOR_DEFAULT_GUILDS=${guild.id}`,
+        `# Server '${guild.name}' ${guild.id}, channel #${channel.name} ${channel.id}, member ${member.username} ${member.id} (may manage the server)`,
+        '',
+      ].join('\n'),
+    );
     await until;
   } finally {
     await discord.close();

@@ -1,17 +1,22 @@
-import { rejectLeftovers, takeBoolean, UsageError, type ParsedArgs } from './args.js';
-import type { Io } from './io.js';
-import { loadDotEnv } from '../config/env.js';
+import { COMMANDS } from '../../commands/index.js';
+import { type RunningBot, startBot } from '../bot/bot.js';
 import { botConfigFromEnv } from '../bot/config.js';
-import { startBot, type RunningBot } from '../bot/bot.js';
+import { loadDotEnv } from '../config/env.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { StoreError } from '../store/database.js';
-import { COMMANDS } from '../../commands/index.js';
+import { type ParsedArgs, rejectLeftovers, takeBoolean, UsageError } from './args.js';
+import type { Io } from './io.js';
 
 /**
  * The bot as `start` and `tick` run it: configured from the environment (or `.env`), logging to
  * stderr. Null (after saying why) when the database or Discord's login refuses.
  */
-export async function startConfiguredBot(args: ParsedArgs, io: Io, command: string, options: { scheduler: boolean }): Promise<{ bot: RunningBot; log: Logger } | null> {
+export async function startConfiguredBot(
+  args: ParsedArgs,
+  io: Io,
+  command: string,
+  options: { scheduler: boolean },
+): Promise<{ bot: RunningBot; log: Logger } | null> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const initialiseDatabase = takeBoolean(args.flags, 'init-database');
   rejectLeftovers(args.flags);
@@ -32,7 +37,9 @@ export async function startConfiguredBot(args: ParsedArgs, io: Io, command: stri
     }
     const code = (error as { code?: string }).code;
     if (code === 'TokenInvalid' || code === 'DisallowedIntents') {
-      io.err(`eventor-bot ${command}: Discord refused to log in (${code}); check DISCORD_TOKEN and the bot's intents\n`);
+      io.err(
+        `eventor-bot ${command}: Discord refused to log in (${code}); check DISCORD_TOKEN and the bot's intents\n`,
+      );
       return null;
     }
     const discordProblem = discordLoginProblem(error, config.discordApiUrl);
@@ -45,19 +52,39 @@ export async function startConfiguredBot(args: ParsedArgs, io: Io, command: stri
   }
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
 
 /** Discord could not be reached, or what answered is not Discord's REST API: said with the address, in one line. */
 function discordLoginProblem(error: unknown, apiUrl: string): string | null {
   const status = (error as { status?: unknown }).status;
   if (typeof status === 'number') {
-    const hint = status === 404 ? ' (DISCORD_API_URL must be the REST base up to and including /api, e.g. https://discord.com/api)' : '';
+    const hint =
+      status === 404
+        ? ' (DISCORD_API_URL must be the REST base up to and including /api, e.g. https://discord.com/api)'
+        : '';
     return `Discord at ${apiUrl} answered ${status} when logging in${hint}`;
   }
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+  for (
+    let current: unknown = error, depth = 0;
+    current instanceof Error && depth < 4;
+    current = current.cause, depth++
+  ) {
     const code = (current as NodeJS.ErrnoException).code;
-    if (code && NETWORK_CODES.has(code)) return `cannot reach Discord at ${apiUrl} (${code}); check DISCORD_API_URL and the network`;
+    if (code && NETWORK_CODES.has(code))
+      return `cannot reach Discord at ${apiUrl} (${code}); check DISCORD_API_URL and the network`;
   }
   return null;
 }

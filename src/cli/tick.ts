@@ -1,7 +1,7 @@
+import { StoreError, writeProblem } from '../store/database.js';
 import type { ParsedArgs } from './args.js';
 import { type Io, oneLine } from './io.js';
 import { startConfiguredBot } from './start.js';
-import { StoreError, writeProblem } from '../store/database.js';
 
 /**
  * Runs every turned-on automatic post once, now, and exits: to check a new setup without waiting
@@ -17,7 +17,8 @@ export async function runTick(args: ParsedArgs, io: Io): Promise<number> {
   try {
     await bot.scheduler.tick(new Date(), { force: true });
     const failed = bot.scheduler.failedRuns;
-    if (failed > 0) failure = `${failed} run${failed === 1 ? '' : 's'} failed (see the log above); they are tried again on the next tick`;
+    if (failed > 0)
+      failure = `${failed} run${failed === 1 ? '' : 's'} failed (see the log above); they are tried again on the next tick`;
   } catch (error) {
     log.debug('tick failed', { error });
     const problem = writeProblem(error, bot.store.db.name);

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
-import { customInstance, INSTANCES, isInstanceName, type EventorInstance } from '../eventor/instances.js';
+import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
 import { isValidTimeZone } from '../time/zones.js';
 
@@ -20,7 +20,12 @@ export function loadDotEnv(dir = process.cwd()): string | null {
     process.loadEnvFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (error as Error).message;
+    const why =
+      code === 'EISDIR'
+        ? 'it is a folder, not a file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'no permission to read it'
+          : (error as Error).message;
     throw new ConfigError([`cannot read ${file}: ${why} (see .env.example)`]);
   }
   return file;
@@ -29,7 +34,11 @@ export function loadDotEnv(dir = process.cwd()): string | null {
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     // One problem, one line; several, a list.
-    super(problems.length === 1 ? `Configuration problem: ${problems[0]}` : `Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      problems.length === 1
+        ? `Configuration problem: ${problems[0]}`
+        : `Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
   }
 }
@@ -61,7 +70,8 @@ export function eventorUrlProblem(raw: string): string | null {
     return NOT_HTTP;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return NOT_HTTP;
-  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password (user:password@); the key goes in EVENTOR_API_KEY';
+  if (url.username !== '' || url.password !== '')
+    return 'must not contain a user name or password (user:password@); the key goes in EVENTOR_API_KEY';
   return null;
 }
 
@@ -74,9 +84,13 @@ export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Even
   if (baseUrl) {
     const problem = eventorUrlProblem(baseUrl);
     const timeZone = env.EVENTOR_TIME_ZONE?.trim();
-    if (timeZone && !isValidTimeZone(timeZone)) problems.push(`EVENTOR_TIME_ZONE '${timeZone.slice(0, 60)}' is not an IANA time zone (e.g. Europe/Stockholm)`);
+    if (timeZone && !isValidTimeZone(timeZone))
+      problems.push(`EVENTOR_TIME_ZONE '${timeZone.slice(0, 60)}' is not an IANA time zone (e.g. Europe/Stockholm)`);
     else if (problem === null) instance = customInstance(baseUrl, timeZone ? { nativeTimeZone: timeZone } : {});
-    if (problem !== null) problems.push(`EVENTOR_BASE_URL ${problem}${problem === NOT_HTTP ? ' (expected e.g. https://eventor.orientering.se/api)' : ''}`);
+    if (problem !== null)
+      problems.push(
+        `EVENTOR_BASE_URL ${problem}${problem === NOT_HTTP ? ' (expected e.g. https://eventor.orientering.se/api)' : ''}`,
+      );
   } else if (instanceName) {
     if (isInstanceName(instanceName)) instance = INSTANCES[instanceName];
     else problems.push(`EVENTOR_INSTANCE must be one of ${Object.keys(INSTANCES).join(', ')} (got '${instanceName}')`);
@@ -84,8 +98,9 @@ export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Even
     problems.push(`EVENTOR_INSTANCE (${Object.keys(INSTANCES).join(', ')}) or EVENTOR_BASE_URL must be set`);
   }
   const apiKey = env.EVENTOR_API_KEY?.trim() ?? '';
-  if (apiKey === '') problems.push('EVENTOR_API_KEY must be set (your club\'s Eventor API key)');
-  else if (!/^[\x21-\x7e]+$/.test(apiKey)) problems.push('EVENTOR_API_KEY contains spaces or characters an HTTP header cannot carry');
+  if (apiKey === '') problems.push("EVENTOR_API_KEY must be set (your club's Eventor API key)");
+  else if (!/^[\x21-\x7e]+$/.test(apiKey))
+    problems.push('EVENTOR_API_KEY contains spaces or characters an HTTP header cannot carry');
   let timeoutMs = 30_000;
   if (env.EVENTOR_TIMEOUT_MS !== undefined && env.EVENTOR_TIMEOUT_MS !== '') {
     const parsed = positiveInt.safeParse(env.EVENTOR_TIMEOUT_MS);
@@ -109,7 +124,9 @@ export function responseLimitScaleFromEnv(env: NodeJS.ProcessEnv, problems: stri
   if (raw === undefined || raw === '') return 1;
   const parsed = z.coerce.number().positive().max(MAX_RESPONSE_MB_CEILING).safeParse(raw);
   if (!parsed.success) {
-    problems.push(`EVENTOR_MAX_RESPONSE_MB must be a number of MiB above 0 and at most ${MAX_RESPONSE_MB_CEILING} (the largest answers' cap; default ${DEFAULT_LARGEST_RESPONSE_MIB})`);
+    problems.push(
+      `EVENTOR_MAX_RESPONSE_MB must be a number of MiB above 0 and at most ${MAX_RESPONSE_MB_CEILING} (the largest answers' cap; default ${DEFAULT_LARGEST_RESPONSE_MIB})`,
+    );
     return 1;
   }
   return parsed.data / DEFAULT_LARGEST_RESPONSE_MIB;

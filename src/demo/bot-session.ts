@@ -3,18 +3,25 @@
  * (`eventor-bot start`, configured only through its environment, as an operator would), and a
  * scripted session of members using the commands. Prints what Discord would show.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deployCommands } from '../bot/deploy.js';
 import { COMMANDS } from '../../commands/index.js';
-import { renderInteractionText, renderMessageText, renderTimestamps, startSandboxDiscord, type SandboxDiscord, type TimestampReader } from '../sandbox/discord/index.js';
+import { deployCommands } from '../bot/deploy.js';
+import {
+  renderInteractionText,
+  renderMessageText,
+  renderTimestamps,
+  type SandboxDiscord,
+  startSandboxDiscord,
+  type TimestampReader,
+} from '../sandbox/discord/index.js';
 import type { SandboxUser } from '../sandbox/discord/types.js';
-import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
+import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { Store } from '../store/store.js';
 
 /** Ids from the sandbox's data that the scripted steps refer to. */
@@ -83,8 +90,15 @@ export interface BotSessionOptions {
   onDataset?: (dataset: SandboxDataset) => void;
 }
 
-export async function runBotSession(steps: readonly DemoStep[], write: (line: string) => void, options: BotSessionOptions = {}): Promise<{ answered: number; total: number }> {
-  const eventor = await startSandboxEventor({ port: 0, ...(options.dataAround ? { dataAround: options.dataAround } : {}) });
+export async function runBotSession(
+  steps: readonly DemoStep[],
+  write: (line: string) => void,
+  options: BotSessionOptions = {},
+): Promise<{ answered: number; total: number }> {
+  const eventor = await startSandboxEventor({
+    port: 0,
+    ...(options.dataAround ? { dataAround: options.dataAround } : {}),
+  });
   options.onDataset?.(eventor.dataset);
   const discord: SandboxDiscord = await startSandboxDiscord({ port: 0 });
   const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-demo-'));
@@ -96,10 +110,18 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
     const users: Record<DemoStep['who'], SandboxUser> = {
       member: discord.createMember(guild.id, { username: 'astrid', globalName: 'Astrid', locale: 'en-GB' }),
       swedishMember: discord.createMember(guild.id, { username: 'sven', globalName: 'Sven', locale: 'sv-SE' }),
-      admin: discord.createMember(guild.id, { username: 'kassoren', globalName: 'Kassören', locale: 'sv-SE', manageGuild: true }),
+      admin: discord.createMember(guild.id, {
+        username: 'kassoren',
+        globalName: 'Kassören',
+        locale: 'sv-SE',
+        manageGuild: true,
+      }),
     };
     // What Discord shows for <#channel> and <@user> mentions.
-    const channelNames = new Map<string, string>([[channel.id, channel.name ?? 'allmänt'], ...Object.values(users).map((u): [string, string] => [u.id, u.username])]);
+    const channelNames = new Map<string, string>([
+      [channel.id, channel.name ?? 'allmänt'],
+      ...Object.values(users).map((u): [string, string] => [u.id, u.username]),
+    ]);
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: guild.id });
     const facts = demoFacts(eventor.dataset, Date.now());
     const databasePath = path.join(dir, 'eventor-bot.sqlite');
@@ -127,7 +149,9 @@ export async function runBotSession(steps: readonly DemoStep[], write: (line: st
       },
     });
     await waitForReady(bot, 30_000, stderr);
-    write(`The bot runs as its own process (pid ${bot.pid}), logged in to the sandbox Discord; server "${guild.name}", channel #${channelNames.get(channel.id)}.`);
+    write(
+      `The bot runs as its own process (pid ${bot.pid}), logged in to the sandbox Discord; server "${guild.name}", channel #${channelNames.get(channel.id)}.`,
+    );
 
     for (const step of steps) {
       const dmsBefore = discord.dms(users[step.who]).length;
@@ -178,16 +202,35 @@ export function demoFacts(dataset: SandboxDataset, now: number): DemoFacts {
   const startOf = (e: SandboxEvent) => Date.parse(e.event.start ?? '');
   const clubIn = (e: SandboxEvent, list: 'startList' | 'resultList') =>
     (dataset.details(e)[list]?.classes ?? []).some((c) => c.persons.some((p) => p.organisation?.id === home));
-  const upcoming = dataset.events.filter((e) => startOf(e) > now && e.event.status !== 'canceled').sort((a, b) => startOf(a) - startOf(b));
-  const withEntries = upcoming.find((e) => dataset.entriesAt(e).some((x) => x.competitor?.organisation?.id === home)) ?? upcoming[0];
+  const upcoming = dataset.events
+    .filter((e) => startOf(e) > now && e.event.status !== 'canceled')
+    .sort((a, b) => startOf(a) - startOf(b));
+  const withEntries =
+    upcoming.find((e) => dataset.entriesAt(e).some((x) => x.competitor?.organisation?.id === home)) ?? upcoming[0];
   const withStarts = upcoming.find((e) => dataset.hasStartList(e.id) && clubIn(e, 'startList'));
-  const past = dataset.events.filter((e) => startOf(e) < now && dataset.hasResults(e.id) && e.event.races.length === 1 && clubIn(e, 'resultList')).sort((a, b) => startOf(b) - startOf(a));
+  const past = dataset.events
+    .filter(
+      (e) => startOf(e) < now && dataset.hasResults(e.id) && e.event.races.length === 1 && clubIn(e, 'resultList'),
+    )
+    .sort((a, b) => startOf(b) - startOf(a));
   const results = past[0];
   if (!withEntries || !withStarts || !results) throw new Error('the sandbox data lacks an event the demo needs');
-  const runner = dataset.details(results).resultList!.classes.flatMap((c) => c.persons).find((p) => p.organisation?.id === home && p.person?.id);
-  const activity = dataset.activities.find((a) => a.organisationId === home && Date.parse(a.startTime ?? '') > now) ?? dataset.activities[0];
-  if (!runner?.person?.id || !activity) throw new Error('the sandbox data lacks a member or an activity the demo needs');
-  return { upcomingEventId: withEntries.id, startListEventId: withStarts.id, resultsEventId: results.id, activityId: activity.id, linkedPersonId: runner.person.id };
+  const runner = dataset
+    .details(results)
+    .resultList!.classes.flatMap((c) => c.persons)
+    .find((p) => p.organisation?.id === home && p.person?.id);
+  const activity =
+    dataset.activities.find((a) => a.organisationId === home && Date.parse(a.startTime ?? '') > now) ??
+    dataset.activities[0];
+  if (!runner?.person?.id || !activity)
+    throw new Error('the sandbox data lacks a member or an activity the demo needs');
+  return {
+    upcomingEventId: withEntries.id,
+    startListEventId: withStarts.id,
+    resultsEventId: results.id,
+    activityId: activity.id,
+    linkedPersonId: runner.person.id,
+  };
 }
 
 /** Login links log their holder in: even the sandbox's are not printed. */

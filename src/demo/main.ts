@@ -12,12 +12,25 @@ import { formatElapsed } from '../eventor/time.js';
 import { formatBehind, formatPlace, formatStatus, personNameText } from '../render/index.js';
 import type { SandboxDataset } from '../sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
-import { runBotSession, type DemoStep } from './bot-session.js';
+import { type DemoStep, runBotSession } from './bot-session.js';
 import { runSchedulerSession } from './scheduler-session.js';
 
 const TIME_ZONE = 'Europe/Stockholm';
-const when = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-const day = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+const when = new Intl.DateTimeFormat('en-GB', {
+  timeZone: TIME_ZONE,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+const day = new Intl.DateTimeFormat('en-GB', {
+  timeZone: TIME_ZONE,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
 
 function nextDeadline(event: Event, now: number): string {
   const next = event.entryDeadlines.find((d) => Date.parse(d) > now);
@@ -34,7 +47,10 @@ export interface DemoOptions {
   onDataset?: (part: 1 | 2 | 3, dataset: SandboxDataset) => void;
 }
 
-export async function runDemo(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`), options: DemoOptions = {}): Promise<number> {
+export async function runDemo(
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  options: DemoOptions = {},
+): Promise<number> {
   const dataAround = options.dataAround ?? new Date();
   const sandbox = await startSandboxEventor({ port: 0, dataAround });
   options.onDataset?.(1, sandbox.dataset);
@@ -53,7 +69,9 @@ export async function runDemo(write: (line: string) => void = (line) => process.
   try {
     const now = dataAround.getTime();
     const club = await client.organisationForApiKey();
-    write(`eventor-bot demo\n\n=== Part 1: the Eventor client against the sandbox Eventor at ${sandbox.baseUrl}, API key of ${club.name}`);
+    write(
+      `eventor-bot demo\n\n=== Part 1: the Eventor client against the sandbox Eventor at ${sandbox.baseUrl}, API key of ${club.name}`,
+    );
 
     await step('Upcoming events in the next 30 days, with entry deadlines', async () => {
       const events = await client.events({
@@ -65,34 +83,52 @@ export async function runDemo(write: (line: string) => void = (line) => process.
       // The events list names organisers by id only; one organisations call names them all.
       const names = new Map((await client.organisations()).map((o) => [o.id, o.shortName ?? o.name]));
       for (const event of events.slice(0, 12)) {
-        const organisers = event.organisers.map((o) => o.name ?? (o.id ? names.get(o.id) ?? o.id : '?')).join(', ');
-        write(`   ${event.start ? day.format(new Date(event.start)) : 'date not set'}  ${event.name}  (${event.classification}, ${organisers})  ${event.status === 'canceled' ? 'CANCELLED' : nextDeadline(event, now)}`);
+        const organisers = event.organisers.map((o) => o.name ?? (o.id ? (names.get(o.id) ?? o.id) : '?')).join(', ');
+        write(
+          `   ${event.start ? day.format(new Date(event.start)) : 'date not set'}  ${event.name}  (${event.classification}, ${organisers})  ${event.status === 'canceled' ? 'CANCELLED' : nextDeadline(event, now)}`,
+        );
       }
       if (events.length > 12) write(`   … and ${events.length - 12} more`);
     });
 
     await step(`Entries of ${club.name} in upcoming events`, async () => {
-      const entries = await client.entries({ organisationIds: [club.id], fromEventDate: new Date(now), includeEventElement: true, includePersonElement: true });
+      const entries = await client.entries({
+        organisationIds: [club.id],
+        fromEventDate: new Date(now),
+        includeEventElement: true,
+        includePersonElement: true,
+      });
       if (entries.length === 0) throw new Error('the club has no entries');
       const byEvent = new Map<string, { name: string; people: string[] }>();
       for (const entry of entries) {
         const key = entry.event.id ?? '?';
-        const group = byEvent.get(key) ?? { name: entry.event.event?.name ?? entry.event.name ?? `event ${key}`, people: [] };
+        const group = byEvent.get(key) ?? {
+          name: entry.event.event?.name ?? entry.event.name ?? `event ${key}`,
+          people: [],
+        };
         const person = entry.competitor?.person;
-        group.people.push(person ? personNameText(person.name) : entry.team?.name ?? 'unknown');
+        group.people.push(person ? personNameText(person.name) : (entry.team?.name ?? 'unknown'));
         byEvent.set(key, group);
       }
       for (const { name, people } of [...byEvent.values()].slice(0, 6)) {
-        write(`   ${name}: ${people.length} entered (${people.slice(0, 5).join(', ')}${people.length > 5 ? ', …' : ''})`);
+        write(
+          `   ${name}: ${people.length} entered (${people.slice(0, 5).join(', ')}${people.length > 5 ? ', …' : ''})`,
+        );
       }
     });
 
     await step(`Latest results of ${club.name}, with splits`, async () => {
       const past = await client.events({ fromDate: new Date(now - 60 * millisecondsInDay), toDate: new Date(now) });
-      const candidates = past.filter((e) => e.status === 'completed' || e.status === 'reported').sort((a, b) => (b.start ?? '').localeCompare(a.start ?? ''));
+      const candidates = past
+        .filter((e) => e.status === 'completed' || e.status === 'reported')
+        .sort((a, b) => (b.start ?? '').localeCompare(a.start ?? ''));
       let list: ResultList | null = null;
       for (const event of candidates.slice(0, 10)) {
-        const found = await client.organisationResults({ organisationIds: [club.id], eventId: event.id, includeSplitTimes: true });
+        const found = await client.organisationResults({
+          organisationIds: [club.id],
+          eventId: event.id,
+          includeSplitTimes: true,
+        });
         if (found.classes.some((c) => c.persons.length > 0)) {
           list = found;
           break;
@@ -106,13 +142,23 @@ export async function runDemo(write: (line: string) => void = (line) => process.
         for (const person of cls.persons.slice(0, 4)) {
           const result = person.results[0];
           if (!result || !person.person) continue;
-          const place = result.status === 'OK' ? formatPlace(result.position) || '-.' : formatStatus(result.status, 'en') || result.status;
+          const place =
+            result.status === 'OK'
+              ? formatPlace(result.position) || '-.'
+              : formatStatus(result.status, 'en') || result.status;
           const time = result.time === null ? '' : formatElapsed(result.time);
           const behind = formatBehind(result.timeBehind);
-          write(`     ${place.padEnd(6)} ${personNameText(person.person.name).padEnd(28)} ${time}${behind ? ` ${behind}` : ''}`);
+          write(
+            `     ${place.padEnd(6)} ${personNameText(person.person.name).padEnd(28)} ${time}${behind ? ` ${behind}` : ''}`,
+          );
           if (!shownSplits && result.splits.length > 0) {
             shownSplits = true;
-            write(`            splits: ${result.splits.slice(0, 8).map((s) => `${s.controlCode} ${s.time === null ? '--' : formatElapsed(s.time)}`).join(' · ')}${result.splits.length > 8 ? ' …' : ''}`);
+            write(
+              `            splits: ${result.splits
+                .slice(0, 8)
+                .map((s) => `${s.controlCode} ${s.time === null ? '--' : formatElapsed(s.time)}`)
+                .join(' · ')}${result.splits.length > 8 ? ' …' : ''}`,
+            );
           }
         }
       }
@@ -126,16 +172,24 @@ export async function runDemo(write: (line: string) => void = (line) => process.
   write(`\n${steps.length - failed.length} of ${steps.length} Eventor steps answered.`);
 
   write('\n\n=== Part 2: the bot in a Discord server (sandbox Discord, transcript of what members see)');
-  const session = await runBotSession(DEMO_SESSION, write, { dataAround, ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(2, dataset) } : {}) });
+  const session = await runBotSession(DEMO_SESSION, write, {
+    dataAround,
+    ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(2, dataset) } : {}),
+  });
   write(`\n${session.answered} of ${session.total} commands answered.`);
 
   write('\n\n=== Part 3: automatic posts through a race weekend (the feed scheduler on a simulated clock)');
   let scheduled = false;
   try {
     // The same data as parts 1 and 2: the race weekend followed is one of the events they showed, on its date.
-    const part3 = await runSchedulerSession(write, { base: dataAround, ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(3, dataset) } : {}) });
+    const part3 = await runSchedulerSession(write, {
+      base: dataAround,
+      ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(3, dataset) } : {}),
+    });
     const edits = part3.posts.reduce((n, p) => n + p.edits.length, 0);
-    write(`${part3.posts.length} posts and ${edits} edit${edits === 1 ? '' : 's'} by the bot; ${part3.problems.length === 0 ? 'every expected post appeared, once' : `${part3.problems.length} problem(s)`}.`);
+    write(
+      `${part3.posts.length} posts and ${edits} edit${edits === 1 ? '' : 's'} by the bot; ${part3.problems.length === 0 ? 'every expected post appeared, once' : `${part3.problems.length} problem(s)`}.`,
+    );
     scheduled = part3.problems.length === 0;
   } catch (error) {
     write(`   FAILED: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
@@ -157,7 +211,12 @@ export const DEMO_SESSION: readonly DemoStep[] = [
   { who: 'member', locale: 'en-GB', name: 'starts' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'starts', options: (f) => ({ event: f.startListEventId }) },
   { who: 'member', locale: 'en-GB', name: 'results', options: () => ({ splits: true }) },
-  { who: 'swedishMember', locale: 'sv-SE', name: 'results', options: (f) => ({ event: f.resultsEventId, splits: true, top: 3 }) },
+  {
+    who: 'swedishMember',
+    locale: 'sv-SE',
+    name: 'results',
+    options: (f) => ({ event: f.resultsEventId, splits: true, top: 3 }),
+  },
   { who: 'member', locale: 'en-GB', name: 'activities' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'activity', options: (f) => ({ activity: f.activityId }) },
   { who: 'member', locale: 'en-GB', name: 'whoami' },

@@ -11,16 +11,25 @@
  * results here, at the times an organiser would publish them, and then a correction; the
  * transcript says so each time.
  */
-import { millisecondsInDay as DAY, millisecondsInHour as HOUR, millisecondsInMinute as MINUTE } from 'date-fns/constants';
-import { FeedSettingsStore } from '../feeds/settings.js';
-import { formatElapsed } from '../eventor/time.js';
-import { addDays, localToday, weekdayOf } from '../time/days.js';
-import { localToInstant } from '../time/zones.js';
+import {
+  millisecondsInDay as DAY,
+  millisecondsInHour as HOUR,
+  millisecondsInMinute as MINUTE,
+} from 'date-fns/constants';
 import type { PersonResult } from '../eventor/model.js';
-import { renderInteractionText, renderMessageText, type MessageView, type TimestampReader } from '../sandbox/discord/index.js';
+import { formatElapsed } from '../eventor/time.js';
+import { FeedSettingsStore } from '../feeds/settings.js';
+import {
+  type MessageView,
+  renderInteractionText,
+  renderMessageText,
+  type TimestampReader,
+} from '../sandbox/discord/index.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
-import { startLoopbackWorld, type LoopbackWorld } from '../sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../sandbox/world.js';
+import { addDays, localToday, weekdayOf } from '../time/days.js';
+import { localToInstant } from '../time/zones.js';
 import { humanize, indent } from './bot-session.js';
 
 const ZONE = SANDBOX_TIME_ZONE;
@@ -29,7 +38,15 @@ export const SCHEDULER_DEMO_BASE = new Date('2026-10-01T10:00:00Z');
 /** At most this many scheduler ticks (the walk below takes about 900). */
 const MAX_TICKS = 3_000;
 
-const stamp = new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const stamp = new Intl.DateTimeFormat('en-GB', {
+  timeZone: ZONE,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 const dayName = new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, weekday: 'long', day: 'numeric', month: 'long' });
 
 /** One message the bot made in a feed channel, as the transcript showed it. */
@@ -77,11 +94,15 @@ const clubEntryCount = (dataset: SandboxDataset, ev: SandboxEvent): number =>
  */
 export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BASE): SandboxEvent {
   const candidates = dataset.events
-    .filter((ev) => ev.shape === 'single' && ev.event.status !== 'canceled' && ev.syntheticRunners === 0 && ev.event.start !== null)
+    .filter(
+      (ev) =>
+        ev.shape === 'single' && ev.event.status !== 'canceled' && ev.syntheticRunners === 0 && ev.event.start !== null,
+    )
     .filter((ev) => Date.parse(ev.event.start!) > base.getTime() + 9 * DAY)
     .sort((a, b) => Date.parse(a.event.start!) - Date.parse(b.event.start!))
     .filter((ev) => clubEntryCount(dataset, ev) > 0);
-  const weekend = (ev: SandboxEvent): boolean => [0, 6].includes(weekdayOf(localToday(new Date(ev.event.start!), ZONE)));
+  const weekend = (ev: SandboxEvent): boolean =>
+    [0, 6].includes(weekdayOf(localToday(new Date(ev.event.start!), ZONE)));
   const correctable = (ev: SandboxEvent): boolean => correctionIn(dataset, fullDetails(dataset, ev)) !== null;
   // A weekend race when the data has one in reach, else the first race (some days' data has none).
   const race = candidates.find((ev) => weekend(ev) && correctable(ev)) ?? candidates.find(correctable);
@@ -109,7 +130,10 @@ function fullDetails(dataset: SandboxDataset, ev: SandboxEvent): Materialized {
  * results on later (and regenerating) would also change its entries and start times. The race is
  * therefore made once with everything, and what is published is revealed step by step.
  */
-export function stageRace(dataset: SandboxDataset, ev: SandboxEvent): { full: Materialized; publishStartList(): void; publishResults(): void } {
+export function stageRace(
+  dataset: SandboxDataset,
+  ev: SandboxEvent,
+): { full: Materialized; publishStartList(): void; publishResults(): void } {
   ev.hasStartList = true;
   ev.hasResults = true;
   ev.materialized = null;
@@ -142,13 +166,22 @@ function correctionIn(dataset: SandboxDataset, full: Materialized): Correction |
   let best: Correction | null = null;
   for (const cls of full.resultList?.classes ?? []) {
     const winnerTime = cls.persons.find((p) => p.results[0]?.position === 1)?.results[0]?.time;
-    const runner = cls.persons.find((p: PersonResult) => p.organisation?.id === home && p.person?.id && p.results[0]?.status === 'OK' && (p.results[0].position ?? 0) > 1);
+    const runner = cls.persons.find(
+      (p: PersonResult) =>
+        p.organisation?.id === home &&
+        p.person?.id &&
+        p.results[0]?.status === 'OK' &&
+        (p.results[0].position ?? 0) > 1,
+    );
     const time = runner?.results[0]?.time;
     if (!runner || winnerTime == null || time == null) continue;
     if (best !== null && time - (winnerTime - 4) >= best.from - best.to) continue;
     best = {
-      personId: runner.person!.id!, name: `${runner.person!.name.given} ${runner.person!.name.family}`, className: cls.class.name,
-      from: time, to: winnerTime - 4,
+      personId: runner.person!.id!,
+      name: `${runner.person!.name.given} ${runner.person!.name.family}`,
+      className: cls.class.name,
+      from: time,
+      to: winnerTime - 4,
     };
   }
   return best;
@@ -166,7 +199,8 @@ export function lineDiff(before: string, after: string): string[] {
   const b = after.split('\n');
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   }
   const out: string[] = [];
   let i = 0;
@@ -182,7 +216,6 @@ export function lineDiff(before: string, after: string): string[] {
   return out;
 }
 
-
 export interface SchedulerSessionOptions {
   /** The sandbox's "now", which its data is made around and the walk starts after (default SCHEDULER_DEMO_BASE). */
   base?: Date;
@@ -190,7 +223,10 @@ export interface SchedulerSessionOptions {
   onDataset?: (dataset: SandboxDataset) => void;
 }
 
-export async function runSchedulerSession(write: (line: string) => void, options: SchedulerSessionOptions = {}): Promise<SchedulerSessionResult> {
+export async function runSchedulerSession(
+  write: (line: string) => void,
+  options: SchedulerSessionOptions = {},
+): Promise<SchedulerSessionResult> {
   const base = options.base ?? SCHEDULER_DEMO_BASE;
   let clock = base;
   const world: LoopbackWorld = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
@@ -211,7 +247,8 @@ export async function runSchedulerSession(write: (line: string) => void, options
       startlists: { id: '', name: 'startlistor' },
       results: { id: '', name: 'resultat' },
     };
-    for (const kind of Object.keys(channels) as Kind[]) channels[kind].id = world.discord.createTextChannel(guildId, { name: channels[kind].name }).id;
+    for (const kind of Object.keys(channels) as Kind[])
+      channels[kind].id = world.discord.createTextChannel(guildId, { name: channels[kind].name }).id;
     const names = new Map<string, string>([
       [world.channel.id, world.channel.name ?? 'allmänt'],
       ...Object.values(channels).map((c): [string, string] => [c.id, c.name]),
@@ -224,20 +261,39 @@ export async function runSchedulerSession(write: (line: string) => void, options
      */
     // The channels are read by Astrid, whose Discord speaks British English, in the club's zone.
     const reader = (): TimestampReader => ({ locale: 'en-GB', timeZone: ZONE, now: clock.getTime() });
-    const show = (text: string): string => humanize(text, reader(), names)
-      .replaceAll(origin, 'http://127.0.0.1:<port>')
-      .replace(/(?<=· |-# |^> )eb[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/gm, '<ref>');
+    const show = (text: string): string =>
+      humanize(text, reader(), names)
+        .replaceAll(origin, 'http://127.0.0.1:<port>')
+        .replace(/(?<=· |-# |^> )eb[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/gm, '<ref>');
 
     const from = localAt(raceDate, -8, '12:00');
     const end = localAt(raceDate, 2, '00:00');
-    write(`The loopback world (sandbox Eventor, sandbox Discord, the real bot in this process) on a simulated clock; times are ${ZONE}.`);
-    write(`The race followed: ${race.name} (${race.event.classification} level), ${dayName.format(raceStart)} at ${stamp.format(raceStart).slice(-5)}, with entries from ${dataset.homeClub.name}; the club's other races that week stay without start lists and results in the sandbox.`);
-    write(`The clock starts ${stamp.format(from)} and runs to ${stamp.format(end)}: an hour at a time, every 15 minutes in the two days before the race, every 5 minutes on race day and the day after (the scheduler's own cadence there).`);
+    write(
+      `The loopback world (sandbox Eventor, sandbox Discord, the real bot in this process) on a simulated clock; times are ${ZONE}.`,
+    );
+    write(
+      `The race followed: ${race.name} (${race.event.classification} level), ${dayName.format(raceStart)} at ${stamp.format(raceStart).slice(-5)}, with entries from ${dataset.homeClub.name}; the club's other races that week stay without start lists and results in the sandbox.`,
+    );
+    write(
+      `The clock starts ${stamp.format(from)} and runs to ${stamp.format(end)}: an hour at a time, every 15 minutes in the two days before the race, every 5 minutes on race day and the day after (the scheduler's own cadence there).`,
+    );
 
     // The admin turns the feeds on, one channel each, and keeps the night quiet.
     clock = from;
-    const admin = async (subcommand: string, options: Record<string, string | number | boolean>, name = 'feeds'): Promise<void> => {
-      const handle = world.discord.runCommand({ guildId, channelId: world.channel.id, user: world.admin, locale: 'en-GB', name, subcommand, options });
+    const admin = async (
+      subcommand: string,
+      options: Record<string, string | number | boolean>,
+      name = 'feeds',
+    ): Promise<void> => {
+      const handle = world.discord.runCommand({
+        guildId,
+        channelId: world.channel.id,
+        user: world.admin,
+        locale: 'en-GB',
+        name,
+        subcommand,
+        options,
+      });
       let line = renderInteractionText(handle.payload);
       for (const c of Object.values(channels)) line = line.replace(`channel: ${c.id}`, `channel: #${c.name}`);
       write(`\n── [${stamp.format(clock)}] ${line}`);
@@ -256,7 +312,12 @@ export async function runSchedulerSession(write: (line: string) => void, options
 
     // What happens in the sandbox Eventor, at the times an organiser would do it.
     const correction = pickCorrection(dataset, stage.full);
-    corrected.what = { name: correction.name, className: correction.className, from: correction.from, to: correction.to };
+    corrected.what = {
+      name: correction.name,
+      className: correction.className,
+      from: correction.from,
+      to: correction.to,
+    };
     const happenings: Array<{ at: Date; note: string; act: () => void }> = [
       {
         at: localAt(raceDate, -1, '12:00'),
@@ -286,7 +347,16 @@ export async function runSchedulerSession(write: (line: string) => void, options
           const text = show(renderMessageText(message, { reader: reader() }));
           const known = seen.get(message.id);
           if (!known) {
-            const post = { kind, channel: channels[kind].name, messageId: message.id, at: clock.toISOString(), text, finalText: text, edits: [], revisions: message.edits.length };
+            const post = {
+              kind,
+              channel: channels[kind].name,
+              messageId: message.id,
+              at: clock.toISOString(),
+              text,
+              finalText: text,
+              edits: [],
+              revisions: message.edits.length,
+            };
             seen.set(message.id, post);
             posts.push(post);
             write(`\n── [${stamp.format(clock)}] #${channels[kind].name}, a new post:`);
@@ -296,8 +366,15 @@ export async function runSchedulerSession(write: (line: string) => void, options
             known.revisions = message.edits.length;
             known.edits.push(clock.toISOString());
             known.finalText = text;
-            write(`\n── [${stamp.format(clock)}] #${channels[kind].name}, the bot edited its post of ${stamp.format(new Date(known.at))} ("-" gone, "+" new):`);
-            write(indent([text.split('\n')[0]!, ...lineDiff(before, show(renderMessageText(message, { header: false, reader: reader() })))]));
+            write(
+              `\n── [${stamp.format(clock)}] #${channels[kind].name}, the bot edited its post of ${stamp.format(new Date(known.at))} ("-" gone, "+" new):`,
+            );
+            write(
+              indent([
+                text.split('\n')[0]!,
+                ...lineDiff(before, show(renderMessageText(message, { header: false, reader: reader() }))),
+              ]),
+            );
           }
         }
       }
@@ -319,27 +396,44 @@ export async function runSchedulerSession(write: (line: string) => void, options
       ticks++;
       collect();
     }
-    write(`\nThe clock reached ${stamp.format(clock)} after ${ticks} scheduler ticks; ${world.eventor.requests.count()} Eventor requests in all.`);
+    write(
+      `\nThe clock reached ${stamp.format(clock)} after ${ticks} scheduler ticks; ${world.eventor.requests.count()} Eventor requests in all.`,
+    );
 
     // What the walk should have shown.
     const about = (post: SchedulerPost): boolean => post.finalText.includes(race.name);
     const mine = (kind: Kind): SchedulerPost[] => posts.filter((p) => p.kind === kind && about(p));
     if (happenings.length > 0) problems.push(`${happenings.length} sandbox changes never happened`);
-    if (!mine('reminders').some((p) => p.text.includes('Log in to Eventor') && /from the club|entered/.test(p.text))) problems.push('no entry-deadline reminder with the club count and the login button');
-    if (mine('startlists').length !== 1) problems.push(`${mine('startlists').length} start-list posts for the race, not 1`);
+    if (!mine('reminders').some((p) => p.text.includes('Log in to Eventor') && /from the club|entered/.test(p.text)))
+      problems.push('no entry-deadline reminder with the club count and the login button');
+    if (mine('startlists').length !== 1)
+      problems.push(`${mine('startlists').length} start-list posts for the race, not 1`);
     const results = mine('results');
     if (results.length !== 1) problems.push(`${results.length} results posts for the race, not 1`);
-    else if (results[0]!.edits.length !== 1 || corrected.at === null || results[0]!.edits[0]! < corrected.at) problems.push('the results post was not edited once after the correction');
+    else if (results[0]!.edits.length !== 1 || corrected.at === null || results[0]!.edits[0]! < corrected.at)
+      problems.push('the results post was not edited once after the correction');
     const texts = posts.map((p) => `${p.channel}\n${p.text}`);
     if (new Set(texts).size !== texts.length) problems.push('a post appeared twice');
     for (const kind of Object.keys(channels) as Kind[]) {
-      if (world.discord.messages(channels[kind].id).length !== posts.filter((p) => p.kind === kind).length) problems.push(`#${channels[kind].name} holds messages the transcript did not show`);
+      if (world.discord.messages(channels[kind].id).length !== posts.filter((p) => p.kind === kind).length)
+        problems.push(`#${channels[kind].name} holds messages the transcript did not show`);
     }
     if (problems.length > 0) for (const problem of problems) write(`   PROBLEM: ${problem}`);
     return {
       event: { id: race.id, name: race.name, start: race.event.start! },
-      posts: posts.map(({ kind, channel, messageId, at, text, finalText, edits }) => ({ kind, channel, messageId, at, text, finalText, edits })),
-      correction: corrected.what, correctedAt: corrected.at, ticks, problems,
+      posts: posts.map(({ kind, channel, messageId, at, text, finalText, edits }) => ({
+        kind,
+        channel,
+        messageId,
+        at,
+        text,
+        finalText,
+        edits,
+      })),
+      correction: corrected.what,
+      correctedAt: corrected.at,
+      ticks,
+      problems,
     };
   } finally {
     await world.close();

@@ -7,7 +7,16 @@
 import { HttpTransport, type TransportOptions } from './http.js';
 import type { EventorInstance } from './instances.js';
 import type { Competitor } from './model.js';
-import { OPERATIONS, isKeyIndependent, parseResponse, prepareRequest, type OperationDef, type OperationName, type OperationParams, type OperationResult } from './operations.js';
+import {
+  isKeyIndependent,
+  OPERATIONS,
+  type OperationDef,
+  type OperationName,
+  type OperationParams,
+  type OperationResult,
+  parseResponse,
+  prepareRequest,
+} from './operations.js';
 
 /** The client's options are the transport's: instance, key, timeouts, retries, cache, hooks. */
 export type EventorClientOptions = TransportOptions;
@@ -44,7 +53,11 @@ export class EventorClient {
   }
 
   /** Like call, and says whether the answer came from the cache, a shared request or stale data. */
-  async callWithMeta<N extends OperationName>(name: N, params?: Params<N>, options: CallOptions = {}): Promise<{ data: Result<N>; meta: CallMeta }> {
+  async callWithMeta<N extends OperationName>(
+    name: N,
+    params?: Params<N>,
+    options: CallOptions = {},
+  ): Promise<{ data: Result<N>; meta: CallMeta }> {
     const prepared = prepareRequest(name, params);
     const def = OPERATIONS[name] as OperationDef;
     const context = { timeZone: this.transport.nativeTimeZone, nativeTimeZone: this.instance.nativeTimeZone };
@@ -66,7 +79,10 @@ export class EventorClient {
     if (def.invalidates.length > 0) this.transport.invalidate(def.invalidates);
     // The value is deep-frozen (shared by every caller: http.ts); the domain types say so once
     // their callers take read-only values (issue 11 §5), until then this cast states it.
-    return { data: result.value as Result<N>, meta: { fromCache: result.fromCache, coalesced: result.coalesced, stale: result.stale } };
+    return {
+      data: result.value as Result<N>,
+      meta: { fromCache: result.fromCache, coalesced: result.coalesced, stale: result.stale },
+    };
   }
 
   events(params: Params<'events'> = {}): Promise<Result<'events'>> {

@@ -22,7 +22,10 @@ export abstract class EventorError extends Error {
   readonly operation: string | undefined;
 
   constructor(message: string, options: { operation?: string | undefined; cause?: unknown } = {}) {
-    super(options.operation ? `${options.operation}: ${message}` : message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      options.operation ? `${options.operation}: ${message}` : message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = new.target.name;
     this.operation = options.operation;
   }
@@ -32,7 +35,11 @@ export abstract class EventorError extends Error {
 export class ValidationError extends EventorError {
   readonly code = 'ValidationError';
   readonly transient = false;
-  constructor(readonly parameter: string, problem: string, options: { operation?: string } = {}) {
+  constructor(
+    readonly parameter: string,
+    problem: string,
+    options: { operation?: string } = {},
+  ) {
     super(`invalid parameter '${parameter}': ${problem}`, options);
   }
 }
@@ -67,8 +74,14 @@ export class NotFound extends EventorError {
 export class RateLimited extends EventorError {
   readonly code = 'RateLimited';
   readonly transient = true;
-  constructor(readonly retryAfterSeconds: number | null, options: { operation?: string } = {}) {
-    super(`Eventor is rate limiting this key${retryAfterSeconds === null ? '' : ` (retry after ${retryAfterSeconds} s)`}`, options);
+  constructor(
+    readonly retryAfterSeconds: number | null,
+    options: { operation?: string } = {},
+  ) {
+    super(
+      `Eventor is rate limiting this key${retryAfterSeconds === null ? '' : ` (retry after ${retryAfterSeconds} s)`}`,
+      options,
+    );
   }
 }
 
@@ -76,7 +89,10 @@ export class RateLimited extends EventorError {
 export class Upstream extends EventorError {
   readonly code = 'Upstream';
   readonly transient = true;
-  constructor(readonly status: number, options: { operation?: string } = {}) {
+  constructor(
+    readonly status: number,
+    options: { operation?: string } = {},
+  ) {
     super(`Eventor answered HTTP ${status}`, options);
   }
 }
@@ -93,7 +109,10 @@ export class Unreachable extends EventorError {
 export class Timeout extends EventorError {
   readonly code = 'Timeout';
   readonly transient = true;
-  constructor(readonly timeoutMs: number, options: { operation?: string } = {}) {
+  constructor(
+    readonly timeoutMs: number,
+    options: { operation?: string } = {},
+  ) {
     super(`Eventor did not answer within ${Math.round(timeoutMs / 1000)} s`, options);
   }
 }
@@ -105,7 +124,11 @@ export class Timeout extends EventorError {
 export class InvalidResponse extends EventorError {
   readonly code = 'InvalidResponse';
   readonly transient = true;
-  constructor(readonly problem: string, readonly path: string | null = null, options: { operation?: string; cause?: unknown } = {}) {
+  constructor(
+    readonly problem: string,
+    readonly path: string | null = null,
+    options: { operation?: string; cause?: unknown } = {},
+  ) {
     super(`unusable response: ${problem}${path ? ` at ${path}` : ''}`, options);
   }
 }
@@ -124,7 +147,10 @@ export class ResponseTooLarge extends EventorError {
     readonly declaredBytes: number | null,
     options: { operation?: string } = {},
   ) {
-    super(`the answer is larger than the ${formatMiB(limitBytes)} allowed for this operation${declaredBytes === null ? '' : ` (Content-Length ${formatMiB(declaredBytes)})`}; the rest was not read`, options);
+    super(
+      `the answer is larger than the ${formatMiB(limitBytes)} allowed for this operation${declaredBytes === null ? '' : ` (Content-Length ${formatMiB(declaredBytes)})`}; the rest was not read`,
+      options,
+    );
   }
 }
 

@@ -39,9 +39,16 @@ import {
   ValidationError,
 } from './errors.js';
 import type { EventorInstance } from './instances.js';
-import { type AnswerFetch, type CachedAnswer, type DeepReadonly, deepFreeze, nonNegativeInt, SharedResponseCache } from './response-cache.js';
+import {
+  type AnswerFetch,
+  type CachedAnswer,
+  type DeepReadonly,
+  deepFreeze,
+  nonNegativeInt,
+  SharedResponseCache,
+} from './response-cache.js';
 
-export { type DeepReadonly, SharedResponseCache, type SharedCacheOptions } from './response-cache.js';
+export { type DeepReadonly, type SharedCacheOptions, SharedResponseCache } from './response-cache.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -66,7 +73,10 @@ function readOwnVersion(): string {
     let dir = new URL('.', import.meta.url);
     for (let i = 0; i < 6; i++) {
       try {
-        const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: unknown; version?: unknown };
+        const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as {
+          name?: unknown;
+          version?: unknown;
+        };
         if (pkg.name === 'eventor-bot' && typeof pkg.version === 'string') return pkg.version;
       } catch {
         // not here: keep walking up
@@ -242,7 +252,10 @@ interface Sharing {
 
 /** A shared fetch's failure, with whose key it travelled: a refusal of that key is no answer for others. */
 class FlightFailure {
-  constructor(readonly error: unknown, readonly keyId: string) {}
+  constructor(
+    readonly error: unknown,
+    readonly keyId: string,
+  ) {}
 }
 
 /** A body cut off after the headers: fetchWithRetries asks for it again whole. */
@@ -251,13 +264,24 @@ class CutOffBody {
 }
 
 /** Eventor's answer to a request it did not serve, as the typed error callers handle. */
-function statusError(statusCode: number, path: string, retryAfterMs: number | null, op: { operation: string }): EventorError {
+function statusError(
+  statusCode: number,
+  path: string,
+  retryAfterMs: number | null,
+  op: { operation: string },
+): EventorError {
   if (statusCode === 403) return new InvalidApiKey(op);
   if (statusCode === 401) return new AuthenticationFailed(op);
   if (statusCode === 404) return new NotFound(path, op);
-  if (statusCode === 400) return new ValidationError('parameters', 'Eventor rejected the request as a Bad Request (HTTP 400)', op);
+  if (statusCode === 400)
+    return new ValidationError('parameters', 'Eventor rejected the request as a Bad Request (HTTP 400)', op);
   if (statusCode === 429) return new RateLimited(retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000), op);
-  if (statusCode >= 300 && statusCode < 400) return new InvalidResponse(`HTTP ${statusCode} redirect (not followed; set the instance base URL to the final address)`, null, op);
+  if (statusCode >= 300 && statusCode < 400)
+    return new InvalidResponse(
+      `HTTP ${statusCode} redirect (not followed; set the instance base URL to the final address)`,
+      null,
+      op,
+    );
   return new Upstream(statusCode, op);
 }
 
@@ -268,7 +292,11 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
 
 /** Whether a 2xx body is XML at all (a maintenance page is HTML, often with a 200). */
 export function looksLikeXml(body: string, contentType: string | undefined): boolean {
-  const head = body.replace(/^\uFEFF/, '').trimStart().slice(0, 256).toLowerCase();
+  const head = body
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 256)
+    .toLowerCase();
   if (head.startsWith('<!doctype html') || head.startsWith('<html')) return false;
   if (contentType !== undefined && /xml/i.test(contentType)) return true;
   return head.startsWith('<?xml') || /^<[a-z_]/.test(head);
@@ -307,7 +335,8 @@ export class HttpTransport {
   private closed = false;
 
   constructor(options: TransportOptions) {
-    if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw new ValidationError('apiKey', 'is empty');
+    if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '')
+      throw new ValidationError('apiKey', 'is empty');
     if (/[\r\n\0]/.test(options.apiKey)) throw new ValidationError('apiKey', 'contains line breaks');
     this.instance = options.instance;
     this.#apiKey = options.apiKey.trim();
@@ -329,23 +358,38 @@ export class HttpTransport {
     this.onRequest = options.onRequest;
     this.onStale = options.onStale;
 
-    const cacheOptions = options.cache === undefined || options.cache === true ? {} : options.cache === false ? null : options.cache;
+    const cacheOptions =
+      options.cache === undefined || options.cache === true ? {} : options.cache === false ? null : options.cache;
     this.cacheEnabled = cacheOptions !== null;
     this.maxStaleMs = cacheOptions?.maxStaleMs ?? 6 * 3_600_000;
     this.ttlOverrides = cacheOptions?.ttlMs ?? {};
     this.ownsCache = options.shared === undefined;
-    this.cache = options.shared ?? new SharedResponseCache({
-      ...(cacheOptions?.maxEntries === undefined ? {} : { maxEntries: cacheOptions.maxEntries }),
-      ...(cacheOptions?.maxChars === undefined ? {} : { maxChars: cacheOptions.maxChars }),
-    });
+    this.cache =
+      options.shared ??
+      new SharedResponseCache({
+        ...(cacheOptions?.maxEntries === undefined ? {} : { maxEntries: cacheOptions.maxEntries }),
+        ...(cacheOptions?.maxChars === undefined ? {} : { maxChars: cacheOptions.maxChars }),
+      });
 
     // An Agent keeps one keep-alive pool per origin; redirects are not followed, because the
     // ApiKey header would travel along to wherever the Location points.
-    this.ownDispatcher = options.dispatcher ? null : new Agent({ connections: concurrency, keepAliveTimeout: 30_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+    this.ownDispatcher = options.dispatcher
+      ? null
+      : new Agent({
+          connections: concurrency,
+          keepAliveTimeout: 30_000,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        });
     // undici retries (send() decides per attempt, see there). throwOnError: false hands us the
     // last answer when retries end, so its status maps to a typed error like any other.
     this.dispatcher = (options.dispatcher ?? this.ownDispatcher!).compose(
-      interceptors.retry({ throwOnError: false, maxRetries: this.retries, methods: ['GET'], statusCodes: [...RETRY_STATUSES] }),
+      interceptors.retry({
+        throwOnError: false,
+        maxRetries: this.retries,
+        methods: ['GET'],
+        statusCodes: [...RETRY_STATUSES],
+      }),
     );
 
     this.limiterKey = `${this.origin}|${this.keyId}`;
@@ -365,14 +409,22 @@ export class HttpTransport {
 
   async request<T>(req: HttpRequest<T>): Promise<HttpResult<T>> {
     if (this.closed) throw new Unreachable('client closed', { operation: req.operation });
-    const ttl = this.cacheEnabled && this.cache.keeps && req.method === 'GET' ? (this.ttlOverrides[req.operation] ?? req.cacheTtlMs) : 0;
+    const ttl =
+      this.cacheEnabled && this.cache.keeps && req.method === 'GET'
+        ? (this.ttlOverrides[req.operation] ?? req.cacheTtlMs)
+        : 0;
     // Credentials in headers make an answer the caller's own, whatever the operation claims.
-    const claimsIndependent = req.keyIndependent === true && req.method === 'GET' && Object.keys(req.secretHeaders ?? {}).length === 0;
+    const claimsIndependent =
+      req.keyIndependent === true && req.method === 'GET' && Object.keys(req.secretHeaders ?? {}).length === 0;
     // A key Eventor refused is served nothing fetched with other keys (that would hide the
     // refusal): its requests are its own, read no cache and join only its own key's requests,
     // until Eventor accepts it.
     const refused = claimsIndependent && this.cache.refused.has(this.keyId);
-    const how: Sharing = { keyIndependent: claimsIndependent && !refused, refused, sharedKey: claimsIndependent ? this.requestKey(req, true) : null };
+    const how: Sharing = {
+      keyIndependent: claimsIndependent && !refused,
+      refused,
+      sharedKey: claimsIndependent ? this.requestKey(req, true) : null,
+    };
     const key = this.requestKey(req, how.keyIndependent);
 
     if (ttl > 0 && req.fresh !== true && !refused) {
@@ -380,7 +432,17 @@ export class HttpTransport {
       // is fresh is the reader's TTL's call (another client may have stored it with a longer one).
       const answer = this.cache.entries.get(key, { allowStale: true });
       if (answer && this.freshUntil(answer, ttl) > this.now()) {
-        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: false, error: null });
+        this.emit({
+          operation: req.operation,
+          method: req.method,
+          status: null,
+          durationMs: 0,
+          attempt: 0,
+          fromCache: true,
+          coalesced: false,
+          stale: false,
+          error: null,
+        });
         return { value: answer.value as DeepReadonly<T>, fromCache: true, coalesced: false, stale: false };
       }
     }
@@ -425,25 +487,65 @@ export class HttpTransport {
         const joined = status.fetch === 'inflight';
         // Another key was refused or throttled: that says nothing about ours, so ask again
         // (the cache, another request in flight, or Eventor with our own key).
-        if (joined && failure instanceof FlightFailure && failure.keyId !== this.keyId && isAboutTheKey(error)) continue;
-        if (joined) this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: false, coalesced: true, stale: false, error: error instanceof EventorError ? error.code : 'Error' });
+        if (joined && failure instanceof FlightFailure && failure.keyId !== this.keyId && isAboutTheKey(error))
+          continue;
+        if (joined)
+          this.emit({
+            operation: req.operation,
+            method: req.method,
+            status: null,
+            durationMs: this.now() - started,
+            attempt: 0,
+            fromCache: false,
+            coalesced: true,
+            stale: false,
+            error: error instanceof EventorError ? error.code : 'Error',
+          });
         return this.staleOrThrow(req, key, ttl, error, !how.refused);
       }
       if (answer === undefined) throw new InvalidResponse('no answer', null, { operation: req.operation });
       const coalesced = status.fetch === 'inflight';
-      if (ttl <= 0 && !coalesced && this.cache.entries.peek(flightKey, { allowStale: true }) === answer) this.cache.entries.delete(flightKey);
-      if (coalesced) this.emit({ operation: req.operation, method: req.method, status: null, durationMs: this.now() - started, attempt: 0, fromCache: false, coalesced: true, stale: false, error: null });
+      if (ttl <= 0 && !coalesced && this.cache.entries.peek(flightKey, { allowStale: true }) === answer)
+        this.cache.entries.delete(flightKey);
+      if (coalesced)
+        this.emit({
+          operation: req.operation,
+          method: req.method,
+          status: null,
+          durationMs: this.now() - started,
+          attempt: 0,
+          fromCache: false,
+          coalesced: true,
+          stale: false,
+          error: null,
+        });
       return { value: answer.value as DeepReadonly<T>, fromCache: false, coalesced, stale: false };
     }
   }
 
   /** Stale-if-error: a transient failure serves the expired answer, within maxStaleMs past its time. */
-  private staleOrThrow<T>(req: HttpRequest<T>, key: string, ttl: number, error: unknown, staleAllowed: boolean): HttpResult<T> {
+  private staleOrThrow<T>(
+    req: HttpRequest<T>,
+    key: string,
+    ttl: number,
+    error: unknown,
+    staleAllowed: boolean,
+  ): HttpResult<T> {
     if (ttl > 0 && staleAllowed && error instanceof EventorError && error.transient) {
       const answer = this.cache.entries.get(key, { allowStale: true });
       const expiredFor = answer ? this.now() - this.freshUntil(answer, ttl) : Number.POSITIVE_INFINITY;
       if (answer && expiredFor <= this.maxStaleMs) {
-        this.emit({ operation: req.operation, method: req.method, status: null, durationMs: 0, attempt: 0, fromCache: true, coalesced: false, stale: true, error: error.code });
+        this.emit({
+          operation: req.operation,
+          method: req.method,
+          status: null,
+          durationMs: 0,
+          attempt: 0,
+          fromCache: true,
+          coalesced: false,
+          stale: true,
+          error: error.code,
+        });
         this.onStale?.({ operation: req.operation, error, expiredForMs: Math.max(0, expiredFor) });
         return { value: answer.value as DeepReadonly<T>, fromCache: true, coalesced: false, stale: true };
       }
@@ -456,7 +558,9 @@ export class HttpTransport {
    * key's own and the key-independent ones; other keys' own answers cannot show our change.
    */
   invalidate(operations: readonly string[]): void {
-    this.cache.deleteWhere((answer) => operations.includes(answer.operation) && (answer.keyId === null || answer.keyId === this.keyId));
+    this.cache.deleteWhere(
+      (answer) => operations.includes(answer.operation) && (answer.keyId === null || answer.keyId === this.keyId),
+    );
   }
 
   /** Drops every cached answer this client can be served: its key's and the key-independent ones. */
@@ -502,15 +606,27 @@ export class HttpTransport {
    * Asks Eventor and returns the answer, deep-frozen, with how long the cache may keep it: its TTL
    * and the stale-if-error window after it. A refusal of the key drops what the key had.
    */
-  private async fetchAnswer<T>(req: HttpRequest<T>, ttl: number, how: Sharing): Promise<{ answer: CachedAnswer; keepForMs: number }> {
+  private async fetchAnswer<T>(
+    req: HttpRequest<T>,
+    ttl: number,
+    how: Sharing,
+  ): Promise<{ answer: CachedAnswer; keepForMs: number }> {
     try {
       const { value, size } = await this.fetchWithRetries(req);
       this.cache.refused.delete(this.keyId);
       const now = this.now();
-      const answer: CachedAnswer = { operation: req.operation, keyId: how.keyIndependent ? null : this.keyId, value: deepFreeze(value), storedAt: now, expiresAt: now + ttl, size };
+      const answer: CachedAnswer = {
+        operation: req.operation,
+        keyId: how.keyIndependent ? null : this.keyId,
+        value: deepFreeze(value),
+        storedAt: now,
+        expiresAt: now + ttl,
+        size,
+      };
       const keepForMs = ttl > 0 ? ttl + this.maxStaleMs : 1;
       // Accepted again: the public answer goes where every key (this one included) reads it.
-      if (how.refused && how.sharedKey !== null && ttl > 0) this.cache.entries.set(how.sharedKey, { ...answer, keyId: null }, { ttl: keepForMs });
+      if (how.refused && how.sharedKey !== null && ttl > 0)
+        this.cache.entries.set(how.sharedKey, { ...answer, keyId: null }, { ttl: keepForMs });
       return { answer, keepForMs };
     } catch (error) {
       if (error instanceof InvalidApiKey) {
@@ -555,7 +671,17 @@ export class HttpTransport {
     let started = this.now();
     let status: number | null = null;
     const report = (error: EventorError | null) =>
-      this.emit({ operation: req.operation, method: req.method, status, durationMs: this.now() - started, attempt: count.attempt, fromCache: false, coalesced: false, stale: false, error: error ? error.code : null });
+      this.emit({
+        operation: req.operation,
+        method: req.method,
+        status,
+        durationMs: this.now() - started,
+        attempt: count.attempt,
+        fromCache: false,
+        coalesced: false,
+        stale: false,
+        error: error ? error.code : null,
+      });
 
     const headers: Record<string, string> = {
       ...req.secretHeaders,
@@ -567,7 +693,10 @@ export class HttpTransport {
     if (req.body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/xml; charset=utf-8';
     const qs = new URLSearchParams(Object.entries(req.query ?? {})).toString();
     const path = `${this.basePath}${req.path}${qs ? `?${qs}` : ''}`;
-    const limitBytes = Math.min(MAX_RESPONSE_BYTES_CEILING, Math.floor((req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) * this.responseLimitScale));
+    const limitBytes = Math.min(
+      MAX_RESPONSE_BYTES_CEILING,
+      Math.floor((req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) * this.responseLimitScale),
+    );
 
     // One deadline per attempt: undici's bodyTimeout is per chunk, so a slow trickle of a large
     // list could otherwise run far past it. It does not run while waiting to retry.
@@ -581,8 +710,12 @@ export class HttpTransport {
       const statusCode = (err as { statusCode?: unknown }).statusCode;
       const failedStatus = typeof statusCode === 'number' ? statusCode : null;
       // A body already being read can only be resumed with Range (see fetchWithRetries).
-      const retryable = !headersArrived && req.method === 'GET' && count.attempt <= this.retries && !this.closed
-        && (failedStatus === null ? !isTimeoutError(err) : RETRY_STATUSES.has(failedStatus));
+      const retryable =
+        !headersArrived &&
+        req.method === 'GET' &&
+        count.attempt <= this.retries &&
+        !this.closed &&
+        (failedStatus === null ? !isTimeoutError(err) : RETRY_STATUSES.has(failedStatus));
       if (!retryable) {
         // undici hands on the response (throwOnError: false) or the error; reported there.
         callback(err);
@@ -590,7 +723,11 @@ export class HttpTransport {
       }
       const responseHeaders = (err as { headers?: Record<string, string | string[] | undefined> }).headers ?? {};
       status = failedStatus;
-      report(failedStatus === null ? this.networkFailure(err, false, op) : statusError(failedStatus, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op));
+      report(
+        failedStatus === null
+          ? this.networkFailure(err, false, op)
+          : statusError(failedStatus, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op),
+      );
       const retryAfterMs = failedStatus === null ? null : parseRetryAfter(responseHeaders['retry-after'], this.now());
       const backoff = this.backoff(count.attempt);
       const delay = retryAfterMs === null ? backoff : Math.min(this.maxRetryAfterMs, Math.max(retryAfterMs, backoff));
@@ -655,12 +792,18 @@ export class HttpTransport {
       let value: T;
       try {
         if (body.trim() === '') throw new InvalidResponse('empty body', null, op);
-        if (!looksLikeXml(body, headerValue(responseHeaders, 'content-type'))) throw new InvalidResponse('not XML (maintenance page?)', null, op);
+        if (!looksLikeXml(body, headerValue(responseHeaders, 'content-type')))
+          throw new InvalidResponse('not XML (maintenance page?)', null, op);
         value = req.parse(body);
       } catch (error) {
-        const mapped = error instanceof EventorError
-          ? error
-          : new InvalidResponse(`could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`, null, { ...op, cause: error });
+        const mapped =
+          error instanceof EventorError
+            ? error
+            : new InvalidResponse(
+                `could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,
+                null,
+                { ...op, cause: error },
+              );
         report(mapped);
         throw mapped;
       }
@@ -679,7 +822,11 @@ export class HttpTransport {
    */
   private networkFailure(error: unknown, afterHeaders: boolean, op: { operation: string }): EventorError {
     return afterHeaders
-      ? new InvalidResponse(`truncated body: the connection closed before the whole document arrived (${networkReason(error)})`, null, { ...op, cause: sanitizedCause(error) })
+      ? new InvalidResponse(
+          `truncated body: the connection closed before the whole document arrived (${networkReason(error)})`,
+          null,
+          { ...op, cause: sanitizedCause(error) },
+        )
       : new Unreachable(networkReason(error), { ...op, cause: sanitizedCause(error) });
   }
 
@@ -699,7 +846,12 @@ export class HttpTransport {
  * socket, so nothing more is read. Decoded chunk by chunk (UTF-8, a BOM dropped, as undici's
  * text() does), so the raw chunks are let go as the text grows.
  */
-async function readBodyWithin(body: Dispatcher.ResponseData['body'], limitBytes: number, contentLength: string | undefined, op: { operation: string }): Promise<string> {
+async function readBodyWithin(
+  body: Dispatcher.ResponseData['body'],
+  limitBytes: number,
+  contentLength: string | undefined,
+  op: { operation: string },
+): Promise<string> {
   const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > limitBytes) {
     abandon(body);
@@ -736,13 +888,20 @@ function isAboutTheKey(error: unknown): boolean {
 
 function isTimeoutError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT'
-    || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
+  return (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'ETIMEDOUT' ||
+    (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+  );
 }
 
 /** A short reason from a network error: its code only, since messages can quote hosts and headers. */
 function networkReason(error: unknown): string {
-  const code = (error as { code?: unknown; cause?: { code?: unknown } } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const code =
+    (error as { code?: unknown; cause?: { code?: unknown } } | null)?.code ??
+    (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : 'network error';
 }
 

@@ -1,14 +1,31 @@
 /** The public API of the Eventor layer. */
-export { EventorClient, type CallMeta, type EventorClientOptions } from './client.js';
+export { type CallMeta, EventorClient, type EventorClientOptions } from './client.js';
 export {
-  EventorError, ValidationError, InvalidApiKey, AuthenticationFailed, NotFound, RateLimited, Upstream, Unreachable, Timeout, InvalidResponse,
+  AuthenticationFailed,
+  EventorError,
   type EventorErrorCode,
+  InvalidApiKey,
+  InvalidResponse,
+  NotFound,
+  RateLimited,
+  Timeout,
+  Unreachable,
+  Upstream,
+  ValidationError,
 } from './errors.js';
-export { INSTANCES, customInstance, isInstanceName, type EventorInstance, type InstanceName } from './instances.js';
 export type { CacheOptions, RequestEvent } from './http.js';
 export { USER_AGENT } from './http.js';
-export {
-  OPERATIONS, OPERATION_NAMES, isOperationName, prepareRequest,
-  type OperationDef, type OperationName, type OperationParams, type OperationResult, type Operations, type ParseContext,
-} from './operations.js';
+export { customInstance, type EventorInstance, INSTANCES, type InstanceName, isInstanceName } from './instances.js';
 export type * from './model.js';
+export {
+  isOperationName,
+  OPERATION_NAMES,
+  OPERATIONS,
+  type OperationDef,
+  type OperationName,
+  type OperationParams,
+  type OperationResult,
+  type Operations,
+  type ParseContext,
+  prepareRequest,
+} from './operations.js';

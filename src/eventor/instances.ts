@@ -73,7 +73,10 @@ export function isInstanceName(name: string): name is InstanceName {
  * ignores that header (EVENTOR_TIME_ZONE, a zone in EVENTOR_CUSTOM_URLS): the header is then not
  * sent and native times are read in that zone, as for the presets that lack the header.
  */
-export function customInstance(baseUrl: string, options: { nativeTimeZone?: string; supportsUtcHeader?: boolean } = {}): EventorInstance {
+export function customInstance(
+  baseUrl: string,
+  options: { nativeTimeZone?: string; supportsUtcHeader?: boolean } = {},
+): EventorInstance {
   const url = new URL(baseUrl);
   // Never kept: requests go to the origin with the key in a header, and baseUrl and webUrl end up
   // in logs and in the links the bot posts. The configuration refuses them; this is the backstop.

@@ -43,7 +43,9 @@ export type EventClassification = z.infer<typeof EventClassification>;
 
 /** The level of a classification id; `unknown` for an id Eventor does not define (or none). */
 export function classificationOfId(id: string | null): EventClassification {
-  return id !== null && Object.hasOwn(EVENT_CLASSIFICATIONS, id) ? EVENT_CLASSIFICATIONS[id as ClassificationId] : 'unknown';
+  return id !== null && Object.hasOwn(EVENT_CLASSIFICATIONS, id)
+    ? EVENT_CLASSIFICATIONS[id as ClassificationId]
+    : 'unknown';
 }
 
 /** The classification id of a level name, or null for a name that is no level. */
@@ -66,8 +68,18 @@ export const EVENT_STATUSES = {
   '11': 'reported',
 } as const;
 export const EventStatus = z.enum([
-  'applied', 'approvedByRegion', 'approved', 'created', 'entryOpened', 'entryPaused',
-  'entryClosed', 'live', 'completed', 'canceled', 'reported', 'unknown',
+  'applied',
+  'approvedByRegion',
+  'approved',
+  'created',
+  'entryOpened',
+  'entryPaused',
+  'entryClosed',
+  'live',
+  'completed',
+  'canceled',
+  'reported',
+  'unknown',
 ]);
 export type EventStatus = z.infer<typeof EventStatus>;
 
@@ -79,8 +91,21 @@ export type OrganisationKind = z.infer<typeof OrganisationKind>;
  * (`MisPunch` -> `MissingPunch`, `SportWithdr` -> `SportingWithdrawal`).
  */
 export const ResultStatus = z.enum([
-  'OK', 'Finished', 'MissingPunch', 'Disqualified', 'DidNotFinish', 'Active', 'Inactive', 'OverTime',
-  'SportingWithdrawal', 'NotCompeting', 'Moved', 'MovedUp', 'DidNotStart', 'DidNotEnter', 'Cancelled',
+  'OK',
+  'Finished',
+  'MissingPunch',
+  'Disqualified',
+  'DidNotFinish',
+  'Active',
+  'Inactive',
+  'OverTime',
+  'SportingWithdrawal',
+  'NotCompeting',
+  'Moved',
+  'MovedUp',
+  'DidNotStart',
+  'DidNotEnter',
+  'Cancelled',
 ]);
 export type ResultStatus = z.infer<typeof ResultStatus>;
 
@@ -101,13 +126,15 @@ export type OrganisationRef = z.infer<typeof OrganisationRef>;
 export const ContactDetails = z.object({
   emails: z.array(z.string()),
   phones: z.array(z.string()),
-  addresses: z.array(z.object({
-    careOf: z.string().nullable(),
-    street: z.string().nullable(),
-    zipCode: z.string().nullable(),
-    city: z.string().nullable(),
-    countryCode: z.string().nullable(),
-  })),
+  addresses: z.array(
+    z.object({
+      careOf: z.string().nullable(),
+      street: z.string().nullable(),
+      zipCode: z.string().nullable(),
+      city: z.string().nullable(),
+      countryCode: z.string().nullable(),
+    }),
+  ),
 });
 export type ContactDetails = z.infer<typeof ContactDetails>;
 
@@ -219,7 +246,9 @@ export const Event = z.object({
   parentEventId: Id.nullable(),
   /** Every HashTableEntry as sent (keys such as `officialResult_<raceId>`). */
   properties: z.record(z.string(), z.string()),
-  attributes: z.array(z.object({ id: z.string().nullable(), name: z.string().nullable(), value: z.string().nullable() })),
+  attributes: z.array(
+    z.object({ id: z.string().nullable(), name: z.string().nullable(), value: z.string().nullable() }),
+  ),
   modifiedAt: Instant.nullable(),
 });
 export type Event = z.infer<typeof Event>;
@@ -295,18 +324,24 @@ export const Entry = z.object({
   id: Id,
   event: EventRef,
   /** Individual entry: the competitor; for a team entry, null and `team` is set. */
-  competitor: z.object({
-    competitorId: Id.nullable(),
-    person: PersonRef.nullable(),
-    personId: Id.nullable(),
-    organisation: OrganisationRef.nullable(),
-    cards: z.array(Card),
-  }).nullable(),
-  team: z.object({
-    name: z.string(),
-    organisations: z.array(OrganisationRef),
-    members: z.array(z.object({ personId: Id.nullable(), organisationId: Id.nullable(), leg: z.number().int().nullable() })),
-  }).nullable(),
+  competitor: z
+    .object({
+      competitorId: Id.nullable(),
+      person: PersonRef.nullable(),
+      personId: Id.nullable(),
+      organisation: OrganisationRef.nullable(),
+      cards: z.array(Card),
+    })
+    .nullable(),
+  team: z
+    .object({
+      name: z.string(),
+      organisations: z.array(OrganisationRef),
+      members: z.array(
+        z.object({ personId: Id.nullable(), organisationId: Id.nullable(), leg: z.number().int().nullable() }),
+      ),
+    })
+    .nullable(),
   /** Class ids in the entry's `sequence` order. */
   classIds: z.array(Id),
   /** Full class names when Eventor sends full EventClass elements. */

@@ -13,17 +13,50 @@
 import { isMatch } from 'date-fns';
 import { z } from 'zod';
 import { EventorError, InvalidResponse, ValidationError } from './errors.js';
-import { classificationIdOf, Competitor as CompetitorSchema, EVENT_CLASSIFICATIONS, KNOWN_CLASSIFICATIONS } from './model.js';
+import { parseIofResultList, parseIofStartList } from './iof/index.js';
 import type {
-  Activity, Competitor, CompetitorCount, EntryFee, Entry, Event, EventClass, EventDocument, Organisation, Person, ResultList, StartList,
+  Activity,
+  Competitor,
+  CompetitorCount,
+  Entry,
+  EntryFee,
+  Event,
+  EventClass,
+  EventDocument,
+  Organisation,
+  Person,
+  ResultList,
+  StartList,
 } from './model.js';
 import {
-  parseActivity, parseActivityList, parseCompetitor, parseCompetitorCountList, parseCompetitorList, parseDocumentList, parseEntryFeeList,
-  parseEntryList, parseEvent, parseEventClassList, parseEventList, parseExternalLoginUrl, parseOrganisation, parseOrganisationList,
-  parsePerson, parsePersonList, parseResultList, parseResultListList, parseStartList, parseStartListList,
-} from './native/index.js';
+  Competitor as CompetitorSchema,
+  classificationIdOf,
+  EVENT_CLASSIFICATIONS,
+  KNOWN_CLASSIFICATIONS,
+} from './model.js';
 import { serializeCompetitor } from './native/competitor-xml.js';
-import { parseIofResultList, parseIofStartList } from './iof/index.js';
+import {
+  parseActivity,
+  parseActivityList,
+  parseCompetitor,
+  parseCompetitorCountList,
+  parseCompetitorList,
+  parseDocumentList,
+  parseEntryFeeList,
+  parseEntryList,
+  parseEvent,
+  parseEventClassList,
+  parseEventList,
+  parseExternalLoginUrl,
+  parseOrganisation,
+  parseOrganisationList,
+  parsePerson,
+  parsePersonList,
+  parseResultList,
+  parseResultListList,
+  parseStartList,
+  parseStartListList,
+} from './native/index.js';
 import { formatQueryDateTime } from './time.js';
 
 const MINUTE = 60_000;
@@ -112,7 +145,8 @@ function idText(value: unknown, what = 'an id'): string {
   if (/[\s\u0000-\u001f\u007f]/.test(text)) return fail(`must be ${what} without spaces or control characters`);
   if (text.length > 64) return fail(`must be ${what} of at most 64 characters`);
   // Eventor's ids are whole numbers; anything else comes back as a 400 that blames no parameter.
-  if (!/^\d+$/.test(text)) return fail(`must be ${what}: a whole number (Eventor's ids are digits only; got '${text.slice(0, 20)}')`);
+  if (!/^\d+$/.test(text))
+    return fail(`must be ${what}: a whole number (Eventor's ids are digits only; got '${text.slice(0, 20)}')`);
   return text;
 }
 
@@ -125,7 +159,8 @@ const idList = () =>
     if (items.length === 0) return fail('must list at least one id');
     const out: string[] = [];
     for (const item of items) {
-      if (typeof item === 'string' && item.trim() === '') return fail('must not contain an empty id (check for doubled or trailing commas)');
+      if (typeof item === 'string' && item.trim() === '')
+        return fail('must not contain an empty id (check for doubled or trailing commas)');
       out.push(idText(item, 'a list of ids'));
     }
     return out.join(',');
@@ -154,24 +189,30 @@ const bool = () =>
     if (v === true || v === 'true') return 'true';
     if (v === false || v === 'false') return 'false';
     if (v === undefined || v === null) return fail('is required');
-    return fail("must be true or false");
+    return fail('must be true or false');
   });
 
 function dateText(v: unknown): string {
   if (v === undefined || v === null) return fail('is required');
-  if (!(v instanceof Date) && typeof v !== 'string') return fail('must be a date (2026-05-01, 2026-05-01T10:00:00+02:00 or 2026-05-01 10:00:00)');
+  if (!(v instanceof Date) && typeof v !== 'string')
+    return fail('must be a date (2026-05-01, 2026-05-01T10:00:00+02:00 or 2026-05-01 10:00:00)');
   if (typeof v === 'string') {
     // Date.parse shifts an impossible day (2026-02-30 becomes 2 March): refuse it instead.
     const parts = /^\s*(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(v);
     if (parts && !isMatch(parts[1]!, 'yyyy-MM-dd')) return fail(`must be a real date: ${parts[1]} does not exist`);
-    if (parts && parts[2] !== undefined && (Number(parts[2]) > 23 || Number(parts[3]) > 59 || Number(parts[4] ?? 0) > 59)) {
+    if (
+      parts &&
+      parts[2] !== undefined &&
+      (Number(parts[2]) > 23 || Number(parts[3]) > 59 || Number(parts[4] ?? 0) > 59)
+    ) {
       return fail(`must have a real time of day (00:00:00 to 23:59:59; got ${v.trim().slice(11, 19)})`);
     }
   }
   const formatted = formatQueryDateTime(v);
   if (formatted === null) return fail('must be a date (2026-05-01, 2026-05-01T10:00:00+02:00 or 2026-05-01 10:00:00)');
   // Eventor parses four-digit years only; Date can represent far more.
-  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(formatted)) return fail('must be a date between the years 0000 and 9999');
+  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(formatted))
+    return fail('must be a date between the years 0000 and 9999');
   return formatted;
 }
 
@@ -183,7 +224,9 @@ function dateText(v: unknown): string {
 const dateTime = (bound: 'lower' | 'upper' = 'lower') =>
   kind<Date | string>((v) => {
     const text = dateText(v);
-    return bound === 'upper' && typeof v === 'string' && /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(v) ? `${text.slice(0, 10)} 23:59:59` : text;
+    return bound === 'upper' && typeof v === 'string' && /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(v)
+      ? `${text.slice(0, 10)} 23:59:59`
+      : text;
   });
 
 /**
@@ -241,7 +284,8 @@ function ordered<S extends z.ZodObject>(schema: S, pairs: ReadonlyArray<readonly
       const a = v[from];
       const b = v[to];
       // Both are `yyyy-mm-dd hh:mm:ss` by now, which sorts as text.
-      if (typeof a === 'string' && typeof b === 'string' && a > b) ctx.addIssue({ code: 'custom', path: [from], message: `is after ${to}` });
+      if (typeof a === 'string' && typeof b === 'string' && a > b)
+        ctx.addIssue({ code: 'custom', path: [from], message: `is after ${to}` });
     }
   });
 }
@@ -304,8 +348,10 @@ function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spe
   return def;
 }
 
-const NOTE_EVENT_ID = 'eventId is optional in the spec but required in practice (wire notes 11.17; the official documentation is known to be wrong)';
-const NOTE_PERSON_ID = 'personId is optional in the spec but required in practice (wire notes 11.17; the official documentation is known to be wrong)';
+const NOTE_EVENT_ID =
+  'eventId is optional in the spec but required in practice (wire notes 11.17; the official documentation is known to be wrong)';
+const NOTE_PERSON_ID =
+  'personId is optional in the spec but required in practice (wire notes 11.17; the official documentation is known to be wrong)';
 
 /*
  * SHARING. Servers of different clubs ask with different keys; an answer may serve every key only
@@ -350,7 +396,10 @@ const FULL_LIST_ANSWER = 256 * MiB;
 /** The largest tier in MiB: what EVENTOR_MAX_RESPONSE_MB replaces (the other tiers keep their proportion). */
 export const DEFAULT_LARGEST_RESPONSE_MIB = FULL_LIST_ANSWER / MiB;
 
-const native = <R>(fn: (xml: string, options: { timeZone: string }) => R) => (xml: string, c: ParseContext) => fn(xml, { timeZone: c.timeZone });
+const native =
+  <R>(fn: (xml: string, options: { timeZone: string }) => R) =>
+  (xml: string, c: ParseContext) =>
+    fn(xml, { timeZone: c.timeZone });
 
 export const OPERATIONS = {
   events: op('events', {
@@ -367,7 +416,10 @@ export const OPERATIONS = {
       includeEntryBreaks: bool().optional(),
       includeAttributes: bool().optional(),
     }),
-    pairs: [['fromDate', 'toDate'], ['fromModifyDate', 'toModifyDate']],
+    pairs: [
+      ['fromDate', 'toDate'],
+      ['fromModifyDate', 'toModifyDate'],
+    ],
     root: 'EventList',
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
@@ -545,7 +597,11 @@ export const OPERATIONS = {
       includeOrganisationElement: bool().optional(),
       includeEventElement: bool().optional(),
     }),
-    pairs: [['fromEventDate', 'toEventDate'], ['fromEntryDate', 'toEntryDate'], ['fromModifyDate', 'toModifyDate']],
+    pairs: [
+      ['fromEventDate', 'toEventDate'],
+      ['fromEntryDate', 'toEntryDate'],
+      ['fromModifyDate', 'toModifyDate'],
+    ],
     root: 'EntryList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
@@ -582,12 +638,20 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
-    parse: (xml: string, c: ParseContext): { xml: string; list: StartList } => ({ xml, list: parseIofStartList(xml, { timeZone: c.nativeTimeZone }) }),
+    parse: (xml: string, c: ParseContext): { xml: string; list: StartList } => ({
+      xml,
+      list: parseIofStartList(xml, { timeZone: c.nativeTimeZone }),
+    }),
   }),
   'starts-person': op('starts-person', {
     path: '/starts/person',
     summary: 'Start times of one person in several events',
-    shape: z.strictObject({ personId: id(), eventIds: idList().optional(), fromDate: dateTime().optional(), toDate: dateTime('upper').optional() }),
+    shape: z.strictObject({
+      personId: id(),
+      eventIds: idList().optional(),
+      fromDate: dateTime().optional(),
+      toDate: dateTime('upper').optional(),
+    }),
     pairs: [['fromDate', 'toDate']],
     root: 'StartListList',
     cacheTtlMs: 5 * MINUTE,
@@ -621,13 +685,21 @@ export const OPERATIONS = {
   'results-event-iofxml': op('results-event-iofxml', {
     path: '/results/event/iofxml',
     summary: 'Result list of one event in IOF XML 3.0',
-    shape: z.strictObject({ eventId: id(), eventRaceId: id().optional(), includeSplitTimes: bool().optional(), totalResult: bool().optional() }),
+    shape: z.strictObject({
+      eventId: id(),
+      eventRaceId: id().optional(),
+      includeSplitTimes: bool().optional(),
+      totalResult: bool().optional(),
+    }),
     root: 'ResultList',
     format: 'iofxml',
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
-    parse: (xml: string, c: ParseContext): { xml: string; list: ResultList } => ({ xml, list: parseIofResultList(xml, { timeZone: c.nativeTimeZone }) }),
+    parse: (xml: string, c: ParseContext): { xml: string; list: ResultList } => ({
+      xml,
+      list: parseIofResultList(xml, { timeZone: c.nativeTimeZone }),
+    }),
   }),
   'results-person': op('results-person', {
     path: '/results/person',
@@ -651,7 +723,12 @@ export const OPERATIONS = {
   'results-organisation': op('results-organisation', {
     path: '/results/organisation',
     summary: "Results of the own organisation's participants in one event",
-    shape: z.strictObject({ organisationIds: idList(), eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
+    shape: z.strictObject({
+      organisationIds: idList(),
+      eventId: id(),
+      includeSplitTimes: bool().optional(),
+      top: top().optional(),
+    }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
@@ -661,8 +738,13 @@ export const OPERATIONS = {
   }),
   activities: op('activities', {
     path: '/activities',
-    summary: "Activities of the own organisation in a period",
-    shape: z.strictObject({ organisationId: id(), from: day('start'), to: day('end'), includeRegistrations: bool().optional() }),
+    summary: 'Activities of the own organisation in a period',
+    shape: z.strictObject({
+      organisationId: id(),
+      from: day('start'),
+      to: day('end'),
+      includeRegistrations: bool().optional(),
+    }),
     pairs: [['from', 'to']],
     root: 'ActivityList',
     cacheTtlMs: 5 * MINUTE,
@@ -715,7 +797,8 @@ export function prepareRequest(name: string, params: unknown): PreparedRequest {
   if (!isOperationName(name)) throw new ValidationError('operation', `unknown operation '${name.slice(0, 40)}'`);
   const def = OPERATIONS[name] as OperationDef;
   const input = params ?? {};
-  if (typeof input !== 'object' || Array.isArray(input)) throw new ValidationError('parameters', 'must be an object', { operation: name });
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new ValidationError('parameters', 'must be an object', { operation: name });
   const parsed = def.params.safeParse(input);
   if (!parsed.success) throw validationErrorFrom(parsed.error, name, def);
   const values = parsed.data as Record<string, unknown>;
@@ -764,24 +847,37 @@ export function isComplete(xml: string, root: string): boolean {
   const tail = end.replace(/(?:\s|<!--[\s\S]*?-->)*$/, '');
   if (new RegExp(`</(?:[\\w.-]+:)?${root}\\s*>$`).test(tail)) return true;
   if (end !== xml) return false;
-  const start = /^\uFEFF?\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<[A-Za-z_][\w.:-]*((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(xml);
+  const start =
+    /^\uFEFF?\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<[A-Za-z_][\w.:-]*((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(
+      xml,
+    );
   return start !== null && start[2] === '/' && start.index + start[0].length === tail.length;
 }
 
 /** Runs the operation's parser after checking the root element; every failure is an InvalidResponse. */
-export function parseResponse<N extends OperationName>(name: N, xml: string, context: ParseContext): OperationResult<N> {
+export function parseResponse<N extends OperationName>(
+  name: N,
+  xml: string,
+  context: ParseContext,
+): OperationResult<N> {
   const def = OPERATIONS[name] as OperationDef;
   const operation = name;
   const root = rootElementName(xml);
   if (root === null) throw new InvalidResponse('no XML document element', null, { operation });
-  if (root !== def.root) throw new InvalidResponse(`expected <${def.root}> but got <${root.slice(0, 60)}>`, null, { operation });
-  if (!isComplete(xml, def.root)) throw new InvalidResponse('truncated document (no end tag of the root element)', null, { operation });
+  if (root !== def.root)
+    throw new InvalidResponse(`expected <${def.root}> but got <${root.slice(0, 60)}>`, null, { operation });
+  if (!isComplete(xml, def.root))
+    throw new InvalidResponse('truncated document (no end tag of the root element)', null, { operation });
   try {
     return def.parse(xml, context) as OperationResult<N>;
   } catch (error) {
     // The body of a login-link answer is the link itself: keep every detail of it out of the error.
     if (def.secretResponse) throw new InvalidResponse('could not read the login link', null, { operation });
     if (error instanceof EventorError) throw error;
-    throw new InvalidResponse(`could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`, null, { operation, cause: error });
+    throw new InvalidResponse(
+      `could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,
+      null,
+      { operation, cause: error },
+    );
   }
 }

@@ -4,11 +4,12 @@
  * full for lists, as a summary for the other IOF documents a club meets (entries, classes,
  * events, courses).
  */
+
+import { InvalidResponse } from './errors.js';
 import { decodeXmlBytes } from './iof/decode.js';
 import { detectIofDocument } from './iof/detect.js';
 import { isSummarisedDocument, parseIofDocument, SUMMARISED_DOCUMENTS, summariseIofDocument } from './iof/index.js';
 import * as native from './native/index.js';
-import { InvalidResponse } from './errors.js';
 
 /** What `parse` reads, for its messages and the README. */
 export const READABLE_FILES = `Eventor's native XML lists, IOF XML 3.0 ResultList and StartList (in full) and ${SUMMARISED_DOCUMENTS.join(', ')} (a summary)`;
@@ -28,7 +29,11 @@ export function parseXmlFile(bytes: Uint8Array, options: { timeZone?: string } =
   // The root element decides (its namespace, or IOF 2's version marker), not a mention further on.
   const info = detectIofDocument(text);
   if (info.version === '3.0' && isSummarisedDocument(info.rootName)) {
-    return { format: 'iof-xml-3.0', root: info.rootName, data: summariseIofDocument(text, options.timeZone === undefined ? {} : { timeZone: options.timeZone }) };
+    return {
+      format: 'iof-xml-3.0',
+      root: info.rootName,
+      data: summariseIofDocument(text, options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+    };
   }
   if (info.version === '3.0' && info.root === 'other') {
     throw new InvalidResponse(`IOF XML 3.0 ${info.rootName ?? '?'} is not read`);
@@ -38,6 +43,15 @@ export function parseXmlFile(bytes: Uint8Array, options: { timeZone?: string } =
     return { format: 'iof-xml-3.0', root: parsed.kind, data: parsed.list };
   }
   const root = native.detectNativeRoot(text);
-  if (root === null) throw new InvalidResponse(info.rootName === null ? 'not an XML document Eventor sends' : `<${info.rootName}> is neither an Eventor native list nor IOF XML 3.0`);
-  return { format: 'eventor-native', root, data: native.NATIVE_PARSERS[root](text, { timeZone: options.timeZone ?? 'Europe/Stockholm' }) };
+  if (root === null)
+    throw new InvalidResponse(
+      info.rootName === null
+        ? 'not an XML document Eventor sends'
+        : `<${info.rootName}> is neither an Eventor native list nor IOF XML 3.0`,
+    );
+  return {
+    format: 'eventor-native',
+    root,
+    data: native.NATIVE_PARSERS[root](text, { timeZone: options.timeZone ?? 'Europe/Stockholm' }),
+  };
 }

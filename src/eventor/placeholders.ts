@@ -27,7 +27,9 @@ export function raceResultWithoutPlaceholders(result: RaceResult): RaceResult {
     time: realTime(result.time),
     timeBehind: ok ? result.timeBehind : null,
     position: ok ? realPosition(result.position) : null,
-    splits: result.splits.some((s) => s.time !== null && s.time <= 0) ? result.splits.map(splitWithoutPlaceholder) : result.splits,
+    splits: result.splits.some((s) => s.time !== null && s.time <= 0)
+      ? result.splits.map(splitWithoutPlaceholder)
+      : result.splits,
     overall: result.overall === null ? null : overallWithoutPlaceholders(result.overall),
   };
 }

@@ -12,14 +12,62 @@ import { InvalidResponse } from './errors.js';
  * name here costs correctness nowhere, only a tiny bit of speed.
  */
 const NATIVE_ARRAY_TAGS: ReadonlySet<string> = new Set([
-  'Event', 'EventRace', 'OrganisationId', 'ClassResult', 'PersonResult', 'TeamResult', 'TeamMemberResult',
-  'SplitTime', 'Entry', 'EntryClass', 'CCard', 'CCardId', 'EventClass', 'ClassRaceInfo', 'ClassEntryFee',
-  'Document', 'Organisation', 'Person', 'Given', 'Name', 'HashTableEntry', 'ResultList', 'StartList',
-  'ClassStart', 'PersonStart', 'TeamStart', 'TeamMemberStart', 'RaceResult', 'RaceStart', 'CompetitorCount',
-  'ClassCompetitorCount', 'OrganisationCompetitorCount', 'EntryFee', 'Activity', 'ActivityRegistration',
-  'ActivityAttribute', 'AttributeValue', 'Value', 'Competitor', 'DisciplineId', 'ClassTypeId', 'PunchingUnitType',
-  'EventOfficial', 'AlternativeDates', 'EntryBreak', 'WebURL', 'Address', 'Tele', 'Role', 'ExternalPersonId',
-  'PreSelectedClass', 'EventRaceId', 'EntryEntryFee', 'TeamCompetitor', 'EventAttribute', 'EventAttributeId',
+  'Event',
+  'EventRace',
+  'OrganisationId',
+  'ClassResult',
+  'PersonResult',
+  'TeamResult',
+  'TeamMemberResult',
+  'SplitTime',
+  'Entry',
+  'EntryClass',
+  'CCard',
+  'CCardId',
+  'EventClass',
+  'ClassRaceInfo',
+  'ClassEntryFee',
+  'Document',
+  'Organisation',
+  'Person',
+  'Given',
+  'Name',
+  'HashTableEntry',
+  'ResultList',
+  'StartList',
+  'ClassStart',
+  'PersonStart',
+  'TeamStart',
+  'TeamMemberStart',
+  'RaceResult',
+  'RaceStart',
+  'CompetitorCount',
+  'ClassCompetitorCount',
+  'OrganisationCompetitorCount',
+  'EntryFee',
+  'Activity',
+  'ActivityRegistration',
+  'ActivityAttribute',
+  'AttributeValue',
+  'Value',
+  'Competitor',
+  'DisciplineId',
+  'ClassTypeId',
+  'PunchingUnitType',
+  'EventOfficial',
+  'AlternativeDates',
+  'EntryBreak',
+  'WebURL',
+  'Address',
+  'Tele',
+  'Role',
+  'ExternalPersonId',
+  'PreSelectedClass',
+  'EventRaceId',
+  'EntryEntryFee',
+  'TeamCompetitor',
+  'EventAttribute',
+  'EventAttributeId',
 ]);
 
 const parser = new XMLParser({
@@ -34,7 +82,8 @@ const parser = new XMLParser({
   htmlEntities: true,
   // A matcher instead of a jPath string per callback: the string is built for every element otherwise.
   jPath: false,
-  isArray: (name: string, _jPath: unknown, _isLeaf: boolean, isAttribute?: boolean) => isAttribute !== true && NATIVE_ARRAY_TAGS.has(name),
+  isArray: (name: string, _jPath: unknown, _isLeaf: boolean, isAttribute?: boolean) =>
+    isAttribute !== true && NATIVE_ARRAY_TAGS.has(name),
 });
 
 /** A parsed element: an object of children and `@_` attributes, or a string for text-only and empty elements. */
@@ -217,12 +266,14 @@ function checkDocument(xml: string, expectedRoot: string, spans?: { name: string
   if (typeof xml !== 'string' || xml.trim() === '') throw new InvalidResponse('empty body', expectedRoot);
   const root = readRootInfo(xml);
   if (root === null) throw new InvalidResponse(`expected <${expectedRoot}>, got ${describeBody(xml)}`, null);
-  if (root.name.toLowerCase() === 'html') throw new InvalidResponse(`expected <${expectedRoot}>, got an HTML page`, null);
+  if (root.name.toLowerCase() === 'html')
+    throw new InvalidResponse(`expected <${expectedRoot}>, got an HTML page`, null);
   if (root.namespace !== null && root.namespace !== '') {
     const what = root.namespace === IOF_NAMESPACE ? 'IOF XML 3.0' : `namespace ${root.namespace}`;
     throw new InvalidResponse(`expected Eventor native <${expectedRoot}>, got <${root.name}> in ${what}`, root.name);
   }
-  if (root.name !== expectedRoot) throw new InvalidResponse(`expected <${expectedRoot}>, got <${root.name}>`, root.name);
+  if (root.name !== expectedRoot)
+    throw new InvalidResponse(`expected <${expectedRoot}>, got <${root.name}>`, root.name);
   const structural = checkStructure(xml, spans);
   if (structural !== null) throw new InvalidResponse(`malformed XML: ${structural}`, expectedRoot);
 }
@@ -276,7 +327,12 @@ export interface ChunkedDocument {
  * class by class keeps only one class's tree alive next to the result, instead of the whole
  * list's. Small documents are parsed in one go.
  */
-export function parseNativeDocumentChunked(xml: string, expectedRoot: string, chunkName: string, threshold = CHUNK_THRESHOLD): ChunkedDocument {
+export function parseNativeDocumentChunked(
+  xml: string,
+  expectedRoot: string,
+  chunkName: string,
+  threshold = CHUNK_THRESHOLD,
+): ChunkedDocument {
   if (typeof xml !== 'string' || xml.length < threshold) {
     const root = parseNativeDocument(xml, expectedRoot);
     const chunks = children(root, chunkName).map((c): XmlNode => (isElement(c) ? c : {}));
@@ -302,7 +358,10 @@ export function parseNativeDocumentChunked(xml: string, expectedRoot: string, ch
         try {
           doc = parser.parse(xml.slice(found[k], found[k + 1])) as Record<string, unknown>;
         } catch (error) {
-          throw new InvalidResponse(`malformed XML: ${parserProblem(error)}`, `${expectedRoot}/${chunkName}[${k / 2 + 1}]`);
+          throw new InvalidResponse(
+            `malformed XML: ${parserProblem(error)}`,
+            `${expectedRoot}/${chunkName}[${k / 2 + 1}]`,
+          );
         }
         const value = doc[chunkName];
         const node = Array.isArray(value) ? value[0] : value;
@@ -390,7 +449,11 @@ export function required(node: XmlValue, name: string, path: string): XmlValue {
 /** A child's text that must be present and non-empty. */
 export function requiredText(node: XmlValue, name: string, path: string): string {
   const value = text(node, name);
-  if (value === null) throw new InvalidResponse(child(node, name) === undefined ? `missing <${name}>` : `empty <${name}>`, `${path}/${name}`);
+  if (value === null)
+    throw new InvalidResponse(
+      child(node, name) === undefined ? `missing <${name}>` : `empty <${name}>`,
+      `${path}/${name}`,
+    );
   return value;
 }
 

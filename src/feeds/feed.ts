@@ -15,8 +15,8 @@ import type { MessagePayload, RenderContext } from '../render/index.js';
 import type { Store } from '../store/store.js';
 import type { RaceOutlook } from './cadence.js';
 import type { Ledger } from './delivery/ledger.js';
-import type { PostOutcome, PosterHooks, PostTarget } from './delivery/poster.js';
-import { FeedOptions, type FeedKind, type FeedSettings, type PauseReason } from './settings.js';
+import type { PosterHooks, PostOutcome, PostTarget } from './delivery/poster.js';
+import { type FeedKind, FeedOptions, type FeedSettings, type PauseReason } from './settings.js';
 
 /** Every feed the scheduler runs: the kinds admins turn on in `/feeds`, and members' DMs of `/notify`. */
 export type FeedName = FeedKind | 'personal';
@@ -154,9 +154,19 @@ export function renderContext(ctx: PreviewContext): RenderContext {
 export function channelRunOptions(ctx: FeedContext): FeedRunOptions {
   const { settings } = ctx;
   return {
-    guildId: ctx.guildId, channelId: settings.channelId ?? '', roleId: settings.roleId, options: settings.options,
-    client: ctx.client, organisationId: ctx.organisationId, ledger: ctx.ledger, target: ctx.target,
-    now: ctx.now, language: ctx.language, timeZone: ctx.timeZone, full: ctx.full, log: ctx.log,
+    guildId: ctx.guildId,
+    channelId: settings.channelId ?? '',
+    roleId: settings.roleId,
+    options: settings.options,
+    client: ctx.client,
+    organisationId: ctx.organisationId,
+    ledger: ctx.ledger,
+    target: ctx.target,
+    now: ctx.now,
+    language: ctx.language,
+    timeZone: ctx.timeZone,
+    full: ctx.full,
+    log: ctx.log,
   };
 }
 

@@ -27,11 +27,21 @@ export class Pauses {
 
   /** Whether a paused kind is due for a re-check (never for an admin's pause). */
   recheckDue(key: string, settings: FeedSettings, now: Date): boolean {
-    return settings.pausedReason !== null && settings.pausedReason !== 'admin' && now.getTime() - (this.#lastCheck.get(key) ?? 0) >= RECHECK_MS;
+    return (
+      settings.pausedReason !== null &&
+      settings.pausedReason !== 'admin' &&
+      now.getTime() - (this.#lastCheck.get(key) ?? 0) >= RECHECK_MS
+    );
   }
 
   /** Pauses the kind (unless something paused it already) and tells the admins, once. */
-  async pause(key: string, settings: FeedSettings, reason: Exclude<PauseReason, 'admin'>, now: Date, language: Language): Promise<void> {
+  async pause(
+    key: string,
+    settings: FeedSettings,
+    reason: Exclude<PauseReason, 'admin'>,
+    now: Date,
+    language: Language,
+  ): Promise<void> {
     const current = this.settings.get(settings.guildId, settings.feed);
     if (current.pausedReason !== null) return;
     this.settings.update(settings.guildId, settings.feed, { pausedReason: reason });
@@ -41,7 +51,13 @@ export class Pauses {
   }
 
   /** A bot-set pause: is the cause gone? Then resume and say so, once. */
-  async recheck(key: string, settings: FeedSettings, client: EventorClient | null, now: Date, language: Language): Promise<void> {
+  async recheck(
+    key: string,
+    settings: FeedSettings,
+    client: EventorClient | null,
+    now: Date,
+    language: Language,
+  ): Promise<void> {
     this.#lastCheck.set(key, now.getTime());
     let fixed: boolean;
     if (settings.pausedReason === 'invalid-key') {

@@ -16,7 +16,14 @@ import { resultsFeed } from './kinds/results.js';
 import { startListsFeed } from './kinds/startlists.js';
 import type { FeedKind } from './settings.js';
 
-export const FEEDS: ReadonlyArray<Feed> = [resultsFeed, remindersFeed, startListsFeed, eventsFeed, activitiesFeed, personalDmsFeed];
+export const FEEDS: ReadonlyArray<Feed> = [
+  resultsFeed,
+  remindersFeed,
+  startListsFeed,
+  eventsFeed,
+  activitiesFeed,
+  personalDmsFeed,
+];
 
 function feedNamed(name: FeedName): Feed {
   const feed = FEEDS.find((f) => f.name === name);

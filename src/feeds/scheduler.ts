@@ -6,13 +6,13 @@
  * (`pauses.ts`), the admins' notices (`notices.ts`). Runs are aligned to wall-clock slots, so every
  * server of one Eventor client runs in the same tick and its cache answers all but the first.
  */
-import { Events, type Channel, type Client } from 'discord.js';
+import { type Channel, type Client, Events } from 'discord.js';
 import cron, { type ScheduledTask } from 'node-cron';
-import type { EventorAccess } from '../app/eventor-access.js';
 import { UserFacingError } from '../app/errors.js';
+import type { EventorAccess } from '../app/eventor-access.js';
 import type { EventorClient } from '../eventor/client.js';
 import { InvalidApiKey } from '../eventor/errors.js';
-import { serverLanguage, type Language } from '../i18n/index.js';
+import { type Language, serverLanguage } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { BackOffs, isTransient } from './backoff.js';
@@ -23,7 +23,7 @@ import type { Feed, FeedContext, FeedName, FeedRunResult, MembershipCheck } from
 import { AdminNotices } from './notices.js';
 import { Pauses } from './pauses.js';
 import { FEEDS } from './registry.js';
-import { FeedSettingsStore, type FeedSettings } from './settings.js';
+import { type FeedSettings, FeedSettingsStore } from './settings.js';
 
 export interface FeedSchedulerOptions {
   client: Client;
@@ -79,7 +79,9 @@ export class FeedScheduler {
   readonly #pauses: Pauses;
   #task: ScheduledTask | null = null;
   readonly #onChannelDelete = (channel: Channel): void => {
-    void this.#channelDeleted(channel).catch((error: unknown) => this.#options.log.error('handling a deleted channel failed', { error }));
+    void this.#channelDeleted(channel).catch((error: unknown) =>
+      this.#options.log.error('handling a deleted channel failed', { error }),
+    );
   };
   #ticking: Promise<void> | null = null;
   #housekeeping: Promise<void> | null = null;
@@ -97,7 +99,12 @@ export class FeedScheduler {
     this.#settings = new FeedSettingsStore(options.store, this.#now);
     this.#ledger = new Ledger(options.store, this.#now);
     this.#target = options.target ?? discordTarget(options.client);
-    this.#pauses = new Pauses(this.#settings, new AdminNotices(options.client, options.store, options.log), options.client, options.log);
+    this.#pauses = new Pauses(
+      this.#settings,
+      new AdminNotices(options.client, options.store, options.log),
+      options.client,
+      options.log,
+    );
     // A feed's channel deleted: pause and tell the admins now, not when the next post fails.
     options.client.on(Events.ChannelDelete, this.#onChannelDelete);
   }
@@ -106,7 +113,9 @@ export class FeedScheduler {
   start(): void {
     if (this.#task || this.#stopped) return;
     this.#task = cron.schedule('* * * * *', () => {
-      void this.tick(this.#now()).catch((error: unknown) => this.#options.log.error('feed scheduler tick failed', { error }));
+      void this.tick(this.#now()).catch((error: unknown) =>
+        this.#options.log.error('feed scheduler tick failed', { error }),
+      );
     });
   }
 
@@ -138,7 +147,11 @@ export class FeedScheduler {
     const guild = this.#options.store.guildSettings(guildId);
     return {
       timeZone: guild?.timeZone ?? this.#options.defaultTimeZone,
-      language: serverLanguage(guild?.locale, this.#options.client.guilds.cache.get(guildId)?.preferredLocale, this.#options.defaultLanguage),
+      language: serverLanguage(
+        guild?.locale,
+        this.#options.client.guilds.cache.get(guildId)?.preferredLocale,
+        this.#options.defaultLanguage,
+      ),
     };
   }
 
@@ -147,7 +160,13 @@ export class FeedScheduler {
     const { language } = this.#localeOf(channel.guildId);
     for (const settings of this.#settings.all(channel.guildId)) {
       if (settings.enabled && settings.channelId === channel.id && settings.pausedReason === null) {
-        await this.#pauses.pause(runKey(settings.guildId, settings.feed), settings, 'channel-missing', this.#now(), language);
+        await this.#pauses.pause(
+          runKey(settings.guildId, settings.feed),
+          settings,
+          'channel-missing',
+          this.#now(),
+          language,
+        );
       }
     }
   }
@@ -175,10 +194,15 @@ export class FeedScheduler {
   async #runFeeds(now: Date, force: boolean): Promise<void> {
     const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
     // Feeds for members (their DMs) run in the servers where someone wants them, kinds of their own where turned on.
-    const memberServers = new Map<Feed, ReadonlySet<string>>(FEEDS.flatMap((feed) => (feed.servers ? [[feed, new Set(feed.servers(this.#options.store))] as const] : [])));
+    const memberServers = new Map<Feed, ReadonlySet<string>>(
+      FEEDS.flatMap((feed) => (feed.servers ? [[feed, new Set(feed.servers(this.#options.store))] as const] : [])),
+    );
     // A server that removed the bot gets no posts and no DMs: its data only waits to be deleted.
     const departed = new Set(this.#options.store.guildDepartures().map((d) => d.guildId));
-    for (const guildId of new Set([...this.#settings.guildsWithFeeds(), ...[...memberServers.values()].flatMap((s) => [...s])])) {
+    for (const guildId of new Set([
+      ...this.#settings.guildsWithFeeds(),
+      ...[...memberServers.values()].flatMap((s) => [...s]),
+    ])) {
       if (departed.has(guildId)) continue;
       const { timeZone, language } = this.#localeOf(guildId);
       const candidates: Due[] = [];
@@ -187,7 +211,12 @@ export class FeedScheduler {
       for (const feed of FEEDS) {
         const settings = all.find((s) => s.feed === feed.settingsOf)!;
         const key = runKey(guildId, feed.name);
-        if (feed.audience === 'channel' ? !settings.enabled || !settings.channelId : !memberServers.get(feed)?.has(guildId)) continue;
+        if (
+          feed.audience === 'channel'
+            ? !settings.enabled || !settings.channelId
+            : !memberServers.get(feed)?.has(guildId)
+        )
+          continue;
         if (this.#running.has(key)) continue;
         // A pause is of a kind's channel; members' DMs are paused member by member, by their feed.
         if (feed.audience === 'channel' && settings.pausedReason !== null) {
@@ -205,7 +234,8 @@ export class FeedScheduler {
         access = await this.#options.eventor.forGuild(guildId);
       } catch (error) {
         // Reported by the kinds of the server (pause or back-off); members' DMs just wait for the connection.
-        for (const due of candidates) if (due.feed.audience === 'channel') await this.#failed(due, now, error, language);
+        for (const due of candidates)
+          if (due.feed.audience === 'channel') await this.#failed(due, now, error, language);
       }
       const client = access?.client ?? null;
       const jobs = groups.get(client) ?? [];
@@ -214,19 +244,22 @@ export class FeedScheduler {
         const { client: eventor } = access;
         for (const due of candidates) {
           // In the registry's order: members' DMs after the kinds, whose lists are then in the shared client's cache.
-          if (force || this.#dueAt(due, eventor, now, timeZone)) jobs.push(() => this.#run(due, access, now, language, timeZone));
+          if (force || this.#dueAt(due, eventor, now, timeZone))
+            jobs.push(() => this.#run(due, access, now, language, timeZone));
         }
       }
       groups.set(client, jobs);
     }
     // Servers of one client run one after another in this tick (its cache serves the later ones);
     // different clients run side by side.
-    await Promise.all([...groups.values()].map(async (jobs) => {
-      for (const job of jobs) {
-        if (this.#stopped) return;
-        await job();
-      }
-    }));
+    await Promise.all(
+      [...groups.values()].map(async (jobs) => {
+        for (const job of jobs) {
+          if (this.#stopped) return;
+          await job();
+        }
+      }),
+    );
   }
 
   #runState(key: string): RunState {
@@ -261,7 +294,13 @@ export class FeedScheduler {
     return slotChanged(state.lastRun, now, due.feed.cadence(this.#calendars.today(client, now, timeZone)));
   }
 
-  async #run(due: Due, access: { client: EventorClient; organisationId: string }, now: Date, language: Language, timeZone: string): Promise<void> {
+  async #run(
+    due: Due,
+    access: { client: EventorClient; organisationId: string },
+    now: Date,
+    language: Language,
+    timeZone: string,
+  ): Promise<void> {
     const { key, feed } = due;
     if (this.#running.has(key)) return;
     this.#running.add(key);
@@ -269,9 +308,20 @@ export class FeedScheduler {
     const full = isFullRun(state.lastFull, now);
     try {
       const ctx: FeedContext = {
-        guildId: due.settings.guildId, settings: due.settings, client: access.client, organisationId: access.organisationId,
-        ledger: this.#ledger, target: this.#target, now, language, timeZone, full, log: this.#options.log,
-        store: this.#options.store, discord: this.#options.client, ...(this.#options.membership ? { membership: this.#options.membership } : {}),
+        guildId: due.settings.guildId,
+        settings: due.settings,
+        client: access.client,
+        organisationId: access.organisationId,
+        ledger: this.#ledger,
+        target: this.#target,
+        now,
+        language,
+        timeZone,
+        full,
+        log: this.#options.log,
+        store: this.#options.store,
+        discord: this.#options.client,
+        ...(this.#options.membership ? { membership: this.#options.membership } : {}),
       };
       let result: FeedRunResult;
       try {
@@ -308,7 +358,13 @@ export class FeedScheduler {
     // /status), not a failure for the operator's cron to report on every tick.
     if (!(error instanceof UserFacingError && error.key === 'error.notConfigured')) this.#failedRuns += 1;
     const { failures, delay } = this.#backOffs.failed(due.key, now);
-    this.#options.log[isTransient(error) ? 'warn' : 'error']('feed run failed; backing off', { guildId: due.settings.guildId, feed: due.feed.name, failures, retryInMs: delay, error });
+    this.#options.log[isTransient(error) ? 'warn' : 'error']('feed run failed; backing off', {
+      guildId: due.settings.guildId,
+      feed: due.feed.name,
+      failures,
+      retryInMs: delay,
+      error,
+    });
   }
 
   async #recheck(due: Due, client: EventorClient | null, now: Date, language: Language): Promise<void> {

@@ -23,7 +23,10 @@ export const FeedOptions = z.object({
   /** Also remind of late-entry deadlines. */
   lateEntry: z.boolean().default(true),
   /** No posts between these local hours of the server's time zone (e.g. 22 to 7); null: none. */
-  quietHours: z.object({ from: z.number().int().min(0).max(23), to: z.number().int().min(0).max(23) }).nullable().default(null),
+  quietHours: z
+    .object({ from: z.number().int().min(0).max(23), to: z.number().int().min(0).max(23) })
+    .nullable()
+    .default(null),
   /** New events: which classifications (1-6) besides the club's and district's own; empty: none. */
   classificationIds: z.array(z.string()).default([]),
   /** Results: open a thread per event under the post. */
@@ -53,18 +56,34 @@ interface Row {
 
 /** The feed settings of a server, with defaults for kinds never configured (off). */
 export class FeedSettingsStore {
-  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   get(guildId: string, feed: FeedKind): FeedSettings {
-    const row = this.store.db.prepare('SELECT enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ? AND feed = ?').get(guildId, feed) as Row | undefined;
+    const row = this.store.db
+      .prepare(
+        'SELECT enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ? AND feed = ?',
+      )
+      .get(guildId, feed) as Row | undefined;
     return this.#settingsOf(guildId, feed, row, this.store.guildSettings(guildId)?.channels[feed] ?? null);
   }
 
   /** Every kind's settings of a server, with two reads (the scheduler asks this every minute). */
   all(guildId: string): FeedSettings[] {
-    const rows = this.store.db.prepare('SELECT feed, enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ?').all(guildId) as Array<Row & { feed: string }>;
+    const rows = this.store.db
+      .prepare('SELECT feed, enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ?')
+      .all(guildId) as Array<Row & { feed: string }>;
     const channels = this.store.guildSettings(guildId)?.channels ?? {};
-    return FEED_KINDS.map((feed) => this.#settingsOf(guildId, feed, rows.find((r) => r.feed === feed), channels[feed] ?? null));
+    return FEED_KINDS.map((feed) =>
+      this.#settingsOf(
+        guildId,
+        feed,
+        rows.find((r) => r.feed === feed),
+        channels[feed] ?? null,
+      ),
+    );
   }
 
   #settingsOf(guildId: string, feed: FeedKind, row: Row | undefined, channelId: string | null): FeedSettings {
@@ -89,7 +108,11 @@ export class FeedSettingsStore {
 
   /** Servers with at least one feed turned on (what the scheduler serves). */
   guildsWithFeeds(): string[] {
-    return (this.store.db.prepare('SELECT DISTINCT guild_id FROM feed_settings WHERE enabled = 1 ORDER BY guild_id').all() as Array<{ guild_id: string }>).map((r) => r.guild_id);
+    return (
+      this.store.db
+        .prepare('SELECT DISTINCT guild_id FROM feed_settings WHERE enabled = 1 ORDER BY guild_id')
+        .all() as Array<{ guild_id: string }>
+    ).map((r) => r.guild_id);
   }
 
   /**
@@ -105,18 +128,41 @@ export class FeedSettingsStore {
     return true;
   }
 
-  update(guildId: string, feed: FeedKind, change: { enabled?: boolean; pausedReason?: PauseReason | null; roleId?: string | null; options?: Partial<FeedOptions> }): FeedSettings {
+  update(
+    guildId: string,
+    feed: FeedKind,
+    change: {
+      enabled?: boolean;
+      pausedReason?: PauseReason | null;
+      roleId?: string | null;
+      options?: Partial<FeedOptions>;
+    },
+  ): FeedSettings {
     const current = this.get(guildId, feed);
     const options = FeedOptions.parse({ ...current.options, ...change.options });
     const pausedReason = change.pausedReason === undefined ? current.pausedReason : change.pausedReason;
-    const pausedAt = change.pausedReason === undefined ? current.pausedAt : change.pausedReason === null ? null : this.now().toISOString();
+    const pausedAt =
+      change.pausedReason === undefined
+        ? current.pausedAt
+        : change.pausedReason === null
+          ? null
+          : this.now().toISOString();
     this.store.db
       .prepare(
         `INSERT INTO feed_settings (guild_id, feed, enabled, paused_reason, paused_at, role_id, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (guild_id, feed) DO UPDATE SET enabled = excluded.enabled, paused_reason = excluded.paused_reason, paused_at = excluded.paused_at,
            role_id = excluded.role_id, options = excluded.options, updated_at = excluded.updated_at`,
       )
-      .run(guildId, feed, (change.enabled ?? current.enabled) ? 1 : 0, pausedReason, pausedAt, change.roleId === undefined ? current.roleId : change.roleId, JSON.stringify(options), this.now().toISOString());
+      .run(
+        guildId,
+        feed,
+        (change.enabled ?? current.enabled) ? 1 : 0,
+        pausedReason,
+        pausedAt,
+        change.roleId === undefined ? current.roleId : change.roleId,
+        JSON.stringify(options),
+        this.now().toISOString(),
+      );
     return this.get(guildId, feed);
   }
 }

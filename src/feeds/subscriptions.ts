@@ -47,9 +47,16 @@ interface Row {
 
 function subscriptionOf(r: Row): Subscription {
   return {
-    guildId: r.guild_id, userId: r.user_id, starts: r.starts === 1, results: r.results === 1, locale: r.locale,
-    dmChannelId: r.dm_channel_id, pausedReason: r.paused_reason as NotifyPause | null, pausedAt: r.paused_at,
-    createdAt: r.created_at, updatedAt: r.updated_at,
+    guildId: r.guild_id,
+    userId: r.user_id,
+    starts: r.starts === 1,
+    results: r.results === 1,
+    locale: r.locale,
+    dmChannelId: r.dm_channel_id,
+    pausedReason: r.paused_reason as NotifyPause | null,
+    pausedAt: r.paused_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -75,7 +82,9 @@ export class SubscriptionStore {
   }
 
   get(guildId: string, userId: string): Subscription | null {
-    const row = this.#store.db.prepare('SELECT * FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').get(guildId, userId) as Row | undefined;
+    const row = this.#store.db
+      .prepare('SELECT * FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?')
+      .get(guildId, userId) as Row | undefined;
     return row ? subscriptionOf(row) : null;
   }
 
@@ -85,13 +94,22 @@ export class SubscriptionStore {
    * a kind turned off forgets its personal ledger, so turning it on later starts from then instead
    * of sending what came out in between. With everything off, nothing about the member is kept.
    */
-  set(guildId: string, userId: string, change: Partial<Record<NotifyKind, boolean>>, locale: string): Subscription | null {
+  set(
+    guildId: string,
+    userId: string,
+    change: Partial<Record<NotifyKind, boolean>>,
+    locale: string,
+  ): Subscription | null {
     const now = this.#now().toISOString();
     const db = this.#store.db;
     return db.transaction(() => {
       const current = this.get(guildId, userId);
-      const next = { starts: change.starts ?? current?.starts ?? false, results: change.results ?? current?.results ?? false };
-      for (const kind of NOTIFY_KINDS) if (!next[kind]) this.#dropFeeds(guildId, ledgerKeyPrefix(MEMBER_DMS_NAMESPACE, userId, kind));
+      const next = {
+        starts: change.starts ?? current?.starts ?? false,
+        results: change.results ?? current?.results ?? false,
+      };
+      for (const kind of NOTIFY_KINDS)
+        if (!next[kind]) this.#dropFeeds(guildId, ledgerKeyPrefix(MEMBER_DMS_NAMESPACE, userId, kind));
       if (!next.starts && !next.results) {
         db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
         return null;
@@ -104,7 +122,18 @@ export class SubscriptionStore {
            dm_channel_id = CASE WHEN ? AND paused_reason = 'dm-unavailable' THEN NULL ELSE dm_channel_id END,
            paused_reason = CASE WHEN ? THEN NULL ELSE paused_reason END, paused_at = CASE WHEN ? THEN NULL ELSE paused_at END,
            updated_at = excluded.updated_at`,
-      ).run(guildId, userId, next.starts ? 1 : 0, next.results ? 1 : 0, locale, now, now, resume ? 1 : 0, resume ? 1 : 0, resume ? 1 : 0);
+      ).run(
+        guildId,
+        userId,
+        next.starts ? 1 : 0,
+        next.results ? 1 : 0,
+        locale,
+        now,
+        now,
+        resume ? 1 : 0,
+        resume ? 1 : 0,
+        resume ? 1 : 0,
+      );
       return this.get(guildId, userId);
     })();
   }
@@ -112,7 +141,9 @@ export class SubscriptionStore {
   /** Members of a server with at least one kind on and no pause, in a stable order. */
   active(guildId: string): Subscription[] {
     const rows = this.#store.db
-      .prepare('SELECT * FROM notify_subscriptions WHERE guild_id = ? AND (starts = 1 OR results = 1) AND paused_reason IS NULL ORDER BY user_id')
+      .prepare(
+        'SELECT * FROM notify_subscriptions WHERE guild_id = ? AND (starts = 1 OR results = 1) AND paused_reason IS NULL ORDER BY user_id',
+      )
       .all(guildId) as Row[];
     return rows.map(subscriptionOf);
   }
@@ -120,7 +151,9 @@ export class SubscriptionStore {
   /** Servers where at least one member gets DMs (paused members do not count). */
   guildsWithSubscribers(): string[] {
     const rows = this.#store.db
-      .prepare('SELECT DISTINCT guild_id FROM notify_subscriptions WHERE (starts = 1 OR results = 1) AND paused_reason IS NULL ORDER BY guild_id')
+      .prepare(
+        'SELECT DISTINCT guild_id FROM notify_subscriptions WHERE (starts = 1 OR results = 1) AND paused_reason IS NULL ORDER BY guild_id',
+      )
       .all() as Array<{ guild_id: string }>;
     return rows.map((r) => r.guild_id);
   }
@@ -134,9 +167,13 @@ export class SubscriptionStore {
   /** Stops the member's DMs until they turn them on again; false when there is nothing to pause. */
   pause(guildId: string, userId: string, reason: NotifyPause): boolean {
     const now = this.#now().toISOString();
-    return this.#store.db
-      .prepare('UPDATE notify_subscriptions SET paused_reason = ?, paused_at = ?, updated_at = ? WHERE guild_id = ? AND user_id = ? AND paused_reason IS NULL')
-      .run(reason, now, now, guildId, userId).changes > 0;
+    return (
+      this.#store.db
+        .prepare(
+          'UPDATE notify_subscriptions SET paused_reason = ?, paused_at = ?, updated_at = ? WHERE guild_id = ? AND user_id = ? AND paused_reason IS NULL',
+        )
+        .run(reason, now, now, guildId, userId).changes > 0
+    );
   }
 
   /** The member's personal ledger feeds in a server that have started. */
@@ -157,7 +194,9 @@ export class SubscriptionStore {
   forgetMember(guildId: string, userId: string): number {
     const db = this.#store.db;
     return db.transaction(() => {
-      const removed = db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes;
+      const removed = db
+        .prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?')
+        .run(guildId, userId).changes;
       new Ledger(this.#store).forgetFeeds(guildId, memberPrefix(userId));
       return removed;
     })();
@@ -179,10 +218,12 @@ export class SubscriptionStore {
    */
   forgetUser(userId: string): number {
     const db = this.#store.db;
-    return this.#store.secureDeleting(() => db.transaction(() => {
-      const removed = db.prepare('DELETE FROM notify_subscriptions WHERE user_id = ?').run(userId).changes;
-      new Ledger(this.#store).forgetFeeds(null, memberPrefix(userId));
-      return removed;
-    })());
+    return this.#store.secureDeleting(() =>
+      db.transaction(() => {
+        const removed = db.prepare('DELETE FROM notify_subscriptions WHERE user_id = ?').run(userId).changes;
+        new Ledger(this.#store).forgetFeeds(null, memberPrefix(userId));
+        return removed;
+      })(),
+    );
   }
 }

@@ -22,6 +22,8 @@ export interface Catalogue<English extends Record<string, Text>> {
   nb: Record<keyof English, Text>;
 }
 
-export function defineMessages<const English extends Record<string, Text>>(messages: Catalogue<English>): Catalogue<English> {
+export function defineMessages<const English extends Record<string, Text>>(
+  messages: Catalogue<English>,
+): Catalogue<English> {
   return messages;
 }

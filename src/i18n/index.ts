@@ -4,42 +4,69 @@
  * Each area keeps its catalogue in `messages/`; add a new one to CATALOGUES below.
  */
 import type { Catalogue, Plural, Text } from './define.js';
-import { COMMAND_MENTIONS, isCommandPath, type CommandPath } from './mentions.js';
+import { COMMAND_MENTIONS, type CommandPath, isCommandPath } from './mentions.js';
 import { errors } from './messages/errors.js';
 import { events } from './messages/events.js';
-import { feedsContent } from './messages/feeds-content.js';
 import { feeds } from './messages/feeds.js';
+import { feedsContent } from './messages/feeds-content.js';
 import { general } from './messages/general.js';
 import { linking } from './messages/linking.js';
 import { login } from './messages/login.js';
 import { members } from './messages/members.js';
 import { notify } from './messages/notify.js';
 import { render } from './messages/render.js';
-import { setup } from './messages/setup.js';
 import { scheduler } from './messages/scheduler.js';
+import { setup } from './messages/setup.js';
 
-const CATALOGUES = [errors, general, render, setup, events, members, login, linking, scheduler, feeds, feedsContent, notify] as const;
+const CATALOGUES = [
+  errors,
+  general,
+  render,
+  setup,
+  events,
+  members,
+  login,
+  linking,
+  scheduler,
+  feeds,
+  feedsContent,
+  notify,
+] as const;
 
-type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
+type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void
+  ? I
+  : never;
 /** Every English text with its literal type: the source of the keys and of their variables. */
 type English = UnionToIntersection<(typeof CATALOGUES)[number]['en']>;
 export type MessageKey = Extract<keyof English, string>;
 
 /** The `{name}`s of a text, as the filling in `t()` finds them; a `{/command}` is a mention, no variable. */
-type PlaceholdersIn<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? (Name extends `/${string}` ? never : Name) | PlaceholdersIn<Rest> : never;
-type VariablesOf<T> = T extends string ? PlaceholdersIn<T> : T extends Plural ? 'count' | PlaceholdersIn<T['one'] | T['other']> : never;
+type PlaceholdersIn<S extends string> = S extends `${string}{${infer Name}}${infer Rest}`
+  ? (Name extends `/${string}` ? never : Name) | PlaceholdersIn<Rest>
+  : never;
+type VariablesOf<T> = T extends string
+  ? PlaceholdersIn<T>
+  : T extends Plural
+    ? 'count' | PlaceholdersIn<T['one'] | T['other']>
+    : never;
 /** The variables a key's English text names (`count` for a plural, which chooses the form). */
 export type VariableName<K extends MessageKey> = VariablesOf<English[K]>;
-export type MessageVars<K extends MessageKey> = { readonly [N in VariableName<K>]: N extends 'count' ? number : string | number };
+export type MessageVars<K extends MessageKey> = {
+  readonly [N in VariableName<K>]: N extends 'count' ? number : string | number;
+};
 /** The keys whose texts take exactly the variables `V`, for a parameter that any of them may fill. */
-export type KeyWithVariables<V extends string> = { [K in MessageKey]: [VariableName<K>] extends [V] ? ([V] extends [VariableName<K>] ? K : never) : never }[MessageKey];
+export type KeyWithVariables<V extends string> = {
+  [K in MessageKey]: [VariableName<K>] extends [V] ? ([V] extends [VariableName<K>] ? K : never) : never;
+}[MessageKey];
 /** The keys whose texts have no variables: command names, labels, choices. */
 export type PlainKey = KeyWithVariables<never>;
 /**
  * The variables argument of `t()` for a key: required, with exactly the key's variables, when its
  * text has any; none (or an empty object) otherwise. A missing or extra variable fails `tsc`.
  */
-export type VarsArgument<K extends MessageKey> = [VariableName<K>] extends [never] ? [vars?: Readonly<Record<string, never>>] : [vars: MessageVars<K>];
+export type VarsArgument<K extends MessageKey> = [VariableName<K>] extends [never]
+  ? [vars?: Readonly<Record<string, never>>]
+  : [vars: MessageVars<K>];
 export type Language = 'en' | 'sv' | 'nb';
 export const LANGUAGES: readonly Language[] = ['en', 'sv', 'nb'];
 
@@ -79,13 +106,21 @@ export function spokenLanguage(locale: string | null | undefined): Language | nu
  * The language of a server's automatic posts: the one chosen with `/setup language`, else the
  * server's own Discord language (its preferred locale) when we speak it, else the operator's default.
  */
-export function serverLanguage(chosen: string | null | undefined, preferredLocale: string | null | undefined, fallback: Language): Language {
+export function serverLanguage(
+  chosen: string | null | undefined,
+  preferredLocale: string | null | undefined,
+  fallback: Language,
+): Language {
   if (chosen) return languageFor(chosen);
   return spokenLanguage(preferredLocale) ?? fallback;
 }
 
 // Norwegian Bokmål's plural rules under its own tag; one PluralRules per language, built once.
-const PLURAL_RULES: Record<Language, Intl.PluralRules> = { en: new Intl.PluralRules('en'), sv: new Intl.PluralRules('sv'), nb: new Intl.PluralRules('nb') };
+const PLURAL_RULES: Record<Language, Intl.PluralRules> = {
+  en: new Intl.PluralRules('en'),
+  sv: new Intl.PluralRules('sv'),
+  nb: new Intl.PluralRules('nb'),
+};
 
 /** Whether a catalogue text has a form per count. */
 export function isPlural(text: Text): text is Plural {
@@ -138,7 +173,12 @@ export function translate(language: Language, said: Message): string {
 function fill(language: Language, key: MessageKey, vars: Readonly<Record<string, string | number>>): string {
   const own = MERGED[language][key];
   const textLanguage = own !== undefined ? language : 'en';
-  const template = own !== undefined ? formFor(language, own, vars.count) : MERGED.en[key] !== undefined ? formFor('en', MERGED.en[key], vars.count) : key;
+  const template =
+    own !== undefined
+      ? formFor(language, own, vars.count)
+      : MERGED.en[key] !== undefined
+        ? formFor('en', MERGED.en[key], vars.count)
+        : key;
   // One pass, so that a variable's value (a name from Eventor, say) is never read as a placeholder or mention.
   return template.replace(/\{(?:\/([\w -]+)|(\w+))\}/g, (whole, path: string | undefined, name: string | undefined) => {
     if (path !== undefined) return isCommandPath(path) ? commandMention(textLanguage, path) : whole;

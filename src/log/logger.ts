@@ -34,7 +34,9 @@ export function isLogLevel(value: string): value is LogLevel {
   return Object.hasOwn(RANK, value);
 }
 
-export function createLogger(options: { level?: LogLevel; write?: (line: string) => void; now?: () => Date } = {}): Logger {
+export function createLogger(
+  options: { level?: LogLevel; write?: (line: string) => void; now?: () => Date } = {},
+): Logger {
   const threshold = RANK[options.level ?? 'info'];
   const write = options.write ?? ((line: string) => process.stderr.write(line));
   const now = options.now ?? (() => new Date());
@@ -49,7 +51,8 @@ export function createLogger(options: { level?: LogLevel; write?: (line: string)
     if (value !== null && typeof value === 'object') {
       if (depth > 4) return '[…]';
       const out: Record<string, unknown> = {};
-      for (const [key, v] of Object.entries(value)) out[matcher.mask(key)] = SECRET_FIELD.test(key) ? MASK : clean(v, depth + 1);
+      for (const [key, v] of Object.entries(value))
+        out[matcher.mask(key)] = SECRET_FIELD.test(key) ? MASK : clean(v, depth + 1);
       return out;
     }
     return value;
@@ -65,7 +68,9 @@ export function createLogger(options: { level?: LogLevel; write?: (line: string)
     return {
       name: matcher.mask(error.name),
       message: matcher.mask(error.message),
-      ...(typeof code === 'string' || typeof code === 'number' ? { code: typeof code === 'string' ? matcher.mask(code) : code } : {}),
+      ...(typeof code === 'string' || typeof code === 'number'
+        ? { code: typeof code === 'string' ? matcher.mask(code) : code }
+        : {}),
       ...(typeof error.stack === 'string' ? { stack: matcher.mask(error.stack.slice(0, MAX_STACK_CHARS)) } : {}),
       ...(depth < 2 && error.cause !== undefined ? { cause: clean(error.cause, depth + 1) } : {}),
     };
@@ -129,7 +134,10 @@ export class SecretMatcher {
     for (const variant of secretVariants(secret)) {
       const prefix = variant.slice(0, PREFIX_CHARS);
       let bucket = this.#byPrefix.get(prefix);
-      if (!bucket) this.#byPrefix.set(prefix, (bucket = new Map()));
+      if (!bucket) {
+        bucket = new Map();
+        this.#byPrefix.set(prefix, bucket);
+      }
       bucket.set(variant, (bucket.get(variant) ?? 0) + 1);
     }
   }
@@ -156,7 +164,9 @@ export class SecretMatcher {
     for (let i = 0; i + PREFIX_CHARS <= text.length; ) {
       const bucket = this.#byPrefix.get(text.slice(i, i + PREFIX_CHARS));
       let matched = 0;
-      if (bucket) for (const variant of bucket.keys()) if (variant.length > matched && text.startsWith(variant, i)) matched = variant.length;
+      if (bucket)
+        for (const variant of bucket.keys())
+          if (variant.length > matched && text.startsWith(variant, i)) matched = variant.length;
       if (matched === 0) {
         i++;
         continue;

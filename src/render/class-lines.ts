@@ -8,7 +8,7 @@ import type { EventRef, PersonRef } from '../eventor/model.js';
 import type { Language } from '../i18n/index.js';
 import { personNameText } from './format.js';
 import type { Section } from './pages.js';
-import { raceKey, raceLabel, raceOrder, type RaceKeyed } from './races.js';
+import { type RaceKeyed, raceKey, raceLabel, raceOrder } from './races.js';
 
 export interface ClassLineFormat<Person, Race extends RaceKeyed, Row> {
   racesOf(person: Person): readonly Race[];
@@ -29,7 +29,10 @@ export interface RaceRows<Row> {
 
 /** The class's rows per race, in race order. */
 export function rowsByRace<Person, Race extends RaceKeyed, Row>(
-  persons: readonly Person[], format: Pick<ClassLineFormat<Person, Race, Row>, 'racesOf' | 'row'>, event: EventRef, language: Language,
+  persons: readonly Person[],
+  format: Pick<ClassLineFormat<Person, Race, Row>, 'racesOf' | 'row'>,
+  event: EventRef,
+  language: Language,
 ): Array<RaceRows<Row>> {
   const races = new Map<string, RaceRows<Row>>();
   for (const person of persons) {
@@ -48,11 +51,17 @@ export function rowsByRace<Person, Race extends RaceKeyed, Row>(
 
 /** A section per race of the class (one when it has one race), with the rows and lines the format chooses. */
 export function classSections<Person, Race extends RaceKeyed, Row>(
-  persons: readonly Person[], format: ClassLineFormat<Person, Race, Row>, event: EventRef, language: Language,
+  persons: readonly Person[],
+  format: ClassLineFormat<Person, Race, Row>,
+  event: EventRef,
+  language: Language,
 ): Section[] {
   const races = rowsByRace(persons, format, event, language);
   const multi = races.length > 1;
-  return races.map((race) => ({ heading: format.heading(multi ? race.label : null), blocks: format.lines(format.shown(race.rows)) }));
+  return races.map((race) => ({
+    heading: format.heading(multi ? race.label : null),
+    blocks: format.lines(format.shown(race.rows)),
+  }));
 }
 
 /**
@@ -60,7 +69,10 @@ export function classSections<Person, Race extends RaceKeyed, Row>(
  * `/results/person` hold only that person, so without an id everyone in a class matches; relay
  * teams list every runner, so there a member is found by id, else by name.
  */
-export function memberMatchers(personName: string, personId: string | undefined): {
+export function memberMatchers(
+  personName: string,
+  personId: string | undefined,
+): {
   person: (ref: PersonRef | null) => boolean;
   teamMember: (ref: PersonRef | null) => boolean;
 } {

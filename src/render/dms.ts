@@ -7,11 +7,20 @@
  */
 import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { EventRef, RaceResult, RaceStart, ResultList, ResultStatus, StartList } from '../eventor/model.js';
-import { t, type Language } from '../i18n/index.js';
+import { type Language, t } from '../i18n/index.js';
 import { fitPayload } from './fit.js';
 import {
-  discordTimestamp, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatStatus, isHiddenStatus,
-  personNameText, plainText, truncate,
+  discordTimestamp,
+  escapeName,
+  eventUrl,
+  formatBehind,
+  formatClock,
+  formatElapsed,
+  formatStatus,
+  isHiddenStatus,
+  personNameText,
+  plainText,
+  truncate,
 } from './format.js';
 import { COLOURS } from './pages.js';
 import { raceKey, raceLabel } from './races.js';
@@ -61,7 +70,12 @@ function eventTitle(ref: EventRef, eventId: string): string {
 }
 
 /** "Stage 2" (or the race's own name) when the event has several races, else nothing. */
-function raceSuffix(race: { raceId: string | null; raceNumber: number | null }, ref: EventRef, language: Language, besideLeg: boolean): string | null {
+function raceSuffix(
+  race: { raceId: string | null; raceNumber: number | null },
+  ref: EventRef,
+  language: Language,
+  besideLeg: boolean,
+): string | null {
   const races = ref.event?.races ?? [];
   if (races.length <= 1 && (race.raceNumber ?? 1) <= 1) return null;
   return raceLabel(race, ref, language, { besideLeg });
@@ -76,7 +90,9 @@ function courseText(start: Pick<RaceStart, 'course'>, language: Language): strin
   if (!course) return null;
   const parts = [
     course.name ? escapeName(course.name) : '',
-    course.length !== null ? `${new Intl.NumberFormat(NUMBER_LOCALES[language], { maximumFractionDigits: 1 }).format(course.length / 1000)} km` : '',
+    course.length !== null
+      ? `${new Intl.NumberFormat(NUMBER_LOCALES[language], { maximumFractionDigits: 1 }).format(course.length / 1000)} km`
+      : '',
     course.climb !== null && course.climb > 0 ? t(language, 'notify.dm.climb', { climb: course.climb }) : '',
   ].filter((part) => part !== '');
   return parts.length > 0 ? parts.join(' · ') : null;
@@ -113,15 +129,27 @@ function startPayload(facts: StartFacts, ctx: RenderContext, options: PersonalRe
   const event = eventTitle(facts.list.event, facts.eventId);
   const race = raceSuffix(facts.start, facts.list.event, language, facts.team?.leg != null);
   const when = t(language, 'notify.dm.startValue', {
-    clock: formatClock(facts.time, ctx), zone: ctx.timeZone, date: discordTimestamp(facts.time, 'D'), relative: discordTimestamp(facts.time, 'R'),
+    clock: formatClock(facts.time, ctx),
+    zone: ctx.timeZone,
+    date: discordTimestamp(facts.time, 'D'),
+    relative: discordTimestamp(facts.time, 'R'),
   });
   const fields = [
     field(t(language, 'notify.dm.field.class'), `**${escapeName(facts.className)}**`),
-    field(t(language, 'notify.dm.field.start'), facts.teamStart ? t(language, 'notify.dm.teamStart', { time: when }) : when, false),
+    field(
+      t(language, 'notify.dm.field.start'),
+      facts.teamStart ? t(language, 'notify.dm.teamStart', { time: when }) : when,
+      false,
+    ),
   ];
   if (facts.team) {
     const leg = facts.team.leg !== null ? t(language, 'render.leg', { leg: facts.team.leg }) : '';
-    fields.push(field(t(language, 'notify.dm.field.team'), [escapeName(facts.team.name ?? '?'), leg].filter((p) => p !== '').join(' · ')));
+    fields.push(
+      field(
+        t(language, 'notify.dm.field.team'),
+        [escapeName(facts.team.name ?? '?'), leg].filter((p) => p !== '').join(' · '),
+      ),
+    );
   }
   const bib = facts.start.bibNumber ?? facts.team?.bib ?? null;
   if (bib) fields.push(field(t(language, 'notify.dm.field.bib'), escapeName(bib)));
@@ -130,15 +158,21 @@ function startPayload(facts: StartFacts, ctx: RenderContext, options: PersonalRe
   const card = cardText(facts.start);
   if (card) fields.push(field(t(language, 'notify.dm.field.card'), card));
   const content = t(language, options.own ? 'notify.dm.start.own' : 'notify.dm.start.other', {
-    event: truncate(race ? `${event} – ${race}` : event, 200), person: escapeName(facts.personName),
+    event: truncate(race ? `${event} – ${race}` : event, 200),
+    person: escapeName(facts.personName),
   });
   const foot = footer(options.server, language);
   return fitPayload({
     content,
-    embeds: [{
-      title: truncate(race ? `${event} – ${race}` : event, 256), url: eventUrl(ctx, facts.eventId), color: COLOURS.starts, fields,
-      ...(foot ? { footer: foot } : {}),
-    }],
+    embeds: [
+      {
+        title: truncate(race ? `${event} – ${race}` : event, 256),
+        url: eventUrl(ctx, facts.eventId),
+        color: COLOURS.starts,
+        fields,
+        ...(foot ? { footer: foot } : {}),
+      },
+    ],
   });
 }
 
@@ -148,9 +182,14 @@ function startPayload(facts: StartFacts, ctx: RenderContext, options: PersonalRe
  * One per (event, race): the feeds key and hash them (a moved start time changes what the DM shows:
  * it is edited, or sent if the start time was out before the member's DMs started).
  */
-export function renderStartDms(lists: readonly StartList[], ctx: RenderContext, options: PersonalRenderOptions): PersonalDm[] {
+export function renderStartDms(
+  lists: readonly StartList[],
+  ctx: RenderContext,
+  options: PersonalRenderOptions,
+): PersonalDm[] {
   const dms = new DmsByRace();
-  const add = (facts: StartFacts): void => dms.add(facts.eventId, raceKey(facts.start), () => startPayload(facts, ctx, options));
+  const add = (facts: StartFacts): void =>
+    dms.add(facts.eventId, raceKey(facts.start), () => startPayload(facts, ctx, options));
   for (const list of lists) {
     const eventId = eventIdOf(list.event);
     if (eventId === null) continue;
@@ -159,7 +198,16 @@ export function renderStartDms(lists: readonly StartList[], ctx: RenderContext, 
         if (person.person?.id !== options.personId) continue;
         for (const start of person.starts) {
           if (!upcoming(start.startTime, ctx)) continue;
-          add({ list, eventId, className: classStart.class.name, personName: personNameText(person.person.name), start, time: start.startTime, teamStart: false, team: null });
+          add({
+            list,
+            eventId,
+            className: classStart.class.name,
+            personName: personNameText(person.person.name),
+            start,
+            time: start.startTime,
+            teamStart: false,
+            team: null,
+          });
         }
       }
       for (const team of classStart.teams) {
@@ -168,8 +216,14 @@ export function renderStartDms(lists: readonly StartList[], ctx: RenderContext, 
           const time = member.start.startTime ?? team.startTime;
           if (!upcoming(time, ctx)) continue;
           add({
-            list, eventId, className: classStart.class.name, personName: personNameText(member.person.name), start: member.start, time,
-            teamStart: member.start.startTime === null, team: { name: team.name, leg: member.leg, bib: team.bibNumber },
+            list,
+            eventId,
+            className: classStart.class.name,
+            personName: personNameText(member.person.name),
+            start: member.start,
+            time,
+            teamStart: member.start.startTime === null,
+            team: { name: team.name, leg: member.leg, bib: team.bibNumber },
           });
         }
       }
@@ -200,13 +254,16 @@ function standingFields(s: Standing, starters: number | null, language: Language
     return out;
   }
   const out = [field(t(language, 'notify.dm.field.status'), `**${formatStatus(s.status, language)}**`)];
-  if ((s.status === 'Finished' || s.status === 'NotCompeting') && s.time !== null) out.push(field(t(language, 'notify.dm.field.time'), formatElapsed(s.time)));
+  if ((s.status === 'Finished' || s.status === 'NotCompeting') && s.time !== null)
+    out.push(field(t(language, 'notify.dm.field.time'), formatElapsed(s.time)));
   return out;
 }
 
 function standingLine(s: Standing, language: Language): string {
   if (s.status !== 'OK') return formatStatus(s.status, language);
-  return [s.position ? `${s.position}.` : '', s.time !== null ? formatElapsed(s.time) : '', formatBehind(s.timeBehind)].filter((p) => p !== '').join(' ');
+  return [s.position ? `${s.position}.` : '', s.time !== null ? formatElapsed(s.time) : '', formatBehind(s.timeBehind)]
+    .filter((p) => p !== '')
+    .join(' ');
 }
 
 interface ResultFacts {
@@ -228,26 +285,44 @@ function resultPayload(facts: ResultFacts, ctx: RenderContext, options: Personal
   if (facts.team) {
     const leg = facts.team.leg !== null ? t(language, 'render.leg', { leg: facts.team.leg }) : '';
     const standing = facts.noTimes ? '' : standingLine(facts.team.standing, language);
-    fields.push(field(t(language, 'notify.dm.field.team'), [escapeName(facts.team.name), leg, standing].filter((p) => p !== '').join(' · '), false));
+    fields.push(
+      field(
+        t(language, 'notify.dm.field.team'),
+        [escapeName(facts.team.name), leg, standing].filter((p) => p !== '').join(' · '),
+        false,
+      ),
+    );
   }
   if (facts.noTimes) {
-    fields.push(field(t(language, 'notify.dm.field.status'), facts.result.status === 'OK' ? '✓' : `**${formatStatus(facts.result.status, language)}**`));
+    fields.push(
+      field(
+        t(language, 'notify.dm.field.status'),
+        facts.result.status === 'OK' ? '✓' : `**${formatStatus(facts.result.status, language)}**`,
+      ),
+    );
   } else {
     fields.push(...standingFields(facts.result, facts.team ? null : facts.starters, language));
     const overall = facts.result.overall;
-    if (overall && race) fields.push(field(t(language, 'notify.dm.field.overall'), standingLine(overall, language), false));
+    if (overall && race)
+      fields.push(field(t(language, 'notify.dm.field.overall'), standingLine(overall, language), false));
   }
   const content = t(language, options.own ? 'notify.dm.result.own' : 'notify.dm.result.other', {
-    event: truncate(race ? `${event} – ${race}` : event, 200), person: escapeName(facts.personName),
+    event: truncate(race ? `${event} – ${race}` : event, 200),
+    person: escapeName(facts.personName),
   });
   const foot = footer(options.server, language);
   return fitPayload({
     content,
-    embeds: [{
-      title: truncate(race ? `${event} – ${race}` : event, 256), url: eventUrl(ctx, facts.eventId), color: COLOURS.results, fields,
-      ...(facts.noTimes ? { description: t(language, 'notify.dm.noTimes') } : {}),
-      ...(foot ? { footer: foot } : {}),
-    }],
+    embeds: [
+      {
+        title: truncate(race ? `${event} – ${race}` : event, 256),
+        url: eventUrl(ctx, facts.eventId),
+        color: COLOURS.results,
+        fields,
+        ...(facts.noTimes ? { description: t(language, 'notify.dm.noTimes') } : {}),
+        ...(foot ? { footer: foot } : {}),
+      },
+    ],
   });
 }
 
@@ -256,14 +331,25 @@ function resultPayload(facts: ResultFacts, ctx: RenderContext, options: Personal
  * they have a result (not while still out on the course). One per (event, race); a correction
  * changes what the DM shows.
  */
-export function renderResultDms(lists: readonly ResultList[], ctx: RenderContext, options: PersonalRenderOptions): PersonalDm[] {
+export function renderResultDms(
+  lists: readonly ResultList[],
+  ctx: RenderContext,
+  options: PersonalRenderOptions,
+): PersonalDm[] {
   const dms = new DmsByRace();
-  const add = (facts: ResultFacts): void => dms.add(facts.eventId, raceKey(facts.result), () => resultPayload(facts, ctx, options));
+  const add = (facts: ResultFacts): void =>
+    dms.add(facts.eventId, raceKey(facts.result), () => resultPayload(facts, ctx, options));
   for (const list of lists) {
     const eventId = eventIdOf(list.event);
     if (eventId === null) continue;
     for (const classResult of list.classes) {
-      const base = { list, eventId, className: classResult.class.name, noTimes: classResult.class.resultListMode === 'UnorderedNoTimes', starters: classResult.numberOfStarts };
+      const base = {
+        list,
+        eventId,
+        className: classResult.class.name,
+        noTimes: classResult.class.resultListMode === 'UnorderedNoTimes',
+        starters: classResult.numberOfStarts,
+      };
       for (const person of classResult.persons) {
         if (person.person?.id !== options.personId) continue;
         for (const result of person.results) {
@@ -274,11 +360,15 @@ export function renderResultDms(lists: readonly ResultList[], ctx: RenderContext
       for (const team of classResult.teams) {
         for (const member of team.members) {
           if (member.person?.id !== options.personId || !isIn(member.result.status)) continue;
-          add({ ...base, personName: personNameText(member.person.name), result: member.result, team: { name: team.name, leg: member.leg, standing: team } });
+          add({
+            ...base,
+            personName: personNameText(member.person.name),
+            result: member.result,
+            team: { name: team.name, leg: member.leg, standing: team },
+          });
         }
       }
     }
   }
   return dms.all();
 }
-

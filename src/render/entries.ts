@@ -6,7 +6,7 @@ import { t } from '../i18n/index.js';
 import { nextDeadlineText } from './events.js';
 import { discordTimestamp, escapeName, eventUrl, isPast, linkText, personNameText, truncate } from './format.js';
 import { distinctNames, type Listed } from './namesakes.js';
-import { COLOURS, sectionsToPages, type Section } from './pages.js';
+import { COLOURS, type Section, sectionsToPages } from './pages.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
 function entrantName(entry: Entry): string {
@@ -22,7 +22,11 @@ function eventIsOver(event: Event, ctx: RenderContext): boolean {
 
 function listed(entry: Entry): Listed {
   const birthDate = entry.competitor?.person?.birthDate ?? null;
-  return { name: entrantName(entry), birthYear: birthDate ? birthDate.slice(0, 4) : null, club: entry.competitor?.organisation?.name ?? null };
+  return {
+    name: entrantName(entry),
+    birthYear: birthDate ? birthDate.slice(0, 4) : null,
+    club: entry.competitor?.organisation?.name ?? null,
+  };
 }
 
 /**
@@ -43,31 +47,52 @@ export function renderClubEntries(
   const listedGroups = new Map<string, Listed[]>();
   for (const entry of entries) {
     const classId = entry.classIds[0];
-    const name = (classId !== undefined ? classNames.get(classId) : undefined) ?? entry.classNames[0] ?? t(language, 'render.entries.noClass');
+    const name =
+      (classId !== undefined ? classNames.get(classId) : undefined) ??
+      entry.classNames[0] ??
+      t(language, 'render.entries.noClass');
     const list = listedGroups.get(name) ?? [];
     list.push(listed(entry));
     listedGroups.set(name, list);
   }
   const groups = new Map<string, string[]>([...listedGroups].map(([name, people]) => [name, distinctNames(people)]));
   const collator = new Intl.Collator(language);
-  const names = [...groups.keys()].sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || collator.compare(a, b));
+  const names = [...groups.keys()].sort(
+    (a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || collator.compare(a, b),
+  );
   const sections: Section[] = names.map((name) => {
     const people = groups.get(name)!.sort(collator.compare);
-    return { heading: `**${escapeName(name)}** (${people.length})`, blocks: people.map((person) => `• ${escapeName(person, { max: 120 })}`) };
+    return {
+      heading: `**${escapeName(name)}** (${people.length})`,
+      blocks: people.map((person) => `• ${escapeName(person, { max: 120 })}`),
+    };
   });
   const intro = t(language, 'render.entries.total', { count: entries.length });
   const deadline = nextDeadlineText(event, ctx);
   const introLines = [intro];
   if (deadline) introLines.push(deadline);
-  return sectionsToPages(sections, ctx, {
-    title: truncate(t(language, 'render.entries.title', { event: escapeName(event.name) }), 256),
-    url: eventUrl(ctx, event.id),
-    color: COLOURS.brand,
-  }, { ...options, intro: introLines.join('\n'), empty: t(language, eventIsOver(event, ctx) ? 'render.entries.noneAfter' : 'render.entries.none') });
+  return sectionsToPages(
+    sections,
+    ctx,
+    {
+      title: truncate(t(language, 'render.entries.title', { event: escapeName(event.name) }), 256),
+      url: eventUrl(ctx, event.id),
+      color: COLOURS.brand,
+    },
+    {
+      ...options,
+      intro: introLines.join('\n'),
+      empty: t(language, eventIsOver(event, ctx) ? 'render.entries.noneAfter' : 'render.entries.none'),
+    },
+  );
 }
 
 /** The club's entry count per upcoming event, with each event's next deadline. */
-export function renderClubEntriesOverview(items: ReadonlyArray<{ event: Event; count: number }>, ctx: RenderContext, options: PageOptions = {}): MessagePayload[] {
+export function renderClubEntriesOverview(
+  items: ReadonlyArray<{ event: Event; count: number }>,
+  ctx: RenderContext,
+  options: PageOptions = {},
+): MessagePayload[] {
   const { language } = ctx;
   const blocks = items.map(({ event, count }) => {
     const date = event.start ? `${discordTimestamp(event.start, 'D')} ` : '';
@@ -78,8 +103,13 @@ export function renderClubEntriesOverview(items: ReadonlyArray<{ event: Event; c
     lines.push(deadline ? `${countText} · ${deadline}` : countText);
     return lines.join('\n');
   });
-  return sectionsToPages([{ heading: null, blocks }], ctx, { title: t(language, 'render.entries.overviewTitle'), color: COLOURS.brand }, {
-    ...options,
-    empty: t(language, 'render.entries.overviewNone'),
-  });
+  return sectionsToPages(
+    [{ heading: null, blocks }],
+    ctx,
+    { title: t(language, 'render.entries.overviewTitle'), color: COLOURS.brand },
+    {
+      ...options,
+      empty: t(language, 'render.entries.overviewNone'),
+    },
+  );
 }

@@ -1,14 +1,26 @@
 /**
  * Events: the paged list of upcoming events with a picker, and one event's card.
  */
-import { ButtonStyle, ComponentType, type APIEmbedField, type APIButtonComponent } from 'discord.js';
+import { type APIButtonComponent, type APIEmbedField, ButtonStyle, ComponentType } from 'discord.js';
 import type { EntryFee, Event, EventClass, EventDocument } from '../eventor/model.js';
+import { type Language, type PlainKey, t } from '../i18n/index.js';
 import { instantToLocal } from '../time/zones.js';
-import { t, type Language, type PlainKey } from '../i18n/index.js';
 import { DISCORD_LIMITS, fitPayload } from './fit.js';
 import {
-  classificationText, discordTimestamp, escapeEventorText, escapeName, eventStatusText, eventUrl, formatLocalDate,
-  isPast, linkText, mapUrl, organisationName, plainText, safeUrl, truncate,
+  classificationText,
+  discordTimestamp,
+  escapeEventorText,
+  escapeName,
+  eventStatusText,
+  eventUrl,
+  formatLocalDate,
+  isPast,
+  linkText,
+  mapUrl,
+  organisationName,
+  plainText,
+  safeUrl,
+  truncate,
 } from './format.js';
 import { COLOURS } from './pages.js';
 import type { MessagePayload, RenderContext } from './types.js';
@@ -28,7 +40,9 @@ export interface EventListOptions {
 
 /** Organiser names joined, or null when none is known. */
 export function organiserText(event: Event, ctx: RenderContext): string | null {
-  const names = event.organisers.map((ref) => organisationName(ref, ctx)).filter((name): name is string => name !== null);
+  const names = event.organisers
+    .map((ref) => organisationName(ref, ctx))
+    .filter((name): name is string => name !== null);
   return names.length === 0 ? null : names.map((name) => escapeName(name)).join(', ');
 }
 
@@ -63,7 +77,8 @@ function dateRange(event: Event, ctx: RenderContext): string {
   const end = event.finish;
   const startText = discordTimestamp(start, 'D');
   // Days as the organiser's zone sees them: a finish at 00:30 local is the next day, not in UTC.
-  if (end === null || instantToLocal(end, ctx.timeZone).date <= instantToLocal(start, ctx.timeZone).date) return startText;
+  if (end === null || instantToLocal(end, ctx.timeZone).date <= instantToLocal(start, ctx.timeZone).date)
+    return startText;
   return `${startText} – ${discordTimestamp(end, 'D')}`;
 }
 
@@ -90,7 +105,11 @@ function eventBlock(event: Event, index: number, ctx: RenderContext): string {
  * One page of events (in the order given; callers sort), with Previous/Next buttons and a
  * picker whose value is the event id.
  */
-export function renderEventList(events: readonly Event[], ctx: RenderContext, options: EventListOptions): MessagePayload {
+export function renderEventList(
+  events: readonly Event[],
+  ctx: RenderContext,
+  options: EventListOptions,
+): MessagePayload {
   const { language } = ctx;
   const pageSize = Math.min(DISCORD_LIMITS.selectOptions, Math.max(1, Math.floor(options.pageSize ?? 10)));
   const pages = Math.max(1, Math.ceil(events.length / pageSize));
@@ -103,40 +122,62 @@ export function renderEventList(events: readonly Event[], ctx: RenderContext, op
   // A page holds at most 25 events, so ~150 characters each keeps the description within 4096.
   const perEvent = Math.floor(3900 / slice.length);
   const blocks = slice.map((event, i) => truncate(eventBlock(event, (page - 1) * pageSize + i + 1, ctx), perEvent));
-  const components: MessagePayload['components'] = [{
-    type: ComponentType.ActionRow,
-    components: [{
-      type: ComponentType.StringSelect,
-      custom_id: options.customIds.pick,
-      placeholder: t(language, 'render.events.pick'),
-      options: slice.map((event) => {
-        const date = eventDate(event);
-        const description = [date ? formatLocalDate(date, ctx) : '', isCancelled(event) ? t(language, 'render.eventStatus.canceled') : '']
-          .filter((part) => part !== '').join(' · ');
-        return {
-          label: truncate(plainText(event.name), DISCORD_LIMITS.selectOptionText) || event.id,
-          value: event.id,
-          ...(description === '' ? {} : { description: truncate(description, DISCORD_LIMITS.selectOptionText) }),
-        };
-      }),
-    }],
-  }];
+  const components: MessagePayload['components'] = [
+    {
+      type: ComponentType.ActionRow,
+      components: [
+        {
+          type: ComponentType.StringSelect,
+          custom_id: options.customIds.pick,
+          placeholder: t(language, 'render.events.pick'),
+          options: slice.map((event) => {
+            const date = eventDate(event);
+            const description = [
+              date ? formatLocalDate(date, ctx) : '',
+              isCancelled(event) ? t(language, 'render.eventStatus.canceled') : '',
+            ]
+              .filter((part) => part !== '')
+              .join(' · ');
+            return {
+              label: truncate(plainText(event.name), DISCORD_LIMITS.selectOptionText) || event.id,
+              value: event.id,
+              ...(description === '' ? {} : { description: truncate(description, DISCORD_LIMITS.selectOptionText) }),
+            };
+          }),
+        },
+      ],
+    },
+  ];
   if (pages > 1) {
     components.push({
       type: ComponentType.ActionRow,
       components: [
-        { type: ComponentType.Button, style: ButtonStyle.Secondary, label: t(language, 'render.previous'), custom_id: options.customIds.page(page === 1 ? 1 : page - 1), disabled: page === 1 },
-        { type: ComponentType.Button, style: ButtonStyle.Secondary, label: t(language, 'render.next'), custom_id: options.customIds.page(page === pages ? pages : page + 1), disabled: page === pages },
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Secondary,
+          label: t(language, 'render.previous'),
+          custom_id: options.customIds.page(page === 1 ? 1 : page - 1),
+          disabled: page === 1,
+        },
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Secondary,
+          label: t(language, 'render.next'),
+          custom_id: options.customIds.page(page === pages ? pages : page + 1),
+          disabled: page === pages,
+        },
       ],
     });
   }
   return fitPayload({
-    embeds: [{
-      title,
-      description: blocks.join('\n\n'),
-      color: COLOURS.brand,
-      footer: { text: t(language, 'render.pageOfEvents', { page, pages, count: events.length }) },
-    }],
+    embeds: [
+      {
+        title,
+        description: blocks.join('\n\n'),
+        color: COLOURS.brand,
+        footer: { text: t(language, 'render.pageOfEvents', { page, pages, count: events.length }) },
+      },
+    ],
     components,
   });
 }
@@ -188,7 +229,10 @@ export function joinWithin(items: readonly string[], separator: string, max: num
 function feeText(fee: EntryFee): string {
   const name = escapeName(fee.name);
   if (fee.amount === null) return name;
-  const amount = fee.valueOperator === 'percent' ? `+${fee.amount} %` : `${fee.amount}${fee.currency ? ` ${escapeName(fee.currency)}` : ''}`;
+  const amount =
+    fee.valueOperator === 'percent'
+      ? `+${fee.amount} %`
+      : `${fee.amount}${fee.currency ? ` ${escapeName(fee.currency)}` : ''}`;
   return `${name}: ${amount}`;
 }
 
@@ -215,7 +259,9 @@ function deadlineLines(event: Event, ctx: RenderContext): string[] {
   return event.entryDeadlines.map((deadline, i) => {
     const label = t(language, i === 0 ? 'render.deadline.ordinary' : 'render.deadline.late');
     const when = `${discordTimestamp(deadline, 'f')} (${discordTimestamp(deadline, 'R')})`;
-    return isPast(deadline, ctx) ? `~~${label}: ${when}~~ ${t(language, 'render.deadline.passed')}` : `${label}: ${when}`;
+    return isPast(deadline, ctx)
+      ? `~~${label}: ${when}~~ ${t(language, 'render.deadline.passed')}`
+      : `${label}: ${when}`;
   });
 }
 
@@ -229,15 +275,29 @@ export function renderEventCard(event: Event, extras: EventCardExtras, ctx: Rend
   const url = eventUrl(ctx, event.id);
   const fields: APIEmbedField[] = [];
   const add = (key: PlainKey, value: string, inline = false) => {
-    if (value.trim() !== '') fields.push({ name: t(language, key), value: truncate(value, DISCORD_LIMITS.fieldValue), inline });
+    if (value.trim() !== '')
+      fields.push({ name: t(language, key), value: truncate(value, DISCORD_LIMITS.fieldValue), inline });
   };
-  add(event.races.length > 1 ? 'render.card.races' : 'render.card.date', joinWithin(raceLines(event, ctx), '\n', FIELD_BUDGET.races, language));
+  add(
+    event.races.length > 1 ? 'render.card.races' : 'render.card.date',
+    joinWithin(raceLines(event, ctx), '\n', FIELD_BUDGET.races, language),
+  );
   add('render.card.organisers', truncate(organiserText(event, ctx) ?? '', FIELD_BUDGET.organisers), true);
-  if (event.classification !== 'unknown') add('render.card.level', classificationText(event.classification, language), true);
-  const disciplines = event.disciplineIds.map((id) => DISCIPLINE_KEYS[id]).filter((key): key is PlainKey => key !== undefined).map((key) => t(language, key));
+  if (event.classification !== 'unknown')
+    add('render.card.level', classificationText(event.classification, language), true);
+  const disciplines = event.disciplineIds
+    .map((id) => DISCIPLINE_KEYS[id])
+    .filter((key): key is PlainKey => key !== undefined)
+    .map((key) => t(language, key));
   add('render.card.discipline', disciplines.join(', '), true);
   if (event.status !== 'unknown') {
-    add('render.card.status', isCancelled(event) ? `❌ **${eventStatusText(event.status, language)}**` : eventStatusText(event.status, language), true);
+    add(
+      'render.card.status',
+      isCancelled(event)
+        ? `❌ **${eventStatusText(event.status, language)}**`
+        : eventStatusText(event.status, language),
+      true,
+    );
   }
   add('render.card.deadlines', joinWithin(deadlineLines(event, ctx), '\n', FIELD_BUDGET.deadlines, language));
   if (extras.clubEntries !== undefined && extras.clubEntries !== null) {
@@ -245,9 +305,13 @@ export function renderEventCard(event: Event, extras: EventCardExtras, ctx: Rend
   }
   if (extras.classes && extras.classes.length > 0) {
     const names = extras.classes.map((c) => escapeName(c.shortName ?? c.name));
-    fields.push({ name: t(language, 'render.card.classes', { count: extras.classes.length }), value: joinWithin(names, ', ', FIELD_BUDGET.classes, language) });
+    fields.push({
+      name: t(language, 'render.card.classes', { count: extras.classes.length }),
+      value: joinWithin(names, ', ', FIELD_BUDGET.classes, language),
+    });
   }
-  if (extras.fees && extras.fees.length > 0) add('render.card.fees', joinWithin(extras.fees.map(feeText), '\n', FIELD_BUDGET.fees, language));
+  if (extras.fees && extras.fees.length > 0)
+    add('render.card.fees', joinWithin(extras.fees.map(feeText), '\n', FIELD_BUDGET.fees, language));
   const links: string[] = [];
   for (const document of extras.documents ?? []) {
     const target = safeUrl(document.url);
@@ -262,27 +326,42 @@ export function renderEventCard(event: Event, extras: EventCardExtras, ctx: Rend
   const map = position ? mapUrl(position.lat, position.lon) : null;
   if (map) add('render.card.map', `[OpenStreetMap](${map})`, true);
 
-  const title = truncate(isCancelled(event) ? `❌ ${escapeName(event.name)}` : escapeName(event.name), DISCORD_LIMITS.embedTitle);
+  const title = truncate(
+    isCancelled(event) ? `❌ ${escapeName(event.name)}` : escapeName(event.name),
+    DISCORD_LIMITS.embedTitle,
+  );
   const footer = t(language, 'render.card.footer', { id: event.id });
-  const used = title.length + footer.length + fields.reduce((sum, field) => sum + field.name.length + field.value.length, 0);
+  const used =
+    title.length + footer.length + fields.reduce((sum, field) => sum + field.name.length + field.value.length, 0);
   let description: string | undefined;
   if (event.message && event.message.trim() !== '') {
     const room = Math.min(DISCORD_LIMITS.embedDescription, DISCORD_LIMITS.embedTotal - used - 50);
     const heading = `**${t(language, 'render.card.message')}**\n`;
-    if (room > heading.length + 40) description = heading + truncate(escapeEventorText(event.message.trim()), room - heading.length);
+    if (room > heading.length + 40)
+      description = heading + truncate(escapeEventorText(event.message.trim()), room - heading.length);
   }
 
-  const buttons: APIButtonComponent[] = [{ type: ComponentType.Button, style: ButtonStyle.Link, label: t(language, 'render.openInEventor'), url }];
-  if (map) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Link, label: t(language, 'render.card.map'), url: map });
+  const buttons: APIButtonComponent[] = [
+    { type: ComponentType.Button, style: ButtonStyle.Link, label: t(language, 'render.openInEventor'), url },
+  ];
+  if (map)
+    buttons.push({
+      type: ComponentType.Button,
+      style: ButtonStyle.Link,
+      label: t(language, 'render.card.map'),
+      url: map,
+    });
   return fitPayload({
-    embeds: [{
-      title,
-      url,
-      color: isCancelled(event) ? COLOURS.cancelled : COLOURS.brand,
-      ...(description === undefined ? {} : { description }),
-      fields,
-      footer: { text: footer },
-    }],
+    embeds: [
+      {
+        title,
+        url,
+        color: isCancelled(event) ? COLOURS.cancelled : COLOURS.brand,
+        ...(description === undefined ? {} : { description }),
+        fields,
+        footer: { text: footer },
+      },
+    ],
     components: [{ type: ComponentType.ActionRow, components: buttons }],
   });
 }

@@ -47,7 +47,8 @@ export function embedLength(embed: APIEmbed): number {
 function fitEmbed(embed: APIEmbed): APIEmbed {
   const out: APIEmbed = { ...embed };
   if (out.title !== undefined) out.title = truncate(out.title, DISCORD_LIMITS.embedTitle);
-  if (out.description !== undefined) out.description = truncateMarkdown(out.description, DISCORD_LIMITS.embedDescription);
+  if (out.description !== undefined)
+    out.description = truncateMarkdown(out.description, DISCORD_LIMITS.embedDescription);
   if (out.fields) {
     out.fields = out.fields.slice(0, DISCORD_LIMITS.embedFields).map((field) => ({
       ...field,
@@ -86,7 +87,11 @@ function fitTotal(embeds: APIEmbed[]): APIEmbed[] {
   if (excess > 0 && list[0]) {
     // Only the first embed's title, footer and author remain; shorten them.
     const first = list[0];
-    if (first.footer) first.footer = { ...first.footer, text: truncate(first.footer.text, Math.max(1, first.footer.text.length - excess)) };
+    if (first.footer)
+      first.footer = {
+        ...first.footer,
+        text: truncate(first.footer.text, Math.max(1, first.footer.text.length - excess)),
+      };
   }
   return list.map((embed) => {
     if (embed.fields === undefined) delete embed.fields;
@@ -102,27 +107,42 @@ function fitRow(row: Row, seen: Set<string>): Row | null {
   for (const component of row.components) {
     if ('custom_id' in component) {
       // A custom id cannot be shortened without breaking its handler, so an oversized or repeated one drops the component.
-      if (component.custom_id.length === 0 || component.custom_id.length > DISCORD_LIMITS.customId || seen.has(component.custom_id)) continue;
+      if (
+        component.custom_id.length === 0 ||
+        component.custom_id.length > DISCORD_LIMITS.customId ||
+        seen.has(component.custom_id)
+      )
+        continue;
       seen.add(component.custom_id);
     }
     if (component.type === ComponentType.Button) {
       if ('url' in component && component.url.length > DISCORD_LIMITS.linkUrl) continue;
-      kept.push(!('label' in component) || component.label === undefined ? component : { ...component, label: truncate(component.label, DISCORD_LIMITS.buttonLabel) });
+      kept.push(
+        !('label' in component) || component.label === undefined
+          ? component
+          : { ...component, label: truncate(component.label, DISCORD_LIMITS.buttonLabel) },
+      );
     } else if (component.type === ComponentType.StringSelect) {
       // Discord refuses two options with the same value (an event listed twice, say).
       const values = new Set<string>();
-      const unique = component.options.filter((option) => !values.has(option.value) && values.add(option.value) !== undefined);
+      const unique = component.options.filter(
+        (option) => !values.has(option.value) && values.add(option.value) !== undefined,
+      );
       const options = unique.slice(0, DISCORD_LIMITS.selectOptions).map((option) => ({
         ...option,
         label: truncate(option.label, DISCORD_LIMITS.selectOptionText) || '?',
         value: option.value.slice(0, DISCORD_LIMITS.selectOptionText),
-        ...(option.description === undefined ? {} : { description: truncate(option.description, DISCORD_LIMITS.selectOptionText) }),
+        ...(option.description === undefined
+          ? {}
+          : { description: truncate(option.description, DISCORD_LIMITS.selectOptionText) }),
       }));
       if (options.length === 0) continue;
       kept.push({
         ...component,
         options,
-        ...(component.placeholder === undefined ? {} : { placeholder: truncate(component.placeholder, DISCORD_LIMITS.selectPlaceholder) }),
+        ...(component.placeholder === undefined
+          ? {}
+          : { placeholder: truncate(component.placeholder, DISCORD_LIMITS.selectPlaceholder) }),
       });
     } else {
       kept.push(component);
@@ -137,9 +157,12 @@ function fitRow(row: Row, seen: Set<string>): Row | null {
  * The guard: the payload cut to Discord's limits (texts truncated with an ellipsis and closed
  * code blocks, surplus embeds, fields, rows, buttons and options dropped) and mentions off.
  */
-export function fitPayload(payload: Omit<MessagePayload, 'allowedMentions'> & { allowedMentions?: unknown }): MessagePayload {
+export function fitPayload(
+  payload: Omit<MessagePayload, 'allowedMentions'> & { allowedMentions?: unknown },
+): MessagePayload {
   const out: MessagePayload = { allowedMentions: { parse: [] } };
-  if (payload.content !== undefined && payload.content !== '') out.content = truncateMarkdown(payload.content, DISCORD_LIMITS.content);
+  if (payload.content !== undefined && payload.content !== '')
+    out.content = truncateMarkdown(payload.content, DISCORD_LIMITS.content);
   if (payload.embeds && payload.embeds.length > 0) {
     out.embeds = fitTotal(payload.embeds.slice(0, DISCORD_LIMITS.embeds).map(fitEmbed));
   }

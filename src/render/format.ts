@@ -1,11 +1,11 @@
 /**
  * Small shared pieces: escaping, truncation, timestamps, statuses, places, names.
  */
-import { escapeMarkdown, time, type TimestampStylesString } from 'discord.js';
+import { escapeMarkdown, type TimestampStylesString, time } from 'discord.js';
 import type { EventClassification, EventStatus, OrganisationRef, PersonName, ResultStatus } from '../eventor/model.js';
 import { formatElapsed } from '../eventor/time.js';
+import { type Language, type PlainKey, t } from '../i18n/index.js';
 import { instantToLocal } from '../time/zones.js';
-import { t, type Language, type PlainKey } from '../i18n/index.js';
 import type { RenderContext } from './types.js';
 
 const ZWSP = '\u200b';
@@ -41,8 +41,17 @@ export function escapeEventorText(text: string): string {
     .map((piece, i) => (i % 2 === 1 ? piece : piece.replace(/[*_~|`[\]]/g, '\\$&')))
     .join('');
   const escaped = escapeMarkdown(inline, {
-    heading: true, bulletedList: true, numberedList: true,
-    escape: false, codeBlock: false, inlineCode: false, bold: false, italic: false, underline: false, strikethrough: false, spoiler: false,
+    heading: true,
+    bulletedList: true,
+    numberedList: true,
+    escape: false,
+    codeBlock: false,
+    inlineCode: false,
+    bold: false,
+    italic: false,
+    underline: false,
+    strikethrough: false,
+    spoiler: false,
   })
     // Block quotes and subtext at a line start.
     .replace(/^(\s*)(>|-#)/gm, '$1\\$2');
@@ -98,7 +107,10 @@ export function plainText(text: string, max?: number): string {
 
 /** Text for inside a code block, where markdown does not apply but a backtick would end the block. */
 export function codeSafe(text: string): string {
-  return text.replace(CONTROL, '').replace(/[\n\t]/g, ' ').replace(/`/g, 'ˋ');
+  return text
+    .replace(CONTROL, '')
+    .replace(/[\n\t]/g, ' ')
+    .replace(/`/g, 'ˋ');
 }
 
 /** At most `max` characters, ending with `…` when cut; never splits a surrogate pair. */
@@ -131,8 +143,13 @@ const LOCALES: Record<Language, string> = { en: 'en-GB', sv: 'sv-SE', nb: 'nb-NO
 
 /** A date in the server's zone and language, for places Discord timestamps do not render (select options). */
 export function formatLocalDate(instant: string, ctx: RenderContext): string {
-  return new Intl.DateTimeFormat(LOCALES[ctx.language], { timeZone: ctx.timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' })
-    .format(new Date(epochOf(instant)));
+  return new Intl.DateTimeFormat(LOCALES[ctx.language], {
+    timeZone: ctx.timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(new Date(epochOf(instant)));
 }
 
 /** Wall-clock time in the server's zone, `HH:MM`, or `HH:MM:SS` when the seconds matter (start times). */
@@ -201,7 +218,11 @@ export function personNameText(name: PersonName | null | undefined): string {
 }
 
 /** The organisation's name from the map, the ref, or its short name; null when nothing is known. */
-export function organisationName(ref: OrganisationRef | null | undefined, ctx: RenderContext, preferShort = false): string | null {
+export function organisationName(
+  ref: OrganisationRef | null | undefined,
+  ctx: RenderContext,
+  preferShort = false,
+): string | null {
   if (!ref) return null;
   const fromMap = ref.id === null ? undefined : ctx.organisationNames?.get(ref.id);
   const name = preferShort ? (ref.shortName ?? ref.name ?? fromMap) : (fromMap ?? ref.name ?? ref.shortName);

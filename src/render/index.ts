@@ -34,17 +34,39 @@
  * discordTimestamp, escapeEventorText (free text), escapeName (one-line names, cut to NAME_MAX),
  * plainText (select labels, autocomplete choices, thread names), truncate, splitTable/splitRows, mapUrl, eventUrl.
  */
-export type { MessagePayload, PageOptions, RenderContext } from './types.js';
+
+export { renderActivities, renderActivity } from './activities.js';
+export { renderClubEntries, renderClubEntriesOverview } from './entries.js';
+export {
+  type EventCardExtras,
+  type EventListOptions,
+  nextDeadlineText,
+  renderEventCard,
+  renderEventList,
+} from './events.js';
 export { DISCORD_LIMITS, embedLength, fitPayload, truncateMarkdown } from './fit.js';
 export {
-  classificationText, discordTimestamp, escapeEventorText, escapeName, eventUrl, formatBehind, formatClock, formatElapsed, formatLocalDate,
-  formatPlace, formatStatus, isHiddenStatus, mapUrl, NAME_MAX, personNameText, plainText, truncate,
+  classificationText,
+  discordTimestamp,
+  escapeEventorText,
+  escapeName,
+  eventUrl,
+  formatBehind,
+  formatClock,
+  formatElapsed,
+  formatLocalDate,
+  formatPlace,
+  formatStatus,
+  isHiddenStatus,
+  mapUrl,
+  NAME_MAX,
+  personNameText,
+  plainText,
+  truncate,
 } from './format.js';
-export { nextDeadlineText, renderEventCard, renderEventList, type EventCardExtras, type EventListOptions } from './events.js';
-export { renderClubEntries, renderClubEntriesOverview } from './entries.js';
-export { renderClubStartList, renderPersonStarts } from './starts.js';
-export { renderClubResults, renderPersonResults, type ClubResultsOptions } from './results.js';
-export { splitRows, splitTable, type SplitRow } from './splits.js';
-export { renderActivities, renderActivity } from './activities.js';
-export { pageWithButtons } from './paging.js';
 export { renderResultsNotYet, renderStartListNotPublished } from './members.js';
+export { pageWithButtons } from './paging.js';
+export { type ClubResultsOptions, renderClubResults, renderPersonResults } from './results.js';
+export { type SplitRow, splitRows, splitTable } from './splits.js';
+export { renderClubStartList, renderPersonStarts } from './starts.js';
+export type { MessagePayload, PageOptions, RenderContext } from './types.js';

@@ -10,27 +10,40 @@ import { COLOURS } from './pages.js';
 import { eventId, eventName } from './races.js';
 import type { MessagePayload, RenderContext } from './types.js';
 
-function notice(ref: StartList['event'], title: string, text: string, color: number, ctx: RenderContext): MessagePayload {
+function notice(
+  ref: StartList['event'],
+  title: string,
+  text: string,
+  color: number,
+  ctx: RenderContext,
+): MessagePayload {
   const id = eventId(ref);
   return fitPayload({
-    embeds: [{
-      title: truncate(title, 256),
-      ...(id ? { url: eventUrl(ctx, id) } : {}),
-      color,
-      description: text,
-    }],
+    embeds: [
+      {
+        title: truncate(title, 256),
+        ...(id ? { url: eventUrl(ctx, id) } : {}),
+        color,
+        description: text,
+      },
+    ],
   });
 }
 
 /** The club's start list in an event whose draw is not out: how many have entered, and that times come later. */
-export function renderStartListNotPublished(startList: StartList, clubEntries: number | null, ctx: RenderContext): MessagePayload {
+export function renderStartListNotPublished(
+  startList: StartList,
+  clubEntries: number | null,
+  ctx: RenderContext,
+): MessagePayload {
   const { language } = ctx;
   const title = t(language, 'render.starts.clubTitle', { event: eventName(startList.event, language) });
-  const text = clubEntries === null
-    ? t(language, 'members.starts.notPublishedPlain')
-    : clubEntries === 0
-      ? t(language, 'members.starts.notPublishedNoEntries')
-      : t(language, 'members.starts.notPublished', { count: clubEntries });
+  const text =
+    clubEntries === null
+      ? t(language, 'members.starts.notPublishedPlain')
+      : clubEntries === 0
+        ? t(language, 'members.starts.notPublishedNoEntries')
+        : t(language, 'members.starts.notPublished', { count: clubEntries });
   return notice(startList.event, title, text, COLOURS.starts, ctx);
 }
 

@@ -13,9 +13,17 @@ export interface Listed {
   club: string | null;
 }
 
-export function listedPerson(person: PersonRef | null | undefined, organisation: OrganisationRef | null | undefined, ctx: RenderContext): Listed {
+export function listedPerson(
+  person: PersonRef | null | undefined,
+  organisation: OrganisationRef | null | undefined,
+  ctx: RenderContext,
+): Listed {
   const birthDate = person?.birthDate ?? null;
-  return { name: personNameText(person?.name) || '?', birthYear: birthDate ? birthDate.slice(0, 4) : null, club: organisationName(organisation, ctx) };
+  return {
+    name: personNameText(person?.name) || '?',
+    birthYear: birthDate ? birthDate.slice(0, 4) : null,
+    club: organisationName(organisation, ctx),
+  };
 }
 
 /** What tells one namesake apart; either part may be null, never both. */

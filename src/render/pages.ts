@@ -22,7 +22,12 @@ export const DEFAULT_MAX_PAGES = 10;
  * Descriptions of the pages. A section continuing on the next page repeats its heading; blocks
  * beyond `maxPages` are counted in `more(n)` at the end of the last page.
  */
-export function packSections(sections: readonly Section[], maxPages: number, more: (n: number) => string, intro = ''): string[] {
+export function packSections(
+  sections: readonly Section[],
+  maxPages: number,
+  more: (n: number) => string,
+  intro = '',
+): string[] {
   const limit = Math.max(1, Math.floor(maxPages));
   const budget = PAGE_BUDGET - MORE_RESERVE;
   const pages: string[] = [];
@@ -66,14 +71,17 @@ export function pagePayloads(
   footer?: string,
 ): MessagePayload[] {
   return descriptions.map((description, i) => {
-    const pageText = descriptions.length > 1 ? t(ctx.language, 'render.page', { page: i + 1, pages: descriptions.length }) : '';
+    const pageText =
+      descriptions.length > 1 ? t(ctx.language, 'render.page', { page: i + 1, pages: descriptions.length }) : '';
     const footerText = [footer ?? '', pageText].filter((part) => part !== '').join(' · ');
     return fitPayload({
-      embeds: [{
-        ...embed,
-        ...(description === '' ? {} : { description }),
-        ...(footerText === '' ? {} : { footer: { text: footerText } }),
-      }],
+      embeds: [
+        {
+          ...embed,
+          ...(description === '' ? {} : { description }),
+          ...(footerText === '' ? {} : { footer: { text: footerText } }),
+        },
+      ],
     });
   });
 }
@@ -86,7 +94,12 @@ export function sectionsToPages(
 ): MessagePayload[] {
   const hasBlocks = sections.some((section) => section.blocks.length > 0);
   const descriptions = hasBlocks
-    ? packSections(sections.filter((section) => section.blocks.length > 0), options.maxPages ?? DEFAULT_MAX_PAGES, (n) => t(ctx.language, 'render.andMore', { count: n }), options.intro ?? '')
+    ? packSections(
+        sections.filter((section) => section.blocks.length > 0),
+        options.maxPages ?? DEFAULT_MAX_PAGES,
+        (n) => t(ctx.language, 'render.andMore', { count: n }),
+        options.intro ?? '',
+      )
     : [[options.intro ?? '', options.empty ?? ''].filter((part) => part !== '').join('\n\n')];
   return pagePayloads(descriptions, ctx, embed, options.footer);
 }

@@ -4,7 +4,7 @@
  * The buttons look like renderEventList's, so every paged message behaves the same.
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
-import { t, type Language } from '../i18n/index.js';
+import { type Language, t } from '../i18n/index.js';
 import { fitPayload } from './fit.js';
 import type { MessagePayload } from './types.js';
 
@@ -13,7 +13,12 @@ import type { MessagePayload } from './types.js';
  * A single page gets no buttons. The disabled button points at the current page so the two
  * custom ids stay distinct, as Discord requires.
  */
-export function pageWithButtons(pages: readonly MessagePayload[], page: number, language: Language, customId: (n: number) => string): MessagePayload {
+export function pageWithButtons(
+  pages: readonly MessagePayload[],
+  page: number,
+  language: Language,
+  customId: (n: number) => string,
+): MessagePayload {
   const count = Math.max(1, pages.length);
   const current = Math.min(count, Math.max(1, Math.floor(page)));
   const payload = pages[current - 1] ?? fitPayload({});
@@ -25,8 +30,20 @@ export function pageWithButtons(pages: readonly MessagePayload[], page: number, 
       {
         type: ComponentType.ActionRow,
         components: [
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: t(language, 'render.previous'), custom_id: customId(current === 1 ? 1 : current - 1), disabled: current === 1 },
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, label: t(language, 'render.next'), custom_id: customId(current === count ? count : current + 1), disabled: current === count },
+          {
+            type: ComponentType.Button,
+            style: ButtonStyle.Secondary,
+            label: t(language, 'render.previous'),
+            custom_id: customId(current === 1 ? 1 : current - 1),
+            disabled: current === 1,
+          },
+          {
+            type: ComponentType.Button,
+            style: ButtonStyle.Secondary,
+            label: t(language, 'render.next'),
+            custom_id: customId(current === count ? count : current + 1),
+            disabled: current === count,
+          },
         ],
       },
     ],

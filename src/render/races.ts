@@ -2,7 +2,7 @@
  * Races of multi-race events: native lists name a race by Eventor race id, IOF lists by number.
  */
 import type { EventRef } from '../eventor/model.js';
-import { t, type Language } from '../i18n/index.js';
+import { type Language, t } from '../i18n/index.js';
 import { escapeName } from './format.js';
 
 export interface RaceKeyed {
@@ -25,7 +25,12 @@ export function raceOrder(race: RaceKeyed, event: EventRef): number {
  * "Stage 2" or the race's own name when Eventor gives one. Beside a relay leg, Norwegian says
  * "Dag 2": a stage and a leg are both "etappe" there.
  */
-export function raceLabel(race: RaceKeyed, event: EventRef, language: Language, options: { besideLeg?: boolean } = {}): string {
+export function raceLabel(
+  race: RaceKeyed,
+  event: EventRef,
+  language: Language,
+  options: { besideLeg?: boolean } = {},
+): string {
   const races = event.event?.races ?? [];
   const index = race.raceId !== null ? races.findIndex((r) => r.id === race.raceId) : (race.raceNumber ?? 1) - 1;
   const named = index >= 0 ? races[index]?.name : null;

@@ -2,15 +2,33 @@
  * Results: one member's recent results (optionally with split tables), and the club's results
  * in one event with the top of each class for context.
  */
-import type { ClassResult, OverallResult, PersonResult, RaceResult, ResultList, ResultStatus, TeamResult } from '../eventor/model.js';
+import type {
+  ClassResult,
+  OverallResult,
+  PersonResult,
+  RaceResult,
+  ResultList,
+  ResultStatus,
+  TeamResult,
+} from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import {
-  discordTimestamp, escapeName, eventUrl, formatBehind, formatElapsed, formatPlace, formatStatus, isHiddenStatus, linkText,
-  organisationName, personNameText, truncate,
-} from './format.js';
-import { detailText, listedPerson, namesakeDetails, type NamesakeDetail } from './namesakes.js';
-import { COLOURS, sectionsToPages, type Section } from './pages.js';
 import { classSections, memberMatchers } from './class-lines.js';
+import {
+  discordTimestamp,
+  escapeName,
+  eventUrl,
+  formatBehind,
+  formatElapsed,
+  formatPlace,
+  formatStatus,
+  isHiddenStatus,
+  linkText,
+  organisationName,
+  personNameText,
+  truncate,
+} from './format.js';
+import { detailText, listedPerson, type NamesakeDetail, namesakeDetails } from './namesakes.js';
+import { COLOURS, type Section, sectionsToPages } from './pages.js';
 import { eventId, eventName, raceLabel, raceOrder } from './races.js';
 import { splitTable } from './splits.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
@@ -20,27 +38,41 @@ type Standing = Pick<OverallResult, 'time' | 'timeBehind' | 'position' | 'status
 /** Sort group per notes §5: placed, unplaced with a time, not finished yet, out, did not start. */
 function statusGroup(status: ResultStatus): number {
   switch (status) {
-    case 'OK': return 0;
-    case 'Finished': case 'NotCompeting': return 1;
-    case 'Active': case 'Inactive': return 2;
-    case 'DidNotStart': return 4;
-    default: return 3;
+    case 'OK':
+      return 0;
+    case 'Finished':
+    case 'NotCompeting':
+      return 1;
+    case 'Active':
+    case 'Inactive':
+      return 2;
+    case 'DidNotStart':
+      return 4;
+    default:
+      return 3;
   }
 }
 
 export function compareStandings(a: Standing, b: Standing): number {
-  return statusGroup(a.status) - statusGroup(b.status)
-    || (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER)
-    || (a.time ?? Number.MAX_SAFE_INTEGER) - (b.time ?? Number.MAX_SAFE_INTEGER);
+  return (
+    statusGroup(a.status) - statusGroup(b.status) ||
+    (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) ||
+    (a.time ?? Number.MAX_SAFE_INTEGER) - (b.time ?? Number.MAX_SAFE_INTEGER)
+  );
 }
 
 /**
  * Place, time and time behind, or the status. Places only for OK; times also for Finished and
  * NotCompeting (marked); nothing but the status otherwise. `noTimes` honours UnorderedNoTimes.
  */
-export function standingText(s: Standing, ctx: RenderContext, options: { medals?: boolean; noTimes?: boolean; starters?: number | null } = {}): { place: string; rest: string } {
+export function standingText(
+  s: Standing,
+  ctx: RenderContext,
+  options: { medals?: boolean; noTimes?: boolean; starters?: number | null } = {},
+): { place: string; rest: string } {
   const { language } = ctx;
-  if (s.status === 'Active' || s.status === 'Inactive') return { place: '', rest: `*${t(language, 'render.results.notFinished')}*` };
+  if (s.status === 'Active' || s.status === 'Inactive')
+    return { place: '', rest: `*${t(language, 'render.results.notFinished')}*` };
   if (options.noTimes) return { place: '', rest: s.status === 'OK' ? '✓' : formatStatus(s.status, language) };
   if (s.status === 'OK') {
     let place = formatPlace(s.position, { medals: options.medals ?? false });
@@ -49,7 +81,8 @@ export function standingText(s: Standing, ctx: RenderContext, options: { medals?
     return { place, rest: parts.filter((part) => part !== '').join(' ') };
   }
   const status = formatStatus(s.status, language);
-  if ((s.status === 'Finished' || s.status === 'NotCompeting') && s.time !== null) return { place: '', rest: `${formatElapsed(s.time)} (${status})` };
+  if ((s.status === 'Finished' || s.status === 'NotCompeting') && s.time !== null)
+    return { place: '', rest: `${formatElapsed(s.time)} (${status})` };
   return { place: '', rest: `**${status}**` };
 }
 
@@ -84,12 +117,18 @@ export function renderPersonResults(
       const className = `**${escapeName(classResult.class.name, { max: 80 })}**`;
       const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
       for (const person of classResult.persons.filter((p) => matches.person(p.person))) {
-        const results = person.results.filter((r) => !isHiddenStatus(r.status)).sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event));
+        const results = person.results
+          .filter((r) => !isHiddenStatus(r.status))
+          .sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event));
         const multi = results.length > 1;
         for (const result of results) {
           date ??= result.startTime;
           const standing = standingText(result, ctx, { noTimes, starters: classResult.numberOfStarts });
-          lines.push([multi ? raceLabel(result, list.event, language) : '', className, joinStanding(standing)].filter((part) => part !== '').join(' · '));
+          lines.push(
+            [multi ? raceLabel(result, list.event, language) : '', className, joinStanding(standing)]
+              .filter((part) => part !== '')
+              .join(' · '),
+          );
           if (options.splits && !noTimes && result.splits.length > 0) lines.push(splitTable(result, language));
         }
         const last = results[results.length - 1];
@@ -103,9 +142,12 @@ export function renderPersonResults(
           date ??= member.result.startTime;
           const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
           const own = joinStanding(standingText(member.result, ctx, { noTimes }));
-          const teamText = noTimes ? '' : `${t(language, 'render.results.team')}: ${joinStanding(standingText(team, ctx))}`;
+          const teamText = noTimes
+            ? ''
+            : `${t(language, 'render.results.team')}: ${joinStanding(standingText(team, ctx))}`;
           lines.push([className, escapeName(team.name), leg, own, teamText].filter((part) => part !== '').join(' · '));
-          if (options.splits && !noTimes && member.result.splits.length > 0) lines.push(splitTable(member.result, language));
+          if (options.splits && !noTimes && member.result.splits.length > 0)
+            lines.push(splitTable(member.result, language));
         }
       }
     }
@@ -113,10 +155,15 @@ export function renderPersonResults(
     const head = date ? `${eventLink(list, ctx)} · ${discordTimestamp(date, 'D')}` : eventLink(list, ctx);
     blocks.push([head, ...lines].join('\n'));
   }
-  return sectionsToPages([{ heading: null, blocks }], ctx, {
-    title: truncate(t(language, 'render.results.personTitle', { name: escapeName(personName) }), 256),
-    color: COLOURS.results,
-  }, { ...options, empty: t(language, 'render.results.none') });
+  return sectionsToPages(
+    [{ heading: null, blocks }],
+    ctx,
+    {
+      title: truncate(t(language, 'render.results.personTitle', { name: escapeName(personName) }), 256),
+      color: COLOURS.results,
+    },
+    { ...options, empty: t(language, 'render.results.none') },
+  );
 }
 
 export interface ClubResultsOptions extends PageOptions {
@@ -133,7 +180,13 @@ interface Row {
   result: RaceResult | null;
 }
 
-function personRow(row: Row, detail: NamesakeDetail | null, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
+function personRow(
+  row: Row,
+  detail: NamesakeDetail | null,
+  ctx: RenderContext,
+  noTimes: boolean,
+  splits: boolean,
+): string {
   const raw = personNameText(row.person.person?.name) || '?';
   const name = escapeName(raw, { max: 80 });
   const text = standingText(row.standing, ctx, { medals: row.member, noTimes });
@@ -143,11 +196,14 @@ function personRow(row: Row, detail: NamesakeDetail | null, ctx: RenderContext, 
   } else {
     // Others show their club anyway, so a namesake among them needs only the birth year besides.
     const club = organisationName(row.person.organisation, ctx, true);
-    const extra = [detail?.birthYear ?? null, club ? escapeName(club, { max: 40 }) : null].filter((part): part is string => part !== null).join(', ');
+    const extra = [detail?.birthYear ?? null, club ? escapeName(club, { max: 40 }) : null]
+      .filter((part): part is string => part !== null)
+      .join(', ');
     who = extra ? `${name} (${extra})` : name;
   }
   const line = [text.place, who, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
-  if (splits && !noTimes && row.member && row.result && row.result.splits.length > 0) return `${line}\n${splitTable(row.result, ctx.language)}`;
+  if (splits && !noTimes && row.member && row.result && row.result.splits.length > 0)
+    return `${line}\n${splitTable(row.result, ctx.language)}`;
   return line;
 }
 
@@ -179,7 +235,12 @@ function classHeading(classResult: ClassResult, suffix: string): string {
   return `${name}${suffix ? ` · ${suffix}` : ''}${starts}`;
 }
 
-function individualSections(classResult: ClassResult, list: ResultList, ctx: RenderContext, options: ClubResultsOptions): { sections: Section[]; members: number } {
+function individualSections(
+  classResult: ClassResult,
+  list: ResultList,
+  ctx: RenderContext,
+  options: ClubResultsOptions,
+): { sections: Section[]; members: number } {
   const org = options.organisationId;
   const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
   const isMember = (person: PersonResult) => person.organisation?.id === org;
@@ -188,46 +249,67 @@ function individualSections(classResult: ClassResult, list: ResultList, ctx: Ren
     shown: (rows: Row[]) => selectRows(rows, options.top, noTimes),
     lines: (rows: readonly Row[]) => rowLines(rows, ctx, noTimes, splits),
   });
-  const sections = classSections<PersonResult, RaceResult, Row>(classResult.persons, {
-    racesOf: (person) => person.results,
-    row: (person, result) => ({ standing: result, member: isMember(person), person, result }),
-    ...format(options.splits),
-    heading: (race) => classHeading(classResult, race ?? ''),
-  }, list.event, ctx.language);
+  const sections = classSections<PersonResult, RaceResult, Row>(
+    classResult.persons,
+    {
+      racesOf: (person) => person.results,
+      row: (person, result) => ({ standing: result, member: isMember(person), person, result }),
+      ...format(options.splits),
+      heading: (race) => classHeading(classResult, race ?? ''),
+    },
+    list.event,
+    ctx.language,
+  );
   // Several races: the standing after the last race each person ran, as its own section.
   if (sections.length > 1 && !noTimes) {
     const overall: Row[] = [];
     for (const person of classResult.persons) {
       let last: RaceResult | null = null;
-      for (const result of person.results) if (last === null || raceOrder(result, list.event) > raceOrder(last, list.event)) last = result;
+      for (const result of person.results)
+        if (last === null || raceOrder(result, list.event) > raceOrder(last, list.event)) last = result;
       if (last?.overall) overall.push({ standing: last.overall, member: isMember(person), person, result: null });
     }
     const { shown, lines } = format(false);
-    if (overall.length > 0) sections.push({ heading: classHeading(classResult, t(ctx.language, 'render.results.overall')), blocks: lines(shown(overall)) });
+    if (overall.length > 0)
+      sections.push({
+        heading: classHeading(classResult, t(ctx.language, 'render.results.overall')),
+        blocks: lines(shown(overall)),
+      });
   }
-  const members = classResult.persons.filter((person) => isMember(person) && person.results.some((r) => !isHiddenStatus(r.status))).length;
+  const members = classResult.persons.filter(
+    (person) => isMember(person) && person.results.some((r) => !isHiddenStatus(r.status)),
+  ).length;
   return { sections, members };
 }
 
 function teamBlock(team: TeamResult, member: boolean, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
   const text = standingText(team, ctx, { medals: member, noTimes });
   const name = escapeName(team.name);
-  const head = [text.place, member ? `**${name}**` : name, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
+  const head = [text.place, member ? `**${name}**` : name, text.rest ? `· ${text.rest}` : '']
+    .filter((part) => part !== '')
+    .join(' ');
   if (!member) return head;
-  const legs = [...team.members].sort((a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0)).map((m) => {
-    const leg = m.leg !== null ? t(ctx.language, 'render.leg', { leg: m.leg }) : '';
-    const who = truncate(escapeName(personNameText(m.person?.name)) || t(ctx.language, 'render.vacant'), 80);
-    const own = joinStanding(standingText(m.result, ctx, { noTimes }));
-    const line = `  ${[leg, who, own].filter((part) => part !== '').join(' · ')}`;
-    return splits && !noTimes && m.result.splits.length > 0 ? `${line}\n${splitTable(m.result, ctx.language)}` : line;
-  });
+  const legs = [...team.members]
+    .sort((a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0))
+    .map((m) => {
+      const leg = m.leg !== null ? t(ctx.language, 'render.leg', { leg: m.leg }) : '';
+      const who = truncate(escapeName(personNameText(m.person?.name)) || t(ctx.language, 'render.vacant'), 80);
+      const own = joinStanding(standingText(m.result, ctx, { noTimes }));
+      const line = `  ${[leg, who, own].filter((part) => part !== '').join(' · ')}`;
+      return splits && !noTimes && m.result.splits.length > 0 ? `${line}\n${splitTable(m.result, ctx.language)}` : line;
+    });
   return [head, ...legs].join('\n');
 }
 
-function teamSections(classResult: ClassResult, ctx: RenderContext, options: ClubResultsOptions): { sections: Section[]; members: number } {
+function teamSections(
+  classResult: ClassResult,
+  ctx: RenderContext,
+  options: ClubResultsOptions,
+): { sections: Section[]; members: number } {
   const org = options.organisationId;
   const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
-  const isClub = (team: TeamResult) => team.organisations.some((ref) => ref.id === org) || team.members.some((m) => m.organisation?.id === org);
+  const isClub = (team: TeamResult) =>
+    team.organisations.some((ref) => ref.id === org) || team.members.some((m) => m.organisation?.id === org);
   if (!classResult.teams.some(isClub)) return { sections: [], members: 0 };
   const sorted = classResult.teams.filter((team) => !isHiddenStatus(team.status)).sort(compareStandings);
   let context = 0;
@@ -238,7 +320,12 @@ function teamSections(classResult: ClassResult, ctx: RenderContext, options: Clu
     return true;
   });
   return {
-    sections: [{ heading: classHeading(classResult, ''), blocks: shown.map((team) => teamBlock(team, isClub(team), ctx, noTimes, options.splits)) }],
+    sections: [
+      {
+        heading: classHeading(classResult, ''),
+        blocks: shown.map((team) => teamBlock(team, isClub(team), ctx, noTimes, options.splits)),
+      },
+    ],
     members: shown.filter(isClub).length,
   };
 }
@@ -248,12 +335,19 @@ function teamSections(classResult: ClassResult, ctx: RenderContext, options: Clu
  * club's members in bold with places, times and time behind, podiums with medals, plus the top
  * N of the others for context; relay teams with their legs. UnorderedNoTimes classes show names only.
  */
-export function renderClubResults(resultList: ResultList, ctx: RenderContext, options: ClubResultsOptions): MessagePayload[] {
+export function renderClubResults(
+  resultList: ResultList,
+  ctx: RenderContext,
+  options: ClubResultsOptions,
+): MessagePayload[] {
   const { language } = ctx;
   const sections: Section[] = [];
   let members = 0;
   for (const classResult of resultList.classes) {
-    for (const part of [individualSections(classResult, resultList, ctx, options), teamSections(classResult, ctx, options)]) {
+    for (const part of [
+      individualSections(classResult, resultList, ctx, options),
+      teamSections(classResult, ctx, options),
+    ]) {
       sections.push(...part.sections);
       members += part.members;
     }
@@ -261,9 +355,14 @@ export function renderClubResults(resultList: ResultList, ctx: RenderContext, op
   const id = eventId(resultList.event);
   const intro = [t(language, 'render.results.clubCount', { count: members })];
   if (resultList.status !== 'complete') intro.push(`*${t(language, 'render.results.preliminary')}*`);
-  return sectionsToPages(sections, ctx, {
-    title: truncate(t(language, 'render.results.clubTitle', { event: eventName(resultList.event, language) }), 256),
-    ...(id ? { url: eventUrl(ctx, id) } : {}),
-    color: COLOURS.results,
-  }, { ...options, intro: intro.join('\n'), empty: t(language, 'render.results.clubNone') });
+  return sectionsToPages(
+    sections,
+    ctx,
+    {
+      title: truncate(t(language, 'render.results.clubTitle', { event: eventName(resultList.event, language) }), 256),
+      ...(id ? { url: eventUrl(ctx, id) } : {}),
+      color: COLOURS.results,
+    },
+    { ...options, intro: intro.join('\n'), empty: t(language, 'render.results.clubNone') },
+  );
 }

@@ -5,7 +5,7 @@
  */
 import type { RaceResult } from '../eventor/model.js';
 import { formatElapsed } from '../eventor/time.js';
-import { t, type Language } from '../i18n/index.js';
+import { type Language, t } from '../i18n/index.js';
 import { codeSafe } from './format.js';
 
 export interface SplitRow {
@@ -29,11 +29,21 @@ export function splitRows(result: Pick<RaceResult, 'splits' | 'time'>): SplitRow
       previous = null;
       continue;
     }
-    rows.push({ number, code: split.controlCode, leg: previous === null ? null : split.time - previous, cumulative: split.time });
+    rows.push({
+      number,
+      code: split.controlCode,
+      leg: previous === null ? null : split.time - previous,
+      cumulative: split.time,
+    });
     previous = split.time;
   }
   if (result.time !== null) {
-    rows.push({ number: null, code: '', leg: previous === null ? null : result.time - previous, cumulative: result.time });
+    rows.push({
+      number: null,
+      code: '',
+      leg: previous === null ? null : result.time - previous,
+      cumulative: result.time,
+    });
   }
   return rows;
 }
@@ -45,9 +55,18 @@ export function splitTable(result: Pick<RaceResult, 'splits' | 'time'>, language
   const time = (seconds: number | null) => (seconds === null ? '-' : formatElapsed(seconds));
   const line = (number: string, code: string, leg: string, total: string) =>
     `${number.padStart(2)}  ${code.slice(0, CODE_WIDTH).padEnd(CODE_WIDTH)} ${leg.padStart(7)} ${total.padStart(8)}`.trimEnd();
-  const lines = [line('#', t(language, 'render.splits.code'), t(language, 'render.splits.leg'), t(language, 'render.splits.total'))];
+  const lines = [
+    line('#', t(language, 'render.splits.code'), t(language, 'render.splits.leg'), t(language, 'render.splits.total')),
+  ];
   for (const row of splitRows(result)) {
-    lines.push(line(row.number === null ? '' : String(row.number), row.number === null ? t(language, 'render.splits.finish') : codeSafe(row.code), time(row.leg), time(row.cumulative)));
+    lines.push(
+      line(
+        row.number === null ? '' : String(row.number),
+        row.number === null ? t(language, 'render.splits.finish') : codeSafe(row.code),
+        time(row.leg),
+        time(row.cumulative),
+      ),
+    );
   }
   return `\`\`\`\n${lines.join('\n')}\n\`\`\``;
 }

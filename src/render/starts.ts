@@ -3,10 +3,19 @@
  */
 import type { ClassStart, PersonStart, RaceStart, StartList, TeamStart } from '../eventor/model.js';
 import { t } from '../i18n/index.js';
-import { discordTimestamp, epochOf, escapeName, eventUrl, formatClock, linkText, personNameText, truncate } from './format.js';
-import { detailText, listedPerson, namesakeDetails } from './namesakes.js';
-import { COLOURS, sectionsToPages, type Section } from './pages.js';
 import { classSections, memberMatchers } from './class-lines.js';
+import {
+  discordTimestamp,
+  epochOf,
+  escapeName,
+  eventUrl,
+  formatClock,
+  linkText,
+  personNameText,
+  truncate,
+} from './format.js';
+import { detailText, listedPerson, namesakeDetails } from './namesakes.js';
+import { COLOURS, type Section, sectionsToPages } from './pages.js';
 import { eventId, eventName, raceLabel, raceOrder } from './races.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
@@ -29,7 +38,9 @@ function byStartTime(a: string | null, b: string | null): number {
 function eventTitle(list: StartList, ctx: RenderContext): string {
   const name = eventName(list.event, ctx.language);
   const id = eventId(list.event);
-  return id ? `**[${truncate(linkText(list.event.event?.name ?? list.event.name ?? '?'), 150)}](${eventUrl(ctx, id)})**` : `**${truncate(name, 150)}**`;
+  return id
+    ? `**[${truncate(linkText(list.event.event?.name ?? list.event.name ?? '?'), 150)}](${eventUrl(ctx, id)})**`
+    : `**${truncate(name, 150)}**`;
 }
 
 /**
@@ -53,24 +64,40 @@ export function renderPersonStarts(
       for (const person of classStart.persons.filter((p) => matches.person(p.person))) {
         const multi = person.starts.length > 1;
         for (const start of [...person.starts].sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event))) {
-          const parts = [multi ? raceLabel(start, list.event, language) : '', className, startTimeText(start, ctx), bibText(start.bibNumber, ctx)];
+          const parts = [
+            multi ? raceLabel(start, list.event, language) : '',
+            className,
+            startTimeText(start, ctx),
+            bibText(start.bibNumber, ctx),
+          ];
           lines.push(parts.filter((part) => part !== '').join(' · '));
         }
       }
       for (const team of classStart.teams) {
         for (const member of team.members.filter((m) => matches.teamMember(m.person))) {
           const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
-          const parts = [className, escapeName(team.name ?? ''), leg, startTimeText(member.start, ctx), bibText(member.start.bibNumber ?? team.bibNumber, ctx)];
+          const parts = [
+            className,
+            escapeName(team.name ?? ''),
+            leg,
+            startTimeText(member.start, ctx),
+            bibText(member.start.bibNumber ?? team.bibNumber, ctx),
+          ];
           lines.push(parts.filter((part) => part !== '').join(' · '));
         }
       }
     }
     if (lines.length > 0) blocks.push([eventTitle(list, ctx), ...lines].join('\n'));
   }
-  return sectionsToPages([{ heading: null, blocks }], ctx, {
-    title: truncate(t(language, 'render.starts.personTitle', { name: escapeName(personName) }), 256),
-    color: COLOURS.starts,
-  }, { ...options, empty: t(language, 'render.starts.none') });
+  return sectionsToPages(
+    [{ heading: null, blocks }],
+    ctx,
+    {
+      title: truncate(t(language, 'render.starts.personTitle', { name: escapeName(personName) }), 256),
+      color: COLOURS.starts,
+    },
+    { ...options, empty: t(language, 'render.starts.none') },
+  );
 }
 
 function clubPersonLine(name: string, start: RaceStart, ctx: RenderContext): string {
@@ -91,9 +118,16 @@ function shownNames(persons: readonly PersonStart[], ctx: RenderContext): string
 
 function teamBlock(team: TeamStart, ctx: RenderContext): string {
   const { language } = ctx;
-  const head = [`**${escapeName(team.name ?? '?')}**`, bibText(team.bibNumber, ctx), team.startTime ? `\`${formatClock(team.startTime, ctx)}\`` : '']
-    .filter((part) => part !== '').join(' · ');
-  const members = [...team.members].sort((a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0));
+  const head = [
+    `**${escapeName(team.name ?? '?')}**`,
+    bibText(team.bibNumber, ctx),
+    team.startTime ? `\`${formatClock(team.startTime, ctx)}\`` : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' · ');
+  const members = [...team.members].sort(
+    (a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0),
+  );
   const lines = members.map((member) => {
     const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
     const name = escapeName(personNameText(member.person?.name)) || t(language, 'render.vacant');
@@ -108,7 +142,11 @@ function isClubs(ref: { id: string | null } | null, organisationId: string): boo
 }
 
 /** The club's starters in one event: per class (and race), sorted by start time; relay teams with their legs. */
-export function renderClubStartList(startList: StartList, ctx: RenderContext, options: PageOptions & { organisationId: string }): MessagePayload[] {
+export function renderClubStartList(
+  startList: StartList,
+  ctx: RenderContext,
+  options: PageOptions & { organisationId: string },
+): MessagePayload[] {
   const { language } = ctx;
   const org = options.organisationId;
   const sections: Section[] = [];
@@ -120,15 +158,20 @@ export function renderClubStartList(startList: StartList, ctx: RenderContext, op
     count += classStart.teams.flatMap((team) => team.members).filter((m) => isClubs(m.organisation, org)).length;
   }
   const id = eventId(startList.event);
-  return sectionsToPages(sections, ctx, {
-    title: truncate(t(language, 'render.starts.clubTitle', { event: eventName(startList.event, language) }), 256),
-    ...(id ? { url: eventUrl(ctx, id) } : {}),
-    color: COLOURS.starts,
-  }, {
-    ...options,
-    intro: t(language, 'render.starts.clubCount', { count }),
-    empty: t(language, 'render.starts.clubNone'),
-  });
+  return sectionsToPages(
+    sections,
+    ctx,
+    {
+      title: truncate(t(language, 'render.starts.clubTitle', { event: eventName(startList.event, language) }), 256),
+      ...(id ? { url: eventUrl(ctx, id) } : {}),
+      color: COLOURS.starts,
+    },
+    {
+      ...options,
+      intro: t(language, 'render.starts.clubCount', { count }),
+      empty: t(language, 'render.starts.clubNone'),
+    },
+  );
 }
 
 interface StartRow {
@@ -139,17 +182,28 @@ interface StartRow {
 function clubStartSections(classStart: ClassStart, list: StartList, ctx: RenderContext, org: string): Section[] {
   const className = `**${escapeName(classStart.class.name)}**`;
   const persons = classStart.persons.filter((p) => isClubs(p.organisation, org));
-  const sections = classSections<PersonStart, RaceStart, StartRow>(persons, {
-    racesOf: (person) => person.starts,
-    row: (person, start) => ({ person, start }),
-    shown: (rows) => rows.sort((a, b) => byStartTime(a.start.startTime, b.start.startTime)),
-    lines: (rows) => {
-      const names = shownNames(rows.map((row) => row.person), ctx);
-      return rows.map((row, i) => clubPersonLine(names[i]!, row.start, ctx));
+  const sections = classSections<PersonStart, RaceStart, StartRow>(
+    persons,
+    {
+      racesOf: (person) => person.starts,
+      row: (person, start) => ({ person, start }),
+      shown: (rows) => rows.sort((a, b) => byStartTime(a.start.startTime, b.start.startTime)),
+      lines: (rows) => {
+        const names = shownNames(
+          rows.map((row) => row.person),
+          ctx,
+        );
+        return rows.map((row, i) => clubPersonLine(names[i]!, row.start, ctx));
+      },
+      heading: (race) => (race === null ? className : `${className} · ${race}`),
     },
-    heading: (race) => (race === null ? className : `${className} · ${race}`),
-  }, list.event, ctx.language);
-  const teams = classStart.teams.filter((team) => team.organisations.some((ref) => isClubs(ref, org)) || team.members.some((m) => isClubs(m.organisation, org)));
+    list.event,
+    ctx.language,
+  );
+  const teams = classStart.teams.filter(
+    (team) =>
+      team.organisations.some((ref) => isClubs(ref, org)) || team.members.some((m) => isClubs(m.organisation, org)),
+  );
   if (teams.length > 0) {
     teams.sort((a, b) => byStartTime(a.startTime, b.startTime));
     sections.push({ heading: className, blocks: teams.map((team) => teamBlock(team, ctx)) });

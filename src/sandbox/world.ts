@@ -6,18 +6,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startBot, type RunningBot } from '../bot/bot.js';
+import { COMMANDS } from '../../commands/index.js';
+import { type RunningBot, startBot } from '../bot/bot.js';
 import type { BotCommand } from '../bot/command.js';
 import type { BotConfig } from '../bot/config.js';
-import type { MemberCooldowns } from '../bot/router.js';
 import { deployCommands } from '../bot/deploy.js';
+import type { MemberCooldowns } from '../bot/router.js';
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
 import { createLogger } from '../log/logger.js';
-import { COMMANDS } from '../../commands/index.js';
-import { startSandboxDiscord, type SandboxDiscord } from './discord/index.js';
+import { type SandboxDiscord, startSandboxDiscord } from './discord/index.js';
 import type { SandboxChannel, SandboxGuild, SandboxUser } from './discord/types.js';
-import { startSandboxEventor, type SandboxEventor } from './eventor/server.js';
+import { type SandboxEventor, startSandboxEventor } from './eventor/server.js';
 
 export interface LoopbackWorld {
   eventor: SandboxEventor;
@@ -66,7 +66,12 @@ export interface LoopbackWorldOptions {
 
 export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Promise<LoopbackWorld> {
   const now = options.now ?? (() => new Date());
-  const eventor = await startSandboxEventor({ port: 0, seed: options.seed ?? 1, now, ignoresTimeZoneHeader: options.eventorTimeZone !== undefined });
+  const eventor = await startSandboxEventor({
+    port: 0,
+    seed: options.seed ?? 1,
+    now,
+    ignoresTimeZoneHeader: options.eventorTimeZone !== undefined,
+  });
   const zone = options.eventorTimeZone === undefined ? {} : { nativeTimeZone: options.eventorTimeZone };
   const discord = await startSandboxDiscord({ port: 0, now: () => now().getTime() });
   const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-world-'));
@@ -80,16 +85,26 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     const channel = discord.createTextChannel(guild.id, { name: 'allmänt' });
     const member = discord.createMember(guild.id, { username: 'astrid', globalName: 'Astrid', locale: 'en-GB' });
     const swedishMember = discord.createMember(guild.id, { username: 'sven', globalName: 'Sven', locale: 'sv-SE' });
-    const admin = discord.createMember(guild.id, { username: 'kassoren', globalName: 'Kassören', locale: 'sv-SE', manageGuild: true });
+    const admin = discord.createMember(guild.id, {
+      username: 'kassoren',
+      globalName: 'Kassören',
+      locale: 'sv-SE',
+      manageGuild: true,
+    });
     const databasePath = path.join(dir, 'eventor-bot.sqlite');
     const defaultGuilds = new Set<string>(options.defaultEventor === false ? [] : [guild.id]);
     const config: BotConfig = {
       discordToken: discord.token,
       discordApiUrl: discord.restUrl,
-      defaultEventor: options.defaultEventor === false ? null : { instance: customInstance(eventor.baseUrl, zone), apiKey: eventor.apiKey, timeoutMs: 10_000 },
+      defaultEventor:
+        options.defaultEventor === false
+          ? null
+          : { instance: customInstance(eventor.baseUrl, zone), apiKey: eventor.apiKey, timeoutMs: 10_000 },
       defaultEventorGuilds: defaultGuilds,
       customEventorOrigins: [new URL(eventor.baseUrl).origin],
-      ...(options.eventorTimeZone === undefined ? {} : { customEventorTimeZones: new Map([[new URL(eventor.baseUrl).origin, options.eventorTimeZone]]) }),
+      ...(options.eventorTimeZone === undefined
+        ? {}
+        : { customEventorTimeZones: new Map([[new URL(eventor.baseUrl).origin, options.eventorTimeZone]]) }),
       databasePath,
       secretKey: options.secretKey ?? 'loopback-world-secret-key-0123456789',
       defaultLanguage: 'en',
@@ -101,13 +116,38 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     const logLines: string[] = [];
     const log = createLogger({ level: 'debug', write: (line) => void logLines.push(line), now });
     const bot = await startBot({
-      config, log, commands, now, scheduler: options.scheduler ?? false, cooldowns: options.memberCooldowns ?? null,
+      config,
+      log,
+      commands,
+      now,
+      scheduler: options.scheduler ?? false,
+      cooldowns: options.memberCooldowns ?? null,
       ...(options.eventorFollowsClock
-        ? { createEventorClient: (instance, apiKey, shared) => new EventorClient({ instance, apiKey, shared, now: () => now().getTime(), retries: 0, cache: { ttlMs: { 'organisation-apikey': 5 * 60_000 } } }) }
+        ? {
+            createEventorClient: (instance, apiKey, shared) =>
+              new EventorClient({
+                instance,
+                apiKey,
+                shared,
+                now: () => now().getTime(),
+                retries: 0,
+                cache: { ttlMs: { 'organisation-apikey': 5 * 60_000 } },
+              }),
+          }
         : {}),
     });
     return {
-      eventor, discord, guild, channel, member, swedishMember, admin, bot, config, logLines, databasePath,
+      eventor,
+      discord,
+      guild,
+      channel,
+      member,
+      swedishMember,
+      admin,
+      bot,
+      config,
+      logLines,
+      databasePath,
       allowDefaultEventor: (guildId) => void defaultGuilds.add(guildId),
       close: async () => {
         await bot.stop();

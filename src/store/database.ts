@@ -23,7 +23,11 @@ export interface OpenDatabaseOptions {
   initialiseEmptyFile?: boolean;
 }
 
-export function openDatabase(file: string, migrations: readonly string[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Db {
+export function openDatabase(
+  file: string,
+  migrations: readonly string[] = MIGRATIONS,
+  options: OpenDatabaseOptions = {},
+): Db {
   if (file !== ':memory:') {
     try {
       mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -31,9 +35,11 @@ export function openDatabase(file: string, migrations: readonly string[] = MIGRA
       throw new StoreError(`cannot create the folder for the database ${file}: ${(error as Error).message}`);
     }
     if (!options.initialiseEmptyFile && isEmptyFile(file) && isEmptyFile(`${file}-wal`, { missing: true })) {
-      throw new StoreError(`the database ${file} is an empty file (0 bytes), not a database: the servers' keys and settings are not in it. `
-        + 'If it was restored or copied, the copy failed: restore it again. To start with a new, empty database on purpose, '
-        + 'set DATABASE_INIT=1 or run with --init-database (or delete the file)');
+      throw new StoreError(
+        `the database ${file} is an empty file (0 bytes), not a database: the servers' keys and settings are not in it. ` +
+          'If it was restored or copied, the copy failed: restore it again. To start with a new, empty database on purpose, ' +
+          'set DATABASE_INIT=1 or run with --init-database (or delete the file)',
+      );
     }
   }
   let db: Db;
@@ -47,7 +53,8 @@ export function openDatabase(file: string, migrations: readonly string[] = MIGRA
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new StoreError(`the database ${file} is damaged (${String(check)}); restore a backup or move it away`);
+    if (check !== 'ok')
+      throw new StoreError(`the database ${file} is damaged (${String(check)}); restore a backup or move it away`);
     migrate(db, migrations, file);
     reuseStatements(db);
     return db;
@@ -56,7 +63,9 @@ export function openDatabase(file: string, migrations: readonly string[] = MIGRA
     if (error instanceof StoreError) throw error;
     const problem = writeProblem(error, file);
     if (problem) throw problem;
-    throw new StoreError(`the database ${file} cannot be used: ${(error as Error).message}. It may be damaged or not a database; restore a backup or move it away`);
+    throw new StoreError(
+      `the database ${file} cannot be used: ${(error as Error).message}. It may be damaged or not a database; restore a backup or move it away`,
+    );
   }
 }
 
@@ -78,11 +87,21 @@ function isEmptyFile(file: string, { missing = false } = {}): boolean {
 export function writeProblem(error: unknown, file: string): StoreError | null {
   const code = String((error as { code?: unknown }).code ?? '');
   if (code.startsWith('SQLITE_FULL')) {
-    return new StoreError(`the database ${file} cannot be written: no space left on the disk. The data in it is intact; free some space and start again`);
+    return new StoreError(
+      `the database ${file} cannot be written: no space left on the disk. The data in it is intact; free some space and start again`,
+    );
   }
-  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code.startsWith('SQLITE_PERM')) {
-    return new StoreError(`the database ${file} cannot be written: the file or its folder is read-only, or this user has no permission to write it. `
-      + 'The data in it is intact; give the bot write access to both and start again');
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code === 'EROFS' ||
+    code.startsWith('SQLITE_PERM')
+  ) {
+    return new StoreError(
+      `the database ${file} cannot be written: the file or its folder is read-only, or this user has no permission to write it. ` +
+        'The data in it is intact; give the bot write access to both and start again',
+    );
   }
   return null;
 }
@@ -108,7 +127,9 @@ function reuseStatements(db: Db): void {
 function migrate(db: Db, migrations: readonly string[], file: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
-    throw new StoreError(`the database ${file} was written by a newer eventor-bot (schema ${current}, this one knows ${migrations.length}); upgrade eventor-bot`);
+    throw new StoreError(
+      `the database ${file} was written by a newer eventor-bot (schema ${current}, this one knows ${migrations.length}); upgrade eventor-bot`,
+    );
   }
   // Writing the version it has costs nothing and finds a read-only file or folder now, at the
   // start, rather than at the first post (SQLite opens such a file read-only without a word).

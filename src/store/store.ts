@@ -4,7 +4,7 @@
  * automatic posts keep their own tables behind small classes of their own over `db`
  * (`feeds/ledger.ts`, `feeds/settings.ts`, `feeds/subscriptions.ts`).
  */
-import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
+import { type Db, type OpenDatabaseOptions, openDatabase } from './database.js';
 import { SecretBox } from './secrets.js';
 
 export interface GuildSettings {
@@ -81,12 +81,24 @@ interface LinkRequestRow {
 
 function linkRequestOf(r: LinkRequestRow): LinkRequest {
   return {
-    id: r.id, guildId: r.guild_id, userId: r.user_id, personId: r.person_id, locale: r.locale,
-    state: r.state as LinkRequest['state'], decidedBy: r.decided_by, createdAt: r.created_at, decidedAt: r.decided_at,
+    id: r.id,
+    guildId: r.guild_id,
+    userId: r.user_id,
+    personId: r.person_id,
+    locale: r.locale,
+    state: r.state as LinkRequest['state'],
+    decidedBy: r.decided_by,
+    createdAt: r.created_at,
+    decidedAt: r.decided_at,
   };
 }
 
-export type GuildSettingsUpdate = Partial<Pick<GuildSettings, 'eventorInstance' | 'eventorBaseUrl' | 'organisationId' | 'organisationName' | 'locale' | 'timeZone'>>;
+export type GuildSettingsUpdate = Partial<
+  Pick<
+    GuildSettings,
+    'eventorInstance' | 'eventorBaseUrl' | 'organisationId' | 'organisationName' | 'locale' | 'timeZone'
+  >
+>;
 
 interface GuildRow {
   guild_id: string;
@@ -111,8 +123,17 @@ const COLUMNS: Record<keyof GuildSettingsUpdate, string> = {
 
 /** Every table with a server's data (`guild_id`), settings last: what `forgetGuild` deletes. */
 const GUILD_TABLES = [
-  'guild_channels', 'member_links', 'link_requests', 'link_settings', 'audit_log', 'posted_items', 'post_claims', 'feed_state', 'feed_settings',
-  'notify_subscriptions', 'guild_settings',
+  'guild_channels',
+  'member_links',
+  'link_requests',
+  'link_settings',
+  'audit_log',
+  'posted_items',
+  'post_claims',
+  'feed_state',
+  'feed_settings',
+  'notify_subscriptions',
+  'guild_settings',
 ] as const;
 
 export class Store {
@@ -140,9 +161,13 @@ export class Store {
   }
 
   guildSettings(guildId: string): GuildSettings | null {
-    const row = this.#db.prepare('SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as GuildRow | undefined;
+    const row = this.#db.prepare('SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as
+      | GuildRow
+      | undefined;
     if (!row) return null;
-    const channels = this.#db.prepare('SELECT kind, channel_id FROM guild_channels WHERE guild_id = ? ORDER BY kind').all(guildId) as Array<{ kind: string; channel_id: string }>;
+    const channels = this.#db
+      .prepare('SELECT kind, channel_id FROM guild_channels WHERE guild_id = ? ORDER BY kind')
+      .all(guildId) as Array<{ kind: string; channel_id: string }>;
     return {
       guildId: row.guild_id,
       eventorInstance: row.eventor_instance,
@@ -163,7 +188,9 @@ export class Store {
       this.#ensureGuild(guildId, now);
       for (const [field, column] of Object.entries(COLUMNS) as Array<[keyof GuildSettingsUpdate, string]>) {
         if (field in update) {
-          this.#db.prepare(`UPDATE guild_settings SET ${column} = ?, updated_at = ? WHERE guild_id = ?`).run(update[field] ?? null, now, guildId);
+          this.#db
+            .prepare(`UPDATE guild_settings SET ${column} = ?, updated_at = ? WHERE guild_id = ?`)
+            .run(update[field] ?? null, now, guildId);
         }
       }
     })();
@@ -177,7 +204,9 @@ export class Store {
     this.#db.transaction(() => {
       this.#ensureGuild(guildId, now);
       this.#db
-        .prepare('UPDATE guild_settings SET api_key_sealed = ?, organisation_id = ?, organisation_name = ?, updated_at = ? WHERE guild_id = ?')
+        .prepare(
+          'UPDATE guild_settings SET api_key_sealed = ?, organisation_id = ?, organisation_name = ?, updated_at = ? WHERE guild_id = ?',
+        )
         .run(sealed, organisation.id, organisation.name, now, guildId);
     })();
   }
@@ -189,7 +218,12 @@ export class Store {
    */
   connectEventor(
     guildId: string,
-    connection: { instance: string; baseUrl: string | null; apiKey: string; organisation: { id: string; name: string } },
+    connection: {
+      instance: string;
+      baseUrl: string | null;
+      apiKey: string;
+      organisation: { id: string; name: string };
+    },
   ): GuildSettings {
     const now = this.#now().toISOString();
     const sealed = this.#secrets.seal(connection.apiKey);
@@ -199,13 +233,23 @@ export class Store {
         .prepare(
           'UPDATE guild_settings SET eventor_instance = ?, eventor_base_url = ?, api_key_sealed = ?, organisation_id = ?, organisation_name = ?, updated_at = ? WHERE guild_id = ?',
         )
-        .run(connection.instance, connection.baseUrl, sealed, connection.organisation.id, connection.organisation.name, now, guildId);
+        .run(
+          connection.instance,
+          connection.baseUrl,
+          sealed,
+          connection.organisation.id,
+          connection.organisation.name,
+          now,
+          guildId,
+        );
     })();
     return this.guildSettings(guildId)!;
   }
 
   apiKey(guildId: string): string | null {
-    const row = this.#db.prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(guildId) as { api_key_sealed: string | null } | undefined;
+    const row = this.#db.prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(guildId) as
+      | { api_key_sealed: string | null }
+      | undefined;
     return row?.api_key_sealed ? this.#secrets.open(row.api_key_sealed) : null;
   }
 
@@ -213,8 +257,14 @@ export class Store {
     const now = this.#now().toISOString();
     this.#db.transaction(() => {
       this.#ensureGuild(guildId, now);
-      if (channelId === null) this.#db.prepare('DELETE FROM guild_channels WHERE guild_id = ? AND kind = ?').run(guildId, kind);
-      else this.#db.prepare('INSERT INTO guild_channels (guild_id, kind, channel_id) VALUES (?, ?, ?) ON CONFLICT (guild_id, kind) DO UPDATE SET channel_id = excluded.channel_id').run(guildId, kind, channelId);
+      if (channelId === null)
+        this.#db.prepare('DELETE FROM guild_channels WHERE guild_id = ? AND kind = ?').run(guildId, kind);
+      else
+        this.#db
+          .prepare(
+            'INSERT INTO guild_channels (guild_id, kind, channel_id) VALUES (?, ?, ?) ON CONFLICT (guild_id, kind) DO UPDATE SET channel_id = excluded.channel_id',
+          )
+          .run(guildId, kind, channelId);
       this.#db.prepare('UPDATE guild_settings SET updated_at = ? WHERE guild_id = ?').run(now, guildId);
     })();
   }
@@ -222,9 +272,16 @@ export class Store {
   /** The Eventor persons a Discord user has linked in a server, the default first. */
   linkedPersons(guildId: string, userId: string): LinkedPerson[] {
     const rows = this.#db
-      .prepare('SELECT person_id, is_default, method, linked_at FROM member_links WHERE guild_id = ? AND user_id = ? ORDER BY is_default DESC, linked_at')
+      .prepare(
+        'SELECT person_id, is_default, method, linked_at FROM member_links WHERE guild_id = ? AND user_id = ? ORDER BY is_default DESC, linked_at',
+      )
       .all(guildId, userId) as Array<{ person_id: string; is_default: number; method: LinkMethod; linked_at: string }>;
-    return rows.map((r) => ({ personId: r.person_id, isDefault: r.is_default === 1, method: r.method, linkedAt: r.linked_at }));
+    return rows.map((r) => ({
+      personId: r.person_id,
+      isDefault: r.is_default === 1,
+      method: r.method,
+      linkedAt: r.linked_at,
+    }));
   }
 
   /**
@@ -236,7 +293,10 @@ export class Store {
   linkPerson(guildId: string, userId: string, personId: string, method: LinkMethod): void {
     const now = this.#now().toISOString();
     this.#db.transaction(() => {
-      const hasDefault = this.#db.prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND is_default = 1').get(guildId, userId) !== undefined;
+      const hasDefault =
+        this.#db
+          .prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND is_default = 1')
+          .get(guildId, userId) !== undefined;
       this.#db
         .prepare(
           `INSERT INTO member_links (guild_id, user_id, person_id, is_default, method, linked_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -251,24 +311,64 @@ export class Store {
    * it concerned (a Discord user, when another), `personId` the Eventor person. `detail` must
    * never hold a login link, a password or a key.
    */
-  audit(entry: { guildId: string; actorId: string; subjectId?: string | null; personId?: string | null; action: string; detail?: string | null }): void {
+  audit(entry: {
+    guildId: string;
+    actorId: string;
+    subjectId?: string | null;
+    personId?: string | null;
+    action: string;
+    detail?: string | null;
+  }): void {
     this.#db
-      .prepare('INSERT INTO audit_log (guild_id, actor_id, subject_id, person_id, action, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(entry.guildId, entry.actorId, entry.subjectId ?? null, entry.personId ?? null, entry.action, entry.detail ?? null, this.#now().toISOString());
+      .prepare(
+        'INSERT INTO audit_log (guild_id, actor_id, subject_id, person_id, action, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        entry.guildId,
+        entry.actorId,
+        entry.subjectId ?? null,
+        entry.personId ?? null,
+        entry.action,
+        entry.detail ?? null,
+        this.#now().toISOString(),
+      );
   }
 
   /** The newest audit entries of a server, newest first. */
   auditLog(guildId: string, limit = 50): AuditEntry[] {
     const rows = this.#db
-      .prepare('SELECT actor_id, subject_id, person_id, action, detail, at FROM audit_log WHERE guild_id = ? ORDER BY at DESC, id DESC LIMIT ?')
-      .all(guildId, limit) as Array<{ actor_id: string; subject_id: string | null; person_id: string | null; action: string; detail: string | null; at: string }>;
-    return rows.map((r) => ({ actorId: r.actor_id, subjectId: r.subject_id, personId: r.person_id, action: r.action, detail: r.detail, at: r.at }));
+      .prepare(
+        'SELECT actor_id, subject_id, person_id, action, detail, at FROM audit_log WHERE guild_id = ? ORDER BY at DESC, id DESC LIMIT ?',
+      )
+      .all(guildId, limit) as Array<{
+      actor_id: string;
+      subject_id: string | null;
+      person_id: string | null;
+      action: string;
+      detail: string | null;
+      at: string;
+    }>;
+    return rows.map((r) => ({
+      actorId: r.actor_id,
+      subjectId: r.subject_id,
+      personId: r.person_id,
+      action: r.action,
+      detail: r.detail,
+      at: r.at,
+    }));
   }
 
   /** How many times `actorId` did `action` in a server since `since` (for rate limits), and the oldest of them. */
-  recentActions(guildId: string, actorId: string, action: string, since: Date): { count: number; oldest: string | null } {
+  recentActions(
+    guildId: string,
+    actorId: string,
+    action: string,
+    since: Date,
+  ): { count: number; oldest: string | null } {
     const row = this.#db
-      .prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM audit_log WHERE guild_id = ? AND actor_id = ? AND action = ? AND at >= ?')
+      .prepare(
+        'SELECT COUNT(*) AS n, MIN(at) AS oldest FROM audit_log WHERE guild_id = ? AND actor_id = ? AND action = ? AND at >= ?',
+      )
       .get(guildId, actorId, action, since.toISOString()) as { n: number; oldest: string | null };
     return { count: row.n, oldest: row.oldest };
   }
@@ -277,14 +377,18 @@ export class Store {
 
   /** Which ways of linking a server allows; both until an admin says otherwise. */
   linkingMethods(guildId: string): LinkingMethods {
-    const row = this.#db.prepare('SELECT credentials, approval FROM link_settings WHERE guild_id = ?').get(guildId) as { credentials: number; approval: number } | undefined;
+    const row = this.#db.prepare('SELECT credentials, approval FROM link_settings WHERE guild_id = ?').get(guildId) as
+      | { credentials: number; approval: number }
+      | undefined;
     return { credentials: row ? row.credentials === 1 : true, approval: row ? row.approval === 1 : true };
   }
 
   setLinkingMethods(guildId: string, update: Partial<LinkingMethods>): LinkingMethods {
     const next = { ...this.linkingMethods(guildId), ...update };
     this.#db
-      .prepare('INSERT INTO link_settings (guild_id, credentials, approval) VALUES (?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET credentials = excluded.credentials, approval = excluded.approval')
+      .prepare(
+        'INSERT INTO link_settings (guild_id, credentials, approval) VALUES (?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET credentials = excluded.credentials, approval = excluded.approval',
+      )
       .run(guildId, next.credentials ? 1 : 0, next.approval ? 1 : 0);
     return next;
   }
@@ -292,11 +396,19 @@ export class Store {
   /** Removes one link; when it was the default, the oldest remaining link becomes the default. */
   unlinkPerson(guildId: string, userId: string, personId: string): boolean {
     return this.#db.transaction(() => {
-      const removed = this.#db.prepare('DELETE FROM member_links WHERE guild_id = ? AND user_id = ? AND person_id = ?').run(guildId, userId, personId).changes > 0;
-      const hasDefault = this.#db.prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND is_default = 1').get(guildId, userId) !== undefined;
+      const removed =
+        this.#db
+          .prepare('DELETE FROM member_links WHERE guild_id = ? AND user_id = ? AND person_id = ?')
+          .run(guildId, userId, personId).changes > 0;
+      const hasDefault =
+        this.#db
+          .prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND is_default = 1')
+          .get(guildId, userId) !== undefined;
       if (!hasDefault) {
         this.#db
-          .prepare('UPDATE member_links SET is_default = 1 WHERE rowid = (SELECT rowid FROM member_links WHERE guild_id = ? AND user_id = ? ORDER BY linked_at LIMIT 1)')
+          .prepare(
+            'UPDATE member_links SET is_default = 1 WHERE rowid = (SELECT rowid FROM member_links WHERE guild_id = ? AND user_id = ? ORDER BY linked_at LIMIT 1)',
+          )
           .run(guildId, userId);
       }
       return removed;
@@ -306,9 +418,16 @@ export class Store {
   /** Makes one of the user's linked persons their default; false when that person is not linked. */
   setDefaultPerson(guildId: string, userId: string, personId: string): boolean {
     return this.#db.transaction(() => {
-      const linked = this.#db.prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND person_id = ?').get(guildId, userId, personId) !== undefined;
+      const linked =
+        this.#db
+          .prepare('SELECT 1 FROM member_links WHERE guild_id = ? AND user_id = ? AND person_id = ?')
+          .get(guildId, userId, personId) !== undefined;
       if (!linked) return false;
-      this.#db.prepare('UPDATE member_links SET is_default = CASE WHEN person_id = ? THEN 1 ELSE 0 END WHERE guild_id = ? AND user_id = ?').run(personId, guildId, userId);
+      this.#db
+        .prepare(
+          'UPDATE member_links SET is_default = CASE WHEN person_id = ? THEN 1 ELSE 0 END WHERE guild_id = ? AND user_id = ?',
+        )
+        .run(personId, guildId, userId);
       return true;
     })();
   }
@@ -316,15 +435,31 @@ export class Store {
   /** Every link in a server, by user, the default first. */
   guildLinks(guildId: string): Array<LinkedPerson & { userId: string }> {
     const rows = this.#db
-      .prepare('SELECT user_id, person_id, is_default, method, linked_at FROM member_links WHERE guild_id = ? ORDER BY user_id, is_default DESC, linked_at')
-      .all(guildId) as Array<{ user_id: string; person_id: string; is_default: number; method: LinkMethod; linked_at: string }>;
-    return rows.map((r) => ({ userId: r.user_id, personId: r.person_id, isDefault: r.is_default === 1, method: r.method, linkedAt: r.linked_at }));
+      .prepare(
+        'SELECT user_id, person_id, is_default, method, linked_at FROM member_links WHERE guild_id = ? ORDER BY user_id, is_default DESC, linked_at',
+      )
+      .all(guildId) as Array<{
+      user_id: string;
+      person_id: string;
+      is_default: number;
+      method: LinkMethod;
+      linked_at: string;
+    }>;
+    return rows.map((r) => ({
+      userId: r.user_id,
+      personId: r.person_id,
+      isDefault: r.is_default === 1,
+      method: r.method,
+      linkedAt: r.linked_at,
+    }));
   }
 
   createLinkRequest(request: { guildId: string; userId: string; personId: string; locale: string }): LinkRequest {
     const now = this.#now().toISOString();
     const id = this.#db
-      .prepare("INSERT INTO link_requests (guild_id, user_id, person_id, locale, state, created_at) VALUES (?, ?, ?, ?, 'pending', ?)")
+      .prepare(
+        "INSERT INTO link_requests (guild_id, user_id, person_id, locale, state, created_at) VALUES (?, ?, ?, ?, 'pending', ?)",
+      )
       .run(request.guildId, request.userId, request.personId, request.locale, now).lastInsertRowid;
     return this.linkRequest(Number(id))!;
   }
@@ -336,7 +471,9 @@ export class Store {
 
   /** A user's pending requests in a server. */
   pendingLinkRequests(guildId: string, userId: string): LinkRequest[] {
-    const rows = this.#db.prepare("SELECT * FROM link_requests WHERE guild_id = ? AND user_id = ? AND state = 'pending' ORDER BY id").all(guildId, userId) as LinkRequestRow[];
+    const rows = this.#db
+      .prepare("SELECT * FROM link_requests WHERE guild_id = ? AND user_id = ? AND state = 'pending' ORDER BY id")
+      .all(guildId, userId) as LinkRequestRow[];
     return rows.map(linkRequestOf);
   }
 
@@ -352,9 +489,12 @@ export class Store {
   decideLinkRequest(id: number, approve: boolean, deciderId: string): boolean {
     const now = this.#now().toISOString();
     return this.#db.transaction(() => {
-      const changed = this.#db
-        .prepare("UPDATE link_requests SET state = ?, decided_by = ?, decided_at = ? WHERE id = ? AND state = 'pending'")
-        .run(approve ? 'approved' : 'denied', deciderId, now, id).changes === 1;
+      const changed =
+        this.#db
+          .prepare(
+            "UPDATE link_requests SET state = ?, decided_by = ?, decided_at = ? WHERE id = ? AND state = 'pending'",
+          )
+          .run(approve ? 'approved' : 'denied', deciderId, now, id).changes === 1;
       if (changed && approve) {
         const request = this.linkRequest(id)!;
         this.linkPerson(request.guildId, request.userId, request.personId, 'approval');
@@ -375,7 +515,9 @@ export class Store {
         const requests = this.#db.prepare('DELETE FROM link_requests WHERE user_id = ?').run(userId).changes;
         // A request the user decided as an admin belongs to its requester; only the decider's name goes.
         this.#db.prepare('UPDATE link_requests SET decided_by = NULL WHERE decided_by = ?').run(userId);
-        const auditEntries = this.#db.prepare('DELETE FROM audit_log WHERE actor_id = ? OR subject_id = ?').run(userId, userId).changes;
+        const auditEntries = this.#db
+          .prepare('DELETE FROM audit_log WHERE actor_id = ? OR subject_id = ?')
+          .run(userId, userId).changes;
         return { links, requests, auditEntries };
       })();
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
@@ -386,8 +528,10 @@ export class Store {
   /** A member's links and link requests in one server (they left it). */
   forgetMemberLinks(guildId: string, userId: string): { links: number; requests: number } {
     return this.#db.transaction(() => ({
-      links: this.#db.prepare('DELETE FROM member_links WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes,
-      requests: this.#db.prepare('DELETE FROM link_requests WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes,
+      links: this.#db.prepare('DELETE FROM member_links WHERE guild_id = ? AND user_id = ?').run(guildId, userId)
+        .changes,
+      requests: this.#db.prepare('DELETE FROM link_requests WHERE guild_id = ? AND user_id = ?').run(guildId, userId)
+        .changes,
     }))();
   }
 
@@ -423,7 +567,8 @@ export class Store {
   forgetGuild(guildId: string): void {
     this.secureDeleting(() => {
       this.#db.transaction(() => {
-        for (const table of [...GUILD_TABLES, 'guild_departures']) this.#db.prepare(`DELETE FROM ${table} WHERE guild_id = ?`).run(guildId);
+        for (const table of [...GUILD_TABLES, 'guild_departures'])
+          this.#db.prepare(`DELETE FROM ${table} WHERE guild_id = ?`).run(guildId);
       })();
       this.#db.pragma('wal_checkpoint(TRUNCATE)');
     });
@@ -440,16 +585,20 @@ export class Store {
   /** The Discord users a server's data names as its members: links, link requests and `/notify` subscriptions. */
   memberIds(guildId: string): string[] {
     const rows = this.#db
-      .prepare('SELECT user_id FROM member_links WHERE guild_id = ? UNION SELECT user_id FROM link_requests WHERE guild_id = ? UNION SELECT user_id FROM notify_subscriptions WHERE guild_id = ? ORDER BY user_id')
+      .prepare(
+        'SELECT user_id FROM member_links WHERE guild_id = ? UNION SELECT user_id FROM link_requests WHERE guild_id = ? UNION SELECT user_id FROM notify_subscriptions WHERE guild_id = ? ORDER BY user_id',
+      )
       .all(guildId, guildId, guildId) as Array<{ user_id: string }>;
     return rows.map((r) => r.user_id);
   }
 
   /** Records that the bot was removed from a server; an earlier record keeps its time. True when new. */
   recordGuildDeparture(guildId: string): boolean {
-    return this.#db
-      .prepare('INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING')
-      .run(guildId, this.#now().toISOString()).changes > 0;
+    return (
+      this.#db
+        .prepare('INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING')
+        .run(guildId, this.#now().toISOString()).changes > 0
+    );
   }
 
   /** The bot is back in the server: nothing is to be deleted. True when a departure was recorded. */
@@ -459,7 +608,9 @@ export class Store {
 
   /** Servers the bot was removed from, oldest first. */
   guildDepartures(): Array<{ guildId: string; leftAt: string }> {
-    const rows = this.#db.prepare('SELECT guild_id, left_at FROM guild_departures ORDER BY left_at, guild_id').all() as Array<{ guild_id: string; left_at: string }>;
+    const rows = this.#db
+      .prepare('SELECT guild_id, left_at FROM guild_departures ORDER BY left_at, guild_id')
+      .all() as Array<{ guild_id: string; left_at: string }>;
     return rows.map((r) => ({ guildId: r.guild_id, leftAt: r.left_at }));
   }
 
@@ -486,26 +637,40 @@ export class Store {
    * A scope has one window, so every subject's attempts past it are dropped here too: nothing is
    * kept longer than its limit needs, whoever comes back.
    */
-  takeThrottle(scope: string, who: string, limit: number, windowMs: number): { allowed: boolean; retryAt: Date | null; attempt: number | null } {
+  takeThrottle(
+    scope: string,
+    who: string,
+    limit: number,
+    windowMs: number,
+  ): { allowed: boolean; retryAt: Date | null; attempt: number | null } {
     const now = this.#now();
     const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
     const since = new Date(now.getTime() - windowMs).toISOString();
-    return this.#db.transaction(() => {
-      this.#db.prepare('DELETE FROM throttle_events WHERE scope = ? AND at < ?').run(scope, since);
-      const row = this.#db
-        .prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM throttle_events WHERE scope = ? AND subject = ? AND at >= ?')
-        .get(scope, subject, since) as { n: number; oldest: string | null };
-      if (row.n >= limit) return { allowed: false, retryAt: new Date(Date.parse(row.oldest!) + windowMs), attempt: null };
-      const inserted = this.#db.prepare('INSERT INTO throttle_events (scope, subject, at) VALUES (?, ?, ?)').run(scope, subject, now.toISOString());
-      return { allowed: true, retryAt: null, attempt: Number(inserted.lastInsertRowid) };
-    }).immediate();
+    return this.#db
+      .transaction(() => {
+        this.#db.prepare('DELETE FROM throttle_events WHERE scope = ? AND at < ?').run(scope, since);
+        const row = this.#db
+          .prepare(
+            'SELECT COUNT(*) AS n, MIN(at) AS oldest FROM throttle_events WHERE scope = ? AND subject = ? AND at >= ?',
+          )
+          .get(scope, subject, since) as { n: number; oldest: string | null };
+        if (row.n >= limit)
+          return { allowed: false, retryAt: new Date(Date.parse(row.oldest!) + windowMs), attempt: null };
+        const inserted = this.#db
+          .prepare('INSERT INTO throttle_events (scope, subject, at) VALUES (?, ?, ?)')
+          .run(scope, subject, now.toISOString());
+        return { allowed: true, retryAt: null, attempt: Number(inserted.lastInsertRowid) };
+      })
+      .immediate();
   }
 
   /** Takes back one attempt `takeThrottle` recorded, when it turned out not to count (Eventor did not answer, the password was right). */
   giveBackThrottle(scope: string, who: string, attempt: number): void {
     // Scope and subject too: a row id alone could name a later row once the original was pruned.
     const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
-    this.#db.prepare('DELETE FROM throttle_events WHERE rowid = ? AND scope = ? AND subject = ?').run(attempt, scope, subject);
+    this.#db
+      .prepare('DELETE FROM throttle_events WHERE rowid = ? AND scope = ? AND subject = ?')
+      .run(attempt, scope, subject);
   }
 
   /** Whether `who` has reached `limit` attempts of `scope` within the window, without recording one. */
@@ -513,17 +678,27 @@ export class Store {
     const now = this.#now();
     const subject = this.#secrets.keyedHash(`${scope}\u0000${who}`);
     const row = this.#db
-      .prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM throttle_events WHERE scope = ? AND subject = ? AND at >= ?')
+      .prepare(
+        'SELECT COUNT(*) AS n, MIN(at) AS oldest FROM throttle_events WHERE scope = ? AND subject = ? AND at >= ?',
+      )
       .get(scope, subject, new Date(now.getTime() - windowMs).toISOString()) as { n: number; oldest: string | null };
-    return row.n >= limit ? { limited: true, retryAt: new Date(Date.parse(row.oldest!) + windowMs) } : { limited: false, retryAt: null };
+    return row.n >= limit
+      ? { limited: true, retryAt: new Date(Date.parse(row.oldest!) + windowMs) }
+      : { limited: false, retryAt: null };
   }
 
   /** Drops attempts older than `olderThanMs` in every scope (the longest window), so nothing is kept longer than a limit needs. */
   pruneThrottles(olderThanMs: number): number {
-    return this.#db.prepare('DELETE FROM throttle_events WHERE at < ?').run(new Date(this.#now().getTime() - olderThanMs).toISOString()).changes;
+    return this.#db
+      .prepare('DELETE FROM throttle_events WHERE at < ?')
+      .run(new Date(this.#now().getTime() - olderThanMs).toISOString()).changes;
   }
 
   #ensureGuild(guildId: string, now: string): void {
-    this.#db.prepare('INSERT INTO guild_settings (guild_id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT (guild_id) DO NOTHING').run(guildId, now, now);
+    this.#db
+      .prepare(
+        'INSERT INTO guild_settings (guild_id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT (guild_id) DO NOTHING',
+      )
+      .run(guildId, now, now);
   }
 }

@@ -89,7 +89,9 @@ function wallToEpoch(wall: number, timeZone: string): number {
   const withBefore = wall - before * millisecondsInMinute;
   if (before === after && offsetMinutes(timeZone, withBefore) === before) return withBefore;
   const withAfter = wall - after * millisecondsInMinute;
-  const valid = [withBefore, withAfter].filter((epoch, i) => offsetMinutes(timeZone, epoch) === (i === 0 ? before : after));
+  const valid = [withBefore, withAfter].filter(
+    (epoch, i) => offsetMinutes(timeZone, epoch) === (i === 0 ? before : after),
+  );
   return valid.length > 0 ? Math.min(...valid) : withBefore;
 }
 

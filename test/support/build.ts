@@ -7,5 +7,7 @@ import { promisify } from 'node:util';
  * run yesterday's build.
  */
 export default async function build(): Promise<void> {
-  await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { timeout: 300_000 });
+  await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    timeout: 300_000,
+  });
 }

@@ -9,19 +9,42 @@ export const PROGRAM = path.resolve('bin/eventor-bot.js');
 export function capture(env?: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
   let err = '';
-  return { out: (t) => { out += t; }, err: (t) => { err += t; }, ...(env ? { env } : {}), stdout: () => out, stderr: () => err };
+  return {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    ...(env ? { env } : {}),
+    stdout: () => out,
+    stderr: () => err,
+  };
 }
 
 /** `eventor-bot <args>` as its own process; resolves with its exit code and standard error, rejects (killing it) after `timeoutMs`. */
-export function runProgram(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<{ code: number | null; stderr: string }> {
+export function runProgram(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stderr: string }> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PROGRAM, ...args], {
-      env: { PATH: process.env.PATH, ...options.env }, ...(options.cwd ? { cwd: options.cwd } : {}), stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH, ...options.env },
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`)); }, timeoutMs);
-    child.once('exit', (code) => { clearTimeout(timer); resolve({ code, stderr }); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
   });
 }

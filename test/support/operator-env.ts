@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startSandboxDiscord, type SandboxDiscord } from '../../src/sandbox/discord/index.js';
-import { startSandboxEventor, type SandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { type SandboxDiscord, startSandboxDiscord } from '../../src/sandbox/discord/index.js';
+import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
 
 /** Both sandboxes on loopback, a temp folder, and the environment an operator's `.env` would give the bot. */
 export interface OperatorSetup {
@@ -29,7 +29,11 @@ export async function startOperatorSetup(name: string, databaseFile = 'bot.sqlit
     LOG_LEVEL: 'info',
   };
   return {
-    eventor, discord, dir, env, secretKey,
+    eventor,
+    discord,
+    dir,
+    env,
+    secretKey,
     async close() {
       await discord.close();
       await eventor.close();

@@ -13,7 +13,11 @@ function clubFinisher(home: string) {
  * A single-race event started within `maxAgeDays` before `now` with a club runner's OK result.
  * With `hide` (default), its results are hidden until the test shows them (`hasResults = true`).
  */
-export function recentClubResultsEvent(eventor: SandboxEventor, now: number, options: { maxAgeDays?: number; hide?: boolean } = {}): SandboxEvent {
+export function recentClubResultsEvent(
+  eventor: SandboxEventor,
+  now: number,
+  options: { maxAgeDays?: number; hide?: boolean } = {},
+): SandboxEvent {
   const dataset = eventor.dataset;
   const finisher = clubFinisher(dataset.homeClub.id);
   const maxAge = (options.maxAgeDays ?? 6) * DAY;

@@ -4,8 +4,14 @@
  */
 export function secretForms(secret: string): Record<string, string> {
   const lowerHex = (s: string) => s.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
-  const jsonAscii = (s: string, upper: boolean) => JSON.stringify(s).slice(1, -1)
-    .replace(/[\u0080-\uffff]/g, (c) => `\\u${(upper ? c.charCodeAt(0).toString(16).toUpperCase() : c.charCodeAt(0).toString(16)).padStart(4, '0')}`);
+  const jsonAscii = (s: string, upper: boolean) =>
+    JSON.stringify(s)
+      .slice(1, -1)
+      .replace(
+        /[\u0080-\uffff]/g,
+        (c) =>
+          `\\u${(upper ? c.charCodeAt(0).toString(16).toUpperCase() : c.charCodeAt(0).toString(16)).padStart(4, '0')}`,
+      );
   const form = new URLSearchParams({ x: secret }).toString().slice(2);
   return {
     raw: secret,

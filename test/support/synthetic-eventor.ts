@@ -59,7 +59,9 @@ export async function fetchSyntheticEventor(): Promise<SyntheticEventor> {
     const listed = done.slice(0, 3);
     const one = done[0]!;
     const get = async (path: string, utc: boolean): Promise<string> => {
-      const res = await fetch(`${sandbox.baseUrl}${path}`, { headers: { ApiKey: sandbox.apiKey, ...(utc ? { TimeZone: 'UTC' } : {}) } });
+      const res = await fetch(`${sandbox.baseUrl}${path}`, {
+        headers: { ApiKey: sandbox.apiKey, ...(utc ? { TimeZone: 'UTC' } : {}) },
+      });
       const text = await res.text();
       if (res.status !== 200) throw new Error(`sandbox ${path}: ${res.status} ${text.slice(0, 200)}`);
       return text;

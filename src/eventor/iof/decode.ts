@@ -7,7 +7,12 @@
 import { InvalidResponse } from '../errors.js';
 
 // Spellings seen in the wild that are not WHATWG labels.
-const LABEL_ALIASES: Record<string, string> = { 'latin-1': 'latin1', 'iso8859_1': 'iso-8859-1', 'windows1252': 'windows-1252', 'cp-1252': 'windows-1252' };
+const LABEL_ALIASES: Record<string, string> = {
+  'latin-1': 'latin1',
+  iso8859_1: 'iso-8859-1',
+  windows1252: 'windows-1252',
+  'cp-1252': 'windows-1252',
+};
 
 // Long enough for any real declaration, short enough to make sniffing O(1).
 const DECLARATION_WINDOW = 512;
@@ -20,9 +25,12 @@ export function declaredEncoding(head: string): string | null {
 
 function utf16Declaration(bytes: Uint8Array, littleEndian: boolean): boolean {
   // `<?` with a NUL after (LE) or before (BE) each byte: UTF-16 without BOM (allowed by XML 1.0 F.1).
-  return bytes.length >= 4 && (littleEndian
-    ? bytes[0] === 0x3c && bytes[1] === 0 && bytes[2] === 0x3f && bytes[3] === 0
-    : bytes[0] === 0 && bytes[1] === 0x3c && bytes[2] === 0 && bytes[3] === 0x3f);
+  return (
+    bytes.length >= 4 &&
+    (littleEndian
+      ? bytes[0] === 0x3c && bytes[1] === 0 && bytes[2] === 0x3f && bytes[3] === 0
+      : bytes[0] === 0 && bytes[1] === 0x3c && bytes[2] === 0 && bytes[3] === 0x3f)
+  );
 }
 
 /**
@@ -53,7 +61,10 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
     const head = new TextDecoder('latin1').decode(bytes.subarray(0, DECLARATION_WINDOW));
     const declared = declaredEncoding(head);
     // A declaration claiming UTF-16 on bytes that are evidently 8-bit is a producer mistake; UTF-8 reads it.
-    label = declared === null || declared.startsWith('utf-16') || declared === 'unicode' ? 'utf-8' : LABEL_ALIASES[declared] ?? declared;
+    label =
+      declared === null || declared.startsWith('utf-16') || declared === 'unicode'
+        ? 'utf-8'
+        : (LABEL_ALIASES[declared] ?? declared);
   }
   let decoder: InstanceType<typeof TextDecoder>;
   try {
@@ -64,13 +75,45 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
   const text = decoder.decode(offset === 0 ? bytes : bytes.subarray(offset));
   // Some Node versions decode windows-1252 as plain Latin-1, leaving 0x80-0x9F as C1 controls
   // instead of `€`, `‚`, `Š`...: map them here so the result is right on every runtime.
-  return decoder.encoding === 'windows-1252' ? text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c) : text;
+  return decoder.encoding === 'windows-1252'
+    ? text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c)
+    : text;
 }
 
 // windows-1252 0x80-0x9F; the five undefined bytes map to themselves (WHATWG).
 const CP1252_HIGH: readonly string[] = [
-  '\u20ac', '\u0081', '\u201a', '\u0192', '\u201e', '\u2026', '\u2020', '\u2021', '\u02c6', '\u2030', '\u0160', '\u2039', '\u0152', '\u008d', '\u017d', '\u008f',
-  '\u0090', '\u2018', '\u2019', '\u201c', '\u201d', '\u2022', '\u2013', '\u2014', '\u02dc', '\u2122', '\u0161', '\u203a', '\u0153', '\u009d', '\u017e', '\u0178',
+  '\u20ac',
+  '\u0081',
+  '\u201a',
+  '\u0192',
+  '\u201e',
+  '\u2026',
+  '\u2020',
+  '\u2021',
+  '\u02c6',
+  '\u2030',
+  '\u0160',
+  '\u2039',
+  '\u0152',
+  '\u008d',
+  '\u017d',
+  '\u008f',
+  '\u0090',
+  '\u2018',
+  '\u2019',
+  '\u201c',
+  '\u201d',
+  '\u2022',
+  '\u2013',
+  '\u2014',
+  '\u02dc',
+  '\u2122',
+  '\u0161',
+  '\u203a',
+  '\u0153',
+  '\u009d',
+  '\u017e',
+  '\u0178',
 ];
 
 /** Text as given, or decoded bytes; strips a leading BOM from text input too. */

@@ -22,7 +22,8 @@ export interface IofDocumentInfo {
 
 // Enough to reach the root tag past a long comment and to see 2.0.3's IOFVersion child.
 const HEAD_WINDOW = 16_384;
-const ROOT_TAG = /<([A-Za-z_][-A-Za-z0-9_.]*(?::[A-Za-z_][-A-Za-z0-9_.]*)?)((?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*\/?>/y;
+const ROOT_TAG =
+  /<([A-Za-z_][-A-Za-z0-9_.]*(?::[A-Za-z_][-A-Za-z0-9_.]*)?)((?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*\/?>/y;
 const ATTRIBUTES = /([^\s=>/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /** Skips the prolog (BOM, declaration, comments, PIs, DOCTYPE); returns the root tag offset and the DOCTYPE text. */
@@ -59,7 +60,14 @@ function skipProlog(text: string): { pos: number; doctype: string | null } {
 
 export function detectIofDocument(text: string): IofDocumentInfo {
   const head = text.length > HEAD_WINDOW ? text.slice(0, HEAD_WINDOW) : text;
-  const none: IofDocumentInfo = { version: null, root: 'other', rootName: null, namespace: null, iofVersion: null, creator: null };
+  const none: IofDocumentInfo = {
+    version: null,
+    root: 'other',
+    rootName: null,
+    namespace: null,
+    iofVersion: null,
+    creator: null,
+  };
   const { pos, doctype } = skipProlog(head);
   if (pos < 0) return none;
   ROOT_TAG.lastIndex = pos;

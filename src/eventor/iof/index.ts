@@ -1,7 +1,19 @@
 /** IOF XML 3.0 reading: ResultList and StartList into the domain model (model.ts); a summary of EntryList, ClassList, EventList and CourseData. */
-export { decodeXmlBytes, declaredEncoding } from './decode.js';
+export { declaredEncoding, decodeXmlBytes } from './decode.js';
 export { detectIofDocument, EVENTOR_EXTENSIONS_NS, IOF_NS, type IofDocumentInfo } from './detect.js';
-export { parseIofDocument, parseIofResultList, parseIofStartList, type IofDocument, type IofReadOptions } from './reader.js';
 export {
-  isSummarisedDocument, SUMMARISED_DOCUMENTS, summariseIofDocument, type ClassSummary, type EventSummary, type IofDocumentSummary, type SummarisedDocument,
+  type IofDocument,
+  type IofReadOptions,
+  parseIofDocument,
+  parseIofResultList,
+  parseIofStartList,
+} from './reader.js';
+export {
+  type ClassSummary,
+  type EventSummary,
+  type IofDocumentSummary,
+  isSummarisedDocument,
+  SUMMARISED_DOCUMENTS,
+  type SummarisedDocument,
+  summariseIofDocument,
 } from './summary.js';

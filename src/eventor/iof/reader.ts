@@ -20,14 +20,38 @@
  * - Class courses are ordered by their raceNumber; the model's Course has no race number.
  * - Class `numberOfCompetitors` -> numberOfEntries; numberOfStarts is not in IOF 3.0 (null).
  */
+
+import { isValidTimeZone } from '../../time/zones.js';
 import { InvalidResponse, ValidationError } from '../errors.js';
 import type {
-  Card, ClassRef, ClassResult, ClassStart, Course, EventRef, OrganisationRef, OverallResult, PersonRef,
-  PersonResult, PersonStart, PunchingUnitType, RaceResult, RaceStart, ResultList, ResultStatus, SplitTime,
-  StartList, TeamMemberResult, TeamMemberStart, TeamResult, TeamStart,
+  Card,
+  ClassRef,
+  ClassResult,
+  ClassStart,
+  Course,
+  EventRef,
+  OrganisationRef,
+  OverallResult,
+  PersonRef,
+  PersonResult,
+  PersonStart,
+  PunchingUnitType,
+  RaceResult,
+  RaceStart,
+  ResultList,
+  ResultStatus,
+  SplitTime,
+  StartList,
+  TeamMemberResult,
+  TeamMemberStart,
+  TeamResult,
+  TeamStart,
 } from '../model.js';
-import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
-import { isValidTimeZone } from '../../time/zones.js';
+import {
+  overallWithoutPlaceholders,
+  raceResultWithoutPlaceholders,
+  teamResultWithoutPlaceholders,
+} from '../placeholders.js';
 import { toXmlText } from './decode.js';
 import { detectIofDocument, EVENTOR_EXTENSIONS_NS } from './detect.js';
 import { parseDate, parseDateTime, parseInteger, parseSeconds, parseStatus } from './values.js';
@@ -38,9 +62,7 @@ export interface IofReadOptions {
   timeZone?: string;
 }
 
-export type IofDocument =
-  | { kind: 'ResultList'; list: ResultList }
-  | { kind: 'StartList'; list: StartList };
+export type IofDocument = { kind: 'ResultList'; list: ResultList } | { kind: 'StartList'; list: StartList };
 
 interface Ctx {
   ns: string;
@@ -58,17 +80,27 @@ export function parseIofDocument(input: string | Uint8Array, options: IofReadOpt
   const text = toXmlText(input);
   const info = detectIofDocument(text);
   if (info.version === '2.0.3') {
-    throw new InvalidResponse(`IOF XML 2.0.3 is not supported (root <${info.rootName ?? '?'}>); export IOF XML 3.0 instead`, info.rootName);
+    throw new InvalidResponse(
+      `IOF XML 2.0.3 is not supported (root <${info.rootName ?? '?'}>); export IOF XML 3.0 instead`,
+      info.rootName,
+    );
   }
   if (info.version === null) {
     if (info.rootName === null) throw new InvalidResponse('not an XML document (no root element found)', null);
-    throw new InvalidResponse(`not IOF XML 3.0: root <${info.rootName}> in namespace '${info.namespace || '(none)'}'`, info.rootName);
+    throw new InvalidResponse(
+      `not IOF XML 3.0: root <${info.rootName}> in namespace '${info.namespace || '(none)'}'`,
+      info.rootName,
+    );
   }
   if (info.root === 'other') {
-    throw new InvalidResponse(`IOF XML 3.0 ${info.rootName} is not supported; expected a ResultList or a StartList (${info.rootName} is not read; only result and start lists are)`, info.rootName);
+    throw new InvalidResponse(
+      `IOF XML 3.0 ${info.rootName} is not supported; expected a ResultList or a StartList (${info.rootName} is not read; only result and start lists are)`,
+      info.rootName,
+    );
   }
   const timeZone = options.timeZone;
-  if (timeZone !== undefined && !isValidTimeZone(timeZone)) throw new ValidationError('timeZone', `unknown time zone '${timeZone}'`);
+  if (timeZone !== undefined && !isValidTimeZone(timeZone))
+    throw new ValidationError('timeZone', `unknown time zone '${timeZone}'`);
   const ctx: Ctx = { ns: '', timeZone, eventDate: null, raceDates: new Map(), raceIds: new Map(), onlyRaceId: null };
   if (info.root === 'ResultList') return { kind: 'ResultList', list: readResultList(text, ctx) };
   return { kind: 'StartList', list: readStartList(text, ctx) };
@@ -79,7 +111,13 @@ export function parseIofDocument(input: string | Uint8Array, options: IofReadOpt
  * complete, in document order, and drops it from the tree. Blocks before the Event (only in
  * misordered files) wait until the Event is read, since race dates and ids come from it.
  */
-function streamBlocks(text: string, ctx: Ctx, rootName: 'ResultList' | 'StartList', blockName: string, onBlock: (block: XmlElement, index: number) => void): { root: XmlElement; event: EventRef } {
+function streamBlocks(
+  text: string,
+  ctx: Ctx,
+  rootName: 'ResultList' | 'StartList',
+  blockName: string,
+  onBlock: (block: XmlElement, index: number) => void,
+): { root: XmlElement; event: EventRef } {
   let event: EventRef | null = null;
   let index = 0;
   const pending: XmlElement[] = [];
@@ -111,13 +149,15 @@ function streamBlocks(text: string, ctx: Ctx, rootName: 'ResultList' | 'StartLis
 
 export function parseIofResultList(input: string | Uint8Array, options: IofReadOptions = {}): ResultList {
   const doc = parseIofDocument(input, options);
-  if (doc.kind !== 'ResultList') throw new InvalidResponse(`expected an IOF XML 3.0 ResultList, got a ${doc.kind}`, doc.kind);
+  if (doc.kind !== 'ResultList')
+    throw new InvalidResponse(`expected an IOF XML 3.0 ResultList, got a ${doc.kind}`, doc.kind);
   return doc.list;
 }
 
 export function parseIofStartList(input: string | Uint8Array, options: IofReadOptions = {}): StartList {
   const doc = parseIofDocument(input, options);
-  if (doc.kind !== 'StartList') throw new InvalidResponse(`expected an IOF XML 3.0 StartList, got a ${doc.kind}`, doc.kind);
+  if (doc.kind !== 'StartList')
+    throw new InvalidResponse(`expected an IOF XML 3.0 StartList, got a ${doc.kind}`, doc.kind);
   return doc.list;
 }
 
@@ -209,7 +249,10 @@ function readPerson(ctx: Ctx, el: XmlElement | null): PersonRef | null {
   const nationality = firstChild(el, ctx.ns, 'Nationality');
   return {
     id,
-    name: { family: name === null ? '' : text(ctx, name, 'Family') ?? '', given: name === null ? '' : text(ctx, name, 'Given') ?? '' },
+    name: {
+      family: name === null ? '' : (text(ctx, name, 'Family') ?? ''),
+      given: name === null ? '' : (text(ctx, name, 'Given') ?? ''),
+    },
     sex: sex === 'F' || sex === 'M' ? sex : null,
     birthDate: parseDate(text(ctx, el, 'BirthDate')),
     countryCode: nationality === null ? null : countryCode(attr(nationality, 'code')),
@@ -259,7 +302,7 @@ function readOverall(ctx: Ctx, el: XmlElement, path: string): OverallResult {
 }
 
 function raceIdFor(ctx: Ctx, raceNumber: number | null): string | null {
-  return raceNumber === null ? ctx.onlyRaceId : ctx.raceIds.get(raceNumber) ?? null;
+  return raceNumber === null ? ctx.onlyRaceId : (ctx.raceIds.get(raceNumber) ?? null);
 }
 
 function dateFor(ctx: Ctx, raceNumber: number | null): string | null {
@@ -299,12 +342,24 @@ function readRaceResult(ctx: Ctx, el: XmlElement, path: string): ReadRaceResult 
     const c = children[i]!;
     if (c.ns !== ns) continue;
     switch (c.local) {
-      case 'Leg': leg = parseInteger(textOf(c), () => `${path}/Leg`); break;
-      case 'LegOrder': legOrder = parseInteger(textOf(c), () => `${path}/LegOrder`); break;
-      case 'BibNumber': bib = textOf(c); break;
-      case 'StartTime': start = parseDateTime(textOf(c), ctx, dateFor(ctx, raceNumber), () => `${path}/StartTime`); break;
-      case 'FinishTime': finish = parseDateTime(textOf(c), ctx, dateFor(ctx, raceNumber), () => `${path}/FinishTime`); break;
-      case 'Time': time = parseSeconds(textOf(c), () => `${path}/Time`); break;
+      case 'Leg':
+        leg = parseInteger(textOf(c), () => `${path}/Leg`);
+        break;
+      case 'LegOrder':
+        legOrder = parseInteger(textOf(c), () => `${path}/LegOrder`);
+        break;
+      case 'BibNumber':
+        bib = textOf(c);
+        break;
+      case 'StartTime':
+        start = parseDateTime(textOf(c), ctx, dateFor(ctx, raceNumber), () => `${path}/StartTime`);
+        break;
+      case 'FinishTime':
+        finish = parseDateTime(textOf(c), ctx, dateFor(ctx, raceNumber), () => `${path}/FinishTime`);
+        break;
+      case 'Time':
+        time = parseSeconds(textOf(c), () => `${path}/Time`);
+        break;
       case 'TimeBehind': {
         const type = attr(c, 'type');
         const value = parseSeconds(textOf(c), () => `${path}/TimeBehind`);
@@ -319,9 +374,15 @@ function readRaceResult(ctx: Ctx, el: XmlElement, path: string): ReadRaceResult 
         else if (type === null) positionUntyped = value;
         break;
       }
-      case 'Status': statusText = textOf(c); break;
-      case 'OverallResult': overall = readOverall(ctx, c, `${path}/OverallResult`); break;
-      case 'Course': course = readCourse(ctx, c, `${path}/Course`); break;
+      case 'Status':
+        statusText = textOf(c);
+        break;
+      case 'OverallResult':
+        overall = readOverall(ctx, c, `${path}/OverallResult`);
+        break;
+      case 'Course':
+        course = readCourse(ctx, c, `${path}/Course`);
+        break;
       case 'SplitTime': {
         const s = attr(c, 'status');
         const index = splits.length;
@@ -337,7 +398,8 @@ function readRaceResult(ctx: Ctx, el: XmlElement, path: string): ReadRaceResult 
         if (card !== null) cards.push(card);
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   const status: ResultStatus = parseStatus(statusText, () => `${path}/Status`);
@@ -385,7 +447,13 @@ interface ClassShape<Person> {
   persons: Person[];
 }
 
-interface ListKind<Race, Member extends { leg: number | null; legOrder: number | null }, Person, Team, Class extends ClassShape<Person>> {
+interface ListKind<
+  Race,
+  Member extends { leg: number | null; legOrder: number | null },
+  Person,
+  Team,
+  Class extends ClassShape<Person>,
+> {
   root: 'ResultList' | 'StartList';
   block: 'ClassResult' | 'ClassStart';
   person: 'PersonResult' | 'PersonStart';
@@ -396,7 +464,13 @@ interface ListKind<Race, Member extends { leg: number | null; legOrder: number |
   /** What a team member with a Person but no race entry becomes (old QuickEvent writes them). */
   raceless(ctx: Ctx): Race;
   makePerson(person: PersonRef | null, organisation: OrganisationRef | null, races: Race[]): Person;
-  makeMember(person: PersonRef | null, organisation: OrganisationRef | null, leg: number | null, legOrder: number | null, race: Race): Member;
+  makeMember(
+    person: PersonRef | null,
+    organisation: OrganisationRef | null,
+    leg: number | null,
+    legOrder: number | null,
+    race: Race,
+  ): Member;
   /** The team's name when its `Name` is missing (a fallback of the kind), else null. */
   teamNameFallback(ctx: Ctx, el: XmlElement, organisations: OrganisationRef[]): string | null;
   finishTeam(team: TeamBuild<Member>): Team;
@@ -426,7 +500,10 @@ function firstLegMember<T extends { leg: number | null }>(members: T[]): T | nul
 function lastLegMember<T extends { leg: number | null }>(members: T[], hasOverall: (m: T) => boolean): T | null {
   let best: T | null = null;
   for (const m of members) {
-    if (best === null) { best = m; continue; }
+    if (best === null) {
+      best = m;
+      continue;
+    }
     const leg = m.leg ?? -1;
     const bestLeg = best.leg ?? -1;
     if (leg > bestLeg || (leg === bestLeg && (hasOverall(m) || !hasOverall(best)))) best = m;
@@ -435,7 +512,12 @@ function lastLegMember<T extends { leg: number | null }>(members: T[], hasOveral
 }
 
 /** One PersonResult/PersonStart in a single pass over its children: a vacant slot has no Person. */
-function readPersonEntry<Race, Person>(ctx: Ctx, kind: ListKind<Race, never, Person, unknown, ClassShape<Person>>, el: XmlElement, path: string): Person {
+function readPersonEntry<Race, Person>(
+  ctx: Ctx,
+  kind: ListKind<Race, never, Person, unknown, ClassShape<Person>>,
+  el: XmlElement,
+  path: string,
+): Person {
   const races: Race[] = [];
   let personEl: XmlElement | null = null;
   let organisationEl: XmlElement | null = null;
@@ -455,7 +537,10 @@ function readPersonEntry<Race, Person>(ctx: Ctx, kind: ListKind<Race, never, Per
 }
 
 function readTeamEntry<Race, Member extends { leg: number | null; legOrder: number | null }>(
-  ctx: Ctx, kind: ListKind<Race, Member, unknown, unknown, ClassShape<unknown>>, el: XmlElement, path: string,
+  ctx: Ctx,
+  kind: ListKind<Race, Member, unknown, unknown, ClassShape<unknown>>,
+  el: XmlElement,
+  path: string,
 ): TeamBuild<Member> {
   const organisations: OrganisationRef[] = [];
   const members: Member[] = [];
@@ -487,12 +572,23 @@ function readTeamEntry<Race, Member extends { leg: number | null; legOrder: numb
  * The classes of a list: every class block in document order, a class written in several blocks
  * (OS2010: one per relay leg) merged into one, and teams with the same name and bib merged too.
  */
-function walkClasses<Race, Member extends { leg: number | null; legOrder: number | null }, Person, Team, Class extends ClassShape<Person>>(
-  source: string, ctx: Ctx, kind: ListKind<Race, Member, Person, Team, Class>,
+function walkClasses<
+  Race,
+  Member extends { leg: number | null; legOrder: number | null },
+  Person,
+  Team,
+  Class extends ClassShape<Person>,
+>(
+  source: string,
+  ctx: Ctx,
+  kind: ListKind<Race, Member, Person, Team, Class>,
 ): { root: XmlElement; event: EventRef; classes: Array<Class & { teams: Team[] }> } {
   type Built = Class & { teams: Team[] };
   const classes: Built[] = [];
-  const byClass = new Map<string, { cls: Built; teams: TeamBuild<Member>[]; teamIndex: Map<string, TeamBuild<Member>> }>();
+  const byClass = new Map<
+    string,
+    { cls: Built; teams: TeamBuild<Member>[]; teamIndex: Map<string, TeamBuild<Member>> }
+  >();
   const { root, event } = streamBlocks(source, ctx, kind.root, kind.block, (block, b) => {
     const path = `${kind.root}/${kind.block}[${b + 1}]`;
     const { ref, entries } = readClass(ctx, block, path);
@@ -505,7 +601,14 @@ function walkClasses<Race, Member extends { leg: number | null; legOrder: number
       if (child.ns !== ctx.ns) continue;
       if (child.local === kind.person) {
         p++;
-        persons.push(readPersonEntry(ctx, kind as unknown as ListKind<Race, never, Person, unknown, ClassShape<Person>>, child, `${path}/${kind.person}[${p}]`));
+        persons.push(
+          readPersonEntry(
+            ctx,
+            kind as unknown as ListKind<Race, never, Person, unknown, ClassShape<Person>>,
+            child,
+            `${path}/${kind.person}[${p}]`,
+          ),
+        );
       } else if (child.local === kind.team) {
         t++;
         teams.push(readTeamEntry(ctx, kind, child, `${path}/${kind.team}[${t}]`));
@@ -543,14 +646,22 @@ function walkClasses<Race, Member extends { leg: number | null; legOrder: number
     }
   });
   for (const { cls, teams } of byClass.values()) {
-    cls.teams = teams.map((team) => kind.finishTeam(team.merged ? { ...team, members: [...team.members].sort((a, b) => legSortKey(a) - legSortKey(b)) } : team));
+    cls.teams = teams.map((team) =>
+      kind.finishTeam(
+        team.merged ? { ...team, members: [...team.members].sort((a, b) => legSortKey(a) - legSortKey(b)) } : team,
+      ),
+    );
   }
   return { root, event, classes };
 }
 
 // --- ResultList ----------------------------------------------------------------------------------
 
-const LIST_STATUSES: Record<string, ResultList['status']> = { complete: 'complete', snapshot: 'snapshot', delta: 'delta' };
+const LIST_STATUSES: Record<string, ResultList['status']> = {
+  complete: 'complete',
+  snapshot: 'snapshot',
+  delta: 'delta',
+};
 
 function finishTeamResult(team: TeamBuild<TeamMemberResult>): TeamResult {
   const members = team.members;
@@ -566,7 +677,13 @@ function finishTeamResult(team: TeamBuild<TeamMemberResult>): TeamResult {
   };
   const overall = last?.result.overall ?? null;
   if (overall !== null) {
-    return teamResultWithoutPlaceholders({ ...base, time: overall.time, timeBehind: overall.timeBehind, position: overall.position, status: overall.status });
+    return teamResultWithoutPlaceholders({
+      ...base,
+      time: overall.time,
+      timeBehind: overall.timeBehind,
+      position: overall.position,
+      status: overall.status,
+    });
   }
   // No standing written: derive what can be derived honestly (no place without the producer's word).
   const notOk = members.find((m) => m.result.status !== 'OK');
@@ -595,18 +712,41 @@ const RESULTS: ListKind<RaceResult, TeamMemberResult, PersonResult, TeamResult, 
     return { race: result, leg, legOrder };
   },
   raceless: (ctx) => ({
-    raceId: ctx.onlyRaceId, raceNumber: null, bibNumber: null, startTime: null, finishTime: null, time: null,
-    timeBehind: null, position: null, status: 'Inactive', splits: [], overall: null, course: null, cards: [],
+    raceId: ctx.onlyRaceId,
+    raceNumber: null,
+    bibNumber: null,
+    startTime: null,
+    finishTime: null,
+    time: null,
+    timeBehind: null,
+    position: null,
+    status: 'Inactive',
+    splits: [],
+    overall: null,
+    course: null,
+    cards: [],
   }),
   makePerson: (person, organisation, results) => ({ person, organisation, results }),
   makeMember: (person, organisation, leg, legOrder, result) => ({ person, organisation, leg, legOrder, result }),
   teamNameFallback: (ctx, el, organisations) => {
     // Old QuickEvent wrote the team name in a US-spelled <Organization> instead of <Name>.
     const organization = firstChild(el, ctx.ns, 'Organization');
-    return (organization === null ? null : text(ctx, organization, 'Name')) ?? organisations[0]?.name ?? text(ctx, el, 'BibNumber') ?? '';
+    return (
+      (organization === null ? null : text(ctx, organization, 'Name')) ??
+      organisations[0]?.name ??
+      text(ctx, el, 'BibNumber') ??
+      ''
+    );
   },
   finishTeam: finishTeamResult,
-  makeClass: (ref, entries, courses, persons) => ({ class: ref, numberOfEntries: entries, numberOfStarts: null, courses, persons, teams: [] }),
+  makeClass: (ref, entries, courses, persons) => ({
+    class: ref,
+    numberOfEntries: entries,
+    numberOfStarts: null,
+    courses,
+    persons,
+    teams: [],
+  }),
 };
 
 function readResultList(source: string, ctx: Ctx): ResultList {
@@ -623,7 +763,11 @@ function readResultList(source: string, ctx: Ctx): ResultList {
 
 // --- StartList -----------------------------------------------------------------------------------
 
-function readRaceStart(ctx: Ctx, el: XmlElement, path: string): { race: RaceStart; leg: number | null; legOrder: number | null } {
+function readRaceStart(
+  ctx: Ctx,
+  el: XmlElement,
+  path: string,
+): { race: RaceStart; leg: number | null; legOrder: number | null } {
   const raceNumber = parseInteger(attr(el, 'raceNumber'), () => `${path}@raceNumber`);
   const courseEl = firstChild(el, ctx.ns, 'Course');
   const cards: Card[] = [];
@@ -653,14 +797,31 @@ const STARTS: ListKind<RaceStart, TeamMemberStart, PersonStart, TeamStart, Omit<
   member: 'TeamMemberStart',
   race: 'Start',
   readRace: readRaceStart,
-  raceless: (ctx) => ({ raceId: ctx.onlyRaceId, raceNumber: null, startTime: null, bibNumber: null, cards: [], course: null }),
+  raceless: (ctx) => ({
+    raceId: ctx.onlyRaceId,
+    raceNumber: null,
+    startTime: null,
+    bibNumber: null,
+    cards: [],
+    course: null,
+  }),
   makePerson: (person, organisation, starts) => ({ person, organisation, starts }),
   makeMember: (person, organisation, leg, legOrder, start) => ({ person, organisation, leg, legOrder, start }),
   teamNameFallback: () => null,
   finishTeam: (team) => ({
-    name: team.name, organisations: team.organisations, bibNumber: team.bibNumber, startTime: firstLegMember(team.members)?.start.startTime ?? null, members: team.members,
+    name: team.name,
+    organisations: team.organisations,
+    bibNumber: team.bibNumber,
+    startTime: firstLegMember(team.members)?.start.startTime ?? null,
+    members: team.members,
   }),
-  makeClass: (ref, entries, courses, persons) => ({ class: ref, numberOfEntries: entries, courses, persons, teams: [] }),
+  makeClass: (ref, entries, courses, persons) => ({
+    class: ref,
+    numberOfEntries: entries,
+    courses,
+    persons,
+    teams: [],
+  }),
 };
 
 function readStartList(source: string, ctx: Ctx): StartList {

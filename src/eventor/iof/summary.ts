@@ -4,8 +4,9 @@
  * reading (the bot uses none of them): the event with its dates, and how many classes, entries,
  * courses and controls there are, per class too.
  */
-import { InvalidResponse, ValidationError } from '../errors.js';
+
 import { isValidTimeZone } from '../../time/zones.js';
+import { InvalidResponse, ValidationError } from '../errors.js';
 import { toXmlText } from './decode.js';
 import { detectIofDocument } from './detect.js';
 import type { IofReadOptions } from './reader.js';
@@ -109,7 +110,9 @@ function entryList(ctx: Ctx, root: XmlElement): IofDocumentSummary {
   const event = firstChild(root, ctx.ns, 'Event');
   const perClass = new Map<string, ClassSummary>();
   // Classes the event defines come first, in their order, even with no entry yet.
-  if (event !== null) for (const c of classDefinitions(ctx, childrenNamed(event, ctx.ns, 'Class'), 'EntryList/Event')) perClass.set(c.name, { ...c, entries: 0 });
+  if (event !== null)
+    for (const c of classDefinitions(ctx, childrenNamed(event, ctx.ns, 'Class'), 'EntryList/Event'))
+      perClass.set(c.name, { ...c, entries: 0 });
   const entries = [...childrenNamed(root, ctx.ns, 'PersonEntry'), ...childrenNamed(root, ctx.ns, 'TeamEntry')];
   for (const entry of entries) {
     // An entry may name several classes (one per race); it counts once in each.
@@ -133,16 +136,31 @@ function entryList(ctx: Ctx, root: XmlElement): IofDocumentSummary {
 
 function classList(ctx: Ctx, root: XmlElement): IofDocumentSummary {
   const perClass = classDefinitions(ctx, childrenNamed(root, ctx.ns, 'Class'), 'ClassList');
-  return { kind: 'ClassList', events: [], classes: perClass.length, entries: null, courses: null, controls: null, perClass };
+  return {
+    kind: 'ClassList',
+    events: [],
+    classes: perClass.length,
+    entries: null,
+    courses: null,
+    controls: null,
+    perClass,
+  };
 }
 
 function eventList(ctx: Ctx, root: XmlElement): IofDocumentSummary {
   const events = childrenNamed(root, ctx.ns, 'Event');
   // Per class only for a single event: classes of different events are not one list.
-  const perClass = events.length === 1 ? classDefinitions(ctx, childrenNamed(events[0]!, ctx.ns, 'Class'), 'EventList/Event') : [];
+  const perClass =
+    events.length === 1 ? classDefinitions(ctx, childrenNamed(events[0]!, ctx.ns, 'Class'), 'EventList/Event') : [];
   const summaries = events.map((event, i) => readEvent(ctx, event, `EventList/Event[${i + 1}]`));
   return {
-    kind: 'EventList', events: summaries, classes: summaries.reduce((sum, e) => sum + e.classes, 0), entries: null, courses: null, controls: null, perClass,
+    kind: 'EventList',
+    events: summaries,
+    classes: summaries.reduce((sum, e) => sum + e.classes, 0),
+    entries: null,
+    courses: null,
+    controls: null,
+    perClass,
   };
 }
 
@@ -187,7 +205,8 @@ export function summariseIofDocument(input: string | Uint8Array, options: IofRea
   if (info.version !== '3.0' || !isSummarisedDocument(info.rootName)) {
     throw new InvalidResponse(`not an IOF XML 3.0 ${SUMMARISED_DOCUMENTS.join(', ')}`, info.rootName);
   }
-  if (options.timeZone !== undefined && !isValidTimeZone(options.timeZone)) throw new ValidationError('timeZone', `unknown time zone '${options.timeZone}'`);
+  if (options.timeZone !== undefined && !isValidTimeZone(options.timeZone))
+    throw new ValidationError('timeZone', `unknown time zone '${options.timeZone}'`);
   const root = parseXml(source);
   if (root.local !== info.rootName) throw new InvalidResponse(`unexpected root element <${root.local}>`, root.local);
   return SUMMARISERS[info.rootName]({ ns: root.ns, timeZone: options.timeZone }, root);

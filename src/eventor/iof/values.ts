@@ -3,8 +3,9 @@
  * lenient conversions are wrong for them (`parseFloat('978,3')` is 978, `Number('')` is 0), so
  * every number goes through a regex first and a bad one is an InvalidResponse naming its path.
  */
-import { InvalidResponse } from '../errors.js';
+
 import { localToInstant } from '../../time/zones.js';
+import { InvalidResponse } from '../errors.js';
 import type { ResultStatus } from '../model.js';
 
 const DOUBLE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -13,7 +14,11 @@ const INTEGER = /^[+-]?\d+$/;
 /** xs:double seconds; null for absent or empty; rejects `978,3`, `NaN`, `INF` and anything non-finite. */
 export function parseSeconds(text: string | null, path: () => string): number | null {
   if (text === null) return null;
-  if (!DOUBLE.test(text)) throw new InvalidResponse(`'${clip(text)}' is not a number of seconds (xs:double with '.' as decimal separator)`, path());
+  if (!DOUBLE.test(text))
+    throw new InvalidResponse(
+      `'${clip(text)}' is not a number of seconds (xs:double with '.' as decimal separator)`,
+      path(),
+    );
   const value = Number(text);
   if (!Number.isFinite(value)) throw new InvalidResponse(`'${clip(text)}' is not a finite number`, path());
   return value;
@@ -32,9 +37,25 @@ function clip(text: string): string {
 }
 
 const STATUSES: ReadonlyMap<string, ResultStatus> = new Map<string, ResultStatus>([
-  ...(['OK', 'Finished', 'MissingPunch', 'Disqualified', 'DidNotFinish', 'Active', 'Inactive', 'OverTime',
-    'SportingWithdrawal', 'NotCompeting', 'Moved', 'MovedUp', 'DidNotStart', 'DidNotEnter', 'Cancelled'] as const)
-    .map((s) => [s.toLowerCase(), s] as [string, ResultStatus]),
+  ...(
+    [
+      'OK',
+      'Finished',
+      'MissingPunch',
+      'Disqualified',
+      'DidNotFinish',
+      'Active',
+      'Inactive',
+      'OverTime',
+      'SportingWithdrawal',
+      'NotCompeting',
+      'Moved',
+      'MovedUp',
+      'DidNotStart',
+      'DidNotEnter',
+      'Cancelled',
+    ] as const
+  ).map((s) => [s.toLowerCase(), s] as [string, ResultStatus]),
   // IOF 2.0.3 / Eventor native spellings, seen in files converted by hand.
   ['mispunch', 'MissingPunch'],
   ['sportwithdr', 'SportingWithdrawal'],
@@ -73,12 +94,34 @@ function offsetMinutes(offset: string): number {
  * is no date-time at all is null too: unlike a duration, a wrong clock time does not change a
  * place, so it is not worth rejecting the list for.
  */
-export function parseDateTime(text: string | null, options: TimeOptions, dateForTimeOnly: string | null, path: () => string): string | null {
+export function parseDateTime(
+  text: string | null,
+  options: TimeOptions,
+  dateForTimeOnly: string | null,
+  path: () => string,
+): string | null {
   if (text === null) return null;
-  let y: string, mo: string, d: string, h: string, mi: string, s: string | undefined, frac: string | undefined, offset: string | undefined;
+  let y: string,
+    mo: string,
+    d: string,
+    h: string,
+    mi: string,
+    s: string | undefined,
+    frac: string | undefined,
+    offset: string | undefined;
   const full = DATE_TIME.exec(text);
   if (full) {
-    [, y, mo, d, h, mi, s, frac, offset] = full as unknown as [string, string, string, string, string, string, string | undefined, string | undefined, string | undefined];
+    [, y, mo, d, h, mi, s, frac, offset] = full as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+      string | undefined,
+    ];
   } else {
     const clock = TIME_ONLY.exec(text);
     // Producers write broken times (`2019-06-12T`, old QuickEvent); losing one time beats losing the list.
@@ -87,9 +130,21 @@ export function parseDateTime(text: string | null, options: TimeOptions, dateFor
     const date = DATE_ONLY.exec(dateForTimeOnly);
     if (!date) return null;
     [, y, mo, d] = date as unknown as [string, string, string, string];
-    [, h, mi, s, frac, offset] = clock as unknown as [string, string, string, string | undefined, string | undefined, string | undefined];
+    [, h, mi, s, frac, offset] = clock as unknown as [
+      string,
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+      string | undefined,
+    ];
   }
-  const yy = Number(y), mm = Number(mo), dd = Number(d), hh = Number(h), mn = Number(mi), ss = s === undefined ? 0 : Number(s);
+  const yy = Number(y),
+    mm = Number(mo),
+    dd = Number(d),
+    hh = Number(h),
+    mn = Number(mi),
+    ss = s === undefined ? 0 : Number(s);
   if (mm < 1 || mm > 12 || dd < 1 || dd > 31 || hh > 24 || mn > 59 || ss > 60) return null;
   const fraction = frac === undefined ? '' : frac.replace(/0+$/, '');
   const suffix = fraction === '' ? '' : `.${fraction}`;

@@ -72,7 +72,7 @@ interface Frame {
 export type RootChildHandler = (el: XmlElement, root: XmlElement) => boolean;
 
 function rootChildDone(root: XmlElement, el: XmlElement, onRootChild: RootChildHandler | undefined): void {
-  if (onRootChild !== undefined && onRootChild(el, root) && root.children !== null && root.children[root.children.length - 1] === el) {
+  if (onRootChild?.(el, root) && root.children !== null && root.children[root.children.length - 1] === el) {
     root.children.pop();
   }
 }
@@ -83,7 +83,10 @@ export function parseXml(text: string, onRootChild?: RootChildHandler): XmlEleme
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const stack: Frame[] = [];
   let root: XmlElement | null = null;
-  const baseScope = new Map<string, string>([['xml', XML_NS], ['', '']]);
+  const baseScope = new Map<string, string>([
+    ['xml', XML_NS],
+    ['', ''],
+  ]);
   let scope = baseScope;
 
   while (pos < len) {
@@ -175,7 +178,13 @@ export function parseXml(text: string, onRootChild?: RootChildHandler): XmlEleme
         const prefix = colon === -1 ? '' : qname.slice(0, colon);
         const ns = elementScope.get(prefix);
         if (ns === undefined) throw malformed(text, pos, `undeclared namespace prefix '${prefix}'`);
-        const el: XmlElement = { local: colon === -1 ? qname : qname.slice(colon + 1), ns, attrs, children: null, text: '' };
+        const el: XmlElement = {
+          local: colon === -1 ? qname : qname.slice(colon + 1),
+          ns,
+          attrs,
+          children: null,
+          text: '',
+        };
         const parent = stack[stack.length - 1];
         if (parent) {
           if (parent.el.children === null) {
@@ -202,14 +211,15 @@ export function parseXml(text: string, onRootChild?: RootChildHandler): XmlEleme
       const key = a[1]!;
       const value = decodeEntities(a[2] ?? a[3] ?? '');
       attrs ??= {};
-      if (Object.prototype.hasOwnProperty.call(attrs, key)) throw malformed(text, p, `duplicate attribute '${key}' in <${qname}>`);
+      if (Object.hasOwn(attrs, key)) throw malformed(text, p, `duplicate attribute '${key}' in <${qname}>`);
       attrs[key] = value;
       if (key === 'xmlns' || key.startsWith('xmlns:')) declaresNs = true;
       p = ATTRIBUTE.lastIndex;
     }
     pos = p;
   }
-  if (stack.length > 0) throw malformed(text, len, `unexpected end of document inside <${stack[stack.length - 1]!.qname}>`);
+  if (stack.length > 0)
+    throw malformed(text, len, `unexpected end of document inside <${stack[stack.length - 1]!.qname}>`);
   if (root === null) throw new InvalidResponse('not an XML document (no root element)', null);
   return root;
 }

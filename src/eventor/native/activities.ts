@@ -1,10 +1,10 @@
 /** ActivityList and Activity (wire notes 7.24, 7.25): the data sits mostly in attributes. */
 import type { Activity } from '../model.js';
 import { Activity as ActivitySchema } from '../model.js';
-import { attr, children, parseNativeDocument, presentText, requiredAttr, text, texts } from '../xml.js';
 import type { XmlValue } from '../xml.js';
-import { each, toBool, toInt, xsDateTime } from './common.js';
+import { attr, children, parseNativeDocument, presentText, requiredAttr, text, texts } from '../xml.js';
 import type { Ctx } from './common.js';
+import { each, toBool, toInt, xsDateTime } from './common.js';
 import type { ParseOptions } from './events.js';
 import { validateList, validateOne } from './validate.js';
 

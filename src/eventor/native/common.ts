@@ -2,17 +2,38 @@
  * Normalisers shared by the native parsers: ids, names, countries, organisations, persons,
  * Date+Clock values, cards, statuses and the Event element (which nests in many lists).
  */
+
+import { localToInstant, toInstant } from '../../time/zones.js';
 import { InvalidResponse } from '../errors.js';
 import type {
-  Card, ContactDetails, Event, EventRace, EventRef, EventStatus, Organisation,
-  OrganisationKind, OrganisationRef, PersonName, PersonRef, PunchingUnitType, ResultStatus,
+  Card,
+  ContactDetails,
+  Event,
+  EventRace,
+  EventRef,
+  EventStatus,
+  Organisation,
+  OrganisationKind,
+  OrganisationRef,
+  PersonName,
+  PersonRef,
+  PunchingUnitType,
+  ResultStatus,
 } from '../model.js';
 import { classificationOfId, EVENT_STATUSES } from '../model.js';
-import { localToInstant, toInstant } from '../../time/zones.js';
-import {
-  attr, child, childPath, children, ownText, presentText, requiredText, text, texts, valueAttr,
-} from '../xml.js';
 import type { XmlValue } from '../xml.js';
+import {
+  attr,
+  child,
+  childPath,
+  children,
+  ownText,
+  presentText,
+  requiredText,
+  text,
+  texts,
+  valueAttr,
+} from '../xml.js';
 
 export interface Ctx {
   /** IANA zone of the document's Date+Clock values. */
@@ -59,7 +80,8 @@ export function dateTime(node: XmlValue, name: string, ctx: Ctx, path: string): 
   const date = text(el, 'Date');
   if (date === null) return null;
   const instant = localToInstant(date, text(el, 'Clock'), ctx.timeZone);
-  if (instant === null) throw new InvalidResponse(`unreadable date/time '${date} ${text(el, 'Clock') ?? ''}'`.trimEnd(), `${path}/${name}`);
+  if (instant === null)
+    throw new InvalidResponse(`unreadable date/time '${date} ${text(el, 'Clock') ?? ''}'`.trimEnd(), `${path}/${name}`);
   return instant;
 }
 
@@ -74,7 +96,9 @@ export function xsDateTime(value: string | null, ctx: Ctx, path: string): string
   const m = XS_DATETIME.exec(value.trim());
   if (!m) throw new InvalidResponse(`unreadable date/time '${value.slice(0, 40)}'`, path);
   if (m[3] !== undefined) {
-    const epoch = Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${m[3] === 'Z' ? 'Z' : m[3].length === 5 ? `${m[3].slice(0, 3)}:${m[3].slice(3)}` : m[3]}`);
+    const epoch = Date.parse(
+      `${m[1]}T${m[2] ?? '00:00:00'}${m[3] === 'Z' ? 'Z' : m[3].length === 5 ? `${m[3].slice(0, 3)}:${m[3].slice(3)}` : m[3]}`,
+    );
     if (Number.isNaN(epoch)) throw new InvalidResponse(`unreadable date/time '${value.slice(0, 40)}'`, path);
     return toInstant(epoch);
   }
@@ -103,9 +127,16 @@ export function personName(node: XmlValue): PersonName {
   } else if (givens.length === 1) {
     given = ownText(givens[0]) ?? '';
   } else {
-    const parts = givens.map((g, index) => ({ seq: toInt(attr(g, 'sequence')) ?? Number.MAX_SAFE_INTEGER, index, text: ownText(g) }));
+    const parts = givens.map((g, index) => ({
+      seq: toInt(attr(g, 'sequence')) ?? Number.MAX_SAFE_INTEGER,
+      index,
+      text: ownText(g),
+    }));
     parts.sort((a, b) => a.seq - b.seq || a.index - b.index);
-    given = parts.map((p) => p.text).filter((t): t is string => t !== null).join(' ');
+    given = parts
+      .map((p) => p.text)
+      .filter((t): t is string => t !== null)
+      .join(' ');
   }
   return { family, given };
 }
@@ -214,7 +245,15 @@ export function organisation(node: XmlValue, ctx: Ctx, path: string): Organisati
   };
 }
 
-const PUNCHING_UNIT_TYPES: ReadonlySet<string> = new Set(['SI', 'Emit', 'emiTag', 'manual', 'other', 'ToePunch', 'Huichang']);
+const PUNCHING_UNIT_TYPES: ReadonlySet<string> = new Set([
+  'SI',
+  'Emit',
+  'emiTag',
+  'manual',
+  'other',
+  'ToePunch',
+  'Huichang',
+]);
 
 function punchingUnitType(value: string | null): PunchingUnitType | null {
   return value !== null && PUNCHING_UNIT_TYPES.has(value) ? (value as PunchingUnitType) : null;
@@ -270,7 +309,9 @@ export function resultStatus(node: XmlValue, name: string, path: string): Result
 }
 
 function eventStatus(value: string | null): EventStatus {
-  return value !== null && Object.hasOwn(EVENT_STATUSES, value) ? EVENT_STATUSES[value as keyof typeof EVENT_STATUSES] : 'unknown';
+  return value !== null && Object.hasOwn(EVENT_STATUSES, value)
+    ? EVENT_STATUSES[value as keyof typeof EVENT_STATUSES]
+    : 'unknown';
 }
 
 function eventRace(node: XmlValue, eventId: string, ctx: Ctx, path: string): EventRace {
@@ -313,7 +354,8 @@ function properties(node: XmlValue): Record<string, string> {
 /** A native `Event` element (lists, the single event, and events nested in entries, starts and results). */
 export function event(node: XmlValue, ctx: Ctx, path: string): Event {
   const eventId = requiredText(node, 'EventId', path);
-  const classificationId = text(node, 'EventClassificationId') ?? text(child(node, 'EventClassification'), 'EventClassificationId');
+  const classificationId =
+    text(node, 'EventClassificationId') ?? text(child(node, 'EventClassification'), 'EventClassificationId');
   const statusId = text(node, 'EventStatusId') ?? text(child(node, 'EventStatus'), 'EventStatusId');
   const breaks = children(node, 'EntryBreak').map((b, i, all) => {
     const p = childPath(path, 'EntryBreak', i, all.length);
@@ -341,10 +383,14 @@ export function event(node: XmlValue, ctx: Ctx, path: string): Event {
     classTypeIds: texts(node, 'ClassTypeId'),
     entryBreaks: breaks,
     entryDeadlines: entryDeadlines(breaks),
-    races: children(node, 'EventRace').map((r, i, all) => eventRace(r, eventId, ctx, childPath(path, 'EventRace', i, all.length))),
+    races: children(node, 'EventRace').map((r, i, all) =>
+      eventRace(r, eventId, ctx, childPath(path, 'EventRace', i, all.length)),
+    ),
     urls: texts(node, 'WebURL'),
     message: Object.hasOwn(props, 'Eventor_Message') ? props['Eventor_Message']! : null,
-    punchingUnitTypes: children(node, 'PunchingUnitType').map((p) => attr(p, 'value')).filter((v): v is string => v !== null),
+    punchingUnitTypes: children(node, 'PunchingUnitType')
+      .map((p) => attr(p, 'value'))
+      .filter((v): v is string => v !== null),
     officials: children(node, 'EventOfficial').map((o, i, all) => ({
       personId: id(o, 'PersonId'),
       roleTypeId: requiredText(o, 'RoleTypeId', childPath(path, 'EventOfficial', i, all.length)),
@@ -369,7 +415,12 @@ export function eventRef(node: XmlValue, ctx: Ctx, path: string): EventRef {
 }
 
 /** Elements of `name` under `node`, each with its path, for `map`-style use. */
-export function each<T>(node: XmlValue, name: string, path: string, fn: (el: XmlValue, path: string, index: number) => T): T[] {
+export function each<T>(
+  node: XmlValue,
+  name: string,
+  path: string,
+  fn: (el: XmlValue, path: string, index: number) => T,
+): T[] {
   const list = children(node, name);
   const out = new Array<T>(list.length);
   for (let i = 0; i < list.length; i++) out[i] = fn(list[i], childPath(path, name, i, list.length), i);

@@ -9,7 +9,9 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 export function escapeXml(value: string): string {
   // Characters XML 1.0 cannot carry at all are dropped rather than sent.
-  return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return value
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+    .replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 function element(name: string, value: string | null | undefined): string {
@@ -24,7 +26,8 @@ export function serializeCompetitor(c: Competitor): string {
   const classes = [...c.preselectedClasses].sort((a, b) => a.sequence - b.sequence);
   for (const p of classes) {
     // The XSD allows one choice per PreSelectedClass: the base class id wins over the short name.
-    const inner = p.baseClassId !== null ? element('BaseClassId', p.baseClassId) : element('ClassShortName', p.classShortName);
+    const inner =
+      p.baseClassId !== null ? element('BaseClassId', p.baseClassId) : element('ClassShortName', p.classShortName);
     if (inner === '') continue;
     parts.push(`<PreSelectedClass sequence="${p.sequence}">${inner}</PreSelectedClass>`);
   }

@@ -1,10 +1,20 @@
 /** EntryList and CompetitorCountList (wire notes 7.14, 7.15). */
 import type { CompetitorCount, Entry } from '../model.js';
 import { CompetitorCount as CompetitorCountSchema, Entry as EntrySchema } from '../model.js';
-import { attr, child, children, parseNativeDocument, requiredAttr, requiredText, text, texts } from '../xml.js';
 import type { XmlValue } from '../xml.js';
-import { cards, dateTime, each, eventRef, id, organisationOrId, organisationRefs, personOrId, toInt } from './common.js';
+import { attr, child, children, parseNativeDocument, requiredAttr, requiredText, text, texts } from '../xml.js';
 import type { Ctx } from './common.js';
+import {
+  cards,
+  dateTime,
+  each,
+  eventRef,
+  id,
+  organisationOrId,
+  organisationRefs,
+  personOrId,
+  toInt,
+} from './common.js';
 import type { ParseOptions } from './events.js';
 import { feeIds } from './events.js';
 import { validateList } from './validate.js';
@@ -94,4 +104,3 @@ export function parseCompetitorCountList(xml: string, options: ParseOptions): Co
   const list = each(root, 'CompetitorCount', 'CompetitorCountList', (c, path) => competitorCount(c, path));
   return validateList(CompetitorCountSchema, list, 'CompetitorCountList/CompetitorCount');
 }
-

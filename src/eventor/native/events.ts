@@ -1,10 +1,26 @@
 /** EventList, Event, DocumentList, EventClassList and EntryFeeList (wire notes 7.1 to 7.5). */
 import type { EntryFee, Event, EventClass, EventDocument } from '../model.js';
-import { Event as EventSchema, EventClass as EventClassSchema, EntryFee as EntryFeeSchema, EventDocument as EventDocumentSchema } from '../model.js';
-import { attr, child, children, ownText, parseNativeDocument, presentText, requiredAttr, requiredText, text, valueAttr } from '../xml.js';
+import {
+  EntryFee as EntryFeeSchema,
+  EventClass as EventClassSchema,
+  EventDocument as EventDocumentSchema,
+  Event as EventSchema,
+} from '../model.js';
 import type { XmlValue } from '../xml.js';
-import { dateTime, each, event, localDate, toBool, toInt, toNumber, xsDateTime } from './common.js';
+import {
+  attr,
+  child,
+  children,
+  ownText,
+  parseNativeDocument,
+  presentText,
+  requiredAttr,
+  requiredText,
+  text,
+  valueAttr,
+} from '../xml.js';
 import type { Ctx } from './common.js';
+import { dateTime, each, event, localDate, toBool, toInt, toNumber, xsDateTime } from './common.js';
 import { validateList, validateOne } from './validate.js';
 
 export interface ParseOptions {
@@ -47,7 +63,11 @@ function sex(value: string | null): 'F' | 'M' | 'B' | null {
 /** Ids of `ClassEntryFee`/`EntryEntryFee` children in their application (`Sequence`) order. */
 export function feeIds(node: XmlValue, name: string): string[] {
   const fees = children(node, name)
-    .map((f, index) => ({ id: text(f, 'EntryFeeId'), seq: toInt(text(f, 'Sequence')) ?? Number.MAX_SAFE_INTEGER, index }))
+    .map((f, index) => ({
+      id: text(f, 'EntryFeeId'),
+      seq: toInt(text(f, 'Sequence')) ?? Number.MAX_SAFE_INTEGER,
+      index,
+    }))
     .filter((f): f is { id: string; seq: number; index: number } => f.id !== null);
   fees.sort((a, b) => a.seq - b.seq || a.index - b.index);
   return fees.map((f) => f.id);

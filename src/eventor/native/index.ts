@@ -7,26 +7,72 @@ import { readRootInfo } from '../xml.js';
 
 import { parseActivity, parseActivityList } from './activities.js';
 import { parseCompetitorCountList, parseEntryList } from './entries.js';
-import { parseDocumentList, parseEntryFeeList, parseEvent, parseEventClassList, parseEventList, type ParseOptions } from './events.js';
+import {
+  type ParseOptions,
+  parseDocumentList,
+  parseEntryFeeList,
+  parseEvent,
+  parseEventClassList,
+  parseEventList,
+} from './events.js';
 import { parseResultList, parseResultListList, parseStartList, parseStartListList } from './lists.js';
 import {
-  parseCompetitor, parseCompetitorList, parseExternalLoginUrl, parseOrganisation, parseOrganisationList, parsePerson, parsePersonList,
+  parseCompetitor,
+  parseCompetitorList,
+  parseExternalLoginUrl,
+  parseOrganisation,
+  parseOrganisationList,
+  parsePerson,
+  parsePersonList,
 } from './people.js';
 
+export { serializeCompetitor } from './competitor-xml.js';
 export type { ParseOptions };
 export {
-  parseEventList, parseEvent, parseDocumentList, parseEventClassList, parseEntryFeeList,
-  parseOrganisation, parseOrganisationList, parsePersonList, parsePerson, parseCompetitorList, parseCompetitor,
-  parseExternalLoginUrl, parseEntryList, parseCompetitorCountList,
-  parseStartList, parseStartListList, parseResultList, parseResultListList, parseActivityList, parseActivity,
+  parseActivity,
+  parseActivityList,
+  parseCompetitor,
+  parseCompetitorCountList,
+  parseCompetitorList,
+  parseDocumentList,
+  parseEntryFeeList,
+  parseEntryList,
+  parseEvent,
+  parseEventClassList,
+  parseEventList,
+  parseExternalLoginUrl,
+  parseOrganisation,
+  parseOrganisationList,
+  parsePerson,
+  parsePersonList,
+  parseResultList,
+  parseResultListList,
+  parseStartList,
+  parseStartListList,
 };
-export { serializeCompetitor } from './competitor-xml.js';
 
 /** Root element names of the native documents these parsers read. */
 export const NATIVE_ROOTS = [
-  'EventList', 'Event', 'DocumentList', 'EventClassList', 'EntryFeeList', 'Organisation', 'OrganisationList',
-  'PersonList', 'Person', 'CompetitorList', 'Competitor', 'ExternalLoginUrl', 'EntryList', 'CompetitorCountList',
-  'StartList', 'StartListList', 'ResultList', 'ResultListList', 'ActivityList', 'Activity',
+  'EventList',
+  'Event',
+  'DocumentList',
+  'EventClassList',
+  'EntryFeeList',
+  'Organisation',
+  'OrganisationList',
+  'PersonList',
+  'Person',
+  'CompetitorList',
+  'Competitor',
+  'ExternalLoginUrl',
+  'EntryList',
+  'CompetitorCountList',
+  'StartList',
+  'StartListList',
+  'ResultList',
+  'ResultListList',
+  'ActivityList',
+  'Activity',
 ] as const;
 export type NativeRoot = (typeof NATIVE_ROOTS)[number];
 

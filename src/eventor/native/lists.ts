@@ -5,16 +5,53 @@
  */
 import { InvalidResponse } from '../errors.js';
 import type {
-  ClassRef, ClassResult, ClassStart, OverallResult, PersonResult, PersonStart, RaceResult, RaceStart,
-  ResultList, SplitTime, StartList, TeamMemberResult, TeamMemberStart, TeamResult, TeamStart,
+  ClassRef,
+  ClassResult,
+  ClassStart,
+  OverallResult,
+  PersonResult,
+  PersonStart,
+  RaceResult,
+  RaceStart,
+  ResultList,
+  SplitTime,
+  StartList,
+  TeamMemberResult,
+  TeamMemberStart,
+  TeamResult,
+  TeamStart,
 } from '../model.js';
 import { ResultList as ResultListSchema, StartList as StartListSchema } from '../model.js';
-import { overallWithoutPlaceholders, raceResultWithoutPlaceholders, teamResultWithoutPlaceholders } from '../placeholders.js';
+import {
+  overallWithoutPlaceholders,
+  raceResultWithoutPlaceholders,
+  teamResultWithoutPlaceholders,
+} from '../placeholders.js';
 import { parseElapsed } from '../time.js';
-import { attr, child, childPath, children, parseNativeDocument, parseNativeDocumentChunked, required, text } from '../xml.js';
 import type { ChunkedDocument, XmlValue } from '../xml.js';
-import { cards, dateTime, each, eventRef, organisationOrId, organisationRefs, personOrId, resultStatus, toInt, toNumber } from './common.js';
+import {
+  attr,
+  child,
+  childPath,
+  children,
+  parseNativeDocument,
+  parseNativeDocumentChunked,
+  required,
+  text,
+} from '../xml.js';
 import type { Ctx } from './common.js';
+import {
+  cards,
+  dateTime,
+  each,
+  eventRef,
+  organisationOrId,
+  organisationRefs,
+  personOrId,
+  resultStatus,
+  toInt,
+  toNumber,
+} from './common.js';
 import type { ParseOptions } from './events.js';
 import { validateClassedList } from './validate.js';
 
@@ -57,30 +94,61 @@ interface ListKind<Race, Member, Person, Team, Class> {
   readRace(node: XmlValue, raceId: string | null, ctx: Ctx, path: string): Race;
   readMemberRace(node: XmlValue, ctx: Ctx, path: string): Race;
   makePerson(person: PersonStart['person'], organisation: PersonStart['organisation'], races: Race[]): Person;
-  makeMember(person: PersonStart['person'], organisation: PersonStart['organisation'], leg: number | null, legOrder: number | null, race: Race): Member;
+  makeMember(
+    person: PersonStart['person'],
+    organisation: PersonStart['organisation'],
+    leg: number | null,
+    legOrder: number | null,
+    race: Race,
+  ): Member;
   makeTeam(node: XmlValue, ctx: Ctx, path: string, members: Member[]): Team;
   makeClass(node: XmlValue, ref: ClassRef, persons: Person[], teams: Team[]): Class;
 }
 
-function personEntry<Race, Person>(kind: ListKind<Race, unknown, Person, unknown, unknown>, node: XmlValue, ctx: Ctx, path: string): Person {
+function personEntry<Race, Person>(
+  kind: ListKind<Race, unknown, Person, unknown, unknown>,
+  node: XmlValue,
+  ctx: Ctx,
+  path: string,
+): Person {
   let races: Race[];
   if (children(node, kind.perRace).length > 0) {
-    races = each(node, kind.perRace, path, (wrapper, p) => kind.readRace(required(wrapper, kind.race, p), text(wrapper, 'EventRaceId'), ctx, `${p}/${kind.race}`));
+    races = each(node, kind.perRace, path, (wrapper, p) =>
+      kind.readRace(required(wrapper, kind.race, p), text(wrapper, 'EventRaceId'), ctx, `${p}/${kind.race}`),
+    );
   } else {
     const single = child(node, kind.race);
-    if (single === undefined) throw new InvalidResponse(`missing <${kind.race}> or <${kind.perRace}>`, `${path}/${kind.race}`);
+    if (single === undefined)
+      throw new InvalidResponse(`missing <${kind.race}> or <${kind.perRace}>`, `${path}/${kind.race}`);
     races = [kind.readRace(single, text(single, 'EventRaceId'), ctx, `${path}/${kind.race}`)];
   }
   return kind.makePerson(personOrId(node, path), organisationOrId(node), races);
 }
 
-function teamEntry<Race, Member, Team>(kind: ListKind<Race, Member, unknown, Team, unknown>, node: XmlValue, ctx: Ctx, path: string): Team {
+function teamEntry<Race, Member, Team>(
+  kind: ListKind<Race, Member, unknown, Team, unknown>,
+  node: XmlValue,
+  ctx: Ctx,
+  path: string,
+): Team {
   const members = each(node, kind.member, path, (m, p) =>
-    kind.makeMember(personOrId(m, p), organisationOrId(m), toInt(text(m, 'Leg')), toInt(text(m, 'LegOrder')), kind.readMemberRace(m, ctx, p)));
+    kind.makeMember(
+      personOrId(m, p),
+      organisationOrId(m),
+      toInt(text(m, 'Leg')),
+      toInt(text(m, 'LegOrder')),
+      kind.readMemberRace(m, ctx, p),
+    ),
+  );
   return kind.makeTeam(node, ctx, path, members);
 }
 
-function classEntry<Race, Member, Person, Team, Class>(kind: ListKind<Race, Member, Person, Team, Class>, node: XmlValue, ctx: Ctx, path: string): Class {
+function classEntry<Race, Member, Person, Team, Class>(
+  kind: ListKind<Race, Member, Person, Team, Class>,
+  node: XmlValue,
+  ctx: Ctx,
+  path: string,
+): Class {
   return kind.makeClass(
     node,
     classRef(node, path),
@@ -93,7 +161,13 @@ function classEntry<Race, Member, Person, Team, Class>(kind: ListKind<Race, Memb
  * The class elements of a list: from the node, or, when the document was parsed by chunks,
  * from the chunk sequence, each class's tree dropped once it is normalised.
  */
-function mapClasses<T>(node: XmlValue, name: string, path: string, doc: ChunkedDocument | undefined, fn: (c: XmlValue, p: string) => T): T[] {
+function mapClasses<T>(
+  node: XmlValue,
+  name: string,
+  path: string,
+  doc: ChunkedDocument | undefined,
+  fn: (c: XmlValue, p: string) => T,
+): T[] {
   if (doc === undefined) return each(node, name, path, fn);
   const out: T[] = [];
   let i = 0;
@@ -101,7 +175,13 @@ function mapClasses<T>(node: XmlValue, name: string, path: string, doc: ChunkedD
   return out;
 }
 
-function classes<Class>(kind: ListKind<unknown, unknown, unknown, unknown, Class>, node: XmlValue, ctx: Ctx, path: string, chunks?: ChunkedDocument): Class[] {
+function classes<Class>(
+  kind: ListKind<unknown, unknown, unknown, unknown, Class>,
+  node: XmlValue,
+  ctx: Ctx,
+  path: string,
+  chunks?: ChunkedDocument,
+): Class[] {
   return mapClasses(node, kind.classBlock, path, chunks, (c, cp) => classEntry(kind, c, ctx, cp));
 }
 
@@ -139,7 +219,13 @@ const STARTS: ListKind<RaceStart, TeamMemberStart, PersonStart, TeamStart, Class
     startTime: dateTime(node, 'StartTime', ctx, path),
     members,
   }),
-  makeClass: (node, ref, persons, teams) => ({ class: ref, numberOfEntries: toInt(attr(node, 'numberOfEntries')), courses: [], persons, teams }),
+  makeClass: (node, ref, persons, teams) => ({
+    class: ref,
+    numberOfEntries: toInt(attr(node, 'numberOfEntries')),
+    courses: [],
+    persons,
+    teams,
+  }),
 };
 
 function startList(node: XmlValue, ctx: Ctx, path: string, chunks?: ChunkedDocument): StartList {
@@ -153,7 +239,9 @@ export function parseStartList(xml: string, options: ParseOptions): StartList {
 
 export function parseStartListList(xml: string, options: ParseOptions): StartList[] {
   const root = parseNativeDocument(xml, 'StartListList');
-  const lists = each(root, 'StartList', 'StartListList', (s, path) => validateClassedList(StartListSchema, startList(s, options, path), path));
+  const lists = each(root, 'StartList', 'StartListList', (s, path) =>
+    validateClassedList(StartListSchema, startList(s, options, path), path),
+  );
   return lists;
 }
 
@@ -177,7 +265,8 @@ function splitTimes(node: XmlValue, path: string): SplitTime[] {
   for (let i = 0; i < list.length; i++) {
     const s = list[i];
     const controlCode = text(s, 'ControlCode');
-    if (controlCode === null) throw new InvalidResponse('missing <ControlCode>', `${path}/SplitTime[${i + 1}]/ControlCode`);
+    if (controlCode === null)
+      throw new InvalidResponse('missing <ControlCode>', `${path}/SplitTime[${i + 1}]/ControlCode`);
     const time = parseElapsed(text(s, 'Time'));
     out[i] = { controlCode, time, status: time === null ? 'Missing' : 'OK' };
     const seq = toInt(attr(s, 'sequence')) ?? i;
@@ -186,7 +275,10 @@ function splitTimes(node: XmlValue, path: string): SplitTime[] {
     lastSeq = seq;
   }
   if (ordered) return out;
-  return out.map((s, i) => ({ s, seq: seqs[i]!, i })).sort((a, b) => a.seq - b.seq || a.i - b.i).map((x) => x.s);
+  return out
+    .map((s, i) => ({ s, seq: seqs[i]!, i }))
+    .sort((a, b) => a.seq - b.seq || a.i - b.i)
+    .map((x) => x.s);
 }
 
 function overallResult(node: XmlValue, path: string): OverallResult | null {
@@ -197,7 +289,10 @@ function overallResult(node: XmlValue, path: string): OverallResult | null {
     time: parseElapsed(text(overall, 'Time')),
     timeBehind: parseElapsed(text(overall, 'TimeDiff')) ?? seconds(text(overall, 'TimeBehind')),
     position: toInt(text(overall, 'ResultPosition')),
-    status: child(overall, 'TeamStatus') !== undefined ? resultStatus(overall, 'TeamStatus', p) : resultStatus(overall, 'CompetitorStatus', p),
+    status:
+      child(overall, 'TeamStatus') !== undefined
+        ? resultStatus(overall, 'TeamStatus', p)
+        : resultStatus(overall, 'CompetitorStatus', p),
   });
 }
 
@@ -217,7 +312,13 @@ const MEMBER_RESULT_FIELDS: ResultFieldReaders = {
   position: (node) => toInt(text(node, 'Position')) ?? toInt(text(node, 'ResultPosition')),
 };
 
-function raceResult(node: XmlValue, raceId: string | null, ctx: Ctx, path: string, fields: ResultFieldReaders = PERSON_RESULT_FIELDS): RaceResult {
+function raceResult(
+  node: XmlValue,
+  raceId: string | null,
+  ctx: Ctx,
+  path: string,
+  fields: ResultFieldReaders = PERSON_RESULT_FIELDS,
+): RaceResult {
   return raceResultWithoutPlaceholders({
     raceId,
     raceNumber: null,
@@ -247,18 +348,19 @@ const RESULTS: ListKind<RaceResult, TeamMemberResult, PersonResult, TeamResult, 
   readMemberRace: (m, ctx, path) => raceResult(m, text(m, 'EventRaceId'), ctx, path, MEMBER_RESULT_FIELDS),
   makePerson: (person, organisation, results) => ({ person, organisation, results }),
   makeMember: (person, organisation, leg, legOrder, result) => ({ person, organisation, leg, legOrder, result }),
-  makeTeam: (node, ctx, path, members) => teamResultWithoutPlaceholders({
-    name: text(node, 'TeamName') ?? '',
-    organisations: organisationRefs(node),
-    bibNumber: bib(node),
-    startTime: dateTime(node, 'StartTime', ctx, path),
-    finishTime: dateTime(node, 'FinishTime', ctx, path),
-    time: parseElapsed(text(node, 'Time')),
-    timeBehind: parseElapsed(text(node, 'TimeDiff')),
-    position: toInt(text(node, 'ResultPosition')),
-    status: resultStatus(node, 'TeamStatus', path),
-    members,
-  }),
+  makeTeam: (node, ctx, path, members) =>
+    teamResultWithoutPlaceholders({
+      name: text(node, 'TeamName') ?? '',
+      organisations: organisationRefs(node),
+      bibNumber: bib(node),
+      startTime: dateTime(node, 'StartTime', ctx, path),
+      finishTime: dateTime(node, 'FinishTime', ctx, path),
+      time: parseElapsed(text(node, 'Time')),
+      timeBehind: parseElapsed(text(node, 'TimeDiff')),
+      position: toInt(text(node, 'ResultPosition')),
+      status: resultStatus(node, 'TeamStatus', path),
+      members,
+    }),
   makeClass: (node, ref, persons, teams) => ({
     class: ref,
     numberOfEntries: toInt(attr(node, 'numberOfEntries')),
@@ -274,7 +376,8 @@ const LIST_STATUSES = new Set(['complete', 'snapshot', 'delta']);
 function resultList(node: XmlValue, ctx: Ctx, path: string, chunks?: ChunkedDocument): ResultList {
   const raw = attr(node, 'status');
   const status = raw === null ? 'complete' : raw.toLowerCase();
-  if (!LIST_STATUSES.has(status)) throw new InvalidResponse(`unknown ResultList status '${raw!.slice(0, 40)}'`, `${path}/@status`);
+  if (!LIST_STATUSES.has(status))
+    throw new InvalidResponse(`unknown ResultList status '${raw!.slice(0, 40)}'`, `${path}/@status`);
   return {
     status: status as ResultList['status'],
     event: eventRef(node, ctx, path),
@@ -289,5 +392,7 @@ export function parseResultList(xml: string, options: ParseOptions): ResultList 
 
 export function parseResultListList(xml: string, options: ParseOptions): ResultList[] {
   const root = parseNativeDocument(xml, 'ResultListList');
-  return each(root, 'ResultList', 'ResultListList', (r, path) => validateClassedList(ResultListSchema, resultList(r, options, path), path));
+  return each(root, 'ResultList', 'ResultListList', (r, path) =>
+    validateClassedList(ResultListSchema, resultList(r, options, path), path),
+  );
 }

@@ -1,11 +1,15 @@
 /** Organisation(s), persons, competitors and the external login link (wire notes 7.6 to 7.13). */
 import { InvalidResponse } from '../errors.js';
 import type { Competitor, Organisation, Person, PreselectedClass } from '../model.js';
-import { Competitor as CompetitorSchema, Organisation as OrganisationSchema, Person as PersonSchema } from '../model.js';
-import { attr, child, children, ownText, parseNativeDocument, text } from '../xml.js';
+import {
+  Competitor as CompetitorSchema,
+  Organisation as OrganisationSchema,
+  Person as PersonSchema,
+} from '../model.js';
 import type { XmlValue } from '../xml.js';
-import { cards, contactDetails, dateTime, each, id, organisation, personRef, toInt } from './common.js';
+import { attr, child, children, ownText, parseNativeDocument, text } from '../xml.js';
 import type { Ctx } from './common.js';
+import { cards, contactDetails, dateTime, each, id, organisation, personRef, toInt } from './common.js';
 import type { ParseOptions } from './events.js';
 import { validateList, validateOne } from './validate.js';
 
@@ -76,7 +80,9 @@ function competitor(node: XmlValue, ctx: Ctx, path: string): Competitor {
     cards: cards(node),
     preselectedClasses: preselectedClasses(node),
     disciplineId: text(node, 'DisciplineId'),
-    modifiedAt: dateTime(node, 'ModifyDate', ctx, path) ?? (personEl === undefined ? null : dateTime(personEl, 'ModifyDate', ctx, `${path}/Person`)),
+    modifiedAt:
+      dateTime(node, 'ModifyDate', ctx, path) ??
+      (personEl === undefined ? null : dateTime(personEl, 'ModifyDate', ctx, `${path}/Person`)),
   };
 }
 
@@ -100,6 +106,7 @@ export function parseExternalLoginUrl(xml: string, options: ParseOptions): strin
   const root = parseNativeDocument(xml, 'ExternalLoginUrl');
   const url = ownText(root) ?? text(root, 'Url') ?? text(root, 'URL');
   if (url === null) throw new InvalidResponse('no URL in <ExternalLoginUrl>', 'ExternalLoginUrl');
-  if (!/^https?:\/\//i.test(url.trim())) throw new InvalidResponse('<ExternalLoginUrl> does not hold an http(s) URL', 'ExternalLoginUrl');
+  if (!/^https?:\/\//i.test(url.trim()))
+    throw new InvalidResponse('<ExternalLoginUrl> does not hold an http(s) URL', 'ExternalLoginUrl');
   return url.trim();
 }

@@ -21,7 +21,9 @@ function formatPath(base: string, path: readonly PropertyKey[]): string {
 function fail(error: z.ZodError, base: string): never {
   const issue = error.issues[0];
   const where = issue ? formatPath(base, issue.path) : base;
-  throw new InvalidResponse(`normalised value does not match the model: ${issue?.message ?? 'invalid'}`, where, { cause: error });
+  throw new InvalidResponse(`normalised value does not match the model: ${issue?.message ?? 'invalid'}`, where, {
+    cause: error,
+  });
 }
 
 /** Validates one value; returns the value itself (not zod's copy, to avoid doubling memory). */
@@ -53,7 +55,9 @@ export function validateList<T>(schema: z.ZodType<T>, items: T[], base: string):
  * of its persons and teams (the whole list when small).
  */
 export function validateClassedList<L extends { classes: C[] }, C extends { persons: unknown[]; teams: unknown[] }>(
-  schema: z.ZodType<L>, list: L, base: string,
+  schema: z.ZodType<L>,
+  list: L,
+  base: string,
 ): L {
   let total = 0;
   for (const c of list.classes) total += c.persons.length + c.teams.length;
@@ -66,7 +70,10 @@ export function validateClassedList<L extends { classes: C[] }, C extends { pers
     for (let k = 0; k < perClass; k++) out.push(arr[Math.round(k * step)]!);
     return out;
   };
-  const sampled = { ...list, classes: list.classes.map((c) => ({ ...c, persons: pick(c.persons), teams: pick(c.teams) })) };
+  const sampled = {
+    ...list,
+    classes: list.classes.map((c) => ({ ...c, persons: pick(c.persons), teams: pick(c.teams) })),
+  };
   const result = schema.safeParse(sampled);
   // Paths into a sample do not index the real list, so name the class and say it was a sample.
   if (!result.success) fail(result.error, `${base} (sampled)`);

@@ -68,8 +68,17 @@ interface Row {
 
 function rowOf(r: Row): LedgerRow {
   return {
-    guildId: r.guild_id, feed: r.feed, itemKey: r.item_key, contentHash: r.content_hash, channelId: r.channel_id,
-    messageId: r.message_id, state: r.state as LedgerState, nonce: r.nonce, pendingPayload: r.pending_payload, createdAt: r.created_at, updatedAt: r.updated_at,
+    guildId: r.guild_id,
+    feed: r.feed,
+    itemKey: r.item_key,
+    contentHash: r.content_hash,
+    channelId: r.channel_id,
+    messageId: r.message_id,
+    state: r.state as LedgerState,
+    nonce: r.nonce,
+    pendingPayload: r.pending_payload,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -100,21 +109,31 @@ export class Ledger {
   claim(ref: ItemRef, leaseMs: number = CLAIM_LEASE_MS): boolean {
     const db = this.#store.db;
     const now = this.#now();
-    return db.transaction(() => {
-      const held = db.prepare('SELECT owner, expires_at FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ?')
-        .get(ref.guildId, ref.feed, ref.itemKey) as { owner: string; expires_at: string } | undefined;
-      if (held && held.owner !== this.#owner && Date.parse(held.expires_at) > now.getTime() && ownerMayBeAlive(held.owner)) return false;
-      db.prepare(
-        `INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)
+    return db
+      .transaction(() => {
+        const held = db
+          .prepare('SELECT owner, expires_at FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ?')
+          .get(ref.guildId, ref.feed, ref.itemKey) as { owner: string; expires_at: string } | undefined;
+        if (
+          held &&
+          held.owner !== this.#owner &&
+          Date.parse(held.expires_at) > now.getTime() &&
+          ownerMayBeAlive(held.owner)
+        )
+          return false;
+        db.prepare(
+          `INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (guild_id, feed, item_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
-      ).run(ref.guildId, ref.feed, ref.itemKey, this.#owner, new Date(now.getTime() + leaseMs).toISOString());
-      return true;
-    }).immediate();
+        ).run(ref.guildId, ref.feed, ref.itemKey, this.#owner, new Date(now.getTime() + leaseMs).toISOString());
+        return true;
+      })
+      .immediate();
   }
 
   /** Gives up this ledger's claim on the item (another owner's stays). */
   release(ref: ItemRef): void {
-    this.#store.db.prepare('DELETE FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ? AND owner = ?')
+    this.#store.db
+      .prepare('DELETE FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ? AND owner = ?')
       .run(ref.guildId, ref.feed, ref.itemKey, this.#owner);
   }
 
@@ -126,13 +145,17 @@ export class Ledger {
   }
 
   rows(guildId: string, feed: string): LedgerRow[] {
-    const rows = this.#store.db.prepare('SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? ORDER BY item_key').all(guildId, feed) as Row[];
+    const rows = this.#store.db
+      .prepare('SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? ORDER BY item_key')
+      .all(guildId, feed) as Row[];
     return rows.map(rowOf);
   }
 
   /** When the feed started for the server, or null before its first run. */
   feedStartedAt(guildId: string, feed: string): string | null {
-    const row = this.#store.db.prepare('SELECT started_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(guildId, feed) as { started_at: string } | undefined;
+    const row = this.#store.db
+      .prepare('SELECT started_at FROM feed_state WHERE guild_id = ? AND feed = ?')
+      .get(guildId, feed) as { started_at: string } | undefined;
     return row?.started_at ?? null;
   }
 
@@ -140,7 +163,12 @@ export class Ledger {
    * The first run of a feed for a server: records the current items as `seeded` (never posted) and
    * the start, in one transaction, so a crash leaves either nothing or the whole seed.
    */
-  seed(guildId: string, feed: string, channelId: string, items: ReadonlyArray<{ itemKey: string; contentHash: string }>): void {
+  seed(
+    guildId: string,
+    feed: string,
+    channelId: string,
+    items: ReadonlyArray<{ itemKey: string; contentHash: string }>,
+  ): void {
     const now = this.#now().toISOString();
     const db = this.#store.db;
     db.transaction(() => {
@@ -149,7 +177,9 @@ export class Ledger {
          VALUES (?, ?, ?, ?, ?, NULL, 'seeded', NULL, ?, ?) ON CONFLICT (guild_id, feed, item_key) DO NOTHING`,
       );
       for (const item of items) insert.run(guildId, feed, item.itemKey, item.contentHash, channelId, now, now);
-      db.prepare('INSERT INTO feed_state (guild_id, feed, started_at) VALUES (?, ?, ?) ON CONFLICT (guild_id, feed) DO NOTHING').run(guildId, feed, now);
+      db.prepare(
+        'INSERT INTO feed_state (guild_id, feed, started_at) VALUES (?, ?, ?) ON CONFLICT (guild_id, feed) DO NOTHING',
+      ).run(guildId, feed, now);
     })();
   }
 
@@ -158,7 +188,14 @@ export class Ledger {
    * anything is sent. `covers`: items the post stands in for (a summary instead of a burst), recorded
    * in the same transaction as `seeded`, so they are accounted for exactly when the summary is.
    */
-  intend(ref: ItemRef, channelId: string, contentHash: string, nonce: string, payload: string | null = null, covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): void {
+  intend(
+    ref: ItemRef,
+    channelId: string,
+    contentHash: string,
+    nonce: string,
+    payload: string | null = null,
+    covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = [],
+  ): void {
     const now = this.#now().toISOString();
     const db = this.#store.db;
     db.transaction(() => {
@@ -179,23 +216,31 @@ export class Ledger {
   /** The message exists and shows `contentHash`. */
   posted(ref: ItemRef, messageId: string, contentHash: string): void {
     this.#store.db
-      .prepare(`UPDATE posted_items SET state = 'posted', message_id = ?, content_hash = ?, pending_payload = NULL, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?`)
+      .prepare(
+        `UPDATE posted_items SET state = 'posted', message_id = ?, content_hash = ?, pending_payload = NULL, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?`,
+      )
       .run(messageId, contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
   }
 
   /** Posts of the feed begun but not known to be finished (a crash between intent and record). */
   unfinished(guildId: string, feed: string): LedgerRow[] {
     const rows = this.#store.db
-      .prepare(`SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? AND state = 'posting' ORDER BY created_at, item_key`)
+      .prepare(
+        `SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? AND state = 'posting' ORDER BY created_at, item_key`,
+      )
       .all(guildId, feed) as Row[];
     return rows.map(rowOf);
   }
 
   /** Whether another server has posted (or begun to post) this item of this feed. */
   postedElsewhere(ref: ItemRef): boolean {
-    return this.#store.db
-      .prepare(`SELECT 1 FROM posted_items WHERE feed = ? AND item_key = ? AND guild_id != ? AND state IN ('posted', 'posting') LIMIT 1`)
-      .get(ref.feed, ref.itemKey, ref.guildId) !== undefined;
+    return (
+      this.#store.db
+        .prepare(
+          `SELECT 1 FROM posted_items WHERE feed = ? AND item_key = ? AND guild_id != ? AND state IN ('posted', 'posting') LIMIT 1`,
+        )
+        .get(ref.feed, ref.itemKey, ref.guildId) !== undefined
+    );
   }
 
   /** The feeds of a server whose names start with `prefix` and that have started (seeded). */
@@ -226,18 +271,24 @@ export class Ledger {
 
   /** When the feed last ran to the end for the server (null: never, or before this was kept). */
   lastRunAt(guildId: string, feed: string): string | null {
-    const row = this.#store.db.prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(guildId, feed) as { last_run_at: string | null } | undefined;
+    const row = this.#store.db
+      .prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?')
+      .get(guildId, feed) as { last_run_at: string | null } | undefined;
     return row?.last_run_at ?? null;
   }
 
   ranAt(guildId: string, feed: string, at: Date): void {
-    this.#store.db.prepare('UPDATE feed_state SET last_run_at = ? WHERE guild_id = ? AND feed = ?').run(at.toISOString(), guildId, feed);
+    this.#store.db
+      .prepare('UPDATE feed_state SET last_run_at = ? WHERE guild_id = ? AND feed = ?')
+      .run(at.toISOString(), guildId, feed);
   }
 
   /** A seeded item changed: remember the new hash, still without posting. */
   updateHash(ref: ItemRef, contentHash: string): void {
     this.#store.db
-      .prepare('UPDATE posted_items SET content_hash = ?, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?')
+      .prepare(
+        'UPDATE posted_items SET content_hash = ?, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?',
+      )
       .run(contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
   }
 }

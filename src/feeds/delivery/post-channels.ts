@@ -5,7 +5,7 @@
  * Send and Embed Links, and Read Message History to find its own posts after a crash; threads under results posts also need Create Public Threads and Send
  * Messages in Threads.
  */
-import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
+import { ChannelType, type Guild, PermissionFlagsBits } from 'discord.js';
 import { UserFacingError } from '../../app/errors.js';
 import type { MessageKey, PlainKey, VarsArgument } from '../../i18n/index.js';
 
@@ -29,7 +29,11 @@ const THREAD_PERMISSIONS: ReadonlyArray<[bigint, PlainKey]> = [
   [PermissionFlagsBits.SendMessagesInThreads, 'feeds.perm.sendInThreads'],
 ];
 
-async function missing(guild: Guild | null, channelId: string, wanted: ReadonlyArray<[bigint, PlainKey]>): Promise<PlainKey[] | null> {
+async function missing(
+  guild: Guild | null,
+  channelId: string,
+  wanted: ReadonlyArray<[bigint, PlainKey]>,
+): Promise<PlainKey[] | null> {
   if (!guild) return null;
   const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
   if (!channel) return null;
@@ -56,12 +60,19 @@ export async function requireCanPost(ctx: Translator, guild: Guild | null, chann
   const missing = await missingPostPermissions(guild, channelId);
   if (missing === null) throw new UserFacingError('setup.channel.notFound');
   if (missing.length > 0) {
-    throw new UserFacingError('setup.channel.missing', { channel: `<#${channelId}>`, permissions: missing.map((key) => ctx.t(key)).join(', ') });
+    throw new UserFacingError('setup.channel.missing', {
+      channel: `<#${channelId}>`,
+      permissions: missing.map((key) => ctx.t(key)).join(', '),
+    });
   }
 }
 
 /** A stored channel as /setup show and /feeds show list it: the channel and whether the bot can post there. */
-export async function channelState(ctx: Translator, guild: Guild | null, channelId: string | null | undefined): Promise<string> {
+export async function channelState(
+  ctx: Translator,
+  guild: Guild | null,
+  channelId: string | null | undefined,
+): Promise<string> {
   if (!channelId) return ctx.t('setup.show.notSet');
   const missing = await missingPostPermissions(guild, channelId);
   const health =

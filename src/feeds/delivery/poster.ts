@@ -27,8 +27,8 @@
  * and records nothing as posted; other failures give `failed` for the scheduler to retry later.
  */
 import { randomBytes } from 'node:crypto';
-import { DiscordAPIError, Routes, type APIChannel, type APIEmbed, type APIMessage, type Client } from 'discord.js';
-import { embedLength, DISCORD_LIMITS, type MessagePayload } from '../../render/index.js';
+import { type APIChannel, type APIEmbed, type APIMessage, type Client, DiscordAPIError, Routes } from 'discord.js';
+import { DISCORD_LIMITS, embedLength, type MessagePayload } from '../../render/index.js';
 import type { ItemRef, Ledger } from './ledger.js';
 
 /** What the poster needs from Discord; `discordTarget` is the real one. */
@@ -47,7 +47,11 @@ export interface PostTarget {
    * message's id), and whether it was made now or already existed (Discord's 160004). Optional:
    * targets without it get no threads.
    */
-  startThread?(channelId: string, messageId: string, options: { name: string; autoArchiveMinutes: number }): Promise<{ threadId: string; created: boolean }>;
+  startThread?(
+    channelId: string,
+    messageId: string,
+    options: { name: string; autoArchiveMinutes: number },
+  ): Promise<{ threadId: string; created: boolean }>;
 }
 
 export interface HistoryMessage {
@@ -130,7 +134,13 @@ function withMarker(payload: MessagePayload, nonce: string): MessagePayload {
     }
   }
   const content = payload.content ? `${payload.content}\n-# ${marker}` : `-# ${marker}`;
-  return { ...payload, content: content.length <= DISCORD_LIMITS.content ? content : `${payload.content!.slice(0, DISCORD_LIMITS.content - marker.length - 5)}\n-# ${marker}` };
+  return {
+    ...payload,
+    content:
+      content.length <= DISCORD_LIMITS.content
+        ? content
+        : `${payload.content!.slice(0, DISCORD_LIMITS.content - marker.length - 5)}\n-# ${marker}`,
+  };
 }
 
 function messageTexts(message: APIMessage): string[] {
@@ -147,7 +157,9 @@ export function restBody(payload: MessagePayload): Record<string, unknown> {
 export function discordTarget(client: Client): PostTarget {
   return {
     async send(channelId, payload, nonce) {
-      const message = (await client.rest.post(Routes.channelMessages(channelId), { body: { ...restBody(payload), nonce, enforce_nonce: true } })) as APIMessage;
+      const message = (await client.rest.post(Routes.channelMessages(channelId), {
+        body: { ...restBody(payload), nonce, enforce_nonce: true },
+      })) as APIMessage;
       return message.id;
     },
     async edit(channelId, messageId, payload) {
@@ -158,7 +170,12 @@ export function discordTarget(client: Client): PostTarget {
       if (options.before) query.set('before', options.before);
       const messages = (await client.rest.get(Routes.channelMessages(channelId), { query })) as APIMessage[];
       const me = client.user?.id;
-      return messages.map((m) => ({ id: m.id, mine: m.author.id === me, texts: messageTexts(m), createdAt: m.timestamp }));
+      return messages.map((m) => ({
+        id: m.id,
+        mine: m.author.id === me,
+        texts: messageTexts(m),
+        createdAt: m.timestamp,
+      }));
     },
     async startThread(channelId, messageId, options) {
       try {
@@ -168,21 +185,25 @@ export function discordTarget(client: Client): PostTarget {
         return { threadId: thread.id, created: true };
       } catch (error) {
         // Made before (a crash before it was recorded): its id is the message's.
-        if (error instanceof DiscordAPIError && error.code === THREAD_ALREADY_CREATED) return { threadId: messageId, created: false };
+        if (error instanceof DiscordAPIError && error.code === THREAD_ALREADY_CREATED)
+          return { threadId: messageId, created: false };
         throw error;
       }
     },
   };
 }
 
-export type Refusal = { kind: 'unknown-message' } | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null };
+export type Refusal =
+  | { kind: 'unknown-message' }
+  | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null };
 
 /** What a Discord refusal means for a post: the message is gone, or the channel refuses (pause). */
 export function classifyRefusal(error: unknown): Refusal | null {
   if (!(error instanceof DiscordAPIError)) return null;
   if (error.code === UNKNOWN_MESSAGE) return { kind: 'unknown-message' };
   if (error.code === UNKNOWN_CHANNEL) return { kind: 'paused', reason: 'channel-gone', code: error.code };
-  if (error.status === 403 || error.code === MISSING_ACCESS || error.code === MISSING_PERMISSIONS) return { kind: 'paused', reason: 'forbidden', code: error.code };
+  if (error.status === 403 || error.code === MISSING_ACCESS || error.code === MISSING_PERMISSIONS)
+    return { kind: 'paused', reason: 'forbidden', code: error.code };
   return null;
 }
 
@@ -254,7 +275,10 @@ export class Poster {
    * recorded as accounted for in the same transaction as the intent to post the summary, and a
    * crash before Discord's answer is recorded is finished by `finishUnfinished`.
    */
-  async publishCovering(item: FeedItem, covers: ReadonlyArray<{ itemKey: string; contentHash: string }>): Promise<PostOutcome> {
+  async publishCovering(
+    item: FeedItem,
+    covers: ReadonlyArray<{ itemKey: string; contentHash: string }>,
+  ): Promise<PostOutcome> {
     return this.#claimed(item, async () => {
       if (this.#ledger.get(item)) return this.#publishClaimed(item);
       return this.#post(item, newNonce(), 'posted', covers);
@@ -265,7 +289,12 @@ export class Poster {
    * Finishes posts begun on an earlier run that this run does not publish again (a summary, an item
    * gone from Eventor's answer): from the message recorded with the intent.
    */
-  async finishUnfinished(guildId: string, feed: string, publishing: ReadonlySet<string>, currentChannelId?: string): Promise<Array<{ itemKey: string; outcome: PostOutcome }>> {
+  async finishUnfinished(
+    guildId: string,
+    feed: string,
+    publishing: ReadonlySet<string>,
+    currentChannelId?: string,
+  ): Promise<Array<{ itemKey: string; outcome: PostOutcome }>> {
     const outcomes: Array<{ itemKey: string; outcome: PostOutcome }> = [];
     for (const row of this.#ledger.unfinished(guildId, feed)) {
       if (publishing.has(row.itemKey) || row.pendingPayload === null) continue;
@@ -276,7 +305,14 @@ export class Poster {
         continue;
       }
       // `currentChannelId`: the feed's channel now (a post begun in a channel since deleted goes there).
-      const outcome = await this.publish({ guildId, feed, itemKey: row.itemKey, channelId: currentChannelId ?? row.channelId, payload, contentHash: row.contentHash });
+      const outcome = await this.publish({
+        guildId,
+        feed,
+        itemKey: row.itemKey,
+        channelId: currentChannelId ?? row.channelId,
+        payload,
+        contentHash: row.contentHash,
+      });
       outcomes.push({ itemKey: row.itemKey, outcome });
       if (outcome.kind === 'paused') break;
     }
@@ -312,7 +348,12 @@ export class Poster {
     return refusal?.kind === 'paused' && postChannelId !== item.channelId;
   }
 
-  async #post(item: FeedItem, nonce: string, kind: 'posted' | 'reposted', covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): Promise<PostOutcome> {
+  async #post(
+    item: FeedItem,
+    nonce: string,
+    kind: 'posted' | 'reposted',
+    covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = [],
+  ): Promise<PostOutcome> {
     this.#ledger.intend(item, item.channelId, item.contentHash, nonce, JSON.stringify(item.payload), covers);
     let messageId: string;
     try {
@@ -331,7 +372,8 @@ export class Poster {
       await this.#target.edit(channelId, messageId, nonce ? withMarker(item.payload, nonce) : item.payload);
     } catch (error) {
       // Deleted by someone: post anew, once (the new row is `posted` with its own message id).
-      if (classifyRefusal(error)?.kind === 'unknown-message') return this.#post({ ...item, channelId }, newNonce(), 'reposted');
+      if (classifyRefusal(error)?.kind === 'unknown-message')
+        return this.#post({ ...item, channelId }, newNonce(), 'reposted');
       // Its channel was deleted (or closed to the bot) and the feed has a new one: posted anew there, once (the new row
       // records the new channel, so later edits go there). Pausing instead would loop: the hourly
       // re-check finds the feed's new channel fine and resumes, and the edit fails again.

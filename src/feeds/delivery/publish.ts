@@ -4,8 +4,8 @@
  * carry.
  */
 import { t } from '../../i18n/index.js';
-import { discordTimestamp, fitPayload, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
-import { renderContext, type ContentItem, type FeedRun, type FeedRunOptions } from '../feed.js';
+import { discordTimestamp, fitPayload, type MessagePayload, type RenderContext, truncate } from '../../render/index.js';
+import { type ContentItem, type FeedRun, type FeedRunOptions, renderContext } from '../feed.js';
 import { isFeedKind } from '../settings.js';
 import { contentHash, ledgerKey, sha256 } from './keys.js';
 import { Poster } from './poster.js';
@@ -39,7 +39,10 @@ const SUMMARY_LINES = 15;
 
 function itemTitle(payload: MessagePayload): { title: string; url: string | null } {
   const embed = payload.embeds?.[0];
-  const fromContent = (payload.content ?? '').replace(/<@&\d+>\s*/g, '').split('\n')[0]!.trim();
+  const fromContent = (payload.content ?? '')
+    .replace(/<@&\d+>\s*/g, '')
+    .split('\n')[0]!
+    .trim();
   return { title: embed?.title ?? (fromContent || '…'), url: embed?.url ?? null };
 }
 
@@ -48,7 +51,13 @@ function itemTitle(payload: MessagePayload): { title: string; url: string | null
  * the bot was away when it was. Its key comes from the items' keys, so a run repeated after a
  * crash makes the same summary.
  */
-function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderContext, awaySince: Date | null, roleId: string | null): ContentItem {
+function summaryItem(
+  feed: string,
+  items: readonly ContentItem[],
+  ctx: RenderContext,
+  awaySince: Date | null,
+  roleId: string | null,
+): ContentItem {
   const { language } = ctx;
   const keys = items.map((i) => i.itemKey).sort();
   const titleKey = isFeedKind(feed) ? (`scheduler.summary.${feed}` as const) : 'scheduler.summary.generic';
@@ -57,15 +66,23 @@ function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderCon
     const name = truncate(title, 150);
     return url ? `• [${name}](${url})` : `• ${name}`;
   });
-  if (items.length > SUMMARY_LINES) lines.push(t(language, 'scheduler.summary.more', { count: items.length - SUMMARY_LINES }));
-  const intro = awaySince ? `${t(language, 'scheduler.summary.away', { since: discordTimestamp(awaySince.toISOString(), 'f') })}\n\n` : '';
-  const payload = withRoleMention(fitPayload({
-    embeds: [{
-      title: truncate(t(language, titleKey, { count: items.length }), 256),
-      description: intro + lines.join('\n'),
-      footer: { text: t(language, 'scheduler.summary.footer', { count: items.length }) },
-    }],
-  }), roleId);
+  if (items.length > SUMMARY_LINES)
+    lines.push(t(language, 'scheduler.summary.more', { count: items.length - SUMMARY_LINES }));
+  const intro = awaySince
+    ? `${t(language, 'scheduler.summary.away', { since: discordTimestamp(awaySince.toISOString(), 'f') })}\n\n`
+    : '';
+  const payload = withRoleMention(
+    fitPayload({
+      embeds: [
+        {
+          title: truncate(t(language, titleKey, { count: items.length }), 256),
+          description: intro + lines.join('\n'),
+          footer: { text: t(language, 'scheduler.summary.footer', { count: items.length }) },
+        },
+      ],
+    }),
+    roleId,
+  );
   const itemKey = ledgerKey(feed, 'summary', sha256(keys.join('\n')).slice(0, 16));
   return { itemKey, payload, contentHash: contentHash(payload) };
 }
@@ -78,7 +95,12 @@ function summaryItem(feed: string, items: readonly ContentItem[], ctx: RenderCon
  * announced by one summary post instead, and count as posted. `extraSeed` goes into the seed too
  * (e.g. a cursor row).
  */
-export async function publishItems(options: FeedRunOptions, feed: string, items: readonly ContentItem[], extraSeed: ReadonlyArray<{ itemKey: string; contentHash: string }> = []): Promise<FeedRun> {
+export async function publishItems(
+  options: FeedRunOptions,
+  feed: string,
+  items: readonly ContentItem[],
+  extraSeed: ReadonlyArray<{ itemKey: string; contentHash: string }> = [],
+): Promise<FeedRun> {
   const { ledger, guildId, channelId } = options;
   if (ledger.feedStartedAt(guildId, feed) === null) {
     ledger.seed(guildId, feed, channelId, [...items, ...extraSeed]);
@@ -106,7 +128,15 @@ export async function publishItems(options: FeedRunOptions, feed: string, items:
     rest = items.filter((item) => !covered.has(item.itemKey));
   }
   for (const item of rest) {
-    const outcome = await poster.publish({ guildId, feed, itemKey: item.itemKey, channelId, payload: item.payload, contentHash: item.contentHash, ...(item.followSeeded ? { followSeeded: true } : {}) });
+    const outcome = await poster.publish({
+      guildId,
+      feed,
+      itemKey: item.itemKey,
+      channelId,
+      payload: item.payload,
+      contentHash: item.contentHash,
+      ...(item.followSeeded ? { followSeeded: true } : {}),
+    });
     outcomes.push({ itemKey: item.itemKey, outcome });
     if (outcome.kind === 'paused') return { seeded: false, outcomes, paused: outcome };
   }
@@ -115,6 +145,8 @@ export async function publishItems(options: FeedRunOptions, feed: string, items:
 }
 
 /** The delivery of a kind whose items all go to its channel as they are. */
-export function publishTo(feed: string): (items: readonly ContentItem[], data: unknown, options: FeedRunOptions) => Promise<FeedRun> {
+export function publishTo(
+  feed: string,
+): (items: readonly ContentItem[], data: unknown, options: FeedRunOptions) => Promise<FeedRun> {
   return (items, _data, options) => publishItems(options, feed, items);
 }

@@ -16,9 +16,9 @@
  * still waiting. They are opened on a later run once the permission is back.
  */
 import type { EventRace, ResultList } from '../../eventor/model.js';
-import { t, type Language } from '../../i18n/index.js';
+import { type Language, t } from '../../i18n/index.js';
 import { createLogger, type Logger } from '../../log/logger.js';
-import { plainText, renderClubResults, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
+import { type MessagePayload, plainText, type RenderContext, renderClubResults, truncate } from '../../render/index.js';
 import { contentHash, ledgerKey, ledgerKeyPrefix, sha256 } from './keys.js';
 import type { ItemRef, Ledger, LedgerRow } from './ledger.js';
 import { classifyRefusal, newNonce, Poster, type PostOutcome, type PostTarget } from './poster.js';
@@ -35,7 +35,6 @@ export const THREAD_AUTO_ARCHIVE_MINUTES = 10_080;
 export const THREAD_MAX_PAGES = 10;
 /** How many of the top of each class the thread shows for context besides the club's own. */
 export const THREAD_TOP = 3;
-
 
 export interface ThreadItem {
   /** The results item's key. */
@@ -80,7 +79,6 @@ function logOf(options: ThreadRunOptions): Logger {
   return defaultLog;
 }
 
-
 /** A thread name from the event (and race): one line, at most 100 characters. */
 export function threadName(eventName: string | null, raceLabel: string | null, language: Language): string {
   // Discord shows channel names as plain text: no markdown to escape, but bidi and control characters go.
@@ -90,7 +88,12 @@ export function threadName(eventName: string | null, raceLabel: string | null, l
 }
 
 /** The thread name of a results item. */
-export function resultsThreadName(list: ResultList, race: EventRace | null, raceIndex: number, language: Language): string {
+export function resultsThreadName(
+  list: ResultList,
+  race: EventRace | null,
+  raceIndex: number,
+  language: Language,
+): string {
   const name = list.event.event?.name ?? list.event.name ?? null;
   return threadName(name, race ? (race.name ?? String(raceIndex + 1)) : null, language);
 }
@@ -104,7 +107,10 @@ export function resultsThreadName(list: ResultList, race: EventRace | null, race
 export function threadPages(list: ResultList, ctx: RenderContext, organisationId: string): MessagePayload[] {
   const options = { organisationId, top: THREAD_TOP };
   const withSplits = renderClubResults(list, ctx, { ...options, splits: true, maxPages: THREAD_MAX_PAGES + 1 });
-  const pages = withSplits.length <= THREAD_MAX_PAGES ? withSplits : renderClubResults(list, ctx, { ...options, splits: false, maxPages: THREAD_MAX_PAGES });
+  const pages =
+    withSplits.length <= THREAD_MAX_PAGES
+      ? withSplits
+      : renderClubResults(list, ctx, { ...options, splits: false, maxPages: THREAD_MAX_PAGES });
   return pages.map((page) => ({ ...page, allowedMentions: { parse: [] } }));
 }
 
@@ -117,7 +123,10 @@ const pageKey = (itemKey: string, n: number): string => ledgerKey(itemKey, 'page
  * is about to be made (new, or begun and not recorded), so the thread follows the post whatever
  * happens in between. Posts made while threads were off get none.
  */
-export function intendThreads(options: Pick<ThreadRunOptions, 'guildId' | 'channelId' | 'postFeed' | 'ledger'>, items: ReadonlyArray<Pick<ThreadItem, 'itemKey' | 'name'>>): void {
+export function intendThreads(
+  options: Pick<ThreadRunOptions, 'guildId' | 'channelId' | 'postFeed' | 'ledger'>,
+  items: ReadonlyArray<Pick<ThreadItem, 'itemKey' | 'name'>>,
+): void {
   const { ledger, guildId } = options;
   for (const item of items) {
     const post = ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
@@ -182,19 +191,32 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           continue;
         }
         try {
-          opened = await target.startThread(options.channelId, post.messageId, { name: item.name, autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES });
+          opened = await target.startThread(options.channelId, post.messageId, {
+            name: item.name,
+            autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES,
+          });
         } catch (error) {
           const refusal = classifyRefusal(error);
           if (refusal?.kind === 'paused' && refusal.reason === 'forbidden') {
             const { code } = refusal;
             cannotOpen = { code };
-            log.warn('results thread not opened: Discord refused (the post stays; retried on a later run)', { guildId, channelId: options.channelId, itemKey: item.itemKey, code });
+            log.warn('results thread not opened: Discord refused (the post stays; retried on a later run)', {
+              guildId,
+              channelId: options.channelId,
+              itemKey: item.itemKey,
+              code,
+            });
             outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code });
           } else if (refusal !== null) {
             // The post or its channel is gone: the results feed posts it anew first.
             outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
           } else {
-            log.warn('results thread not opened', { guildId, channelId: options.channelId, itemKey: item.itemKey, error });
+            log.warn('results thread not opened', {
+              guildId,
+              channelId: options.channelId,
+              itemKey: item.itemKey,
+              error,
+            });
             outcomes.push({ itemKey: item.itemKey, kind: 'failed', error });
           }
           continue;
@@ -204,7 +226,12 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
         // A thread opened now holds none of the pages recorded before (in a thread since deleted, or
         // under a post since made anew): they are posted afresh, each still exactly once.
         for (const row of rowsOfPages(item.itemKey)) {
-          ledger.intend({ guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey }, opened.threadId, row.contentHash, newNonce());
+          ledger.intend(
+            { guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey },
+            opened.threadId,
+            row.contentHash,
+            newNonce(),
+          );
         }
         pageRows = null;
         thread = ledger.get(threadRef)!;
@@ -222,7 +249,12 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
       for (let n = 1; n <= count; n += 1) {
         const payload = pages[n - 1] ?? removedPage(options.language);
         const outcome = await poster.publish({
-          guildId, feed: RESULTS_THREADS_FEED, itemKey: pageKey(item.itemKey, n), channelId: threadId, payload, contentHash: contentHash(payload),
+          guildId,
+          feed: RESULTS_THREADS_FEED,
+          itemKey: pageKey(item.itemKey, n),
+          channelId: threadId,
+          payload,
+          contentHash: contentHash(payload),
         });
         pageOutcomes.push(outcome.kind);
         if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
@@ -231,13 +263,24 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           stopped = { itemKey: item.itemKey, kind: 'waiting' };
         } else if (outcome.kind === 'paused') {
           cannotPost = { code: outcome.code };
-          log.warn('results thread not updated: Discord refused (the post stays; retried on a later run)', { guildId, threadId, itemKey: item.itemKey, code: outcome.code });
+          log.warn('results thread not updated: Discord refused (the post stays; retried on a later run)', {
+            guildId,
+            threadId,
+            itemKey: item.itemKey,
+            code: outcome.code,
+          });
           stopped = { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
         } else if (outcome.kind === 'busy') {
           // Another process is posting this page: the rest follows on a later run, in order.
           stopped = { itemKey: item.itemKey, kind: 'waiting' };
         } else if (outcome.kind === 'failed') {
-          log.warn('results thread page not posted', { guildId, threadId, itemKey: item.itemKey, page: n, error: outcome.error });
+          log.warn('results thread page not posted', {
+            guildId,
+            threadId,
+            itemKey: item.itemKey,
+            page: n,
+            error: outcome.error,
+          });
           stopped = { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
         }
         // Pages stay in order: after a failure the rest waits for the next run.
@@ -245,7 +288,14 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
       }
       pageRows = null;
       if (stopped) outcomes.push(stopped);
-      else if (opened) outcomes.push({ itemKey: item.itemKey, kind: 'opened', threadId, created: opened.created, pages: pageOutcomes });
+      else if (opened)
+        outcomes.push({
+          itemKey: item.itemKey,
+          kind: 'opened',
+          threadId,
+          created: opened.created,
+          pages: pageOutcomes,
+        });
       else outcomes.push({ itemKey: item.itemKey, kind: 'synced', threadId, pages: pageOutcomes });
     } finally {
       ledger.release(threadRef);

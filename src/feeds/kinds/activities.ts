@@ -7,11 +7,17 @@
 import type { EventorClient } from '../../eventor/client.js';
 import type { Activity } from '../../eventor/model.js';
 import { t } from '../../i18n/index.js';
-import { discordTimestamp, escapeName, renderActivity, type MessagePayload, type RenderContext } from '../../render/index.js';
+import {
+  discordTimestamp,
+  escapeName,
+  type MessagePayload,
+  type RenderContext,
+  renderActivity,
+} from '../../render/index.js';
 import { hourly } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
-import { channelFeed, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
+import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
 import { DAY, queryDay } from './club-lists.js';
 
 export const ACTIVITIES_FEED = 'activities' as const;
@@ -26,11 +32,19 @@ export interface ActivityItem extends ContentItem {
 }
 
 /** The feed's items: the activities visible now that have not started, by start time: pure. */
-export function activityItems(activities: readonly Activity[], ctx: RenderContext, roleId: string | null = null): ActivityItem[] {
+export function activityItems(
+  activities: readonly Activity[],
+  ctx: RenderContext,
+  roleId: string | null = null,
+): ActivityItem[] {
   const now = ctx.now.getTime();
   const shown = activities
     .filter((a) => a.startTime !== null && Date.parse(a.startTime) > now)
-    .filter((a) => (a.visibleFrom === null || Date.parse(a.visibleFrom) <= now) && (a.visibleTo === null || Date.parse(a.visibleTo) > now))
+    .filter(
+      (a) =>
+        (a.visibleFrom === null || Date.parse(a.visibleFrom) <= now) &&
+        (a.visibleTo === null || Date.parse(a.visibleTo) > now),
+    )
     .sort((a, b) => a.startTime!.localeCompare(b.startTime!) || a.id.localeCompare(b.id));
   return shown.flatMap((activity) => {
     const card = renderActivity(activity, ctx);
@@ -38,24 +52,55 @@ export function activityItems(activities: readonly Activity[], ctx: RenderContex
     const lines = [t(ctx.language, 'feedpost.activity.content', { name })];
     const deadline = activity.registrationDeadline ? Date.parse(activity.registrationDeadline) : null;
     if (deadline !== null && deadline > now) {
-      lines.push(t(ctx.language, 'feedpost.activity.deadline', { when: `${discordTimestamp(activity.registrationDeadline!, 'f')} (${discordTimestamp(activity.registrationDeadline!, 'R')})` }));
+      lines.push(
+        t(ctx.language, 'feedpost.activity.deadline', {
+          when: `${discordTimestamp(activity.registrationDeadline!, 'f')} (${discordTimestamp(activity.registrationDeadline!, 'R')})`,
+        }),
+      );
     }
     const payload = withRoleMention({ ...card, content: lines.join('\n') }, roleId);
-    const items: ActivityItem[] = [{ itemKey: ledgerKey(ACTIVITIES_FEED, activity.id), activityId: activity.id, payload, contentHash: contentHash(payload) }];
+    const items: ActivityItem[] = [
+      {
+        itemKey: ledgerKey(ACTIVITIES_FEED, activity.id),
+        activityId: activity.id,
+        payload,
+        contentHash: contentHash(payload),
+      },
+    ];
     // The last day before registration closes: one reminder (edited as registrations come in).
     if (deadline !== null && now < deadline && now >= deadline - ACTIVITY_DEADLINE_LEAD_MS) {
-      const last = [t(ctx.language, 'feedpost.activity.lastDay', { name, when: discordTimestamp(activity.registrationDeadline!, 'R') })];
-      if (activity.registrationCount !== null) last.push(t(ctx.language, 'feedpost.activity.registered', { count: activity.registrationCount }));
+      const last = [
+        t(ctx.language, 'feedpost.activity.lastDay', {
+          name,
+          when: discordTimestamp(activity.registrationDeadline!, 'R'),
+        }),
+      ];
+      if (activity.registrationCount !== null)
+        last.push(t(ctx.language, 'feedpost.activity.registered', { count: activity.registrationCount }));
       const reminder = withRoleMention({ ...card, content: last.join('\n') }, roleId);
-      items.push({ itemKey: ledgerKey(ACTIVITIES_FEED, activity.id, 'deadline'), activityId: activity.id, payload: reminder, contentHash: contentHash(reminder) });
+      items.push({
+        itemKey: ledgerKey(ACTIVITIES_FEED, activity.id, 'deadline'),
+        activityId: activity.id,
+        payload: reminder,
+        contentHash: contentHash(reminder),
+      });
     }
     return items;
   });
 }
 
 /** The club's activities starting from now to the window's end, with their registration counts. */
-export function fetchClubActivities(client: EventorClient, organisationId: string, now: Date, windowDays = ACTIVITIES_WINDOW_DAYS): Promise<Activity[]> {
-  return client.activities({ organisationId, from: queryDay(now.getTime()), to: queryDay(now.getTime() + windowDays * DAY) });
+export function fetchClubActivities(
+  client: EventorClient,
+  organisationId: string,
+  now: Date,
+  windowDays = ACTIVITIES_WINDOW_DAYS,
+): Promise<Activity[]> {
+  return client.activities({
+    organisationId,
+    from: queryDay(now.getTime()),
+    to: queryDay(now.getTime() + windowDays * DAY),
+  });
 }
 
 function fetchForRun(options: FeedRunOptions): Promise<Activity[]> {
@@ -83,5 +128,10 @@ export async function latestActivity(ctx: PreviewContext): Promise<MessagePayloa
 
 /** Club activities: hourly. */
 export const activitiesFeed = channelFeed({
-  name: ACTIVITIES_FEED, cadence: hourly, fetch: fetchForRun, items: itemsForRun, deliver, latest: latestActivity,
+  name: ACTIVITIES_FEED,
+  cadence: hourly,
+  fetch: fetchForRun,
+  items: itemsForRun,
+  deliver,
+  latest: latestActivity,
 });

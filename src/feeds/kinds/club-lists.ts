@@ -3,8 +3,8 @@
  * (skipping an event Eventor cannot give), events in start order, and Eventor's query days.
  */
 import type { EventorClient } from '../../eventor/client.js';
-import type { Event } from '../../eventor/model.js';
 import { InvalidResponse, NotFound } from '../../eventor/errors.js';
+import type { Event } from '../../eventor/model.js';
 import type { Logger } from '../../log/logger.js';
 import { queryDay } from '../../time/days.js';
 
@@ -13,8 +13,17 @@ export { millisecondsInDay as DAY } from 'date-fns/constants';
 export { queryDay };
 
 /** Event ids with at least one entry from the club among events starting in [from, to]. */
-export async function eventsWithClubEntries(client: EventorClient, organisationId: string, fromMs: number, toMs: number): Promise<Set<string>> {
-  const entries = await client.entries({ organisationIds: [organisationId], fromEventDate: queryDay(fromMs), toEventDate: queryDay(toMs) });
+export async function eventsWithClubEntries(
+  client: EventorClient,
+  organisationId: string,
+  fromMs: number,
+  toMs: number,
+): Promise<Set<string>> {
+  const entries = await client.entries({
+    organisationIds: [organisationId],
+    fromEventDate: queryDay(fromMs),
+    toEventDate: queryDay(toMs),
+  });
   const ids = new Set<string>();
   for (const entry of entries) {
     const id = entry.event.id ?? entry.event.event?.id ?? null;
@@ -28,7 +37,12 @@ export async function eventsWithClubEntries(client: EventorClient, organisationI
  * no longer has, is left out (and logged) so it does not hold back every other event's post;
  * anything else (an outage, a refused key) fails the run for the scheduler to handle.
  */
-export async function listsPerEvent<T>(events: readonly Event[], fetch: (event: Event) => Promise<T | null>, log: Logger | undefined, what: string): Promise<T[]> {
+export async function listsPerEvent<T>(
+  events: readonly Event[],
+  fetch: (event: Event) => Promise<T | null>,
+  log: Logger | undefined,
+  what: string,
+): Promise<T[]> {
   const lists: T[] = [];
   for (const event of events) {
     let list: T | null;

@@ -9,16 +9,24 @@
  * the cursor by an hour, so changes Eventor stamps a little late are not missed; the content hashes
  * keep the overlap from posting anything twice.
  */
+
+import { clubArea } from '../../app/club.js';
 import type { EventorClient } from '../../eventor/client.js';
 import type { Event } from '../../eventor/model.js';
-import { clubArea } from '../../app/club.js';
 import { t } from '../../i18n/index.js';
-import { escapeName, renderEventCard, type MessagePayload, type RenderContext } from '../../render/index.js';
+import { escapeName, type MessagePayload, type RenderContext, renderEventCard } from '../../render/index.js';
 import { hourly } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import type { ItemRef } from '../delivery/ledger.js';
-import { publishItems, withRoleMention, type ContentItem } from '../delivery/publish.js';
-import { channelFeed, feedOptions, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import { type ContentItem, publishItems, withRoleMention } from '../delivery/publish.js';
+import {
+  channelFeed,
+  type FeedRun,
+  type FeedRunOptions,
+  feedOptions,
+  type PreviewContext,
+  renderContext,
+} from '../feed.js';
 import { byStart, DAY, queryDay } from './club-lists.js';
 
 export const EVENTS_FEED = 'events' as const;
@@ -48,9 +56,17 @@ export function eventItems(events: readonly Event[], ctx: RenderContext, roleId:
     const cancelled = event.status === 'canceled';
     const name = escapeName(event.name);
     const card = renderEventCard(event, {}, ctx);
-    const content = cancelled ? `❌ ${t(ctx.language, 'feedpost.events.cancelled', { event: name })}` : t(ctx.language, 'feedpost.events.content', { event: name });
+    const content = cancelled
+      ? `❌ ${t(ctx.language, 'feedpost.events.cancelled', { event: name })}`
+      : t(ctx.language, 'feedpost.events.content', { event: name });
     const payload = withRoleMention({ ...card, content }, roleId);
-    items.push({ itemKey: ledgerKey(EVENTS_FEED, event.id), eventId: event.id, cancelled, payload, contentHash: contentHash(payload) });
+    items.push({
+      itemKey: ledgerKey(EVENTS_FEED, event.id),
+      eventId: event.id,
+      cancelled,
+      payload,
+      contentHash: contentHash(payload),
+    });
   }
   return items;
 }
@@ -59,17 +75,26 @@ export function eventItems(events: readonly Event[], ctx: RenderContext, roleId:
  * The events of interest modified in [fromMs, toMs]: the club's and its district's, and those of the
  * chosen classifications; only those not yet over and within the horizon.
  */
-export async function fetchChangedEvents(client: EventorClient, organisationId: string, classificationIds: readonly string[], fromMs: number, now: Date): Promise<Event[]> {
+export async function fetchChangedEvents(
+  client: EventorClient,
+  organisationId: string,
+  classificationIds: readonly string[],
+  fromMs: number,
+  now: Date,
+): Promise<Event[]> {
   const t0 = now.getTime();
   const window = {
-    fromDate: queryDay(t0 - DAY), toDate: queryDay(t0 + EVENTS_HORIZON_DAYS * DAY),
-    fromModifyDate: queryTime(fromMs), toModifyDate: queryTime(t0),
+    fromDate: queryDay(t0 - DAY),
+    toDate: queryDay(t0 + EVENTS_HORIZON_DAYS * DAY),
+    fromModifyDate: queryTime(fromMs),
+    toModifyDate: queryTime(t0),
     includeEntryBreaks: true,
   };
   const home = (await clubArea(client, organisationId)).ids;
   // A copy: the client's answers are frozen and shared with every other caller.
   const found = [...(await client.events({ ...window, organisationIds: home }))];
-  if (classificationIds.length > 0) found.push(...await client.events({ ...window, classificationIds: [...classificationIds] }));
+  if (classificationIds.length > 0)
+    found.push(...(await client.events({ ...window, classificationIds: [...classificationIds] })));
   return found;
 }
 
@@ -92,10 +117,21 @@ export async function fetchEventsForRun(options: FeedRunOptions): Promise<Events
   const nowMs = options.now.getTime();
   const stored = ledger.get({ guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY })?.contentHash;
   const cursor = stored && !Number.isNaN(Date.parse(stored)) ? Date.parse(stored) : nowMs;
-  const fetched = await fetchChangedEvents(options.client, options.organisationId, feedOptions(options).classificationIds, Math.min(cursor, nowMs) - EVENTS_OVERLAP_MS, options.now);
+  const fetched = await fetchChangedEvents(
+    options.client,
+    options.organisationId,
+    feedOptions(options).classificationIds,
+    Math.min(cursor, nowMs) - EVENTS_OVERLAP_MS,
+    options.now,
+  );
   // The overlap reaches back before the feed started: what changed then is history, not news.
   const startedAt = Date.parse(ledger.feedStartedAt(guildId, EVENTS_FEED)!);
-  const events = fetched.filter((e) => e.modifiedAt === null || Date.parse(e.modifiedAt) > startedAt || ledger.get({ guildId, feed: EVENTS_FEED, itemKey: ledgerKey(EVENTS_FEED, e.id) }) !== null);
+  const events = fetched.filter(
+    (e) =>
+      e.modifiedAt === null ||
+      Date.parse(e.modifiedAt) > startedAt ||
+      ledger.get({ guildId, feed: EVENTS_FEED, itemKey: ledgerKey(EVENTS_FEED, e.id) }) !== null,
+  );
   return { firstRun: false, events, cursor };
 }
 
@@ -104,10 +140,19 @@ function itemsForRun(found: EventsFetch, options: FeedRunOptions): EventItem[] {
 }
 
 /** The changed events go to the channel, then the cursor moves past them (the first run only sets the cursor to now). */
-export async function deliverEvents(items: readonly EventItem[], found: EventsFetch, options: FeedRunOptions): Promise<FeedRun> {
+export async function deliverEvents(
+  items: readonly EventItem[],
+  found: EventsFetch,
+  options: FeedRunOptions,
+): Promise<FeedRun> {
   const { ledger, guildId } = options;
   if (found.firstRun) {
-    return publishItems(options, EVENTS_FEED, [], [{ itemKey: EVENTS_CURSOR_KEY, contentHash: options.now.toISOString() }]);
+    return publishItems(
+      options,
+      EVENTS_FEED,
+      [],
+      [{ itemKey: EVENTS_CURSOR_KEY, contentHash: options.now.toISOString() }],
+    );
   }
   const { events, cursor } = found;
   const cursorRef: ItemRef = { guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY };
@@ -117,7 +162,10 @@ export async function deliverEvents(items: readonly EventItem[], found: EventsFe
   const seen = latestModified(events);
   const latest = seen === null ? null : Math.min(seen, options.now.getTime());
   if (done && latest !== null && latest > cursor) {
-    if (ledger.get(cursorRef) === null) ledger.seed(guildId, EVENTS_FEED, options.channelId, [{ itemKey: EVENTS_CURSOR_KEY, contentHash: new Date(latest).toISOString() }]);
+    if (ledger.get(cursorRef) === null)
+      ledger.seed(guildId, EVENTS_FEED, options.channelId, [
+        { itemKey: EVENTS_CURSOR_KEY, contentHash: new Date(latest).toISOString() },
+      ]);
     else ledger.updateHash(cursorRef, new Date(latest).toISOString());
   }
   return run;
@@ -134,12 +182,23 @@ export const EVENTS_TEST_LOOKBACK_DAYS = 30;
 
 /** For `/feeds test`: the most recently changed upcoming event of the club or its district. */
 export async function latestEvent(ctx: PreviewContext): Promise<MessagePayload | null> {
-  const events = await fetchChangedEvents(ctx.client, ctx.organisationId, [], ctx.now.getTime() - EVENTS_TEST_LOOKBACK_DAYS * DAY, ctx.now);
+  const events = await fetchChangedEvents(
+    ctx.client,
+    ctx.organisationId,
+    [],
+    ctx.now.getTime() - EVENTS_TEST_LOOKBACK_DAYS * DAY,
+    ctx.now,
+  );
   const newest = [...events].sort((a, b) => (b.modifiedAt ?? '').localeCompare(a.modifiedAt ?? ''))[0];
-  return newest ? eventItems([newest], renderContext(ctx))[0]?.payload ?? null : null;
+  return newest ? (eventItems([newest], renderContext(ctx))[0]?.payload ?? null) : null;
 }
 
 /** New events: hourly. */
 export const eventsFeed = channelFeed({
-  name: EVENTS_FEED, cadence: hourly, fetch: fetchEventsForRun, items: itemsForRun, deliver: deliverEvents, latest: latestEvent,
+  name: EVENTS_FEED,
+  cadence: hourly,
+  fetch: fetchEventsForRun,
+  items: itemsForRun,
+  deliver: deliverEvents,
+  latest: latestEvent,
 });

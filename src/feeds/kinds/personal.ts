@@ -13,25 +13,31 @@
  * is looked up in the server (`MembershipCheck`): someone who left gets nothing and is forgotten
  * there. It follows the results feed's quiet hours (nobody wants a DM at 3 a.m. either) and cadence.
  */
-import { DiscordAPIError, Routes, type APIChannel, type Client } from 'discord.js';
+import { type APIChannel, type Client, DiscordAPIError, Routes } from 'discord.js';
 import type { EventorClient } from '../../eventor/client.js';
 import type { ResultList, StartList } from '../../eventor/model.js';
-import { languageFor, type Language } from '../../i18n/index.js';
+import { type Language, languageFor } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
-import { renderResultDms, renderStartDms, type PersonalDm, type PersonalRenderOptions } from '../../render/dms.js';
+import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../render/dms.js';
 import type { MessagePayload, RenderContext } from '../../render/index.js';
 import type { Store } from '../../store/store.js';
 import { raceDayCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import type { Ledger } from '../delivery/ledger.js';
-import { Poster, type PostOutcome, type PosterHooks, type PostTarget } from '../delivery/poster.js';
+import { Poster, type PosterHooks, type PostOutcome, type PostTarget } from '../delivery/poster.js';
 import type { Feed, FeedContext, MembershipCheck } from '../feed.js';
-import { MEMBER_DMS_NAMESPACE, personalFeed, SubscriptionStore, type NotifyKind, type NotifyPause } from '../subscriptions.js';
+import {
+  MEMBER_DMS_NAMESPACE,
+  type NotifyKind,
+  type NotifyPause,
+  personalFeed,
+  SubscriptionStore,
+} from '../subscriptions.js';
 import { fetchClubResults, RESULTS_FEED, RESULTS_LOOKBACK_DAYS } from './results.js';
 import { fetchClubStartLists, STARTLISTS_WINDOW_DAYS } from './startlists.js';
 
+export type { MemberStatus, MembershipCheck } from '../feed.js';
 export { personalFeed } from '../subscriptions.js';
-export type { MembershipCheck, MemberStatus } from '../feed.js';
 
 export interface PersonalItem {
   itemKey: string;
@@ -44,7 +50,10 @@ export interface PersonalItem {
 
 function itemOf(kind: 'start' | 'result', dm: PersonalDm, followSeeded: boolean): PersonalItem {
   return {
-    itemKey: ledgerKey(kind, dm.eventId, dm.race), eventId: dm.eventId, payload: dm.payload, contentHash: contentHash(dm.payload),
+    itemKey: ledgerKey(kind, dm.eventId, dm.race),
+    eventId: dm.eventId,
+    payload: dm.payload,
+    contentHash: contentHash(dm.payload),
     ...(followSeeded ? { followSeeded } : {}),
   };
 }
@@ -53,12 +62,20 @@ function itemOf(kind: 'start' | 'result', dm: PersonalDm, followSeeded: boolean)
  * The DMs "your start time is out" for one linked person, keyed `start:<eventId>:<race>`. Only
  * races still to come get a DM, so a moved start time is always news: followed even when seeded.
  */
-export function personalStartItems(lists: readonly StartList[], ctx: RenderContext, options: PersonalRenderOptions): PersonalItem[] {
+export function personalStartItems(
+  lists: readonly StartList[],
+  ctx: RenderContext,
+  options: PersonalRenderOptions,
+): PersonalItem[] {
   return renderStartDms(lists, ctx, options).map((dm) => itemOf('start', dm, true));
 }
 
 /** The DMs "your result is in" for one linked person, keyed `result:<eventId>:<race>`. */
-export function personalResultItems(lists: readonly ResultList[], ctx: RenderContext, options: PersonalRenderOptions): PersonalItem[] {
+export function personalResultItems(
+  lists: readonly ResultList[],
+  ctx: RenderContext,
+  options: PersonalRenderOptions,
+): PersonalItem[] {
   return renderResultDms(lists, ctx, options).map((dm) => itemOf('result', dm, false));
 }
 
@@ -157,38 +174,72 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
     const wanted: Wanted[] = [];
     for (const kind of ['starts', 'results'] as const) {
       if (!sub[kind]) continue;
-      for (const person of persons) wanted.push({ kind, personId: person.personId, own: person.isDefault, feed: personalFeed(sub.userId, kind, person.personId) });
+      for (const person of persons)
+        wanted.push({
+          kind,
+          personId: person.personId,
+          own: person.isDefault,
+          feed: personalFeed(sub.userId, kind, person.personId),
+        });
     }
     // A person unlinked since: their DMs' ledger goes, so a later link starts afresh.
     const keep = new Set(wanted.map((w) => w.feed));
-    for (const feed of subscriptions.personalFeeds(guildId, sub.userId)) if (!keep.has(feed)) subscriptions.dropFeed(guildId, feed);
+    for (const feed of subscriptions.personalFeeds(guildId, sub.userId))
+      if (!keep.has(feed)) subscriptions.dropFeed(guildId, feed);
     if (wanted.length > 0) plans.push({ userId: sub.userId, locale: sub.locale, wanted });
   }
-  const server = options.discord.guilds.cache.get(guildId)?.name ?? options.store.guildSettings(guildId)?.organisationName ?? null;
+  const server =
+    options.discord.guilds.cache.get(guildId)?.name ?? options.store.guildSettings(guildId)?.organisationName ?? null;
   if (plans.length === 0) return { plans, startLists: [], resultLists: [], server };
 
   const all = plans.flatMap((p) => p.wanted);
-  const starting = (kind: NotifyKind): boolean => all.some((w) => w.kind === kind && ledger.feedStartedAt(guildId, w.feed) === null);
+  const starting = (kind: NotifyKind): boolean =>
+    all.some((w) => w.kind === kind && ledger.feedStartedAt(guildId, w.feed) === null);
   // A feed that starts now needs the whole window, or an older item would seem new on the next full run.
   let startLists: StartList[] = [];
   if (all.some((w) => w.kind === 'starts')) {
-    startLists = await fetchClubStartLists(options.client, options.organisationId, now, STARTLISTS_WINDOW_DAYS, options.full === false && !starting('starts'), options.log);
+    startLists = await fetchClubStartLists(
+      options.client,
+      options.organisationId,
+      now,
+      STARTLISTS_WINDOW_DAYS,
+      options.full === false && !starting('starts'),
+      options.log,
+    );
   }
   let resultLists: ResultList[] = [];
   if (all.some((w) => w.kind === 'results')) {
-    resultLists = await fetchClubResults(options.client, options.organisationId, now, RESULTS_LOOKBACK_DAYS, options.full === false && !starting('results'), options.log);
+    resultLists = await fetchClubResults(
+      options.client,
+      options.organisationId,
+      now,
+      RESULTS_LOOKBACK_DAYS,
+      options.full === false && !starting('results'),
+      options.log,
+    );
   }
   return { plans, startLists, resultLists, server };
 }
 
 /** Pure: every DM the lists make for every member who wants it, in the member's language. */
-export function personalItems(data: PersonalFetch, options: Pick<PersonalRunOptions, 'client' | 'now' | 'timeZone'>): PersonalDmItem[] {
+export function personalItems(
+  data: PersonalFetch,
+  options: Pick<PersonalRunOptions, 'client' | 'now' | 'timeZone'>,
+): PersonalDmItem[] {
   const items: PersonalDmItem[] = [];
   for (const plan of data.plans) {
-    const ctx: RenderContext = { language: languageFor(plan.locale), timeZone: options.timeZone, now: options.now, webUrl: options.client.instance.webUrl };
+    const ctx: RenderContext = {
+      language: languageFor(plan.locale),
+      timeZone: options.timeZone,
+      now: options.now,
+      webUrl: options.client.instance.webUrl,
+    };
     for (const want of plan.wanted) {
       const render = { personId: want.personId, own: want.own, server: data.server };
-      const made = want.kind === 'starts' ? personalStartItems(data.startLists, ctx, render) : personalResultItems(data.resultLists, ctx, render);
+      const made =
+        want.kind === 'starts'
+          ? personalStartItems(data.startLists, ctx, render)
+          : personalResultItems(data.resultLists, ctx, render);
       for (const item of made) items.push({ ...item, userId: plan.userId, feed: want.feed });
     }
   }
@@ -200,14 +251,30 @@ export function personalItems(data: PersonalFetch, options: Pick<PersonalRunOpti
  * retries until they turn DMs on again); other Discord failures leave the member for the next run.
  * Members never hold each other up.
  */
-export async function deliverPersonal(items: readonly PersonalDmItem[], { plans }: PersonalFetch, options: PersonalRunOptions): Promise<PersonalRun> {
+export async function deliverPersonal(
+  items: readonly PersonalDmItem[],
+  { plans }: PersonalFetch,
+  options: PersonalRunOptions,
+): Promise<PersonalRun> {
   const { ledger, now } = options;
-  const run: PersonalRun = { members: plans.length, seeded: [], outcomes: [], paused: [], failed: [], left: [], unconfirmed: [] };
+  const run: PersonalRun = {
+    members: plans.length,
+    seeded: [],
+    outcomes: [],
+    paused: [],
+    failed: [],
+    left: [],
+    unconfirmed: [],
+  };
   if (plans.length === 0) return run;
   const subscriptions = new SubscriptionStore(options.store, () => now);
   const poster = new Poster(ledger, options.target, options.hooks);
   for (const plan of plans) {
-    await runMember(plan, items.filter((item) => item.userId === plan.userId), { options, subscriptions, poster, ledger, run });
+    await runMember(
+      plan,
+      items.filter((item) => item.userId === plan.userId),
+      { options, subscriptions, poster, ledger, run },
+    );
   }
   return run;
 }
@@ -226,7 +293,11 @@ interface MemberRun {
   run: PersonalRun;
 }
 
-async function runMember({ userId, wanted }: Plan, memberItems: readonly PersonalDmItem[], m: MemberRun): Promise<void> {
+async function runMember(
+  { userId, wanted }: Plan,
+  memberItems: readonly PersonalDmItem[],
+  m: MemberRun,
+): Promise<void> {
   const { options, subscriptions, run } = m;
   const { guildId } = options;
   // Read again: the member may have used /notify or /forget-me while Eventor was answering.
@@ -266,7 +337,11 @@ async function runMember({ userId, wanted }: Plan, memberItems: readonly Persona
           pauseMember(m, userId, 'dm-unavailable', error.code);
         } else {
           run.failed.push({ userId, error });
-          options.log?.warn('could not open a member\'s DM channel; trying again on the next run', { guildId, userId, error });
+          options.log?.warn("could not open a member's DM channel; trying again on the next run", {
+            guildId,
+            userId,
+            error,
+          });
         }
         return;
       }
@@ -278,7 +353,8 @@ async function runMember({ userId, wanted }: Plan, memberItems: readonly Persona
       // server would send (new, or a followed item that changed) but the other server sent (or is
       // sending, and edits) is recorded here as accounted for.
       const row = m.ledger.get(ref);
-      const wouldSend = row === null || (row.state === 'seeded' && item.followSeeded === true && row.contentHash !== item.contentHash);
+      const wouldSend =
+        row === null || (row.state === 'seeded' && item.followSeeded === true && row.contentHash !== item.contentHash);
       if (wouldSend && m.ledger.postedElsewhere(ref)) {
         if (row === null) m.ledger.seed(guildId, want.feed, channelId, [item]);
         else m.ledger.updateHash(ref, item.contentHash);
@@ -286,7 +362,12 @@ async function runMember({ userId, wanted }: Plan, memberItems: readonly Persona
         continue;
       }
       const outcome = await m.poster.publish({
-        guildId, feed: want.feed, itemKey: item.itemKey, channelId, payload: item.payload, contentHash: item.contentHash,
+        guildId,
+        feed: want.feed,
+        itemKey: item.itemKey,
+        channelId,
+        payload: item.payload,
+        contentHash: item.contentHash,
         ...(item.followSeeded ? { followSeeded: true } : {}),
       });
       run.outcomes.push({ userId, feed: want.feed, itemKey: item.itemKey, outcome });
@@ -298,7 +379,11 @@ async function runMember({ userId, wanted }: Plan, memberItems: readonly Persona
       }
       if (outcome.kind === 'failed') {
         run.failed.push({ userId, error: outcome.error });
-        options.log?.warn('a personal DM failed; trying again on the next run', { guildId, userId, error: outcome.error });
+        options.log?.warn('a personal DM failed; trying again on the next run', {
+          guildId,
+          userId,
+          error: outcome.error,
+        });
         return;
       }
     }
@@ -315,8 +400,18 @@ function pauseMember(m: MemberRun, userId: string, reason: NotifyPause, code: nu
 
 function personalRunOptions(ctx: FeedContext): PersonalRunOptions {
   return {
-    guildId: ctx.guildId, client: ctx.client, organisationId: ctx.organisationId, ledger: ctx.ledger, target: ctx.target, now: ctx.now,
-    language: ctx.language, timeZone: ctx.timeZone, full: ctx.full, store: ctx.store, discord: ctx.discord, log: ctx.log,
+    guildId: ctx.guildId,
+    client: ctx.client,
+    organisationId: ctx.organisationId,
+    ledger: ctx.ledger,
+    target: ctx.target,
+    now: ctx.now,
+    language: ctx.language,
+    timeZone: ctx.timeZone,
+    full: ctx.full,
+    store: ctx.store,
+    discord: ctx.discord,
+    log: ctx.log,
     ...(ctx.membership ? { membership: ctx.membership } : {}),
   };
 }

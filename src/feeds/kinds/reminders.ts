@@ -10,15 +10,30 @@
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { clubArea } from '../../app/club.js';
-import { loginButton } from '../../render/login-button.js';
 import type { EventorClient } from '../../eventor/client.js';
 import type { Event } from '../../eventor/model.js';
 import { t } from '../../i18n/index.js';
-import { discordTimestamp, escapeName, eventUrl, fitPayload, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
+import {
+  discordTimestamp,
+  escapeName,
+  eventUrl,
+  fitPayload,
+  type MessagePayload,
+  type RenderContext,
+  truncate,
+} from '../../render/index.js';
+import { loginButton } from '../../render/login-button.js';
 import { hourly } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
-import { channelFeed, feedOptions, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
+import {
+  channelFeed,
+  type FeedRun,
+  type FeedRunOptions,
+  feedOptions,
+  type PreviewContext,
+  renderContext,
+} from '../feed.js';
 import type { FeedOptions } from '../settings.js';
 import { byStart, DAY, eventsWithClubEntries, queryDay } from './club-lists.js';
 
@@ -34,7 +49,10 @@ export interface ReminderItem extends ContentItem {
 }
 
 /** A reminder's deadline and lead times: the ordinary deadline with every lead, late ones with the shortest. */
-function schedule(event: Event, options: Pick<FeedOptions, 'leadDays' | 'lateEntry'>): Array<{ deadline: string; late: boolean; leads: number[] }> {
+function schedule(
+  event: Event,
+  options: Pick<FeedOptions, 'leadDays' | 'lateEntry'>,
+): Array<{ deadline: string; late: boolean; leads: number[] }> {
   const leads = [...new Set(options.leadDays)].filter((d) => d > 0).sort((a, b) => b - a);
   if (leads.length === 0) return [];
   const [ordinary, ...late] = event.entryDeadlines;
@@ -49,8 +67,11 @@ function schedule(event: Event, options: Pick<FeedOptions, 'leadDays' | 'lateEnt
  * from the club have entered each event (absent: none).
  */
 export function reminderItems(
-  events: readonly Event[], counts: ReadonlyMap<string, number>, ctx: RenderContext,
-  options: Pick<FeedOptions, 'leadDays' | 'lateEntry'>, roleId: string | null = null,
+  events: readonly Event[],
+  counts: ReadonlyMap<string, number>,
+  ctx: RenderContext,
+  options: Pick<FeedOptions, 'leadDays' | 'lateEntry'>,
+  roleId: string | null = null,
 ): ReminderItem[] {
   const now = ctx.now.getTime();
   const items: ReminderItem[] = [];
@@ -59,11 +80,21 @@ export function reminderItems(
     for (const { deadline, late, leads } of schedule(event, options)) {
       const at = Date.parse(deadline);
       if (!(now < at)) continue;
-      const index = leads.findIndex((lead, i) => now >= at - lead * DAY && (i + 1 >= leads.length || now < at - leads[i + 1]! * DAY));
+      const index = leads.findIndex(
+        (lead, i) => now >= at - lead * DAY && (i + 1 >= leads.length || now < at - leads[i + 1]! * DAY),
+      );
       if (index < 0) continue;
       const leadDays = leads[index]!;
       const payload = withRoleMention(reminderPayload(event, deadline, late, counts.get(event.id) ?? 0, ctx), roleId);
-      items.push({ itemKey: ledgerKey(REMINDERS_FEED, event.id, deadline, leadDays), eventId: event.id, deadline, leadDays, late, payload, contentHash: contentHash(payload) });
+      items.push({
+        itemKey: ledgerKey(REMINDERS_FEED, event.id, deadline, leadDays),
+        eventId: event.id,
+        deadline,
+        leadDays,
+        late,
+        payload,
+        contentHash: contentHash(payload),
+      });
     }
   }
   return items;
@@ -74,41 +105,64 @@ function countText(count: number, ctx: RenderContext): string {
   return t(ctx.language, 'feedpost.reminder.count', { count });
 }
 
-export function reminderPayload(event: Event, deadline: string, late: boolean, count: number, ctx: RenderContext): MessagePayload {
+export function reminderPayload(
+  event: Event,
+  deadline: string,
+  late: boolean,
+  count: number,
+  ctx: RenderContext,
+): MessagePayload {
   const { language } = ctx;
   const name = escapeName(event.name);
   const when = discordTimestamp(deadline, 'R');
   const url = eventUrl(ctx, event.id);
   const payload = fitPayload({
     content: t(language, late ? 'feedpost.reminder.contentLate' : 'feedpost.reminder.content', { event: name, when }),
-    embeds: [{
-      title: truncate(t(language, late ? 'feedpost.reminder.titleLate' : 'feedpost.reminder.title', { event: name }), 256),
-      url,
-      color: 0xe67e22,
-      description: [
-        t(language, 'feedpost.reminder.deadline', { when, date: discordTimestamp(deadline, 'f') }),
-        countText(count, ctx),
-        t(language, 'feedpost.reminder.hint'),
-      ].join('\n'),
-      ...(event.start ? { timestamp: event.start } : {}),
-    }],
-    components: [{
-      type: ComponentType.ActionRow,
-      components: [
-        loginButton(language),
-        { type: ComponentType.Button, style: ButtonStyle.Link, label: 'Eventor', url },
-      ],
-    }],
+    embeds: [
+      {
+        title: truncate(
+          t(language, late ? 'feedpost.reminder.titleLate' : 'feedpost.reminder.title', { event: name }),
+          256,
+        ),
+        url,
+        color: 0xe67e22,
+        description: [
+          t(language, 'feedpost.reminder.deadline', { when, date: discordTimestamp(deadline, 'f') }),
+          countText(count, ctx),
+          t(language, 'feedpost.reminder.hint'),
+        ].join('\n'),
+        ...(event.start ? { timestamp: event.start } : {}),
+      },
+    ],
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          loginButton(language),
+          { type: ComponentType.Button, style: ButtonStyle.Link, label: 'Eventor', url },
+        ],
+      },
+    ],
   });
   return payload;
 }
 
 /** The events around the club and those it has entries in, starting within the window, with entry breaks. */
-export async function fetchReminderEvents(client: EventorClient, organisationId: string, now: Date, windowDays = REMINDERS_WINDOW_DAYS): Promise<{ events: Event[]; counts: Map<string, number> }> {
+export async function fetchReminderEvents(
+  client: EventorClient,
+  organisationId: string,
+  now: Date,
+  windowDays = REMINDERS_WINDOW_DAYS,
+): Promise<{ events: Event[]; counts: Map<string, number> }> {
   const from = now.getTime();
   const to = from + windowDays * DAY;
   const home = (await clubArea(client, organisationId)).ids;
-  const around = await client.events({ fromDate: queryDay(from), toDate: queryDay(to), organisationIds: home, includeEntryBreaks: true });
+  const around = await client.events({
+    fromDate: queryDay(from),
+    toDate: queryDay(to),
+    organisationIds: home,
+    includeEntryBreaks: true,
+  });
   const entered = await eventsWithClubEntries(client, organisationId, from, to);
   const known = new Set(around.map((e) => e.id));
   const missing = [...entered].filter((id) => !known.has(id)).sort();
@@ -120,7 +174,8 @@ export async function fetchReminderEvents(client: EventorClient, organisationId:
     // The count of the queried club: the whole event's row, else the largest race's.
     for (const c of list) {
       if (c.raceId === null) counts.set(c.eventId, c.entries);
-      else if (!list.some((w) => w.eventId === c.eventId && w.raceId === null)) counts.set(c.eventId, Math.max(counts.get(c.eventId) ?? 0, c.entries));
+      else if (!list.some((w) => w.eventId === c.eventId && w.raceId === null))
+        counts.set(c.eventId, Math.max(counts.get(c.eventId) ?? 0, c.entries));
     }
   }
   return { events, counts };
@@ -153,7 +208,8 @@ export async function latestReminder(ctx: PreviewContext): Promise<MessagePayloa
   for (const event of events) {
     if (event.status === 'canceled') continue;
     for (const [index, deadline] of event.entryDeadlines.entries()) {
-      if (Date.parse(deadline) > now && (best === null || Date.parse(deadline) < Date.parse(best.deadline))) best = { event, deadline, late: index > 0 };
+      if (Date.parse(deadline) > now && (best === null || Date.parse(deadline) < Date.parse(best.deadline)))
+        best = { event, deadline, late: index > 0 };
     }
   }
   if (best === null) return null;
@@ -163,5 +219,10 @@ export async function latestReminder(ctx: PreviewContext): Promise<MessagePayloa
 
 /** Entry-deadline reminders: hourly. */
 export const remindersFeed = channelFeed({
-  name: REMINDERS_FEED, cadence: hourly, fetch: fetchForRun, items: itemsForRun, deliver, latest: latestReminder,
+  name: REMINDERS_FEED,
+  cadence: hourly,
+  fetch: fetchForRun,
+  items: itemsForRun,
+  deliver,
+  latest: latestReminder,
 });

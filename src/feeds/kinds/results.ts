@@ -6,13 +6,21 @@
  */
 import type { EventorClient } from '../../eventor/client.js';
 import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../../eventor/model.js';
-import { renderClubResults, truncate, type MessagePayload, type RenderContext } from '../../render/index.js';
 import type { Logger } from '../../log/logger.js';
+import { type MessagePayload, type RenderContext, renderClubResults, truncate } from '../../render/index.js';
 import { raceDayCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { publishItems } from '../delivery/publish.js';
-import { intendThreads, resultsThreadName, syncThreads, threadPages, type ThreadHooks, type ThreadItem, type ThreadOutcome } from '../delivery/threads.js';
-import { channelFeed, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import {
+  intendThreads,
+  resultsThreadName,
+  syncThreads,
+  type ThreadHooks,
+  type ThreadItem,
+  type ThreadOutcome,
+  threadPages,
+} from '../delivery/threads.js';
+import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
 import { DAY, eventsWithClubEntries, listsPerEvent, queryDay } from './club-lists.js';
 
 export const RESULTS_FEED = 'results' as const;
@@ -31,17 +39,22 @@ export interface ResultsItem {
   followSeeded?: boolean;
 }
 
-const isClub = (organisationId: string) => (p: PersonResult | TeamResult): boolean =>
-  'members' in p
-    ? p.organisations.some((o) => o.id === organisationId) || p.members.some((m) => m.organisation?.id === organisationId)
-    : p.organisation?.id === organisationId;
+const isClub =
+  (organisationId: string) =>
+  (p: PersonResult | TeamResult): boolean =>
+    'members' in p
+      ? p.organisations.some((o) => o.id === organisationId) ||
+        p.members.some((m) => m.organisation?.id === organisationId)
+      : p.organisation?.id === organisationId;
 
 /** A club runner with a result (not only an entry waiting to start). */
 function hasClubResult(classes: readonly ClassResult[], organisationId: string): boolean {
   const club = isClub(organisationId);
-  return classes.some((c) =>
-    c.persons.some((p) => club(p) && p.results.some((r) => r.status !== 'Inactive'))
-    || c.teams.some((t) => club(t) && t.status !== 'Inactive'));
+  return classes.some(
+    (c) =>
+      c.persons.some((p) => club(p) && p.results.some((r) => r.status !== 'Inactive')) ||
+      c.teams.some((t) => club(t) && t.status !== 'Inactive'),
+  );
 }
 
 /** The list narrowed to one race of a multi-race event. */
@@ -72,10 +85,16 @@ function resultsParts(lists: readonly ResultList[], organisationId: string): Res
     if (eventId === null) continue;
     const races = list.event.event?.races ?? [];
     const candidates: Array<{ race: EventRace | null; index: number; list: ResultList }> =
-      races.length > 1 ? races.map((race, index) => ({ race, index, list: forRace(list, race) })) : [{ race: null, index: 0, list }];
+      races.length > 1
+        ? races.map((race, index) => ({ race, index, list: forRace(list, race) }))
+        : [{ race: null, index: 0, list }];
     for (const part of candidates) {
       if (!hasClubResult(part.list.classes, organisationId)) continue;
-      parts.push({ ...part, eventId, itemKey: part.race ? ledgerKey(RESULTS_FEED, eventId, part.race.id) : ledgerKey(RESULTS_FEED, eventId) });
+      parts.push({
+        ...part,
+        eventId,
+        itemKey: part.race ? ledgerKey(RESULTS_FEED, eventId, part.race.id) : ledgerKey(RESULTS_FEED, eventId),
+      });
     }
   }
   return parts;
@@ -87,13 +106,25 @@ function partItem(part: ResultsPart, ctx: RenderContext, organisationId: string)
   let payload = first;
   if (part.race) {
     const label = part.race.name ?? String(part.index + 1);
-    payload = { ...first, embeds: (first.embeds ?? []).map((e, i) => (i === 0 && e.title ? { ...e, title: truncate(`${e.title} – ${label}`, 256) } : e)) };
+    payload = {
+      ...first,
+      embeds: (first.embeds ?? []).map((e, i) =>
+        i === 0 && e.title ? { ...e, title: truncate(`${e.title} – ${label}`, 256) } : e,
+      ),
+    };
   }
   // Results of a race under way when the feed was turned on are news once they change (more
   // runners in, official results); older ones that were already out stay history.
   const started = part.race?.date ?? part.list.event.event?.start ?? null;
   const followSeeded = started !== null && ctx.now.getTime() - Date.parse(started) <= RESULTS_LIVE_MS;
-  return { itemKey: part.itemKey, eventId: part.eventId, raceId: part.race?.id ?? null, payload, contentHash: contentHash(payload), ...(followSeeded ? { followSeeded } : {}) };
+  return {
+    itemKey: part.itemKey,
+    eventId: part.eventId,
+    raceId: part.race?.id ?? null,
+    payload,
+    contentHash: contentHash(payload),
+    ...(followSeeded ? { followSeeded } : {}),
+  };
 }
 
 /**
@@ -105,7 +136,11 @@ export function resultsItems(lists: readonly ResultList[], ctx: RenderContext, o
 }
 
 /** Each item's thread: its name, and its pages rendered only when asked for. */
-export function resultsThreadItems(lists: readonly ResultList[], ctx: RenderContext, organisationId: string): ThreadItem[] {
+export function resultsThreadItems(
+  lists: readonly ResultList[],
+  ctx: RenderContext,
+  organisationId: string,
+): ThreadItem[] {
   return resultsParts(lists, organisationId).map((part) => ({
     itemKey: part.itemKey,
     name: resultsThreadName(part.list, part.race, part.index, ctx.language),
@@ -135,7 +170,14 @@ export const RESULTS_LIVE_MS = 36 * 3_600_000;
  * With `liveOnly`, events that started more than RESULTS_LIVE_MS ago are left out: corrections to
  * older results are picked up on the full (hourly) runs, so race days are not spent asking for them.
  */
-export async function fetchClubResults(client: EventorClient, organisationId: string, now: Date, lookbackDays = RESULTS_LOOKBACK_DAYS, liveOnly = false, log?: Logger): Promise<ResultList[]> {
+export async function fetchClubResults(
+  client: EventorClient,
+  organisationId: string,
+  now: Date,
+  lookbackDays = RESULTS_LOOKBACK_DAYS,
+  liveOnly = false,
+  log?: Logger,
+): Promise<ResultList[]> {
   const t = now.getTime();
   const from = t - lookbackDays * DAY;
   const [events, entered] = await Promise.all([
@@ -147,17 +189,33 @@ export async function fetchClubResults(client: EventorClient, organisationId: st
     .filter((e) => entered.has(e.id) || e.organisers.some((o) => o.id === organisationId))
     .filter((e) => !liveOnly || t - Date.parse(e.start!) <= RESULTS_LIVE_MS)
     .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id.localeCompare(b.id));
-  return listsPerEvent(candidates, async (event) => {
-    const list = await client.organisationResults({ organisationIds: [organisationId], eventId: event.id, top: RESULTS_TOP });
-    // Lists may name the event by id only: give the renderer the event from the events call.
-    return list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } };
-  }, log, 'results');
+  return listsPerEvent(
+    candidates,
+    async (event) => {
+      const list = await client.organisationResults({
+        organisationIds: [organisationId],
+        eventId: event.id,
+        top: RESULTS_TOP,
+      });
+      // Lists may name the event by id only: give the renderer the event from the events call.
+      return list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } };
+    },
+    log,
+    'results',
+  );
 }
 
 /** The result lists one run of the feed asks for: only races just run on the in-between runs of a started feed. */
 export function fetchResultsForRun(options: ResultsFeedOptions): Promise<ResultList[]> {
   const liveOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
-  return fetchClubResults(options.client, options.organisationId, options.now, options.lookbackDays, liveOnly, options.log);
+  return fetchClubResults(
+    options.client,
+    options.organisationId,
+    options.now,
+    options.lookbackDays,
+    liveOnly,
+    options.log,
+  );
 }
 
 /**
@@ -165,13 +223,26 @@ export function fetchResultsForRun(options: ResultsFeedOptions): Promise<ResultL
  * from now); later runs post new items and edit changed ones, in event order, and stop at the first
  * refusal from Discord; with threads on, each post's thread follows.
  */
-export async function deliverResults(items: readonly ResultsItem[], lists: readonly ResultList[], options: ResultsFeedOptions): Promise<ResultsFeedRun> {
+export async function deliverResults(
+  items: readonly ResultsItem[],
+  lists: readonly ResultList[],
+  options: ResultsFeedOptions,
+): Promise<ResultsFeedRun> {
   const ctx = renderContext(options);
-  const threadsOn = options.options?.threads === true && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
-  const threadItems = threadsOn ? resultsThreadItems(lists, ctx, options.organisationId).filter((t) => items.some((i) => i.itemKey === t.itemKey)) : [];
+  const threadsOn =
+    options.options?.threads === true && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
+  const threadItems = threadsOn
+    ? resultsThreadItems(lists, ctx, options.organisationId).filter((t) => items.some((i) => i.itemKey === t.itemKey))
+    : [];
   const threadOptions = {
-    guildId: options.guildId, channelId: options.channelId, postFeed: RESULTS_FEED, ledger: options.ledger, target: options.target,
-    language: options.language, ...(options.log ? { log: options.log } : {}), ...(options.threadHooks ? { hooks: options.threadHooks } : {}),
+    guildId: options.guildId,
+    channelId: options.channelId,
+    postFeed: RESULTS_FEED,
+    ledger: options.ledger,
+    target: options.target,
+    language: options.language,
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.threadHooks ? { hooks: options.threadHooks } : {}),
   };
   if (threadsOn) intendThreads(threadOptions, threadItems);
   const run = await publishItems(options, RESULTS_FEED, items);
@@ -202,5 +273,10 @@ export async function latestResults(ctx: PreviewContext): Promise<MessagePayload
 
 /** Club results: every 5 minutes on and just after race days, else hourly. */
 export const resultsFeed = channelFeed({
-  name: RESULTS_FEED, cadence: raceDayCadence, fetch: fetchResultsForRun, items: itemsForRun, deliver: deliverResults, latest: latestResults,
+  name: RESULTS_FEED,
+  cadence: raceDayCadence,
+  fetch: fetchResultsForRun,
+  items: itemsForRun,
+  deliver: deliverResults,
+  latest: latestResults,
 });

@@ -3,14 +3,14 @@
  * times (`renderClubStartList`, first page). One item per event; a changed start list edits the post.
  */
 import type { EventorClient } from '../../eventor/client.js';
-import type { Logger } from '../../log/logger.js';
 import type { Event, StartList } from '../../eventor/model.js';
 import { t } from '../../i18n/index.js';
-import { escapeName, renderClubStartList, type MessagePayload, type RenderContext } from '../../render/index.js';
+import type { Logger } from '../../log/logger.js';
+import { escapeName, type MessagePayload, type RenderContext, renderClubStartList } from '../../render/index.js';
 import { startListsCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { publishTo, withRoleMention, type ContentItem } from '../delivery/publish.js';
-import { channelFeed, renderContext, type FeedRun, type FeedRunOptions, type PreviewContext } from '../feed.js';
+import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
+import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
 import { byStart, DAY, eventsWithClubEntries, listsPerEvent } from './club-lists.js';
 
 export const STARTLISTS_FEED = 'startlists' as const;
@@ -22,14 +22,25 @@ export interface StartListItem extends ContentItem {
 }
 
 function hasClubStarts(list: StartList, organisationId: string): boolean {
-  return list.classes.some((c) =>
-    c.persons.some((p) => p.organisation?.id === organisationId && p.starts.some((s) => s.startTime !== null))
-    || c.teams.some((team) => (team.organisations.some((o) => o.id === organisationId) || team.members.some((m) => m.organisation?.id === organisationId))
-      && (team.startTime !== null || team.members.some((m) => m.start.startTime !== null))));
+  return list.classes.some(
+    (c) =>
+      c.persons.some((p) => p.organisation?.id === organisationId && p.starts.some((s) => s.startTime !== null)) ||
+      c.teams.some(
+        (team) =>
+          (team.organisations.some((o) => o.id === organisationId) ||
+            team.members.some((m) => m.organisation?.id === organisationId)) &&
+          (team.startTime !== null || team.members.some((m) => m.start.startTime !== null)),
+      ),
+  );
 }
 
 /** The feed's items from the club's start lists (`/starts/organisation`), in the order given: pure. */
-export function startListItems(lists: readonly StartList[], ctx: RenderContext, organisationId: string, roleId: string | null = null): StartListItem[] {
+export function startListItems(
+  lists: readonly StartList[],
+  ctx: RenderContext,
+  organisationId: string,
+  roleId: string | null = null,
+): StartListItem[] {
   const items: StartListItem[] = [];
   for (const list of lists) {
     const eventId = list.event.id ?? list.event.event?.id ?? null;
@@ -37,12 +48,21 @@ export function startListItems(lists: readonly StartList[], ctx: RenderContext, 
     const [first] = renderClubStartList(list, ctx, { organisationId, maxPages: 1 });
     if (!first) continue;
     const name = escapeName(list.event.event?.name ?? list.event.name ?? eventId);
-    const payload = withRoleMention({ ...first, content: t(ctx.language, 'feedpost.startlist.content', { event: name }) }, roleId);
+    const payload = withRoleMention(
+      { ...first, content: t(ctx.language, 'feedpost.startlist.content', { event: name }) },
+      roleId,
+    );
     // A start list already out when the feed was turned on is posted once it changes (late
     // entries, a changed start), as long as the race is still to come: that is news to the runners.
     const start = list.event.event?.start ?? null;
     const followSeeded = start !== null && Date.parse(start) > ctx.now.getTime();
-    items.push({ itemKey: ledgerKey(STARTLISTS_FEED, eventId), eventId, payload, contentHash: contentHash(payload), ...(followSeeded ? { followSeeded } : {}) });
+    items.push({
+      itemKey: ledgerKey(STARTLISTS_FEED, eventId),
+      eventId,
+      payload,
+      contentHash: contentHash(payload),
+      ...(followSeeded ? { followSeeded } : {}),
+    });
   }
   return items;
 }
@@ -54,27 +74,46 @@ export const STARTLISTS_CLOSE_DAYS = 3;
  * The club's start lists of the events it has entries in (from a day ago to the window's end).
  * With `closeOnly`, only events starting within STARTLISTS_CLOSE_DAYS are asked.
  */
-export async function fetchClubStartLists(client: EventorClient, organisationId: string, now: Date, windowDays = STARTLISTS_WINDOW_DAYS, closeOnly = false, log?: Logger): Promise<StartList[]> {
+export async function fetchClubStartLists(
+  client: EventorClient,
+  organisationId: string,
+  now: Date,
+  windowDays = STARTLISTS_WINDOW_DAYS,
+  closeOnly = false,
+  log?: Logger,
+): Promise<StartList[]> {
   const from = now.getTime() - DAY;
   const to = now.getTime() + windowDays * DAY;
-  const entered = [...await eventsWithClubEntries(client, organisationId, from, to)].sort();
+  const entered = [...(await eventsWithClubEntries(client, organisationId, from, to))].sort();
   if (entered.length === 0) return [];
   const close = now.getTime() + STARTLISTS_CLOSE_DAYS * DAY;
   const events: Event[] = (await client.events({ eventIds: entered }))
     .filter((e) => e.status !== 'canceled')
     .filter((e) => !closeOnly || (e.start !== null && Date.parse(e.start) <= close))
     .sort(byStart);
-  return listsPerEvent(events, async (event) => {
-    const list = await client.organisationStarts({ organisationIds: [organisationId], eventId: event.id });
-    if (list.classes.length === 0) return null;
-    return list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } };
-  }, log, 'start list');
+  return listsPerEvent(
+    events,
+    async (event) => {
+      const list = await client.organisationStarts({ organisationIds: [organisationId], eventId: event.id });
+      if (list.classes.length === 0) return null;
+      return list.event.event ? list : { ...list, event: { ...list.event, id: list.event.id ?? event.id, event } };
+    },
+    log,
+    'start list',
+  );
 }
 
 /** The start lists one run asks for: only races close at hand on the in-between runs of a started feed. */
 export function fetchStartListsForRun(options: FeedRunOptions): Promise<StartList[]> {
   const closeOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, STARTLISTS_FEED) !== null;
-  return fetchClubStartLists(options.client, options.organisationId, options.now, STARTLISTS_WINDOW_DAYS, closeOnly, options.log);
+  return fetchClubStartLists(
+    options.client,
+    options.organisationId,
+    options.now,
+    STARTLISTS_WINDOW_DAYS,
+    closeOnly,
+    options.log,
+  );
 }
 
 function itemsForRun(lists: readonly StartList[], options: FeedRunOptions): StartListItem[] {
@@ -98,5 +137,10 @@ export async function latestStartList(ctx: PreviewContext): Promise<MessagePaylo
 
 /** Start lists: every 15 minutes around race days, else hourly. */
 export const startListsFeed = channelFeed({
-  name: STARTLISTS_FEED, cadence: startListsCadence, fetch: fetchStartListsForRun, items: itemsForRun, deliver, latest: latestStartList,
+  name: STARTLISTS_FEED,
+  cadence: startListsCadence,
+  fetch: fetchStartListsForRun,
+  items: itemsForRun,
+  deliver,
+  latest: latestStartList,
 });

@@ -12,7 +12,7 @@ export const general = defineMessages({
     'status.description': 'Is the connection to Eventor working, and may the bot post where it should?',
     'status.title': 'eventor-bot status',
     'status.keyOk': 'The API key works for {club} ({instance}).',
-    'status.keyDefault': 'This server uses the operator\'s default Eventor connection (no {/setup} yet).',
+    'status.keyDefault': "This server uses the operator's default Eventor connection (no {/setup} yet).",
     'status.keyRefused': 'Eventor refuses the API key. An admin needs to run `{/setup}` again.',
     'status.notConfigured': 'Not connected to Eventor yet. An admin can do it with `{/setup}`.',
     'status.eventorDown': 'Eventor is not answering right now.',
@@ -50,7 +50,8 @@ export const general = defineMessages({
     'help.name': 'hjelp',
     'help.description': 'Hva eventor-bot kan gjøre',
     'help.title': 'eventor-bot: Eventor i Discord',
-    'help.intro': 'Kommandoene henter svar fra Eventor for klubben på denne serveren. Personlige svar vises bare for deg.',
+    'help.intro':
+      'Kommandoene henter svar fra Eventor for klubben på denne serveren. Personlige svar vises bare for deg.',
     'help.footer': 'Administratorer kobler serveren til Eventor med {/setup}.',
     'status.name': 'status',
     'status.description': 'Virker koblingen til Eventor, og får boten poste der den skal?',

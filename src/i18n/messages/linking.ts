@@ -8,11 +8,12 @@ import { defineMessages } from '../define.js';
 export const linking = defineMessages({
   en: {
     'linking.link.name': 'link',
-    'linking.link.description': 'Link your Discord account to your Eventor person in this server\'s club',
+    'linking.link.description': "Link your Discord account to your Eventor person in this server's club",
     'linking.link.eventor.name': 'eventor',
-    'linking.link.eventor.description': 'Prove who you are with your Eventor user name and password (asked for in a private form)',
+    'linking.link.eventor.description':
+      'Prove who you are with your Eventor user name and password (asked for in a private form)',
     'linking.link.request.name': 'request',
-    'linking.link.request.description': 'Name yourself and let the server\'s admins approve the link',
+    'linking.link.request.description': "Name yourself and let the server's admins approve the link",
     'linking.link.default.name': 'default',
     'linking.link.default.description': 'Choose which of your linked persons commands use by default',
     'linking.option.person.name': 'person',
@@ -43,25 +44,33 @@ export const linking = defineMessages({
 
     'linking.guildOnly': 'This only works in a server.',
     'linking.notAdmin': 'Only members with the Manage Server permission can do this.',
-    'linking.error.notInClub': 'Only members of this server\'s club in Eventor can be linked, and that person is not one of them.',
+    'linking.error.notInClub':
+      "Only members of this server's club in Eventor can be linked, and that person is not one of them.",
     'linking.modal.title': 'Link to Eventor',
     'linking.modal.username': 'Eventor user name',
     'linking.modal.password': 'Eventor password',
     'linking.modal.hint': 'Checked with Eventor once and then forgotten: the bot never stores it.',
-    'linking.credentials.disabled': 'The admins of this server have switched off linking with the Eventor password. Try `{/link request}`.',
-    'linking.credentials.wrong': 'Eventor did not accept that user name and password, or they belong to someone who is not a member of this server\'s club. Nothing was linked; check them and try `{/link eventor}` again.',
+    'linking.credentials.disabled':
+      'The admins of this server have switched off linking with the Eventor password. Try `{/link request}`.',
+    'linking.credentials.wrong':
+      "Eventor did not accept that user name and password, or they belong to someone who is not a member of this server's club. Nothing was linked; check them and try `{/link eventor}` again.",
     'linking.credentials.tooMany': 'Too many wrong passwords. Please wait {minutes} min before trying again.',
-    'linking.credentials.tooManyForUsername': 'Too many wrong passwords for that Eventor user name lately. Please wait {minutes} min before trying again, or ask the admins with `{/link request}`.',
+    'linking.credentials.tooManyForUsername':
+      'Too many wrong passwords for that Eventor user name lately. Please wait {minutes} min before trying again, or ask the admins with `{/link request}`.',
     'linking.link.done': 'Linked: your Discord account is now tied to {person} in Eventor. See `{/whoami}`.',
-    'linking.request.disabled': 'The admins of this server have switched off linking by approval. Try `{/link eventor}`.',
-    'linking.request.noAdminChannel': 'The admins have not chosen a channel for their notices yet, so there is nowhere to send your request. Ask them to set one with `{/setup channel}`.',
+    'linking.request.disabled':
+      'The admins of this server have switched off linking by approval. Try `{/link eventor}`.',
+    'linking.request.noAdminChannel':
+      'The admins have not chosen a channel for their notices yet, so there is nowhere to send your request. Ask them to set one with `{/setup channel}`.',
     'linking.request.alreadyLinked': 'You are already linked to {person}.',
     'linking.request.alreadyPending': 'Your request for {person} is already waiting for the admins.',
     'linking.request.tooMany': 'You already have {max} requests waiting for the admins. Wait for their answer first.',
     'linking.request.adminPost': '{user} asks to be linked to **{person}** (Eventor person {id}).',
     'linking.request.alsoLinked': 'That person is already linked to {users}.',
-    'linking.request.adminChannelBroken': 'I could not post your request in the admins\' channel. Nothing was sent; please tell an admin.',
-    'linking.request.sent': 'Your request to be linked to {person} went to the admins. You will get their answer by DM.',
+    'linking.request.adminChannelBroken':
+      "I could not post your request in the admins' channel. Nothing was sent; please tell an admin.",
+    'linking.request.sent':
+      'Your request to be linked to {person} went to the admins. You will get their answer by DM.',
     'linking.button.approve': 'Approve',
     'linking.button.deny': 'Deny',
     'linking.decide.gone': 'This request no longer exists.',
@@ -73,7 +82,8 @@ export const linking = defineMessages({
     'linking.decide.approved': 'Approved: {user} is now linked to {person}.',
     'linking.decide.denied': 'Denied: {user} is not linked to {person}.',
     'linking.decide.dmClosed': 'I could not tell them by DM (their DMs are closed); the decision is in the audit log.',
-    'linking.dm.approved': 'An admin of {server} approved your request: your Discord account is now linked to {person} in Eventor.',
+    'linking.dm.approved':
+      'An admin of {server} approved your request: your Discord account is now linked to {person} in Eventor.',
     'linking.dm.denied': 'An admin of {server} denied your request to be linked to {person} in Eventor.',
     'linking.default.notLinked': 'You are not linked to that person. `{/whoami}` shows whom you are linked to.',
     'linking.default.done': 'Commands now use {person} by default.',
@@ -85,13 +95,15 @@ export const linking = defineMessages({
     'linking.whoami.default': '(default)',
     'linking.whoami.pending': '• {person}: waiting for an admin since {date}',
     'linking.whoami.hint': 'Change the default with `{/link default}`.',
-    'linking.whoami.notProven': 'Login links and chip changes (`{/login}`, `{/card}`) are only for persons linked with their Eventor password. To get them for the others, link with `{/link eventor}`.',
+    'linking.whoami.notProven':
+      'Login links and chip changes (`{/login}`, `{/card}`) are only for persons linked with their Eventor password. To get them for the others, link with `{/link eventor}`.',
     'linking.method.credentials': 'with the Eventor password',
     'linking.method.approval': 'approved by an admin',
     'linking.method.admin': 'by an admin',
     'linking.admin.notBot': 'Bots cannot be linked to Eventor persons.',
     'linking.admin.linked': 'Linked {user} to {person}.',
-    'linking.admin.readOnly': 'A link made by an admin gives the member their own starts, results and DMs; login links and chip changes need the member to link with `{/link eventor}`.',
+    'linking.admin.readOnly':
+      'A link made by an admin gives the member their own starts, results and DMs; login links and chip changes need the member to link with `{/link eventor}`.',
     'linking.admin.keptMethod': 'They were already linked to that person, and the link stays as it was made: {method}.',
     'linking.admin.links.title': 'Links in this server ({count})',
     'linking.admin.links.none': 'Nobody is linked yet.',
@@ -111,8 +123,10 @@ export const linking = defineMessages({
     'linking.audit.card': 'changed a chip number in Eventor',
     'linking.audit.other': 'did something the bot no longer names',
     'linking.audit.for': 'for {user}',
-    'linking.audit.moved': 'moved the server to another Eventor or club; removed links: {links}, link requests: {requests}, `{/notify}` subscriptions: {subscriptions}',
-    'linking.forget.ask': 'This deletes everything the bot holds about you, in every server: your links to Eventor persons, your requests, your `{/notify}` settings and the records of the DMs it sent you, and the audit entries that name you. It cannot be undone.',
+    'linking.audit.moved':
+      'moved the server to another Eventor or club; removed links: {links}, link requests: {requests}, `{/notify}` subscriptions: {subscriptions}',
+    'linking.forget.ask':
+      'This deletes everything the bot holds about you, in every server: your links to Eventor persons, your requests, your `{/notify}` settings and the records of the DMs it sent you, and the audit entries that name you. It cannot be undone.',
     'linking.forget.confirm': 'Delete everything',
     'linking.forget.cancel': 'Cancel',
     'linking.forget.expired': 'This button has expired. Nothing was deleted; run the command again.',
@@ -121,14 +135,16 @@ export const linking = defineMessages({
     'linking.setup.on': 'allowed',
     'linking.setup.off': 'off',
     'linking.setup.state': 'Linking with the Eventor password: {credentials}. Linking by admin approval: {approval}.',
-    'linking.setup.needsAdminChannel': 'Requests go to the channel for admin notices, which is not set yet: choose one with `{/setup channel}`.',
+    'linking.setup.needsAdminChannel':
+      'Requests go to the channel for admin notices, which is not set yet: choose one with `{/setup channel}`.',
     'linking.setup.adminOnly': 'Members cannot link themselves now; admins can still link them with `{/admin link}`.',
   },
   sv: {
     'linking.link.name': 'koppla',
     'linking.link.description': 'Koppla ditt Discord-konto till din person i Eventor i den här serverns klubb',
     'linking.link.eventor.name': 'eventor',
-    'linking.link.eventor.description': 'Visa vem du är med ditt användarnamn och lösenord i Eventor (i ett privat formulär)',
+    'linking.link.eventor.description':
+      'Visa vem du är med ditt användarnamn och lösenord i Eventor (i ett privat formulär)',
     'linking.link.request.name': 'begär',
     'linking.link.request.description': 'Ange vem du är och låt serverns administratörer godkänna kopplingen',
     'linking.link.default.name': 'standard',
@@ -161,25 +177,34 @@ export const linking = defineMessages({
 
     'linking.guildOnly': 'Det här fungerar bara på en server.',
     'linking.notAdmin': 'Bara medlemmar med behörigheten Hantera server kan göra det här.',
-    'linking.error.notInClub': 'Bara medlemmar i den här serverns klubb i Eventor kan kopplas, och den personen är inte en av dem.',
+    'linking.error.notInClub':
+      'Bara medlemmar i den här serverns klubb i Eventor kan kopplas, och den personen är inte en av dem.',
     'linking.modal.title': 'Koppla till Eventor',
     'linking.modal.username': 'Användarnamn i Eventor',
     'linking.modal.password': 'Lösenord i Eventor',
     'linking.modal.hint': 'Kontrolleras en gång hos Eventor och glöms sedan: boten sparar det aldrig.',
-    'linking.credentials.disabled': 'Administratörerna på den här servern har stängt av koppling med lösenordet till Eventor. Prova `{/link request}`.',
-    'linking.credentials.wrong': 'Eventor godtog inte det användarnamnet och lösenordet, eller så hör de till någon som inte är medlem i den här serverns klubb. Ingenting kopplades; kontrollera dem och prova `{/link eventor}` igen.',
+    'linking.credentials.disabled':
+      'Administratörerna på den här servern har stängt av koppling med lösenordet till Eventor. Prova `{/link request}`.',
+    'linking.credentials.wrong':
+      'Eventor godtog inte det användarnamnet och lösenordet, eller så hör de till någon som inte är medlem i den här serverns klubb. Ingenting kopplades; kontrollera dem och prova `{/link eventor}` igen.',
     'linking.credentials.tooMany': 'För många felaktiga lösenord. Vänta {minutes} min innan du försöker igen.',
-    'linking.credentials.tooManyForUsername': 'För många felaktiga lösenord för det användarnamnet i Eventor på sistone. Vänta {minutes} min innan du försöker igen, eller be administratörerna med `{/link request}`.',
+    'linking.credentials.tooManyForUsername':
+      'För många felaktiga lösenord för det användarnamnet i Eventor på sistone. Vänta {minutes} min innan du försöker igen, eller be administratörerna med `{/link request}`.',
     'linking.link.done': 'Klart: ditt Discord-konto är nu kopplat till {person} i Eventor. Se `{/whoami}`.',
-    'linking.request.disabled': 'Administratörerna på den här servern har stängt av koppling genom godkännande. Prova `{/link eventor}`.',
-    'linking.request.noAdminChannel': 'Administratörerna har inte valt någon kanal för sina meddelanden än, så din begäran kan inte skickas någonstans. Be dem välja en med `{/setup channel}`.',
+    'linking.request.disabled':
+      'Administratörerna på den här servern har stängt av koppling genom godkännande. Prova `{/link eventor}`.',
+    'linking.request.noAdminChannel':
+      'Administratörerna har inte valt någon kanal för sina meddelanden än, så din begäran kan inte skickas någonstans. Be dem välja en med `{/setup channel}`.',
     'linking.request.alreadyLinked': 'Du är redan kopplad till {person}.',
     'linking.request.alreadyPending': 'Din begäran om {person} väntar redan på administratörerna.',
-    'linking.request.tooMany': 'Du har redan {max} begäranden som väntar på administratörerna. Vänta på deras svar först.',
+    'linking.request.tooMany':
+      'Du har redan {max} begäranden som väntar på administratörerna. Vänta på deras svar först.',
     'linking.request.adminPost': '{user} vill bli kopplad till **{person}** (person {id} i Eventor).',
     'linking.request.alsoLinked': 'Den personen är redan kopplad till {users}.',
-    'linking.request.adminChannelBroken': 'Jag kunde inte posta din begäran i administratörernas kanal. Ingenting skickades; säg till en administratör.',
-    'linking.request.sent': 'Din begäran om att bli kopplad till {person} har skickats till administratörerna. Du får deras svar i ett DM.',
+    'linking.request.adminChannelBroken':
+      'Jag kunde inte posta din begäran i administratörernas kanal. Ingenting skickades; säg till en administratör.',
+    'linking.request.sent':
+      'Din begäran om att bli kopplad till {person} har skickats till administratörerna. Du får deras svar i ett DM.',
     'linking.button.approve': 'Godkänn',
     'linking.button.deny': 'Avslå',
     'linking.decide.gone': 'Den här begäran finns inte längre.',
@@ -190,9 +215,12 @@ export const linking = defineMessages({
     'linking.decide.deniedPost': 'Avslagen av {admin}: {user} kopplas inte till **{person}**.',
     'linking.decide.approved': 'Godkänd: {user} är nu kopplad till {person}.',
     'linking.decide.denied': 'Avslagen: {user} kopplas inte till {person}.',
-    'linking.decide.dmClosed': 'Jag kunde inte meddela hen i ett DM (DM är avstängda); beslutet finns i granskningsloggen.',
-    'linking.dm.approved': 'En administratör på {server} har godkänt din begäran: ditt Discord-konto är nu kopplat till {person} i Eventor.',
-    'linking.dm.denied': 'En administratör på {server} har avslagit din begäran om att bli kopplad till {person} i Eventor.',
+    'linking.decide.dmClosed':
+      'Jag kunde inte meddela hen i ett DM (DM är avstängda); beslutet finns i granskningsloggen.',
+    'linking.dm.approved':
+      'En administratör på {server} har godkänt din begäran: ditt Discord-konto är nu kopplat till {person} i Eventor.',
+    'linking.dm.denied':
+      'En administratör på {server} har avslagit din begäran om att bli kopplad till {person} i Eventor.',
     'linking.default.notLinked': 'Du är inte kopplad till den personen. `{/whoami}` visar vilka du är kopplad till.',
     'linking.default.done': 'Kommandona använder nu {person} som standard.',
     'linking.unlink.choose': 'Du är kopplad till flera personer: välj vilken koppling du vill ta bort.',
@@ -203,14 +231,17 @@ export const linking = defineMessages({
     'linking.whoami.default': '(standard)',
     'linking.whoami.pending': '• {person}: väntar på en administratör sedan {date}',
     'linking.whoami.hint': 'Byt standard med `{/link default}`.',
-    'linking.whoami.notProven': 'Inloggningslänkar och brickbyten (`{/login}`, `{/card}`) finns bara för personer som kopplats med sitt lösenord i Eventor. Koppla med `{/link eventor}` för att få dem för de andra.',
+    'linking.whoami.notProven':
+      'Inloggningslänkar och brickbyten (`{/login}`, `{/card}`) finns bara för personer som kopplats med sitt lösenord i Eventor. Koppla med `{/link eventor}` för att få dem för de andra.',
     'linking.method.credentials': 'med lösenordet till Eventor',
     'linking.method.approval': 'godkänd av en administratör',
     'linking.method.admin': 'av en administratör',
     'linking.admin.notBot': 'Botar kan inte kopplas till personer i Eventor.',
     'linking.admin.linked': 'Kopplade {user} till {person}.',
-    'linking.admin.readOnly': 'En koppling som en administratör gör ger medlemmen egna starttider, resultat och DM; för inloggningslänkar och brickbyten behöver medlemmen koppla med `{/link eventor}`.',
-    'linking.admin.keptMethod': 'Medlemmen var redan kopplad till den personen, och kopplingen är kvar som den gjordes: {method}.',
+    'linking.admin.readOnly':
+      'En koppling som en administratör gör ger medlemmen egna starttider, resultat och DM; för inloggningslänkar och brickbyten behöver medlemmen koppla med `{/link eventor}`.',
+    'linking.admin.keptMethod':
+      'Medlemmen var redan kopplad till den personen, och kopplingen är kvar som den gjordes: {method}.',
     'linking.admin.links.title': 'Kopplingar på den här servern ({count})',
     'linking.admin.links.none': 'Ingen är kopplad än.',
     'linking.admin.links.more': '…och {count} till.',
@@ -229,8 +260,10 @@ export const linking = defineMessages({
     'linking.audit.card': 'bytte ett bricknummer i Eventor',
     'linking.audit.other': 'gjorde något som boten inte längre har namn på',
     'linking.audit.for': 'för {user}',
-    'linking.audit.moved': 'flyttade servern till en annan Eventor eller klubb; borttagna kopplingar: {links}, begäranden: {requests}, prenumerationer på `{/notify}`: {subscriptions}',
-    'linking.forget.ask': 'Det här raderar allt som boten har sparat om dig, på alla servrar: dina kopplingar till personer i Eventor, dina begäranden, dina `{/notify}`-inställningar och uppgifterna om de DM den skickat dig, och raderna i granskningsloggen som nämner dig. Det går inte att ångra.',
+    'linking.audit.moved':
+      'flyttade servern till en annan Eventor eller klubb; borttagna kopplingar: {links}, begäranden: {requests}, prenumerationer på `{/notify}`: {subscriptions}',
+    'linking.forget.ask':
+      'Det här raderar allt som boten har sparat om dig, på alla servrar: dina kopplingar till personer i Eventor, dina begäranden, dina `{/notify}`-inställningar och uppgifterna om de DM den skickat dig, och raderna i granskningsloggen som nämner dig. Det går inte att ångra.',
     'linking.forget.confirm': 'Radera allt',
     'linking.forget.cancel': 'Avbryt',
     'linking.forget.expired': 'Knappen har gått ut. Ingenting raderades; kör kommandot igen.',
@@ -238,9 +271,12 @@ export const linking = defineMessages({
     'linking.forget.cancelled': 'Avbrutet. Ingenting raderades.',
     'linking.setup.on': 'tillåten',
     'linking.setup.off': 'avstängd',
-    'linking.setup.state': 'Koppling med lösenordet till Eventor: {credentials}. Koppling genom godkännande: {approval}.',
-    'linking.setup.needsAdminChannel': 'Begäranden skickas till kanalen för meddelanden till administratörer, som inte är vald än: välj en med `{/setup channel}`.',
-    'linking.setup.adminOnly': 'Medlemmarna kan inte koppla sig själva nu; administratörer kan fortfarande koppla dem med `{/admin link}`.',
+    'linking.setup.state':
+      'Koppling med lösenordet till Eventor: {credentials}. Koppling genom godkännande: {approval}.',
+    'linking.setup.needsAdminChannel':
+      'Begäranden skickas till kanalen för meddelanden till administratörer, som inte är vald än: välj en med `{/setup channel}`.',
+    'linking.setup.adminOnly':
+      'Medlemmarna kan inte koppla sig själva nu; administratörer kan fortfarande koppla dem med `{/admin link}`.',
   },
   nb: {
     'linking.link.name': 'koble',
@@ -279,25 +315,34 @@ export const linking = defineMessages({
 
     'linking.guildOnly': 'Dette fungerer bare på en server.',
     'linking.notAdmin': 'Bare medlemmer med tillatelsen Administrer server kan gjøre dette.',
-    'linking.error.notInClub': 'Bare medlemmer av denne serverens klubb i Eventor kan kobles, og den personen er ikke en av dem.',
+    'linking.error.notInClub':
+      'Bare medlemmer av denne serverens klubb i Eventor kan kobles, og den personen er ikke en av dem.',
     'linking.modal.title': 'Koble til Eventor',
     'linking.modal.username': 'Brukernavn i Eventor',
     'linking.modal.password': 'Passord i Eventor',
     'linking.modal.hint': 'Sjekkes én gang hos Eventor og glemmes så: boten lagrer det aldri.',
-    'linking.credentials.disabled': 'Administratorene på denne serveren har slått av kobling med passordet til Eventor. Prøv `{/link request}`.',
-    'linking.credentials.wrong': 'Eventor godtok ikke det brukernavnet og passordet, eller så tilhører de noen som ikke er medlem av denne serverens klubb. Ingenting ble koblet; sjekk dem og prøv `{/link eventor}` igjen.',
+    'linking.credentials.disabled':
+      'Administratorene på denne serveren har slått av kobling med passordet til Eventor. Prøv `{/link request}`.',
+    'linking.credentials.wrong':
+      'Eventor godtok ikke det brukernavnet og passordet, eller så tilhører de noen som ikke er medlem av denne serverens klubb. Ingenting ble koblet; sjekk dem og prøv `{/link eventor}` igjen.',
     'linking.credentials.tooMany': 'For mange feil passord. Vent {minutes} min før du prøver igjen.',
-    'linking.credentials.tooManyForUsername': 'For mange feil passord for det brukernavnet i Eventor i det siste. Vent {minutes} min før du prøver igjen, eller spør administratorene med `{/link request}`.',
+    'linking.credentials.tooManyForUsername':
+      'For mange feil passord for det brukernavnet i Eventor i det siste. Vent {minutes} min før du prøver igjen, eller spør administratorene med `{/link request}`.',
     'linking.link.done': 'Ferdig: Discord-kontoen din er nå koblet til {person} i Eventor. Se `{/whoami}`.',
-    'linking.request.disabled': 'Administratorene på denne serveren har slått av kobling ved godkjenning. Prøv `{/link eventor}`.',
-    'linking.request.noAdminChannel': 'Administratorene har ikke valgt en kanal for meldingene sine ennå, så forespørselen din kan ikke sendes noe sted. Be dem velge en med `{/setup channel}`.',
+    'linking.request.disabled':
+      'Administratorene på denne serveren har slått av kobling ved godkjenning. Prøv `{/link eventor}`.',
+    'linking.request.noAdminChannel':
+      'Administratorene har ikke valgt en kanal for meldingene sine ennå, så forespørselen din kan ikke sendes noe sted. Be dem velge en med `{/setup channel}`.',
     'linking.request.alreadyLinked': 'Du er allerede koblet til {person}.',
     'linking.request.alreadyPending': 'Forespørselen din om {person} venter allerede på administratorene.',
-    'linking.request.tooMany': 'Du har allerede {max} forespørsler som venter på administratorene. Vent på svaret deres først.',
+    'linking.request.tooMany':
+      'Du har allerede {max} forespørsler som venter på administratorene. Vent på svaret deres først.',
     'linking.request.adminPost': '{user} ber om å bli koblet til **{person}** (person {id} i Eventor).',
     'linking.request.alsoLinked': 'Den personen er allerede koblet til {users}.',
-    'linking.request.adminChannelBroken': 'Jeg fikk ikke postet forespørselen din i administratorenes kanal. Ingenting ble sendt; si fra til en administrator.',
-    'linking.request.sent': 'Forespørselen din om å bli koblet til {person} er sendt til administratorene. Du får svaret deres på DM.',
+    'linking.request.adminChannelBroken':
+      'Jeg fikk ikke postet forespørselen din i administratorenes kanal. Ingenting ble sendt; si fra til en administrator.',
+    'linking.request.sent':
+      'Forespørselen din om å bli koblet til {person} er sendt til administratorene. Du får svaret deres på DM.',
     'linking.button.approve': 'Godkjenn',
     'linking.button.deny': 'Avslå',
     'linking.decide.gone': 'Denne forespørselen finnes ikke lenger.',
@@ -309,8 +354,10 @@ export const linking = defineMessages({
     'linking.decide.approved': 'Godkjent: {user} er nå koblet til {person}.',
     'linking.decide.denied': 'Avslått: {user} blir ikke koblet til {person}.',
     'linking.decide.dmClosed': 'Jeg fikk ikke gitt beskjed på DM (DM er stengt); avgjørelsen står i revisjonsloggen.',
-    'linking.dm.approved': 'En administrator på {server} har godkjent forespørselen din: Discord-kontoen din er nå koblet til {person} i Eventor.',
-    'linking.dm.denied': 'En administrator på {server} har avslått forespørselen din om å bli koblet til {person} i Eventor.',
+    'linking.dm.approved':
+      'En administrator på {server} har godkjent forespørselen din: Discord-kontoen din er nå koblet til {person} i Eventor.',
+    'linking.dm.denied':
+      'En administrator på {server} har avslått forespørselen din om å bli koblet til {person} i Eventor.',
     'linking.default.notLinked': 'Du er ikke koblet til den personen. `{/whoami}` viser hvem du er koblet til.',
     'linking.default.done': 'Kommandoene bruker nå {person} som standard.',
     'linking.unlink.choose': 'Du er koblet til flere personer: velg hvilken kobling som skal fjernes.',
@@ -321,14 +368,17 @@ export const linking = defineMessages({
     'linking.whoami.default': '(standard)',
     'linking.whoami.pending': '• {person}: venter på en administrator siden {date}',
     'linking.whoami.hint': 'Bytt standard med `{/link default}`.',
-    'linking.whoami.notProven': 'Innloggingslenker og brikkebytter (`{/login}`, `{/card}`) gis bare for personer som er koblet med passordet sitt i Eventor. Koble med `{/link eventor}` for å få dem for de andre.',
+    'linking.whoami.notProven':
+      'Innloggingslenker og brikkebytter (`{/login}`, `{/card}`) gis bare for personer som er koblet med passordet sitt i Eventor. Koble med `{/link eventor}` for å få dem for de andre.',
     'linking.method.credentials': 'med passordet til Eventor',
     'linking.method.approval': 'godkjent av en administrator',
     'linking.method.admin': 'av en administrator',
     'linking.admin.notBot': 'Boter kan ikke kobles til personer i Eventor.',
     'linking.admin.linked': 'Koblet {user} til {person}.',
-    'linking.admin.readOnly': 'En kobling laget av en administrator gir medlemmet egne starttider, resultater og DM; for innloggingslenker og brikkebytter må medlemmet koble med `{/link eventor}`.',
-    'linking.admin.keptMethod': 'Medlemmet var allerede koblet til den personen, og koblingen består slik den ble laget: {method}.',
+    'linking.admin.readOnly':
+      'En kobling laget av en administrator gir medlemmet egne starttider, resultater og DM; for innloggingslenker og brikkebytter må medlemmet koble med `{/link eventor}`.',
+    'linking.admin.keptMethod':
+      'Medlemmet var allerede koblet til den personen, og koblingen består slik den ble laget: {method}.',
     'linking.admin.links.title': 'Koblinger på denne serveren ({count})',
     'linking.admin.links.none': 'Ingen er koblet ennå.',
     'linking.admin.links.more': '…og {count} til.',
@@ -347,8 +397,10 @@ export const linking = defineMessages({
     'linking.audit.card': 'byttet et brikkenummer i Eventor',
     'linking.audit.other': 'gjorde noe boten ikke lenger har navn på',
     'linking.audit.for': 'for {user}',
-    'linking.audit.moved': 'flyttet serveren til en annen Eventor eller klubb; fjernede koblinger: {links}, forespørsler: {requests}, abonnementer på `{/notify}`: {subscriptions}',
-    'linking.forget.ask': 'Dette sletter alt boten har lagret om deg, på alle servere: koblingene dine til personer i Eventor, forespørslene dine, `{/notify}`-innstillingene dine og opplysningene om DM-ene den har sendt deg, og linjene i revisjonsloggen som nevner deg. Det kan ikke angres.',
+    'linking.audit.moved':
+      'flyttet serveren til en annen Eventor eller klubb; fjernede koblinger: {links}, forespørsler: {requests}, abonnementer på `{/notify}`: {subscriptions}',
+    'linking.forget.ask':
+      'Dette sletter alt boten har lagret om deg, på alle servere: koblingene dine til personer i Eventor, forespørslene dine, `{/notify}`-innstillingene dine og opplysningene om DM-ene den har sendt deg, og linjene i revisjonsloggen som nevner deg. Det kan ikke angres.',
     'linking.forget.confirm': 'Slett alt',
     'linking.forget.cancel': 'Avbryt',
     'linking.forget.expired': 'Knappen har utløpt. Ingenting ble slettet; kjør kommandoen på nytt.',
@@ -357,7 +409,9 @@ export const linking = defineMessages({
     'linking.setup.on': 'tillatt',
     'linking.setup.off': 'slått av',
     'linking.setup.state': 'Kobling med passordet til Eventor: {credentials}. Kobling ved godkjenning: {approval}.',
-    'linking.setup.needsAdminChannel': 'Forespørsler går til kanalen for meldinger til administratorer, som ikke er valgt ennå: velg en med `{/setup channel}`.',
-    'linking.setup.adminOnly': 'Medlemmene kan ikke koble seg selv nå; administratorer kan fortsatt koble dem med `{/admin link}`.',
+    'linking.setup.needsAdminChannel':
+      'Forespørsler går til kanalen for meldinger til administratorer, som ikke er valgt ennå: velg en med `{/setup channel}`.',
+    'linking.setup.adminOnly':
+      'Medlemmene kan ikke koble seg selv nå; administratorer kan fortsatt koble dem med `{/admin link}`.',
   },
 });

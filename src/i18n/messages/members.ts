@@ -4,9 +4,9 @@ import { defineMessages } from '../define.js';
 export const members = defineMessages({
   en: {
     'members.starts.name': 'starts',
-    'members.starts.description': 'Start times: yours, a member\'s, or the club\'s start list in an event',
+    'members.starts.description': "Start times: yours, a member's, or the club's start list in an event",
     'members.results.name': 'results',
-    'members.results.description': 'Results: your recent ones, a member\'s, or the club\'s in an event',
+    'members.results.description': "Results: your recent ones, a member's, or the club's in an event",
     'members.activities.name': 'activities',
     'members.activities.description': 'Club activities with registrations and deadlines',
     'members.activity.name': 'activity',
@@ -15,8 +15,8 @@ export const members = defineMessages({
     'members.option.member.name': 'member',
     'members.option.member.description': 'A club member (default: you)',
     'members.option.event.name': 'event',
-    'members.option.startsEvent.description': 'An event: the club\'s start list there',
-    'members.option.resultsEvent.description': 'An event: the club\'s results there',
+    'members.option.startsEvent.description': "An event: the club's start list there",
+    'members.option.resultsEvent.description': "An event: the club's results there",
     'members.option.share.name': 'share',
     'members.option.share.description': 'Show your own answer to everyone in the channel (default: only you)',
     'members.option.splits.name': 'splits',
@@ -31,14 +31,19 @@ export const members = defineMessages({
     'members.option.activity.description': 'The activity (type to search)',
 
     'members.error.badDate': 'I cannot read "{value}" as a date. Write it as YYYY-MM-DD, for example 2026-05-01.',
-    'members.error.unknownMember': 'I could not find a club member called "{name}". Pick one from the list while you type.',
-    'members.error.unknownActivity': 'I could not find that activity in Eventor. Pick one from the list while you type.',
+    'members.error.unknownMember':
+      'I could not find a club member called "{name}". Pick one from the list while you type.',
+    'members.error.unknownActivity':
+      'I could not find that activity in Eventor. Pick one from the list while you type.',
     'members.starts.notPublished': {
       one: 'The start list has not been published yet. {count} from the club has entered; the start times show up here once the organiser publishes the draw.',
-      other: 'The start list has not been published yet. {count} from the club have entered; the start times show up here once the organiser publishes the draw.',
+      other:
+        'The start list has not been published yet. {count} from the club have entered; the start times show up here once the organiser publishes the draw.',
     },
-    'members.starts.notPublishedNoEntries': 'The start list has not been published yet, and nobody from the club has entered.',
-    'members.starts.notPublishedPlain': 'The start list has not been published yet; the start times show up here once the organiser publishes the draw.',
+    'members.starts.notPublishedNoEntries':
+      'The start list has not been published yet, and nobody from the club has entered.',
+    'members.starts.notPublishedPlain':
+      'The start list has not been published yet; the start times show up here once the organiser publishes the draw.',
     'members.results.notYet': 'There are no results yet.',
   },
   sv: {
@@ -61,7 +66,8 @@ export const members = defineMessages({
     'members.option.splits.name': 'sträcktider',
     'members.option.splits.description': 'Ta med sträcktider',
     'members.option.top.name': 'topp',
-    'members.option.top.description': 'Hur många av de främsta i varje klass som visas utöver klubben (0–10, standard 3)',
+    'members.option.top.description':
+      'Hur många av de främsta i varje klass som visas utöver klubben (0–10, standard 3)',
     'members.option.from.name': 'från',
     'members.option.from.description': 'Första dag, ÅÅÅÅ-MM-DD (standard: i dag)',
     'members.option.to.name': 'till',
@@ -69,15 +75,19 @@ export const members = defineMessages({
     'members.option.activity.name': 'aktivitet',
     'members.option.activity.description': 'Aktiviteten (skriv för att söka)',
 
-    'members.error.badDate': 'Jag kan inte läsa "{value}" som ett datum. Skriv det som ÅÅÅÅ-MM-DD, till exempel 2026-05-01.',
-    'members.error.unknownMember': 'Jag hittade ingen klubbmedlem som heter "{name}". Välj en i listan medan du skriver.',
+    'members.error.badDate':
+      'Jag kan inte läsa "{value}" som ett datum. Skriv det som ÅÅÅÅ-MM-DD, till exempel 2026-05-01.',
+    'members.error.unknownMember':
+      'Jag hittade ingen klubbmedlem som heter "{name}". Välj en i listan medan du skriver.',
     'members.error.unknownActivity': 'Jag hittade inte den aktiviteten i Eventor. Välj en i listan medan du skriver.',
     'members.starts.notPublished': {
       one: 'Startlistan är inte publicerad än. {count} från klubben är anmäld; starttiderna visas här när arrangören har publicerat lottningen.',
-      other: 'Startlistan är inte publicerad än. {count} från klubben är anmälda; starttiderna visas här när arrangören har publicerat lottningen.',
+      other:
+        'Startlistan är inte publicerad än. {count} från klubben är anmälda; starttiderna visas här när arrangören har publicerat lottningen.',
     },
     'members.starts.notPublishedNoEntries': 'Startlistan är inte publicerad än, och ingen från klubben är anmäld.',
-    'members.starts.notPublishedPlain': 'Startlistan är inte publicerad än; starttiderna visas här när arrangören har publicerat lottningen.',
+    'members.starts.notPublishedPlain':
+      'Startlistan är inte publicerad än; starttiderna visas här när arrangören har publicerat lottningen.',
     'members.results.notYet': 'Det finns inga resultat än.',
   },
   nb: {
@@ -100,7 +110,8 @@ export const members = defineMessages({
     'members.option.splits.name': 'strekktider',
     'members.option.splits.description': 'Ta med strekktider',
     'members.option.top.name': 'topp',
-    'members.option.top.description': 'Hvor mange av de beste i hver klasse som vises i tillegg til klubben (0–10, standard 3)',
+    'members.option.top.description':
+      'Hvor mange av de beste i hver klasse som vises i tillegg til klubben (0–10, standard 3)',
     'members.option.from.name': 'fra',
     'members.option.from.description': 'Første dag, ÅÅÅÅ-MM-DD (standard: i dag)',
     'members.option.to.name': 'til',
@@ -108,15 +119,19 @@ export const members = defineMessages({
     'members.option.activity.name': 'aktivitet',
     'members.option.activity.description': 'Aktiviteten (skriv for å søke)',
 
-    'members.error.badDate': 'Jeg kan ikke lese «{value}» som en dato. Skriv den som ÅÅÅÅ-MM-DD, for eksempel 2026-05-01.',
-    'members.error.unknownMember': 'Jeg fant ikke noe klubbmedlem som heter «{name}». Velg et fra listen mens du skriver.',
+    'members.error.badDate':
+      'Jeg kan ikke lese «{value}» som en dato. Skriv den som ÅÅÅÅ-MM-DD, for eksempel 2026-05-01.',
+    'members.error.unknownMember':
+      'Jeg fant ikke noe klubbmedlem som heter «{name}». Velg et fra listen mens du skriver.',
     'members.error.unknownActivity': 'Jeg fant ikke den aktiviteten i Eventor. Velg en fra listen mens du skriver.',
     'members.starts.notPublished': {
       one: 'Startlisten er ikke publisert ennå. {count} fra klubben er påmeldt; starttidene vises her når arrangøren har publisert trekningen.',
-      other: 'Startlisten er ikke publisert ennå. {count} fra klubben er påmeldt; starttidene vises her når arrangøren har publisert trekningen.',
+      other:
+        'Startlisten er ikke publisert ennå. {count} fra klubben er påmeldt; starttidene vises her når arrangøren har publisert trekningen.',
     },
     'members.starts.notPublishedNoEntries': 'Startlisten er ikke publisert ennå, og ingen fra klubben er påmeldt.',
-    'members.starts.notPublishedPlain': 'Startlisten er ikke publisert ennå; starttidene vises her når arrangøren har publisert trekningen.',
+    'members.starts.notPublishedPlain':
+      'Startlisten er ikke publisert ennå; starttidene vises her når arrangøren har publisert trekningen.',
     'members.results.notYet': 'Det finnes ingen resultater ennå.',
   },
 });

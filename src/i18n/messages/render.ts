@@ -4,7 +4,10 @@ import { defineMessages } from '../define.js';
 export const render = defineMessages({
   en: {
     'render.page': 'Page {page} of {pages}',
-    'render.pageOfEvents': { one: 'Page {page} of {pages} · {count} event', other: 'Page {page} of {pages} · {count} events' },
+    'render.pageOfEvents': {
+      one: 'Page {page} of {pages} · {count} event',
+      other: 'Page {page} of {pages} · {count} events',
+    },
     'render.andMore': '…and {count} more',
     'render.previous': 'Previous',
     'render.next': 'Next',
@@ -78,7 +81,7 @@ export const render = defineMessages({
     'render.entries.noneAfter': 'Nobody from the club entered.',
     'render.entries.noClass': 'No class',
     'render.entries.count': 'Entered: {count}',
-    'render.entries.overviewTitle': 'The club\'s entries',
+    'render.entries.overviewTitle': "The club's entries",
     'render.entries.overviewNone': 'No entries from the club in upcoming events.',
 
     'render.starts.noTime': 'start time not published yet',
@@ -129,7 +132,10 @@ export const render = defineMessages({
   },
   sv: {
     'render.page': 'Sida {page} av {pages}',
-    'render.pageOfEvents': { one: 'Sida {page} av {pages} · {count} tävling', other: 'Sida {page} av {pages} · {count} tävlingar' },
+    'render.pageOfEvents': {
+      one: 'Sida {page} av {pages} · {count} tävling',
+      other: 'Sida {page} av {pages} · {count} tävlingar',
+    },
     'render.andMore': '…och {count} till',
     'render.previous': 'Föregående',
     'render.next': 'Nästa',
@@ -254,7 +260,10 @@ export const render = defineMessages({
   },
   nb: {
     'render.page': 'Side {page} av {pages}',
-    'render.pageOfEvents': { one: 'Side {page} av {pages} · {count} løp', other: 'Side {page} av {pages} · {count} løp' },
+    'render.pageOfEvents': {
+      one: 'Side {page} av {pages} · {count} løp',
+      other: 'Side {page} av {pages} · {count} løp',
+    },
     'render.andMore': '…og {count} til',
     'render.previous': 'Forrige',
     'render.next': 'Neste',

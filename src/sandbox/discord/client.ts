@@ -1,4 +1,4 @@
-import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
+import { Client, type ClientOptions, Events, GatewayIntentBits } from 'discord.js';
 import type { SandboxDiscord } from './server.js';
 
 export interface SandboxClientOptions extends Partial<ClientOptions> {

@@ -37,10 +37,12 @@ export function nestErrors(errors: FieldError[]): Record<string, unknown> {
     let node = root;
     for (const part of error.path) {
       const key = String(part);
-      const next = (node[key] ??= {}) as Record<string, unknown>;
+      node[key] ??= {};
+      const next = node[key] as Record<string, unknown>;
       node = next;
     }
-    const list = (node['_errors'] ??= []) as { code: string; message: string }[];
+    node['_errors'] ??= [];
+    const list = node['_errors'] as { code: string; message: string }[];
     list.push({ code: error.code, message: error.message });
   }
   return root;
@@ -61,8 +63,7 @@ export const apiErrors = {
   unknownRole: () => new SandboxApiError(404, ErrorCode.UnknownRole, 'Unknown Role'),
   unknownUser: () => new SandboxApiError(404, ErrorCode.UnknownUser, 'Unknown User'),
   unknownWebhook: () => new SandboxApiError(404, ErrorCode.UnknownWebhook, 'Unknown Webhook'),
-  unknownCommand: () =>
-    new SandboxApiError(404, ErrorCode.UnknownApplicationCommand, 'Unknown application command'),
+  unknownCommand: () => new SandboxApiError(404, ErrorCode.UnknownApplicationCommand, 'Unknown application command'),
   unknownInteraction: () => new SandboxApiError(404, ErrorCode.UnknownInteraction, 'Unknown interaction'),
   alreadyAcknowledged: () =>
     new SandboxApiError(400, ErrorCode.InteractionAlreadyAcknowledged, 'Interaction has already been acknowledged.'),
@@ -75,6 +76,10 @@ export const apiErrors = {
     new SandboxApiError(403, ErrorCode.CannotSendMessagesToThisUser, 'Cannot send messages to this user'),
   invalidWebhookToken: () => new SandboxApiError(401, ErrorCode.InvalidWebhookToken, 'Invalid Webhook Token'),
   threadAlreadyCreated: () =>
-    new SandboxApiError(400, ErrorCode.ThreadAlreadyCreatedForMessage, 'A thread has already been created for this message'),
+    new SandboxApiError(
+      400,
+      ErrorCode.ThreadAlreadyCreatedForMessage,
+      'A thread has already been created for this message',
+    ),
   badRequest: (message: string) => new SandboxApiError(400, ErrorCode.General, message),
 };

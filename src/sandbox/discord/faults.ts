@@ -136,23 +136,43 @@ export class Faults {
   }
 
   serverError(options: ServerErrorFault): void {
-    this.entries.push({ route: options.route, remaining: options.times, fault: { kind: 'serverError', status: options.status ?? 502 } });
+    this.entries.push({
+      route: options.route,
+      remaining: options.times,
+      fault: { kind: 'serverError', status: options.status ?? 502 },
+    });
   }
 
   loseAnswer(options: LostAnswerFault): void {
-    this.entries.push({ route: options.route, remaining: options.times, fault: { kind: 'lostAnswer', status: options.status ?? 502 } });
+    this.entries.push({
+      route: options.route,
+      remaining: options.times,
+      fault: { kind: 'lostAnswer', status: options.status ?? 502 },
+    });
   }
 
   slowAnswer(options: SlowAnswerFault): void {
-    this.entries.push({ route: options.route, remaining: options.times, fault: { kind: 'slowAnswer', ms: options.ms } });
+    this.entries.push({
+      route: options.route,
+      remaining: options.times,
+      fault: { kind: 'slowAnswer', ms: options.ms },
+    });
   }
 
   delay(options: DelayFault): void {
-    this.entries.push({ route: options.route, remaining: options.times ?? Infinity, fault: { kind: 'delay', ms: options.ms } });
+    this.entries.push({
+      route: options.route,
+      remaining: options.times ?? Infinity,
+      fault: { kind: 'delay', ms: options.ms },
+    });
   }
 
   holdTogether(options: HoldTogetherFault): void {
-    this.entries.push({ route: options.route, remaining: options.count, fault: { kind: 'holdTogether', gathering: new Gathering(options.count, options.maxWaitMs) } });
+    this.entries.push({
+      route: options.route,
+      remaining: options.count,
+      fault: { kind: 'holdTogether', gathering: new Gathering(options.count, options.maxWaitMs) },
+    });
   }
 
   clear(): void {
@@ -179,9 +199,12 @@ export class Faults {
       entry.remaining -= 1;
       taken.push(entry.fault);
     }
-    this.entries = this.entries.filter((entry) => entry.remaining > 0 && !(entry.fault.kind === 'holdTogether' && entry.fault.gathering.released));
+    this.entries = this.entries.filter(
+      (entry) => entry.remaining > 0 && !(entry.fault.kind === 'holdTogether' && entry.fault.gathering.released),
+    );
     // What holds a request back comes before what it then fails with.
-    const waitsFirst = (fault: ActiveFault): number => (fault.kind === 'delay' || fault.kind === 'holdTogether' ? -1 : 0);
+    const waitsFirst = (fault: ActiveFault): number =>
+      fault.kind === 'delay' || fault.kind === 'holdTogether' ? -1 : 0;
     return taken.sort((a, b) => waitsFirst(a) - waitsFirst(b));
   }
 }

@@ -69,10 +69,13 @@ export class Gateway {
   async close(graceMs = 250): Promise<void> {
     this.options.world.off('dispatch', this.onDispatch);
     const open = [...this.sockets];
-    const closed = open.map((socket) => new Promise<void>((resolve) => {
-      if (socket.readyState === WebSocket.CLOSED) resolve();
-      else socket.once('close', () => resolve());
-    }));
+    const closed = open.map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          if (socket.readyState === WebSocket.CLOSED) resolve();
+          else socket.once('close', () => resolve());
+        }),
+    );
     for (const socket of open) if (socket.readyState === WebSocket.OPEN) socket.close(4004, 'sandbox closed');
     await Promise.race([Promise.all(closed), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     for (const socket of this.sockets) socket.terminate();
@@ -105,7 +108,11 @@ export class Gateway {
         return;
       }
       const op = Number(packet.op);
-      this.frames.push({ at: this.options.now(), op, d: op === GatewayOp.Identify || op === GatewayOp.Resume ? redactToken(packet.d) : packet.d });
+      this.frames.push({
+        at: this.options.now(),
+        op,
+        d: op === GatewayOp.Identify || op === GatewayOp.Resume ? redactToken(packet.d) : packet.d,
+      });
       switch (op) {
         case GatewayOp.Heartbeat:
           this.send(ws, { op: GatewayOp.HeartbeatAck });
@@ -135,7 +142,13 @@ export class Gateway {
       return null;
     }
     const { world } = this.options;
-    const session: Session = { id: randomBytes(16).toString('hex'), intents: Number(d.intents ?? 0), seq: 0, socket: null, buffer: [] };
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      intents: Number(d.intents ?? 0),
+      seq: 0,
+      socket: null,
+      buffer: [],
+    };
     this.sessions.set(session.id, session);
     // READY's guild list and application are mandatory for discord.js (notes §2.1).
     this.sendDispatch(session, ws, 'READY', {

@@ -1,6 +1,6 @@
 import { CallbackType, InteractionType } from './constants.js';
 import type { AutocompleteChoice, InteractionEvent, InteractionRecord, ModalData } from './interaction-state.js';
-import { viewOf, type MessageView } from './view.js';
+import { type MessageView, viewOf } from './view.js';
 import type { World } from './world.js';
 
 export interface WaitOptions {
@@ -96,7 +96,9 @@ export class InteractionHandle {
 
   /** The "@original" message as it is now (null before any message-producing response). */
   original(): MessageView | null {
-    const message = this.record.originalMessageId ? this.world.messagesById.get(this.record.originalMessageId) : undefined;
+    const message = this.record.originalMessageId
+      ? this.world.messagesById.get(this.record.originalMessageId)
+      : undefined;
     return message ? viewOf(this.world, message) : null;
   }
 
@@ -112,7 +114,10 @@ export class InteractionHandle {
 
   /** Resolves with the first callback the bot sent. */
   async acknowledgement(options: WaitOptions = {}): Promise<{ type: number; at: number }> {
-    return this.waitFor(() => this.record.response, { ...options, description: `the bot to acknowledge ${this.describe()}` });
+    return this.waitFor(() => this.record.response, {
+      ...options,
+      description: `the bot to acknowledge ${this.describe()}`,
+    });
   }
 
   /**
@@ -131,7 +136,9 @@ export class InteractionHandle {
         if (response.type === CallbackType.ApplicationCommandAutocompleteResult) {
           throw new Error(`sandbox: interaction ${this.record.id} is an autocomplete; use handle.choices()`);
         }
-        const original = this.record.originalMessageId ? this.world.messagesById.get(this.record.originalMessageId) : undefined;
+        const original = this.record.originalMessageId
+          ? this.world.messagesById.get(this.record.originalMessageId)
+          : undefined;
         if (!original) return undefined;
         // A deleted reply is final too; resolving (with deleted: true) beats a confusing timeout.
         if (original.deleted) return viewOf(this.world, original);
@@ -174,6 +181,9 @@ export class InteractionHandle {
     if (this.record.type !== InteractionType.ApplicationCommandAutocomplete) {
       throw new Error('sandbox: waitForChoices is only for autocomplete interactions');
     }
-    return this.waitFor(() => this.choices(), { ...options, description: `autocomplete choices for ${this.describe()}` });
+    return this.waitFor(() => this.choices(), {
+      ...options,
+      description: `autocomplete choices for ${this.describe()}`,
+    });
   }
 }

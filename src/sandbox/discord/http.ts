@@ -148,20 +148,34 @@ export interface RestOptions {
 }
 
 /** The `/api/v10` request handler: auth, faults, body parsing, routing, Discord-shaped errors, logging. */
-export function createRestHandler(options: RestOptions): (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) => Promise<void> {
+export function createRestHandler(
+  options: RestOptions,
+): (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) => Promise<void> {
   const routes = options.routes.map(compile);
   return async (req, res, rawPath, query) => {
     const method = (req.method ?? 'GET').toUpperCase();
     let segments: string[];
     try {
-      segments = rawPath.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+      segments = rawPath
+        .split('/')
+        .filter(Boolean)
+        .map((s) => decodeURIComponent(s));
     } catch {
       segments = rawPath.split('/').filter(Boolean);
     }
     const path = `/${segments.join('/')}`;
     const header = req.headers.authorization;
-    const auth: RequestLogEntry['auth'] = header === undefined ? 'none' : header === `Bot ${options.token()}` ? 'bot' : 'invalid';
-    const entry: RequestLogEntry = { at: options.now(), method, path, route: null, query: query.toString(), status: 0, auth };
+    const auth: RequestLogEntry['auth'] =
+      header === undefined ? 'none' : header === `Bot ${options.token()}` ? 'bot' : 'invalid';
+    const entry: RequestLogEntry = {
+      at: options.now(),
+      method,
+      path,
+      route: null,
+      query: query.toString(),
+      status: 0,
+      auth,
+    };
     let status = 500;
     let body: unknown;
     let headers: Record<string, string> = {};

@@ -19,36 +19,40 @@
  * 10062, 40060, 50027, 10003, ...); mistakes in the test itself (unknown command, option of the
  * wrong type, disabled button) throw plain Errors before anything is dispatched.
  */
-export { startSandboxDiscord, SandboxDiscord } from './server.js';
-export type { SandboxDiscordOptions, MessageRef, ButtonClick, SelectChoice, ModalSubmission } from './server.js';
-export { InteractionHandle } from './handle.js';
-export type { WaitOptions } from './handle.js';
-export type { AutocompleteChoice, InteractionEvent, ModalData } from './interaction-state.js';
-export type { CommandInvocation, AutocompleteInvocation, InteractionContext, OptionValue } from './interaction-payloads.js';
-export type { MessageView } from './view.js';
-export type { RequestLogEntry } from './http.js';
-export type { GatewayFrame } from './gateway.js';
-export type { RateLimitFault, ServerErrorFault, LostAnswerFault, DelayFault, RouteMatcher } from './faults.js';
-export { Faults } from './faults.js';
-export { renderInteractionText, renderMessageText, renderTimestamps } from './render.js';
-export { loginSandboxClient } from './client.js';
+
 export type { SandboxClientOptions } from './client.js';
-export type { RenderableMessage, RenderOptions, TimestampReader } from './render.js';
-export { LIMITS, embedLength } from './limits.js';
+export { loginSandboxClient } from './client.js';
 export {
-  Permission,
-  ChannelType,
-  InteractionType,
   CallbackType,
-  OptionType,
+  ChannelType,
   ComponentType,
-  MessageFlag,
   ErrorCode,
-  LOCALES,
   INITIAL_RESPONSE_DEADLINE_MS,
   INTERACTION_TOKEN_LIFETIME_MS,
+  InteractionType,
+  LOCALES,
+  MessageFlag,
+  OptionType,
+  Permission,
 } from './constants.js';
-export type { UserRef, CreateUserOptions, CreateGuildOptions, AddMemberOptions, CreateChannelOptions } from './world.js';
+export type { DelayFault, LostAnswerFault, RateLimitFault, RouteMatcher, ServerErrorFault } from './faults.js';
+export { Faults } from './faults.js';
+export type { GatewayFrame } from './gateway.js';
+export type { WaitOptions } from './handle.js';
+export { InteractionHandle } from './handle.js';
+export type { RequestLogEntry } from './http.js';
+export type {
+  AutocompleteInvocation,
+  CommandInvocation,
+  InteractionContext,
+  OptionValue,
+} from './interaction-payloads.js';
+export type { AutocompleteChoice, InteractionEvent, ModalData } from './interaction-state.js';
+export { embedLength, LIMITS } from './limits.js';
+export type { RenderableMessage, RenderOptions, TimestampReader } from './render.js';
+export { renderInteractionText, renderMessageText, renderTimestamps } from './render.js';
+export type { ButtonClick, MessageRef, ModalSubmission, SandboxDiscordOptions, SelectChoice } from './server.js';
+export { SandboxDiscord, startSandboxDiscord } from './server.js';
 export type {
   ApiCommand,
   ApiCommandOption,
@@ -61,3 +65,11 @@ export type {
   SandboxRole,
   SandboxUser,
 } from './types.js';
+export type { MessageView } from './view.js';
+export type {
+  AddMemberOptions,
+  CreateChannelOptions,
+  CreateGuildOptions,
+  CreateUserOptions,
+  UserRef,
+} from './world.js';

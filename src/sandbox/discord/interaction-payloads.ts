@@ -51,7 +51,11 @@ interface Resolved {
 }
 
 const APP_PERMISSIONS_IN_DM =
-  Permission.ViewChannel | Permission.SendMessages | Permission.EmbedLinks | Permission.AttachFiles | Permission.ReadMessageHistory;
+  Permission.ViewChannel |
+  Permission.SendMessages |
+  Permission.EmbedLinks |
+  Permission.AttachFiles |
+  Permission.ReadMessageHistory;
 
 /** The fields every interaction has (notes §2.2: entitlements and authorizing_integration_owners are mandatory). */
 export function basePayload(
@@ -84,7 +88,9 @@ export function basePayload(
       throw new Error(`sandbox: user ${user.username} is not a member of ${guild.name}; call sandbox.addMember first`);
     }
     const permissions =
-      ctx.memberPermissions === undefined ? world.channelPermissions(channel.id, user.id) : BigInt(ctx.memberPermissions);
+      ctx.memberPermissions === undefined
+        ? world.channelPermissions(channel.id, user.id)
+        : BigInt(ctx.memberPermissions);
     Object.assign(payload, {
       guild_id: guild.id,
       guild: { id: guild.id, locale: guild.preferredLocale, features: [] },
@@ -146,37 +152,55 @@ function coerce(def: ApiCommandOption, value: OptionValue, where: string): Optio
 function checkConstraints(def: ApiCommandOption, value: OptionValue, where: string): void {
   if (def.choices?.length && !def.choices.some((c) => c.value === value)) {
     const allowed = def.choices.map((c) => JSON.stringify(c.value)).join(', ');
-    throw new Error(`sandbox: ${where} must be one of the registered choices (${allowed}), got ${JSON.stringify(value)}`);
+    throw new Error(
+      `sandbox: ${where} must be one of the registered choices (${allowed}), got ${JSON.stringify(value)}`,
+    );
   }
   if (typeof value === 'number') {
-    if (def.min_value !== undefined && value < def.min_value) throw new Error(`sandbox: ${where} is below min_value ${def.min_value}`);
-    if (def.max_value !== undefined && value > def.max_value) throw new Error(`sandbox: ${where} is above max_value ${def.max_value}`);
+    if (def.min_value !== undefined && value < def.min_value)
+      throw new Error(`sandbox: ${where} is below min_value ${def.min_value}`);
+    if (def.max_value !== undefined && value > def.max_value)
+      throw new Error(`sandbox: ${where} is above max_value ${def.max_value}`);
   }
   if (typeof value === 'string' && def.type === OptionType.String) {
-    if (def.min_length !== undefined && value.length < def.min_length) throw new Error(`sandbox: ${where} is shorter than min_length ${def.min_length}`);
-    if (def.max_length !== undefined && value.length > def.max_length) throw new Error(`sandbox: ${where} is longer than max_length ${def.max_length}`);
+    if (def.min_length !== undefined && value.length < def.min_length)
+      throw new Error(`sandbox: ${where} is shorter than min_length ${def.min_length}`);
+    if (def.max_length !== undefined && value.length > def.max_length)
+      throw new Error(`sandbox: ${where} is longer than max_length ${def.max_length}`);
   }
 }
 
-function resolveEntity(world: World, guildId: string | undefined, def: ApiCommandOption, id: string, resolved: Resolved, where: string): void {
+function resolveEntity(
+  world: World,
+  guildId: string | undefined,
+  def: ApiCommandOption,
+  id: string,
+  resolved: Resolved,
+  where: string,
+): void {
   const addUser = (): boolean => {
     if (!world.users.has(id)) return false;
-    (resolved.users ??= {})[id] = world.apiUser(id);
+    resolved.users ??= {};
+    resolved.users[id] = world.apiUser(id);
     if (guildId && world.member(guildId, id)) {
       const member = world.apiMember(guildId, id, { withUser: false, permissions: world.basePermissions(guildId, id) });
-      (resolved.members ??= {})[id] = member;
+      resolved.members ??= {};
+      resolved.members[id] = member;
     }
     return true;
   };
   const addRole = (): boolean => {
     const role = world.roles.get(id);
     if (!role || role.guildId !== guildId) return false;
-    (resolved.roles ??= {})[id] = world.apiRole(id);
+    resolved.roles ??= {};
+    resolved.roles[id] = world.apiRole(id);
     return true;
   };
   if (def.type === OptionType.User && !addUser()) throw new Error(`sandbox: ${where}: unknown user ${id}`);
-  if (def.type === OptionType.Role && !addRole()) throw new Error(`sandbox: ${where}: unknown role ${id} in this guild`);
-  if (def.type === OptionType.Mentionable && !addUser() && !addRole()) throw new Error(`sandbox: ${where}: ${id} is neither user nor role`);
+  if (def.type === OptionType.Role && !addRole())
+    throw new Error(`sandbox: ${where}: unknown role ${id} in this guild`);
+  if (def.type === OptionType.Mentionable && !addUser() && !addRole())
+    throw new Error(`sandbox: ${where}: ${id} is neither user nor role`);
   if (def.type === OptionType.Channel) {
     const channel = world.channel(id);
     if (!channel || channel.guildId !== (guildId ?? null)) throw new Error(`sandbox: ${where}: unknown channel ${id}`);
@@ -184,7 +208,8 @@ function resolveEntity(world: World, guildId: string | undefined, def: ApiComman
       throw new Error(`sandbox: ${where}: channel type ${channel.type} not allowed (${def.channel_types.join(', ')})`);
     }
     const api = world.apiChannel(channel);
-    (resolved.channels ??= {})[id] = {
+    resolved.channels ??= {};
+    resolved.channels[id] = {
       id,
       name: api['name'],
       type: channel.type,
@@ -205,7 +230,9 @@ export function commandData(
   const command = findCommand(world, inv.guildId, inv.name);
   if (!command && !inv.allowUnregistered) {
     const known = [...world.commands.values()].flatMap((m) => [...m.values()].map((c) => c.name));
-    throw new Error(`sandbox: /${inv.name} is not registered (registered: ${known.join(', ') || 'none'}); pass allowUnregistered to skip`);
+    throw new Error(
+      `sandbox: /${inv.name} is not registered (registered: ${known.join(', ') || 'none'}); pass allowUnregistered to skip`,
+    );
   }
   const label = `/${[inv.name, inv.subcommandGroup, inv.subcommand].filter(Boolean).join(' ')}`;
   if (command) checkCommandAvailable(world, command, inv, label);
@@ -219,7 +246,10 @@ export function commandData(
     if (!name) continue;
     if (command) {
       const def = defs?.find((o) => o.name === name && o.type === type);
-      if (!def) throw new Error(`sandbox: ${label}: ${name} is not a registered ${type === 1 ? 'subcommand' : 'subcommand group'}`);
+      if (!def)
+        throw new Error(
+          `sandbox: ${label}: ${name} is not a registered ${type === 1 ? 'subcommand' : 'subcommand group'}`,
+        );
       defs = def.options;
     }
     path.push({ name, type });
@@ -251,7 +281,8 @@ export function commandData(
   }
   if (!focused) {
     for (const def of defs ?? []) {
-      if (def.required && !(def.name in given)) throw new Error(`sandbox: ${label} is missing required option "${def.name}"`);
+      if (def.required && !(def.name in given))
+        throw new Error(`sandbox: ${label} is missing required option "${def.name}"`);
     }
   }
   let options: Record<string, unknown>[] = leaf;
@@ -269,7 +300,9 @@ export function commandData(
 /** Discord only lets a user run a command they can see: right context, enough permissions. */
 function checkCommandAvailable(world: World, command: ApiCommand, inv: CommandInvocation, label: string): void {
   if (!inv.guildId) {
-    const dmAllowed = command.contexts ? command.contexts.includes(1) : command.dm_permission !== false && !command.guild_id;
+    const dmAllowed = command.contexts
+      ? command.contexts.includes(1)
+      : command.dm_permission !== false && !command.guild_id;
     if (!dmAllowed) throw new Error(`sandbox: ${label} is not available in DMs (contexts/dm_permission)`);
     return;
   }
@@ -308,10 +341,12 @@ export function flattenComponents(components: ApiComponent[]): ApiComponent[] {
 export function findComponent(message: SandboxMessage, customId: string): ApiComponent {
   const component = flattenComponents(message.components).find((c) => c.custom_id === customId);
   if (!component) {
-    const ids = flattenComponents(message.components).map((c) => c.custom_id).filter(Boolean);
+    const ids = flattenComponents(message.components)
+      .map((c) => c.custom_id)
+      .filter(Boolean);
     throw new Error(`sandbox: message ${message.id} has no component "${customId}" (has: ${ids.join(', ') || 'none'})`);
   }
-  if (component.disabled) throw new Error(`sandbox: component "${customId}" is disabled; Discord would not let a user click it`);
+  if (component.disabled)
+    throw new Error(`sandbox: component "${customId}" is disabled; Discord would not let a user click it`);
   return component;
 }
-

@@ -18,7 +18,12 @@ export type InteractionEvent =
   | { kind: 'callback'; at: number; type: number; data: unknown }
   | { kind: 'editOriginal'; at: number; messageId: string }
   | { kind: 'deleteOriginal'; at: number; messageId: string }
-  | { kind: 'followUp'; at: number; messageId: string; /** a follow-up that filled a deferred reply */ filledDeferral: boolean }
+  | {
+      kind: 'followUp';
+      at: number;
+      messageId: string /** a follow-up that filled a deferred reply */;
+      filledDeferral: boolean;
+    }
   | { kind: 'editFollowUp'; at: number; messageId: string }
   | { kind: 'deleteFollowUp'; at: number; messageId: string }
   | { kind: 'rejected'; at: number; method: string; route: string; status: number; code: number; message: string };

@@ -180,7 +180,9 @@ function checkLegacyComponents(c: Collector, prefix: Path, components: ApiCompon
       c.add([...p, 'components'], 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', 'A select menu must be alone in its action row');
     }
     c.maxItems([...p, 'components'], children, LIMITS.buttonsPerRow);
-    children.forEach((child, j) => checkInteractive(c, [...p, 'components', j], child ?? { type: 0 }, customIds));
+    children.forEach((child, j) => {
+      checkInteractive(c, [...p, 'components', j], child ?? { type: 0 }, customIds);
+    });
   });
 }
 
@@ -223,8 +225,18 @@ export function checkMessagePayload(body: MessagePayload, options: MessageCheckO
   checkEmbeds(c, prefix, body.embeds);
   if (((body.flags ?? 0) & MessageFlag.IsComponentsV2) !== 0) {
     // components/reference.mdx: with IS_COMPONENTS_V2 the content and embeds fields cannot be used.
-    if (body.content) c.add([...prefix, 'content'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'The content field cannot be used when using MessageFlags.IS_COMPONENTS_V2');
-    if (body.embeds?.length) c.add([...prefix, 'embeds'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'The embeds field cannot be used when using MessageFlags.IS_COMPONENTS_V2');
+    if (body.content)
+      c.add(
+        [...prefix, 'content'],
+        'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+        'The content field cannot be used when using MessageFlags.IS_COMPONENTS_V2',
+      );
+    if (body.embeds?.length)
+      c.add(
+        [...prefix, 'embeds'],
+        'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+        'The embeds field cannot be used when using MessageFlags.IS_COMPONENTS_V2',
+      );
   }
   if (body.components !== undefined && body.components !== null) {
     if (!Array.isArray(body.components)) c.add([...prefix, 'components'], 'BASE_TYPE_ARRAY', 'Must be an array.');
@@ -260,7 +272,8 @@ export function checkAutocompleteChoices(data: unknown): FieldError[] {
   c.maxItems(['data', 'choices'], choices, LIMITS.autocompleteChoices);
   choices.forEach((choice: { name?: unknown; value?: unknown } | null, i) => {
     c.between(['data', 'choices', i, 'name'], choice?.name, 1, LIMITS.choiceName);
-    if (typeof choice?.value === 'string') c.maxLength(['data', 'choices', i, 'value'], choice.value, LIMITS.choiceValue);
+    if (typeof choice?.value === 'string')
+      c.maxLength(['data', 'choices', i, 'value'], choice.value, LIMITS.choiceValue);
     else if (typeof choice?.value !== 'number') c.required(['data', 'choices', i, 'value'], undefined);
   });
   return c.errors;
@@ -298,7 +311,8 @@ export function checkModal(data: unknown): FieldError[] {
         ids.add(String(input.custom_id));
       }
       if (input.type === ComponentType.TextInput) {
-        if (component.type === ComponentType.ActionRow) c.between([...ip, 'label'], input.label, 1, LIMITS.textInputLabel);
+        if (component.type === ComponentType.ActionRow)
+          c.between([...ip, 'label'], input.label, 1, LIMITS.textInputLabel);
         c.maxLength([...ip, 'value'], input.value, LIMITS.textInputValue);
       }
     });
@@ -333,7 +347,13 @@ function checkOptions(c: Collector, path: Path, options: unknown, depth: number)
     } else names.add(name);
     c.between([...p, 'description'], option?.['description'], 1, LIMITS.commandDescription);
     checkLocalizations(c, [...p, 'name_localizations'], option?.['name_localizations'], 1, LIMITS.commandName);
-    checkLocalizations(c, [...p, 'description_localizations'], option?.['description_localizations'], 1, LIMITS.commandDescription);
+    checkLocalizations(
+      c,
+      [...p, 'description_localizations'],
+      option?.['description_localizations'],
+      1,
+      LIMITS.commandDescription,
+    );
     const type = option?.['type'];
     if (type === OptionType.Subcommand || type === OptionType.SubcommandGroup) {
       if (depth >= (type === OptionType.SubcommandGroup ? 1 : 2)) {
@@ -342,17 +362,26 @@ function checkOptions(c: Collector, path: Path, options: unknown, depth: number)
       checkOptions(c, [...p, 'options'], option['options'], depth + 1);
     } else {
       if (option?.['required'] === true && sawOptional) {
-        c.add([...p, 'required'], 'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID', 'Required options must be placed before non-required options');
+        c.add(
+          [...p, 'required'],
+          'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID',
+          'Required options must be placed before non-required options',
+        );
       }
       if (option?.['required'] !== true) sawOptional = true;
       const choices = option?.['choices'];
       c.maxItems([...p, 'choices'], choices, LIMITS.commandChoices);
       if (Array.isArray(choices) && choices.length > 0 && option['autocomplete'] === true) {
-        c.add([...p, 'autocomplete'], 'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_AND_CHOICES', 'Autocomplete cannot be used together with choices');
+        c.add(
+          [...p, 'autocomplete'],
+          'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_AND_CHOICES',
+          'Autocomplete cannot be used together with choices',
+        );
       }
       (Array.isArray(choices) ? choices : []).forEach((choice: { name?: unknown; value?: unknown }, k) => {
         c.between([...p, 'choices', k, 'name'], choice?.name, 1, LIMITS.choiceName);
-        if (typeof choice?.value === 'string') c.maxLength([...p, 'choices', k, 'value'], choice.value, LIMITS.choiceValue);
+        if (typeof choice?.value === 'string')
+          c.maxLength([...p, 'choices', k, 'value'], choice.value, LIMITS.choiceValue);
       });
     }
   });
@@ -374,7 +403,13 @@ export function checkCommand(command: unknown, prefix: Path = []): FieldError[] 
     checkOptions(c, [...prefix, 'options'], cmd['options'], 0);
   }
   checkLocalizations(c, [...prefix, 'name_localizations'], cmd['name_localizations'], 1, LIMITS.commandName);
-  checkLocalizations(c, [...prefix, 'description_localizations'], cmd['description_localizations'], 1, LIMITS.commandDescription);
+  checkLocalizations(
+    c,
+    [...prefix, 'description_localizations'],
+    cmd['description_localizations'],
+    1,
+    LIMITS.commandDescription,
+  );
   return c.errors;
 }
 
@@ -389,7 +424,11 @@ export function checkCommandList(commands: unknown): FieldError[] {
   commands.forEach((cmd: { name?: string; type?: number }, i) => {
     const key = `${cmd?.type ?? 1}:${cmd?.name}`;
     if (seen.has(key)) {
-      errors.push({ path: [i, 'name'], code: 'APPLICATION_COMMANDS_DUPLICATE_NAME', message: 'Application command names must be unique' });
+      errors.push({
+        path: [i, 'name'],
+        code: 'APPLICATION_COMMANDS_DUPLICATE_NAME',
+        message: 'Application command names must be unique',
+      });
     }
     seen.add(key);
   });
@@ -407,14 +446,24 @@ const AUTO_ARCHIVE_DURATIONS: readonly number[] = [60, 1440, 4320, 10080];
 
 export function checkAutoArchive(value: unknown): FieldError[] {
   if (value === undefined || value === null || AUTO_ARCHIVE_DURATIONS.includes(value as number)) return [];
-  return [{ path: ['auto_archive_duration'], code: 'BASE_TYPE_CHOICES', message: `Value must be one of {${AUTO_ARCHIVE_DURATIONS.join(', ')}}.` }];
+  return [
+    {
+      path: ['auto_archive_duration'],
+      code: 'BASE_TYPE_CHOICES',
+      message: `Value must be one of {${AUTO_ARCHIVE_DURATIONS.join(', ')}}.`,
+    },
+  ];
 }
 
 /** Create Message `nonce`: an integer or a string of at most 25 characters. */
 export function checkNonce(nonce: unknown): FieldError[] {
   if (nonce === undefined || nonce === null) return [];
   if (typeof nonce === 'number' && Number.isInteger(nonce)) return [];
-  if (typeof nonce !== 'string') return [{ path: ['nonce'], code: 'BASE_TYPE_BAD_TYPE', message: 'Must be an integer or a string.' }];
-  if (nonce.length > LIMITS.nonce) return [{ path: ['nonce'], code: 'BASE_TYPE_BAD_LENGTH', message: `Must be between 1 and ${LIMITS.nonce} in length.` }];
+  if (typeof nonce !== 'string')
+    return [{ path: ['nonce'], code: 'BASE_TYPE_BAD_TYPE', message: 'Must be an integer or a string.' }];
+  if (nonce.length > LIMITS.nonce)
+    return [
+      { path: ['nonce'], code: 'BASE_TYPE_BAD_LENGTH', message: `Must be between 1 and ${LIMITS.nonce} in length.` },
+    ];
   return [];
 }

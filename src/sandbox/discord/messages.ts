@@ -1,5 +1,5 @@
 import { MessageFlag, MessageType } from './constants.js';
-import { apiErrors, invalidFormBody, type FieldError } from './errors.js';
+import { apiErrors, type FieldError, invalidFormBody } from './errors.js';
 import type { UploadedFile } from './http.js';
 import { checkMessagePayload, isEmptyMessage } from './limits.js';
 import type { ApiAttachment, MessagePayload, SandboxChannel, SandboxMessage } from './types.js';
@@ -29,7 +29,9 @@ export interface NewMessageOptions {
 function asPayload(body: unknown, prefix: (string | number)[]): MessagePayload {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw invalidFormBody([{ path: prefix, code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }]);
+    throw invalidFormBody([
+      { path: prefix, code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' },
+    ]);
   }
   return body as MessagePayload;
 }
@@ -39,7 +41,13 @@ function validate(payload: MessagePayload, prefix: (string | number)[], fileCoun
   if (errors.length > 0) throw invalidFormBody(errors);
 }
 
-function attachmentsFrom(world: World, channelId: string, files: UploadedFile[], payload: MessagePayload, baseUrl: string): SandboxMessage['attachments'] {
+function attachmentsFrom(
+  world: World,
+  channelId: string,
+  files: UploadedFile[],
+  payload: MessagePayload,
+  baseUrl: string,
+): SandboxMessage['attachments'] {
   return files.map((file, index) => {
     const id = world.ids.next();
     // discord.js names parts `files[n]` and describes them in payload_json `attachments[{id: n}]`.
@@ -127,7 +135,8 @@ export function editMessage(
   const added = attachmentsFrom(world, message.channelId, files, payload, baseUrl);
   if (payload.attachments !== undefined || added.length > 0) patch.attachments = [...attachments, ...added];
   const keptFlags = message.flags & (MessageFlag.Ephemeral | MessageFlag.IsComponentsV2);
-  patch.flags = (keptFlags | ((payload.flags ?? 0) & ~(MessageFlag.Ephemeral | MessageFlag.Loading))) & ~MessageFlag.Loading;
+  patch.flags =
+    (keptFlags | ((payload.flags ?? 0) & ~(MessageFlag.Ephemeral | MessageFlag.Loading))) & ~MessageFlag.Loading;
   const merged = {
     content: patch.content ?? message.content,
     embeds: patch.embeds ?? message.embeds,
@@ -137,4 +146,3 @@ export function editMessage(
   if (isEmptyMessage(merged)) throw apiErrors.emptyMessage();
   return world.editMessage(message, patch);
 }
-

@@ -40,7 +40,13 @@ function intlLocale(locale: string): string {
 /** What Discord shows for `<t:…:R>` in the reader's language: "in 2 days", "om 2 dagar", "om 2 dager". */
 function relativeTime(ms: number, locale: string): string {
   const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'always' });
-  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 365 * 86_400_000], ['month', 30 * 86_400_000], ['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]];
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['year', 365 * 86_400_000],
+    ['month', 30 * 86_400_000],
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+  ];
   for (const [unit, size] of units) if (Math.abs(ms) >= size) return format.format(Math.round(ms / size), unit);
   return format.format(Math.round(ms / 1000), 'second');
 }
@@ -60,7 +66,10 @@ export function renderTimestamps(text: string, reader: TimestampReader): string 
   return text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, seconds: string, style: string | undefined) => {
     const at = Number(seconds) * 1000;
     if (style === 'R') return relativeTime(at - reader.now, reader.locale);
-    return new Intl.DateTimeFormat(intlLocale(reader.locale), { timeZone: reader.timeZone, ...TIMESTAMP_STYLES[style ?? 'f'] }).format(at);
+    return new Intl.DateTimeFormat(intlLocale(reader.locale), {
+      timeZone: reader.timeZone,
+      ...TIMESTAMP_STYLES[style ?? 'f'],
+    }).format(at);
   });
 }
 
@@ -81,7 +90,9 @@ function renderSelect(c: ApiComponent): string {
     [ComponentType.ChannelSelect]: 'channel',
   };
   const placeholder = c.placeholder ?? `Select ${kind[c.type] ?? 'an option'}`;
-  const options = c.options?.length ? `: ${c.options.map((o) => (o.default ? `*${o.label}` : o.label)).join(' | ')}` : '';
+  const options = c.options?.length
+    ? `: ${c.options.map((o) => (o.default ? `*${o.label}` : o.label)).join(' | ')}`
+    : '';
   return `[v ${placeholder}${options}]${c.disabled ? ' (disabled)' : ''}`;
 }
 
@@ -89,7 +100,12 @@ function renderComponents(components: ApiComponent[], indent: string, out: strin
   for (const c of components) {
     switch (c.type) {
       case ComponentType.ActionRow:
-        out.push(indent + (c.components ?? []).map((child) => (child.type === ComponentType.Button ? renderButton(child) : renderSelect(child))).join(' '));
+        out.push(
+          indent +
+            (c.components ?? [])
+              .map((child) => (child.type === ComponentType.Button ? renderButton(child) : renderSelect(child)))
+              .join(' '),
+        );
         break;
       case ComponentType.Button:
         out.push(indent + renderButton(c));
@@ -125,7 +141,10 @@ function renderEmbed(embed: ApiEmbed, out: string[], reader: TimestampReader | u
   }
   if (embed.image?.url) out.push(`${bar}[image: ${embed.image.url}]`);
   // Discord shows an embed's timestamp as a date and time in the reader's language and zone.
-  const timestamp = embed.timestamp && reader ? renderTimestamps(`<t:${Math.floor(Date.parse(embed.timestamp) / 1000)}:f>`, reader) : embed.timestamp;
+  const timestamp =
+    embed.timestamp && reader
+      ? renderTimestamps(`<t:${Math.floor(Date.parse(embed.timestamp) / 1000)}:f>`, reader)
+      : embed.timestamp;
   const footer = [embed.footer?.text, timestamp].filter(Boolean).join(' - ');
   if (footer) out.push(`${bar}${footer}`);
 }
@@ -152,7 +171,8 @@ export function renderMessageText(message: RenderableMessage, options: RenderOpt
     renderEmbed(embed, out, options.reader);
   });
   if (message.components?.length) renderComponents(message.components, '', out);
-  for (const file of message.attachments ?? []) out.push(`[file: ${file.filename}${file.size !== undefined ? `, ${file.size} bytes` : ''}]`);
+  for (const file of message.attachments ?? [])
+    out.push(`[file: ${file.filename}${file.size !== undefined ? `, ${file.size} bytes` : ''}]`);
   const text = out.join('\n');
   return options.reader ? renderTimestamps(text, options.reader) : text;
 }
@@ -176,7 +196,10 @@ interface OptionLike {
 function findLabel(components: ApiComponent[] | undefined, customId: string): string | undefined {
   for (const c of components ?? []) {
     if (c.custom_id === customId) return c.label ?? c.placeholder ?? customId;
-    const nested = findLabel([...(c.components ?? []), ...(c.component ? [c.component] : []), ...(c.accessory ? [c.accessory] : [])], customId);
+    const nested = findLabel(
+      [...(c.components ?? []), ...(c.component ? [c.component] : []), ...(c.accessory ? [c.accessory] : [])],
+      customId,
+    );
     if (nested) return nested;
   }
   return undefined;
@@ -189,8 +212,16 @@ function findLabel(components: ApiComponent[] | undefined, customId: string): st
  */
 export function renderInteractionText(payload: Record<string, unknown>): string {
   const p = payload as InteractionPayloadLike;
-  const who = ((p.member as { user?: { username?: string } } | undefined)?.user ?? (p.user as { username?: string } | undefined))?.username ?? 'someone';
-  const data = (p.data ?? {}) as { name?: string; options?: OptionLike[]; custom_id?: string; values?: string[]; components?: ApiComponent[] };
+  const who =
+    ((p.member as { user?: { username?: string } } | undefined)?.user ?? (p.user as { username?: string } | undefined))
+      ?.username ?? 'someone';
+  const data = (p.data ?? {}) as {
+    name?: string;
+    options?: OptionLike[];
+    custom_id?: string;
+    values?: string[];
+    components?: ApiComponent[];
+  };
   switch (p.type) {
     case 2:
     case 4: {
@@ -206,16 +237,19 @@ export function renderInteractionText(payload: Record<string, unknown>): string 
         }
       };
       walk(data.options);
-      if (p.type === 4) return `${who} is typing "${String(focused?.value ?? '')}" in ${words.join(' ')} ${focused?.name ?? ''}`.trimEnd();
+      if (p.type === 4)
+        return `${who} is typing "${String(focused?.value ?? '')}" in ${words.join(' ')} ${focused?.name ?? ''}`.trimEnd();
       return `${who} used ${words.join(' ')}`;
     }
     case 3: {
-      const label = findLabel((p.message as { components?: ApiComponent[] } | undefined)?.components, data.custom_id ?? '') ?? data.custom_id;
+      const label =
+        findLabel((p.message as { components?: ApiComponent[] } | undefined)?.components, data.custom_id ?? '') ??
+        data.custom_id;
       return data.values ? `${who} chose ${data.values.join(', ')} in [${label}]` : `${who} clicked [${label}]`;
     }
     case 5: {
       const fields = (data.components ?? [])
-        .flatMap((c) => (c.components ?? (c.component ? [c.component] : [])))
+        .flatMap((c) => c.components ?? (c.component ? [c.component] : []))
         .map((input) => `${input.custom_id}: ${String(input.value ?? '')}`);
       return `${who} submitted modal ${data.custom_id}${fields.length ? ` (${fields.join('; ')})` : ''}`;
     }

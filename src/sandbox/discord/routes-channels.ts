@@ -61,9 +61,14 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
     if (errors.length > 0) throw invalidFormBody(errors);
     // resources/channel.mdx "Start Thread without Message": type defaults to PRIVATE_THREAD.
     const type = fromMessage
-      ? parent.type === ChannelType.GuildAnnouncement ? ChannelType.AnnouncementThread : ChannelType.PublicThread
+      ? parent.type === ChannelType.GuildAnnouncement
+        ? ChannelType.AnnouncementThread
+        : ChannelType.PublicThread
       : (body.type ?? ChannelType.PrivateThread);
-    requirePermission(parent, type === ChannelType.PrivateThread ? Permission.CreatePrivateThreads : Permission.CreatePublicThreads);
+    requirePermission(
+      parent,
+      type === ChannelType.PrivateThread ? Permission.CreatePrivateThreads : Permission.CreatePublicThreads,
+    );
     if (fromMessage?.threadId && world.channel(fromMessage.threadId)) throw apiErrors.threadAlreadyCreated();
     const thread = world.createThread(parent, {
       // A thread started from a message shares the message's id (Discord convention).
@@ -138,7 +143,13 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
             return ok(world.apiMessage(earlier));
           }
         }
-        const message = createMessage(world, { channel, authorId: bot, body: r.body, files: r.files, baseUrl: ctx.baseUrl() });
+        const message = createMessage(world, {
+          channel,
+          authorId: bot,
+          body: r.body,
+          files: r.files,
+          baseUrl: ctx.baseUrl(),
+        });
         if (enforced !== null) world.rememberNonce(message, enforced);
         return ok(world.apiMessage(message));
       },

@@ -13,12 +13,20 @@ export function commandRoutes(ctx: SandboxContext): Route[] {
     const guildId = r.params['guildId'] ?? '';
     if (guildId && !world.guilds.has(guildId)) throw apiErrors.unknownGuild();
     let map = world.commands.get(guildId);
-    if (!map) world.commands.set(guildId, (map = new Map()));
+    if (!map) {
+      map = new Map();
+      world.commands.set(guildId, map);
+    }
     return map;
   };
 
   /** Normalise a definition the way Discord echoes it; keep the id of a same-named command. */
-  const store = (map: Map<string, ApiCommand>, raw: Record<string, unknown>, guildId: string, id?: string): ApiCommand => {
+  const store = (
+    map: Map<string, ApiCommand>,
+    raw: Record<string, unknown>,
+    guildId: string,
+    id?: string,
+  ): ApiCommand => {
     const type = (raw['type'] as number | undefined) ?? 1;
     const existing = [...map.values()].find((c) => c.name === raw['name'] && c.type === type);
     const permissions = raw['default_member_permissions'];
@@ -51,7 +59,10 @@ export function commandRoutes(ctx: SandboxContext): Route[] {
   };
 
   const routes: Route[] = [];
-  for (const base of ['/applications/:applicationId/commands', '/applications/:applicationId/guilds/:guildId/commands']) {
+  for (const base of [
+    '/applications/:applicationId/commands',
+    '/applications/:applicationId/guilds/:guildId/commands',
+  ]) {
     routes.push(
       {
         method: 'GET',
@@ -71,7 +82,9 @@ export function commandRoutes(ctx: SandboxContext): Route[] {
           const previous = new Map(map);
           map.clear();
           const stored = (r.body as Record<string, unknown>[]).map((raw) => {
-            const same = [...previous.values()].find((c) => c.name === raw['name'] && c.type === ((raw['type'] as number | undefined) ?? 1));
+            const same = [...previous.values()].find(
+              (c) => c.name === raw['name'] && c.type === ((raw['type'] as number | undefined) ?? 1),
+            );
             return store(map, raw, r.params['guildId'] ?? '', same?.id);
           });
           world.changed('commands');

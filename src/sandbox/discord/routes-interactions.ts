@@ -2,7 +2,7 @@ import { CallbackType, InteractionType, MessageFlag, MessageType } from './const
 import type { SandboxContext } from './context.js';
 import { apiErrors, invalidFormBody, SandboxApiError } from './errors.js';
 import { noContent, ok, type Route, type RouteContext, type RouteResult } from './http.js';
-import type { InteractionRecord, ModalData, AutocompleteChoice } from './interaction-state.js';
+import type { AutocompleteChoice, InteractionRecord, ModalData } from './interaction-state.js';
 import { checkAutocompleteChoices, checkModal } from './limits.js';
 import { createMessage, editMessage } from './messages.js';
 import type { SandboxMessage } from './types.js';
@@ -16,7 +16,8 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
   const { world, interactions } = ctx;
 
   /** Record failures in the interaction's history too, so `handle.history()` explains a missing reply. */
-  const guarded = (record: () => InteractionRecord | undefined, fn: (r: RouteContext) => RouteResult) =>
+  const guarded =
+    (record: () => InteractionRecord | undefined, fn: (r: RouteContext) => RouteResult) =>
     (r: RouteContext): RouteResult => {
       try {
         return fn(r);
@@ -39,7 +40,13 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
     };
 
   const invalidType = (type: number): SandboxApiError =>
-    invalidFormBody([{ path: ['type'], code: 'INTERACTION_RESPONSE_TYPE_INVALID', message: `Interaction response type ${type} is not valid for this interaction` }]);
+    invalidFormBody([
+      {
+        path: ['type'],
+        code: 'INTERACTION_RESPONSE_TYPE_INVALID',
+        message: `Interaction response type ${type} is not valid for this interaction`,
+      },
+    ]);
 
   const callback = (r: RouteContext): RouteResult => {
     const record = interactions.get(r.params['interactionId'] ?? '');
@@ -57,7 +64,8 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
         break;
       case CallbackType.ChannelMessageWithSource:
       case CallbackType.DeferredChannelMessageWithSource: {
-        if (record.type === InteractionType.ApplicationCommandAutocomplete || record.type === InteractionType.Ping) throw invalidType(type);
+        if (record.type === InteractionType.ApplicationCommandAutocomplete || record.type === InteractionType.Ping)
+          throw invalidType(type);
         if (!channel) throw apiErrors.unknownChannel();
         const deferred = type === CallbackType.DeferredChannelMessageWithSource;
         const data = (body.data ?? {}) as { flags?: number };
@@ -96,7 +104,11 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
         break;
       }
       case CallbackType.Modal: {
-        if (record.type === InteractionType.ApplicationCommandAutocomplete || record.type === InteractionType.ModalSubmit || record.type === InteractionType.Ping) {
+        if (
+          record.type === InteractionType.ApplicationCommandAutocomplete ||
+          record.type === InteractionType.ModalSubmit ||
+          record.type === InteractionType.Ping
+        ) {
           throw invalidType(type);
         }
         const errors = checkModal(body.data);
@@ -206,12 +218,19 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
   };
 
   const byInteractionId = (r: RouteContext) => () => interactions.get(r.params['interactionId'] ?? '');
-  const wrap = (fn: (r: RouteContext) => RouteResult, find: (r: RouteContext) => () => InteractionRecord | undefined) =>
-    (r: RouteContext) => guarded(find(r), fn)(r);
+  const wrap =
+    (fn: (r: RouteContext) => RouteResult, find: (r: RouteContext) => () => InteractionRecord | undefined) =>
+    (r: RouteContext) =>
+      guarded(find(r), fn)(r);
 
   const webhook = '/webhooks/:applicationId/:token';
   return [
-    { method: 'POST', template: '/interactions/:interactionId/:token/callback', auth: false, handle: wrap(callback, byInteractionId) },
+    {
+      method: 'POST',
+      template: '/interactions/:interactionId/:token/callback',
+      auth: false,
+      handle: wrap(callback, byInteractionId),
+    },
     { method: 'POST', template: webhook, auth: false, handle: wrap(followUp, lookup) },
     { method: 'GET', template: `${webhook}/messages/:messageId`, auth: false, handle: wrap(getMessage, lookup) },
     { method: 'PATCH', template: `${webhook}/messages/:messageId`, auth: false, handle: wrap(patchMessage, lookup) },

@@ -63,7 +63,13 @@ export function miscRoutes(ctx: SandboxContext): Route[] {
       method: 'GET',
       template: '/users/@me/guilds',
       auth: true,
-      handle: () => ok(world.botGuildIds().map((id) => world.guild(id)).map((g) => ({ id: g.id, name: g.name, icon: null, owner: false, permissions: '0', features: [] }))),
+      handle: () =>
+        ok(
+          world
+            .botGuildIds()
+            .map((id) => world.guild(id))
+            .map((g) => ({ id: g.id, name: g.name, icon: null, owner: false, permissions: '0', features: [] })),
+        ),
     },
     { method: 'GET', template: '/applications/@me', auth: true, handle: () => ok(application()) },
     { method: 'GET', template: '/oauth2/applications/@me', auth: true, handle: () => ok(application()) },
@@ -74,7 +80,9 @@ export function miscRoutes(ctx: SandboxContext): Route[] {
       auth: true,
       handle: (r) => {
         const id = guildOr404(r);
-        const channels = [...world.channels.values()].filter((c) => c.guildId === id && !c.deleted && !isThreadType(c.type));
+        const channels = [...world.channels.values()].filter(
+          (c) => c.guildId === id && !c.deleted && !isThreadType(c.type),
+        );
         return ok(channels.map((c) => world.apiChannel(c)));
       },
     },

@@ -137,7 +137,13 @@ export function apiChannel(
 
 export function apiGuild(
   guild: SandboxGuild,
-  parts: { roles: SandboxRole[]; channels?: SandboxChannel[]; threads?: SandboxChannel[]; members?: Record<string, unknown>[]; memberCount: number },
+  parts: {
+    roles: SandboxRole[];
+    channels?: SandboxChannel[];
+    threads?: SandboxChannel[];
+    members?: Record<string, unknown>[];
+    memberCount: number;
+  },
 ): Record<string, unknown> {
   const full = parts.channels !== undefined;
   return {
@@ -192,7 +198,11 @@ export function apiGuild(
   };
 }
 
-export function apiMessage(message: SandboxMessage, author: SandboxUser, applicationId: string): Record<string, unknown> {
+export function apiMessage(
+  message: SandboxMessage,
+  author: SandboxUser,
+  applicationId: string,
+): Record<string, unknown> {
   return {
     id: message.id,
     type: message.type,
@@ -211,7 +221,14 @@ export function apiMessage(message: SandboxMessage, author: SandboxUser, applica
     components: message.components,
     reactions: message.reactions.map((emoji) => {
       const [name, id] = emoji.split(':');
-      return { count: 1, me: true, me_burst: false, burst_colors: [], count_details: { burst: 0, normal: 1 }, emoji: { name, id: id ?? null } };
+      return {
+        count: 1,
+        me: true,
+        me_burst: false,
+        burst_colors: [],
+        count_details: { burst: 0, normal: 1 },
+        emoji: { name, id: id ?? null },
+      };
     }),
     pinned: false,
     flags: message.flags,

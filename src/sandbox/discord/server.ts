@@ -8,29 +8,43 @@ import { InteractionHandle, type WaitOptions } from './handle.js';
 import { createRestHandler, type RequestLogEntry } from './http.js';
 import { sandboxToken } from './ids.js';
 import {
+  type AutocompleteInvocation,
   basePayload,
+  type CommandInvocation,
   commandData,
   findComponent,
   flattenComponents,
-  type AutocompleteInvocation,
-  type CommandInvocation,
   type InteractionContext,
 } from './interaction-payloads.js';
-import { InteractionStore, type AutocompleteChoice, type InteractionRecord, type ModalData } from './interaction-state.js';
+import {
+  type AutocompleteChoice,
+  type InteractionRecord,
+  InteractionStore,
+  type ModalData,
+} from './interaction-state.js';
 import { channelRoutes } from './routes-channels.js';
 import { commandRoutes } from './routes-commands.js';
 import { interactionRoutes } from './routes-interactions.js';
 import { miscRoutes } from './routes-misc.js';
-import type { ApiCommand, ApiComponent, SandboxChannel, SandboxGuild, SandboxMember, SandboxMessage, SandboxRole, SandboxUser } from './types.js';
-import { viewOf, type MessageView } from './view.js';
+import type {
+  ApiCommand,
+  ApiComponent,
+  SandboxChannel,
+  SandboxGuild,
+  SandboxMember,
+  SandboxMessage,
+  SandboxRole,
+  SandboxUser,
+} from './types.js';
+import { type MessageView, viewOf } from './view.js';
 import {
-  idOf,
-  World,
   type AddMemberOptions,
   type CreateChannelOptions,
   type CreateGuildOptions,
   type CreateUserOptions,
+  idOf,
   type UserRef,
+  World,
 } from './world.js';
 
 export interface SandboxDiscordOptions {
@@ -321,7 +335,11 @@ export class SandboxDiscord {
 
   /** A user runs a slash command; options are typed from the registered definition. */
   runCommand(invocation: CommandInvocation): InteractionHandle {
-    return this.dispatchInteraction(InteractionType.ApplicationCommand, invocation, commandData(this.world, invocation));
+    return this.dispatchInteraction(
+      InteractionType.ApplicationCommand,
+      invocation,
+      commandData(this.world, invocation),
+    );
   }
 
   /** A user types into an autocomplete option; resolves to the choices the bot responded with. */
@@ -335,7 +353,10 @@ export class SandboxDiscord {
     return this.dispatchInteraction(InteractionType.ApplicationCommandAutocomplete, invocation, data);
   }
 
-  private componentTarget(ref: MessageRef, user: UserRef): { message: SandboxMessage; guildId?: string; channelId: string } {
+  private componentTarget(
+    ref: MessageRef,
+    user: UserRef,
+  ): { message: SandboxMessage; guildId?: string; channelId: string } {
     const message = this.world.message(typeof ref === 'string' ? ref : ref.id);
     if (!message) throw new Error(`sandbox: unknown or deleted message ${typeof ref === 'string' ? ref : ref.id}`);
     if (message.ephemeral && message.visibleTo !== idOf(user)) {
@@ -350,7 +371,9 @@ export class SandboxDiscord {
     const component = findComponent(target.message, click.customId);
     if (component.type !== ComponentType.Button) throw new Error(`sandbox: "${click.customId}" is not a button`);
     const data = { custom_id: click.customId, component_type: ComponentType.Button };
-    return this.dispatchInteraction(InteractionType.MessageComponent, { ...click, ...target }, data, { message: target.message });
+    return this.dispatchInteraction(InteractionType.MessageComponent, { ...click, ...target }, data, {
+      message: target.message,
+    });
   }
 
   /** A user picks values in a select menu (string, user, role, mentionable or channel select). */
@@ -368,27 +391,51 @@ export class SandboxDiscord {
       const bad = choice.values.filter((v) => !allowed.has(v));
       if (bad.length) throw new Error(`sandbox: select "${choice.customId}" has no option(s) ${bad.join(', ')}`);
     }
-    const data: Record<string, unknown> = { custom_id: choice.customId, component_type: component.type, values: choice.values };
+    const data: Record<string, unknown> = {
+      custom_id: choice.customId,
+      component_type: component.type,
+      values: choice.values,
+    };
     const resolved = this.resolveSelected(component, choice.values, target.guildId);
     if (resolved) data['resolved'] = resolved;
-    return this.dispatchInteraction(InteractionType.MessageComponent, { ...choice, ...target }, data, { message: target.message });
+    return this.dispatchInteraction(InteractionType.MessageComponent, { ...choice, ...target }, data, {
+      message: target.message,
+    });
   }
 
-  private resolveSelected(component: ApiComponent, values: string[], guildId: string | undefined): Record<string, unknown> | null {
+  private resolveSelected(
+    component: ApiComponent,
+    values: string[],
+    guildId: string | undefined,
+  ): Record<string, unknown> | null {
     if (component.type === ComponentType.StringSelect) return null;
     const users: Record<string, unknown> = {};
     const members: Record<string, unknown> = {};
     const roles: Record<string, unknown> = {};
     const channels: Record<string, unknown> = {};
     for (const value of values) {
-      if (this.world.users.has(value) && component.type !== ComponentType.RoleSelect && component.type !== ComponentType.ChannelSelect) {
+      if (
+        this.world.users.has(value) &&
+        component.type !== ComponentType.RoleSelect &&
+        component.type !== ComponentType.ChannelSelect
+      ) {
         users[value] = this.world.apiUser(value);
-        if (guildId && this.world.member(guildId, value)) members[value] = this.world.apiMember(guildId, value, { withUser: false });
-      } else if (this.world.roles.has(value) && component.type !== ComponentType.UserSelect && component.type !== ComponentType.ChannelSelect) {
+        if (guildId && this.world.member(guildId, value))
+          members[value] = this.world.apiMember(guildId, value, { withUser: false });
+      } else if (
+        this.world.roles.has(value) &&
+        component.type !== ComponentType.UserSelect &&
+        component.type !== ComponentType.ChannelSelect
+      ) {
         roles[value] = this.world.apiRole(value);
       } else if (this.world.channel(value) && component.type === ComponentType.ChannelSelect) {
         const channel = this.world.channel(value)!;
-        channels[value] = { id: value, name: channel.name, type: channel.type, permissions: this.world.channelPermissions(value, this.world.botUser.id).toString() };
+        channels[value] = {
+          id: value,
+          name: channel.name,
+          type: channel.type,
+          permissions: this.world.channelPermissions(value, this.world.botUser.id).toString(),
+        };
       } else {
         throw new Error(`sandbox: select value ${value} does not resolve for component type ${component.type}`);
       }
@@ -403,15 +450,21 @@ export class SandboxDiscord {
       .all()
       .filter((r) => r.userId === userId && r.modal?.custom_id === submission.customId)
       .at(-1);
-    if (!opener?.modal) throw new Error(`sandbox: the bot never showed modal "${submission.customId}" to user ${userId}`);
+    if (!opener?.modal)
+      throw new Error(`sandbox: the bot never showed modal "${submission.customId}" to user ${userId}`);
     const components = this.modalAnswer(opener.modal, submission.fields);
     const source = opener.sourceMessageId ? this.world.message(opener.sourceMessageId) : undefined;
     const ctx: InteractionContext = {
       ...submission,
       channelId: submission.channelId ?? opener.channelId,
-      ...(submission.guildId ?? opener.guildId ? { guildId: (submission.guildId ?? opener.guildId)! } : {}),
+      ...((submission.guildId ?? opener.guildId) ? { guildId: (submission.guildId ?? opener.guildId)! } : {}),
     };
-    return this.dispatchInteraction(InteractionType.ModalSubmit, ctx, { custom_id: submission.customId, components }, source ? { message: source } : {});
+    return this.dispatchInteraction(
+      InteractionType.ModalSubmit,
+      ctx,
+      { custom_id: submission.customId, components },
+      source ? { message: source } : {},
+    );
   }
 
   /** Mirror the modal's layout (legacy rows or labels) with the submitted values; enforce required/lengths. */
@@ -425,14 +478,23 @@ export class SandboxDiscord {
       const value = fields[input.custom_id!] ?? '';
       const where = `modal "${modal.custom_id}" field "${input.custom_id}"`;
       if (input.required !== false && value === '') throw new Error(`sandbox: ${where} is required`);
-      if (value !== '' && input.min_length !== undefined && value.length < input.min_length) throw new Error(`sandbox: ${where} is shorter than ${input.min_length}`);
-      if (input.max_length !== undefined && value.length > input.max_length) throw new Error(`sandbox: ${where} is longer than ${input.max_length}`);
+      if (value !== '' && input.min_length !== undefined && value.length < input.min_length)
+        throw new Error(`sandbox: ${where} is shorter than ${input.min_length}`);
+      if (input.max_length !== undefined && value.length > input.max_length)
+        throw new Error(`sandbox: ${where} is longer than ${input.max_length}`);
     }
-    const answer = (input: ApiComponent): ApiComponent => ({ type: ComponentType.TextInput, custom_id: input.custom_id!, value: fields[input.custom_id!] ?? '' });
+    const answer = (input: ApiComponent): ApiComponent => ({
+      type: ComponentType.TextInput,
+      custom_id: input.custom_id!,
+      value: fields[input.custom_id!] ?? '',
+    });
     return modal.components
       .map((c): ApiComponent | null => {
         if (c.type === ComponentType.ActionRow) {
-          return { type: ComponentType.ActionRow, components: (c.components ?? []).filter((i) => i.type === ComponentType.TextInput).map(answer) };
+          return {
+            type: ComponentType.ActionRow,
+            components: (c.components ?? []).filter((i) => i.type === ComponentType.TextInput).map(answer),
+          };
         }
         if (c.type === ComponentType.Label && c.component?.type === ComponentType.TextInput) {
           return { type: ComponentType.Label, component: answer(c.component) };
@@ -515,7 +577,12 @@ export class SandboxDiscord {
         }
       };
       const timer = setTimeout(
-        () => finish(() => reject(new Error(`sandbox: timed out after ${timeoutMs} ms waiting for ${options.description ?? 'condition'}`))),
+        () =>
+          finish(() =>
+            reject(
+              new Error(`sandbox: timed out after ${timeoutMs} ms waiting for ${options.description ?? 'condition'}`),
+            ),
+          ),
         timeoutMs,
       );
       const poll = setInterval(check, 25);
@@ -525,16 +592,27 @@ export class SandboxDiscord {
   };
 
   /** Wait for a (non-ephemeral) message in a channel matching the predicate. */
-  waitForMessage(channelId: string, predicate: (m: MessageView) => boolean = () => true, options: WaitOptions = {}): Promise<MessageView> {
-    return this.waitFor(() => this.messages(channelId).find(predicate), { ...options, description: `a message in channel ${channelId}` });
+  waitForMessage(
+    channelId: string,
+    predicate: (m: MessageView) => boolean = () => true,
+    options: WaitOptions = {},
+  ): Promise<MessageView> {
+    return this.waitFor(() => this.messages(channelId).find(predicate), {
+      ...options,
+      description: `a message in channel ${channelId}`,
+    });
   }
 
   /** Wait for a DM to the user matching the predicate. */
-  waitForDm(user: UserRef, predicate: (m: MessageView) => boolean = () => true, options: WaitOptions = {}): Promise<MessageView> {
+  waitForDm(
+    user: UserRef,
+    predicate: (m: MessageView) => boolean = () => true,
+    options: WaitOptions = {},
+  ): Promise<MessageView> {
     return this.waitFor(() => this.dms(user).find(predicate), { ...options, description: `a DM to ${idOf(user)}` });
   }
 
-  private findAttachment(id: string): (SandboxMessage['attachments'][number]) | undefined {
+  private findAttachment(id: string): SandboxMessage['attachments'][number] | undefined {
     for (const message of this.world.messagesById.values()) {
       const found = message.attachments.find((a) => a.id === id);
       if (found) return found;

@@ -10,7 +10,14 @@ export interface MessageView {
   content: string;
   embeds: ApiEmbed[];
   components: ApiComponent[];
-  attachments: { id: string; filename: string; size: number; contentType: string | undefined; url: string; data: Buffer }[];
+  attachments: {
+    id: string;
+    filename: string;
+    size: number;
+    contentType: string | undefined;
+    url: string;
+    data: Buffer;
+  }[];
   flags: number;
   /** Only the invoking user sees it. */
   ephemeral: boolean;

@@ -92,7 +92,10 @@ export class World extends EventEmitter {
   readonly botUser: SandboxUser;
   readonly applicationId: string;
 
-  constructor(readonly now: () => number, bot: { username?: string } = {}) {
+  constructor(
+    readonly now: () => number,
+    bot: { username?: string } = {},
+  ) {
     super();
     this.setMaxListeners(0);
     this.ids = new Snowflakes(now);
@@ -237,7 +240,8 @@ export class World extends EventEmitter {
     if (options.manageGuild) roleIds.push(this.namedRole(guildId, 'Manage Server', Permission.ManageGuild).id);
     if (options.administrator) roleIds.push(this.namedRole(guildId, 'Administrator', Permission.Administrator).id);
     for (const roleId of roleIds) {
-      if (this.roles.get(roleId)?.guildId !== guildId) throw new Error(`sandbox: role ${roleId} is not in guild ${guildId}`);
+      if (this.roles.get(roleId)?.guildId !== guildId)
+        throw new Error(`sandbox: role ${roleId} is not in guild ${guildId}`);
     }
     const key = `${guildId}:${user.id}`;
     const existing = this.members.get(key);
@@ -262,7 +266,8 @@ export class World extends EventEmitter {
   removeMember(guildId: string, ref: UserRef): void {
     const user = this.user(ref);
     if (user.id === this.botUser.id) throw new Error('sandbox: the bot cannot leave a guild here');
-    if (!this.members.delete(`${guildId}:${user.id}`)) throw new Error(`sandbox: ${user.username} is not a member of ${guildId}`);
+    if (!this.members.delete(`${guildId}:${user.id}`))
+      throw new Error(`sandbox: ${user.username} is not a member of ${guildId}`);
     this.dispatch('GUILD_MEMBER_REMOVE', { guild_id: guildId, user: apiUser(user) }, GatewayIntent.GuildMembers);
     this.changed('member');
   }
@@ -274,7 +279,8 @@ export class World extends EventEmitter {
    */
   removeBot(guildId: string): void {
     this.guild(guildId);
-    if (!this.members.delete(`${guildId}:${this.botUser.id}`)) throw new Error(`sandbox: the bot is not in guild ${guildId}`);
+    if (!this.members.delete(`${guildId}:${this.botUser.id}`))
+      throw new Error(`sandbox: the bot is not in guild ${guildId}`);
     this.dispatch('GUILD_DELETE', { id: guildId }, GatewayIntent.Guilds);
     this.changed('guild');
   }
@@ -284,7 +290,13 @@ export class World extends EventEmitter {
     const guild = this.guild(guildId);
     const key = `${guildId}:${this.botUser.id}`;
     if (this.members.has(key)) throw new Error(`sandbox: the bot is already in guild ${guildId}`);
-    this.members.set(key, { guildId, userId: this.botUser.id, nick: null, roleIds: [guild.botRoleId], joinedAt: this.now() });
+    this.members.set(key, {
+      guildId,
+      userId: this.botUser.id,
+      nick: null,
+      roleIds: [guild.botRoleId],
+      joinedAt: this.now(),
+    });
     if (!guild.unavailable) this.dispatch('GUILD_CREATE', this.apiGuildCreate(guildId), GatewayIntent.Guilds);
     this.changed('guild');
   }
@@ -358,7 +370,10 @@ export class World extends EventEmitter {
     return channel;
   }
 
-  createThread(parent: SandboxChannel, options: { id?: string; name: string; type: number; autoArchiveDuration?: number }): SandboxChannel {
+  createThread(
+    parent: SandboxChannel,
+    options: { id?: string; name: string; type: number; autoArchiveDuration?: number },
+  ): SandboxChannel {
     const thread: SandboxChannel = {
       id: options.id ?? this.ids.next(),
       type: options.type,
@@ -482,9 +497,10 @@ export class World extends EventEmitter {
     const base = this.basePermissions(channel.guildId, userId);
     if (base === ALL_PERMISSIONS) return base;
     // Threads inherit their parent's overwrites.
-    const source = channel.parentId && this.channels.get(channel.parentId) && isThreadType(channel.type)
-      ? this.channels.get(channel.parentId)!
-      : channel;
+    const source =
+      channel.parentId && this.channels.get(channel.parentId) && isThreadType(channel.type)
+        ? this.channels.get(channel.parentId)!
+        : channel;
     let permissions = base;
     const everyone = source.overwrites.find((o) => o.type === 0 && o.id === channel.guildId);
     if (everyone) permissions = (permissions & ~everyone.deny) | everyone.allow;
@@ -585,7 +601,10 @@ export class World extends EventEmitter {
     return message && !message.deleted ? message : undefined;
   }
 
-  channelMessageList(channelId: string, options: { includeEphemeral?: boolean; includeDeleted?: boolean } = {}): SandboxMessage[] {
+  channelMessageList(
+    channelId: string,
+    options: { includeEphemeral?: boolean; includeDeleted?: boolean } = {},
+  ): SandboxMessage[] {
     return (this.channelMessages.get(channelId) ?? [])
       .map((id) => this.messagesById.get(id)!)
       .filter((m) => (options.includeDeleted || !m.deleted) && (options.includeEphemeral || !m.ephemeral));
@@ -613,7 +632,11 @@ export class World extends EventEmitter {
     return apiChannel(channel, channel.recipientId ? this.users.get(channel.recipientId) : undefined);
   }
 
-  apiMember(guildId: string, userId: string, options: { permissions?: bigint; withUser?: boolean } = {}): Record<string, unknown> {
+  apiMember(
+    guildId: string,
+    userId: string,
+    options: { permissions?: bigint; withUser?: boolean } = {},
+  ): Record<string, unknown> {
     const member = this.member(guildId, userId);
     if (!member) throw new Error(`sandbox: ${userId} is not a member of ${guildId}`);
     const extra = options.permissions === undefined ? {} : { permissions: options.permissions };
@@ -643,7 +666,9 @@ export class World extends EventEmitter {
 }
 
 export function isThreadType(type: number): boolean {
-  return type === ChannelType.PublicThread || type === ChannelType.PrivateThread || type === ChannelType.AnnouncementThread;
+  return (
+    type === ChannelType.PublicThread || type === ChannelType.PrivateThread || type === ChannelType.AnnouncementThread
+  );
 }
 
 function messageIntent(message: SandboxMessage): number {

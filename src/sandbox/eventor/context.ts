@@ -2,8 +2,8 @@
 import type { SandboxClub, SandboxDataset, SandboxEvent } from './dataset.js';
 import type { LoginStore } from './login.js';
 import type { NativeContext } from './native-xml.js';
-import { stableHash } from './prng.js';
 import { BadRequest, checkId, type Query } from './params.js';
+import { stableHash } from './prng.js';
 import type { XmlOut } from './xml-out.js';
 
 export interface RequestContext {
@@ -47,13 +47,19 @@ export function htmlReply(status: number, title: string, message: string): Reply
 
 /** Thrown by routes; turned into the matching HTML reply by the server. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 export function forbidden(): HttpError {
-  return new HttpError(403, 'You do not have permission to view this directory or page using the credentials that you supplied.');
+  return new HttpError(
+    403,
+    'You do not have permission to view this directory or page using the credentials that you supplied.',
+  );
 }
 
 export function notFound(what: string): HttpError {
@@ -62,8 +68,12 @@ export function notFound(what: string): HttpError {
 
 export function errorReply(status: number, message: string): Reply {
   const titles: Record<number, string> = {
-    400: 'Bad Request', 401: '401 - Unauthorized: Access is denied due to invalid credentials.', 403: '403 - Forbidden',
-    404: '404 - File or directory not found.', 405: '405 - Method Not Allowed', 500: 'Runtime Error',
+    400: 'Bad Request',
+    401: '401 - Unauthorized: Access is denied due to invalid credentials.',
+    403: '403 - Forbidden',
+    404: '404 - File or directory not found.',
+    405: '405 - Method Not Allowed',
+    500: 'Runtime Error',
   };
   return htmlReply(status, titles[status] ?? `${status}`, escapeHtml(message));
 }

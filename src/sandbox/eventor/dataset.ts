@@ -6,17 +6,45 @@
  * lazily (participants.ts), which keeps the 'large' 20,000-runner event free until asked for.
  */
 import type {
-  Entry, Activity, Competitor, EntryBreak, EntryFee, Event, EventDocument, Organisation, OrganisationRef, Person, PersonRef, ResultStatus,
+  Activity,
+  Competitor,
+  Entry,
+  EntryBreak,
+  EntryFee,
+  Event,
+  EventDocument,
+  Organisation,
+  OrganisationRef,
+  Person,
+  PersonRef,
+  ResultStatus,
 } from '../../eventor/model.js';
 import { EVENT_CLASSIFICATIONS, EVENT_STATUSES } from '../../eventor/model.js';
 import { instantToLocal, localToInstant, toInstant } from '../../time/zones.js';
-import { hashTableTime } from './native-xml.js';
 import {
-  CITIES, CLUBS, DISTRICTS, EVENT_KINDS, type EventKind, FAMILY, GIVEN_F, GIVEN_M, LIGHT_EVENING_MONTHS, PLACES, STREETS,
+  CITIES,
+  CLUBS,
+  DISTRICTS,
+  EVENT_KINDS,
+  type EventKind,
+  FAMILY,
+  GIVEN_F,
+  GIVEN_M,
+  LIGHT_EVENING_MONTHS,
+  PLACES,
+  STREETS,
 } from './names.js';
+import { hashTableTime } from './native-xml.js';
 import { materialize } from './participants.js';
-import type { EventShape, Materialized, SandboxClub, SandboxEvent, SandboxFederation, SandboxPerson } from './records.js';
 import { Prng } from './prng.js';
+import type {
+  EventShape,
+  Materialized,
+  SandboxClub,
+  SandboxEvent,
+  SandboxFederation,
+  SandboxPerson,
+} from './records.js';
 
 export const SANDBOX_TIME_ZONE = 'Europe/Stockholm';
 /** Id of the 20,000-runner multi-day event that `size: 'large'` adds. */
@@ -70,8 +98,20 @@ const swedishWeekday = new Intl.DateTimeFormat('sv-SE', { weekday: 'long', timeZ
  * A kind of single-race event that fits the level and the month (a spring event in spring, a night
  * cup in the dark, and no night cup on a light evening).
  */
-function kindFor(rng: Prng, classificationId: keyof typeof EVENT_CLASSIFICATIONS, month: number, evening: boolean): EventKind {
-  return rng.pick(EVENT_KINDS.filter((kind) => kind.classificationIds.includes(classificationId) && (kind.months?.includes(month) ?? true) && !(evening && kind.night)));
+function kindFor(
+  rng: Prng,
+  classificationId: keyof typeof EVENT_CLASSIFICATIONS,
+  month: number,
+  evening: boolean,
+): EventKind {
+  return rng.pick(
+    EVENT_KINDS.filter(
+      (kind) =>
+        kind.classificationIds.includes(classificationId) &&
+        (kind.months?.includes(month) ?? true) &&
+        !(evening && kind.night),
+    ),
+  );
 }
 
 /** The local date `days` after the local date `date` (YYYY-MM-DD). */
@@ -135,21 +175,52 @@ export class SandboxDataset implements SandboxFederation {
     this.now = new Date(Math.floor((options.now ?? new Date()).getTime() / 1000) * 1000);
     this.clock = options.clock ?? (() => new Date());
     const rng = Prng.derive(this.seed, 'organisations');
-    this.federation = this.addOrganisation({
-      id: '1', name: 'Sandlådans Orienteringsförbund', shortName: 'SOFS', kind: 'federation', parentId: null, countryCode: 'SWE',
-    }, rng);
+    this.federation = this.addOrganisation(
+      {
+        id: '1',
+        name: 'Sandlådans Orienteringsförbund',
+        shortName: 'SOFS',
+        kind: 'federation',
+        parentId: null,
+        countryCode: 'SWE',
+      },
+      rng,
+    );
     DISTRICTS.forEach((d, i) => {
-      this.districts.push(this.addOrganisation({
-        id: String(11 + i), name: d.name, shortName: d.short, kind: 'district', parentId: '1', countryCode: d.country,
-      }, rng));
+      this.districts.push(
+        this.addOrganisation(
+          {
+            id: String(11 + i),
+            name: d.name,
+            shortName: d.short,
+            kind: 'district',
+            parentId: '1',
+            countryCode: d.country,
+          },
+          rng,
+        ),
+      );
     });
     CLUBS.forEach(([name, short], i) => {
       const district = this.districts[i % this.districts.length]!;
-      const org = this.addOrganisation({
-        id: String(101 + i), name, shortName: short, kind: 'club', parentId: district.id,
-        countryCode: name.includes('OL') ? 'NOR' : 'SWE',
-      }, rng);
-      const club: SandboxClub = { id: org.id, name: org.name, organisation: org, apiKey: Prng.derive(this.seed, 'key', org.id).hex(32), members: [] };
+      const org = this.addOrganisation(
+        {
+          id: String(101 + i),
+          name,
+          shortName: short,
+          kind: 'club',
+          parentId: district.id,
+          countryCode: name.includes('OL') ? 'NOR' : 'SWE',
+        },
+        rng,
+      );
+      const club: SandboxClub = {
+        id: org.id,
+        name: org.name,
+        organisation: org,
+        apiKey: Prng.derive(this.seed, 'key', org.id).hex(32),
+        members: [],
+      };
       this.clubs.push(club);
       this.clubById.set(org.id, club);
       this.clubByKey.set(club.apiKey, club);
@@ -257,7 +328,12 @@ export class SandboxDataset implements SandboxFederation {
    * Changes one runner's result in a past event (a correction after a protest), re-ranks the
    * class and touches the event's modify date.
    */
-  correctResult(eventId: string, personId: string, change: { status?: ResultStatus; time?: number }, raceIndex = 0): void {
+  correctResult(
+    eventId: string,
+    personId: string,
+    change: { status?: ResultStatus; time?: number },
+    raceIndex = 0,
+  ): void {
     const ev = this.eventById.get(eventId);
     if (!ev) throw new Error(`no sandbox event ${eventId}`);
     const details = this.details(ev);
@@ -278,19 +354,44 @@ export class SandboxDataset implements SandboxFederation {
   // --- generation ----------------------------------------------------------------------------
 
   private addOrganisation(
-    o: { id: string; name: string; shortName: string; kind: Organisation['kind']; parentId: string | null; countryCode: string },
+    o: {
+      id: string;
+      name: string;
+      shortName: string;
+      kind: Organisation['kind'];
+      parentId: string | null;
+      countryCode: string;
+    },
     rng: Prng,
   ): Organisation {
-    const slug = o.shortName.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '');
+    const slug = o.shortName
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[^a-z0-9]+/g, '');
     const org: Organisation = {
-      id: o.id, name: o.name, shortName: o.shortName, mediaName: o.name, kind: o.kind,
+      id: o.id,
+      name: o.name,
+      shortName: o.shortName,
+      mediaName: o.name,
+      kind: o.kind,
       typeId: { federation: '1', district: '2', club: '3', other: '4' }[o.kind],
-      countryCode: o.countryCode, parentId: o.parentId,
-      modifiedAt: toInstant(Date.UTC(2015 + rng.int(0, 8), rng.int(0, 11), rng.int(1, 28), rng.int(6, 21), rng.int(0, 59), rng.int(0, 59))),
+      countryCode: o.countryCode,
+      parentId: o.parentId,
+      modifiedAt: toInstant(
+        Date.UTC(2015 + rng.int(0, 8), rng.int(0, 11), rng.int(1, 28), rng.int(6, 21), rng.int(0, 59), rng.int(0, 59)),
+      ),
       contact: {
         emails: [`kansli@${slug}.example`],
         phones: [`+46 ${rng.int(10, 99)}-${rng.int(100000, 999999)}`],
-        addresses: [{ careOf: null, street: `${rng.pick(STREETS)} ${rng.int(1, 60)}`, zipCode: String(rng.int(10000, 99999)), city: rng.pick(CITIES), countryCode: o.countryCode }],
+        addresses: [
+          {
+            careOf: null,
+            street: `${rng.pick(STREETS)} ${rng.int(1, 60)}`,
+            zipCode: String(rng.int(10000, 99999)),
+            city: rng.pick(CITIES),
+            countryCode: o.countryCode,
+          },
+        ],
       },
     };
     this.orgById.set(org.id, org);
@@ -305,17 +406,28 @@ export class SandboxDataset implements SandboxFederation {
       const rng = Prng.derive(this.seed, 'members', club.organisation.id);
       const count = club === this.clubs[0] ? 40 : rng.int(14, 24);
       for (let i = 0; i < count; i++) {
-        const sex = rng.chance(0.5) ? 'F' as const : 'M' as const;
+        const sex = rng.chance(0.5) ? ('F' as const) : ('M' as const);
         const family = rng.pick(FAMILY);
         const given = rng.pick(sex === 'F' ? GIVEN_F : GIVEN_M);
         // A spread from 9-year-olds to veterans, weighted to adults.
         const age = rng.chance(0.3) ? rng.int(9, 20) : rng.int(21, 78);
         const birthDate = `${nowYear - age}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`;
         const id = String(personId++);
-        const ascii = (s: string): string => s.toLowerCase().normalize('NFD').replace(/[^a-z]/g, '');
+        const ascii = (s: string): string =>
+          s
+            .toLowerCase()
+            .normalize('NFD')
+            .replace(/[^a-z]/g, '');
         const cardType = rng.pick(['SI', 'SI', 'Emit', 'emiTag'] as const);
-        const cardNumber = cardType === 'SI' ? String(rng.int(2_000_000, 9_999_999)) : String(rng.int(100_000, 999_999));
-        const ref: PersonRef = { id, name: { family, given }, sex, birthDate, countryCode: club.organisation.countryCode };
+        const cardNumber =
+          cardType === 'SI' ? String(rng.int(2_000_000, 9_999_999)) : String(rng.int(100_000, 999_999));
+        const ref: PersonRef = {
+          id,
+          name: { family, given },
+          sex,
+          birthDate,
+          countryCode: club.organisation.countryCode,
+        };
         const modifiedAt = toInstant(this.now.getTime() - rng.int(2, 900) * DAY - rng.int(0, 86_399) * 1000);
         const person: Person = {
           ...ref,
@@ -325,7 +437,15 @@ export class SandboxDataset implements SandboxFederation {
           contact: {
             emails: [`${ascii(given)}.${ascii(family)}${id.slice(-2)}@mail.example`],
             phones: rng.chance(0.7) ? [`+46 70-${rng.int(1000000, 9999999)}`] : [],
-            addresses: [{ careOf: null, street: `${rng.pick(STREETS)} ${rng.int(1, 90)}`, zipCode: String(rng.int(10000, 99999)), city: rng.pick(CITIES), countryCode: ref.countryCode }],
+            addresses: [
+              {
+                careOf: null,
+                street: `${rng.pick(STREETS)} ${rng.int(1, 90)}`,
+                zipCode: String(rng.int(10000, 99999)),
+                city: rng.pick(CITIES),
+                countryCode: ref.countryCode,
+              },
+            ],
           },
           modifiedAt,
         };
@@ -341,8 +461,12 @@ export class SandboxDataset implements SandboxFederation {
           modifiedAt,
         };
         const member: SandboxPerson = {
-          person, competitor, hasSettings: !rng.chance(0.15), clubId: club.organisation.id,
-          username: `${ascii(given)}.${ascii(family)}${id.slice(-3)}`, password: `pw-${rng.hex(10)}`,
+          person,
+          competitor,
+          hasSettings: !rng.chance(0.15),
+          clubId: club.organisation.id,
+          username: `${ascii(given)}.${ascii(family)}${id.slice(-3)}`,
+          password: `pw-${rng.hex(10)}`,
         };
         club.members.push(member);
         this.personById.set(id, member);
@@ -384,7 +508,9 @@ export class SandboxDataset implements SandboxFederation {
       const id = String(eventId++);
       const raceCount = shape === 'multi' ? rng.int(2, 3) : 1;
       // Local and club events are run in the evening when it is light then; the others by day.
-      const evening = (classificationId === '4' || classificationId === '5') && (LIGHT_EVENING_MONTHS as readonly number[]).includes(this.localMonth(offset));
+      const evening =
+        (classificationId === '4' || classificationId === '5') &&
+        (LIGHT_EVENING_MONTHS as readonly number[]).includes(this.localMonth(offset));
       const day = this.localDay(offset);
       const month = Number(day.slice(5, 7));
       const kind = shape === 'single' ? kindFor(rng, classificationId, month, evening) : null;
@@ -395,11 +521,16 @@ export class SandboxDataset implements SandboxFederation {
       for (let r = 0; r < raceCount; r++) {
         const raceDay = this.localDay(offset + r);
         races.push({
-          id: String(raceId++), eventId: id, name: raceCount > 1 ? `Etapp ${r + 1}` : null,
+          id: String(raceId++),
+          eventId: id,
+          name: raceCount > 1 ? `Etapp ${r + 1}` : null,
           date: this.at(raceDay, startClock),
-          distance: shape === 'relay' ? 'Relay' : kind?.distance ?? rng.pick(['Sprint', 'Middle', 'Long']),
+          distance: shape === 'relay' ? 'Relay' : (kind?.distance ?? rng.pick(['Sprint', 'Middle', 'Long'])),
           lightCondition: night ? 'Night' : 'Day',
-          position: { lat: Math.round((59 + rng.next() * 4) * 1e6) / 1e6, lon: Math.round((13 + rng.next() * 5) * 1e6) / 1e6 },
+          position: {
+            lat: Math.round((59 + rng.next() * 4) * 1e6) / 1e6,
+            lon: Math.round((13 + rng.next() * 5) * 1e6) / 1e6,
+          },
         });
       }
       const start = races[0]!.date;
@@ -409,7 +540,10 @@ export class SandboxDataset implements SandboxFederation {
       const ordinaryTo = this.at(this.localDay(offset - 7), '23:59:59');
       const lateFrom = toInstant(Date.parse(ordinaryTo) + 1000);
       const lateTo = this.at(this.localDay(offset - 2), '23:59:59');
-      const entryBreaks: EntryBreak[] = [{ from: null, to: ordinaryTo }, { from: lateFrom, to: lateTo }];
+      const entryBreaks: EntryBreak[] = [
+        { from: null, to: ordinaryTo },
+        { from: lateFrom, to: lateTo },
+      ];
       const startMs = Date.parse(start);
       const past = Date.parse(finish) < nowMs;
       let statusId: keyof typeof EVENT_STATUSES;
@@ -430,29 +564,60 @@ export class SandboxDataset implements SandboxFederation {
       // The name says "national" exactly when the event is at national level.
       const place = rng.pick(PLACES);
       const national = classificationId === '2';
-      const name = shape === 'relay' ? (national ? `Nationella stafetten ${place}` : `${place} Stafetten`)
-        : shape === 'multi' ? `${place} ${raceCount}-dagars${national ? ', nationell' : ''}`
-        : `${place} ${kind!.name}`;
+      const name =
+        shape === 'relay'
+          ? national
+            ? `Nationella stafetten ${place}`
+            : `${place} Stafetten`
+          : shape === 'multi'
+            ? `${place} ${raceCount}-dagars${national ? ', nationell' : ''}`
+            : `${place} ${kind!.name}`;
       const closes = swedishWeekday.format(new Date(ordinaryTo));
-      const message = i % 5 === 1 ? LONG_MESSAGE : i % 3 === 0 ? rng.pick(SHORT_MESSAGES).replace('{closes}', closes) : null;
+      const message =
+        i % 5 === 1 ? LONG_MESSAGE : i % 3 === 0 ? rng.pick(SHORT_MESSAGES).replace('{closes}', closes) : null;
       const properties: Record<string, string> = {};
       if (message !== null) properties['Eventor_Message'] = message;
       const hasResults = past && !cancelled;
       if (hasResults) {
-        for (const r of races) properties[`officialResult_${r.id}`] = hashTableTime(toInstant(Date.parse(r.date) + 3 * 3600_000 + rng.int(0, 3599) * 1000));
+        for (const r of races)
+          properties[`officialResult_${r.id}`] = hashTableTime(
+            toInstant(Date.parse(r.date) + 3 * 3600_000 + rng.int(0, 3599) * 1000),
+          );
       }
-      const modifiedAt = toInstant(Math.min(nowMs - 3600_000, hasResults ? Date.parse(finish) + 4 * 3600_000 : nowMs - rng.int(1, 30) * DAY) - rng.int(0, 3599) * 1000);
+      const modifiedAt = toInstant(
+        Math.min(nowMs - 3600_000, hasResults ? Date.parse(finish) + 4 * 3600_000 : nowMs - rng.int(1, 30) * DAY) -
+          rng.int(0, 3599) * 1000,
+      );
       const event: Event = {
-        id, name, form: shape === 'relay' ? 'RelaySingleDay' : shape === 'multi' ? 'IndMultiDay' : 'IndSingleDay',
-        classification: EVENT_CLASSIFICATIONS[classificationId], classificationId,
-        status: EVENT_STATUSES[statusId], statusId,
-        disciplineIds: ['1'], start, finish, organisers, classTypeIds: ['2'],
-        entryBreaks, entryDeadlines: entryDeadlines(entryBreaks), races,
-        urls: i % 4 === 0 ? [`https://${club1.shortName!.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '')}.example/tavling/${id}`] : [],
+        id,
+        name,
+        form: shape === 'relay' ? 'RelaySingleDay' : shape === 'multi' ? 'IndMultiDay' : 'IndSingleDay',
+        classification: EVENT_CLASSIFICATIONS[classificationId],
+        classificationId,
+        status: EVENT_STATUSES[statusId],
+        statusId,
+        disciplineIds: ['1'],
+        start,
+        finish,
+        organisers,
+        classTypeIds: ['2'],
+        entryBreaks,
+        entryDeadlines: entryDeadlines(entryBreaks),
+        races,
+        urls:
+          i % 4 === 0
+            ? [
+                `https://${club1
+                  .shortName!.toLowerCase()
+                  .normalize('NFD')
+                  .replace(/[^a-z0-9]+/g, '')}.example/tavling/${id}`,
+              ]
+            : [],
         message,
         punchingUnitTypes: [i % 3 === 0 ? 'Emit' : 'SI'],
         officials: [{ personId: this.clubById.get(club1.id)!.members[0]!.person.id, roleTypeId: '101' }],
-        parentEventId: null, properties,
+        parentEventId: null,
+        properties,
         attributes: evening || night ? [{ id: '7', name: 'Kvällstävling', value: null }] : [],
         modifiedAt,
       };
@@ -460,15 +625,78 @@ export class SandboxDataset implements SandboxFederation {
       const youthBorn = `${Number(day.slice(0, 4)) - 16}-01-01`;
       const amount = { '1': 260, '2': 220, '3': 180, '4': 110, '5': 50, '6': 300 }[classificationId];
       const fees: EntryFee[] = [
-        { id: String(feeId++), name: 'Anmälningsavgift vuxen', amount, currency: 'SEK', type: 'adult', valueOperator: 'fixed', taxIncluded: false, validFrom: null, validTo: lateTo, birthDateFrom: null, birthDateTo: null },
-        { id: String(feeId++), name: 'Anmälningsavgift ungdom', amount: Math.round(amount / 2), currency: 'SEK', type: 'youth', valueOperator: 'fixed', taxIncluded: false, validFrom: null, validTo: lateTo, birthDateFrom: youthBorn, birthDateTo: null },
-        { id: String(feeId++), name: 'Efteranmälningsavgift', amount: 50, currency: null, type: 'notSpecified', valueOperator: 'percent', taxIncluded: false, validFrom: lateFrom, validTo: lateTo, birthDateFrom: null, birthDateTo: null },
+        {
+          id: String(feeId++),
+          name: 'Anmälningsavgift vuxen',
+          amount,
+          currency: 'SEK',
+          type: 'adult',
+          valueOperator: 'fixed',
+          taxIncluded: false,
+          validFrom: null,
+          validTo: lateTo,
+          birthDateFrom: null,
+          birthDateTo: null,
+        },
+        {
+          id: String(feeId++),
+          name: 'Anmälningsavgift ungdom',
+          amount: Math.round(amount / 2),
+          currency: 'SEK',
+          type: 'youth',
+          valueOperator: 'fixed',
+          taxIncluded: false,
+          validFrom: null,
+          validTo: lateTo,
+          birthDateFrom: youthBorn,
+          birthDateTo: null,
+        },
+        {
+          id: String(feeId++),
+          name: 'Efteranmälningsavgift',
+          amount: 50,
+          currency: null,
+          type: 'notSpecified',
+          valueOperator: 'percent',
+          taxIncluded: false,
+          validFrom: lateFrom,
+          validTo: lateTo,
+          birthDateFrom: null,
+          birthDateTo: null,
+        },
       ];
       const documents: EventDocument[] = [
-        { id: String(docId++), eventId: id, name: 'Inbjudan', url: `https://files.sandbox.example/Documents/Event/${docId}/Inbjudan`, type: 'Invitation', modifiedAt: toInstant(Date.parse(ordinaryTo) - 30 * DAY) },
+        {
+          id: String(docId++),
+          eventId: id,
+          name: 'Inbjudan',
+          url: `https://files.sandbox.example/Documents/Event/${docId}/Inbjudan`,
+          type: 'Invitation',
+          modifiedAt: toInstant(Date.parse(ordinaryTo) - 30 * DAY),
+        },
       ];
-      if (draw) documents.push({ id: String(docId++), eventId: id, name: 'PM & startlista', url: `https://files.sandbox.example/Documents/Event/${docId}/PM`, type: 'Program', modifiedAt: toInstant(startMs - 3 * DAY) });
-      const ev: SandboxEvent = { id, name, event, shape, ages: kind?.ages ?? 'all', fees, documents, hasStartList: draw, hasResults, syntheticRunners: 0, materialized: null };
+      if (draw)
+        documents.push({
+          id: String(docId++),
+          eventId: id,
+          name: 'PM & startlista',
+          url: `https://files.sandbox.example/Documents/Event/${docId}/PM`,
+          type: 'Program',
+          modifiedAt: toInstant(startMs - 3 * DAY),
+        });
+      const ev: SandboxEvent = {
+        id,
+        name,
+        event,
+        shape,
+        ages: kind?.ages ?? 'all',
+        fees,
+        documents,
+        hasStartList: draw,
+        hasResults,
+        syntheticRunners: 0,
+        materialized: null,
+      };
       this.events.push(ev);
       this.eventById.set(id, ev);
     }
@@ -479,19 +707,47 @@ export class SandboxDataset implements SandboxFederation {
     const template = this.events.find((e) => e.shape === 'multi' && e.hasResults) ?? this.events[0]!;
     const id = LARGE_EVENT_ID;
     const races = [0, 1, 2].map((r) => ({
-      id: String(49990 + r), eventId: id, name: `Etapp ${r + 1}`,
-      date: this.at(this.localDay(-12 + r), '09:00:00'), distance: r === 1 ? 'Middle' : 'Long', lightCondition: 'Day',
+      id: String(49990 + r),
+      eventId: id,
+      name: `Etapp ${r + 1}`,
+      date: this.at(this.localDay(-12 + r), '09:00:00'),
+      distance: r === 1 ? 'Middle' : 'Long',
+      lightCondition: 'Day',
       position: { lat: 61.5, lon: 15.1 },
     }));
     const event: Event = {
-      ...template.event, id, name: 'Sandlådan 3-dagars, nationell (stor)', form: 'IndMultiDay',
-      classification: 'national', classificationId: '2', status: 'completed', statusId: '9',
-      start: races[0]!.date, finish: this.at(this.localDay(-10), '16:00:00'), races,
+      ...template.event,
+      id,
+      name: 'Sandlådan 3-dagars, nationell (stor)',
+      form: 'IndMultiDay',
+      classification: 'national',
+      classificationId: '2',
+      status: 'completed',
+      statusId: '9',
+      start: races[0]!.date,
+      finish: this.at(this.localDay(-10), '16:00:00'),
+      races,
       organisers: [this.orgRef(this.clubs[1]!.organisation.id)],
-      properties: Object.fromEntries(races.map((r) => [`officialResult_${r.id}`, hashTableTime(toInstant(Date.parse(r.date) + 8 * 3600_000))])),
-      message: null, attributes: [], modifiedAt: this.at(this.localDay(-10), '20:00:00'),
+      properties: Object.fromEntries(
+        races.map((r) => [`officialResult_${r.id}`, hashTableTime(toInstant(Date.parse(r.date) + 8 * 3600_000))]),
+      ),
+      message: null,
+      attributes: [],
+      modifiedAt: this.at(this.localDay(-10), '20:00:00'),
     };
-    const ev: SandboxEvent = { id, name: event.name, event, shape: 'multi', ages: 'all', fees: template.fees, documents: [], hasStartList: true, hasResults: true, syntheticRunners: 20_000, materialized: null };
+    const ev: SandboxEvent = {
+      id,
+      name: event.name,
+      event,
+      shape: 'multi',
+      ages: 'all',
+      fees: template.fees,
+      documents: [],
+      hasStartList: true,
+      hasResults: true,
+      syntheticRunners: 20_000,
+      materialized: null,
+    };
     this.events.push(ev);
     this.eventById.set(id, ev);
   }
@@ -512,22 +768,33 @@ export class SandboxDataset implements SandboxFederation {
           { id: String(attributeId++), type: 'RadioButtons', name: 'Äter du middag efteråt?', values: ['Ja', 'Nej'] },
           { id: String(attributeId++), type: 'Text', name: 'Övrigt (allergier m.m.)', values: [] },
         ];
-        const registrations = club.members.filter(() => rng.chance(0.25)).map((m) => ({
-          personId: m.person.id, organisationId: club.organisation.id,
-          // One value per attribute in order; an unanswered free-text attribute has no value at all.
-          values: rng.chance(0.2) ? [rng.chance(0.6) ? 'Ja' : 'Nej', 'Glutenfri & laktosfri'] : [rng.chance(0.6) ? 'Ja' : 'Nej'],
-          modifiedAt: toInstant(Date.parse(startTime) - rng.int(2, 20) * DAY),
-        }));
+        const registrations = club.members
+          .filter(() => rng.chance(0.25))
+          .map((m) => ({
+            personId: m.person.id,
+            organisationId: club.organisation.id,
+            // One value per attribute in order; an unanswered free-text attribute has no value at all.
+            values: rng.chance(0.2)
+              ? [rng.chance(0.6) ? 'Ja' : 'Nej', 'Glutenfri & laktosfri']
+              : [rng.chance(0.6) ? 'Ja' : 'Nej'],
+            modifiedAt: toInstant(Date.parse(startTime) - rng.int(2, 20) * DAY),
+          }));
         const id = String(activityId++);
         this.activities.push({
-          id, organisationId: club.organisation.id,
+          id,
+          organisationId: club.organisation.id,
           name: kind.name,
           information: i % 2 === 0 ? 'Samling vid klubbstugan.\nTa med pannlampa!' : null,
-          startTime, registrationDeadline: toInstant(Date.parse(startTime) - DAY),
-          visibleFrom: toInstant(Date.parse(startTime) - 40 * DAY), visibleTo: toInstant(Date.parse(startTime) + 7 * DAY),
+          startTime,
+          registrationDeadline: toInstant(Date.parse(startTime) - DAY),
+          visibleFrom: toInstant(Date.parse(startTime) - 40 * DAY),
+          visibleTo: toInstant(Date.parse(startTime) + 7 * DAY),
           url: `https://activities.sandbox.example/Activity/${id}`,
-          registrationCount: registrations.length, allowExternalRegistrations: i % 2 === 1, entryAccessLevel: 'LoggedIn',
-          attributes, registrations,
+          registrationCount: registrations.length,
+          allowExternalRegistrations: i % 2 === 1,
+          entryAccessLevel: 'LoggedIn',
+          attributes,
+          registrations,
           modifiedAt: toInstant(Date.parse(startTime) - 41 * DAY),
         });
       }

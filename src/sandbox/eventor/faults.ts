@@ -44,7 +44,10 @@ export interface FaultRule {
   times?: number;
 }
 
-interface ActiveRule extends FaultRule { id: number; remaining: number }
+interface ActiveRule extends FaultRule {
+  id: number;
+  remaining: number;
+}
 
 export interface FaultDecision {
   latencyMs: number;
@@ -58,7 +61,8 @@ export class Faults {
 
   /** Adds a rule; returns its id for remove(). */
   add(rule: FaultRule): number {
-    if (rule.times !== undefined && (!Number.isInteger(rule.times) || rule.times < 1)) throw new RangeError('times must be a positive integer');
+    if (rule.times !== undefined && (!Number.isInteger(rule.times) || rule.times < 1))
+      throw new RangeError('times must be a positive integer');
     const id = this.nextId++;
     this.rules.push({ ...rule, id, remaining: rule.times ?? Number.POSITIVE_INFINITY });
     return id;

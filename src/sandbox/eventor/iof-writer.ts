@@ -21,8 +21,20 @@
  *   else in UTC with `Z`.
  */
 import type {
-  Card, ClassRef, Course, EventRef, OrganisationRef, OverallResult, PersonRef, RaceResult, RaceStart,
-  ResultList, SplitTime, StartList, TeamResult, TeamStart,
+  Card,
+  ClassRef,
+  Course,
+  EventRef,
+  OrganisationRef,
+  OverallResult,
+  PersonRef,
+  RaceResult,
+  RaceStart,
+  ResultList,
+  SplitTime,
+  StartList,
+  TeamResult,
+  TeamStart,
 } from '../../eventor/model.js';
 import { instantToLocal, localToInstant } from '../../time/zones.js';
 
@@ -44,7 +56,8 @@ type TeamMemberResult = TeamResult['members'][number];
 // --- escaping and formatting ---------------------------------------------------------------------
 
 // Characters XML 1.0 cannot carry at all; they are dropped rather than producing a broken document.
-const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const INVALID_XML_CHARS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const NEEDS_ESCAPE = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
@@ -55,7 +68,11 @@ export function escapeText(value: string): string {
 }
 
 export function escapeAttribute(value: string): string {
-  return escapeText(value).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return escapeText(value)
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
 }
 
 function formatNumber(value: number): string {
@@ -182,7 +199,7 @@ function collectRaces(event: EventRef, raceIdsInOrder: Iterable<string | null>):
 
 function raceNumberOf(races: Races, item: { raceId: string | null; raceNumber: number | null }): number | null {
   if (item.raceNumber !== null) return item.raceNumber;
-  return item.raceId === null ? null : races.numbers.get(item.raceId) ?? null;
+  return item.raceId === null ? null : (races.numbers.get(item.raceId) ?? null);
 }
 
 /**
@@ -190,7 +207,11 @@ function raceNumberOf(races: Races, item: { raceId: string | null; raceNumber: n
  * exactly one course per race it is run in; the model's Course has no race of its own, and the
  * reader orders class courses by raceNumber, so this keeps multi-race classes in race order.
  */
-function writeClassCourses(w: W, courses: Course[], items: Iterable<{ raceId: string | null; raceNumber: number | null }>): void {
+function writeClassCourses(
+  w: W,
+  courses: Course[],
+  items: Iterable<{ raceId: string | null; raceNumber: number | null }>,
+): void {
   const used = new Set<number>();
   for (const item of items) {
     const n = raceNumberOf(w.races, item);
@@ -216,7 +237,11 @@ function time(w: W, value: string | null): string | null {
 }
 
 const CLASSIFICATIONS: Record<string, string> = {
-  international: 'International', national: 'National', district: 'Regional', local: 'Local', club: 'Club',
+  international: 'International',
+  national: 'National',
+  district: 'Regional',
+  local: 'Local',
+  club: 'Club',
 };
 
 function writeDateAndOptionalTime(w: W, name: string, instant: string | null): void {
@@ -339,7 +364,11 @@ function writeSplits(w: W, splits: SplitTime[]): void {
 
 // --- ResultList ----------------------------------------------------------------------------------
 
-const LIST_STATUS: Record<ResultList['status'], string> = { complete: 'Complete', snapshot: 'Snapshot', delta: 'Delta' };
+const LIST_STATUS: Record<ResultList['status'], string> = {
+  complete: 'Complete',
+  snapshot: 'Snapshot',
+  delta: 'Delta',
+};
 
 function* resultRaceIds(list: ResultList): Generator<string | null> {
   for (const cls of list.classes) {
@@ -373,7 +402,10 @@ export function writeIofResultList(list: ResultList, options: IofWriteOptions): 
   for (const cls of list.classes) {
     out.open('ClassResult');
     writeClass(w, cls.class, cls.numberOfEntries);
-    writeClassCourses(w, cls.courses, [...cls.persons.flatMap((p) => p.results), ...cls.teams.flatMap((t) => t.members.map((m) => m.result))]);
+    writeClassCourses(w, cls.courses, [
+      ...cls.persons.flatMap((p) => p.results),
+      ...cls.teams.flatMap((t) => t.members.map((m) => m.result)),
+    ]);
     for (const person of cls.persons) {
       out.open('PersonResult');
       writePerson(w, person.person, true);
@@ -393,7 +425,12 @@ interface RelayPart {
   legOrder: number | null;
 }
 
-function writeRaceResult(w: W, r: RaceResult, relay: RelayPart | null, overallOverride: OverallResult | null = null): void {
+function writeRaceResult(
+  w: W,
+  r: RaceResult,
+  relay: RelayPart | null,
+  overallOverride: OverallResult | null = null,
+): void {
   const { out } = w;
   out.open('Result', { raceNumber: raceNumberOf(w.races, r) });
   if (relay) {
@@ -418,7 +455,10 @@ function writeRaceResult(w: W, r: RaceResult, relay: RelayPart | null, overallOv
 function lastLegIndex(members: TeamMemberResult[]): number {
   let best = -1;
   members.forEach((m, i) => {
-    if (best === -1) { best = i; return; }
+    if (best === -1) {
+      best = i;
+      return;
+    }
     const b = members[best]!;
     const leg = m.leg ?? -1;
     const bestLeg = b.leg ?? -1;
@@ -434,7 +474,12 @@ function writeTeamResult(w: W, team: TeamResult): void {
   for (const org of team.organisations) writeOrganisation(w, org);
   out.leaf('BibNumber', team.bibNumber);
   const last = lastLegIndex(team.members);
-  const standing: OverallResult = { time: team.time, timeBehind: team.timeBehind, position: team.position, status: team.status };
+  const standing: OverallResult = {
+    time: team.time,
+    timeBehind: team.timeBehind,
+    position: team.position,
+    status: team.status,
+  };
   team.members.forEach((m, i) => {
     out.open('TeamMemberResult');
     writePerson(w, m.person, false);
@@ -455,7 +500,10 @@ export function writeIofStartList(list: StartList, options: IofWriteOptions): st
   for (const cls of list.classes) {
     out.open('ClassStart');
     writeClass(w, cls.class, cls.numberOfEntries);
-    writeClassCourses(w, cls.courses, [...cls.persons.flatMap((p) => p.starts), ...cls.teams.flatMap((t) => t.members.map((m) => m.start))]);
+    writeClassCourses(w, cls.courses, [
+      ...cls.persons.flatMap((p) => p.starts),
+      ...cls.teams.flatMap((t) => t.members.map((m) => m.start)),
+    ]);
     for (const person of cls.persons) {
       out.open('PersonStart');
       writePerson(w, person.person, false);

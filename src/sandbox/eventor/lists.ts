@@ -4,14 +4,31 @@
  * IOF XML 3.0 writer (iof-writer.ts).
  */
 import type {
-  ClassResult, ClassStart, Entry, OrganisationRef, PersonResult, PersonStart, RaceResult, ResultList, StartList, TeamResult, TeamStart,
+  ClassResult,
+  ClassStart,
+  Entry,
+  OrganisationRef,
+  PersonResult,
+  PersonStart,
+  RaceResult,
+  ResultList,
+  StartList,
+  TeamResult,
+  TeamStart,
 } from '../../eventor/model.js';
 import { toInstant } from '../../time/zones.js';
-import type { RequestContext, Reply } from './context.js';
-import { HttpError, XML_TYPE, eventById, forbidden, xmlReply } from './context.js';
+import type { Reply, RequestContext } from './context.js';
+import { eventById, forbidden, HttpError, XML_TYPE, xmlReply } from './context.js';
 import { SANDBOX_TIME_ZONE, type SandboxEvent } from './dataset.js';
 import { writeIofResultList, writeIofStartList } from './iof-writer.js';
-import { entryElement, competitorCountElement, openDocument, resultListAttrs, resultListContent, startListContent } from './native-xml.js';
+import {
+  competitorCountElement,
+  entryElement,
+  openDocument,
+  resultListAttrs,
+  resultListContent,
+  startListContent,
+} from './native-xml.js';
 import { BadRequest, UPPER } from './params.js';
 
 const eventRefOf = (ev: SandboxEvent) => ({ id: ev.event.id, name: ev.event.name, event: ev.event });
@@ -29,8 +46,10 @@ export function entries(ctx: RequestContext): Reply {
   const [fromEntry, toEntry] = [q.date('fromEntryDate', 'lower'), q.date('toEntryDate', 'upper')];
   const [fromModify, toModify] = [q.date('fromModifyDate', 'lower'), q.date('toModifyDate', 'upper')];
   const flags = {
-    person: q.flag('includePersonElement'), organisation: q.flag('includeOrganisationElement'),
-    event: q.flag('includeEventElement'), fees: q.flag('includeEntryFees'),
+    person: q.flag('includePersonElement'),
+    organisation: q.flag('includeOrganisationElement'),
+    event: q.flag('includeEventElement'),
+    fees: q.flag('includeEntryFees'),
   };
   const idSet = eventIds ? new Set(eventIds) : null;
   const out = openDocument('EntryList');
@@ -46,7 +65,10 @@ export function entries(ctx: RequestContext): Reply {
       if (entered !== null && (entered < fromEntry || entered > toEntry)) continue;
       const modified = entry.modifiedAt ? Date.parse(entry.modifiedAt) : null;
       if (modified !== null && (modified < fromModify || modified > toModify)) continue;
-      entryElement(out, projectEntry(entry, ev, flags), ctx.native, { fullOrganisation: flags.organisation, entryFees: flags.fees });
+      entryElement(out, projectEntry(entry, ev, flags), ctx.native, {
+        fullOrganisation: flags.organisation,
+        entryFees: flags.fees,
+      });
     }
   }
   out.close();
@@ -58,19 +80,33 @@ function entrantOrgs(entry: Entry): string[] {
   return (entry.team?.organisations ?? []).map((o) => o.id).filter((id): id is string => id !== null);
 }
 
-const bareOrg = (ref: OrganisationRef): OrganisationRef => ({ id: ref.id, name: null, shortName: null, countryCode: null });
+const bareOrg = (ref: OrganisationRef): OrganisationRef => ({
+  id: ref.id,
+  name: null,
+  shortName: null,
+  countryCode: null,
+});
 
 /** The entry as the flags ask for it: person, organisation and event in full or as ids. */
-export function projectEntry(entry: Entry, ev: SandboxEvent, flags: { person: boolean; organisation: boolean; event: boolean; fees: boolean }): Entry {
+export function projectEntry(
+  entry: Entry,
+  ev: SandboxEvent,
+  flags: { person: boolean; organisation: boolean; event: boolean; fees: boolean },
+): Entry {
   return {
     ...entry,
     event: flags.event ? eventRefOf(ev) : { id: ev.id, name: null, event: null },
     competitor: entry.competitor && {
       ...entry.competitor,
       person: flags.person ? entry.competitor.person : null,
-      organisation: entry.competitor.organisation && (flags.organisation ? entry.competitor.organisation : bareOrg(entry.competitor.organisation)),
+      organisation:
+        entry.competitor.organisation &&
+        (flags.organisation ? entry.competitor.organisation : bareOrg(entry.competitor.organisation)),
     },
-    team: entry.team && { ...entry.team, organisations: entry.team.organisations.map((o) => (flags.organisation ? o : bareOrg(o))) },
+    team: entry.team && {
+      ...entry.team,
+      organisations: entry.team.organisations.map((o) => (flags.organisation ? o : bareOrg(o))),
+    },
     entryFeeIds: flags.fees ? entry.entryFeeIds : [],
   };
 }
@@ -83,7 +119,9 @@ export function competitorCount(ctx: RequestContext): Reply {
   const personIds = ctx.query.ids('personIds');
   const persons = personIds ? new Set(personIds) : null;
   const out = openDocument('CompetitorCountList');
-  const list = eventIds ? eventIds.map((id) => ctx.dataset.event(id)).filter((e): e is SandboxEvent => !!e) : ctx.dataset.events;
+  const list = eventIds
+    ? eventIds.map((id) => ctx.dataset.event(id)).filter((e): e is SandboxEvent => !!e)
+    : ctx.dataset.events;
   for (const ev of list) {
     const details = ctx.dataset.details(ev);
     let n = 0;
@@ -96,7 +134,13 @@ export function competitorCount(ctx: RequestContext): Reply {
     let starts = 0;
     for (const cr of details.resultList?.classes ?? []) {
       for (const p of cr.persons) {
-        if (p.organisation?.id && orgs.has(p.organisation.id) && (!persons || persons.has(p.person?.id ?? '')) && p.results[0]?.status !== 'DidNotStart') starts++;
+        if (
+          p.organisation?.id &&
+          orgs.has(p.organisation.id) &&
+          (!persons || persons.has(p.person?.id ?? '')) &&
+          p.results[0]?.status !== 'DidNotStart'
+        )
+          starts++;
       }
       for (const t of cr.teams) if (t.organisations.some((o) => o.id !== null && orgs.has(o.id)) && !persons) starts++;
     }
@@ -148,13 +192,20 @@ function ownOrganisations(ctx: RequestContext): Set<string> {
   return new Set(ids);
 }
 
-const inOrgs = (orgs: Set<string>) => (p: PersonStart | TeamStart | PersonResult | TeamResult): boolean => {
-  if ('organisation' in p) return p.organisation?.id ? orgs.has(p.organisation.id) : false;
-  return p.organisations.some((o) => o.id !== null && orgs.has(o.id)) || p.members.some((m) => m.organisation?.id ? orgs.has(m.organisation.id) : false);
-};
+const inOrgs =
+  (orgs: Set<string>) =>
+  (p: PersonStart | TeamStart | PersonResult | TeamResult): boolean => {
+    if ('organisation' in p) return p.organisation?.id ? orgs.has(p.organisation.id) : false;
+    return (
+      p.organisations.some((o) => o.id !== null && orgs.has(o.id)) ||
+      p.members.some((m) => (m.organisation?.id ? orgs.has(m.organisation.id) : false))
+    );
+  };
 
-const hasPerson = (personId: string) => (p: PersonStart | TeamStart | PersonResult | TeamResult): boolean =>
-  'members' in p ? p.members.some((m) => m.person?.id === personId) : p.person?.id === personId;
+const hasPerson =
+  (personId: string) =>
+  (p: PersonStart | TeamStart | PersonResult | TeamResult): boolean =>
+    'members' in p ? p.members.some((m) => m.person?.id === personId) : p.person?.id === personId;
 
 export function startsOrganisation(ctx: RequestContext): Reply {
   const orgs = ownOrganisations(ctx);
@@ -167,11 +218,13 @@ function eventsInRange(ctx: RequestContext): SandboxEvent[] {
   const ids = eventIds ? new Set(eventIds) : null;
   const from = ctx.query.date('fromDate', 'lower');
   const to = ctx.query.date('toDate', 'upper');
-  return ctx.dataset.events.filter((ev) => {
-    if (ids && !ids.has(ev.id)) return false;
-    const start = ev.event.start ? Date.parse(ev.event.start) : null;
-    return start === null || (start >= from && start <= to);
-  }).sort((a, b) => (a.event.start ?? '').localeCompare(b.event.start ?? ''));
+  return ctx.dataset.events
+    .filter((ev) => {
+      if (ids && !ids.has(ev.id)) return false;
+      const start = ev.event.start ? Date.parse(ev.event.start) : null;
+      return start === null || (start >= from && start <= to);
+    })
+    .sort((a, b) => (a.event.start ?? '').localeCompare(b.event.start ?? ''));
 }
 
 /** Person lists span many events; the 20,000-runner event is only generated when named or in range. */
@@ -212,14 +265,21 @@ function bestPosition(p: Competing): number {
  * first N of each class those runners are in; without `keep`, `top` limits every class to its
  * first N. Classes without kept runners are dropped.
  */
-function resultListOf(ctx: RequestContext, ev: SandboxEvent, keep: ((p: Competing) => boolean) | null, top: number | undefined): ResultList | null {
+function resultListOf(
+  ctx: RequestContext,
+  ev: SandboxEvent,
+  keep: ((p: Competing) => boolean) | null,
+  top: number | undefined,
+): ResultList | null {
   const list = ctx.dataset.details(ev).resultList;
   if (!list) return null;
   const inTop = (p: Competing): boolean => top !== undefined && bestPosition(p) <= top;
   const classes: ClassResult[] = [];
   for (const cr of list.classes) {
     if (keep === null) {
-      classes.push(top === undefined ? cr : { ...cr, persons: cr.persons.filter(inTop), teams: cr.teams.filter(inTop) });
+      classes.push(
+        top === undefined ? cr : { ...cr, persons: cr.persons.filter(inTop), teams: cr.teams.filter(inTop) },
+      );
       continue;
     }
     if (!cr.persons.some(keep) && !cr.teams.some(keep)) continue;
@@ -237,7 +297,10 @@ function top(ctx: RequestContext): number | undefined {
 
 function resultListReply(ctx: RequestContext, ev: SandboxEvent, list: ResultList): Reply {
   const out = openDocument('ResultList', resultListAttrs(list));
-  resultListContent(out, list, ctx.native, { multiRace: ev.event.races.length > 1, splits: ctx.query.flag('includeSplitTimes') });
+  resultListContent(out, list, ctx.native, {
+    multiRace: ev.event.races.length > 1,
+    splits: ctx.query.flag('includeSplitTimes'),
+  });
   out.close();
   return xmlReply(out);
 }
@@ -251,7 +314,11 @@ export function resultsEvent(ctx: RequestContext): Reply {
 export function resultsOrganisation(ctx: RequestContext): Reply {
   const orgs = ownOrganisations(ctx);
   const ev = eventById(ctx, ctx.query.str('eventId'));
-  const list = resultListOf(ctx, ev, inOrgs(orgs), top(ctx)) ?? { status: 'complete', event: eventRefOf(ev), classes: [] };
+  const list = resultListOf(ctx, ev, inOrgs(orgs), top(ctx)) ?? {
+    status: 'complete',
+    event: eventRefOf(ev),
+    classes: [],
+  };
   return resultListReply(ctx, ev, list);
 }
 
@@ -262,18 +329,37 @@ function snapshotFor(ctx: RequestContext, ev: SandboxEvent, personId: string): R
   if (!entry?.competitor || ev.event.status === 'canceled') return null;
   const cls = details.classes.find((c) => c.id === entry.classIds[0]);
   if (!cls) return null;
-  const start = details.startList?.classes.find((c) => c.class.id === cls.id)?.persons.find((p) => p.person?.id === personId);
+  const start = details.startList?.classes
+    .find((c) => c.class.id === cls.id)
+    ?.persons.find((p) => p.person?.id === personId);
   const results: RaceResult[] = ev.event.races.map((race, i) => ({
-    raceId: ev.event.races.length > 1 ? race.id : null, raceNumber: null, bibNumber: null, startTime: start?.starts[i]?.startTime ?? null, finishTime: null,
-    time: null, timeBehind: null, position: null, status: 'Inactive', splits: [], overall: null, course: null,
+    raceId: ev.event.races.length > 1 ? race.id : null,
+    raceNumber: null,
+    bibNumber: null,
+    startTime: start?.starts[i]?.startTime ?? null,
+    finishTime: null,
+    time: null,
+    timeBehind: null,
+    position: null,
+    status: 'Inactive',
+    splits: [],
+    overall: null,
+    course: null,
     cards: entry.competitor!.cards.map((c) => ({ number: c.number, type: null })),
   }));
   return {
-    status: 'snapshot', event: eventRefOf(ev),
-    classes: [{
-      class: { id: cls.id, name: cls.name, shortName: cls.shortName, resultListMode: 'Default' }, numberOfEntries: cls.numberOfEntries,
-      numberOfStarts: 0, courses: [], persons: [{ person: entry.competitor.person, organisation: entry.competitor.organisation, results }], teams: [],
-    }],
+    status: 'snapshot',
+    event: eventRefOf(ev),
+    classes: [
+      {
+        class: { id: cls.id, name: cls.name, shortName: cls.shortName, resultListMode: 'Default' },
+        numberOfEntries: cls.numberOfEntries,
+        numberOfStarts: 0,
+        courses: [],
+        persons: [{ person: entry.competitor.person, organisation: entry.competitor.organisation, results }],
+        teams: [],
+      },
+    ],
   };
 }
 
@@ -323,7 +409,10 @@ export function startsEventIof(ctx: RequestContext): Reply {
     ...base,
     classes: base.classes.map((cs) => ({
       ...cs,
-      persons: cs.persons.map((p) => ({ ...p, starts: races.filter((i) => p.starts[i] !== undefined).map((i) => p.starts[i]!) })),
+      persons: cs.persons.map((p) => ({
+        ...p,
+        starts: races.filter((i) => p.starts[i] !== undefined).map((i) => p.starts[i]!),
+      })),
     })),
   };
   return iofReply(writeIofStartList(list, { createTime: toInstant(ctx.now().getTime()), timeZone: SANDBOX_TIME_ZONE }));
@@ -334,7 +423,11 @@ export function resultsEventIof(ctx: RequestContext): Reply {
   const races = raceIndexes(ctx, ev);
   const splits = ctx.query.flag('includeSplitTimes');
   const total = ctx.query.flag('totalResult') && ev.event.races.length > 1;
-  const base = resultListOf(ctx, ev, null, undefined) ?? { status: 'complete' as const, event: eventRefOf(ev), classes: [] };
+  const base = resultListOf(ctx, ev, null, undefined) ?? {
+    status: 'complete' as const,
+    event: eventRefOf(ev),
+    classes: [],
+  };
   const list: ResultList = {
     ...base,
     classes: base.classes.map((cr) => {
@@ -343,17 +436,25 @@ export function resultsEventIof(ctx: RequestContext): Reply {
         ...cr,
         persons: cr.persons.map((p) => ({
           ...p,
-          results: races.filter((i) => p.results[i] !== undefined).map((i, k, all) => ({
-            ...p.results[i]!, splits: splits ? p.results[i]!.splits : [],
-            // totalResult: the standing over all races, on the last race of the list.
-            overall: totals && k === all.length - 1 ? totals.get(p) ?? null : p.results[i]!.overall,
-          })),
+          results: races
+            .filter((i) => p.results[i] !== undefined)
+            .map((i, k, all) => ({
+              ...p.results[i]!,
+              splits: splits ? p.results[i]!.splits : [],
+              // totalResult: the standing over all races, on the last race of the list.
+              overall: totals && k === all.length - 1 ? (totals.get(p) ?? null) : p.results[i]!.overall,
+            })),
         })),
-        teams: cr.teams.map((t) => ({ ...t, members: t.members.map((m) => ({ ...m, result: { ...m.result, splits: splits ? m.result.splits : [] } })) })),
+        teams: cr.teams.map((t) => ({
+          ...t,
+          members: t.members.map((m) => ({ ...m, result: { ...m.result, splits: splits ? m.result.splits : [] } })),
+        })),
       };
     }),
   };
-  return iofReply(writeIofResultList(list, { createTime: toInstant(ctx.now().getTime()), timeZone: SANDBOX_TIME_ZONE }));
+  return iofReply(
+    writeIofResultList(list, { createTime: toInstant(ctx.now().getTime()), timeZone: SANDBOX_TIME_ZONE }),
+  );
 }
 
 /** Total time over all races for runners OK in every race; positions and time behind among them. */
@@ -371,4 +472,3 @@ function totalsOf(persons: PersonResult[]): Map<PersonResult, NonNullable<RaceRe
   });
   return out;
 }
-

@@ -6,11 +6,14 @@ import { randomBytes } from 'node:crypto';
 
 export const LOGIN_LIFETIME_MS = 5 * 60 * 1000;
 
-interface Login { personId: string; displayName: string; issuedAt: number; used: boolean }
+interface Login {
+  personId: string;
+  displayName: string;
+  issuedAt: number;
+  used: boolean;
+}
 
-export type LoginOutcome =
-  | { ok: true; displayName: string }
-  | { ok: false; reason: 'unknown' | 'used' | 'expired' };
+export type LoginOutcome = { ok: true; displayName: string } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
 
 export class LoginStore {
   private readonly logins = new Map<string, Login>();

@@ -5,13 +5,31 @@
  * declarations Eventor puts on every native root.
  */
 import type {
-  Activity, Card, ClassRef, Competitor, CompetitorCount, ContactDetails, Entry, EntryFee, Event, EventClass,
-  EventDocument, Organisation, OrganisationRef, Person, PersonRef, RaceResult, RaceStart, ResultList, ResultStatus,
-  StartList, TeamResult,
+  Activity,
+  Card,
+  ClassRef,
+  Competitor,
+  CompetitorCount,
+  ContactDetails,
+  Entry,
+  EntryFee,
+  Event,
+  EventClass,
+  EventDocument,
+  Organisation,
+  OrganisationRef,
+  Person,
+  PersonRef,
+  RaceResult,
+  RaceStart,
+  ResultList,
+  ResultStatus,
+  StartList,
+  TeamResult,
 } from '../../eventor/model.js';
 import { formatElapsed } from '../../eventor/time.js';
 import { instantToLocal } from '../../time/zones.js';
-import { NATIVE_ROOT_ATTRS, XmlOut, escapeXml } from './xml-out.js';
+import { escapeXml, NATIVE_ROOT_ATTRS, XmlOut } from './xml-out.js';
 
 export interface NativeContext {
   /** Zone of Date/Clock values: Europe/Stockholm natively, UTC with the `TimeZone: UTC` header. */
@@ -98,12 +116,23 @@ function addresses(out: XmlOut, contact: ContactDetails): void {
   }
 }
 
-export interface OrganisationOptions { contact?: boolean }
+export interface OrganisationOptions {
+  contact?: boolean;
+}
 
 /** A full Organisation element (organisation endpoints, organisers of /event). */
-export function organisationElement(out: XmlOut, org: Organisation, ctx: NativeContext, options: OrganisationOptions = {}): void {
+export function organisationElement(
+  out: XmlOut,
+  org: Organisation,
+  ctx: NativeContext,
+  options: OrganisationOptions = {},
+): void {
   out.open('Organisation');
-  out.leaf('OrganisationId', org.id).leaf('Name', org.name).leaf('ShortName', org.shortName).leaf('MediaName', org.mediaName);
+  out
+    .leaf('OrganisationId', org.id)
+    .leaf('Name', org.name)
+    .leaf('ShortName', org.shortName)
+    .leaf('MediaName', org.mediaName);
   out.leaf('OrganisationTypeId', org.typeId ?? KIND_TYPE_ID[org.kind]);
   country(out, org.countryCode);
   if (options.contact && org.contact) {
@@ -145,7 +174,10 @@ export function personRefElement(out: XmlOut, p: PersonRef): void {
   out.close();
 }
 
-export interface PersonOptions { contact?: boolean; identifiers?: boolean }
+export interface PersonOptions {
+  contact?: boolean;
+  identifiers?: boolean;
+}
 
 /** A member record (PersonList, authenticatePerson). */
 export function personElement(out: XmlOut, p: Person, ctx: NativeContext, options: PersonOptions = {}): void {
@@ -163,7 +195,8 @@ export function personElement(out: XmlOut, p: Person, ctx: NativeContext, option
     out.close();
   }
   out.leaf('OrganisationId', p.organisationId);
-  for (const r of p.roles) out.open('Role').leaf('OrganisationId', r.organisationId).leaf('RoleTypeId', r.roleTypeId).close();
+  for (const r of p.roles)
+    out.open('Role').leaf('OrganisationId', r.organisationId).leaf('RoleTypeId', r.roleTypeId).close();
   dateTime(out, 'ModifyDate', p.modifiedAt, ctx);
   if (options.identifiers) for (const x of p.externalIds) out.empty('ExternalPersonId', { typeId: x.type, id: x.id });
   out.close();
@@ -182,15 +215,25 @@ export function eventElement(out: XmlOut, e: Event, ctx: NativeContext, options:
   out.leaf('EventClassificationId', e.classificationId).leaf('EventStatusId', e.statusId);
   if (options.attributes) {
     for (const a of e.attributes) {
-      out.open('EventAttribute').leaf('EventAttributeId', a.id).leaf('Name', a.name).leaf('Description', a.value).close();
+      out
+        .open('EventAttribute')
+        .leaf('EventAttributeId', a.id)
+        .leaf('Name', a.name)
+        .leaf('Description', a.value)
+        .close();
     }
   }
   for (const d of e.disciplineIds) out.leaf('DisciplineId', d);
   dateTime(out, 'StartDate', e.start, ctx);
   dateTime(out, 'FinishDate', e.finish, ctx);
   e.officials.forEach((o, i) => {
-    out.open('EventOfficial').leaf('EventOfficialId', `${e.id}${i + 1}`).leaf('RoleTypeId', o.roleTypeId)
-      .leaf('PersonId', o.personId ?? '').leaf('EventId', e.id).close();
+    out
+      .open('EventOfficial')
+      .leaf('EventOfficialId', `${e.id}${i + 1}`)
+      .leaf('RoleTypeId', o.roleTypeId)
+      .leaf('PersonId', o.personId ?? '')
+      .leaf('EventId', e.id)
+      .close();
   });
   if (e.organisers.length > 0) {
     out.open('Organiser');
@@ -216,7 +259,10 @@ export function eventElement(out: XmlOut, e: Event, ctx: NativeContext, options:
   }
   for (const r of e.races) {
     out.open('EventRace', { raceLightCondition: r.lightCondition, raceDistance: r.distance });
-    out.leaf('EventRaceId', r.id).leaf('EventId', r.eventId ?? e.id).leaf('Name', r.name ?? '');
+    out
+      .leaf('EventRaceId', r.id)
+      .leaf('EventId', r.eventId ?? e.id)
+      .leaf('Name', r.name ?? '');
     dateTime(out, 'RaceDate', r.date, ctx);
     if (r.position) out.empty('EventCenterPosition', { x: r.position.lon, y: r.position.lat, unit: 'WGS-84' });
     out.close();
@@ -233,26 +279,44 @@ export function eventElement(out: XmlOut, e: Event, ctx: NativeContext, options:
 
 export function documentElement(out: XmlOut, d: EventDocument, ctx: NativeContext): void {
   out.empty('Document', {
-    id: d.id, referenceId: d.eventId, name: d.name, url: d.url,
-    modifyDate: attrDateTime(d.modifiedAt, ctx), type: d.type,
+    id: d.id,
+    referenceId: d.eventId,
+    name: d.name,
+    url: d.url,
+    modifyDate: attrDateTime(d.modifiedAt, ctx),
+    type: d.type,
   });
 }
 
 export function eventClassElement(out: XmlOut, c: EventClass, options: { entryFees: boolean }): void {
   out.open('EventClass', {
-    lowAge: c.minAge, highAge: c.maxAge, sex: c.sex, teamEntry: c.teamEntry ? 'Y' : null,
-    numberOfLegs: c.numberOfLegs, numberOfEntries: c.numberOfEntries,
+    lowAge: c.minAge,
+    highAge: c.maxAge,
+    sex: c.sex,
+    teamEntry: c.teamEntry ? 'Y' : null,
+    numberOfLegs: c.numberOfLegs,
+    numberOfEntries: c.numberOfEntries,
   });
   out.leaf('EventClassId', c.id).leaf('Name', c.name).leaf('ClassShortName', c.shortName);
   if (c.status !== null) out.empty('EventClassStatus', { value: c.status });
   out.leaf('ClassTypeId', c.classTypeId).leaf('BaseClassId', c.baseClassId);
   if (options.entryFees) {
     c.entryFeeIds.forEach((id, i) => {
-      out.open('ClassEntryFee').leaf('EntryFeeId', id).leaf('Sequence', (i + 1) * 10).close();
+      out
+        .open('ClassEntryFee')
+        .leaf('EntryFeeId', id)
+        .leaf('Sequence', (i + 1) * 10)
+        .close();
     });
   }
   for (const r of c.races) {
-    out.open('ClassRaceInfo', { relayLeg: r.relayLeg, minRunners: 1, maxRunners: 1, noOfEntries: r.entries, noOfStarts: r.starts });
+    out.open('ClassRaceInfo', {
+      relayLeg: r.relayLeg,
+      minRunners: 1,
+      maxRunners: 1,
+      noOfEntries: r.entries,
+      noOfStarts: r.starts,
+    });
     out.leaf('ClassRaceInfoId', r.id).leaf('EventRaceId', r.raceId).leaf('Name', '');
     if (r.status !== null) out.empty('ClassRaceStatus', { value: r.status });
     out.close();
@@ -263,7 +327,9 @@ export function eventClassElement(out: XmlOut, c: EventClass, options: { entryFe
 export function entryFeeElement(out: XmlOut, f: EntryFee, ctx: NativeContext): void {
   out.open('EntryFee', {
     taxIncluded: f.taxIncluded === null ? null : f.taxIncluded ? 'Y' : 'N',
-    entryFeeType: f.type, type: f.type, valueOperator: f.valueOperator === 'percent' ? 'percent' : null,
+    entryFeeType: f.type,
+    type: f.type,
+    valueOperator: f.valueOperator === 'percent' ? 'percent' : null,
   });
   out.leaf('EntryFeeId', f.id).leaf('Name', f.name);
   if (f.amount !== null) out.leaf('Amount', f.amount, { currency: f.currency });
@@ -331,22 +397,35 @@ export function entryElement(out: XmlOut, e: Entry, ctx: NativeContext, extras: 
   } else if (e.team) {
     out.leaf('TeamName', e.team.name);
     e.team.members.forEach((m, i) => {
-      out.open('TeamCompetitor').leaf('TeamCompetitorId', `${e.id}${i + 1}`).leaf('PersonId', m.personId ?? '')
-        .leaf('OrganisationId', m.organisationId).leaf('TeamSequence', m.leg).close();
+      out
+        .open('TeamCompetitor')
+        .leaf('TeamCompetitorId', `${e.id}${i + 1}`)
+        .leaf('PersonId', m.personId ?? '')
+        .leaf('OrganisationId', m.organisationId)
+        .leaf('TeamSequence', m.leg)
+        .close();
     });
     for (const o of e.team.organisations) orgOut(o);
   }
   e.classIds.forEach((id, i) => {
-    out.open('EntryClass', { sequence: i + 1 }).leaf('EventClassId', id).close();
+    out
+      .open('EntryClass', { sequence: i + 1 })
+      .leaf('EventClassId', id)
+      .close();
   });
-  if (e.event.event) eventElement(out, e.event.event, ctx, { fullOrganisers: true, entryBreaks: true, attributes: false });
+  if (e.event.event)
+    eventElement(out, e.event.event, ctx, { fullOrganisers: true, entryBreaks: true, attributes: false });
   else out.leaf('EventId', e.event.id);
   for (const r of e.raceIds) out.leaf('EventRaceId', r);
   out.leaf('BibNumber', e.bibNumber ?? '');
   dateTime(out, 'EntryDate', e.entryDate, ctx);
   if (extras.entryFees) {
     e.entryFeeIds.forEach((id, i) => {
-      out.open('EntryEntryFee').leaf('EntryFeeId', id).leaf('Sequence', (i + 1) * 10).close();
+      out
+        .open('EntryEntryFee')
+        .leaf('EntryFeeId', id)
+        .leaf('Sequence', (i + 1) * 10)
+        .close();
     });
   }
   dateTime(out, 'ModifyDate', e.modifiedAt, ctx);
@@ -361,17 +440,37 @@ export function competitorCountElement(out: XmlOut, c: CompetitorCount): void {
     return;
   }
   out.open('CompetitorCount', attrs);
-  for (const k of c.classes) out.empty('ClassCompetitorCount', { eventClassId: k.classId, numberOfEntries: k.entries, numberOfStarts: k.starts });
-  for (const o of c.organisations) out.empty('OrganisationCompetitorCount', { organisationId: o.organisationId, numberOfEntries: o.entries, numberOfStarts: o.starts });
+  for (const k of c.classes)
+    out.empty('ClassCompetitorCount', {
+      eventClassId: k.classId,
+      numberOfEntries: k.entries,
+      numberOfStarts: k.starts,
+    });
+  for (const o of c.organisations)
+    out.empty('OrganisationCompetitorCount', {
+      organisationId: o.organisationId,
+      numberOfEntries: o.entries,
+      numberOfStarts: o.starts,
+    });
   out.close();
 }
 
 function classRefElement(out: XmlOut, c: ClassRef): void {
-  out.open('EventClass').leaf('EventClassId', c.id ?? '').leaf('Name', c.name).leaf('ClassShortName', c.shortName).close();
+  out
+    .open('EventClass')
+    .leaf('EventClassId', c.id ?? '')
+    .leaf('Name', c.name)
+    .leaf('ClassShortName', c.shortName)
+    .close();
 }
 
-function nestedEvent(out: XmlOut, list: { event: { id: string | null; event: Event | null } }, ctx: NativeContext): void {
-  if (list.event.event) eventElement(out, list.event.event, ctx, { fullOrganisers: true, entryBreaks: false, attributes: false });
+function nestedEvent(
+  out: XmlOut,
+  list: { event: { id: string | null; event: Event | null } },
+  ctx: NativeContext,
+): void {
+  if (list.event.event)
+    eventElement(out, list.event.event, ctx, { fullOrganisers: true, entryBreaks: false, attributes: false });
   else out.leaf('EventId', list.event.id);
 }
 
@@ -416,7 +515,10 @@ export function startListContent(out: XmlOut, list: StartList, ctx: NativeContex
         out.open('TeamMemberStart');
         if (m.person) personRefElement(out, m.person);
         listOrganisation(out, m.organisation, ctx);
-        out.leaf('Leg', m.leg).leaf('LegOrder', m.legOrder).leaf('BibNumber', m.start.bibNumber ?? '');
+        out
+          .leaf('Leg', m.leg)
+          .leaf('LegOrder', m.legOrder)
+          .leaf('BibNumber', m.start.bibNumber ?? '');
         dateTime(out, 'StartTime', m.start.startTime, ctx);
         for (const c of m.start.cards) out.leaf('CCardId', c.number);
         out.close();
@@ -450,7 +552,9 @@ function splitTimes(out: XmlOut, r: RaceResult): void {
   for (let i = 0; i < r.splits.length; i++) {
     const s = r.splits[i]!;
     const time = s.time === null ? '' : `<Time>${formatElapsed(s.time)}</Time>`;
-    out.inline(`<SplitTime sequence="${i + 1}"><ControlCode>${escapeXml(s.controlCode)}</ControlCode>${time}</SplitTime>`);
+    out.inline(
+      `<SplitTime sequence="${i + 1}"><ControlCode>${escapeXml(s.controlCode)}</ControlCode>${time}</SplitTime>`,
+    );
   }
 }
 
@@ -500,7 +604,12 @@ function teamResultElement(out: XmlOut, t: TeamResult, ctx: NativeContext, split
 }
 
 /** The content of a ResultList element. `multiRace`: RaceResult{EventRaceId, Result} wrappers. */
-export function resultListContent(out: XmlOut, list: ResultList, ctx: NativeContext, options: { multiRace: boolean; splits: boolean }): void {
+export function resultListContent(
+  out: XmlOut,
+  list: ResultList,
+  ctx: NativeContext,
+  options: { multiRace: boolean; splits: boolean },
+): void {
   nestedEvent(out, list, ctx);
   for (const cr of list.classes) {
     out.open('ClassResult', { numberOfEntries: cr.numberOfEntries, numberOfStarts: cr.numberOfStarts });
@@ -530,13 +639,23 @@ export function resultListAttrs(list: ResultList): Record<string, string> {
   return list.status === 'complete' ? {} : { status: list.status };
 }
 
-export function activityElement(out: XmlOut, a: Activity, ctx: NativeContext, options: { registrations: boolean }): void {
+export function activityElement(
+  out: XmlOut,
+  a: Activity,
+  ctx: NativeContext,
+  options: { registrations: boolean },
+): void {
   out.open('Activity', {
-    id: a.id, organisationId: a.organisationId,
-    visibleFrom: attrDateTime(a.visibleFrom, ctx), visibleTo: attrDateTime(a.visibleTo, ctx),
-    registrationDeadline: attrDateTime(a.registrationDeadline, ctx), startTime: attrDateTime(a.startTime, ctx),
+    id: a.id,
+    organisationId: a.organisationId,
+    visibleFrom: attrDateTime(a.visibleFrom, ctx),
+    visibleTo: attrDateTime(a.visibleTo, ctx),
+    registrationDeadline: attrDateTime(a.registrationDeadline, ctx),
+    startTime: attrDateTime(a.startTime, ctx),
     allowExternalRegistrations: a.allowExternalRegistrations === null ? null : String(a.allowExternalRegistrations),
-    registrationCount: a.registrationCount, url: a.url, entryAccessLevel: a.entryAccessLevel,
+    registrationCount: a.registrationCount,
+    url: a.url,
+    entryAccessLevel: a.entryAccessLevel,
     modifyDate: attrDateTime(a.modifiedAt, ctx),
   });
   out.leaf('Name', a.name).leaf('Information', a.information);
@@ -548,7 +667,11 @@ export function activityElement(out: XmlOut, a: Activity, ctx: NativeContext, op
   });
   if (options.registrations) {
     for (const r of a.registrations) {
-      out.open('ActivityRegistration', { personId: r.personId, organisationId: r.organisationId, modifyDate: attrDateTime(r.modifiedAt, ctx) });
+      out.open('ActivityRegistration', {
+        personId: r.personId,
+        organisationId: r.organisationId,
+        modifyDate: attrDateTime(r.modifiedAt, ctx),
+      });
       // One value per attribute, in attribute order (the sandbox's convention).
       r.values.forEach((v, i) => {
         out.leaf('AttributeValue', v, { activityAttributeId: a.attributes[i]?.id ?? null });

@@ -12,7 +12,14 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d
 export function parseQueryDate(text: string): number | null {
   const m = DATE.exec(text.trim());
   if (!m) return null;
-  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return null;
   const date = new Date(0);
   // setUTCFullYear, not Date.UTC: Date.UTC maps years 0-99 to 1900-1999.
@@ -72,7 +79,10 @@ export class Query {
   ids(name: string): string[] | undefined {
     const v = this.str(name);
     if (v === undefined) return undefined;
-    const list = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const list = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     for (const id of list) checkId(id, name);
     return list.length === 0 ? undefined : list;
   }

@@ -4,7 +4,18 @@
  * needs the federation's shape and not the class that calls it.
  */
 import type {
-  ClassResult, Competitor, Entry, EntryFee, Event, EventClass, EventDocument, Organisation, OrganisationRef, Person, ResultList, StartList,
+  ClassResult,
+  Competitor,
+  Entry,
+  EntryFee,
+  Event,
+  EventClass,
+  EventDocument,
+  Organisation,
+  OrganisationRef,
+  Person,
+  ResultList,
+  StartList,
 } from '../../eventor/model.js';
 
 export interface SandboxPerson {

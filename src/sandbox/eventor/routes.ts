@@ -5,19 +5,53 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Card, PreselectedClass, PunchingUnitType } from '../../eventor/model.js';
 import { toInstant } from '../../time/zones.js';
-import type { RequestContext, Reply } from './context.js';
-import { HttpError, errorReply, escapeHtml, eventById, forbidden, htmlReply, notFound, requireOwn, xmlReply } from './context.js';
-import type { SandboxEvent } from './dataset.js';
-import { competitorCount, entries, resultsEvent, resultsEventIof, resultsOrganisation, resultsPerson, startsEvent, startsEventIof, startsOrganisation, startsPerson } from './lists.js';
+import type { Reply, RequestContext } from './context.js';
 import {
-  activityElement, competitorElement, documentElement, entryFeeElement, eventClassElement, eventElement, openDocument,
-  organisationElement, personElement, singleDocument,
+  errorReply,
+  escapeHtml,
+  eventById,
+  forbidden,
+  HttpError,
+  htmlReply,
+  notFound,
+  requireOwn,
+  xmlReply,
+} from './context.js';
+import type { SandboxEvent } from './dataset.js';
+import {
+  competitorCount,
+  entries,
+  resultsEvent,
+  resultsEventIof,
+  resultsOrganisation,
+  resultsPerson,
+  startsEvent,
+  startsEventIof,
+  startsOrganisation,
+  startsPerson,
+} from './lists.js';
+import {
+  activityElement,
+  competitorElement,
+  documentElement,
+  entryFeeElement,
+  eventClassElement,
+  eventElement,
+  openDocument,
+  organisationElement,
+  personElement,
+  singleDocument,
 } from './native-xml.js';
 import { BadRequest, checkId } from './params.js';
 
 type Handler = (ctx: RequestContext, params: string[]) => Reply | Promise<Reply>;
 
-interface Route { method: 'GET' | 'PUT'; pattern: string[]; auth: boolean; handler: Handler }
+interface Route {
+  method: 'GET' | 'PUT';
+  pattern: string[];
+  auth: boolean;
+  handler: Handler;
+}
 
 /** Patterns in lower case; `*` is a path parameter. */
 const ROUTES: Route[] = [
@@ -50,7 +84,10 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: ['activity'], auth: true, handler: activity },
 ];
 
-export interface RouteMatch { route: Route; params: string[] }
+export interface RouteMatch {
+  route: Route;
+  params: string[];
+}
 
 /** Finds the route for the segments after `/api`; `methodMismatch` when only the method is wrong. */
 export function matchRoute(method: string, segments: string[]): RouteMatch | 'methodMismatch' | null {
@@ -63,11 +100,17 @@ export function matchRoute(method: string, segments: string[]): RouteMatch | 'me
     for (let i = 0; i < lower.length; i++) {
       const p = route.pattern[i]!;
       if (p === '*') params.push(decodeURIComponent(segments[i]!));
-      else if (p !== lower[i]) { ok = false; break; }
+      else if (p !== lower[i]) {
+        ok = false;
+        break;
+      }
     }
     // `/organisation/apiKey` must not be read as `/organisation/{id}`: exact routes come first.
     if (!ok) continue;
-    if (route.method !== method) { mismatch = true; continue; }
+    if (route.method !== method) {
+      mismatch = true;
+      continue;
+    }
     return { route, params };
   }
   return mismatch ? 'methodMismatch' : null;
@@ -76,7 +119,10 @@ export function matchRoute(method: string, segments: string[]): RouteMatch | 'me
 // --- events ----------------------------------------------------------------------------------
 
 /** Events matching the common filters of /events and /events/documents. */
-export function filterEvents(ctx: RequestContext, options: { modifyDates: boolean; classifications: boolean }): SandboxEvent[] {
+export function filterEvents(
+  ctx: RequestContext,
+  options: { modifyDates: boolean; classifications: boolean },
+): SandboxEvent[] {
   const q = ctx.query;
   const from = q.date('fromDate', 'lower');
   const to = q.date('toDate', 'upper');
@@ -89,20 +135,22 @@ export function filterEvents(ctx: RequestContext, options: { modifyDates: boolea
   const organisers = orgIds ? new Set(orgIds.flatMap((id) => ctx.dataset.expandOrganisation(id))) : null;
   const ids = eventIds ? new Set(eventIds) : null;
   const classes = classificationIds ? new Set(classificationIds) : null;
-  return ctx.dataset.events.filter(({ event: e }) => {
-    if (ids && !ids.has(e.id)) return false;
-    if (classes && !classes.has(e.classificationId ?? '')) return false;
-    if (organisers && !e.organisers.some((o) => o.id !== null && organisers.has(o.id))) return false;
-    const start = e.start ? Date.parse(e.start) : null;
-    const finish = e.finish ? Date.parse(e.finish) : start;
-    // An event is in the range when it overlaps it.
-    if (start !== null && (start > to || (finish ?? start) < from)) return false;
-    if (fromModify !== null && toModify !== null) {
-      const m = e.modifiedAt ? Date.parse(e.modifiedAt) : null;
-      if (m === null || m < fromModify || m > toModify) return false;
-    }
-    return true;
-  }).sort((a, b) => (a.event.start ?? '').localeCompare(b.event.start ?? '') || Number(a.id) - Number(b.id));
+  return ctx.dataset.events
+    .filter(({ event: e }) => {
+      if (ids && !ids.has(e.id)) return false;
+      if (classes && !classes.has(e.classificationId ?? '')) return false;
+      if (organisers && !e.organisers.some((o) => o.id !== null && organisers.has(o.id))) return false;
+      const start = e.start ? Date.parse(e.start) : null;
+      const finish = e.finish ? Date.parse(e.finish) : start;
+      // An event is in the range when it overlaps it.
+      if (start !== null && (start > to || (finish ?? start) < from)) return false;
+      if (fromModify !== null && toModify !== null) {
+        const m = e.modifiedAt ? Date.parse(e.modifiedAt) : null;
+        if (m === null || m < fromModify || m > toModify) return false;
+      }
+      return true;
+    })
+    .sort((a, b) => (a.event.start ?? '').localeCompare(b.event.start ?? '') || Number(a.id) - Number(b.id));
 }
 
 function events(ctx: RequestContext): Reply {
@@ -209,7 +257,11 @@ function competitor(ctx: RequestContext, [id]: string[]): Reply {
 
 const PUNCHING = new Set<string>(['SI', 'Emit', 'emiTag', 'manual', 'other', 'ToePunch', 'Huichang']);
 const competitorParser = new XMLParser({
-  ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, removeNSPrefix: true, trimValues: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  removeNSPrefix: true,
+  trimValues: true,
   isArray: (name) => name === 'CCard' || name === 'PreSelectedClass',
 });
 
@@ -222,27 +274,34 @@ function textOf(v: unknown): string | null {
 
 /** PUT /api/competitor: a native `<Competitor>` body (wire notes 8); saves cards and preselected classes. */
 function putCompetitor(ctx: RequestContext): Reply {
-  if (ctx.body.trim() === '' || XMLValidator.validate(ctx.body) !== true) throw new BadRequest('The request body is not well-formed XML.');
+  if (ctx.body.trim() === '' || XMLValidator.validate(ctx.body) !== true)
+    throw new BadRequest('The request body is not well-formed XML.');
   const doc = competitorParser.parse(ctx.body) as XmlObj;
   const root = doc['Competitor'];
   if (!root || typeof root !== 'object') throw new BadRequest('The request body must be a Competitor element.');
   const c = root as XmlObj;
   const competitorId = textOf(c['CompetitorId']);
   const personId = textOf(c['PersonId']) ?? textOf((c['Person'] as XmlObj | undefined)?.['PersonId']);
-  if (competitorId === null && personId === null) throw new BadRequest('The Competitor element needs a CompetitorId or a PersonId.');
+  if (competitorId === null && personId === null)
+    throw new BadRequest('The Competitor element needs a CompetitorId or a PersonId.');
   const member = competitorId !== null ? ctx.dataset.personByCompetitor(competitorId) : ctx.dataset.person(personId!);
   if (!member || member.clubId !== ctx.club!.id) throw forbidden();
-  if (personId !== null && member.person.id !== personId) throw new BadRequest('CompetitorId and PersonId do not belong together.');
+  if (personId !== null && member.person.id !== personId)
+    throw new BadRequest('CompetitorId and PersonId do not belong together.');
   const cards: Card[] = [];
   for (const card of (c['CCard'] as XmlObj[] | undefined) ?? []) {
     const number = textOf(card['CCardId']);
     if (number === null) throw new BadRequest('A CCard needs a CCardId.');
     const type = (card['PunchingUnitType'] as XmlObj | undefined)?.['@_value'];
-    cards.push({ number, type: typeof type === 'string' && PUNCHING.has(type) ? type as PunchingUnitType : null });
+    cards.push({ number, type: typeof type === 'string' && PUNCHING.has(type) ? (type as PunchingUnitType) : null });
   }
   const preselected: PreselectedClass[] = ((c['PreSelectedClass'] as XmlObj[] | undefined) ?? []).map((p, i) => {
     const seq = Number(p['@_sequence']);
-    return { sequence: Number.isInteger(seq) ? seq : i + 1, baseClassId: textOf(p['BaseClassId']), classShortName: textOf(p['ClassShortName']) };
+    return {
+      sequence: Number.isInteger(seq) ? seq : i + 1,
+      baseClassId: textOf(p['BaseClassId']),
+      classShortName: textOf(p['ClassShortName']),
+    };
   });
   const saved = member.competitor;
   saved.cards = cards;
@@ -275,7 +334,11 @@ function authenticatePerson(ctx: RequestContext): Reply {
   const username = header(ctx, 'Username') ?? ctx.query.str('Username');
   const password = header(ctx, 'Password') ?? ctx.query.str('Password');
   const m = username !== undefined && password !== undefined ? ctx.dataset.authenticate(username, password) : undefined;
-  if (!m) throw new HttpError(401, 'You do not have permission to view this directory or page using the credentials that you supplied.');
+  if (!m)
+    throw new HttpError(
+      401,
+      'You do not have permission to view this directory or page using the credentials that you supplied.',
+    );
   const out = singleDocument();
   personElement(out, m.person, ctx.native, {});
   return xmlReply(out);
@@ -286,7 +349,11 @@ export function loginPage(ctx: Pick<RequestContext, 'logins'>, token: string): R
   const outcome = ctx.logins.redeem(token);
   if (outcome.ok) return htmlReply(200, 'Eventor (sandbox)', `Logged in as ${escapeHtml(outcome.displayName)}.`);
   if (outcome.reason === 'unknown') return errorReply(403, 'This login link is not valid.');
-  return htmlReply(410, '410 - Gone', outcome.reason === 'used' ? 'This login link has already been used.' : 'This login link has expired.');
+  return htmlReply(
+    410,
+    '410 - Gone',
+    outcome.reason === 'used' ? 'This login link has already been used.' : 'This login link has expired.',
+  );
 }
 
 // --- activities ------------------------------------------------------------------------------

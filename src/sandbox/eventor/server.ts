@@ -7,12 +7,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Reply, RequestContext } from './context.js';
-import { HttpError, errorReply, htmlReply, syntheticId } from './context.js';
-import { SANDBOX_TIME_ZONE, SandboxDataset, type DatasetSize } from './dataset.js';
-import { Faults, type FaultRule } from './faults.js';
+import { errorReply, HttpError, htmlReply, syntheticId } from './context.js';
+import { type DatasetSize, SANDBOX_TIME_ZONE, SandboxDataset } from './dataset.js';
+import { type FaultRule, Faults } from './faults.js';
 import { LoginStore } from './login.js';
 import { BadRequest, Query } from './params.js';
-import { RequestLog, type LoggedRequest } from './request-log.js';
+import { type LoggedRequest, RequestLog } from './request-log.js';
 import { loginPage, matchRoute } from './routes.js';
 
 export interface SandboxEventorOptions {
@@ -58,10 +58,21 @@ export type { FaultRule };
 const MAX_BODY = 1024 * 1024;
 
 export async function startSandboxEventor(options: SandboxEventorOptions = {}): Promise<SandboxEventor> {
-  const clock: () => Date = typeof options.now === 'function' ? options.now
-    : options.now instanceof Date ? ((fixed: Date) => () => new Date(fixed.getTime()))(options.now)
-      : () => new Date();
-  const dataset = new SandboxDataset({ seed: options.seed ?? 1, size: options.size ?? 'small', now: options.dataAround ?? clock(), clock });
+  const clock: () => Date =
+    typeof options.now === 'function'
+      ? options.now
+      : options.now instanceof Date
+        ? (
+            (fixed: Date) => () =>
+              new Date(fixed.getTime())
+          )(options.now)
+        : () => new Date();
+  const dataset = new SandboxDataset({
+    seed: options.seed ?? 1,
+    size: options.size ?? 'small',
+    now: options.dataAround ?? clock(),
+    clock,
+  });
   const faults = new Faults();
   const requests = new RequestLog();
   const logins = new LoginStore(clock);
@@ -81,8 +92,12 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const isLogin = /^\/login\//i.test(path);
     // Login tokens are secrets: the log shows the route, never the token.
-    const logged = requests.record(req.method ?? 'GET', isLogin ? '/login/…' : path, isLogin ? new URLSearchParams() : url.searchParams,
-      Object.keys(req.headers));
+    const logged = requests.record(
+      req.method ?? 'GET',
+      isLogin ? '/login/…' : path,
+      isLogin ? new URLSearchParams() : url.searchParams,
+      Object.keys(req.headers),
+    );
     const body = await readBody(req);
     if (body === null) return finish(res, logged, errorReply(413, 'Request body too large.'));
 
@@ -94,7 +109,16 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
       res.on('close', () => hanging.delete(res));
       return;
     }
-    if (fault?.kind === 'status') return finish(res, logged, htmlReply(fault.status ?? 503, `${fault.status ?? 503} - Service Unavailable`, 'The service is temporarily unavailable.'));
+    if (fault?.kind === 'status')
+      return finish(
+        res,
+        logged,
+        htmlReply(
+          fault.status ?? 503,
+          `${fault.status ?? 503} - Service Unavailable`,
+          'The service is temporarily unavailable.',
+        ),
+      );
     if (fault?.kind === 'rateLimit') {
       const reply = htmlReply(429, '429 - Too Many Requests', 'Too many requests.');
       reply.headers = { 'Retry-After': String(fault.retryAfter ?? 1) };
@@ -102,7 +126,11 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     }
     if (fault?.kind === 'huge') return streamHuge(res, logged, fault);
     if (fault?.kind === 'maintenance') {
-      return finish(res, logged, htmlReply(200, 'Eventor - Underhåll', 'Eventor är nere för underhåll. Försök igen om en stund.'));
+      return finish(
+        res,
+        logged,
+        htmlReply(200, 'Eventor - Underhåll', 'Eventor är nere för underhåll. Försök igen om en stund.'),
+      );
     }
 
     let reply: Reply;
@@ -122,14 +150,30 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     if (match === 'methodMismatch') return errorReply(405, 'The requested resource does not support this HTTP method.');
     const apiKeyHeader = req.headers['apikey'];
     const apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
-    const club = apiKey ? dataset.clubForKey(apiKey.trim()) ?? null : null;
-    if (match.route.auth && !club) return errorReply(403, 'You do not have permission to view this directory or page using the credentials that you supplied.');
+    const club = apiKey ? (dataset.clubForKey(apiKey.trim()) ?? null) : null;
+    if (match.route.auth && !club)
+      return errorReply(
+        403,
+        'You do not have permission to view this directory or page using the credentials that you supplied.',
+      );
     const tz = req.headers['timezone'];
     const utc = !ignoresTimeZoneHeader && (Array.isArray(tz) ? tz[0] : tz)?.trim().toUpperCase() === 'UTC';
     const ctx: RequestContext = {
-      method: req.method ?? 'GET', segments: segments.slice(1), query: new Query(url.searchParams), headers: req.headers, body,
-      dataset, club, now: clock, logins, origin,
-      native: { timeZone: utc ? 'UTC' : SANDBOX_TIME_ZONE, organisation: (id) => dataset.organisation(id), syntheticId },
+      method: req.method ?? 'GET',
+      segments: segments.slice(1),
+      query: new Query(url.searchParams),
+      headers: req.headers,
+      body,
+      dataset,
+      club,
+      now: clock,
+      logins,
+      origin,
+      native: {
+        timeZone: utc ? 'UTC' : SANDBOX_TIME_ZONE,
+        organisation: (id) => dataset.organisation(id),
+        syntheticId,
+      },
     };
     try {
       return await match.route.handler(ctx, match.params);
@@ -246,7 +290,10 @@ function streamHuge(res: ServerResponse, logged: LoggedRequest, fault: FaultRule
   const streamed = { bytesWritten: 0, closedEarly: false };
   logged.status = 200;
   logged.streamed = streamed;
-  res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', ...(fault.contentLength === undefined ? {} : { 'Content-Length': fault.contentLength }) });
+  res.writeHead(200, {
+    'Content-Type': 'text/xml; charset=utf-8',
+    ...(fault.contentLength === undefined ? {} : { 'Content-Length': fault.contentLength }),
+  });
   const prolog = Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n', 'utf8');
   let finished = false;
   res.on('close', () => {
@@ -260,7 +307,10 @@ function streamHuge(res: ServerResponse, logged: LoggedRequest, fault: FaultRule
       res.end();
       return;
     }
-    const chunk = streamed.bytesWritten === 0 ? prolog.subarray(0, Math.min(prolog.length, left)) : HUGE_CHUNK.subarray(0, Math.min(HUGE_CHUNK.length, left));
+    const chunk =
+      streamed.bytesWritten === 0
+        ? prolog.subarray(0, Math.min(prolog.length, left))
+        : HUGE_CHUNK.subarray(0, Math.min(HUGE_CHUNK.length, left));
     res.write(chunk, (error) => {
       if (error) return;
       streamed.bytesWritten += chunk.length;
@@ -274,6 +324,7 @@ function streamHuge(res: ServerResponse, logged: LoggedRequest, fault: FaultRule
 function malformed(reply: Reply): Reply {
   const text = reply.chunks.join('');
   const end = text.lastIndexOf('</');
-  const broken = end > 0 ? `${text.slice(0, end)}<Broken attr="a & b"></Mismatch>` : `${text.replace(/\/>\s*$/, '>')}<Broken & >`;
+  const broken =
+    end > 0 ? `${text.slice(0, end)}<Broken attr="a & b"></Mismatch>` : `${text.replace(/\/>\s*$/, '>')}<Broken & >`;
   return { ...reply, chunks: [broken] };
 }
