@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EventorAccess } from '../src/app/eventor-access.js';
+import { botConfigFromEnv } from '../src/bot/config.js';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
 import { InvalidApiKey } from '../src/eventor/errors.js';
 import { SharedResponseCache } from '../src/eventor/http.js';
@@ -304,6 +305,36 @@ describe('EventorAccess', () => {
       await b.organisationForApiKey();
       expect(count('/api/organisation/apiKey')).toBe(2);
     } finally {
+      await access.close();
+    }
+  });
+});
+
+describe("the operator's EVENTOR_TIMEOUT_MS", () => {
+  const baseEnv = { DISCORD_TOKEN: 'token', SECRET_KEY: 'timeout-test-secret-key-0123456789', EVENTOR_INSTANCE: '' };
+
+  it('is read for every server, also without a default Eventor, and refused in one line when it is not a number', () => {
+    expect(botConfigFromEnv({ ...baseEnv, EVENTOR_TIMEOUT_MS: '150' }).eventorTimeoutMs).toBe(150);
+    expect(botConfigFromEnv(baseEnv).eventorTimeoutMs).toBeUndefined();
+    expect(() => botConfigFromEnv({ ...baseEnv, EVENTOR_TIMEOUT_MS: 'soon' })).toThrow(
+      /EVENTOR_TIMEOUT_MS must be a positive whole number/,
+    );
+  });
+
+  it("bounds each attempt of a server's client", async () => {
+    const access = new EventorAccess({
+      store: {} as Store,
+      defaultEventor: null,
+      defaultGuilds: new Set(),
+      timeoutMs: 150,
+      log: createLogger({ write: () => {} }),
+    });
+    try {
+      sandbox.faults.add({ path: '/api/organisation/apiKey', kind: 'latency', ms: 1_000, times: 5 });
+      const client = access.clientFor(customInstance(sandbox.baseUrl), sandbox.dataset.keyFor(clubs()[0]!.id));
+      expect((await caught(client.organisationForApiKey())).code).toBe('Timeout');
+    } finally {
+      sandbox.faults.clear();
       await access.close();
     }
   });

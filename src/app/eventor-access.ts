@@ -39,6 +39,8 @@ export interface EventorAccessOptions {
   customTimeZones?: ReadonlyMap<string, string>;
   /** Multiplies every answer's size cap (EVENTOR_MAX_RESPONSE_MB); default 1. */
   responseLimitScale?: number;
+  /** Per-attempt timeout of every server's client (EVENTOR_TIMEOUT_MS); default the client's 30 s. */
+  timeoutMs?: number;
   log: Logger;
   /** For tests: how clients are made (pass `shared` on as the client's `shared` option to share the cache). */
   createClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
@@ -78,6 +80,7 @@ export class EventorAccess {
           ...(this.#options.responseLimitScale === undefined
             ? {}
             : { responseLimitScale: this.#options.responseLimitScale }),
+          ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
           // /status reports whether the key still works: a revoked key must show within minutes, not a day.
           cache: { ttlMs: { 'organisation-apikey': KEY_CHECK_TTL_MS } },
           onRequest: (event) => {

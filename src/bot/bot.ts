@@ -58,6 +58,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     defaultGuilds: config.defaultEventorGuilds,
     ...(config.customEventorTimeZones === undefined ? {} : { customTimeZones: config.customEventorTimeZones }),
     ...(config.eventorResponseLimitScale === undefined ? {} : { responseLimitScale: config.eventorResponseLimitScale }),
+    ...(config.eventorTimeoutMs === undefined ? {} : { timeoutMs: config.eventorTimeoutMs }),
     log,
     ...(options.createEventorClient ? { createClient: options.createEventorClient } : {}),
   });

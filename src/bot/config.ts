@@ -8,6 +8,7 @@ import {
   eventorConfigFromEnv,
   eventorUrlProblem,
   responseLimitScaleFromEnv,
+  timeoutMsFromEnv,
 } from '../config/env.js';
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { type Language, languageFor } from '../i18n/index.js';
@@ -38,6 +39,8 @@ export interface BotConfig {
   customEventorTimeZones?: ReadonlyMap<string, string>;
   /** Multiplies every Eventor answer's size cap, for all servers (EVENTOR_MAX_RESPONSE_MB); absent means 1. */
   eventorResponseLimitScale?: number;
+  /** How long one attempt of every server's Eventor requests may take (EVENTOR_TIMEOUT_MS); absent: the client's 30 s. */
+  eventorTimeoutMs?: number;
   databasePath: string;
   /** Take an existing empty database file as a new database (DATABASE_INIT=1 or `--init-database`). */
   initialiseDatabase?: boolean;
@@ -134,6 +137,7 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
 
   // For every server's Eventor, the default one and those set up with /setup alike.
   const eventorResponseLimitScale = responseLimitScaleFromEnv(env, problems);
+  const eventorTimeoutMs = timeoutMsFromEnv(env, problems);
 
   const secretKey = env.SECRET_KEY ?? '';
   if (secretKey.length < 16)
@@ -164,6 +168,7 @@ export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfi
     customEventorOrigins,
     customEventorTimeZones,
     eventorResponseLimitScale,
+    ...(eventorTimeoutMs === undefined ? {} : { eventorTimeoutMs }),
     databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
     initialiseDatabase: databaseInit === '1' || databaseInit === 'true',
     secretKey,

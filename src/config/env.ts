@@ -101,15 +101,25 @@ export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Even
   if (apiKey === '') problems.push("EVENTOR_API_KEY must be set (your club's Eventor API key)");
   else if (!/^[\x21-\x7e]+$/.test(apiKey))
     problems.push('EVENTOR_API_KEY contains spaces or characters an HTTP header cannot carry');
-  let timeoutMs = 30_000;
-  if (env.EVENTOR_TIMEOUT_MS !== undefined && env.EVENTOR_TIMEOUT_MS !== '') {
-    const parsed = positiveInt.safeParse(env.EVENTOR_TIMEOUT_MS);
-    if (parsed.success) timeoutMs = parsed.data;
-    else problems.push('EVENTOR_TIMEOUT_MS must be a positive whole number of milliseconds');
-  }
+  const timeoutMs = timeoutMsFromEnv(env, problems) ?? DEFAULT_TIMEOUT_MS;
   const responseLimitScale = responseLimitScaleFromEnv(env, problems);
   if (problems.length > 0 || instance === null) throw new ConfigError(problems);
   return { instance, apiKey, timeoutMs, responseLimitScale };
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * EVENTOR_TIMEOUT_MS: how long one attempt of an Eventor request may take, for the `query` client and
+ * every server's client alike. Absent: undefined (the client's default, 30 s); problems are added.
+ */
+export function timeoutMsFromEnv(env: NodeJS.ProcessEnv, problems: string[]): number | undefined {
+  const raw = env.EVENTOR_TIMEOUT_MS?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const parsed = positiveInt.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  problems.push('EVENTOR_TIMEOUT_MS must be a positive whole number of milliseconds');
+  return undefined;
 }
 
 const MAX_RESPONSE_MB_CEILING = Math.floor(MAX_RESPONSE_BYTES_CEILING / (1024 * 1024));
