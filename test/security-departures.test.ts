@@ -12,6 +12,7 @@ import { COMMANDS } from '../commands/index.js';
 import { GUILD_DATA_GRACE_MS } from '../src/app/departures.js';
 import { type RunningBot, startBot } from '../src/bot/bot.js';
 import { deployCommands } from '../src/bot/deploy.js';
+import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { createLogger } from '../src/log/logger.js';
@@ -364,6 +365,11 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     store().setLinkingMethods(guild.id, { credentials: false });
     store().audit({ guildId: guild.id, actorId: world.member.id, personId, action: 'link' });
     new SubscriptionStore(store(), () => clock).set(guild.id, world.member.id, { results: true }, 'sv-SE');
+    // A post the bot made there before: the sandbox's data around the clock need not hold older club
+    // results for the first run to seed, and every table must hold a row of the server.
+    new Ledger(store(), () => clock).seed(guild.id, 'results-before', channel, [
+      { itemKey: 'an older result', contentHash: 'seen' },
+    ]);
     return guild;
   };
 
