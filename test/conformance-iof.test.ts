@@ -658,7 +658,8 @@ describe.skipIf(!present)('IOF XML conformance over shared/fixtures/iof', () => 
           parseIofDocument(mutated);
           parsed++;
         } catch (e) {
-          if (!(e instanceof InvalidResponse)) throw new Error(`${rel} mutation ${i} at ${at}: ${String(e)}`);
+          if (!(e instanceof InvalidResponse))
+            throw new Error(`${rel} mutation ${i} at ${at}: ${String(e)}`, { cause: e });
           rejected++;
         }
       }

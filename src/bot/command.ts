@@ -117,7 +117,8 @@ export type BotCommand = CommandDeclarations &
     | { subcommands: Readonly<Record<string, Subcommand | ((ctx: CommandContext) => Promise<void>)>>; execute?: never }
   );
 
-// biome-ignore lint/suspicious/noExplicitAny: a command lists handlers of different payloads; onComponent ties each one's codec to its handler.
+// A command lists handlers of different payloads; onComponent ties each one's codec to its handler.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ComponentHandler<Value = any> {
   /** The custom id: the router dispatches on its name and hands `handle` the decoded, validated value. */
   customId: CustomIdCodec<Value>;

@@ -45,8 +45,6 @@ export function packSections(
       if (current.length + separator.length + heading.length + block.length > budget && current !== '') {
         if (pages.length + 1 >= limit) break outer;
         pages.push(current);
-        current = '';
-        headingOnPage = false;
         const again = section.heading === null ? '' : `${section.heading}\n`;
         current = again + block;
         headingOnPage = true;

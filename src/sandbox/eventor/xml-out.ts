@@ -10,9 +10,7 @@ const CHUNK = 64 * 1024;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-// eslint-disable-next-line no-control-regex
 const SPECIAL = /[&<>"']|[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
-// eslint-disable-next-line no-control-regex
 const SPECIAL_ALL = /[&<>"']|[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 /** Escapes text and attribute values; also drops characters XML 1.0 cannot carry. */
