@@ -432,17 +432,7 @@ export class HttpTransport {
       // is fresh is the reader's TTL's call (another client may have stored it with a longer one).
       const answer = this.cache.entries.get(key, { allowStale: true });
       if (answer && this.freshUntil(answer, ttl) > this.now()) {
-        this.emit({
-          operation: req.operation,
-          method: req.method,
-          status: null,
-          durationMs: 0,
-          attempt: 0,
-          fromCache: true,
-          coalesced: false,
-          stale: false,
-          error: null,
-        });
+        this.emitWithoutRequest(req, { durationMs: 0, fromCache: true, coalesced: false, stale: false, error: null });
         return { value: answer.value as DeepReadonly<T>, fromCache: true, coalesced: false, stale: false };
       }
     }
@@ -490,12 +480,8 @@ export class HttpTransport {
         if (joined && failure instanceof FlightFailure && failure.keyId !== this.keyId && isAboutTheKey(error))
           continue;
         if (joined)
-          this.emit({
-            operation: req.operation,
-            method: req.method,
-            status: null,
+          this.emitWithoutRequest(req, {
             durationMs: this.now() - started,
-            attempt: 0,
             fromCache: false,
             coalesced: true,
             stale: false,
@@ -508,12 +494,8 @@ export class HttpTransport {
       if (ttl <= 0 && !coalesced && this.cache.entries.peek(flightKey, { allowStale: true }) === answer)
         this.cache.entries.delete(flightKey);
       if (coalesced)
-        this.emit({
-          operation: req.operation,
-          method: req.method,
-          status: null,
+        this.emitWithoutRequest(req, {
           durationMs: this.now() - started,
-          attempt: 0,
           fromCache: false,
           coalesced: true,
           stale: false,
@@ -535,12 +517,8 @@ export class HttpTransport {
       const answer = this.cache.entries.get(key, { allowStale: true });
       const expiredFor = answer ? this.now() - this.freshUntil(answer, ttl) : Number.POSITIVE_INFINITY;
       if (answer && expiredFor <= this.maxStaleMs) {
-        this.emit({
-          operation: req.operation,
-          method: req.method,
-          status: null,
+        this.emitWithoutRequest(req, {
           durationMs: 0,
-          attempt: 0,
           fromCache: true,
           coalesced: false,
           stale: true,
@@ -828,6 +806,14 @@ export class HttpTransport {
           { ...op, cause: sanitizedCause(error) },
         )
       : new Unreachable(networkReason(error), { ...op, cause: sanitizedCause(error) });
+  }
+
+  /** A call answered without a request of its own: from the cache, or by joining another caller's request in flight. */
+  private emitWithoutRequest(
+    req: Pick<HttpRequest<unknown>, 'operation' | 'method'>,
+    answer: Pick<RequestEvent, 'durationMs' | 'fromCache' | 'coalesced' | 'stale' | 'error'>,
+  ): void {
+    this.emit({ operation: req.operation, method: req.method, status: null, attempt: 0, ...answer });
   }
 
   private emit(event: RequestEvent): void {

@@ -377,9 +377,35 @@ export type Course = z.infer<typeof Course>;
  * One start in one race. `raceId` is the Eventor race id (native lists); `raceNumber` the
  * 1-based race number (IOF lists). A single-race list has exactly one start per person.
  */
-export const RaceStart = z.object({
+/** Which race of the event a start or a result is for. */
+const raceFields = {
   raceId: Id.nullable(),
   raceNumber: z.number().int().nullable(),
+};
+
+/** Who a start or a result belongs to, as both lists name a competitor. */
+const competitorFields = {
+  person: PersonRef.nullable(),
+  organisation: OrganisationRef.nullable(),
+};
+
+/** A relay team member: the competitor and the leg they ran. */
+const teamMemberFields = {
+  ...competitorFields,
+  leg: z.number().int().nullable(),
+  legOrder: z.number().int().nullable(),
+};
+
+/** Time, time behind, position and status: a standing, whether of a race, a team or overall. */
+const standingFields = {
+  time: Seconds.nullable(),
+  timeBehind: Seconds.nullable(),
+  position: z.number().int().nullable(),
+  status: ResultStatus,
+};
+
+export const RaceStart = z.object({
+  ...raceFields,
   startTime: Instant.nullable(),
   bibNumber: z.string().nullable(),
   cards: z.array(Card),
@@ -388,17 +414,13 @@ export const RaceStart = z.object({
 export type RaceStart = z.infer<typeof RaceStart>;
 
 export const PersonStart = z.object({
-  person: PersonRef.nullable(),
-  organisation: OrganisationRef.nullable(),
+  ...competitorFields,
   starts: z.array(RaceStart),
 });
 export type PersonStart = z.infer<typeof PersonStart>;
 
 export const TeamMemberStart = z.object({
-  person: PersonRef.nullable(),
-  organisation: OrganisationRef.nullable(),
-  leg: z.number().int().nullable(),
-  legOrder: z.number().int().nullable(),
+  ...teamMemberFields,
   start: RaceStart,
 });
 export type TeamMemberStart = z.infer<typeof TeamMemberStart>;
@@ -436,24 +458,15 @@ export const SplitTime = z.object({
 export type SplitTime = z.infer<typeof SplitTime>;
 
 /** Standing accumulated over several races (stage totals) or, for a relay member, the team after that leg. */
-export const OverallResult = z.object({
-  time: Seconds.nullable(),
-  timeBehind: Seconds.nullable(),
-  position: z.number().int().nullable(),
-  status: ResultStatus,
-});
+export const OverallResult = z.object(standingFields);
 export type OverallResult = z.infer<typeof OverallResult>;
 
 export const RaceResult = z.object({
-  raceId: Id.nullable(),
-  raceNumber: z.number().int().nullable(),
+  ...raceFields,
   bibNumber: z.string().nullable(),
   startTime: Instant.nullable(),
   finishTime: Instant.nullable(),
-  time: Seconds.nullable(),
-  timeBehind: Seconds.nullable(),
-  position: z.number().int().nullable(),
-  status: ResultStatus,
+  ...standingFields,
   splits: z.array(SplitTime),
   overall: OverallResult.nullable(),
   course: Course.nullable(),
@@ -462,18 +475,14 @@ export const RaceResult = z.object({
 export type RaceResult = z.infer<typeof RaceResult>;
 
 export const PersonResult = z.object({
-  person: PersonRef.nullable(),
-  organisation: OrganisationRef.nullable(),
+  ...competitorFields,
   /** One per race; a single-race list has exactly one. */
   results: z.array(RaceResult),
 });
 export type PersonResult = z.infer<typeof PersonResult>;
 
 export const TeamMemberResult = z.object({
-  person: PersonRef.nullable(),
-  organisation: OrganisationRef.nullable(),
-  leg: z.number().int().nullable(),
-  legOrder: z.number().int().nullable(),
+  ...teamMemberFields,
   /** Leg time, leg time behind (seconds) and leg position; `overall` is the team after this leg. */
   result: RaceResult,
 });
@@ -485,10 +494,7 @@ export const TeamResult = z.object({
   bibNumber: z.string().nullable(),
   startTime: Instant.nullable(),
   finishTime: Instant.nullable(),
-  time: Seconds.nullable(),
-  timeBehind: Seconds.nullable(),
-  position: z.number().int().nullable(),
-  status: ResultStatus,
+  ...standingFields,
   members: z.array(TeamMemberResult),
 });
 export type TeamResult = z.infer<typeof TeamResult>;

@@ -35,28 +35,7 @@ import {
   KNOWN_CLASSIFICATIONS,
 } from './model.js';
 import { serializeCompetitor } from './native/competitor-xml.js';
-import {
-  parseActivity,
-  parseActivityList,
-  parseCompetitor,
-  parseCompetitorCountList,
-  parseCompetitorList,
-  parseDocumentList,
-  parseEntryFeeList,
-  parseEntryList,
-  parseEvent,
-  parseEventClassList,
-  parseEventList,
-  parseExternalLoginUrl,
-  parseOrganisation,
-  parseOrganisationList,
-  parsePerson,
-  parsePersonList,
-  parseResultList,
-  parseResultListList,
-  parseStartList,
-  parseStartListList,
-} from './native/index.js';
+import * as nativeParsers from './native/index.js';
 import { formatQueryDateTime } from './time.js';
 
 const MINUTE = 60_000;
@@ -424,7 +403,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<Event[]>(parseEventList),
+    parse: native<Event[]>(nativeParsers.parseEventList),
   }),
   'events-documents': op('events-documents', {
     path: '/events/documents',
@@ -440,7 +419,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EventDocument[]>(parseDocumentList),
+    parse: native<EventDocument[]>(nativeParsers.parseDocumentList),
   }),
   event: op('event', {
     path: '/event/{eventId}',
@@ -450,7 +429,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: true,
-    parse: native<Event>(parseEvent),
+    parse: native<Event>(nativeParsers.parseEvent),
   }),
   eventclasses: op('eventclasses', {
     path: '/eventclasses',
@@ -460,7 +439,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EventClass[]>(parseEventClassList),
+    parse: native<EventClass[]>(nativeParsers.parseEventClassList),
   }),
   entryfees: op('entryfees', {
     path: '/entryfees/events/{eventId}',
@@ -470,7 +449,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EntryFee[]>(parseEntryFeeList),
+    parse: native<EntryFee[]>(nativeParsers.parseEntryFeeList),
   }),
   'organisation-apikey': op('organisation-apikey', {
     path: '/organisation/apiKey',
@@ -480,7 +459,7 @@ export const OPERATIONS = {
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Organisation>(parseOrganisation),
+    parse: native<Organisation>(nativeParsers.parseOrganisation),
   }),
   organisations: op('organisations', {
     path: '/organisations',
@@ -491,7 +470,7 @@ export const OPERATIONS = {
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
     keyBoundWith: ['includeProperties'],
-    parse: native<Organisation[]>(parseOrganisationList),
+    parse: native<Organisation[]>(nativeParsers.parseOrganisationList),
   }),
   organisation: op('organisation', {
     path: '/organisation/{id}',
@@ -501,7 +480,7 @@ export const OPERATIONS = {
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Organisation>(parseOrganisation),
+    parse: native<Organisation>(nativeParsers.parseOrganisation),
   }),
   persons: op('persons', {
     path: '/persons/organisations/{organisationId}',
@@ -516,7 +495,7 @@ export const OPERATIONS = {
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Person[]>(parsePersonList),
+    parse: native<Person[]>(nativeParsers.parsePersonList),
   }),
   competitors: op('competitors', {
     path: '/competitors',
@@ -526,7 +505,7 @@ export const OPERATIONS = {
     cacheTtlMs: 1 * HOUR,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Competitor[]>(parseCompetitorList),
+    parse: native<Competitor[]>(nativeParsers.parseCompetitorList),
   }),
   competitor: op('competitor', {
     path: '/competitor/{competitorId}',
@@ -536,7 +515,7 @@ export const OPERATIONS = {
     cacheTtlMs: 1 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Competitor>(parseCompetitor),
+    parse: native<Competitor>(nativeParsers.parseCompetitor),
   }),
   'save-competitor': op('save-competitor', {
     method: 'PUT',
@@ -550,7 +529,7 @@ export const OPERATIONS = {
     coalesce: false,
     invalidates: ['competitor', 'competitors'],
     body: (params) => serializeCompetitor(params.competitor as Competitor),
-    parse: native<Competitor>(parseCompetitor),
+    parse: native<Competitor>(nativeParsers.parseCompetitor),
   }),
   'external-login-url': op('external-login-url', {
     path: '/externalLoginUrl',
@@ -563,7 +542,7 @@ export const OPERATIONS = {
     // Each caller must get its own link: a shared one works only once.
     coalesce: false,
     secretResponse: true,
-    parse: native<string>(parseExternalLoginUrl),
+    parse: native<string>(nativeParsers.parseExternalLoginUrl),
   }),
   'authenticate-person': op('authenticate-person', {
     path: '/authenticatePerson',
@@ -577,7 +556,7 @@ export const OPERATIONS = {
     keyIndependent: false,
     // The credentials are not part of the coalescing key, so two users must never share a request.
     coalesce: false,
-    parse: native<Person>(parsePerson),
+    parse: native<Person>(nativeParsers.parsePerson),
   }),
   entries: op('entries', {
     path: '/entries',
@@ -606,7 +585,7 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Entry[]>(parseEntryList),
+    parse: native<Entry[]>(nativeParsers.parseEntryList),
   }),
   competitorcount: op('competitorcount', {
     path: '/competitorcount',
@@ -616,7 +595,7 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<CompetitorCount[]>(parseCompetitorCountList),
+    parse: native<CompetitorCount[]>(nativeParsers.parseCompetitorCountList),
   }),
   'starts-event': op('starts-event', {
     path: '/starts/event',
@@ -627,7 +606,7 @@ export const OPERATIONS = {
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     note: NOTE_EVENT_ID,
-    parse: native<StartList>(parseStartList),
+    parse: native<StartList>(nativeParsers.parseStartList),
   }),
   'starts-event-iofxml': op('starts-event-iofxml', {
     path: '/starts/event/iofxml',
@@ -658,7 +637,7 @@ export const OPERATIONS = {
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_PERSON_ID,
-    parse: native<StartList[]>(parseStartListList),
+    parse: native<StartList[]>(nativeParsers.parseStartListList),
   }),
   'starts-organisation': op('starts-organisation', {
     path: '/starts/organisation',
@@ -669,7 +648,7 @@ export const OPERATIONS = {
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_EVENT_ID,
-    parse: native<StartList>(parseStartList),
+    parse: native<StartList>(nativeParsers.parseStartList),
   }),
   'results-event': op('results-event', {
     path: '/results/event',
@@ -680,7 +659,7 @@ export const OPERATIONS = {
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     note: NOTE_EVENT_ID,
-    parse: native<ResultList>(parseResultList),
+    parse: native<ResultList>(nativeParsers.parseResultList),
   }),
   'results-event-iofxml': op('results-event-iofxml', {
     path: '/results/event/iofxml',
@@ -718,7 +697,7 @@ export const OPERATIONS = {
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_PERSON_ID,
-    parse: native<ResultList[]>(parseResultListList),
+    parse: native<ResultList[]>(nativeParsers.parseResultListList),
   }),
   'results-organisation': op('results-organisation', {
     path: '/results/organisation',
@@ -734,7 +713,7 @@ export const OPERATIONS = {
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_EVENT_ID,
-    parse: native<ResultList>(parseResultList),
+    parse: native<ResultList>(nativeParsers.parseResultList),
   }),
   activities: op('activities', {
     path: '/activities',
@@ -750,7 +729,7 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Activity[]>(parseActivityList),
+    parse: native<Activity[]>(nativeParsers.parseActivityList),
   }),
   activity: op('activity', {
     path: '/activity',
@@ -760,7 +739,7 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Activity>(parseActivity),
+    parse: native<Activity>(nativeParsers.parseActivity),
   }),
 } as const;
 

@@ -6,7 +6,7 @@
 
 import { localToInstant } from '../../time/zones.js';
 import { InvalidResponse } from '../errors.js';
-import type { ResultStatus } from '../model.js';
+import { ResultStatus } from '../model.js';
 
 const DOUBLE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
@@ -37,25 +37,7 @@ function clip(text: string): string {
 }
 
 const STATUSES: ReadonlyMap<string, ResultStatus> = new Map<string, ResultStatus>([
-  ...(
-    [
-      'OK',
-      'Finished',
-      'MissingPunch',
-      'Disqualified',
-      'DidNotFinish',
-      'Active',
-      'Inactive',
-      'OverTime',
-      'SportingWithdrawal',
-      'NotCompeting',
-      'Moved',
-      'MovedUp',
-      'DidNotStart',
-      'DidNotEnter',
-      'Cancelled',
-    ] as const
-  ).map((s) => [s.toLowerCase(), s] as [string, ResultStatus]),
+  ...ResultStatus.options.map((status) => [status.toLowerCase(), status] as [string, ResultStatus]),
   // IOF 2.0.3 / Eventor native spellings, seen in files converted by hand.
   ['mispunch', 'MissingPunch'],
   ['sportwithdr', 'SportingWithdrawal'],
@@ -101,27 +83,13 @@ export function parseDateTime(
   path: () => string,
 ): string | null {
   if (text === null) return null;
-  let y: string,
-    mo: string,
-    d: string,
-    h: string,
-    mi: string,
-    s: string | undefined,
-    frac: string | undefined,
-    offset: string | undefined;
+  // Both shapes end in the same clock groups: hours, minutes, then optional seconds, fraction and offset.
+  let dateGroups: readonly (string | undefined)[];
+  let clockGroups: readonly (string | undefined)[];
   const full = DATE_TIME.exec(text);
   if (full) {
-    [, y, mo, d, h, mi, s, frac, offset] = full as unknown as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string | undefined,
-      string | undefined,
-      string | undefined,
-    ];
+    dateGroups = full.slice(1, 4);
+    clockGroups = full.slice(4);
   } else {
     const clock = TIME_ONLY.exec(text);
     // Producers write broken times (`2019-06-12T`, old QuickEvent); losing one time beats losing the list.
@@ -129,16 +97,11 @@ export function parseDateTime(
     if (dateForTimeOnly === null) return null;
     const date = DATE_ONLY.exec(dateForTimeOnly);
     if (!date) return null;
-    [, y, mo, d] = date as unknown as [string, string, string, string];
-    [, h, mi, s, frac, offset] = clock as unknown as [
-      string,
-      string,
-      string,
-      string | undefined,
-      string | undefined,
-      string | undefined,
-    ];
+    dateGroups = date.slice(1, 4);
+    clockGroups = clock.slice(1);
   }
+  const [y, mo, d] = dateGroups;
+  const [h, mi, s, frac, offset] = clockGroups;
   const yy = Number(y),
     mm = Number(mo),
     dd = Number(d),
