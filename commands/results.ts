@@ -6,16 +6,9 @@ import { millisecondsInDay } from 'date-fns/constants';
 import { z } from 'zod';
 import type { BaseContext, BotCommand, CustomIdValue, GuildEventor } from '../src/bot/command.js';
 import { customIdCodec, idField, pageField } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
-import {
-  addMemberAndEventOptions,
-  type PagedQuery,
-  personListsAndName,
-  queryPageButtons,
-  showQueryPage,
-} from '../src/bot/member-pages.js';
+import { localize } from '../src/bot/define.js';
+import { memberPagesCommand, type PagedQuery, personListsAndName } from '../src/bot/member-pages.js';
 import { eventStart } from '../src/bot/members.js';
-import { memberOrEventChoices, memberTarget, personalVisibility } from '../src/bot/options.js';
 import { renderContext } from '../src/bot/render-context.js';
 import type { ResultList } from '../src/eventor/model.js';
 import { type MessagePayload, renderClubResults, renderPersonResults } from '../src/render/index.js';
@@ -109,26 +102,23 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   });
 }
 
-export const results: BotCommand = {
-  definition: addMemberAndEventOptions(
-    localizedCommand('members.results.name', 'members.results.description'),
-    'members.option.resultsEvent.description',
-  )
-    .addBooleanOption((o) => localize(o, 'members.option.splits.name', 'members.option.splits.description'))
-    .addIntegerOption((o) =>
-      localize(o, 'members.option.top.name', 'members.option.top.description').setMinValue(0).setMaxValue(MAX_TOP),
-    )
-    .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
-    .toJSON(),
-  defer: personalVisibility,
-  async execute(ctx) {
+export const results: BotCommand = memberPagesCommand({
+  nameKey: 'members.results.name',
+  descriptionKey: 'members.results.description',
+  eventDescriptionKey: 'members.option.resultsEvent.description',
+  options: (builder) =>
+    builder
+      .addBooleanOption((o) => localize(o, 'members.option.splits.name', 'members.option.splits.description'))
+      .addIntegerOption((o) =>
+        localize(o, 'members.option.top.name', 'members.option.top.description').setMinValue(0).setMaxValue(MAX_TOP),
+      ),
+  queryOf(ctx, target): Query {
     const options = ctx.interaction.options;
     const splits = options.getBoolean('splits') === true;
     const top = Math.min(MAX_TOP, Math.max(0, options.getInteger('top') ?? DEFAULT_TOP));
-    const { eventor, target } = await memberTarget(ctx);
-    const query: Query = target.kind === 'club' ? { ...target, splits, top } : { ...target, splits };
-    await showQueryPage(ctx, eventor, paged, query, 1);
+    return target.kind === 'club' ? { ...target, splits, top } : { ...target, splits };
   },
-  autocomplete: memberOrEventChoices,
-  components: [queryPageButtons(resultsPageId, queryOf, paged)],
-};
+  pageId: resultsPageId,
+  queryOfPage: queryOf,
+  paged,
+});

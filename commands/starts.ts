@@ -5,17 +5,11 @@
 import { z } from 'zod';
 import type { BaseContext, BotCommand, CustomIdValue, GuildEventor } from '../src/bot/command.js';
 import { customIdCodec, idField, pageField } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
+
 import { clubEntryCount } from '../src/bot/event-card.js';
-import {
-  addMemberAndEventOptions,
-  type PagedQuery,
-  personListsAndName,
-  queryPageButtons,
-  showQueryPage,
-} from '../src/bot/member-pages.js';
+import { memberPagesCommand, type PagedQuery, personListsAndName } from '../src/bot/member-pages.js';
 import { eventStart } from '../src/bot/members.js';
-import { type MemberTarget, memberOrEventChoices, memberTarget, personalVisibility } from '../src/bot/options.js';
+import type { MemberTarget } from '../src/bot/options.js';
 import { renderContext } from '../src/bot/render-context.js';
 import type { StartList } from '../src/eventor/model.js';
 import { type MessagePayload, renderClubStartList, renderPersonStarts } from '../src/render/index.js';
@@ -98,18 +92,12 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   });
 }
 
-export const starts: BotCommand = {
-  definition: addMemberAndEventOptions(
-    localizedCommand('members.starts.name', 'members.starts.description'),
-    'members.option.startsEvent.description',
-  )
-    .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
-    .toJSON(),
-  defer: personalVisibility,
-  async execute(ctx) {
-    const { eventor, target: query } = await memberTarget(ctx);
-    await showQueryPage(ctx, eventor, paged, query, 1);
-  },
-  autocomplete: memberOrEventChoices,
-  components: [queryPageButtons(startsPageId, queryOf, paged)],
-};
+export const starts: BotCommand = memberPagesCommand({
+  nameKey: 'members.starts.name',
+  descriptionKey: 'members.starts.description',
+  eventDescriptionKey: 'members.option.startsEvent.description',
+  queryOf: (_ctx, target) => target,
+  pageId: startsPageId,
+  queryOfPage: queryOf,
+  paged,
+});

@@ -2,25 +2,23 @@
  * What /starts and /results share around their own lists: the `member` and `event` options, a
  * person's lists with the name to call them by, and a paged answer whose buttons show another page.
  */
-import type { SlashCommandBuilder } from 'discord.js';
+import type { SlashCommandOptionsOnlyBuilder } from 'discord.js';
 import type { GuildEventor } from '../app/eventor-access.js';
 import type { PlainKey } from '../i18n/index.js';
 import type { MessagePayload } from '../render/index.js';
 import { pageWithButtons } from '../render/paging.js';
-import { type BaseContext, type ComponentHandler, onComponent } from './command.js';
+import {
+  type BaseContext,
+  type BotCommand,
+  type CommandContext,
+  type ComponentHandler,
+  onComponent,
+} from './command.js';
 import type { CustomIdCodec } from './custom-ids.js';
-import { localize } from './define.js';
+import { localize, localizedCommand } from './define.js';
 import { nameInLists } from './members.js';
+import { type MemberTarget, memberOrEventChoices, memberTarget, personalVisibility } from './options.js';
 import { showPage } from './render-context.js';
-
-/** The `member` and `event` options (autocompleted by `memberOrEventChoices`); the event's description says what it lists. */
-export function addMemberAndEventOptions(builder: SlashCommandBuilder, eventDescriptionKey: PlainKey) {
-  return builder
-    .addStringOption((o) =>
-      localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true),
-    )
-    .addStringOption((o) => localize(o, 'members.option.event.name', eventDescriptionKey).setAutocomplete(true));
-}
 
 /** A paged answer: its pages for a query, and the custom id of the button that shows page `page` of it. */
 export interface PagedQuery<Query> {
@@ -29,7 +27,7 @@ export interface PagedQuery<Query> {
 }
 
 /** Shows page `page` of the query's answer in the deferred reply (or the message whose button was clicked). */
-export async function showQueryPage<Query>(
+async function showQueryPage<Query>(
   ctx: BaseContext & { interaction: { editReply(options: object): Promise<unknown> } },
   eventor: GuildEventor,
   paged: PagedQuery<Query>,
@@ -44,7 +42,7 @@ export async function showQueryPage<Query>(
 }
 
 /** The Previous/Next buttons: the query their custom id carries, asked again and shown at the page they name. */
-export function queryPageButtons<Value extends { page: number }, Query>(
+function queryPageButtons<Value extends { page: number }, Query>(
   customId: CustomIdCodec<Value>,
   queryOf: (id: Value) => Query,
   paged: PagedQuery<Query>,
@@ -56,6 +54,46 @@ export function queryPageButtons<Value extends { page: number }, Query>(
       await showQueryPage(ctx, await ctx.guild.eventor(), paged, query, id.page);
     },
   });
+}
+
+/**
+ * A command answering with a member's lists or the club's at an event (/starts, /results): its
+ * `member` and `event` options, its own ones, `share`; private or public by `personalVisibility`;
+ * page 1 of its paged answer, and the page buttons.
+ */
+export function memberPagesCommand<Value extends { page: number }, Query>(command: {
+  nameKey: PlainKey;
+  descriptionKey: PlainKey;
+  /** What the event option lists. */
+  eventDescriptionKey: PlainKey;
+  /** The command's own options, between `event` and `share`. */
+  options?: (builder: SlashCommandOptionsOnlyBuilder) => SlashCommandOptionsOnlyBuilder;
+  /** The query the command's options ask, for the target the `member` and `event` options name. */
+  queryOf(ctx: CommandContext, target: MemberTarget): Query;
+  pageId: CustomIdCodec<Value>;
+  /** The query a page button carries. */
+  queryOfPage(id: Value): Query;
+  paged: PagedQuery<Query>;
+}): BotCommand {
+  const withTarget = localizedCommand(command.nameKey, command.descriptionKey)
+    .addStringOption((o) =>
+      localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true),
+    )
+    .addStringOption((o) =>
+      localize(o, 'members.option.event.name', command.eventDescriptionKey).setAutocomplete(true),
+    );
+  return {
+    definition: (command.options?.(withTarget) ?? withTarget)
+      .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
+      .toJSON(),
+    defer: personalVisibility,
+    async execute(ctx) {
+      const { eventor, target } = await memberTarget(ctx);
+      await showQueryPage(ctx, eventor, command.paged, command.queryOf(ctx, target), 1);
+    },
+    autocomplete: memberOrEventChoices,
+    components: [queryPageButtons(command.pageId, command.queryOfPage, command.paged)],
+  };
 }
 
 /**
