@@ -5,17 +5,10 @@
  * for `on <kind> channel:`, the channel of `/setup channel`. Every answer is ephemeral, and a refused
  * input changes nothing.
  */
-import {
-  ApplicationIntegrationType,
-  type ChannelType,
-  EmbedBuilder,
-  InteractionContextType,
-  PermissionFlagsBits,
-  type SlashCommandStringOption,
-} from 'discord.js';
+import { type ChannelType, EmbedBuilder, type SlashCommandStringOption } from 'discord.js';
 import type { FeedsAdmin } from '../src/app/feeds-admin.js';
 import { type BotCommand, type CommandContext, UserFacingError } from '../src/bot/command.js';
-import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
+import { localize, localizedChoice, serverAdminCommand } from '../src/bot/define.js';
 import { CLASSIFICATION_IDS, classificationOfId, EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import {
   channelState,
@@ -41,10 +34,7 @@ const kindOption =
       .setRequired(required)
       .addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k)));
 
-const definition = localizedCommand('feeds.name', 'feeds.description')
-  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-  .setContexts(InteractionContextType.Guild)
-  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+const definition = serverAdminCommand('feeds.name', 'feeds.description')
   .addSubcommand((sub) =>
     localize(sub, 'feeds.on.name', 'feeds.on.description')
       .addStringOption(kindOption(true))

@@ -53,6 +53,11 @@ function kindsOf(what: What): NotifyKind[] {
   return what === 'all' ? [...NOTIFY_KINDS] : [what];
 }
 
+/** The subscription change that turns the kinds `what` names on or off. */
+function switchedTo(what: What, on: boolean): Partial<Record<NotifyKind, boolean>> {
+  return Object.fromEntries(kindsOf(what).map((k) => [k, on]));
+}
+
 async function statusText(
   ctx: CommandContext,
   sub: Subscription | null,
@@ -115,18 +120,19 @@ async function welcome(
   }
 }
 
-async function turnOn(
-  ctx: CommandContext,
-  subscriptions: SubscriptionStore,
-  guildId: string,
-  userId: string,
-  personIds: readonly string[],
-): Promise<string> {
+/** The member a /notify subcommand answers: their subscriptions' store, server, user and linked persons. */
+interface Asker {
+  subscriptions: SubscriptionStore;
+  guildId: string;
+  userId: string;
+  personIds: readonly string[];
+}
+
+async function turnOn(ctx: CommandContext, { subscriptions, guildId, userId, personIds }: Asker): Promise<string> {
   if (personIds.length === 0) throw new UserFacingError('notify.notLinked');
   const what = whatOf(ctx);
   const before = subscriptions.get(guildId, userId);
-  const change = Object.fromEntries(kindsOf(what).map((k) => [k, true])) as Partial<Record<NotifyKind, boolean>>;
-  const sub = subscriptions.set(guildId, userId, change, ctx.interaction.locale)!;
+  const sub = subscriptions.set(guildId, userId, switchedTo(what, true), ctx.interaction.locale)!;
   const news = !before || before.pausedReason !== null || kindsOf(what).some((k) => !before[k]);
   const outcome = news ? await welcome(ctx, subscriptions, sub) : 'sent';
   const lines = [ctx.t('notify.turnedOn', { what: ctx.t(`notify.what.${what}`) })];
@@ -136,17 +142,10 @@ async function turnOn(
   return lines.join('\n');
 }
 
-async function turnOff(
-  ctx: CommandContext,
-  subscriptions: SubscriptionStore,
-  guildId: string,
-  userId: string,
-  personIds: readonly string[],
-): Promise<string> {
+async function turnOff(ctx: CommandContext, { subscriptions, guildId, userId, personIds }: Asker): Promise<string> {
   const what = whatOf(ctx);
-  const change = Object.fromEntries(kindsOf(what).map((k) => [k, false])) as Partial<Record<NotifyKind, boolean>>;
   const before = subscriptions.get(guildId, userId);
-  const sub = before ? subscriptions.set(guildId, userId, change, ctx.interaction.locale) : null;
+  const sub = before ? subscriptions.set(guildId, userId, switchedTo(what, false), ctx.interaction.locale) : null;
   return [
     ctx.t('notify.turnedOff', { what: ctx.t(`notify.what.${what}`) }),
     '',
@@ -154,13 +153,7 @@ async function turnOff(
   ].join('\n');
 }
 
-type NotifySubcommand = (
-  ctx: CommandContext,
-  subscriptions: SubscriptionStore,
-  guildId: string,
-  userId: string,
-  personIds: readonly string[],
-) => Promise<string>;
+type NotifySubcommand = (ctx: CommandContext, asker: Asker) => Promise<string>;
 
 /** A subcommand with the member's subscription and linked persons at hand; its text is the answer. */
 const answering =
@@ -170,7 +163,7 @@ const answering =
     const userId = ctx.interaction.user.id;
     const subscriptions = ctx.services.subscriptions;
     const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
-    const content = await run(ctx, subscriptions, guildId, userId, personIds);
+    const content = await run(ctx, { subscriptions, guildId, userId, personIds });
     await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });
   };
 
@@ -180,7 +173,7 @@ export const notifyCommand: BotCommand = {
   subcommands: {
     on: answering(turnOn),
     off: answering(turnOff),
-    show: answering((ctx, subscriptions, guildId, userId, personIds) =>
+    show: answering((ctx, { subscriptions, guildId, userId, personIds }) =>
       statusText(ctx, subscriptions.get(guildId, userId), personIds),
     ),
   },

@@ -5,15 +5,14 @@
 import { millisecondsInDay } from 'date-fns/constants';
 import { z } from 'zod';
 import type { BaseContext, BotCommand, CustomIdValue, GuildEventor } from '../src/bot/command.js';
-import { customIdCodec, idField, onComponent, pageField } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
-import { eventStart, nameInLists } from '../src/bot/members.js';
-import { memberOrEventChoices, memberTarget, personalVisibility } from '../src/bot/options.js';
-import { renderContext, showPage } from '../src/bot/render-context.js';
+import { customIdCodec, idField, pageField } from '../src/bot/command.js';
+import { localize } from '../src/bot/define.js';
+import { memberPagesCommand, type PagedQuery, personListsAndName } from '../src/bot/member-pages.js';
+import { eventStart } from '../src/bot/members.js';
+import { renderContext } from '../src/bot/render-context.js';
 import type { ResultList } from '../src/eventor/model.js';
 import { type MessagePayload, renderClubResults, renderPersonResults } from '../src/render/index.js';
 import { renderResultsNotYet } from '../src/render/members.js';
-import { pageWithButtons } from '../src/render/paging.js';
 import { addDays, localToday } from '../src/time/days.js';
 
 /** How far back "recent results" reach. */
@@ -64,6 +63,8 @@ function notYet(list: ResultList, now: Date): boolean {
   return list.classes.length === 0 && (end === null || Date.parse(end) > now.getTime() - millisecondsInDay);
 }
 
+const paged: PagedQuery<Query> = { pages, pageId };
+
 async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Promise<MessagePayload[]> {
   const render = renderContext(ctx, eventor);
   const splits = query.splits ? { includeSplitTimes: true } : {};
@@ -87,56 +88,37 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   const window = query.eventId
     ? { eventIds: [query.eventId] }
     : { fromDate: addDays(today, -RECENT_DAYS), toDate: today };
-  const [lists, name] = await Promise.all([
+  const { lists, name } = await personListsAndName(
+    ctx,
+    eventor,
+    query.personId,
     eventor.client.personResults({ personId: query.personId, ...window, ...splits }),
-    ctx.services.club.memberName(eventor, query.personId),
-  ]);
+  );
   // Most recent first: what a member asking about their results wants to see.
   const sorted = [...lists].sort((a, b) => (eventStart(b.event) || 0) - (eventStart(a.event) || 0));
-  return renderPersonResults(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, {
+  return renderPersonResults(name, sorted, render, {
     splits: query.splits,
     personId: query.personId,
   });
 }
 
-export const results: BotCommand = {
-  definition: localizedCommand('members.results.name', 'members.results.description')
-    .addStringOption((o) =>
-      localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true),
-    )
-    .addStringOption((o) =>
-      localize(o, 'members.option.event.name', 'members.option.resultsEvent.description').setAutocomplete(true),
-    )
-    .addBooleanOption((o) => localize(o, 'members.option.splits.name', 'members.option.splits.description'))
-    .addIntegerOption((o) =>
-      localize(o, 'members.option.top.name', 'members.option.top.description').setMinValue(0).setMaxValue(MAX_TOP),
-    )
-    .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
-    .toJSON(),
-  defer: personalVisibility,
-  async execute(ctx) {
+export const results: BotCommand = memberPagesCommand({
+  nameKey: 'members.results.name',
+  descriptionKey: 'members.results.description',
+  eventDescriptionKey: 'members.option.resultsEvent.description',
+  options: (builder) =>
+    builder
+      .addBooleanOption((o) => localize(o, 'members.option.splits.name', 'members.option.splits.description'))
+      .addIntegerOption((o) =>
+        localize(o, 'members.option.top.name', 'members.option.top.description').setMinValue(0).setMaxValue(MAX_TOP),
+      ),
+  queryOf(ctx, target): Query {
     const options = ctx.interaction.options;
     const splits = options.getBoolean('splits') === true;
     const top = Math.min(MAX_TOP, Math.max(0, options.getInteger('top') ?? DEFAULT_TOP));
-    const { eventor, target } = await memberTarget(ctx);
-    const query: Query = target.kind === 'club' ? { ...target, splits, top } : { ...target, splits };
-    await showPage(
-      ctx.interaction,
-      pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)),
-    );
+    return target.kind === 'club' ? { ...target, splits, top } : { ...target, splits };
   },
-  autocomplete: memberOrEventChoices,
-  components: [
-    onComponent(resultsPageId, {
-      defer: 'update',
-      async handle(ctx, id) {
-        const query = queryOf(id);
-        const eventor = await ctx.guild.eventor();
-        await showPage(
-          ctx.interaction,
-          pageWithButtons(await pages(ctx, eventor, query), id.page, ctx.language, (n) => pageId(query, n)),
-        );
-      },
-    }),
-  ],
-};
+  pageId: resultsPageId,
+  queryOfPage: queryOf,
+  paged,
+});

@@ -3,16 +3,10 @@
  * automatic posts, and one channel per kind of automatic post; `/setup show` shows it all
  * without ever showing the key. Every answer is ephemeral, and a refused input changes nothing.
  */
-import {
-  ApplicationIntegrationType,
-  type ChannelType,
-  EmbedBuilder,
-  InteractionContextType,
-  PermissionFlagsBits,
-} from 'discord.js';
+import { type ChannelType, EmbedBuilder } from 'discord.js';
 import { instanceOf } from '../src/app/eventor-access.js';
 import { type BotCommand, type CommandContext, onComponent, UserFacingError } from '../src/bot/command.js';
-import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
+import { localize, localizedChoice, serverAdminCommand } from '../src/bot/define.js';
 import { settingsServer } from '../src/bot/guards.js';
 import { INSTANCE_NAMES, instanceLabel, keyFormId, startEventorSetup, submitKey } from '../src/bot/setup-eventor.js';
 import { linkingSubcommand, setLinking } from '../src/bot/setup-linking.js';
@@ -56,10 +50,7 @@ function zones(): string[] {
   return allZones;
 }
 
-const definition = localizedCommand('setup.name', 'setup.description')
-  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-  .setContexts(InteractionContextType.Guild)
-  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+const definition = serverAdminCommand('setup.name', 'setup.description')
   .addSubcommand((sub) =>
     localize(sub, 'setup.eventor.name', 'setup.eventor.description')
       .addStringOption((o) =>

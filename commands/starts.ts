@@ -4,16 +4,16 @@
  */
 import { z } from 'zod';
 import type { BaseContext, BotCommand, CustomIdValue, GuildEventor } from '../src/bot/command.js';
-import { customIdCodec, idField, onComponent, pageField } from '../src/bot/command.js';
-import { localize, localizedCommand } from '../src/bot/define.js';
+import { customIdCodec, idField, pageField } from '../src/bot/command.js';
+
 import { clubEntryCount } from '../src/bot/event-card.js';
-import { eventStart, nameInLists } from '../src/bot/members.js';
-import { type MemberTarget, memberOrEventChoices, memberTarget, personalVisibility } from '../src/bot/options.js';
-import { renderContext, showPage } from '../src/bot/render-context.js';
+import { memberPagesCommand, type PagedQuery, personListsAndName } from '../src/bot/member-pages.js';
+import { eventStart } from '../src/bot/members.js';
+import type { MemberTarget } from '../src/bot/options.js';
+import { renderContext } from '../src/bot/render-context.js';
 import type { StartList } from '../src/eventor/model.js';
 import { type MessagePayload, renderClubStartList, renderPersonStarts } from '../src/render/index.js';
 import { renderStartListNotPublished } from '../src/render/members.js';
-import { pageWithButtons } from '../src/render/paging.js';
 import { localToday } from '../src/time/days.js';
 
 type Query = MemberTarget;
@@ -61,6 +61,8 @@ function isOver(list: StartList, now: Date): boolean {
   return end !== null && Date.parse(end) < now.getTime();
 }
 
+const paged: PagedQuery<Query> = { pages, pageId };
+
 async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Promise<MessagePayload[]> {
   const render = renderContext(ctx, eventor);
   if (query.kind === 'club') {
@@ -74,50 +76,28 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
     }
     return renderClubStartList(list, render, { organisationId: eventor.organisationId });
   }
-  const [lists, name] = await Promise.all([
+  const { lists, name } = await personListsAndName(
+    ctx,
+    eventor,
+    query.personId,
     eventor.client.personStarts(
       query.eventId
         ? { personId: query.personId, eventIds: [query.eventId] }
         : { personId: query.personId, fromDate: localToday(ctx.now(), ctx.guild.timeZone) },
     ),
-    ctx.services.club.memberName(eventor, query.personId),
-  ]);
+  );
   const sorted = [...lists].sort((a, b) => (eventStart(a.event) || Infinity) - (eventStart(b.event) || Infinity));
-  return renderPersonStarts(name ?? nameInLists(lists, query.personId) ?? query.personId, sorted, render, {
+  return renderPersonStarts(name, sorted, render, {
     personId: query.personId,
   });
 }
 
-export const starts: BotCommand = {
-  definition: localizedCommand('members.starts.name', 'members.starts.description')
-    .addStringOption((o) =>
-      localize(o, 'members.option.member.name', 'members.option.member.description').setAutocomplete(true),
-    )
-    .addStringOption((o) =>
-      localize(o, 'members.option.event.name', 'members.option.startsEvent.description').setAutocomplete(true),
-    )
-    .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
-    .toJSON(),
-  defer: personalVisibility,
-  async execute(ctx) {
-    const { eventor, target: query } = await memberTarget(ctx);
-    await showPage(
-      ctx.interaction,
-      pageWithButtons(await pages(ctx, eventor, query), 1, ctx.language, (n) => pageId(query, n)),
-    );
-  },
-  autocomplete: memberOrEventChoices,
-  components: [
-    onComponent(startsPageId, {
-      defer: 'update',
-      async handle(ctx, id) {
-        const query = queryOf(id);
-        const eventor = await ctx.guild.eventor();
-        await showPage(
-          ctx.interaction,
-          pageWithButtons(await pages(ctx, eventor, query), id.page, ctx.language, (n) => pageId(query, n)),
-        );
-      },
-    }),
-  ],
-};
+export const starts: BotCommand = memberPagesCommand({
+  nameKey: 'members.starts.name',
+  descriptionKey: 'members.starts.description',
+  eventDescriptionKey: 'members.option.startsEvent.description',
+  queryOf: (_ctx, target) => target,
+  pageId: startsPageId,
+  queryOfPage: queryOf,
+  paged,
+});

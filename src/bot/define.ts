@@ -1,5 +1,11 @@
 /** Building command definitions whose names, descriptions and options are localised. */
-import { type APIApplicationCommandOptionChoice, SlashCommandBuilder } from 'discord.js';
+import {
+  type APIApplicationCommandOptionChoice,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+} from 'discord.js';
 import { discordLocalizations, type PlainKey, t } from '../i18n/index.js';
 
 export function localizedCommand(nameKey: PlainKey, descriptionKey: PlainKey): SlashCommandBuilder {
@@ -8,6 +14,17 @@ export function localizedCommand(nameKey: PlainKey, descriptionKey: PlainKey): S
     .setNameLocalizations(discordLocalizations(nameKey))
     .setDescription(t('en', descriptionKey))
     .setDescriptionLocalizations(discordLocalizations(descriptionKey));
+}
+
+/**
+ * A command for a server's admins (/setup, /feeds): Discord offers it to those who may manage the
+ * server, in servers only, for the bot installed in a server. The router still checks what it declares.
+ */
+export function serverAdminCommand(nameKey: PlainKey, descriptionKey: PlainKey): SlashCommandBuilder {
+  return localizedCommand(nameKey, descriptionKey)
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .setContexts(InteractionContextType.Guild)
+    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall);
 }
 
 /** For option builders: `.setName(...)` etc. through `localize(option, nameKey, descriptionKey)`. */

@@ -182,8 +182,8 @@ export class InteractionRouter {
     }
     let mode: DeferMode = 'none';
     try {
-      if (await this.#refused(interaction, route.requires, ctx, log)) return;
-      if (route.callsEventor && (await this.#slowedDown(interaction, ctx, log))) return;
+      if (await turnedAway(interaction, this.#refusal(interaction, route.requires, ctx, log))) return;
+      if (route.callsEventor && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log)))) return;
       mode = route.defer;
       if (mode !== 'none') {
         const ephemeral = mode === 'ephemeral';
@@ -252,14 +252,15 @@ export class InteractionRouter {
     const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
     try {
       // Before the id is even read: whoever may not use the component learns nothing from it.
-      if (await this.#refused(interaction, handler.requires ?? {}, ctx, log)) return;
+      if (await turnedAway(interaction, this.#refusal(interaction, handler.requires ?? {}, ctx, log))) return;
       const value: unknown = handler.customId.decode(interaction.customId);
       if (value === null) {
         log.info('component refused: its custom id does not decode', { component: name });
         await interaction.reply({ content: ctx.t('error.staleComponent'), flags: MessageFlags.Ephemeral });
         return;
       }
-      if ((handler.callsEventor ?? true) && (await this.#slowedDown(interaction, ctx, log))) return;
+      if ((handler.callsEventor ?? true) && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log))))
+        return;
       if (updating) await acknowledge(interaction, () => interaction.deferUpdate(), null, log);
       else if (handler.defer !== 'none')
         await acknowledge(interaction, () => interaction.deferReply({ flags: MessageFlags.Ephemeral }), true, log);
@@ -295,35 +296,29 @@ export class InteractionRouter {
     return null;
   }
 
-  /** Answers at once, before anything is deferred or asked of Eventor, when a requirement is not met; returns whether it was. */
-  async #refused(
+  /** The answer to a member who does not meet a declared requirement, or null when they meet them all. */
+  #refusal(
     interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
     requires: Requirements,
     ctx: BaseContext,
     log: Logger,
-  ): Promise<boolean> {
+  ): string | null {
     const key = this.#unmet(interaction, requires);
-    if (key === null) return false;
+    if (key === null) return null;
     log.info('refused: a declared requirement is not met', { key });
-    await interaction.reply({ content: ctx.t(key), flags: MessageFlags.Ephemeral });
-    return true;
+    return ctx.t(key);
   }
 
   /**
-   * Counts an interaction that may ask Eventor against the member's budget; over it, answers at
-   * once with when to try again (nothing deferred yet, nothing asked of Eventor) and returns true.
+   * Counts an interaction that may ask Eventor against the member's budget; over it, the answer
+   * saying when to try again, else null.
    */
-  async #slowedDown(
-    interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
-    ctx: BaseContext,
-    log: Logger,
-  ): Promise<boolean> {
+  #slowDown(interaction: { user: { id: string } }, ctx: BaseContext, log: Logger): string | null {
     const waitMs = this.#eventorCooldown?.take(interaction.user.id, ctx.now().getTime()) ?? 0;
-    if (waitMs === 0) return false;
+    if (waitMs === 0) return null;
     const seconds = Math.ceil(waitMs / 1000);
     log.info('member slowed down', { seconds });
-    await interaction.reply({ content: ctx.t('error.slowDown', { seconds }), flags: MessageFlags.Ephemeral });
-    return true;
+    return ctx.t('error.slowDown', { seconds });
   }
 
   async #fail(
@@ -411,6 +406,19 @@ const SHARED_FAILURES: ReadonlySet<MessageKey> = new Set<MessageKey>([
 
 export function concernsEveryone(key: MessageKey): boolean {
   return SHARED_FAILURES.has(key);
+}
+
+/**
+ * Answers at once and privately, before anything is deferred or asked of Eventor, when there is an
+ * answer (a refusal, a slow-down); returns whether there was.
+ */
+async function turnedAway(
+  interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
+  answer: string | null,
+): Promise<boolean> {
+  if (answer === null) return false;
+  await interaction.reply({ content: answer, flags: MessageFlags.Ephemeral });
+  return true;
 }
 
 /**

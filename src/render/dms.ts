@@ -108,6 +108,42 @@ function footer(server: string | null, language: Language): APIEmbed['footer'] |
   return server ? { text: t(language, 'notify.dm.footer', { server: plainText(server, 100) }) } : undefined;
 }
 
+/**
+ * What a start DM and a result DM have alike: the line naming the event (and race) and the person,
+ * and one embed titled and linked to the event, in the kind's colour, with the server in its footer.
+ */
+function dmPayload(
+  kind: 'start' | 'result',
+  facts: { list: { event: EventRef }; eventId: string; personName: string },
+  race: string | null,
+  fields: APIEmbedField[],
+  ctx: RenderContext,
+  options: PersonalRenderOptions,
+  description?: string,
+): MessagePayload {
+  const { language } = ctx;
+  const event = eventTitle(facts.list.event, facts.eventId);
+  const title = race ? `${event} – ${race}` : event;
+  const content = t(language, `notify.dm.${kind}.${options.own ? 'own' : 'other'}`, {
+    event: truncate(title, 200),
+    person: escapeName(facts.personName),
+  });
+  const foot = footer(options.server, language);
+  return fitPayload({
+    content,
+    embeds: [
+      {
+        title: truncate(title, 256),
+        url: eventUrl(ctx, facts.eventId),
+        color: kind === 'start' ? COLOURS.starts : COLOURS.results,
+        fields,
+        ...(description ? { description } : {}),
+        ...(foot ? { footer: foot } : {}),
+      },
+    ],
+  });
+}
+
 function upcoming(instant: string | null, ctx: RenderContext): instant is string {
   return instant !== null && Date.parse(instant) > ctx.now.getTime();
 }
@@ -126,7 +162,6 @@ interface StartFacts {
 
 function startPayload(facts: StartFacts, ctx: RenderContext, options: PersonalRenderOptions): MessagePayload {
   const { language } = ctx;
-  const event = eventTitle(facts.list.event, facts.eventId);
   const race = raceSuffix(facts.start, facts.list.event, language, facts.team?.leg != null);
   const when = t(language, 'notify.dm.startValue', {
     clock: formatClock(facts.time, ctx),
@@ -157,23 +192,7 @@ function startPayload(facts: StartFacts, ctx: RenderContext, options: PersonalRe
   if (course) fields.push(field(t(language, 'notify.dm.field.course'), course));
   const card = cardText(facts.start);
   if (card) fields.push(field(t(language, 'notify.dm.field.card'), card));
-  const content = t(language, options.own ? 'notify.dm.start.own' : 'notify.dm.start.other', {
-    event: truncate(race ? `${event} – ${race}` : event, 200),
-    person: escapeName(facts.personName),
-  });
-  const foot = footer(options.server, language);
-  return fitPayload({
-    content,
-    embeds: [
-      {
-        title: truncate(race ? `${event} – ${race}` : event, 256),
-        url: eventUrl(ctx, facts.eventId),
-        color: COLOURS.starts,
-        fields,
-        ...(foot ? { footer: foot } : {}),
-      },
-    ],
-  });
+  return dmPayload('start', facts, race, fields, ctx, options);
 }
 
 /**
@@ -279,7 +298,6 @@ interface ResultFacts {
 
 function resultPayload(facts: ResultFacts, ctx: RenderContext, options: PersonalRenderOptions): MessagePayload {
   const { language } = ctx;
-  const event = eventTitle(facts.list.event, facts.eventId);
   const race = raceSuffix(facts.result, facts.list.event, language, facts.team?.leg != null);
   const fields = [field(t(language, 'notify.dm.field.class'), `**${escapeName(facts.className)}**`)];
   if (facts.team) {
@@ -306,24 +324,8 @@ function resultPayload(facts: ResultFacts, ctx: RenderContext, options: Personal
     if (overall && race)
       fields.push(field(t(language, 'notify.dm.field.overall'), standingLine(overall, language), false));
   }
-  const content = t(language, options.own ? 'notify.dm.result.own' : 'notify.dm.result.other', {
-    event: truncate(race ? `${event} – ${race}` : event, 200),
-    person: escapeName(facts.personName),
-  });
-  const foot = footer(options.server, language);
-  return fitPayload({
-    content,
-    embeds: [
-      {
-        title: truncate(race ? `${event} – ${race}` : event, 256),
-        url: eventUrl(ctx, facts.eventId),
-        color: COLOURS.results,
-        fields,
-        ...(facts.noTimes ? { description: t(language, 'notify.dm.noTimes') } : {}),
-        ...(foot ? { footer: foot } : {}),
-      },
-    ],
-  });
+  const notice = facts.noTimes ? t(language, 'notify.dm.noTimes') : undefined;
+  return dmPayload('result', facts, race, fields, ctx, options, notice);
 }
 
 /**
