@@ -22,21 +22,12 @@ import { type FeedKind, FeedOptions, type FeedSettings, type PauseReason } from 
 export type FeedName = FeedKind | 'personal';
 
 /** What the scheduler hands a feed for one run for one server. */
-export interface FeedContext {
-  guildId: string;
+export interface FeedContext extends FeedRunScope {
   /**
    * The server's `/feeds` settings this feed follows (`Feed.settingsOf`): for a kind of its own, its
    * channel, role and options; for members' DMs, those of the results feed (its quiet hours).
    */
   settings: FeedSettings;
-  /** The server's Eventor client (shared between servers of the same key). */
-  client: EventorClient;
-  organisationId: string;
-  ledger: Ledger;
-  target: PostTarget;
-  now: Date;
-  language: Language;
-  timeZone: string;
   /** See `FeedRunOptions.full`. */
   full: boolean;
   log: Logger;
@@ -97,21 +88,12 @@ export interface MembershipCheck {
 }
 
 /** One run of one channel kind for one server, as its run functions take it (tests call them directly). */
-export interface FeedRunOptions {
-  guildId: string;
+export interface FeedRunOptions extends FeedRunScope {
   channelId: string;
   /** A role to mention in new posts; null: none. */
   roleId?: string | null;
   /** The server's options of this feed (defaults when absent). */
   options?: Partial<FeedOptions>;
-  /** The server's Eventor client (shared between servers of the same key). */
-  client: EventorClient;
-  organisationId: string;
-  ledger: Ledger;
-  target: PostTarget;
-  now: Date;
-  language: Language;
-  timeZone: string;
   /**
    * Ask Eventor about everything in the feed's window (default). False on the scheduler's
    * in-between runs: only what changes by the minute (results of races just run, start lists of
@@ -135,11 +117,36 @@ export interface FeedRun {
 
 /** What a feed renders with: `/feeds test` gives a feed this to preview its newest item; a run's options have it too. */
 export interface PreviewContext {
+  /** The server's Eventor client (shared between servers of the same key). */
   client: EventorClient;
   organisationId: string;
   now: Date;
   language: Language;
   timeZone: string;
+}
+
+/**
+ * What every run of a feed for one server works with, whichever shape its options take (the
+ * scheduler's `FeedContext`, a channel kind's `FeedRunOptions`, members' `PersonalRunOptions`).
+ */
+export interface FeedRunScope extends PreviewContext {
+  guildId: string;
+  ledger: Ledger;
+  target: PostTarget;
+}
+
+/** Only the run scope of a wider context, for building one kind of run options from another. */
+export function runScopeOf(ctx: FeedRunScope): FeedRunScope {
+  return {
+    guildId: ctx.guildId,
+    client: ctx.client,
+    organisationId: ctx.organisationId,
+    ledger: ctx.ledger,
+    target: ctx.target,
+    now: ctx.now,
+    language: ctx.language,
+    timeZone: ctx.timeZone,
+  };
 }
 
 export function feedOptions(options: Pick<FeedRunOptions, 'options'>): FeedOptions {
@@ -154,17 +161,10 @@ export function renderContext(ctx: PreviewContext): RenderContext {
 export function channelRunOptions(ctx: FeedContext): FeedRunOptions {
   const { settings } = ctx;
   return {
-    guildId: ctx.guildId,
+    ...runScopeOf(ctx),
     channelId: settings.channelId ?? '',
     roleId: settings.roleId,
     options: settings.options,
-    client: ctx.client,
-    organisationId: ctx.organisationId,
-    ledger: ctx.ledger,
-    target: ctx.target,
-    now: ctx.now,
-    language: ctx.language,
-    timeZone: ctx.timeZone,
     full: ctx.full,
     log: ctx.log,
   };

@@ -8,6 +8,7 @@
  * when the member turns a kind off (the next turn-on then starts from that moment, like a new
  * feed), when a person is unlinked, and on /forget-me.
  */
+import { camelCased } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { ledgerKey, ledgerKeyPrefix } from './delivery/keys.js';
 import { Ledger } from './delivery/ledger.js';
@@ -47,16 +48,10 @@ interface Row {
 
 function subscriptionOf(r: Row): Subscription {
   return {
-    guildId: r.guild_id,
-    userId: r.user_id,
+    ...camelCased(r),
     starts: r.starts === 1,
     results: r.results === 1,
-    locale: r.locale,
-    dmChannelId: r.dm_channel_id,
     pausedReason: r.paused_reason as NotifyPause | null,
-    pausedAt: r.paused_at,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
   };
 }
 

@@ -5,6 +5,7 @@
  * (`feeds/ledger.ts`, `feeds/settings.ts`, `feeds/subscriptions.ts`).
  */
 import { type Db, type OpenDatabaseOptions, openDatabase } from './database.js';
+import { camelCased } from './rows.js';
 import { SecretBox } from './secrets.js';
 
 export interface GuildSettings {
@@ -80,17 +81,7 @@ interface LinkRequestRow {
 }
 
 function linkRequestOf(r: LinkRequestRow): LinkRequest {
-  return {
-    id: r.id,
-    guildId: r.guild_id,
-    userId: r.user_id,
-    personId: r.person_id,
-    locale: r.locale,
-    state: r.state as LinkRequest['state'],
-    decidedBy: r.decided_by,
-    createdAt: r.created_at,
-    decidedAt: r.decided_at,
-  };
+  return { ...camelCased(r), state: r.state as LinkRequest['state'] };
 }
 
 export type GuildSettingsUpdate = Partial<

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { camelCased } from '../../store/rows.js';
 import type { Store } from '../../store/store.js';
 
 /**
@@ -67,19 +68,7 @@ interface Row {
 }
 
 function rowOf(r: Row): LedgerRow {
-  return {
-    guildId: r.guild_id,
-    feed: r.feed,
-    itemKey: r.item_key,
-    contentHash: r.content_hash,
-    channelId: r.channel_id,
-    messageId: r.message_id,
-    state: r.state as LedgerState,
-    nonce: r.nonce,
-    pendingPayload: r.pending_payload,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
+  return { ...camelCased(r), state: r.state as LedgerState };
 }
 
 export interface ItemRef {

@@ -14,9 +14,8 @@
  * there. It follows the results feed's quiet hours (nobody wants a DM at 3 a.m. either) and cadence.
  */
 import { type APIChannel, type Client, DiscordAPIError, Routes } from 'discord.js';
-import type { EventorClient } from '../../eventor/client.js';
 import type { ResultList, StartList } from '../../eventor/model.js';
-import { type Language, languageFor } from '../../i18n/index.js';
+import { languageFor } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
 import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../render/dms.js';
 import type { MessagePayload, RenderContext } from '../../render/index.js';
@@ -24,8 +23,8 @@ import type { Store } from '../../store/store.js';
 import { raceDayCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import type { Ledger } from '../delivery/ledger.js';
-import { Poster, type PosterHooks, type PostOutcome, type PostTarget } from '../delivery/poster.js';
-import type { Feed, FeedContext, MembershipCheck } from '../feed.js';
+import { Poster, type PosterHooks, type PostOutcome } from '../delivery/poster.js';
+import { type Feed, type FeedContext, type FeedRunScope, type MembershipCheck, runScopeOf } from '../feed.js';
 import {
   MEMBER_DMS_NAMESPACE,
   type NotifyKind,
@@ -80,15 +79,7 @@ export function personalResultItems(
 }
 
 /** One run for one server: what the scheduler's context holds, minus a channel of its own. */
-export interface PersonalRunOptions {
-  guildId: string;
-  client: EventorClient;
-  organisationId: string;
-  ledger: Ledger;
-  target: PostTarget;
-  now: Date;
-  language: Language;
-  timeZone: string;
+export interface PersonalRunOptions extends FeedRunScope {
   /** See `FeedRunOptions.full`: false asks only about races close at hand (members whose DMs start now still get a full look). */
   full?: boolean;
   store: Store;
@@ -400,14 +391,7 @@ function pauseMember(m: MemberRun, userId: string, reason: NotifyPause, code: nu
 
 function personalRunOptions(ctx: FeedContext): PersonalRunOptions {
   return {
-    guildId: ctx.guildId,
-    client: ctx.client,
-    organisationId: ctx.organisationId,
-    ledger: ctx.ledger,
-    target: ctx.target,
-    now: ctx.now,
-    language: ctx.language,
-    timeZone: ctx.timeZone,
+    ...runScopeOf(ctx),
     full: ctx.full,
     store: ctx.store,
     discord: ctx.discord,
