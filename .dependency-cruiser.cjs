@@ -17,7 +17,13 @@ module.exports = {
       severity: 'error',
       comment: 'The Eventor client is usable without Discord, the store or the bot (the CLI, other programs).',
       from: { path: '^src/eventor/' },
-      to: { path: ['^src/(bot|app|feeds|render|store|sandbox|cli|demo|bench|i18n)/', '^commands/', 'node_modules/discord\\.js'] },
+      to: {
+        path: [
+          '^src/(bot|app|feeds|render|store|sandbox|cli|demo|bench|i18n)/',
+          '^commands/',
+          'node_modules/discord\\.js',
+        ],
+      },
     },
     {
       name: 'render-is-pure',
@@ -29,14 +35,16 @@ module.exports = {
     {
       name: 'feeds-below-the-bot',
       severity: 'error',
-      comment: 'Automatic posts run without the interaction router (tick, the scheduler); what they share with commands lives below both.',
+      comment:
+        'Automatic posts run without the interaction router (tick, the scheduler); what they share with commands lives below both.',
       from: { path: '^src/feeds/' },
       to: { path: ['^src/bot/', '^commands/'] },
     },
     {
       name: 'app-knows-no-discord',
       severity: 'error',
-      comment: 'Services hold the logic commands and feeds call; discord.js stays in src/bot, commands and feeds delivery.',
+      comment:
+        'Services hold the logic commands and feeds call; discord.js stays in src/bot, commands and feeds delivery.',
       from: { path: '^src/app/' },
       to: { path: ['^src/bot/', '^commands/', 'node_modules/discord\\.js'] },
     },
@@ -50,14 +58,16 @@ module.exports = {
     {
       name: 'sandboxes-stand-alone',
       severity: 'error',
-      comment: 'The sandboxes follow the real services, not our code: they import only the model and time helpers (world.ts wires the real bot to them).',
+      comment:
+        'The sandboxes follow the real services, not our code: they import only the model and time helpers (world.ts wires the real bot to them).',
       from: { path: '^src/sandbox/', pathNot: '^src/sandbox/world\\.ts$' },
       to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/(model|time)\\.ts$', '^src/time/'] },
     },
     {
       name: 'time-is-a-leaf',
       severity: 'error',
-      comment: 'Days and zones (date-fns and @date-fns/tz) are used from every layer, the sandboxes included, so they import nothing of ours.',
+      comment:
+        'Days and zones (date-fns and @date-fns/tz) are used from every layer, the sandboxes included, so they import nothing of ours.',
       from: { path: '^src/time/' },
       to: { path: '^(src|commands)/', pathNot: '^src/time/' },
     },

@@ -17,7 +17,10 @@ export default defineConfig(
       // Stripping control and bidi characters from Eventor's text is what those expressions are for.
       'no-control-regex': 'off',
       // Unused names are tsc's job (noUnusedLocals, noUnusedParameters); an `_` prefix marks one kept on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
 );

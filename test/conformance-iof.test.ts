@@ -122,8 +122,7 @@ function firstStartTime(list: StartList): string | null {
 }
 
 type Expectation =
-  | { parse: 'ResultList' | 'StartList'; check?: (doc: IofDocument) => void }
-  | { reject: RegExp; path?: RegExp };
+  { parse: 'ResultList' | 'StartList'; check?: (doc: IofDocument) => void } | { reject: RegExp; path?: RegExp };
 
 const OTHER_MESSAGE = /IOF XML 3\.0 \w+ is not supported; expected a ResultList or a StartList/;
 

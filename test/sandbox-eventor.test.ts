@@ -356,8 +356,7 @@ describe('filters and flags', () => {
     const cutoff = new Date(clockMs - 30 * 86_400_000).toISOString().slice(0, 10);
     const late =
       ((await xml(`/entries?organisationIds=${home().id}&fromEntryDate=${cutoff}`))['EntryList'].Entry as
-        | X[]
-        | undefined) ?? [];
+        X[] | undefined) ?? [];
     expect(late.length).toBeLessThan(list.length);
     // A district id counts its clubs' entrants.
     const district = (await xml(`/entries?organisationIds=${home().organisation.parentId}`))['EntryList'].Entry as X[];

@@ -370,7 +370,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
 describe('/link eventor: the per-member limit of wrong passwords survives /forget-me and a restart of the bot on the same database', () => {
   it('five wrong passwords, /forget-me, a restart: the next form, even with the right password, is refused without asking Eventor', async () => {
     const world = await startLoopbackWorld();
-    let restarted: Awaited<ReturnType<typeof import('../src/bot/bot.js')['startBot']>> | null = null;
+    let restarted: Awaited<ReturnType<(typeof import('../src/bot/bot.js'))['startBot']>> | null = null;
     try {
       const home = world.eventor.dataset.homeClub.members;
       const guesser = world.discord.createMember(world.guild.id, {

@@ -166,15 +166,13 @@ export async function requestsFigures(
     runs.push(run);
   }
   const one = runs[0]!.perHour;
-  const figures = runs.map(
-    (run): BenchFigure => ({
-      name: `eventor-requests-per-hour-${run.servers}-servers`,
-      value: run.perHour,
-      unit: 'req/h',
-      op: '<=',
-      target: Number((run.servers === runs[0]!.servers ? one : 3 * one).toFixed(3)),
-    }),
-  );
+  const figures = runs.map((run): BenchFigure => ({
+    name: `eventor-requests-per-hour-${run.servers}-servers`,
+    value: run.perHour,
+    unit: 'req/h',
+    op: '<=',
+    target: Number((run.servers === runs[0]!.servers ? one : 3 * one).toFixed(3)),
+  }));
   for (const figure of figures) write(formatFigure(figure));
   const last = runs[runs.length - 1]!;
   write(`# ratio ${last.servers}/${runs[0]!.servers}: ${one === 0 ? 'n/a' : (last.perHour / one).toFixed(2)}`);

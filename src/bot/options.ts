@@ -34,8 +34,7 @@ export function eventIdOf(value: string): string {
 
 /** Whom a /starts or /results asks about: the club in an event, or a person (you by default) in one event or lately. */
 export type MemberTarget =
-  | { kind: 'person'; personId: string; eventId: string | null }
-  | { kind: 'club'; eventId: string };
+  { kind: 'person'; personId: string; eventId: string | null } | { kind: 'club'; eventId: string };
 
 /**
  * The `member` and `event` options as a target, and the server's Eventor. Your own link is checked

@@ -276,10 +276,7 @@ export class InteractionRouter {
    */
   #unmet(
     interaction:
-      | ChatInputCommandInteraction
-      | AutocompleteInteraction
-      | MessageComponentInteraction
-      | ModalSubmitInteraction,
+      ChatInputCommandInteraction | AutocompleteInteraction | MessageComponentInteraction | ModalSubmitInteraction,
     requires: Requirements,
   ): PlainKey | null {
     if (requires.permission !== undefined) {

@@ -161,7 +161,7 @@ export class SecretMatcher {
     if (this.#byPrefix.size === 0 || text.length < PREFIX_CHARS) return text;
     let out = '';
     let copied = 0;
-    for (let i = 0; i + PREFIX_CHARS <= text.length; ) {
+    for (let i = 0; i + PREFIX_CHARS <= text.length;) {
       const bucket = this.#byPrefix.get(text.slice(i, i + PREFIX_CHARS));
       let matched = 0;
       if (bucket)

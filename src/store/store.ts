@@ -153,8 +153,7 @@ export class Store {
 
   guildSettings(guildId: string): GuildSettings | null {
     const row = this.#db.prepare('SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as
-      | GuildRow
-      | undefined;
+      GuildRow | undefined;
     if (!row) return null;
     const channels = this.#db
       .prepare('SELECT kind, channel_id FROM guild_channels WHERE guild_id = ? ORDER BY kind')
@@ -239,8 +238,7 @@ export class Store {
 
   apiKey(guildId: string): string | null {
     const row = this.#db.prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(guildId) as
-      | { api_key_sealed: string | null }
-      | undefined;
+      { api_key_sealed: string | null } | undefined;
     return row?.api_key_sealed ? this.#secrets.open(row.api_key_sealed) : null;
   }
 
@@ -369,8 +367,7 @@ export class Store {
   /** Which ways of linking a server allows; both until an admin says otherwise. */
   linkingMethods(guildId: string): LinkingMethods {
     const row = this.#db.prepare('SELECT credentials, approval FROM link_settings WHERE guild_id = ?').get(guildId) as
-      | { credentials: number; approval: number }
-      | undefined;
+      { credentials: number; approval: number } | undefined;
     return { credentials: row ? row.credentials === 1 : true, approval: row ? row.approval === 1 : true };
   }
 

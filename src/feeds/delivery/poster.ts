@@ -194,8 +194,7 @@ export function discordTarget(client: Client): PostTarget {
 }
 
 export type Refusal =
-  | { kind: 'unknown-message' }
-  | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null };
+  { kind: 'unknown-message' } | { kind: 'paused'; reason: 'forbidden' | 'channel-gone'; code: number | string | null };
 
 /** What a Discord refusal means for a post: the message is gone, or the channel refuses (pause). */
 export function classifyRefusal(error: unknown): Refusal | null {
