@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { countResults } from '../src/bench/count.js';
 import { formatFigure } from '../src/bench/figure.js';
+import { iofTreeFigure, wallClockTimes, zoneConversionFigure } from '../src/bench/kept.js';
+import { localToInstant } from '../src/time/zones.js';
+import { TZDate } from '@date-fns/tz';
 import type { ResultList } from '../src/eventor/model.js';
 
 describe('bench output', () => {
@@ -44,5 +47,31 @@ describe('bench output', () => {
       ],
     };
     expect(countResults(list)).toEqual({ results: 2, splits: 2 });
+  });
+});
+
+describe('bench: the hand-written pieces kept against their libraries', () => {
+  it('times our IOF XML tree and fast-xml-parser on the same document and prints a figure with its target', () => {
+    const lines: string[] = [];
+    const xml = `<?xml version="1.0"?><ResultList xmlns="http://www.orienteering.org/datastandard/3.0">${'<ClassResult><Class><Name>H21</Name></Class></ClassResult>'.repeat(200)}</ResultList>`;
+    const figure = iofTreeFigure(xml, (line) => lines.push(line), 1);
+    expect(figure).toMatchObject({ name: 'iof-tree-vs-fast-xml-parser', unit: 'x', op: '<=', target: 1 });
+    expect(figure.value).toBeGreaterThan(0);
+    expect(lines[0]).toMatch(/^# IOF XML tree .*fast-xml-parser \d+ ms, ours \d+ ms$/);
+  });
+
+  it('converts the same wall-clock times both ways, and ours agrees with TZDate', () => {
+    const times = wallClockTimes(500);
+    expect(new Set(times.map((t) => t.date)).size).toBeGreaterThan(300);
+    for (const { date, clock } of times.slice(0, 50)) {
+      const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+      const [h, mi, s] = clock.split(':').map(Number) as [number, number, number];
+      const instant = new TZDate(y, m - 1, d, h, mi, s, 'Europe/Stockholm').getTime();
+      const theirs = new Date(instant).toISOString().replace('.000Z', 'Z');
+      // A time the clocks skipped is read differently by design (zones.ts); none of these 50 is one.
+      expect(localToInstant(date, clock, 'Europe/Stockholm')).toBe(theirs);
+    }
+    const figure = zoneConversionFigure(1_000, () => {}, 1);
+    expect(figure).toMatchObject({ name: 'zone-conversion-vs-tzdate', unit: 'x', op: '<=', target: 0.5 });
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * Why two hand-written pieces stay where the stack has a library (issue 11 §5): each figure times
+ * ours against the library doing the same job, side by side, alternating so drift hits both alike.
+ * - The IOF reader's XML tree (`src/eventor/iof/xml-tree.ts`) against fast-xml-parser on the same
+ *   IOF 3.0 result list: ours must be at least as fast (it is also namespace-aware, which
+ *   fast-xml-parser is not).
+ * - The wall clock → instant conversion of `src/time/zones.ts`, with its offset cache per zone and
+ *   hour, against `TZDate` from @date-fns/tz, over the same local times: the readers convert
+ *   hundreds of thousands of split and start times per large list.
+ */
+import { performance } from 'node:perf_hooks';
+import { TZDate } from '@date-fns/tz';
+import { XMLParser } from 'fast-xml-parser';
+import { parseXml } from '../eventor/iof/xml-tree.js';
+import { localToInstant } from '../time/zones.js';
+import type { BenchFigure } from './figure.js';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Median times of `ours` and `theirs` over `runs` alternating runs, in milliseconds. */
+export function sideBySide(ours: () => unknown, theirs: () => unknown, runs = 3): { ours: number; theirs: number } {
+  const oursTimes: number[] = [];
+  const theirTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    theirs();
+    theirTimes.push(performance.now() - t);
+    t = performance.now();
+    ours();
+    oursTimes.push(performance.now() - t);
+  }
+  return { ours: median(oursTimes), theirs: median(theirTimes) };
+}
+
+/** Our IOF XML tree against fast-xml-parser on the same document. */
+export function iofTreeFigure(iofXml: string, write: (line: string) => void, runs = 3): BenchFigure {
+  const library = new XMLParser({ ignoreAttributes: false, removeNSPrefix: true });
+  const times = sideBySide(
+    () => parseXml(iofXml),
+    () => library.parse(iofXml),
+    runs,
+  );
+  write(
+    `# IOF XML tree (${(iofXml.length / 1e6).toFixed(1)} MB): fast-xml-parser ${times.theirs.toFixed(0)} ms, ours ${times.ours.toFixed(0)} ms`,
+  );
+  return { name: 'iof-tree-vs-fast-xml-parser', value: times.ours / times.theirs, unit: 'x', op: '<=', target: 1 };
+}
+
+/** `count` Stockholm wall-clock times spread over a year, as the readers meet them (many per day). */
+export function wallClockTimes(count: number): Array<{ date: string; clock: string }> {
+  const times: Array<{ date: string; clock: string }> = [];
+  for (let i = 0; i < count; i++) {
+    const day = new Date(Date.UTC(2026, 0, 1) + (i % 365) * 86_400_000).toISOString().slice(0, 10);
+    const seconds = (i * 7919) % 86_400;
+    const clock = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
+      .map((n) => String(n).padStart(2, '0'))
+      .join(':');
+    times.push({ date: day, clock });
+  }
+  return times;
+}
+
+/** Our cached conversion against TZDate over the same wall-clock times. */
+export function zoneConversionFigure(count: number, write: (line: string) => void, runs = 3): BenchFigure {
+  const zone = 'Europe/Stockholm';
+  const times = wallClockTimes(count);
+  const measured = sideBySide(
+    () => {
+      for (const { date, clock } of times) localToInstant(date, clock, zone);
+    },
+    () => {
+      for (const { date, clock } of times) {
+        const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+        const [h, mi, s] = clock.split(':').map(Number) as [number, number, number];
+        new Date(new TZDate(y, m - 1, d, h, mi, s, zone).getTime()).toISOString();
+      }
+    },
+    runs,
+  );
+  write(
+    `# ${count} wall-clock times to instants: TZDate ${measured.theirs.toFixed(0)} ms, ours ${measured.ours.toFixed(0)} ms`,
+  );
+  return {
+    name: 'zone-conversion-vs-tzdate',
+    value: measured.ours / measured.theirs,
+    unit: 'x',
+    op: '<=',
+    target: 0.5,
+  };
+}
