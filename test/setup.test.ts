@@ -173,6 +173,28 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(preset.custom_id).toBe('setup:key:no');
   });
 
+  it("keeps a custom address waiting for its key to the server that asked: the admin's form sent from another server is refused", async () => {
+    // The admin manages both servers; the waiting address is the first server's, whoever submits it where.
+    const other = world.discord.createGuild({ name: 'Another club', owner: world.admin });
+    const otherChannel = world.discord.createTextChannel(other.id, { name: 'admin' });
+    const modal = await setup('eventor', { base_url: world.eventor.baseUrl }).waitForModal(WAIT);
+    expect(modal.custom_id).toMatch(/^setup:key:custom:[\w-]+$/);
+    const before = world.eventor.requests.length;
+    const forged = world.discord.submitModal({
+      user: world.admin,
+      locale: 'en-GB',
+      customId: modal.custom_id,
+      fields: { key: world.eventor.apiKey },
+      guildId: other.id,
+      channelId: otherChannel.id,
+    });
+    handles.push(forged);
+    expect(await text(forged)).toContain('This form has expired. Nothing was changed');
+    expect(world.eventor.requests.length).toBe(before);
+    expect(world.bot.store.guildSettings(other.id)?.hasApiKey ?? false).toBe(false);
+    expect(world.bot.store.apiKey(other.id)).toBeNull();
+  });
+
   it('refuses a key of the wrong shape without asking Eventor', async () => {
     const before = world.eventor.requests.length;
     expect(await connect('not a key with spaces')).toContain('does not look like an Eventor API key');
