@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { TZDate } from '@date-fns/tz';
 import { XMLParser } from 'fast-xml-parser';
 import { parseXml } from '../eventor/iof/xml-tree.js';
+import { addDays } from '../time/days.js';
 import { localToInstant } from '../time/zones.js';
 import type { BenchFigure } from './figure.js';
 
@@ -53,7 +54,7 @@ export function iofTreeFigure(iofXml: string, write: (line: string) => void, run
 export function wallClockTimes(count: number): Array<{ date: string; clock: string }> {
   const times: Array<{ date: string; clock: string }> = [];
   for (let i = 0; i < count; i++) {
-    const day = new Date(Date.UTC(2026, 0, 1) + (i % 365) * 86_400_000).toISOString().slice(0, 10);
+    const day = addDays('2026-01-01', i % 365);
     const seconds = (i * 7919) % 86_400;
     const clock = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
       .map((n) => String(n).padStart(2, '0'))

@@ -8,7 +8,6 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
@@ -18,16 +17,11 @@ import { LARGE_EVENT_ID } from '../sandbox/eventor/dataset.js';
 import { writeIofResultList } from '../sandbox/eventor/iof-writer.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { countResults } from './count.js';
-import { iofTreeFigure, zoneConversionFigure } from './kept.js';
+import { iofTreeFigure, sideBySide, zoneConversionFigure } from './kept.js';
 import { type BenchFigure, formatFigure } from './figure.js';
 import { requestsFigures } from './requests.js';
 
 const execFileAsync = promisify(execFile);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** The 20,000-runner multi-day result list with splits, as the sandbox serves it (native XML, UTC). */
 async function largeResultListXml(): Promise<string> {
@@ -100,21 +94,12 @@ export async function runBench(
   const ours = () => parseResultList(xml, { timeZone: 'UTC' });
   const expected = countResults(ours());
   write(`# it holds ${expected.results} race results with ${expected.splits} split times`);
-  // Alternate the two so that drift in machine speed hits both alike.
-  const bareTimes: number[] = [];
-  const ourTimes: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    let t = performance.now();
-    bare.parse(xml);
-    bareTimes.push(performance.now() - t);
-    t = performance.now();
-    ours();
-    ourTimes.push(performance.now() - t);
-  }
+  // Side by side, alternating, so that drift in machine speed hits both alike.
+  const parse = sideBySide(ours, () => bare.parse(xml));
   write(
-    `# parse: fast-xml-parser bare ${median(bareTimes).toFixed(0)} ms, eventor-bot ${median(ourTimes).toFixed(0)} ms (median of 3)`,
+    `# parse: fast-xml-parser bare ${parse.theirs.toFixed(0)} ms, eventor-bot ${parse.ours.toFixed(0)} ms (median of 3)`,
   );
-  figures.push({ name: 'parse-ratio', value: median(ourTimes) / median(bareTimes), unit: 'x', op: '<=', target: 1.5 });
+  figures.push({ name: 'parse-ratio', value: parse.ours / parse.theirs, unit: 'x', op: '<=', target: 1.5 });
 
   // The hand-written pieces kept because they are faster than the library that could do their job.
   const iofXml = writeIofResultList(ours(), { createTime: '2026-10-17T16:00:00Z' });
