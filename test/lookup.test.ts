@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityChoices, classChoices, eventChoices, fold, memberChoices } from '../src/bot/lookup.js';
+import { fold } from '../src/app/fold.js';
+import { activityChoices, classChoices, eventChoices, memberChoices } from '../src/bot/lookup.js';
 import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { type SandboxEventor, startSandboxEventor } from '../src/sandbox/eventor/server.js';

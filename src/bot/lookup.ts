@@ -15,9 +15,6 @@ import { instantToLocal } from '../time/zones.js';
 const MAX_CHOICES = 25;
 const MAX_NAME = 100;
 
-// The search folding is the services' too (a typed member name); it lives below the bot.
-export { fold } from '../app/fold.js';
-
 function matches(haystack: string, query: string): boolean {
   const words = fold(query).split(/\s+/).filter(Boolean);
   const folded = fold(haystack);

@@ -18,7 +18,8 @@ import { hourly } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
 import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
-import { DAY, queryDay } from './club-lists.js';
+import { millisecondsInDay as DAY } from 'date-fns/constants';
+import { queryDay } from '../../time/days.js';
 
 export const ACTIVITIES_FEED = 'activities' as const;
 /** Activities starting within this many days are posted. */

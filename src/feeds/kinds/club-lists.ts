@@ -8,10 +8,6 @@ import type { Event } from '../../eventor/model.js';
 import type { Logger } from '../../log/logger.js';
 import { queryDay } from '../../time/days.js';
 
-// The kinds' windows: whole days, and Eventor's UTC query day, from the one days module.
-export { millisecondsInDay as DAY } from 'date-fns/constants';
-export { queryDay };
-
 /** Event ids with at least one entry from the club among events starting in [from, to]. */
 export async function eventsWithClubEntries(
   client: EventorClient,

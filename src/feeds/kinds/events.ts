@@ -27,7 +27,9 @@ import {
   type PreviewContext,
   renderContext,
 } from '../feed.js';
-import { byStart, DAY, queryDay } from './club-lists.js';
+import { millisecondsInDay as DAY } from 'date-fns/constants';
+import { queryDay } from '../../time/days.js';
+import { byStart } from './club-lists.js';
 
 export const EVENTS_FEED = 'events' as const;
 export const EVENTS_CURSOR_KEY = ledgerKey(EVENTS_FEED, '~cursor');

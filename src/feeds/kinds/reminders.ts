@@ -35,7 +35,9 @@ import {
   renderContext,
 } from '../feed.js';
 import type { FeedOptions } from '../settings.js';
-import { byStart, DAY, eventsWithClubEntries, queryDay } from './club-lists.js';
+import { millisecondsInDay as DAY } from 'date-fns/constants';
+import { queryDay } from '../../time/days.js';
+import { byStart, eventsWithClubEntries } from './club-lists.js';
 
 export const REMINDERS_FEED = 'reminders' as const;
 /** How far ahead the feed looks for events (their deadlines come before them). */

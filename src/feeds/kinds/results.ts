@@ -21,7 +21,9 @@ import {
   threadPages,
 } from '../delivery/threads.js';
 import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
-import { DAY, eventsWithClubEntries, listsPerEvent, queryDay } from './club-lists.js';
+import { millisecondsInDay as DAY } from 'date-fns/constants';
+import { queryDay } from '../../time/days.js';
+import { eventsWithClubEntries, listsPerEvent } from './club-lists.js';
 
 export const RESULTS_FEED = 'results' as const;
 /** How many of the top of each class are shown for context. */

@@ -11,7 +11,8 @@ import { startListsCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
 import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
-import { byStart, DAY, eventsWithClubEntries, listsPerEvent } from './club-lists.js';
+import { millisecondsInDay as DAY } from 'date-fns/constants';
+import { byStart, eventsWithClubEntries, listsPerEvent } from './club-lists.js';
 
 export const STARTLISTS_FEED = 'startlists' as const;
 /** Events starting from a day ago to this many days ahead are watched for their start lists. */
