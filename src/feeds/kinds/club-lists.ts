@@ -1,6 +1,6 @@
 /**
  * What the kinds ask Eventor in common: the events the club has entries in, one list per event
- * (skipping an event Eventor cannot give), events in start order, and Eventor's query days.
+ * (skipping an event Eventor cannot give), and events in start order.
  */
 import type { EventorClient } from '../../eventor/client.js';
 import { InvalidResponse, NotFound } from '../../eventor/errors.js';
