@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countResults } from '../src/bench/count.js';
-import { formatFigure } from '../src/bench/figure.js';
+import { formatFigure, meetsTarget } from '../src/bench/figure.js';
+import { runBench } from '../src/bench/main.js';
 import { iofTreeFigure, wallClockTimes, zoneConversionFigure } from '../src/bench/kept.js';
 import { localToInstant } from '../src/time/zones.js';
 import { TZDate } from '@date-fns/tz';
@@ -11,6 +12,20 @@ describe('bench output', () => {
     expect(formatFigure({ name: 'parse-ratio', value: 1.23456, unit: 'x', op: '<=', target: 1.5 })).toBe(
       'BENCH parse-ratio 1.235 x target <= 1.5',
     );
+  });
+
+  it('tells whether a figure is within its target, either way round', () => {
+    expect(meetsTarget({ name: 'a', value: 1.2, unit: 'x', op: '<=', target: 1.2 })).toBe(true);
+    expect(meetsTarget({ name: 'a', value: 1.21, unit: 'x', op: '<=', target: 1.2 })).toBe(false);
+    expect(meetsTarget({ name: 'b', value: 3, unit: 'x', op: '>=', target: 4 })).toBe(false);
+  });
+
+  it('refuses a section it does not have, naming the ones it has, before measuring anything', async () => {
+    const lines: string[] = [];
+    await expect(runBench({ only: ['nope'], write: (line) => lines.push(line) })).rejects.toThrow(
+      /no bench section named nope \(there are parse, requests/,
+    );
+    expect(lines).toEqual([]);
   });
 
   it('counts race results and splits, the check that a measured parse read everything', () => {

@@ -12,3 +12,8 @@ export interface BenchFigure {
 export function formatFigure(f: BenchFigure): string {
   return `BENCH ${f.name} ${Number(f.value.toFixed(3))} ${f.unit} target ${f.op} ${f.target}`;
 }
+
+/** Whether a figure is within its target. */
+export function meetsTarget(f: BenchFigure): boolean {
+  return f.op === '<=' ? f.value <= f.target : f.value >= f.target;
+}

@@ -2,127 +2,71 @@
  * `npm run bench`: speed and memory figures, each measured side by side in one run so that
  * the machine's speed cancels out. One line per figure:
  *   BENCH <name> <value> <unit> target <op> <target>
+ *
+ *   npm run bench                    every section
+ *   npm run bench -- --quick         a CI-sized run of every section (same figures, smaller work)
+ *   npm run bench -- --only parse    only the named sections (comma-separated)
+ *
+ * The process exits with 1 when a figure misses its target, so a script can gate on it.
  */
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
+import { parseSection } from './parse.js';
+import { requestsSection } from './requests.js';
+import type { BenchSection } from './section.js';
 
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { XMLParser } from 'fast-xml-parser';
-import { request } from 'undici';
-import { parseResultList } from '../eventor/native/index.js';
-import { LARGE_EVENT_ID } from '../sandbox/eventor/dataset.js';
-import { writeIofResultList } from '../sandbox/eventor/iof-writer.js';
-import { startSandboxEventor } from '../sandbox/eventor/server.js';
-import { countResults } from './count.js';
-import { iofTreeFigure, sideBySide, zoneConversionFigure } from './kept.js';
-import { type BenchFigure, formatFigure } from './figure.js';
-import { requestsFigures } from './requests.js';
+/** Every section, in the order they run: the cheap and noisy-sensitive ones first. */
+export const SECTIONS: readonly BenchSection[] = [parseSection, requestsSection];
 
-const execFileAsync = promisify(execFile);
-
-/** The 20,000-runner multi-day result list with splits, as the sandbox serves it (native XML, UTC). */
-async function largeResultListXml(): Promise<string> {
-  const sandbox = await startSandboxEventor({ size: 'large' });
-  try {
-    const res = await request(`${sandbox.baseUrl}/results/event?eventId=${LARGE_EVENT_ID}&includeSplitTimes=true`, {
-      headers: { ApiKey: sandbox.apiKey, TimeZone: 'UTC' },
-      bodyTimeout: 300_000,
-      headersTimeout: 300_000,
-    });
-    if (res.statusCode !== 200) throw new Error(`sandbox answered ${res.statusCode}`);
-    return await res.body.text();
-  } finally {
-    await sandbox.close();
-  }
+export interface BenchOptions {
+  quick?: boolean;
+  /** Section names to run (default: all). */
+  only?: readonly string[];
+  write?: (line: string) => void;
 }
 
-/**
- * Peak heap of parsing the document in `file`, found as the smallest --max-old-space-size under
- * which a fresh process still reads it completely: a sampled heap figure would miss short peaks.
- * The document's own text is on that heap too, as it is in the bot.
- */
-async function peakHeapBytes(
-  file: string,
-  expected: { results: number; splits: number },
-  lowMb: number,
-  highMb: number,
-): Promise<number> {
-  const child = fileURLToPath(new URL('./heap-child.js', import.meta.url));
-  const fits = async (limitMb: number): Promise<boolean> => {
-    try {
-      const { stdout } = await execFileAsync(process.execPath, [`--max-old-space-size=${limitMb}`, child, file], {
-        maxBuffer: 1 << 20,
-        timeout: 600_000,
-      });
-      const counts = JSON.parse(stdout) as { results: number; splits: number };
-      if (counts.results !== expected.results || counts.splits !== expected.splits) {
-        throw new Error(`the parse under a heap limit read ${stdout}, expected ${JSON.stringify(expected)}`);
-      }
-      return true;
-    } catch (error) {
-      const stderr = String((error as { stderr?: unknown }).stderr ?? '');
-      if (/heap out of memory|Reached heap limit|allocation failed/i.test(stderr)) return false;
-      throw error;
-    }
-  };
-  let low = lowMb;
-  let high = highMb;
-  if (!(await fits(high))) return Number.POSITIVE_INFINITY;
-  while (high - low > Math.max(8, high * 0.03)) {
-    const mid = Math.round((low + high) / 2);
-    if (await fits(mid)) high = mid;
-    else low = mid;
+export async function runBench(options: BenchOptions = {}): Promise<BenchFigure[]> {
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const quick = options.quick ?? false;
+  const unknown = (options.only ?? []).filter((name) => !SECTIONS.some((s) => s.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `no bench section named ${unknown.join(', ')} (there are ${SECTIONS.map((s) => s.name).join(', ')})`,
+    );
   }
-  return high * 1024 * 1024;
-}
-
-export async function runBench(
-  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
-): Promise<BenchFigure[]> {
+  const sections = options.only ? SECTIONS.filter((s) => options.only!.includes(s.name)) : SECTIONS;
   const figures: BenchFigure[] = [];
-  // Eventor requests per hour for 1, 10 and 100 servers of one club, then 10 and 100 servers of 10
-  // clubs (each its own key), printed first: the 100-server weekends take minutes each.
-  const requests = await requestsFigures(write);
-  const xml = await largeResultListXml();
-  const bytes = Buffer.byteLength(xml);
-  write(`# 20,000-runner result list with splits: ${(bytes / 1e6).toFixed(1)} MB of native XML`);
-
-  const bare = new XMLParser();
-  const ours = () => parseResultList(xml, { timeZone: 'UTC' });
-  const expected = countResults(ours());
-  write(`# it holds ${expected.results} race results with ${expected.splits} split times`);
-  // Side by side, alternating, so that drift in machine speed hits both alike.
-  const parse = sideBySide(ours, () => bare.parse(xml));
-  write(
-    `# parse: fast-xml-parser bare ${parse.theirs.toFixed(0)} ms, eventor-bot ${parse.ours.toFixed(0)} ms (median of 3)`,
-  );
-  figures.push({ name: 'parse-ratio', value: parse.ours / parse.theirs, unit: 'x', op: '<=', target: 1.5 });
-
-  // The hand-written pieces kept because they are faster than the library that could do their job.
-  const iofXml = writeIofResultList(ours(), { createTime: '2026-10-17T16:00:00Z' });
-  figures.push(iofTreeFigure(iofXml, write));
-  figures.push(zoneConversionFigure(100_000, write));
-
-  const docMb = Math.ceil(bytes / 1024 / 1024);
-  const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-bench-'));
-  let peak: number;
-  try {
-    const file = path.join(dir, 'results.xml');
-    await writeFile(file, xml);
-    peak = await peakHeapBytes(file, expected, docMb, docMb * 12);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+  const started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  for (const section of sections) {
+    write(`# section ${section.name}${quick ? ' (quick)' : ''}`);
+    const sectionStarted = performance.now();
+    const measured = await section.run({ quick, write });
+    for (const figure of measured) write(formatFigure(figure));
+    write(`# section ${section.name} took ${((performance.now() - sectionStarted) / 1000).toFixed(1)} s`);
+    figures.push(...measured);
   }
-  figures.push({ name: 'parse-heap', value: peak / bytes, unit: 'x-document', op: '<=', target: 5 });
-  write(`# parse peak heap: ${(peak / 1e6).toFixed(0)} MB`);
-
-  for (const figure of figures) write(formatFigure(figure));
-  return [...requests, ...figures];
+  const cpu = process.cpuUsage(cpuStarted);
+  const missed = figures.filter((f) => !meetsTarget(f));
+  write(
+    `# bench took ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU in this process, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  );
+  write(
+    missed.length === 0
+      ? `# all ${figures.length} figures within target`
+      : `# ${missed.length} of ${figures.length} figures missed their target: ${missed.map((f) => f.name).join(', ')}`,
+  );
+  return figures;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runBench();
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  });
+  const figures = await runBench({
+    quick: values.quick,
+    ...(values.only ? { only: values.only.split(',').map((s) => s.trim()) } : {}),
+  });
+  if (figures.some((f) => !meetsTarget(f))) process.exitCode = 1;
 }

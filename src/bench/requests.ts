@@ -22,6 +22,7 @@ import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld } from '../sandbox/world.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
 import { type BenchFigure, formatFigure } from './figure.js';
+import type { BenchSection } from './section.js';
 
 /** The sandbox's reference "now" (its events are placed around it); fixed so runs compare. */
 const BASE = new Date('2026-10-01T10:00:00Z');
@@ -195,3 +196,18 @@ export async function requestsFigures(
   for (const figure of spreadFigures) write(formatFigure(figure));
   return [...figures, ...spreadFigures];
 }
+
+/**
+ * Requests per hour for 1 and 100 servers of one club and 100 servers of 10 clubs (10 servers of
+ * one club told nothing the other two runs don't); `--quick`: 1 and 10 servers, 10 servers of 10 clubs.
+ */
+export const requestsSection: BenchSection = {
+  name: 'requests',
+  run: ({ quick, write }) =>
+    requestsFigures(
+      write,
+      quick
+        ? { servers: [1, 10], spread: [{ servers: 10, clubs: 10 }] }
+        : { servers: [1, 100], spread: [{ servers: 100, clubs: 10 }] },
+    ),
+};
