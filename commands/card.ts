@@ -226,8 +226,8 @@ export const cardCommand: BotCommand = {
         }
         const number = checkChipNumber(ctx, numberArg, typeArg);
         const eventor = await ctx.guild.eventor();
-        // A member now, not as of the client's day-old list: the write acts as the person.
-        if (!(await ctx.services.club.member(eventor, personId, { current: true })))
+        // A member at this moment, not as of a cached list: the write acts as the person.
+        if (!(await ctx.services.club.member(eventor, personId, { fresh: true })))
           throw new UserFacingError('card.error.notInClub');
         const fresh = await findCompetitor(eventor, personId, true);
         const index = fresh.cards.findIndex((c) => c.type === typeArg);

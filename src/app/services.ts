@@ -18,7 +18,7 @@ import { Setup } from './setup.js';
 export interface Services {
   /** Which Eventor and key each server uses. */
   eventor: EventorAccess;
-  /** The club's members: the client's day-long list, and a current one before acting as a person. */
+  /** The club's members: the client's day-long list, and a fresh one before acting as a person. */
   club: ClubMembers;
   linking: Linking;
   loginLinks: LoginLinks;
@@ -38,7 +38,7 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps): Services {
   const { store, eventorAccess, clock: now, log } = deps;
-  const club = new ClubMembers({ now });
+  const club = new ClubMembers();
   const linking = new Linking({ store, club, log, now });
   return {
     eventor: eventorAccess,
