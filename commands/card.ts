@@ -19,7 +19,7 @@ import {
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { requireProvenLink } from '../src/bot/members.js';
 import { ownPersonId } from '../src/bot/options.js';
-import type { Card, Competitor } from '../src/eventor/model.js';
+import type { Card, Competitor } from '../src/eventor/answers.js';
 import { escapeName, truncateMarkdown } from '../src/render/index.js';
 import { PROVEN_LINK } from '../src/store/store.js';
 
@@ -231,6 +231,7 @@ export const cardCommand: BotCommand = {
           throw new UserFacingError('card.error.notInClub');
         const fresh = await findCompetitor(eventor, personId, true);
         const index = fresh.cards.findIndex((c) => c.type === typeArg);
+        // A copy: the client's answer is frozen and shared; the new settings are built beside it.
         const cards = [...fresh.cards];
         const before = index >= 0 ? cards[index] : undefined;
         if (index >= 0) cards[index] = { number, type: typeArg };

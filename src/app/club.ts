@@ -4,7 +4,7 @@
  */
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError } from '../eventor/errors.js';
-import type { Organisation, Person } from '../eventor/model.js';
+import type { Organisation, Person } from '../eventor/answers.js';
 import type { Logger } from '../log/logger.js';
 import { escapeName, personNameText, plainText } from '../render/index.js';
 import { UserFacingError } from './errors.js';

@@ -5,7 +5,7 @@
  * store's throttle table, so they hold across servers, accounts, /forget-me and restarts.
  */
 import { EventorError } from '../eventor/errors.js';
-import type { Person } from '../eventor/model.js';
+import type { Person } from '../eventor/answers.js';
 import { type KeyWithVariables, type Language, type PlainKey, t } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import { type LinkMethod, type LinkRequest, PROVEN_LINK, type Store } from '../store/store.js';

@@ -7,7 +7,7 @@
  * moment it arrives, and it never enters an error, the audit log or a channel reply.
  */
 
-import type { Person } from '../eventor/model.js';
+import type { Person } from '../eventor/answers.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import { type LinkedPerson, PROVEN_LINK, type Store } from '../store/store.js';

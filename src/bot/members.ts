@@ -4,7 +4,7 @@
  */
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { personNames as namesOf, personLabel, plainPersonLabel } from '../app/club.js';
-import type { Person, PersonName } from '../eventor/model.js';
+import type { Person, PersonName } from '../eventor/answers.js';
 import type { KeyWithVariables, PlainKey } from '../i18n/index.js';
 import { discordTimestamp, personNameText, plainText } from '../render/index.js';
 import type { AutocompleteContext, BaseContext } from './command.js';
