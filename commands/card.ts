@@ -21,7 +21,6 @@ import { requireProvenLink } from '../src/bot/members.js';
 import { ownPersonId } from '../src/bot/options.js';
 import type { Card, Competitor } from '../src/eventor/answers.js';
 import { escapeName, truncateMarkdown } from '../src/render/index.js';
-import { PROVEN_LINK } from '../src/store/store.js';
 
 type ChipType = 'SI' | 'Emit' | 'emiTag';
 const CHIP_TYPES: readonly ChipType[] = ['SI', 'Emit', 'emiTag'];
@@ -169,9 +168,7 @@ export const cardCommand: BotCommand = {
     ]);
     const who = escapeName(name ?? personId);
     if (number === null) {
-      const proven = ctx.store
-        .linkedPersons(ctx.guild.id!, user.id)
-        .some((p) => p.personId === personId && p.method === PROVEN_LINK);
+      const proven = ctx.services.linking.hasProvenLink(ctx.guild.id!, user.id, personId);
       await ctx.interaction.editReply({
         content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t(proven ? 'card.show.hint' : 'card.show.hintNotProven')}`,
       });
@@ -237,7 +234,7 @@ export const cardCommand: BotCommand = {
         if (index >= 0) cards[index] = { number, type: typeArg };
         else cards.push({ number, type: typeArg });
         const saved = await eventor.client.saveCompetitor({ ...fresh, cards });
-        ctx.store.audit({
+        ctx.services.audit.record({
           guildId: ctx.guild.id!,
           actorId: clicker,
           personId,

@@ -7,6 +7,7 @@
 import { SubscriptionStore } from '../feeds/subscriptions.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
+import { AuditLog } from './audit.js';
 import { ClubMembers } from './club.js';
 import type { EventorAccess } from './eventor-access.js';
 import { FeedsAdmin } from './feeds-admin.js';
@@ -21,6 +22,8 @@ export interface Services {
   /** The club's members: the client's day-long list, and a fresh one before acting as a person. */
   club: ClubMembers;
   linking: Linking;
+  /** Who did what for which person, per server (`/admin audit`). */
+  audit: AuditLog;
   loginLinks: LoginLinks;
   setup: Setup;
   privacy: Privacy;
@@ -44,6 +47,7 @@ export function createServices(deps: ServiceDeps): Services {
     eventor: eventorAccess,
     club,
     linking,
+    audit: new AuditLog({ store }),
     loginLinks: new LoginLinks({ store, club, linking, log, now }),
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),
