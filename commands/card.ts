@@ -150,6 +150,9 @@ export const cardCommand: BotCommand = {
     )
     .toJSON(),
   defer: 'ephemeral',
+  // Any link shows the settings. A change (a number given) needs the person's own password link,
+  // checked per person below: its refusal names the person and how they are linked, which the
+  // router's one message for `linked: 'credentials'` could not.
   requires: { linked: 'any' },
   async execute(ctx) {
     const user = ctx.interaction.user;
@@ -211,7 +214,10 @@ export const cardCommand: BotCommand = {
   components: [
     onComponent(confirmCardId, {
       defer: 'update',
-      requires: { linked: 'any' },
+      // Saving acts as the person in Eventor, and only a /card prompt made for a password link
+      // carries this button: a member with no such link at all is refused by the router, before
+      // anything is acknowledged or asked. Which person, and whose prompt, is checked below.
+      requires: { linked: 'credentials' },
       async handle(ctx, { userId, personId, type: typeArg, number: numberArg, issued: issuedSeconds }) {
         const clicker = ctx.interaction.user.id;
         // Nothing in the custom id is trusted: who clicked, whose person, which number.

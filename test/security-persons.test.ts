@@ -149,8 +149,11 @@ describe('only a link made with the Eventor password may act as the person (logi
       label: 'Save',
       custom_id: forged,
     });
-    const [refused] = await d.click(post, forged, user).waitForFollowUps(1, WAIT);
-    expect(renderMessageText(refused!)).toContain('Link with `/link eventor`');
+    // The button declares `linked: 'credentials'`: with no password link at all, the router refuses
+    // the click itself, privately, before the handler (which would name the person) runs.
+    const refused = await d.click(post, forged, user).reply(WAIT);
+    expect(refused.ephemeral).toBe(true);
+    expect(renderMessageText(refused)).toContain('link with `/link eventor`');
 
     expect(d.loginCalls()).toBe(calls);
     expect(d.puts()).toBe(writes);
