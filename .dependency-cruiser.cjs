@@ -56,6 +56,13 @@ module.exports = {
       to: { path: '^commands/' },
     },
     {
+      name: 'commands-reach-the-store-through-services',
+      comment: 'Commands read and write what the bot keeps through ctx.services (src/app), never the store itself.',
+      severity: 'error',
+      from: { path: '^commands/' },
+      to: { path: '^src/store/' },
+    },
+    {
       name: 'sandboxes-stand-alone',
       severity: 'error',
       comment:

@@ -6,7 +6,7 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { activityChoices } from '../src/bot/lookup.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
 import { EventorError } from '../src/eventor/errors.js';
-import type { Activity } from '../src/eventor/model.js';
+import type { Activity } from '../src/eventor/answers.js';
 import { renderActivity } from '../src/render/index.js';
 
 const ID = /^\d{1,18}$/;

@@ -11,6 +11,7 @@ import {
   PermissionFlagsBits,
 } from 'discord.js';
 import { z } from 'zod';
+import { LINK_METHODS } from '../src/app/linking.js';
 import { EVENTOR_MOVED } from '../src/app/privacy.js';
 import {
   type BaseContext,
@@ -28,7 +29,6 @@ import { guildOf } from '../src/bot/guards.js';
 import { memberChoices } from '../src/bot/lookup.js';
 import { personLabel, personNames, when } from '../src/bot/members.js';
 import type { PlainKey } from '../src/i18n/index.js';
-import type { LinkMethod } from '../src/store/store.js';
 
 /** Links listed per answer: each gets an unlink button, and a message holds at most 25 buttons. */
 const LINKS_SHOWN = 20;
@@ -82,7 +82,7 @@ async function linksPage(
   guildId: string,
   notice: string | null,
 ): Promise<{ content: string; embeds: EmbedBuilder[]; components: ActionRowBuilder<ButtonBuilder>[] }> {
-  const links = ctx.store.guildLinks(guildId);
+  const links = ctx.services.linking.guildLinks(guildId);
   const shown = links.slice(0, LINKS_SHOWN);
   const names = await personNames(ctx, [...new Set(shown.map((l) => l.personId))]);
   const lines = shown.map((l, i) => {
@@ -122,7 +122,6 @@ async function unlinkClicked(
 }
 
 /** The methods a link's audit line may name. */
-const LINK_METHODS: readonly LinkMethod[] = ['credentials', 'approval', 'admin'];
 
 function actionLabel(ctx: BaseContext, action: string, detail: string | null): string {
   const known: Record<string, PlainKey> = {
@@ -149,7 +148,7 @@ function actionLabel(ctx: BaseContext, action: string, detail: string | null): s
 }
 
 async function audit(ctx: CommandContext, guildId: string): Promise<void> {
-  const entries = ctx.store.auditLog(guildId, AUDIT_SHOWN);
+  const entries = ctx.services.audit.recent(guildId, AUDIT_SHOWN);
   const names = await personNames(ctx, [...new Set(entries.flatMap((e) => (e.personId ? [e.personId] : [])))]);
   const lines: string[] = [];
   let length = 0;

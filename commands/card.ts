@@ -19,9 +19,8 @@ import {
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { requireProvenLink } from '../src/bot/members.js';
 import { ownPersonId } from '../src/bot/options.js';
-import type { Card, Competitor } from '../src/eventor/model.js';
+import type { Card, Competitor } from '../src/eventor/answers.js';
 import { escapeName, truncateMarkdown } from '../src/render/index.js';
-import { PROVEN_LINK } from '../src/store/store.js';
 
 type ChipType = 'SI' | 'Emit' | 'emiTag';
 const CHIP_TYPES: readonly ChipType[] = ['SI', 'Emit', 'emiTag'];
@@ -151,6 +150,9 @@ export const cardCommand: BotCommand = {
     )
     .toJSON(),
   defer: 'ephemeral',
+  // Any link shows the settings. A change (a number given) needs the person's own password link,
+  // checked per person below: its refusal names the person and how they are linked, which the
+  // router's one message for `linked: 'credentials'` could not.
   requires: { linked: 'any' },
   async execute(ctx) {
     const user = ctx.interaction.user;
@@ -169,9 +171,7 @@ export const cardCommand: BotCommand = {
     ]);
     const who = escapeName(name ?? personId);
     if (number === null) {
-      const proven = ctx.store
-        .linkedPersons(ctx.guild.id!, user.id)
-        .some((p) => p.personId === personId && p.method === PROVEN_LINK);
+      const proven = ctx.services.linking.hasProvenLink(ctx.guild.id!, user.id, personId);
       await ctx.interaction.editReply({
         content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t(proven ? 'card.show.hint' : 'card.show.hintNotProven')}`,
       });
@@ -214,7 +214,10 @@ export const cardCommand: BotCommand = {
   components: [
     onComponent(confirmCardId, {
       defer: 'update',
-      requires: { linked: 'any' },
+      // Saving acts as the person in Eventor, and only a /card prompt made for a password link
+      // carries this button: a member with no such link at all is refused by the router, before
+      // anything is acknowledged or asked. Which person, and whose prompt, is checked below.
+      requires: { linked: 'credentials' },
       async handle(ctx, { userId, personId, type: typeArg, number: numberArg, issued: issuedSeconds }) {
         const clicker = ctx.interaction.user.id;
         // Nothing in the custom id is trusted: who clicked, whose person, which number.
@@ -226,17 +229,18 @@ export const cardCommand: BotCommand = {
         }
         const number = checkChipNumber(ctx, numberArg, typeArg);
         const eventor = await ctx.guild.eventor();
-        // A member now, not as of the client's day-old list: the write acts as the person.
-        if (!(await ctx.services.club.member(eventor, personId, { current: true })))
+        // A member at this moment, not as of a cached list: the write acts as the person.
+        if (!(await ctx.services.club.member(eventor, personId, { fresh: true })))
           throw new UserFacingError('card.error.notInClub');
         const fresh = await findCompetitor(eventor, personId, true);
         const index = fresh.cards.findIndex((c) => c.type === typeArg);
+        // A copy: the client's answer is frozen and shared; the new settings are built beside it.
         const cards = [...fresh.cards];
         const before = index >= 0 ? cards[index] : undefined;
         if (index >= 0) cards[index] = { number, type: typeArg };
         else cards.push({ number, type: typeArg });
         const saved = await eventor.client.saveCompetitor({ ...fresh, cards });
-        ctx.store.audit({
+        ctx.services.audit.record({
           guildId: ctx.guild.id!,
           actorId: clicker,
           personId,

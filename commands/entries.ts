@@ -17,7 +17,7 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { eventChoices } from '../src/bot/lookup.js';
 import { resolveEventId } from '../src/bot/options.js';
 import { renderContext } from '../src/bot/render-context.js';
-import type { Entry, Event } from '../src/eventor/model.js';
+import type { Entry, Event } from '../src/eventor/answers.js';
 import type { Language } from '../src/i18n/index.js';
 import { type MessagePayload, renderClubEntries, renderClubEntriesOverview } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';

@@ -26,7 +26,7 @@ import { eventCard, organisationsById } from '../src/bot/event-card.js';
 import { fold } from '../src/app/fold.js';
 import { renderContext } from '../src/bot/render-context.js';
 import { EventorError } from '../src/eventor/errors.js';
-import type { Event, Organisation } from '../src/eventor/model.js';
+import type { Event, Organisation } from '../src/eventor/answers.js';
 import { classificationIdOf, KNOWN_CLASSIFICATIONS, type KnownClassification } from '../src/eventor/model.js';
 import { type Language, t } from '../src/i18n/index.js';
 import type { Logger } from '../src/log/logger.js';

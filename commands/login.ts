@@ -78,6 +78,9 @@ export const loginCommand: BotCommand = {
     )
     .toJSON(),
   defer: 'ephemeral',
+  // Not `linked: 'credentials'`: a login needs the person's own password link, but issue() checks
+  // that per person, and its refusal names the person and how they are linked (say, a child an
+  // admin linked) with the way to fix it, which the router's one message would replace.
   requires: { linked: 'any' },
   async execute(ctx) {
     const user = ctx.interaction.user;
@@ -106,6 +109,7 @@ export const loginCommand: BotCommand = {
   components: [
     onComponent(loginButtonId, {
       defer: 'ephemeral',
+      // As the command: the per-person refusal of issue() says more than the declared one would.
       requires: { linked: 'any' },
       async handle(ctx) {
         // Whoever posted the button, the clicker gets a link for their own person only.

@@ -95,7 +95,7 @@ async function welcome(
   const userId = sub.userId;
   const language = languageFor(sub.locale);
   const what = t(language, `notify.what.${sub.starts && sub.results ? 'all' : sub.starts ? 'starts' : 'results'}`);
-  const server = ctx.interaction.guild?.name ?? ctx.store.guildSettings(guildId)?.organisationName ?? '';
+  const server = ctx.interaction.guild?.name ?? ctx.services.setup.settings(guildId)?.organisationName ?? '';
   const client = ctx.interaction.client;
   try {
     const channelId = sub.dmChannelId ?? (await openDmChannel(client, userId));
@@ -162,7 +162,7 @@ const answering =
     const guildId = guildOf(ctx);
     const userId = ctx.interaction.user.id;
     const subscriptions = ctx.services.subscriptions;
-    const personIds = ctx.store.linkedPersons(guildId, userId).map((l) => l.personId);
+    const personIds = ctx.services.linking.linkedPersons(guildId, userId).map((l) => l.personId);
     const content = await run(ctx, { subscriptions, guildId, userId, personIds });
     await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });
   };

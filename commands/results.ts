@@ -10,7 +10,7 @@ import { localize } from '../src/bot/define.js';
 import { memberPagesCommand, type PagedQuery, personListsAndName } from '../src/bot/member-pages.js';
 import { eventStart } from '../src/bot/members.js';
 import { renderContext } from '../src/bot/render-context.js';
-import type { ResultList } from '../src/eventor/model.js';
+import type { ResultList } from '../src/eventor/answers.js';
 import { type MessagePayload, renderClubResults, renderPersonResults } from '../src/render/index.js';
 import { renderResultsNotYet } from '../src/render/members.js';
 import { addDays, localToday } from '../src/time/days.js';

@@ -11,7 +11,7 @@ import { memberPagesCommand, type PagedQuery, personListsAndName } from '../src/
 import { eventStart } from '../src/bot/members.js';
 import type { MemberTarget } from '../src/bot/options.js';
 import { renderContext } from '../src/bot/render-context.js';
-import type { StartList } from '../src/eventor/model.js';
+import type { StartList } from '../src/eventor/answers.js';
 import { type MessagePayload, renderClubStartList, renderPersonStarts } from '../src/render/index.js';
 import { renderStartListNotPublished } from '../src/render/members.js';
 import { localToday } from '../src/time/days.js';

@@ -16,7 +16,7 @@ export const unlink: BotCommand = {
   async execute(ctx) {
     const guildId = guildOf(ctx);
     const userId = ctx.interaction.user.id;
-    const linked = ctx.store.linkedPersons(guildId, userId);
+    const linked = ctx.services.linking.linkedPersons(guildId, userId);
     if (linked.length === 0) throw new UserFacingError('error.notLinked');
     const chosen =
       ctx.interaction.options.getString('person')?.trim() ?? (linked.length === 1 ? linked[0]!.personId : null);

@@ -6,7 +6,7 @@ import type { BotCommand } from '../src/bot/command.js';
 import { localizedCommand } from '../src/bot/define.js';
 import { guildOf } from '../src/bot/guards.js';
 import { personNames, when } from '../src/bot/members.js';
-import { PROVEN_LINK } from '../src/store/store.js';
+import { isProvenLink } from '../src/app/linking.js';
 
 export const whoami: BotCommand = {
   definition: localizedCommand('linking.whoami.name', 'linking.whoami.description').toJSON(),
@@ -14,8 +14,8 @@ export const whoami: BotCommand = {
   async execute(ctx) {
     const guildId = guildOf(ctx);
     const userId = ctx.interaction.user.id;
-    const linked = ctx.store.linkedPersons(guildId, userId);
-    const pending = ctx.store.pendingLinkRequests(guildId, userId);
+    const linked = ctx.services.linking.linkedPersons(guildId, userId);
+    const pending = ctx.services.linking.pendingRequests(guildId, userId);
     if (linked.length === 0 && pending.length === 0) {
       await ctx.interaction.editReply({ content: ctx.t('linking.whoami.none') });
       return;
@@ -35,7 +35,7 @@ export const whoami: BotCommand = {
     for (const p of pending)
       lines.push(ctx.t('linking.whoami.pending', { person: names.get(p.personId)!, date: when(p.createdAt) }));
     if (linked.length > 1) lines.push('', ctx.t('linking.whoami.hint'));
-    if (linked.some((l) => l.method !== PROVEN_LINK)) lines.push('', ctx.t('linking.whoami.notProven'));
+    if (linked.some((l) => !isProvenLink(l))) lines.push('', ctx.t('linking.whoami.notProven'));
     await ctx.interaction.editReply({ content: lines.join('\n') });
   },
 };

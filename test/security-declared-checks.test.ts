@@ -119,6 +119,18 @@ describe('declared checks: the router refuses forged component ids before the ha
     expect(world.discord.dms(stranger)).toHaveLength(0);
   });
 
+  it('refuses a chip change (the /card save button) to a member with no password link, before the handler, asking Eventor nothing', async () => {
+    const member = world.discord.createMember(world.guild.id, { username: 'adminkopplad', locale: 'en-GB' });
+    const person = world.eventor.dataset.homeClub.members[1]!.person.id!;
+    // Linked by an admin: enough for /card to show the settings, not to change them.
+    world.bot.store.linkPerson(world.guild.id, member.id, person, 'admin');
+    const before = world.eventor.requests.count();
+    const forgedCard = `card:confirm:${member.id}:${person}:SI:7654321:${Math.floor(Date.now() / 1000)}`;
+    expect(await clickForged(forgedCard, member)).toBe(t('en', 'linking.whoami.notProven'));
+    expect(world.eventor.requests.count()).toBe(before);
+    expect(world.bot.store.auditLog(world.guild.id).filter((e) => e.actorId === member.id)).toEqual([]);
+  });
+
   it('answers an id that does not decode, or that no component has, with the one "no longer valid" message', async () => {
     const before = world.eventor.requests.count();
     for (const stale of [

@@ -15,7 +15,6 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURRENT_MEMBERS_TTL_MS } from '../src/app/club.js';
 import { connectEventor } from '../src/app/privacy.js';
 import { SubscriptionStore } from '../src/feeds/subscriptions.js';
 import { loginButton } from '../src/render/login-button.js';
@@ -97,11 +96,9 @@ describe('only a link made with the Eventor password may act as the person (logi
   let proven: SandboxPerson;
   let upgraded: SandboxPerson;
   let requester: SandboxUser;
-  // Real time (Discord's deadlines need it), movable forward past the minute a current member list is kept.
-  let offset = 0;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld({ now: () => new Date(Date.now() + offset) });
+    world = await startLoopbackWorld();
     adminChannel = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
     world.bot.store.setChannel(world.guild.id, 'admin', adminChannel.id);
     const withChips = world.eventor.dataset.homeClub.members.filter(
@@ -152,8 +149,11 @@ describe('only a link made with the Eventor password may act as the person (logi
       label: 'Save',
       custom_id: forged,
     });
-    const [refused] = await d.click(post, forged, user).waitForFollowUps(1, WAIT);
-    expect(renderMessageText(refused!)).toContain('Link with `/link eventor`');
+    // The button declares `linked: 'credentials'`: with no password link at all, the router refuses
+    // the click itself, privately, before the handler (which would name the person) runs.
+    const refused = await d.click(post, forged, user).reply(WAIT);
+    expect(refused.ephemeral).toBe(true);
+    expect(renderMessageText(refused)).toContain('link with `/link eventor`');
 
     expect(d.loginCalls()).toBe(calls);
     expect(d.puts()).toBe(writes);
@@ -315,8 +315,6 @@ describe('only a link made with the Eventor password may act as the person (logi
     const members = world.eventor.dataset.homeClub.members;
     const index = members.indexOf(upgraded);
     members.splice(index, 1);
-    // The club's current member list is kept a minute (ClubMembers.current), not fetched per link.
-    offset += CURRENT_MEMBERS_TTL_MS + 1_000;
     try {
       const calls = d.loginCalls();
       const writes = d.puts();
@@ -335,6 +333,48 @@ describe('only a link made with the Eventor password may act as the person (logi
       expect(d.dmCount(member)).toBe(dms);
     } finally {
       members.splice(index, 0, upgraded);
+    }
+  });
+
+  it('someone removed from the club in Eventor is refused a login link and a chip change at once, not a minute later', async () => {
+    const leaver = world.discord.createMember(world.guild.id, {
+      username: 'uttradd',
+      globalName: 'Utträdd',
+      locale: 'en-GB',
+    });
+    const person = world.eventor.dataset.homeClub.members
+      .filter((m) => m.hasSettings && ![victim, approved, proven, upgraded].includes(m))
+      .at(-1)!;
+    await d.withCredentials(leaver, person);
+    expect(d.links(leaver)).toEqual([expect.objectContaining({ personId: person.person.id, method: 'credentials' })]);
+    // A member a moment ago: a login link comes, and a /card prompt is made.
+    let dms = d.dmCount(leaver);
+    await d.privateText(d.run('login', leaver, 'en-GB'));
+    await world.discord.waitForDm(leaver, () => d.dmCount(leaver) > dms, WAIT);
+    const prompt = await d.run('card', leaver, 'en-GB', undefined, { number: '7654321', type: 'SI' }).reply(WAIT);
+    const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
+    // Then the club removes them in Eventor; the bot's clock stays within the same minute.
+    const members = world.eventor.dataset.homeClub.members;
+    const index = members.indexOf(person);
+    members.splice(index, 1);
+    try {
+      const calls = d.loginCalls();
+      const writes = d.puts();
+      dms = d.dmCount(leaver);
+      expect(await d.privateText(d.run('login', leaver, 'en-GB'))).toContain(
+        "not a member of this server's club in Eventor now",
+      );
+      expect(await d.privateText(d.click(loginPost, 'login:button', leaver))).toContain(
+        "not a member of this server's club in Eventor now",
+      );
+      expect(renderMessageText(await d.click(prompt.id, save, leaver).reply(WAIT))).toContain(
+        'their settings cannot be changed here',
+      );
+      expect(d.loginCalls()).toBe(calls);
+      expect(d.puts()).toBe(writes);
+      expect(d.dmCount(leaver)).toBe(dms);
+    } finally {
+      members.splice(index, 0, person);
     }
   });
 

@@ -2,10 +2,9 @@
  * The club: its area (the club and, when it has one, its district — the events "around the club"
  * that /events lists and the deadline reminders watch; one rule for both) and its members.
  */
-import { LRUCache } from 'lru-cache';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError } from '../eventor/errors.js';
-import type { Organisation, Person } from '../eventor/model.js';
+import type { Organisation, Person } from '../eventor/answers.js';
 import type { Logger } from '../log/logger.js';
 import { escapeName, personNameText, plainText } from '../render/index.js';
 import { UserFacingError } from './errors.js';
@@ -54,55 +53,36 @@ export async function clubArea(
 
 /**
  * The members of the server's club (the organisation of its API key). `fresh` asks Eventor even
- * when the client holds the list (kept a day); `ClubMembers.current` is what acting as a person uses.
+ * when the client holds the list (kept a day); the transport still shares one request among
+ * concurrent identical fresh reads (http.ts), so a burst of checks is one fetch.
  */
-export async function clubPersons(eventor: GuildEventor, options: { fresh?: boolean } = {}): Promise<Person[]> {
+export async function clubPersons(
+  eventor: GuildEventor,
+  options: { fresh?: boolean } = {},
+): Promise<readonly Person[]> {
   return eventor.client.call('persons', { organisationId: eventor.organisationId }, options);
 }
 
 /**
- * How long a member list fetched for acting as a person (a login link, a chip change) is good for.
- * Who left the club must lose that within minutes, not a day; but a parent sending links for three
- * children, or a burst of /login, need not fetch the whole list each time.
- */
-export const CURRENT_MEMBERS_TTL_MS = 60_000;
-/** Member lists kept for that: one per Eventor client (so per key), the busiest clubs' at most. */
-const CURRENT_MEMBERS_MAX = 200;
-
-/**
- * The club's members: from the client's day-long cache for names and lookups, and "as Eventor has
- * them now" (a list at most `CURRENT_MEMBERS_TTL_MS` old, one fetch shared by concurrent callers)
- * before the bot acts as a person. Kept per Eventor client, so a key never sees a list fetched
- * with another key.
+ * The club's members: from the client's day-long cache for names and lookups, and as Eventor has
+ * them at this moment (`fresh`) before the bot hands out access to a person's Eventor account (a
+ * login link, a chip change). A list kept even a minute would let someone removed from the club
+ * in Eventor still log in as the person within it. The client keeps answers per key, so a key
+ * never sees a list fetched with another key.
  */
 export class ClubMembers {
-  readonly #current: LRUCache<EventorClient, Person[], GuildEventor>;
-
-  constructor(options: { now: () => Date; ttlMs?: number }) {
-    this.#current = new LRUCache<EventorClient, Person[], GuildEventor>({
-      max: CURRENT_MEMBERS_MAX,
-      ttl: options.ttlMs ?? CURRENT_MEMBERS_TTL_MS,
-      // The injected clock, read on every check (lru-cache otherwise reuses a reading for a moment),
-      // so tests that move it see the list age.
-      perf: { now: () => options.now().getTime() },
-      ttlResolution: 0,
-      fetchMethod: (_client, _stale, { context }) => clubPersons(context, { fresh: true }),
-    });
-  }
-
   /** The member list (the client's cache, kept a day). */
-  list(eventor: GuildEventor): Promise<Person[]> {
+  list(eventor: GuildEventor): Promise<readonly Person[]> {
     return clubPersons(eventor);
   }
 
-  /** The member list at most `CURRENT_MEMBERS_TTL_MS` old. */
-  async current(eventor: GuildEventor): Promise<Person[]> {
-    return (await this.#current.fetch(eventor.client, { context: eventor })) ?? [];
-  }
-
-  /** The person among the club's members, or null; `current` as in `current()`. */
-  async member(eventor: GuildEventor, personId: string, options: { current?: boolean } = {}): Promise<Person | null> {
-    const persons = options.current ? await this.current(eventor) : await this.list(eventor);
+  /**
+   * The person among the club's members, or null. `fresh` fetches the list from Eventor now
+   * (concurrent identical fetches share one request): for every decision that gives access to
+   * the person's Eventor account.
+   */
+  async member(eventor: GuildEventor, personId: string, options: { fresh?: boolean } = {}): Promise<Person | null> {
+    const persons = await clubPersons(eventor, { fresh: options.fresh === true });
     return persons.find((p) => p.id === personId) ?? null;
   }
 

@@ -5,10 +5,10 @@
  * store's throttle table, so they hold across servers, accounts, /forget-me and restarts.
  */
 import { EventorError } from '../eventor/errors.js';
-import type { Person } from '../eventor/model.js';
+import type { Person } from '../eventor/answers.js';
 import { type KeyWithVariables, type Language, type PlainKey, t } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import { type LinkMethod, type LinkRequest, PROVEN_LINK, type Store } from '../store/store.js';
+import { type LinkedPerson, type LinkMethod, type LinkRequest, PROVEN_LINK, type Store } from '../store/store.js';
 import { type ClubMembers, personNames } from './club.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
@@ -36,6 +36,14 @@ export const MAX_PENDING_REQUESTS = 5;
 /** What an HTTP header can carry (the client sends the credentials as headers); anything else cannot be a valid login. */
 const HEADER_SAFE = /^[\u0020-\u007e\u00a0-\u00ff\t]+$/;
 
+/** Every way a link can have been made, in the order they are listed. */
+export const LINK_METHODS: readonly LinkMethod[] = ['credentials', 'approval', 'admin'];
+
+/** Whether a link was made with the person's Eventor password (what acting as the person needs). */
+export function isProvenLink(link: Pick<LinkedPerson, 'method'>): boolean {
+  return link.method === PROVEN_LINK;
+}
+
 export interface LinkingDeps {
   store: Store;
   club: ClubMembers;
@@ -48,6 +56,26 @@ export class Linking {
 
   constructor(deps: LinkingDeps) {
     this.#deps = deps;
+  }
+
+  /** The member's linked persons in a server, the default first. */
+  linkedPersons(guildId: string, userId: string): readonly LinkedPerson[] {
+    return this.#deps.store.linkedPersons(guildId, userId);
+  }
+
+  /** Whether the member linked this person with the person's Eventor password. */
+  hasProvenLink(guildId: string, userId: string, personId: string): boolean {
+    return this.linkedPersons(guildId, userId).some((l) => l.personId === personId && isProvenLink(l));
+  }
+
+  /** The member's link requests still waiting for an admin. */
+  pendingRequests(guildId: string, userId: string): readonly LinkRequest[] {
+    return this.#deps.store.pendingLinkRequests(guildId, userId);
+  }
+
+  /** Every link in a server (`/admin links`). */
+  guildLinks(guildId: string): ReadonlyArray<LinkedPerson & { userId: string }> {
+    return this.#deps.store.guildLinks(guildId);
   }
 
   /** Refuses when the server's admins turned linking by Eventor password off (`/setup linking`). */
@@ -215,7 +243,7 @@ export class Linking {
   ): Promise<void> {
     const link = this.#deps.store.linkedPersons(asker.guildId, asker.userId).find((l) => l.personId === personId);
     if (!link) throw new UserFacingError(refusals.notLinked);
-    if (link.method === PROVEN_LINK) return;
+    if (isProvenLink(link)) return;
     const names = await personNames(this.#deps.club, eventor, [personId], this.#deps.log);
     throw new UserFacingError(refusals.notProven, {
       person: names.get(personId)!,

@@ -7,7 +7,7 @@
  * moment it arrives, and it never enters an error, the audit log or a channel reply.
  */
 
-import type { Person } from '../eventor/model.js';
+import type { Person } from '../eventor/answers.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import { type LinkedPerson, PROVEN_LINK, type Store } from '../store/store.js';
@@ -102,10 +102,10 @@ export class LoginLinks {
     let message: Message;
     try {
       const access = await eventor();
-      // The club's member list as Eventor has it now (give or take a minute), not the client's
-      // day-old copy: whoever left the club (or a server now on another club's key) gets no login,
-      // and Eventor is not even asked for one.
-      const person = await this.#deps.club.member(access, personId, { current: true });
+      // The club's member list as Eventor has it at this moment, not the client's day-old copy nor
+      // one a minute old: whoever was removed from the club (or a server now on another club's key)
+      // gets no login, and Eventor is not even asked for one.
+      const person = await this.#deps.club.member(access, personId, { fresh: true });
       if (!person) throw new UserFacingError('login.error.notInClub');
       message = compose(person, this.#deps.now().getTime() + LINK_LIFETIME_MS);
       url = await access.client.externalLoginUrl({ personId, organisationId: access.organisationId });

@@ -7,6 +7,7 @@
 import { SubscriptionStore } from '../feeds/subscriptions.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
+import { AuditLog } from './audit.js';
 import { ClubMembers } from './club.js';
 import type { EventorAccess } from './eventor-access.js';
 import { FeedsAdmin } from './feeds-admin.js';
@@ -18,9 +19,11 @@ import { Setup } from './setup.js';
 export interface Services {
   /** Which Eventor and key each server uses. */
   eventor: EventorAccess;
-  /** The club's members: the client's day-long list, and a current one before acting as a person. */
+  /** The club's members: the client's day-long list, and a fresh one before acting as a person. */
   club: ClubMembers;
   linking: Linking;
+  /** Who did what for which person, per server (`/admin audit`). */
+  audit: AuditLog;
   loginLinks: LoginLinks;
   setup: Setup;
   privacy: Privacy;
@@ -38,12 +41,13 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps): Services {
   const { store, eventorAccess, clock: now, log } = deps;
-  const club = new ClubMembers({ now });
+  const club = new ClubMembers();
   const linking = new Linking({ store, club, log, now });
   return {
     eventor: eventorAccess,
     club,
     linking,
+    audit: new AuditLog({ store }),
     loginLinks: new LoginLinks({ store, club, linking, log, now }),
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { EventorClient } from '../eventor/client.js';
 import { EventorError } from '../eventor/errors.js';
 import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
-import type { PlainKey } from '../i18n/index.js';
+import type { Language, PlainKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
+import type { GuildSettings, Store } from '../store/store.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
 import { connectEventor, type MembersForgotten } from './privacy.js';
@@ -202,6 +202,21 @@ export class Setup {
       log.info('the previous eventor connection could not be told; treating the new one as a move', { error });
       return null;
     }
+  }
+
+  /** The server's settings from /setup, or null when it has none. */
+  settings(guildId: string): GuildSettings | null {
+    return this.#deps.store.guildSettings(guildId);
+  }
+
+  /** The language of the server's automatic posts and server-wide texts (`/setup language`). */
+  setLanguage(guildId: string, language: Language): void {
+    this.#deps.store.updateGuildSettings(guildId, { locale: language });
+  }
+
+  /** The server's time zone (`/setup timezone`): a canonical IANA name, checked by the caller. */
+  setTimeZone(guildId: string, zone: string): void {
+    this.#deps.store.updateGuildSettings(guildId, { timeZone: zone });
   }
 
   /** Which ways of linking members the server allows (`/setup linking`); unset ones stay as they are. */

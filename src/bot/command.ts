@@ -16,7 +16,6 @@ import type { GuildEventor } from '../app/eventor-access.js';
 import type { Services } from '../app/services.js';
 import type { Language, MessageKey, VarsArgument } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
 import type { CustomIdCodec } from './custom-ids.js';
 
 // Commands import these from here with the rest of their context; they live in src/app, below the
@@ -39,7 +38,6 @@ export interface BaseContext {
   language: Language;
   t<K extends MessageKey>(key: K, ...vars: VarsArgument<K>): string;
   guild: GuildContext;
-  store: Store;
   log: Logger;
   now(): Date;
   /** Origins besides the presets that /setup may connect to (the operator's EVENTOR_CUSTOM_URLS). */

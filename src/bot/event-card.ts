@@ -1,7 +1,7 @@
 /** The event card (which /event and the picker under /events show), with the club's entries in it. */
 import type { GuildEventor } from '../app/eventor-access.js';
 import { EventorError } from '../eventor/errors.js';
-import type { CompetitorCount, Organisation } from '../eventor/model.js';
+import type { CompetitorCount, Organisation } from '../eventor/answers.js';
 import type { Language } from '../i18n/index.js';
 import { type MessagePayload, renderEventCard } from '../render/index.js';
 import type { BaseContext } from './command.js';

@@ -7,7 +7,7 @@ import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { fold } from '../app/fold.js';
 import type { EventorClient } from '../eventor/client.js';
-import type { Activity, Event, Person } from '../eventor/model.js';
+import type { Activity, Event, Person } from '../eventor/answers.js';
 import { plainText } from '../render/index.js';
 import { queryDay } from '../time/days.js';
 import { instantToLocal } from '../time/zones.js';

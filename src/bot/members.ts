@@ -4,7 +4,7 @@
  */
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { personNames as namesOf, personLabel, plainPersonLabel } from '../app/club.js';
-import type { Person, PersonName } from '../eventor/model.js';
+import type { Person, PersonName } from '../eventor/answers.js';
 import type { KeyWithVariables, PlainKey } from '../i18n/index.js';
 import { discordTimestamp, personNameText, plainText } from '../render/index.js';
 import type { AutocompleteContext, BaseContext } from './command.js';
@@ -32,7 +32,7 @@ export async function ownLinkChoices(
   query: string,
 ): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   if (!ctx.guild.id) return [];
-  const linked = ctx.store.linkedPersons(ctx.guild.id, ctx.interaction.user.id);
+  const linked = ctx.services.linking.linkedPersons(ctx.guild.id, ctx.interaction.user.id);
   const names = await personNames(
     ctx,
     linked.map((l) => l.personId),

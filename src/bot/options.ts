@@ -20,7 +20,7 @@ export function personalVisibility(interaction: ChatInputCommandInteraction): De
 
 /** The member's default linked Eventor person. */
 export function ownPersonId(ctx: BaseContext, userId: string): string {
-  const linked = ctx.guild.id ? ctx.store.linkedPersons(ctx.guild.id, userId) : [];
+  const linked = ctx.guild.id ? ctx.services.linking.linkedPersons(ctx.guild.id, userId) : [];
   const person = linked[0];
   if (!person) throw new UserFacingError('error.notLinked');
   return person.personId;

@@ -162,7 +162,6 @@ export class InteractionRouter {
       language,
       t: <K extends MessageKey>(key: K, ...vars: VarsArgument<K>) => t(language, key, ...vars),
       guild,
-      store: this.#options.store,
       log,
       now: this.#options.now ?? (() => new Date()),
       customEventorOrigins: this.#options.customEventorOrigins ?? [],

@@ -7,7 +7,7 @@
 import { millisecondsInDay } from 'date-fns/constants';
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
-import type { Event, ResultList } from '../eventor/model.js';
+import type { Event, ResultList } from '../eventor/answers.js';
 import { formatElapsed } from '../eventor/time.js';
 import { formatBehind, formatPlace, formatStatus, personNameText } from '../render/index.js';
 import type { SandboxDataset } from '../sandbox/eventor/dataset.js';

@@ -4,7 +4,7 @@
  * (http.ts) does headers, retries, the per-key limit, coalescing and the cache, which clients of
  * one instance may share (`shared`): public answers then serve every key (operations.ts, SHARING).
  */
-import { HttpTransport, type TransportOptions } from './http.js';
+import { type DeepReadonly, HttpTransport, type TransportOptions } from './http.js';
 import type { EventorInstance } from './instances.js';
 import type { Competitor } from './model.js';
 import {
@@ -34,7 +34,12 @@ export interface CallMeta {
 }
 
 type Params<N extends OperationName> = OperationParams<N>;
-type Result<N extends OperationName> = OperationResult<N>;
+/**
+ * What the client answers: deep-frozen and shared by every caller (the response cache hands out one
+ * value, http.ts), so typed read-only: writing into an answer fails `tsc`, not another caller.
+ * A caller that needs a changed value copies it.
+ */
+export type Result<N extends OperationName> = DeepReadonly<OperationResult<N>>;
 
 export class EventorClient {
   readonly instance: EventorInstance;
@@ -77,10 +82,8 @@ export class EventorClient {
       parse: (xml) => parseResponse(name, xml, context),
     });
     if (def.invalidates.length > 0) this.transport.invalidate(def.invalidates);
-    // The value is deep-frozen (shared by every caller: http.ts); the domain types say so once
-    // their callers take read-only values (issue 11 §5), until then this cast states it.
     return {
-      data: result.value as Result<N>,
+      data: result.value,
       meta: { fromCache: result.fromCache, coalesced: result.coalesced, stale: result.stale },
     };
   }
@@ -130,8 +133,9 @@ export class EventorClient {
   }
 
   /** PUT /competitor. Never cached; drops cached competitor answers afterwards. */
-  saveCompetitor(competitor: Competitor): Promise<Result<'save-competitor'>> {
-    return this.call('save-competitor', { competitor });
+  saveCompetitor(competitor: DeepReadonly<Competitor>): Promise<Result<'save-competitor'>> {
+    // The request only reads it (the schema's parse makes its own copy): a read-only value is fine.
+    return this.call('save-competitor', { competitor: competitor as Competitor });
   }
 
   /** A single-use link valid for 5 minutes: show it only to the person it is for, never log it. */

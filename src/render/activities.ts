@@ -2,7 +2,7 @@
  * Club activities (training, meetings, trips): the list and one activity's card.
  */
 import { type APIEmbedField, ButtonStyle, ComponentType } from 'discord.js';
-import type { Activity } from '../eventor/model.js';
+import type { Activity } from '../eventor/answers.js';
 import { t } from '../i18n/index.js';
 import { DISCORD_LIMITS, fitPayload } from './fit.js';
 import { discordTimestamp, escapeEventorText, escapeName, isPast, linkText, safeUrl, truncate } from './format.js';

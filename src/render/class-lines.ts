@@ -4,7 +4,7 @@
  * the rows of each race chosen and ordered, and their lines made, by start- or result-specific
  * formatters (`ClassLineFormat`).
  */
-import type { EventRef, PersonRef } from '../eventor/model.js';
+import type { EventRef, PersonRef } from '../eventor/answers.js';
 import type { Language } from '../i18n/index.js';
 import { personNameText } from './format.js';
 import type { Section } from './pages.js';

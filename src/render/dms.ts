@@ -6,7 +6,7 @@
  * Within Discord's limits whatever the data (`fitPayload`).
  */
 import type { APIEmbed, APIEmbedField } from 'discord.js';
-import type { EventRef, RaceResult, RaceStart, ResultList, ResultStatus, StartList } from '../eventor/model.js';
+import type { EventRef, RaceResult, RaceStart, ResultList, ResultStatus, StartList } from '../eventor/answers.js';
 import { type Language, t } from '../i18n/index.js';
 import { fitPayload } from './fit.js';
 import {

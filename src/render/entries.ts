@@ -1,7 +1,7 @@
 /**
  * Who from the club has entered: one event by class, and the count per upcoming event.
  */
-import type { Entry, Event, EventClass } from '../eventor/model.js';
+import type { Entry, Event, EventClass } from '../eventor/answers.js';
 import { t } from '../i18n/index.js';
 import { nextDeadlineText } from './events.js';
 import { discordTimestamp, escapeName, eventUrl, isPast, linkText, personNameText, truncate } from './format.js';

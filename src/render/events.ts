@@ -2,7 +2,7 @@
  * Events: the paged list of upcoming events with a picker, and one event's card.
  */
 import { type APIButtonComponent, type APIEmbedField, ButtonStyle, ComponentType } from 'discord.js';
-import type { EntryFee, Event, EventClass, EventDocument } from '../eventor/model.js';
+import type { EntryFee, Event, EventClass, EventDocument } from '../eventor/answers.js';
 import { type Language, type PlainKey, t } from '../i18n/index.js';
 import { instantToLocal } from '../time/zones.js';
 import { DISCORD_LIMITS, fitPayload } from './fit.js';
@@ -183,9 +183,9 @@ export function renderEventList(
 }
 
 export interface EventCardExtras {
-  classes?: EventClass[];
-  fees?: EntryFee[];
-  documents?: EventDocument[];
+  classes?: readonly EventClass[];
+  fees?: readonly EntryFee[];
+  documents?: readonly EventDocument[];
   /** How many from the club have entered; null when unknown. */
   clubEntries?: number | null;
 }

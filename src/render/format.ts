@@ -2,7 +2,13 @@
  * Small shared pieces: escaping, truncation, timestamps, statuses, places, names.
  */
 import { escapeMarkdown, type TimestampStylesString, time } from 'discord.js';
-import type { EventClassification, EventStatus, OrganisationRef, PersonName, ResultStatus } from '../eventor/model.js';
+import type {
+  EventClassification,
+  EventStatus,
+  OrganisationRef,
+  PersonName,
+  ResultStatus,
+} from '../eventor/answers.js';
 import { formatElapsed } from '../eventor/time.js';
 import { type Language, type PlainKey, t } from '../i18n/index.js';
 import { instantToLocal } from '../time/zones.js';

@@ -2,7 +2,7 @@
  * Pieces the member commands (/starts, /results) need beyond the shared renderers: the notices
  * for a start list or result list that does not exist yet.
  */
-import type { ResultList, StartList } from '../eventor/model.js';
+import type { ResultList, StartList } from '../eventor/answers.js';
 import { t } from '../i18n/index.js';
 import { fitPayload } from './fit.js';
 import { eventUrl, truncate } from './format.js';

@@ -3,7 +3,7 @@
  * gets what tells them apart, their birth year, else their club (issue 10 §4). Every list of
  * people (entries, start lists, results) shows its names through here.
  */
-import type { OrganisationRef, PersonRef } from '../eventor/model.js';
+import type { OrganisationRef, PersonRef } from '../eventor/answers.js';
 import { organisationName, personNameText } from './format.js';
 import type { RenderContext } from './types.js';
 

@@ -1,7 +1,7 @@
 /**
  * Races of multi-race events: native lists name a race by Eventor race id, IOF lists by number.
  */
-import type { EventRef } from '../eventor/model.js';
+import type { EventRef } from '../eventor/answers.js';
 import { type Language, t } from '../i18n/index.js';
 import { escapeName } from './format.js';
 

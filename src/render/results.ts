@@ -10,7 +10,7 @@ import type {
   ResultList,
   ResultStatus,
   TeamResult,
-} from '../eventor/model.js';
+} from '../eventor/answers.js';
 import { t } from '../i18n/index.js';
 import { classSections, memberMatchers } from './class-lines.js';
 import {

@@ -3,7 +3,7 @@
  * is the difference from the previous control with a time; Missing controls show `-`, Additional
  * punches are skipped, and the finish leg is the total minus the last split.
  */
-import type { RaceResult } from '../eventor/model.js';
+import type { RaceResult } from '../eventor/answers.js';
 import { formatElapsed } from '../eventor/time.js';
 import { type Language, t } from '../i18n/index.js';
 import { codeSafe } from './format.js';

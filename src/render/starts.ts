@@ -1,7 +1,7 @@
 /**
  * Start lists: one member's starts in upcoming events, and the club's starters in one event.
  */
-import type { ClassStart, PersonStart, RaceStart, StartList, TeamStart } from '../eventor/model.js';
+import type { ClassStart, PersonStart, RaceStart, StartList, TeamStart } from '../eventor/answers.js';
 import { t } from '../i18n/index.js';
 import { classSections, memberMatchers } from './class-lines.js';
 import {

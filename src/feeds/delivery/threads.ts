@@ -15,7 +15,7 @@
  * the results feed: the post stays, the refusal is logged, and `/feeds show` counts the threads
  * still waiting. They are opened on a later run once the permission is back.
  */
-import type { EventRace, ResultList } from '../../eventor/model.js';
+import type { EventRace, ResultList } from '../../eventor/answers.js';
 import { type Language, t } from '../../i18n/index.js';
 import { createLogger, type Logger } from '../../log/logger.js';
 import { type MessagePayload, plainText, type RenderContext, renderClubResults, truncate } from '../../render/index.js';

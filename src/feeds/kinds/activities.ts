@@ -5,7 +5,7 @@
  * registration closes, one reminder more.
  */
 import type { EventorClient } from '../../eventor/client.js';
-import type { Activity } from '../../eventor/model.js';
+import type { Activity } from '../../eventor/answers.js';
 import { t } from '../../i18n/index.js';
 import {
   discordTimestamp,
@@ -96,7 +96,7 @@ export function fetchClubActivities(
   organisationId: string,
   now: Date,
   windowDays = ACTIVITIES_WINDOW_DAYS,
-): Promise<Activity[]> {
+): Promise<readonly Activity[]> {
   return client.activities({
     organisationId,
     from: queryDay(now.getTime()),
@@ -104,7 +104,7 @@ export function fetchClubActivities(
   });
 }
 
-function fetchForRun(options: FeedRunOptions): Promise<Activity[]> {
+function fetchForRun(options: FeedRunOptions): Promise<readonly Activity[]> {
   return fetchClubActivities(options.client, options.organisationId, options.now);
 }
 

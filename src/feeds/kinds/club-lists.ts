@@ -4,7 +4,7 @@
  */
 import type { EventorClient } from '../../eventor/client.js';
 import { InvalidResponse, NotFound } from '../../eventor/errors.js';
-import type { Event } from '../../eventor/model.js';
+import type { Event } from '../../eventor/answers.js';
 import type { Logger } from '../../log/logger.js';
 import { queryDay } from '../../time/days.js';
 

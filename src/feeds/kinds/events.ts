@@ -12,7 +12,7 @@
 
 import { clubArea } from '../../app/club.js';
 import type { EventorClient } from '../../eventor/client.js';
-import type { Event } from '../../eventor/model.js';
+import type { Event } from '../../eventor/answers.js';
 import { t } from '../../i18n/index.js';
 import { escapeName, type MessagePayload, type RenderContext, renderEventCard } from '../../render/index.js';
 import { hourly } from '../cadence.js';

@@ -14,7 +14,7 @@
  * there. It follows the results feed's quiet hours (nobody wants a DM at 3 a.m. either) and cadence.
  */
 import { type APIChannel, type Client, DiscordAPIError, Routes } from 'discord.js';
-import type { ResultList, StartList } from '../../eventor/model.js';
+import type { ResultList, StartList } from '../../eventor/answers.js';
 import { languageFor } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
 import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../render/dms.js';

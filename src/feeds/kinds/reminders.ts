@@ -11,7 +11,7 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { clubArea } from '../../app/club.js';
 import type { EventorClient } from '../../eventor/client.js';
-import type { Event } from '../../eventor/model.js';
+import type { Event } from '../../eventor/answers.js';
 import { t } from '../../i18n/index.js';
 import {
   discordTimestamp,

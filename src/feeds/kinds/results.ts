@@ -5,7 +5,7 @@
  * `/feeds threads on`, a thread under each post with the complete results (src/feeds/threads.ts).
  */
 import type { EventorClient } from '../../eventor/client.js';
-import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../../eventor/model.js';
+import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../../eventor/answers.js';
 import type { Logger } from '../../log/logger.js';
 import { type MessagePayload, type RenderContext, renderClubResults, truncate } from '../../render/index.js';
 import { raceDayCadence } from '../cadence.js';

@@ -3,7 +3,7 @@
  * times (`renderClubStartList`, first page). One item per event; a changed start list edits the post.
  */
 import type { EventorClient } from '../../eventor/client.js';
-import type { Event, StartList } from '../../eventor/model.js';
+import type { Event, StartList } from '../../eventor/answers.js';
 import { t } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
 import { escapeName, type MessagePayload, type RenderContext, renderClubStartList } from '../../render/index.js';
