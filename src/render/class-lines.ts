@@ -93,6 +93,17 @@ interface RelayMember {
   legOrder: number | null;
 }
 
+/** A runner of a start or result list (their races aside). */
+interface ListPerson {
+  person: PersonRef | null;
+}
+
+/** A relay team of a start or result list (its own times aside). */
+interface RelayTeam<Member> {
+  name: string | null;
+  members: readonly Member[];
+}
+
 /** A class of a start or result list, as the member walker reads it. */
 interface ListClass<Person, Team> {
   class: ClassRef;
@@ -105,13 +116,7 @@ interface ListClass<Person, Team> {
  * persons, races and legs, in which order, the class, race, team and leg on each line) is
  * `memberPages`'s.
  */
-export interface MemberLineFormat<
-  Class extends ListClass<Person, Team>,
-  Person extends { person: PersonRef | null },
-  Team extends { name: string | null; members: readonly Member[] },
-  Member extends RelayMember,
-  Race extends RaceKeyed,
-> {
+export interface MemberLineFormat<Class, Person, Team, Member, Race> {
   racesOf(person: Person): readonly Race[];
   /** A relay member's start or result in the team's race. */
   legOf(member: Member): Race;
@@ -148,8 +153,8 @@ function joinParts(parts: readonly string[]): string {
  */
 export function memberPages<
   Class extends ListClass<Person, Team>,
-  Person extends { person: PersonRef | null },
-  Team extends { name: string | null; members: readonly Member[] },
+  Person extends ListPerson,
+  Team extends RelayTeam<Member>,
   Member extends RelayMember,
   Race extends RaceKeyed,
 >(
