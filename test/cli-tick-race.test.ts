@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
-import { FeedSettingsStore } from '../src/feeds/settings.js';
 import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
-import { Store } from '../src/store/store.js';
 import { runProgram } from './support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from './support/operator-env.js';
+import { resultsLedgerRow, serverWithResultsFeed, withDatabase } from './support/results-feed.js';
 import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const TRIALS = 3;
@@ -38,16 +35,8 @@ describe('eventor-bot tick: several processes at once on one database post each 
 
   it(`${PROCESSES} ticks started together, ${TRIALS} times, for the same new results and then for the same deleted and corrected post: one post each time`, async () => {
     for (let trial = 0; trial < TRIALS; trial++) {
-      const guild = discord.createGuild({ name: `Race ${trial}` });
+      const { guild, channel } = serverWithResultsFeed(discord, env.DATABASE_PATH!, secret, `Race ${trial}`);
       env.EVENTOR_DEFAULT_GUILDS = guild.id;
-      const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
-      const store = Store.open(env.DATABASE_PATH!, secret);
-      try {
-        store.setChannel(guild.id, 'results', channel);
-        new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
-      } finally {
-        store.close();
-      }
       const event = recentClubResultsEvent(eventor, Date.now());
       expect((await tick(env, 30_000)).code).toBe(0);
       expect(discord.messages(channel)).toHaveLength(0);
@@ -63,17 +52,13 @@ describe('eventor-bot tick: several processes at once on one database post each 
       expect(messages, `trial ${trial}`).toHaveLength(1);
       expect(messages[0]!.embeds[0]!.title).toContain(event.name);
 
-      const after = Store.open(env.DATABASE_PATH!, secret);
-      try {
-        const itemKey = `${RESULTS_FEED}:${event.id}`;
-        expect(new Ledger(after).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({
+      withDatabase(env.DATABASE_PATH!, secret, (after) => {
+        expect(resultsLedgerRow(after, guild.id, event.id)).toMatchObject({
           state: 'posted',
           messageId: messages[0]!.id,
         });
         expect(after.db.prepare('SELECT COUNT(*) AS n FROM post_claims').get()).toEqual({ n: 0 });
-      } finally {
-        after.close();
-      }
+      });
 
       // The race that only the claim decides: the post is deleted and the results corrected, so each
       // process would find the edit refused (Unknown Message) and post anew with a nonce of its own,
@@ -99,17 +84,13 @@ describe('eventor-bot tick: several processes at once on one database post each 
       const reposted = discord.messages(channel);
       expect(reposted, `trial ${trial}: one post anew`).toHaveLength(1);
       expect(reposted[0]!.id).not.toBe(messages[0]!.id);
-      const again = Store.open(env.DATABASE_PATH!, secret);
-      try {
-        const itemKey = `${RESULTS_FEED}:${event.id}`;
-        expect(new Ledger(again).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({
+      withDatabase(env.DATABASE_PATH!, secret, (again) => {
+        expect(resultsLedgerRow(again, guild.id, event.id)).toMatchObject({
           state: 'posted',
           messageId: reposted[0]!.id,
         });
         expect(again.db.prepare('SELECT COUNT(*) AS n FROM post_claims').get()).toEqual({ n: 0 });
-      } finally {
-        again.close();
-      }
+      });
     }
   }, 600_000);
 });

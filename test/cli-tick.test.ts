@@ -2,13 +2,10 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Io, main } from '../src/cli/main.js';
-import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { RESULTS_FEED } from '../src/feeds/kinds/results.js';
-import { FeedSettingsStore } from '../src/feeds/settings.js';
 import type { SandboxDiscord } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
-import { Store } from '../src/store/store.js';
 import { type OperatorSetup, startOperatorSetup } from './support/operator-env.js';
+import { resultsLedgerRow, serverWithResultsFeed, withDatabase } from './support/results-feed.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
 
 function capture(env: NodeJS.ProcessEnv): Io & { stderr: () => string } {
@@ -75,16 +72,8 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
   });
 
   it('seeds on the first tick, posts new results on the next, and never twice', async () => {
-    const guild = discord.createGuild({ name: 'Tick club' });
+    const { guild, channel } = serverWithResultsFeed(discord, env.DATABASE_PATH!, SECRET, 'Tick club');
     env.EVENTOR_DEFAULT_GUILDS = guild.id;
-    const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
-    const store = Store.open(env.DATABASE_PATH!, SECRET);
-    try {
-      store.setChannel(guild.id, 'results', channel);
-      new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
-    } finally {
-      store.close();
-    }
     const event = recentClubResultsEvent(eventor, Date.now());
 
     const first = capture(env);
@@ -112,16 +101,8 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
   });
 
   it('a process SIGKILLed between Discord creating its post and recording it: the restarted one finds the post by its marker, nothing twice, nothing lost', async () => {
-    const guild = discord.createGuild({ name: 'Killed mid-post' });
+    const { guild, channel } = serverWithResultsFeed(discord, env.DATABASE_PATH!, SECRET, 'Killed mid-post');
     env.EVENTOR_DEFAULT_GUILDS = guild.id;
-    const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
-    const setup = Store.open(env.DATABASE_PATH!, SECRET);
-    try {
-      setup.setChannel(guild.id, 'results', channel);
-      new FeedSettingsStore(setup).update(guild.id, 'results', { enabled: true });
-    } finally {
-      setup.close();
-    }
     const event = recentClubResultsEvent(eventor, Date.now());
     expect((await within(tickProcess(env).exited, 30_000, 'the seeding tick')).code).toBe(0);
     expect(discord.messages(channel)).toHaveLength(0);
@@ -137,30 +118,20 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
     doomed.kill();
     expect((await within(doomed.exited, 10_000, 'the killed process')).signal).toBe('SIGKILL');
 
-    const itemKey = `${RESULTS_FEED}:${event.id}`;
-    const between = Store.open(env.DATABASE_PATH!, SECRET);
-    try {
-      expect(new Ledger(between).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({
-        state: 'posting',
-        messageId: null,
-      });
-    } finally {
-      between.close();
-    }
+    expect(
+      withDatabase(env.DATABASE_PATH!, SECRET, (between) => resultsLedgerRow(between, guild.id, event.id)),
+    ).toMatchObject({ state: 'posting', messageId: null });
 
     const restarted = tickProcess(env);
     expect((await within(restarted.exited, 30_000, 'the restarted tick')).code).toBe(0);
     const messages = discord.messages(channel);
     expect(messages).toHaveLength(1);
-    const after = Store.open(env.DATABASE_PATH!, SECRET);
-    try {
-      expect(new Ledger(after).get({ guildId: guild.id, feed: RESULTS_FEED, itemKey })).toMatchObject({
-        state: 'posted',
-        messageId: messages[0]!.id,
-      });
-    } finally {
-      after.close();
-    }
+    expect(
+      withDatabase(env.DATABASE_PATH!, SECRET, (after) => resultsLedgerRow(after, guild.id, event.id)),
+    ).toMatchObject({
+      state: 'posted',
+      messageId: messages[0]!.id,
+    });
     expect(restarted.stderr()).not.toContain(eventor.apiKey);
     expect(restarted.stderr()).not.toContain(discord.token);
   });

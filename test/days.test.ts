@@ -12,24 +12,32 @@ import {
 import { instantToLocal, isValidTimeZone, localToInstant, toInstant } from '../src/time/zones.js';
 
 describe('zones: wall clock <-> instant', () => {
-  it('converts local Eventor times to UTC across daylight saving', () => {
-    expect(localToInstant('2023-09-26', '17:00:00', 'Europe/Oslo')).toBe('2023-09-26T15:00:00Z');
-    expect(localToInstant('2026-01-15', '10:00:00', 'Europe/Stockholm')).toBe('2026-01-15T09:00:00Z');
-    expect(localToInstant('2026-08-22', '23:30:00', 'UTC')).toBe('2026-08-22T23:30:00Z');
-    expect(localToInstant('2026-05-01', null, 'Europe/Stockholm')).toBe('2026-04-30T22:00:00Z');
+  // Day, clock, zone, instant.
+  it.each([
+    ['2023-09-26', '17:00:00', 'Europe/Oslo', '2023-09-26T15:00:00Z'],
+    ['2026-01-15', '10:00:00', 'Europe/Stockholm', '2026-01-15T09:00:00Z'],
+    ['2026-08-22', '23:30:00', 'UTC', '2026-08-22T23:30:00Z'],
+    ['2026-05-01', null, 'Europe/Stockholm', '2026-04-30T22:00:00Z'],
     // Around the changes, on both sides.
-    expect(localToInstant('2026-03-29', '01:59:59', 'Europe/Stockholm')).toBe('2026-03-29T00:59:59Z');
-    expect(localToInstant('2026-03-29', '03:00:00', 'Europe/Stockholm')).toBe('2026-03-29T01:00:00Z');
-    expect(localToInstant('2026-03-29', '10:00:00', 'Europe/Stockholm')).toBe('2026-03-29T08:00:00Z');
-    expect(localToInstant('2026-10-25', '10:00:00', 'Europe/Stockholm')).toBe('2026-10-25T09:00:00Z');
-    expect(localToInstant('2026-10-24', '23:00:00', 'Europe/Stockholm')).toBe('2026-10-24T21:00:00Z');
+    ['2026-03-29', '01:59:59', 'Europe/Stockholm', '2026-03-29T00:59:59Z'],
+    ['2026-03-29', '03:00:00', 'Europe/Stockholm', '2026-03-29T01:00:00Z'],
+    ['2026-03-29', '10:00:00', 'Europe/Stockholm', '2026-03-29T08:00:00Z'],
+    ['2026-10-25', '10:00:00', 'Europe/Stockholm', '2026-10-25T09:00:00Z'],
+    ['2026-10-24', '23:00:00', 'Europe/Stockholm', '2026-10-24T21:00:00Z'],
+  ])('converts local Eventor times to UTC across daylight saving: %s %s in %s', (day, clock, zone, instant) => {
+    expect(localToInstant(day, clock, zone)).toBe(instant);
   });
 
-  it('reads a skipped time forward and a repeated time as the earlier instant', () => {
-    expect(localToInstant('2026-03-29', '02:30:00', 'Europe/Stockholm')).toBe('2026-03-29T01:30:00Z');
-    expect(localToInstant('2026-10-25', '02:30:00', 'Europe/Stockholm')).toBe('2026-10-25T00:30:00Z');
-    expect(localToInstant('2026-04-05', '02:30:00', 'Australia/Sydney')).toBe('2026-04-04T15:30:00Z');
-  });
+  it.each([
+    ['2026-03-29', '02:30:00', 'Europe/Stockholm', '2026-03-29T01:30:00Z'],
+    ['2026-10-25', '02:30:00', 'Europe/Stockholm', '2026-10-25T00:30:00Z'],
+    ['2026-04-05', '02:30:00', 'Australia/Sydney', '2026-04-04T15:30:00Z'],
+  ])(
+    'reads a skipped time forward and a repeated time as the earlier instant: %s %s in %s',
+    (day, clock, zone, instant) => {
+      expect(localToInstant(day, clock, zone)).toBe(instant);
+    },
+  );
 
   it('rejects text that is not a date or time', () => {
     expect(localToInstant('2026-13-45x', '10:00:00', 'UTC')).toBeNull();
@@ -80,33 +88,37 @@ describe('days: calendar days in a zone', () => {
     expect(localToday(new Date('2026-04-04T12:30:00Z'), 'Australia/Sydney')).toBe('2026-04-04');
   });
 
-  it("takes only real calendar dates within Eventor's years", () => {
-    expect(parseDay('2026-02-30')).toBeNull();
-    expect(parseDay('2027-02-29')).toBeNull();
-    expect(parseDay('2028-02-29')).toBe('2028-02-29');
-    expect(parseDay('2026-13-01')).toBeNull();
-    expect(parseDay('2026-00-10')).toBeNull();
-    expect(parseDay('2026-04-31')).toBeNull();
-    expect(parseDay('2026-5-1')).toBeNull();
-    expect(parseDay('tomorrow')).toBeNull();
-    expect(parseDay(' 2026-11-22 ')).toBe('2026-11-22');
-    expect(parseDay('1899-12-31')).toBeNull();
-    expect(parseDay('1900-01-01')).toBe('1900-01-01');
-    expect(parseDay('2999-12-31')).toBe('2999-12-31');
-    expect(parseDay('3000-01-01')).toBeNull();
+  it.each([
+    ['2026-02-30', null],
+    ['2027-02-29', null],
+    ['2028-02-29', '2028-02-29'],
+    ['2026-13-01', null],
+    ['2026-00-10', null],
+    ['2026-04-31', null],
+    ['2026-5-1', null],
+    ['tomorrow', null],
+    [' 2026-11-22 ', '2026-11-22'],
+    ['1899-12-31', null],
+    ['1900-01-01', '1900-01-01'],
+    ['2999-12-31', '2999-12-31'],
+    ['3000-01-01', null],
+  ])("takes only real calendar dates within Eventor's years: %j", (text, day) => {
+    expect(parseDay(text)).toBe(day);
   });
 
-  it('adds calendar days over months, years, leap days and changes of the clocks', () => {
-    expect(addDays('2026-11-22', 0)).toBe('2026-11-22');
-    expect(addDays('2026-11-22', 13)).toBe('2026-12-05');
-    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
-    expect(addDays('2027-01-01', -1)).toBe('2026-12-31');
-    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
-    expect(addDays('2027-02-28', 1)).toBe('2027-03-01');
-    expect(addDays('2026-03-28', 1)).toBe('2026-03-29');
-    expect(addDays('2026-03-29', 1)).toBe('2026-03-30');
-    expect(addDays('2026-10-25', -1)).toBe('2026-10-24');
-    expect(addDays('2026-11-22', 365)).toBe('2027-11-22');
+  it.each([
+    ['2026-11-22', 0, '2026-11-22'],
+    ['2026-11-22', 13, '2026-12-05'],
+    ['2026-12-31', 1, '2027-01-01'],
+    ['2027-01-01', -1, '2026-12-31'],
+    ['2028-02-28', 1, '2028-02-29'],
+    ['2027-02-28', 1, '2027-03-01'],
+    ['2026-03-28', 1, '2026-03-29'],
+    ['2026-03-29', 1, '2026-03-30'],
+    ['2026-10-25', -1, '2026-10-24'],
+    ['2026-11-22', 365, '2027-11-22'],
+  ])('adds calendar days over months, years, leap days and changes of the clocks: %s + %i', (day, days, sum) => {
+    expect(addDays(day, days)).toBe(sum);
   });
 
   it('names the day of the week of a calendar day, Sunday 0 to Saturday 6', () => {
@@ -127,41 +139,23 @@ describe('days: calendar days in a zone', () => {
     expect(expandDay(undefined)).toBeNull();
   });
 
-  it('bounds whole local days with their first and last second, 23 and 25 hour days included', () => {
-    expect(dayWindow('2026-11-22', '2026-11-22', 'Europe/Stockholm')).toEqual({
-      from: '2026-11-21T23:00:00Z',
-      to: '2026-11-22T22:59:59Z',
-    });
-    expect(dayWindow('2026-11-22', '2026-12-05', 'Europe/Stockholm')).toEqual({
-      from: '2026-11-21T23:00:00Z',
-      to: '2026-12-05T22:59:59Z',
-    });
-    expect(dayWindow('2026-03-29', '2026-03-29', 'Europe/Stockholm')).toEqual({
-      from: '2026-03-28T23:00:00Z',
-      to: '2026-03-29T21:59:59Z',
-    });
-    expect(dayWindow('2026-10-25', '2026-10-25', 'Europe/Stockholm')).toEqual({
-      from: '2026-10-24T22:00:00Z',
-      to: '2026-10-25T22:59:59Z',
-    });
-    expect(dayWindow('2026-04-05', '2026-04-05', 'Australia/Sydney')).toEqual({
-      from: '2026-04-04T13:00:00Z',
-      to: '2026-04-05T13:59:59Z',
-    });
-    expect(dayWindow('2026-10-04', '2026-10-04', 'Australia/Sydney')).toEqual({
-      from: '2026-10-03T14:00:00Z',
-      to: '2026-10-04T12:59:59Z',
-    });
+  // First day, last day, zone, and the window's first and last second.
+  it.each([
+    ['2026-11-22', '2026-11-22', 'Europe/Stockholm', '2026-11-21T23:00:00Z', '2026-11-22T22:59:59Z'],
+    ['2026-11-22', '2026-12-05', 'Europe/Stockholm', '2026-11-21T23:00:00Z', '2026-12-05T22:59:59Z'],
+    ['2026-03-29', '2026-03-29', 'Europe/Stockholm', '2026-03-28T23:00:00Z', '2026-03-29T21:59:59Z'],
+    ['2026-10-25', '2026-10-25', 'Europe/Stockholm', '2026-10-24T22:00:00Z', '2026-10-25T22:59:59Z'],
+    ['2026-04-05', '2026-04-05', 'Australia/Sydney', '2026-04-04T13:00:00Z', '2026-04-05T13:59:59Z'],
+    ['2026-10-04', '2026-10-04', 'Australia/Sydney', '2026-10-03T14:00:00Z', '2026-10-04T12:59:59Z'],
     // Fourteen hours ahead of UTC: the local day lies mostly on the UTC day before.
-    expect(dayWindow('2026-01-01', '2026-01-01', 'Pacific/Kiritimati')).toEqual({
-      from: '2025-12-31T10:00:00Z',
-      to: '2026-01-01T09:59:59Z',
-    });
-    expect(dayWindow('2026-01-01', '2026-01-01', 'UTC')).toEqual({
-      from: '2026-01-01T00:00:00Z',
-      to: '2026-01-01T23:59:59Z',
-    });
-  });
+    ['2026-01-01', '2026-01-01', 'Pacific/Kiritimati', '2025-12-31T10:00:00Z', '2026-01-01T09:59:59Z'],
+    ['2026-01-01', '2026-01-01', 'UTC', '2026-01-01T00:00:00Z', '2026-01-01T23:59:59Z'],
+  ])(
+    'bounds whole local days with their first and last second, 23 and 25 hour days included: %s to %s in %s',
+    (first, last, zone, from, to) => {
+      expect(dayWindow(first, last, zone)).toEqual({ from, to });
+    },
+  );
 
   it('asks Eventor for the UTC day of an instant', () => {
     expect(queryDay(Date.parse('2026-01-01T23:30:00Z'))).toBe('2026-01-01');

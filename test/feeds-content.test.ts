@@ -3,7 +3,7 @@ import { EventorClient } from '../src/eventor/client.js';
 import { customInstance } from '../src/eventor/instances.js';
 import type { Activity, Entry } from '../src/eventor/model.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
-import { discordTarget, type PostTarget, restBody } from '../src/feeds/delivery/poster.js';
+import { type PostTarget, restBody } from '../src/feeds/delivery/poster.js';
 import { withRoleMention } from '../src/feeds/delivery/publish.js';
 import type { FeedRun, FeedRunOptions } from '../src/feeds/feed.js';
 import { ACTIVITIES_FEED, runActivitiesFeed } from '../src/feeds/kinds/activities.js';
@@ -17,7 +17,9 @@ import { formatClock } from '../src/render/index.js';
 import { LOGIN_BUTTON_ID } from '../src/render/login-button.js';
 import type { MessageView } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import type { LoopbackWorld } from '../src/sandbox/world.js';
+import { startFeedWorld } from './support/feed-world.js';
+import { upcomingClubEventWithoutStartList } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -90,16 +92,7 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
     ).length;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld({ now: () => clock });
-    client = new EventorClient({
-      instance: customInstance(world.eventor.baseUrl),
-      apiKey: world.eventor.apiKey,
-      now: () => clock.getTime(),
-      timeoutMs: 10_000,
-    });
-    ledger = new Ledger(world.bot.store, () => clock);
-    target = discordTarget(world.bot.client);
-    home = world.eventor.dataset.homeClub.id;
+    ({ world, client, ledger, target, home } = await startFeedWorld(() => clock));
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -242,21 +235,7 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
     let sv: ReturnType<typeof server>;
 
     beforeAll(() => {
-      const now = clock.getTime();
-      const found = world.eventor.dataset.events.find((ev) => {
-        if (
-          !ev.event.start ||
-          ev.event.status === 'canceled' ||
-          ev.hasStartList ||
-          ev.syntheticRunners > 0 ||
-          ev.shape !== 'single'
-        )
-          return false;
-        const ahead = Date.parse(ev.event.start) - now;
-        return ahead > 2 * DAY && ahead < 18 * DAY && clubEntries(world.eventor.dataset.entriesAt(ev)) > 0;
-      });
-      if (!found) throw new Error('the sandbox has no upcoming event with club entries and no start list');
-      event = found;
+      event = upcomingClubEventWithoutStartList(world.eventor, clock.getTime());
       en = server('starts-en', 'en');
       sv = server('starts-sv', 'sv', ROLE);
     });

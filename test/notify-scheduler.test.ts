@@ -4,10 +4,9 @@ import { deployCommands } from '../src/bot/deploy.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
-import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
+import { clubFinisherId, recentClubResultsEvent, upcomingClubEventWithoutStartList } from './support/sandbox-events.js';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const WAIT = { timeoutMs: 10_000 };
 
 describe('the scheduler sends /notify DMs by itself (sandbox Eventor, real discord.js, sandbox Discord DMs, controllable clock)', () => {
@@ -117,23 +116,7 @@ describe('a member of two servers of the club, with /notify on in both', () => {
   it('a start time that moves edits the one DM, and the other server sends no second one', async () => {
     const dataset = world.eventor.dataset;
     const home = dataset.homeClub.id;
-    const upcoming = dataset.events.find((ev) => {
-      if (
-        !ev.event.start ||
-        ev.event.status === 'canceled' ||
-        ev.hasStartList ||
-        ev.syntheticRunners > 0 ||
-        ev.shape !== 'single'
-      )
-        return false;
-      const ahead = Date.parse(ev.event.start) - clock.getTime();
-      return (
-        ahead > 2 * DAY &&
-        ahead < 18 * DAY &&
-        dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home)
-      );
-    });
-    if (!upcoming) throw new Error('the sandbox has no upcoming event with club entries and no start list');
+    const upcoming = upcomingClubEventWithoutStartList(world.eventor, clock.getTime());
     upcoming.hasStartList = true;
     upcoming.materialized = null;
     const runner = dataset

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventorClient } from '../src/eventor/client.js';
-import { customInstance } from '../src/eventor/instances.js';
+import type { EventorClient } from '../src/eventor/client.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { discordTarget, type PostTarget } from '../src/feeds/delivery/poster.js';
 import {
@@ -21,7 +20,9 @@ import {
   type SandboxUser,
 } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import type { LoopbackWorld } from '../src/sandbox/world.js';
+import { startFeedWorld } from './support/feed-world.js';
+import { upcomingClubEventWithoutStartList } from './support/sandbox-events.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MINUTE = 60_000;
@@ -116,37 +117,11 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
   };
 
   beforeAll(async () => {
-    world = await startLoopbackWorld({ now: () => clock });
-    client = new EventorClient({
-      instance: customInstance(world.eventor.baseUrl),
-      apiKey: world.eventor.apiKey,
-      now: () => clock.getTime(),
-      timeoutMs: 10_000,
-    });
-    ledger = new Ledger(world.bot.store, () => clock);
-    target = discordTarget(world.bot.client);
+    ({ world, client, ledger, target, home } = await startFeedWorld(() => clock));
     const dataset = world.eventor.dataset;
-    home = dataset.homeClub.id;
     const now = clock.getTime();
 
-    const future = dataset.events.find((ev) => {
-      if (
-        !ev.event.start ||
-        ev.event.status === 'canceled' ||
-        ev.hasStartList ||
-        ev.syntheticRunners > 0 ||
-        ev.shape !== 'single'
-      )
-        return false;
-      const ahead = Date.parse(ev.event.start) - now;
-      return (
-        ahead > 2 * DAY &&
-        ahead < 18 * DAY &&
-        dataset.entriesAt(ev).some((e) => e.competitor?.organisation?.id === home)
-      );
-    });
-    if (!future) throw new Error('the sandbox has no upcoming event with club entries and no start list');
-    upcoming = future;
+    upcoming = upcomingClubEventWithoutStartList(world.eventor, now);
     // The draw is generated from the event's seed: look at it once to pick a runner, then hide it again.
     upcoming.hasStartList = true;
     upcoming.materialized = null;

@@ -1,4 +1,5 @@
-/** Synthetic domain objects for the renderer tests. */
+/** Synthetic domain objects for the renderer tests, and the check every rendered payload must pass. */
+import { expect } from 'vitest';
 import type {
   Activity,
   ClassResult,
@@ -182,6 +183,17 @@ export function activity(overrides: Partial<Activity> = {}): Activity {
 /** The sandbox Discord's validator; an empty list means Discord would accept the payload. */
 export function errorsOf(payload: MessagePayload): unknown[] {
   return checkMessagePayload(payload as Parameters<typeof checkMessagePayload>[0]);
+}
+
+/** At least one payload, each one Discord would accept and none pinging anyone; the payloads, for more checks. */
+export function validPayloads(payloads: MessagePayload | MessagePayload[]): MessagePayload[] {
+  const list = Array.isArray(payloads) ? payloads : [payloads];
+  expect(list.length).toBeGreaterThan(0);
+  for (const payload of list) {
+    expect(errorsOf(payload)).toEqual([]);
+    expect(payload.allowedMentions).toEqual({ parse: [] });
+  }
+  return list;
 }
 
 export function textOf(payload: MessagePayload): string {

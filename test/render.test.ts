@@ -5,7 +5,6 @@ import {
   fitPayload,
   formatPlace,
   formatStatus,
-  type MessagePayload,
   renderActivities,
   renderActivity,
   renderClubEntries,
@@ -26,7 +25,6 @@ import {
   classResult,
   ctx,
   entry,
-  errorsOf,
   event,
   eventClass,
   OTHER,
@@ -35,17 +33,8 @@ import {
   resultList,
   startList,
   textOf,
+  validPayloads,
 } from './render-fixtures.js';
-
-function valid(payloads: MessagePayload | MessagePayload[]): MessagePayload[] {
-  const list = Array.isArray(payloads) ? payloads : [payloads];
-  expect(list.length).toBeGreaterThan(0);
-  for (const payload of list) {
-    expect(errorsOf(payload)).toEqual([]);
-    expect(payload.allowedMentions).toEqual({ parse: [] });
-  }
-  return list;
-}
 
 describe('shared pieces', () => {
   it('formats a Discord timestamp for a known instant', () => {
@@ -102,7 +91,7 @@ describe('shared pieces', () => {
         components: Array.from({ length: 7 }, (_, b) => ({ type: 2, style: 2, custom_id: `b${r}-${b}`, label: long })),
       })),
     } as never);
-    valid(payload);
+    validPayloads(payload);
     expect(payload.embeds!.length).toBeLessThanOrEqual(10);
     expect(payload.embeds![0]!.description!.endsWith('```')).toBe(true);
     expect(payload.components!.length).toBe(5);
@@ -124,7 +113,7 @@ describe('shared pieces', () => {
         },
       ],
     } as never);
-    valid(payload);
+    validPayloads(payload);
     expect(payload.components![0]!.components.map((c) => (c as { label: string }).label)).toEqual(['b']);
   });
 });
@@ -175,7 +164,7 @@ describe('renderEventList', () => {
   ];
 
   it('shows date, organiser, level, the next deadline and a picker, in English', () => {
-    const [payload] = valid(
+    const [payload] = validPayloads(
       renderEventList(events, ctx('en', { organisationNames: new Map([['321', 'OK Linné']]) }), {
         page: 1,
         pageSize: 2,
@@ -208,15 +197,15 @@ describe('renderEventList', () => {
   it('counts one event in the singular, in each language', () => {
     const one = [events[0]!];
     const footer = (language: 'en' | 'sv' | 'nb') =>
-      valid(renderEventList(one, ctx(language), { page: 1, pageSize: 2, customIds: pickIds }))[0]!.embeds![0]!.footer!
-        .text;
+      validPayloads(renderEventList(one, ctx(language), { page: 1, pageSize: 2, customIds: pickIds }))[0]!.embeds![0]!
+        .footer!.text;
     expect(footer('en')).toBe('Page 1 of 1 · 1 event');
     expect(footer('sv')).toBe('Sida 1 av 1 · 1 tävling');
     expect(footer('nb')).toBe('Side 1 av 1 · 1 løp');
   });
 
   it('clamps the page and translates into Swedish', () => {
-    const [payload] = valid(renderEventList(events, ctx('sv'), { page: 9, pageSize: 2, customIds: pickIds }));
+    const [payload] = validPayloads(renderEventList(events, ctx('sv'), { page: 9, pageSize: 2, customIds: pickIds }));
     const text = textOf(payload!);
     expect(text).toContain('3. <t:1797066000:D> **Vintersprint**');
     expect(text).toContain('Distriktstävling · Anmälan öppen');
@@ -241,7 +230,7 @@ describe('renderEventList', () => {
   });
 
   it('says so when there are no events, without buttons', () => {
-    const [payload] = valid(renderEventList([], ctx('sv'), { page: 1, customIds: pickIds }));
+    const [payload] = validPayloads(renderEventList([], ctx('sv'), { page: 1, customIds: pickIds }));
     expect(textOf(payload!)).toContain('Inga kommande tävlingar hittades.');
     expect(payload!.components).toBeUndefined();
   });
@@ -316,7 +305,7 @@ describe('renderEventCard', () => {
   };
 
   it('has every section in English, with the Eventor and map links', () => {
-    const [payload] = valid(
+    const [payload] = validPayloads(
       renderEventCard(multi, extras, ctx('en', { organisationNames: new Map([['321', 'OK Linné']]) })),
     );
     const embed = payload!.embeds![0]!;
@@ -351,7 +340,7 @@ describe('renderEventCard', () => {
   });
 
   it('in Swedish, and a cancelled event says so', () => {
-    const [payload] = valid(renderEventCard(event({ status: 'canceled' }), extras, ctx('sv')));
+    const [payload] = validPayloads(renderEventCard(event({ status: 'canceled' }), extras, ctx('sv')));
     const embed = payload!.embeds![0]!;
     expect(embed.title).toBe('❌ Höstsprinten');
     const field = (name: string) => embed.fields!.find((f) => f.name === name)?.value;
@@ -373,7 +362,7 @@ describe('entries', () => {
   ];
 
   it("groups the club's entries by class with counts", () => {
-    const [payload] = valid(
+    const [payload] = validPayloads(
       renderClubEntries(event(), entries, ctx('en'), {
         classes: [eventClass('1', 'H21'), eventClass('2', 'D21 lång')],
       }),
@@ -387,9 +376,9 @@ describe('entries', () => {
   });
 
   it('in Swedish, and the overview per event', () => {
-    const [payload] = valid(renderClubEntries(event(), [], ctx('sv')));
+    const [payload] = validPayloads(renderClubEntries(event(), [], ctx('sv')));
     expect(textOf(payload!)).toContain('Ingen från klubben har anmält sig än.');
-    const [overview] = valid(
+    const [overview] = validPayloads(
       renderClubEntriesOverview(
         [
           { event: event(), count: 4 },
@@ -466,7 +455,7 @@ describe('start lists', () => {
   ]);
 
   it("shows the club's starters by class and race, sorted by start time (server zone), relays with legs", () => {
-    const [payload] = valid(renderClubStartList(twoDay, ctx('en'), { organisationId: '321' }));
+    const [payload] = validPayloads(renderClubStartList(twoDay, ctx('en'), { organisationId: '321' }));
     const text = textOf(payload!);
     expect(text).toContain('Starting from the club: 4');
     expect(text).toContain('**H21** · Stage 1\n`11:02` Cy Ek\n`11:32` Bo Ek · Bib 123');
@@ -477,15 +466,15 @@ describe('start lists', () => {
   });
 
   it("shows a member's starts per race, in Swedish", () => {
-    const [payload] = valid(renderPersonStarts('Bo Ek', [twoDay], ctx('sv'), { personId: 'b' }));
+    const [payload] = validPayloads(renderPersonStarts('Bo Ek', [twoDay], ctx('sv'), { personId: 'b' }));
     const text = textOf(payload!);
     expect(payload!.embeds![0]!.title).toBe('Starttider: Bo Ek');
     expect(text).toContain('Etapp 1 · **H21** · <t:1796466720:D> **11:32** · Startnr 123');
     expect(text).toContain('Etapp 2 · **H21** · <t:1796548530:D> **10:15:30** · Startnr 123');
-    const [relay] = valid(renderPersonStarts('Ed Ek', [twoDay], ctx('en')));
+    const [relay] = validPayloads(renderPersonStarts('Ed Ek', [twoDay], ctx('en')));
     expect(textOf(relay!)).toContain('**Stafett H** · OK Linné 1 · Leg 2 · start time not published yet · Bib 7');
     expect(textOf(relay!)).not.toContain('Du Ek');
-    const [none] = valid(renderPersonStarts('Bo Ek', [], ctx('sv')));
+    const [none] = validPayloads(renderPersonStarts('Bo Ek', [], ctx('sv')));
     expect(textOf(none!)).toContain('Inga kommande starter hittades.');
   });
 });
@@ -529,7 +518,9 @@ describe('results', () => {
   ]);
 
   it("shows the club's results with podiums, time behind, statuses and the top for context", () => {
-    const [payload] = valid(renderClubResults(list, ctx('en'), { organisationId: '321', top: 2, splits: false }));
+    const [payload] = validPayloads(
+      renderClubResults(list, ctx('en'), { organisationId: '321', top: 2, splits: false }),
+    );
     const text = textOf(payload!);
     expect(payload!.embeds![0]!.title).toBe('Results: Höstsprinten');
     expect(text).toContain('Results from the club: 6');
@@ -545,28 +536,30 @@ describe('results', () => {
   });
 
   it('adds split tables for members on request, in Swedish', () => {
-    const [payload] = valid(renderClubResults(list, ctx('sv'), { organisationId: '321', top: 0, splits: true }));
+    const [payload] = validPayloads(
+      renderClubResults(list, ctx('sv'), { organisationId: '321', top: 0, splits: true }),
+    );
     const text = textOf(payload!);
     expect(text).toContain(
       '**Fa Ek** · **Felst.**\n```\n #  Kod    Sträcka      Tid\n 1  31        1:40     1:40\n 2  32           -        -\n 3  33           -     6:40\n    Mål      35:00    41:40\n```',
     );
     expect(text).toContain('Resultat från klubben: 6');
     expect(text).not.toContain('Anna Ek');
-    const [nobody] = valid(renderClubResults(list, ctx('sv'), { organisationId: '555', top: 3, splits: true }));
+    const [nobody] = validPayloads(renderClubResults(list, ctx('sv'), { organisationId: '555', top: 3, splits: true }));
     expect(textOf(nobody!)).toContain('Ingen från klubben finns med i resultatlistan.');
   });
 
   it("shows a member's results with place of starters and splits", () => {
-    const [payload] = valid(renderPersonResults('Bo Ek', [list], ctx('en'), { splits: true, personId: 'b' }));
+    const [payload] = validPayloads(renderPersonResults('Bo Ek', [list], ctx('en'), { splits: true, personId: 'b' }));
     const text = textOf(payload!);
     expect(payload!.embeds![0]!.title).toBe('Results: Bo Ek');
     expect(text).toContain(
       '**[Höstsprinten](https://eventor.orientering.se/Events/Show/1001)** · <t:1791622800:D>\n**H21** · 2/120 31:40 +1:40\n```',
     );
     expect(text).toContain('Finish');
-    const [mp] = valid(renderPersonResults('Fa Ek', [list], ctx('sv'), { splits: false, personId: 'f' }));
+    const [mp] = validPayloads(renderPersonResults('Fa Ek', [list], ctx('sv'), { splits: false, personId: 'f' }));
     expect(textOf(mp!)).toContain('**H21** · **Felst.**');
-    const [moved] = valid(renderPersonResults('Gu Ek', [list], ctx('sv'), { splits: false, personId: 'g' }));
+    const [moved] = validPayloads(renderPersonResults('Gu Ek', [list], ctx('sv'), { splits: false, personId: 'g' }));
     expect(textOf(moved!)).toContain('Inga resultat hittades.');
   });
 
@@ -599,12 +592,14 @@ describe('results', () => {
         ],
       },
     );
-    const [payload] = valid(renderClubResults(stages, ctx('en'), { organisationId: '321', top: 3, splits: false }));
+    const [payload] = validPayloads(
+      renderClubResults(stages, ctx('en'), { organisationId: '321', top: 3, splits: false }),
+    );
     const text = textOf(payload!);
     expect(text).toContain('**H21** · Stage 1 (1)\n🥉 **Bo Ek** · 31:40 +1:40');
     expect(text).toContain('**H21** · Jaktstart (1)\n🥇 **Bo Ek** · 25:00');
     expect(text).toContain('**H21** · Overall (1)\n🥈 **Bo Ek** · 56:40 +0:20');
-    const [mine] = valid(renderPersonResults('Bo Ek', [stages], ctx('sv'), { splits: false }));
+    const [mine] = validPayloads(renderPersonResults('Bo Ek', [stages], ctx('sv'), { splits: false }));
     expect(textOf(mine!)).toContain(
       'Etapp 1 · **H21** · 3/1 31:40 +1:40\nJaktstart · **H21** · 1/1 25:00\nTotalt · 2. 56:40 +0:20',
     );
@@ -647,18 +642,20 @@ describe('results', () => {
         ],
       }),
     ]);
-    const [payload] = valid(renderClubResults(relay, ctx('sv'), { organisationId: '321', top: 3, splits: false }));
+    const [payload] = validPayloads(
+      renderClubResults(relay, ctx('sv'), { organisationId: '321', top: 3, splits: false }),
+    );
     expect(textOf(payload!)).toContain(
       '**H Stafett** (2)\n1. IFK 1 · 1:23:20\n🥈 **OK Linné 1** · 1:25:00 +1:40\n  Sträcka 1 · Mi Ek · 4. 45:00\n  Sträcka 2 · Mo Ek · 1. 40:00',
     );
-    const [mine] = valid(renderPersonResults('Mo Ek', [relay], ctx('en'), { splits: false }));
+    const [mine] = validPayloads(renderPersonResults('Mo Ek', [relay], ctx('en'), { splits: false }));
     expect(textOf(mine!)).toContain('**H Stafett** · OK Linné 1 · Leg 2 · 1. 40:00 · Team: 2. 1:25:00 +1:40');
   });
 });
 
 describe('activities', () => {
   it('lists activities with start, registrations and deadline', () => {
-    const [payload] = valid(
+    const [payload] = validPayloads(
       renderActivities(
         [
           activity(),
@@ -681,7 +678,7 @@ describe('activities', () => {
   });
 
   it('one activity in Swedish, its information escaped', () => {
-    const [payload] = valid(
+    const [payload] = validPayloads(
       renderActivity(activity({ information: 'Samling **vid** stugan @here <@&55>' }), ctx('sv')),
     );
     const embed = payload!.embeds![0]!;
@@ -717,19 +714,19 @@ describe('the other language of each renderer', () => {
         ],
       },
     ]);
-    const [payload] = valid(renderClubStartList(list, ctx('sv'), { organisationId: '321' }));
+    const [payload] = validPayloads(renderClubStartList(list, ctx('sv'), { organisationId: '321' }));
     expect(payload!.embeds![0]!.title).toBe('Startlista: Höstsprinten');
     expect(textOf(payload!)).toContain('**Stafett D**\n**OK Linné 2**\n  Sträcka 1 · Vakant');
-    const [empty] = valid(renderClubStartList(list, ctx('sv'), { organisationId: '1' }));
+    const [empty] = validPayloads(renderClubStartList(list, ctx('sv'), { organisationId: '1' }));
     expect(textOf(empty!)).toContain('Ingen från klubben finns med i startlistan.');
   });
 
   it('activities in Swedish and one activity in English', () => {
-    const [list] = valid(renderActivities([activity()], ctx('sv')));
+    const [list] = validPayloads(renderActivities([activity()], ctx('sv')));
     expect(textOf(list!)).toContain('Anmälda: 12 · Anmäl dig senast <t:1795557600:f>');
-    const [none] = valid(renderActivities([], ctx('sv')));
+    const [none] = validPayloads(renderActivities([], ctx('sv')));
     expect(textOf(none!)).toContain('Inga kommande aktiviteter.');
-    const [one] = valid(renderActivity(activity(), ctx('en')));
+    const [one] = validPayloads(renderActivity(activity(), ctx('en')));
     expect(one!.embeds![0]!.fields!.map((f) => f.name)).toEqual(['Starts', 'Registered', 'Registration deadline']);
     expect(one!.embeds![0]!.fields!.map((f) => f.value)).toEqual([
       '<t:1795627800:F> (<t:1795627800:R>)',
@@ -739,20 +736,20 @@ describe('the other language of each renderer', () => {
   });
 
   it('entries overview in English', () => {
-    const [payload] = valid(renderClubEntriesOverview([{ event: event(), count: 2 }], ctx('en')));
+    const [payload] = validPayloads(renderClubEntriesOverview([{ event: event(), count: 2 }], ctx('en')));
     expect(textOf(payload!)).toContain('Entered: 2 · Late entry closes <t:1795993199:R>');
     const early = renderClubEntriesOverview(
       [{ event: event({ entryDeadlines: ['2026-11-28T22:59:59Z'] }), count: 2 }],
       ctx('en'),
     );
     expect(textOf(early[0]!)).toContain('Entered: 2 · Entry closes <t:1795906799:R>');
-    const [none] = valid(renderClubEntriesOverview([], ctx('en')));
+    const [none] = validPayloads(renderClubEntriesOverview([], ctx('en')));
     expect(textOf(none!)).toContain('No entries from the club in upcoming events.');
   });
 
   it('an event listed twice gets one picker option', () => {
     const payload = renderEventList([event(), event()], ctx('en'), { page: 1, customIds: pickIds });
-    valid(payload);
+    validPayloads(payload);
     expect((payload.components![0]!.components[0] as { options: unknown[] }).options).toHaveLength(1);
   });
 });
@@ -760,21 +757,21 @@ describe('the other language of each renderer', () => {
 describe('Norwegian smoke test', () => {
   it('renders every kind of output in Bokmål', () => {
     const c = ctx('nb');
-    expect(textOf(valid(renderEventList([event()], c, { page: 1, customIds: pickIds }))[0]!)).toContain(
+    expect(textOf(validPayloads(renderEventList([event()], c, { page: 1, customIds: pickIds }))[0]!)).toContain(
       'Kretsløp · Påmelding åpen',
     );
-    const card = textOf(valid(renderEventCard(event(), { clubEntries: 3 }, c))[0]!);
+    const card = textOf(validPayloads(renderEventCard(event(), { clubEntries: 3 }, c))[0]!);
     expect(card).toContain('Etteranmelding');
     expect(card).toContain('Påmeldte fra klubben\n3');
-    expect(textOf(valid(renderClubEntries(event(), [entry('1', 'Bo', 'Ek', '1')], c))[0]!)).toContain(
+    expect(textOf(validPayloads(renderClubEntries(event(), [entry('1', 'Bo', 'Ek', '1')], c))[0]!)).toContain(
       'Påmeldte fra klubben: 1',
     );
-    expect(textOf(valid(renderActivities([activity()], c))[0]!)).toContain('Meld deg på innen');
+    expect(textOf(validPayloads(renderActivities([activity()], c))[0]!)).toContain('Meld deg på innen');
     const results = resultList([
       classResult('H21', [personResult('b', 'Bo', 'Ek', CLUB, [raceResult({ status: 'DidNotFinish' })])]),
     ]);
     expect(
-      textOf(valid(renderClubResults(results, c, { organisationId: '321', top: 3, splits: false }))[0]!),
+      textOf(validPayloads(renderClubResults(results, c, { organisationId: '321', top: 3, splits: false }))[0]!),
     ).toContain('**Bo Ek** · **Brutt**');
     expect(
       splitTable(raceResult({ time: 60, splits: [{ controlCode: '31', time: 30, status: 'OK' }] }), 'nb'),
@@ -805,7 +802,7 @@ describe('namesakes in one list (issue 10 §4)', () => {
       withBirth(entry('5', 'Anna', 'Lund', '2'), null),
     ];
     const text = textOf(
-      valid(
+      validPayloads(
         renderClubEntries(event(), entries, ctx('en'), { classes: [eventClass('1', 'D21'), eventClass('2', 'D45')] }),
       )[0]!,
     );
@@ -845,7 +842,7 @@ describe('namesakes in start and result lists (issue 10 §4)', () => {
         ],
       },
     ]);
-    const text = textOf(valid(renderClubStartList(list, ctx('en'), { organisationId: '321' }))[0]!);
+    const text = textOf(validPayloads(renderClubStartList(list, ctx('en'), { organisationId: '321' }))[0]!);
     expect(text).toContain('`11:00` Elin Hedlund (1987)\n`11:02` Elin Hedlund (2009)\n`11:04` Bo Ek\n');
   });
 
@@ -864,7 +861,7 @@ describe('namesakes in start and result lists (issue 10 §4)', () => {
       ]),
     ]);
     const text = textOf(
-      valid(renderClubResults(list, ctx('en'), { organisationId: '321', top: 1, splits: false }))[0]!,
+      validPayloads(renderClubResults(list, ctx('en'), { organisationId: '321', top: 1, splits: false }))[0]!,
     );
     expect(text).toContain(
       '1. Elin Hedlund (1987, IFK Gbg) · 30:00\n🥈 **Elin Hedlund** (2009) · 31:40 +1:40\n🥉 **Bo Ek** · 33:20 +3:20',
@@ -885,7 +882,7 @@ describe('namesakes in start and result lists (issue 10 §4)', () => {
       ]),
     ]);
     const text = textOf(
-      valid(renderClubResults(list, ctx('en'), { organisationId: '321', top: 1, splits: false }))[0]!,
+      validPayloads(renderClubResults(list, ctx('en'), { organisationId: '321', top: 1, splits: false }))[0]!,
     );
     expect(text).toContain('1. Elin Hedlund (IFK Gbg) · 30:00\n🥈 **Elin Ek** · 31:40 +1:40');
     const starts = startList([
@@ -908,7 +905,7 @@ describe('namesakes in start and result lists (issue 10 §4)', () => {
         ],
       },
     ]);
-    expect(textOf(valid(renderClubStartList(starts, ctx('en'), { organisationId: '321' }))[0]!)).toContain(
+    expect(textOf(validPayloads(renderClubStartList(starts, ctx('en'), { organisationId: '321' }))[0]!)).toContain(
       '**H21**\n`11:00` Elin Hedlund\n`11:02` Elin Ek',
     );
   });

@@ -3,25 +3,37 @@
  * a password or a login link (callers pass operation names and paths, never headers or URLs with
  * secrets).
  */
-export type EventorErrorCode =
-  | 'ValidationError'
-  | 'InvalidApiKey'
-  | 'AuthenticationFailed'
-  | 'NotFound'
-  | 'RateLimited'
-  | 'Upstream'
-  | 'Unreachable'
-  | 'Timeout'
-  | 'InvalidResponse'
-  | 'ResponseTooLarge';
+/**
+ * Every error's code, and whether trying again later may succeed (read by the retries, the cache's
+ * stale-if-error and `/status`): one table, so that no class can forget to say.
+ */
+const TRANSIENT = {
+  ValidationError: false,
+  InvalidApiKey: false,
+  AuthenticationFailed: false,
+  NotFound: false,
+  RateLimited: true,
+  Upstream: true,
+  Unreachable: true,
+  Timeout: true,
+  InvalidResponse: true,
+  /** The same request would bring the same answer. */
+  ResponseTooLarge: false,
+} as const satisfies Record<string, boolean>;
+
+export type EventorErrorCode = keyof typeof TRANSIENT;
+
+/** What every error may carry besides its own fields: the operation it happened in, and the cause. */
+export interface EventorErrorOptions {
+  operation?: string | undefined;
+  cause?: unknown;
+}
 
 export abstract class EventorError extends Error {
   abstract readonly code: EventorErrorCode;
-  /** Whether trying again later may succeed (used by retries and by the cache's stale-if-error). */
-  abstract readonly transient: boolean;
   readonly operation: string | undefined;
 
-  constructor(message: string, options: { operation?: string | undefined; cause?: unknown } = {}) {
+  constructor(message: string, options: EventorErrorOptions = {}) {
     super(
       options.operation ? `${options.operation}: ${message}` : message,
       options.cause === undefined ? undefined : { cause: options.cause },
@@ -29,16 +41,20 @@ export abstract class EventorError extends Error {
     this.name = new.target.name;
     this.operation = options.operation;
   }
+
+  /** Whether trying again later may succeed (`TRANSIENT`). */
+  get transient(): boolean {
+    return TRANSIENT[this.code];
+  }
 }
 
 /** A bad input: nothing was sent. */
 export class ValidationError extends EventorError {
   readonly code = 'ValidationError';
-  readonly transient = false;
   constructor(
     readonly parameter: string,
     problem: string,
-    options: { operation?: string } = {},
+    options: EventorErrorOptions = {},
   ) {
     super(`invalid parameter '${parameter}': ${problem}`, options);
   }
@@ -47,8 +63,7 @@ export class ValidationError extends EventorError {
 /** 403: the API key is missing, wrong or revoked (Eventor answers with an HTML page). */
 export class InvalidApiKey extends EventorError {
   readonly code = 'InvalidApiKey';
-  readonly transient = false;
-  constructor(options: { operation?: string } = {}) {
+  constructor(options: EventorErrorOptions = {}) {
     super('Eventor refused the API key (HTTP 403)', options);
   }
 }
@@ -56,16 +71,14 @@ export class InvalidApiKey extends EventorError {
 /** 401 from authenticatePerson: wrong user name or password. */
 export class AuthenticationFailed extends EventorError {
   readonly code = 'AuthenticationFailed';
-  readonly transient = false;
-  constructor(options: { operation?: string } = {}) {
+  constructor(options: EventorErrorOptions = {}) {
     super('Eventor did not accept the user name and password (HTTP 401)', options);
   }
 }
 
 export class NotFound extends EventorError {
   readonly code = 'NotFound';
-  readonly transient = false;
-  constructor(what: string, options: { operation?: string } = {}) {
+  constructor(what: string, options: EventorErrorOptions = {}) {
     super(`not found: ${what}`, options);
   }
 }
@@ -73,10 +86,9 @@ export class NotFound extends EventorError {
 /** 429 after the retries ran out. */
 export class RateLimited extends EventorError {
   readonly code = 'RateLimited';
-  readonly transient = true;
   constructor(
     readonly retryAfterSeconds: number | null,
-    options: { operation?: string } = {},
+    options: EventorErrorOptions = {},
   ) {
     super(
       `Eventor is rate limiting this key${retryAfterSeconds === null ? '' : ` (retry after ${retryAfterSeconds} s)`}`,
@@ -88,10 +100,9 @@ export class RateLimited extends EventorError {
 /** 5xx (and Cloudflare 520-524) after the retries ran out. */
 export class Upstream extends EventorError {
   readonly code = 'Upstream';
-  readonly transient = true;
   constructor(
     readonly status: number,
-    options: { operation?: string } = {},
+    options: EventorErrorOptions = {},
   ) {
     super(`Eventor answered HTTP ${status}`, options);
   }
@@ -100,18 +111,16 @@ export class Upstream extends EventorError {
 /** The connection failed (refused, reset, DNS) after the retries ran out. */
 export class Unreachable extends EventorError {
   readonly code = 'Unreachable';
-  readonly transient = true;
-  constructor(reason: string, options: { operation?: string; cause?: unknown } = {}) {
+  constructor(reason: string, options: EventorErrorOptions = {}) {
     super(`Eventor could not be reached (${reason})`, options);
   }
 }
 
 export class Timeout extends EventorError {
   readonly code = 'Timeout';
-  readonly transient = true;
   constructor(
     readonly timeoutMs: number,
-    options: { operation?: string } = {},
+    options: EventorErrorOptions = {},
   ) {
     super(`Eventor did not answer within ${Math.round(timeoutMs / 1000)} s`, options);
   }
@@ -123,11 +132,10 @@ export class Timeout extends EventorError {
  */
 export class InvalidResponse extends EventorError {
   readonly code = 'InvalidResponse';
-  readonly transient = true;
   constructor(
     readonly problem: string,
     readonly path: string | null = null,
-    options: { operation?: string; cause?: unknown } = {},
+    options: EventorErrorOptions = {},
   ) {
     super(`unusable response: ${problem}${path ? ` at ${path}` : ''}`, options);
   }
@@ -136,16 +144,15 @@ export class InvalidResponse extends EventorError {
 /**
  * A 2xx larger than its operation may be (operations.ts, RESPONSE CAPS): the client stopped
  * reading and closed the connection, so a broken or hostile host cannot fill the bot's memory.
- * Not retried and not transient: the same request would bring the same answer.
+ * Not retried and not transient (`TRANSIENT`).
  */
 export class ResponseTooLarge extends EventorError {
   readonly code = 'ResponseTooLarge';
-  readonly transient = false;
   constructor(
     readonly limitBytes: number,
     /** The Content-Length Eventor announced, when that alone was over the limit; null when counted while reading. */
     readonly declaredBytes: number | null,
-    options: { operation?: string } = {},
+    options: EventorErrorOptions = {},
   ) {
     super(
       `the answer is larger than the ${formatMiB(limitBytes)} allowed for this operation${declaredBytes === null ? '' : ` (Content-Length ${formatMiB(declaredBytes)})`}; the rest was not read`,

@@ -4,15 +4,17 @@
  */
 import type {
   ClassResult,
+  EventRef,
   OverallResult,
   PersonResult,
   RaceResult,
   ResultList,
   ResultStatus,
+  TeamMemberResult,
   TeamResult,
 } from '../eventor/answers.js';
 import { t } from '../i18n/index.js';
-import { classSections, memberMatchers } from './class-lines.js';
+import { classSections, type MemberLineFormat, memberPages, relayTeamBlock } from './class-lines.js';
 import {
   discordTimestamp,
   escapeName,
@@ -29,7 +31,7 @@ import {
 } from './format.js';
 import { detailText, listedPerson, type NamesakeDetail, namesakeDetails } from './namesakes.js';
 import { COLOURS, type Section, sectionsToPages } from './pages.js';
-import { eventId, eventName, raceLabel, raceOrder } from './races.js';
+import { eventId, eventName, raceOrder } from './races.js';
 import { splitTable } from './splits.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
@@ -90,10 +92,47 @@ function joinStanding(text: { place: string; rest: string }): string {
   return [text.place, text.rest].filter((part) => part !== '').join(' ');
 }
 
-function eventLink(list: ResultList, ctx: RenderContext): string {
-  const id = eventId(list.event);
-  const name = list.event.event?.name ?? list.event.name ?? t(ctx.language, 'render.unknownEvent');
+function eventLink(event: EventRef, ctx: RenderContext): string {
+  const id = eventId(event);
+  const name = event.event?.name ?? event.name ?? t(ctx.language, 'render.unknownEvent');
   return id ? `**[${truncate(linkText(name), 150)}](${eventUrl(ctx, id)})**` : `**${escapeName(name, { max: 150 })}**`;
+}
+
+/**
+ * A member's result lines: per race place/starters, time, time behind or status, and with `splits`
+ * a split table; after several races the standing after the last; per relay leg the member's own
+ * standing and the team's. The event's date is its own, else that of the first race told.
+ */
+function personResultLines(
+  ctx: RenderContext,
+  splits: boolean,
+): MemberLineFormat<ClassResult, PersonResult, TeamResult, TeamMemberResult, RaceResult> {
+  const { language } = ctx;
+  const noTimes = (cls: ClassResult) => cls.class.resultListMode === 'UnorderedNoTimes';
+  return {
+    racesOf: (person) => person.results,
+    legOf: (member) => member.result,
+    shown: (result) => !isHiddenStatus(result.status),
+    raceParts: (result, cls) => [
+      joinStanding(standingText(result, ctx, { noTimes: noTimes(cls), starters: cls.numberOfStarts })),
+    ],
+    legParts: (result, team, cls) => [
+      joinStanding(standingText(result, ctx, { noTimes: noTimes(cls) })),
+      noTimes(cls) ? '' : `${t(language, 'render.results.team')}: ${joinStanding(standingText(team, ctx))}`,
+    ],
+    linesUnder: (result, cls) =>
+      splits && !noTimes(cls) && result.splits.length > 0 ? [splitTable(result, language)] : [],
+    linesAfter: (results, cls) => {
+      const last = results[results.length - 1];
+      return results.length > 1 && last?.overall && !noTimes(cls)
+        ? [`${t(language, 'render.results.overall')} · ${joinStanding(standingText(last.overall, ctx))}`]
+        : [];
+    },
+    eventHead: (event, results) => {
+      const date = event.event?.start ?? results.find((result) => result.startTime !== null)?.startTime ?? null;
+      return date ? `${eventLink(event, ctx)} · ${discordTimestamp(date, 'D')}` : eventLink(event, ctx);
+    },
+  };
 }
 
 /**
@@ -108,62 +147,12 @@ export function renderPersonResults(
   options: PageOptions & { splits: boolean; personId?: string },
 ): MessagePayload[] {
   const { language } = ctx;
-  const matches = memberMatchers(personName, options.personId);
-  const blocks: string[] = [];
-  for (const list of resultLists) {
-    const lines: string[] = [];
-    let date: string | null = list.event.event?.start ?? null;
-    for (const classResult of list.classes) {
-      const className = `**${escapeName(classResult.class.name, { max: 80 })}**`;
-      const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
-      for (const person of classResult.persons.filter((p) => matches.person(p.person))) {
-        const results = person.results
-          .filter((r) => !isHiddenStatus(r.status))
-          .sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event));
-        const multi = results.length > 1;
-        for (const result of results) {
-          date ??= result.startTime;
-          const standing = standingText(result, ctx, { noTimes, starters: classResult.numberOfStarts });
-          lines.push(
-            [multi ? raceLabel(result, list.event, language) : '', className, joinStanding(standing)]
-              .filter((part) => part !== '')
-              .join(' · '),
-          );
-          if (options.splits && !noTimes && result.splits.length > 0) lines.push(splitTable(result, language));
-        }
-        const last = results[results.length - 1];
-        if (multi && last?.overall && !noTimes) {
-          lines.push(`${t(language, 'render.results.overall')} · ${joinStanding(standingText(last.overall, ctx))}`);
-        }
-      }
-      for (const team of classResult.teams) {
-        for (const member of team.members.filter((m) => matches.teamMember(m.person))) {
-          if (isHiddenStatus(member.result.status)) continue;
-          date ??= member.result.startTime;
-          const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
-          const own = joinStanding(standingText(member.result, ctx, { noTimes }));
-          const teamText = noTimes
-            ? ''
-            : `${t(language, 'render.results.team')}: ${joinStanding(standingText(team, ctx))}`;
-          lines.push([className, escapeName(team.name), leg, own, teamText].filter((part) => part !== '').join(' · '));
-          if (options.splits && !noTimes && member.result.splits.length > 0)
-            lines.push(splitTable(member.result, language));
-        }
-      }
-    }
-    if (lines.length === 0) continue;
-    const head = date ? `${eventLink(list, ctx)} · ${discordTimestamp(date, 'D')}` : eventLink(list, ctx);
-    blocks.push([head, ...lines].join('\n'));
-  }
-  return sectionsToPages(
-    [{ heading: null, blocks }],
-    ctx,
-    {
-      title: truncate(t(language, 'render.results.personTitle', { name: escapeName(personName) }), 256),
-      color: COLOURS.results,
-    },
-    { ...options, empty: t(language, 'render.results.none') },
-  );
+  const look = {
+    title: t(language, 'render.results.personTitle', { name: escapeName(personName) }),
+    color: COLOURS.results,
+    empty: t(language, 'render.results.none'),
+  };
+  return memberPages(personName, resultLists, personResultLines(ctx, options.splits), ctx, look, options);
 }
 
 export interface ClubResultsOptions extends PageOptions {
@@ -282,6 +271,7 @@ function individualSections(
   return { sections, members };
 }
 
+/** A relay team in the club's results: its standing, and for the club's teams each leg's runner and standing. */
 function teamBlock(team: TeamResult, member: boolean, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
   const text = standingText(team, ctx, { medals: member, noTimes });
   const name = escapeName(team.name);
@@ -289,16 +279,16 @@ function teamBlock(team: TeamResult, member: boolean, ctx: RenderContext, noTime
     .filter((part) => part !== '')
     .join(' ');
   if (!member) return head;
-  const legs = [...team.members]
-    .sort((a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0))
-    .map((m) => {
-      const leg = m.leg !== null ? t(ctx.language, 'render.leg', { leg: m.leg }) : '';
-      const who = truncate(escapeName(personNameText(m.person?.name)) || t(ctx.language, 'render.vacant'), 80);
-      const own = joinStanding(standingText(m.result, ctx, { noTimes }));
-      const line = `  ${[leg, who, own].filter((part) => part !== '').join(' · ')}`;
-      return splits && !noTimes && m.result.splits.length > 0 ? `${line}\n${splitTable(m.result, ctx.language)}` : line;
-    });
-  return [head, ...legs].join('\n');
+  return relayTeamBlock(
+    head,
+    team.members,
+    {
+      nameMax: 80,
+      memberParts: (m) => [joinStanding(standingText(m.result, ctx, { noTimes }))],
+      linesUnder: (m) => (splits && !noTimes && m.result.splits.length > 0 ? [splitTable(m.result, ctx.language)] : []),
+    },
+    ctx.language,
+  );
 }
 
 function teamSections(

@@ -1,9 +1,17 @@
 /**
  * Start lists: one member's starts in upcoming events, and the club's starters in one event.
  */
-import type { ClassStart, PersonStart, RaceStart, StartList, TeamStart } from '../eventor/answers.js';
+import type {
+  ClassStart,
+  EventRef,
+  PersonStart,
+  RaceStart,
+  StartList,
+  TeamMemberStart,
+  TeamStart,
+} from '../eventor/answers.js';
 import { t } from '../i18n/index.js';
-import { classSections, memberMatchers } from './class-lines.js';
+import { classSections, type MemberLineFormat, memberPages, relayTeamBlock } from './class-lines.js';
 import {
   discordTimestamp,
   epochOf,
@@ -16,7 +24,7 @@ import {
 } from './format.js';
 import { detailText, listedPerson, namesakeDetails } from './namesakes.js';
 import { COLOURS, type Section, sectionsToPages } from './pages.js';
-import { eventId, eventName, raceLabel, raceOrder } from './races.js';
+import { eventId, eventName } from './races.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
 function startTimeText(start: RaceStart, ctx: RenderContext): string {
@@ -35,12 +43,28 @@ function byStartTime(a: string | null, b: string | null): number {
   return epochOf(a) - epochOf(b);
 }
 
-function eventTitle(list: StartList, ctx: RenderContext): string {
-  const name = eventName(list.event, ctx.language);
-  const id = eventId(list.event);
+function eventTitle(event: EventRef, ctx: RenderContext): string {
+  const name = eventName(event, ctx.language);
+  const id = eventId(event);
   return id
-    ? `**[${truncate(linkText(list.event.event?.name ?? list.event.name ?? '?'), 150)}](${eventUrl(ctx, id)})**`
+    ? `**[${truncate(linkText(event.event?.name ?? event.name ?? '?'), 150)}](${eventUrl(ctx, id)})**`
     : `**${truncate(name, 150)}**`;
+}
+
+/** A member's start lines: per race the date, start time (server zone) and bib; per relay leg the same after the team. */
+function personStartLines(
+  ctx: RenderContext,
+): MemberLineFormat<ClassStart, PersonStart, TeamStart, TeamMemberStart, RaceStart> {
+  return {
+    racesOf: (person) => person.starts,
+    legOf: (member) => member.start,
+    shown: () => true,
+    raceParts: (start) => [startTimeText(start, ctx), bibText(start.bibNumber, ctx)],
+    legParts: (start, team) => [startTimeText(start, ctx), bibText(start.bibNumber ?? team.bibNumber, ctx)],
+    linesUnder: () => [],
+    linesAfter: () => [],
+    eventHead: (event) => eventTitle(event, ctx),
+  };
 }
 
 /**
@@ -55,49 +79,12 @@ export function renderPersonStarts(
   options: PageOptions & { personId?: string } = {},
 ): MessagePayload[] {
   const { language } = ctx;
-  const matches = memberMatchers(personName, options.personId);
-  const blocks: string[] = [];
-  for (const list of startLists) {
-    const lines: string[] = [];
-    for (const classStart of list.classes) {
-      const className = `**${escapeName(classStart.class.name, { max: 80 })}**`;
-      for (const person of classStart.persons.filter((p) => matches.person(p.person))) {
-        const multi = person.starts.length > 1;
-        for (const start of [...person.starts].sort((a, b) => raceOrder(a, list.event) - raceOrder(b, list.event))) {
-          const parts = [
-            multi ? raceLabel(start, list.event, language) : '',
-            className,
-            startTimeText(start, ctx),
-            bibText(start.bibNumber, ctx),
-          ];
-          lines.push(parts.filter((part) => part !== '').join(' · '));
-        }
-      }
-      for (const team of classStart.teams) {
-        for (const member of team.members.filter((m) => matches.teamMember(m.person))) {
-          const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
-          const parts = [
-            className,
-            escapeName(team.name ?? ''),
-            leg,
-            startTimeText(member.start, ctx),
-            bibText(member.start.bibNumber ?? team.bibNumber, ctx),
-          ];
-          lines.push(parts.filter((part) => part !== '').join(' · '));
-        }
-      }
-    }
-    if (lines.length > 0) blocks.push([eventTitle(list, ctx), ...lines].join('\n'));
-  }
-  return sectionsToPages(
-    [{ heading: null, blocks }],
-    ctx,
-    {
-      title: truncate(t(language, 'render.starts.personTitle', { name: escapeName(personName) }), 256),
-      color: COLOURS.starts,
-    },
-    { ...options, empty: t(language, 'render.starts.none') },
-  );
+  const look = {
+    title: t(language, 'render.starts.personTitle', { name: escapeName(personName) }),
+    color: COLOURS.starts,
+    empty: t(language, 'render.starts.none'),
+  };
+  return memberPages(personName, startLists, personStartLines(ctx), ctx, look, options);
 }
 
 function clubPersonLine(name: string, start: RaceStart, ctx: RenderContext): string {
@@ -116,8 +103,8 @@ function shownNames(persons: readonly PersonStart[], ctx: RenderContext): string
   });
 }
 
+/** A relay team in the club's start list: name, bib and start, then each leg's runner and start time. */
 function teamBlock(team: TeamStart, ctx: RenderContext): string {
-  const { language } = ctx;
   const head = [
     `**${escapeName(team.name ?? '?')}**`,
     bibText(team.bibNumber, ctx),
@@ -125,16 +112,16 @@ function teamBlock(team: TeamStart, ctx: RenderContext): string {
   ]
     .filter((part) => part !== '')
     .join(' · ');
-  const members = [...team.members].sort(
-    (a, b) => (a.leg ?? 99) - (b.leg ?? 99) || (a.legOrder ?? 0) - (b.legOrder ?? 0),
+  return relayTeamBlock(
+    head,
+    team.members,
+    {
+      nameMax: 100,
+      memberParts: (member) => [member.start.startTime ? `\`${formatClock(member.start.startTime, ctx)}\`` : ''],
+      linesUnder: () => [],
+    },
+    ctx.language,
   );
-  const lines = members.map((member) => {
-    const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
-    const name = escapeName(personNameText(member.person?.name)) || t(language, 'render.vacant');
-    const start = member.start.startTime ? `\`${formatClock(member.start.startTime, ctx)}\`` : '';
-    return `  ${[leg, truncate(name, 100), start].filter((part) => part !== '').join(' · ')}`;
-  });
-  return [head, ...lines].join('\n');
 }
 
 function isClubs(ref: { id: string | null } | null, organisationId: string): boolean {

@@ -42,3 +42,36 @@ export function clubFinisherId(eventor: SandboxEventor, event: SandboxEvent): st
   if (!runner?.person?.id) throw new Error(`event ${event.id} has no club runner with an OK result`);
   return runner.person.id;
 }
+
+/**
+ * A single-race event starting 2 to 18 days after `now` (not cancelled), with an entry of the home
+ * club and no start list out yet (the test publishes it with `hasStartList = true`).
+ */
+export function upcomingClubEventWithoutStartList(eventor: SandboxEventor, now: number): SandboxEvent {
+  const dataset = eventor.dataset;
+  const home = dataset.homeClub.id;
+  const found = dataset.events.find((ev) => {
+    if (
+      !ev.event.start ||
+      ev.event.status === 'canceled' ||
+      ev.hasStartList ||
+      ev.syntheticRunners > 0 ||
+      ev.shape !== 'single'
+    )
+      return false;
+    const ahead = Date.parse(ev.event.start) - now;
+    return (
+      ahead > 2 * DAY &&
+      ahead < 18 * DAY &&
+      dataset
+        .entriesAt(ev)
+        .some((e) =>
+          e.competitor
+            ? e.competitor.organisation?.id === home
+            : (e.team?.organisations ?? []).some((o) => o.id === home),
+        )
+    );
+  });
+  if (!found) throw new Error('the sandbox has no upcoming event with club entries and no start list');
+  return found;
+}

@@ -1,0 +1,35 @@
+import { EventorClient } from '../../src/eventor/client.js';
+import { customInstance } from '../../src/eventor/instances.js';
+import { Ledger } from '../../src/feeds/delivery/ledger.js';
+import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../src/sandbox/world.js';
+
+/** The loopback world and what a feed's run takes from it, all on the test's clock. */
+export interface FeedWorld {
+  world: LoopbackWorld;
+  /** The real client against the sandbox Eventor, with the home club's key. */
+  client: EventorClient;
+  ledger: Ledger;
+  /** The bot's own discord.js client as the poster's target. */
+  target: PostTarget;
+  /** The sandbox's home club id. */
+  home: string;
+}
+
+/** Starts the loopback world on `clock` and builds the client, ledger and post target feed runs take. */
+export async function startFeedWorld(clock: () => Date): Promise<FeedWorld> {
+  const world = await startLoopbackWorld({ now: clock });
+  const client = new EventorClient({
+    instance: customInstance(world.eventor.baseUrl),
+    apiKey: world.eventor.apiKey,
+    now: () => clock().getTime(),
+    timeoutMs: 10_000,
+  });
+  return {
+    world,
+    client,
+    ledger: new Ledger(world.bot.store, clock),
+    target: discordTarget(world.bot.client),
+    home: world.eventor.dataset.homeClub.id,
+  };
+}
