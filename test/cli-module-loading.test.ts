@@ -100,3 +100,17 @@ describe('eventor-bot query', () => {
     expect(dateFns.filter((url) => url.endsWith('/node_modules/date-fns/index.js'))).toEqual([]);
   });
 });
+
+describe('eventor-bot --version', () => {
+  it('loads neither the Eventor client nor what reading the configuration needs', async () => {
+    const { stdout, modules } = await modulesLoadedBy(['--version'], {});
+    expect(stdout).toMatch(/^eventor-bot \d+\.\d+\.\d+/);
+    expect(modules.some((url) => url.endsWith('/src/cli/main.js'))).toBe(true);
+    const unwanted = modules.filter((url) =>
+      /\/node_modules\/(undici|zod|fast-xml-parser|date-fns|discord\.js)\/|\/dist\/src\/(eventor|bot|store)\//.test(
+        url,
+      ),
+    );
+    expect(unwanted).toEqual([]);
+  });
+});
