@@ -18,7 +18,7 @@ import type { BenchSection } from './section.js';
 import { startupSection } from './startup.js';
 
 /** Every section, in the order they run: the cheap and noisy-sensitive ones first. */
-export const SECTIONS: readonly BenchSection[] = [startupSection, parseSection, requestsSection];
+export const SECTIONS: readonly BenchSection[] = [parseSection, requestsSection, startupSection];
 
 export interface BenchOptions {
   quick?: boolean;
