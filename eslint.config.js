@@ -21,6 +21,11 @@ export default defineConfig(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
+      // date-fns's index loads every one of its ~300 modules: a third of a second of each start.
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'date-fns', message: "Import the function's own module, e.g. 'date-fns/addDays'." }] },
+      ],
     },
   },
 );

@@ -105,6 +105,40 @@ describe('store', () => {
     expect(() => box.open(parts.join(':'))).toThrow(SecretBoxError);
     expect(() => new SecretBox('short')).toThrow(/at least 16/);
   });
+
+  it('derives the key off the main thread, the same key as the synchronous derivation', async () => {
+    // The thread pool does the work: an event-loop turn passes before the key is there.
+    let turned = false;
+    const timer = setImmediate(() => (turned = true));
+    const derived = SecretBox.derive(SECRET);
+    const box = await derived;
+    clearImmediate(timer);
+    expect(turned).toBe(true);
+
+    const sync = new SecretBox(SECRET);
+    expect(box.open(sync.seal('secret'))).toBe('secret');
+    expect(sync.open(box.seal('secret'))).toBe('secret');
+    expect(box.keyedHash('member')).toBe(sync.keyedHash('member'));
+    // A short key is refused at once, before any database is opened.
+    expect(() => SecretBox.derive('short')).toThrow(/at least 16/);
+  });
+
+  it('opens with a key still being derived and reads what the synchronous open sealed', async () => {
+    const file = path.join(dir, 'bot.sqlite');
+    const first = Store.open(file, SECRET);
+    first.setApiKey('g1', API_KEY, { id: '321', name: 'Sandbox OK' });
+    first.close();
+
+    const store = await Store.openWith(file, SecretBox.derive(SECRET));
+    expect(store.apiKey('g1')).toBe(API_KEY);
+    store.close();
+
+    // A database that cannot be opened is what is told, whatever the key does.
+    await writeFile(path.join(dir, 'not-a-database.sqlite'), 'hello, this is not SQLite');
+    await expect(
+      Store.openWith(path.join(dir, 'not-a-database.sqlite'), SecretBox.derive(SECRET)),
+    ).rejects.toBeInstanceOf(StoreError);
+  });
 });
 
 describe('member links', () => {

@@ -15,9 +15,10 @@ import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
 import { parseSection } from './parse.js';
 import { requestsSection } from './requests.js';
 import type { BenchSection } from './section.js';
+import { startupSection } from './startup.js';
 
 /** Every section, in the order they run: the cheap and noisy-sensitive ones first. */
-export const SECTIONS: readonly BenchSection[] = [parseSection, requestsSection];
+export const SECTIONS: readonly BenchSection[] = [parseSection, requestsSection, startupSection];
 
 export interface BenchOptions {
   quick?: boolean;

@@ -14,6 +14,7 @@ import type { SharedResponseCache } from '../eventor/http.js';
 import type { EventorInstance } from '../eventor/instances.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
 import type { Logger } from '../log/logger.js';
+import { SecretBox } from '../store/secrets.js';
 import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
@@ -32,6 +33,11 @@ export interface BotOptions {
   scheduler?: boolean;
   /** The router's per-member budgets (default its `MEMBER_COOLDOWNS`; null: off). */
   cooldowns?: MemberCooldowns | null;
+  /**
+   * The box sealing stored keys, when the caller began deriving it from `config.secretKey` earlier
+   * (`start` does, while the bot's modules load). Default: derived here, while the database opens.
+   */
+  secretBox?: Promise<SecretBox>;
 }
 
 export interface RunningBot {
@@ -49,9 +55,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, log } = options;
   log.redact(config.discordToken);
   log.redact(config.secretKey);
-  const store = Store.open(config.databasePath, config.secretKey, options.now, {
-    initialiseEmptyFile: config.initialiseDatabase === true,
-  });
+  // scrypt (slow on purpose) runs in the thread pool while this thread opens the database.
+  const store = await Store.openWith(
+    config.databasePath,
+    options.secretBox ?? SecretBox.derive(config.secretKey),
+    options.now,
+    { initialiseEmptyFile: config.initialiseDatabase === true },
+  );
   const eventor = new EventorAccess({
     store,
     defaultEventor: config.defaultEventor,

@@ -3,7 +3,7 @@
  * file errors), 2 a usage or configuration error.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { ConfigError } from '../config/env.js';
+import { ConfigError } from '../config/errors.js';
 import { parseFlags, UsageError } from './args.js';
 import { type Io, oneLine } from './io.js';
 

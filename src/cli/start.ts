@@ -1,9 +1,9 @@
-import { COMMANDS } from '../../commands/index.js';
-import { type RunningBot, startBot } from '../bot/bot.js';
+import type { RunningBot } from '../bot/bot.js';
 import { botConfigFromEnv } from '../bot/config.js';
 import { loadDotEnv } from '../config/env.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { StoreError } from '../store/database.js';
+import { SecretBox } from '../store/secrets.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, UsageError } from './args.js';
 import type { Io } from './io.js';
 
@@ -28,8 +28,15 @@ export async function startConfiguredBot(
   const configured = botConfigFromEnv(env);
   const config = initialiseDatabase ? { ...configured, initialiseDatabase } : configured;
   const log = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
+  // The key derivation (scrypt, slow on purpose) runs in the thread pool while this thread loads
+  // the bot, discord.js and the commands: the two biggest parts of the way to "bot ready".
+  const secretBox = SecretBox.derive(config.secretKey);
+  const [{ startBot }, { COMMANDS }] = await Promise.all([import('../bot/bot.js'), import('../../commands/index.js')]);
   try {
-    return { bot: await startBot({ config, log, commands: COMMANDS, scheduler: options.scheduler }), log };
+    return {
+      bot: await startBot({ config, log, commands: COMMANDS, scheduler: options.scheduler, secretBox }),
+      log,
+    };
   } catch (error) {
     if (error instanceof StoreError) {
       io.err(`eventor-bot ${command}: ${error.message}\n`);

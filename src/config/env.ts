@@ -9,6 +9,9 @@ import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
 import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
 import { isValidTimeZone } from '../time/zones.js';
+import { ConfigError } from './errors.js';
+
+export { ConfigError } from './errors.js';
 
 /** Loads `.env` from `dir` into `process.env` without overriding variables already set. */
 export function loadDotEnv(dir = process.cwd()): string | null {
@@ -29,18 +32,6 @@ export function loadDotEnv(dir = process.cwd()): string | null {
     throw new ConfigError([`cannot read ${file}: ${why} (see .env.example)`]);
   }
   return file;
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    // One problem, one line; several, a list.
-    super(
-      problems.length === 1
-        ? `Configuration problem: ${problems[0]}`
-        : `Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
-    );
-    this.name = 'ConfigError';
-  }
 }
 
 export interface EventorConfig {

@@ -10,7 +10,7 @@
  * `eventId` in practice. Without them Eventor either fails or would return everything, so we
  * ask for them up front rather than let a CLI user wait for an error or a huge answer.
  */
-import { isMatch } from 'date-fns';
+import { isMatch } from 'date-fns/isMatch';
 import { z } from 'zod';
 import { EventorError, InvalidResponse, ValidationError } from './errors.js';
 import { parseIofResultList, parseIofStartList } from './iof/index.js';

@@ -4,7 +4,7 @@
  * which runs ask Eventor about a feed's whole window (one an hour).
  */
 import { tz } from '@date-fns/tz';
-import { getHours } from 'date-fns';
+import { getHours } from 'date-fns/getHours';
 import type { EventorClient } from '../eventor/client.js';
 import { addDays, localToday, queryDay } from '../time/days.js';
 

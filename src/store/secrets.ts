@@ -3,11 +3,24 @@
  * derived from the operator's SECRET_KEY. The stored form names its version so the scheme can
  * change without losing what is stored.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, scryptSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt, scryptSync } from 'node:crypto';
 
 const VERSION = 'v1';
 // A fixed, public salt: SECRET_KEY is the secret; the salt only separates this use of it.
 const SALT = Buffer.from('eventor-bot/secret-box/v1');
+const KEY_BYTES = 32;
+
+/** A key scrypt derived from a SECRET_KEY; made only by `SecretBox.derive`, so a box never gets a key from elsewhere. */
+class DerivedKey {
+  constructor(
+    readonly secretKey: string,
+    readonly bytes: Buffer,
+  ) {}
+}
+
+function checkSecretKey(secretKey: string): void {
+  if (secretKey.length < 16) throw new SecretBoxError('SECRET_KEY must be at least 16 characters');
+}
 
 export class SecretBoxError extends Error {
   override name = 'SecretBoxError';
@@ -18,11 +31,30 @@ export class SecretBox {
 
   readonly #hashKey: Buffer;
 
-  constructor(secretKey: string) {
-    if (secretKey.length < 16) throw new SecretBoxError('SECRET_KEY must be at least 16 characters');
-    this.#key = scryptSync(secretKey, SALT, 32);
+  /** `derived` is `derive`'s way in: the key it derived from this same `secretKey`. */
+  constructor(secretKey: string, derived?: DerivedKey) {
+    checkSecretKey(secretKey);
+    this.#key =
+      derived instanceof DerivedKey && derived.secretKey === secretKey
+        ? derived.bytes
+        : scryptSync(secretKey, SALT, KEY_BYTES);
     // A second key from the same secret, so a hash never reveals anything about the sealing key.
     this.#hashKey = createHmac('sha256', this.#key).update('eventor-bot/keyed-hash/v1').digest();
+  }
+
+  /**
+   * The same box as `new SecretBox(secretKey)` (scrypt with the same parameters, so the same key),
+   * derived in libuv's thread pool: scrypt is slow on purpose, and meanwhile the main thread goes
+   * on starting the bot. A SECRET_KEY that is too short is refused at once (thrown, not rejected).
+   */
+  static derive(secretKey: string): Promise<SecretBox> {
+    checkSecretKey(secretKey);
+    return new Promise((resolve, reject) => {
+      scrypt(secretKey, SALT, KEY_BYTES, (error, bytes) => {
+        if (error) reject(error);
+        else resolve(new SecretBox(secretKey, new DerivedKey(secretKey, bytes)));
+      });
+    });
   }
 
   /**

@@ -143,6 +143,33 @@ export class Store {
     return new Store(openDatabase(file, undefined, options), secrets, now);
   }
 
+  /**
+   * `open` with a key still being derived (`SecretBox.derive`): the database is opened and
+   * migrated on this thread while scrypt runs in the thread pool. When the key fails, the database
+   * is closed again.
+   */
+  static async openWith(
+    file: string,
+    secrets: Promise<SecretBox>,
+    now?: () => Date,
+    options: OpenDatabaseOptions = {},
+  ): Promise<Store> {
+    let db: Db;
+    try {
+      db = openDatabase(file, undefined, options);
+    } catch (error) {
+      // The database's failure is the one to tell; the key's would only hide it.
+      secrets.catch(() => undefined);
+      throw error;
+    }
+    try {
+      return new Store(db, await secrets, now);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
   get db(): Db {
     return this.#db;
   }
