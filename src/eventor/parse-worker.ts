@@ -39,14 +39,30 @@ interface WireError {
 }
 
 /**
- * The worker's answers to one job. A list's classes (or an array's items) travel one message each,
- * so the main thread takes the model in small pieces between other work instead of in one long
- * copy; `done` carries the rest of the value.
+ * The worker's answers to one job. A list's classes travel as a message per class and one per
+ * PIECE_SIZE of its persons or teams, an array's items PIECE_SIZE to a message, so that the main
+ * thread takes the model in small pieces between other work (each message is copied in on its
+ * own turn of the event loop) instead of in one long copy; `done` carries the rest of the value.
  */
 type Answer =
-  | { id: number; kind: 'piece'; value: unknown }
+  | { id: number; kind: 'class'; value: object }
+  | { id: number; kind: 'persons' | 'teams' | 'items'; value: unknown[] }
   | { id: number; kind: 'done'; shape: 'classes' | 'array' | 'whole'; value: unknown }
   | { id: number; kind: 'error'; error: WireError };
+
+/** Runners (or items) per message: copying 100 runners with splits in takes a few milliseconds. */
+const PIECE_SIZE = 100;
+
+function postInPieces(
+  port: NonNullable<typeof parentPort>,
+  id: number,
+  kind: 'persons' | 'teams' | 'items',
+  values: readonly unknown[],
+): void {
+  for (let i = 0; i < values.length; i += PIECE_SIZE) {
+    port.postMessage({ id, kind, value: values.slice(i, i + PIECE_SIZE) } satisfies Answer);
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The worker's side.
@@ -70,7 +86,11 @@ function serve(port: NonNullable<typeof parentPort>): void {
     }
     const classes = (value as { classes?: unknown } | null)?.classes;
     if (Array.isArray(classes)) {
-      for (const c of classes) port.postMessage({ id: job.id, kind: 'piece', value: c } satisfies Answer);
+      for (const c of classes as Array<{ persons: unknown[]; teams: unknown[] }>) {
+        port.postMessage({ id: job.id, kind: 'class', value: { ...c, persons: [], teams: [] } } satisfies Answer);
+        postInPieces(port, job.id, 'persons', c.persons);
+        postInPieces(port, job.id, 'teams', c.teams);
+      }
       port.postMessage({
         id: job.id,
         kind: 'done',
@@ -78,7 +98,7 @@ function serve(port: NonNullable<typeof parentPort>): void {
         value: { ...(value as object), classes: [] },
       } satisfies Answer);
     } else if (Array.isArray(value)) {
-      for (const item of value) port.postMessage({ id: job.id, kind: 'piece', value: item } satisfies Answer);
+      postInPieces(port, job.id, 'items', value);
       port.postMessage({ id: job.id, kind: 'done', shape: 'array', value: null } satisfies Answer);
     } else {
       port.postMessage({ id: job.id, kind: 'done', shape: 'whole', value } satisfies Answer);
@@ -131,14 +151,24 @@ function failAll(dead: Worker, reason: string): void {
   }
 }
 
+/** Puts a piece where it belongs: a class at the end of the list, persons and teams into the last class. */
+function addPiece(job: Pending, answer: Extract<Answer, { kind: 'class' | 'persons' | 'teams' | 'items' }>): void {
+  if (answer.kind === 'class') job.pieces.push(answer.value);
+  else if (answer.kind === 'items') job.pieces.push(...answer.value);
+  else {
+    const last = job.pieces[job.pieces.length - 1] as { persons: unknown[]; teams: unknown[] };
+    last[answer.kind].push(...answer.value);
+  }
+}
+
 function startWorker(): Worker {
   const started = new Worker(workerScript(), { workerData: { role: ROLE } });
   stats.workersStarted++;
   started.on('message', (answer: Answer) => {
     const job = pending.get(answer.id);
     if (job === undefined) return;
-    if (answer.kind === 'piece') {
-      job.pieces.push(answer.value);
+    if (answer.kind !== 'done' && answer.kind !== 'error') {
+      addPiece(job, answer);
       return;
     }
     pending.delete(answer.id);
