@@ -114,7 +114,9 @@ describe('large documents are parsed in a worker thread', () => {
     const cut = xml.indexOf('</PersonResult>', Math.floor(xml.length / 2));
     const broken = xml.slice(0, cut) + xml.slice(cut + '</PersonResult>'.length);
     const baseUrl = await serveBody(broken);
+    const rejectedBefore = parseWorkerStats().documentsRejected;
     const offThread = await caught(makeClient(baseUrl, 'key').eventResults({ eventId: '1' }));
+    expect(parseWorkerStats().documentsRejected).toBe(rejectedBefore + 1);
     const mainThread = await caught(makeClient(baseUrl, 'key', onMainThread).eventResults({ eventId: '1' }));
     expect(offThread).toBeInstanceOf(InvalidResponse);
     expect(offThread.message).toMatch(/malformed XML/);

@@ -134,10 +134,15 @@ function workerScript(): URL {
 let worker: Worker | null = null;
 const pending = new Map<number, Pending>();
 let nextId = 1;
-const stats = { workersStarted: 0, documentsParsed: 0 };
+const stats = { workersStarted: 0, documentsParsed: 0, documentsRejected: 0 };
 
-/** Counts for tests and logs: workers started so far, documents parsed off the main thread. */
-export function parseWorkerStats(): { workersStarted: number; documentsParsed: number; inFlight: number } {
+/** Counts for tests and logs: workers started so far, documents parsed (or found unusable) off the main thread. */
+export function parseWorkerStats(): {
+  workersStarted: number;
+  documentsParsed: number;
+  documentsRejected: number;
+  inFlight: number;
+} {
   return { ...stats, inFlight: pending.size };
 }
 
@@ -174,6 +179,7 @@ function startWorker(): Worker {
     pending.delete(answer.id);
     if (pending.size === 0) started.unref();
     if (answer.kind === 'error') {
+      stats.documentsRejected++;
       const { problem, path, operation } = answer.error;
       job.reject(new InvalidResponse(problem, path, operation === undefined ? {} : { operation }));
       return;
