@@ -3,6 +3,7 @@ import { countResults } from '../src/bench/count.js';
 import { formatFigure, meetsTarget } from '../src/bench/figure.js';
 import { runBench } from '../src/bench/main.js';
 import { iofTreeFigure, wallClockTimes, zoneConversionFigure } from '../src/bench/kept.js';
+import { smallestFittingLimit } from '../src/bench/parse.js';
 import { localToInstant } from '../src/time/zones.js';
 import { TZDate } from '@date-fns/tz';
 import type { ResultList } from '../src/eventor/model.js';
@@ -88,5 +89,30 @@ describe('bench: the hand-written pieces kept against their libraries', () => {
     }
     const figure = zoneConversionFigure(1_000, () => {}, 1);
     expect(figure).toMatchObject({ name: 'zone-conversion-vs-tzdate', unit: 'x', op: '<=', target: 0.5 });
+  });
+});
+
+describe('bench: the heap limit search', () => {
+  // Each probe is a child process parsing the document: the search must need few of them.
+  const fitsFrom = (smallest: number) => async (limitMb: number) => limitMb >= smallest;
+
+  it('finds the smallest fitting limit to within 3 % in a few probes from a close guess, either side', async () => {
+    for (const [smallest, guess] of [
+      [100, 90],
+      [100, 110],
+      [100, 100],
+      [370, 300],
+    ] as const) {
+      const found = await smallestFittingLimit(fitsFrom(smallest), guess, 10_000);
+      expect(found.limitMb).toBeGreaterThanOrEqual(smallest);
+      expect(found.limitMb).toBeLessThanOrEqual(smallest * 1.03);
+      expect(found.probes).toBeLessThanOrEqual(7);
+    }
+  });
+
+  it('says Infinity when nothing up to the ceiling fits', async () => {
+    const found = await smallestFittingLimit(fitsFrom(5_000), 100, 400);
+    expect(found.limitMb).toBe(Number.POSITIVE_INFINITY);
+    expect(found.probes).toBeLessThanOrEqual(12);
   });
 });

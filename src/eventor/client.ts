@@ -14,12 +14,18 @@ import {
   type OperationName,
   type OperationParams,
   type OperationResult,
-  parseResponse,
   prepareRequest,
 } from './operations.js';
+import { OFF_THREAD_PARSE_CHARS, parseResponseAnywhere } from './parse-worker.js';
 
-/** The client's options are the transport's: instance, key, timeouts, retries, cache, hooks. */
-export type EventorClientOptions = TransportOptions;
+/** The client's options are the transport's (instance, key, timeouts, retries, cache, hooks), and: */
+export interface EventorClientOptions extends TransportOptions {
+  /**
+   * Documents of at least this many characters are parsed in a worker thread (parse-worker.ts);
+   * default OFF_THREAD_PARSE_CHARS. Tests lower it to send small documents there.
+   */
+  offThreadParseChars?: number;
+}
 
 export interface CallOptions {
   /** Ask Eventor even when a cached answer is still valid (before a read-modify-write). */
@@ -44,10 +50,12 @@ export type Result<N extends OperationName> = DeepReadonly<OperationResult<N>>;
 export class EventorClient {
   readonly instance: EventorInstance;
   private readonly transport: HttpTransport;
+  private readonly offThreadParseChars: number;
 
   constructor(options: EventorClientOptions) {
     this.instance = options.instance;
     this.transport = new HttpTransport(options);
+    this.offThreadParseChars = options.offThreadParseChars ?? OFF_THREAD_PARSE_CHARS;
   }
 
   /** Any operation by its CLI name; the parameters are checked against the operation's schema. */
@@ -79,7 +87,7 @@ export class EventorClient {
       coalesce: def.coalesce,
       keyIndependent: isKeyIndependent(name, prepared.query),
       ...(options.fresh ? { fresh: true } : {}),
-      parse: (xml) => parseResponse(name, xml, context),
+      parse: (xml) => parseResponseAnywhere(name, xml, context, this.offThreadParseChars),
     });
     if (def.invalidates.length > 0) this.transport.invalidate(def.invalidates);
     return {

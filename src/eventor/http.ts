@@ -188,8 +188,11 @@ export interface HttpRequest<T> {
    * answer is kept to this key. Ignored for PUT and for requests with secret headers.
    */
   keyIndependent?: boolean;
-  /** Turns the body into the result; throws InvalidResponse (or anything) when it cannot. */
-  parse: (body: string) => T;
+  /**
+   * Turns the body into the result; throws (or rejects with) InvalidResponse (or anything) when it
+   * cannot. A promise when the parse runs off the main thread (parse-worker.ts).
+   */
+  parse: (body: string) => T | Promise<T>;
 }
 
 export interface HttpResult<T> {
@@ -772,7 +775,7 @@ export class HttpTransport {
         if (body.trim() === '') throw new InvalidResponse('empty body', null, op);
         if (!looksLikeXml(body, headerValue(responseHeaders, 'content-type')))
           throw new InvalidResponse('not XML (maintenance page?)', null, op);
-        value = req.parse(body);
+        value = await req.parse(body);
       } catch (error) {
         const mapped =
           error instanceof EventorError

@@ -1,0 +1,233 @@
+/**
+ * Large Eventor documents are parsed off the main thread, in one worker thread shared by every
+ * client of the process, so that a 20,000-runner result list (seconds of parsing) never holds back
+ * other members' acknowledgements. The worker runs the same parseResponse as the main thread; its
+ * errors come back as the same InvalidResponse. It is started on the first large document (the
+ * bot's start-up pays nothing for it), kept for the next ones, and holds the process open only
+ * while it has work. If it dies, the documents it held fail cleanly and the next one starts a new
+ * worker.
+ *
+ * This one file is both sides: imported, it is the main thread's pool; started as the worker
+ * (workerData names its role), it serves parse jobs.
+ */
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { InvalidResponse } from './errors.js';
+import { type OperationName, type OperationResult, type ParseContext, parseResponse } from './operations.js';
+
+/**
+ * Documents of at least this many characters go to the worker. Below it a parse takes under
+ * about 80 ms on a busy 2-core machine (a 2 MB result list; parsing runs at roughly 25 MB/s of
+ * CPU there), which the copy to the worker and of the model back would mostly eat; above it the
+ * main thread would hold acknowledgements longer than Discord's members notice.
+ */
+export const OFF_THREAD_PARSE_CHARS = 2_000_000;
+
+const ROLE = 'eventor-parse-worker';
+
+interface Job {
+  id: number;
+  operation: OperationName;
+  xml: string;
+  context: ParseContext;
+}
+
+/** An error as it crosses the thread boundary (class instances do not). */
+interface WireError {
+  problem: string;
+  path: string | null;
+  operation: string | undefined;
+}
+
+/**
+ * The worker's answers to one job. A list's classes travel as a message per class and one per
+ * PIECE_SIZE of its persons or teams, an array's items PIECE_SIZE to a message, so that the main
+ * thread takes the model in small pieces between other work (each message is copied in on its
+ * own turn of the event loop) instead of in one long copy; `done` carries the rest of the value.
+ */
+type Answer =
+  | { id: number; kind: 'class'; value: object }
+  | { id: number; kind: 'persons' | 'teams' | 'items'; value: unknown[] }
+  | { id: number; kind: 'done'; shape: 'classes' | 'array' | 'whole'; value: unknown }
+  | { id: number; kind: 'error'; error: WireError };
+
+/** Runners (or items) per message: copying 100 runners with splits in takes a few milliseconds. */
+const PIECE_SIZE = 100;
+
+function postInPieces(
+  port: NonNullable<typeof parentPort>,
+  id: number,
+  kind: 'persons' | 'teams' | 'items',
+  values: readonly unknown[],
+): void {
+  for (let i = 0; i < values.length; i += PIECE_SIZE) {
+    port.postMessage({ id, kind, value: values.slice(i, i + PIECE_SIZE) } satisfies Answer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker's side.
+
+function serve(port: NonNullable<typeof parentPort>): void {
+  port.on('message', (job: Job) => {
+    let value: unknown;
+    try {
+      value = parseResponse(job.operation, job.xml, job.context);
+    } catch (error) {
+      const wire: WireError =
+        error instanceof InvalidResponse
+          ? { problem: error.problem, path: error.path, operation: error.operation }
+          : {
+              problem: `could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,
+              path: null,
+              operation: job.operation,
+            };
+      port.postMessage({ id: job.id, kind: 'error', error: wire } satisfies Answer);
+      return;
+    }
+    const classes = (value as { classes?: unknown } | null)?.classes;
+    if (Array.isArray(classes)) {
+      for (const c of classes as Array<{ persons: unknown[]; teams: unknown[] }>) {
+        port.postMessage({ id: job.id, kind: 'class', value: { ...c, persons: [], teams: [] } } satisfies Answer);
+        postInPieces(port, job.id, 'persons', c.persons);
+        postInPieces(port, job.id, 'teams', c.teams);
+      }
+      port.postMessage({
+        id: job.id,
+        kind: 'done',
+        shape: 'classes',
+        value: { ...(value as object), classes: [] },
+      } satisfies Answer);
+    } else if (Array.isArray(value)) {
+      postInPieces(port, job.id, 'items', value);
+      port.postMessage({ id: job.id, kind: 'done', shape: 'array', value: null } satisfies Answer);
+    } else {
+      port.postMessage({ id: job.id, kind: 'done', shape: 'whole', value } satisfies Answer);
+    }
+  });
+}
+
+if (!isMainThread && parentPort !== null && (workerData as { role?: unknown } | null)?.role === ROLE) {
+  serve(parentPort);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The main thread's side.
+
+interface Pending {
+  operation: OperationName;
+  pieces: unknown[];
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The worker's script. Under the test runner this module is TypeScript source, which a worker
+ * thread cannot run; the tests' global setup compiles the program first (test/support/build.ts),
+ * so the worker runs that build of this same file.
+ */
+function workerScript(): URL {
+  return import.meta.url.endsWith('.ts')
+    ? new URL('../../dist/src/eventor/parse-worker.js', import.meta.url)
+    : new URL(import.meta.url);
+}
+
+let worker: Worker | null = null;
+const pending = new Map<number, Pending>();
+let nextId = 1;
+const stats = { workersStarted: 0, documentsParsed: 0, documentsRejected: 0 };
+
+/** Counts for tests and logs: workers started so far, documents parsed (or found unusable) off the main thread. */
+export function parseWorkerStats(): {
+  workersStarted: number;
+  documentsParsed: number;
+  documentsRejected: number;
+  inFlight: number;
+} {
+  return { ...stats, inFlight: pending.size };
+}
+
+/** Rejects every document the worker held and forgets the worker: the next document starts a new one. */
+function failAll(dead: Worker, reason: string): void {
+  if (worker !== dead) return;
+  worker = null;
+  for (const [id, job] of pending) {
+    pending.delete(id);
+    job.reject(new InvalidResponse(`could not read the XML (${reason})`, null, { operation: job.operation }));
+  }
+}
+
+/** Puts a piece where it belongs: a class at the end of the list, persons and teams into the last class. */
+function addPiece(job: Pending, answer: Extract<Answer, { kind: 'class' | 'persons' | 'teams' | 'items' }>): void {
+  if (answer.kind === 'class') job.pieces.push(answer.value);
+  else if (answer.kind === 'items') job.pieces.push(...answer.value);
+  else {
+    const last = job.pieces[job.pieces.length - 1] as { persons: unknown[]; teams: unknown[] };
+    last[answer.kind].push(...answer.value);
+  }
+}
+
+function startWorker(): Worker {
+  const started = new Worker(workerScript(), { workerData: { role: ROLE } });
+  stats.workersStarted++;
+  started.on('message', (answer: Answer) => {
+    const job = pending.get(answer.id);
+    if (job === undefined) return;
+    if (answer.kind !== 'done' && answer.kind !== 'error') {
+      addPiece(job, answer);
+      return;
+    }
+    pending.delete(answer.id);
+    if (pending.size === 0) started.unref();
+    if (answer.kind === 'error') {
+      stats.documentsRejected++;
+      const { problem, path, operation } = answer.error;
+      job.reject(new InvalidResponse(problem, path, operation === undefined ? {} : { operation }));
+      return;
+    }
+    stats.documentsParsed++;
+    if (answer.shape === 'classes') job.resolve({ ...(answer.value as object), classes: job.pieces });
+    else if (answer.shape === 'array') job.resolve(job.pieces);
+    else job.resolve(answer.value);
+  });
+  started.on('error', (error) => failAll(started, `the parser thread failed: ${error.message.slice(0, 200)}`));
+  started.on('exit', (code) => failAll(started, `the parser thread stopped (exit code ${code})`));
+  return started;
+}
+
+/** Parses a document in the worker: the same value, or the same error, as parseResponse. */
+export function parseResponseOffThread<N extends OperationName>(
+  operation: N,
+  xml: string,
+  context: ParseContext,
+): Promise<OperationResult<N>> {
+  worker ??= startWorker();
+  const id = nextId++;
+  const job: Job = { id, operation, xml, context };
+  const answer = new Promise<unknown>((resolve, reject) => {
+    pending.set(id, { operation, pieces: [], resolve, reject });
+  });
+  // Held open while it has work: a CLI query waiting for its list must not exit under it.
+  worker.ref();
+  worker.postMessage(job);
+  return answer as Promise<OperationResult<N>>;
+}
+
+/** Parses on the main thread when the document is small, in the worker when it is large. */
+export function parseResponseAnywhere<N extends OperationName>(
+  operation: N,
+  xml: string,
+  context: ParseContext,
+  offThreadChars = OFF_THREAD_PARSE_CHARS,
+): OperationResult<N> | Promise<OperationResult<N>> {
+  return xml.length >= offThreadChars
+    ? parseResponseOffThread(operation, xml, context)
+    : parseResponse(operation, xml, context);
+}
+
+/** Stops the worker; documents it held fail as they would if it had died. The next document starts a new one. */
+export async function stopParseWorker(): Promise<void> {
+  const current = worker;
+  if (current === null) return;
+  failAll(current, 'the parser thread was stopped');
+  await current.terminate();
+}
