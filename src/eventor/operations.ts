@@ -10,7 +10,8 @@
  * `eventId` in practice. Without them Eventor either fails or would return everything, so we
  * ask for them up front rather than let a CLI user wait for an error or a huge answer.
  */
-import { isMatch } from 'date-fns/isMatch';
+import { isValid } from 'date-fns/isValid';
+import { parseISO } from 'date-fns/parseISO';
 import { z } from 'zod';
 import { EventorError, InvalidResponse, ValidationError } from './errors.js';
 import { parseIofResultList, parseIofStartList } from './iof/index.js';
@@ -178,7 +179,9 @@ function dateText(v: unknown): string {
   if (typeof v === 'string') {
     // Date.parse shifts an impossible day (2026-02-30 becomes 2 March): refuse it instead.
     const parts = /^\s*(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(v);
-    if (parts && !isMatch(parts[1]!, 'yyyy-MM-dd')) return fail(`must be a real date: ${parts[1]} does not exist`);
+    // parseISO, not isMatch: isMatch loads date-fns's whole format parser (about 60 modules) on every
+    // start and query.
+    if (parts && !isValid(parseISO(parts[1]!))) return fail(`must be a real date: ${parts[1]} does not exist`);
     if (
       parts &&
       parts[2] !== undefined &&

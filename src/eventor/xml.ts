@@ -4,7 +4,8 @@
  * reader of our own (readTree) for the documents Eventor sends, by the library for the rest. Every problem with the body (not XML, truncated, malformed, wrong root,
  * something we rely on missing) becomes an `InvalidResponse` naming where.
  */
-import { XMLParser } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLParser } from 'fast-xml-parser';
 import { InvalidResponse } from './errors.js';
 
 /**
@@ -71,21 +72,33 @@ const NATIVE_ARRAY_TAGS: ReadonlySet<string> = new Set([
   'EventAttributeId',
 ]);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  removeNSPrefix: true,
-  processEntities: true,
-  // Numeric character references (&#229;) are otherwise left undecoded.
-  htmlEntities: true,
-  // A matcher instead of a jPath string per callback: the string is built for every element otherwise.
-  jPath: false,
-  isArray: (name: string, _jPath: unknown, _isLeaf: boolean, isAttribute?: boolean) =>
-    isAttribute !== true && NATIVE_ARRAY_TAGS.has(name),
-});
+/**
+ * fast-xml-parser with the reader's options, made on first use: the fast reader below reads every
+ * document Eventor sends, so the library is needed only for the rare rest. It is loaded through
+ * `require`, whose single-file CommonJS build costs about 17 ms of CPU to load against about 90 ms
+ * for its ES modules, on every `start` and `query` (`npm run bench`: ready-seconds, query-cli-ratio).
+ */
+let libraryParser: XMLParser | undefined;
+function parser(): XMLParser {
+  if (libraryParser) return libraryParser;
+  const { XMLParser: Parser } = createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser');
+  libraryParser = new Parser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    removeNSPrefix: true,
+    processEntities: true,
+    // Numeric character references (&#229;) are otherwise left undecoded.
+    htmlEntities: true,
+    // A matcher instead of a jPath string per callback: the string is built for every element otherwise.
+    jPath: false,
+    isArray: (name: string, _jPath: unknown, _isLeaf: boolean, isAttribute?: boolean) =>
+      isAttribute !== true && NATIVE_ARRAY_TAGS.has(name),
+  });
+  return libraryParser;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The fast reader. fast-xml-parser first builds an ordered tree of every element and then
@@ -283,13 +296,13 @@ export function readTree(xml: string, from: number, to: number): Record<string, 
 function readDocument(xml: string, from = 0, to = xml.length): Record<string, unknown> {
   return (
     readTree(xml, from, to) ??
-    (parser.parse(from === 0 && to === xml.length ? xml : xml.slice(from, to)) as Record<string, unknown>)
+    (parser().parse(from === 0 && to === xml.length ? xml : xml.slice(from, to)) as Record<string, unknown>)
   );
 }
 
 /** fast-xml-parser's tree with the reader's options: the reference the fast reader is tested against. */
 export function libraryTree(xml: string): Record<string, unknown> {
-  return parser.parse(xml) as Record<string, unknown>;
+  return parser().parse(xml) as Record<string, unknown>;
 }
 
 /** A parsed element: an object of children and `@_` attributes, or a string for text-only and empty elements. */
