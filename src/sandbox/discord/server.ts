@@ -4,6 +4,7 @@ import { ComponentType, InteractionType, isSelectType, MessageType, Permission }
 import type { SandboxContext } from './context.js';
 import { Faults } from './faults.js';
 import { Gateway, type GatewayFrame } from './gateway.js';
+import { DISCORD_GLOBAL_RATE_LIMIT, GlobalBucket, type GlobalRateLimitOptions } from './global-limit.js';
 import { InteractionHandle, type WaitOptions } from './handle.js';
 import { createRestHandler, type RequestLogEntry } from './http.js';
 import { sandboxToken } from './ids.js';
@@ -58,6 +59,11 @@ export interface SandboxDiscordOptions {
   requestLogLimit?: number;
   /** The bot's username (default "eventor-bot"). */
   botUsername?: string;
+  /**
+   * Discord's global rate limit on bot-token requests (default: Discord's, 50 a second; null: none).
+   * Interaction callbacks and the interaction webhook are never limited by it, as in Discord.
+   */
+  globalRateLimit?: GlobalRateLimitOptions | null;
 }
 
 /** A message a component interaction refers to: the view/record itself or its id. */
@@ -118,6 +124,10 @@ export class SandboxDiscord {
       token: () => this.token,
       faults: this.faults,
       now: this.now,
+      globalBucket:
+        options.globalRateLimit === null
+          ? null
+          : new GlobalBucket(options.globalRateLimit ?? DISCORD_GLOBAL_RATE_LIMIT),
       log: (entry) => {
         this.log.push(entry);
         if (this.log.length > this.requestLogLimit) this.log.splice(0, this.log.length - this.requestLogLimit);
