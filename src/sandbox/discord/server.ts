@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { ComponentType, InteractionType, isSelectType, MessageType, Permission } from './constants.js';
 import type { SandboxContext } from './context.js';
 import { Faults } from './faults.js';
@@ -325,6 +326,7 @@ export class SandboxDiscord {
       token,
       type,
       createdAt: this.now(),
+      dispatchedAtMonotonicMs: 0,
       guildId: ctx.guildId ?? null,
       channelId: base.channel.id,
       userId: base.userId,
@@ -339,6 +341,7 @@ export class SandboxDiscord {
       history: [],
     };
     this.interactions.add(record);
+    record.dispatchedAtMonotonicMs = performance.now();
     this.world.emit('dispatch', { t: 'INTERACTION_CREATE', d: payload, intents: 0 });
     return new InteractionHandle(this.world, this.waitFor, record);
   }
