@@ -152,8 +152,12 @@ describe('only a link made with the Eventor password may act as the person (logi
       label: 'Save',
       custom_id: forged,
     });
-    const [refused] = await d.click(post, forged, user).waitForFollowUps(1, WAIT);
-    expect(renderMessageText(refused!)).toContain('Link with `/link eventor`');
+    // Refused before anything waits: the private message is the first answer itself (issue 12),
+    // no longer a follow-up after a deferred update; the post it sits on stays as it was.
+    const refused = await d.click(post, forged, user).reply(WAIT);
+    expect(refused.ephemeral).toBe(true);
+    expect(refused.id).not.toBe(post);
+    expect(renderMessageText(refused)).toContain('Link with `/link eventor`');
 
     expect(d.loginCalls()).toBe(calls);
     expect(d.puts()).toBe(writes);
