@@ -33,7 +33,9 @@ process.once('message', (message: { config: BenchBotConfig }) => {
   const { eventorBaseUrl, eventorApiKey, defaultEventorGuilds, ...rest } = message.config;
   const config: BotConfig = {
     ...rest,
-    defaultEventor: { instance: customInstance(eventorBaseUrl), apiKey: eventorApiKey, timeoutMs: 120_000 },
+    defaultEventor: { instance: customInstance(eventorBaseUrl), apiKey: eventorApiKey, timeoutMs: 300_000 },
+    // The 20,000-runner list takes the sandbox and the bot a while on a busy machine.
+    eventorTimeoutMs: 300_000,
     defaultEventorGuilds: new Set(defaultEventorGuilds),
   };
   // Warnings and errors only, to standard error: a log line per interaction would be the bench's own noise.
@@ -46,10 +48,28 @@ process.once('message', (message: { config: BenchBotConfig }) => {
           void bot.services.eventor
             .forGuild(String(request.readLargeList))
             .then((eventor) => eventor.client.eventResults({ eventId: LARGE_EVENT_ID, includeSplitTimes: true }))
-            .then((list) => send({ largeListRead: countResults(list).results }));
+            .then(
+              (list) => send({ largeListRead: countResults(list).results }),
+              (error: unknown) => send({ largeListFailed: String(error) }),
+            );
         } else if (request === 'heap') {
           collect();
-          send({ heapUsed: process.memoryUsage().heapUsed });
+          const rest = bot.client.rest as typeof bot.client.rest & { interactions?: typeof bot.client.rest };
+          send({
+            heapUsed: process.memoryUsage().heapUsed,
+            cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
+            // What could grow per interaction, to name the culprit when the heap does.
+            held: {
+              restHandlers: rest.handlers.size,
+              interactionRestHandlers: rest.interactions?.handlers.size ?? 0,
+              restHashes: rest.hashes.size + (rest.interactions?.hashes.size ?? 0),
+              cachedMessages: bot.client.channels.cache.reduce(
+                (n, channel) => n + ('messages' in channel ? channel.messages.cache.size : 0),
+                0,
+              ),
+              cachedUsers: bot.client.users.cache.size,
+            },
+          });
         } else if (request === 'stop') {
           void bot.stop().then(() => process.exit(0));
         }

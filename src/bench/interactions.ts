@@ -78,6 +78,12 @@ interface Stage {
   bot: BenchBot;
 }
 
+interface BotState {
+  heapUsed: number;
+  cpuMicros: number;
+  held: Record<string, number>;
+}
+
 /** The bot process: asks and answers over IPC. */
 class BenchBot {
   constructor(readonly child: ChildProcess) {}
@@ -108,18 +114,21 @@ class BenchBot {
     });
   }
 
-  /** The bot's heap after a full collection, bytes. */
-  async heapUsed(): Promise<number> {
+  /** The bot's heap after a full collection, its CPU time so far, and the sizes of what could grow per interaction. */
+  async state(): Promise<BotState> {
     const reply = this.#next((m) => typeof (m as { heapUsed?: unknown }).heapUsed === 'number');
     this.child.send('heap');
-    return ((await reply) as { heapUsed: number }).heapUsed;
+    return (await reply) as BotState;
   }
 
   /** Resolves with the number of race results once the bot has fetched and read the large list. */
   async readLargeList(guildId: string): Promise<number> {
-    const reply = this.#next((m) => typeof (m as { largeListRead?: unknown }).largeListRead === 'number');
+    const reply = this.#next((m) => 'largeListRead' in (m as object) || 'largeListFailed' in (m as object));
     this.child.send({ readLargeList: guildId });
-    return ((await reply) as { largeListRead: number }).largeListRead;
+    const answer = (await reply) as { largeListRead?: number; largeListFailed?: string };
+    if (answer.largeListRead === undefined)
+      throw new Error(`the bot could not read the large list: ${answer.largeListFailed}`);
+    return answer.largeListRead;
   }
 
   async stop(): Promise<void> {
@@ -217,8 +226,16 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
     const cold = await round(stage, CONCURRENT);
     write(`# cold: ${summary(cold)}`);
     const warm: AnswerTimes[] = [];
+    const botBefore = await stage.bot.state();
+    const sandboxBefore = process.cpuUsage();
     for (let i = 0; i < warmRounds; i++) warm.push(...(await round(stage, CONCURRENT)));
+    const sandboxCpu = process.cpuUsage(sandboxBefore);
+    const botAfter = await stage.bot.state();
     write(`# warm (${warm.length}): ${summary(warm)}`);
+    // CPU time, unlike wall time, does not depend on what else the machine runs.
+    write(
+      `# CPU per warm interaction: the bot ${((botAfter.cpuMicros - botBefore.cpuMicros) / 1000 / warm.length).toFixed(2)} ms, the sandboxes ${((sandboxCpu.user + sandboxCpu.system) / 1000 / warm.length).toFixed(2)} ms (with the waits' bookkeeping)`,
+    );
     const coldAck = percentile(
       cold.map((t) => t.ackMs),
       99,
@@ -230,15 +247,15 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
     figures.push({ name: 'answer-warm-p95', value: percentile(warmAnswers, 95), unit: 'ms', op: '<=', target: 250 });
 
     // Everything the bot builds lazily is built by now; what grows from here grows per interaction.
-    const before = await stage.bot.heapUsed();
+    const before = await stage.bot.state();
     for (let done = 0; done < heapInteractions; done += CONCURRENT) await round(stage, CONCURRENT);
-    const after = await stage.bot.heapUsed();
+    const after = await stage.bot.state();
     write(
-      `# bot heap after a full collection: ${(before / MIB).toFixed(1)} MiB before, ${(after / MIB).toFixed(1)} MiB after ${heapInteractions} interactions`,
+      `# bot heap after a full collection: ${(before.heapUsed / MIB).toFixed(1)} MiB before, ${(after.heapUsed / MIB).toFixed(1)} MiB after ${heapInteractions} interactions; held before ${JSON.stringify(before.held)}, after ${JSON.stringify(after.held)}`,
     );
     figures.push({
       name: 'heap-growth-per-1000-interactions',
-      value: (after - before) / MIB / (heapInteractions / 1000),
+      value: (after.heapUsed - before.heapUsed) / MIB / (heapInteractions / 1000),
       unit: 'MiB',
       op: '<=',
       target: 0.2,
@@ -249,31 +266,44 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
   });
 }
 
+/** Rounds fired while the bot reads the large list, at most (a bound, should the list never come). */
+const MAX_ROUNDS_DURING_PARSE = 100;
+
 /**
  * The bot's Eventor client fetches and reads the 20,000-runner result list (asked over IPC: no
- * command reads a whole event's list); once the sandbox Eventor starts sending it, a round of
- * `/events` is fired, to be acknowledged while the bot is busy with that list.
+ * command reads a whole event's list). From the moment the sandbox Eventor starts sending it until
+ * the bot has read it, rounds of `/events` are fired back to back, so that one of them meets the
+ * parse whenever it happens; the figure is the worst round's p99 acknowledgement.
  */
 async function duringLargeParse(stage: Stage, write: (line: string) => void): Promise<BenchFigure> {
   const { discord, eventor } = stage;
   const started = performance.now();
-  const read = stage.bot.readLargeList(stage.guildId);
+  let results: number | null = null;
+  const read = stage.bot.readLargeList(stage.guildId).then((n) => {
+    results = n;
+  });
   const isLargeList = (r: { path: string; query: Record<string, string>; status: number | null }): boolean =>
     /\/results\/event$/i.test(r.path) && Object.values(r.query).includes(LARGE_EVENT_ID) && r.status !== null;
   await discord.waitFor(() => eventor.requests.some(isLargeList), {
     timeoutMs: ROUND_TIMEOUT_MS,
     description: 'the bot to ask for the large result list',
   });
-  const fired = performance.now();
-  const during = await round(stage, CONCURRENT);
-  const results = await read;
+  const sending = performance.now();
+  const rounds: AnswerTimes[][] = [];
+  while (results === null && rounds.length < MAX_ROUNDS_DURING_PARSE) rounds.push(await round(stage, CONCURRENT));
+  await read;
   const readMs = performance.now() - started;
-  const lastAck = Math.max(...during.map((t) => t.ackMs));
-  write(
-    `# during the large parse: ${summary(during)}; the bot had the list (${results} race results) ${ms(readMs)} after asking; the round was fired ${ms(fired - started)} after asking and its last ack came ${ms(lastAck)} later`,
+  const p99s = rounds.map((r) =>
+    percentile(
+      r.map((t) => t.ackMs),
+      99,
+    ),
   );
-  const acks = during.map((t) => t.ackMs);
-  return { name: 'ack-p99-during-large-parse', value: percentile(acks, 99), unit: 'ms', op: '<=', target: 150 };
+  const worst = rounds[p99s.indexOf(Math.max(...p99s))]!;
+  write(
+    `# while the bot read the large list (${results} race results, ${ms(readMs)} after asking, sent from ${ms(sending - started)}): ${rounds.length} rounds, their ack p99s ${p99s.map(ms).join(', ')}; the worst: ${summary(worst)}`,
+  );
+  return { name: 'ack-p99-during-large-parse', value: Math.max(...p99s), unit: 'ms', op: '<=', target: 150 };
 }
 
 export const interactionsSection: BenchSection = { name: 'interactions', run: runInteractions };
