@@ -5,6 +5,7 @@
 // full collection; in `{ readLargeList: guildId }`, out `{ largeListRead: results }` once the bot's
 // Eventor client has fetched and read the 20,000-runner result list (no command asks for a whole
 // event's list: /results asks for the club's part of it); in `'stop'`: stops the bot and exits.
+import { getHeapSpaceStatistics } from 'node:v8';
 import { COMMANDS } from '../../commands/index.js';
 import { startBot } from '../bot/bot.js';
 import type { BotConfig } from '../bot/config.js';
@@ -57,6 +58,9 @@ process.once('message', (message: { config: BenchBotConfig }) => {
           const rest = bot.client.rest as typeof bot.client.rest & { interactions?: typeof bot.client.rest };
           send({
             heapUsed: process.memoryUsage().heapUsed,
+            // Compiled code is on the heap too, and grows while the JIT still optimises: said apart.
+            codeSpaceUsed:
+              getHeapSpaceStatistics().find((space) => space.space_name === 'code_space')?.space_used_size ?? 0,
             cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
             // What could grow per interaction, to name the culprit when the heap does.
             held: {
