@@ -54,19 +54,32 @@ export interface AnswerTimes {
   answerMs: number;
   /** Whether the answer came as the first callback itself (one request instead of a deferral and an edit). */
   direct: boolean;
+  /**
+   * The first callback came after Discord's 3 s and was refused (10062 Unknown interaction): the
+   * member got nothing. Its times are those of that late attempt.
+   */
+  late: boolean;
 }
+
+/** Discord's "Unknown interaction", its answer to a first response after 3 s. */
+const UNKNOWN_INTERACTION = 10062;
 
 /** The times of an interaction answered with content, or null while it is not. */
 export function answerTimes(handle: InteractionHandle): AnswerTimes | null {
   const history = handle.record.history;
-  const first = history.find((e) => e.kind === 'callback');
+  const first = history.find(
+    (e) =>
+      e.kind === 'callback' || (e.kind === 'rejected' && e.code === UNKNOWN_INTERACTION && /\/callback$/.test(e.route)),
+  );
+  if (first?.kind === 'rejected')
+    return { ackMs: first.elapsedMs, answerMs: first.elapsedMs, direct: false, late: true };
   if (!first || first.kind !== 'callback') return null;
   const direct = first.type === CallbackType.ChannelMessageWithSource || first.type === CallbackType.UpdateMessage;
   const answer = direct
     ? first
     : history.find((e) => e.kind === 'editOriginal' || (e.kind === 'followUp' && e.filledDeferral));
   if (!answer) return null;
-  return { ackMs: first.elapsedMs, answerMs: answer.elapsedMs, direct };
+  return { ackMs: first.elapsedMs, answerMs: answer.elapsedMs, direct, late: false };
 }
 
 interface Stage {
@@ -87,11 +100,29 @@ interface BotState {
 
 /** The bot process: asks and answers over IPC. */
 class BenchBot {
-  constructor(readonly child: ChildProcess) {}
+  /** The bot's warnings and errors (JSON lines): counted by message, not printed amid the figures. */
+  readonly logged = new Map<string, number>();
+
+  constructor(readonly child: ChildProcess) {
+    let pending = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines.filter((l) => l.trim() !== '')) {
+        let message = line;
+        try {
+          message = String((JSON.parse(line) as { msg?: unknown }).msg ?? line);
+        } catch {
+          // Not a log line (a crash's stack): kept as it is.
+        }
+        this.logged.set(message, (this.logged.get(message) ?? 0) + 1);
+      }
+    });
+  }
 
   static async start(config: BenchBotConfig): Promise<BenchBot> {
     const file = fileURLToPath(new URL('./interactions-bot.js', import.meta.url));
-    const child = fork(file, [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(file, [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     const bot = new BenchBot(child);
     child.send({ config });
     await bot.#next((m) => (m as { ready?: boolean }).ready === true);
@@ -108,7 +139,7 @@ class BenchBot {
       };
       const onExit = (code: number | null): void => {
         this.child.off('message', onMessage);
-        reject(new Error(`the bench bot exited (${code})`));
+        reject(new Error(`the bench bot exited (${code}): ${[...this.logged.keys()].join('; ')}`));
       };
       this.child.on('message', onMessage);
       this.child.once('exit', onExit);
@@ -162,7 +193,9 @@ async function round(stage: Stage, count: number): Promise<AnswerTimes[]> {
     { timeoutMs: ROUND_TIMEOUT_MS, description: `answers to ${count} /events` },
   );
   // An error message is an answer too, but not the one measured: every reply must be the event list.
-  const failed = handles.filter((h) => {
+  // (Those refused as late got no answer at all; they are counted, with the time of their attempt.)
+  const failed = handles.filter((h, i) => {
+    if (times[i]!.late) return false;
     const reply = h.original();
     return !reply || reply.deleted || reply.embeds.length === 0;
   });
@@ -212,7 +245,8 @@ function summary(times: readonly AnswerTimes[]): string {
   const acks = times.map((t) => t.ackMs);
   const answers = times.map((t) => t.answerMs);
   const direct = times.filter((t) => t.direct).length;
-  return `ack p50 ${ms(percentile(acks, 50))} p99 ${ms(percentile(acks, 99))}; answer p50 ${ms(percentile(answers, 50))} p95 ${ms(percentile(answers, 95))}; ${direct} of ${times.length} answered in the first callback`;
+  const late = times.filter((t) => t.late).length;
+  return `${late > 0 ? `${late} of ${times.length} refused for coming after Discord's 3 s; ` : ''}ack p50 ${ms(percentile(acks, 50))} p99 ${ms(percentile(acks, 99))}; answer p50 ${ms(percentile(answers, 50))} p95 ${ms(percentile(answers, 95))}; ${direct} of ${times.length} answered in the first callback`;
 }
 
 async function runInteractions({ quick, write }: BenchContext): Promise<BenchFigure[]> {
@@ -267,7 +301,12 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
       target: 0.2,
     });
 
-    figures.push(await duringLargeParse(stage, write));
+    try {
+      figures.push(await duringLargeParse(stage, write));
+    } finally {
+      const logged = [...stage.bot.logged].map(([message, count]) => `${count}× ${message}`);
+      write(`# the bot logged ${logged.length === 0 ? 'no warning or error' : logged.join('; ')}`);
+    }
     return figures;
   });
 }
