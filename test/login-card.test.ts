@@ -263,10 +263,12 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     });
     const puts = world.eventor.requests.filter((r) => r.method === 'PUT').length;
     // The post is public: the refusal goes privately to the clicker, and the post stays as it was.
-    const [refused] = await world.discord
+    // It is known before anything waits, so it is the first answer itself (issue 12), not a follow-up.
+    const refused = await world.discord
       .clickButton({ message: post.id, user: world.swedishMember, locale: 'en-GB', customId: save })
-      .waitForFollowUps(1, WAIT);
-    expect(renderMessageText(refused!)).toContain('This button is not yours');
+      .reply(WAIT);
+    expect(refused.ephemeral).toBe(true);
+    expect(renderMessageText(refused)).toContain('This button is not yours');
     expect(world.discord.message(post.id)!.content).toBe('x');
     expect(world.eventor.requests.filter((r) => r.method === 'PUT').length).toBe(puts);
     expect(astrid.competitor.cards[0]!.number).toBe('7654321');

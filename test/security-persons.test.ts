@@ -150,9 +150,11 @@ describe('only a link made with the Eventor password may act as the person (logi
       custom_id: forged,
     });
     // The button declares `linked: 'credentials'`: with no password link at all, the router refuses
-    // the click itself, privately, before the handler (which would name the person) runs.
+    // the click itself, privately, as the first answer (issue 12), before the handler (which would
+    // name the person) runs; the post it sits on stays as it was.
     const refused = await d.click(post, forged, user).reply(WAIT);
     expect(refused.ephemeral).toBe(true);
+    expect(refused.id).not.toBe(post);
     expect(renderMessageText(refused)).toContain('link with `/link eventor`');
 
     expect(d.loginCalls()).toBe(calls);

@@ -12,13 +12,14 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
+import { interactionsSection } from './interactions.js';
 import { parseSection } from './parse.js';
 import { requestsSection } from './requests.js';
 import type { BenchSection } from './section.js';
 import { startupSection } from './startup.js';
 
 /** Every section, in the order they run: the cheap and noisy-sensitive ones first. */
-export const SECTIONS: readonly BenchSection[] = [parseSection, requestsSection, startupSection];
+export const SECTIONS: readonly BenchSection[] = [parseSection, requestsSection, interactionsSection, startupSection];
 
 export interface BenchOptions {
   quick?: boolean;

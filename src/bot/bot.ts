@@ -18,6 +18,7 @@ import { SecretBox } from '../store/secrets.js';
 import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
+import { withBotRest } from './interaction-rest.js';
 import { MemberPresence } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
 
@@ -85,11 +86,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     ...(options.now ? { now: options.now } : {}),
     ...(options.cooldowns !== undefined ? { cooldowns: options.cooldowns } : {}),
   });
-  const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
-    allowedMentions: { parse: [] },
-    rest: { api: config.discordApiUrl },
-  });
+  const client = withBotRest(
+    new Client({
+      intents: [GatewayIntentBits.Guilds],
+      allowedMentions: { parse: [] },
+      rest: { api: config.discordApiUrl },
+    }),
+  );
   // An interaction from a server comes from someone in it right now (Discord sends their member
   // object with it), so no command asks Discord whether the member is still there; only what the
   // bot does on its own (personal DMs, the daily sweep) does, through `MemberPresence`.

@@ -6,13 +6,11 @@
 import {
   type AutocompleteInteraction,
   type ChatInputCommandInteraction,
-  DiscordAPIError,
   type Interaction,
   type MessageComponentInteraction,
   MessageFlags,
   type ModalSubmitInteraction,
   PermissionFlagsBits,
-  RESTJSONErrorCodes,
 } from 'discord.js';
 import type { EventorAccess } from '../app/eventor-access.js';
 import type { Services } from '../app/services.js';
@@ -41,6 +39,7 @@ import {
 } from './command.js';
 import { type CooldownOptions, MemberCooldown } from './cooldown.js';
 import { customIdName } from './custom-ids.js';
+import { FirstAnswer } from './first-answer.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];
@@ -180,22 +179,17 @@ export class InteractionRouter {
       return;
     }
     let mode: DeferMode = 'none';
+    let first: FirstAnswer | null = null;
     try {
       if (await turnedAway(interaction, this.#refusal(interaction, route.requires, ctx, log))) return;
       if (route.callsEventor && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log)))) return;
       mode = route.defer;
-      if (mode !== 'none') {
-        const ephemeral = mode === 'ephemeral';
-        await acknowledge(
-          interaction,
-          () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
-          ephemeral,
-          log,
-        );
-      }
+      if (mode !== 'none') first = new FirstAnswer(interaction, { reply: mode }, log);
       await route.execute(ctx);
+      await first?.settle();
     } catch (error) {
-      await this.#fail(interaction, error, ctx.language, log, { publicDeferral: mode === 'public' });
+      await first?.settle().catch(() => undefined);
+      await this.#fail(interaction, error, ctx.language, log, { publicAnswer: mode === 'public' });
     }
   }
 
@@ -249,6 +243,7 @@ export class InteractionRouter {
       (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()));
     // A failure must not replace a message others see (a public list being paged) with the error.
     const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
+    let first: FirstAnswer | null = null;
     try {
       // Before the id is even read: whoever may not use the component learns nothing from it.
       if (await turnedAway(interaction, this.#refusal(interaction, handler.requires ?? {}, ctx, log))) return;
@@ -260,11 +255,12 @@ export class InteractionRouter {
       }
       if ((handler.callsEventor ?? true) && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log))))
         return;
-      if (updating) await acknowledge(interaction, () => interaction.deferUpdate(), null, log);
-      else if (handler.defer !== 'none')
-        await acknowledge(interaction, () => interaction.deferReply({ flags: MessageFlags.Ephemeral }), true, log);
+      if (updating) first = new FirstAnswer(interaction, { update: true }, log);
+      else if (handler.defer !== 'none') first = new FirstAnswer(interaction, { reply: 'ephemeral' }, log);
       await handler.handle(ctx, value);
+      await first?.settle();
     } catch (error) {
+      await first?.settle().catch(() => undefined);
       await this.#fail(interaction, error, ctx.language, log, { shared });
     }
   }
@@ -325,8 +321,8 @@ export class InteractionRouter {
     where: {
       /** The interaction updates a message others see (a page button): the error goes privately to the member. */
       shared?: boolean;
-      /** The command was deferred publicly: its "thinking…" placeholder is seen by the whole channel. */
-      publicDeferral?: boolean;
+      /** The command answers publicly: its "thinking…" placeholder, if it was sent, is seen by the whole channel. */
+      publicAnswer?: boolean;
     } = {},
   ): Promise<void> {
     const key = messageFor(error);
@@ -335,7 +331,7 @@ export class InteractionRouter {
     const content = error instanceof UserFacingError ? translate(language, error.said) : t(language, failureKey(error));
     const privately = { content, flags: MessageFlags.Ephemeral } as const;
     try {
-      if (interaction.deferred && !interaction.replied && where.publicDeferral && !concernsEveryone(key)) {
+      if (interaction.deferred && !interaction.replied && where.publicAnswer && !concernsEveryone(key)) {
         // The member's own mistake does not belong in the channel: the public placeholder goes,
         // and only they see the message (a follow-up after the deletion is a message of its own,
         // so it can be ephemeral; before it, it would fill the public placeholder).
@@ -346,6 +342,10 @@ export class InteractionRouter {
         if (interaction.deferred && !interaction.replied && !where.shared)
           await interaction.editReply({ content, embeds: [], components: [] });
         else await interaction.followUp(privately);
+      } else if (where.publicAnswer && concernsEveryone(key)) {
+        // Nothing was sent yet (the failure came before any wait): what concerns everyone is said
+        // where the answer would have been, as it would have filled the public placeholder.
+        await interaction.reply({ content });
       } else {
         await interaction.reply(privately);
       }
@@ -415,30 +415,6 @@ async function turnedAway(
   if (answer === null) return false;
   await interaction.reply({ content: answer, flags: MessageFlags.Ephemeral });
   return true;
-}
-
-/**
- * Sends an acknowledgement (a deferral). When Discord carried it out but its answer was lost on
- * the way back, discord.js sends it again and meets 40060 "Interaction has already been
- * acknowledged": the first attempt arrived, so the interaction is deferred and the answer can go
- * on as if nothing happened (else the member would be left on "thinking…" for good).
- */
-async function acknowledge(
-  interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
-  send: () => Promise<unknown>,
-  /** What the deferral made the answer (null: it updates the message the component is on). */
-  ephemeral: boolean | null,
-  log: Logger,
-): Promise<void> {
-  try {
-    await send();
-  } catch (error) {
-    if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged))
-      throw error;
-    log.warn('acknowledgement already arrived (its answer was lost); going on with the reply');
-    interaction.deferred = true;
-    if (ephemeral !== null) interaction.ephemeral = ephemeral;
-  }
 }
 
 /**

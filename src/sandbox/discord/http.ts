@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { apiErrors, SandboxApiError } from './errors.js';
 import type { Faults } from './faults.js';
+import type { GlobalBucket } from './global-limit.js';
 
 /** A file part of a multipart request (`files[n]`). */
 export interface UploadedFile {
@@ -145,6 +146,8 @@ export interface RestOptions {
   faults: Faults;
   now: () => number;
   log: (entry: RequestLogEntry) => void;
+  /** Discord's global rate limit on bot-token requests; null: none (a sandbox for one test's purpose). */
+  globalBucket: GlobalBucket | null;
 }
 
 /** The `/api/v10` request handler: auth, faults, body parsing, routing, Discord-shaped errors, logging. */
@@ -185,6 +188,21 @@ export function createRestHandler(
         .filter((c): c is { route: CompiledRoute; params: Record<string, string> } => c.params !== null);
       const found = candidates.find((c) => c.route.method === method);
       if (found) entry.route = found.route.template;
+      // Only requests made with the bot token count; interaction-token requests carry none.
+      const waitSeconds = auth === 'bot' ? (options.globalBucket?.take() ?? null) : null;
+      if (waitSeconds !== null) {
+        status = 429;
+        body = { message: 'You are being rate limited.', retry_after: Number(waitSeconds.toFixed(3)), global: true };
+        // The header in whole seconds, as Discord sends it (discord.js waits by the header).
+        headers = {
+          'Retry-After': String(Math.max(1, Math.ceil(waitSeconds))),
+          'X-RateLimit-Global': 'true',
+          'X-RateLimit-Scope': 'global',
+        };
+        entry.code = 0;
+        await readBody(req).catch(() => undefined);
+        return;
+      }
       let lostAnswer: number | null = null;
       let slowAnswerMs = 0;
       for (const fault of options.faults.take(method, path, entry.route)) {

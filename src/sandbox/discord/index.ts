@@ -38,6 +38,8 @@ export {
 export type { DelayFault, LostAnswerFault, RateLimitFault, RouteMatcher, ServerErrorFault } from './faults.js';
 export { Faults } from './faults.js';
 export type { GatewayFrame } from './gateway.js';
+export type { GlobalRateLimitOptions } from './global-limit.js';
+export { DISCORD_GLOBAL_RATE_LIMIT } from './global-limit.js';
 export type { WaitOptions } from './handle.js';
 export { InteractionHandle } from './handle.js';
 export type { RequestLogEntry } from './http.js';

@@ -13,8 +13,12 @@ export interface ModalData {
   components: ApiComponent[];
 }
 
-/** Everything that happened to an interaction, in order: what `handle.history()` returns. */
-export type InteractionEvent =
+/**
+ * Everything that happened to an interaction, in order: what `handle.history()` returns. `at` is
+ * the sandbox's clock (which a test may fake); `elapsedMs` is real time since the interaction was
+ * dispatched, on the monotonic clock (`performance.now()`), for measuring how fast the bot answers.
+ */
+export type InteractionEvent = { elapsedMs: number } & (
   | { kind: 'callback'; at: number; type: number; data: unknown }
   | { kind: 'editOriginal'; at: number; messageId: string }
   | { kind: 'deleteOriginal'; at: number; messageId: string }
@@ -26,13 +30,16 @@ export type InteractionEvent =
     }
   | { kind: 'editFollowUp'; at: number; messageId: string }
   | { kind: 'deleteFollowUp'; at: number; messageId: string }
-  | { kind: 'rejected'; at: number; method: string; route: string; status: number; code: number; message: string };
+  | { kind: 'rejected'; at: number; method: string; route: string; status: number; code: number; message: string }
+);
 
 export interface InteractionRecord {
   id: string;
   token: string;
   type: number;
   createdAt: number;
+  /** `performance.now()` when INTERACTION_CREATE was sent: the start of every event's `elapsedMs`. */
+  dispatchedAtMonotonicMs: number;
   guildId: string | null;
   channelId: string;
   userId: string;

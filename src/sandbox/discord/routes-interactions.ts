@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { CallbackType, InteractionType, MessageFlag, MessageType } from './constants.js';
 import type { SandboxContext } from './context.js';
 import { apiErrors, invalidFormBody, SandboxApiError } from './errors.js';
@@ -27,6 +28,7 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
           target.history.push({
             kind: 'rejected',
             at: ctx.now(),
+            elapsedMs: elapsedSince(target),
             method: r.method,
             route: r.path.replace(target.token, ':token'),
             status: error.status,
@@ -121,7 +123,7 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
     }
     const at = ctx.now();
     record.response = { type, at };
-    record.history.push({ kind: 'callback', at, type, data: body.data ?? null });
+    record.history.push({ kind: 'callback', at, elapsedMs: elapsedSince(record), type, data: body.data ?? null });
     world.changed('interaction');
     if (r.query.get('with_response') !== 'true') return noContent();
     return ok({
@@ -186,7 +188,13 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
       });
       record.followUpIds.push(message.id);
     }
-    record.history.push({ kind: 'followUp', at: ctx.now(), messageId: message.id, filledDeferral });
+    record.history.push({
+      kind: 'followUp',
+      at: ctx.now(),
+      elapsedMs: elapsedSince(record),
+      messageId: message.id,
+      filledDeferral,
+    });
     world.changed('interaction');
     // discord.js always sends ?wait=true; without it Discord answers 204.
     return r.query.get('wait') === 'false' ? noContent() : ok(world.apiMessage(message));
@@ -202,7 +210,12 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
     const message = targetMessage(record, r.params['messageId']);
     const edited = editMessage(world, message, r.body, r.files, ctx.baseUrl());
     const original = message.id === record.originalMessageId;
-    record.history.push({ kind: original ? 'editOriginal' : 'editFollowUp', at: ctx.now(), messageId: edited.id });
+    record.history.push({
+      kind: original ? 'editOriginal' : 'editFollowUp',
+      at: ctx.now(),
+      elapsedMs: elapsedSince(record),
+      messageId: edited.id,
+    });
     world.changed('interaction');
     return ok(world.apiMessage(edited));
   };
@@ -212,7 +225,12 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
     const message = targetMessage(record, r.params['messageId']);
     world.deleteMessage(message);
     const original = message.id === record.originalMessageId;
-    record.history.push({ kind: original ? 'deleteOriginal' : 'deleteFollowUp', at: ctx.now(), messageId: message.id });
+    record.history.push({
+      kind: original ? 'deleteOriginal' : 'deleteFollowUp',
+      at: ctx.now(),
+      elapsedMs: elapsedSince(record),
+      messageId: message.id,
+    });
     world.changed('interaction');
     return noContent();
   };
@@ -236,6 +254,11 @@ export function interactionRoutes(ctx: SandboxContext): Route[] {
     { method: 'PATCH', template: `${webhook}/messages/:messageId`, auth: false, handle: wrap(patchMessage, lookup) },
     { method: 'DELETE', template: `${webhook}/messages/:messageId`, auth: false, handle: wrap(deleteMessage, lookup) },
   ];
+}
+
+/** Real milliseconds since the interaction was dispatched (monotonic, whatever the sandbox's clock says). */
+function elapsedSince(record: InteractionRecord): number {
+  return performance.now() - record.dispatchedAtMonotonicMs;
 }
 
 /** Ephemerality of a deferred reply is fixed at defer time; a follow-up's flag cannot change it. */

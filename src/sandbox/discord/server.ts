@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { ComponentType, InteractionType, isSelectType, MessageType, Permission } from './constants.js';
 import type { SandboxContext } from './context.js';
 import { Faults } from './faults.js';
 import { Gateway, type GatewayFrame } from './gateway.js';
+import { DISCORD_GLOBAL_RATE_LIMIT, GlobalBucket, type GlobalRateLimitOptions } from './global-limit.js';
 import { InteractionHandle, type WaitOptions } from './handle.js';
 import { createRestHandler, type RequestLogEntry } from './http.js';
 import { sandboxToken } from './ids.js';
@@ -58,6 +60,11 @@ export interface SandboxDiscordOptions {
   requestLogLimit?: number;
   /** The bot's username (default "eventor-bot"). */
   botUsername?: string;
+  /**
+   * Discord's global rate limit on bot-token requests (default: Discord's, 50 a second; null: none).
+   * Interaction callbacks and the interaction webhook are never limited by it, as in Discord.
+   */
+  globalRateLimit?: GlobalRateLimitOptions | null;
 }
 
 /** A message a component interaction refers to: the view/record itself or its id. */
@@ -118,6 +125,10 @@ export class SandboxDiscord {
       token: () => this.token,
       faults: this.faults,
       now: this.now,
+      globalBucket:
+        options.globalRateLimit === null
+          ? null
+          : new GlobalBucket(options.globalRateLimit ?? DISCORD_GLOBAL_RATE_LIMIT),
       log: (entry) => {
         this.log.push(entry);
         if (this.log.length > this.requestLogLimit) this.log.splice(0, this.log.length - this.requestLogLimit);
@@ -315,6 +326,7 @@ export class SandboxDiscord {
       token,
       type,
       createdAt: this.now(),
+      dispatchedAtMonotonicMs: 0,
       guildId: ctx.guildId ?? null,
       channelId: base.channel.id,
       userId: base.userId,
@@ -329,6 +341,7 @@ export class SandboxDiscord {
       history: [],
     };
     this.interactions.add(record);
+    record.dispatchedAtMonotonicMs = performance.now();
     this.world.emit('dispatch', { t: 'INTERACTION_CREATE', d: payload, intents: 0 });
     return new InteractionHandle(this.world, this.waitFor, record);
   }

@@ -1,0 +1,141 @@
+/**
+ * The first answer to an interaction, sent the cheapest way that is still in time. A handler
+ * writes its answer with `editReply`, as if the router had deferred. When that answer is ready
+ * before the handler waited on any I/O (everything came from caches and the database), it goes out
+ * as the initial response itself (a reply, or the update of the message a component is on): one
+ * request instead of a deferral and an edit, and the member sees it at once. When the handler does
+ * wait on I/O (Eventor), the deferral goes out at that moment, well inside Discord's 3 seconds.
+ *
+ * "Before any I/O" is exactly "before the event loop's next check phase": a handler that only
+ * awaits settled promises runs to its answer in microtasks, while one that waits on a socket lets
+ * the loop turn, and `setImmediate` fires first.
+ */
+import {
+  type ChatInputCommandInteraction,
+  DiscordAPIError,
+  type InteractionCallbackResponse,
+  type InteractionEditReplyOptions,
+  type InteractionReplyOptions,
+  type InteractionUpdateOptions,
+  type Message,
+  type MessageComponentInteraction,
+  MessageFlags,
+  type ModalSubmitInteraction,
+  RESTJSONErrorCodes,
+} from 'discord.js';
+import type { Logger } from '../log/logger.js';
+
+type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
+
+/** What the deferral would have been: a reply (ephemeral or not), or the update of the component's message. */
+export type FirstAnswerKind = { reply: 'public' | 'ephemeral' } | { update: true };
+
+export class FirstAnswer {
+  readonly #interaction: Answerable;
+  readonly #kind: FirstAnswerKind;
+  readonly #log: Logger;
+  #timer: NodeJS.Immediate | null;
+  #deferral: Promise<void> | null = null;
+  #direct = false;
+
+  constructor(interaction: Answerable, kind: FirstAnswerKind, log: Logger) {
+    this.#interaction = interaction;
+    this.#kind = kind;
+    this.#log = log;
+    const editReply = interaction.editReply.bind(interaction);
+    interaction.editReply = ((options: string | InteractionEditReplyOptions) =>
+      this.#answer(options, editReply)) as typeof interaction.editReply;
+    // Whatever else a handler does with its answer needs the deferral first, as it did before.
+    for (const method of ['followUp', 'deleteReply', 'fetchReply'] as const) {
+      const original = (interaction[method] as (...args: unknown[]) => Promise<unknown>).bind(interaction);
+      (interaction as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+        await this.defer();
+        return original(...args);
+      };
+    }
+    this.#timer = setImmediate(() => {
+      this.#timer = null;
+      // Its failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
+      this.defer().catch(() => undefined);
+    });
+  }
+
+  /** Sends the deferral now unless an answer or a deferral went out already. */
+  defer(): Promise<void> {
+    this.#cancelTimer();
+    if (this.#direct) return Promise.resolve();
+    this.#deferral ??= this.#send(() =>
+      'update' in this.#kind
+        ? (this.#interaction as MessageComponentInteraction).deferUpdate()
+        : this.#interaction.deferReply(this.#kind.reply === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {}),
+    );
+    return this.#deferral;
+  }
+
+  /**
+   * Once the handler is done (or failed): no deferral is sent any more, and one in flight has
+   * settled, so that `deferred` and `replied` say what the member was sent. Rejects when the
+   * deferral failed.
+   */
+  async settle(): Promise<void> {
+    this.#cancelTimer();
+    if (this.#deferral) await this.#deferral;
+  }
+
+  async #answer(
+    options: string | InteractionEditReplyOptions,
+    editReply: (options: string | InteractionEditReplyOptions) => Promise<Message>,
+  ): Promise<Message | undefined> {
+    if (this.#deferral === null && !this.#direct) {
+      this.#cancelTimer();
+      this.#direct = true;
+      const body = typeof options === 'string' ? { content: options } : options;
+      let sent: InteractionCallbackResponse | undefined;
+      await this.#send(async () => {
+        if ('update' in this.#kind) {
+          sent = await (this.#interaction as MessageComponentInteraction).update({
+            ...body,
+            withResponse: true,
+          } as InteractionUpdateOptions & { withResponse: true });
+        } else {
+          const { attachments: _kept, ...reply } = body;
+          sent = await this.#interaction.reply({
+            ...reply,
+            ...(this.#kind.reply === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {}),
+            withResponse: true,
+          } as InteractionReplyOptions & { withResponse: true });
+        }
+      });
+      return sent?.resource?.message ?? undefined;
+    }
+    await this.#deferral;
+    return editReply(options);
+  }
+
+  /**
+   * Sends an initial response. When Discord carried it out but its answer was lost on the way back,
+   * discord.js sends it again and meets 40060 "Interaction has already been acknowledged": the
+   * first attempt arrived, so the answer goes on as if nothing happened (else the member would be
+   * left without it, or on "thinking…" for good).
+   */
+  async #send(respond: () => Promise<unknown>): Promise<void> {
+    try {
+      await respond();
+    } catch (error) {
+      if (!(
+        error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged
+      ))
+        throw error;
+      this.#log.warn('the first answer already arrived (its answer was lost); going on');
+      const interaction = this.#interaction;
+      if (this.#direct) interaction.replied = true;
+      else interaction.deferred = true;
+      if ('reply' in this.#kind) interaction.ephemeral = this.#kind.reply === 'ephemeral';
+    }
+  }
+
+  #cancelTimer(): void {
+    if (this.#timer !== null) clearImmediate(this.#timer);
+    this.#timer = null;
+  }
+}
