@@ -1,4 +1,4 @@
-import type { ResultList } from '../eventor/model.js';
+import type { ResultList } from '../eventor/answers.js';
 
 /** Race results and split times in a list: the bench's check that a parse really read everything. */
 export function countResults(list: ResultList): { results: number; splits: number } {
