@@ -14,6 +14,7 @@ import type { Logger } from '../log/logger.js';
 import type { MessagePayload, RenderContext } from '../render/index.js';
 import type { Store } from '../store/store.js';
 import type { RaceOutlook } from './cadence.js';
+import type { ClubShare } from './club-share.js';
 import type { Ledger } from './delivery/ledger.js';
 import type { PosterHooks, PostOutcome, PostTarget } from './delivery/poster.js';
 import { type FeedKind, FeedOptions, type FeedSettings, type PauseReason } from './settings.js';
@@ -133,6 +134,11 @@ export interface FeedRunScope extends PreviewContext {
   guildId: string;
   ledger: Ledger;
   target: PostTarget;
+  /**
+   * What the runs of the server's club share (`club-share.ts`): one entries request per run, the
+   * events of the day kept for the hour. The scheduler gives it; without it a run asks for itself.
+   */
+  club?: ClubShare;
 }
 
 /** Only the run scope of a wider context, for building one kind of run options from another. */
@@ -146,6 +152,7 @@ export function runScopeOf(ctx: FeedRunScope): FeedRunScope {
     now: ctx.now,
     language: ctx.language,
     timeZone: ctx.timeZone,
+    ...(ctx.club ? { club: ctx.club } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { BackOffs, isTransient } from './backoff.js';
 import { ClubCalendars, FREQUENT_MS, inQuietHours, isFullRun, slotChanged } from './cadence.js';
+import { ClubShares } from './club-share.js';
 import { Ledger } from './delivery/ledger.js';
 import { discordTarget, type PostTarget } from './delivery/poster.js';
 import type { Feed, FeedContext, FeedName, FeedRunResult, MembershipCheck } from './feed.js';
@@ -75,6 +76,8 @@ export class FeedScheduler {
   readonly #runs = new Map<string, RunState>();
   readonly #running = new Set<string>();
   readonly #calendars = new ClubCalendars();
+  /** What the runs of one club share within a tick and within the hour (one entries request per run, the day's events). */
+  readonly #clubShares = new ClubShares();
   readonly #backOffs = new BackOffs();
   readonly #pauses: Pauses;
   #task: ScheduledTask | null = null;
@@ -317,6 +320,7 @@ export class FeedScheduler {
         now,
         language,
         timeZone,
+        club: this.#clubShares.of(access.client, access.organisationId, now),
         full,
         log: this.#options.log,
         store: this.#options.store,

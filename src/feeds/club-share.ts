@@ -1,0 +1,152 @@
+/**
+ * What the feeds of one club share, so that race day is polite to Eventor (issue 12 §2): within one
+ * scheduler run, ONE entries request per club (a window covering every feed's, each feed taking its
+ * own days from it), and within one wall-clock hour, what the in-between runs look at (the events
+ * racing now, the races close at hand) once, instead of asking `/events` and `/entries` on every
+ * 5-minute run. What changes by the minute, results and start lists, is still asked on every run.
+ *
+ * The scheduler keeps one `ClubShares` and hands each run the share of its club (`FeedRunScope.club`);
+ * runs without one (tests calling a kind directly, `/feeds test`) ask Eventor themselves, as before.
+ */
+import { millisecondsInDay as DAY, millisecondsInHour as HOUR } from 'date-fns/constants';
+import type { EventorClient } from '../eventor/client.js';
+import type { Entry } from '../eventor/model.js';
+import { queryDay } from '../time/days.js';
+
+/** The days before a run the shared entries window starts: the results' look-back (the longest back). */
+export const SHARED_ENTRIES_BACK_DAYS = 7;
+/** The days after a run it ends: the reminders' window (the longest ahead). */
+export const SHARED_ENTRIES_AHEAD_DAYS = 60;
+
+/** One club's share for one run. */
+export interface ClubShare {
+  /**
+   * Ids of the events with at least one entry from the club among events starting in the query
+   * days of [fromMs, toMs], as `/entries` with `fromEventDate`/`toEventDate` answers: from the run's
+   * one shared request when the window lies within it, else asked on its own.
+   */
+  enteredEvents(fromMs: number, toMs: number): Promise<Set<string>>;
+  /**
+   * A value kept for the run's wall-clock hour: the first run of the club in the hour that asks
+   * computes it, every later run of the club in that hour gets the same (a failure is not kept).
+   * `name` says what it is, with whatever its computation depends on besides the hour.
+   */
+  forTheHour<T>(name: string, compute: () => Promise<T>): Promise<T>;
+}
+
+/** Event ids of these entries. */
+function eventIdsOf(entries: readonly Entry[]): Set<string> {
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    const id = entry.event.id ?? entry.event.event?.id ?? null;
+    if (id !== null) ids.add(id);
+  }
+  return ids;
+}
+
+/** The club's entries among events starting in the query days of [fromMs, toMs], asked of Eventor. */
+export async function askEnteredEvents(
+  client: EventorClient,
+  organisationId: string,
+  fromMs: number,
+  toMs: number,
+): Promise<Set<string>> {
+  return eventIdsOf(
+    await client.entries({
+      organisationIds: [organisationId],
+      fromEventDate: queryDay(fromMs),
+      toEventDate: queryDay(toMs),
+    }),
+  );
+}
+
+/**
+ * Whether an event starting at `start` lies in the query days [fromDay, toDay] as Eventor reads
+ * them: from the first day's 00:00:00 to the last day's 23:59:59, UTC (`operations.ts`, dateTime).
+ * An event without a start is in every window, as Eventor leaves no date to filter on.
+ */
+function startsWithin(start: string | null, fromDay: string, toDay: string): boolean {
+  if (start === null) return true;
+  const at = Date.parse(start);
+  return at >= Date.parse(`${fromDay}T00:00:00Z`) && at <= Date.parse(`${toDay}T23:59:59Z`);
+}
+
+interface ClubState {
+  /** The run (its instant) the entries belong to. */
+  run: number;
+  /** The run's shared entries window; null inside: Eventor sent entries without their event, so each window asks. */
+  entries: Promise<Entry[] | null> | null;
+  /** The wall-clock hour (its index) the kept values belong to. */
+  hour: number;
+  kept: Map<string, Promise<unknown>>;
+}
+
+/** Every club's share, per Eventor client and organisation; the scheduler keeps one. */
+export class ClubShares {
+  readonly #clubs = new WeakMap<EventorClient, Map<string, ClubState>>();
+
+  /** The share of one club for the run at `now`. */
+  of(client: EventorClient, organisationId: string, now: Date): ClubShare {
+    let clubs = this.#clubs.get(client);
+    if (!clubs) {
+      clubs = new Map();
+      this.#clubs.set(client, clubs);
+    }
+    let state = clubs.get(organisationId);
+    if (!state) {
+      state = { run: now.getTime(), entries: null, hour: Math.floor(now.getTime() / HOUR), kept: new Map() };
+      clubs.set(organisationId, state);
+    }
+    const club = state;
+    const t = now.getTime();
+    if (club.run !== t) {
+      club.run = t;
+      club.entries = null;
+    }
+    if (club.hour !== Math.floor(t / HOUR)) {
+      club.hour = Math.floor(t / HOUR);
+      club.kept = new Map();
+    }
+    const windowFrom = queryDay(t - SHARED_ENTRIES_BACK_DAYS * DAY);
+    const windowTo = queryDay(t + SHARED_ENTRIES_AHEAD_DAYS * DAY);
+    const shared = (): Promise<Entry[] | null> => {
+      if (club.entries === null) {
+        const asked = client
+          .entries({
+            organisationIds: [organisationId],
+            fromEventDate: windowFrom,
+            toEventDate: windowTo,
+            // Each entry's event, for its start: what each feed's own days are taken by.
+            includeEventElement: true,
+          })
+          .then((entries) => (entries.every((e) => e.event.event !== null) ? entries : null));
+        club.entries = asked;
+        // A failure is this run's only: the next run asks again.
+        asked.catch(() => {
+          if (club.entries === asked) club.entries = null;
+        });
+      }
+      return club.entries;
+    };
+    return {
+      enteredEvents: async (fromMs, toMs) => {
+        const [fromDay, toDay] = [queryDay(fromMs), queryDay(toMs)];
+        if (fromDay < windowFrom || toDay > windowTo) return askEnteredEvents(client, organisationId, fromMs, toMs);
+        const entries = await shared();
+        if (entries === null) return askEnteredEvents(client, organisationId, fromMs, toMs);
+        return eventIdsOf(entries.filter((e) => startsWithin(e.event.event!.start, fromDay, toDay)));
+      },
+      forTheHour: <T>(name: string, compute: () => Promise<T>): Promise<T> => {
+        const kept = club.kept.get(name) as Promise<T> | undefined;
+        if (kept) return kept;
+        const computed = compute();
+        const keptMap = club.kept;
+        keptMap.set(name, computed);
+        computed.catch(() => {
+          if (keptMap.get(name) === computed) keptMap.delete(name);
+        });
+        return computed;
+      },
+    };
+  }
+}
