@@ -107,21 +107,26 @@ export class ClubShares {
       club.hour = Math.floor(t / HOUR);
       club.kept = new Map();
     }
-    const windowFrom = queryDay(t - SHARED_ENTRIES_BACK_DAYS * DAY);
-    const windowTo = queryDay(t + SHARED_ENTRIES_AHEAD_DAYS * DAY);
+    // The window's query days, worked out only by a run that asks for entries (formatting costs).
+    let window: { from: string; to: string } | null = null;
+    const windowDays = (): { from: string; to: string } =>
+      (window ??= {
+        from: queryDay(t - SHARED_ENTRIES_BACK_DAYS * DAY),
+        to: queryDay(t + SHARED_ENTRIES_AHEAD_DAYS * DAY),
+      });
     const shared = (): Promise<Entry[] | null> => {
       if (club.entries === null) {
         const asked = client
           .entries({
             organisationIds: [organisationId],
-            fromEventDate: windowFrom,
-            toEventDate: windowTo,
+            fromEventDate: windowDays().from,
+            toEventDate: windowDays().to,
             // Each entry's event, for its start: what each feed's own days are taken by.
             includeEventElement: true,
           })
           .then((entries) => (entries.every((e) => e.event.event !== null) ? entries : null));
         club.entries = asked;
-        // A failure is this run's only: the next run asks again.
+        // A failure is not kept: the next feed to ask asks again.
         asked.catch(() => {
           if (club.entries === asked) club.entries = null;
         });
@@ -131,7 +136,8 @@ export class ClubShares {
     return {
       enteredEvents: async (fromMs, toMs) => {
         const [fromDay, toDay] = [queryDay(fromMs), queryDay(toMs)];
-        if (fromDay < windowFrom || toDay > windowTo) return askEnteredEvents(client, organisationId, fromMs, toMs);
+        if (fromDay < windowDays().from || toDay > windowDays().to)
+          return askEnteredEvents(client, organisationId, fromMs, toMs);
         const entries = await shared();
         if (entries === null) return askEnteredEvents(client, organisationId, fromMs, toMs);
         return eventIdsOf(entries.filter((e) => startsWithin(e.event.event!.start, fromDay, toDay)));
