@@ -1,10 +1,10 @@
 /**
- * The feeds' SQL statements, compiled once per database: better-sqlite3 compiles a statement on
- * every `prepare` (about four times the cost of running a small one), and the scheduler reads the
- * settings and the ledger of every server on every tick.
+ * SQL statements compiled once per database: better-sqlite3 compiles a statement on every
+ * `prepare` (about four times the cost of running a small one), and the feed scheduler reads the
+ * settings and the post ledger of every server on every tick.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../store/database.js';
+import type { Db } from './database.js';
 
 const compiled = new WeakMap<Db, Map<string, Statement>>();
 
