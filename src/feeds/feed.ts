@@ -164,8 +164,20 @@ export function renderContext(ctx: PreviewContext): RenderContext {
   return { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl };
 }
 
+/** Each context's run options, made once for the run's three steps (fetch, items, deliver). */
+const runOptionsOf = new WeakMap<FeedContext, FeedRunOptions>();
+
 /** A channel kind's run options from the scheduler's context. */
 export function channelRunOptions(ctx: FeedContext): FeedRunOptions {
+  let options = runOptionsOf.get(ctx);
+  if (!options) {
+    options = makeChannelRunOptions(ctx);
+    runOptionsOf.set(ctx, options);
+  }
+  return options;
+}
+
+function makeChannelRunOptions(ctx: FeedContext): FeedRunOptions {
   const { settings } = ctx;
   return {
     ...runScopeOf(ctx),
