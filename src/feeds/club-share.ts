@@ -10,7 +10,7 @@
  */
 import { millisecondsInDay as DAY, millisecondsInHour as HOUR } from 'date-fns/constants';
 import type { EventorClient } from '../eventor/client.js';
-import type { Entry } from '../eventor/model.js';
+import type { Event } from '../eventor/model.js';
 import { queryDay } from '../time/days.js';
 
 /** The days before a run the shared entries window starts: the results' look-back (the longest back). */
@@ -27,6 +27,11 @@ export interface ClubShare {
    */
   enteredEvents(fromMs: number, toMs: number): Promise<Set<string>>;
   /**
+   * Those events themselves, as `/events` with their `eventIds` gives them (an id Eventor no
+   * longer has is left out): from the run's one shared request when the window lies within it.
+   */
+  enteredEventList(fromMs: number, toMs: number): Promise<Event[]>;
+  /**
    * A value kept for the run's wall-clock hour: the first run of the club in the hour that asks
    * computes it, every later run of the club in that hour gets the same (a failure is not kept).
    * `name` says what it is, with whatever its computation depends on besides the hour.
@@ -35,7 +40,9 @@ export interface ClubShare {
 }
 
 /** Event ids of these entries. */
-function eventIdsOf(entries: readonly Entry[]): Set<string> {
+function eventIdsOf(
+  entries: ReadonlyArray<{ event: { id: string | null; event: { id: string } | null } }>,
+): Set<string> {
   const ids = new Set<string>();
   for (const entry of entries) {
     const id = entry.event.id ?? entry.event.event?.id ?? null;
@@ -71,14 +78,27 @@ function startsWithin(start: string | null, fromDay: string, toDay: string): boo
   return at >= Date.parse(`${fromDay}T00:00:00Z`) && at <= Date.parse(`${toDay}T23:59:59Z`);
 }
 
+/** The run's entered events: their ids, and the events (for their starts) once a feed needs them. */
+interface Entered {
+  ids: Set<string>;
+  events: Promise<Event[]> | null;
+}
+
 interface ClubState {
-  /** The run (its instant) the entries belong to. */
+  /** The run (its instant) the shared entries belong to. */
   run: number;
-  /** The run's shared entries window; null inside: Eventor sent entries without their event, so each window asks. */
-  entries: Promise<Entry[] | null> | null;
+  entered: Promise<Entered> | null;
   /** The wall-clock hour (its index) the kept values belong to. */
   hour: number;
   kept: Map<string, Promise<unknown>>;
+}
+
+/** A promise kept in a slot until it fails (a failure is not kept: the next feed to ask asks again). */
+function keptUntilFailure<T>(promise: Promise<T>, stillKept: () => boolean, forget: () => void): Promise<T> {
+  promise.catch(() => {
+    if (stillKept()) forget();
+  });
+  return promise;
 }
 
 /** Every club's share, per Eventor client and organisation; the scheduler keeps one. */
@@ -92,16 +112,16 @@ export class ClubShares {
       clubs = new Map();
       this.#clubs.set(client, clubs);
     }
+    const t = now.getTime();
     let state = clubs.get(organisationId);
     if (!state) {
-      state = { run: now.getTime(), entries: null, hour: Math.floor(now.getTime() / HOUR), kept: new Map() };
+      state = { run: t, entered: null, hour: Math.floor(t / HOUR), kept: new Map() };
       clubs.set(organisationId, state);
     }
     const club = state;
-    const t = now.getTime();
     if (club.run !== t) {
       club.run = t;
-      club.entries = null;
+      club.entered = null;
     }
     if (club.hour !== Math.floor(t / HOUR)) {
       club.hour = Math.floor(t / HOUR);
@@ -114,43 +134,71 @@ export class ClubShares {
         from: queryDay(t - SHARED_ENTRIES_BACK_DAYS * DAY),
         to: queryDay(t + SHARED_ENTRIES_AHEAD_DAYS * DAY),
       });
-    const shared = (): Promise<Entry[] | null> => {
-      if (club.entries === null) {
-        const asked = client
-          .entries({
-            organisationIds: [organisationId],
-            fromEventDate: windowDays().from,
-            toEventDate: windowDays().to,
-            // Each entry's event, for its start: what each feed's own days are taken by.
-            includeEventElement: true,
-          })
-          .then((entries) => (entries.every((e) => e.event.event !== null) ? entries : null));
-        club.entries = asked;
-        // A failure is not kept: the next feed to ask asks again.
-        asked.catch(() => {
-          if (club.entries === asked) club.entries = null;
-        });
+    const entered = (): Promise<Entered> => {
+      if (club.entered === null) {
+        const asked: Promise<Entered> = keptUntilFailure(
+          client
+            .entries({
+              organisationIds: [organisationId],
+              fromEventDate: windowDays().from,
+              toEventDate: windowDays().to,
+            })
+            .then((entries): Entered => ({ ids: eventIdsOf(entries), events: null })),
+          (): boolean => club.entered === asked,
+          () => (club.entered = null),
+        );
+        club.entered = asked;
+        return asked;
       }
-      return club.entries;
+      return club.entered;
+    };
+    // The entered events, asked once for the run (the start lists need them, and their starts say
+    // which feed's days each is in); not with each entry, which makes the answer five times larger.
+    const enteredEvents = async (): Promise<Event[]> => {
+      const run = await entered();
+      if (run.events === null) {
+        const ids = [...run.ids].sort();
+        const asked: Promise<Event[]> = keptUntilFailure(
+          ids.length === 0 ? Promise.resolve([]) : client.events({ eventIds: ids }),
+          (): boolean => run.events === asked,
+          () => (run.events = null),
+        );
+        run.events = asked;
+        return asked;
+      }
+      return run.events;
+    };
+    const within = (fromMs: number, toMs: number): { fromDay: string; toDay: string } | null => {
+      const [fromDay, toDay] = [queryDay(fromMs), queryDay(toMs)];
+      return fromDay < windowDays().from || toDay > windowDays().to ? null : { fromDay, toDay };
     };
     return {
       enteredEvents: async (fromMs, toMs) => {
-        const [fromDay, toDay] = [queryDay(fromMs), queryDay(toMs)];
-        if (fromDay < windowDays().from || toDay > windowDays().to)
-          return askEnteredEvents(client, organisationId, fromMs, toMs);
-        const entries = await shared();
-        if (entries === null) return askEnteredEvents(client, organisationId, fromMs, toMs);
-        return eventIdsOf(entries.filter((e) => startsWithin(e.event.event!.start, fromDay, toDay)));
+        const days = within(fromMs, toMs);
+        if (days === null) return askEnteredEvents(client, organisationId, fromMs, toMs);
+        const { ids } = await entered();
+        const known = new Map((await enteredEvents()).map((e) => [e.id, e]));
+        // An id whose event Eventor no longer gives has no date to filter on: kept, as Eventor would.
+        return new Set([...ids].filter((id) => startsWithin(known.get(id)?.start ?? null, days.fromDay, days.toDay)));
+      },
+      enteredEventList: async (fromMs, toMs) => {
+        const days = within(fromMs, toMs);
+        if (days === null) {
+          const ids = [...(await askEnteredEvents(client, organisationId, fromMs, toMs))].sort();
+          return ids.length === 0 ? [] : client.events({ eventIds: ids });
+        }
+        return (await enteredEvents()).filter((e) => startsWithin(e.start, days.fromDay, days.toDay));
       },
       forTheHour: <T>(name: string, compute: () => Promise<T>): Promise<T> => {
         const kept = club.kept.get(name) as Promise<T> | undefined;
         if (kept) return kept;
-        const computed = compute();
         const keptMap = club.kept;
+        const computed: Promise<T> = keptUntilFailure(
+          compute(),
+          (): boolean => keptMap.get(name) === computed,
+          () => keptMap.delete(name),
+        );
         keptMap.set(name, computed);
-        computed.catch(() => {
-          if (keptMap.get(name) === computed) keptMap.delete(name);
-        });
         return computed;
       },
     };

@@ -82,9 +82,13 @@ async function enteredEventsOfWindow(
 ): Promise<Event[]> {
   const from = now.getTime() - DAY;
   const to = now.getTime() + windowDays * DAY;
-  const entered = [...(await eventsWithClubEntries(client, organisationId, from, to, club))].sort();
-  if (entered.length === 0) return [];
-  return (await client.events({ eventIds: entered })).filter((e) => e.status !== 'canceled').sort(byStart);
+  let events: readonly Event[];
+  if (club) events = await club.enteredEventList(from, to);
+  else {
+    const entered = [...(await eventsWithClubEntries(client, organisationId, from, to))].sort();
+    events = entered.length === 0 ? [] : await client.events({ eventIds: entered });
+  }
+  return events.filter((e) => e.status !== 'canceled').sort(byStart);
 }
 
 /**
