@@ -8,6 +8,10 @@
  * `/setup eventor` stores it): what one bot serving many clubs asks, where the instance's shared
  * cache fetches public answers once for all clubs and only each club's own questions multiply.
  *
+ * The race day itself (local 00:00 to 24:00 of the race's date, one club, one server) is counted
+ * apart: the club's busiest day, with results every 5 minutes and start lists every 15
+ * (`eventor-requests-race-day-per-club`, issue 12 §2).
+ *
  * The clock ticks every 5 minutes, the scheduler's finest cadence: its runs are aligned to
  * 5-minute and hourly wall-clock slots, so a tick every minute would run the same slots and make
  * the same requests, only five times slower to simulate.
@@ -40,6 +44,22 @@ export interface RequestsRun {
   /** Simulated window (instants). */
   from: Date;
   to: Date;
+  /**
+   * The race day itself (local 00:00 to 24:00 of the race's date, Stockholm time), when the
+   * simulated window covers it whole: the busiest day of the weekend.
+   */
+  raceDay: RaceDayRequests | null;
+}
+
+/** Eventor requests on the race day itself. */
+export interface RaceDayRequests {
+  /** The race's local date (YYYY-MM-DD). */
+  date: string;
+  requests: number;
+  hours: number;
+  perHour: number;
+  /** Requests per operation path (ids replaced by N), most first. */
+  byPath: Array<[string, number]>;
 }
 
 export interface RequestsOptions {
@@ -112,24 +132,62 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
       }
     }
 
-    clock = from;
+    // The race day's requests are the difference between the counts at its two midnights.
+    const raceDayFrom = localMidnight(weekend.date);
+    const raceDayTo = localMidnight(addDays(weekend.date, 1));
     const log = world.eventor.requests;
+    let atRaceDayStart: Map<string, number> | null = null;
+    let atRaceDayEnd: Map<string, number> | null = null;
+    clock = from;
     log.clear();
     for (; clock.getTime() < to.getTime(); clock = new Date(clock.getTime() + stepMs)) {
+      if (clock.getTime() === raceDayFrom.getTime()) atRaceDayStart = new Map(log.byPath());
+      if (clock.getTime() === raceDayTo.getTime()) atRaceDayEnd = new Map(log.byPath());
       await world.bot.scheduler.tick(clock);
     }
+    if (clock.getTime() === raceDayTo.getTime()) atRaceDayEnd = new Map(log.byPath());
     const requests = log.count();
-    const paths = new Map<string, number>();
-    for (const [path, count] of log.byPath()) {
-      const shape = path.replace(/\d+/g, 'N');
-      paths.set(shape, (paths.get(shape) ?? 0) + count);
-    }
     const hours = (to.getTime() - from.getTime()) / HOUR;
-    const byPath = [...paths].sort((a, b) => b[1] - a[1]);
-    return { servers: options.servers, clubs: clubCount, requests, hours, perHour: requests / hours, byPath, from, to };
+    const byPath = pathShapes(log.byPath());
+    let raceDay: RaceDayRequests | null = null;
+    if (atRaceDayStart && atRaceDayEnd) {
+      const since = new Map<string, number>();
+      for (const [path, count] of atRaceDayEnd) since.set(path, count - (atRaceDayStart.get(path) ?? 0));
+      const dayPaths = pathShapes(since).filter(([, n]) => n > 0);
+      const dayRequests = dayPaths.reduce((sum, [, n]) => sum + n, 0);
+      const dayHours = (raceDayTo.getTime() - raceDayFrom.getTime()) / HOUR;
+      raceDay = {
+        date: weekend.date,
+        requests: dayRequests,
+        hours: dayHours,
+        perHour: dayRequests / dayHours,
+        byPath: dayPaths,
+      };
+    }
+    return {
+      servers: options.servers,
+      clubs: clubCount,
+      requests,
+      hours,
+      perHour: requests / hours,
+      byPath,
+      from,
+      to,
+      raceDay,
+    };
   } finally {
     await world.close();
   }
+}
+
+/** Request counts per operation path, ids replaced by N, most first. */
+function pathShapes(counts: ReadonlyMap<string, number>): Array<[string, number]> {
+  const paths = new Map<string, number>();
+  for (const [path, count] of counts) {
+    const shape = path.replace(/\d+/g, 'N');
+    paths.set(shape, (paths.get(shape) ?? 0) + count);
+  }
+  return [...paths].sort((a, b) => b[1] - a[1]);
 }
 
 /** Servers spread over several clubs, each club with its own key. */
@@ -167,6 +225,7 @@ export async function requestsFigures(
     runs.push(run);
   }
   const one = runs[0]!.perHour;
+  const raceDay = raceDayFigure(runs[0]!, write);
   const figures = runs.map((run): BenchFigure => ({
     name: `eventor-requests-per-hour-${run.servers}-servers`,
     value: run.perHour,
@@ -194,11 +253,39 @@ export async function requestsFigures(
     );
   }
   for (const figure of spreadFigures) write(formatFigure(figure));
-  return [...figures, ...spreadFigures];
+  return [...figures, ...(raceDay ? [raceDay] : []), ...spreadFigures];
+}
+
+/** Race-day requests per club must stay at or under this (issue 12 §2). */
+export const RACE_DAY_TARGET_PER_HOUR = 25;
+
+/**
+ * The race day of a one-club run: its requests per hour (the club's busiest day: results every
+ * 5 minutes, start lists every 15), with the by-path breakdown. Null when the run did not cover it.
+ */
+function raceDayFigure(run: RequestsRun, write: (line: string) => void): BenchFigure | null {
+  const day = run.raceDay;
+  if (!day) {
+    write(`# race day: not covered by the ${run.hours} h simulated`);
+    return null;
+  }
+  write(
+    `# race day ${day.date} (local 00:00-24:00), ${run.servers} server(s) of one club: ${day.requests} Eventor requests in ${day.hours} h`,
+  );
+  write(`#   by path: ${day.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
+  const figure: BenchFigure = {
+    name: 'eventor-requests-race-day-per-club',
+    value: day.perHour,
+    unit: 'req/h',
+    op: '<=',
+    target: RACE_DAY_TARGET_PER_HOUR,
+  };
+  write(formatFigure(figure));
+  return figure;
 }
 
 /**
- * Requests per hour for 1 and 100 servers of one club and 100 servers of 10 clubs (10 servers of
+ * Requests per hour for 1 and 100 servers of one club (the race day of the 1-server run apart) and 100 servers of 10 clubs (10 servers of
  * one club told nothing the other two runs don't); `--quick`: 1 and 10 servers, 10 servers of 10 clubs.
  */
 export const requestsSection: BenchSection = {

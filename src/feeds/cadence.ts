@@ -40,21 +40,38 @@ export function hourly(): number {
   return RARE_MS;
 }
 
-/** The hour (0-23) of a moment in a time zone; wrong zones count as UTC. */
-export function localHour(now: Date, timeZone: string): number {
-  const hour = getHours(now, { in: tz(timeZone) });
-  return Number.isNaN(hour) ? now.getUTCHours() : hour;
+/**
+ * The last answer per time zone of a conversion the scheduler makes for every feed of every server
+ * on every tick, all at the tick's one instant: a zone's conversion costs tens of microseconds,
+ * which a hundred servers turn into most of a tick.
+ */
+function lastPerZone<T>(convert: (now: Date, timeZone: string) => T): (now: Date, timeZone: string) => T {
+  const last = new Map<string, { at: number; value: T }>();
+  return (now, timeZone) => {
+    const known = last.get(timeZone);
+    if (known?.at === now.getTime()) return known.value;
+    const value = convert(now, timeZone);
+    // Zones are few (a server's own, the default): one entry each, replaced as the clock moves.
+    last.set(timeZone, { at: now.getTime(), value });
+    return value;
+  };
 }
 
+/** The hour (0-23) of a moment in a time zone; wrong zones count as UTC. */
+export const localHour = lastPerZone((now: Date, timeZone: string): number => {
+  const hour = getHours(now, { in: tz(timeZone) });
+  return Number.isNaN(hour) ? now.getUTCHours() : hour;
+});
+
 /** The local date (YYYY-MM-DD) of a moment in a time zone; wrong zones count as UTC. */
-export function localDate(now: Date, timeZone: string): string {
+export const localDate = lastPerZone((now: Date, timeZone: string): string => {
   try {
     return localToday(now, timeZone);
   } catch (error) {
     if (error instanceof RangeError) return queryDay(now);
     throw error;
   }
-}
+});
 
 /** Inside quiet hours [from, to) in local time (wrapping past midnight when from > to). */
 export function inQuietHours(now: Date, timeZone: string, quiet: { from: number; to: number } | null): boolean {

@@ -14,6 +14,7 @@ import type { Logger } from '../log/logger.js';
 import type { MessagePayload, RenderContext } from '../render/index.js';
 import type { Store } from '../store/store.js';
 import type { RaceOutlook } from './cadence.js';
+import type { ClubShare } from './club-share.js';
 import type { Ledger } from './delivery/ledger.js';
 import type { PosterHooks, PostOutcome, PostTarget } from './delivery/poster.js';
 import { type FeedKind, FeedOptions, type FeedSettings, type PauseReason } from './settings.js';
@@ -133,6 +134,11 @@ export interface FeedRunScope extends PreviewContext {
   guildId: string;
   ledger: Ledger;
   target: PostTarget;
+  /**
+   * What the runs of the server's club share (`club-share.ts`): one entries request per run, the
+   * events of the day kept for the hour. The scheduler gives it; without it a run asks for itself.
+   */
+  club?: ClubShare;
 }
 
 /** Only the run scope of a wider context, for building one kind of run options from another. */
@@ -146,6 +152,7 @@ export function runScopeOf(ctx: FeedRunScope): FeedRunScope {
     now: ctx.now,
     language: ctx.language,
     timeZone: ctx.timeZone,
+    ...(ctx.club ? { club: ctx.club } : {}),
   };
 }
 
@@ -157,8 +164,20 @@ export function renderContext(ctx: PreviewContext): RenderContext {
   return { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl };
 }
 
+/** Each context's run options, made once for the run's three steps (fetch, items, deliver). */
+const runOptionsOf = new WeakMap<FeedContext, FeedRunOptions>();
+
 /** A channel kind's run options from the scheduler's context. */
 export function channelRunOptions(ctx: FeedContext): FeedRunOptions {
+  let options = runOptionsOf.get(ctx);
+  if (!options) {
+    options = makeChannelRunOptions(ctx);
+    runOptionsOf.set(ctx, options);
+  }
+  return options;
+}
+
+function makeChannelRunOptions(ctx: FeedContext): FeedRunOptions {
   const { settings } = ctx;
   return {
     ...runScopeOf(ctx),

@@ -14,9 +14,10 @@ import type { EventorClient } from '../eventor/client.js';
 import { InvalidApiKey } from '../eventor/errors.js';
 import { type Language, serverLanguage } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
+import type { GuildSettings, Store } from '../store/store.js';
 import { BackOffs, isTransient } from './backoff.js';
 import { ClubCalendars, FREQUENT_MS, inQuietHours, isFullRun, slotChanged } from './cadence.js';
+import { ClubShares } from './club-share.js';
 import { Ledger } from './delivery/ledger.js';
 import { discordTarget, type PostTarget } from './delivery/poster.js';
 import type { Feed, FeedContext, FeedName, FeedRunResult, MembershipCheck } from './feed.js';
@@ -75,6 +76,8 @@ export class FeedScheduler {
   readonly #runs = new Map<string, RunState>();
   readonly #running = new Set<string>();
   readonly #calendars = new ClubCalendars();
+  /** What the runs of one club share within a tick and within the hour (one entries request per run, the day's events). */
+  readonly #clubShares = new ClubShares();
   readonly #backOffs = new BackOffs();
   readonly #pauses: Pauses;
   #task: ScheduledTask | null = null;
@@ -143,8 +146,11 @@ export class FeedScheduler {
     return tracked;
   }
 
-  #localeOf(guildId: string): { timeZone: string; language: Language } {
-    const guild = this.#options.store.guildSettings(guildId);
+  /** The server's zone and language; `guild`: its settings when the caller has just read them. */
+  #localeOf(
+    guildId: string,
+    guild: GuildSettings | null = this.#options.store.guildSettings(guildId),
+  ): { timeZone: string; language: Language } {
     return {
       timeZone: guild?.timeZone ?? this.#options.defaultTimeZone,
       language: serverLanguage(
@@ -204,10 +210,12 @@ export class FeedScheduler {
       ...[...memberServers.values()].flatMap((s) => [...s]),
     ])) {
       if (departed.has(guildId)) continue;
-      const { timeZone, language } = this.#localeOf(guildId);
+      // One read of the server's settings for its zone, language and channels.
+      const guild = this.#options.store.guildSettings(guildId);
+      const { timeZone, language } = this.#localeOf(guildId, guild);
       const candidates: Due[] = [];
       const rechecks: Due[] = [];
-      const all = this.#settings.all(guildId);
+      const all = this.#settings.all(guildId, guild);
       for (const feed of FEEDS) {
         const settings = all.find((s) => s.feed === feed.settingsOf)!;
         const key = runKey(guildId, feed.name);
@@ -317,6 +325,7 @@ export class FeedScheduler {
         now,
         language,
         timeZone,
+        club: this.#clubShares.of(access.client, access.organisationId, now),
         full,
         log: this.#options.log,
         store: this.#options.store,

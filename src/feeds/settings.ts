@@ -3,8 +3,10 @@
  * command (which writes it), the scheduler (which decides when to run what) and the feeds (which
  * read the options). Nothing is posted for a kind until an admin turns it on.
  */
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { Store } from '../store/store.js';
+import type { GuildSettings, Store } from '../store/store.js';
+import { prepared } from '../store/statements.js';
 
 /** The kinds of automatic post; `admin` of /setup channel is where notices about them go. */
 export const FEED_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities'] as const;
@@ -54,6 +56,26 @@ interface Row {
   options: string;
 }
 
+/** Stored options as the feeds read them; settings written by another version that no longer validate fall back to the defaults. */
+function parseOptions(stored: string): FeedOptions {
+  let options: FeedOptions;
+  try {
+    options = FeedOptions.parse(JSON.parse(stored));
+  } catch {
+    options = FeedOptions.parse({});
+  }
+  // Shared by every server with the same options (`parsedOptions`): nobody may change them.
+  Object.freeze(options.leadDays);
+  Object.freeze(options.classificationIds);
+  return Object.freeze(options);
+}
+
+/**
+ * Stored options text to its parsed options: the scheduler reads every kind's settings of every
+ * server on every tick, and most servers keep the same few options (the defaults above all).
+ */
+const parsedOptions = new LRUCache<string, FeedOptions>({ max: 1_000 });
+
 /** The feed settings of a server, with defaults for kinds never configured (off). */
 export class FeedSettingsStore {
   constructor(
@@ -62,20 +84,23 @@ export class FeedSettingsStore {
   ) {}
 
   get(guildId: string, feed: FeedKind): FeedSettings {
-    const row = this.store.db
-      .prepare(
-        'SELECT enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ? AND feed = ?',
-      )
-      .get(guildId, feed) as Row | undefined;
+    const row = prepared(
+      this.store.db,
+      'SELECT enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ? AND feed = ?',
+    ).get(guildId, feed) as Row | undefined;
     return this.#settingsOf(guildId, feed, row, this.store.guildSettings(guildId)?.channels[feed] ?? null);
   }
 
-  /** Every kind's settings of a server, with two reads (the scheduler asks this every minute). */
-  all(guildId: string): FeedSettings[] {
-    const rows = this.store.db
-      .prepare('SELECT feed, enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ?')
-      .all(guildId) as Array<Row & { feed: string }>;
-    const channels = this.store.guildSettings(guildId)?.channels ?? {};
+  /**
+   * Every kind's settings of a server, with two reads (the scheduler asks this every minute); one
+   * when the caller has just read the server's settings (`guild`, null: the server has none).
+   */
+  all(guildId: string, guild?: GuildSettings | null): FeedSettings[] {
+    const rows = prepared(
+      this.store.db,
+      'SELECT feed, enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ?',
+    ).all(guildId) as Array<Row & { feed: string }>;
+    const channels = (guild === undefined ? this.store.guildSettings(guildId) : guild)?.channels ?? {};
     return FEED_KINDS.map((feed) =>
       this.#settingsOf(
         guildId,
@@ -87,12 +112,11 @@ export class FeedSettingsStore {
   }
 
   #settingsOf(guildId: string, feed: FeedKind, row: Row | undefined, channelId: string | null): FeedSettings {
-    let options: FeedOptions;
-    try {
-      options = FeedOptions.parse(row ? JSON.parse(row.options) : {});
-    } catch {
-      // Settings written by another version that no longer validate fall back to the defaults.
-      options = FeedOptions.parse({});
+    const stored = row?.options ?? '{}';
+    let options = parsedOptions.get(stored);
+    if (options === undefined) {
+      options = parseOptions(stored);
+      parsedOptions.set(stored, options);
     }
     return {
       guildId,
@@ -109,9 +133,10 @@ export class FeedSettingsStore {
   /** Servers with at least one feed turned on (what the scheduler serves). */
   guildsWithFeeds(): string[] {
     return (
-      this.store.db
-        .prepare('SELECT DISTINCT guild_id FROM feed_settings WHERE enabled = 1 ORDER BY guild_id')
-        .all() as Array<{ guild_id: string }>
+      prepared(
+        this.store.db,
+        'SELECT DISTINCT guild_id FROM feed_settings WHERE enabled = 1 ORDER BY guild_id',
+      ).all() as Array<{ guild_id: string }>
     ).map((r) => r.guild_id);
   }
 
@@ -147,22 +172,21 @@ export class FeedSettingsStore {
         : change.pausedReason === null
           ? null
           : this.now().toISOString();
-    this.store.db
-      .prepare(
-        `INSERT INTO feed_settings (guild_id, feed, enabled, paused_reason, paused_at, role_id, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    prepared(
+      this.store.db,
+      `INSERT INTO feed_settings (guild_id, feed, enabled, paused_reason, paused_at, role_id, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (guild_id, feed) DO UPDATE SET enabled = excluded.enabled, paused_reason = excluded.paused_reason, paused_at = excluded.paused_at,
            role_id = excluded.role_id, options = excluded.options, updated_at = excluded.updated_at`,
-      )
-      .run(
-        guildId,
-        feed,
-        (change.enabled ?? current.enabled) ? 1 : 0,
-        pausedReason,
-        pausedAt,
-        change.roleId === undefined ? current.roleId : change.roleId,
-        JSON.stringify(options),
-        this.now().toISOString(),
-      );
+    ).run(
+      guildId,
+      feed,
+      (change.enabled ?? current.enabled) ? 1 : 0,
+      pausedReason,
+      pausedAt,
+      change.roleId === undefined ? current.roleId : change.roleId,
+      JSON.stringify(options),
+      this.now().toISOString(),
+    );
     return this.get(guildId, feed);
   }
 }

@@ -5,6 +5,7 @@
  * (`feeds/ledger.ts`, `feeds/settings.ts`, `feeds/subscriptions.ts`).
  */
 import { type Db, type OpenDatabaseOptions, openDatabase } from './database.js';
+import { prepared } from './statements.js';
 import { camelCased } from './rows.js';
 import { SecretBox } from './secrets.js';
 
@@ -179,12 +180,14 @@ export class Store {
   }
 
   guildSettings(guildId: string): GuildSettings | null {
-    const row = this.#db.prepare('SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as
+    // Compiled once (`prepared`): the feed scheduler reads every server's settings on every tick.
+    const row = prepared(this.#db, 'SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as
       GuildRow | undefined;
     if (!row) return null;
-    const channels = this.#db
-      .prepare('SELECT kind, channel_id FROM guild_channels WHERE guild_id = ? ORDER BY kind')
-      .all(guildId) as Array<{ kind: string; channel_id: string }>;
+    const channels = prepared(
+      this.#db,
+      'SELECT kind, channel_id FROM guild_channels WHERE guild_id = ? ORDER BY kind',
+    ).all(guildId) as Array<{ kind: string; channel_id: string }>;
     return {
       guildId: row.guild_id,
       eventorInstance: row.eventor_instance,

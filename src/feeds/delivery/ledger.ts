@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { camelCased } from '../../store/rows.js';
 import type { Store } from '../../store/store.js';
+import { prepared } from '../../store/statements.js';
 
 /**
  * How long a claim on an item holds without its owner releasing it: longer than one post with
@@ -100,9 +101,10 @@ export class Ledger {
     const now = this.#now();
     return db
       .transaction(() => {
-        const held = db
-          .prepare('SELECT owner, expires_at FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ?')
-          .get(ref.guildId, ref.feed, ref.itemKey) as { owner: string; expires_at: string } | undefined;
+        const held = prepared(
+          db,
+          'SELECT owner, expires_at FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ?',
+        ).get(ref.guildId, ref.feed, ref.itemKey) as { owner: string; expires_at: string } | undefined;
         if (
           held &&
           held.owner !== this.#owner &&
@@ -110,7 +112,8 @@ export class Ledger {
           ownerMayBeAlive(held.owner)
         )
           return false;
-        db.prepare(
+        prepared(
+          db,
           `INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (guild_id, feed, item_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
         ).run(ref.guildId, ref.feed, ref.itemKey, this.#owner, new Date(now.getTime() + leaseMs).toISOString());
@@ -121,30 +124,34 @@ export class Ledger {
 
   /** Gives up this ledger's claim on the item (another owner's stays). */
   release(ref: ItemRef): void {
-    this.#store.db
-      .prepare('DELETE FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ? AND owner = ?')
-      .run(ref.guildId, ref.feed, ref.itemKey, this.#owner);
+    prepared(
+      this.#store.db,
+      'DELETE FROM post_claims WHERE guild_id = ? AND feed = ? AND item_key = ? AND owner = ?',
+    ).run(ref.guildId, ref.feed, ref.itemKey, this.#owner);
   }
 
   get(ref: ItemRef): LedgerRow | null {
-    const row = this.#store.db
-      .prepare('SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? AND item_key = ?')
-      .get(ref.guildId, ref.feed, ref.itemKey) as Row | undefined;
+    const row = prepared(
+      this.#store.db,
+      'SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? AND item_key = ?',
+    ).get(ref.guildId, ref.feed, ref.itemKey) as Row | undefined;
     return row ? rowOf(row) : null;
   }
 
   rows(guildId: string, feed: string): LedgerRow[] {
-    const rows = this.#store.db
-      .prepare('SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? ORDER BY item_key')
-      .all(guildId, feed) as Row[];
+    const rows = prepared(
+      this.#store.db,
+      'SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? ORDER BY item_key',
+    ).all(guildId, feed) as Row[];
     return rows.map(rowOf);
   }
 
   /** When the feed started for the server, or null before its first run. */
   feedStartedAt(guildId: string, feed: string): string | null {
-    const row = this.#store.db
-      .prepare('SELECT started_at FROM feed_state WHERE guild_id = ? AND feed = ?')
-      .get(guildId, feed) as { started_at: string } | undefined;
+    const row = prepared(this.#store.db, 'SELECT started_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(
+      guildId,
+      feed,
+    ) as { started_at: string } | undefined;
     return row?.started_at ?? null;
   }
 
@@ -161,12 +168,14 @@ export class Ledger {
     const now = this.#now().toISOString();
     const db = this.#store.db;
     db.transaction(() => {
-      const insert = db.prepare(
+      const insert = prepared(
+        db,
         `INSERT INTO posted_items (guild_id, feed, item_key, content_hash, channel_id, message_id, state, nonce, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, NULL, 'seeded', NULL, ?, ?) ON CONFLICT (guild_id, feed, item_key) DO NOTHING`,
       );
       for (const item of items) insert.run(guildId, feed, item.itemKey, item.contentHash, channelId, now, now);
-      db.prepare(
+      prepared(
+        db,
         'INSERT INTO feed_state (guild_id, feed, started_at) VALUES (?, ?, ?) ON CONFLICT (guild_id, feed) DO NOTHING',
       ).run(guildId, feed, now);
     })();
@@ -188,13 +197,15 @@ export class Ledger {
     const now = this.#now().toISOString();
     const db = this.#store.db;
     db.transaction(() => {
-      db.prepare(
+      prepared(
+        db,
         `INSERT INTO posted_items (guild_id, feed, item_key, content_hash, channel_id, message_id, state, nonce, pending_payload, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, NULL, 'posting', ?, ?, ?, ?)
          ON CONFLICT (guild_id, feed, item_key) DO UPDATE SET content_hash = excluded.content_hash, channel_id = excluded.channel_id,
            message_id = NULL, state = 'posting', nonce = excluded.nonce, pending_payload = excluded.pending_payload, updated_at = excluded.updated_at`,
       ).run(ref.guildId, ref.feed, ref.itemKey, contentHash, channelId, nonce, payload, now, now);
-      const cover = db.prepare(
+      const cover = prepared(
+        db,
         `INSERT INTO posted_items (guild_id, feed, item_key, content_hash, channel_id, message_id, state, nonce, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, NULL, 'seeded', NULL, ?, ?) ON CONFLICT (guild_id, feed, item_key) DO NOTHING`,
       );
@@ -204,39 +215,37 @@ export class Ledger {
 
   /** The message exists and shows `contentHash`. */
   posted(ref: ItemRef, messageId: string, contentHash: string): void {
-    this.#store.db
-      .prepare(
-        `UPDATE posted_items SET state = 'posted', message_id = ?, content_hash = ?, pending_payload = NULL, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?`,
-      )
-      .run(messageId, contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
+    prepared(
+      this.#store.db,
+      `UPDATE posted_items SET state = 'posted', message_id = ?, content_hash = ?, pending_payload = NULL, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?`,
+    ).run(messageId, contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
   }
 
   /** Posts of the feed begun but not known to be finished (a crash between intent and record). */
   unfinished(guildId: string, feed: string): LedgerRow[] {
-    const rows = this.#store.db
-      .prepare(
-        `SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? AND state = 'posting' ORDER BY created_at, item_key`,
-      )
-      .all(guildId, feed) as Row[];
+    const rows = prepared(
+      this.#store.db,
+      `SELECT * FROM posted_items WHERE guild_id = ? AND feed = ? AND state = 'posting' ORDER BY created_at, item_key`,
+    ).all(guildId, feed) as Row[];
     return rows.map(rowOf);
   }
 
   /** Whether another server has posted (or begun to post) this item of this feed. */
   postedElsewhere(ref: ItemRef): boolean {
     return (
-      this.#store.db
-        .prepare(
-          `SELECT 1 FROM posted_items WHERE feed = ? AND item_key = ? AND guild_id != ? AND state IN ('posted', 'posting') LIMIT 1`,
-        )
-        .get(ref.feed, ref.itemKey, ref.guildId) !== undefined
+      prepared(
+        this.#store.db,
+        `SELECT 1 FROM posted_items WHERE feed = ? AND item_key = ? AND guild_id != ? AND state IN ('posted', 'posting') LIMIT 1`,
+      ).get(ref.feed, ref.itemKey, ref.guildId) !== undefined
     );
   }
 
   /** The feeds of a server whose names start with `prefix` and that have started (seeded). */
   startedFeeds(guildId: string, prefix: string): string[] {
-    const rows = this.#store.db
-      .prepare('SELECT feed FROM feed_state WHERE guild_id = ? AND substr(feed, 1, ?) = ? ORDER BY feed')
-      .all(guildId, prefix.length, prefix) as Array<{ feed: string }>;
+    const rows = prepared(
+      this.#store.db,
+      'SELECT feed FROM feed_state WHERE guild_id = ? AND substr(feed, 1, ?) = ? ORDER BY feed',
+    ).all(guildId, prefix.length, prefix) as Array<{ feed: string }>;
     return rows.map((r) => r.feed);
   }
 
@@ -252,32 +261,34 @@ export class Ledger {
     const where = guildId === null ? match : `guild_id = ? AND ${match}`;
     const args = guildId === null ? matchArgs : [guildId, ...matchArgs];
     db.transaction(() => {
-      db.prepare(`DELETE FROM posted_items WHERE ${where}`).run(...args);
-      db.prepare(`DELETE FROM feed_state WHERE ${where}`).run(...args);
-      db.prepare(`DELETE FROM post_claims WHERE ${where}`).run(...args);
+      prepared(db, `DELETE FROM posted_items WHERE ${where}`).run(...args);
+      prepared(db, `DELETE FROM feed_state WHERE ${where}`).run(...args);
+      prepared(db, `DELETE FROM post_claims WHERE ${where}`).run(...args);
     })();
   }
 
   /** When the feed last ran to the end for the server (null: never, or before this was kept). */
   lastRunAt(guildId: string, feed: string): string | null {
-    const row = this.#store.db
-      .prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?')
-      .get(guildId, feed) as { last_run_at: string | null } | undefined;
+    const row = prepared(this.#store.db, 'SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?').get(
+      guildId,
+      feed,
+    ) as { last_run_at: string | null } | undefined;
     return row?.last_run_at ?? null;
   }
 
   ranAt(guildId: string, feed: string, at: Date): void {
-    this.#store.db
-      .prepare('UPDATE feed_state SET last_run_at = ? WHERE guild_id = ? AND feed = ?')
-      .run(at.toISOString(), guildId, feed);
+    prepared(this.#store.db, 'UPDATE feed_state SET last_run_at = ? WHERE guild_id = ? AND feed = ?').run(
+      at.toISOString(),
+      guildId,
+      feed,
+    );
   }
 
   /** A seeded item changed: remember the new hash, still without posting. */
   updateHash(ref: ItemRef, contentHash: string): void {
-    this.#store.db
-      .prepare(
-        'UPDATE posted_items SET content_hash = ?, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?',
-      )
-      .run(contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
+    prepared(
+      this.#store.db,
+      'UPDATE posted_items SET content_hash = ?, updated_at = ? WHERE guild_id = ? AND feed = ? AND item_key = ?',
+    ).run(contentHash, this.#now().toISOString(), ref.guildId, ref.feed, ref.itemKey);
   }
 }

@@ -6,26 +6,20 @@ import type { EventorClient } from '../../eventor/client.js';
 import { InvalidResponse, NotFound } from '../../eventor/errors.js';
 import type { Event } from '../../eventor/answers.js';
 import type { Logger } from '../../log/logger.js';
-import { queryDay } from '../../time/days.js';
+import { askEnteredEvents, type ClubShare } from '../club-share.js';
 
-/** Event ids with at least one entry from the club among events starting in [from, to]. */
-export async function eventsWithClubEntries(
+/**
+ * Event ids with at least one entry from the club among events starting in [from, to]: from the
+ * run's shared entries window when the scheduler gave the run its club's share, else asked.
+ */
+export function eventsWithClubEntries(
   client: EventorClient,
   organisationId: string,
   fromMs: number,
   toMs: number,
+  club?: ClubShare,
 ): Promise<Set<string>> {
-  const entries = await client.entries({
-    organisationIds: [organisationId],
-    fromEventDate: queryDay(fromMs),
-    toEventDate: queryDay(toMs),
-  });
-  const ids = new Set<string>();
-  for (const entry of entries) {
-    const id = entry.event.id ?? entry.event.event?.id ?? null;
-    if (id !== null) ids.add(id);
-  }
-  return ids;
+  return club ? club.enteredEvents(fromMs, toMs) : askEnteredEvents(client, organisationId, fromMs, toMs);
 }
 
 /**

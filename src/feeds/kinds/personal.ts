@@ -196,6 +196,7 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
       STARTLISTS_WINDOW_DAYS,
       options.full === false && !starting('starts'),
       options.log,
+      options.club,
     );
   }
   let resultLists: ResultList[] = [];
@@ -207,6 +208,7 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
       RESULTS_LOOKBACK_DAYS,
       options.full === false && !starting('results'),
       options.log,
+      options.club,
     );
   }
   return { plans, startLists, resultLists, server };

@@ -24,6 +24,7 @@ import {
 } from '../../render/index.js';
 import { loginButton } from '../../render/login-button.js';
 import { hourly } from '../cadence.js';
+import type { ClubShare } from '../club-share.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
 import {
@@ -155,6 +156,7 @@ export async function fetchReminderEvents(
   organisationId: string,
   now: Date,
   windowDays = REMINDERS_WINDOW_DAYS,
+  club?: ClubShare,
 ): Promise<{ events: Event[]; counts: Map<string, number> }> {
   const from = now.getTime();
   const to = from + windowDays * DAY;
@@ -165,7 +167,7 @@ export async function fetchReminderEvents(
     organisationIds: home,
     includeEntryBreaks: true,
   });
-  const entered = await eventsWithClubEntries(client, organisationId, from, to);
+  const entered = await eventsWithClubEntries(client, organisationId, from, to, club);
   const known = new Set(around.map((e) => e.id));
   const missing = [...entered].filter((id) => !known.has(id)).sort();
   const others = missing.length > 0 ? await client.events({ eventIds: missing, includeEntryBreaks: true }) : [];
@@ -186,7 +188,7 @@ export async function fetchReminderEvents(
 type ReminderEvents = Awaited<ReturnType<typeof fetchReminderEvents>>;
 
 function fetchForRun(options: FeedRunOptions): Promise<ReminderEvents> {
-  return fetchReminderEvents(options.client, options.organisationId, options.now);
+  return fetchReminderEvents(options.client, options.organisationId, options.now, REMINDERS_WINDOW_DAYS, options.club);
 }
 
 function itemsForRun({ events, counts }: ReminderEvents, options: FeedRunOptions): ReminderItem[] {

@@ -5,10 +5,11 @@
  * `/feeds threads on`, a thread under each post with the complete results (src/feeds/threads.ts).
  */
 import type { EventorClient } from '../../eventor/client.js';
-import type { ClassResult, EventRace, PersonResult, ResultList, TeamResult } from '../../eventor/answers.js';
+import type { ClassResult, Event, EventRace, PersonResult, ResultList, TeamResult } from '../../eventor/answers.js';
 import type { Logger } from '../../log/logger.js';
 import { type MessagePayload, type RenderContext, renderClubResults, truncate } from '../../render/index.js';
 import { raceDayCadence } from '../cadence.js';
+import type { ClubShare } from '../club-share.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { publishItems } from '../delivery/publish.js';
 import {
@@ -167,10 +168,32 @@ export interface ResultsFeedRun extends FeedRun {
 export const RESULTS_LIVE_MS = 36 * 3_600_000;
 
 /**
+ * The events of the look-back window that the club entered or organised (one `events` call shared
+ * by every club, one `entries` call), whether or not they have started yet.
+ */
+async function clubEventsOfWindow(
+  client: EventorClient,
+  organisationId: string,
+  now: Date,
+  lookbackDays: number,
+  club: ClubShare | undefined,
+): Promise<Event[]> {
+  const t = now.getTime();
+  const from = t - lookbackDays * DAY;
+  const [events, entered] = await Promise.all([
+    client.events({ fromDate: queryDay(from), toDate: queryDay(t) }),
+    eventsWithClubEntries(client, organisationId, from, t, club),
+  ]);
+  return events.filter((e) => entered.has(e.id) || e.organisers.some((o) => o.id === organisationId));
+}
+
+/**
  * The club's result lists of events started within the look-back window that the club entered or
- * organised (one `events` call shared by every club, one `entries` call, then one list per event).
- * With `liveOnly`, events that started more than RESULTS_LIVE_MS ago are left out: corrections to
- * older results are picked up on the full (hourly) runs, so race days are not spent asking for them.
+ * organised, one list per event. With `liveOnly`, events that started more than RESULTS_LIVE_MS ago
+ * are left out: corrections to older results are picked up on the full (hourly) runs, so race days
+ * are not spent asking for them. With the club's share (`club`), which events those are is asked
+ * once an hour for the club (a new event does not appear on race day within the hour; its window's
+ * query days do not change within the hour), while the lists themselves are asked on every run.
  */
 export async function fetchClubResults(
   client: EventorClient,
@@ -179,16 +202,16 @@ export async function fetchClubResults(
   lookbackDays = RESULTS_LOOKBACK_DAYS,
   liveOnly = false,
   log?: Logger,
+  club?: ClubShare,
 ): Promise<ResultList[]> {
   const t = now.getTime();
-  const from = t - lookbackDays * DAY;
-  const [events, entered] = await Promise.all([
-    client.events({ fromDate: queryDay(from), toDate: queryDay(t) }),
-    eventsWithClubEntries(client, organisationId, from, t),
-  ]);
-  const candidates = events
+  const clubEvents = club
+    ? await club.forTheHour(`results-events:${lookbackDays}`, () =>
+        clubEventsOfWindow(client, organisationId, now, lookbackDays, club),
+      )
+    : await clubEventsOfWindow(client, organisationId, now, lookbackDays, club);
+  const candidates = clubEvents
     .filter((e) => e.status !== 'canceled' && e.start !== null && Date.parse(e.start) <= t)
-    .filter((e) => entered.has(e.id) || e.organisers.some((o) => o.id === organisationId))
     .filter((e) => !liveOnly || t - Date.parse(e.start!) <= RESULTS_LIVE_MS)
     .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id.localeCompare(b.id));
   return listsPerEvent(
@@ -217,6 +240,7 @@ export function fetchResultsForRun(options: ResultsFeedOptions): Promise<ResultL
     options.lookbackDays,
     liveOnly,
     options.log,
+    options.club,
   );
 }
 

@@ -8,6 +8,7 @@ import { t } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
 import { escapeName, type MessagePayload, type RenderContext, renderClubStartList } from '../../render/index.js';
 import { startListsCadence } from '../cadence.js';
+import type { ClubShare } from '../club-share.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
 import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
@@ -71,9 +72,30 @@ export function startListItems(
 /** Events starting this soon are asked for their start lists on every run; later ones hourly. */
 export const STARTLISTS_CLOSE_DAYS = 3;
 
+/** The events the club has entries in, from a day ago to the window's end, not cancelled, in start order. */
+async function enteredEventsOfWindow(
+  client: EventorClient,
+  organisationId: string,
+  now: Date,
+  windowDays: number,
+  club: ClubShare | undefined,
+): Promise<Event[]> {
+  const from = now.getTime() - DAY;
+  const to = now.getTime() + windowDays * DAY;
+  let events: readonly Event[];
+  if (club) events = await club.enteredEventList(from, to);
+  else {
+    const entered = [...(await eventsWithClubEntries(client, organisationId, from, to))].sort();
+    events = entered.length === 0 ? [] : await client.events({ eventIds: entered });
+  }
+  return events.filter((e) => e.status !== 'canceled').sort(byStart);
+}
+
 /**
  * The club's start lists of the events it has entries in (from a day ago to the window's end).
- * With `closeOnly`, only events starting within STARTLISTS_CLOSE_DAYS are asked.
+ * With `closeOnly`, only events starting within STARTLISTS_CLOSE_DAYS are asked. With the club's
+ * share (`club`), which events those are is asked once an hour for the club (the window's query
+ * days do not change within the hour), while the start lists themselves are asked on every run.
  */
 export async function fetchClubStartLists(
   client: EventorClient,
@@ -82,16 +104,15 @@ export async function fetchClubStartLists(
   windowDays = STARTLISTS_WINDOW_DAYS,
   closeOnly = false,
   log?: Logger,
+  club?: ClubShare,
 ): Promise<StartList[]> {
-  const from = now.getTime() - DAY;
-  const to = now.getTime() + windowDays * DAY;
-  const entered = [...(await eventsWithClubEntries(client, organisationId, from, to))].sort();
-  if (entered.length === 0) return [];
+  const entered = club
+    ? await club.forTheHour(`startlists-events:${windowDays}`, () =>
+        enteredEventsOfWindow(client, organisationId, now, windowDays, club),
+      )
+    : await enteredEventsOfWindow(client, organisationId, now, windowDays, club);
   const close = now.getTime() + STARTLISTS_CLOSE_DAYS * DAY;
-  const events: Event[] = (await client.events({ eventIds: entered }))
-    .filter((e) => e.status !== 'canceled')
-    .filter((e) => !closeOnly || (e.start !== null && Date.parse(e.start) <= close))
-    .sort(byStart);
+  const events = entered.filter((e) => !closeOnly || (e.start !== null && Date.parse(e.start) <= close));
   return listsPerEvent(
     events,
     async (event) => {
@@ -114,6 +135,7 @@ export function fetchStartListsForRun(options: FeedRunOptions): Promise<StartLis
     STARTLISTS_WINDOW_DAYS,
     closeOnly,
     options.log,
+    options.club,
   );
 }
 
