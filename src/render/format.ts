@@ -149,13 +149,30 @@ const LOCALES: Record<Language, string> = { en: 'en-GB', sv: 'sv-SE', nb: 'nb-NO
 
 /** A date in the server's zone and language, for places Discord timestamps do not render (select options). */
 export function formatLocalDate(instant: string, ctx: RenderContext): string {
-  return new Intl.DateTimeFormat(LOCALES[ctx.language], {
-    timeZone: ctx.timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  }).format(new Date(epochOf(instant)));
+  return localDateFormat(ctx).format(new Date(epochOf(instant)));
+}
+
+/**
+ * One formatter per language and zone, made once: making an Intl.DateTimeFormat costs far more
+ * than formatting with it, and an event list formats a date per event (it was about half of the
+ * bot's CPU for a cached /events answer, `npm run bench`'s interactions section). Bounded by the
+ * three languages times the IANA zones, the only ones a server's setting can name.
+ */
+const localDateFormats = new Map<string, Intl.DateTimeFormat>();
+function localDateFormat(ctx: RenderContext): Intl.DateTimeFormat {
+  const key = `${ctx.language} ${ctx.timeZone}`;
+  let format = localDateFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(LOCALES[ctx.language], {
+      timeZone: ctx.timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+    });
+    localDateFormats.set(key, format);
+  }
+  return format;
 }
 
 /** Wall-clock time in the server's zone, `HH:MM`, or `HH:MM:SS` when the seconds matter (start times). */
