@@ -45,4 +45,14 @@ describe('bench: Eventor requests per hour as servers of one club grow', () => {
     expect(two.byPath.some(([path]) => path === '/api/activities')).toBe(true);
     expect(four.requests).toBe(two.requests);
   }, 30_000);
+
+  it('simulates the race day alone when asked: local 00:00 to 24:00 of the race date, the whole run its race day', async () => {
+    const run = await measureEventorRequests({ servers: 1, window: 'race-day', hours: 3 });
+    expect(run.hours).toBe(24);
+    expect(run.raceDay).not.toBeNull();
+    expect(run.raceDay!.requests).toBe(run.requests);
+    // Midnight in Stockholm (CEST in October): 22:00 UTC the day before.
+    expect(run.from.toISOString()).toMatch(/T2[23]:00:00\.000Z$/);
+    expect(run.from.toISOString() < `${run.raceDay!.date}T00:00:00.000Z`).toBe(true);
+  }, 30_000);
 });
