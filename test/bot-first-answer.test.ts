@@ -64,4 +64,20 @@ describe('the first answer', () => {
     expect(turned.id).toBe(list.id);
     expect(renderMessageText(turned)).toMatch(/Page 2 of/);
   });
+
+  it('in a burst, acknowledges every member at once and answers by edit, instead of rendering each before the next is acknowledged', async () => {
+    await events({ days: 30 }).reply(WAIT);
+    const before = world.eventor.requests.count();
+    // Twenty members at the same moment: dispatched together, they reach the bot in one turn of its event loop.
+    const burst = Array.from({ length: 20 }, () => events({ days: 30 }));
+    const replies = await Promise.all(burst.map((handle) => handle.reply(WAIT)));
+    expect(world.eventor.requests.count()).toBe(before);
+    const deferred = burst.filter((handle) => handle.deferred);
+    // Without the burst rule every one of them is answered in its first callback (all is cached).
+    expect(deferred.length).toBeGreaterThan(0);
+    for (const handle of deferred)
+      expect(kinds(handle)).toEqual([`callback ${CallbackType.DeferredChannelMessageWithSource}`, 'editOriginal']);
+    // Same answers whichever way they went.
+    for (const reply of replies) expect(reply.embeds).toEqual(replies[0]!.embeds);
+  });
 });

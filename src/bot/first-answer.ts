@@ -27,6 +27,24 @@ import type { Logger } from '../log/logger.js';
 
 type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
 
+/**
+ * First answers begun since the event loop last turned. When several interactions arrive together
+ * (a burst: a club's channel after a race), the first one's handler may answer straight away, but
+ * every handler's work before its first wait would hold back the others' first answers, and with
+ * them Discord's 3-second deadline. So from the second one in the same turn on, the deferral goes
+ * out at once and the answer follows as an edit: each member sees "thinking…" within milliseconds,
+ * and the answers come as fast as the bot renders them (`npm run bench`: ack and answer figures).
+ */
+let begunThisTurn = 0;
+let turnEnds: NodeJS.Immediate | null = null;
+function begunInThisTurn(): number {
+  turnEnds ??= setImmediate(() => {
+    begunThisTurn = 0;
+    turnEnds = null;
+  });
+  return ++begunThisTurn;
+}
+
 /** What the deferral would have been: a reply (ephemeral or not), or the update of the component's message. */
 export type FirstAnswerKind = { reply: 'public' | 'ephemeral' } | { update: true };
 
@@ -53,11 +71,16 @@ export class FirstAnswer {
         return original(...args);
       };
     }
-    this.#timer = setImmediate(() => {
+    // Its failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
+    if (begunInThisTurn() > 1) {
       this.#timer = null;
-      // Its failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
       this.defer().catch(() => undefined);
-    });
+    } else {
+      this.#timer = setImmediate(() => {
+        this.#timer = null;
+        this.defer().catch(() => undefined);
+      });
+    }
   }
 
   /** Sends the deferral now unless an answer or a deferral went out already. */
