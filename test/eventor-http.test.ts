@@ -473,7 +473,7 @@ describe('HttpTransport concurrency, coalescing and cache', () => {
     const t = transport(server);
     type Parsed = { events: Array<{ name: string }> };
     const req: HttpRequest<Parsed> = {
-      ...get(),
+      ...(get() as Omit<HttpRequest<string>, 'parse' | 'large'>),
       cacheTtlMs: 60_000,
       coalesce: true,
       parse: () => ({ events: [{ name: 'Sprint' }] }),
@@ -680,5 +680,51 @@ describe('HttpTransport dispatcher', () => {
     expect(pool.closed).toBe(false);
     await pool.close();
     expect(await caught(t.request(get()))).toBeInstanceOf(Unreachable);
+  });
+});
+
+describe('HttpTransport: a large body is handed over as its bytes', () => {
+  it('gives a body of bytesFrom bytes or more to parseBytes undecoded, a smaller one to parse as text', async () => {
+    const big = XML('EventList', `<Event><Name>Öppet möte</Name></Event>`.repeat(50));
+    const server = await startServer((req, res) =>
+      xmlResponse(res, req.url?.startsWith('/api/big') ? big : XML('EventList', '<Event/>')),
+    );
+    const t = transport(server);
+    const seen: string[] = [];
+    const large = {
+      bytesFrom: 1000,
+      parseBytes: async (bytes: Uint8Array) => {
+        seen.push(`bytes ${bytes.byteLength}`);
+        return new TextDecoder().decode(bytes);
+      },
+    };
+    const parse = (body: string) => {
+      seen.push(`text ${body.length}`);
+      return body;
+    };
+    const bigResult = await t.request(get('/big', { parse, large }));
+    expect(bigResult.value).toBe(big);
+    const small = await t.request(get('/small', { parse, large }));
+    expect(small.value).toBe(XML('EventList', '<Event/>'));
+    expect(seen).toEqual([`bytes ${Buffer.byteLength(big)}`, `text ${XML('EventList', '<Event/>').length}`]);
+  });
+
+  it('still refuses a large maintenance page as not XML, from its first bytes', async () => {
+    const page = `<!DOCTYPE html><html><body>${'Underhåll pågår. '.repeat(200)}</body></html>`;
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(page);
+    });
+    const t = transport(server);
+    let handed = 0;
+    const large = {
+      bytesFrom: 100,
+      parseBytes: async () => {
+        handed++;
+        return '';
+      },
+    };
+    await expect(t.request(get('/events', { large }))).rejects.toMatchObject({ name: 'InvalidResponse' });
+    expect(handed).toBe(0);
   });
 });

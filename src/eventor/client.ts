@@ -16,7 +16,7 @@ import {
   type OperationResult,
   prepareRequest,
 } from './operations.js';
-import { OFF_THREAD_PARSE_CHARS, parseResponseAnywhere } from './parse-worker.js';
+import { OFF_THREAD_PARSE_CHARS, parseResponseAnywhere, parseResponseOffThread } from './parse-worker.js';
 
 /** The client's options are the transport's (instance, key, timeouts, retries, cache, hooks), and: */
 export interface EventorClientOptions extends TransportOptions {
@@ -88,6 +88,10 @@ export class EventorClient {
       keyIndependent: isKeyIndependent(name, prepared.query),
       ...(options.fresh ? { fresh: true } : {}),
       parse: (xml) => parseResponseAnywhere(name, xml, context, this.offThreadParseChars),
+      large: {
+        bytesFrom: this.offThreadParseChars,
+        parseBytes: (bytes) => parseResponseOffThread(name, bytes, context),
+      },
     });
     if (def.invalidates.length > 0) this.transport.invalidate(def.invalidates);
     return {

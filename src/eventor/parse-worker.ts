@@ -28,7 +28,8 @@ const ROLE = 'eventor-parse-worker';
 interface Job {
   id: number;
   operation: OperationName;
-  xml: string;
+  /** The document, as text or as the bytes that arrived (UTF-8, decoded in the worker). */
+  xml: string | Uint8Array;
   context: ParseContext;
 }
 
@@ -72,7 +73,9 @@ function serve(port: NonNullable<typeof parentPort>): void {
   port.on('message', (job: Job) => {
     let value: unknown;
     try {
-      value = parseResponse(job.operation, job.xml, job.context);
+      // UTF-8 with a BOM dropped, as the transport decodes what it keeps on the main thread.
+      const xml = typeof job.xml === 'string' ? job.xml : new TextDecoder('utf-8').decode(job.xml);
+      value = parseResponse(job.operation, xml, job.context);
     } catch (error) {
       const wire: WireError =
         error instanceof InvalidResponse
@@ -198,8 +201,16 @@ function startWorker(): Worker {
       return;
     }
     stats.documentsParsed++;
-    if (answer.shape === 'classes') job.resolve({ ...(answer.value as object), classes: job.pieces });
-    else if (answer.shape === 'array') job.resolve(job.pieces);
+    if (answer.shape === 'classes') {
+      // The pieces are frozen; freezing the classes that hold them here (a few hundred objects)
+      // leaves the client's deepFreeze nothing to walk but the list's own few fields.
+      for (const cls of job.pieces as Array<{ persons?: unknown[]; teams?: unknown[] }>) {
+        if (cls.persons) Object.freeze(cls.persons);
+        if (cls.teams) Object.freeze(cls.teams);
+        Object.freeze(cls);
+      }
+      job.resolve({ ...(answer.value as object), classes: Object.freeze(job.pieces) });
+    } else if (answer.shape === 'array') job.resolve(job.pieces);
     else job.resolve(answer.value);
   });
   started.on('error', (error) => failAll(started, `the parser thread failed: ${error.message.slice(0, 200)}`));
@@ -210,7 +221,7 @@ function startWorker(): Worker {
 /** Parses a document in the worker: the same value, or the same error, as parseResponse. */
 export function parseResponseOffThread<N extends OperationName>(
   operation: N,
-  xml: string,
+  xml: string | Uint8Array,
   context: ParseContext,
 ): Promise<OperationResult<N>> {
   worker ??= startWorker();
@@ -221,7 +232,11 @@ export function parseResponseOffThread<N extends OperationName>(
   });
   // Held open while it has work: a CLI query waiting for its list must not exit under it.
   worker.ref();
-  worker.postMessage(job);
+  // Bytes are moved, not copied: the caller lets go of them (http.ts reads them into a buffer of their own).
+  if (typeof xml === 'string') worker.postMessage(job);
+  else if (xml.byteOffset === 0 && xml.byteLength === xml.buffer.byteLength && xml.buffer instanceof ArrayBuffer)
+    worker.postMessage(job, [xml.buffer]);
+  else worker.postMessage({ ...job, xml: xml.slice() }, []);
   return answer as Promise<OperationResult<N>>;
 }
 
