@@ -10,7 +10,7 @@ export interface BenchFigure {
 
 /** `BENCH <name> <value> <unit> target <op> <target>`, the line scripts read. */
 export function formatFigure(f: BenchFigure): string {
-  return `BENCH ${f.name} ${Number(f.value.toFixed(3))} ${f.unit} target ${f.op} ${f.target}`;
+  return `BENCH ${f.name} ${Number(f.value.toFixed(3))} ${f.unit} target ${f.op} ${Number(f.target.toFixed(3))}`;
 }
 
 /** Whether a figure is within its target. */
