@@ -18,6 +18,7 @@ import {
   HttpTransport,
   parseRetryAfter,
   type RequestEvent,
+  SharedResponseCache,
   type TransportOptions,
   USER_AGENT,
 } from '../src/eventor/http.js';
@@ -707,6 +708,26 @@ describe('HttpTransport: a large body is handed over as its bytes', () => {
     const small = await t.request(get('/small', { parse, large }));
     expect(small.value).toBe(XML('EventList', '<Event/>'));
     expect(seen).toEqual([`bytes ${Buffer.byteLength(big)}`, `text ${XML('EventList', '<Event/>').length}`]);
+  });
+
+  it('counts a large answer at its size in the cache, though its bytes were moved away to be parsed', async () => {
+    const big = XML('EventList', `<Event><Name>Öppet möte</Name></Event>`.repeat(500));
+    const server = await startServer((_req, res) => xmlResponse(res, big));
+    const shared = new SharedResponseCache();
+    const t = transport(server, { shared });
+    const large = {
+      bytesFrom: 1000,
+      // As the parse worker does: the bytes are transferred, which leaves the transport's view empty.
+      parseBytes: async (bytes: Uint8Array) => {
+        expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
+        const moved = structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] });
+        expect(bytes.byteLength).toBe(0);
+        return new TextDecoder().decode(moved);
+      },
+    };
+    const result = await t.request(get('/events', { cacheTtlMs: 60_000, large }));
+    expect(result.value).toBe(big);
+    expect(shared.chars).toBe(Buffer.byteLength(big));
   });
 
   it('still refuses a large maintenance page as not XML, from its first bytes', async () => {

@@ -783,7 +783,10 @@ export class HttpTransport {
 
     if (statusCode >= 200 && statusCode < 300) {
       let value: T;
+      let size: number;
       try {
+        // Taken now: a large body's bytes are moved to the parse worker, which leaves this view empty.
+        size = body.length;
         // A large body stays bytes: its start, decoded, tells whether it is XML at all.
         const text = typeof body === 'string' ? body : null;
         if (text !== null && text.trim() === '') throw new InvalidResponse('empty body', null, op);
@@ -805,7 +808,7 @@ export class HttpTransport {
         throw mapped;
       }
       report(null);
-      return { value, size: body.length };
+      return { value, size };
     }
 
     const error = statusError(statusCode, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op);
