@@ -213,7 +213,7 @@ export function channelFeed<Data, Item extends ContentItem>(spec: {
   items(data: Data, options: FeedRunOptions): Item[];
   deliver(items: readonly Item[], data: Data, options: FeedRunOptions): Promise<FeedRun>;
   latest(ctx: PreviewContext): Promise<MessagePayload | null>;
-}): Feed<Data, Item> {
+}): ChannelFeed<Data, Item> {
   return {
     name: spec.name,
     settingsOf: spec.name,
@@ -223,5 +223,14 @@ export function channelFeed<Data, Item extends ContentItem>(spec: {
     items: (data, ctx) => spec.items(data, channelRunOptions(ctx)),
     deliver: async (items, data, ctx) => runResultOf(await spec.deliver(items, data, channelRunOptions(ctx))),
     latest: spec.latest,
+    run: async (options) => {
+      const data = await spec.fetch(options);
+      return spec.deliver(spec.items(data, options), data, options);
+    },
   };
+}
+
+/** A channel feed, and one whole run of it for one server (fetch, items, deliver), as tests and `tick` drive it. */
+export interface ChannelFeed<Data, Item> extends Feed<Data, Item> {
+  run(options: FeedRunOptions): Promise<FeedRun>;
 }

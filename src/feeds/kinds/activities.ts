@@ -17,7 +17,7 @@ import {
 import { hourly } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
-import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
+import { channelFeed, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { queryDay } from '../../time/days.js';
 
@@ -115,12 +115,6 @@ function itemsForRun(activities: readonly Activity[], options: FeedRunOptions): 
 /** The club's activities go to the channel (seeded on the feed's first run). */
 const deliver = publishTo(ACTIVITIES_FEED);
 
-/** One run of the activities feed for one server. */
-export async function runActivitiesFeed(options: FeedRunOptions): Promise<FeedRun> {
-  const activities = await fetchForRun(options);
-  return deliver(itemsForRun(activities, options), activities, options);
-}
-
 /** For `/feeds test`: the club's next activity. */
 export async function latestActivity(ctx: PreviewContext): Promise<MessagePayload | null> {
   const activities = await fetchClubActivities(ctx.client, ctx.organisationId, ctx.now);
@@ -136,3 +130,6 @@ export const activitiesFeed = channelFeed({
   deliver,
   latest: latestActivity,
 });
+
+/** One run of the feed for one server. */
+export const runActivitiesFeed = activitiesFeed.run;

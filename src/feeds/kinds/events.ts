@@ -173,12 +173,6 @@ export async function deliverEvents(
   return run;
 }
 
-/** One run of the new-events feed for one server. */
-export async function runEventsFeed(options: FeedRunOptions): Promise<FeedRun> {
-  const found = await fetchEventsForRun(options);
-  return deliverEvents(itemsForRun(found, options), found, options);
-}
-
 /** How far back `/feeds test events` looks for the most recently changed event. */
 export const EVENTS_TEST_LOOKBACK_DAYS = 30;
 
@@ -204,3 +198,6 @@ export const eventsFeed = channelFeed({
   deliver: deliverEvents,
   latest: latestEvent,
 });
+
+/** One run of the feed for one server. */
+export const runEventsFeed = eventsFeed.run;

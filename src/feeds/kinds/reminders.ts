@@ -27,14 +27,7 @@ import { hourly } from '../cadence.js';
 import type { ClubShare } from '../club-share.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
-import {
-  channelFeed,
-  type FeedRun,
-  type FeedRunOptions,
-  feedOptions,
-  type PreviewContext,
-  renderContext,
-} from '../feed.js';
+import { channelFeed, type FeedRunOptions, feedOptions, type PreviewContext, renderContext } from '../feed.js';
 import type { FeedOptions } from '../settings.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { queryDay } from '../../time/days.js';
@@ -198,12 +191,6 @@ function itemsForRun({ events, counts }: ReminderEvents, options: FeedRunOptions
 /** The reminders due now go to the channel (seeded on the feed's first run, like every kind). */
 const deliver = publishTo(REMINDERS_FEED);
 
-/** One run of the reminders feed for one server. */
-export async function runRemindersFeed(options: FeedRunOptions): Promise<FeedRun> {
-  const data = await fetchForRun(options);
-  return deliver(itemsForRun(data, options), data, options);
-}
-
 /** For `/feeds test`: the reminder of the nearest deadline ahead, as if it were due now. */
 export async function latestReminder(ctx: PreviewContext): Promise<MessagePayload | null> {
   const { events, counts } = await fetchReminderEvents(ctx.client, ctx.organisationId, ctx.now);
@@ -230,3 +217,6 @@ export const remindersFeed = channelFeed({
   deliver,
   latest: latestReminder,
 });
+
+/** One run of the feed for one server. */
+export const runRemindersFeed = remindersFeed.run;

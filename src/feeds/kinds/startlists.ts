@@ -11,7 +11,7 @@ import { startListsCadence } from '../cadence.js';
 import type { ClubShare } from '../club-share.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
-import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
+import { channelFeed, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { byStart, eventsWithClubEntries, listsPerEvent } from './club-lists.js';
 
@@ -146,12 +146,6 @@ function itemsForRun(lists: readonly StartList[], options: FeedRunOptions): Star
 /** Start lists go to the channel (seeded on the feed's first run). */
 const deliver = publishTo(STARTLISTS_FEED);
 
-/** One run of the start-lists feed for one server. */
-export async function runStartListsFeed(options: FeedRunOptions): Promise<FeedRun> {
-  const lists = await fetchStartListsForRun(options);
-  return deliver(itemsForRun(lists, options), lists, options);
-}
-
 /** For `/feeds test`: the club's start times of the nearest event whose start list is out. */
 export async function latestStartList(ctx: PreviewContext): Promise<MessagePayload | null> {
   const lists = await fetchClubStartLists(ctx.client, ctx.organisationId, ctx.now);
@@ -167,3 +161,6 @@ export const startListsFeed = channelFeed({
   deliver,
   latest: latestStartList,
 });
+
+/** One run of the feed for one server. */
+export const runStartListsFeed = startListsFeed.run;
