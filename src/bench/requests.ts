@@ -196,6 +196,14 @@ function pathShapes(counts: ReadonlyMap<string, number>): Array<[string, number]
   return [...paths].sort((a, b) => b[1] - a[1]);
 }
 
+/** The `#` lines of one simulated run: its window and requests, then the requests by path. */
+function describeRun(run: RequestsRun, what: string, write: (line: string) => void): void {
+  write(
+    `# ${run.servers} server(s) of ${what}, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`,
+  );
+  write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
+}
+
 /** Servers spread over several clubs, each club with its own key. */
 export interface Spread {
   servers: number;
@@ -218,12 +226,7 @@ export async function requestsFigures(
     { servers: 100, clubs: 10 },
   ];
   const hours = options.hours === undefined ? {} : { hours: options.hours };
-  const describe = (run: RequestsRun, what: string) => {
-    write(
-      `# ${run.servers} server(s) of ${what}, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`,
-    );
-    write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
-  };
+  const describe = (run: RequestsRun, what: string) => describeRun(run, what, write);
   const runs: RequestsRun[] = [];
   for (const servers of counts) {
     const run = await measureEventorRequests({ servers, ...hours });
@@ -305,12 +308,7 @@ export const WEEKEND_TARGET_PER_HOUR = 32;
 async function runRequestsSection({ quick, write }: BenchContext): Promise<BenchFigure[]> {
   const many = quick ? 3 : 100;
   const clubCount = quick ? 3 : 10;
-  const describe = (run: RequestsRun, what: string) => {
-    write(
-      `# ${run.servers} server(s) of ${what}, ${run.from.toISOString()} to ${run.to.toISOString()}: ${run.requests} Eventor requests in ${run.hours} h`,
-    );
-    write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
-  };
+  const describe = (run: RequestsRun, what: string) => describeRun(run, what, write);
   const weekend = await measureEventorRequests({ servers: 1 });
   describe(weekend, 'one club, the weekend');
   const figures: BenchFigure[] = [
