@@ -45,6 +45,32 @@ function begunInThisTurn(): number {
   return ++begunThisTurn;
 }
 
+/**
+ * Handlers whose deferral went out at once, waiting for their turn to render: one per turn of the
+ * event loop, so that between two answers the loop reads the sockets again and acknowledges any
+ * interaction that arrived meanwhile before it renders the next answer.
+ */
+const waitingToRender: Array<() => void> = [];
+let rendering = false;
+function renderNext(): void {
+  const next = waitingToRender.shift();
+  if (next === undefined) {
+    rendering = false;
+    return;
+  }
+  next();
+  setImmediate(renderNext);
+}
+function ownTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waitingToRender.push(resolve);
+    if (!rendering) {
+      rendering = true;
+      setImmediate(renderNext);
+    }
+  });
+}
+
 /** What the deferral would have been: a reply (ephemeral or not), or the update of the component's message. */
 export type FirstAnswerKind = { reply: 'public' | 'ephemeral' } | { update: true };
 
@@ -55,6 +81,7 @@ export class FirstAnswer {
   #timer: NodeJS.Immediate | null;
   #deferral: Promise<void> | null = null;
   #direct = false;
+  readonly #deferredAtOnce: boolean;
 
   constructor(interaction: Answerable, kind: FirstAnswerKind, log: Logger) {
     this.#interaction = interaction;
@@ -72,7 +99,8 @@ export class FirstAnswer {
       };
     }
     // Its failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
-    if (begunInThisTurn() > 1) {
+    this.#deferredAtOnce = begunInThisTurn() > 1;
+    if (this.#deferredAtOnce) {
       this.#timer = null;
       this.defer().catch(() => undefined);
     } else {
@@ -81,6 +109,14 @@ export class FirstAnswer {
         this.defer().catch(() => undefined);
       });
     }
+  }
+
+  /**
+   * Resolves when the handler may do its work: at once, unless its deferral went out at once (a
+   * burst), then in its own later turn of the event loop (see `ownTurn`).
+   */
+  ready(): Promise<void> {
+    return this.#deferredAtOnce ? ownTurn() : Promise.resolve();
   }
 
   /** Sends the deferral now unless an answer or a deferral went out already. */

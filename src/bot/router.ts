@@ -185,6 +185,7 @@ export class InteractionRouter {
       if (route.callsEventor && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log)))) return;
       mode = route.defer;
       if (mode !== 'none') first = new FirstAnswer(interaction, { reply: mode }, log);
+      await first?.ready();
       await route.execute(ctx);
       await first?.settle();
     } catch (error) {
@@ -257,6 +258,7 @@ export class InteractionRouter {
         return;
       if (updating) first = new FirstAnswer(interaction, { update: true }, log);
       else if (handler.defer !== 'none') first = new FirstAnswer(interaction, { reply: 'ephemeral' }, log);
+      await first?.ready();
       await handler.handle(ctx, value);
       await first?.settle();
     } catch (error) {
