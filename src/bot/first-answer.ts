@@ -28,27 +28,52 @@ import type { Logger } from '../log/logger.js';
 type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
 
 /**
- * First answers begun since the event loop last turned. When several interactions arrive together
- * (a burst: a club's channel after a race), the first one's handler may answer straight away, but
- * every handler's work before its first wait would hold back the others' first answers, and with
- * them Discord's 3-second deadline. So from the second one in the same turn on, the deferral goes
- * out at once and the answer follows as an edit: each member sees "thinking…" within milliseconds,
- * and the answers come as fast as the bot renders them (`npm run bench`: ack and answer figures).
+ * The first answers begun in one turn of the event loop. When several interactions arrive together
+ * (a burst: a club's channel after a race), every handler's work before its first wait would hold
+ * back the others' first answers, and with them Discord's 3-second deadline. So in a burst every
+ * interaction is deferred (from the second on at once, the first as soon as the turn shows it was
+ * not alone) and the answers follow as edits, rendered one per later turn in the order the
+ * interactions came (`ownTurns`): each member sees "thinking…" within milliseconds, and an
+ * interaction arriving meanwhile is acknowledged before the next answer is rendered
+ * (`npm run bench`: ack and answer figures). An interaction alone in its turn goes on at once.
  */
-let begunThisTurn = 0;
-let turnEnds: NodeJS.Immediate | null = null;
-function begunInThisTurn(): number {
-  turnEnds ??= setImmediate(() => {
-    begunThisTurn = 0;
-    turnEnds = null;
-  });
-  return ++begunThisTurn;
+interface Turn {
+  readonly answers: FirstAnswer[];
+  /** Resolves the answers' `ready()` once the turn is over: at once when alone, else one per later turn. */
+  readonly starts: Array<() => void>;
+}
+let currentTurn: Turn | null = null;
+function joinTurn(answer: FirstAnswer, start: () => void): Turn {
+  if (currentTurn === null) {
+    const turn: Turn = { answers: [], starts: [] };
+    currentTurn = turn;
+    setImmediate(() => {
+      currentTurn = null;
+      endTurn(turn);
+    });
+  }
+  currentTurn.answers.push(answer);
+  currentTurn.starts.push(start);
+  return currentTurn;
+}
+function endTurn(turn: Turn): void {
+  if (turn.answers.length === 1) {
+    turn.starts[0]!();
+    return;
+  }
+  // The first of a burst learns only now that it was one; the others were deferred on arrival.
+  turn.answers[0]!.defer().catch(() => undefined);
+  waitingToRender.push(...turn.starts);
+  if (!rendering) {
+    rendering = true;
+    setImmediate(renderNext);
+  }
 }
 
 /**
- * Handlers whose deferral went out at once, waiting for their turn to render: one per turn of the
- * event loop, so that between two answers the loop reads the sockets again and acknowledges any
- * interaction that arrived meanwhile before it renders the next answer.
+ * Handlers of a burst waiting for their turn to render: one per turn of the event loop, so that
+ * between two answers the loop reads the sockets again and acknowledges any interaction that
+ * arrived meanwhile before it renders the next answer.
  */
 const waitingToRender: Array<() => void> = [];
 let rendering = false;
@@ -61,15 +86,6 @@ function renderNext(): void {
   next();
   setImmediate(renderNext);
 }
-function ownTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    waitingToRender.push(resolve);
-    if (!rendering) {
-      rendering = true;
-      setImmediate(renderNext);
-    }
-  });
-}
 
 /** What the deferral would have been: a reply (ephemeral or not), or the update of the component's message. */
 export type FirstAnswerKind = { reply: 'public' | 'ephemeral' } | { update: true };
@@ -78,15 +94,17 @@ export class FirstAnswer {
   readonly #interaction: Answerable;
   readonly #kind: FirstAnswerKind;
   readonly #log: Logger;
-  #timer: NodeJS.Immediate | null;
+  #timer: NodeJS.Immediate | null = null;
   #deferral: Promise<void> | null = null;
   #direct = false;
-  readonly #deferredAtOnce: boolean;
+  readonly #ready: Promise<void>;
+  #startReady!: () => void;
 
   constructor(interaction: Answerable, kind: FirstAnswerKind, log: Logger) {
     this.#interaction = interaction;
     this.#kind = kind;
     this.#log = log;
+    this.#ready = new Promise((resolve) => (this.#startReady = resolve));
     const editReply = interaction.editReply.bind(interaction);
     interaction.editReply = ((options: string | InteractionEditReplyOptions) =>
       this.#answer(options, editReply)) as typeof interaction.editReply;
@@ -98,25 +116,27 @@ export class FirstAnswer {
         return original(...args);
       };
     }
-    // Its failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
-    this.#deferredAtOnce = begunInThisTurn() > 1;
-    if (this.#deferredAtOnce) {
-      this.#timer = null;
-      this.defer().catch(() => undefined);
-    } else {
+    // A deferral's failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
+    const turn = joinTurn(this, () => this.#start());
+    if (turn.answers.length > 1) this.defer().catch(() => undefined);
+  }
+
+  /** Its turn to render has come: alone in its turn, it is deferred only if the handler waits on I/O. */
+  #start(): void {
+    if (this.#deferral === null && !this.#direct)
       this.#timer = setImmediate(() => {
         this.#timer = null;
         this.defer().catch(() => undefined);
       });
-    }
+    this.#startReady();
   }
 
   /**
-   * Resolves when the handler may do its work: at once, unless its deferral went out at once (a
-   * burst), then in its own later turn of the event loop (see `ownTurn`).
+   * Resolves when the handler may do its work: after the turn it arrived in, at once when it came
+   * alone, else in its own later turn (see `Turn`).
    */
   ready(): Promise<void> {
-    return this.#deferredAtOnce ? ownTurn() : Promise.resolve();
+    return this.#ready;
   }
 
   /** Sends the deferral now unless an answer or a deferral went out already. */
