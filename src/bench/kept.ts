@@ -15,11 +15,7 @@ import { parseXml } from '../eventor/iof/xml-tree.js';
 import { addDays } from '../time/days.js';
 import { localToInstant } from '../time/zones.js';
 import type { BenchFigure } from './figure.js';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
+import { median } from './stats.js';
 
 /** Median times of `ours` and `theirs` over `runs` alternating runs, in milliseconds. */
 export function sideBySide(ours: () => unknown, theirs: () => unknown, runs = 3): { ours: number; theirs: number } {

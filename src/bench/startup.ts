@@ -22,17 +22,12 @@ import { startSandboxDiscord } from '../sandbox/discord/index.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import type { BenchFigure } from './figure.js';
 import type { BenchContext, BenchSection } from './section.js';
+import { median } from './stats.js';
 
 const CLI = fileURLToPath(new URL('../../../bin/eventor-bot.js', import.meta.url));
 
 /** Long enough for a start on a busy machine; a run past it fails the bench rather than hanging. */
 const READY_TIMEOUT_MS = 60_000;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /** CPU seconds (user + system) the live process `pid` has used so far, from /proc; null where there is none. */
 function cpuSecondsSoFar(pid: number | undefined, ticksPerSecond: number): number | null {
