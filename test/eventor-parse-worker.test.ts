@@ -92,6 +92,30 @@ describe('large documents are parsed in a worker thread', () => {
     expect(offThread).toEqual(mainThread);
   });
 
+  it('the main thread reads the model one piece per turn of its event loop, never all at once', async () => {
+    const xml = await largeResultList();
+    const baseUrl = await serveBody(xml);
+    const client = makeClient(baseUrl, 'key');
+    // At every turn of the loop, how many answers were read since the turn before.
+    const perTurn: number[] = [];
+    let last = parseWorkerStats().answersRead;
+    let ticking = true;
+    const tick = (): void => {
+      const now = parseWorkerStats().answersRead;
+      perTurn.push(now - last);
+      last = now;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const before = parseWorkerStats().answersRead;
+    const list = await client.eventResults({ eventId: '1' });
+    ticking = false;
+    const read = parseWorkerStats().answersRead - before;
+    // A class, its runners in pieces, and the rest: many answers, each read in a turn of its own.
+    expect(read).toBeGreaterThan(list.classes.length);
+    expect(Math.max(...perTurn)).toBe(1);
+  });
+
   it('lists, single documents and arrays come back whole from the worker', async () => {
     const ev = eventWithResults();
     const home = sandbox.dataset.homeClub;

@@ -23,6 +23,7 @@ import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import type { BenchFigure } from './figure.js';
 import { iofTreeFigure, zoneConversionFigure } from './kept.js';
 import type { BenchContext, BenchSection } from './section.js';
+import { median } from './stats.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -168,8 +169,6 @@ async function loopDelayFigure(xml: string, write: (line: string) => void): Prom
     target: 0.25,
   };
 }
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The parsers parse-ratio compares: ours, and the bare parses it is taken against (the fastest of them). */
 const BARE_PARSERS = ['fast-xml-parser', 'txml'] as const;
