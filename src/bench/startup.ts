@@ -9,11 +9,14 @@
  *   beside it: on a shared machine the wall time is mostly waiting for a core.
  * - `query-cli-ratio`: CPU time (user + system) of `eventor-bot query organisation-apikey` divided
  *   by that of a bare `node -e 0`, medians of alternating runs. CPU, not wall time: on a shared
- *   machine wall time is mostly other people's work.
+ *   machine wall time is mostly other people's work. Beside it, the floor under it: a bare process
+ *   that only loads undici, and one that only loads zod (the stack's HTTP client and validator,
+ *   which every query needs), each already more than the target allows the whole query.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +28,13 @@ import type { BenchContext, BenchSection } from './section.js';
 import { median } from './stats.js';
 
 const CLI = fileURLToPath(new URL('../../../bin/eventor-bot.js', import.meta.url));
+
+const require = createRequire(import.meta.url);
+/** Bare processes that load one library each (by its resolved path: they run in a scratch folder). */
+const FLOOR_LOADS: ReadonlyArray<readonly [string, string[]]> = [
+  ['undici', ['-e', `require(${JSON.stringify(require.resolve('undici'))})`]],
+  ['zod', ['--input-type=module', '-e', `await import(${JSON.stringify(import.meta.resolve('zod'))})`]],
+];
 
 /** Long enough for a start on a busy machine; a run past it fails the bench rather than hanging. */
 const READY_TIMEOUT_MS = 60_000;
@@ -163,6 +173,15 @@ export async function runStartupSection({ quick, write }: BenchContext): Promise
     write(
       `# CPU time: query organisation-apikey median ${(median(query) * 1000).toFixed(0)} ms, node -e 0 median ${(median(bare) * 1000).toFixed(0)} ms`,
     );
+    // What no query can go below: loading the HTTP client and the validator the stack prescribes
+    // (undici, zod), each alone in a bare process, as multiples of the bare process.
+    const floors: string[] = [];
+    for (const [name, args] of FLOOR_LOADS) {
+      const runs: number[] = [];
+      for (let run = 0; run < Math.min(queryRuns, 5); run++) runs.push(await childCpuSeconds(args, base, dir));
+      floors.push(`${name} ${(median(runs) * 1000).toFixed(0)} ms (${(median(runs) / median(bare)).toFixed(1)}x)`);
+    }
+    write(`# CPU time of loading one library in a bare node, the floor under query: ${floors.join(', ')}`);
     return [
       {
         name: 'ready-seconds',
