@@ -1,33 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { measureEventorRequests, requestsFigures } from '../src/bench/requests.js';
+import { formatFigure } from '../src/bench/figure.js';
+import { measureEventorRequests, requestsFigures, WEEKEND_TARGET_PER_HOUR } from '../src/bench/requests.js';
 
-describe('bench: Eventor requests per hour as servers of one club grow', () => {
-  it('3 servers make at most 3 times the requests of 1, and the figure lines have the bench format', async () => {
+describe('bench: Eventor requests per hour, and as servers grow', () => {
+  it("the section's figures: servers of one club ask no more than one, of K clubs no more than K single-club bots", async () => {
     const lines: string[] = [];
-    const figures = await requestsFigures((line) => void lines.push(line), {
-      servers: [1, 3],
-      spread: [{ servers: 4, clubs: 2 }],
-      hours: 3,
-    });
+    const figures = await requestsFigures((line) => void lines.push(line), { weekendHours: 3, servers: 3, clubs: 2 });
+    // Three hours from Thursday do not reach the race day: its figure says so and is left out.
     expect(figures.map((f) => f.name)).toEqual([
       'eventor-requests-per-hour-1-servers',
-      'eventor-requests-per-hour-3-servers',
-      'eventor-requests-per-hour-4-servers-2-clubs',
+      'eventor-requests-race-day-3-servers',
+      'eventor-requests-race-day-3-servers-2-clubs',
     ]);
-    const [one, three, spread] = figures;
-    expect(one!.value).toBeGreaterThan(0);
-    expect(three!.value).toBeLessThanOrEqual(3 * one!.value);
-    expect(three!.target).toBeCloseTo(3 * one!.value, 2);
-    expect(spread!.target).toBeCloseTo(2 * one!.value, 2);
-    const bench = lines.filter((l) => l.startsWith('BENCH '));
-    expect(bench).toHaveLength(3);
-    for (const line of bench)
-      expect(line).toMatch(
-        /^BENCH eventor-requests-per-hour-\d+-servers(-\d+-clubs)? \d+(\.\d+)? req\/h target <= \d+(\.\d+)?$/,
+    expect(lines).toContain('# race day: not covered by the 3 h simulated');
+    const [weekend, sameClub, twoClubs] = figures;
+    expect(weekend!.value).toBeGreaterThan(0);
+    expect(weekend!.target).toBe(WEEKEND_TARGET_PER_HOUR);
+    // The targets come from the one-server race day run, printed beside them.
+    const alone = /^# race day alone: 1 server (\d+\.\d) req\/h/.exec(lines.at(-1) ?? '');
+    expect(alone).not.toBeNull();
+    expect(sameClub!.target.toFixed(1)).toBe(alone![1]);
+    expect(twoClubs!.target).toBeCloseTo(2 * sameClub!.target, 6);
+    for (const figure of figures) {
+      expect(figure.value).toBeLessThanOrEqual(figure.target);
+      expect(formatFigure(figure)).toMatch(
+        /^BENCH eventor-requests-[a-z0-9-]+ \d+(\.\d+)? req\/h target <= \d+(\.\d+)?$/,
       );
-    expect(lines.some((l) => /^# ratio 3\/1: \d+\.\d\d$/.test(l))).toBe(true);
-    expect(lines.some((l) => l.startsWith('# 4 server(s) of 2 clubs'))).toBe(true);
-  }, 30_000);
+    }
+    expect(lines.filter((l) => l.startsWith('#   by path: /api/')).length).toBe(4);
+  }, 60_000);
 
   it('counts requests over the window it simulated', async () => {
     const run = await measureEventorRequests({ servers: 1, hours: 1 });

@@ -25,7 +25,7 @@ import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld } from '../sandbox/world.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
-import { type BenchFigure, formatFigure } from './figure.js';
+import type { BenchFigure } from './figure.js';
 import type { BenchContext, BenchSection } from './section.js';
 
 /** The sandbox's reference "now" (its events are placed around it); fixed so runs compare. */
@@ -204,68 +204,6 @@ function describeRun(run: RequestsRun, what: string, write: (line: string) => vo
   write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
 }
 
-/** Servers spread over several clubs, each club with its own key. */
-export interface Spread {
-  servers: number;
-  clubs: number;
-}
-
-/**
- * The figures for 1, 10 and 100 servers of one club (or `servers`): each within 3 times the
- * 1-server one. Then the same weekend with servers spread over several clubs (`spread`, default
- * 10 and 100 servers of 10 clubs): each within K times the 1-server figure, what K separate
- * single-club bots would ask at least, since clubs share only the public answers.
- */
-export async function requestsFigures(
-  write: (line: string) => void,
-  options: { servers?: readonly number[]; spread?: readonly Spread[]; hours?: number } = {},
-): Promise<BenchFigure[]> {
-  const counts = options.servers ?? [1, 10, 100];
-  const spread = options.spread ?? [
-    { servers: 10, clubs: 10 },
-    { servers: 100, clubs: 10 },
-  ];
-  const hours = options.hours === undefined ? {} : { hours: options.hours };
-  const describe = (run: RequestsRun, what: string) => describeRun(run, what, write);
-  const runs: RequestsRun[] = [];
-  for (const servers of counts) {
-    const run = await measureEventorRequests({ servers, ...hours });
-    describe(run, 'one club');
-    runs.push(run);
-  }
-  const one = runs[0]!.perHour;
-  const raceDay = raceDayFigure(runs[0]!, write);
-  if (raceDay) write(formatFigure(raceDay));
-  const figures = runs.map((run): BenchFigure => ({
-    name: `eventor-requests-per-hour-${run.servers}-servers`,
-    value: run.perHour,
-    unit: 'req/h',
-    op: '<=',
-    target: Number((run.servers === runs[0]!.servers ? one : 3 * one).toFixed(3)),
-  }));
-  for (const figure of figures) write(formatFigure(figure));
-  const last = runs[runs.length - 1]!;
-  write(`# ratio ${last.servers}/${runs[0]!.servers}: ${one === 0 ? 'n/a' : (last.perHour / one).toFixed(2)}`);
-
-  const spreadFigures: BenchFigure[] = [];
-  for (const { servers, clubs } of spread) {
-    const run = await measureEventorRequests({ servers, clubs, ...hours });
-    describe(run, `${clubs} clubs (each its own key)`);
-    spreadFigures.push({
-      name: `eventor-requests-per-hour-${run.servers}-servers-${run.clubs}-clubs`,
-      value: run.perHour,
-      unit: 'req/h',
-      op: '<=',
-      target: Number((run.clubs * one).toFixed(3)),
-    });
-    write(
-      `# ${clubs} clubs: ${run.perHour.toFixed(1)} req/h against ${(clubs * one).toFixed(1)} for ${clubs} single-club bots (${clubs} x the 1-server figure)`,
-    );
-  }
-  for (const figure of spreadFigures) write(formatFigure(figure));
-  return [...figures, ...(raceDay ? [raceDay] : []), ...spreadFigures];
-}
-
 /** Race-day requests per club must stay at or under this (issue 12 §2). */
 export const RACE_DAY_TARGET_PER_HOUR = 25;
 
@@ -296,20 +234,31 @@ function raceDayFigure(run: RequestsRun, write: (line: string) => void): BenchFi
 /** The weekend average of one server of one club must stay at or under this: the figure before issue 12 (32). */
 export const WEEKEND_TARGET_PER_HOUR = 32;
 
+/** How much the `requests` section simulates: the full run's, `--quick`'s, or a test's. */
+export interface RequestsScale {
+  /** Hours of the weekend run, from its start (default: the whole weekend, which holds the race day). */
+  weekendHours?: number;
+  /** Servers of the race-day runs. */
+  servers: number;
+  /** Clubs those servers are spread over in the last run. */
+  clubs: number;
+}
+
 /**
- * The `requests` section. The weekend (Thursday to Monday) of one server of one club gives the
- * weekly average and the race day's figure. How servers add up is measured on the race day alone,
- * the busiest day, side by side with one server over the same day: N servers of one club must ask
- * no more than one (they share the club's client and its answers), and N servers of N clubs no
- * more than N single-club bots (100 servers, of one club and of 10). Simulating only that day keeps
- * the section near half a minute (a weekend of 100 servers took over a minute each); `--quick`: 3
- * servers, of one club and of 3.
+ * The `requests` section's figures. The weekend (Thursday to Monday) of one server of one club
+ * gives the weekly average and the race day's figure. How servers add up is measured on the race
+ * day alone, the busiest day, side by side with one server over the same day: N servers of one
+ * club must ask no more than one (they share the club's client and its answers), and N servers of
+ * K clubs no more than K single-club bots. Simulating only that day keeps the section near half a
+ * minute (a weekend of 100 servers took over a minute each).
  */
-async function runRequestsSection({ quick, write }: BenchContext): Promise<BenchFigure[]> {
-  const many = quick ? 3 : 100;
-  const clubCount = quick ? 3 : 10;
+export async function requestsFigures(write: (line: string) => void, scale: RequestsScale): Promise<BenchFigure[]> {
+  const { servers: many, clubs: clubCount } = scale;
   const describe = (run: RequestsRun, what: string) => describeRun(run, what, write);
-  const weekend = await measureEventorRequests({ servers: 1 });
+  const weekend = await measureEventorRequests({
+    servers: 1,
+    ...(scale.weekendHours === undefined ? {} : { hours: scale.weekendHours }),
+  });
   describe(weekend, 'one club, the weekend');
   const figures: BenchFigure[] = [
     {
@@ -347,6 +296,11 @@ async function runRequestsSection({ quick, write }: BenchContext): Promise<Bench
     `# race day alone: 1 server ${one.perHour.toFixed(1)} req/h, ${many} servers of one club ${sameClub.perHour.toFixed(1)}, ${many} servers of ${clubCount} clubs ${clubs.perHour.toFixed(1)} (against ${(clubCount * one.perHour).toFixed(1)} for ${clubCount} single-club bots)`,
   );
   return figures;
+}
+
+/** The `requests` section: 100 servers, of one club and of 10; `--quick`: 3, of one club and of 3. */
+function runRequestsSection({ quick, write }: BenchContext): Promise<BenchFigure[]> {
+  return requestsFigures(write, quick ? { servers: 3, clubs: 3 } : { servers: 100, clubs: 10 });
 }
 
 export const requestsSection: BenchSection = { name: 'requests', run: runRequestsSection };
