@@ -727,7 +727,18 @@ describe('HttpTransport: a large body is handed over as its bytes', () => {
     };
     const result = await t.request(get('/events', { cacheTtlMs: 60_000, large }));
     expect(result.value).toBe(big);
-    expect(shared.chars).toBe(Buffer.byteLength(big));
+    expect(shared.bytes).toBe(Buffer.byteLength(big));
+  });
+
+  it('counts a small answer kept as text in bytes too, the unit of the cache bound, not in characters', async () => {
+    const small = XML('EventList', `<Event><Name>Öppet möte på Årsta</Name></Event>`.repeat(3));
+    expect(Buffer.byteLength(small)).toBeGreaterThan(small.length);
+    const server = await startServer((_req, res) => xmlResponse(res, small));
+    const shared = new SharedResponseCache();
+    const t = transport(server, { shared });
+    const result = await t.request(get('/events', { cacheTtlMs: 60_000 }));
+    expect(result.value).toBe(small);
+    expect(shared.bytes).toBe(Buffer.byteLength(small));
   });
 
   it('still refuses a large maintenance page as not XML, from its first bytes', async () => {

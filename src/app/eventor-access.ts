@@ -28,7 +28,7 @@ const KEY_CHECK_TTL_MS = 5 * 60_000;
  * Bounds of an instance's shared cache. It holds every club's own answers as well as the public
  * ones (a club needs some tens of entries): twice what one club had alone before, for all of them.
  */
-const SHARED_CACHE = { maxEntries: 5_000, maxChars: 128 * 1024 * 1024 };
+const SHARED_CACHE = { maxEntries: 5_000, maxBytes: 128 * 1024 * 1024 };
 
 export interface EventorAccessOptions {
   store: Store;

@@ -109,8 +109,8 @@ export interface RequestEvent {
 export interface CacheOptions {
   /** Most entries kept; the least recently used go first. Default 500. */
   maxEntries?: number;
-  /** Rough bound on the cached bodies' total size in characters. Default 64 MiB worth. */
-  maxChars?: number;
+  /** Rough bound on the cached bodies' total size in bytes (as they came over the wire). Default 64 MiB. */
+  maxBytes?: number;
   /** How long after expiry an entry may still be served when Eventor fails transiently. Default 6 h. */
   maxStaleMs?: number;
   /** Per-operation TTL overrides in ms (0 disables caching of that operation). */
@@ -122,7 +122,7 @@ export interface TransportOptions {
   apiKey: string;
   /**
    * Cache and in-flight requests shared with other clients of the same instance (whatever their
-   * key). Its own bounds apply instead of `cache.maxEntries`/`cache.maxChars`; the clients sharing
+   * key). Its own bounds apply instead of `cache.maxEntries`/`cache.maxBytes`; the clients sharing
    * it should share a clock (`now`). Default: a cache of this client's own.
    */
   shared?: SharedResponseCache;
@@ -377,7 +377,7 @@ export class HttpTransport {
       options.shared ??
       new SharedResponseCache({
         ...(cacheOptions?.maxEntries === undefined ? {} : { maxEntries: cacheOptions.maxEntries }),
-        ...(cacheOptions?.maxChars === undefined ? {} : { maxChars: cacheOptions.maxChars }),
+        ...(cacheOptions?.maxBytes === undefined ? {} : { maxBytes: cacheOptions.maxBytes }),
       });
 
     // An Agent keeps one keep-alive pool per origin; redirects are not followed, because the
@@ -734,6 +734,8 @@ export class HttpTransport {
 
     let statusCode: number;
     let body: string | Uint8Array;
+    /** The body's size as it came over the wire: what the cache counts, whether it is kept as text or bytes. */
+    let bodyBytes = 0;
     let responseHeaders: Record<string, string | string[] | undefined>;
     try {
       const response = await this.dispatcher.request({
@@ -752,13 +754,13 @@ export class HttpTransport {
       status = statusCode;
       responseHeaders = response.headers;
       if (statusCode >= 200 && statusCode < 300) {
-        body = await readBodyWithin(
+        ({ body, bytes: bodyBytes } = await readBodyWithin(
           response.body,
           limitBytes,
           headerValue(responseHeaders, 'content-length'),
           op,
           req.large?.bytesFrom ?? Number.POSITIVE_INFINITY,
-        );
+        ));
       } else {
         // Error bodies are HTML pages or plain text: read and drop them so the socket is reused.
         await response.body.dump({ limit: 256 * 1024 }).catch(() => undefined);
@@ -783,10 +785,8 @@ export class HttpTransport {
 
     if (statusCode >= 200 && statusCode < 300) {
       let value: T;
-      let size: number;
+      const size = bodyBytes;
       try {
-        // Taken now: a large body's bytes are moved to the parse worker, which leaves this view empty.
-        size = body.length;
         // A large body stays bytes: its start, decoded, tells whether it is XML at all.
         const text = typeof body === 'string' ? body : null;
         if (text !== null && text.trim() === '') throw new InvalidResponse('empty body', null, op);
@@ -861,7 +861,7 @@ async function readBodyWithin(
   contentLength: string | undefined,
   op: { operation: string },
   bytesFrom: number,
-): Promise<string | Uint8Array> {
+): Promise<{ body: string | Uint8Array; bytes: number }> {
   const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > limitBytes) {
     abandon(body);
@@ -889,7 +889,7 @@ async function readBodyWithin(
   }
   // Buffer.concat of more than a few kB allocates a buffer of its own (not Node's shared pool).
   const bytes = whole !== null ? whole.subarray(0, received) : Buffer.concat(chunks, received);
-  return received >= bytesFrom ? bytes : new TextDecoder('utf-8').decode(bytes);
+  return { body: received >= bytesFrom ? bytes : new TextDecoder('utf-8').decode(bytes), bytes: received };
 }
 
 /**

@@ -46,7 +46,7 @@ export interface CachedAnswer {
   /** On the fetching client's clock (`now`). */
   readonly storedAt: number;
   readonly expiresAt: number;
-  /** The body's length in characters: a fair, free proxy for the parsed value's memory. */
+  /** The body's size in bytes as it came over the wire: a fair, free proxy for the parsed value's memory. */
   readonly size: number;
 }
 
@@ -59,8 +59,8 @@ export interface AnswerFetch {
 export interface SharedCacheOptions {
   /** Most entries kept; the least recently used go first. Default 500; 0 keeps nothing. */
   maxEntries?: number;
-  /** Rough bound on the cached bodies' total size in characters. Default 64 MiB worth. */
-  maxChars?: number;
+  /** Rough bound on the cached bodies' total size in bytes (as they came over the wire). Default 64 MiB. */
+  maxBytes?: number;
 }
 
 /**
@@ -70,7 +70,7 @@ export interface SharedCacheOptions {
  */
 export class SharedResponseCache {
   readonly maxEntries: number;
-  readonly maxChars: number;
+  readonly maxBytes: number;
   /** @internal The answers by request key (see HttpTransport.requestKey), and fetches in flight. */
   readonly entries: LRUCache<string, CachedAnswer, AnswerFetch>;
   /**
@@ -83,11 +83,11 @@ export class SharedResponseCache {
 
   constructor(options: SharedCacheOptions = {}) {
     this.maxEntries = nonNegativeInt(options.maxEntries, 500, 'maxEntries');
-    this.maxChars = positiveInt(options.maxChars, 64 * 1024 * 1024, 'maxChars');
+    this.maxBytes = positiveInt(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
     this.entries = new LRUCache<string, CachedAnswer, AnswerFetch>({
       // lru-cache reads max 0 as "no bound"; a cache that keeps nothing is told by the transport.
       max: Math.max(1, this.maxEntries),
-      maxSize: this.maxChars,
+      maxSize: this.maxBytes,
       sizeCalculation: (answer) => Math.max(1, answer.size),
       fetchMethod: async (_key, _stale, { context, options }) => {
         const { answer, keepForMs } = await context.run();
@@ -109,8 +109,8 @@ export class SharedResponseCache {
     return this.entries.size;
   }
 
-  /** Characters of the cached bodies (the memory bound's measure). */
-  get chars(): number {
+  /** Bytes of the cached bodies as they came over the wire (the memory bound's measure). */
+  get bytes(): number {
     return this.entries.calculatedSize;
   }
 
