@@ -163,3 +163,27 @@ describe('days: calendar days in a zone', () => {
     expect(queryDay(Date.parse('2028-02-29T12:00:00Z'))).toBe('2028-02-29');
   });
 });
+
+describe('days: answers kept per arguments', () => {
+  it('gives the same answer the second time, per zone, and a shared window cannot be changed by a caller', () => {
+    const stockholm = dayWindow('2026-10-25', '2026-10-25', 'Europe/Stockholm');
+    const sydney = dayWindow('2026-10-25', '2026-10-25', 'Australia/Sydney');
+    expect(dayWindow('2026-10-25', '2026-10-25', 'Europe/Stockholm')).toEqual(stockholm);
+    expect(sydney).not.toEqual(stockholm);
+    // The day the clocks go back in Stockholm has 25 hours.
+    expect(Date.parse(stockholm.to) - Date.parse(stockholm.from)).toBe(25 * 3_600_000 - 1000);
+    expect(Object.isFrozen(stockholm)).toBe(true);
+    expect(() => {
+      (stockholm as { from: string }).from = 'changed';
+    }).toThrow(TypeError);
+    expect(dayWindow('2026-10-25', '2026-10-25', 'Europe/Stockholm').from).toBe('2026-10-24T22:00:00Z');
+
+    for (let i = 0; i < 2; i++) {
+      expect(addDays('2026-02-27', 2)).toBe('2026-03-01');
+      expect(addDays('2028-02-27', 2)).toBe('2028-02-29');
+      expect(parseDay('2026-02-30')).toBeNull();
+      expect(parseDay(' 2026-02-28 ')).toBe('2026-02-28');
+      expect(weekdayOf('2026-11-24')).toBe(2);
+    }
+  });
+});

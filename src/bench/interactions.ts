@@ -295,10 +295,20 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
     const warm: AnswerTimes[] = [];
     const botBefore = await stage.bot.state();
     const sandboxBefore = process.cpuUsage();
-    for (let i = 0; i < warmRounds; i++) warm.push(...(await round(stage, CONCURRENT)));
+    const warmP99s: number[] = [];
+    for (let i = 0; i < warmRounds; i++) {
+      const times = await round(stage, CONCURRENT);
+      warm.push(...times);
+      warmP99s.push(
+        percentile(
+          times.map((t) => t.ackMs),
+          99,
+        ),
+      );
+    }
     const sandboxCpu = process.cpuUsage(sandboxBefore);
     const botAfter = await stage.bot.state();
-    write(`# warm (${warm.length}): ${summary(warm)}`);
+    write(`# warm (${warm.length}): ${summary(warm)}; each round's ack p99 ${warmP99s.map(ms).join(', ')}`);
     // CPU time, unlike wall time, does not depend on what else the machine runs.
     write(
       `# CPU per warm interaction: the bot ${((botAfter.cpuMicros - botBefore.cpuMicros) / 1000 / warm.length).toFixed(2)} ms, the sandboxes ${((sandboxCpu.user + sandboxCpu.system) / 1000 / warm.length).toFixed(2)} ms (with the waits' bookkeeping)`,
