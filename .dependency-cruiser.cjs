@@ -79,6 +79,14 @@ module.exports = {
       to: { path: '^(src|commands)/', pathNot: '^src/time/' },
     },
     {
+      name: 'loop-is-a-leaf',
+      severity: 'error',
+      comment:
+        'How work shares the event loop (one item per turn) is used by the bot and the Eventor client alike, so it imports nothing of ours.',
+      from: { path: '^src/loop/' },
+      to: { path: '^(src|commands)/', pathNot: '^src/loop/' },
+    },
+    {
       name: 'store-below-everything-but-eventor-model',
       severity: 'error',
       comment: 'The store is one module the rest calls; it calls nothing above it.',

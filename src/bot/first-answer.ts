@@ -24,6 +24,7 @@ import {
   RESTJSONErrorCodes,
 } from 'discord.js';
 import type { Logger } from '../log/logger.js';
+import { OnePerTurn } from '../loop/one-per-turn.js';
 
 type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
 
@@ -64,10 +65,6 @@ function endTurn(turn: Turn): void {
   // The first of a burst learns only now that it was one; the others were deferred on arrival.
   turn.answers[0]!.defer().catch(() => undefined);
   waitingToRender.push(...turn.starts);
-  if (!rendering) {
-    rendering = true;
-    setImmediate(renderNext);
-  }
 }
 
 /**
@@ -75,17 +72,7 @@ function endTurn(turn: Turn): void {
  * between two answers the loop reads the sockets again and acknowledges any interaction that
  * arrived meanwhile before it renders the next answer.
  */
-const waitingToRender: Array<() => void> = [];
-let rendering = false;
-function renderNext(): void {
-  const next = waitingToRender.shift();
-  if (next === undefined) {
-    rendering = false;
-    return;
-  }
-  next();
-  setImmediate(renderNext);
-}
+const waitingToRender = new OnePerTurn<() => void>((start) => start());
 
 /** What the deferral would have been: a reply (ephemeral or not), or the update of the component's message. */
 export type FirstAnswerKind = { reply: 'public' | 'ephemeral' } | { update: true };

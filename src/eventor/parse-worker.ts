@@ -12,6 +12,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { OnePerTurn } from '../loop/one-per-turn.js';
 import { InvalidResponse } from './errors.js';
 import { type OperationName, type OperationResult, type ParseContext, parseResponse } from './operations.js';
 import { deepFreeze } from './response-cache.js';
@@ -48,7 +49,7 @@ interface WireError {
  * message port hands the main thread every message that has arrived in one go, so a model sent as
  * plain messages would be copied in all at once (about 150 ms for a 22 MB list). As bytes they
  * arrive at once and cheaply, and the main thread reads them one per turn of its event loop
- * (`readNext`), between other work.
+ * (`unread`), between other work.
  */
 type Answer =
   | { id: number; kind: 'class'; value: object }
@@ -191,20 +192,11 @@ function addPiece(job: Pending, answer: Extract<Answer, { kind: 'class' | 'perso
   }
 }
 
-/** Answers that arrived and are not read yet, in the order they came; read one per turn. */
-const unread: Uint8Array[] = [];
-let reading = false;
-
-function readNext(): void {
-  const bytes = unread.shift();
-  if (bytes === undefined) {
-    reading = false;
-    return;
-  }
-  setImmediate(readNext);
+/** Answers that arrived, read one per turn of the event loop in the order they came. */
+const unread = new OnePerTurn<Uint8Array>((bytes) => {
   stats.answersRead++;
   handleAnswer(deserialize(bytes) as Answer);
-}
+});
 
 function handleAnswer(answer: Answer): void {
   const job = pending.get(answer.id);
@@ -238,13 +230,7 @@ function handleAnswer(answer: Answer): void {
 function startWorker(): Worker {
   const started = new Worker(workerScript(), { workerData: { role: ROLE } });
   stats.workersStarted++;
-  started.on('message', (bytes: Uint8Array) => {
-    unread.push(bytes);
-    if (!reading) {
-      reading = true;
-      setImmediate(readNext);
-    }
-  });
+  started.on('message', (bytes: Uint8Array) => unread.push(bytes));
   started.on('error', (error) => failAll(started, `the parser thread failed: ${error.message.slice(0, 200)}`));
   started.on('exit', (code) => failAll(started, `the parser thread stopped (exit code ${code})`));
   return started;
