@@ -14,8 +14,15 @@ import { createLogger } from '../src/log/logger.js';
 
 const log = createLogger({ level: 'error', write: () => undefined });
 
-/** What the router's handler sees of an interaction, recording each call in `events`. */
-function recordingInteraction(name: string, events: string[]): ChatInputCommandInteraction {
+/**
+ * What the router's handler sees of an interaction, recording each call in `events`. Its deferral
+ * is answered at once, or when `deferralAnswered` settles.
+ */
+function recordingInteraction(
+  name: string,
+  events: string[],
+  deferralAnswered?: Promise<void>,
+): ChatInputCommandInteraction {
   const record = (what: string) => async () => {
     events.push(`${what} ${name}`);
     return {};
@@ -24,7 +31,12 @@ function recordingInteraction(name: string, events: string[]): ChatInputCommandI
     deferred: false,
     replied: false,
     ephemeral: null,
-    deferReply: record('defer'),
+    deferReply: async () => {
+      events.push(`defer ${name}`);
+      await deferralAnswered;
+      events.push(`deferred ${name}`);
+      return {};
+    },
     reply: record('reply'),
     editReply: record('edit'),
     followUp: record('followUp'),
@@ -34,8 +46,8 @@ function recordingInteraction(name: string, events: string[]): ChatInputCommandI
 }
 
 /** One handler as the router runs it: its first answer, its own turn, its render (synchronous work), its answer. */
-async function handle(name: string, events: string[]): Promise<void> {
-  const interaction = recordingInteraction(name, events);
+async function handle(name: string, events: string[], deferralAnswered?: Promise<void>): Promise<void> {
+  const interaction = recordingInteraction(name, events, deferralAnswered);
   const first = new FirstAnswer(interaction, { reply: 'public' }, log);
   await first.ready();
   events.push(`render ${name}`);
@@ -54,7 +66,13 @@ describe('a burst of interactions', () => {
     await Promise.all([...burst, other]);
 
     // From the second on, deferred on arrival; the first once the turn shows it was not alone.
-    expect(events.slice(0, 4)).toEqual(['defer b', 'defer c', 'defer d', 'defer a']);
+    expect(events.filter((e) => e.startsWith('defer ')).slice(0, 4)).toEqual([
+      'defer b',
+      'defer c',
+      'defer d',
+      'defer a',
+    ]);
+    expect(events.indexOf('defer a')).toBeLessThan(events.indexOf('render a'));
     expect(events.filter((e) => e.startsWith('reply '))).toEqual([]);
     for (const name of ['a', 'b', 'c', 'd'])
       expect(events.indexOf(`edit ${name}`)).toBeGreaterThan(events.indexOf(`render ${name}`));
@@ -89,6 +107,38 @@ describe('a burst of interactions', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await interaction.editReply('answer');
     await first.settle();
-    expect(events).toEqual(['defer slow', 'edit slow']);
+    expect(events).toEqual(['defer slow', 'deferred slow', 'edit slow']);
+  });
+
+  it('renders no answer of a burst while its deferrals are on their way to Discord', async () => {
+    const events: string[] = [];
+    let answerDeferrals!: () => void;
+    const answered = new Promise<void>((resolve) => (answerDeferrals = resolve));
+    await nextTurn();
+    const burst = ['a', 'b', 'c'].map((name) => handle(name, events, answered));
+    for (let turn = 0; turn < 5; turn++) await nextTurn();
+    expect(events.filter((e) => e.startsWith('defer '))).toHaveLength(3);
+    expect(events.filter((e) => e.startsWith('render '))).toEqual([]);
+    answerDeferrals();
+    await Promise.all(burst);
+    expect(events.filter((e) => e.startsWith('render '))).toEqual(['render a', 'render b', 'render c']);
+    expect(events.indexOf('render a')).toBeGreaterThan(events.lastIndexOf('deferred c'));
+  });
+
+  it('holds the answers a little while at most when a deferral hangs', async () => {
+    const events: string[] = [];
+    await nextTurn();
+    const hanging = new Promise<void>(() => undefined);
+    // The first one's deferral never gets an answer; the others' come at once.
+    void handle('stuck', events, hanging);
+    const others = ['b', 'c'].map((name) => handle(name, events));
+    const started = Date.now();
+    await Promise.race([
+      Promise.all(others),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('still held after 5 s')), 5_000)),
+    ]);
+    expect(events).toContain('render b');
+    expect(events).toContain('render c');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
   });
 });

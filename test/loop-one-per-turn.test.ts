@@ -35,4 +35,22 @@ describe('one item per turn of the event loop', () => {
     await nextTurn();
     expect(handled).toEqual([1, 2]);
   });
+
+  it('waits while the hold says so, and holds an item once at most', async () => {
+    const handled: string[] = [];
+    let release!: () => void;
+    let holding: Promise<void> | null = new Promise<void>((resolve) => (release = resolve));
+    const queue = new OnePerTurn<string>(
+      (item) => handled.push(item),
+      () => holding,
+    );
+    queue.push('a', 'b');
+    for (let turn = 0; turn < 5; turn++) await nextTurn();
+    expect(handled).toEqual([]);
+    release();
+    // A hold that is over at once, every time: each item still goes, one a turn or two.
+    holding = Promise.resolve();
+    for (let turn = 0; turn < 10 && handled.length < 2; turn++) await nextTurn();
+    expect(handled).toEqual(['a', 'b']);
+  });
 });

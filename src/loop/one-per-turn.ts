@@ -8,10 +8,18 @@
 export class OnePerTurn<T> {
   readonly #items: T[] = [];
   #scheduled = false;
+  /** The item at the head has been held once already. */
+  #released = false;
   readonly #handle: (item: T) => void;
+  readonly #hold: (() => Promise<void> | null) | undefined;
 
-  constructor(handle: (item: T) => void) {
+  /**
+   * `hold`, asked before each item: a promise holds the queue until it settles (work that must go
+   * first is still under way), null lets the item go.
+   */
+  constructor(handle: (item: T) => void, hold?: () => Promise<void> | null) {
     this.#handle = handle;
+    this.#hold = hold;
   }
 
   /** Queues the items; the first is handled in the loop's next check phase at the earliest. */
@@ -24,6 +32,17 @@ export class OnePerTurn<T> {
   }
 
   readonly #next = (): void => {
+    // Held at most once an item: a hold that settles lets the item go, whatever the next one says.
+    const held = this.#items.length > 0 && !this.#released ? (this.#hold?.() ?? null) : null;
+    if (held !== null) {
+      const release = (): void => {
+        this.#released = true;
+        setImmediate(this.#next);
+      };
+      void held.then(release, release);
+      return;
+    }
+    this.#released = false;
     const item = this.#items.shift();
     if (item === undefined) {
       this.#scheduled = false;
