@@ -71,20 +71,12 @@ module.exports = {
       to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/(model|time)\\.ts$', '^src/time/'] },
     },
     {
-      name: 'time-is-a-leaf',
+      name: 'leaves-import-nothing-of-ours',
       severity: 'error',
       comment:
-        'Days and zones (date-fns and @date-fns/tz) are used from every layer, the sandboxes included, so they import nothing of ours.',
-      from: { path: '^src/time/' },
-      to: { path: '^(src|commands)/', pathNot: '^src/time/' },
-    },
-    {
-      name: 'loop-is-a-leaf',
-      severity: 'error',
-      comment:
-        'How work shares the event loop (one item per turn) is used by the bot and the Eventor client alike, so it imports nothing of ours.',
-      from: { path: '^src/loop/' },
-      to: { path: '^(src|commands)/', pathNot: '^src/loop/' },
+        'Leaves used from every layer: days and zones (src/time/, date-fns and @date-fns/tz; the sandboxes too) and how work shares the event loop (src/loop/, the bot and the Eventor client alike). Each imports nothing of ours outside its own folder.',
+      from: { path: '^src/(time|loop)/' },
+      to: { path: '^(src|commands)/', pathNot: '^src/$1/' },
     },
     {
       name: 'store-below-everything-but-eventor-model',
