@@ -22,12 +22,15 @@ function recordingInteraction(
   name: string,
   events: string[],
   deferralAnswered?: Promise<void>,
+  guildId = 'club',
 ): ChatInputCommandInteraction {
   const record = (what: string) => async () => {
     events.push(`${what} ${name}`);
     return {};
   };
   return {
+    guildId,
+    user: { id: `user-${name}` },
     deferred: false,
     replied: false,
     ephemeral: null,
@@ -46,8 +49,13 @@ function recordingInteraction(
 }
 
 /** One handler as the router runs it: its first answer, its own turn, its render (synchronous work), its answer. */
-async function handle(name: string, events: string[], deferralAnswered?: Promise<void>): Promise<void> {
-  const interaction = recordingInteraction(name, events, deferralAnswered);
+async function handle(
+  name: string,
+  events: string[],
+  deferralAnswered?: Promise<void>,
+  guildId?: string,
+): Promise<void> {
+  const interaction = recordingInteraction(name, events, deferralAnswered, guildId);
   const first = new FirstAnswer(interaction, { reply: 'public' }, log);
   await first.ready();
   events.push(`render ${name}`);
@@ -140,5 +148,18 @@ describe('a burst of interactions', () => {
     expect(events).toContain('render b');
     expect(events).toContain('render c');
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+  });
+
+  it("renders another server's answer after one of a flooding server's, not after all of them", async () => {
+    const events: string[] = [];
+    await nextTurn();
+    const flood = Array.from({ length: 10 }, (_, i) => handle(`s${i}`, events, undefined, 'strangers'));
+    const club = handle('club', events, undefined, 'club');
+    await Promise.all([...flood, club]);
+    const renders = events.filter((e) => e.startsWith('render '));
+    expect(renders).toHaveLength(11);
+    expect(renders.slice(0, 2)).toEqual(['render s0', 'render club']);
+    // The flooding server's own answers keep their order.
+    expect(renders.filter((e) => e !== 'render club')).toEqual(Array.from({ length: 10 }, (_, i) => `render s${i}`));
   });
 });

@@ -40,10 +40,7 @@ describe('one item per turn of the event loop', () => {
     const handled: string[] = [];
     let release!: () => void;
     let holding: Promise<void> | null = new Promise<void>((resolve) => (release = resolve));
-    const queue = new OnePerTurn<string>(
-      (item) => handled.push(item),
-      () => holding,
-    );
+    const queue = new OnePerTurn<string>((item) => handled.push(item), { hold: () => holding });
     queue.push('a', 'b');
     for (let turn = 0; turn < 5; turn++) await nextTurn();
     expect(handled).toEqual([]);
@@ -52,5 +49,15 @@ describe('one item per turn of the event loop', () => {
     holding = Promise.resolve();
     for (let turn = 0; turn < 10 && handled.length < 2; turn++) await nextTurn();
     expect(handled).toEqual(['a', 'b']);
+  });
+
+  it('lets lanes take turns, each in its own order, so a long lane does not hold back a short one', async () => {
+    const handled: string[] = [];
+    const queue = new OnePerTurn<string>((item) => handled.push(item), { laneOf: (item) => item[0]! });
+    queue.push('a1', 'a2', 'a3', 'a4');
+    queue.push('b1');
+    queue.push('c1', 'c2');
+    for (let turn = 0; turn < 20 && handled.length < 7; turn++) await nextTurn();
+    expect(handled).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3', 'a4']);
   });
 });

@@ -40,11 +40,16 @@ type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | Mo
  */
 interface Turn {
   readonly answers: FirstAnswer[];
-  /** Resolves the answers' `ready()` once the turn is over: at once when alone, else one per later turn. */
-  readonly starts: Array<() => void>;
+  /** Resolve the answers' `ready()` once the turn is over: at once when alone, else one per later turn. */
+  readonly starts: Start[];
+}
+/** A handler's go-ahead, with the lane it waits in: its Discord server (or, in a DM, its member). */
+interface Start {
+  readonly lane: string;
+  readonly start: () => void;
 }
 let currentTurn: Turn | null = null;
-function joinTurn(answer: FirstAnswer, start: () => void): Turn {
+function joinTurn(answer: FirstAnswer, start: Start): Turn {
   if (currentTurn === null) {
     const turn: Turn = { answers: [], starts: [] };
     currentTurn = turn;
@@ -59,7 +64,7 @@ function joinTurn(answer: FirstAnswer, start: () => void): Turn {
 }
 function endTurn(turn: Turn): void {
   if (turn.answers.length === 1) {
-    turn.starts[0]!();
+    turn.starts[0]!.start();
     return;
   }
   // The first of a burst learns only now that it was one; the others were deferred on arrival.
@@ -70,16 +75,18 @@ function endTurn(turn: Turn): void {
 /**
  * Handlers of a burst waiting for their turn to render: one per turn of the event loop, so that
  * between two answers the loop reads the sockets again and acknowledges any interaction that
- * arrived meanwhile before it renders the next answer. And none while deferrals are on their way
+ * arrived meanwhile before it renders the next answer. Each server waits in a lane of its own and
+ * the lanes take turns: a server that fires many commands at once (the bot may be in strangers'
+ * servers) delays another server's answers by one answer, not by all of its own. And none while deferrals are on their way
  * to Discord: an answer's edit would travel beside them and queue with them on the same
  * connections, and an acknowledgement has Discord's 3 seconds to meet, an answer does not
  * (`npm run bench`: the acknowledgement figures, 25-35 % lower with this hold). A deferral that
  * hangs (Discord slow, a rate limit) holds the answers RENDER_HOLD_MAX_MS at most.
  */
-const waitingToRender = new OnePerTurn<() => void>(
-  (start) => start(),
-  () => (deferralsInFlight === 0 ? null : deferralsSettledOrLate()),
-);
+const waitingToRender = new OnePerTurn<Start>(({ start }) => start(), {
+  hold: () => (deferralsInFlight === 0 ? null : deferralsSettledOrLate()),
+  laneOf: ({ lane }) => lane,
+});
 const RENDER_HOLD_MAX_MS = 250;
 let deferralsInFlight = 0;
 let deferralsSettled: Promise<void> | null = null;
@@ -129,7 +136,8 @@ export class FirstAnswer {
       };
     }
     // A deferral's failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
-    const turn = joinTurn(this, () => this.#start());
+    const lane = interaction.guildId === null ? `member ${interaction.user.id}` : `server ${interaction.guildId}`;
+    const turn = joinTurn(this, { lane, start: () => this.#start() });
     if (turn.answers.length > 1) this.defer().catch(() => undefined);
   }
 
