@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../commands/index.js';
-import { deployCommands } from '../src/bot/deploy.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
@@ -79,16 +77,8 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     const personId = clubFinisherId(world.eventor, event);
     event.hasResults = false;
     event.materialized = null;
-    const second = world.discord.createGuild({ name: 'Same club, second server' });
-    world.allowDefaultEventor(second.id);
-    const lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
+    const { guild: second, lobby } = await world.addServer('Same club, second server', { defaultEventor: true });
     world.discord.addMember(second.id, world.member);
-    await deployCommands({
-      token: world.discord.token,
-      apiUrl: world.discord.restUrl,
-      commands: COMMANDS,
-      guildId: second.id,
-    });
     for (const [guildId, channelId] of [
       [world.guild.id, world.channel.id],
       [second.id, lobby.id],
@@ -126,16 +116,8 @@ describe('a member of two servers of the club, with /notify on in both', () => {
     upcoming.hasStartList = false;
     upcoming.materialized = null;
     const member = world.swedishMember;
-    const second = world.discord.createGuild({ name: 'Same club, third server' });
-    world.allowDefaultEventor(second.id);
-    const lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
+    const { guild: second, lobby } = await world.addServer('Same club, third server', { defaultEventor: true });
     world.discord.addMember(second.id, member);
-    await deployCommands({
-      token: world.discord.token,
-      apiUrl: world.discord.restUrl,
-      commands: COMMANDS,
-      guildId: second.id,
-    });
     for (const [guildId, channelId] of [
       [world.guild.id, world.channel.id],
       [second.id, lobby.id],

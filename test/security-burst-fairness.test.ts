@@ -6,8 +6,6 @@
  * over a real WebSocket, sandbox Eventor.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../commands/index.js';
-import { deployCommands } from '../src/bot/deploy.js';
 import type { InteractionHandle, SandboxChannel, SandboxGuild, SandboxUser } from '../src/sandbox/discord/index.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
@@ -31,17 +29,10 @@ describe("a server's burst of commands does not hold back another server's answe
 
   beforeAll(async () => {
     world = await startLoopbackWorld();
-    strangers = world.discord.createGuild({ name: 'A stranger’s server' });
-    lobby = world.discord.createTextChannel(strangers.id, { name: 'lobby' });
+    ({ guild: strangers, lobby } = await world.addServer('A stranger’s server'));
     flooders = Array.from({ length: FLOOD }, (_, i) =>
       world.discord.createMember(strangers.id, { username: `flooder${i}`, locale: 'en-GB' }),
     );
-    await deployCommands({
-      token: world.discord.token,
-      apiUrl: world.discord.restUrl,
-      commands: COMMANDS,
-      guildId: strangers.id,
-    });
   });
   afterAll(async () => {
     await world?.close();

@@ -5,9 +5,7 @@
  * link to a member, no login link, and Eventor is asked nothing on their behalf.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../commands/index.js';
 import { botConfigFromEnv } from '../src/bot/config.js';
-import { deployCommands } from '../src/bot/deploy.js';
 import type { ConfigError } from '../src/config/env.js';
 import {
   renderMessageText,
@@ -28,19 +26,12 @@ describe('the default Eventor connection serves only the servers the operator na
 
   beforeAll(async () => {
     world = await startLoopbackWorld();
-    strangers = world.discord.createGuild({ name: 'A stranger’s server' });
-    lobby = world.discord.createTextChannel(strangers.id, { name: 'lobby' });
+    ({ guild: strangers, lobby } = await world.addServer('A stranger’s server'));
     stranger = world.discord.createMember(strangers.id, {
       username: 'stranger',
       globalName: 'Stranger',
       locale: 'en-GB',
       manageGuild: true,
-    });
-    await deployCommands({
-      token: world.discord.token,
-      apiUrl: world.discord.restUrl,
-      commands: COMMANDS,
-      guildId: strangers.id,
     });
   });
   afterAll(async () => {

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../commands/index.js';
 import { GUILD_DATA_GRACE_MS } from '../src/app/departures.js';
 import { type RunningBot, startBot } from '../src/bot/bot.js';
-import { deployCommands } from '../src/bot/deploy.js';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import { SubscriptionStore } from '../src/feeds/subscriptions.js';
@@ -151,15 +150,9 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 3, hide: false });
     personId = clubFinisherId(world.eventor, event);
     showResults(event, false);
-    other = world.discord.createGuild({ name: 'Same club, second server' });
-    world.allowDefaultEventor(other.id);
-    otherChannel = world.discord.createTextChannel(other.id, { name: 'lobby' }).id;
-    await deployCommands({
-      token: world.discord.token,
-      apiUrl: world.discord.restUrl,
-      commands: COMMANDS,
-      guildId: other.id,
-    });
+    const added = await world.addServer('Same club, second server', { defaultEventor: true });
+    other = added.guild;
+    otherChannel = added.lobby.id;
     leaver = world.discord.createMember(world.guild.id, {
       username: 'flyttar',
       globalName: 'Flyttar',

@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { COMMANDS } from '../commands/index.js';
 import { MemberCooldown } from '../src/bot/cooldown.js';
-import { deployCommands } from '../src/bot/deploy.js';
 import { MEMBER_COOLDOWNS } from '../src/bot/router.js';
 import {
   type InteractionHandle,
@@ -36,15 +34,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
     foreign = world.eventor.dataset.clubs.find((c) => c.id !== world.eventor.dataset.homeClub.id)!.members.slice(0, 3);
     expect(foreign).toHaveLength(3);
     // A second server of the same club, on the same default Eventor.
-    second = world.discord.createGuild({ name: 'Same club, second server' });
-    world.allowDefaultEventor(second.id);
-    lobby = world.discord.createTextChannel(second.id, { name: 'lobby' });
-    await deployCommands({
-      token: world.discord.token,
-      apiUrl: world.discord.restUrl,
-      commands: COMMANDS,
-      guildId: second.id,
-    });
+    ({ guild: second, lobby } = await world.addServer('Same club, second server', { defaultEventor: true }));
   });
   afterAll(async () => {
     await world?.close();

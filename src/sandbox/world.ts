@@ -35,6 +35,15 @@ export interface LoopbackWorld {
   databasePath: string;
   /** Lets the operator's default Eventor serve one more server (as naming it in EVENTOR_DEFAULT_GUILDS would). */
   allowDefaultEventor(guildId: string): void;
+  /**
+   * One more server with the bot in it: a text channel `#lobby` and the commands deployed there.
+   * `defaultEventor`: the operator's default Eventor serves it too (another server of the same
+   * club); without it, it is a stranger's server, not connected to Eventor.
+   */
+  addServer(
+    name: string,
+    options?: { defaultEventor?: boolean },
+  ): Promise<{ guild: SandboxGuild; lobby: SandboxChannel }>;
   close(): Promise<void>;
 }
 
@@ -149,6 +158,13 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
       logLines,
       databasePath,
       allowDefaultEventor: (guildId) => void defaultGuilds.add(guildId),
+      addServer: async (name, serverOptions = {}) => {
+        const added = discord.createGuild({ name });
+        if (serverOptions.defaultEventor) defaultGuilds.add(added.id);
+        const lobby = discord.createTextChannel(added.id, { name: 'lobby' });
+        await deployCommands({ token: config.discordToken, apiUrl: config.discordApiUrl, commands, guildId: added.id });
+        return { guild: added, lobby };
+      },
       close: async () => {
         await bot.stop();
         await cleanup();
