@@ -30,16 +30,10 @@ const LAST_YEAR = 2999;
 // Calendar days are counted in UTC, so the process's own zone never shifts one.
 const inUtc = { in: tz('UTC') };
 
-/** `compute(key)`, kept for the next call with the same key (a few thousand keys at most). */
+/** `compute()`, kept under `key` for the next call with the same key (a few thousand keys at most). */
 function kept<V extends NonNullable<unknown>>(): (key: string, compute: () => V) => V {
-  const cache = new LRUCache<string, V>({ max: 4096 });
-  return (key, compute) => {
-    const hit = cache.get(key);
-    if (hit !== undefined) return hit;
-    const value = compute();
-    cache.set(key, value);
-    return value;
-  };
+  const cache = new LRUCache<string, V, () => V>({ max: 4096, memoMethod: (_key, _old, { context }) => context() });
+  return (key, compute) => cache.memo(key, { context: compute });
 }
 const keptDays = kept<string>();
 const keptParsed = kept<{ day: string | null }>();
