@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient, type EventorClientOptions } from '../src/eventor/client.js';
 import { InvalidResponse } from '../src/eventor/errors.js';
 import { customInstance } from '../src/eventor/instances.js';
-import { OFF_THREAD_PARSE_CHARS, parseWorkerStats, stopParseWorker } from '../src/eventor/parse-worker.js';
+import { OFF_THREAD_PARSE_BYTES, parseWorkerStats, stopParseWorker } from '../src/eventor/parse-worker.js';
 import { startSandboxEventor } from '../src/sandbox/eventor/server.js';
 import { caught } from './support/errors.js';
 
@@ -32,8 +32,8 @@ function makeClient(baseUrl: string, apiKey: string, options: Partial<EventorCli
   clients.push(client);
   return client;
 }
-const onMainThread = { offThreadParseChars: Number.POSITIVE_INFINITY };
-const inWorker = { offThreadParseChars: 1 };
+const onMainThread = { offThreadParseBytes: Number.POSITIVE_INFINITY };
+const inWorker = { offThreadParseBytes: 1 };
 
 /** A loopback Eventor answering every request with `body`. */
 async function serveBody(body: string): Promise<string> {
@@ -73,7 +73,7 @@ async function largeResultList(): Promise<string> {
   const end = xml.lastIndexOf('</ResultList>');
   expect(first).toBeGreaterThan(0);
   const classes = xml.slice(first, end);
-  const copies = Math.ceil(OFF_THREAD_PARSE_CHARS / classes.length) + 1;
+  const copies = Math.ceil(OFF_THREAD_PARSE_BYTES / classes.length) + 1;
   expect(copies).toBeLessThan(10_000);
   return `${xml.slice(0, first)}${classes.repeat(copies)}${xml.slice(end)}`;
 }
@@ -81,7 +81,7 @@ async function largeResultList(): Promise<string> {
 describe('large documents are parsed in a worker thread', () => {
   it('a large result list is parsed in the worker and gives the model the main thread gives', async () => {
     const xml = await largeResultList();
-    expect(xml.length).toBeGreaterThanOrEqual(OFF_THREAD_PARSE_CHARS);
+    expect(xml.length).toBeGreaterThanOrEqual(OFF_THREAD_PARSE_BYTES);
     const baseUrl = await serveBody(xml);
     const before = parseWorkerStats().documentsParsed;
     const offThread = await makeClient(baseUrl, 'key').eventResults({ eventId: '1' });

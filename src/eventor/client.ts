@@ -14,17 +14,18 @@ import {
   type OperationName,
   type OperationParams,
   type OperationResult,
+  parseResponse,
   prepareRequest,
 } from './operations.js';
-import { OFF_THREAD_PARSE_CHARS, parseResponseAnywhere, parseResponseOffThread } from './parse-worker.js';
+import { OFF_THREAD_PARSE_BYTES, parseResponseOffThread } from './parse-worker.js';
 
 /** The client's options are the transport's (instance, key, timeouts, retries, cache, hooks), and: */
 export interface EventorClientOptions extends TransportOptions {
   /**
-   * Documents of at least this many characters are parsed in a worker thread (parse-worker.ts);
-   * default OFF_THREAD_PARSE_CHARS. Tests lower it to send small documents there.
+   * Documents of at least this many bytes are parsed in a worker thread (parse-worker.ts);
+   * default OFF_THREAD_PARSE_BYTES. Tests lower it to send small documents there.
    */
-  offThreadParseChars?: number;
+  offThreadParseBytes?: number;
 }
 
 export interface CallOptions {
@@ -50,12 +51,12 @@ export type Result<N extends OperationName> = DeepReadonly<OperationResult<N>>;
 export class EventorClient {
   readonly instance: EventorInstance;
   private readonly transport: HttpTransport;
-  private readonly offThreadParseChars: number;
+  private readonly offThreadParseBytes: number;
 
   constructor(options: EventorClientOptions) {
     this.instance = options.instance;
     this.transport = new HttpTransport(options);
-    this.offThreadParseChars = options.offThreadParseChars ?? OFF_THREAD_PARSE_CHARS;
+    this.offThreadParseBytes = options.offThreadParseBytes ?? OFF_THREAD_PARSE_BYTES;
   }
 
   /** Any operation by its CLI name; the parameters are checked against the operation's schema. */
@@ -87,9 +88,10 @@ export class EventorClient {
       coalesce: def.coalesce,
       keyIndependent: isKeyIndependent(name, prepared.query),
       ...(options.fresh ? { fresh: true } : {}),
-      parse: (xml) => parseResponseAnywhere(name, xml, context, this.offThreadParseChars),
+      // Only a body under the threshold arrives as text: it is parsed here.
+      parse: (xml) => parseResponse(name, xml, context),
       large: {
-        bytesFrom: this.offThreadParseChars,
+        bytesFrom: this.offThreadParseBytes,
         parseBytes: (bytes) => parseResponseOffThread(name, bytes, context),
       },
     });

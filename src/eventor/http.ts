@@ -785,7 +785,6 @@ export class HttpTransport {
 
     if (statusCode >= 200 && statusCode < 300) {
       let value: T;
-      const size = bodyBytes;
       try {
         // A large body stays bytes: its start, decoded, tells whether it is XML at all.
         const text = typeof body === 'string' ? body : null;
@@ -808,7 +807,7 @@ export class HttpTransport {
         throw mapped;
       }
       report(null);
-      return { value, size };
+      return { value, size: bodyBytes };
     }
 
     const error = statusError(statusCode, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op);

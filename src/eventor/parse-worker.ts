@@ -18,12 +18,13 @@ import { type OperationName, type OperationResult, type ParseContext, parseRespo
 import { deepFreeze } from './response-cache.js';
 
 /**
- * Documents of at least this many characters go to the worker. Below it a parse takes under
+ * Documents of at least this many bytes go to the worker (the transport hands them over as the
+ * bytes that arrived, http.ts `large`). Below it a parse takes under
  * about 80 ms on a busy 2-core machine (a 2 MB result list; parsing runs at roughly 25 MB/s of
  * CPU there), which the copy to the worker and of the model back would mostly eat; above it the
  * main thread would hold acknowledgements longer than Discord's members notice.
  */
-export const OFF_THREAD_PARSE_CHARS = 2_000_000;
+export const OFF_THREAD_PARSE_BYTES = 2_000_000;
 
 const ROLE = 'eventor-parse-worker';
 
@@ -256,18 +257,6 @@ export function parseResponseOffThread<N extends OperationName>(
     worker.postMessage(job, [xml.buffer]);
   else worker.postMessage({ ...job, xml: xml.slice() }, []);
   return answer as Promise<OperationResult<N>>;
-}
-
-/** Parses on the main thread when the document is small, in the worker when it is large. */
-export function parseResponseAnywhere<N extends OperationName>(
-  operation: N,
-  xml: string,
-  context: ParseContext,
-  offThreadChars = OFF_THREAD_PARSE_CHARS,
-): OperationResult<N> | Promise<OperationResult<N>> {
-  return xml.length >= offThreadChars
-    ? parseResponseOffThread(operation, xml, context)
-    : parseResponse(operation, xml, context);
 }
 
 /** Stops the worker; documents it held fail as they would if it had died. The next document starts a new one. */
