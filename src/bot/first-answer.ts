@@ -29,7 +29,7 @@ import { OnePerTurn } from '../loop/one-per-turn.js';
 type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
 
 /**
- * The first answers begun in one turn of the event loop. When several interactions arrive together
+ * How first answers share the event loop. When several interactions arrive together
  * (a burst: a club's channel after a race), every handler's work before its first wait would hold
  * back the others' first answers, and with them Discord's 3-second deadline. So in a burst every
  * interaction is deferred (from the second on at once, the first as soon as the turn shows it was
@@ -37,39 +37,37 @@ type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | Mo
  * interactions came (`waitingToRender`): each member sees "thinking…" within milliseconds, and an
  * interaction arriving meanwhile is acknowledged before the next answer is rendered
  * (`npm run bench`: ack and answer figures). An interaction alone in its turn goes on at once.
+ *
+ * A handler's go-ahead, with the lane it waits in: its Discord server (or, in a DM, its member).
  */
-interface Turn {
-  readonly answers: FirstAnswer[];
-  /** Resolve the answers' `ready()` once the turn is over: at once when alone, else one per later turn. */
-  readonly starts: Start[];
-}
-/** A handler's go-ahead, with the lane it waits in: its Discord server (or, in a DM, its member). */
 interface Start {
+  readonly answer: FirstAnswer;
   readonly lane: string;
   readonly start: () => void;
 }
-let currentTurn: Turn | null = null;
-function joinTurn(answer: FirstAnswer, start: Start): Turn {
+/** The first answers begun in the current turn of the event loop (null until one begins). */
+let currentTurn: Start[] | null = null;
+/** Joins the current turn; how many answers have begun in it, this one included. */
+function joinTurn(start: Start): number {
   if (currentTurn === null) {
-    const turn: Turn = { answers: [], starts: [] };
+    const turn: Start[] = [];
     currentTurn = turn;
     setImmediate(() => {
       currentTurn = null;
       endTurn(turn);
     });
   }
-  currentTurn.answers.push(answer);
-  currentTurn.starts.push(start);
-  return currentTurn;
+  currentTurn.push(start);
+  return currentTurn.length;
 }
-function endTurn(turn: Turn): void {
-  if (turn.answers.length === 1) {
-    turn.starts[0]!.start();
+function endTurn(turn: readonly Start[]): void {
+  if (turn.length === 1) {
+    turn[0]!.start();
     return;
   }
   // The first of a burst learns only now that it was one; the others were deferred on arrival.
-  turn.answers[0]!.defer().catch(() => undefined);
-  waitingToRender.push(...turn.starts);
+  turn[0]!.answer.defer().catch(() => undefined);
+  waitingToRender.push(...turn);
 }
 
 /**
@@ -77,11 +75,11 @@ function endTurn(turn: Turn): void {
  * between two answers the loop reads the sockets again and acknowledges any interaction that
  * arrived meanwhile before it renders the next answer. Each server waits in a lane of its own and
  * the lanes take turns: a server that fires many commands at once (the bot may be in strangers'
- * servers) delays another server's answers by one answer, not by all of its own. And none while deferrals are on their way
- * to Discord: an answer's edit would travel beside them and queue with them on the same
- * connections, and an acknowledgement has Discord's 3 seconds to meet, an answer does not
- * (`npm run bench`: the acknowledgement figures, 25-35 % lower with this hold). A deferral that
- * hangs (Discord slow, a rate limit) holds the answers RENDER_HOLD_MAX_MS at most.
+ * servers) delays another server's answers by one answer, not by all of its own. And none while
+ * deferrals are on their way to Discord: an answer's edit would travel beside them and queue with
+ * them on the same connections, and an acknowledgement has Discord's 3 seconds to meet, an answer
+ * does not (`npm run bench`: the acknowledgement figures, 25-35 % lower with this hold). A deferral
+ * that hangs (Discord slow, a rate limit) holds the answers RENDER_HOLD_MAX_MS at most.
  */
 const waitingToRender = new OnePerTurn<Start>(({ start }) => start(), {
   hold: () => (deferralsInFlight === 0 ? null : deferralsSettledOrLate()),
@@ -89,21 +87,21 @@ const waitingToRender = new OnePerTurn<Start>(({ start }) => start(), {
 });
 const RENDER_HOLD_MAX_MS = 250;
 let deferralsInFlight = 0;
-let deferralsSettled: Promise<void> | null = null;
-let wakeRenderers: (() => void) | null = null;
+/** Settles when no deferral is in flight any more, or RENDER_HOLD_MAX_MS after it was first asked for. */
+let deferralsSettled: { promise: Promise<void>; wake: () => void } | null = null;
 function deferralsSettledOrLate(): Promise<void> {
-  deferralsSettled ??= new Promise((resolve) => {
-    wakeRenderers = resolve;
-    setTimeout(resolve, RENDER_HOLD_MAX_MS).unref();
-  });
-  return deferralsSettled;
+  if (deferralsSettled === null) {
+    let wake!: () => void;
+    const promise = new Promise<void>((resolve) => (wake = resolve));
+    setTimeout(wake, RENDER_HOLD_MAX_MS).unref();
+    deferralsSettled = { promise, wake };
+  }
+  return deferralsSettled.promise;
 }
 function deferralDone(): void {
   if (--deferralsInFlight > 0) return;
+  deferralsSettled?.wake();
   deferralsSettled = null;
-  const wake = wakeRenderers;
-  wakeRenderers = null;
-  wake?.();
 }
 
 /** What the deferral would have been: a reply (ephemeral or not), or the update of the component's message. */
@@ -137,8 +135,7 @@ export class FirstAnswer {
     }
     // A deferral's failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
     const lane = interaction.guildId === null ? `member ${interaction.user.id}` : `server ${interaction.guildId}`;
-    const turn = joinTurn(this, { lane, start: () => this.#start() });
-    if (turn.answers.length > 1) this.defer().catch(() => undefined);
+    if (joinTurn({ answer: this, lane, start: () => this.#start() }) > 1) this.defer().catch(() => undefined);
   }
 
   /** Its turn to render has come: alone in its turn, it is deferred only if the handler waits on I/O. */
@@ -153,7 +150,7 @@ export class FirstAnswer {
 
   /**
    * Resolves when the handler may do its work: after the turn it arrived in, at once when it came
-   * alone, else in its own later turn (see `Turn`).
+   * alone, else in its own later turn (see `waitingToRender`).
    */
   ready(): Promise<void> {
     return this.#ready;
