@@ -309,6 +309,32 @@ describe('only a link made with the Eventor password may act as the person (logi
     );
   });
 
+  /**
+   * A member whose person is not in the club now: /login, the login button (clicked in `button`'s
+   * language) and the save button of a /card prompt made before are all refused, and Eventor is
+   * neither asked for a login nor written to, and no DM goes out.
+   */
+  const expectRefusedAsNotInClub = async (
+    member: SandboxUser,
+    promptId: string,
+    save: string,
+    button: { locale: string; says: string },
+  ): Promise<void> => {
+    const calls = d.loginCalls();
+    const writes = d.puts();
+    const dms = d.dmCount(member);
+    expect(await d.privateText(d.run('login', member, 'en-GB'))).toContain(
+      "not a member of this server's club in Eventor now",
+    );
+    expect(await d.privateText(d.click(loginPost, 'login:button', member, button.locale))).toContain(button.says);
+    expect(renderMessageText(await d.click(promptId, save, member).reply(WAIT))).toContain(
+      'their settings cannot be changed here',
+    );
+    expect(d.loginCalls()).toBe(calls);
+    expect(d.puts()).toBe(writes);
+    expect(d.dmCount(member)).toBe(dms);
+  };
+
   it('a person who left the club gets no login link and no chip change, and Eventor is not asked for one', async () => {
     const member = world.swedishMember;
     // A prompt made while they were a member, confirmed after they left.
@@ -318,21 +344,10 @@ describe('only a link made with the Eventor password may act as the person (logi
     const index = members.indexOf(upgraded);
     members.splice(index, 1);
     try {
-      const calls = d.loginCalls();
-      const writes = d.puts();
-      const dms = d.dmCount(member);
-      expect(await d.privateText(d.run('login', member, 'en-GB'))).toContain(
-        "not a member of this server's club in Eventor now",
-      );
-      expect(await d.privateText(d.click(loginPost, 'login:button', member, 'sv-SE'))).toContain(
-        'inte medlem i den här serverns klubb',
-      );
-      expect(renderMessageText(await d.click(prompt.id, save, member).reply(WAIT))).toContain(
-        'their settings cannot be changed here',
-      );
-      expect(d.loginCalls()).toBe(calls);
-      expect(d.puts()).toBe(writes);
-      expect(d.dmCount(member)).toBe(dms);
+      await expectRefusedAsNotInClub(member, prompt.id, save, {
+        locale: 'sv-SE',
+        says: 'inte medlem i den här serverns klubb',
+      });
     } finally {
       members.splice(index, 0, upgraded);
     }
@@ -350,7 +365,7 @@ describe('only a link made with the Eventor password may act as the person (logi
     await d.withCredentials(leaver, person);
     expect(d.links(leaver)).toEqual([expect.objectContaining({ personId: person.person.id, method: 'credentials' })]);
     // A member a moment ago: a login link comes, and a /card prompt is made.
-    let dms = d.dmCount(leaver);
+    const dms = d.dmCount(leaver);
     await d.privateText(d.run('login', leaver, 'en-GB'));
     await world.discord.waitForDm(leaver, () => d.dmCount(leaver) > dms, WAIT);
     const prompt = await d.run('card', leaver, 'en-GB', undefined, { number: '7654321', type: 'SI' }).reply(WAIT);
@@ -360,21 +375,10 @@ describe('only a link made with the Eventor password may act as the person (logi
     const index = members.indexOf(person);
     members.splice(index, 1);
     try {
-      const calls = d.loginCalls();
-      const writes = d.puts();
-      dms = d.dmCount(leaver);
-      expect(await d.privateText(d.run('login', leaver, 'en-GB'))).toContain(
-        "not a member of this server's club in Eventor now",
-      );
-      expect(await d.privateText(d.click(loginPost, 'login:button', leaver))).toContain(
-        "not a member of this server's club in Eventor now",
-      );
-      expect(renderMessageText(await d.click(prompt.id, save, leaver).reply(WAIT))).toContain(
-        'their settings cannot be changed here',
-      );
-      expect(d.loginCalls()).toBe(calls);
-      expect(d.puts()).toBe(writes);
-      expect(d.dmCount(leaver)).toBe(dms);
+      await expectRefusedAsNotInClub(leaver, prompt.id, save, {
+        locale: 'en-GB',
+        says: "not a member of this server's club in Eventor now",
+      });
     } finally {
       members.splice(index, 0, person);
     }
