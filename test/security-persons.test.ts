@@ -310,47 +310,47 @@ describe('only a link made with the Eventor password may act as the person (logi
   });
 
   /**
-   * A member whose person is not in the club now: /login, the login button (clicked in `button`'s
-   * language) and the save button of a /card prompt made before are all refused, and Eventor is
-   * neither asked for a login nor written to, and no DM goes out.
+   * A /card prompt made while `person` is in the club; then the club removes them in Eventor (the
+   * bot's clock stays within the same minute): /login, the login button (clicked in `button`'s
+   * language) and the prompt's save button are all refused, Eventor is neither asked for a login
+   * nor written to, and no DM goes out. The person is put back afterwards.
    */
-  const expectRefusedAsNotInClub = async (
+  const expectRefusedOnceOutOfClub = async (
     member: SandboxUser,
-    promptId: string,
-    save: string,
+    person: SandboxPerson,
+    chipNumber: string,
     button: { locale: string; says: string },
   ): Promise<void> => {
-    const calls = d.loginCalls();
-    const writes = d.puts();
-    const dms = d.dmCount(member);
-    expect(await d.privateText(d.run('login', member, 'en-GB'))).toContain(
-      "not a member of this server's club in Eventor now",
-    );
-    expect(await d.privateText(d.click(loginPost, 'login:button', member, button.locale))).toContain(button.says);
-    expect(renderMessageText(await d.click(promptId, save, member).reply(WAIT))).toContain(
-      'their settings cannot be changed here',
-    );
-    expect(d.loginCalls()).toBe(calls);
-    expect(d.puts()).toBe(writes);
-    expect(d.dmCount(member)).toBe(dms);
+    const prompt = await d.run('card', member, 'en-GB', undefined, { number: chipNumber, type: 'SI' }).reply(WAIT);
+    const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
+    const members = world.eventor.dataset.homeClub.members;
+    const index = members.indexOf(person);
+    members.splice(index, 1);
+    try {
+      const calls = d.loginCalls();
+      const writes = d.puts();
+      const dms = d.dmCount(member);
+      expect(await d.privateText(d.run('login', member, 'en-GB'))).toContain(
+        "not a member of this server's club in Eventor now",
+      );
+      expect(await d.privateText(d.click(loginPost, 'login:button', member, button.locale))).toContain(button.says);
+      expect(renderMessageText(await d.click(prompt.id, save, member).reply(WAIT))).toContain(
+        'their settings cannot be changed here',
+      );
+      expect(d.loginCalls()).toBe(calls);
+      expect(d.puts()).toBe(writes);
+      expect(d.dmCount(member)).toBe(dms);
+    } finally {
+      members.splice(index, 0, person);
+    }
   };
 
   it('a person who left the club gets no login link and no chip change, and Eventor is not asked for one', async () => {
-    const member = world.swedishMember;
     // A prompt made while they were a member, confirmed after they left.
-    const prompt = await d.run('card', member, 'en-GB', undefined, { number: '7234567', type: 'SI' }).reply(WAIT);
-    const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
-    const members = world.eventor.dataset.homeClub.members;
-    const index = members.indexOf(upgraded);
-    members.splice(index, 1);
-    try {
-      await expectRefusedAsNotInClub(member, prompt.id, save, {
-        locale: 'sv-SE',
-        says: 'inte medlem i den här serverns klubb',
-      });
-    } finally {
-      members.splice(index, 0, upgraded);
-    }
+    await expectRefusedOnceOutOfClub(world.swedishMember, upgraded, '7234567', {
+      locale: 'sv-SE',
+      says: 'inte medlem i den här serverns klubb',
+    });
   });
 
   it('someone removed from the club in Eventor is refused a login link and a chip change at once, not a minute later', async () => {
@@ -364,24 +364,15 @@ describe('only a link made with the Eventor password may act as the person (logi
       .at(-1)!;
     await d.withCredentials(leaver, person);
     expect(d.links(leaver)).toEqual([expect.objectContaining({ personId: person.person.id, method: 'credentials' })]);
-    // A member a moment ago: a login link comes, and a /card prompt is made.
+    // A member a moment ago: a login link comes.
     const dms = d.dmCount(leaver);
     await d.privateText(d.run('login', leaver, 'en-GB'));
     await world.discord.waitForDm(leaver, () => d.dmCount(leaver) > dms, WAIT);
-    const prompt = await d.run('card', leaver, 'en-GB', undefined, { number: '7654321', type: 'SI' }).reply(WAIT);
-    const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
-    // Then the club removes them in Eventor; the bot's clock stays within the same minute.
-    const members = world.eventor.dataset.homeClub.members;
-    const index = members.indexOf(person);
-    members.splice(index, 1);
-    try {
-      await expectRefusedAsNotInClub(leaver, prompt.id, save, {
-        locale: 'en-GB',
-        says: "not a member of this server's club in Eventor now",
-      });
-    } finally {
-      members.splice(index, 0, person);
-    }
+    // Then the club removes them in Eventor, within the same minute.
+    await expectRefusedOnceOutOfClub(leaver, person, '7654321', {
+      locale: 'en-GB',
+      says: "not a member of this server's club in Eventor now",
+    });
   });
 
   it("nothing else acts on someone else's link: /unlink, /link default, a forged /admin unlink button, /notify", async () => {
