@@ -39,7 +39,7 @@ import {
 } from './command.js';
 import { type CooldownOptions, MemberCooldown } from './cooldown.js';
 import { customIdName } from './custom-ids.js';
-import { FirstAnswer } from './first-answer.js';
+import { FirstAnswer, type FirstAnswerKind } from './first-answer.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];
@@ -179,17 +179,12 @@ export class InteractionRouter {
       return;
     }
     let mode: DeferMode = 'none';
-    let first: FirstAnswer | null = null;
     try {
       if (await turnedAway(interaction, this.#refusal(interaction, route.requires, ctx, log))) return;
       if (route.callsEventor && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log)))) return;
       mode = route.defer;
-      if (mode !== 'none') first = new FirstAnswer(interaction, { reply: mode }, log);
-      await first?.ready();
-      await route.execute(ctx);
-      await first?.settle();
+      await answering(interaction, mode === 'none' ? null : { reply: mode }, log, () => route.execute(ctx));
     } catch (error) {
-      await first?.settle().catch(() => undefined);
       await this.#fail(interaction, error, ctx.language, log, { publicAnswer: mode === 'public' });
     }
   }
@@ -244,7 +239,6 @@ export class InteractionRouter {
       (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage()));
     // A failure must not replace a message others see (a public list being paged) with the error.
     const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
-    let first: FirstAnswer | null = null;
     try {
       // Before the id is even read: whoever may not use the component learns nothing from it.
       if (await turnedAway(interaction, this.#refusal(interaction, handler.requires ?? {}, ctx, log))) return;
@@ -256,13 +250,13 @@ export class InteractionRouter {
       }
       if ((handler.callsEventor ?? true) && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log))))
         return;
-      if (updating) first = new FirstAnswer(interaction, { update: true }, log);
-      else if (handler.defer !== 'none') first = new FirstAnswer(interaction, { reply: 'ephemeral' }, log);
-      await first?.ready();
-      await handler.handle(ctx, value);
-      await first?.settle();
+      const kind: FirstAnswerKind | null = updating
+        ? { update: true }
+        : handler.defer === 'none'
+          ? null
+          : { reply: 'ephemeral' };
+      await answering(interaction, kind, log, () => handler.handle(ctx, value));
     } catch (error) {
-      await first?.settle().catch(() => undefined);
       await this.#fail(interaction, error, ctx.language, log, { shared });
     }
   }
@@ -417,6 +411,28 @@ async function turnedAway(
   if (answer === null) return false;
   await interaction.reply({ content: answer, flags: MessageFlags.Ephemeral });
   return true;
+}
+
+/**
+ * Runs a handler with its first answer (src/bot/first-answer.ts), or none for a handler that sends
+ * its own (`defer: 'none'`). Whether it succeeds or fails, the deferral has settled before this
+ * does, so that `deferred` and `replied` tell the failure message where to go.
+ */
+async function answering(
+  interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
+  kind: FirstAnswerKind | null,
+  log: Logger,
+  work: () => Promise<void>,
+): Promise<void> {
+  const first = kind === null ? null : new FirstAnswer(interaction, kind, log);
+  try {
+    await first?.ready();
+    await work();
+    await first?.settle();
+  } catch (error) {
+    await first?.settle().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
