@@ -1,5 +1,5 @@
 /**
- * The dependency rule of the README's architecture section, checked by `npm test` (`npm run deps`).
+ * The dependency rule of docs/architecture.md (its section "The dependency rule"), checked by `npm test` (`npm run deps`).
  * Arrows point down: commands → bot → app → (feeds, render, store, eventor); render → eventor's model.
  * @type {import('dependency-cruiser').IConfiguration}
  */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,13 +123,21 @@ describe('the command line refuses a mistake before any request, and says what i
     expect(io.stderr()).toContain('no-se-host');
   });
 
-  it('the JSON that the README gives for save-competitor is accepted as it stands', async () => {
-    const readme = await readFile('README.md', 'utf8');
-    const block = /`save-competitor` takes[\s\S]*?```json\n([\s\S]*?)```/.exec(readme);
-    expect(block).not.toBeNull();
-    const request = prepareRequest('save-competitor', { competitor: block![1]!.trim() });
-    expect(request.method).toBe('PUT');
-    expect(String(request.body)).toContain('9407999');
+  it('the JSON that the docs give for save-competitor is accepted as it stands', async () => {
+    // The command line is documented for operators in docs/, not in the README; whichever page
+    // gives the example, it must work as printed.
+    const pages = ['README.md', ...(await readdir('docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const blocks: string[] = [];
+    for (const page of pages) {
+      const block = /`save-competitor` takes[\s\S]*?```json\n([\s\S]*?)```/.exec(await readFile(page, 'utf8'));
+      if (block) blocks.push(block[1]!.trim());
+    }
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const competitor of blocks) {
+      const request = prepareRequest('save-competitor', { competitor });
+      expect(request.method).toBe('PUT');
+      expect(String(request.body)).toContain('9407999');
+    }
   });
 
   it('--version prints the package version', async () => {
