@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores on CI: forks keep native modules and loopback servers isolated per file.
     pool: 'forks',
+    // The default summary, then one line counting the tests skipped and why.
+    reporters: ['default', './test/support/skipped-reporter.ts'],
   },
 });

@@ -11,11 +11,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import { capture } from './support/cli-process.js';
+import { NEEDS_SHARED_FIXTURES, SHARED_FIXTURES } from './support/shared-fixtures.js';
 
 const IOF = 'xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0" creator="test"';
-const EXAMPLES = path.resolve('..', 'shared', 'fixtures', 'iof', 'official', 'examples');
+const EXAMPLES = path.join(SHARED_FIXTURES, 'iof', 'official', 'examples');
 const examplesPresent = existsSync(EXAMPLES);
-if (!examplesPresent) console.warn(`cli-parse: the official IOF examples are SKIPPED, folder not found at ${EXAMPLES}`);
 
 interface Summary {
   kind: string;
@@ -186,7 +186,7 @@ describe('parse summarises the other IOF XML 3.0 documents', () => {
     expect(err).toContain('EntryList, ClassList, EventList, CourseData (a summary)');
   });
 
-  it.skipIf(!examplesPresent)('reads the official IOF examples of each summarised kind', async () => {
+  it.skipIf(!examplesPresent)(`reads the official IOF examples of each summarised kind ${NEEDS_SHARED_FIXTURES}`, async () => {
     const entries = await summary(path.join(EXAMPLES, 'EntryList1.xml'));
     expect(entries.data.entries).toBe(3);
     expect(entries.data.perClass.map((c) => [c.name, c.entries])).toEqual([

@@ -3,18 +3,16 @@
  * `<repo>/../shared/fixtures/eventor` (see its README). The samples hold real names, so they are
  * read from there and never copied here; assertions use ids, counts, times and statuses only.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponse } from '../src/eventor/errors.js';
 import * as native from '../src/eventor/native/index.js';
 import { parseHashTableTime } from '../src/eventor/time.js';
+import { NEEDS_SHARED_FIXTURES, SHARED_FIXTURES, sharedFixtures } from './support/shared-fixtures.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dir = path.resolve(here, '../../shared/fixtures/eventor');
-const exists = existsSync(dir);
-if (!exists) console.warn(`skipped: ../shared/fixtures not found (looked in ${dir})`);
+const dir = path.join(SHARED_FIXTURES, 'eventor');
+const exists = sharedFixtures('eventor') !== null;
 
 const read = (name: string): string => readFileSync(path.join(dir, name), 'utf8');
 
@@ -30,7 +28,7 @@ const PARSERS = native.NATIVE_PARSERS;
 
 const NOT_NATIVE = new Set(['events-iofxml-edited.xml']);
 
-describe.skipIf(!exists)('Eventor native samples (../shared/fixtures/eventor)', () => {
+describe.skipIf(!exists)(`Eventor native samples ${NEEDS_SHARED_FIXTURES}`, () => {
   const files = exists
     ? readdirSync(dir)
         .filter((f) => f.endsWith('.xml'))

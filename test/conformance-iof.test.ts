@@ -4,9 +4,8 @@
  * several encodings, edge cases and IOF 2.0.3 files. The fixtures are never copied into the repo;
  * when the folder is absent the suite is skipped and says so.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidResponse } from '../src/eventor/errors.js';
 import type { IofDocument } from '../src/eventor/iof/index.js';
@@ -19,11 +18,10 @@ import {
 } from '../src/eventor/iof/index.js';
 import type { RaceResult, ResultList, StartList } from '../src/eventor/model.js';
 import { ResultList as ResultListSchema, StartList as StartListSchema } from '../src/eventor/model.js';
+import { NEEDS_SHARED_FIXTURES, SHARED_FIXTURES, sharedFixtures } from './support/shared-fixtures.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const FIXTURES = join(here, '..', '..', 'shared', 'fixtures', 'iof');
-const present = existsSync(FIXTURES);
-if (!present) console.warn(`conformance-iof: SKIPPED, fixtures folder not found at ${FIXTURES}`);
+const FIXTURES = join(SHARED_FIXTURES, 'iof');
+const present = sharedFixtures('iof') !== null;
 
 function listXml(dir: string, depth = 0): string[] {
   if (depth > 5) return [];
@@ -560,7 +558,7 @@ const EXPECT: Record<string, Expectation> = {
   },
 };
 
-describe.skipIf(!present)('IOF XML conformance over shared/fixtures/iof', () => {
+describe.skipIf(!present)(`IOF XML conformance over the real files ${NEEDS_SHARED_FIXTURES}`, () => {
   const files = present ? listXml(FIXTURES).map((f) => relative(FIXTURES, f).split('\\').join('/')) : [];
 
   it('has an expectation for every fixture file', () => {

@@ -4,8 +4,7 @@
  * folder, never copied; without it the validation tests are skipped and say so.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import type { IofDocument } from '../src/eventor/iof/index.js';
@@ -29,13 +28,12 @@ import {
   writeIofResultList,
   writeIofStartList,
 } from '../src/sandbox/eventor/iof-writer.js';
+import { NEEDS_SHARED_FIXTURES, SHARED_FIXTURES } from './support/shared-fixtures.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const IOF_DIR = join(here, '..', '..', 'shared', 'fixtures', 'iof');
+const IOF_DIR = join(SHARED_FIXTURES, 'iof');
 const XSD_PATH = join(IOF_DIR, 'official', 'IOF.xsd');
 const EXAMPLES = join(IOF_DIR, 'official', 'examples');
 const hasXsd = existsSync(XSD_PATH);
-if (!hasXsd) console.warn(`iof-writer: XSD validation SKIPPED, ${XSD_PATH} not found`);
 
 const CREATE = { createTime: '2024-06-01T18:00:00Z' };
 
@@ -652,7 +650,7 @@ describe('round trip: domain -> writer -> reader', () => {
   });
 });
 
-describe.skipIf(!hasXsd)('XSD validation (xmllint-wasm, official IOF.xsd)', () => {
+describe.skipIf(!hasXsd)(`XSD validation (xmllint-wasm, official IOF.xsd) ${NEEDS_SHARED_FIXTURES}`, () => {
   it('validates every official example (harness sanity check)', async () => {
     const files = readdirSync(EXAMPLES)
       .filter((f) => f.endsWith('.xml'))
@@ -725,7 +723,7 @@ describe.skipIf(!hasXsd)('XSD validation (xmllint-wasm, official IOF.xsd)', () =
   });
 });
 
-describe.skipIf(!hasXsd)('real files: read -> write -> validate -> read', () => {
+describe.skipIf(!hasXsd)(`real files: read -> write -> validate -> read ${NEEDS_SHARED_FIXTURES}`, () => {
   // Lists whose first reading is not exactly what the writer can express: relays without any
   // OverallResult (the writer puts the derived team standing on the last leg) and a PersonResult
   // whose Person has no name (IOF requires one, so an empty name is written).

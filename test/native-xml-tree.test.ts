@@ -6,14 +6,12 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkStructure, libraryTree, readTree } from '../src/eventor/xml.js';
+import { NEEDS_SHARED_FIXTURES, SHARED_FIXTURES } from './support/shared-fixtures.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dir = path.resolve(here, '../../shared/fixtures/eventor');
+const dir = path.join(SHARED_FIXTURES, 'eventor');
 const samples = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.xml')) : [];
-if (samples.length === 0) console.warn(`skipped: no samples in ${dir}`);
 
 /** The library's tree without what it keeps of the prolog (`?xml`), which no reader uses. */
 function reference(xml: string): Record<string, unknown> {
@@ -27,7 +25,7 @@ function fast(xml: string): Record<string, unknown> | null {
   return readTree(xml, 0, xml.length);
 }
 
-describe.skipIf(samples.length === 0)('the fast tree of the Eventor samples (../shared/fixtures/eventor)', () => {
+describe.skipIf(samples.length === 0)(`the fast tree of the Eventor samples ${NEEDS_SHARED_FIXTURES}`, () => {
   it.each(samples)('%s: the same tree as fast-xml-parser', (name) => {
     const xml = readFileSync(path.join(dir, name), 'utf8');
     const tree = fast(xml);

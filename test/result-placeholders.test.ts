@@ -4,14 +4,14 @@
  * readers drop them; the result list then shows the status, no place and no "0:00".
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeXmlBytes, detectIofDocument, parseIofResultList } from '../src/eventor/iof/index.js';
 import type { OverallResult, RaceResult, ResultList, TeamResult } from '../src/eventor/model.js';
 import { parseResultList, parseResultListList } from '../src/eventor/native/index.js';
 import { renderClubResults } from '../src/render/index.js';
 import { ctx, textOf } from './render-fixtures.js';
+import { NEEDS_SHARED_FIXTURES, SHARED_FIXTURES, sharedFixtures } from './support/shared-fixtures.js';
 
 // --- IOF XML 3.0 ---------------------------------------------------------------------------------
 
@@ -132,10 +132,8 @@ describe('placeholders of results that are not OK', () => {
 
 // --- Real files -----------------------------------------------------------------------------------
 
-const here = dirname(fileURLToPath(import.meta.url));
-const SHARED = join(here, '..', '..', 'shared', 'fixtures');
-const present = existsSync(SHARED);
-if (!present) console.warn(`result-placeholders: real-file check SKIPPED, fixtures folder not found at ${SHARED}`);
+const SHARED = SHARED_FIXTURES;
+const present = sharedFixtures() !== null;
 
 function xmlFiles(dir: string, depth = 0): string[] {
   if (depth > 5 || !existsSync(dir)) return [];
@@ -176,7 +174,7 @@ function violations(list: ResultList): string[] {
   return out;
 }
 
-describe.skipIf(!present)('real result lists (../shared/fixtures) carry no placeholders once read', () => {
+describe.skipIf(!present)(`real result lists carry no placeholders once read ${NEEDS_SHARED_FIXTURES}`, () => {
   it('IOF XML 3.0 result lists from timing programs', () => {
     let lists = 0;
     const found: string[] = [];
