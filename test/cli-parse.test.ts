@@ -186,33 +186,36 @@ describe('parse summarises the other IOF XML 3.0 documents', () => {
     expect(err).toContain('EntryList, ClassList, EventList, CourseData (a summary)');
   });
 
-  it.skipIf(!examplesPresent)(`reads the official IOF examples of each summarised kind ${NEEDS_SHARED_FIXTURES}`, async () => {
-    const entries = await summary(path.join(EXAMPLES, 'EntryList1.xml'));
-    expect(entries.data.entries).toBe(3);
-    expect(entries.data.perClass.map((c) => [c.name, c.entries])).toEqual([
-      ['Men Elite', 2],
-      ['Open', 1],
-    ]);
-    expect(entries.data.events[0]).toMatchObject({ name: 'Example event', start: '2011-07-31T09:00:00Z' });
-    const relayEntries = await summary(path.join(EXAMPLES, 'EntryList2.xml'));
-    expect(relayEntries.data.entries).toBe(2);
-    expect(relayEntries.data.perClass).toEqual([{ name: 'Open', entries: 2, legs: 3, courses: [] }]);
-    const classes = await summary(path.join(EXAMPLES, 'ClassList.xml'));
-    expect(classes.data.perClass.map((c) => [c.name, c.entries, c.legs])).toEqual([
-      ['Men Open', 35, 3],
-      ['Women Open', 38, 3],
-    ]);
-    const events = await summary(path.join(EXAMPLES, 'Event_name_and_start_time.xml'));
-    expect(events.root).toBe('EventList');
-    expect(events.data.events.map((e) => [e.name, e.start])).toEqual([['Example event', '2011-07-31T08:00:00Z']]);
-    const courses = await summary(path.join(EXAMPLES, 'CourseData_Individual_Step2.xml'));
-    expect([courses.data.courses, courses.data.controls]).toEqual([2, 8]);
-    expect(courses.data.perClass.map((c) => [c.name, c.courses])).toEqual([
-      ['Men Open', ['A', 'B']],
-      ['Women Open', ['A', 'B']],
-    ]);
-    const other = await parse(path.join(EXAMPLES, 'CompetitorList.xml'));
-    expect(other.code).toBe(1);
-    expect(other.err).toContain('IOF XML 3.0 CompetitorList is not read');
-  });
+  it.skipIf(!examplesPresent)(
+    `reads the official IOF examples of each summarised kind ${NEEDS_SHARED_FIXTURES}`,
+    async () => {
+      const entries = await summary(path.join(EXAMPLES, 'EntryList1.xml'));
+      expect(entries.data.entries).toBe(3);
+      expect(entries.data.perClass.map((c) => [c.name, c.entries])).toEqual([
+        ['Men Elite', 2],
+        ['Open', 1],
+      ]);
+      expect(entries.data.events[0]).toMatchObject({ name: 'Example event', start: '2011-07-31T09:00:00Z' });
+      const relayEntries = await summary(path.join(EXAMPLES, 'EntryList2.xml'));
+      expect(relayEntries.data.entries).toBe(2);
+      expect(relayEntries.data.perClass).toEqual([{ name: 'Open', entries: 2, legs: 3, courses: [] }]);
+      const classes = await summary(path.join(EXAMPLES, 'ClassList.xml'));
+      expect(classes.data.perClass.map((c) => [c.name, c.entries, c.legs])).toEqual([
+        ['Men Open', 35, 3],
+        ['Women Open', 38, 3],
+      ]);
+      const events = await summary(path.join(EXAMPLES, 'Event_name_and_start_time.xml'));
+      expect(events.root).toBe('EventList');
+      expect(events.data.events.map((e) => [e.name, e.start])).toEqual([['Example event', '2011-07-31T08:00:00Z']]);
+      const courses = await summary(path.join(EXAMPLES, 'CourseData_Individual_Step2.xml'));
+      expect([courses.data.courses, courses.data.controls]).toEqual([2, 8]);
+      expect(courses.data.perClass.map((c) => [c.name, c.courses])).toEqual([
+        ['Men Open', ['A', 'B']],
+        ['Women Open', ['A', 'B']],
+      ]);
+      const other = await parse(path.join(EXAMPLES, 'CompetitorList.xml'));
+      expect(other.code).toBe(1);
+      expect(other.err).toContain('IOF XML 3.0 CompetitorList is not read');
+    },
+  );
 });
