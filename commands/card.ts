@@ -90,7 +90,8 @@ async function findCompetitor(eventor: GuildEventor, personId: string, fresh = f
   const listed = (await eventor.client.call('competitors', { organisationId: eventor.organisationId }, { fresh })).find(
     (c) => (c.personId ?? c.person?.id) === personId,
   );
-  // The single GET is the one Eventor documents for read-modify-write (wire notes 8).
+  // The single GET is the one Eventor documents for read-modify-write
+  // (docs/eventor.md#competitor-settings-read-modify-write).
   if (listed?.competitorId) return eventor.client.call('competitor', { competitorId: listed.competitorId }, { fresh });
   return {
     competitorId: null,

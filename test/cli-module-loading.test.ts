@@ -1,8 +1,8 @@
 /**
  * What the command line loads: each command loads only what its path needs, since every module
- * loaded is start-up time (issue 12: `query` within 3× a bare `node -e 0`, `start` to READY within
- * 1.5 s; the figures are in `npm run bench`). The real program runs as its own process with a
- * module loader hook that writes down every module it loads.
+ * loaded is start-up time (the targets: `query` within 3× a bare `node -e 0`, `start` to READY
+ * within 1.5 s; the figures are in `npm run bench`, docs/benchmarks.md). The real program runs as
+ * its own process with a module loader hook that writes down every module it loads.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

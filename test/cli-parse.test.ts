@@ -1,5 +1,5 @@
 /**
- * `eventor-bot parse` over the other IOF XML 3.0 documents a club meets (issue 10 §3): EntryList,
+ * `eventor-bot parse` over the other IOF XML 3.0 documents a club meets: EntryList,
  * ClassList, EventList and CourseData are summarised; documents it does not read get one line.
  * Synthetic files are written by the test; the official examples in ../shared/fixtures/iof are
  * read too when that folder exists (skipped, saying so, when it does not).

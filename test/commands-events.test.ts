@@ -476,7 +476,7 @@ describe('/events, /event and /entries end to end', () => {
     const first = text(reply);
     const next = buttons(reply).find((b) => b.label === 'Next' && !b.disabled)!;
     // Discord refuses the update of the list once (after the test that no command logged a failure).
-    // The page is in the cache, so the update is the first callback itself (issue 12; before, a
+    // The page is in the cache, so the update is the first callback itself (docs/decisions/first-answer.md; before, a
     // deferred update and an edit of the message, where this refusal was injected, and the notice a
     // follow-up): the notice is then the first answer, privately.
     world.discord.faults.serverError({

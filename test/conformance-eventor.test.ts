@@ -16,7 +16,7 @@ const exists = sharedFixtures('eventor') !== null;
 
 const read = (name: string): string => readFileSync(path.join(dir, name), 'utf8');
 
-/** Zone of each sample's Date+Clock values: NO and SE send local time, AU sends UTC (wire notes 6). */
+/** Zone of each sample's Date+Clock values: NO and SE send local time, AU sends UTC (docs/eventor.md#time-zones). */
 const SWEDISH = new Set(['results-person-relay.xml', 'results-person-multiday.xml', 'results-organisation.xml']);
 function zoneOf(name: string): string {
   if (name === 'events-au.xml') return 'UTC';
@@ -103,7 +103,8 @@ describe.skipIf(!exists)(`Eventor native samples ${NEEDS_SHARED_FIXTURES}`, () =
       'Eventor_LiveloxEventConfigurations',
     ]);
     expect(e.message).toMatch(/^Liveresultater på https:\/\//);
-    // The hash table time is UTC, ModifyDate local: two seconds apart once both are instants (wire notes 6).
+    // The hash table time is UTC, ModifyDate local: two seconds apart once both are instants
+    // (docs/eventor.md#hash-table-entries).
     const official = Date.parse(parseHashTableTime(e.properties['officialResult_18200']!)!);
     expect(Date.parse(e.modifiedAt!) - official).toBe(2000);
   });

@@ -98,7 +98,7 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
     expect(transcript).not.toMatch(/\/login\//);
     expect(transcript).not.toMatch(/127\.0\.0\.1:\d/);
     expect(transcript).not.toMatch(/ref eb[A-Za-z0-9_-]{12}/);
-    // Members read times as Discord shows them, never a raw UTC stamp (issue 10 §4).
+    // Members read times as Discord shows them, never a raw UTC stamp.
     expect(transcript).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
     expect(transcript).not.toMatch(/<t:\d+/);
   });

@@ -29,7 +29,7 @@ describe('npm run demo', () => {
     expect(transcript).toContain('every expected post appeared, once');
     expect(transcript).not.toContain('FAILED');
     expect(code).toBe(0);
-    // One federation in all three parts: every event has the same date (and races) in each (issue 10 §4).
+    // One federation in all three parts: every event has the same date (and races) in each.
     expect([...datasets.keys()].sort()).toEqual([1, 2, 3]);
     const dates = (dataset: SandboxDataset): Map<string, string> =>
       new Map(

@@ -158,7 +158,7 @@ function query(url: string): Record<string, string> {
 }
 
 describe('operations table', () => {
-  it('has every operation of the spec with its method, path and root', () => {
+  it("has every operation of Eventor's API with its method, path and root", () => {
     expect(OPERATION_NAMES).toEqual([
       'events',
       'events-documents',
@@ -192,14 +192,17 @@ describe('operations table', () => {
     expect(OPERATIONS.events.required).toEqual([]);
     expect(OPERATIONS.competitorcount.required).toEqual(['organisationIds']);
     expect(OPERATIONS.activities.required).toEqual(['organisationId', 'from', 'to']);
-    // Required in practice although the spec says optional (wire notes 11.17).
+    // Required in practice although the documentation says optional
+    // (docs/eventor.md#required-parameters-the-documentation-marks-optional).
     expect(OPERATIONS['results-event'].required).toEqual(['eventId']);
     expect(OPERATIONS['starts-event'].required).toEqual(['eventId']);
     expect(OPERATIONS['results-person'].required).toEqual(['personId']);
     expect(OPERATIONS['starts-person'].required).toEqual(['personId']);
     expect(OPERATIONS['starts-organisation'].required).toEqual(['organisationIds', 'eventId']);
     expect(OPERATIONS['results-organisation'].required).toEqual(['organisationIds', 'eventId']);
-    expect(OPERATIONS['results-event'].note).toMatch(/11\.17/);
+    expect(OPERATIONS['results-event'].note).toContain(
+      'docs/eventor.md#required-parameters-the-documentation-marks-optional',
+    );
     expect(OPERATIONS.entries.parameterNames).toContain('includeEventElement');
     for (const name of ['external-login-url', 'authenticate-person', 'save-competitor'] as const) {
       expect(OPERATIONS[name].cacheTtlMs).toBe(0);

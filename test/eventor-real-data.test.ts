@@ -1,5 +1,6 @@
 /**
- * Issue 10 §1: what real Eventors and real timing programs do that the happy path does not.
+ * What real Eventors and real timing programs do that the happy path does not (docs/eventor.md,
+ * docs/iof-xml.md#quirks-of-timing-programs).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { instanceOf } from '../src/app/eventor-access.js';

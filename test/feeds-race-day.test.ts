@@ -6,8 +6,9 @@ import { runSchedulerSession } from '../src/demo/scheduler-session.js';
 /**
  * The demo's race weekend (part 3 of `npm run demo`: the sandbox with its fixed seed and its fixed
  * "now", the real scheduler on a simulated clock, a start list, results and a correction published
- * on the way) as recorded from `main` before the race-day saving of requests (issue 12 §2). Only
- * the closing count of Eventor requests is left out: fewer requests is the point.
+ * on the way) as recorded from `main` before the race-day saving of requests
+ * (docs/decisions/race-day-requests.md). Only the closing count of Eventor requests is left out:
+ * fewer requests is the point.
  */
 const RECORDED_TRANSCRIPT = new URL('./fixtures/race-weekend-transcript.txt', import.meta.url);
 

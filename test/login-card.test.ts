@@ -263,7 +263,8 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     });
     const puts = world.eventor.requests.filter((r) => r.method === 'PUT').length;
     // The post is public: the refusal goes privately to the clicker, and the post stays as it was.
-    // It is known before anything waits, so it is the first answer itself (issue 12), not a follow-up.
+    // It is known before anything waits, so it is the first answer itself (docs/decisions/first-answer.md), not a
+    // follow-up.
     const refused = await world.discord
       .clickButton({ message: post.id, user: world.swedishMember, locale: 'en-GB', customId: save })
       .reply(WAIT);

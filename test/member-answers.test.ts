@@ -1,5 +1,5 @@
 /**
- * What members are told when something goes wrong (issue 10 §1, §2): a member's own mistake is
+ * What members are told when something goes wrong: a member's own mistake is
  * told to them alone, a lost acknowledgement still ends in an answer, and Eventor's refusals on
  * lists are named for what they are. Real bot, sandbox Discord over a real WebSocket, sandbox
  * Eventor over HTTP.
@@ -45,8 +45,9 @@ describe('what members are told', () => {
     const before = channelTexts();
     const handle = invoke('events', { from: '2026-13-45' });
     // The date is read before anything waits, so the message is the first answer itself, privately:
-    // the channel never gets a public "thinking…" placeholder (issue 12: an answer ready without
-    // waiting is sent at once; before, a public deferral was deleted and a follow-up sent).
+    // the channel never gets a public "thinking…" placeholder (docs/decisions/first-answer.md: an
+    // answer ready without waiting is sent at once; before, a public deferral was deleted and a
+    // follow-up sent).
     const notice = await handle.answer(WAIT);
     expect(notice.ephemeral).toBe(true);
     expect(text(notice)).toContain('2026-13-45');
@@ -111,8 +112,9 @@ describe('what members are told', () => {
     const click = world.discord.clickButton({ message: list.id, customId: next!.custom_id!, user: world.member });
     const turned = await click.reply(WAIT);
     expect(world.discord.faults.pending()).toBe(0);
-    // The page comes from the cache, so the update is the first callback itself (issue 12), whose
-    // lost answer discord.js sends again: the page has turned before that resend meets 40060.
+    // The page comes from the cache, so the update is the first callback itself
+    // (docs/decisions/first-answer.md), whose lost answer discord.js sends again: the page has turned
+    // before that resend meets 40060.
     await world.discord.waitFor(
       () => click.history().some((event) => event.kind === 'rejected' && event.code === 40060),
       WAIT,

@@ -5,7 +5,7 @@ import { renderMessageText } from '../src/sandbox/discord/index.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
 
 /**
- * What members read in the footer of an automatic post (issue 10 §4): a short crash-recovery marker
+ * What members read in the footer of an automatic post: a short crash-recovery marker
  * and no raw UTC time; Discord's timestamps in the reader's own language.
  */
 describe('the footer of automatic posts and timestamps as a reader sees them', () => {

@@ -9,7 +9,7 @@ import { recentClubResultsEvent } from './support/sandbox-events.js';
 const WAIT = { timeoutMs: 10_000 };
 
 /**
- * Automatic posts speak the server's language (issue 10 §4): `/setup language` if chosen, else the
+ * Automatic posts speak the server's language: `/setup language` if chosen, else the
  * server's Discord language (its preferred locale) when we speak it, else the operator's default.
  */
 describe('the language of automatic posts follows the server', () => {

@@ -90,7 +90,7 @@ describe('a stage and a relay leg in one Norwegian text', () => {
   });
 });
 
-/** What members read, end to end through the real bot and the sandbox Discord (issue 10 §4). */
+/** What members read, end to end through the real bot and the sandbox Discord. */
 describe('wording members read: command names and the audit log', () => {
   let world: LoopbackWorld;
 

@@ -320,7 +320,7 @@ describe('renderEventCard', () => {
     expect(field('Entry deadlines')).toBe(
       '~~Ordinary entry: <t:1795215599:f> (<t:1795215599:R>)~~ (closed)\nLate entry: <t:1795993199:f> (<t:1795993199:R>)',
     );
-    // One label per field: the field's name says what the number is (issue 10 §4).
+    // One label per field: the field's name says what the number is.
     expect(field('Entered from the club')).toBe('7');
     expect(embed.fields!.map((f) => f.value).join('\n')).not.toMatch(/Entered:/);
     expect(field('Classes (3)')).toBe('H21, D21, Inskolning');
@@ -779,7 +779,7 @@ describe('Norwegian smoke test', () => {
   });
 });
 
-describe('namesakes in one list (issue 10 §4)', () => {
+describe('namesakes in one list', () => {
   const withBirth = (
     e: ReturnType<typeof entry>,
     birthDate: string | null,
@@ -814,7 +814,7 @@ describe('namesakes in one list (issue 10 §4)', () => {
   });
 });
 
-describe('namesakes in start and result lists (issue 10 §4)', () => {
+describe('namesakes in start and result lists', () => {
   const born = (id: string, given: string, family: string, birthDate: string | null) => ({
     ...person(id, given, family),
     birthDate,

@@ -1,7 +1,8 @@
 /**
- * Issue 10 §1: timing programs write stand-ins for runners and teams that did not finish OK
+ * Timing programs write stand-ins for runners and teams that did not finish OK
  * (`Position` 0 or -1, `Time` 0, a finish at midnight before the start, splits at 0:00). Both
- * readers drop them; the result list then shows the status, no place and no "0:00".
+ * readers drop them; the result list then shows the status, no place and no "0:00"
+ * (docs/iof-xml.md#stand-ins-for-results-that-are-not-ok).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

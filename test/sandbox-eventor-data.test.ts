@@ -5,7 +5,7 @@ import { SANDBOX_TIME_ZONE, SandboxDataset, type SandboxEvent } from '../src/san
 import { instantToLocal } from '../src/time/zones.js';
 
 /**
- * The sandbox's data read as an orienteer reads it (issue 10 §4): what a name says (a weekday, a
+ * The sandbox's data read as an orienteer reads it: what a name says (a weekday, a
  * level, an age group, a distance, a season, the dark) is what the event or activity is. Checked
  * for every event and activity of datasets made around a "now" in each month of two years, since
  * the dataset places its events around its "now".

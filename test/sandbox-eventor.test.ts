@@ -86,7 +86,7 @@ afterAll(async () => {
 });
 
 describe('routes', () => {
-  it('answers every operation of the spec with its root element', async () => {
+  it("answers every operation of Eventor's API with its root element", async () => {
     const ev = pastSingle();
     const member = home().members[0]!;
     const activity = sb.dataset.activities.find((a) => a.organisationId === home().id)!;
@@ -173,7 +173,7 @@ describe('auth', () => {
     }
   });
 
-  it('enforces the own-organisation rules of spec section 5', async () => {
+  it('enforces the own-organisation rules (docs/eventor.md#own-organisation-rules)', async () => {
     const other = foreign();
     const ev = pastSingle();
     const theirMember = other.members[0]!;

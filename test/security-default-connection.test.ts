@@ -1,8 +1,8 @@
 /**
- * Issue 9, §1: the operator's default Eventor connection (EVENTOR_API_KEY) serves only the servers
+ * The operator's default Eventor connection (EVENTOR_API_KEY) serves only the servers
  * named in EVENTOR_DEFAULT_GUILDS. A stranger who adds the bot to a server of their own, and is
  * Manage Server there, gets "not connected" and no club data: no member names in autocomplete, no
- * link to a member, no login link, and Eventor is asked nothing on their behalf.
+ * link to a member, no login link, and Eventor is asked nothing on their behalf (SECURITY.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botConfigFromEnv } from '../src/bot/config.js';

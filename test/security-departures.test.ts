@@ -1,5 +1,5 @@
 /**
- * Issue 9, part E: members who leave a server, and servers that remove the bot. Everything end to
+ * Members who leave a server, and servers that remove the bot. Everything end to
  * end: the real bot (discord.js over a real WebSocket) against the sandbox Discord, the real Eventor
  * client against the sandbox Eventor, the real SQLite file, a controllable clock.
  */

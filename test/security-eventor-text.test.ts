@@ -1,5 +1,5 @@
 /**
- * Issue 9, part B: text from Eventor is data, never markup. Crafted names are planted in the
+ * Text from Eventor is data, never markup. Crafted names are planted in the
  * sandbox Eventor (every home-club member's given name 3,000 characters of markdown, mentions
  * and a masked link; the club's name with `**`; every event named `@here` with a line break and
  * a masked link; every class `<#1>`; every activity with a bidi override), then the real bot

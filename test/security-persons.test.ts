@@ -1,5 +1,5 @@
 /**
- * Who may act as a person (issue 9, part C), performed end to end: the real bot (discord.js) against
+ * Who may act as a person (SECURITY.md), performed end to end: the real bot (discord.js) against
  * the sandbox Discord over a WebSocket, the real Eventor client against the sandbox Eventor over
  * HTTP, SQLite in a temporary folder.
  *
@@ -150,8 +150,8 @@ describe('only a link made with the Eventor password may act as the person (logi
       custom_id: forged,
     });
     // The button declares `linked: 'credentials'`: with no password link at all, the router refuses
-    // the click itself, privately, as the first answer (issue 12), before the handler (which would
-    // name the person) runs; the post it sits on stays as it was.
+    // the click itself, privately, as the first answer (docs/decisions/first-answer.md), before the
+    // handler (which would name the person) runs; the post it sits on stays as it was.
     const refused = await d.click(post, forged, user).reply(WAIT);
     expect(refused.ephemeral).toBe(true);
     expect(refused.id).not.toBe(post);

@@ -1,5 +1,5 @@
 /**
- * Issue 9, §2 and §4: the throttle counts (keyed hashes with times) are kept no longer than the
+ * The throttle counts (keyed hashes with times) are kept no longer than the
  * longest limit needs: the scheduler's housekeeping drops them once past 15 minutes.
  */
 import Database from 'better-sqlite3';

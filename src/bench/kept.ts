@@ -1,6 +1,7 @@
 /**
- * Why two hand-written pieces stay where the stack has a library (issue 11 §5): each figure times
- * ours against the library doing the same job, side by side, alternating so drift hits both alike.
+ * Why two hand-written pieces stay where the stack has a library
+ * (docs/decisions/hand-written-pieces.md): each figure times ours against the library doing the
+ * same job, side by side, alternating so drift hits both alike.
  * - The IOF reader's XML tree (`src/eventor/iof/xml-tree.ts`) against fast-xml-parser on the same
  *   IOF 3.0 result list: ours must be at least as fast (it is also namespace-aware, which
  *   fast-xml-parser is not).

@@ -10,7 +10,7 @@
  *
  * The race day itself (local 00:00 to 24:00 of the race's date, one club, one server) is counted
  * apart: the club's busiest day, with results every 5 minutes and start lists every 15
- * (`eventor-requests-race-day-per-club`, issue 12 §2).
+ * (`eventor-requests-race-day-per-club`, docs/decisions/race-day-requests.md).
  *
  * The clock ticks every 5 minutes, the scheduler's finest cadence: its runs are aligned to
  * 5-minute and hourly wall-clock slots, so a tick every minute would run the same slots and make
@@ -204,7 +204,7 @@ function describeRun(run: RequestsRun, what: string, write: (line: string) => vo
   write(`#   by path: ${run.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
 }
 
-/** Race-day requests per club must stay at or under this (issue 12 §2). */
+/** Race-day requests per club must stay at or under this (docs/decisions/race-day-requests.md). */
 export const RACE_DAY_TARGET_PER_HOUR = 25;
 
 /**
@@ -231,7 +231,10 @@ function raceDayFigure(run: RequestsRun, write: (line: string) => void): BenchFi
   return figure;
 }
 
-/** The weekend average of one server of one club must stay at or under this: the figure before issue 12 (32). */
+/**
+ * The weekend average of one server of one club must stay at or under this: the figure before the
+ * race-day sharing of requests (32; docs/decisions/race-day-requests.md).
+ */
 export const WEEKEND_TARGET_PER_HOUR = 32;
 
 /** How much the `requests` section simulates: the full run's, `--quick`'s, or a test's. */

@@ -1,8 +1,9 @@
 /**
- * The typed Eventor client: one method per operation of the spec, plus `call(name, params)` for
- * the CLI. Parameters are validated before anything is sent (operations.ts); the transport
- * (http.ts) does headers, retries, the per-key limit, coalescing and the cache, which clients of
- * one instance may share (`shared`): public answers then serve every key (operations.ts, SHARING).
+ * The typed Eventor client: one method per operation of Eventor's API (docs/eventor.md#operations),
+ * plus `call(name, params)` for the CLI. Parameters are validated before anything is sent
+ * (operations.ts); the transport (http.ts) does headers, retries, the per-key limit, coalescing
+ * and the cache, which clients of one instance may share (`shared`): public answers then serve
+ * every key (operations.ts, SHARING).
  */
 import { type DeepReadonly, HttpTransport, type TransportOptions } from './http.js';
 import type { EventorInstance } from './instances.js';

@@ -1,7 +1,7 @@
 /**
- * The one HTTP layer in front of Eventor (wire notes section 14.1): headers, timeouts, bounded
- * retries with backoff, a concurrency limit per API key, coalescing of identical GETs in flight,
- * and a response cache with stale-if-error. It knows nothing about operations or XML shapes: the
+ * The one HTTP layer in front of Eventor (docs/eventor.md#how-the-client-treats-eventor): headers,
+ * timeouts, bounded retries with backoff, a concurrency limit per API key, coalescing of identical
+ * GETs in flight, and a response cache with stale-if-error. It knows nothing about operations or XML shapes: the
  * caller hands it a parse function, so only bodies that parsed are ever cached.
  *
  * The cache and the sharing of requests in flight are lru-cache's (response-cache.ts); what stays
@@ -574,8 +574,8 @@ export class HttpTransport {
 
   /**
    * The cache and coalescing key. Key-independent answers leave the key out; all others carry its
-   * fingerprint. The zones are in it because they shape the parsed value (wire notes 6), and
-   * clients of one base URL may be configured with different ones.
+   * fingerprint. The zones are in it because they shape the parsed value
+   * (docs/eventor.md#time-zones), and clients of one base URL may be configured with different ones.
    */
   private requestKey(req: HttpRequest<unknown>, keyIndependent: boolean): string {
     const query = Object.entries(req.query ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

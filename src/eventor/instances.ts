@@ -1,6 +1,6 @@
 /**
  * Eventor instances. Ids are per instance, so every stored id belongs with the instance it came from.
- * Time zones (wire notes section 6): SE and NO send local time unless asked for UTC with the
+ * Time zones (docs/eventor.md#time-zones): SE and NO send local time unless asked for UTC with the
  * `TimeZone: UTC` header; AU sends UTC already.
  */
 export interface EventorInstance {

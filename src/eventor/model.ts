@@ -21,9 +21,9 @@ export const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 export const Seconds = z.number().finite();
 
 /**
- * Eventor's event classification ids (spec section 2) and the level names the model uses for them:
- * the one map of event levels. Its order (by id) is the order levels are offered in; their texts
- * are the `render.level.*` messages (render's `classificationText`).
+ * Eventor's event classification ids (docs/eventor.md#event-classifications) and the level names
+ * the model uses for them: the one map of event levels. Its order (by id) is the order levels are
+ * offered in; their texts are the `render.level.*` messages (render's `classificationText`).
  */
 export const EVENT_CLASSIFICATIONS = {
   '1': 'championship',
@@ -53,7 +53,7 @@ export function classificationIdOf(name: string): ClassificationId | null {
   return CLASSIFICATION_IDS.find((id) => EVENT_CLASSIFICATIONS[id] === name) ?? null;
 }
 
-/** Eventor's EventStatusId values (wire notes section 12). */
+/** Eventor's EventStatusId values (docs/eventor.md#event-status). */
 export const EVENT_STATUSES = {
   '1': 'applied',
   '2': 'approvedByRegion',
@@ -144,7 +144,7 @@ export const Organisation = z.object({
   shortName: z.string().nullable(),
   mediaName: z.string().nullable(),
   kind: OrganisationKind,
-  /** Eventor's OrganisationTypeId as sent; its meaning differs between lists (wire notes 11.6). */
+  /** Eventor's OrganisationTypeId as sent; its meaning differs between lists (docs/eventor.md#organisation-types). */
   typeId: z.string().nullable(),
   countryCode: z.string().nullable(),
   parentId: Id.nullable(),
@@ -233,8 +233,8 @@ export const Event = z.object({
   /** The entry periods as Eventor sends them. */
   entryBreaks: z.array(EntryBreak),
   /**
-   * Entry deadlines derived from the breaks: the union of every (from - 1 s) and every to,
-   * sorted; the first is normally the ordinary deadline, later ones late entry (wire notes 7.3).
+   * Entry deadlines derived from the breaks: the union of every (from - 1 s) and every to, sorted;
+   * the first is normally the ordinary deadline, later ones late entry (docs/eventor.md#entry-deadlines).
    */
   entryDeadlines: z.array(Instant),
   races: z.array(EventRace),

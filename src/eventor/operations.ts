@@ -1,14 +1,15 @@
 /**
- * Every operation of the Eventor API spec (section 4), keyed by its CLI name: method, path,
- * parameters (zod, with the spec's names), the root element to expect, the parser and the cache
- * time. Parameters are checked and normalised here, before anything is sent: a bad input is a
+ * Every operation of Eventor's API (docs/eventor.md#operations), keyed by its CLI name: method,
+ * path, parameters (zod, with Eventor's names), the root element to expect, the parser and the
+ * cache time. Parameters are checked and normalised here, before anything is sent: a bad input is a
  * ValidationError naming the parameter, and no request reaches Eventor.
  *
- * Required flags follow the spec, except where wire notes 11.17 says the spec's own source
- * (the official documentation) is known to be wrong: `starts/event` and `results/event` need
- * `eventId`, `starts|results/person` need `personId`, and `starts|results/organisation` need
- * `eventId` in practice. Without them Eventor either fails or would return everything, so we
- * ask for them up front rather than let a CLI user wait for an error or a huge answer.
+ * Required flags follow Eventor's documentation, except where it is known to be wrong
+ * (docs/eventor.md#required-parameters-the-documentation-marks-optional): `starts/event` and
+ * `results/event` need `eventId`, `starts|results/person` need `personId`, and
+ * `starts|results/organisation` need `eventId` in practice. Without them Eventor either fails or
+ * would return everything, so we ask for them up front rather than let a CLI user wait for an
+ * error or a huge answer.
  */
 import { isValid } from 'date-fns/isValid';
 import { parseISO } from 'date-fns/parseISO';
@@ -80,7 +81,7 @@ export interface OperationDef<S extends z.ZodType = z.ZodType, R = unknown> {
   readonly secretResponse: boolean;
   /** Cached operations whose answers this one changes. */
   readonly invalidates: readonly string[];
-  /** Why a parameter is required although the spec marks it optional. */
+  /** Why a parameter is required although Eventor's documentation marks it optional. */
   readonly note: string | null;
   readonly body: ((params: Record<string, unknown>) => string) | null;
   readonly parse: (xml: string, context: ParseContext) => R;
@@ -330,38 +331,38 @@ function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spe
   return def;
 }
 
-const NOTE_EVENT_ID =
-  'eventId is optional in the spec but required in practice (wire notes 11.17; the official documentation is known to be wrong)';
-const NOTE_PERSON_ID =
-  'personId is optional in the spec but required in practice (wire notes 11.17; the official documentation is known to be wrong)';
+const REQUIRED_IN_PRACTICE = 'docs/eventor.md#required-parameters-the-documentation-marks-optional';
+const NOTE_EVENT_ID = `eventId is optional in the documentation but required in practice (${REQUIRED_IN_PRACTICE})`;
+const NOTE_PERSON_ID = `personId is optional in the documentation but required in practice (${REQUIRED_IN_PRACTICE})`;
 
 /*
  * SHARING. Servers of different clubs ask with different keys; an answer may serve every key only
- * when it cannot depend on the key. Conservatively, an operation is key-bound when the spec or
- * the wire notes tie it to the caller or suggest the answer could differ by key:
+ * when it cannot depend on the key. Conservatively, an operation is key-bound when Eventor's
+ * documentation or what clients have seen ties it to the caller or leaves room for the answer to
+ * differ by key (docs/eventor.md#shared-and-per-key-answers):
  *
  * - key-independent: the events list, documents, one event, its classes and fees, the directory
- *   of organisations, an event's full start and result lists (native and IOF). Wire notes 3:
- *   "a key can read public data of any organisation"; these take no organisation of the caller,
- *   and Eventor's public web pages show the same to anyone.
+ *   of organisations, an event's full start and result lists (native and IOF). A key can read
+ *   public data of any organisation; these take no organisation of the caller, and Eventor's
+ *   public web pages show the same to anyone.
  * - key-bound: what the key itself is (`organisation/apiKey`); the own-organisation operations
- *   of spec 5.3 (persons, competitors, externalLoginUrl, starts/results per organisation,
- *   activities); persons and competitors (spec 5.4: only the key's members); PUT and login;
- *   `starts|results/person` (about one person, who may be the caller's member).
- * - key-bound though probably public, because the notes leave room for the key to matter and
+ *   (persons, competitors, externalLoginUrl, starts/results per organisation, activities; see
+ *   docs/eventor.md#own-organisation-rules); persons and competitors (only the key's members);
+ *   PUT and login; `starts|results/person` (about one person, who may be the caller's member).
+ * - key-bound though probably public, because what is known leaves room for the key to matter and
  *   sharing them would save little (a club asks about its own organisation, with its own key):
- *   `organisation/{id}` (the own club may see more of itself, e.g. the `Account` MeOS reads,
- *   wire notes 7.6), `entries` and `competitorcount` (ask by the entrants' organisation; person
- *   elements and counts per person of the caller's members, spec 4.4), and `organisations` with
- *   `includeProperties` ("extended information" not described anywhere).
+ *   `organisation/{id}` (the own club may see more of itself, e.g. the `Account` MeOS reads),
+ *   `entries` and `competitorcount` (ask by the entrants' organisation; person elements and
+ *   counts per person of the caller's members), and `organisations` with `includeProperties`
+ *   ("extended information" not described anywhere).
  */
 
 /*
  * RESPONSE CAPS. How large each answer may be before the client stops reading it and closes the
  * connection (http.ts): a broken or hostile host at the base URL could otherwise stream until the
  * bot runs out of memory and every server it serves goes quiet. Generous on purpose, from the
- * sizes the wire notes report (713 entries came to 2.4 MB; full result lists with splits run to
- * several MB, and a 20,000-runner multi-day event to well over a hundred):
+ * sizes seen (docs/eventor.md#answer-sizes: 713 entries came to 2.4 MB; full result lists with
+ * splits run to several MB, and a 20,000-runner multi-day event to well over a hundred):
  *
  * - one object (the key's organisation, one event, one competitor, a login link, a person): 4 MiB;
  * - lists bounded by a club, a person or a period (events, members, classes, fees, activities,
@@ -551,7 +552,8 @@ export const OPERATIONS = {
     path: '/authenticatePerson',
     summary: 'The person with this user name and password (sent as headers)',
     shape: z.strictObject({ username: headerText(), password: headerText() }),
-    // The official documentation defines these as headers (wire notes 2); the URL would leak them into logs.
+    // The official documentation defines these as headers (docs/eventor.md#authentication-and-headers);
+    // the URL would leak them into logs.
     headerParams: { username: 'Username', password: 'Password' },
     root: 'Person',
     cacheTtlMs: 0,

@@ -9,7 +9,7 @@ import type { XMLParser } from 'fast-xml-parser';
 import { InvalidResponse } from './errors.js';
 
 /**
- * Elements that can repeat (wire notes 5.3, extended from the XSD). Only these become arrays;
+ * Elements that can repeat (docs/eventor.md#repeating-elements). Only these become arrays;
  * the accessors below also accept a single object where an array is possible, so a missing
  * name here costs correctness nowhere, only a tiny bit of speed.
  */

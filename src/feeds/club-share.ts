@@ -1,9 +1,10 @@
 /**
- * What the feeds of one club share, so that race day is polite to Eventor (issue 12 §2): within one
- * scheduler run, ONE entries request per club (a window covering every feed's, each feed taking its
- * own days from it), and within one wall-clock hour, what the in-between runs look at (the events
- * racing now, the races close at hand) once, instead of asking `/events` and `/entries` on every
- * 5-minute run. What changes by the minute, results and start lists, is still asked on every run.
+ * What the feeds of one club share, so that race day is polite to Eventor
+ * (docs/decisions/race-day-requests.md): within one scheduler run, ONE entries request per club (a
+ * window covering every feed's, each feed taking its own days from it), and within one wall-clock
+ * hour, what the in-between runs look at (the events racing now, the races close at hand) once,
+ * instead of asking `/events` and `/entries` on every 5-minute run. What changes by the minute,
+ * results and start lists, is still asked on every run.
  *
  * The scheduler keeps one `ClubShares` and hands each run the share of its club (`FeedRunScope.club`);
  * runs without one (tests calling a kind directly, `/feeds test`) ask Eventor themselves, as before.

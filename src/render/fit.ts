@@ -1,5 +1,5 @@
 /**
- * Discord's hard limits (notes/discord-e2e.md §4) and the one guard every renderer's output
+ * Discord's hard limits (docs/discord.md#hard-limits) and the one guard every renderer's output
  * passes through. Renderers pack their text to fit on their own; `fitPayload` is the safety net
  * that makes "within the limits" true for any input, however odd.
  */

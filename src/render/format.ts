@@ -215,13 +215,13 @@ const STATUS_KEYS: Record<ResultStatus, PlainKey | null> = {
   Cancelled: 'render.status.Cancelled',
 };
 
-/** A result status as shown next to a name (`MP`, `Felst.`, `Brutt`…); empty for OK. See notes/iof-xml.md §5. */
+/** A result status as shown beside a name (`MP`, `Felst.`, `Brutt`…), '' for OK (docs/iof-xml.md#result-statuses). */
 export function formatStatus(status: ResultStatus, language: Language): string {
   const key = STATUS_KEYS[status];
   return key === null ? '' : t(language, key);
 }
 
-/** Statuses that are not shown at all: the runner is not in this class or race (notes §5). */
+/** Statuses that are not shown at all: the runner is not in this class or race (docs/iof-xml.md#result-statuses). */
 export function isHiddenStatus(status: ResultStatus): boolean {
   return status === 'Moved' || status === 'MovedUp' || status === 'DidNotEnter' || status === 'Cancelled';
 }

@@ -1,6 +1,6 @@
 /**
  * Namesakes in one list: two "Elin Hedlund" in a class are two runners, not a duplicate, so each
- * gets what tells them apart, their birth year, else their club (issue 10 §4). Every list of
+ * gets what tells them apart, their birth year, else their club. Every list of
  * people (entries, start lists, results) shows its names through here.
  */
 import type { OrganisationRef, PersonRef } from '../eventor/answers.js';

@@ -37,7 +37,7 @@ import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
 type Standing = Pick<OverallResult, 'time' | 'timeBehind' | 'position' | 'status'>;
 
-/** Sort group per notes §5: placed, unplaced with a time, not finished yet, out, did not start. */
+/** Sort group (docs/iof-xml.md#result-statuses): placed, unplaced with a time, not finished, out, did not start. */
 function statusGroup(status: ResultStatus): number {
   switch (status) {
     case 'OK':

@@ -1,5 +1,5 @@
 /**
- * Split times as a phone-width code block (notes/iof-xml.md §3): times are cumulative, so a leg
+ * Split times as a phone-width code block (docs/iof-xml.md#split-times): times are cumulative, so a leg
  * is the difference from the previous control with a time; Missing controls show `-`, Additional
  * punches are skipped, and the finish leg is the total minus the last split.
  */

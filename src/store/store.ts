@@ -392,7 +392,7 @@ export class Store {
     return { count: row.n, oldest: row.oldest };
   }
 
-  // --- linking (issue 4): requests, defaults, unlinking, the ways a server allows, forgetting ---
+  // --- linking: requests, defaults, unlinking, the ways a server allows, forgetting ---
 
   /** Which ways of linking a server allows; both until an admin says otherwise. */
   linkingMethods(guildId: string): LinkingMethods {
@@ -592,7 +592,7 @@ export class Store {
     });
   }
 
-  // --- servers the bot was removed from, and members who left (issue 9) ---
+  // --- servers the bot was removed from, and members who left (SECURITY.md) ---
 
   /** Every server the store holds anything about. */
   knownGuildIds(): string[] {
@@ -643,7 +643,7 @@ export class Store {
     }
   }
 
-  // --- limits that hold across servers and accounts (issue 9) ---
+  // --- limits that hold across servers and accounts (SECURITY.md) ---
 
   /**
    * Counts attempts of `scope` by `who` within `windowMs` and, when fewer than `limit`, records

@@ -3,7 +3,7 @@
  * does not care whether it came from Eventor's native XML, Eventor's `/iofxml` operations or a
  * file from any timing software.
  *
- * Decisions (see shared notes/iof-xml.md sections 3-7 and 11):
+ * Decisions (the standard's rules and the timing programs' quirks behind them: docs/iof-xml.md):
  * - Elements are matched by namespace URI and local name, never by prefix or order. Elements of
  *   other namespaces (Eventor's extensions, custom data) are ignored, except Eventor's
  *   `EventRaceId` on `Event/Race`, which gives results their Eventor race id.

@@ -1,4 +1,4 @@
-/** ActivityList and Activity (wire notes 7.24, 7.25): the data sits mostly in attributes. */
+/** ActivityList and Activity (docs/eventor.md#activities): the data sits mostly in attributes. */
 import type { Activity } from '../model.js';
 import { Activity as ActivitySchema } from '../model.js';
 import type { XmlValue } from '../xml.js';

@@ -89,7 +89,7 @@ const XS_DATETIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+
 
 /**
  * An `xs:dateTime` attribute. Eventor sends them without an offset, in the zone of its other
- * native times (wire notes 6); an explicit offset, if ever sent, wins.
+ * native times (docs/eventor.md#time-zones); an explicit offset, if ever sent, wins.
  */
 export function xsDateTime(value: string | null, ctx: Ctx, path: string): string | null {
   if (value === null) return null;
@@ -331,7 +331,7 @@ function eventRace(node: XmlValue, eventId: string, ctx: Ctx, path: string): Eve
 
 const ONE_SECOND = 1000;
 
-/** Entry deadlines: the union of every (from - 1 s) and every to, sorted (model.ts, wire notes 7.3). */
+/** Entry deadlines: every (from - 1 s) and every to, sorted (model.ts, docs/eventor.md#entry-deadlines). */
 export function entryDeadlines(breaks: readonly { from: string | null; to: string | null }[]): string[] {
   const set = new Set<string>();
   for (const b of breaks) {

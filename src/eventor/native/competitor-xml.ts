@@ -1,7 +1,8 @@
 /**
- * The native `<Competitor>` body for `PUT /api/competitor` (wire notes 8). Element order follows
- * the XSD sequence; `parseCompetitor` reads it back to an equal object except for the fields the
- * body does not carry (`person`, `modifiedAt`).
+ * The native `<Competitor>` body for `PUT /api/competitor`
+ * (docs/eventor.md#competitor-settings-read-modify-write). Element order follows the XSD sequence;
+ * `parseCompetitor` reads it back to an equal object except for the fields the body does not carry
+ * (`person`, `modifiedAt`).
  */
 import type { Competitor } from '../model.js';
 

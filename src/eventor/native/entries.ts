@@ -1,4 +1,4 @@
-/** EntryList and CompetitorCountList (wire notes 7.14, 7.15). */
+/** EntryList and CompetitorCountList (docs/eventor.md#entries-and-entry-counts). */
 import type { CompetitorCount, Entry } from '../model.js';
 import { CompetitorCount as CompetitorCountSchema, Entry as EntrySchema } from '../model.js';
 import type { XmlValue } from '../xml.js';

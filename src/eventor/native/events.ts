@@ -1,4 +1,4 @@
-/** EventList, Event, DocumentList, EventClassList and EntryFeeList (wire notes 7.1 to 7.5). */
+/** EventList, Event, DocumentList, EventClassList and EntryFeeList (docs/eventor.md#events-list). */
 import type { EntryFee, Event, EventClass, EventDocument } from '../model.js';
 import {
   EntryFee as EntryFeeSchema,

@@ -1,7 +1,7 @@
 /**
- * Start and result lists (wire notes 7.16 to 7.23), read by one walker (ListKind below). These
- * can hold tens of thousands of runners with splits, so the per-runner code avoids building path
- * strings and intermediate arrays unless something is wrong.
+ * Start and result lists (docs/eventor.md#start-and-result-lists), read by one walker (ListKind
+ * below). These can hold tens of thousands of runners with splits, so the per-runner code avoids
+ * building path strings and intermediate arrays unless something is wrong.
  */
 import { InvalidResponse } from '../errors.js';
 import type {

@@ -1,4 +1,4 @@
-/** Organisation(s), persons, competitors and the external login link (wire notes 7.6 to 7.13). */
+/** Organisations, persons, competitors and the login link (docs/eventor.md#own-organisation-rules). */
 import { InvalidResponse } from '../errors.js';
 import type { Competitor, Organisation, Person, PreselectedClass } from '../model.js';
 import {

@@ -9,7 +9,7 @@ export interface SandboxClientOptions extends Partial<ClientOptions> {
 /**
  * A real discord.js Client pointed at the sandbox and logged in (READY and every GUILD_CREATE
  * received). Intents default to Guilds only. Always `await client.destroy()` before
- * `sandbox.close()`, or the client keeps reconnecting (notes §2.4.6).
+ * `sandbox.close()`, or the client keeps reconnecting (docs/discord.md#stopping-a-client).
  */
 export async function loginSandboxClient(sandbox: SandboxDiscord, options: SandboxClientOptions = {}): Promise<Client> {
   const { timeoutMs = 10_000, rest, ...clientOptions } = options;

@@ -8,7 +8,7 @@ import type { DispatchEvent, World } from './world.js';
 /**
  * The gateway side: HELLO → IDENTIFY → READY + GUILD_CREATE per guild, heartbeat ACKs, RESUME with
  * replay, op 8 member chunks, and every later dispatch (INTERACTION_CREATE, CHANNEL_*, ...).
- * Plain JSON text frames: discord.js accepts them even when it asked for zlib-stream (notes §1.3).
+ * Plain JSON text frames: discord.js accepts them even when it asked for zlib-stream (docs/discord.md#compression).
  */
 
 interface Session {
@@ -64,7 +64,8 @@ export class Gateway {
 
   /**
    * Close every socket with 4004 (Authentication failed): discord.js treats it as unrecoverable,
-   * so a client the test forgot to destroy stops instead of reconnecting forever (notes §2.4.6).
+   * so a client the test forgot to destroy stops instead of reconnecting forever
+   * (docs/discord.md#stopping-a-client).
    */
   async close(graceMs = 250): Promise<void> {
     this.options.world.off('dispatch', this.onDispatch);
@@ -150,7 +151,7 @@ export class Gateway {
       buffer: [],
     };
     this.sessions.set(session.id, session);
-    // READY's guild list and application are mandatory for discord.js (notes §2.1).
+    // READY's guild list and application are mandatory for discord.js (docs/discord.md#ready-and-guild_create).
     this.sendDispatch(session, ws, 'READY', {
       v: 10,
       user: { ...world.apiUser(world.botUser.id), verified: true, mfa_enabled: false },

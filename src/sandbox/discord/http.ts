@@ -135,7 +135,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     return;
   }
   const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-  // discord.js only JSON-decodes when Content-Type starts with application/json (notes §2.4.2).
+  // discord.js only JSON-decodes when Content-Type starts with application/json (docs/discord.md#json-responses).
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(text);
 }

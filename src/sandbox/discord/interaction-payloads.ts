@@ -57,7 +57,10 @@ const APP_PERMISSIONS_IN_DM =
   Permission.AttachFiles |
   Permission.ReadMessageHistory;
 
-/** The fields every interaction has (notes §2.2: entitlements and authorizing_integration_owners are mandatory). */
+/**
+ * The fields every interaction has; entitlements and authorizing_integration_owners are mandatory
+ * (docs/discord.md#interaction-payloads).
+ */
 export function basePayload(
   world: World,
   ctx: InteractionContext,

@@ -4,7 +4,7 @@ import type { ApiComponent, ApiEmbed, MessagePayload } from './types.js';
 
 /**
  * Discord's hard limits, enforced server-side by the sandbox because discord.js does not check
- * most of them (notes/discord-e2e.md §4). Sources are paths in discord/discord-api-docs.
+ * most of them (docs/discord.md#hard-limits). Sources are paths in discord/discord-api-docs.
  */
 export const LIMITS = {
   /** resources/message.mdx, Create Message: "up to 2000 characters". */

@@ -40,7 +40,8 @@ export function miscRoutes(ctx: SandboxContext): Route[] {
       method: 'GET',
       template: '/gateway/bot',
       auth: true,
-      // login() rejects without session_start_limit or with remaining 0 (notes §2.3).
+      // login() rejects without session_start_limit or with remaining 0
+      // (docs/discord.md#pointing-discordjs-at-the-sandbox).
       handle: () =>
         ok({
           url: ctx.gatewayUrl(),

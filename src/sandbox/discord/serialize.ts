@@ -10,8 +10,9 @@ import type {
 } from './types.js';
 
 /**
- * World records → Discord wire JSON. Field sets follow what discord.js reads (notes §2.1-2.3):
- * missing fields there either crash the client or silently leave its caches empty.
+ * World records → Discord wire JSON. Field sets follow what discord.js reads
+ * (docs/discord.md#ready-and-guild_create, docs/discord.md#interaction-payloads): missing fields
+ * there either crash the client or silently leave its caches empty.
  */
 
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -192,7 +192,7 @@ export class SandboxDiscord {
     return this.world.botUser;
   }
 
-  /** Stop listening and terminate gateway sockets. Destroy discord.js clients first (notes §2.4.6). */
+  /** Stop listening and end gateway sockets. Destroy discord.js clients first (docs/discord.md#stopping-a-client). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

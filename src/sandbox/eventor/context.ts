@@ -87,7 +87,7 @@ export function syntheticId(kind: string, ...parts: (string | number | null)[]):
   return String(1_000_000 + (stableHash(`${kind}|${parts.join('|')}`) % 8_999_999));
 }
 
-/** The caller's own club must be the one named: spec section 5. */
+/** The caller's own club must be the one named (docs/eventor.md#own-organisation-rules). */
 export function requireOwn(ctx: RequestContext, organisationId: string | undefined): string {
   if (organisationId === undefined) throw new HttpError(400, "The parameter 'organisationId' is required.");
   if (!ctx.club || ctx.club.id !== organisationId) throw forbidden();

@@ -131,7 +131,7 @@ function onOrAfter(date: string, day: number): string {
 
 /**
  * The instants Eventor lists as entry deadlines for these entry breaks: each break's end, and the
- * second before each later break begins (wire notes 7.3). The sandbox works them out itself, as
+ * second before each later break begins (docs/eventor.md#entry-deadlines). The sandbox works them out itself, as
  * Eventor does, rather than borrowing the client's parser: a fault shared by both would go unseen.
  */
 function entryDeadlines(breaks: readonly EntryBreak[]): string[] {
@@ -536,7 +536,7 @@ export class SandboxDataset implements SandboxFederation {
       const start = races[0]!.date;
       const lastDay = this.localDay(offset + raceCount - 1);
       const finish = this.at(lastDay, night ? '22:00:00' : evening ? '21:00:00' : '15:00:00');
-      // Ordinary entry closes a week before, late entry two days before (wire notes 7.3).
+      // Ordinary entry closes a week before, late entry two days before (docs/eventor.md#entry-deadlines).
       const ordinaryTo = this.at(this.localDay(offset - 7), '23:59:59');
       const lateFrom = toInstant(Date.parse(ordinaryTo) + 1000);
       const lateTo = this.at(this.localDay(offset - 2), '23:59:59');

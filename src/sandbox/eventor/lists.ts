@@ -1,5 +1,5 @@
 /**
- * Entries, competitor counts, start lists and result lists (spec 4.4-4.6): filtering the
+ * Entries, competitor counts, start lists and result lists (docs/eventor.md#operations): filtering the
  * lazily generated domain lists per request, then serialising (native) or handing to the
  * IOF XML 3.0 writer (iof-writer.ts).
  */
@@ -58,7 +58,7 @@ export function entries(ctx: RequestContext): Reply {
     const start = ev.event.start ? Date.parse(ev.event.start) : null;
     if (start !== null && (start < fromEvent || start > toEvent)) continue;
     for (const entry of ctx.dataset.entriesAt(ev)) {
-      // organisationIds is the ENTRANT's club, not the organiser (wire notes 7.14).
+      // organisationIds is the ENTRANT's club, not the organiser (docs/eventor.md#entries-and-entry-counts).
       if (orgs && !entrantOrgs(entry).some((id) => orgs.has(id))) continue;
       if (classSet && !entry.classIds.some((c) => classSet.has(c))) continue;
       const entered = entry.entryDate ? Date.parse(entry.entryDate) : null;
@@ -184,7 +184,7 @@ export function startsEvent(ctx: RequestContext): Reply {
   return startListReply(ctx, ev, startListOf(ctx, ev));
 }
 
-/** organisationIds must be the caller's own organisation (spec 4.5, 5.3). */
+/** organisationIds must be the caller's own organisation (docs/eventor.md#own-organisation-rules). */
 function ownOrganisations(ctx: RequestContext): Set<string> {
   const ids = ctx.query.ids('organisationIds');
   if (!ids) throw new BadRequest("The parameter 'organisationIds' is required.");

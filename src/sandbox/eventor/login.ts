@@ -1,6 +1,6 @@
 /**
- * One-time login links of GET /api/externalLoginUrl (spec 4.3): usable once, for five minutes.
- * Tokens are random (crypto) and never logged; the request log shows `/login/…` only.
+ * One-time login links of GET /api/externalLoginUrl (docs/eventor.md#login-links): usable once,
+ * for five minutes. Tokens are random (crypto) and never logged; the request log shows `/login/…` only.
  */
 import { randomBytes } from 'node:crypto';
 

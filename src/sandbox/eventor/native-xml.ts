@@ -1,6 +1,6 @@
 /**
- * Domain objects (model.ts) -> Eventor native XML, in the shapes of the real samples in
- * shared/fixtures/eventor and wire notes section 7. Every function appends to an XmlOut so
+ * Domain objects (model.ts) -> Eventor native XML, in the shapes of real Eventor answers
+ * (docs/eventor.md#native-xml). Every function appends to an XmlOut so
  * that big lists stream; `document(root, …)` wraps a root element with the namespace
  * declarations Eventor puts on every native root.
  */
@@ -47,7 +47,7 @@ const COUNTRIES: Record<string, { numeric: string; en: string; sv: string }> = {
   DNK: { numeric: '208', en: 'Denmark', sv: 'Danmark' },
 };
 
-/** Native spellings of result statuses (wire notes 12). */
+/** Native spellings of result statuses (docs/eventor.md#result-statuses). */
 const NATIVE_STATUS: Partial<Record<ResultStatus, string>> = {
   MissingPunch: 'MisPunch',
   SportingWithdrawal: 'SportWithdr',
@@ -76,7 +76,7 @@ function dateTime(out: XmlOut, name: string, instant: string | null, ctx: Native
   out.open(name).leaf('Date', local.date).leaf('Clock', local.clock).close();
 }
 
-/** `xs:dateTime` attribute values carry no offset (wire notes 6): wall clock in the response zone. */
+/** `xs:dateTime` attribute values carry no offset (docs/eventor.md#time-zones): wall clock in the response zone. */
 function attrDateTime(instant: string | null, ctx: NativeContext): string | null {
   if (instant === null) return null;
   const local = instantToLocal(instant, ctx.timeZone);
@@ -147,7 +147,7 @@ export function organisationElement(
 
 /**
  * An organisation inside start and result lists: the short form of the samples, where a club
- * has OrganisationTypeId 5 (wire notes 11.6).
+ * has OrganisationTypeId 5 (docs/eventor.md#organisation-types).
  */
 function listOrganisation(out: XmlOut, ref: OrganisationRef | null, ctx: NativeContext): void {
   if (ref === null) return;
@@ -507,7 +507,7 @@ export function startListContent(out: XmlOut, list: StartList, ctx: NativeContex
     }
     for (const t of cs.teams) {
       out.open('TeamStart').leaf('TeamName', t.name);
-      // Full organisations, as in TeamResult (TeamStart has no real sample; wire notes 7.16).
+      // Full organisations, as in TeamResult (TeamStart has no real sample; docs/eventor.md#start-and-result-lists).
       for (const o of t.organisations) listOrganisation(out, o, ctx);
       out.leaf('BibNumber', t.bibNumber ?? '');
       dateTime(out, 'StartTime', t.startTime, ctx);

@@ -1,6 +1,7 @@
 /**
- * The operations of spec section 4 except entries, starts and results (lists.ts): routing,
- * parameters, own-organisation rules (spec 5) and the native replies.
+ * The operations of Eventor's API (docs/eventor.md#operations) except entries, starts and results
+ * (lists.ts): routing, parameters, own-organisation rules (docs/eventor.md#own-organisation-rules)
+ * and the native replies.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Card, PreselectedClass, PunchingUnitType } from '../../eventor/model.js';
@@ -68,7 +69,7 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: ['competitor', '*'], auth: true, handler: competitor },
   { method: 'PUT', pattern: ['competitor'], auth: true, handler: putCompetitor },
   { method: 'GET', pattern: ['externalloginurl'], auth: true, handler: externalLoginUrl },
-  // OriGo calls authenticatePerson without an ApiKey (wire notes 7.13).
+  // OriGo calls authenticatePerson without an ApiKey (docs/eventor.md#authentication-and-headers).
   { method: 'GET', pattern: ['authenticateperson'], auth: false, handler: authenticatePerson },
   { method: 'GET', pattern: ['entries'], auth: true, handler: entries },
   { method: 'GET', pattern: ['competitorcount'], auth: true, handler: competitorCount },
@@ -131,7 +132,7 @@ export function filterEvents(
   const eventIds = q.ids('eventIds');
   const orgIds = q.ids('organisationIds');
   const classificationIds = options.classifications ? q.ids('classificationIds') : undefined;
-  // A district (or the federation) id selects its clubs' events too (spec 4.1).
+  // A district (or the federation) id selects its clubs' events too (docs/eventor.md#request-parameters).
   const organisers = orgIds ? new Set(orgIds.flatMap((id) => ctx.dataset.expandOrganisation(id))) : null;
   const ids = eventIds ? new Set(eventIds) : null;
   const classes = classificationIds ? new Set(classificationIds) : null;
@@ -250,7 +251,7 @@ function competitorDocument(ctx: RequestContext, c: Parameters<typeof competitor
 
 function competitor(ctx: RequestContext, [id]: string[]): Reply {
   const m = ctx.dataset.personByCompetitor(checkId(id!, 'competitorId'));
-  // A competitor outside the key's club is as forbidden as an unknown one (spec 5.4).
+  // A competitor outside the key's club is as forbidden as an unknown one (docs/eventor.md#own-organisation-rules).
   if (!m || m.clubId !== ctx.club!.id) throw forbidden();
   return competitorDocument(ctx, m.competitor);
 }
@@ -272,7 +273,10 @@ function textOf(v: unknown): string | null {
   return null;
 }
 
-/** PUT /api/competitor: a native `<Competitor>` body (wire notes 8); saves cards and preselected classes. */
+/**
+ * PUT /api/competitor: a native `<Competitor>` body (docs/eventor.md#competitor-settings-read-modify-write);
+ * saves cards and preselected classes.
+ */
 function putCompetitor(ctx: RequestContext): Reply {
   if (ctx.body.trim() === '' || XMLValidator.validate(ctx.body) !== true)
     throw new BadRequest('The request body is not well-formed XML.');
@@ -330,7 +334,8 @@ function header(ctx: RequestContext, name: string): string | undefined {
 }
 
 function authenticatePerson(ctx: RequestContext): Reply {
-  // Headers per the official docs; query parameters too, as one client sends them (wire notes 2).
+  // Headers per the official docs; query parameters too, as one client sends them
+  // (docs/eventor.md#authentication-and-headers).
   const username = header(ctx, 'Username') ?? ctx.query.str('Username');
   const password = header(ctx, 'Password') ?? ctx.query.str('Password');
   const m = username !== undefined && password !== undefined ? ctx.dataset.authenticate(username, password) : undefined;
@@ -365,7 +370,7 @@ function activities(ctx: RequestContext): Reply {
   if (from === undefined || to === undefined) throw new BadRequest("The parameters 'from' and 'to' are required.");
   const fromMs = ctx.query.date('from', 'lower');
   let toMs = ctx.query.date('to', 'upper');
-  // `to` given as a bare date means the whole day (`yyyy-mm-dd 23:59:59`, spec 8).
+  // `to` given as a bare date means the whole day (`yyyy-mm-dd 23:59:59`, docs/eventor.md#request-parameters).
   if (/^\d{4}-\d{2}-\d{2}$/.test(to)) toMs += 86_399_000;
   const registrations = ctx.query.flag('includeRegistrations');
   const out = openDocument('ActivityList');

@@ -1,7 +1,8 @@
 /**
- * The sandbox Eventor: a loopback HTTP server (node:http) implementing every operation of the
- * spec over the in-memory dataset, with the real service's conventions (ApiKey header, HTML error
- * pages, TimeZone header, case-insensitive parameters) and injectable faults for client tests.
+ * The sandbox Eventor: a loopback HTTP server (node:http) implementing every operation of
+ * Eventor's API (docs/eventor.md#operations) over the in-memory dataset, with the real service's
+ * conventions (ApiKey header, HTML error pages, TimeZone header, case-insensitive parameters) and
+ * injectable faults for client tests.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
