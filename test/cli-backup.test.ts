@@ -27,7 +27,7 @@ describe('eventor-bot backup: a copy of the live database that a bot starts on',
     const configured = discord.createGuild({ name: 'Backed up' });
     const channel = discord.createTextChannel(configured.id, { name: 'general' });
     const member = discord.createMember(configured.id, { username: 'runner', locale: 'en-US' });
-    const env = { ...setup.env, EVENTOR_CUSTOM_URLS: eventor.baseUrl };
+    const env: NodeJS.ProcessEnv = { ...setup.env, EVENTOR_CUSTOM_URLS: eventor.baseUrl };
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: configured.id });
 
     const bot = startProgram(['start'], { env });
