@@ -76,5 +76,15 @@ describe('eventor-bot invite', () => {
     const printed = capture({});
     expect(await main(['invite', '--application-id', discord.applicationId], printed)).toBe(0);
     expect(io.stdout()).toContain(`Add the bot to a server: ${printed.stdout()}`);
+    expect(io.stderr()).toBe('');
+  });
+
+  it('deploy-commands says so when DISCORD_APPLICATION_ID is another application than the token', async () => {
+    const guild = discord.createGuild({ name: 'Invite mismatch' });
+    const io = capture({ DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.restUrl, DISCORD_APPLICATION_ID: APP });
+    expect(await main(['deploy-commands', '--guild', guild.id], io)).toBe(0);
+    expect(io.stderr()).toBe(
+      `eventor-bot deploy-commands: DISCORD_APPLICATION_ID is ${APP}, but DISCORD_TOKEN belongs to application ${discord.applicationId}; set it to ${discord.applicationId}\n`,
+    );
   });
 });
