@@ -69,6 +69,12 @@ describe('eventor-bot invite', () => {
     }
   });
 
+  it('start names a wrong DISCORD_APPLICATION_ID among the configuration problems (exit 2)', async () => {
+    const io = capture({ DISCORD_APPLICATION_ID: 'my-bot', DISCORD_TOKEN: 'x', SECRET_KEY: 'invite-test-secret-0123' });
+    expect(await main(['start'], io)).toBe(2);
+    expect(io.stderr()).toContain('DISCORD_APPLICATION_ID is not an application id');
+  });
+
   it('deploy-commands prints the same URL, with the id Discord gave for the token', async () => {
     const guild = discord.createGuild({ name: 'Invite' });
     const io = capture({ DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.restUrl });
