@@ -51,7 +51,7 @@ export interface BotConfig {
 }
 
 export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
-const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
+export const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
 
 /** DISCORD_TOKEN and DISCORD_API_URL, checked (what `start`, `tick` and `deploy-commands` need); problems are added to `problems`. */
 export function discordConfigFromEnv(
@@ -71,9 +71,27 @@ export function discordConfigFromEnv(
   return { discordToken, discordApiUrl };
 }
 
+/** Where an operator finds the application id, for the messages that ask for it. */
+export const APPLICATION_ID_WHERE =
+  'Discord Developer Portal > your application > General Information > Application ID';
+
+/**
+ * DISCORD_APPLICATION_ID, checked: only `invite` needs it (the token tells `deploy-commands` and
+ * `start` the id), so it is optional. Undefined when unset; problems are added to `problems`.
+ */
+export function applicationIdFromEnv(env: NodeJS.ProcessEnv, problems: string[]): string | undefined {
+  const id = env.DISCORD_APPLICATION_ID?.trim() ?? '';
+  if (id === '') return undefined;
+  if (/^\d{17,20}$/.test(id)) return id;
+  problems.push(`DISCORD_APPLICATION_ID is not an application id: 17 to 20 digits (${APPLICATION_ID_WHERE})`);
+  return undefined;
+}
+
 export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
   const problems: string[] = [];
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
+  // Not used by the bot itself, but a wrong one is better said at start than at the next `invite`.
+  applicationIdFromEnv(env, problems);
 
   let defaultEventor: EventorConfig | null = null;
   // A key (or an address of its own) asks for a default connection; an instance alone does not,

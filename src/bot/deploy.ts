@@ -7,7 +7,7 @@ export async function deployCommands(options: {
   apiUrl: string;
   commands: readonly BotCommand[];
   guildId?: string | undefined;
-}): Promise<{ count: number; scope: string }> {
+}): Promise<{ count: number; scope: string; applicationId: string }> {
   const rest = new REST({ api: options.apiUrl }).setToken(options.token);
   const application = (await rest.get(Routes.currentApplication())) as { id: string };
   const body = options.commands.map((c) => c.definition);
@@ -15,5 +15,9 @@ export async function deployCommands(options: {
     ? Routes.applicationGuildCommands(application.id, options.guildId)
     : Routes.applicationCommands(application.id);
   const saved = (await rest.put(route, { body })) as unknown[];
-  return { count: saved.length, scope: options.guildId ? `server ${options.guildId}` : 'all servers' };
+  return {
+    count: saved.length,
+    scope: options.guildId ? `server ${options.guildId}` : 'all servers',
+    applicationId: application.id,
+  };
 }

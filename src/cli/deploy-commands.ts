@@ -1,6 +1,7 @@
 import { COMMANDS } from '../../commands/index.js';
-import { discordConfigFromEnv } from '../bot/config.js';
+import { applicationIdFromEnv, discordConfigFromEnv } from '../bot/config.js';
 import { deployCommands } from '../bot/deploy.js';
+import { inviteUrl } from '../bot/invite.js';
 import { ConfigError, loadDotEnv } from '../config/env.js';
 import { type ParsedArgs, rejectLeftovers, takeString, UsageError } from './args.js';
 import type { Io } from './io.js';
@@ -26,9 +27,10 @@ export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<numbe
   }
   const problems: string[] = [];
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
+  const configuredId = applicationIdFromEnv(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   try {
-    const { count, scope } = await deployCommands({
+    const { count, scope, applicationId } = await deployCommands({
       token: discordToken,
       apiUrl: discordApiUrl,
       commands: COMMANDS,
@@ -37,6 +39,13 @@ export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<numbe
     io.out(
       `Registered ${count} commands for ${scope}.${guildId ? '' : ' Global commands can take up to an hour to appear.'}\n`,
     );
+    // The next step: adding the bot to a server (the same URL as `eventor-bot invite`).
+    io.out(`Add the bot to a server: ${inviteUrl(applicationId)}\n`);
+    // `invite` would print a URL for another application than the one this token is.
+    if (configuredId !== undefined && configuredId !== applicationId)
+      io.err(
+        `eventor-bot deploy-commands: DISCORD_APPLICATION_ID is ${configuredId}, but DISCORD_TOKEN belongs to application ${applicationId}; set it to ${applicationId}\n`,
+      );
     return 0;
   } catch (error) {
     io.err(`eventor-bot deploy-commands: Discord refused: ${(error as Error).message}\n`);

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../config/errors.js';
-import { parseFlags, UsageError } from './args.js';
+import { type ParsedArgs, parseFlags, UsageError } from './args.js';
 import { type Io, oneLine } from './io.js';
 
 export type { Io } from './io.js';
@@ -14,30 +14,138 @@ const defaultIo: Io = {
   err: (text) => process.stderr.write(text),
 };
 
+/** One command of the command line: how it is written, what it does, and its own `--help`. */
+interface Command {
+  /** What follows `eventor-bot`: the command and its arguments. */
+  synopsis: string;
+  /** The lines under it in the overview (USAGE). */
+  summary: string;
+  /** The rest of its own `--help`: options and notes. */
+  details?: string;
+  run?: (args: ParsedArgs, io: Io) => Promise<number>;
+}
+
+/** Every command, in the order the overview lists them; `eventor-bot <name> --help` prints one. */
+export const CLI_COMMANDS: Readonly<Record<string, Command>> = {
+  start: {
+    synopsis: 'start [--init-database]',
+    summary: 'Run the Discord bot (configuration from the environment or .env; see .env.example).',
+    details: `Runs until SIGTERM or SIGINT (Ctrl+C): interactions in flight finish, "bot stopped" is
+logged and it exits 0. The database is created on the first start and migrated on upgrades.
+
+Options:
+  --init-database  Take an existing empty (0-byte) database file as a new database
+                   (the same as DATABASE_INIT=1).`,
+    run: async (args, io) => (await import('./start.js')).runStart(args, io),
+  },
+  tick: {
+    synopsis: 'tick [--init-database]',
+    summary: 'Run every turned-on automatic post once, now, and exit (same configuration as start).',
+    details: `Safe beside a running bot: nothing is posted twice. Exit 1 when a run failed (the log says
+which), so that cron sees it.
+
+Options:
+  --init-database  As for start.`,
+    run: async (args, io) => (await import('./tick.js')).runTick(args, io),
+  },
+  'deploy-commands': {
+    synopsis: 'deploy-commands [--guild ID]',
+    summary: 'Register the slash commands with Discord, globally or in one server (immediate).',
+    details: `Needs DISCORD_TOKEN. Global commands can take up to an hour to appear; --guild is immediate.
+Prints the invite URL when done (see 'eventor-bot invite').
+
+Options:
+  --guild ID  Register in this server only (its id: 17 to 20 digits).`,
+    run: async (args, io) => (await import('./deploy-commands.js')).runDeployCommands(args, io),
+  },
+  invite: {
+    synopsis: 'invite [--application-id ID]',
+    summary: 'Print the URL that adds the bot to a server, with exactly the permissions it needs.',
+    details: `The application id comes from DISCORD_APPLICATION_ID (environment or .env) or the option
+(Discord Developer Portal > your application > General Information > Application ID).
+Needs no token and no network.
+
+Options:
+  --application-id ID  The application id (17 to 20 digits); overrides DISCORD_APPLICATION_ID.`,
+    run: async (args, io) => (await import('./invite.js')).runInvite(args, io),
+  },
+  backup: {
+    synopsis: 'backup <file>',
+    summary: 'Copy the database (DATABASE_PATH) to <file>, safely while the bot runs.',
+    details: `Uses SQLite's online backup: a consistent copy even while the bot writes. Refuses to
+overwrite an existing file; the copy is readable by its owner only (mode 0600).
+Keep SECRET_KEY with the backup: the Eventor keys in it are sealed with it.`,
+    run: async (args, io) => (await import('./backup.js')).runBackup(args, io),
+  },
+  sandbox: {
+    synopsis: 'sandbox [--port N] [--seed S] [--size small|large] [--discord]',
+    summary: `Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.
+--discord: a sandbox Discord too, with a server, a channel and a member; prints
+the variables to paste into .env to try 'start' without a Discord account.`,
+    details: `Runs until SIGTERM or SIGINT (Ctrl+C).
+
+Options:
+  --port N            The port (default: a free one).
+  --seed S            The seed of the made-up data (0 to 4294967295).
+  --size small|large  How much data (default small).
+  --discord           A sandbox Discord beside it.`,
+    run: async (args, io) => (await import('./sandbox.js')).runSandbox(args, io),
+  },
+  query: {
+    synopsis: 'query <operation> [--<parameter> <value> ...] [--raw]',
+    summary: `Call one Eventor operation with the configured key (EVENTOR_INSTANCE or
+EVENTOR_BASE_URL, and EVENTOR_API_KEY, from the environment or .env) and print
+the normalised result as JSON. 'eventor-bot query --list' lists the operations.`,
+    details: `Options:
+  --list               List the operations and their parameters.
+  --<parameter> VALUE  A parameter of the operation, by its API name (e.g. --fromDate 2026-05-01).
+  --raw                For the IOF XML operations (start and result lists): print the IOF XML
+                       as Eventor sent it instead of the normalised JSON.`,
+    run: async (args, io) => (await import('./query.js')).runQuery(args, io),
+  },
+  parse: {
+    synopsis: 'parse <file> [--time-zone ZONE]',
+    summary: 'Parse an Eventor native or IOF XML 3.0 file and print the normalised JSON.',
+    details: `Options:
+  --time-zone ZONE  The IANA zone of the times in a native file (e.g. Europe/Stockholm).`,
+    run: async (args, io) => (await import('./parse.js')).runParse(args, io),
+  },
+  help: {
+    synopsis: 'help [command]',
+    summary: "Show this text, or one command's (the same as 'eventor-bot <command> --help').",
+  },
+  '--version': {
+    synopsis: '--version',
+    summary: 'Print the version.',
+  },
+};
+
+const indent = (text: string, by: string): string =>
+  text
+    .split('\n')
+    .map((line) => (line ? `${by}${line}` : line))
+    .join('\n');
+
+/** The overview: every command with its summary. */
 export const USAGE = `Usage: eventor-bot <command> [options]
 
 Commands:
-  start
-      Run the Discord bot (configuration from the environment or .env; see .env.example).
-  tick
-      Run every turned-on automatic post once, now, and exit (same configuration as start).
-  deploy-commands [--guild ID]
-      Register the slash commands with Discord, globally or in one server (immediate).
-  sandbox [--port N] [--seed S] [--size small|large] [--discord]
-      Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.
-      --discord: a sandbox Discord too, with a server, a channel and a member; prints
-      the variables to paste into .env to try 'start' without a Discord account.
-  query <operation> [--<parameter> <value> ...] [--raw]
-      Call one Eventor operation with the configured key (EVENTOR_INSTANCE or
-      EVENTOR_BASE_URL, and EVENTOR_API_KEY, from the environment or .env) and print
-      the normalised result as JSON. 'eventor-bot query --list' lists the operations.
-  parse <file> [--time-zone ZONE]
-      Parse an Eventor native or IOF XML 3.0 file and print the normalised JSON.
-  help
-      Show this text.
-  --version
-      Print the version.
+${Object.values(CLI_COMMANDS)
+  .map((c) => `  ${c.synopsis}\n${indent(c.summary, '      ')}\n`)
+  .join('')}
+'eventor-bot <command> --help' shows one command's options.
 `;
+
+/** One command's own help text. */
+export function commandUsage(name: string): string {
+  const command = CLI_COMMANDS[name]!;
+  return `Usage: eventor-bot ${command.synopsis}\n\n${command.summary}\n${command.details ? `\n${command.details}\n` : ''}`;
+}
+
+/** `--help` or `-h` among a command's arguments. */
+function asksForHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
 
 /** The version in the package's own package.json, found from here in src/ or in dist/. */
 export function packageVersion(): string {
@@ -53,33 +161,37 @@ export function packageVersion(): string {
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case 'sandbox':
-        return await (await import('./sandbox.js')).runSandbox(parseFlags(rest), io);
-      case 'query':
-        return await (await import('./query.js')).runQuery(parseFlags(rest), io);
-      case 'parse':
-        return await (await import('./parse.js')).runParse(parseFlags(rest), io);
-      case 'start':
-        return await (await import('./start.js')).runStart(parseFlags(rest), io);
-      case 'tick':
-        return await (await import('./tick.js')).runTick(parseFlags(rest), io);
-      case 'deploy-commands':
-        return await (await import('./deploy-commands.js')).runDeployCommands(parseFlags(rest), io);
-      case '--version':
-      case 'version':
-        io.out(`eventor-bot ${packageVersion()}\n`);
-        return 0;
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        io.out(USAGE);
-        return command === undefined ? 2 : 0;
-      default:
-        io.err(`eventor-bot: unknown command '${command}'\n\n${USAGE}`);
-        return 2;
+    if (command === undefined) {
+      io.out(USAGE);
+      return 2;
     }
+    if (command === '--version' || command === 'version') {
+      io.out(`eventor-bot ${packageVersion()}\n`);
+      return 0;
+    }
+    if (command === 'help' || command === '--help' || command === '-h') {
+      const about = rest[0];
+      if (about === undefined || about === '--help' || about === '-h') {
+        io.out(USAGE);
+        return 0;
+      }
+      if (!Object.hasOwn(CLI_COMMANDS, about)) {
+        io.err(`eventor-bot help: unknown command '${about}'\n\n${USAGE}`);
+        return 2;
+      }
+      io.out(commandUsage(about));
+      return 0;
+    }
+    const entry = Object.hasOwn(CLI_COMMANDS, command) ? CLI_COMMANDS[command] : undefined;
+    if (entry?.run === undefined) {
+      io.err(`eventor-bot: unknown command '${command}'\n\n${USAGE}`);
+      return 2;
+    }
+    if (asksForHelp(rest)) {
+      io.out(commandUsage(command));
+      return 0;
+    }
+    return await entry.run(parseFlags(rest), io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`eventor-bot ${command}: ${error.message}\n`);

@@ -49,6 +49,8 @@ export function openDatabase(
     throw writeProblem(error, file) ?? new StoreError(`cannot open the database ${file}: ${(error as Error).message}`);
   }
   try {
+    // Before anything writes: a newer database (a restored copy in rollback mode too) stays as it was.
+    refuseNewer(db, migrations, file);
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
@@ -124,13 +126,20 @@ function reuseStatements(db: Db): void {
   }) as Db['prepare'];
 }
 
-function migrate(db: Db, migrations: readonly string[], file: string): void {
+/** A database from a newer eventor-bot (a downgrade) is refused: its schema is unknown here. */
+function refuseNewer(db: Db, migrations: readonly string[], file: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
     throw new StoreError(
-      `the database ${file} was written by a newer eventor-bot (schema ${current}, this one knows ${migrations.length}); upgrade eventor-bot`,
+      `the database ${file} was written by a newer eventor-bot (schema ${current}; this one knows schemas up to ${migrations.length}) and was left unchanged: ` +
+        'upgrade eventor-bot again, or restore a backup made before the upgrade',
     );
   }
+}
+
+function migrate(db: Db, migrations: readonly string[], file: string): void {
+  refuseNewer(db, migrations, file);
+  const current = db.pragma('user_version', { simple: true }) as number;
   // Writing the version it has costs nothing and finds a read-only file or folder now, at the
   // start, rather than at the first post (SQLite opens such a file read-only without a word).
   db.pragma(`user_version = ${current}`);

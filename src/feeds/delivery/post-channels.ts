@@ -45,6 +45,13 @@ async function missing(
 /** Every permission a post needs, for a check that has the bot's permissions at hand. */
 export const POST_PERMISSION_BITS: readonly bigint[] = POST_PERMISSIONS.map(([bit]) => bit);
 
+/**
+ * Every permission the bot's features need: what the invite URL asks for (`eventor-bot invite`),
+ * so that the URL and the checks above cannot drift apart. Commands need none: Discord lets an
+ * application answer its own interactions in any channel.
+ */
+export const BOT_PERMISSION_BITS: readonly bigint[] = [...POST_PERMISSIONS, ...THREAD_PERMISSIONS].map(([bit]) => bit);
+
 /** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
 export function missingPostPermissions(guild: Guild | null, channelId: string): Promise<PlainKey[] | null> {
   return missing(guild, channelId, POST_PERMISSIONS);

@@ -1,0 +1,33 @@
+import { DEFAULT_DATABASE_PATH } from '../bot/config.js';
+import { loadDotEnv } from '../config/env.js';
+import { backupDatabase } from '../store/backup.js';
+import { StoreError } from '../store/database.js';
+import { type ParsedArgs, rejectLeftovers, UsageError } from './args.js';
+import type { Io } from './io.js';
+
+/** Copies the database named by DATABASE_PATH to a new file, safely while the bot runs. */
+export async function runBackup(args: ParsedArgs, io: Io): Promise<number> {
+  const [target, extra] = args.positionals;
+  if (target === undefined) throw new UsageError('name the file to write the backup to: eventor-bot backup <file>');
+  if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
+  rejectLeftovers(args.flags);
+  let env = io.env;
+  if (env === undefined) {
+    loadDotEnv();
+    env = process.env;
+  }
+  // Only the database's place: a backup needs no token or key, so it works from a bare shell too.
+  const source = env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH;
+  try {
+    const { schema, bytes } = await backupDatabase(source, target);
+    io.out(
+      `Backed up ${source} to ${target} (schema ${schema}, ${Math.max(1, Math.round(bytes / 1024))} KiB).\n` +
+        'Keep SECRET_KEY with it, somewhere else: the Eventor keys in it are sealed with it.\n',
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    io.err(`eventor-bot backup: ${error.message}\n`);
+    return 1;
+  }
+}
