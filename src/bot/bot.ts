@@ -61,7 +61,16 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     config.databasePath,
     options.secretBox ?? SecretBox.derive(config.secretKey),
     options.now,
-    { initialiseEmptyFile: config.initialiseDatabase === true },
+    {
+      initialiseEmptyFile: config.initialiseDatabase === true,
+      onPermissions: ({ file, was, tightened }) =>
+        log.warn(
+          tightened
+            ? 'database file was readable by other users; made it readable by this user only (0600)'
+            : 'database file is readable by other users and could not be changed; make it 0600 (chmod 600)',
+          { file, mode: was },
+        ),
+    },
   );
   const eventor = new EventorAccess({
     store,
