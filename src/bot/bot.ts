@@ -137,7 +137,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     throw error;
   }
   const readyClient = await ready;
-  log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size });
+  // The pid: the process a service manager or an operator stops (under npm it is not npm's).
+  log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size, pid: process.pid });
   guarded('looking for servers left while offline failed', () =>
     departures.reconcile(readyClient.guilds.cache.values()),
   );
