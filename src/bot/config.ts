@@ -10,6 +10,7 @@ import {
   responseLimitScaleFromEnv,
   timeoutMsFromEnv,
 } from '../config/env.js';
+import type { ConfigEnv } from '../config/variables.js';
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { type Language, languageFor } from '../i18n/index.js';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
@@ -55,7 +56,7 @@ const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
 
 /** DISCORD_TOKEN and DISCORD_API_URL, checked (what `start`, `tick` and `deploy-commands` need); problems are added to `problems`. */
 export function discordConfigFromEnv(
-  env: NodeJS.ProcessEnv,
+  env: ConfigEnv,
   problems: string[],
 ): { discordToken: string; discordApiUrl: string } {
   const discordToken = env.DISCORD_TOKEN?.trim() ?? '';
@@ -71,7 +72,7 @@ export function discordConfigFromEnv(
   return { discordToken, discordApiUrl };
 }
 
-export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
+export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
   const problems: string[] = [];
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
 

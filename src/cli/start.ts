@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { RunningBot } from '../bot/bot.js';
-import { botConfigFromEnv } from '../bot/config.js';
+import { type BotConfig, botConfigFromEnv } from '../bot/config.js';
 import { loadDotEnv } from '../config/env.js';
+import { unknownVariablesWarning } from '../config/variables.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { StoreError } from '../store/database.js';
 import { SecretBox } from '../store/secrets.js';
@@ -22,13 +23,23 @@ export async function startConfiguredBot(
   const initialiseDatabase = takeBoolean(args.flags, 'init-database');
   rejectLeftovers(args.flags);
   let env = io.env;
+  let dotEnvFile: string | null = null;
   if (env === undefined) {
-    loadDotEnv();
+    dotEnvFile = loadDotEnv();
     env = process.env;
   }
-  const configured = botConfigFromEnv(env);
+  // Before the configuration is checked: a misspelt variable is often why a required one is missing.
+  const unknown = unknownVariablesWarning(dotEnvFile, env);
+  let configured: BotConfig;
+  try {
+    configured = botConfigFromEnv(env);
+  } catch (error) {
+    if (unknown !== null) io.err(`eventor-bot ${command}: warning: ${unknown}\n`);
+    throw error;
+  }
   const config = initialiseDatabase ? { ...configured, initialiseDatabase } : configured;
   const log = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
+  if (unknown !== null) log.warn(unknown);
   // The key derivation (scrypt, slow on purpose) runs in the thread pool while this thread loads
   // the bot, discord.js and the commands: the two biggest parts of the way to "bot ready".
   const secretBox = SecretBox.derive(config.secretKey);
