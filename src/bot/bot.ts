@@ -10,6 +10,7 @@ import { Housekeeping } from '../app/housekeeping.js';
 import { MemberSweep } from '../app/member-sweep.js';
 import { createServices, type Services } from '../app/services.js';
 import type { EventorClient } from '../eventor/client.js';
+import { EventorError, InvalidApiKey, Timeout, Unreachable } from '../eventor/errors.js';
 import type { SharedResponseCache } from '../eventor/http.js';
 import type { EventorInstance } from '../eventor/instances.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
@@ -39,6 +40,11 @@ export interface BotOptions {
    * (`start` does, while the bot's modules load). Default: derived here, while the database opens.
    */
   secretBox?: Promise<SecretBox>;
+  /**
+   * After "bot ready", ask Eventor whether the default key (EVENTOR_API_KEY) works, and log one line
+   * if Eventor refuses it or cannot be reached (`start` does; default off).
+   */
+  checkDefaultEventor?: boolean;
 }
 
 export interface RunningBot {
@@ -155,6 +161,22 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         'EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection',
       );
   }
+  let stopped = false;
+  if (config.defaultEventor && options.checkDefaultEventor) {
+    // Not awaited: "bot ready" does not wait for Eventor, and the bot serves /setup servers without it.
+    const eventorUrl = config.defaultEventor.instance.baseUrl;
+    void eventor.defaultOrganisation().then(
+      (organisation) => {
+        if (!stopped)
+          log.info('default Eventor key accepted', { eventor: eventorUrl, organisation: organisation?.name });
+      },
+      (error: unknown) => {
+        // The reason without a stack: the line is for the operator, and the client's messages carry no key.
+        const reason = error instanceof Error ? error.message : String(error);
+        if (!stopped) log.warn(defaultEventorProblem(error), { eventor: eventorUrl, reason });
+      },
+    );
+  }
   const presence = new MemberPresence({
     client: readyClient,
     store,
@@ -194,6 +216,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     scheduler,
     stop: () => {
       stopping ??= (async () => {
+        stopped = true;
         log.info('bot stopping');
         await scheduler.stop();
         client.removeAllListeners(Events.InteractionCreate);
@@ -208,4 +231,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       return stopping;
     },
   };
+}
+
+/** The start-up line for a failed check of the default key: what it means for the operator. */
+function defaultEventorProblem(error: unknown): string {
+  if (error instanceof InvalidApiKey)
+    return 'Eventor refused the default key (EVENTOR_API_KEY): the servers in EVENTOR_DEFAULT_GUILDS cannot use Eventor until it is replaced; the bot keeps running';
+  if (error instanceof Unreachable || error instanceof Timeout)
+    return 'cannot reach the default Eventor (EVENTOR_BASE_URL or EVENTOR_INSTANCE, and the network): the bot keeps running and asks again when a server needs it';
+  if (error instanceof EventorError)
+    return 'the default Eventor answered the key check with something unusable: the bot keeps running and asks again when a server needs it';
+  return 'checking the default Eventor key failed; the bot keeps running';
 }

@@ -17,7 +17,7 @@ export async function startConfiguredBot(
   args: ParsedArgs,
   io: Io,
   command: string,
-  options: { scheduler: boolean },
+  options: { scheduler: boolean; checkDefaultEventor?: boolean },
 ): Promise<{ bot: RunningBot; log: Logger } | null> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const initialiseDatabase = takeBoolean(args.flags, 'init-database');
@@ -46,7 +46,14 @@ export async function startConfiguredBot(
   const [{ startBot }, { COMMANDS }] = await Promise.all([import('../bot/bot.js'), import('../../commands/index.js')]);
   try {
     return {
-      bot: await startBot({ config, log, commands: COMMANDS, scheduler: options.scheduler, secretBox }),
+      bot: await startBot({
+        config,
+        log,
+        commands: COMMANDS,
+        scheduler: options.scheduler,
+        checkDefaultEventor: options.checkDefaultEventor === true,
+        secretBox,
+      }),
       log,
     };
   } catch (error) {
@@ -118,7 +125,7 @@ export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown
   const signals = until === undefined ? new StopSignals(io) : null;
   try {
     const stop = until ?? signals!.stop;
-    const started = await startConfiguredBot(args, io, 'start', { scheduler: true });
+    const started = await startConfiguredBot(args, io, 'start', { scheduler: true, checkDefaultEventor: true });
     if (!started) return 1;
     const { bot, log } = started;
     signals?.logTo(log);
