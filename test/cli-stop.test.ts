@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../commands/index.js';
 import { deployCommands } from '../src/bot/deploy.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
+import { STOP_DEADLINE_MS } from '../src/cli/start.js';
 import { PROGRAM } from './support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from './support/operator-env.js';
 
@@ -183,6 +184,45 @@ describe('stopping the bot: SIGTERM or SIGINT to npm start, npx eventor-bot star
     expect(code).toBe(0);
     expect(started.output()).toContain('"msg":"bot stopped"');
     expect(started.output()).not.toContain('exiting without waiting');
+    expect(alive(pid)).toBe(false);
+  });
+
+  /** `node bin/eventor-bot.js start` with an /events answer held up `ms` by Eventor, once the request is on its way. */
+  async function stuckStop(name: string, ms: number): Promise<{ started: Started; pid: number }> {
+    const started = launch(process.execPath, [PROGRAM, 'start'], {
+      ...env,
+      DATABASE_PATH: path.join(setup.dir, `${name}.sqlite`),
+    });
+    await until(() => started.output().includes('"msg":"bot ready"'), '"bot ready"', started.output);
+    const pid = botPid(started.output());
+    setup.eventor.faults.add({ path: '/api/events', kind: 'latency', ms });
+    const before = setup.eventor.requests.count('/api/events');
+    const member = setup.discord.createMember(guildId, { username: `stuck${Date.now()}`, locale: 'en-US' });
+    // Never answered: the process ends first.
+    setup.discord.runCommand({ guildId, channelId, user: member, name: 'events', options: { days: 7 } });
+    await until(() => setup.eventor.requests.count('/api/events') > before, 'events request', started.output);
+    started.child.kill('SIGTERM');
+    await until(() => started.output().includes('"msg":"bot stopping"'), '"bot stopping"', started.output);
+    return { started, pid };
+  }
+
+  it('a second signal during a stop that waits exits at once and says so', async () => {
+    const { started, pid } = await stuckStop('second-signal', 15_000);
+    // Past the moment in which a signal counts as the same one (Ctrl-C under npm arrives twice).
+    await new Promise((r) => setTimeout(r, 1_500));
+    started.child.kill('SIGINT');
+    const { code } = await within(started.ended, 'the forced exit', started.output);
+    expect(code).toBe(1);
+    expect(started.output()).toContain('second stop signal (SIGINT): exiting without waiting');
+    expect(started.output()).not.toContain('"msg":"bot stopped"');
+    expect(alive(pid)).toBe(false);
+  });
+
+  it(`a stop that would take longer than ${STOP_DEADLINE_MS / 1000} s ends then, saying so`, async () => {
+    const { started, pid } = await stuckStop('deadline', 15_000);
+    const { code } = await within(started.ended, 'the stop deadline', started.output);
+    expect(code).toBe(1);
+    expect(started.output()).toContain(`the stop took longer than ${STOP_DEADLINE_MS / 1000} s`);
     expect(alive(pid)).toBe(false);
   });
 
