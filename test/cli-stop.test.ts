@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../commands/index.js';
@@ -155,7 +155,8 @@ describe('stopping the bot: SIGTERM or SIGINT to npm start, npx eventor-bot star
 
   for (const way of ways) {
     it(`${way.name}: ${way.signal} stops it cleanly and leaves no process`, async () => {
-      const started = launch(way.command, way.args, { ...env, DATABASE_PATH: path.join(setup.dir, 'bot.sqlite') });
+      const database = path.join(setup.dir, 'bot.sqlite');
+      const started = launch(way.command, way.args, { ...env, DATABASE_PATH: database });
       await until(() => started.output().includes('"msg":"bot ready"'), '"bot ready"', started.output);
       const pid = botPid(started.output());
       if (way.command !== process.execPath) expect(pid).not.toBe(started.child.pid);
@@ -166,6 +167,8 @@ describe('stopping the bot: SIGTERM or SIGINT to npm start, npx eventor-bot star
       expect(started.output()).toContain('"msg":"bot stopped"');
       expect(started.output()).not.toContain('exiting without waiting');
       expect(alive(pid)).toBe(false);
+      // Closed, not abandoned: the last connection's close folds the write-ahead log in and removes it.
+      expect(existsSync(`${database}-wal`)).toBe(false);
       expect(started.output()).not.toContain(setup.discord.token);
       expect(started.output()).not.toContain(setup.eventor.apiKey);
     });
