@@ -184,7 +184,7 @@ class StopSignals {
         if (parentAlive(parent)) return;
         clearInterval(this.#parentWatch!);
         this.#parentWatch = null;
-        this.#begin(`the npm process that started the bot (pid ${parent}) ended`);
+        this.#begin(`the process that ran the bot under npm (pid ${parent}) ended`);
       }, PARENT_POLL_MS);
       this.#parentWatch.unref();
     }
