@@ -59,6 +59,8 @@ describe('.env.example starts as written', () => {
     const code = await exited;
     clearTimeout(timer);
     expect(stderr).not.toContain('Configuration problem');
+    // Every variable the template names is one the bot knows.
+    expect(stderr).not.toContain('unknown variables');
     expect(reachedReady).toBe(true);
     expect(code).toBe(0);
     expect(stderr).toContain('"msg":"bot stopped"');

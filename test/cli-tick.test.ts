@@ -22,6 +22,14 @@ function capture(env: NodeJS.ProcessEnv): Io & { stderr: () => string } {
 
 const PROGRAM = path.resolve('bin/eventor-bot.js');
 
+/** The one summary line a tick logs, as its fields. */
+function tickSummary(stderr: string): Record<string, unknown> {
+  const lines = stderr.split('\n').filter((l) => l.includes('"msg":"tick done"'));
+  expect(lines).toHaveLength(1);
+  const { feedsRun, servers, posts, edits, failed } = JSON.parse(lines[0]!) as Record<string, unknown>;
+  return { feedsRun, servers, posts, edits, failed };
+}
+
 interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(): void;
@@ -79,6 +87,8 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
     const first = capture(env);
     expect(await main(['tick'], first)).toBe(0);
     expect(discord.messages(channel)).toHaveLength(0);
+    // The first run records what is out already and posts nothing.
+    expect(tickSummary(first.stderr())).toEqual({ feedsRun: 1, servers: 1, posts: 0, edits: 0, failed: 0 });
 
     event.hasResults = true;
     event.materialized = null;
@@ -87,9 +97,12 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
     const messages = discord.messages(channel);
     expect(messages).toHaveLength(1);
     expect(messages[0]!.embeds[0]!.title).toContain(event.name);
+    expect(tickSummary(second.stderr())).toEqual({ feedsRun: 1, servers: 1, posts: 1, edits: 0, failed: 0 });
 
-    expect(await main(['tick'], capture(env))).toBe(0);
+    const third = capture(env);
+    expect(await main(['tick'], third)).toBe(0);
     expect(discord.messages(channel)).toHaveLength(1);
+    expect(tickSummary(third.stderr())).toEqual({ feedsRun: 1, servers: 1, posts: 0, edits: 0, failed: 0 });
     expect(second.stderr()).toContain('"msg":"bot stopped"');
     expect(second.stderr()).not.toContain(eventor.apiKey);
     expect(second.stderr()).not.toContain(discord.token);

@@ -2,7 +2,7 @@ import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorAccess } from '../src/app/eventor-access.js';
 import { inQuietHours } from '../src/feeds/cadence.js';
-import { FeedScheduler } from '../src/feeds/scheduler.js';
+import { FeedScheduler, type TickSummary } from '../src/feeds/scheduler.js';
 import { FeedSettingsStore } from '../src/feeds/settings.js';
 import { createLogger } from '../src/log/logger.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
@@ -27,9 +27,9 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   const advance = (ms: number): void => {
     clock = new Date(clock.getTime() + ms);
   };
-  const tick = async (ms = HOUR): Promise<void> => {
+  const tick = async (ms = HOUR): Promise<TickSummary> => {
     advance(ms);
-    await world.bot.scheduler.tick(clock);
+    return world.bot.scheduler.tick(clock);
   };
   const setResults = (ev: SandboxEvent, has: boolean): void => {
     ev.hasResults = has;
@@ -70,7 +70,8 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     await tick();
     expect(world.discord.messages(channelId)).toHaveLength(0);
     setResults(event, true);
-    await tick();
+    // What the tick ran, as `eventor-bot tick` logs it.
+    expect(await tick()).toEqual({ feedsRun: 1, servers: 1, posts: 1, edits: 0, failed: 0 });
     const messages = world.discord.messages(channelId);
     expect(messages).toHaveLength(1);
     expect(messages[0]!.embeds[0]!.title).toContain(event.name);
@@ -91,7 +92,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     expect(world.eventor.requests.count(RESULTS_PATH)).toBe(before);
     expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(0);
     settings.update(guildId(), 'results', { pausedReason: null });
-    await tick();
+    expect(await tick()).toMatchObject({ feedsRun: 1, posts: 0, edits: 1, failed: 0 });
     expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(1);
   });
 

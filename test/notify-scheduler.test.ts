@@ -50,7 +50,8 @@ describe('the scheduler sends /notify DMs by itself (sandbox Eventor, real disco
     event.hasResults = true;
     event.materialized = null;
     clock = new Date(clock.getTime() + HOUR);
-    await world.bot.scheduler.tick(clock);
+    // The DM counts among the tick's posts (what `eventor-bot tick` logs).
+    expect(await world.bot.scheduler.tick(clock)).toMatchObject({ servers: 1, posts: 1, edits: 0, failed: 0 });
     const dms = world.discord.dms(world.member);
     expect(dms).toHaveLength(confirmations + 1);
     expect(renderMessageText(dms.at(-1)!)).toContain(event.name);

@@ -144,6 +144,16 @@ export class EventorAccess {
     };
   }
 
+  /**
+   * The organisation of the operator's default key, asked of Eventor (and kept for the servers it
+   * serves); null without a default connection. Rejects with the client's error (e.g. InvalidApiKey).
+   */
+  async defaultOrganisation(): Promise<{ id: string; name: string } | null> {
+    const fallback = this.#options.defaultEventor;
+    if (!fallback) return null;
+    return this.#organisationOf(this.clientFor(fallback.instance, fallback.apiKey));
+  }
+
   async #organisationOf(client: EventorClient): Promise<{ id: string; name: string }> {
     const known = this.#organisations.get(client);
     if (known) return known;

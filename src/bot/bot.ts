@@ -10,6 +10,7 @@ import { Housekeeping } from '../app/housekeeping.js';
 import { MemberSweep } from '../app/member-sweep.js';
 import { createServices, type Services } from '../app/services.js';
 import type { EventorClient } from '../eventor/client.js';
+import { EventorError, InvalidApiKey, Timeout, Unreachable } from '../eventor/errors.js';
 import type { SharedResponseCache } from '../eventor/http.js';
 import type { EventorInstance } from '../eventor/instances.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
@@ -39,6 +40,11 @@ export interface BotOptions {
    * (`start` does, while the bot's modules load). Default: derived here, while the database opens.
    */
   secretBox?: Promise<SecretBox>;
+  /**
+   * After "bot ready", ask Eventor whether the default key (EVENTOR_API_KEY) works, and log one line
+   * if Eventor refuses it or cannot be reached (`start` does; default off).
+   */
+  checkDefaultEventor?: boolean;
 }
 
 export interface RunningBot {
@@ -61,7 +67,16 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     config.databasePath,
     options.secretBox ?? SecretBox.derive(config.secretKey),
     options.now,
-    { initialiseEmptyFile: config.initialiseDatabase === true },
+    {
+      initialiseEmptyFile: config.initialiseDatabase === true,
+      onPermissions: ({ file, was, tightened }) =>
+        log.warn(
+          tightened
+            ? 'database file was readable by other users; made it readable by this user only (0600)'
+            : 'database file is readable by other users and could not be changed; make it 0600 (chmod 600)',
+          { file, mode: was },
+        ),
+    },
   );
   const eventor = new EventorAccess({
     store,
@@ -128,7 +143,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     throw error;
   }
   const readyClient = await ready;
-  log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size });
+  // The pid: the process a service manager or an operator stops (under npm it is not npm's).
+  log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size, pid: process.pid });
   guarded('looking for servers left while offline failed', () =>
     departures.reconcile(readyClient.guilds.cache.values()),
   );
@@ -144,6 +160,22 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       log.warn(
         'EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection',
       );
+  }
+  let stopped = false;
+  if (config.defaultEventor && options.checkDefaultEventor) {
+    // Not awaited: "bot ready" does not wait for Eventor, and the bot serves /setup servers without it.
+    const eventorUrl = config.defaultEventor.instance.baseUrl;
+    void eventor.defaultOrganisation().then(
+      (organisation) => {
+        if (!stopped)
+          log.info('default Eventor key accepted', { eventor: eventorUrl, organisation: organisation?.name });
+      },
+      (error: unknown) => {
+        // The reason without a stack: the line is for the operator, and the client's messages carry no key.
+        const reason = error instanceof Error ? error.message : String(error);
+        if (!stopped) log.warn(defaultEventorProblem(error), { eventor: eventorUrl, reason });
+      },
+    );
   }
   const presence = new MemberPresence({
     client: readyClient,
@@ -184,6 +216,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     scheduler,
     stop: () => {
       stopping ??= (async () => {
+        stopped = true;
         log.info('bot stopping');
         await scheduler.stop();
         client.removeAllListeners(Events.InteractionCreate);
@@ -198,4 +231,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       return stopping;
     },
   };
+}
+
+/** The start-up line for a failed check of the default key: what it means for the operator. */
+function defaultEventorProblem(error: unknown): string {
+  if (error instanceof InvalidApiKey)
+    return 'Eventor refused the default key (EVENTOR_API_KEY): the servers in EVENTOR_DEFAULT_GUILDS cannot use Eventor until it is replaced; the bot keeps running';
+  if (error instanceof Unreachable || error instanceof Timeout)
+    return 'cannot reach the default Eventor (EVENTOR_BASE_URL or EVENTOR_INSTANCE, and the network): the bot keeps running and asks again when a server needs it';
+  if (error instanceof EventorError)
+    return 'the default Eventor answered the key check with something unusable: the bot keeps running and asks again when a server needs it';
+  return 'checking the default Eventor key failed; the bot keeps running';
 }

@@ -10,6 +10,7 @@ import {
   responseLimitScaleFromEnv,
   timeoutMsFromEnv,
 } from '../config/env.js';
+import type { ConfigEnv } from '../config/variables.js';
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { type Language, languageFor } from '../i18n/index.js';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
@@ -55,7 +56,7 @@ export const DEFAULT_DATABASE_PATH = './data/eventor-bot.sqlite';
 
 /** DISCORD_TOKEN and DISCORD_API_URL, checked (what `start`, `tick` and `deploy-commands` need); problems are added to `problems`. */
 export function discordConfigFromEnv(
-  env: NodeJS.ProcessEnv,
+  env: ConfigEnv,
   problems: string[],
 ): { discordToken: string; discordApiUrl: string } {
   const discordToken = env.DISCORD_TOKEN?.trim() ?? '';
@@ -79,7 +80,7 @@ export const APPLICATION_ID_WHERE =
  * DISCORD_APPLICATION_ID, checked: only `invite` needs it (the token tells `deploy-commands` and
  * `start` the id), so it is optional. Undefined when unset; problems are added to `problems`.
  */
-export function applicationIdFromEnv(env: NodeJS.ProcessEnv, problems: string[]): string | undefined {
+export function applicationIdFromEnv(env: ConfigEnv, problems: string[]): string | undefined {
   const id = env.DISCORD_APPLICATION_ID?.trim() ?? '';
   if (id === '') return undefined;
   if (/^\d{17,20}$/.test(id)) return id;
@@ -87,7 +88,7 @@ export function applicationIdFromEnv(env: NodeJS.ProcessEnv, problems: string[])
   return undefined;
 }
 
-export function botConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BotConfig {
+export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
   const problems: string[] = [];
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
   // Not used by the bot itself, but a wrong one is better said at start than at the next `invite`.

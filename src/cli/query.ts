@@ -1,4 +1,5 @@
 import { eventorConfigFromEnv, loadDotEnv } from '../config/env.js';
+import { unknownVariablesWarning } from '../config/variables.js';
 import { EventorClient } from '../eventor/client.js';
 import { EventorError, ValidationError } from '../eventor/errors.js';
 import { OPERATIONS, type OperationName } from '../eventor/operations.js';
@@ -58,10 +59,13 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
   rejectLeftovers(args.flags);
 
   let env = io.env;
+  let dotEnvFile: string | null = null;
   if (env === undefined) {
-    loadDotEnv();
+    dotEnvFile = loadDotEnv();
     env = process.env;
   }
+  const unknown = unknownVariablesWarning(dotEnvFile, env);
+  if (unknown !== null) io.err(`eventor-bot query: warning: ${unknown}\n`);
   const config = eventorConfigFromEnv(env);
   const client = new EventorClient({
     instance: config.instance,

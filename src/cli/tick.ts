@@ -15,7 +15,9 @@ export async function runTick(args: ParsedArgs, io: Io): Promise<number> {
   // Exit 1 when anything failed, so that cron (or whatever drives `tick`) sees it; the log says what.
   let failure: string | null = null;
   try {
-    await bot.scheduler.tick(new Date(), { force: true });
+    const summary = await bot.scheduler.tick(new Date(), { force: true });
+    // What it ran, in one line: an operator checking a new setup sees whether anything happened at all.
+    log.info('tick done', { ...summary });
     const failed = bot.scheduler.failedRuns;
     if (failed > 0)
       failure = `${failed} run${failed === 1 ? '' : 's'} failed (see the log above); they are tried again on the next tick`;

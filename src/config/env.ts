@@ -10,6 +10,7 @@ import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from 
 import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
 import { isValidTimeZone } from '../time/zones.js';
 import { ConfigError } from './errors.js';
+import type { ConfigEnv } from './variables.js';
 
 export { ConfigError } from './errors.js';
 
@@ -67,7 +68,7 @@ export function eventorUrlProblem(raw: string): string | null {
 }
 
 /** The Eventor part of the configuration: which instance, which key, how patient. */
-export function eventorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EventorConfig {
+export function eventorConfigFromEnv(env: ConfigEnv = process.env): EventorConfig {
   const problems: string[] = [];
   let instance: EventorInstance | null = null;
   const baseUrl = env.EVENTOR_BASE_URL?.trim();
@@ -104,7 +105,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * EVENTOR_TIMEOUT_MS: how long one attempt of an Eventor request may take, for the `query` client and
  * every server's client alike. Absent: undefined (the client's default, 30 s); problems are added.
  */
-export function timeoutMsFromEnv(env: NodeJS.ProcessEnv, problems: string[]): number | undefined {
+export function timeoutMsFromEnv(env: ConfigEnv, problems: string[]): number | undefined {
   const raw = env.EVENTOR_TIMEOUT_MS?.trim();
   if (raw === undefined || raw === '') return undefined;
   const parsed = positiveInt.safeParse(raw);
@@ -120,7 +121,7 @@ const MAX_RESPONSE_MB_CEILING = Math.floor(MAX_RESPONSE_BYTES_CEILING / (1024 * 
  * result lists), default 256; every other operation's cap keeps its proportion to it
  * (operations.ts, RESPONSE CAPS). Returned as the scale the client applies; problems are added.
  */
-export function responseLimitScaleFromEnv(env: NodeJS.ProcessEnv, problems: string[]): number {
+export function responseLimitScaleFromEnv(env: ConfigEnv, problems: string[]): number {
   const raw = env.EVENTOR_MAX_RESPONSE_MB?.trim();
   if (raw === undefined || raw === '') return 1;
   const parsed = z.coerce.number().positive().max(MAX_RESPONSE_MB_CEILING).safeParse(raw);

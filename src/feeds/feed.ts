@@ -45,6 +45,10 @@ export interface FeedRunResult {
   /** With `paused`: why the bot pauses the feed. */
   reason?: Exclude<PauseReason, 'admin'>;
   error?: unknown;
+  /** New messages it sent (channel posts or members' DMs), for the tick's summary. */
+  posts?: number;
+  /** Messages it edited because what they show changed. */
+  edits?: number;
 }
 
 /** One post of a feed: a stable ledger key (`ledgerKey`), the rendered payload and the hash of what it shows. */
@@ -196,10 +200,22 @@ function pauseReasonOf(outcome: Extract<PostOutcome, { kind: 'paused' }>): Exclu
 
 /** What a channel kind's run did, as the scheduler reads it. */
 export function runResultOf(run: FeedRun): FeedRunResult {
-  if (run.paused) return { outcome: 'paused', reason: pauseReasonOf(run.paused) };
+  const counts = postCounts(run.outcomes);
+  if (run.paused) return { outcome: 'paused', reason: pauseReasonOf(run.paused), ...counts };
   const failed = run.outcomes.find((o) => o.outcome.kind === 'failed');
-  if (failed && failed.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error };
-  return { outcome: 'ok' };
+  if (failed && failed.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error, ...counts };
+  return { outcome: 'ok', ...counts };
+}
+
+/** How many of a run's outcomes sent a new message (a repost of a deleted one too), and how many edited one. */
+export function postCounts(outcomes: ReadonlyArray<{ outcome: PostOutcome }>): { posts: number; edits: number } {
+  let posts = 0;
+  let edits = 0;
+  for (const { outcome } of outcomes) {
+    if (outcome.kind === 'posted' || outcome.kind === 'reposted') posts++;
+    else if (outcome.kind === 'edited') edits++;
+  }
+  return { posts, edits };
 }
 
 /**

@@ -54,6 +54,28 @@ interface RunState {
   loaded: boolean;
 }
 
+/** What one tick ran (`tick` logs it): the feed runs, in how many servers, what they sent and edited. */
+export interface TickSummary {
+  /** (server, feed) runs, the failed ones too. */
+  feedsRun: number;
+  /** Servers with at least one run. */
+  servers: number;
+  /** New messages: channel posts and members' DMs. */
+  posts: number;
+  edits: number;
+  /** Runs (and housekeeping) that failed, as `failedRuns` counts them. */
+  failed: number;
+}
+
+/** A tick's counts while it runs. */
+interface TickCounts {
+  feedsRun: number;
+  servers: Set<string>;
+  posts: number;
+  edits: number;
+  failed: number;
+}
+
 /** A (server, feed) due to run. */
 interface Due {
   key: string;
@@ -86,7 +108,7 @@ export class FeedScheduler {
       this.#options.log.error('handling a deleted channel failed', { error }),
     );
   };
-  #ticking: Promise<void> | null = null;
+  #ticking: Promise<unknown> | null = null;
   #housekeeping: Promise<void> | null = null;
   #stopped = false;
   #failedRuns = 0;
@@ -136,9 +158,14 @@ export class FeedScheduler {
   /**
    * One tick: every due (server, feed) runs, servers of one Eventor client one after another.
    * `force`: every turned-on, unpaused feed runs now whatever its cadence (quiet hours still hold).
+   * Resolves with what it ran.
    */
-  tick(now: Date = this.#now(), options: { force?: boolean } = {}): Promise<void> {
-    const run = this.#tick(now, options.force ?? false);
+  tick(now: Date = this.#now(), options: { force?: boolean } = {}): Promise<TickSummary> {
+    const counts: TickCounts = { feedsRun: 0, servers: new Set(), posts: 0, edits: 0, failed: 0 };
+    const run = this.#tick(now, options.force ?? false, counts).then((): TickSummary => ({
+      ...counts,
+      servers: counts.servers.size,
+    }));
     const tracked = run.finally(() => {
       if (this.#ticking === tracked) this.#ticking = null;
     });
@@ -177,18 +204,19 @@ export class FeedScheduler {
     }
   }
 
-  async #tick(now: Date, force: boolean): Promise<void> {
+  async #tick(now: Date, force: boolean, counts: TickCounts): Promise<void> {
     if (this.#stopped) return;
-    await Promise.all([this.#housekeep(now), this.#runFeeds(now, force)]);
+    await Promise.all([this.#housekeep(now, counts), this.#runFeeds(now, force, counts)]);
   }
 
   /** Housekeeping beside the feeds (its Discord lookups never hold a feed up); failures are logged. */
-  async #housekeep(now: Date): Promise<void> {
+  async #housekeep(now: Date, counts: TickCounts): Promise<void> {
     const housekeeping = this.#options.housekeeping;
     if (!housekeeping || this.#housekeeping) return;
     this.#housekeeping = housekeeping(now)
       .catch((error: unknown) => {
         this.#failedRuns += 1;
+        counts.failed += 1;
         this.#options.log.error('housekeeping failed', { error });
       })
       .finally(() => {
@@ -197,7 +225,7 @@ export class FeedScheduler {
     await this.#housekeeping;
   }
 
-  async #runFeeds(now: Date, force: boolean): Promise<void> {
+  async #runFeeds(now: Date, force: boolean, counts: TickCounts): Promise<void> {
     const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
     // Feeds for members (their DMs) run in the servers where someone wants them, kinds of their own where turned on.
     const memberServers = new Map<Feed, ReadonlySet<string>>(
@@ -243,7 +271,7 @@ export class FeedScheduler {
       } catch (error) {
         // Reported by the kinds of the server (pause or back-off); members' DMs just wait for the connection.
         for (const due of candidates)
-          if (due.feed.audience === 'channel') await this.#failed(due, now, error, language);
+          if (due.feed.audience === 'channel') await this.#failed(due, now, error, language, counts);
       }
       const client = access?.client ?? null;
       const jobs = groups.get(client) ?? [];
@@ -253,7 +281,7 @@ export class FeedScheduler {
         for (const due of candidates) {
           // In the registry's order: members' DMs after the kinds, whose lists are then in the shared client's cache.
           if (force || this.#dueAt(due, eventor, now, timeZone))
-            jobs.push(() => this.#run(due, access, now, language, timeZone));
+            jobs.push(() => this.#run(due, access, now, language, timeZone, counts));
         }
       }
       groups.set(client, jobs);
@@ -308,10 +336,13 @@ export class FeedScheduler {
     now: Date,
     language: Language,
     timeZone: string,
+    counts: TickCounts,
   ): Promise<void> {
     const { key, feed } = due;
     if (this.#running.has(key)) return;
     this.#running.add(key);
+    counts.feedsRun += 1;
+    counts.servers.add(due.settings.guildId);
     const state = this.#runState(key);
     const full = isFullRun(state.lastFull, now);
     try {
@@ -339,12 +370,14 @@ export class FeedScheduler {
       } catch (error) {
         result = { outcome: 'failed', error };
       }
+      counts.posts += result.posts ?? 0;
+      counts.edits += result.edits ?? 0;
       if (result.outcome === 'paused') {
         await this.#pauses.pause(key, due.settings, result.reason ?? 'no-permission', now, language);
         return;
       }
       if (result.outcome === 'failed') {
-        await this.#failed(due, now, result.error, language);
+        await this.#failed(due, now, result.error, language, counts);
         return;
       }
       // The run went through: its slot is taken, back-off ends, and the club's calendar is known for today.
@@ -358,14 +391,17 @@ export class FeedScheduler {
   }
 
   /** A refused key pauses a kind (its admins are told); anything else backs off, without a word in club channels. */
-  async #failed(due: Due, now: Date, error: unknown, language: Language): Promise<void> {
+  async #failed(due: Due, now: Date, error: unknown, language: Language, counts: TickCounts): Promise<void> {
     if (error instanceof InvalidApiKey && due.feed.audience === 'channel') {
       await this.#pauses.pause(due.key, due.settings, 'invalid-key', now, language);
       return;
     }
     // A server with no Eventor connection is a state of that server (its admins see it in
     // /status), not a failure for the operator's cron to report on every tick.
-    if (!(error instanceof UserFacingError && error.key === 'error.notConfigured')) this.#failedRuns += 1;
+    if (!(error instanceof UserFacingError && error.key === 'error.notConfigured')) {
+      this.#failedRuns += 1;
+      counts.failed += 1;
+    }
     const { failures, delay } = this.#backOffs.failed(due.key, now);
     this.#options.log[isTransient(error) ? 'warn' : 'error']('feed run failed; backing off', {
       guildId: due.settings.guildId,

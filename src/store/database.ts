@@ -3,7 +3,7 @@
  * (with a clear message) a file that is corrupt, unreadable or from a newer version, rather than
  * silently starting empty.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
@@ -21,7 +21,26 @@ export interface OpenDatabaseOptions {
    * settings without a word. The operator turns it on with DATABASE_INIT=1 or --init-database.
    */
   initialiseEmptyFile?: boolean;
+  /**
+   * Told when an existing database file (or its -wal, -shm or -journal file) could be read by the
+   * group or others and was made the owner's only, or could not be.
+   */
+  onPermissions?: (notice: PermissionNotice) => void;
 }
+
+/** An existing database file whose mode let others read it: what it was, and whether it was tightened. */
+export interface PermissionNotice {
+  file: string;
+  /** The mode it had, e.g. `0644`. */
+  was: string;
+  tightened: boolean;
+}
+
+/** The database holds the servers' sealed keys and members' links: the owner's alone, whatever the umask. */
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+/** What SQLite may keep beside the database. */
+const COMPANIONS = ['-wal', '-shm', '-journal'] as const;
 
 export function openDatabase(
   file: string,
@@ -30,7 +49,8 @@ export function openDatabase(
 ): Db {
   if (file !== ':memory:') {
     try {
-      mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      // Only folders made here get the mode; an existing one is the operator's to set.
+      mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: FOLDER_MODE });
     } catch (error) {
       throw new StoreError(`cannot create the folder for the database ${file}: ${(error as Error).message}`);
     }
@@ -41,6 +61,7 @@ export function openDatabase(
           'set DATABASE_INIT=1 or run with --init-database (or delete the file)',
       );
     }
+    ownerOnly(file, options.onPermissions);
   }
   let db: Db;
   try {
@@ -68,6 +89,46 @@ export function openDatabase(
     throw new StoreError(
       `the database ${file} cannot be used: ${(error as Error).message}. It may be damaged or not a database; restore a backup or move it away`,
     );
+  }
+}
+
+/**
+ * Creates a missing database file mode 0600 before SQLite opens it (SQLite would make it 0644 less
+ * the umask), and takes group and other bits off an existing one and its companions. SQLite gives
+ * a new -wal, -shm or -journal file the database file's own mode, so those follow.
+ */
+function ownerOnly(file: string, onPermissions: OpenDatabaseOptions['onPermissions']): void {
+  try {
+    const fd = openSync(file, 'wx', FILE_MODE);
+    try {
+      // The umask can only have taken bits away; this puts back exactly 0600.
+      fchmodSync(fd, FILE_MODE);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  } catch (error) {
+    // EEXIST: an existing database, looked at below. Anything else SQLite reports in its own words.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return;
+  }
+  for (const name of [file, ...COMPANIONS.map((suffix) => `${file}${suffix}`)]) {
+    let mode: number;
+    try {
+      const stat = statSync(name);
+      if (!stat.isFile()) continue;
+      mode = stat.mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((mode & 0o077) === 0) continue;
+    let tightened = true;
+    try {
+      chmodSync(name, mode & ~0o077);
+    } catch {
+      // Another user's file, or a read-only file system: it still opens, the operator is told.
+      tightened = false;
+    }
+    onPermissions?.({ file: name, was: `0${mode.toString(8)}`, tightened });
   }
 }
 

@@ -24,7 +24,14 @@ import { raceDayCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import type { Ledger } from '../delivery/ledger.js';
 import { Poster, type PosterHooks, type PostOutcome } from '../delivery/poster.js';
-import { type Feed, type FeedContext, type FeedRunScope, type MembershipCheck, runScopeOf } from '../feed.js';
+import {
+  type Feed,
+  type FeedContext,
+  type FeedRunScope,
+  type MembershipCheck,
+  postCounts,
+  runScopeOf,
+} from '../feed.js';
 import {
   MEMBER_DMS_NAMESPACE,
   type NotifyKind,
@@ -417,7 +424,7 @@ export const personalDmsFeed: Feed<PersonalFetch, PersonalDmItem> = {
   fetch: (ctx) => fetchPersonal(personalRunOptions(ctx)),
   items: personalItems,
   deliver: async (items, data, ctx) => {
-    await deliverPersonal(items, data, personalRunOptions(ctx));
-    return { outcome: 'ok' };
+    const run = await deliverPersonal(items, data, personalRunOptions(ctx));
+    return { outcome: 'ok', ...postCounts(run.outcomes) };
   },
 };
