@@ -1,8 +1,8 @@
 import { DEFAULT_DATABASE_PATH } from '../bot/config.js';
-import { loadDotEnv } from '../config/env.js';
 import { backupDatabase } from '../store/backup.js';
 import { StoreError } from '../store/database.js';
 import { type ParsedArgs, rejectLeftovers, UsageError } from './args.js';
+import { warnedEnvironment } from './environment.js';
 import type { Io } from './io.js';
 
 /** Copies the database named by DATABASE_PATH to a new file, safely while the bot runs. */
@@ -11,11 +11,7 @@ export async function runBackup(args: ParsedArgs, io: Io): Promise<number> {
   if (target === undefined) throw new UsageError('name the file to write the backup to: eventor-bot backup <file>');
   if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
   rejectLeftovers(args.flags);
-  let env = io.env;
-  if (env === undefined) {
-    loadDotEnv();
-    env = process.env;
-  }
+  const env = warnedEnvironment(io, 'backup');
   // Only the database's place: a backup needs no token or key, so it works from a bare shell too.
   const source = env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH;
   try {

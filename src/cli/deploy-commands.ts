@@ -2,8 +2,9 @@ import { COMMANDS } from '../../commands/index.js';
 import { applicationIdFromEnv, discordConfigFromEnv } from '../bot/config.js';
 import { deployCommands } from '../bot/deploy.js';
 import { inviteUrl } from '../bot/invite.js';
-import { ConfigError, loadDotEnv } from '../config/env.js';
+import { ConfigError } from '../config/env.js';
 import { type ParsedArgs, rejectLeftovers, takeString, UsageError } from './args.js';
+import { warnedEnvironment } from './environment.js';
 import type { Io } from './io.js';
 
 export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<number> {
@@ -20,11 +21,7 @@ export async function runDeployCommands(args: ParsedArgs, io: Io): Promise<numbe
       );
   }
   rejectLeftovers(args.flags);
-  let env = io.env;
-  if (env === undefined) {
-    loadDotEnv();
-    env = process.env;
-  }
+  const env = warnedEnvironment(io, 'deploy-commands');
   const problems: string[] = [];
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
   const configuredId = applicationIdFromEnv(env, problems);

@@ -1,7 +1,8 @@
 import { APPLICATION_ID_WHERE, applicationIdFromEnv } from '../bot/config.js';
 import { inviteUrl, isApplicationId } from '../bot/invite.js';
-import { ConfigError, loadDotEnv } from '../config/env.js';
+import { ConfigError } from '../config/env.js';
 import { type ParsedArgs, rejectLeftovers, takeString, UsageError } from './args.js';
+import { warnedEnvironment } from './environment.js';
 import type { Io } from './io.js';
 
 /** Prints the invite URL for the configured (or given) application id. Needs no token and no network. */
@@ -13,11 +14,7 @@ export async function runInvite(args: ParsedArgs, io: Io): Promise<number> {
     throw new UsageError(`--application-id takes an application id, 17 to 20 digits (${APPLICATION_ID_WHERE})`);
   let applicationId = given;
   if (applicationId === undefined) {
-    let env = io.env;
-    if (env === undefined) {
-      loadDotEnv();
-      env = process.env;
-    }
+    const env = warnedEnvironment(io, 'invite');
     const problems: string[] = [];
     applicationId = applicationIdFromEnv(env, problems);
     if (problems.length > 0) throw new ConfigError(problems);

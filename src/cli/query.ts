@@ -1,9 +1,9 @@
-import { eventorConfigFromEnv, loadDotEnv } from '../config/env.js';
-import { unknownVariablesWarning } from '../config/variables.js';
+import { eventorConfigFromEnv } from '../config/env.js';
 import { EventorClient } from '../eventor/client.js';
 import { EventorError, ValidationError } from '../eventor/errors.js';
 import { OPERATIONS, type OperationName } from '../eventor/operations.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, UsageError } from './args.js';
+import { warnedEnvironment } from './environment.js';
 import type { Io } from './io.js';
 
 function isOperationName(name: string): name is OperationName {
@@ -58,14 +58,7 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
   }
   rejectLeftovers(args.flags);
 
-  let env = io.env;
-  let dotEnvFile: string | null = null;
-  if (env === undefined) {
-    dotEnvFile = loadDotEnv();
-    env = process.env;
-  }
-  const unknown = unknownVariablesWarning(dotEnvFile, env);
-  if (unknown !== null) io.err(`eventor-bot query: warning: ${unknown}\n`);
+  const env = warnedEnvironment(io, 'query');
   const config = eventorConfigFromEnv(env);
   const client = new EventorClient({
     instance: config.instance,

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { RunningBot } from '../bot/bot.js';
 import { type BotConfig, botConfigFromEnv } from '../bot/config.js';
-import { loadDotEnv } from '../config/env.js';
-import { unknownVariablesWarning } from '../config/variables.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { StoreError } from '../store/database.js';
 import { SecretBox } from '../store/secrets.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, UsageError } from './args.js';
+import { commandEnvironment } from './environment.js';
 import type { Io } from './io.js';
 
 /**
@@ -22,14 +21,8 @@ export async function startConfiguredBot(
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const initialiseDatabase = takeBoolean(args.flags, 'init-database');
   rejectLeftovers(args.flags);
-  let env = io.env;
-  let dotEnvFile: string | null = null;
-  if (env === undefined) {
-    dotEnvFile = loadDotEnv();
-    env = process.env;
-  }
-  // Before the configuration is checked: a misspelt variable is often why a required one is missing.
-  const unknown = unknownVariablesWarning(dotEnvFile, env);
+  // Read before the configuration is checked: a misspelt variable is often why a required one is missing.
+  const { env, unknown } = commandEnvironment(io);
   let configured: BotConfig;
   try {
     configured = botConfigFromEnv(env);
