@@ -13,7 +13,7 @@ import { type BotCommand, customIdCodec, onComponent } from '../src/bot/command.
 import { t } from '../src/i18n/index.js';
 import { loginButton } from '../src/render/login-button.js';
 import type { InteractionHandle, SandboxUser } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 

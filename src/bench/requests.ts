@@ -23,7 +23,7 @@ import {
 } from 'date-fns/constants';
 import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
-import { startLoopbackWorld } from '../sandbox/world.js';
+import { startLoopbackWorld } from '../loopback/world.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
 import type { BenchFigure } from './figure.js';
 import type { BenchContext, BenchSection } from './section.js';
