@@ -149,6 +149,7 @@ describe('bench: docs/benchmarks.md', () => {
       wallSeconds: 73.4,
       peakRssMb: 649.2,
       quick: false,
+      loadAverage: { start: 1.04, end: 0.96 },
       sections: ['parse', 'requests', 'interactions', 'startup'],
     },
     { cores: 2, node: 'v20.19.5', cpu: 'Some CPU @ 2.20GHz' },
@@ -182,7 +183,7 @@ describe('bench: docs/benchmarks.md', () => {
 
   it('says when, how long and on what the run was, how many figures met their target, and what they say', () => {
     expect(markdown).toContain(
-      'This run: 2026-11-26 16:05 UTC, sections parse, requests, interactions, startup; 1 min 13 s wall, peak RSS of the bench process 649 MB; 2 cores (Some CPU @ 2.20GHz), Node v20.19.5. 2 of 3 figures within target (missed: `ack-cold-p99`).',
+      'This run: 2026-11-26 16:05 UTC, sections parse, requests, interactions, startup; 1 min 13 s wall, peak RSS of the bench process 649 MB; 2 cores (Some CPU @ 2.20GHz), Node v20.19.5, load average 1.0 at the start and 1.0 at the end. 2 of 3 figures within target (missed: `ack-cold-p99`).',
     );
     expect(markdown).toContain('## What the figures say');
     expect(markdown).toContain('`query-cli-ratio-over-floor`');

@@ -322,7 +322,7 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
       unit: 'ms',
       op: '<=',
       target: 100,
-      title: 'First callback to 100 concurrent `/events`, fresh bot, p99',
+      title: 'First callback to 100 concurrent `/events`, a fresh bot, p99',
       about:
         '100 concurrent `/events` sent by the sandbox Discord to the real bot (its own process): the first callback, from INTERACTION_CREATE on the monotonic clock, in the first round of a freshly started bot (caches empty, code not yet optimised); the median p99 of three such bots.',
     });

@@ -11,7 +11,7 @@
  * The process exits with 1 when a figure misses its target, so a script can gate on it.
  */
 import { writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
@@ -44,6 +44,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchRunSumm
   const sections = options.only ? SECTIONS.filter((s) => options.only!.includes(s.name)) : SECTIONS;
   const figures: BenchFigure[] = [];
   const startedAt = new Date();
+  const loadAtStart = loadavg()[0]!;
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   for (const section of sections) {
@@ -66,7 +67,15 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchRunSumm
       ? `# all ${figures.length} figures within target`
       : `# ${missed.length} of ${figures.length} figures missed their target: ${missed.map((f) => f.name).join(', ')}`,
   );
-  return { figures, startedAt, wallSeconds, peakRssMb, quick, sections: sections.map((s) => s.name) };
+  return {
+    figures,
+    startedAt,
+    wallSeconds,
+    peakRssMb,
+    quick,
+    loadAverage: { start: loadAtStart, end: loadavg()[0]! },
+    sections: sections.map((s) => s.name),
+  };
 }
 
 /** docs/benchmarks.md, from the compiled bench (dist/src/bench/main.js). */

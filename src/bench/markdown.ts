@@ -18,6 +18,8 @@ export interface BenchRunSummary {
   /** Peak resident memory of the bench's own process (its children are counted in their own figures' lines). */
   peakRssMb: number;
   quick: boolean;
+  /** The host's 1-minute load average when the run started and when it ended: how busy the machine was. */
+  loadAverage: { start: number; end: number };
   /** The sections that ran (all of them unless `--only` said otherwise). */
   sections: readonly string[];
 }
@@ -51,8 +53,10 @@ export function benchMarkdown(run: BenchRunSummary, machine: Machine): string {
     'measured and how. The run ends with its own time, CPU and peak memory, and exits with 1 when a figure misses its',
     'target. The sections are files in `src/bench/` (`section.ts` is their contract): heavy work runs in child',
     'processes one at a time, and CPU time is used where wall time would mostly be other work on a shared machine.',
+    'The figures in milliseconds and seconds are wall time all the same (what a member waits): on a busy host (a load',
+    "average above the cores) they run long, and this run's load average is given with it.",
     '',
-    `This run: ${runDate(run.startedAt)}${run.quick ? ' (`--quick`)' : ''}, ${sectionsText(run.sections)}; ${duration(run.wallSeconds)} wall, peak RSS of the bench process ${run.peakRssMb.toFixed(0)} MB; ${machineText(machine)}. ${within} of ${targeted} figures within target${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}.`,
+    `This run: ${runDate(run.startedAt)}${run.quick ? ' (`--quick`)' : ''}, ${sectionsText(run.sections)}; ${duration(run.wallSeconds)} wall, peak RSS of the bench process ${run.peakRssMb.toFixed(0)} MB; ${machineText(machine)}, load average ${run.loadAverage.start.toFixed(1)} at the start and ${run.loadAverage.end.toFixed(1)} at the end. ${within} of ${targeted} figures within target${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}.`,
     '',
     ...table(run.figures),
     '',
@@ -146,8 +150,14 @@ const WHAT_THE_FIGURES_SAY: readonly string[] = [
   '  what is used. A query is measured against its floor, `query-cli-ratio-over-floor`: a bare node',
   '  that loads undici and zod, which every query needs (the Eventor client and its validation), and',
   '  which no query can go below. Against a bare `node -e 0` (`query-cli-ratio`, information only) a',
-  '  query cannot reach the old target of 3: a bare `node -e 0` takes about 20 ms of CPU, a bare',
-  '  process that does nothing but load undici about 105 ms (5×), one that loads zod about 80 ms (4×).',
-  '  A bundle of the `query` path with a V8 code cache was measured at about 8× a bare node, at the',
-  '  price of a bundler and a build step, and is not in the product.',
+  '  query cannot reach the old target of 3: a bare `node -e 0` takes about 20-30 ms of CPU, a bare',
+  '  process that does nothing but load undici about 105-135 ms (5×), one that loads zod 80-115 ms (4×).',
+  '  Over the floor a query is at about 2.2×, its target 1.5. A CPU profile of one puts the rest in',
+  '  loading our own modules and date-fns (about 60 more files), the zod schemas `operations.ts` and',
+  "  `model.ts` build on import (about 30 ms), the request itself (undici's first connection, about",
+  '  20 ms) and reading and validating the answer (about 12 ms). Leaving the IOF reader, the parse',
+  '  worker and date-fns unloaded on this path came out 1 to 15 % cheaper in two alternating series,',
+  '  within the noise; building schemas on first use is the next thing to try. A bundle of the',
+  '  `query` path with a V8 code cache was measured at about 8× a bare node, at the price of a',
+  '  bundler and a build step, and is not in the product.',
 ];

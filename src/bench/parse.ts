@@ -167,7 +167,7 @@ async function loopDelayFigure(xml: string, write: (line: string) => void): Prom
     unit: 'x',
     op: '<=',
     target: 0.25,
-    title: 'Longest event-loop delay of that parse, the worker over the main thread',
+    title: 'Longest event-loop delay of that parse, worker over main thread',
     about:
       'The longest event-loop delay while that list is parsed in the parse worker (`src/eventor/parse-worker.ts`), over the same on the main thread.',
   };
