@@ -153,7 +153,7 @@ const WHAT_THE_FIGURES_SAY: readonly string[] = [
   '  query cannot reach the old target of 3: a bare `node -e 0` takes about 20-30 ms of CPU, a bare',
   '  process that does nothing but load undici about 105-135 ms (5×), one that loads zod 80-115 ms (4×).',
   '  Over the floor a query is at about 2.2×, its target 1.5. A CPU profile of one puts the rest in',
-  '  loading our own modules and date-fns (about 60 more files), the zod schemas `operations.ts` and',
+  '  loading our own modules and date-fns (about 55 more files), the zod schemas `operations.ts` and',
   "  `model.ts` build on import (about 30 ms), the request itself (undici's first connection, about",
   '  20 ms) and reading and validating the answer (about 12 ms). Leaving the IOF reader, the parse',
   '  worker and date-fns unloaded on this path came out 1 to 15 % cheaper in two alternating series,',
