@@ -66,9 +66,17 @@ module.exports = {
       name: 'sandboxes-stand-alone',
       severity: 'error',
       comment:
-        'The sandboxes follow the real services, not our code: they import only the model and time helpers (world.ts wires the real bot to them).',
-      from: { path: '^src/sandbox/', pathNot: '^src/sandbox/world\\.ts$' },
-      to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/(model|time)\\.ts$', '^src/time/'] },
+        "The sandboxes follow the real services, not our code: nothing in src/sandbox imports the product, with two narrow exceptions. The model's records (src/eventor/model.ts, which imports only zod): the sandbox's data is typed by the shapes the client parses into, so a field the bot reads that the sandbox never fills is a compile error rather than a silent drift; a copy of those types would drift. And the days-and-zones leaf (src/time/), which imports nothing of ours: converting Swedish wall-clock times is the same arithmetic on both sides, and a second copy would only add a second place for a daylight-saving bug.",
+      from: { path: '^src/sandbox/' },
+      to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/model\\.ts$', '^src/time/'] },
+    },
+    {
+      name: 'loopback-world-is-for-demo-bench-and-tests',
+      severity: 'error',
+      comment:
+        'src/loopback wires the real bot to the sandboxes (the demo, the bench and the end-to-end tests start it); the bot itself, the CLI and everything below never reach for it.',
+      from: { path: '^(src|commands)/', pathNot: '^src/(loopback|demo|bench)/' },
+      to: { path: '^src/loopback/' },
     },
     {
       name: 'leaves-import-nothing-of-ours',

@@ -78,7 +78,7 @@ export const activities: BotCommand = {
     if (from > to) throw new UserFacingError('error.datesReversed', { from, to });
     const eventor = await ctx.guild.eventor();
     await showPage(
-      ctx.interaction,
+      ctx.answer,
       pageWithButtons(await pages(ctx, eventor, from, to), 1, ctx.language, (n) => pageId(from, to, n)),
     );
   },
@@ -90,7 +90,7 @@ export const activities: BotCommand = {
         const to = requireDay(toArg);
         const eventor = await ctx.guild.eventor();
         await showPage(
-          ctx.interaction,
+          ctx.answer,
           pageWithButtons(await pages(ctx, eventor, from, to), page, ctx.language, (n) => pageId(from, to, n)),
         );
       },

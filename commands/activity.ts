@@ -35,7 +35,7 @@ export const activity: BotCommand = {
         throw new UserFacingError('members.error.unknownActivity');
       throw error;
     }
-    await showPage(ctx.interaction, renderActivity(found, renderContext(ctx, eventor)));
+    await showPage(ctx.answer, renderActivity(found, renderContext(ctx, eventor)));
   },
   async autocomplete(ctx) {
     const eventor = await ctx.guild.eventor();

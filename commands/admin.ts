@@ -71,7 +71,7 @@ async function adminLink(ctx: CommandContext, guildId: string): Promise<void> {
     method === 'admin'
       ? ctx.t('linking.admin.readOnly')
       : ctx.t('linking.admin.keptMethod', { method: ctx.t(`linking.method.${method}`) });
-  await ctx.interaction.editReply({
+  await ctx.answer({
     content: `${ctx.t('linking.admin.linked', { user: `<@${user.id}>`, person: personLabel(person) })}\n${note}`,
     allowedMentions: { parse: [] },
   });
@@ -118,7 +118,7 @@ async function unlinkClicked(
   } else {
     notice = ctx.t('linking.admin.alreadyUnlinked');
   }
-  await ctx.interaction.editReply({ ...(await linksPage(ctx, guildId, notice)), allowedMentions: { parse: [] } });
+  await ctx.answer({ ...(await linksPage(ctx, guildId, notice)), allowedMentions: { parse: [] } });
 }
 
 /** The methods a link's audit line may name. */
@@ -164,7 +164,7 @@ async function audit(ctx: CommandContext, guildId: string): Promise<void> {
   const embed = new EmbedBuilder()
     .setTitle(ctx.t('linking.audit.title'))
     .setDescription(lines.length > 0 ? lines.join('\n') : ctx.t('linking.audit.none'));
-  await ctx.interaction.editReply({ embeds: [embed], allowedMentions: { parse: [] } });
+  await ctx.answer({ embeds: [embed], allowedMentions: { parse: [] } });
 }
 
 export const admin: BotCommand = {
@@ -174,7 +174,7 @@ export const admin: BotCommand = {
   subcommands: {
     link: (ctx) => adminLink(ctx, guildOf(ctx)),
     links: async (ctx) => {
-      await ctx.interaction.editReply({
+      await ctx.answer({
         ...(await linksPage(ctx, guildOf(ctx), null)),
         allowedMentions: { parse: [] },
       });

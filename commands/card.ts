@@ -173,7 +173,7 @@ export const cardCommand: BotCommand = {
     const who = escapeName(name ?? personId);
     if (number === null) {
       const proven = ctx.services.linking.hasProvenLink(ctx.guild.id!, user.id, personId);
-      await ctx.interaction.editReply({
+      await ctx.answer({
         content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t(proven ? 'card.show.hint' : 'card.show.hintNotProven')}`,
       });
       return;
@@ -184,7 +184,7 @@ export const cardCommand: BotCommand = {
     const type: ChipType = givenType ?? (isChipType(current?.type) ? current.type : 'SI');
     const old = competitor.cards.find((c) => c.type === type);
     const issued = Math.floor(ctx.now().getTime() / 1000);
-    await ctx.interaction.editReply({
+    await ctx.answer({
       content: ctx.t('card.confirm.prompt', {
         type: TYPE_NAMES[type],
         name: who,
@@ -225,7 +225,7 @@ export const cardCommand: BotCommand = {
         await checkOwner(ctx, clicker, userId, personId);
         const issued = issuedSeconds * 1000;
         if (ctx.now().getTime() - issued > CONFIRM_TTL_MS || issued - ctx.now().getTime() > 60_000) {
-          await ctx.interaction.editReply({ content: ctx.t('card.expired'), components: [] });
+          await ctx.answer({ content: ctx.t('card.expired'), components: [] });
           return;
         }
         const number = checkChipNumber(ctx, numberArg, typeArg);
@@ -251,7 +251,7 @@ export const cardCommand: BotCommand = {
         const competitorId = saved.competitorId ?? fresh.competitorId;
         const readBack = competitorId ? await eventor.client.competitor({ competitorId }) : saved;
         const name = escapeName((await ctx.services.club.memberName(eventor, personId)) ?? personId);
-        await ctx.interaction.editReply({
+        await ctx.answer({
           content: `${ctx.t('card.saved')}\n${settingsText(ctx, name, readBack)}`,
           components: [],
         });
@@ -260,7 +260,7 @@ export const cardCommand: BotCommand = {
     onComponent(cancelCardId, {
       defer: 'update',
       async handle(ctx) {
-        await ctx.interaction.editReply({ content: ctx.t('card.cancelled'), components: [] });
+        await ctx.answer({ content: ctx.t('card.cancelled'), components: [] });
       },
     }),
   ],

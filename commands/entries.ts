@@ -121,7 +121,7 @@ export const entriesCommand: BotCommand = {
     const value = ctx.interaction.options.getString('event');
     const eventId = value === null || value.trim() === '' ? null : await resolveEventId(ctx, eventor, value);
     const from = localToday(ctx.now(), ctx.guild.timeZone);
-    await ctx.interaction.editReply(await page(ctx, eventId, from, 1, ctx.language));
+    await ctx.answer(await page(ctx, eventId, from, 1, ctx.language));
   },
   async autocomplete(ctx) {
     const eventor = await ctx.guild.eventor();
@@ -132,7 +132,7 @@ export const entriesCommand: BotCommand = {
       defer: 'update',
       async handle(ctx, { page: n, eventId, from, language }) {
         const day = expandDay(from) ?? localToday(ctx.now(), ctx.guild.timeZone);
-        await ctx.interaction.editReply(await page(ctx, eventId ?? null, day, n, language));
+        await ctx.answer(await page(ctx, eventId ?? null, day, n, language));
       },
     }),
   ],

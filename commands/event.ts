@@ -22,7 +22,7 @@ export const eventCommand: BotCommand = {
   async execute(ctx) {
     const eventor = await ctx.guild.eventor();
     const eventId = await resolveEventId(ctx, eventor, ctx.interaction.options.getString('event', true));
-    await ctx.interaction.editReply(await eventCard(ctx, eventor, eventId));
+    await ctx.answer(await eventCard(ctx, eventor, eventId));
   },
   async autocomplete(ctx) {
     const eventor = await ctx.guild.eventor();

@@ -254,7 +254,7 @@ export const eventsCommand: BotCommand = {
     const eventor = await ctx.guild.eventor();
     const organiserId = await resolveOrganiser(eventor, options.getString('organiser'), ctx.language);
     const payload = await listPage(ctx, { ...checked, organiserId }, 1, ctx.language);
-    await ctx.interaction.editReply(payload);
+    await ctx.answer(payload);
   },
   async autocomplete(ctx) {
     const focused = ctx.interaction.options.getFocused(true);
@@ -276,7 +276,7 @@ export const eventsCommand: BotCommand = {
         if (day === null) throw new UserFacingError('error.staleComponent');
         const checked = checkFilters({ from: day, days, level: level ?? null, today: day });
         const payload = await listPage(ctx, { ...checked, organiserId: organiserId ?? null }, page, language);
-        await ctx.interaction.editReply(payload);
+        await ctx.answer(payload);
       },
     }),
     onComponent(eventsPickId, {
@@ -287,7 +287,7 @@ export const eventsCommand: BotCommand = {
         const eventId = ctx.interaction.values[0] ?? '';
         if (!/^\d+$/.test(eventId)) throw new UserFacingError('error.eventNotFound');
         const eventor = await ctx.guild.eventor();
-        await ctx.interaction.editReply(await eventCard(ctx, eventor, eventId));
+        await ctx.answer(await eventCard(ctx, eventor, eventId));
       },
     }),
   ],

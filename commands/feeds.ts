@@ -163,7 +163,7 @@ function levelLabel(ctx: CommandContext, id: string): string {
 }
 
 async function reply(ctx: CommandContext, content: string): Promise<void> {
-  await ctx.interaction.editReply({ content, embeds: [], components: [] });
+  await ctx.answer({ content, embeds: [], components: [] });
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -415,7 +415,7 @@ async function show(ctx: CommandContext, settings: FeedsAdmin, guildId: string):
   const embed = new EmbedBuilder().setTitle(ctx.t('feeds.show.title')).setFooter({ text: ctx.t('feeds.show.footer') });
   for (const feed of settings.all(guildId))
     embed.addFields({ name: kindLabel(ctx, feed.feed), value: await describe(ctx, feed) });
-  await ctx.interaction.editReply({ content: '', embeds: [embed], components: [] });
+  await ctx.answer({ content: '', embeds: [embed], components: [] });
 }
 
 type FeedsSubcommand = (ctx: CommandContext, settings: FeedsAdmin, guildId: string) => Promise<void>;

@@ -31,7 +31,7 @@ export const forgetMe: BotCommand = {
         .setStyle(ButtonStyle.Secondary)
         .setLabel(ctx.t('linking.forget.cancel')),
     );
-    await ctx.interaction.editReply({ content: ctx.t('linking.forget.ask'), components: [buttons] });
+    await ctx.answer({ content: ctx.t('linking.forget.ask'), components: [buttons] });
   },
   components: [
     onComponent(confirmForgetId, {
@@ -39,19 +39,19 @@ export const forgetMe: BotCommand = {
       callsEventor: false,
       async handle(ctx, { issued }) {
         if (ctx.now().getTime() - issued > CONFIRM_TTL_MS) {
-          await ctx.interaction.editReply({ content: ctx.t('linking.forget.expired'), components: [] });
+          await ctx.answer({ content: ctx.t('linking.forget.expired'), components: [] });
           return;
         }
         // The clicker, never an id from the button: only your own data can be deleted.
         ctx.services.privacy.forgetUser(ctx.interaction.user.id);
-        await ctx.interaction.editReply({ content: ctx.t('linking.forget.done'), components: [] });
+        await ctx.answer({ content: ctx.t('linking.forget.done'), components: [] });
       },
     }),
     onComponent(cancelForgetId, {
       defer: 'update',
       callsEventor: false,
       async handle(ctx) {
-        await ctx.interaction.editReply({ content: ctx.t('linking.forget.cancelled'), components: [] });
+        await ctx.answer({ content: ctx.t('linking.forget.cancelled'), components: [] });
       },
     }),
   ],

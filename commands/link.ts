@@ -110,7 +110,7 @@ async function linkWithCredentials(ctx: ComponentContext, username: string, pass
     password,
     ctx.log,
   );
-  await ctx.interaction.editReply({ content: ctx.t('linking.link.done', { person: personLabel(person) }) });
+  await ctx.answer({ content: ctx.t('linking.link.done', { person: personLabel(person) }) });
 }
 
 async function request(ctx: CommandContext): Promise<void> {
@@ -153,7 +153,7 @@ async function request(ctx: CommandContext): Promise<void> {
     throw new UserFacingError('linking.request.adminChannelBroken');
   }
   ctx.services.linking.requestPosted(created);
-  await ctx.interaction.editReply({ content: ctx.t('linking.request.sent', { person: label }) });
+  await ctx.answer({ content: ctx.t('linking.request.sent', { person: label }) });
 }
 
 async function decide(
@@ -201,7 +201,7 @@ async function decide(
     user: `<@${found.userId}>`,
     person: label,
   });
-  await ctx.interaction.editReply({
+  await ctx.answer({
     content: told ? done : `${done}\n${ctx.t('linking.decide.dmClosed')}`,
     allowedMentions: { parse: [] },
   });
@@ -213,7 +213,7 @@ async function setDefault(ctx: CommandContext): Promise<void> {
   const personId = ctx.interaction.options.getString('person', true).trim();
   ctx.services.linking.setDefault(guildId, userId, personId);
   const names = await personNames(ctx, [personId]);
-  await ctx.interaction.editReply({ content: ctx.t('linking.default.done', { person: names.get(personId)! }) });
+  await ctx.answer({ content: ctx.t('linking.default.done', { person: names.get(personId)! }) });
 }
 
 export const link: BotCommand = {

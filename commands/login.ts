@@ -90,7 +90,7 @@ export const loginCommand: BotCommand = {
       ctx.interaction.options.getString('person')?.trim(),
     );
     await sendLink(ctx, user, personId);
-    await ctx.interaction.editReply({ content: ctx.t('login.sent') });
+    await ctx.answer({ content: ctx.t('login.sent') });
   },
   async autocomplete(ctx) {
     // Only the persons a login link can be made for.
@@ -115,7 +115,7 @@ export const loginCommand: BotCommand = {
         // Whoever posted the button, the clicker gets a link for their own person only.
         const user = ctx.interaction.user;
         await sendLink(ctx, user, ctx.services.loginLinks.defaultPerson(ctx.guild.id, user.id));
-        await ctx.interaction.editReply({ content: ctx.t('login.sent') });
+        await ctx.answer({ content: ctx.t('login.sent') });
       },
     }),
   ],

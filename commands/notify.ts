@@ -164,7 +164,7 @@ const answering =
     const subscriptions = ctx.services.subscriptions;
     const personIds = ctx.services.linking.linkedPersons(guildId, userId).map((l) => l.personId);
     const content = await run(ctx, { subscriptions, guildId, userId, personIds });
-    await ctx.interaction.editReply({ content, allowedMentions: { parse: [] } });
+    await ctx.answer({ content, allowedMentions: { parse: [] } });
   };
 
 export const notifyCommand: BotCommand = {

@@ -103,7 +103,7 @@ function kindLabel(ctx: CommandContext, kind: string): string {
 }
 
 async function reply(ctx: CommandContext, content: string): Promise<void> {
-  await ctx.interaction.editReply({ content, embeds: [], components: [] });
+  await ctx.answer({ content, embeds: [], components: [] });
 }
 
 async function setLanguage(ctx: CommandContext, guildId: string): Promise<void> {
@@ -196,7 +196,7 @@ async function show(ctx: CommandContext, guildId: string): Promise<void> {
       { name: ctx.t('setup.show.timeZone'), value: timeZone, inline: true },
       { name: ctx.t('setup.show.channels'), value: channelLines.join('\n') },
     );
-  await ctx.interaction.editReply({ embeds: [embed] });
+  await ctx.answer({ embeds: [embed] });
 }
 
 export const setup: BotCommand = {

@@ -56,6 +56,6 @@ export const status: BotCommand = {
               : channels.map(([kind, id]) => channelLine(ctx, kind, id)).join('\n'),
         },
       );
-    await ctx.interaction.editReply({ embeds: [embed] });
+    await ctx.answer({ embeds: [embed] });
   },
 };

@@ -24,7 +24,7 @@ export const unlink: BotCommand = {
     if (!linked.some((l) => l.personId === chosen)) throw new UserFacingError('linking.default.notLinked');
     const names = await personNames(ctx, [chosen]);
     ctx.services.linking.unlink(guildId, userId, chosen);
-    await ctx.interaction.editReply({ content: ctx.t('linking.unlink.done', { person: names.get(chosen)! }) });
+    await ctx.answer({ content: ctx.t('linking.unlink.done', { person: names.get(chosen)! }) });
   },
   async autocomplete(ctx) {
     return ownLinkChoices(ctx, String(ctx.interaction.options.getFocused()));

@@ -17,7 +17,7 @@ export const whoami: BotCommand = {
     const linked = ctx.services.linking.linkedPersons(guildId, userId);
     const pending = ctx.services.linking.pendingRequests(guildId, userId);
     if (linked.length === 0 && pending.length === 0) {
-      await ctx.interaction.editReply({ content: ctx.t('linking.whoami.none') });
+      await ctx.answer({ content: ctx.t('linking.whoami.none') });
       return;
     }
     const names = await personNames(ctx, [...linked.map((l) => l.personId), ...pending.map((p) => p.personId)]);
@@ -36,6 +36,6 @@ export const whoami: BotCommand = {
       lines.push(ctx.t('linking.whoami.pending', { person: names.get(p.personId)!, date: when(p.createdAt) }));
     if (linked.length > 1) lines.push('', ctx.t('linking.whoami.hint'));
     if (linked.some((l) => !isProvenLink(l))) lines.push('', ctx.t('linking.whoami.notProven'));
-    await ctx.interaction.editReply({ content: lines.join('\n') });
+    await ctx.answer({ content: lines.join('\n') });
   },
 };

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { countResults } from '../src/bench/count.js';
 import { formatFigure, meetsTarget } from '../src/bench/figure.js';
 import { runBench } from '../src/bench/main.js';
+import { benchMarkdown, MAX_ROW } from '../src/bench/markdown.js';
 import { iofTreeFigure, wallClockTimes, zoneConversionFigure } from '../src/bench/kept.js';
 import { smallestFittingLimit } from '../src/bench/parse.js';
 import { localToInstant } from '../src/time/zones.js';
 import { TZDate } from '@date-fns/tz';
 import type { ResultList } from '../src/eventor/model.js';
+import { format, resolveConfig } from 'prettier';
 
 describe('bench output', () => {
   it('prints one figure per line in the agreed shape', () => {
@@ -114,5 +116,81 @@ describe('bench: the heap limit search', () => {
     const found = await smallestFittingLimit(fitsFrom(5_000), 100, 400);
     expect(found.limitMb).toBe(Number.POSITIVE_INFINITY);
     expect(found.probes).toBeLessThanOrEqual(12);
+  });
+});
+
+describe('bench: docs/benchmarks.md', () => {
+  const figures = [
+    {
+      name: 'parse-ratio',
+      value: 1.0312,
+      unit: 'x',
+      op: '<=' as const,
+      target: 1.2,
+      title: 'Reading a native result list over the fastest bare XML parse',
+      about: 'CPU time of parsing the list | over the fastest bare parse of the same bytes.',
+    },
+    {
+      name: 'eventor-requests-race-day-100-servers-10-clubs',
+      value: 205.53,
+      unit: 'req/h',
+      op: '<=' as const,
+      target: 230.8,
+      title: '100 servers of 10 clubs on the race day, held to 10 one-club bots',
+      about: '100 servers of 10 clubs on the race day alone, held to 10 single-club bots.',
+    },
+    { name: 'ack-cold-p99', value: 121.4, unit: 'ms', op: '<=' as const, target: 100, title: 'First callback, p99' },
+    { name: 'query-cli-ratio', value: 17.93, unit: 'x', title: 'The same query over a bare `node -e 0` (information)' },
+  ];
+  const markdown = benchMarkdown(
+    {
+      figures,
+      startedAt: new Date('2026-11-26T16:05:30Z'),
+      wallSeconds: 73.4,
+      peakRssMb: 649.2,
+      quick: false,
+      loadAverage: { start: 1.04, end: 0.96 },
+      sections: ['parse', 'requests', 'interactions', 'startup'],
+    },
+    { cores: 2, node: 'v20.19.5', cpu: 'Some CPU @ 2.20GHz' },
+  );
+  const lines = markdown.split('\n');
+  const rows = lines.filter((line) => line.startsWith('|'));
+
+  it('has a table of every figure: name, what it measures, target, the value of this run', () => {
+    expect(rows).toHaveLength(2 + figures.length);
+    expect(rows[0]).toMatch(/^\| Figure +\| What it measures +\| Target +\| This run +\|$/);
+    expect(rows.find((row) => row.includes('`parse-ratio`'))).toMatch(
+      /\| Reading a native result list over the fastest bare XML parse +\| ≤ 1\.2× +\| 1\.03× +\|$/,
+    );
+    expect(rows.find((row) => row.includes('10-clubs'))).toMatch(/\| ≤ 230\.8 req\/h +\| 205\.5 req\/h +\|$/);
+    // Missed, and information only (no target, never missed).
+    expect(rows.find((row) => row.includes('`ack-cold-p99`'))).toMatch(/\| ≤ 100 ms +\| 121\.4 ms \(missed\) +\|$/);
+    expect(rows.find((row) => row.includes('`query-cli-ratio`'))).toMatch(/\| none +\| 17\.9× +\|$/);
+  });
+
+  it('keeps every row of the table within the width, the long explanations below it, one item per figure', () => {
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(MAX_ROW);
+    expect(new Set(rows.map((row) => row.length)).size).toBe(1);
+    const items = lines.slice(lines.indexOf('## The figures') + 2, lines.indexOf('## What the figures say') - 1);
+    expect(items).toEqual([
+      '- `parse-ratio`: CPU time of parsing the list | over the fastest bare parse of the same bytes.',
+      '- `eventor-requests-race-day-100-servers-10-clubs`: 100 servers of 10 clubs on the race day alone, held to 10 single-club bots.',
+      '- `ack-cold-p99`: First callback, p99',
+      '- `query-cli-ratio`: The same query over a bare `node -e 0` (information)',
+    ]);
+  });
+
+  it('says when, how long and on what the run was, how many figures met their target, and what they say', () => {
+    expect(markdown).toContain(
+      'This run: 2026-11-26 16:05 UTC, sections parse, requests, interactions, startup; 1 min 13 s wall, peak RSS of the bench process 649 MB; 2 cores (Some CPU @ 2.20GHz), Node v20.19.5, load average 1.0 at the start and 1.0 at the end. 2 of 3 figures within target (missed: `ack-cold-p99`).',
+    );
+    expect(markdown).toContain('## What the figures say');
+    expect(markdown).toContain('`query-cli-ratio-over-floor`');
+  });
+
+  it('is laid out as Prettier lays out Markdown, so that `npm run lint` passes on the file as written', async () => {
+    const options = await resolveConfig('docs/benchmarks.md');
+    expect(await format(markdown, { ...options, parser: 'markdown' })).toBe(markdown);
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botConfigFromEnv } from '../src/bot/config.js';
 import { ConfigError } from '../src/config/env.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 describe('bot core end to end (real discord.js client, sandbox Discord, sandbox Eventor)', () => {
   let world: LoopbackWorld;

@@ -9,10 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { FirstAnswer } from '../src/bot/first-answer.js';
+import { FirstAnswers } from '../src/bot/first-answer.js';
 import { createLogger } from '../src/log/logger.js';
 
 const log = createLogger({ level: 'error', write: () => undefined });
+/** One bot's first answers (each bot owns one). */
+const answers = new FirstAnswers();
 
 /**
  * What the router's handler sees of an interaction, recording each call in `events`. Its deferral
@@ -54,12 +56,13 @@ async function handle(
   events: string[],
   deferralAnswered?: Promise<void>,
   guildId?: string,
+  bot: FirstAnswers = answers,
 ): Promise<void> {
   const interaction = recordingInteraction(name, events, deferralAnswered, guildId);
-  const first = new FirstAnswer(interaction, { reply: 'public' }, log);
+  const first = bot.begin(interaction, { reply: 'public' }, log);
   await first.ready();
   events.push(`render ${name}`);
-  await interaction.editReply('answer');
+  await first.answer('answer');
   await first.settle();
 }
 
@@ -93,14 +96,14 @@ describe('a burst of interactions', () => {
     const events: string[] = [];
     await nextTurn();
     const interaction = recordingInteraction('solo', events);
-    const first = new FirstAnswer(interaction, { reply: 'ephemeral' }, log);
+    const first = answers.begin(interaction, { reply: 'ephemeral' }, log);
     let ready = false;
     void first.ready().then(() => (ready = true));
     await Promise.resolve();
     expect(ready).toBe(false);
     await nextTurn();
     expect(ready).toBe(true);
-    await interaction.editReply('answer');
+    await first.answer('answer');
     await first.settle();
     expect(events).toEqual(['reply solo']);
   });
@@ -109,11 +112,11 @@ describe('a burst of interactions', () => {
     const events: string[] = [];
     await nextTurn();
     const interaction = recordingInteraction('slow', events);
-    const first = new FirstAnswer(interaction, { reply: 'public' }, log);
+    const first = answers.begin(interaction, { reply: 'public' }, log);
     await first.ready();
     // The handler waits on a socket (Eventor): the loop turns before it answers.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await interaction.editReply('answer');
+    await first.answer('answer');
     await first.settle();
     expect(events).toEqual(['defer slow', 'deferred slow', 'edit slow']);
   });
@@ -161,5 +164,27 @@ describe('a burst of interactions', () => {
     expect(renders.slice(0, 2)).toEqual(['render s0', 'render club']);
     // The flooding server's own answers keep their order.
     expect(renders.filter((e) => e !== 'render club')).toEqual(Array.from({ length: 10 }, (_, i) => `render s${i}`));
+  });
+
+  it("leaves another bot's lone interaction alone: it answers in its first response, while this bot's burst waits on its deferrals", async () => {
+    const events: string[] = [];
+    let answerDeferrals!: () => void;
+    const answered = new Promise<void>((resolve) => (answerDeferrals = resolve));
+    await nextTurn();
+    // Two bots in one process, each with its own first answers; the same turn of the event loop.
+    const other = new FirstAnswers();
+    const burst = ['a', 'b', 'c'].map((name) => handle(name, events, answered, 'club'));
+    const lone = handle('lone', events, undefined, 'club', other);
+    await lone;
+    expect(events.filter((e) => e.endsWith(' lone'))).toEqual(['render lone', 'reply lone']);
+    // This bot's answers are still held by their deferrals, and the other bot did not wait for them.
+    expect(events.filter((e) => e.startsWith('render ') && e !== 'render lone')).toEqual([]);
+    answerDeferrals();
+    await Promise.all(burst);
+    expect(events.filter((e) => e.startsWith('render ') && e !== 'render lone')).toEqual([
+      'render a',
+      'render b',
+      'render c',
+    ]);
   });
 });

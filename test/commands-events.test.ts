@@ -7,7 +7,7 @@ import { DISCORD_LIMITS, fitPayload } from '../src/render/index.js';
 import { pageWithButtons } from '../src/render/paging.js';
 import { type MessageView, renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { addDays, dayWindow, localToday } from '../src/time/days.js';
 
 const TIME_ZONE = 'Europe/Stockholm';

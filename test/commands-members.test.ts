@@ -3,7 +3,7 @@ import type { ClassResult, PersonResult, RaceStart } from '../src/eventor/model.
 import { formatElapsed } from '../src/eventor/time.js';
 import { type MessageView, renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { instantToLocal } from '../src/time/zones.js';
 
 const DAY = 86_400_000;

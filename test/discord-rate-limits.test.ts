@@ -7,7 +7,7 @@ import type { TextChannel } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isInteractionRequest } from '../src/bot/interaction-rest.js';
 import { type SandboxDiscord, startSandboxDiscord } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const WAIT = { timeoutMs: 15_000 };
 

@@ -11,7 +11,7 @@ import { customInstance } from '../src/eventor/instances.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../src/sandbox/eventor/server.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { instantToLocal } from '../src/time/zones.js';
 
 const WAIT = { timeoutMs: 15_000 };

@@ -4,7 +4,7 @@ import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../src/feeds/delivery/ledger.js';
 import { discordTarget, type FeedItem, Poster } from '../src/feeds/delivery/poster.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { Store } from '../src/store/store.js';
 
 const MINUTE = 60_000;

@@ -8,7 +8,7 @@ import {
   type SandboxChannel,
   type SandboxUser,
 } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MANAGE_GUILD = 1n << 5n;

@@ -17,7 +17,7 @@ import { formatClock } from '../src/render/index.js';
 import { LOGIN_BUTTON_ID } from '../src/render/login-button.js';
 import type { MessageView } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import type { LoopbackWorld } from '../src/sandbox/world.js';
+import type { LoopbackWorld } from '../src/loopback/world.js';
 import { startFeedWorld } from './support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from './support/sandbox-events.js';
 

@@ -7,7 +7,7 @@ import { discordTarget, type FeedItem, markerText, Poster, type PostTarget } fro
 import { RESULTS_FEED, type ResultsFeedOptions, resultsItems, runResultsFeed } from '../src/feeds/kinds/results.js';
 import type { MessageView } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;

@@ -7,7 +7,7 @@ import { discordTarget, type PostTarget } from '../src/feeds/delivery/poster.js'
 import { AWAY_MS, type ContentItem, MAX_NEW_POSTS_PER_RUN, publishItems } from '../src/feeds/delivery/publish.js';
 import type { FeedRunOptions } from '../src/feeds/feed.js';
 import { intervalFor } from '../src/feeds/registry.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { Store } from '../src/store/store.js';
 
 const HOUR = 3_600_000;

@@ -15,7 +15,7 @@ import { FeedOptions, FeedSettingsStore } from '../src/feeds/settings.js';
 import { createLogger } from '../src/log/logger.js';
 import { type InteractionHandle, renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from './support/sandbox-events.js';
 
 const MINUTE = 60_000;

@@ -20,7 +20,7 @@ import {
   type SandboxUser,
 } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import type { LoopbackWorld } from '../src/sandbox/world.js';
+import type { LoopbackWorld } from '../src/loopback/world.js';
 import { startFeedWorld } from './support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from './support/sandbox-events.js';
 

@@ -3,7 +3,7 @@ import { FeedSettingsStore } from '../src/feeds/settings.js';
 import { serverLanguage, t } from '../src/i18n/index.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
 
 const WAIT = { timeoutMs: 10_000 };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartList } from '../src/eventor/model.js';
 import { personalStartItems } from '../src/feeds/kinds/personal.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { CLUB, ctx, event, startList, textOf } from './render-fixtures.js';
 
 const WAIT = { timeoutMs: 10_000 };

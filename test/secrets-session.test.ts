@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const WAIT = { timeoutMs: 15_000 };
 const LINK = /https?:\/\/[^\s"'<>)\\]+\/login\/[A-Za-z0-9_-]+/;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle, SandboxChannel, SandboxGuild, SandboxUser } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const WAIT = { timeoutMs: 20_000 };
 const FLOOD = 30;

@@ -14,7 +14,7 @@ import { ConfigError, eventorConfigFromEnv } from '../src/config/env.js';
 import { customInstance } from '../src/eventor/instances.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../src/sandbox/eventor/server.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const USER = 'clubadmin';
 const PASSWORD = 'S3cr3t"pw&x=1';

@@ -13,7 +13,7 @@ import { type BotCommand, customIdCodec, onComponent } from '../src/bot/command.
 import { t } from '../src/i18n/index.js';
 import { loginButton } from '../src/render/login-button.js';
 import type { InteractionHandle, SandboxUser } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 
@@ -208,14 +208,14 @@ describe('declared checks on a subcommand table: a linked person, and one linked
         requires: { linked: 'any' },
         execute: async (ctx) => {
           ran.push('any');
-          await ctx.interaction.editReply('ran any');
+          await ctx.answer('ran any');
         },
       },
       proven: {
         requires: { linked: 'credentials' },
         execute: async (ctx) => {
           ran.push('proven');
-          await ctx.interaction.editReply('ran proven');
+          await ctx.answer('ran proven');
         },
       },
     },
@@ -226,7 +226,7 @@ describe('declared checks on a subcommand table: a linked person, and one linked
         requires: { linked: 'credentials' },
         handle: async (ctx, { n }) => {
           ran.push(`button ${n}`);
-          await ctx.interaction.editReply(`clicked ${n}`);
+          await ctx.answer(`clicked ${n}`);
         },
       }),
     ],

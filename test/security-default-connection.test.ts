@@ -13,7 +13,7 @@ import {
   type SandboxGuild,
   type SandboxUser,
 } from '../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const NOT_CONNECTED = 'This server is not connected to Eventor yet';

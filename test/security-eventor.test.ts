@@ -18,7 +18,7 @@ import { t } from '../src/i18n/index.js';
 import { renderMessageText } from '../src/sandbox/discord/index.js';
 import type { LoggedRequest } from '../src/sandbox/eventor/request-log.js';
 import { type SandboxEventor, startSandboxEventor } from '../src/sandbox/eventor/server.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { caught } from './support/errors.js';
 
 const MiB = 1024 * 1024;

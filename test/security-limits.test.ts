@@ -11,7 +11,7 @@ import {
   type SandboxUser,
 } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 
 const WAIT = { timeoutMs: 15_000 };
 const MINUTE = 60_000;

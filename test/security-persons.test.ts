@@ -26,7 +26,7 @@ import {
   type SandboxUser,
 } from '../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { Store } from '../src/store/store.js';
 
 const WAIT = { timeoutMs: 10_000 };

@@ -44,7 +44,16 @@ export function iofTreeFigure(iofXml: string, write: (line: string) => void, run
   write(
     `# IOF XML tree (${(iofXml.length / 1e6).toFixed(1)} MB): fast-xml-parser ${times.theirs.toFixed(0)} ms, ours ${times.ours.toFixed(0)} ms`,
   );
-  return { name: 'iof-tree-vs-fast-xml-parser', value: times.ours / times.theirs, unit: 'x', op: '<=', target: 1 };
+  return {
+    name: 'iof-tree-vs-fast-xml-parser',
+    value: times.ours / times.theirs,
+    unit: 'x',
+    op: '<=',
+    target: 1,
+    title: 'Our IOF XML tree over fast-xml-parser on the same document',
+    about:
+      "The IOF reader's own XML tree against fast-xml-parser on the same IOF 3.0 result list (1 MB): why the hand-written reader stays (it is also namespace-aware).",
+  };
 }
 
 /** `count` Stockholm wall-clock times spread over a year, as the readers meet them (many per day). */
@@ -87,5 +96,8 @@ export function zoneConversionFigure(count: number, write: (line: string) => voi
     unit: 'x',
     op: '<=',
     target: 0.5,
+    title: 'Wall-clock times to instants: `src/time/zones.ts` over `TZDate`',
+    about:
+      "10,000 wall-clock times to instants through `src/time/zones.ts` (offsets cached per zone and hour) against `TZDate`: why the cache stays on the readers' hot path.",
   };
 }

@@ -23,9 +23,9 @@ import {
 } from 'date-fns/constants';
 import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
-import { startLoopbackWorld } from '../sandbox/world.js';
+import { startLoopbackWorld } from '../loopback/world.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
-import type { BenchFigure } from './figure.js';
+import type { BenchFigure, TargetedFigure } from './figure.js';
 import type { BenchContext, BenchSection } from './section.js';
 
 /** The sandbox's reference "now" (its events are placed around it); fixed so runs compare. */
@@ -211,7 +211,7 @@ export const RACE_DAY_TARGET_PER_HOUR = 25;
  * The race day of a one-club run: its requests per hour (the club's busiest day: results every
  * 5 minutes, start lists every 15), with the by-path breakdown. Null when the run did not cover it.
  */
-function raceDayFigure(run: RequestsRun, write: (line: string) => void): BenchFigure | null {
+function raceDayFigure(run: RequestsRun, write: (line: string) => void): TargetedFigure | null {
   const day = run.raceDay;
   if (!day) {
     write(`# race day: not covered by the ${run.hours} h simulated`);
@@ -221,12 +221,14 @@ function raceDayFigure(run: RequestsRun, write: (line: string) => void): BenchFi
     `# race day ${day.date} (local 00:00-24:00), ${run.servers} server(s) of one club: ${day.requests} Eventor requests in ${day.hours} h`,
   );
   write(`#   by path: ${day.byPath.map(([path, n]) => `${path} ${n}`).join(', ')}`);
-  const figure: BenchFigure = {
+  const figure: TargetedFigure = {
     name: 'eventor-requests-race-day-per-club',
     value: day.perHour,
     unit: 'req/h',
     op: '<=',
     target: RACE_DAY_TARGET_PER_HOUR,
+    title: 'Eventor requests an hour of one server on the race day',
+    about: 'The same as `eventor-requests-per-hour-1-servers` on the race day itself (local 00:00-24:00).',
   };
   return figure;
 }
@@ -255,7 +257,7 @@ export interface RequestsScale {
  * K clubs no more than K single-club bots. Simulating only that day keeps the section near half a
  * minute (a weekend of 100 servers took over a minute each).
  */
-export async function requestsFigures(write: (line: string) => void, scale: RequestsScale): Promise<BenchFigure[]> {
+export async function requestsFigures(write: (line: string) => void, scale: RequestsScale): Promise<TargetedFigure[]> {
   const { servers: many, clubs: clubCount } = scale;
   const describe = (run: RequestsRun, what: string) => describeRun(run, what, write);
   const weekend = await measureEventorRequests({
@@ -263,13 +265,16 @@ export async function requestsFigures(write: (line: string) => void, scale: Requ
     ...(scale.weekendHours === undefined ? {} : { hours: scale.weekendHours }),
   });
   describe(weekend, 'one club, the weekend');
-  const figures: BenchFigure[] = [
+  const figures: TargetedFigure[] = [
     {
       name: 'eventor-requests-per-hour-1-servers',
       value: weekend.perHour,
       unit: 'req/h',
       op: '<=',
       target: WEEKEND_TARGET_PER_HOUR,
+      title: 'Eventor requests an hour of one server over the race weekend',
+      about:
+        "Eventor requests an hour of one server with every kind of automatic post on, over the sandbox's race weekend (Thursday to Monday), by the real scheduler on a simulated clock.",
     },
   ];
   const raceDay = raceDayFigure(weekend, write);
@@ -285,6 +290,8 @@ export async function requestsFigures(write: (line: string) => void, scale: Requ
     unit: 'req/h',
     op: '<=',
     target: one.perHour,
+    title: `${many} servers of one club on the race day, held to one server`,
+    about: `${many} servers of one club on the race day alone, held to one server over the same day (they share the club's client).`,
   });
   const clubs = await measureEventorRequests({ servers: many, clubs: clubCount, window: 'race-day' });
   describe(clubs, `${clubCount} clubs (each its own key), the race day alone`);
@@ -294,6 +301,8 @@ export async function requestsFigures(write: (line: string) => void, scale: Requ
     unit: 'req/h',
     op: '<=',
     target: clubCount * one.perHour,
+    title: `${many} servers of ${clubCount} clubs on the race day, held to ${clubCount} one-club bots`,
+    about: `${many} servers of ${clubCount} clubs on the race day alone, each club its own key, held to ${clubCount} single-club bots over the same day.`,
   });
   write(
     `# race day alone: 1 server ${one.perHour.toFixed(1)} req/h, ${many} servers of one club ${sameClub.perHour.toFixed(1)}, ${many} servers of ${clubCount} clubs ${clubs.perHour.toFixed(1)} (against ${(clubCount * one.perHour).toFixed(1)} for ${clubCount} single-club bots)`,

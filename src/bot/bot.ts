@@ -19,6 +19,7 @@ import { SecretBox } from '../store/secrets.js';
 import { Store } from '../store/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
+import { FirstAnswers } from './first-answer.js';
 import { withBotRest } from './interaction-rest.js';
 import { MemberPresence } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
@@ -100,6 +101,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     customEventorOrigins: config.customEventorOrigins,
     ...(options.now ? { now: options.now } : {}),
     ...(options.cooldowns !== undefined ? { cooldowns: options.cooldowns } : {}),
+    // This bot's own: another bot in the process (tests, the bench) shares no turn, lane or hold with it.
+    firstAnswers: new FirstAnswers(),
   });
   const client = withBotRest(
     new Client({

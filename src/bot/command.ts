@@ -8,6 +8,7 @@ import type {
   ApplicationCommandOptionChoiceData,
   AutocompleteInteraction,
   ChatInputCommandInteraction,
+  InteractionEditReplyOptions,
   MessageComponentInteraction,
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -48,8 +49,25 @@ export interface BaseContext {
   commands: readonly BotCommand[];
 }
 
+/**
+ * The handler's answer, with the visibility its route declares (`defer`): the router sends it the
+ * cheapest way still in time (src/bot/first-answer.ts), as the first response or as the edit of a
+ * deferral. Answering again replaces the answer. A `defer: 'none'` handler sends its own first
+ * response (a reply, a modal); `answer` then edits it.
+ */
+export type Answer = (options: string | InteractionEditReplyOptions) => Promise<void>;
+
+/**
+ * The methods that send or change the answer, which a handler reaches only through `answer`: called
+ * on the interaction itself they would bypass the first answer's timing and the declared visibility.
+ */
+type AnswerMethods = 'deferReply' | 'deferUpdate' | 'editReply' | 'update' | 'followUp' | 'deleteReply' | 'fetchReply';
+/** An interaction as a handler sees it: everything but the methods that answer it. */
+export type HandlerInteraction<I> = Omit<I, AnswerMethods>;
+
 export interface CommandContext extends BaseContext {
-  interaction: ChatInputCommandInteraction;
+  interaction: HandlerInteraction<ChatInputCommandInteraction>;
+  answer: Answer;
 }
 
 export interface AutocompleteContext extends BaseContext {
@@ -57,7 +75,8 @@ export interface AutocompleteContext extends BaseContext {
 }
 
 export interface ComponentContext extends BaseContext {
-  interaction: MessageComponentInteraction | ModalSubmitInteraction;
+  interaction: HandlerInteraction<MessageComponentInteraction> | HandlerInteraction<ModalSubmitInteraction>;
+  answer: Answer;
 }
 
 export type DeferMode = 'public' | 'ephemeral' | 'none';

@@ -1,6 +1,6 @@
 /**
  * The first answer to an interaction, sent the cheapest way that is still in time. A handler
- * writes its answer with `editReply`, as if the router had deferred. When that answer is ready
+ * writes its answer with its context's `answer`, as if the router had deferred. When that answer is ready
  * before the handler waited on any I/O (everything came from caches and the database), it goes out
  * as the initial response itself (a reply, or the update of the message a component is on): one
  * request instead of a deferral and an edit, and the member sees it at once. When the handler does
@@ -34,108 +34,135 @@ type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | Mo
  * back the others' first answers, and with them Discord's 3-second deadline. So in a burst every
  * interaction is deferred (from the second on at once, the first as soon as the turn shows it was
  * not alone) and the answers follow as edits, rendered one per later turn in the order the
- * interactions came (`waitingToRender`): each member sees "thinking…" within milliseconds, and an
+ * interactions came (`#waitingToRender`): each member sees "thinking…" within milliseconds, and an
  * interaction arriving meanwhile is acknowledged before the next answer is rendered
  * (`npm run bench`: ack and answer figures). An interaction alone in its turn goes on at once.
  *
- * A handler's go-ahead, with the lane it waits in: its Discord server (or, in a DM, its member).
+ * Each running bot owns one (`startBot` gives it to its router): two bots in one process (tests,
+ * the bench) share no turn, lane or hold, as two bot processes would not.
  */
+export class FirstAnswers {
+  /** The first answers begun in the current turn of the event loop (null until one begins). */
+  #currentTurn: Start[] | null = null;
+  /**
+   * Handlers of a burst waiting for their turn to render: one per turn of the event loop, so that
+   * between two answers the loop reads the sockets again and acknowledges any interaction that
+   * arrived meanwhile before it renders the next answer. Each server waits in a lane of its own and
+   * the lanes take turns: a server that fires many commands at once (the bot may be in strangers'
+   * servers) delays another server's answers by one answer, not by all of its own. And none while
+   * deferrals are on their way to Discord: an answer's edit would travel beside them and queue with
+   * them on the same connections, and an acknowledgement has Discord's 3 seconds to meet, an answer
+   * does not (`npm run bench`: the acknowledgement figures, 25-35 % lower with this hold). A deferral
+   * that hangs (Discord slow, a rate limit) holds the answers RENDER_HOLD_MAX_MS at most.
+   */
+  readonly #waitingToRender = new OnePerTurn<Start>(({ start }) => start(), {
+    hold: () => (this.#deferralsInFlight === 0 ? null : this.#deferralsSettledOrLate()),
+    laneOf: ({ lane }) => lane,
+  });
+  #deferralsInFlight = 0;
+  /** Settles when no deferral is in flight any more, or RENDER_HOLD_MAX_MS after it was first asked for. */
+  #deferralsSettled: { promise: Promise<void>; wake: () => void } | null = null;
+  /** What the answers begun here reach of this object (it is theirs alone). */
+  readonly #turns: Turns = {
+    join: (start) => this.#joinTurn(start),
+    deferralSent: () => void this.#deferralsInFlight++,
+    deferralDone: () => this.#deferralDone(),
+  };
+
+  /**
+   * The first answer of an interaction, as `kind` declares it; it joins the current turn. Its
+   * handler answers through `answer` and waits for `ready` before doing its work.
+   */
+  begin(interaction: Answerable, kind: FirstAnswerKind, log: Logger): FirstAnswer {
+    return new FirstAnswer(interaction, kind, log, this.#turns);
+  }
+
+  /** Joins the current turn; how many answers have begun in it, this one included. */
+  #joinTurn(start: Start): number {
+    if (this.#currentTurn === null) {
+      const turn: Start[] = [];
+      this.#currentTurn = turn;
+      setImmediate(() => {
+        this.#currentTurn = null;
+        this.#endTurn(turn);
+      });
+    }
+    this.#currentTurn.push(start);
+    return this.#currentTurn.length;
+  }
+
+  #endTurn(turn: readonly Start[]): void {
+    if (turn.length === 1) {
+      turn[0]!.start();
+      return;
+    }
+    // The first of a burst learns only now that it was one; the others were deferred on arrival.
+    turn[0]!.answer.defer().catch(() => undefined);
+    this.#waitingToRender.push(...turn);
+  }
+
+  #deferralsSettledOrLate(): Promise<void> {
+    if (this.#deferralsSettled === null) {
+      let wake!: () => void;
+      const promise = new Promise<void>((resolve) => (wake = resolve));
+      setTimeout(wake, RENDER_HOLD_MAX_MS).unref();
+      this.#deferralsSettled = { promise, wake };
+    }
+    return this.#deferralsSettled.promise;
+  }
+
+  #deferralDone(): void {
+    if (--this.#deferralsInFlight > 0) return;
+    this.#deferralsSettled?.wake();
+    this.#deferralsSettled = null;
+  }
+}
+
+/** A handler's go-ahead, with the lane it waits in: its Discord server (or, in a DM, its member). */
 interface Start {
   readonly answer: FirstAnswer;
   readonly lane: string;
   readonly start: () => void;
 }
-/** The first answers begun in the current turn of the event loop (null until one begins). */
-let currentTurn: Start[] | null = null;
-/** Joins the current turn; how many answers have begun in it, this one included. */
-function joinTurn(start: Start): number {
-  if (currentTurn === null) {
-    const turn: Start[] = [];
-    currentTurn = turn;
-    setImmediate(() => {
-      currentTurn = null;
-      endTurn(turn);
-    });
-  }
-  currentTurn.push(start);
-  return currentTurn.length;
-}
-function endTurn(turn: readonly Start[]): void {
-  if (turn.length === 1) {
-    turn[0]!.start();
-    return;
-  }
-  // The first of a burst learns only now that it was one; the others were deferred on arrival.
-  turn[0]!.answer.defer().catch(() => undefined);
-  waitingToRender.push(...turn);
+
+/** What a first answer reaches of the `FirstAnswers` it was begun by. */
+interface Turns {
+  join(start: Start): number;
+  deferralSent(): void;
+  deferralDone(): void;
 }
 
-/**
- * Handlers of a burst waiting for their turn to render: one per turn of the event loop, so that
- * between two answers the loop reads the sockets again and acknowledges any interaction that
- * arrived meanwhile before it renders the next answer. Each server waits in a lane of its own and
- * the lanes take turns: a server that fires many commands at once (the bot may be in strangers'
- * servers) delays another server's answers by one answer, not by all of its own. And none while
- * deferrals are on their way to Discord: an answer's edit would travel beside them and queue with
- * them on the same connections, and an acknowledgement has Discord's 3 seconds to meet, an answer
- * does not (`npm run bench`: the acknowledgement figures, 25-35 % lower with this hold). A deferral
- * that hangs (Discord slow, a rate limit) holds the answers RENDER_HOLD_MAX_MS at most.
- */
-const waitingToRender = new OnePerTurn<Start>(({ start }) => start(), {
-  hold: () => (deferralsInFlight === 0 ? null : deferralsSettledOrLate()),
-  laneOf: ({ lane }) => lane,
-});
 const RENDER_HOLD_MAX_MS = 250;
-let deferralsInFlight = 0;
-/** Settles when no deferral is in flight any more, or RENDER_HOLD_MAX_MS after it was first asked for. */
-let deferralsSettled: { promise: Promise<void>; wake: () => void } | null = null;
-function deferralsSettledOrLate(): Promise<void> {
-  if (deferralsSettled === null) {
-    let wake!: () => void;
-    const promise = new Promise<void>((resolve) => (wake = resolve));
-    setTimeout(wake, RENDER_HOLD_MAX_MS).unref();
-    deferralsSettled = { promise, wake };
-  }
-  return deferralsSettled.promise;
-}
-function deferralDone(): void {
-  if (--deferralsInFlight > 0) return;
-  deferralsSettled?.wake();
-  deferralsSettled = null;
-}
 
 /** What the deferral would have been: a reply (ephemeral or not), or the update of the component's message. */
 export type FirstAnswerKind = { reply: 'public' | 'ephemeral' } | { update: true };
 
+/**
+ * One interaction's first answer. The handler answers through `answer` (never the interaction's own
+ * reply methods): the answer goes out as the initial response when nothing was deferred, else as the
+ * edit of the deferral, with the visibility the route declared in `kind` either way.
+ */
 export class FirstAnswer {
   readonly #interaction: Answerable;
   readonly #kind: FirstAnswerKind;
   readonly #log: Logger;
+  readonly #turns: Turns;
   #timer: NodeJS.Immediate | null = null;
   #deferral: Promise<void> | null = null;
   #direct = false;
   readonly #ready: Promise<void>;
   #startReady!: () => void;
 
-  constructor(interaction: Answerable, kind: FirstAnswerKind, log: Logger) {
+  /** Begun by `FirstAnswers.begin`, which it joins. */
+  constructor(interaction: Answerable, kind: FirstAnswerKind, log: Logger, turns: Turns) {
     this.#interaction = interaction;
     this.#kind = kind;
     this.#log = log;
+    this.#turns = turns;
     this.#ready = new Promise((resolve) => (this.#startReady = resolve));
-    const editReply = interaction.editReply.bind(interaction);
-    interaction.editReply = ((options: string | InteractionEditReplyOptions) =>
-      this.#answer(options, editReply)) as typeof interaction.editReply;
-    // Whatever else a handler does with its answer needs the deferral first, as it did before.
-    for (const method of ['followUp', 'deleteReply', 'fetchReply'] as const) {
-      const original = (interaction[method] as (...args: unknown[]) => Promise<unknown>).bind(interaction);
-      (interaction as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
-        await this.defer();
-        return original(...args);
-      };
-    }
     // A deferral's failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
     const lane = interaction.guildId === null ? `member ${interaction.user.id}` : `server ${interaction.guildId}`;
-    if (joinTurn({ answer: this, lane, start: () => this.#start() }) > 1) this.defer().catch(() => undefined);
+    if (turns.join({ answer: this, lane, start: () => this.#start() }) > 1) this.defer().catch(() => undefined);
   }
 
   /** Its turn to render has come: alone in its turn, it is deferred only if the handler waits on I/O. */
@@ -150,7 +177,7 @@ export class FirstAnswer {
 
   /**
    * Resolves when the handler may do its work: after the turn it arrived in, at once when it came
-   * alone, else in its own later turn (see `waitingToRender`).
+   * alone, else in its own later turn (see `FirstAnswers`).
    */
   ready(): Promise<void> {
     return this.#ready;
@@ -161,12 +188,12 @@ export class FirstAnswer {
     this.#cancelTimer();
     if (this.#direct) return Promise.resolve();
     if (this.#deferral === null) {
-      deferralsInFlight++;
+      this.#turns.deferralSent();
       this.#deferral = this.#send(() =>
         'update' in this.#kind
           ? (this.#interaction as MessageComponentInteraction).deferUpdate()
           : this.#interaction.deferReply(this.#kind.reply === 'ephemeral' ? { flags: MessageFlags.Ephemeral } : {}),
-      ).finally(deferralDone);
+      ).finally(this.#turns.deferralDone);
     }
     return this.#deferral;
   }
@@ -181,10 +208,11 @@ export class FirstAnswer {
     if (this.#deferral) await this.#deferral;
   }
 
-  async #answer(
-    options: string | InteractionEditReplyOptions,
-    editReply: (options: string | InteractionEditReplyOptions) => Promise<Message>,
-  ): Promise<Message | undefined> {
+  /**
+   * The handler's answer: the initial response itself when nothing was deferred yet, else the edit
+   * of the deferral once it has gone out (and of the answer, when the handler answers again).
+   */
+  async answer(options: string | InteractionEditReplyOptions): Promise<Message | undefined> {
     if (this.#deferral === null && !this.#direct) {
       this.#cancelTimer();
       this.#direct = true;
@@ -208,7 +236,7 @@ export class FirstAnswer {
       return sent?.resource?.message ?? undefined;
     }
     await this.#deferral;
-    return editReply(options);
+    return this.#interaction.editReply(options);
   }
 
   /**

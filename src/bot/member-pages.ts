@@ -8,6 +8,7 @@ import type { PlainKey } from '../i18n/index.js';
 import type { MessagePayload } from '../render/index.js';
 import { pageWithButtons } from '../render/paging.js';
 import {
+  type Answer,
   type BaseContext,
   type BotCommand,
   type CommandContext,
@@ -28,7 +29,7 @@ export interface PagedQuery<Query> {
 
 /** Shows page `page` of the query's answer in the deferred reply (or the message whose button was clicked). */
 async function showQueryPage<Query>(
-  ctx: BaseContext & { interaction: { editReply(options: object): Promise<unknown> } },
+  ctx: BaseContext & { answer: Answer },
   eventor: GuildEventor,
   paged: PagedQuery<Query>,
   query: Query,
@@ -36,7 +37,7 @@ async function showQueryPage<Query>(
 ): Promise<void> {
   const pages = await paged.pages(ctx, eventor, query);
   await showPage(
-    ctx.interaction,
+    ctx.answer,
     pageWithButtons(pages, page, ctx.language, (n) => paged.pageId(query, n)),
   );
 }

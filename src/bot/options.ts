@@ -4,7 +4,13 @@
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { GuildEventor } from '../app/eventor-access.js';
-import { type AutocompleteContext, type BaseContext, type DeferMode, UserFacingError } from './command.js';
+import {
+  type AutocompleteContext,
+  type BaseContext,
+  type DeferMode,
+  type HandlerInteraction,
+  UserFacingError,
+} from './command.js';
 import { eventChoices, memberChoices } from './lookup.js';
 
 const ID = /^\d{1,18}$/;
@@ -41,7 +47,7 @@ export type MemberTarget =
  * first: without one there is nothing to ask Eventor.
  */
 export async function memberTarget(
-  ctx: BaseContext & { interaction: ChatInputCommandInteraction },
+  ctx: BaseContext & { interaction: HandlerInteraction<ChatInputCommandInteraction> },
 ): Promise<{ eventor: GuildEventor; target: MemberTarget }> {
   const member = ctx.interaction.options.getString('member');
   const event = ctx.interaction.options.getString('event');

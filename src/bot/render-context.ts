@@ -2,7 +2,7 @@
 import type { GuildEventor } from '../app/eventor-access.js';
 import type { Language } from '../i18n/index.js';
 import type { MessagePayload, RenderContext } from '../render/index.js';
-import type { BaseContext } from './command.js';
+import type { Answer, BaseContext } from './command.js';
 
 export function renderContext(
   ctx: BaseContext,
@@ -20,11 +20,8 @@ export function renderContext(
 }
 
 /** Replaces the deferred reply (or the message whose button was clicked) with one page. */
-export async function showPage(
-  interaction: { editReply(options: object): Promise<unknown> },
-  payload: MessagePayload,
-): Promise<void> {
-  await interaction.editReply({
+export async function showPage(answer: Answer, payload: MessagePayload): Promise<void> {
+  await answer({
     content: payload.content ?? '',
     embeds: payload.embeds ?? [],
     components: payload.components ?? [],

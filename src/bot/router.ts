@@ -32,6 +32,7 @@ import {
   type BotCommand,
   type CommandContext,
   type ComponentHandler,
+  type Answer,
   type DeferMode,
   type GuildContext,
   type Requirements,
@@ -39,7 +40,7 @@ import {
 } from './command.js';
 import { type CooldownOptions, MemberCooldown } from './cooldown.js';
 import { customIdName } from './custom-ids.js';
-import { FirstAnswer, type FirstAnswerKind } from './first-answer.js';
+import { type FirstAnswerKind, FirstAnswers } from './first-answer.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];
@@ -53,6 +54,8 @@ export interface RouterOptions {
   now?: () => Date;
   /** The per-member budgets (default `MEMBER_COOLDOWNS`); null turns them off, for test suites that are scripts, not people. */
   cooldowns?: MemberCooldowns | null;
+  /** How this bot's first answers share the event loop (`startBot` makes one per bot; default: the router's own). */
+  firstAnswers?: FirstAnswers;
 }
 
 export interface MemberCooldowns {
@@ -100,9 +103,11 @@ export class InteractionRouter {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #eventorCooldown: MemberCooldown | null;
   readonly #autocompleteCooldown: MemberCooldown | null;
+  readonly #firstAnswers: FirstAnswers;
 
   constructor(options: RouterOptions) {
     this.#options = options;
+    this.#firstAnswers = options.firstAnswers ?? new FirstAnswers();
     const cooldowns = options.cooldowns === undefined ? MEMBER_COOLDOWNS : options.cooldowns;
     this.#eventorCooldown = cooldowns ? new MemberCooldown(cooldowns.eventor) : null;
     this.#autocompleteCooldown = cooldowns ? new MemberCooldown(cooldowns.autocomplete) : null;
@@ -183,7 +188,9 @@ export class InteractionRouter {
       if (await turnedAway(interaction, this.#refusal(interaction, route.requires, ctx, log))) return;
       if (route.callsEventor && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log)))) return;
       mode = route.defer;
-      await answering(interaction, mode === 'none' ? null : { reply: mode }, log, () => route.execute(ctx));
+      await this.#answering(interaction, mode === 'none' ? null : { reply: mode }, log, (answer) =>
+        route.execute({ ...ctx, answer }),
+      );
     } catch (error) {
       await this.#fail(interaction, error, ctx.language, log, { publicAnswer: mode === 'public' });
     }
@@ -255,9 +262,35 @@ export class InteractionRouter {
         : handler.defer === 'none'
           ? null
           : { reply: 'ephemeral' };
-      await answering(interaction, kind, log, () => handler.handle(ctx, value));
+      await this.#answering(interaction, kind, log, (answer) => handler.handle({ ...ctx, answer }, value));
     } catch (error) {
       await this.#fail(interaction, error, ctx.language, log, { shared });
+    }
+  }
+
+  /**
+   * Runs a handler with its first answer (src/bot/first-answer.ts), or none for a handler that sends
+   * its own (`defer: 'none'`; its `answer` then edits what it sent). Whether it succeeds or fails,
+   * the deferral has settled before this does, so that `deferred` and `replied` tell the failure
+   * message where to go.
+   */
+  async #answering(
+    interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
+    kind: FirstAnswerKind | null,
+    log: Logger,
+    work: (answer: Answer) => Promise<void>,
+  ): Promise<void> {
+    const first = kind === null ? null : this.#firstAnswers.begin(interaction, kind, log);
+    const answer: Answer = first
+      ? async (options) => void (await first.answer(options))
+      : async (options) => void (await interaction.editReply(options));
+    try {
+      await first?.ready();
+      await work(answer);
+      await first?.settle();
+    } catch (error) {
+      await first?.settle().catch(() => undefined);
+      throw error;
     }
   }
 
@@ -411,28 +444,6 @@ async function turnedAway(
   if (answer === null) return false;
   await interaction.reply({ content: answer, flags: MessageFlags.Ephemeral });
   return true;
-}
-
-/**
- * Runs a handler with its first answer (src/bot/first-answer.ts), or none for a handler that sends
- * its own (`defer: 'none'`). Whether it succeeds or fails, the deferral has settled before this
- * does, so that `deferred` and `replied` tell the failure message where to go.
- */
-async function answering(
-  interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
-  kind: FirstAnswerKind | null,
-  log: Logger,
-  work: () => Promise<void>,
-): Promise<void> {
-  const first = kind === null ? null : new FirstAnswer(interaction, kind, log);
-  try {
-    await first?.ready();
-    await work();
-    await first?.settle();
-  } catch (error) {
-    await first?.settle().catch(() => undefined);
-    throw error;
-  }
 }
 
 /**

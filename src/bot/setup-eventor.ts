@@ -112,7 +112,7 @@ export async function submitKey(ctx: ComponentContext, form: CustomIdValue<typeo
   );
   const connected = ctx.t('setup.key.connected', { club: escapeName(organisation.name), instance: label });
   if (!forgotten) {
-    await ctx.interaction.editReply({ content: connected });
+    await ctx.answer({ content: connected });
     return;
   }
   const removed = ctx.t('setup.moved.removed', {
@@ -120,7 +120,7 @@ export async function submitKey(ctx: ComponentContext, form: CustomIdValue<typeo
     requests: forgotten.requests,
     subscriptions: forgotten.subscriptions,
   });
-  await ctx.interaction.editReply({ content: `${connected}\n${removed}` });
+  await ctx.answer({ content: `${connected}\n${removed}` });
   await tellMembersMoved(ctx, forgotten.members, organisation.name);
 }
 

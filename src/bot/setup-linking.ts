@@ -22,5 +22,5 @@ export async function setLinking(ctx: CommandContext, guildId: string): Promise<
   ];
   if (needsAdminChannel) lines.push(ctx.t('linking.setup.needsAdminChannel'));
   if (!methods.credentials && !methods.approval) lines.push(ctx.t('linking.setup.adminOnly'));
-  await ctx.interaction.editReply({ content: lines.join('\n') });
+  await ctx.answer({ content: lines.join('\n') });
 }

@@ -27,7 +27,7 @@ import {
 } from '../sandbox/discord/index.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../loopback/world.js';
 import { addDays, localToday, weekdayOf } from '../time/days.js';
 import { localToInstant } from '../time/zones.js';
 import { humanize, indent } from './bot-session.js';

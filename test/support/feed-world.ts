@@ -2,7 +2,7 @@ import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 
 /** The loopback world and what a feed's run takes from it, all on the test's clock. */
 export interface FeedWorld {

@@ -27,7 +27,6 @@ import type {
   StartList,
   TeamResult,
 } from '../../eventor/model.js';
-import { formatElapsed } from '../../eventor/time.js';
 import { instantToLocal } from '../../time/zones.js';
 import { escapeXml, NATIVE_ROOT_ATTRS, XmlOut } from './xml-out.js';
 
@@ -38,6 +37,19 @@ export interface NativeContext {
   organisation?: (id: string) => Organisation | undefined;
   /** Deterministic synthetic ids for elements the domain model does not keep (ResultId, StartId). */
   syntheticId?: (kind: string, ...parts: (string | number | null)[]) => string;
+}
+
+/**
+ * Seconds as Eventor writes elapsed times natively: `M:SS` under an hour, else `H:MM:SS`. The
+ * sandbox's own copy, not the client's: it writes what Eventor writes, whatever our reader expects.
+ */
+function formatElapsed(seconds: number): string {
+  const sign = seconds < 0 ? '-' : '';
+  const total = Math.round(Math.abs(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const ss = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${sign}${h}:${String(m).padStart(2, '0')}:${ss}` : `${sign}${m}:${ss}`;
 }
 
 const COUNTRIES: Record<string, { numeric: string; en: string; sv: string }> = {

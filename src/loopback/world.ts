@@ -1,7 +1,8 @@
 /**
  * A whole loopback world: the sandbox Eventor, the sandbox Discord with a club's server in it,
- * and the real bot process logic connected to both. The demo and the end-to-end tests start
- * one of these; nothing in it reaches beyond 127.0.0.1.
+ * and the real bot process logic connected to both. The demo, the bench and the end-to-end tests
+ * start one of these; nothing in it reaches beyond 127.0.0.1. It lives beside the sandboxes rather
+ * than among them, since it imports the product and they import nothing of it (`npm run deps`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,9 +16,9 @@ import type { MemberCooldowns } from '../bot/router.js';
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
 import { createLogger } from '../log/logger.js';
-import { type SandboxDiscord, startSandboxDiscord } from './discord/index.js';
-import type { SandboxChannel, SandboxGuild, SandboxUser } from './discord/types.js';
-import { type SandboxEventor, startSandboxEventor } from './eventor/server.js';
+import { type SandboxDiscord, startSandboxDiscord } from '../sandbox/discord/index.js';
+import type { SandboxChannel, SandboxGuild, SandboxUser } from '../sandbox/discord/types.js';
+import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/server.js';
 
 export interface LoopbackWorld {
   eventor: SandboxEventor;
