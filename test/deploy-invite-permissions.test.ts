@@ -8,7 +8,7 @@ import { missingPostPermissions, missingThreadPermissions } from '../src/feeds/d
 import { discordTarget } from '../src/feeds/delivery/poster.js';
 import { RESULTS_FEED, runResultsFeed } from '../src/feeds/kinds/results.js';
 import type { SandboxEvent } from '../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../src/sandbox/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../src/loopback/world.js';
 import { recentClubResultsEvent } from './support/sandbox-events.js';
 
 /**
