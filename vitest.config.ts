@@ -1,15 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * `npm test` runs every project; `npx vitest run --project unit` (or e2e, security, …) runs one.
+ * The folders of `test/` say what a test exercises: see `test/README.md`.
+ */
+const PROJECTS = ['unit', 'eventor', 'sandbox', 'e2e', 'security', 'cli', 'repo'] as const;
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Tests that start the bot as its own process run the compiled program: build it first, once.
-    globalSetup: ['test/support/build.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores on CI: forks keep native modules and loopback servers isolated per file.
     pool: 'forks',
     // The default summary, then one line counting the tests skipped and why.
     reporters: ['default', './test/support/skipped-reporter.ts'],
+    projects: PROJECTS.map((name) => ({
+      extends: true,
+      test: {
+        name,
+        include: [`test/${name}/**/*.test.ts`],
+        // Tests that start the bot as its own process run the compiled program: build it first,
+        // once per run whichever projects run (the unit tests import the sources only).
+        globalSetup: name === 'unit' ? [] : ['test/support/build.ts'],
+      },
+    })),
   },
 });

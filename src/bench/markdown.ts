@@ -133,7 +133,7 @@ const WHAT_THE_FIGURES_SAY: readonly string[] = [
   "- **Requests.** Within one scheduler run a club's feeds share one entries request",
   '  (`src/feeds/club-share.ts`), and the events the results and start-list runs look at are kept for',
   '  the hour; the race day went from 47.1 to 23.1 requests an hour with the same posts at the same',
-  "  times (`test/feeds-race-day.test.ts` compares the demo weekend's transcript). The `#` lines list",
+  "  times (`test/e2e/feeds-race-day.test.ts` compares the demo weekend's transcript). The `#` lines list",
   '  the requests by path.',
   "- **Answers.** Interaction answers go through a REST path outside discord.js's global 50-a-second",
   '  bucket (Discord does not count them either; the sandbox Discord enforces that limit for the rest),',

@@ -104,7 +104,7 @@ function parser(): XMLParser {
 // The fast reader. fast-xml-parser first builds an ordered tree of every element and then
 // compresses it into the object tree below; on a 20,000-runner list a third of the parse is the
 // garbage collector sweeping that intermediate tree. This reader builds the same object tree
-// (checked against the library's in test/native-xml-tree.test.ts) in one pass, straight into the
+// (checked against the library's in test/unit/native-xml-tree.test.ts) in one pass, straight into the
 // final objects. It reads what Eventor sends (elements, attributes, text, the five predefined
 // entities); anything rarer in the range it reads (comments, CDATA, processing instructions or
 // a DOCTYPE inside, character or HTML entities, names that would collide with Object's own

@@ -1,0 +1,111 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../commands/index.js';
+import { deployCommands } from '../../src/bot/deploy.js';
+import { main } from '../../src/cli/main.js';
+import { renderMessageText } from '../../src/sandbox/discord/index.js';
+import { Store } from '../../src/store/store.js';
+import { startProgram } from '../support/bot-process.js';
+import { capture, runProgram } from '../support/cli-process.js';
+import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
+
+describe('eventor-bot backup: a copy of the live database that a bot starts on', () => {
+  let setup: OperatorSetup;
+  beforeAll(async () => {
+    setup = await startOperatorSetup('backup');
+  });
+  afterAll(async () => {
+    await setup?.close();
+  });
+
+  it('copies while the bot runs and another connection writes; the bot started on the copy serves the server set up before', async () => {
+    const { discord, eventor, dir } = setup;
+    const club = eventor.dataset.homeClub;
+    // A server that brought its own key (as /setup eventor stores it), and one that did not.
+    const configured = discord.createGuild({ name: 'Backed up' });
+    const channel = discord.createTextChannel(configured.id, { name: 'general' });
+    const member = discord.createMember(configured.id, { username: 'runner', locale: 'en-US' });
+    const env: NodeJS.ProcessEnv = { ...setup.env, EVENTOR_CUSTOM_URLS: eventor.baseUrl };
+    await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: configured.id });
+
+    const bot = startProgram(['start'], { env });
+    try {
+      expect(await bot.waitFor('"msg":"bot ready"')).toBe(true);
+      // A second connection, as /setup's would be: the server's connection, then a stream of
+      // writes that goes on while the backup runs.
+      const store = Store.open(env.DATABASE_PATH!, setup.secretKey);
+      let written = 0;
+      try {
+        store.connectEventor(configured.id, {
+          instance: 'custom',
+          baseUrl: eventor.baseUrl,
+          apiKey: eventor.apiKey,
+          organisation: { id: club.id, name: club.name },
+        });
+        const copy = path.join(dir, 'copy.sqlite');
+        const backup = runProgram(['backup', copy], { env });
+        let finished = false;
+        void backup.then(() => {
+          finished = true;
+        });
+        for (let i = 0; i < 5_000 && !finished; i++) {
+          store.audit({ guildId: configured.id, actorId: 'writer', action: 'link', detail: `write ${i}` });
+          written++;
+          await new Promise((r) => setImmediate(r));
+        }
+        const { code, stderr } = await backup;
+        expect(stderr).toBe('');
+        expect(code).toBe(0);
+        expect(statSync(copy).mode & 0o777).toBe(0o600);
+        // One file, whole: SQLite's check passes, and the writes it holds are a prefix of those made.
+        const raw = new Database(copy, { readonly: true });
+        expect(raw.pragma('quick_check', { simple: true })).toBe('ok');
+        const kept = raw.prepare("SELECT count(*) AS n FROM audit_log WHERE actor_id = 'writer'").get() as {
+          n: number;
+        };
+        raw.close();
+        expect(written).toBeGreaterThan(0);
+        expect(kept.n).toBeLessThanOrEqual(written);
+        expect(existsSync(`${copy}-wal`)).toBe(false);
+      } finally {
+        store.close();
+      }
+    } finally {
+      expect(await bot.stop()).toBe(0);
+    }
+
+    // Restore: the copy is the database of a new start, with the same SECRET_KEY.
+    const restored = startProgram(['start'], { env: { ...env, DATABASE_PATH: path.join(dir, 'copy.sqlite') } });
+    try {
+      expect(await restored.waitFor('"msg":"bot ready"')).toBe(true);
+      const reply = await discord
+        .runCommand({ guildId: configured.id, channelId: channel.id, user: member, name: 'status' })
+        .reply({ timeoutMs: 10_000 });
+      expect(renderMessageText(reply)).toContain(`The API key works for ${club.name}`);
+    } finally {
+      expect(await restored.stop()).toBe(0);
+    }
+    expect(restored.stderr()).not.toContain(eventor.apiKey);
+  });
+
+  it('refuses to overwrite a file, and says so in one line', async () => {
+    const target = path.join(setup.dir, 'taken.sqlite');
+    writeFileSync(target, 'keep me');
+    const io = capture({ DATABASE_PATH: setup.env.DATABASE_PATH! });
+    expect(await main(['backup', target], io)).toBe(1);
+    expect(io.stderr()).toMatch(/^eventor-bot backup: .*taken\.sqlite already exists.*\n$/);
+    expect(statSync(target).size).toBe('keep me'.length);
+  });
+
+  it('names a missing database, and asks for the file when none is given', async () => {
+    const missing = capture({ DATABASE_PATH: path.join(setup.dir, 'nowhere.sqlite') });
+    expect(await main(['backup', path.join(setup.dir, 'x.sqlite')], missing)).toBe(1);
+    expect(missing.stderr()).toContain('there is no database at');
+    expect(existsSync(path.join(setup.dir, 'x.sqlite'))).toBe(false);
+    const bare = capture({});
+    expect(await main(['backup'], bare)).toBe(2);
+    expect(bare.stderr()).toContain('eventor-bot backup <file>');
+  });
+});

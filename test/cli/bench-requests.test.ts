@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { formatFigure } from '../../src/bench/figure.js';
+import { measureEventorRequests, requestsFigures, WEEKEND_TARGET_PER_HOUR } from '../../src/bench/requests.js';
+
+describe('bench: Eventor requests per hour, and as servers grow', () => {
+  it("the section's figures: servers of one club ask no more than one, of K clubs no more than K single-club bots", async () => {
+    const lines: string[] = [];
+    const figures = await requestsFigures((line) => void lines.push(line), { weekendHours: 3, servers: 3, clubs: 2 });
+    // Three hours from Thursday do not reach the race day: its figure says so and is left out.
+    expect(figures.map((f) => f.name)).toEqual([
+      'eventor-requests-per-hour-1-servers',
+      'eventor-requests-race-day-3-servers',
+      'eventor-requests-race-day-3-servers-2-clubs',
+    ]);
+    expect(lines).toContain('# race day: not covered by the 3 h simulated');
+    const [weekend, sameClub, twoClubs] = figures;
+    expect(weekend!.value).toBeGreaterThan(0);
+    expect(weekend!.target).toBe(WEEKEND_TARGET_PER_HOUR);
+    // The targets come from the one-server race day run, printed beside them.
+    const alone = /^# race day alone: 1 server (\d+\.\d) req\/h/.exec(lines.at(-1) ?? '');
+    expect(alone).not.toBeNull();
+    expect(sameClub!.target.toFixed(1)).toBe(alone![1]);
+    expect(twoClubs!.target).toBeCloseTo(2 * sameClub!.target, 6);
+    for (const figure of figures) {
+      expect(figure.value).toBeLessThanOrEqual(figure.target);
+      expect(formatFigure(figure)).toMatch(
+        /^BENCH eventor-requests-[a-z0-9-]+ \d+(\.\d+)? req\/h target <= \d+(\.\d+)?$/,
+      );
+    }
+    expect(lines.filter((l) => l.startsWith('#   by path: /api/')).length).toBe(4);
+  }, 60_000);
+
+  it('counts requests over the window it simulated', async () => {
+    const run = await measureEventorRequests({ servers: 1, hours: 1 });
+    expect(run.hours).toBe(1);
+    expect(run.clubs).toBe(1);
+    expect(run.to.getTime() - run.from.getTime()).toBe(3_600_000);
+    expect(run.perHour).toBe(run.requests);
+  }, 15_000);
+
+  it('servers of different clubs ask with their own keys, and more servers of the same clubs add no requests', async () => {
+    const hours = 2;
+    const two = await measureEventorRequests({ servers: 2, clubs: 2, hours });
+    const four = await measureEventorRequests({ servers: 4, clubs: 2, hours });
+    // Both clubs' own questions are asked (once per club: their servers share the club's client).
+    expect(two.byPath.some(([path]) => path === '/api/activities')).toBe(true);
+    expect(four.requests).toBe(two.requests);
+  }, 30_000);
+
+  it('simulates the race day alone when asked: local 00:00 to 24:00 of the race date, the whole run its race day', async () => {
+    const run = await measureEventorRequests({ servers: 1, window: 'race-day', hours: 3 });
+    expect(run.hours).toBe(24);
+    expect(run.raceDay).not.toBeNull();
+    expect(run.raceDay!.requests).toBe(run.requests);
+    // Midnight in Stockholm (CEST in October): 22:00 UTC the day before.
+    expect(run.from.toISOString()).toMatch(/T2[23]:00:00\.000Z$/);
+    expect(run.from.toISOString() < `${run.raceDay!.date}T00:00:00.000Z`).toBe(true);
+  }, 30_000);
+});

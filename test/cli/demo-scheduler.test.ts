@@ -1,0 +1,112 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lineDiff, runSchedulerSession, type SchedulerSessionResult } from '../../src/demo/scheduler-session.js';
+import { formatElapsed } from '../../src/eventor/time.js';
+import { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
+
+/** How many times `part` occurs in `text`. */
+function occurrences(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+describe('npm run demo, part 3: automatic posts through a race weekend', () => {
+  let result: SchedulerSessionResult;
+  let transcript: string;
+
+  beforeAll(async () => {
+    const lines: string[] = [];
+    result = await runSchedulerSession((line) => void lines.push(line));
+    transcript = lines.join('\n');
+  }, 120_000);
+
+  it('sees everything it expected, within its bounded walk', () => {
+    expect(result.problems).toEqual([]);
+    expect(transcript).not.toContain('PROBLEM');
+    expect(result.ticks).toBeGreaterThan(100);
+    expect(result.ticks).toBeLessThan(3_000);
+  });
+
+  it('the admin turns the feeds on with /feeds and the bot answers', () => {
+    for (const channel of ['anmälan', 'startlistor', 'resultat']) {
+      expect(transcript).toMatch(new RegExp(`kassoren used /feeds on kind: \\w+ channel: #${channel}`));
+      expect(transcript).toContain(`posted in #${channel}`);
+    }
+    expect(transcript).toContain('kassoren used /feeds quiet from: 22 to: 7');
+  });
+
+  it('shows an entry-deadline reminder for the race with the club count and the login button', () => {
+    const reminders = result.posts.filter((p) => p.kind === 'reminders' && p.text.includes(result.event.name));
+    expect(reminders.length).toBeGreaterThanOrEqual(1);
+    for (const reminder of reminders) {
+      expect(reminder.text).toMatch(/\d+ from the club (have|has) entered so far/);
+      expect(reminder.text).toContain('[Log in to Eventor]');
+      expect(reminder.text).toMatch(/closes in \d+ (hours|days)/);
+      expect(reminder.edits).toEqual([]);
+    }
+  });
+
+  it('shows the start list with the club start times, once, before the race', () => {
+    const lists = result.posts.filter((p) => p.kind === 'startlists');
+    expect(lists).toHaveLength(1);
+    expect(lists[0]!.text).toContain(`The start list of **${result.event.name}** is out.`);
+    expect(lists[0]!.text).toMatch(/`\d\d:\d\d` \S+/);
+    expect(Date.parse(lists[0]!.at)).toBeLessThan(Date.parse(result.event.start));
+    expect(lists[0]!.edits).toEqual([]);
+  });
+
+  it('shows the results post once, and its one edit after the correction with the new time', () => {
+    const results = result.posts.filter((p) => p.kind === 'results');
+    expect(results).toHaveLength(1);
+    const post = results[0]!;
+    expect(post.text).toContain(`Results: ${result.event.name}`);
+    expect(Date.parse(post.at)).toBeGreaterThan(Date.parse(result.event.start));
+    expect(result.correctedAt).not.toBeNull();
+    expect(Date.parse(result.correctedAt!)).toBeGreaterThan(Date.parse(post.at));
+    expect(post.edits).toHaveLength(1);
+    expect(Date.parse(post.edits[0]!)).toBeGreaterThanOrEqual(Date.parse(result.correctedAt!));
+    const { name, from, to } = result.correction!;
+    // The edit as the transcript shows it: the old line gone, the corrected one in, first place now.
+    expect(transcript).toContain('the bot edited its post of');
+    expect(transcript).toMatch(new RegExp(`- > .*\\*\\*${name}\\*\\* · ${formatElapsed(from)}`));
+    expect(transcript).toContain(`+ > 🥇 **${name}** · ${formatElapsed(to)}`);
+    expect(post.text).not.toContain(`🥇 **${name}**`);
+    expect(post.finalText).toContain(`🥇 **${name}** · ${formatElapsed(to)}`);
+    expect(occurrences(transcript, '#resultat, the bot edited its post of')).toBe(1);
+    // Reminders are edited too, as more from the club enter (the sandbox's entries grow with its clock).
+    expect(transcript).toMatch(
+      /#anmälan, the bot edited its post of[^\n]*\n(?:.*\n){0,8}?\s*\+ > \d+ from the club have entered so far\./,
+    );
+  });
+
+  it('shows each post exactly once, in time order, and nothing secret or run-specific', () => {
+    expect(new Set(result.posts.map((p) => p.messageId)).size).toBe(result.posts.length);
+    expect(occurrences(transcript, ', a new post:')).toBe(result.posts.length);
+    // The transcript indents each post by three spaces.
+    for (const post of result.posts)
+      expect(
+        occurrences(
+          transcript,
+          post.text
+            .split('\n')
+            .map((line) => `   ${line}`)
+            .join('\n'),
+        ),
+      ).toBe(1);
+    const times = result.posts.map((p) => Date.parse(p.at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    // The sandbox's API key is the same for every run of seed 1.
+    expect(transcript).not.toContain(new SandboxDataset({ seed: 1 }).homeClub.apiKey);
+    expect(transcript).not.toMatch(/\/login\//);
+    expect(transcript).not.toMatch(/127\.0\.0\.1:\d/);
+    expect(transcript).not.toMatch(/ref eb[A-Za-z0-9_-]{12}/);
+    // Members read times as Discord shows them, never a raw UTC stamp.
+    expect(transcript).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    expect(transcript).not.toMatch(/<t:\d+/);
+  });
+});
+
+describe('lineDiff', () => {
+  it('marks removed and added lines, keeps the rest', () => {
+    expect(lineDiff('a\nb\nc', 'a\nB\nc\nd')).toEqual(['  a', '- b', '+ B', '  c', '+ d']);
+    expect(lineDiff('same', 'same')).toEqual(['  same']);
+  });
+});

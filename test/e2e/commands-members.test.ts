@@ -1,0 +1,382 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClassResult, PersonResult, RaceStart } from '../../src/eventor/model.js';
+import { formatElapsed } from '../../src/eventor/time.js';
+import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { instantToLocal } from '../../src/time/zones.js';
+
+const DAY = 86_400_000;
+const WAIT = { timeoutMs: 15_000 };
+
+interface Starter {
+  personId: string;
+  name: string;
+  family: string;
+  className: string;
+  start: RaceStart;
+  event: SandboxEvent;
+}
+interface Placed {
+  personId: string;
+  name: string;
+  className: string;
+  result: PersonResult['results'][number];
+  classResult: ClassResult;
+  event: SandboxEvent;
+}
+
+function personName(p: { name: { given: string; family: string } } | null | undefined): string {
+  return p ? `${p.name.given} ${p.name.family}` : '';
+}
+
+function epoch(instant: string): number {
+  return Math.floor(Date.parse(instant) / 1000);
+}
+
+function clock(instant: string): string {
+  const { clock } = instantToLocal(instant, 'Europe/Stockholm');
+  return clock.endsWith(':00') ? clock.slice(0, 5) : clock;
+}
+
+function componentIds(view: MessageView): Array<{ id: string; disabled: boolean }> {
+  const out: Array<{ id: string; disabled: boolean }> = [];
+  for (const row of view.components)
+    for (const c of row.components ?? []) if (c.custom_id) out.push({ id: c.custom_id, disabled: c.disabled === true });
+  return out;
+}
+
+describe('member commands end to end: /starts, /results, /activities, /activity', () => {
+  let world: LoopbackWorld;
+  let home: string;
+  let starter: Starter;
+  let placed: Placed;
+  let recent: SandboxEvent[];
+  const run = (
+    user: LoopbackWorld['member'],
+    name: string,
+    options: Record<string, string | number | boolean> = {},
+    locale?: string,
+  ) =>
+    world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user,
+        name,
+        options,
+        ...(locale ? { locale } : {}),
+      })
+      .answer(WAIT);
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld();
+    const ds = world.eventor.dataset;
+    home = ds.homeClub.id;
+    const now = Date.now();
+    // The sandbox's first future event is tomorrow with its draw out.
+    const drawn = ds.events.find((e) => e.hasStartList && !e.hasResults && e.event.status !== 'canceled')!;
+    const starters: Starter[] = [];
+    for (const cs of ds.details(drawn).startList!.classes) {
+      for (const p of cs.persons) {
+        const start = p.starts[0];
+        if (p.organisation?.id === home && p.person?.id && start?.startTime) {
+          starters.push({
+            personId: p.person.id,
+            name: personName(p.person),
+            family: p.person.name.family,
+            className: cs.class.name,
+            start,
+            event: drawn,
+          });
+        }
+      }
+    }
+    recent = ds.events.filter(
+      (e) =>
+        e.hasResults &&
+        e.event.races.length === 1 &&
+        e.shape === 'single' &&
+        Date.parse(e.event.start!) > now - 85 * DAY,
+    );
+    const placings: Placed[] = [];
+    for (const ev of recent) {
+      for (const cr of ds.details(ev).resultList!.classes) {
+        for (const p of cr.persons) {
+          const r = p.results[0];
+          if (
+            p.organisation?.id === home &&
+            p.person?.id &&
+            r?.status === 'OK' &&
+            r.position !== null &&
+            r.position > 1 &&
+            r.timeBehind
+          ) {
+            placings.push({
+              personId: p.person.id,
+              name: personName(p.person),
+              className: cr.class.name,
+              result: r,
+              classResult: cr,
+              event: ev,
+            });
+          }
+        }
+      }
+    }
+    // Prefer one member with both a start tomorrow and a recent placing.
+    starter = starters.find((s) => placings.some((p) => p.personId === s.personId)) ?? starters[0]!;
+    placed = placings.find((p) => p.personId === starter.personId) ?? placings[0]!;
+    world.bot.store.linkPerson(world.guild.id, world.member.id, starter.personId, 'admin');
+    world.bot.store.linkPerson(world.guild.id, world.swedishMember.id, placed.personId, 'admin');
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('found the sandbox data the tests need', () => {
+    expect(starter).toBeDefined();
+    expect(placed).toBeDefined();
+  });
+
+  it('/starts answers a linked member privately with their class and start time', async () => {
+    const reply = await run(world.member, 'starts');
+    expect(reply.ephemeral).toBe(true);
+    const text = renderMessageText(reply);
+    expect(text).toContain(`Start times: ${starter.name}`);
+    expect(text).toContain(starter.className);
+    expect(text).toContain(`<t:${epoch(starter.start.startTime!)}:D>`);
+    expect(text).toContain(clock(starter.start.startTime!));
+  });
+
+  it('/starts share:true answers in the channel', async () => {
+    const reply = await run(world.member, 'starts', { share: true });
+    expect(reply.ephemeral).toBe(false);
+    expect(renderMessageText(reply)).toContain(starter.className);
+  });
+
+  it('/starts for another member and the club list are public, in Swedish', async () => {
+    const other = await run(world.swedishMember, 'starts', { member: starter.personId }, 'sv-SE');
+    expect(other.ephemeral).toBe(false);
+    expect(renderMessageText(other)).toContain(`Starttider: ${starter.name}`);
+    const club = await run(world.swedishMember, 'starts', { event: starter.event.id }, 'sv-SE');
+    expect(club.ephemeral).toBe(false);
+    const text = renderMessageText(club);
+    expect(text).toContain('Startlista:');
+    expect(text).toContain(starter.className);
+    expect(text).toContain(`\`${clock(starter.start.startTime!)}\` ${starter.name}`);
+  });
+
+  it('/starts of an event whose draw is not out says the start list is not published yet', async () => {
+    const ds = world.eventor.dataset;
+    const later = ds.events.find(
+      (e) => !e.hasStartList && e.event.status !== 'canceled' && Date.parse(e.event.start!) > Date.now() + 5 * DAY,
+    )!;
+    const english = await run(world.member, 'starts', { event: later.id });
+    expect(renderMessageText(english)).toContain('The start list has not been published yet');
+    const swedish = await run(world.swedishMember, 'starts', { event: later.id }, 'sv-SE');
+    expect(renderMessageText(swedish)).toContain('Startlistan är inte publicerad än');
+  });
+
+  it("/starts and /results without a link and without a member say so, in the member's language", async () => {
+    const english = await run(world.admin, 'starts', {}, 'en-US');
+    expect(english.ephemeral).toBe(true);
+    expect(renderMessageText(english)).toContain('is not linked to an Eventor person yet');
+    const swedish = await run(world.admin, 'results', {}, 'sv-SE');
+    expect(renderMessageText(swedish)).toContain('Ditt Discord-konto är inte kopplat till en person i Eventor');
+  });
+
+  it('/results answers a member privately with class, place and time behind', async () => {
+    const reply = await run(world.swedishMember, 'results', {}, 'sv-SE');
+    expect(reply.ephemeral).toBe(true);
+    const text = renderMessageText(reply);
+    expect(text).toContain(`Resultat: ${placed.name}`);
+    expect(text).toContain(placed.className);
+    expect(text).toContain(`+${formatElapsed(placed.result.timeBehind!)}`);
+    expect(text).toMatch(new RegExp(`${placed.result.position}(\\.|/)`));
+    const shared = await run(world.swedishMember, 'results', { share: true }, 'sv-SE');
+    expect(shared.ephemeral).toBe(false);
+  });
+
+  it('/results for a member in one event shows that result with a split table, publicly', async () => {
+    const reply = await run(world.member, 'results', { member: placed.personId, event: placed.event.id, splits: true });
+    expect(reply.ephemeral).toBe(false);
+    const text = renderMessageText(reply);
+    expect(text).toContain(`Results: ${placed.name}`);
+    expect(text).toContain(placed.event.name);
+    expect(text).toContain(`+${formatElapsed(placed.result.timeBehind!)}`);
+    expect(text).toContain('Finish');
+    expect(text).toContain(formatElapsed(placed.result.time!));
+  });
+
+  it('registers the commands with names in every language', () => {
+    const commands = world.discord.commands({ guildId: world.guild.id });
+    const results = commands.find((c) => c.name === 'results');
+    expect(results?.name_localizations?.['sv-SE']).toBe('resultat');
+    expect(results?.name_localizations?.no).toBe('resultater');
+    const splits = results?.options?.find((o) => o.name === 'splits');
+    expect(splits?.name_localizations?.['sv-SE']).toBe('sträcktider');
+    expect(splits?.name_localizations?.no).toBe('strekktider');
+    expect(commands.find((c) => c.name === 'activities')?.name_localizations?.['en-GB']).toBe('activities');
+  });
+
+  it('/results of an event lists the club with positions, time behind and split tables', async () => {
+    const ds = world.eventor.dataset;
+    // The first class with a club member that has a time comes first on the first page.
+    let target: { name: string; className: string; result: PersonResult['results'][number] } | undefined;
+    const ev = placed.event;
+    for (const cr of ds.details(ev).resultList!.classes) {
+      const members = cr.persons.filter((p) => p.organisation?.id === home);
+      if (members.length === 0) continue;
+      const p = members.find((m) => m.results[0]?.status === 'OK' && (m.results[0]?.splits.length ?? 0) >= 2);
+      if (p) target = { name: personName(p.person), className: cr.class.name, result: p.results[0]! };
+      break;
+    }
+    const reply = await run(world.member, 'results', { event: ev.id, splits: true, top: 2 });
+    expect(reply.ephemeral).toBe(false);
+    const text = renderMessageText(reply);
+    expect(text).toContain(`Results: ${ev.name}`);
+    expect(target).toBeDefined();
+    {
+      const { result } = target!;
+      expect(text).toContain(`**${target!.name}**`);
+      expect(text).toContain(target!.className);
+      if (result.timeBehind) expect(text).toContain(`+${formatElapsed(result.timeBehind)}`);
+      const [first, second] = result.splits.filter((s) => s.status !== 'Additional');
+      expect(first?.time != null && second?.time != null).toBe(true);
+      if (first?.time != null && second?.time != null) {
+        const leg = formatElapsed(second.time - first.time);
+        expect(text).toMatch(
+          new RegExp(
+            `\\s2\\s+${second.controlCode}\\s+${leg.replace(/[.:]/g, '\\$&')}\\s+${formatElapsed(second.time).replace(/[.:]/g, '\\$&')}$`,
+            'm',
+          ),
+        );
+      }
+    }
+  });
+
+  /** The event with results and the most runners (its club results need pages). */
+  const heaviestResultsEvent = () => {
+    const ds = world.eventor.dataset;
+    return ds.events
+      .filter((e) => e.hasResults)
+      .map((e) => ({
+        e,
+        size: ds.details(e).resultList!.classes.reduce((n, c) => n + c.persons.length + c.teams.length, 0),
+      }))
+      .sort((a, b) => b.size - a.size)[0]!.e;
+  };
+
+  it("/results of a class-heavy event with splits and top 10 stays within Discord's limits, with page buttons", async () => {
+    const heavy = heaviestResultsEvent();
+    const reply = await run(world.member, 'results', { event: heavy.id, splits: true, top: 10 });
+    expect(reply.embeds.length).toBeGreaterThan(0);
+    expect(renderMessageText(reply)).toContain('Results:');
+    const next = componentIds(reply).find((c) => !c.disabled);
+    // Large enough to need pages: a list that fitted on one would not test the limits.
+    expect(next).toBeDefined();
+    if (next) {
+      expect(next.id.length).toBeLessThanOrEqual(100);
+      const page2 = await world.discord
+        .clickButton({ message: reply.id, user: world.member, customId: next.id })
+        .reply(WAIT);
+      expect(renderMessageText(page2)).toMatch(/Page 2 of \d+/);
+    }
+  });
+
+  it('autocompletes members, events and activities by a typed word, at most 25', async () => {
+    const base = { guildId: world.guild.id, channelId: world.channel.id, user: world.member, timeoutMs: 5000 };
+    const members = await world.discord.autocomplete({
+      ...base,
+      name: 'starts',
+      focused: 'member',
+      value: starter.family.toLowerCase(),
+    });
+    expect(members.length).toBeGreaterThan(0);
+    expect(members.length).toBeLessThanOrEqual(25);
+    expect(members.every((c) => c.name.includes(starter.family))).toBe(true);
+    expect(members.map((c) => c.value)).toContain(starter.personId);
+    const word = starter.event.name.split(' ')[0]!;
+    const events = await world.discord.autocomplete({ ...base, name: 'results', focused: 'event', value: word });
+    expect(events.length).toBeLessThanOrEqual(25);
+    expect(events.map((c) => c.value)).toContain(starter.event.id);
+    expect(events.every((c) => c.name.includes(word))).toBe(true);
+    const activities = await world.discord.autocomplete({
+      ...base,
+      name: 'activity',
+      focused: 'activity',
+      value: 'fjallnas',
+    });
+    expect(activities.length).toBeGreaterThan(0);
+    expect(activities.length).toBeLessThanOrEqual(25);
+    expect(activities.every((c) => c.name.includes('Fjällnäs'))).toBe(true);
+  });
+
+  it('/activities lists the coming activities with registrations, in English and Swedish; /activity shows one', async () => {
+    const ds = world.eventor.dataset;
+    const coming = ds.activities
+      .filter(
+        (a) =>
+          a.organisationId === home &&
+          a.startTime &&
+          Date.parse(a.startTime) > Date.now() &&
+          Date.parse(a.startTime) < Date.now() + 59 * DAY,
+      )
+      .sort((a, b) => Date.parse(a.startTime!) - Date.parse(b.startTime!));
+    const first = coming[0]!;
+    const english = await run(world.member, 'activities');
+    expect(english.ephemeral).toBe(false);
+    const text = renderMessageText(english);
+    expect(text).toContain('Club activities');
+    expect(text).toContain(`<t:${epoch(first.startTime!)}:f>`);
+    expect(text).toContain(`Registered: ${first.registrationCount}`);
+    const swedish = await run(world.swedishMember, 'activities', {}, 'sv-SE');
+    expect(renderMessageText(swedish)).toContain('Klubbaktiviteter');
+    expect(renderMessageText(swedish)).toContain(`Anmälda: ${first.registrationCount}`);
+    const named = coming.find((a) => /^[\p{L} ]+$/u.test(a.name)) ?? first;
+    const one = await run(world.swedishMember, 'activity', { activity: named.id }, 'sv-SE');
+    const card = renderMessageText(one);
+    expect(card).toContain(named.name.includes('<') ? 'Torsdagsträning' : named.name);
+    expect(card).toContain(`Anmälda: ${named.registrationCount}`);
+    const norwegian = await run(world.member, 'activities', {}, 'no');
+    expect(renderMessageText(norwegian)).toContain(`Påmeldte: ${first.registrationCount}`);
+    const unknown = await run(world.member, 'activity', { activity: 'no such thing' });
+    expect(unknown.ephemeral).toBe(true);
+    expect(renderMessageText(unknown)).toContain('I could not find that activity');
+  });
+
+  it("/activities refuses unreadable and reversed dates, in the member's language", async () => {
+    const bad = await run(world.member, 'activities', { from: '2026-02-30' });
+    expect(bad.ephemeral).toBe(true);
+    expect(renderMessageText(bad)).toContain('I cannot read "2026-02-30" as a date');
+    const reversed = await run(world.member, 'activities', { from: '2026-06-10', to: '2026-06-01' });
+    expect(reversed.ephemeral).toBe(true);
+    expect(renderMessageText(reversed)).toContain('The start date (2026-06-10) is after the end date (2026-06-01).');
+    const swedish = await run(world.swedishMember, 'activities', { from: '2026-06-10', to: '2026-06-01' }, 'sv-SE');
+    expect(renderMessageText(swedish)).toContain('Startdatumet (2026-06-10) ligger efter slutdatumet (2026-06-01).');
+    const badSwedish = await run(world.swedishMember, 'activities', { to: 'imorgon' }, 'sv-SE');
+    expect(renderMessageText(badSwedish)).toContain('Jag kan inte läsa "imorgon" som ett datum');
+  });
+
+  it('tells the member in Swedish when Eventor fails, without a crash', async () => {
+    // An event not asked for before, so no cached answer can stand in for Eventor.
+    const untouched = recent.find((e) => e.id !== placed.event.id) ?? recent[0]!;
+    world.eventor.faults.add({ path: '/api/results/organisation', kind: 'status', status: 503, times: 50 });
+    try {
+      const reply = await world.discord
+        .runCommand({
+          guildId: world.guild.id,
+          channelId: world.channel.id,
+          user: world.swedishMember,
+          locale: 'sv-SE',
+          name: 'results',
+          options: { event: untouched.id, top: 1 },
+        })
+        .reply({ timeoutMs: 25_000 });
+      expect(renderMessageText(reply)).toContain('Eventor svarar inte just nu.');
+    } finally {
+      world.eventor.faults.clear();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { measureEventorRequests, RACE_DAY_TARGET_PER_HOUR } from '../../src/bench/requests.js';
+import { runSchedulerSession } from '../../src/demo/scheduler-session.js';
+
+/**
+ * The demo's race weekend (part 3 of `npm run demo`: the sandbox with its fixed seed and its fixed
+ * "now", the real scheduler on a simulated clock, a start list, results and a correction published
+ * on the way) as recorded from `main` before the race-day saving of requests
+ * (docs/decisions/race-day-requests.md). Only the closing count of Eventor requests is left out:
+ * fewer requests is the point.
+ */
+const RECORDED_TRANSCRIPT = new URL('../fixtures/race-weekend-transcript.txt', import.meta.url);
+
+function withoutRequestCount(transcript: string): string {
+  return transcript.replace(/; \d+ Eventor requests in all\./, '; <n> Eventor requests in all.');
+}
+
+describe('race day, politely: what one club costs Eventor on the day it races', () => {
+  it(`costs at most ${RACE_DAY_TARGET_PER_HOUR} requests an hour, with one entries request an hour`, async () => {
+    const run = await measureEventorRequests({ servers: 1 });
+    const day = run.raceDay;
+    expect(day).not.toBeNull();
+    expect(day!.hours).toBe(24);
+    const byPath = new Map(day!.byPath);
+    // Results are still asked on every 5-minute run once the race has started ...
+    expect(byPath.get('/api/results/organisation')).toBeGreaterThan(12 * 6);
+    // ... while the club's entries are asked once an hour for every feed (and the calendar's day) ...
+    expect(byPath.get('/api/entries')).toBeLessThanOrEqual(24 + 2);
+    // ... and the events of the day are kept for the hour, not asked on every run.
+    expect(byPath.get('/api/events')).toBeLessThanOrEqual(24 * 5);
+    expect(day!.perHour).toBeLessThanOrEqual(RACE_DAY_TARGET_PER_HOUR);
+  }, 240_000);
+
+  it('posts the same posts at the same times as before the saving: the demo race weekend, recorded', async () => {
+    const lines: string[] = [];
+    const session = await runSchedulerSession((line) => void lines.push(line));
+    expect(session.problems).toEqual([]);
+    expect(withoutRequestCount(`${lines.join('\n')}\n`)).toBe(readFileSync(RECORDED_TRANSCRIPT, 'utf8'));
+  }, 240_000);
+});

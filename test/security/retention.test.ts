@@ -1,0 +1,40 @@
+/**
+ * The throttle counts (keyed hashes with times) are kept no longer than the
+ * longest limit needs: the scheduler's housekeeping drops them once past 15 minutes.
+ */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+
+describe('throttle counts are pruned once past the longest window', () => {
+  let world: LoopbackWorld;
+  let clock = new Date('2026-11-23T10:00:00Z');
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld({ now: () => clock });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const rows = (): number => {
+    const db = new Database(world.databasePath, { readonly: true });
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM throttle_events').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('keeps a count within its window and drops it after 15 minutes', async () => {
+    const store = world.bot.store;
+    expect(store.takeThrottle('login-link', world.member.id, 3, 10 * 60_000).allowed).toBe(true);
+    expect(store.takeThrottle('link-failure-username', 'astrid', 5, 15 * 60_000).allowed).toBe(true);
+    clock = new Date(clock.getTime() + 14 * 60_000);
+    await world.bot.scheduler.tick(clock);
+    expect(rows()).toBe(2);
+    clock = new Date(clock.getTime() + 2 * 60_000);
+    await world.bot.scheduler.tick(clock);
+    expect(rows()).toBe(0);
+  });
+});
