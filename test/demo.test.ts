@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MASKED } from '../src/demo/bot-session.js';
 import { DEMO_SESSION, runDemo } from '../src/demo/main.js';
 import type { SandboxDataset } from '../src/sandbox/eventor/dataset.js';
 
@@ -22,6 +23,25 @@ describe('npm run demo', () => {
     expect(transcript).toContain('Startlista');
     expect(transcript).toContain('Sträcka');
     expect(transcript).toContain(`${DEMO_SESSION.length} of ${DEMO_SESSION.length} commands answered`);
+    // The session starts with the admin connecting the server and a member linking her account,
+    // through their forms, before anyone queries.
+    const ds = datasets.get(2)!;
+    const at = (text: string | RegExp): number => transcript.search(text);
+    expect(at(/kassoren used \/setup eventor base_url: http:\/\/127\.0\.0\.1:\d+/)).toBeGreaterThan(0);
+    expect(transcript).toContain(`kassoren filled in the form "API-nyckel till Eventor" (API-nyckel: ${MASKED})`);
+    expect(transcript).toContain(`Kopplad till ${ds.homeClub.name}`);
+    expect(transcript).toContain('kassoren used /setup channel kind: results channel: #resultat');
+    expect(transcript).toMatch(/astrid used \/link eventor/);
+    expect(transcript).toMatch(
+      new RegExp(
+        `astrid filled in the form "Link to Eventor" \\(Eventor user name: [\\w.]+; Eventor password: ${MASKED}\\)`,
+      ),
+    );
+    expect(at('astrid filled in the form')).toBeLessThan(at(/astrid used \/help/));
+    expect(at(/kassoren used \/setup channel/)).toBeLessThan(at(/astrid used \/link/));
+    // No secret typed into a form, of anyone, is ever printed.
+    for (const club of ds.clubs) expect(transcript.includes(club.apiKey), club.name).toBe(false);
+    for (const person of ds.persons) expect(transcript.includes(person.password), person.username).toBe(false);
     // Part 3 (its content is checked in demo-scheduler.test.ts): the feeds through a race weekend.
     expect(transcript).toContain('Part 3');
     expect(transcript).toContain('kassoren used /feeds on kind: results channel: #resultat');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ADULT_AGE, demoFacts, yearsOld } from '../src/demo/bot-session.js';
 import type { SplitTime } from '../src/eventor/model.js';
 import {
   type DatasetSize,
@@ -12,8 +13,8 @@ import { instantToLocal } from '../src/time/zones.js';
 /**
  * The sandbox's calendar and courses as an orienteer knows them: races at the weekend (a few on a
  * midweek evening), a multi-day event on consecutive days in one area, no control twice in a row
- * on a course. Checked over several seeds, both sizes and a "now" in each season (the dataset
- * places its events around it).
+ * on a course, and an adult as the demo's member who links her Eventor account. Checked over
+ * several seeds, both sizes and a "now" in each season (the dataset places its events around it).
  */
 
 const SEEDS = [1, 2, 7, 42];
@@ -186,5 +187,26 @@ describe('courses make sense to an orienteer', () => {
     expect([...shapes].sort()).toEqual(['multi', 'relay', 'single']);
     // A control may still come back later in a course (a butterfly, a sprint): that is allowed.
     expect(revisits).toBeGreaterThan(0);
+  });
+});
+
+describe("the demo's member who links her account and asks for a login link", () => {
+  it('is an adult, whose Eventor user name and password the sandbox knows', () => {
+    for (const now of [...NOWS, new Date()]) {
+      const dataset = new SandboxDataset({ seed: 1, now });
+      const facts = demoFacts(dataset, now.getTime());
+      const person = dataset.person(facts.linkedPersonId)!;
+      expect(person.clubId, now.toISOString()).toBe(dataset.homeClub.id);
+      expect(yearsOld(person.person.birthDate!, now.getTime()), now.toISOString()).toBeGreaterThanOrEqual(ADULT_AGE);
+      expect(dataset.authenticate(facts.linkedUsername, facts.linkedPassword)?.person.id).toBe(person.person.id);
+      expect(dataset.clubForKey(facts.apiKey)?.id).toBe(dataset.homeClub.id);
+    }
+  });
+
+  it('counts years to the birthday, not to the new year', () => {
+    const at = Date.parse('2026-06-15T10:00:00Z');
+    expect(yearsOld('2005-06-15', at)).toBe(21);
+    expect(yearsOld('2005-06-16', at)).toBe(20);
+    expect(yearsOld('2005-12-31', at)).toBe(20);
   });
 });
