@@ -137,8 +137,11 @@ export async function runBotSession(
     const guild = discord.createGuild({ name: eventor.dataset.homeClub.name, preferredLocale: 'sv-SE' });
     const channel = discord.createTextChannel(guild.id, { name: 'allmänt' });
     const results = discord.createTextChannel(guild.id, { name: 'resultat' });
+    const facts = demoFacts(eventor.dataset, Date.now());
+    // The member who links is on Discord under her own first name, as the person she links to.
+    const given = eventor.dataset.person(facts.linkedPersonId)!.person.name.given;
     const users: Record<DemoStep['who'], SandboxUser> = {
-      member: discord.createMember(guild.id, { username: 'astrid', globalName: 'Astrid', locale: 'en-GB' }),
+      member: discord.createMember(guild.id, { username: discordName(given), globalName: given, locale: 'en-GB' }),
       swedishMember: discord.createMember(guild.id, { username: 'sven', globalName: 'Sven', locale: 'sv-SE' }),
       admin: discord.createMember(guild.id, {
         username: 'kassoren',
@@ -154,7 +157,6 @@ export async function runBotSession(
       ...Object.values(users).map((u): [string, string] => [u.id, u.username]),
     ]);
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: guild.id });
-    const facts = demoFacts(eventor.dataset, Date.now());
     const place: DemoPlace = {
       eventorBaseUrl: eventor.baseUrl,
       channelIds: { allmänt: channel.id, resultat: results.id },
@@ -274,10 +276,12 @@ export function demoFacts(dataset: SandboxDataset, now: number): DemoFacts {
   // account is a parent's to link).
   const adult = (birthDate: string | null | undefined): boolean =>
     birthDate != null && yearsOld(birthDate, now) >= ADULT_AGE;
-  const runner = dataset
+  const adults = dataset
     .details(results)
     .resultList!.classes.flatMap((c) => c.persons)
-    .find((p) => p.organisation?.id === home && p.person?.id && adult(p.person.birthDate));
+    .filter((p) => p.organisation?.id === home && p.person?.id && adult(p.person.birthDate));
+  // One with competitor settings in Eventor, so that /card has her chip to show.
+  const runner = adults.find((p) => dataset.person(p.person!.id!)?.hasSettings) ?? adults[0];
   const activity =
     dataset.activities.find((a) => a.organisationId === home && Date.parse(a.startTime ?? '') > now) ??
     dataset.activities[0];
@@ -295,6 +299,16 @@ export function demoFacts(dataset: SandboxDataset, now: number): DemoFacts {
     linkedPassword: linked.password,
     apiKey: dataset.keyFor(dataset.homeClub.id),
   };
+}
+
+/** A Discord user name made of a first name ("Åsa" -> "asa"). */
+export function discordName(given: string): string {
+  return (
+    given
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[^a-z0-9]+/g, '') || 'member'
+  );
 }
 
 /** The age from which the demo's member counts as an adult (the senior classes, D21 and H21). */
