@@ -152,7 +152,7 @@ describe('the sandbox calendar makes sense to an orienteer', () => {
         days.map((d) => d.weekday),
         now.toISOString(),
       ).toEqual([FRIDAY, SATURDAY, SUNDAY]);
-      expect(Date.parse(large.event.finish!)).toBeLessThan(now.getTime());
+      expect(Date.parse(large.event.finish!)).toBeLessThan(now.getTime() - 9 * 86_400_000);
       expect(large.hasResults).toBe(true);
     }
   });

@@ -745,7 +745,8 @@ export class SandboxDataset implements SandboxFederation {
   private generateLargeEvent(): void {
     const template = this.events.find((e) => e.shape === 'multi' && e.hasResults) ?? this.events[0]!;
     const id = LARGE_EVENT_ID;
-    const lastDay = this.nearestDay(-10, [0]);
+    // The Sunday ten days ago, or the one before it.
+    const lastDay = -10 - weekday(this.localDay(-10));
     const races = [0, 1, 2].map((r) => ({
       id: String(49990 + r),
       eventId: id,
