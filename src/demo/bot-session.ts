@@ -8,10 +8,12 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../bot/deploy.js';
 import {
+  type ModalData,
   renderInteractionText,
   renderMessageText,
   renderTimestamps,
@@ -22,15 +24,31 @@ import {
 import type { SandboxUser } from '../sandbox/discord/types.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
-import { Store } from '../store/store.js';
 
-/** Ids from the sandbox's data that the scripted steps refer to. */
+/** Ids from the sandbox's data that the scripted steps refer to, and what the people in it type. */
 export interface DemoFacts {
   upcomingEventId: string;
   startListEventId: string;
   resultsEventId: string;
   activityId: string;
+  /** The member who links with their Eventor user name and password: an adult. */
   linkedPersonId: string;
+  linkedUsername: string;
+  linkedPassword: string;
+  /** The home club's Eventor API key, which the admin types into /setup eventor's form. */
+  apiKey: string;
+}
+
+/** Where the session runs: the sandbox Eventor's address and the server's channels by name. */
+export interface DemoPlace {
+  eventorBaseUrl: string;
+  channelIds: Readonly<Record<'allmänt' | 'resultat', string>>;
+}
+
+/** A value typed into a form; a secret one is shown masked in the transcript. */
+export interface FormValue {
+  value: string;
+  secret?: boolean;
 }
 
 export interface DemoStep {
@@ -38,10 +56,21 @@ export interface DemoStep {
   locale: string;
   name: string;
   subcommand?: string;
-  options?: (facts: DemoFacts) => Record<string, string | number | boolean>;
+  options?: (facts: DemoFacts, place: DemoPlace) => Record<string, string | number | boolean>;
+  /** The command opens a form; this is what is typed into it, by the text input's custom id. */
+  form?: (facts: DemoFacts) => Record<string, FormValue>;
   /** Show the direct message the bot sent the member (one-time links masked). */
   showDm?: boolean;
 }
+
+/**
+ * A person types a command or fills in a form every couple of seconds, not ten a second: faster,
+ * and the bot's budget per member (router.ts: 10 in 20 s) would rightly ask them to slow down.
+ */
+const TYPING_GAP_MS = 2_000;
+
+/** What the transcript shows for a secret typed into a form: the same for every secret, so not even its length shows. */
+export const MASKED = '••••••••';
 
 /** The package's own program, found from here whether this runs compiled (dist/) or from source. */
 function programPath(): string {
@@ -107,8 +136,12 @@ export async function runBotSession(
   try {
     const guild = discord.createGuild({ name: eventor.dataset.homeClub.name, preferredLocale: 'sv-SE' });
     const channel = discord.createTextChannel(guild.id, { name: 'allmänt' });
+    const results = discord.createTextChannel(guild.id, { name: 'resultat' });
+    const facts = demoFacts(eventor.dataset, Date.now());
+    // The member who links is on Discord under her own first name, as the person she links to.
+    const given = eventor.dataset.person(facts.linkedPersonId)!.person.name.given;
     const users: Record<DemoStep['who'], SandboxUser> = {
-      member: discord.createMember(guild.id, { username: 'astrid', globalName: 'Astrid', locale: 'en-GB' }),
+      member: discord.createMember(guild.id, { username: discordName(given), globalName: given, locale: 'en-GB' }),
       swedishMember: discord.createMember(guild.id, { username: 'sven', globalName: 'Sven', locale: 'sv-SE' }),
       admin: discord.createMember(guild.id, {
         username: 'kassoren',
@@ -120,28 +153,27 @@ export async function runBotSession(
     // What Discord shows for <#channel> and <@user> mentions.
     const channelNames = new Map<string, string>([
       [channel.id, channel.name ?? 'allmänt'],
+      [results.id, results.name ?? 'resultat'],
       ...Object.values(users).map((u): [string, string] => [u.id, u.username]),
     ]);
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS, guildId: guild.id });
-    const facts = demoFacts(eventor.dataset, Date.now());
+    const place: DemoPlace = {
+      eventorBaseUrl: eventor.baseUrl,
+      channelIds: { allmänt: channel.id, resultat: results.id },
+    };
     const databasePath = path.join(dir, 'eventor-bot.sqlite');
     const secretKey = 'demo-secret-key-not-for-production-use';
-    // Linking is its own feature; the demo starts with Astrid already linked to her Eventor person, as
-    // /link eventor (her own Eventor user name and password) would have linked her.
-    const store = Store.open(databasePath, secretKey);
-    store.linkPerson(guild.id, users.member.id, facts.linkedPersonId, 'credentials');
-    store.close();
 
     const stderr: string[] = [];
+    // No Eventor of the operator's own: the server's admin connects it with /setup eventor and the
+    // club's key, to the sandbox Eventor, which the operator allows as an Eventor of its own.
     bot = spawn(process.execPath, [programPath(), 'start'], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
         PATH: process.env.PATH ?? '',
         DISCORD_TOKEN: discord.token,
         DISCORD_API_URL: discord.restUrl,
-        EVENTOR_BASE_URL: eventor.baseUrl,
-        EVENTOR_API_KEY: eventor.apiKey,
-        EVENTOR_DEFAULT_GUILDS: guild.id,
+        EVENTOR_CUSTOM_URLS: eventor.baseUrl,
         DATABASE_PATH: databasePath,
         SECRET_KEY: secretKey,
         DEFAULT_TIME_ZONE: 'Europe/Stockholm',
@@ -153,25 +185,50 @@ export async function runBotSession(
       `The bot runs as its own process (pid ${bot.pid}), logged in to the sandbox Discord; server "${guild.name}", channel #${channelNames.get(channel.id)}.`,
     );
 
+    const lastTyped = new Map<string, number>();
+    const typing = async (user: SandboxUser): Promise<void> => {
+      const wait = (lastTyped.get(user.id) ?? 0) + TYPING_GAP_MS - Date.now();
+      if (wait > 0) await sleep(wait);
+      lastTyped.set(user.id, Date.now());
+    };
     for (const step of steps) {
-      const dmsBefore = discord.dms(users[step.who]).length;
+      const user = users[step.who];
+      const dmsBefore = discord.dms(user).length;
+      await typing(user);
       const handle = discord.runCommand({
         guildId: guild.id,
         channelId: channel.id,
-        user: users[step.who],
+        user,
         locale: step.locale,
         name: step.name,
         ...(step.subcommand ? { subcommand: step.subcommand } : {}),
-        ...(step.options ? { options: step.options(facts) } : {}),
+        ...(step.options ? { options: step.options(facts, place) } : {}),
       });
-      write(`\n── ${renderInteractionText(handle.payload)}  [${step.locale}]`);
+      let line = renderInteractionText(handle.payload);
+      // A channel option is the channel's id; Discord shows its name.
+      for (const [name, id] of Object.entries(place.channelIds))
+        line = line.replace(`channel: ${id}`, `channel: #${name}`);
+      write(`\n── ${line}  [${step.locale}]`);
       try {
-        const reply = await handle.reply({ timeoutMs: 20_000 });
+        let answering = handle;
+        if (step.form) {
+          // The form's fields typed in; the transcript shows a secret one masked, never its value.
+          const modal = await handle.waitForModal({ timeoutMs: 20_000 });
+          const typed = step.form(facts);
+          await typing(user);
+          answering = discord.submitModal({
+            user,
+            locale: step.locale,
+            customId: modal.custom_id,
+            fields: Object.fromEntries(Object.entries(typed).map(([id, field]) => [id, field.value])),
+          });
+          write(`\n── ${user.username} filled in the form ${formText(modal, typed)}  [${step.locale}]`);
+        }
+        const reply = await answering.reply({ timeoutMs: 20_000 });
         // The member who ran the command reads the answer, in their own Discord language.
         const reader: TimestampReader = { locale: step.locale, timeZone: 'Europe/Stockholm', now: Date.now() };
         write(indent(humanize(renderMessageText(reply, { reader }), reader, channelNames)));
         if (step.showDm) {
-          const user = users[step.who];
           await discord.waitForDm(user, () => discord.dms(user).length > dmsBefore, { timeoutMs: 20_000 });
           const dm = discord.dms(user).at(-1)!;
           write(`\n── direct message to ${user.username}:`);
@@ -215,22 +272,71 @@ export function demoFacts(dataset: SandboxDataset, now: number): DemoFacts {
     .sort((a, b) => startOf(b) - startOf(a));
   const results = past[0];
   if (!withEntries || !withStarts || !results) throw new Error('the sandbox data lacks an event the demo needs');
-  const runner = dataset
+  // The member who links and asks for a login link in the demo is an adult (a child's Eventor
+  // account is a parent's to link).
+  const adult = (birthDate: string | null | undefined): boolean =>
+    birthDate != null && yearsOld(birthDate, now) >= ADULT_AGE;
+  const adults = dataset
     .details(results)
     .resultList!.classes.flatMap((c) => c.persons)
-    .find((p) => p.organisation?.id === home && p.person?.id);
+    .filter((p) => p.organisation?.id === home && p.person?.id && adult(p.person.birthDate));
+  // One with competitor settings in Eventor, so that /card has her chip to show.
+  const runner = adults.find((p) => dataset.person(p.person!.id!)?.hasSettings) ?? adults[0];
   const activity =
     dataset.activities.find((a) => a.organisationId === home && Date.parse(a.startTime ?? '') > now) ??
     dataset.activities[0];
   if (!runner?.person?.id || !activity)
     throw new Error('the sandbox data lacks a member or an activity the demo needs');
+  const linked = dataset.person(runner.person.id);
+  if (!linked) throw new Error(`the sandbox has no person ${runner.person.id}`);
   return {
     upcomingEventId: withEntries.id,
     startListEventId: withStarts.id,
     resultsEventId: results.id,
     activityId: activity.id,
     linkedPersonId: runner.person.id,
+    linkedUsername: linked.username,
+    linkedPassword: linked.password,
+    apiKey: dataset.keyFor(dataset.homeClub.id),
   };
+}
+
+/** A Discord user name made of a first name ("Åsa" -> "asa"). */
+export function discordName(given: string): string {
+  return (
+    given
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[^a-z0-9]+/g, '') || 'member'
+  );
+}
+
+/** The age from which the demo's member counts as an adult (the senior classes, D21 and H21). */
+export const ADULT_AGE = 21;
+
+/** Whole years from a birth date (YYYY-MM-DD) to an instant. */
+export function yearsOld(birthDate: string, at: number): number {
+  const today = new Date(at).toISOString().slice(0, 10);
+  const years = Number(today.slice(0, 4)) - Number(birthDate.slice(0, 4));
+  return today.slice(5) < birthDate.slice(5, 10) ? years - 1 : years;
+}
+
+/**
+ * A filled-in form as one transcript line: its title, then each field's label and what was typed,
+ * a secret masked ("Eventor password: ••••••••").
+ */
+export function formText(modal: ModalData, typed: Readonly<Record<string, FormValue>>): string {
+  const labels = new Map<string, string>();
+  for (const c of modal.components) {
+    // A label around its input, or a legacy row of inputs that carry their own labels.
+    if (c.component?.custom_id) labels.set(c.component.custom_id, c.label ?? c.component.custom_id);
+    for (const input of c.components ?? [])
+      if (input.custom_id) labels.set(input.custom_id, input.label ?? input.custom_id);
+  }
+  const fields = Object.entries(typed).map(
+    ([id, field]) => `${labels.get(id) ?? id}: ${field.secret ? MASKED : field.value}`,
+  );
+  return `"${modal.title}" (${fields.join('; ')})`;
 }
 
 /** Login links log their holder in: even the sandbox's are not printed. */

@@ -197,8 +197,33 @@ export async function runDemo(
   return failed.length === 0 && session.answered === session.total && scheduled ? 0 : 1;
 }
 
-/** The scripted session: members run each command, in English and in Swedish. */
+/**
+ * The scripted session: the admin connects the server to the club's Eventor and picks a channel,
+ * a member links with her Eventor account, then members run each command, in English and in Swedish.
+ */
 export const DEMO_SESSION: readonly DemoStep[] = [
+  {
+    who: 'admin',
+    locale: 'sv-SE',
+    name: 'setup',
+    subcommand: 'eventor',
+    options: (_facts, place) => ({ base_url: place.eventorBaseUrl }),
+    form: (f) => ({ key: { value: f.apiKey, secret: true } }),
+  },
+  {
+    who: 'admin',
+    locale: 'sv-SE',
+    name: 'setup',
+    subcommand: 'channel',
+    options: (_facts, place) => ({ kind: 'results', channel: place.channelIds.resultat }),
+  },
+  {
+    who: 'member',
+    locale: 'en-GB',
+    name: 'link',
+    subcommand: 'eventor',
+    form: (f) => ({ username: { value: f.linkedUsername }, password: { value: f.linkedPassword, secret: true } }),
+  },
   { who: 'member', locale: 'en-GB', name: 'help' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'help' },
   { who: 'member', locale: 'en-GB', name: 'status' },

@@ -89,8 +89,9 @@ const clubEntryCount = (dataset: SandboxDataset, ev: SandboxEvent): number =>
   dataset.details(ev).entries.filter((e) => e.competitor?.organisation?.id === dataset.homeClub.id).length;
 
 /**
- * The first single-race weekend event starting at least nine days after BASE with club entries and
- * a club runner behind a class winner (whose time the correction changes).
+ * The first single-race Saturday event at national or international level (a race the club
+ * travels to) starting at least nine days after BASE, with club entries and a club runner behind a
+ * class winner (whose time the correction changes); else the first such weekend event of any level.
  */
 export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BASE): SandboxEvent {
   const candidates = dataset.events
@@ -101,11 +102,16 @@ export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BA
     .filter((ev) => Date.parse(ev.event.start!) > base.getTime() + 9 * DAY)
     .sort((a, b) => Date.parse(a.event.start!) - Date.parse(b.event.start!))
     .filter((ev) => clubEntryCount(dataset, ev) > 0);
-  const weekend = (ev: SandboxEvent): boolean =>
-    [0, 6].includes(weekdayOf(localToday(new Date(ev.event.start!), ZONE)));
+  const weekday = (ev: SandboxEvent): number => weekdayOf(localToday(new Date(ev.event.start!), ZONE));
+  const weekend = (ev: SandboxEvent): boolean => [0, 6].includes(weekday(ev));
+  const big = (ev: SandboxEvent): boolean =>
+    weekday(ev) === 6 && ['national', 'international'].includes(ev.event.classification);
   const correctable = (ev: SandboxEvent): boolean => correctionIn(dataset, fullDetails(dataset, ev)) !== null;
   // A weekend race when the data has one in reach, else the first race (some days' data has none).
-  const race = candidates.find((ev) => weekend(ev) && correctable(ev)) ?? candidates.find(correctable);
+  const race =
+    candidates.find((ev) => big(ev) && correctable(ev)) ??
+    candidates.find((ev) => weekend(ev) && correctable(ev)) ??
+    candidates.find(correctable);
   if (!race) throw new Error('the sandbox has no race with club entries and a club runner behind a winner');
   return race;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MASKED } from '../../src/demo/bot-session.js';
 import { DEMO_SESSION, runDemo } from '../../src/demo/main.js';
 import type { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
 
@@ -14,14 +15,36 @@ describe('npm run demo', () => {
     const transcript = lines.join('\n');
     expect(transcript).toContain('Part 1');
     expect(transcript).toContain('Part 2');
-    expect(transcript).toMatch(/astrid used \/help/);
+    // The member who links her account goes by her first name (as her Eventor person) on Discord.
+    const member = /\n── (\w+) used \/link eventor/.exec(transcript)?.[1] ?? 'no member linked';
+    expect(transcript).toContain(`${member} used /help`);
     expect(transcript).toContain('Kommandona hämtar svar från Eventor');
     expect(transcript).not.toContain('NO ANSWER');
     // Each command of the session, in English and Swedish, got a reply with real content.
-    expect(transcript).toMatch(/astrid used \/events/);
+    expect(transcript).toContain(`${member} used /events`);
     expect(transcript).toContain('Startlista');
     expect(transcript).toContain('Sträcka');
     expect(transcript).toContain(`${DEMO_SESSION.length} of ${DEMO_SESSION.length} commands answered`);
+    // The session starts with the admin connecting the server and a member linking her account,
+    // through their forms, before anyone queries.
+    const ds = datasets.get(2)!;
+    const at = (text: string | RegExp): number =>
+      typeof text === 'string' ? transcript.indexOf(text) : transcript.search(text);
+    expect(at(/kassoren used \/setup eventor base_url: http:\/\/127\.0\.0\.1:\d+/)).toBeGreaterThan(0);
+    expect(transcript).toContain(`kassoren filled in the form "API-nyckel till Eventor" (API-nyckel: ${MASKED})`);
+    expect(transcript).toContain(`Kopplad till ${ds.homeClub.name}`);
+    expect(transcript).toContain('kassoren used /setup channel kind: results channel: #resultat');
+    expect(transcript).toMatch(
+      new RegExp(
+        `${member} filled in the form "Link to Eventor" \\(Eventor user name: [\\w.]+; Eventor password: ${MASKED}\\)`,
+      ),
+    );
+    expect(at(`${member} filled in the form`)).toBeLessThan(at(`${member} used /help`));
+    expect(at('kassoren used /setup channel')).toBeLessThan(at(`${member} used /link`));
+    expect(transcript).toContain('Linked: your Discord account is now tied to');
+    // No secret typed into a form, of anyone, is ever printed.
+    for (const club of ds.clubs) expect(transcript.includes(club.apiKey), club.name).toBe(false);
+    for (const person of ds.persons) expect(transcript.includes(person.password), person.username).toBe(false);
     // Part 3 (its content is checked in demo-scheduler.test.ts): the feeds through a race weekend.
     expect(transcript).toContain('Part 3');
     expect(transcript).toContain('kassoren used /feeds on kind: results channel: #resultat');

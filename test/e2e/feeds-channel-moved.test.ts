@@ -41,7 +41,8 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
     world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
     // The world's server is Swedish in Discord, and posts follow it unless /setup chose: these checks read English.
     world.bot.store.updateGuildSettings(guildId(), { locale: 'en' });
-    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 5, hide: false });
+    // Saturday morning: the latest race with results is last Sunday's.
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
     runnerId = clubFinisherId(world.eventor, event);
     setResults(false);
   }, 60_000);

@@ -50,7 +50,8 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     world.bot.store.setChannel(guildId(), 'results', channelId);
     world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
     world.bot.store.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
-    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 5, hide: false });
+    // Saturday morning: the latest race with results is last Sunday's.
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
     runnerId = clubFinisherId(world.eventor, event);
     setResults(event, false);
   }, 60_000);

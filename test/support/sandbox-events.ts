@@ -1,5 +1,6 @@
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results.js';
 
 const DAY = 86_400_000;
 
@@ -11,6 +12,8 @@ function clubFinisher(home: string) {
 
 /**
  * A single-race event started within `maxAgeDays` before `now` with a club runner's OK result.
+ * The default is the results feed's look-back (RESULTS_LOOKBACK_DAYS): races are mostly at
+ * weekends, so on a Saturday the latest finished one may be last Sunday's, six days and more ago.
  * With `hide` (default), its results are hidden until the test shows them (`hasResults = true`).
  */
 export function recentClubResultsEvent(
@@ -20,7 +23,7 @@ export function recentClubResultsEvent(
 ): SandboxEvent {
   const dataset = eventor.dataset;
   const finisher = clubFinisher(dataset.homeClub.id);
-  const maxAge = (options.maxAgeDays ?? 6) * DAY;
+  const maxAge = (options.maxAgeDays ?? RESULTS_LOOKBACK_DAYS) * DAY;
   const found = dataset.events.find((ev) => {
     if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
     const age = now - Date.parse(ev.event.start);

@@ -94,22 +94,31 @@ const NIGHT_START = '19:30:00';
 
 const swedishWeekday = new Intl.DateTimeFormat('sv-SE', { weekday: 'long', timeZone: SANDBOX_TIME_ZONE });
 
+/** Days of the week (0 Sunday … 6 Saturday) races are held on: most at the weekend, evening ones midweek. */
+const WEEKEND = [6, 0] as const;
+const MIDWEEK_EVENINGS = [2, 3] as const;
+/** The day a multi-day event starts on, by its number of days: Saturday–Sunday, or Friday–Sunday. */
+const MULTI_DAY_START: Record<number, number> = { 2: 6, 3: 5 };
+
 /**
- * A kind of single-race event that fits the level and the month (a spring event in spring, a night
- * cup in the dark, and no night cup on a light evening).
+ * A kind of single-race event that fits the level and the month of its day (a spring event in
+ * spring): `dayMonth` is the month of the weekend day it would be run on, `nightMonth` that of the
+ * midweek evening a night cup would be run on (only in the dark), or null when no night cup fits
+ * (a light evening).
  */
 function kindFor(
   rng: Prng,
   classificationId: keyof typeof EVENT_CLASSIFICATIONS,
-  month: number,
-  evening: boolean,
+  dayMonth: number,
+  nightMonth: number | null,
 ): EventKind {
   return rng.pick(
     EVENT_KINDS.filter(
       (kind) =>
         kind.classificationIds.includes(classificationId) &&
-        (kind.months?.includes(month) ?? true) &&
-        !(evening && kind.night),
+        (kind.night
+          ? nightMonth !== null && (kind.months?.includes(nightMonth) ?? true)
+          : (kind.months?.includes(dayMonth) ?? true)),
     ),
   );
 }
@@ -475,6 +484,21 @@ export class SandboxDataset implements SandboxFederation {
     }
   }
 
+  /**
+   * The day nearest `offset` (days from now) that falls on one of `weekdays`, on the same side of
+   * today (a past event stays past, a coming one coming, today's stays on or before today); of two
+   * as near, the later.
+   */
+  private nearestDay(offset: number, weekdays: readonly number[]): number {
+    for (let distance = 0; distance <= 7; distance++) {
+      for (const day of [offset + distance, offset - distance]) {
+        if (offset > 0 ? day < 1 : offset < 0 ? day > -1 : day > 0) continue;
+        if (weekdays.includes(weekday(this.localDay(day)))) return day;
+      }
+    }
+    return offset;
+  }
+
   private localMonth(offsetDays: number): number {
     return Number(this.localDay(offsetDays).slice(5, 7));
   }
@@ -497,49 +521,64 @@ export class SandboxDataset implements SandboxFederation {
     const total = 38;
     let closedPlaced = false;
     for (let i = 0; i < total; i++) {
-      let offset = -60 + Math.round((i * 180) / total) + rng.int(0, 3);
-      // The first future event is tomorrow: entry closed and the draw out (a start list, no results).
-      if (!closedPlaced && offset > 0) {
-        offset = 1;
-        closedPlaced = true;
-      }
+      // The day in the calendar the event falls near; it is then moved to a day races are held on.
+      const near = -60 + Math.round((i * 180) / total) + rng.int(0, 3);
+      // The first future event is the next one: entry closed and the draw out (a start list, no results).
+      const closed = !closedPlaced && near > 0;
+      if (closed) closedPlaced = true;
+      const base = closed ? 1 : near;
       const shape: EventShape = i % 7 === 3 ? 'relay' : i % 6 === 2 ? 'multi' : 'single';
       const classificationId = String((i % 6) + 1) as keyof typeof EVENT_CLASSIFICATIONS;
       const id = String(eventId++);
       const raceCount = shape === 'multi' ? rng.int(2, 3) : 1;
-      // Local and club events are run in the evening when it is light then; the others by day.
+      const weekend = this.nearestDay(base, shape === 'multi' ? [MULTI_DAY_START[raceCount]!] : WEEKEND);
+      const midweek = this.nearestDay(base, MIDWEEK_EVENINGS);
+      // Local and club events are run on a midweek evening when it is light then; the others at the weekend by day.
       const evening =
         (classificationId === '4' || classificationId === '5') &&
-        (LIGHT_EVENING_MONTHS as readonly number[]).includes(this.localMonth(offset));
-      const day = this.localDay(offset);
-      const month = Number(day.slice(5, 7));
-      const kind = shape === 'single' ? kindFor(rng, classificationId, month, evening) : null;
-      // Run in the dark only when it is dark (a night kind is picked only in those months).
+        (LIGHT_EVENING_MONTHS as readonly number[]).includes(this.localMonth(midweek));
+      const kind =
+        shape === 'single'
+          ? evening
+            ? kindFor(rng, classificationId, this.localMonth(midweek), null)
+            : kindFor(rng, classificationId, this.localMonth(weekend), this.localMonth(midweek))
+          : null;
+      // Run in the dark only when it is dark (a night kind is picked only in those months), on a midweek evening.
       const night = kind?.night === true;
+      const offset = evening || night ? midweek : weekend;
+      const day = this.localDay(offset);
       const startClock = night ? NIGHT_START : evening ? EVENING_START : '10:00:00';
       const races = [];
+      // The stages of a multi-day event are in one area: the first stage anywhere, the others within a few kilometres of it.
+      let area: { lat: number; lon: number } | null = null;
       for (let r = 0; r < raceCount; r++) {
         const raceDay = this.localDay(offset + r);
+        const distance = shape === 'relay' ? 'Relay' : (kind?.distance ?? rng.pick(['Sprint', 'Middle', 'Long']));
+        const [u, v] = [rng.next(), rng.next()];
+        const position: { lat: number; lon: number } =
+          area === null
+            ? { lat: 59 + u * 4, lon: 13 + v * 5 }
+            : { lat: area.lat + (u - 0.5) * 0.05, lon: area.lon + (v - 0.5) * 0.1 };
+        area ??= position;
         races.push({
           id: String(raceId++),
           eventId: id,
           name: raceCount > 1 ? `Etapp ${r + 1}` : null,
           date: this.at(raceDay, startClock),
-          distance: shape === 'relay' ? 'Relay' : (kind?.distance ?? rng.pick(['Sprint', 'Middle', 'Long'])),
+          distance,
           lightCondition: night ? 'Night' : 'Day',
-          position: {
-            lat: Math.round((59 + rng.next() * 4) * 1e6) / 1e6,
-            lon: Math.round((13 + rng.next() * 5) * 1e6) / 1e6,
-          },
+          position: { lat: Math.round(position.lat * 1e6) / 1e6, lon: Math.round(position.lon * 1e6) / 1e6 },
         });
       }
       const start = races[0]!.date;
       const lastDay = this.localDay(offset + raceCount - 1);
       const finish = this.at(lastDay, night ? '22:00:00' : evening ? '21:00:00' : '15:00:00');
-      // Ordinary entry closes a week before, late entry two days before (docs/eventor.md#entry-deadlines).
-      const ordinaryTo = this.at(this.localDay(offset - 7), '23:59:59');
+      // Ordinary entry closes a week before, late entry two days before (docs/eventor.md#entry-deadlines); for the next
+      // event, late entry closed yesterday at the latest, as its draw is out.
+      const lateToDay = closed ? Math.min(offset - 2, -1) : offset - 2;
+      const ordinaryTo = this.at(this.localDay(Math.min(offset - 7, lateToDay - 2)), '23:59:59');
       const lateFrom = toInstant(Date.parse(ordinaryTo) + 1000);
-      const lateTo = this.at(this.localDay(offset - 2), '23:59:59');
+      const lateTo = this.at(this.localDay(lateToDay), '23:59:59');
       const entryBreaks: EntryBreak[] = [
         { from: null, to: ordinaryTo },
         { from: lateFrom, to: lateTo },
@@ -621,7 +660,7 @@ export class SandboxDataset implements SandboxFederation {
         attributes: evening || night ? [{ id: '7', name: 'Kvällstävling', value: null }] : [],
         modifiedAt,
       };
-      const draw = !cancelled && startMs - 3 * DAY < nowMs;
+      const draw = !cancelled && (closed || startMs - 3 * DAY < nowMs);
       const youthBorn = `${Number(day.slice(0, 4)) - 16}-01-01`;
       const amount = { '1': 260, '2': 220, '3': 180, '4': 110, '5': 50, '6': 300 }[classificationId];
       const fees: EntryFee[] = [
@@ -702,15 +741,17 @@ export class SandboxDataset implements SandboxFederation {
     }
   }
 
-  /** The 'large' knob: a 20,000-runner three-day event that ended ten days ago. */
+  /** The 'large' knob: a 20,000-runner three-day event, Friday to Sunday, that ended ten days ago or more. */
   private generateLargeEvent(): void {
     const template = this.events.find((e) => e.shape === 'multi' && e.hasResults) ?? this.events[0]!;
     const id = LARGE_EVENT_ID;
+    // The Sunday ten days ago, or the one before it.
+    const lastDay = -10 - weekday(this.localDay(-10));
     const races = [0, 1, 2].map((r) => ({
       id: String(49990 + r),
       eventId: id,
       name: `Etapp ${r + 1}`,
-      date: this.at(this.localDay(-12 + r), '09:00:00'),
+      date: this.at(this.localDay(lastDay - 2 + r), '09:00:00'),
       distance: r === 1 ? 'Middle' : 'Long',
       lightCondition: 'Day',
       position: { lat: 61.5, lon: 15.1 },
@@ -725,7 +766,7 @@ export class SandboxDataset implements SandboxFederation {
       status: 'completed',
       statusId: '9',
       start: races[0]!.date,
-      finish: this.at(this.localDay(-10), '16:00:00'),
+      finish: this.at(this.localDay(lastDay), '16:00:00'),
       races,
       organisers: [this.orgRef(this.clubs[1]!.organisation.id)],
       properties: Object.fromEntries(
@@ -733,7 +774,7 @@ export class SandboxDataset implements SandboxFederation {
       ),
       message: null,
       attributes: [],
-      modifiedAt: this.at(this.localDay(-10), '20:00:00'),
+      modifiedAt: this.at(this.localDay(lastDay), '20:00:00'),
     };
     const ev: SandboxEvent = {
       id,

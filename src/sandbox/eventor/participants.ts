@@ -112,9 +112,16 @@ function statusRoll(rng: Prng): ResultStatus {
   return 'OK';
 }
 
+/**
+ * A course's control codes in order. A control may come back later (a butterfly, a sprint), but
+ * never twice in a row: a drawn repeat becomes the next code, so the random stream is unchanged.
+ */
 function controlCodes(rng: Prng, n: number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(String(rng.int(31, 99)));
+  for (let i = 0; i < n; i++) {
+    const code = rng.int(31, 99);
+    out.push(String(String(code) === out[i - 1] ? (code === 99 ? 31 : code + 1) : code));
+  }
   return out;
 }
 
