@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
-import { FREQUENT_MS, inQuietHours, localDate, localHour, RARE_MS, STARTLISTS_CLOSE_MS } from '../../src/feeds/cadence.js';
+import {
+  FREQUENT_MS,
+  inQuietHours,
+  localDate,
+  localHour,
+  RARE_MS,
+  STARTLISTS_CLOSE_MS,
+} from '../../src/feeds/cadence.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
 import { AWAY_MS, type ContentItem, MAX_NEW_POSTS_PER_RUN, publishItems } from '../../src/feeds/delivery/publish.js';

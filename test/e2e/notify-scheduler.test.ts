@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { clubFinisherId, recentClubResultsEvent, upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
+import {
+  clubFinisherId,
+  recentClubResultsEvent,
+  upcomingClubEventWithoutStartList,
+} from '../support/sandbox-events.js';
 
 const HOUR = 3_600_000;
 const WAIT = { timeoutMs: 10_000 };

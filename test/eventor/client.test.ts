@@ -8,7 +8,13 @@ import type { RequestEvent } from '../../src/eventor/http.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import type { Competitor } from '../../src/eventor/answers.js';
 import type { Organisation, ResultList } from '../../src/eventor/model.js';
-import { isComplete, OPERATION_NAMES, OPERATIONS, prepareRequest, rootElementName } from '../../src/eventor/operations.js';
+import {
+  isComplete,
+  OPERATION_NAMES,
+  OPERATIONS,
+  prepareRequest,
+  rootElementName,
+} from '../../src/eventor/operations.js';
 import { caught } from '../support/errors.js';
 import { fetchSyntheticEventor, type SyntheticEventor } from '../support/synthetic-eventor.js';
 

@@ -6,7 +6,14 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { UserFacingError } from '../../src/bot/command.js';
-import { type KeyWithVariables, Message, type PlainKey, t, translate, type VariableName } from '../../src/i18n/index.js';
+import {
+  type KeyWithVariables,
+  Message,
+  type PlainKey,
+  t,
+  translate,
+  type VariableName,
+} from '../../src/i18n/index.js';
 
 describe('typed translation variables', () => {
   it('demands exactly the variables of the English text', () => {
