@@ -17,6 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProgram } from '../support/bot-process.js';
+import { printedVariables } from '../support/cli-process.js';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -149,13 +150,7 @@ describe('installing the packed package', () => {
     const sandbox = startProgram(['sandbox', '--discord'], { cwd: dir, program });
     try {
       expect(await sandbox.waitFor('EVENTOR_DEFAULT_GUILDS=')).toBe(true);
-      const variables = Object.fromEntries(
-        sandbox
-          .stdout()
-          .split('\n')
-          .filter((line) => /^[A-Z_]+=/.test(line))
-          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-      );
+      const variables = printedVariables(sandbox.stdout());
       expect(Object.keys(variables).sort()).toEqual([
         'DISCORD_API_URL',
         'DISCORD_TOKEN',

@@ -6,6 +6,7 @@ import { parseFlags } from '../../src/cli/args.js';
 import { type Io, main } from '../../src/cli/main.js';
 import { runSandbox } from '../../src/cli/sandbox.js';
 import { runStart } from '../../src/cli/start.js';
+import { printedVariables } from '../support/cli-process.js';
 
 describe('eventor-bot sandbox --discord: try start without a Discord account', () => {
   let dir: string;
@@ -34,12 +35,7 @@ describe('eventor-bot sandbox --discord: try start without a Discord account', (
     );
     for (let i = 0; i < 200 && !out.includes('EVENTOR_DEFAULT_GUILDS='); i++)
       await new Promise((r) => setTimeout(r, 25));
-    const variables = Object.fromEntries(
-      out
-        .split('\n')
-        .filter((l) => /^[A-Z_]+=/.test(l))
-        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-    );
+    const variables = printedVariables(out);
     expect(Object.keys(variables).sort()).toEqual([
       'DISCORD_API_URL',
       'DISCORD_TOKEN',

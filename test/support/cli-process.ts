@@ -48,3 +48,13 @@ export function runProgram(
     });
   });
 }
+
+/** The `NAME=value` lines a command printed (what `sandbox --discord` gives to paste into `.env`). */
+export function printedVariables(text: string): Record<string, string> {
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter((line) => /^[A-Z_]+=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
