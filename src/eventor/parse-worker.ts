@@ -17,15 +17,6 @@ import { InvalidResponse } from './errors.js';
 import { type OperationName, type OperationResult, type ParseContext, parseResponse } from './operations.js';
 import { deepFreeze } from './response-cache.js';
 
-/**
- * Documents of at least this many bytes go to the worker (the transport hands them over as the
- * bytes that arrived, http.ts `large`). Below it a parse takes under
- * about 80 ms on a busy 2-core machine (a 2 MB result list; parsing runs at roughly 25 MB/s of
- * CPU there), which the copy to the worker and of the model back would mostly eat; above it the
- * main thread would hold acknowledgements longer than Discord's members notice.
- */
-export const OFF_THREAD_PARSE_BYTES = 2_000_000;
-
 const ROLE = 'eventor-parse-worker';
 
 interface Job {
