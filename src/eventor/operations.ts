@@ -279,7 +279,8 @@ interface Spec<S extends z.ZodObject, R> {
   method?: 'GET' | 'PUT';
   path: string;
   summary: string;
-  shape: S;
+  /** Called on the operation's first use (see `op`). */
+  shape: () => S;
   pairs?: ReadonlyArray<readonly [string, string]>;
   headerParams?: Record<string, string>;
   root: string;
@@ -298,21 +299,39 @@ interface Spec<S extends z.ZodObject, R> {
   parse: (xml: string, context: ParseContext) => R;
 }
 
+/**
+ * One operation's definition. Its parameter schema is built on first use of `params`,
+ * `parameterNames` or `required`, not at import: a process calls a few of the operations (a CLI
+ * query one), and building every schema up front was most of what importing this module cost.
+ */
 function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spec<S, R>) {
-  const shape = spec.shape.shape as Record<string, z.ZodType>;
-  const parameterNames = Object.keys(shape);
-  const required = parameterNames.filter((k) => !shape[k]!.safeParse(undefined).success);
+  let built: { params: S; parameterNames: readonly string[]; required: readonly string[] } | undefined;
+  const build = () => {
+    if (built !== undefined) return built;
+    const schema = spec.shape();
+    const shape = schema.shape as Record<string, z.ZodType>;
+    const parameterNames = Object.keys(shape);
+    const required = parameterNames.filter((k) => !shape[k]!.safeParse(undefined).success);
+    const params = spec.pairs ? ordered(schema, spec.pairs) : schema;
+    // The refined schema has the same input and output types as the plain object.
+    built = { params: params as unknown as S, parameterNames, required };
+    return built;
+  };
   const pathParams = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const params = spec.pairs ? ordered(spec.shape, spec.pairs) : spec.shape;
   const def: OperationDef<S, R> = {
     name,
     method: spec.method ?? 'GET',
     path: spec.path,
     summary: spec.summary,
-    // The refined schema has the same input and output types as the plain object.
-    params: params as unknown as S,
-    parameterNames,
-    required,
+    get params() {
+      return build().params;
+    },
+    get parameterNames() {
+      return build().parameterNames;
+    },
+    get required() {
+      return build().required;
+    },
     pathParams,
     headerParams: spec.headerParams ?? {},
     root: spec.root,
@@ -388,17 +407,18 @@ export const OPERATIONS = {
   events: op('events', {
     path: '/events',
     summary: 'Events matching the filters',
-    shape: z.strictObject({
-      fromDate: dateTime().optional(),
-      toDate: dateTime('upper').optional(),
-      fromModifyDate: dateTime().optional(),
-      toModifyDate: dateTime('upper').optional(),
-      eventIds: idList().optional(),
-      organisationIds: idList().optional(),
-      classificationIds: classificationIds().optional(),
-      includeEntryBreaks: bool().optional(),
-      includeAttributes: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        fromDate: dateTime().optional(),
+        toDate: dateTime('upper').optional(),
+        fromModifyDate: dateTime().optional(),
+        toModifyDate: dateTime('upper').optional(),
+        eventIds: idList().optional(),
+        organisationIds: idList().optional(),
+        classificationIds: classificationIds().optional(),
+        includeEntryBreaks: bool().optional(),
+        includeAttributes: bool().optional(),
+      }),
     pairs: [
       ['fromDate', 'toDate'],
       ['fromModifyDate', 'toModifyDate'],
@@ -412,12 +432,13 @@ export const OPERATIONS = {
   'events-documents': op('events-documents', {
     path: '/events/documents',
     summary: 'Documents of events matching the filters',
-    shape: z.strictObject({
-      fromDate: dateTime().optional(),
-      toDate: dateTime('upper').optional(),
-      eventIds: idList().optional(),
-      organisationIds: idList().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        fromDate: dateTime().optional(),
+        toDate: dateTime('upper').optional(),
+        eventIds: idList().optional(),
+        organisationIds: idList().optional(),
+      }),
     pairs: [['fromDate', 'toDate']],
     root: 'DocumentList',
     cacheTtlMs: 10 * MINUTE,
@@ -428,7 +449,7 @@ export const OPERATIONS = {
   event: op('event', {
     path: '/event/{eventId}',
     summary: 'One event',
-    shape: z.strictObject({ eventId: id() }),
+    shape: () => z.strictObject({ eventId: id() }),
     root: 'Event',
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: SMALL_ANSWER,
@@ -438,7 +459,7 @@ export const OPERATIONS = {
   eventclasses: op('eventclasses', {
     path: '/eventclasses',
     summary: 'All classes of one event',
-    shape: z.strictObject({ eventId: id(), includeEntryFees: bool().optional() }),
+    shape: () => z.strictObject({ eventId: id(), includeEntryFees: bool().optional() }),
     root: 'EventClassList',
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
@@ -448,7 +469,7 @@ export const OPERATIONS = {
   entryfees: op('entryfees', {
     path: '/entryfees/events/{eventId}',
     summary: 'All entry fees of one event',
-    shape: z.strictObject({ eventId: id() }),
+    shape: () => z.strictObject({ eventId: id() }),
     root: 'EntryFeeList',
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
@@ -458,7 +479,7 @@ export const OPERATIONS = {
   'organisation-apikey': op('organisation-apikey', {
     path: '/organisation/apiKey',
     summary: 'The organisation the API key belongs to',
-    shape: z.strictObject({}),
+    shape: () => z.strictObject({}),
     root: 'Organisation',
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
@@ -468,7 +489,7 @@ export const OPERATIONS = {
   organisations: op('organisations', {
     path: '/organisations',
     summary: 'All organisations (federations, districts, clubs)',
-    shape: z.strictObject({ includeProperties: bool().optional() }),
+    shape: () => z.strictObject({ includeProperties: bool().optional() }),
     root: 'OrganisationList',
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: LIST_ANSWER,
@@ -479,7 +500,7 @@ export const OPERATIONS = {
   organisation: op('organisation', {
     path: '/organisation/{id}',
     summary: 'One organisation',
-    shape: z.strictObject({ id: id() }),
+    shape: () => z.strictObject({ id: id() }),
     root: 'Organisation',
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
@@ -489,12 +510,13 @@ export const OPERATIONS = {
   persons: op('persons', {
     path: '/persons/organisations/{organisationId}',
     summary: "Members of the key's own organisation",
-    shape: z.strictObject({
-      organisationId: id(),
-      includeContactDetails: bool().optional(),
-      includePersonProperties: bool().optional(),
-      includePersonIdentifiers: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        organisationId: id(),
+        includeContactDetails: bool().optional(),
+        includePersonProperties: bool().optional(),
+        includePersonIdentifiers: bool().optional(),
+      }),
     root: 'PersonList',
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: LIST_ANSWER,
@@ -504,7 +526,7 @@ export const OPERATIONS = {
   competitors: op('competitors', {
     path: '/competitors',
     summary: "Competitor settings (cards, preselected classes) of the own organisation's members",
-    shape: z.strictObject({ organisationId: id() }),
+    shape: () => z.strictObject({ organisationId: id() }),
     root: 'CompetitorList',
     cacheTtlMs: 1 * HOUR,
     maxResponseBytes: LIST_ANSWER,
@@ -514,7 +536,7 @@ export const OPERATIONS = {
   competitor: op('competitor', {
     path: '/competitor/{competitorId}',
     summary: "One person's competitor settings (by internal competitor id)",
-    shape: z.strictObject({ competitorId: id() }),
+    shape: () => z.strictObject({ competitorId: id() }),
     root: 'Competitor',
     cacheTtlMs: 1 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
@@ -525,7 +547,7 @@ export const OPERATIONS = {
     method: 'PUT',
     path: '/competitor',
     summary: "Save one person's competitor settings",
-    shape: z.strictObject({ competitor: competitorBody() }),
+    shape: () => z.strictObject({ competitor: competitorBody() }),
     root: 'Competitor',
     cacheTtlMs: 0,
     maxResponseBytes: SMALL_ANSWER,
@@ -538,7 +560,7 @@ export const OPERATIONS = {
   'external-login-url': op('external-login-url', {
     path: '/externalLoginUrl',
     summary: 'A single-use, 5-minute login link for a member (never cached or logged)',
-    shape: z.strictObject({ personId: id(), organisationId: id(), includeContactDetails: bool().optional() }),
+    shape: () => z.strictObject({ personId: id(), organisationId: id(), includeContactDetails: bool().optional() }),
     root: 'ExternalLoginUrl',
     cacheTtlMs: 0,
     maxResponseBytes: SMALL_ANSWER,
@@ -551,7 +573,7 @@ export const OPERATIONS = {
   'authenticate-person': op('authenticate-person', {
     path: '/authenticatePerson',
     summary: 'The person with this user name and password (sent as headers)',
-    shape: z.strictObject({ username: headerText(), password: headerText() }),
+    shape: () => z.strictObject({ username: headerText(), password: headerText() }),
     // The official documentation defines these as headers (docs/eventor.md#authentication-and-headers);
     // the URL would leak them into logs.
     headerParams: { username: 'Username', password: 'Password' },
@@ -566,21 +588,22 @@ export const OPERATIONS = {
   entries: op('entries', {
     path: '/entries',
     summary: 'Entries matching the filters',
-    shape: z.strictObject({
-      organisationIds: idList().optional(),
-      eventIds: idList().optional(),
-      eventClassIds: idList().optional(),
-      fromEventDate: dateTime().optional(),
-      toEventDate: dateTime('upper').optional(),
-      fromEntryDate: dateTime().optional(),
-      toEntryDate: dateTime('upper').optional(),
-      fromModifyDate: dateTime().optional(),
-      toModifyDate: dateTime('upper').optional(),
-      includeEntryFees: bool().optional(),
-      includePersonElement: bool().optional(),
-      includeOrganisationElement: bool().optional(),
-      includeEventElement: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        organisationIds: idList().optional(),
+        eventIds: idList().optional(),
+        eventClassIds: idList().optional(),
+        fromEventDate: dateTime().optional(),
+        toEventDate: dateTime('upper').optional(),
+        fromEntryDate: dateTime().optional(),
+        toEntryDate: dateTime('upper').optional(),
+        fromModifyDate: dateTime().optional(),
+        toModifyDate: dateTime('upper').optional(),
+        includeEntryFees: bool().optional(),
+        includePersonElement: bool().optional(),
+        includeOrganisationElement: bool().optional(),
+        includeEventElement: bool().optional(),
+      }),
     pairs: [
       ['fromEventDate', 'toEventDate'],
       ['fromEntryDate', 'toEntryDate'],
@@ -595,7 +618,8 @@ export const OPERATIONS = {
   competitorcount: op('competitorcount', {
     path: '/competitorcount',
     summary: 'Number of entries',
-    shape: z.strictObject({ organisationIds: idList(), eventIds: idList().optional(), personIds: idList().optional() }),
+    shape: () =>
+      z.strictObject({ organisationIds: idList(), eventIds: idList().optional(), personIds: idList().optional() }),
     root: 'CompetitorCountList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
@@ -605,7 +629,7 @@ export const OPERATIONS = {
   'starts-event': op('starts-event', {
     path: '/starts/event',
     summary: 'Start list of one event',
-    shape: z.strictObject({ eventId: id() }),
+    shape: () => z.strictObject({ eventId: id() }),
     root: 'StartList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
@@ -616,7 +640,7 @@ export const OPERATIONS = {
   'starts-event-iofxml': op('starts-event-iofxml', {
     path: '/starts/event/iofxml',
     summary: 'Start list of one event in IOF XML 3.0',
-    shape: z.strictObject({ eventId: id(), eventRaceId: id().optional() }),
+    shape: () => z.strictObject({ eventId: id(), eventRaceId: id().optional() }),
     root: 'StartList',
     format: 'iofxml',
     cacheTtlMs: 5 * MINUTE,
@@ -630,12 +654,13 @@ export const OPERATIONS = {
   'starts-person': op('starts-person', {
     path: '/starts/person',
     summary: 'Start times of one person in several events',
-    shape: z.strictObject({
-      personId: id(),
-      eventIds: idList().optional(),
-      fromDate: dateTime().optional(),
-      toDate: dateTime('upper').optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        personId: id(),
+        eventIds: idList().optional(),
+        fromDate: dateTime().optional(),
+        toDate: dateTime('upper').optional(),
+      }),
     pairs: [['fromDate', 'toDate']],
     root: 'StartListList',
     cacheTtlMs: 5 * MINUTE,
@@ -647,7 +672,7 @@ export const OPERATIONS = {
   'starts-organisation': op('starts-organisation', {
     path: '/starts/organisation',
     summary: "Start times of the own organisation's participants in one event",
-    shape: z.strictObject({ organisationIds: idList(), eventId: id() }),
+    shape: () => z.strictObject({ organisationIds: idList(), eventId: id() }),
     root: 'StartList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
@@ -658,7 +683,7 @@ export const OPERATIONS = {
   'results-event': op('results-event', {
     path: '/results/event',
     summary: 'Result list of one event',
-    shape: z.strictObject({ eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
+    shape: () => z.strictObject({ eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
@@ -669,12 +694,13 @@ export const OPERATIONS = {
   'results-event-iofxml': op('results-event-iofxml', {
     path: '/results/event/iofxml',
     summary: 'Result list of one event in IOF XML 3.0',
-    shape: z.strictObject({
-      eventId: id(),
-      eventRaceId: id().optional(),
-      includeSplitTimes: bool().optional(),
-      totalResult: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        eventId: id(),
+        eventRaceId: id().optional(),
+        includeSplitTimes: bool().optional(),
+        totalResult: bool().optional(),
+      }),
     root: 'ResultList',
     format: 'iofxml',
     cacheTtlMs: 1 * MINUTE,
@@ -688,14 +714,15 @@ export const OPERATIONS = {
   'results-person': op('results-person', {
     path: '/results/person',
     summary: 'Results of one person in several events',
-    shape: z.strictObject({
-      personId: id(),
-      eventIds: idList().optional(),
-      fromDate: dateTime().optional(),
-      toDate: dateTime('upper').optional(),
-      includeSplitTimes: bool().optional(),
-      top: top().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        personId: id(),
+        eventIds: idList().optional(),
+        fromDate: dateTime().optional(),
+        toDate: dateTime('upper').optional(),
+        includeSplitTimes: bool().optional(),
+        top: top().optional(),
+      }),
     pairs: [['fromDate', 'toDate']],
     root: 'ResultListList',
     cacheTtlMs: 1 * MINUTE,
@@ -707,12 +734,13 @@ export const OPERATIONS = {
   'results-organisation': op('results-organisation', {
     path: '/results/organisation',
     summary: "Results of the own organisation's participants in one event",
-    shape: z.strictObject({
-      organisationIds: idList(),
-      eventId: id(),
-      includeSplitTimes: bool().optional(),
-      top: top().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        organisationIds: idList(),
+        eventId: id(),
+        includeSplitTimes: bool().optional(),
+        top: top().optional(),
+      }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
@@ -723,12 +751,13 @@ export const OPERATIONS = {
   activities: op('activities', {
     path: '/activities',
     summary: 'Activities of the own organisation in a period',
-    shape: z.strictObject({
-      organisationId: id(),
-      from: day('start'),
-      to: day('end'),
-      includeRegistrations: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        organisationId: id(),
+        from: day('start'),
+        to: day('end'),
+        includeRegistrations: bool().optional(),
+      }),
     pairs: [['from', 'to']],
     root: 'ActivityList',
     cacheTtlMs: 5 * MINUTE,
@@ -739,7 +768,7 @@ export const OPERATIONS = {
   activity: op('activity', {
     path: '/activity',
     summary: 'One activity of the own organisation',
-    shape: z.strictObject({ organisationId: id(), id: id(), includeRegistrations: bool().optional() }),
+    shape: () => z.strictObject({ organisationId: id(), id: id(), includeRegistrations: bool().optional() }),
     root: 'Activity',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: SMALL_ANSWER,
