@@ -15,7 +15,6 @@ import { isValid } from 'date-fns/isValid';
 import { parseISO } from 'date-fns/parseISO';
 import { z } from 'zod';
 import { EventorError, InvalidResponse, ValidationError } from './errors.js';
-import { parseIofResultList, parseIofStartList } from './iof/index.js';
 import type {
   Activity,
   Competitor,
@@ -37,7 +36,6 @@ import {
   KNOWN_CLASSIFICATIONS,
 } from './model.js';
 import { serializeCompetitor } from './native/competitor-xml.js';
-import * as nativeParsers from './native/index.js';
 import { formatQueryDateTime } from './time.js';
 
 const MINUTE = 60_000;
@@ -84,7 +82,12 @@ export interface OperationDef<S extends z.ZodType = z.ZodType, R = unknown> {
   /** Why a parameter is required although Eventor's documentation marks it optional. */
   readonly note: string | null;
   readonly body: ((params: Record<string, unknown>) => string) | null;
-  readonly parse: (xml: string, context: ParseContext) => R;
+  /**
+   * The parser of its answer, loaded with the module that holds it on the operation's first
+   * answer (parseResponse): a process that never reads IOF XML or start lists never loads their
+   * readers, and a CLI query loads the one it needs.
+   */
+  readonly parser: () => Promise<(xml: string, context: ParseContext) => R>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,7 +299,8 @@ interface Spec<S extends z.ZodObject, R> {
   invalidates?: readonly string[];
   note?: string;
   body?: (params: Record<string, unknown>) => string;
-  parse: (xml: string, context: ParseContext) => R;
+  /** Imports the module of the parser and returns the parser (see OperationDef.parser). */
+  parser: () => Promise<(xml: string, context: ParseContext) => R>;
 }
 
 /**
@@ -318,6 +322,7 @@ function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spe
     return built;
   };
   const pathParams = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  let parser: Promise<(xml: string, context: ParseContext) => R> | undefined;
   const def: OperationDef<S, R> = {
     name,
     method: spec.method ?? 'GET',
@@ -345,7 +350,12 @@ function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spe
     invalidates: spec.invalidates ?? [],
     note: spec.note ?? null,
     body: spec.body ?? null,
-    parse: spec.parse,
+    parser: () =>
+      (parser ??= spec.parser().catch((error: unknown) => {
+        // A failed import is not kept: the next answer tries again.
+        parser = undefined;
+        throw error;
+      })),
   };
   return def;
 }
@@ -403,6 +413,17 @@ const native =
   (xml: string, c: ParseContext) =>
     fn(xml, { timeZone: c.timeZone });
 
+/*
+ * The native parsers by the module that holds them (native/index.ts re-exports them all): an
+ * operation loads its own module only.
+ */
+const events = () => import('./native/events.js');
+const people = () => import('./native/people.js');
+const entries = () => import('./native/entries.js');
+const lists = () => import('./native/lists.js');
+const activities = () => import('./native/activities.js');
+const iof = () => import('./iof/index.js');
+
 export const OPERATIONS = {
   events: op('events', {
     path: '/events',
@@ -427,7 +448,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<Event[]>(nativeParsers.parseEventList),
+    parser: async () => native<Event[]>((await events()).parseEventList),
   }),
   'events-documents': op('events-documents', {
     path: '/events/documents',
@@ -444,7 +465,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EventDocument[]>(nativeParsers.parseDocumentList),
+    parser: async () => native<EventDocument[]>((await events()).parseDocumentList),
   }),
   event: op('event', {
     path: '/event/{eventId}',
@@ -454,7 +475,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: true,
-    parse: native<Event>(nativeParsers.parseEvent),
+    parser: async () => native<Event>((await events()).parseEvent),
   }),
   eventclasses: op('eventclasses', {
     path: '/eventclasses',
@@ -464,7 +485,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EventClass[]>(nativeParsers.parseEventClassList),
+    parser: async () => native<EventClass[]>((await events()).parseEventClassList),
   }),
   entryfees: op('entryfees', {
     path: '/entryfees/events/{eventId}',
@@ -474,7 +495,7 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EntryFee[]>(nativeParsers.parseEntryFeeList),
+    parser: async () => native<EntryFee[]>((await events()).parseEntryFeeList),
   }),
   'organisation-apikey': op('organisation-apikey', {
     path: '/organisation/apiKey',
@@ -484,7 +505,7 @@ export const OPERATIONS = {
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Organisation>(nativeParsers.parseOrganisation),
+    parser: async () => native<Organisation>((await people()).parseOrganisation),
   }),
   organisations: op('organisations', {
     path: '/organisations',
@@ -495,7 +516,7 @@ export const OPERATIONS = {
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
     keyBoundWith: ['includeProperties'],
-    parse: native<Organisation[]>(nativeParsers.parseOrganisationList),
+    parser: async () => native<Organisation[]>((await people()).parseOrganisationList),
   }),
   organisation: op('organisation', {
     path: '/organisation/{id}',
@@ -505,7 +526,7 @@ export const OPERATIONS = {
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Organisation>(nativeParsers.parseOrganisation),
+    parser: async () => native<Organisation>((await people()).parseOrganisation),
   }),
   persons: op('persons', {
     path: '/persons/organisations/{organisationId}',
@@ -521,7 +542,7 @@ export const OPERATIONS = {
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Person[]>(nativeParsers.parsePersonList),
+    parser: async () => native<Person[]>((await people()).parsePersonList),
   }),
   competitors: op('competitors', {
     path: '/competitors',
@@ -531,7 +552,7 @@ export const OPERATIONS = {
     cacheTtlMs: 1 * HOUR,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Competitor[]>(nativeParsers.parseCompetitorList),
+    parser: async () => native<Competitor[]>((await people()).parseCompetitorList),
   }),
   competitor: op('competitor', {
     path: '/competitor/{competitorId}',
@@ -541,7 +562,7 @@ export const OPERATIONS = {
     cacheTtlMs: 1 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Competitor>(nativeParsers.parseCompetitor),
+    parser: async () => native<Competitor>((await people()).parseCompetitor),
   }),
   'save-competitor': op('save-competitor', {
     method: 'PUT',
@@ -555,7 +576,7 @@ export const OPERATIONS = {
     coalesce: false,
     invalidates: ['competitor', 'competitors'],
     body: (params) => serializeCompetitor(params.competitor as Competitor),
-    parse: native<Competitor>(nativeParsers.parseCompetitor),
+    parser: async () => native<Competitor>((await people()).parseCompetitor),
   }),
   'external-login-url': op('external-login-url', {
     path: '/externalLoginUrl',
@@ -568,7 +589,7 @@ export const OPERATIONS = {
     // Each caller must get its own link: a shared one works only once.
     coalesce: false,
     secretResponse: true,
-    parse: native<string>(nativeParsers.parseExternalLoginUrl),
+    parser: async () => native<string>((await people()).parseExternalLoginUrl),
   }),
   'authenticate-person': op('authenticate-person', {
     path: '/authenticatePerson',
@@ -583,7 +604,7 @@ export const OPERATIONS = {
     keyIndependent: false,
     // The credentials are not part of the coalescing key, so two users must never share a request.
     coalesce: false,
-    parse: native<Person>(nativeParsers.parsePerson),
+    parser: async () => native<Person>((await people()).parsePerson),
   }),
   entries: op('entries', {
     path: '/entries',
@@ -613,7 +634,7 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Entry[]>(nativeParsers.parseEntryList),
+    parser: async () => native<Entry[]>((await entries()).parseEntryList),
   }),
   competitorcount: op('competitorcount', {
     path: '/competitorcount',
@@ -624,7 +645,7 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<CompetitorCount[]>(nativeParsers.parseCompetitorCountList),
+    parser: async () => native<CompetitorCount[]>((await entries()).parseCompetitorCountList),
   }),
   'starts-event': op('starts-event', {
     path: '/starts/event',
@@ -635,7 +656,7 @@ export const OPERATIONS = {
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     note: NOTE_EVENT_ID,
-    parse: native<StartList>(nativeParsers.parseStartList),
+    parser: async () => native<StartList>((await lists()).parseStartList),
   }),
   'starts-event-iofxml': op('starts-event-iofxml', {
     path: '/starts/event/iofxml',
@@ -646,10 +667,13 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
-    parse: (xml: string, c: ParseContext): { xml: string; list: StartList } => ({
-      xml,
-      list: parseIofStartList(xml, { timeZone: c.nativeTimeZone }),
-    }),
+    parser: async () => {
+      const { parseIofStartList } = await iof();
+      return (xml: string, c: ParseContext): { xml: string; list: StartList } => ({
+        xml,
+        list: parseIofStartList(xml, { timeZone: c.nativeTimeZone }),
+      });
+    },
   }),
   'starts-person': op('starts-person', {
     path: '/starts/person',
@@ -667,7 +691,7 @@ export const OPERATIONS = {
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_PERSON_ID,
-    parse: native<StartList[]>(nativeParsers.parseStartListList),
+    parser: async () => native<StartList[]>((await lists()).parseStartListList),
   }),
   'starts-organisation': op('starts-organisation', {
     path: '/starts/organisation',
@@ -678,7 +702,7 @@ export const OPERATIONS = {
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_EVENT_ID,
-    parse: native<StartList>(nativeParsers.parseStartList),
+    parser: async () => native<StartList>((await lists()).parseStartList),
   }),
   'results-event': op('results-event', {
     path: '/results/event',
@@ -689,7 +713,7 @@ export const OPERATIONS = {
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     note: NOTE_EVENT_ID,
-    parse: native<ResultList>(nativeParsers.parseResultList),
+    parser: async () => native<ResultList>((await lists()).parseResultList),
   }),
   'results-event-iofxml': op('results-event-iofxml', {
     path: '/results/event/iofxml',
@@ -706,10 +730,13 @@ export const OPERATIONS = {
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
-    parse: (xml: string, c: ParseContext): { xml: string; list: ResultList } => ({
-      xml,
-      list: parseIofResultList(xml, { timeZone: c.nativeTimeZone }),
-    }),
+    parser: async () => {
+      const { parseIofResultList } = await iof();
+      return (xml: string, c: ParseContext): { xml: string; list: ResultList } => ({
+        xml,
+        list: parseIofResultList(xml, { timeZone: c.nativeTimeZone }),
+      });
+    },
   }),
   'results-person': op('results-person', {
     path: '/results/person',
@@ -729,7 +756,7 @@ export const OPERATIONS = {
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_PERSON_ID,
-    parse: native<ResultList[]>(nativeParsers.parseResultListList),
+    parser: async () => native<ResultList[]>((await lists()).parseResultListList),
   }),
   'results-organisation': op('results-organisation', {
     path: '/results/organisation',
@@ -746,7 +773,7 @@ export const OPERATIONS = {
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_EVENT_ID,
-    parse: native<ResultList>(nativeParsers.parseResultList),
+    parser: async () => native<ResultList>((await lists()).parseResultList),
   }),
   activities: op('activities', {
     path: '/activities',
@@ -763,7 +790,7 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Activity[]>(nativeParsers.parseActivityList),
+    parser: async () => native<Activity[]>((await activities()).parseActivityList),
   }),
   activity: op('activity', {
     path: '/activity',
@@ -773,7 +800,7 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Activity>(nativeParsers.parseActivity),
+    parser: async () => native<Activity>((await activities()).parseActivity),
   }),
 } as const;
 
@@ -781,7 +808,7 @@ export type Operations = typeof OPERATIONS;
 export type OperationName = keyof Operations;
 /** What a caller may pass: ids as numbers or strings, lists as arrays or `a,b`, dates as Date or ISO text. */
 export type OperationParams<N extends OperationName> = z.input<Operations[N]['params']>;
-export type OperationResult<N extends OperationName> = ReturnType<Operations[N]['parse']>;
+export type OperationResult<N extends OperationName> = ReturnType<Awaited<ReturnType<Operations[N]['parser']>>>;
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 
@@ -867,12 +894,16 @@ export function isComplete(xml: string, root: string): boolean {
   return start !== null && start[2] === '/' && start.index + start[0].length === tail.length;
 }
 
-/** Runs the operation's parser after checking the root element; every failure is an InvalidResponse. */
-export function parseResponse<N extends OperationName>(
+/**
+ * Runs the operation's parser after checking the root element; every failure of the document is
+ * an InvalidResponse. Asynchronous only to load the parser's module on the operation's first
+ * answer; the parse itself runs in one go.
+ */
+export async function parseResponse<N extends OperationName>(
   name: N,
   xml: string,
   context: ParseContext,
-): OperationResult<N> {
+): Promise<OperationResult<N>> {
   const def = OPERATIONS[name] as OperationDef;
   const operation = name;
   const root = rootElementName(xml);
@@ -881,8 +912,9 @@ export function parseResponse<N extends OperationName>(
     throw new InvalidResponse(`expected <${def.root}> but got <${root.slice(0, 60)}>`, null, { operation });
   if (!isComplete(xml, def.root))
     throw new InvalidResponse('truncated document (no end tag of the root element)', null, { operation });
+  const parse = await def.parser();
   try {
-    return def.parse(xml, context) as OperationResult<N>;
+    return parse(xml, context) as OperationResult<N>;
   } catch (error) {
     // The body of a login-link answer is the link itself: keep every detail of it out of the error.
     if (def.secretResponse) throw new InvalidResponse('could not read the login link', null, { operation });
