@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { eventorConfigFromEnv } from '../config/env.js';
 import { EventorClient } from '../eventor/client.js';
 import { EventorError, ValidationError } from '../eventor/errors.js';
@@ -5,6 +6,18 @@ import { OPERATIONS, type OperationName } from '../eventor/operations.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, UsageError } from './args.js';
 import { warnedEnvironment } from './environment.js';
 import type { Io } from './io.js';
+
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly. After the first answer V8 finds its one
+ * large function hot and recompiles it with its optimising compiler on a background thread: some
+ * 35 MB and about a sixth of a bare request's process CPU, for a command that reads one answer
+ * and exits. Baseline code parses an answer as correctly (the body bytes pass through llhttp in
+ * large spans either way). Set before the first request, when undici first compiles the parser;
+ * the bot's own long-running process keeps V8's defaults.
+ */
+function baselineWebAssemblyOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
 
 function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(OPERATIONS, name);
@@ -58,6 +71,7 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
   }
   rejectLeftovers(args.flags);
 
+  baselineWebAssemblyOnly();
   const env = warnedEnvironment(io, 'query');
   const config = eventorConfigFromEnv(env);
   const client = new EventorClient({

@@ -18,7 +18,15 @@ import {
   parseResponse,
   prepareRequest,
 } from './operations.js';
-import { OFF_THREAD_PARSE_BYTES, parseResponseOffThread } from './parse-worker.js';
+
+/**
+ * Documents of at least this many bytes go to the parse worker (parse-worker.ts; the transport
+ * hands them over as the bytes that arrived, http.ts `large`). Below it a parse takes under
+ * about 80 ms on a busy 2-core machine (a 2 MB result list; parsing runs at roughly 25 MB/s of
+ * CPU there), which the copy to the worker and of the model back would mostly eat; above it the
+ * main thread would hold acknowledgements longer than Discord's members notice.
+ */
+export const OFF_THREAD_PARSE_BYTES = 2_000_000;
 
 /** The client's options are the transport's (instance, key, timeouts, retries, cache, hooks), and: */
 export interface EventorClientOptions extends TransportOptions {
@@ -93,7 +101,9 @@ export class EventorClient {
       parse: (xml) => parseResponse(name, xml, context),
       large: {
         bytesFrom: this.offThreadParseBytes,
-        parseBytes: (bytes) => parseResponseOffThread(name, bytes, context),
+        // Loaded with the first large document: a query or a start that never gets one does not
+        // pay for the worker's module (node:worker_threads, node:v8).
+        parseBytes: async (bytes) => (await import('./parse-worker.js')).parseResponseOffThread(name, bytes, context),
       },
     });
     if (def.invalidates.length > 0) this.transport.invalidate(def.invalidates);

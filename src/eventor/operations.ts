@@ -15,7 +15,6 @@ import { isValid } from 'date-fns/isValid';
 import { parseISO } from 'date-fns/parseISO';
 import { z } from 'zod';
 import { EventorError, InvalidResponse, ValidationError } from './errors.js';
-import { parseIofResultList, parseIofStartList } from './iof/index.js';
 import type {
   Activity,
   Competitor,
@@ -37,7 +36,6 @@ import {
   KNOWN_CLASSIFICATIONS,
 } from './model.js';
 import { serializeCompetitor } from './native/competitor-xml.js';
-import * as nativeParsers from './native/index.js';
 import { formatQueryDateTime } from './time.js';
 
 const MINUTE = 60_000;
@@ -84,7 +82,12 @@ export interface OperationDef<S extends z.ZodType = z.ZodType, R = unknown> {
   /** Why a parameter is required although Eventor's documentation marks it optional. */
   readonly note: string | null;
   readonly body: ((params: Record<string, unknown>) => string) | null;
-  readonly parse: (xml: string, context: ParseContext) => R;
+  /**
+   * The parser of its answer, loaded with the module that holds it on the operation's first
+   * answer (parseResponse): a process that never reads IOF XML or start lists never loads their
+   * readers, and a CLI query loads the one it needs.
+   */
+  readonly parser: () => Promise<(xml: string, context: ParseContext) => R>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +282,8 @@ interface Spec<S extends z.ZodObject, R> {
   method?: 'GET' | 'PUT';
   path: string;
   summary: string;
-  shape: S;
+  /** Called on the operation's first use (see `op`). */
+  shape: () => S;
   pairs?: ReadonlyArray<readonly [string, string]>;
   headerParams?: Record<string, string>;
   root: string;
@@ -295,24 +299,44 @@ interface Spec<S extends z.ZodObject, R> {
   invalidates?: readonly string[];
   note?: string;
   body?: (params: Record<string, unknown>) => string;
-  parse: (xml: string, context: ParseContext) => R;
+  /** Imports the module of the parser and returns the parser (see OperationDef.parser). */
+  parser: () => Promise<(xml: string, context: ParseContext) => R>;
 }
 
+/**
+ * One operation's definition. Its parameter schema is built on first use of `params`,
+ * `parameterNames` or `required`, not at import: a process calls a few of the operations (a CLI
+ * query one), and building every schema up front was most of what importing this module cost.
+ */
 function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spec<S, R>) {
-  const shape = spec.shape.shape as Record<string, z.ZodType>;
-  const parameterNames = Object.keys(shape);
-  const required = parameterNames.filter((k) => !shape[k]!.safeParse(undefined).success);
+  let built: { params: S; parameterNames: readonly string[]; required: readonly string[] } | undefined;
+  const build = () => {
+    if (built !== undefined) return built;
+    const schema = spec.shape();
+    const shape = schema.shape as Record<string, z.ZodType>;
+    const parameterNames = Object.keys(shape);
+    const required = parameterNames.filter((k) => !shape[k]!.safeParse(undefined).success);
+    const params = spec.pairs ? ordered(schema, spec.pairs) : schema;
+    // The refined schema has the same input and output types as the plain object.
+    built = { params: params as unknown as S, parameterNames, required };
+    return built;
+  };
   const pathParams = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const params = spec.pairs ? ordered(spec.shape, spec.pairs) : spec.shape;
+  let parser: Promise<(xml: string, context: ParseContext) => R> | undefined;
   const def: OperationDef<S, R> = {
     name,
     method: spec.method ?? 'GET',
     path: spec.path,
     summary: spec.summary,
-    // The refined schema has the same input and output types as the plain object.
-    params: params as unknown as S,
-    parameterNames,
-    required,
+    get params() {
+      return build().params;
+    },
+    get parameterNames() {
+      return build().parameterNames;
+    },
+    get required() {
+      return build().required;
+    },
     pathParams,
     headerParams: spec.headerParams ?? {},
     root: spec.root,
@@ -326,7 +350,12 @@ function op<const N extends string, S extends z.ZodObject, R>(name: N, spec: Spe
     invalidates: spec.invalidates ?? [],
     note: spec.note ?? null,
     body: spec.body ?? null,
-    parse: spec.parse,
+    parser: () =>
+      (parser ??= spec.parser().catch((error: unknown) => {
+        // A failed import is not kept: the next answer tries again.
+        parser = undefined;
+        throw error;
+      })),
   };
   return def;
 }
@@ -384,21 +413,33 @@ const native =
   (xml: string, c: ParseContext) =>
     fn(xml, { timeZone: c.timeZone });
 
+/*
+ * The native parsers by the module that holds them (native/index.ts re-exports them all): an
+ * operation loads its own module only.
+ */
+const events = () => import('./native/events.js');
+const people = () => import('./native/people.js');
+const entries = () => import('./native/entries.js');
+const lists = () => import('./native/lists.js');
+const activities = () => import('./native/activities.js');
+const iof = () => import('./iof/index.js');
+
 export const OPERATIONS = {
   events: op('events', {
     path: '/events',
     summary: 'Events matching the filters',
-    shape: z.strictObject({
-      fromDate: dateTime().optional(),
-      toDate: dateTime('upper').optional(),
-      fromModifyDate: dateTime().optional(),
-      toModifyDate: dateTime('upper').optional(),
-      eventIds: idList().optional(),
-      organisationIds: idList().optional(),
-      classificationIds: classificationIds().optional(),
-      includeEntryBreaks: bool().optional(),
-      includeAttributes: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        fromDate: dateTime().optional(),
+        toDate: dateTime('upper').optional(),
+        fromModifyDate: dateTime().optional(),
+        toModifyDate: dateTime('upper').optional(),
+        eventIds: idList().optional(),
+        organisationIds: idList().optional(),
+        classificationIds: classificationIds().optional(),
+        includeEntryBreaks: bool().optional(),
+        includeAttributes: bool().optional(),
+      }),
     pairs: [
       ['fromDate', 'toDate'],
       ['fromModifyDate', 'toModifyDate'],
@@ -407,125 +448,127 @@ export const OPERATIONS = {
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<Event[]>(nativeParsers.parseEventList),
+    parser: async () => native<Event[]>((await events()).parseEventList),
   }),
   'events-documents': op('events-documents', {
     path: '/events/documents',
     summary: 'Documents of events matching the filters',
-    shape: z.strictObject({
-      fromDate: dateTime().optional(),
-      toDate: dateTime('upper').optional(),
-      eventIds: idList().optional(),
-      organisationIds: idList().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        fromDate: dateTime().optional(),
+        toDate: dateTime('upper').optional(),
+        eventIds: idList().optional(),
+        organisationIds: idList().optional(),
+      }),
     pairs: [['fromDate', 'toDate']],
     root: 'DocumentList',
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EventDocument[]>(nativeParsers.parseDocumentList),
+    parser: async () => native<EventDocument[]>((await events()).parseDocumentList),
   }),
   event: op('event', {
     path: '/event/{eventId}',
     summary: 'One event',
-    shape: z.strictObject({ eventId: id() }),
+    shape: () => z.strictObject({ eventId: id() }),
     root: 'Event',
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: true,
-    parse: native<Event>(nativeParsers.parseEvent),
+    parser: async () => native<Event>((await events()).parseEvent),
   }),
   eventclasses: op('eventclasses', {
     path: '/eventclasses',
     summary: 'All classes of one event',
-    shape: z.strictObject({ eventId: id(), includeEntryFees: bool().optional() }),
+    shape: () => z.strictObject({ eventId: id(), includeEntryFees: bool().optional() }),
     root: 'EventClassList',
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EventClass[]>(nativeParsers.parseEventClassList),
+    parser: async () => native<EventClass[]>((await events()).parseEventClassList),
   }),
   entryfees: op('entryfees', {
     path: '/entryfees/events/{eventId}',
     summary: 'All entry fees of one event',
-    shape: z.strictObject({ eventId: id() }),
+    shape: () => z.strictObject({ eventId: id() }),
     root: 'EntryFeeList',
     cacheTtlMs: 10 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
-    parse: native<EntryFee[]>(nativeParsers.parseEntryFeeList),
+    parser: async () => native<EntryFee[]>((await events()).parseEntryFeeList),
   }),
   'organisation-apikey': op('organisation-apikey', {
     path: '/organisation/apiKey',
     summary: 'The organisation the API key belongs to',
-    shape: z.strictObject({}),
+    shape: () => z.strictObject({}),
     root: 'Organisation',
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Organisation>(nativeParsers.parseOrganisation),
+    parser: async () => native<Organisation>((await people()).parseOrganisation),
   }),
   organisations: op('organisations', {
     path: '/organisations',
     summary: 'All organisations (federations, districts, clubs)',
-    shape: z.strictObject({ includeProperties: bool().optional() }),
+    shape: () => z.strictObject({ includeProperties: bool().optional() }),
     root: 'OrganisationList',
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: true,
     keyBoundWith: ['includeProperties'],
-    parse: native<Organisation[]>(nativeParsers.parseOrganisationList),
+    parser: async () => native<Organisation[]>((await people()).parseOrganisationList),
   }),
   organisation: op('organisation', {
     path: '/organisation/{id}',
     summary: 'One organisation',
-    shape: z.strictObject({ id: id() }),
+    shape: () => z.strictObject({ id: id() }),
     root: 'Organisation',
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Organisation>(nativeParsers.parseOrganisation),
+    parser: async () => native<Organisation>((await people()).parseOrganisation),
   }),
   persons: op('persons', {
     path: '/persons/organisations/{organisationId}',
     summary: "Members of the key's own organisation",
-    shape: z.strictObject({
-      organisationId: id(),
-      includeContactDetails: bool().optional(),
-      includePersonProperties: bool().optional(),
-      includePersonIdentifiers: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        organisationId: id(),
+        includeContactDetails: bool().optional(),
+        includePersonProperties: bool().optional(),
+        includePersonIdentifiers: bool().optional(),
+      }),
     root: 'PersonList',
     cacheTtlMs: 24 * HOUR,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Person[]>(nativeParsers.parsePersonList),
+    parser: async () => native<Person[]>((await people()).parsePersonList),
   }),
   competitors: op('competitors', {
     path: '/competitors',
     summary: "Competitor settings (cards, preselected classes) of the own organisation's members",
-    shape: z.strictObject({ organisationId: id() }),
+    shape: () => z.strictObject({ organisationId: id() }),
     root: 'CompetitorList',
     cacheTtlMs: 1 * HOUR,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Competitor[]>(nativeParsers.parseCompetitorList),
+    parser: async () => native<Competitor[]>((await people()).parseCompetitorList),
   }),
   competitor: op('competitor', {
     path: '/competitor/{competitorId}',
     summary: "One person's competitor settings (by internal competitor id)",
-    shape: z.strictObject({ competitorId: id() }),
+    shape: () => z.strictObject({ competitorId: id() }),
     root: 'Competitor',
     cacheTtlMs: 1 * HOUR,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Competitor>(nativeParsers.parseCompetitor),
+    parser: async () => native<Competitor>((await people()).parseCompetitor),
   }),
   'save-competitor': op('save-competitor', {
     method: 'PUT',
     path: '/competitor',
     summary: "Save one person's competitor settings",
-    shape: z.strictObject({ competitor: competitorBody() }),
+    shape: () => z.strictObject({ competitor: competitorBody() }),
     root: 'Competitor',
     cacheTtlMs: 0,
     maxResponseBytes: SMALL_ANSWER,
@@ -533,12 +576,12 @@ export const OPERATIONS = {
     coalesce: false,
     invalidates: ['competitor', 'competitors'],
     body: (params) => serializeCompetitor(params.competitor as Competitor),
-    parse: native<Competitor>(nativeParsers.parseCompetitor),
+    parser: async () => native<Competitor>((await people()).parseCompetitor),
   }),
   'external-login-url': op('external-login-url', {
     path: '/externalLoginUrl',
     summary: 'A single-use, 5-minute login link for a member (never cached or logged)',
-    shape: z.strictObject({ personId: id(), organisationId: id(), includeContactDetails: bool().optional() }),
+    shape: () => z.strictObject({ personId: id(), organisationId: id(), includeContactDetails: bool().optional() }),
     root: 'ExternalLoginUrl',
     cacheTtlMs: 0,
     maxResponseBytes: SMALL_ANSWER,
@@ -546,12 +589,12 @@ export const OPERATIONS = {
     // Each caller must get its own link: a shared one works only once.
     coalesce: false,
     secretResponse: true,
-    parse: native<string>(nativeParsers.parseExternalLoginUrl),
+    parser: async () => native<string>((await people()).parseExternalLoginUrl),
   }),
   'authenticate-person': op('authenticate-person', {
     path: '/authenticatePerson',
     summary: 'The person with this user name and password (sent as headers)',
-    shape: z.strictObject({ username: headerText(), password: headerText() }),
+    shape: () => z.strictObject({ username: headerText(), password: headerText() }),
     // The official documentation defines these as headers (docs/eventor.md#authentication-and-headers);
     // the URL would leak them into logs.
     headerParams: { username: 'Username', password: 'Password' },
@@ -561,26 +604,27 @@ export const OPERATIONS = {
     keyIndependent: false,
     // The credentials are not part of the coalescing key, so two users must never share a request.
     coalesce: false,
-    parse: native<Person>(nativeParsers.parsePerson),
+    parser: async () => native<Person>((await people()).parsePerson),
   }),
   entries: op('entries', {
     path: '/entries',
     summary: 'Entries matching the filters',
-    shape: z.strictObject({
-      organisationIds: idList().optional(),
-      eventIds: idList().optional(),
-      eventClassIds: idList().optional(),
-      fromEventDate: dateTime().optional(),
-      toEventDate: dateTime('upper').optional(),
-      fromEntryDate: dateTime().optional(),
-      toEntryDate: dateTime('upper').optional(),
-      fromModifyDate: dateTime().optional(),
-      toModifyDate: dateTime('upper').optional(),
-      includeEntryFees: bool().optional(),
-      includePersonElement: bool().optional(),
-      includeOrganisationElement: bool().optional(),
-      includeEventElement: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        organisationIds: idList().optional(),
+        eventIds: idList().optional(),
+        eventClassIds: idList().optional(),
+        fromEventDate: dateTime().optional(),
+        toEventDate: dateTime('upper').optional(),
+        fromEntryDate: dateTime().optional(),
+        toEntryDate: dateTime('upper').optional(),
+        fromModifyDate: dateTime().optional(),
+        toModifyDate: dateTime('upper').optional(),
+        includeEntryFees: bool().optional(),
+        includePersonElement: bool().optional(),
+        includeOrganisationElement: bool().optional(),
+        includeEventElement: bool().optional(),
+      }),
     pairs: [
       ['fromEventDate', 'toEventDate'],
       ['fromEntryDate', 'toEntryDate'],
@@ -590,161 +634,173 @@ export const OPERATIONS = {
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Entry[]>(nativeParsers.parseEntryList),
+    parser: async () => native<Entry[]>((await entries()).parseEntryList),
   }),
   competitorcount: op('competitorcount', {
     path: '/competitorcount',
     summary: 'Number of entries',
-    shape: z.strictObject({ organisationIds: idList(), eventIds: idList().optional(), personIds: idList().optional() }),
+    shape: () =>
+      z.strictObject({ organisationIds: idList(), eventIds: idList().optional(), personIds: idList().optional() }),
     root: 'CompetitorCountList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<CompetitorCount[]>(nativeParsers.parseCompetitorCountList),
+    parser: async () => native<CompetitorCount[]>((await entries()).parseCompetitorCountList),
   }),
   'starts-event': op('starts-event', {
     path: '/starts/event',
     summary: 'Start list of one event',
-    shape: z.strictObject({ eventId: id() }),
+    shape: () => z.strictObject({ eventId: id() }),
     root: 'StartList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     note: NOTE_EVENT_ID,
-    parse: native<StartList>(nativeParsers.parseStartList),
+    parser: async () => native<StartList>((await lists()).parseStartList),
   }),
   'starts-event-iofxml': op('starts-event-iofxml', {
     path: '/starts/event/iofxml',
     summary: 'Start list of one event in IOF XML 3.0',
-    shape: z.strictObject({ eventId: id(), eventRaceId: id().optional() }),
+    shape: () => z.strictObject({ eventId: id(), eventRaceId: id().optional() }),
     root: 'StartList',
     format: 'iofxml',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
-    parse: (xml: string, c: ParseContext): { xml: string; list: StartList } => ({
-      xml,
-      list: parseIofStartList(xml, { timeZone: c.nativeTimeZone }),
-    }),
+    parser: async () => {
+      const { parseIofStartList } = await iof();
+      return (xml: string, c: ParseContext): { xml: string; list: StartList } => ({
+        xml,
+        list: parseIofStartList(xml, { timeZone: c.nativeTimeZone }),
+      });
+    },
   }),
   'starts-person': op('starts-person', {
     path: '/starts/person',
     summary: 'Start times of one person in several events',
-    shape: z.strictObject({
-      personId: id(),
-      eventIds: idList().optional(),
-      fromDate: dateTime().optional(),
-      toDate: dateTime('upper').optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        personId: id(),
+        eventIds: idList().optional(),
+        fromDate: dateTime().optional(),
+        toDate: dateTime('upper').optional(),
+      }),
     pairs: [['fromDate', 'toDate']],
     root: 'StartListList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_PERSON_ID,
-    parse: native<StartList[]>(nativeParsers.parseStartListList),
+    parser: async () => native<StartList[]>((await lists()).parseStartListList),
   }),
   'starts-organisation': op('starts-organisation', {
     path: '/starts/organisation',
     summary: "Start times of the own organisation's participants in one event",
-    shape: z.strictObject({ organisationIds: idList(), eventId: id() }),
+    shape: () => z.strictObject({ organisationIds: idList(), eventId: id() }),
     root: 'StartList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_EVENT_ID,
-    parse: native<StartList>(nativeParsers.parseStartList),
+    parser: async () => native<StartList>((await lists()).parseStartList),
   }),
   'results-event': op('results-event', {
     path: '/results/event',
     summary: 'Result list of one event',
-    shape: z.strictObject({ eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
+    shape: () => z.strictObject({ eventId: id(), includeSplitTimes: bool().optional(), top: top().optional() }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
     note: NOTE_EVENT_ID,
-    parse: native<ResultList>(nativeParsers.parseResultList),
+    parser: async () => native<ResultList>((await lists()).parseResultList),
   }),
   'results-event-iofxml': op('results-event-iofxml', {
     path: '/results/event/iofxml',
     summary: 'Result list of one event in IOF XML 3.0',
-    shape: z.strictObject({
-      eventId: id(),
-      eventRaceId: id().optional(),
-      includeSplitTimes: bool().optional(),
-      totalResult: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        eventId: id(),
+        eventRaceId: id().optional(),
+        includeSplitTimes: bool().optional(),
+        totalResult: bool().optional(),
+      }),
     root: 'ResultList',
     format: 'iofxml',
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: true,
-    parse: (xml: string, c: ParseContext): { xml: string; list: ResultList } => ({
-      xml,
-      list: parseIofResultList(xml, { timeZone: c.nativeTimeZone }),
-    }),
+    parser: async () => {
+      const { parseIofResultList } = await iof();
+      return (xml: string, c: ParseContext): { xml: string; list: ResultList } => ({
+        xml,
+        list: parseIofResultList(xml, { timeZone: c.nativeTimeZone }),
+      });
+    },
   }),
   'results-person': op('results-person', {
     path: '/results/person',
     summary: 'Results of one person in several events',
-    shape: z.strictObject({
-      personId: id(),
-      eventIds: idList().optional(),
-      fromDate: dateTime().optional(),
-      toDate: dateTime('upper').optional(),
-      includeSplitTimes: bool().optional(),
-      top: top().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        personId: id(),
+        eventIds: idList().optional(),
+        fromDate: dateTime().optional(),
+        toDate: dateTime('upper').optional(),
+        includeSplitTimes: bool().optional(),
+        top: top().optional(),
+      }),
     pairs: [['fromDate', 'toDate']],
     root: 'ResultListList',
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_PERSON_ID,
-    parse: native<ResultList[]>(nativeParsers.parseResultListList),
+    parser: async () => native<ResultList[]>((await lists()).parseResultListList),
   }),
   'results-organisation': op('results-organisation', {
     path: '/results/organisation',
     summary: "Results of the own organisation's participants in one event",
-    shape: z.strictObject({
-      organisationIds: idList(),
-      eventId: id(),
-      includeSplitTimes: bool().optional(),
-      top: top().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        organisationIds: idList(),
+        eventId: id(),
+        includeSplitTimes: bool().optional(),
+        top: top().optional(),
+      }),
     root: 'ResultList',
     cacheTtlMs: 1 * MINUTE,
     maxResponseBytes: FULL_LIST_ANSWER,
     keyIndependent: false,
     note: NOTE_EVENT_ID,
-    parse: native<ResultList>(nativeParsers.parseResultList),
+    parser: async () => native<ResultList>((await lists()).parseResultList),
   }),
   activities: op('activities', {
     path: '/activities',
     summary: 'Activities of the own organisation in a period',
-    shape: z.strictObject({
-      organisationId: id(),
-      from: day('start'),
-      to: day('end'),
-      includeRegistrations: bool().optional(),
-    }),
+    shape: () =>
+      z.strictObject({
+        organisationId: id(),
+        from: day('start'),
+        to: day('end'),
+        includeRegistrations: bool().optional(),
+      }),
     pairs: [['from', 'to']],
     root: 'ActivityList',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: LIST_ANSWER,
     keyIndependent: false,
-    parse: native<Activity[]>(nativeParsers.parseActivityList),
+    parser: async () => native<Activity[]>((await activities()).parseActivityList),
   }),
   activity: op('activity', {
     path: '/activity',
     summary: 'One activity of the own organisation',
-    shape: z.strictObject({ organisationId: id(), id: id(), includeRegistrations: bool().optional() }),
+    shape: () => z.strictObject({ organisationId: id(), id: id(), includeRegistrations: bool().optional() }),
     root: 'Activity',
     cacheTtlMs: 5 * MINUTE,
     maxResponseBytes: SMALL_ANSWER,
     keyIndependent: false,
-    parse: native<Activity>(nativeParsers.parseActivity),
+    parser: async () => native<Activity>((await activities()).parseActivity),
   }),
 } as const;
 
@@ -752,7 +808,7 @@ export type Operations = typeof OPERATIONS;
 export type OperationName = keyof Operations;
 /** What a caller may pass: ids as numbers or strings, lists as arrays or `a,b`, dates as Date or ISO text. */
 export type OperationParams<N extends OperationName> = z.input<Operations[N]['params']>;
-export type OperationResult<N extends OperationName> = ReturnType<Operations[N]['parse']>;
+export type OperationResult<N extends OperationName> = ReturnType<Awaited<ReturnType<Operations[N]['parser']>>>;
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 
@@ -838,12 +894,16 @@ export function isComplete(xml: string, root: string): boolean {
   return start !== null && start[2] === '/' && start.index + start[0].length === tail.length;
 }
 
-/** Runs the operation's parser after checking the root element; every failure is an InvalidResponse. */
-export function parseResponse<N extends OperationName>(
+/**
+ * Runs the operation's parser after checking the root element; every failure of the document is
+ * an InvalidResponse. Asynchronous only to load the parser's module on the operation's first
+ * answer; the parse itself runs in one go.
+ */
+export async function parseResponse<N extends OperationName>(
   name: N,
   xml: string,
   context: ParseContext,
-): OperationResult<N> {
+): Promise<OperationResult<N>> {
   const def = OPERATIONS[name] as OperationDef;
   const operation = name;
   const root = rootElementName(xml);
@@ -852,8 +912,9 @@ export function parseResponse<N extends OperationName>(
     throw new InvalidResponse(`expected <${def.root}> but got <${root.slice(0, 60)}>`, null, { operation });
   if (!isComplete(xml, def.root))
     throw new InvalidResponse('truncated document (no end tag of the root element)', null, { operation });
+  const parse = await def.parser();
   try {
-    return def.parse(xml, context) as OperationResult<N>;
+    return parse(xml, context) as OperationResult<N>;
   } catch (error) {
     // The body of a login-link answer is the link itself: keep every detail of it out of the error.
     if (def.secretResponse) throw new InvalidResponse('could not read the login link', null, { operation });

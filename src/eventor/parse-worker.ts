@@ -17,15 +17,6 @@ import { InvalidResponse } from './errors.js';
 import { type OperationName, type OperationResult, type ParseContext, parseResponse } from './operations.js';
 import { deepFreeze } from './response-cache.js';
 
-/**
- * Documents of at least this many bytes go to the worker (the transport hands them over as the
- * bytes that arrived, http.ts `large`). Below it a parse takes under
- * about 80 ms on a busy 2-core machine (a 2 MB result list; parsing runs at roughly 25 MB/s of
- * CPU there), which the copy to the worker and of the model back would mostly eat; above it the
- * main thread would hold acknowledgements longer than Discord's members notice.
- */
-export const OFF_THREAD_PARSE_BYTES = 2_000_000;
-
 const ROLE = 'eventor-parse-worker';
 
 interface Job {
@@ -82,39 +73,42 @@ function postInPieces(
 // The worker's side.
 
 function serve(port: NonNullable<typeof parentPort>): void {
-  port.on('message', (job: Job) => {
-    let value: unknown;
-    try {
-      // UTF-8 with a BOM dropped, as the transport decodes what it keeps on the main thread.
-      const xml = typeof job.xml === 'string' ? job.xml : new TextDecoder('utf-8').decode(job.xml);
-      value = parseResponse(job.operation, xml, job.context);
-    } catch (error) {
-      const wire: WireError =
-        error instanceof InvalidResponse
-          ? { problem: error.problem, path: error.path, operation: error.operation }
-          : {
-              problem: `could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,
-              path: null,
-              operation: job.operation,
-            };
-      send(port, { id: job.id, kind: 'error', error: wire });
-      return;
+  // A failure to send rejects, which ends the worker as a throw here did: its jobs then fail cleanly.
+  port.on('message', (job: Job) => void answer(port, job));
+}
+
+async function answer(port: NonNullable<typeof parentPort>, job: Job): Promise<void> {
+  let value: unknown;
+  try {
+    // UTF-8 with a BOM dropped, as the transport decodes what it keeps on the main thread.
+    const xml = typeof job.xml === 'string' ? job.xml : new TextDecoder('utf-8').decode(job.xml);
+    value = await parseResponse(job.operation, xml, job.context);
+  } catch (error) {
+    const wire: WireError =
+      error instanceof InvalidResponse
+        ? { problem: error.problem, path: error.path, operation: error.operation }
+        : {
+            problem: `could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,
+            path: null,
+            operation: job.operation,
+          };
+    send(port, { id: job.id, kind: 'error', error: wire });
+    return;
+  }
+  const classes = (value as { classes?: unknown } | null)?.classes;
+  if (Array.isArray(classes)) {
+    for (const c of classes as Array<{ persons: unknown[]; teams: unknown[] }>) {
+      send(port, { id: job.id, kind: 'class', value: { ...c, persons: [], teams: [] } });
+      postInPieces(port, job.id, 'persons', c.persons);
+      postInPieces(port, job.id, 'teams', c.teams);
     }
-    const classes = (value as { classes?: unknown } | null)?.classes;
-    if (Array.isArray(classes)) {
-      for (const c of classes as Array<{ persons: unknown[]; teams: unknown[] }>) {
-        send(port, { id: job.id, kind: 'class', value: { ...c, persons: [], teams: [] } });
-        postInPieces(port, job.id, 'persons', c.persons);
-        postInPieces(port, job.id, 'teams', c.teams);
-      }
-      send(port, { id: job.id, kind: 'done', shape: 'classes', value: { ...(value as object), classes: [] } });
-    } else if (Array.isArray(value)) {
-      postInPieces(port, job.id, 'items', value);
-      send(port, { id: job.id, kind: 'done', shape: 'array', value: null });
-    } else {
-      send(port, { id: job.id, kind: 'done', shape: 'whole', value });
-    }
-  });
+    send(port, { id: job.id, kind: 'done', shape: 'classes', value: { ...(value as object), classes: [] } });
+  } else if (Array.isArray(value)) {
+    postInPieces(port, job.id, 'items', value);
+    send(port, { id: job.id, kind: 'done', shape: 'array', value: null });
+  } else {
+    send(port, { id: job.id, kind: 'done', shape: 'whole', value });
+  }
 }
 
 if (!isMainThread && parentPort !== null && (workerData as { role?: unknown } | null)?.role === ROLE) {

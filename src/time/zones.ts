@@ -3,7 +3,8 @@
  * nothing of ours, so the Eventor readers, rendering, the bot and the sandboxes can all use it.
  * Instants are ISO 8601 UTC strings with whole seconds (`2023-09-26T15:00:00Z`); see eventor/model.ts.
  */
-import { tzOffset } from '@date-fns/tz';
+// Its own entry, not the package's index, which loads every part of @date-fns/tz (seven modules).
+import { tzOffset } from '@date-fns/tz/tzOffset';
 import { millisecondsInHour, millisecondsInMinute } from 'date-fns/constants';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -7,10 +7,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventorClient, type EventorClientOptions } from '../../src/eventor/client.js';
+import { EventorClient, type EventorClientOptions, OFF_THREAD_PARSE_BYTES } from '../../src/eventor/client.js';
 import { InvalidResponse } from '../../src/eventor/errors.js';
 import { customInstance } from '../../src/eventor/instances.js';
-import { OFF_THREAD_PARSE_BYTES, parseWorkerStats, stopParseWorker } from '../../src/eventor/parse-worker.js';
+import { parseWorkerStats, stopParseWorker } from '../../src/eventor/parse-worker.js';
 import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
 import { caught } from '../support/errors.js';
 
