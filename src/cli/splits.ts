@@ -7,8 +7,8 @@ import { EventorError, InvalidResponse } from '../eventor/errors.js';
 import type { ResultList } from '../eventor/model.js';
 import { parseXmlFile } from '../eventor/parse-file.js';
 import { formatElapsed } from '../eventor/time.js';
-import type { CourseAnalysis, RunnerAnalysis } from '../splits/analysis.js';
-import { analyseResultList, type ClassAnalysis } from '../splits/result-list.js';
+import type { RunnerAnalysis } from '../splits/analysis.js';
+import { analyseResultList, type ClassAnalysis, type NamedCourseAnalysis } from '../splits/result-list.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, takeString, UsageError } from './args.js';
 import type { Io } from './io.js';
 
@@ -90,7 +90,7 @@ function textClass(analysis: ClassAnalysis): string {
  * One row per runner: place, name, result, then per leg `leg time (rank)` over `time behind the ideal`,
  * with `!` after a mistake's loss. Columns are as wide as their widest cell.
  */
-function textCourse(course: CourseAnalysis): string {
+function textCourse(course: NamedCourseAnalysis): string {
   const header = ['', 'Name', 'Time', ...course.controls.map((code, i) => `${i + 1}:${code}`), 'F'];
   const rows: string[][] = [header];
   rows.push(['', 'best', time(course.ideal), ...course.bestLegs.map(time)]);
@@ -102,7 +102,7 @@ function textCourse(course: CourseAnalysis): string {
       .join('  ')
       .trimEnd();
   const about = [
-    `Controls: ${course.controls.length === 0 ? '(none)' : course.controls.join(' ')}`,
+    `${course.course === null ? '' : `Course ${course.course}: `}Controls: ${course.controls.length === 0 ? '(none)' : course.controls.join(' ')}`,
     `ideal ${time(course.ideal)}`,
     `${course.results.length} runner${course.results.length === 1 ? '' : 's'}`,
   ].join(', ');

@@ -12,6 +12,7 @@ interface RaceResultLike {
   readonly status: ResultStatus;
   readonly time: number | null;
   readonly splits: readonly Readonly<SplitTime>[];
+  readonly course?: { readonly name: string | null } | null;
 }
 
 interface NamedLike {
@@ -36,8 +37,11 @@ export interface ClassAnalysis {
   race: string | null;
   /** The relay leg; null for individual results. */
   leg: number | null;
-  courses: CourseAnalysis[];
+  courses: NamedCourseAnalysis[];
 }
+
+/** A course of a class: its name when the producer gives one per result (else null), and the analysis. */
+export type NamedCourseAnalysis = { course: string | null } & CourseAnalysis;
 
 const personName = (entry: NamedLike, fallback: string): string => {
   const name = entry.person?.name;
@@ -46,6 +50,17 @@ const personName = (entry: NamedLike, fallback: string): string => {
 };
 
 const raceKey = (result: RaceResultLike): string => String(result.raceNumber ?? result.raceId ?? '');
+
+/** A runner, with the course the producer names for them (if any). */
+type Runner = RunnerInput & { course: string | null };
+
+const runnerOf = (name: string, result: RaceResultLike): Runner => ({
+  name,
+  status: result.status,
+  time: result.time,
+  splits: result.splits,
+  course: result.course?.name ?? null,
+});
 
 const codesOf = (splits: readonly Readonly<SplitTime>[]): string[] =>
   splits.filter((s) => s.status !== 'Additional').map((s) => s.controlCode);
@@ -62,21 +77,22 @@ function placeOkRunners(courses: CourseAnalysis[]): void {
  * no split times at all in a group where others have some, and runners with neither splits nor a
  * time (most often non-starters), are left out: there is nothing of theirs to compare.
  */
-function analyseGroup(runners: RunnerInput[]): CourseAnalysis[] {
+function analyseGroup(runners: Runner[]): NamedCourseAnalysis[] {
   const anySplits = runners.some((r) => r.splits.length > 0);
-  const byCourse = new Map<string, { controls: string[]; runners: RunnerInput[] }>();
+  const byCourse = new Map<string, { course: string | null; controls: string[]; runners: RunnerInput[] }>();
   for (const runner of runners) {
     if ((anySplits || runner.time === null) && runner.splits.length === 0) continue;
     const controls = codesOf(runner.splits);
-    // A code cannot contain a newline, so joined codes name the course unambiguously.
-    const key = controls.join('\n');
-    const course = byCourse.get(key) ?? { controls, runners: [] };
+    // The producer's course name too: lists with only radio controls give two courses the same codes.
+    // A code cannot contain a newline, so the joined codes are unambiguous.
+    const key = `${runner.course ?? ''}\n${controls.join('\n')}`;
+    const course = byCourse.get(key) ?? { course: runner.course, controls, runners: [] };
     course.runners.push(runner);
     byCourse.set(key, course);
   }
   const courses = [...byCourse.values()]
     .sort((a, b) => b.runners.length - a.runners.length)
-    .map((c) => analyseCourse(c.controls, c.runners));
+    .map((c) => ({ course: c.course, ...analyseCourse(c.controls, c.runners) }));
   placeOkRunners(courses);
   for (const course of courses)
     course.results.sort(
@@ -88,12 +104,12 @@ function analyseGroup(runners: RunnerInput[]): CourseAnalysis[] {
 export function analyseResultList(list: ResultListLike): ClassAnalysis[] {
   const analyses: ClassAnalysis[] = [];
   for (const cls of list.classes) {
-    const races = new Map<string, RunnerInput[]>();
+    const races = new Map<string, Runner[]>();
     for (const person of cls.persons) {
       for (const result of person.results) {
         const key = raceKey(result);
         const group = races.get(key) ?? [];
-        group.push({ name: personName(person, '?'), status: result.status, time: result.time, splits: result.splits });
+        group.push(runnerOf(personName(person, '?'), result));
         races.set(key, group);
       }
     }
@@ -105,18 +121,13 @@ export function analyseResultList(list: ResultListLike): ClassAnalysis[] {
         courses: analyseGroup(runners),
       });
 
-    const legs = new Map<number, RunnerInput[]>();
+    const legs = new Map<number, Runner[]>();
     for (const team of cls.teams) {
       for (const member of team.members) {
         const leg = member.leg ?? 0;
         const group = legs.get(leg) ?? [];
-        const { result } = member;
-        group.push({
-          name: personName(member, team.name),
-          status: result.status,
-          time: result.time,
-          splits: result.splits,
-        });
+        // Relay forks are told apart by their codes; producers name relay courses per team or per fork.
+        group.push({ ...runnerOf(personName(member, team.name), member.result), course: null });
         legs.set(leg, group);
       }
     }
