@@ -69,23 +69,25 @@ const seconds = (t: number): number => t / 10;
 
 /**
  * Cumulative times in tenths, one per control and the finish last. Missing punches, controls without
- * a time and times not after the latest earlier time (clock errors) are null (docs/splits.md#bad-data).
+ * a time, control times after the result time and times earlier than one before them (clock errors)
+ * are null (docs/splits.md#bad-data).
  */
 function cumulativeTimes(runner: RunnerInput): (number | null)[] {
+  const finish = runner.time === null || !Number.isFinite(runner.time) ? null : tenths(runner.time);
   const times: (number | null)[] = [];
   let latest = 0;
-  const take = (value: number | null): number | null => {
+  const take = (value: number | null, ceiling: number | null): number | null => {
     if (value === null || !Number.isFinite(value)) return null;
     const t = tenths(value);
-    if (t < latest || t < 0) return null;
+    if (t < latest || t < 0 || (ceiling !== null && t > ceiling)) return null;
     latest = t;
     return t;
   };
   for (const split of runner.splits) {
     if (split.status === 'Additional') continue;
-    times.push(split.status === 'Missing' ? null : take(split.time));
+    times.push(split.status === 'Missing' ? null : take(split.time, finish));
   }
-  times.push(take(runner.time));
+  times.push(take(runner.time, null));
   return times;
 }
 

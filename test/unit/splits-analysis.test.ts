@@ -136,10 +136,10 @@ describe('edge cases', () => {
     expect(course.bestLegs).toEqual([60, 60, 60]);
   });
 
-  it('keeps a finish earlier than the last control as the result, with no finish leg', () => {
+  it('keeps a result time earlier than the last control, dropping that control time', () => {
     const course = analyseCourse(codes, [runner('P', codes, [60, 130], 120)]);
     expect(course.results[0]!.time).toBe(120);
-    expect(course.results[0]!.legs.map((l) => l.time)).toEqual([60, 70, null]);
+    expect(course.results[0]!.legs.map((l) => l.time)).toEqual([60, null, null]);
     expect(course.ideal).toBeNull();
     expect(course.tooFewRunners).toBe(true);
   });
@@ -251,3 +251,17 @@ function person(
 function classList(name: string, persons: ResultListLike['classes'][number]['persons']): ResultListLike {
   return { classes: [{ class: { name }, persons, teams: [] }] };
 }
+
+describe('a control time after the result time', () => {
+  it('is the wrong one, not every time after it', () => {
+    const codes = ['1', '2', '3'];
+    const course = analyseCourse(codes, [
+      runner('Bad first', codes, [13642, 476, 632], 852),
+      runner('Q', codes, [100, 350, 500], 700),
+      runner('R', codes, [110, 360, 520], 720),
+    ]);
+    const bad = course.results.find((r) => r.name === 'Bad first')!;
+    expect(bad.legs.map((l) => l.time)).toEqual([null, null, 156, 220]);
+    expect(bad.legs.map((l) => l.behind)).toEqual([null, 126, 132, 152]);
+  });
+});
