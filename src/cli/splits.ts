@@ -106,7 +106,10 @@ function textCourse(course: NamedCourseAnalysis): string {
     `ideal ${time(course.ideal)}`,
     `${course.results.length} runner${course.results.length === 1 ? '' : 's'}`,
   ].join(', ');
-  const warning = course.tooFewRunners ? '\nToo few runners on this course: ranks and losses say little.' : '';
+  const warning = [
+    course.controls.length === 0 ? '\nNo split times: only the result times are compared.' : '',
+    course.tooFewRunners ? '\nToo few runners on this course: ranks and losses say little.' : '',
+  ].join('');
   return `${about}${warning}\n${rows.map(line).join('\n')}\n`;
 }
 

@@ -48,6 +48,9 @@ const LIST = `<?xml version="1.0" encoding="UTF-8"?>
   <ClassResult><Class><Name>D21</Name></Class>
     ${person('Only', 'One', 'OK', 500, [['40', 200]])}
   </ClassResult>
+  <ClassResult><Class><Name>Open</Name></Class>
+    ${person('No', 'Splits', 'OK', 600, [])}
+  </ClassResult>
 </ResultList>`;
 
 async function splits(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -151,6 +154,9 @@ describe('eventor-bot splits', () => {
     expect(out).toMatch(/Mis Punch +MissingPunch +2:00 \(3\) +- +-/);
     expect(out).toContain('D21\n===');
     expect(out).toContain('Too few runners on this course');
+    expect(out).toContain(
+      'Open\n====\n\nControls: (none), ideal 10:00, 1 runner\nNo split times: only the result times',
+    );
   });
 
   it('one clear message for a missing file, an unknown class, another document and a bad flag', async () => {
@@ -162,7 +168,7 @@ describe('eventor-bot splits', () => {
 
     const unknown = await splits(file, '--class', 'H99');
     expect(unknown.code).toBe(1);
-    expect(unknown.err).toBe(`eventor-bot splits: no class 'H99' in '${file}'; its classes: H21, D21\n`);
+    expect(unknown.err).toBe(`eventor-bot splits: no class 'H99' in '${file}'; its classes: H21, D21, Open\n`);
 
     const other = path.join(dir, 'other.xml');
     await writeFile(other, '<html><body>not a list</body></html>');
