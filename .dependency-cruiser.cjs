@@ -71,6 +71,14 @@ module.exports = {
       to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/model\\.ts$', '^src/time/'] },
     },
     {
+      name: 'splits-analysis-is-pure',
+      severity: 'error',
+      comment:
+        "The split-time analysis (docs/splits.md) reads only the model's record types: the CLI, the renderer and later the bot build on it, and it on nothing of theirs.",
+      from: { path: '^src/splits/' },
+      to: { path: '^(src|commands)/', pathNot: ['^src/splits/', '^src/eventor/model\\.ts$'] },
+    },
+    {
       name: 'loopback-world-is-for-demo-bench-and-tests',
       severity: 'error',
       comment:

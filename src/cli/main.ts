@@ -110,6 +110,19 @@ the normalised result as JSON. 'eventor-bot query --list' lists the operations.`
   --time-zone ZONE  The IANA zone of the times in a native file (e.g. Europe/Stockholm).`,
     run: async (args, io) => (await import('./parse.js')).runParse(args, io),
   },
+  splits: {
+    synopsis: 'splits <file> [--class NAME] [--json]',
+    summary: `Analyse the split times of a result list file (IOF XML 3.0 or Eventor native): leg
+times and ranks, best legs, the ideal time, time behind it and estimated time lost.`,
+    details: `Runners are compared with those who ran the same controls in the same order; a forked
+class shows one table per course. A mistake (!) is a leg at least 20 s and 10 % slower
+than the runner's own pace predicts. Times are in seconds in the JSON.
+
+Options:
+  --class NAME  Only this class (its name as in the file, any case).
+  --json        Print the analysis as JSON instead of text tables.`,
+    run: async (args, io) => (await import('./splits.js')).runSplits(args, io),
+  },
   help: {
     synopsis: 'help [command]',
     summary: "Show this text, or one command's (the same as 'eventor-bot <command> --help').",
