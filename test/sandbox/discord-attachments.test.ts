@@ -185,6 +185,57 @@ describe('sandbox Discord: attachments over the real wire', () => {
     expect(sandbox.attachments(answer.id).map((a) => [a.name, a.bytes.equals(png(6))])).toEqual([['later.png', true]]);
   });
 
+  it('carries the attachments in MESSAGE_CREATE and MESSAGE_UPDATE', async () => {
+    const watcher = await loginSandboxClient(sandbox, {
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+    });
+    try {
+      const seen: { t: string; names: string[] }[] = [];
+      watcher.on('raw', (packet: { t?: string; d?: { attachments?: { filename: string }[] } }) => {
+        if (packet.t === 'MESSAGE_CREATE' || packet.t === 'MESSAGE_UPDATE') {
+          seen.push({ t: packet.t, names: (packet.d?.attachments ?? []).map((a) => a.filename) });
+        }
+      });
+      const sent = await (await channel()).send({ files: [new AttachmentBuilder(png(1), { name: 'a.png' })] });
+      await sent.edit({ files: [new AttachmentBuilder(png(2), { name: 'b.png' })] });
+      await sandbox.waitFor(() => seen.length >= 2, { timeoutMs: 3000, description: 'two dispatches' });
+      expect(seen).toEqual([
+        { t: 'MESSAGE_CREATE', names: ['a.png'] },
+        { t: 'MESSAGE_UPDATE', names: ['b.png'] },
+      ]);
+    } finally {
+      await watcher.destroy();
+    }
+  });
+
+  it('updates a message with a file from a button (callback type 7)', async () => {
+    await client.application!.commands.set([new SlashCommandBuilder().setName('splits').setDescription('Splits')]);
+    onInteraction = async (interaction) => {
+      if (interaction.isChatInputCommand()) {
+        await interaction.reply({
+          content: 'Which leg?',
+          components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Leg 1', custom_id: 'leg1' }] }],
+        });
+      } else if (interaction.isButton()) {
+        await interaction.update({
+          content: 'Leg 1',
+          components: [],
+          files: [new AttachmentBuilder(png(11), { name: 'leg1.png', description: 'Leg 1' })],
+        });
+      }
+    };
+    const reply = await sandbox
+      .runCommand({ user: alice, guildId, channelId, name: 'splits' })
+      .reply({ timeoutMs: 3000 });
+    const click = sandbox.clickButton({ message: reply, customId: 'leg1', user: alice });
+    const updated = await click.reply({ timeoutMs: 3000 });
+    expect(click.responseType).toBe(7);
+    expect(updated.id).toBe(reply.id);
+    expect(sandbox.attachments(reply.id).map((a) => [a.name, a.description, a.bytes.equals(png(11))])).toEqual([
+      ['leg1.png', 'Leg 1', true],
+    ]);
+  });
+
   it("refuses what breaks Discord's limits with Discord's codes", async () => {
     const target = await channel();
     const files = (count: number, size: number): AttachmentBuilder[] =>
