@@ -170,6 +170,8 @@ export const ErrorCode = {
   UnknownWebhook: 10015,
   UnknownApplicationCommand: 10063,
   UnknownInteraction: 10062,
+  RequestEntityTooLarge: 40005,
+  MaximumAttachments: 30015,
   InteractionAlreadyAcknowledged: 40060,
   MissingAccess: 50001,
   CannotEditOtherUsersMessage: 50005,
@@ -178,6 +180,8 @@ export const ErrorCode = {
   MissingPermissions: 50013,
   InvalidWebhookToken: 50027,
   InvalidFormBody: 50035,
+  FileTooLarge: 50045,
+  UploadedFileNotFound: 50146,
   ThreadAlreadyCreatedForMessage: 160004,
 } as const;
 

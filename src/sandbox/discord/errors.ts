@@ -81,5 +81,14 @@ export const apiErrors = {
       ErrorCode.ThreadAlreadyCreatedForMessage,
       'A thread has already been created for this message',
     ),
+  tooManyAttachments: (max: number) =>
+    new SandboxApiError(
+      400,
+      ErrorCode.MaximumAttachments,
+      `Maximum number of attachments in a message reached (${max})`,
+    ),
+  fileTooLarge: () => new SandboxApiError(400, ErrorCode.FileTooLarge, 'File uploaded exceeds the maximum size'),
+  requestTooLarge: () => new SandboxApiError(413, ErrorCode.RequestEntityTooLarge, 'Request entity too large'),
+  uploadedFileNotFound: () => new SandboxApiError(400, ErrorCode.UploadedFileNotFound, 'Uploaded file not found'),
   badRequest: (message: string) => new SandboxApiError(400, ErrorCode.General, message),
 };

@@ -86,7 +86,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new SandboxApiError(413, 40005, 'Request entity too large');
+    if (size > MAX_BODY_BYTES) throw apiErrors.requestTooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

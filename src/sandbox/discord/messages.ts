@@ -1,8 +1,9 @@
+import { ATTACHMENT_LIMITS, checkUploads, redescribe, resolveEmbedFiles, storeUploads } from './attachments.js';
 import { MessageFlag, MessageType } from './constants.js';
 import { apiErrors, type FieldError, invalidFormBody } from './errors.js';
 import type { UploadedFile } from './http.js';
 import { checkMessagePayload, isEmptyMessage } from './limits.js';
-import type { ApiAttachment, MessagePayload, SandboxChannel, SandboxMessage } from './types.js';
+import type { MessagePayload, SandboxChannel, SandboxMessage } from './types.js';
 import type { World } from './world.js';
 
 /**
@@ -41,38 +42,12 @@ function validate(payload: MessagePayload, prefix: (string | number)[], fileCoun
   if (errors.length > 0) throw invalidFormBody(errors);
 }
 
-function attachmentsFrom(
-  world: World,
-  channelId: string,
-  files: UploadedFile[],
-  payload: MessagePayload,
-  baseUrl: string,
-): SandboxMessage['attachments'] {
-  return files.map((file, index) => {
-    const id = world.ids.next();
-    // discord.js names parts `files[n]` and describes them in payload_json `attachments[{id: n}]`.
-    const described = payload.attachments?.find((a) => String(a.id) === String(index));
-    const filename = described?.filename ?? file.filename;
-    const url = `${baseUrl}/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`;
-    const attachment: ApiAttachment & { data: Buffer } = {
-      id,
-      filename,
-      size: file.data.length,
-      url,
-      proxy_url: url,
-      content_type: file.contentType,
-      data: file.data,
-      ...(described?.description ? { description: described.description } : {}),
-    };
-    return attachment;
-  });
-}
-
 /** Validate a create-message body and store the message (dispatching MESSAGE_CREATE). */
 export function createMessage(world: World, options: NewMessageOptions): SandboxMessage {
   const prefix = options.prefix ?? [];
   const payload = asPayload(options.body, prefix);
   validate(payload, prefix, options.files.length);
+  checkUploads(options.files, payload, prefix);
   if (!options.loading && isEmptyMessage({ ...payload, attachmentCount: options.files.length })) {
     throw apiErrors.emptyMessage();
   }
@@ -81,6 +56,7 @@ export function createMessage(world: World, options: NewMessageOptions): Sandbox
   let flags = (payload.flags ?? 0) & ~MessageFlag.Loading;
   if (!ephemeral) flags &= ~MessageFlag.Ephemeral;
   if (options.loading) flags |= MessageFlag.Loading;
+  const attachments = storeUploads(() => world.ids.next(), options.channel.id, options.files, payload, options.baseUrl);
   const message: SandboxMessage = {
     id: world.ids.next(),
     channelId: options.channel.id,
@@ -90,9 +66,9 @@ export function createMessage(world: World, options: NewMessageOptions): Sandbox
     interactionId: options.interactionId ?? null,
     type: options.type ?? (payload.message_reference?.message_id ? MessageType.Reply : MessageType.Default),
     content: payload.content ?? '',
-    embeds: payload.embeds ?? [],
+    embeds: resolveEmbedFiles(payload.embeds ?? [], attachments),
     components: payload.components ?? [],
-    attachments: attachmentsFrom(world, options.channel.id, options.files, payload, options.baseUrl),
+    attachments,
     flags,
     ephemeral,
     visibleTo: ephemeral ? (options.ephemeralViewer ?? null) : null,
@@ -123,17 +99,27 @@ export function editMessage(
 ): SandboxMessage {
   const payload = asPayload(body, prefix);
   validate(payload, prefix, files.length);
+  checkUploads(files, payload, prefix, new Set(message.attachments.map((a) => a.id)));
   const patch: Parameters<World['editMessage']>[1] = {};
   if (payload.content !== undefined) patch.content = payload.content ?? '';
-  if (payload.embeds !== undefined) patch.embeds = payload.embeds ?? [];
   if (payload.components !== undefined) patch.components = payload.components ?? [];
   let attachments = message.attachments;
   if (payload.attachments !== undefined) {
     const keep = new Set((payload.attachments ?? []).map((a) => String(a.id)));
-    attachments = attachments.filter((a) => keep.has(a.id));
+    attachments = redescribe(
+      attachments.filter((a) => keep.has(a.id)),
+      payload,
+    );
   }
-  const added = attachmentsFrom(world, message.channelId, files, payload, baseUrl);
+  // Files sent with an edit add to what is kept (docs/discord.md#attachments).
+  const added = storeUploads(() => world.ids.next(), message.channelId, files, payload, baseUrl);
   if (payload.attachments !== undefined || added.length > 0) patch.attachments = [...attachments, ...added];
+  if ((patch.attachments?.length ?? 0) > ATTACHMENT_LIMITS.count) {
+    throw apiErrors.tooManyAttachments(ATTACHMENT_LIMITS.count);
+  }
+  if (payload.embeds !== undefined) {
+    patch.embeds = resolveEmbedFiles(payload.embeds ?? [], patch.attachments ?? message.attachments);
+  }
   const keptFlags = message.flags & (MessageFlag.Ephemeral | MessageFlag.IsComponentsV2);
   patch.flags =
     (keptFlags | ((payload.flags ?? 0) & ~(MessageFlag.Ephemeral | MessageFlag.Loading))) & ~MessageFlag.Loading;

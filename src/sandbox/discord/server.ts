@@ -150,7 +150,7 @@ export class SandboxDiscord {
         return;
       }
       const file = url.pathname.match(/^\/attachments\/(\d+)\/(\d+)\//);
-      const attachment = file ? this.findAttachment(file[2]!) : undefined;
+      const attachment = file ? this.findAttachment(file[1]!, file[2]!) : undefined;
       if (attachment) {
         res.writeHead(200, { 'Content-Type': attachment.content_type ?? 'application/octet-stream' });
         res.end(attachment.data);
@@ -536,6 +536,26 @@ export class SandboxDiscord {
     return message ? viewOf(this.world, message) : undefined;
   }
 
+  /** The files a message carries now (after edits), with their bytes; empty for an unknown message. */
+  attachments(messageId: string): {
+    id: string;
+    name: string;
+    description: string | undefined;
+    contentType: string | undefined;
+    url: string;
+    bytes: Buffer;
+  }[] {
+    const message = this.world.messagesById.get(messageId);
+    return (message?.attachments ?? []).map((a) => ({
+      id: a.id,
+      name: a.filename,
+      description: a.description,
+      contentType: a.content_type,
+      url: a.url,
+      bytes: Buffer.from(a.data),
+    }));
+  }
+
   /** Messages the bot sent to a user by DM, oldest first. */
   dms(user: UserRef): MessageView[] {
     const channelId = this.world.dmChannelIdOf(idOf(user));
@@ -625,8 +645,9 @@ export class SandboxDiscord {
     return this.waitFor(() => this.dms(user).find(predicate), { ...options, description: `a DM to ${idOf(user)}` });
   }
 
-  private findAttachment(id: string): SandboxMessage['attachments'][number] | undefined {
+  private findAttachment(channelId: string, id: string): SandboxMessage['attachments'][number] | undefined {
     for (const message of this.world.messagesById.values()) {
+      if (message.channelId !== channelId) continue;
       const found = message.attachments.find((a) => a.id === id);
       if (found) return found;
     }

@@ -74,7 +74,7 @@ export interface MessagePayload {
   embeds?: ApiEmbed[] | null;
   components?: ApiComponent[] | null;
   flags?: number | null;
-  attachments?: { id: string | number; filename?: string; description?: string }[] | null;
+  attachments?: { id: string | number; filename?: string | null; description?: string | null }[] | null;
   allowed_mentions?: unknown;
   message_reference?: { message_id?: string; channel_id?: string; guild_id?: string } | null;
   tts?: boolean;

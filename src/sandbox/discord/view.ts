@@ -15,6 +15,8 @@ export interface MessageView {
     filename: string;
     size: number;
     contentType: string | undefined;
+    /** Alt text. */
+    description: string | undefined;
     url: string;
     data: Buffer;
   }[];
@@ -52,6 +54,7 @@ export function viewOf(world: World, message: SandboxMessage): MessageView {
       filename: a.filename,
       size: a.size,
       contentType: a.content_type,
+      description: a.description,
       url: a.url,
       data: a.data,
     })),
