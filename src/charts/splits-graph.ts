@@ -42,6 +42,8 @@ export interface SplitsGraph extends ChartPicture {
 
 const TICK_FONT = { family: FONT_FAMILY, size: 17 };
 const LABEL_FONT_SIZE = 19;
+/** The widest name at a line's end; a longer one is shortened with an ellipsis. */
+const LABEL_MAX_WIDTH = 260;
 const STEPS = [10, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600];
 
 /** A step for the y axis that gives at most about eight gridlines of whole, readable times. */
@@ -66,6 +68,14 @@ function referenceRunners(
     chosen.add(placed[Math.round((k * (placed.length - 1)) / Math.max(others, 1))]!);
   }
   return [...chosen];
+}
+
+/** The name shortened with an ellipsis until it fits the labels' room (a long name would leave the picture). */
+function fit(name: string, width: (text: string) => number): string {
+  if (width(name) <= LABEL_MAX_WIDTH) return name;
+  let kept = name.length;
+  while (kept > 1 && width(`${name.slice(0, kept).trimEnd()}…`) > LABEL_MAX_WIDTH) kept--;
+  return `${name.slice(0, kept).trimEnd()}…`;
 }
 
 /** The leg a runner lost most time on, in words; null when no leg shows a loss. */
@@ -119,7 +129,7 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
   const { png, chart } = await draw(GRAPH_WIDTH, GRAPH_HEIGHT, (measure) => {
     measure.font = `bold ${LABEL_FONT_SIZE}px "${FONT_FAMILY}"`;
     // Room on the right for the names at the lines' ends.
-    const labelWidth = Math.min(260, Math.max(0, ...names.map((n) => measure.measureText(n).width)));
+    const labelWidth = Math.min(LABEL_MAX_WIDTH, Math.max(0, ...names.map((n) => measure.measureText(n).width)));
     return {
       type: 'line',
       data: {
@@ -185,7 +195,11 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
             for (const p of placed) {
               ctx.font = `${p.strong ? 'bold ' : ''}${p.strong ? LABEL_FONT_SIZE : LABEL_FONT_SIZE - 3}px "${FONT_FAMILY}"`;
               ctx.fillStyle = p.colour;
-              ctx.fillText(p.name, p.x, p.y);
+              ctx.fillText(
+                fit(p.name, (t) => ctx.measureText(t).width),
+                p.x,
+                p.y,
+              );
             }
             ctx.restore();
           },

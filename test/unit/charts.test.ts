@@ -99,6 +99,19 @@ describe('splits graph', () => {
     expect(graph.alt).toMatch(/^Sträcktider för D21, 12 löpare: Åsa Öberg \d/);
   });
 
+  it('shortens a name too long for the room at the right, so nothing is cut at the edge of the picture', async () => {
+    const long = {
+      ...course,
+      results: course.results.map((r, i) =>
+        i === 0 ? { ...r, name: 'Åsa Margareta Öberg-Sæther Lindqvist af Ekenstam' } : r,
+      ),
+    };
+    const image = await decode((await renderSplitsGraph({ course: long, title: 'H21', highlight: [0] })).png);
+    let inkAtEdge = 0;
+    for (let y = 0; y < GRAPH_HEIGHT; y++) if (!near(image.pixel(GRAPH_WIDTH - 3, y), [255, 255, 255])) inkAtEdge++;
+    expect(inkAtEdge).toBe(0);
+  });
+
   it('refuses a runner to highlight that is not on the course, in one sentence', async () => {
     await expect(renderSplitsGraph({ course, title: 'H21', highlight: [12] })).rejects.toThrow(
       'runner 12 to highlight is not on the course (it has 12 runners)',
