@@ -79,6 +79,14 @@ module.exports = {
       to: { path: '^(src|commands)/', pathNot: ['^src/splits/', '^src/eventor/model\\.ts$'] },
     },
     {
+      name: 'charts-draw-only-the-analysis',
+      severity: 'error',
+      comment:
+        "The split-analysis pictures (docs/splits.md#pictures) take the analysis in and give PNG bytes and alt text out: they import the analysis (and at most the model's record types), nothing above; the words come from the caller.",
+      from: { path: '^src/charts/' },
+      to: { path: '^(src|commands)/', pathNot: ['^src/(charts|splits)/', '^src/eventor/model\\.ts$'] },
+    },
+    {
       name: 'loopback-world-is-for-demo-bench-and-tests',
       severity: 'error',
       comment:

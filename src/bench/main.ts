@@ -14,6 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { chartsSection } from './charts.js';
 import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
 import { interactionsSection } from './interactions.js';
 import { benchMarkdown, type BenchRunSummary } from './markdown.js';
@@ -23,7 +24,13 @@ import type { BenchSection } from './section.js';
 import { startupSection } from './startup.js';
 
 /** Every section, in the order they run: the cheap and noisy-sensitive ones first. */
-export const SECTIONS: readonly BenchSection[] = [parseSection, requestsSection, interactionsSection, startupSection];
+export const SECTIONS: readonly BenchSection[] = [
+  parseSection,
+  requestsSection,
+  interactionsSection,
+  startupSection,
+  chartsSection,
+];
 
 export interface BenchOptions {
   quick?: boolean;

@@ -1,0 +1,187 @@
+/**
+ * The split-analysis pictures (docs/splits.md#pictures) drawn for real with Chart.js on
+ * @napi-rs/canvas: the PNG decodes at its size, is not blank, has a white background, and the
+ * highlighted runner's line and the mistake bars are where the analysis puts them, found through
+ * Chart.js's own scales and read back from the decoded pixels.
+ */
+import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
+import { describe, expect, it } from 'vitest';
+import { syntheticCourse } from '../../src/bench/charts.js';
+import {
+  BAR_COLOUR,
+  BARS_HEIGHT,
+  BARS_WIDTH,
+  ENGLISH,
+  FONT_FAMILY,
+  fontRegistered,
+  GRAPH_HEIGHT,
+  GRAPH_WIDTH,
+  MISTAKE_COLOUR,
+  PALETTE,
+  renderLostBars,
+  renderSplitsGraph,
+} from '../../src/charts/index.js';
+
+type Rgb = [number, number, number];
+
+/** Decodes a PNG and gives its size, a pixel reader and the count of pixels that are not white. */
+async function decode(png: Buffer) {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const { data } = ctx.getImageData(0, 0, image.width, image.height);
+  let ink = 0;
+  let transparent = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i]! < 245 || data[i + 1]! < 245 || data[i + 2]! < 245) ink++;
+    if (data[i + 3]! < 255) transparent++;
+  }
+  const pixel = (x: number, y: number): Rgb => {
+    const i = (Math.round(y) * image.width + Math.round(x)) * 4;
+    return [data[i]!, data[i + 1]!, data[i + 2]!];
+  };
+  return { width: image.width, height: image.height, ink, transparent, pixel };
+}
+
+const rgb = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
+const near = (a: Rgb, b: Rgb): boolean => a.every((v, i) => Math.abs(v - b[i]!) <= 24);
+
+describe('splits graph', () => {
+  const course = syntheticCourse(12, 10);
+  const anna = 0;
+
+  it('is a PNG of the intended size on white, not blank, with the highlighted line where the analysis puts it', async () => {
+    const graph = await renderSplitsGraph({ course, title: 'H21', highlight: [anna, 5] });
+    const image = await decode(graph.png);
+    expect([image.width, image.height]).toEqual([GRAPH_WIDTH, GRAPH_HEIGHT]);
+    expect([graph.width, graph.height]).toEqual([GRAPH_WIDTH, GRAPH_HEIGHT]);
+    expect(image.transparent).toBe(0);
+    expect(image.pixel(2, 2)).toEqual([255, 255, 255]);
+    expect(image.ink).toBeGreaterThan(GRAPH_WIDTH * GRAPH_HEIGHT * 0.02);
+
+    expect(graph.colours).toEqual([PALETTE[0], PALETTE[1]]);
+    const legs = course.results[anna]!.legs;
+    // The start (0 behind) and every control and the finish: the point is drawn in the runner's colour.
+    const checked = [{ point: 0, behind: 0 }, ...legs.map((l, k) => ({ point: k + 1, behind: l.behind! }))];
+    expect(checked).toHaveLength(12);
+    for (const { point, behind } of checked) {
+      const { x, y } = graph.at(point, behind);
+      expect(near(image.pixel(x, y), rgb(PALETTE[0])), `point ${point} at ${x},${y}`).toBe(true);
+    }
+    // ...and not somewhere else: 40 px further down the axis there is no line of hers at the finish.
+    const finish = graph.at(11, legs[10]!.behind!);
+    expect(near(image.pixel(finish.x, finish.y + 40), rgb(PALETTE[0]))).toBe(false);
+  });
+
+  it('says in words who is drawn, how far behind the ideal they finished and where they lost most', async () => {
+    const graph = await renderSplitsGraph({ course, title: 'H21', highlight: [anna] });
+    const finish = course.results[anna]!.legs.at(-1)!.behind!;
+    const m = Math.floor(finish / 60);
+    const s = String(Math.round(finish % 60)).padStart(2, '0');
+    expect(graph.alt).toMatch(/^Splits graph of H21, 12 runners: Åsa Öberg \(club\) /);
+    expect(graph.alt).toContain(`Åsa Öberg (club) ${m}:${s} behind the ideal at the finish`);
+    // Her planted mistake is on the leg to control 7, code 49.
+    expect(graph.alt).toMatch(/lost most at control 7 \(49\), 1:\d\d/);
+    // The winner is named for reference, without the club mark.
+    const winner = course.results.find((r) => r.place === 1)!;
+    expect(graph.alt).toContain(`; ${winner.name} `);
+    expect(graph.alt.endsWith('.')).toBe(true);
+  });
+
+  it('uses the words the caller gives', async () => {
+    const graph = await renderSplitsGraph({
+      course,
+      title: 'D21',
+      highlight: [anna],
+      words: { ...ENGLISH, graphAlt: (title, n) => `Sträcktider för ${title}, ${n} löpare`, highlighted: (n) => n },
+    });
+    expect(graph.alt).toMatch(/^Sträcktider för D21, 12 löpare: Åsa Öberg \d/);
+  });
+
+  it('shortens a name too long for the room at the right, so nothing is cut at the edge of the picture', async () => {
+    const long = {
+      ...course,
+      results: course.results.map((r, i) =>
+        i === 0 ? { ...r, name: 'Åsa Margareta Öberg-Sæther Lindqvist af Ekenstam' } : r,
+      ),
+    };
+    const image = await decode((await renderSplitsGraph({ course: long, title: 'H21', highlight: [0] })).png);
+    let inkAtEdge = 0;
+    for (let y = 0; y < GRAPH_HEIGHT; y++) if (!near(image.pixel(GRAPH_WIDTH - 3, y), [255, 255, 255])) inkAtEdge++;
+    expect(inkAtEdge).toBe(0);
+  });
+
+  it('refuses a runner to highlight that is not on the course, in one sentence', async () => {
+    await expect(renderSplitsGraph({ course, title: 'H21', highlight: [12] })).rejects.toThrow(
+      'runner 12 to highlight is not on the course (it has 12 runners)',
+    );
+  });
+});
+
+describe('time lost per leg', () => {
+  const course = syntheticCourse(12, 10);
+  const anna = course.results[0]!;
+
+  it('draws mistakes in their own colour at the height of the time lost, other legs in the bar colour', async () => {
+    const bars = await renderLostBars({ course, title: 'H21', runner: 0 });
+    const image = await decode(bars.png);
+    expect([image.width, image.height]).toEqual([BARS_WIDTH, BARS_HEIGHT]);
+    expect(image.transparent).toBe(0);
+    expect(image.ink).toBeGreaterThan(BARS_WIDTH * BARS_HEIGHT * 0.01);
+
+    const mistakes = anna.legs.flatMap((l, k) => (l.mistake ? [k] : []));
+    expect(mistakes).toEqual([6]);
+    const lost = anna.legs[6]!.lost!;
+    const middle = bars.at(6, lost / 2);
+    expect(near(image.pixel(middle.x, middle.y), rgb(MISTAKE_COLOUR))).toBe(true);
+    // Above the bar's top (and its label) it is background again.
+    const above = bars.at(6, lost);
+    expect(image.pixel(above.x - 12, above.y - 30)).toEqual([255, 255, 255]);
+
+    const other = anna.legs.findIndex((l) => !l.mistake && l.lost !== null && l.lost >= 3);
+    expect(other).toBeGreaterThanOrEqual(0);
+    const bar = bars.at(other, anna.legs[other]!.lost! / 2);
+    expect(near(image.pixel(bar.x, bar.y), rgb(BAR_COLOUR))).toBe(true);
+  });
+
+  it('lists the mistakes with their loss and leg rank in the alt text', async () => {
+    const bars = await renderLostBars({ course, title: 'H21', runner: 0 });
+    const leg = anna.legs[6]!;
+    expect(bars.alt).toMatch(
+      /^Time lost per leg by Åsa Öberg, H21: 1 mistake, 1:\d\d lost in all: 1:\d\d at control 7 \(49\), leg rank \d+\.$/,
+    );
+    expect(bars.alt).toContain(`leg rank ${leg.rank}.`);
+  });
+
+  it('says so when the runner has no estimate, and refuses a runner not on the course', async () => {
+    const mispunch = { ...course, results: course.results.map((r, i) => (i === 0 ? { ...r, lost: null } : r)) };
+    expect((await renderLostBars({ course: mispunch, title: 'H21', runner: 0 })).alt).toContain(
+      'no estimate of time lost',
+    );
+    await expect(renderLostBars({ course, title: 'H21', runner: -1 })).rejects.toThrow(
+      'runner -1 is not on the course',
+    );
+  });
+});
+
+describe('the font', () => {
+  it('is registered under the project family and draws å ä ö ø æ as real glyphs, not one missing-glyph box', async () => {
+    await renderSplitsGraph({ course: syntheticCourse(4, 3), title: 'H21', highlight: [] });
+    expect(fontRegistered()).toBe(true);
+    expect(GlobalFonts.families.some((f) => f.family === FONT_FAMILY)).toBe(true);
+    const glyph = (text: string): string => {
+      const canvas = createCanvas(60, 60);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#fff';
+      ctx.fillRect(0, 0, 60, 60);
+      ctx.fillStyle = '#000';
+      ctx.font = `40px "${FONT_FAMILY}"`;
+      ctx.fillText(text, 10, 45);
+      return Buffer.from(ctx.getImageData(0, 0, 60, 60).data).toString('base64');
+    };
+    // A character no font has (private use) draws the missing-glyph box; ours all differ from it and from each other.
+    const drawn = ['Å', 'A', 'ä', 'a', 'ö', 'o', 'ø', 'æ', '\uE000'].map(glyph);
+    expect(new Set(drawn).size).toBe(drawn.length);
+  });
+});
