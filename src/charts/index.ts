@@ -8,3 +8,5 @@ export type { ChartPicture, SplitsGraph, SplitsGraphInput } from './splits-graph
 export { renderLostBars, BARS_WIDTH, BARS_HEIGHT, BAR_COLOUR, MISTAKE_COLOUR } from './lost-bars.js';
 export type { LostBars, LostBarsInput } from './lost-bars.js';
 export { ENGLISH, type ChartWords } from './words.js';
+export { drawPicture, type Picture, type PictureRequest } from './draw.js';
+export { chartWords, type ChartLanguage } from './words.js';

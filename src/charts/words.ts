@@ -48,3 +48,12 @@ export const ENGLISH: ChartWords = {
   mistakeAlt: (control, lost, rank) => `${lost} at ${control}${rank === null ? '' : `, leg rank ${rank}`}`,
   noEstimate: 'no estimate of time lost (too few runners or no valid result)',
 };
+
+/** The languages the pictures speak; the bot's own. */
+export type ChartLanguage = 'en' | 'sv' | 'nb';
+
+/** The words of the pictures in a language. */
+export function chartWords(language: ChartLanguage): ChartWords {
+  // Swedish and Norwegian sets still to be written: English until then.
+  return language === 'en' ? ENGLISH : ENGLISH;
+}

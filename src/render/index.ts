@@ -69,4 +69,4 @@ export { pageWithButtons } from './paging.js';
 export { type ClubResultsOptions, renderClubResults, renderPersonResults } from './results.js';
 export { type SplitRow, splitRows, splitTable } from './splits.js';
 export { renderClubStartList, renderPersonStarts } from './starts.js';
-export type { MessagePayload, PageOptions, RenderContext } from './types.js';
+export type { MessagePayload, PageOptions, PayloadFile, RenderContext } from './types.js';

@@ -12,6 +12,19 @@ export interface MessagePayload {
   components?: APIActionRowComponent<APIComponentInMessageActionRow>[];
   /** Mentions never ping, except roles a feed names on purpose (`roles`). */
   allowedMentions: { parse: []; roles?: string[] };
+  /**
+   * Pictures sent with the message as attachments, at most 10 (docs/discord.md#attachments); whoever
+   * sends the payload turns them into files. An embed shows one with `image: { url: 'attachment://<name>' }`.
+   */
+  pictures?: PayloadFile[];
+}
+
+/** A file sent with a message: its name (unique in the message), bytes and alt text. */
+export interface PayloadFile {
+  name: string;
+  data: Uint8Array;
+  /** Alt text: what the picture shows, in words (Discord's attachment description, at most 1024 characters). */
+  description: string;
 }
 
 export interface RenderContext {
