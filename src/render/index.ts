@@ -68,5 +68,6 @@ export { renderResultsNotYet, renderStartListNotPublished } from './members.js';
 export { pageWithButtons } from './paging.js';
 export { type ClubResultsOptions, renderClubResults, renderPersonResults } from './results.js';
 export { type SplitRow, splitRows, splitTable } from './splits.js';
+export { legRunners, MAX_MISTAKE_LINES, runnerAnalysisLines } from './split-analysis.js';
 export { renderClubStartList, renderPersonStarts } from './starts.js';
 export type { MessagePayload, PageOptions, PayloadFile, RenderContext } from './types.js';
