@@ -189,18 +189,18 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     process.stderr.write(`docs:screens: ${(error as Error).message} (options: --out <dir>, --only <name,…>)\n`);
     return 2;
   }
-  const chromium = findChromium(env);
-  if (!chromium) {
-    process.stderr.write(
-      env.CHROMIUM ? `docs:screens: CHROMIUM=${env.CHROMIUM} is not a program that can be run.\n` : `${NO_CHROMIUM}\n`,
-    );
-    return 2;
-  }
   const only = values.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((name) => !SCREENS.some((s) => s.name === name)) ?? [];
   if (unknown.length > 0) {
     process.stderr.write(
       `docs:screens: no screen named ${unknown.join(', ')} (there are ${SCREENS.map((s) => s.name).join(', ')}).\n`,
+    );
+    return 2;
+  }
+  const chromium = findChromium(env);
+  if (!chromium) {
+    process.stderr.write(
+      env.CHROMIUM ? `docs:screens: CHROMIUM=${env.CHROMIUM} is not a program that can be run.\n` : `${NO_CHROMIUM}\n`,
     );
     return 2;
   }
