@@ -31,6 +31,7 @@ import { type LoopbackWorld, startLoopbackWorld } from '../loopback/world.js';
 import { addDays, localToday, weekdayOf } from '../time/days.js';
 import { localToInstant } from '../time/zones.js';
 import { humanize, indent } from './bot-session.js';
+import type { DemoPictures } from './pictures.js';
 
 const ZONE = SANDBOX_TIME_ZONE;
 /** The sandbox's reference "now" (its events are placed around it): fixed, so every run is the same. */
@@ -227,6 +228,8 @@ export interface SchedulerSessionOptions {
   base?: Date;
   /** Told the sandbox data as the session starts. */
   onDataset?: (dataset: SandboxDataset) => void;
+  /** Where the files attached to the posts shown are written (the transcript names each). */
+  pictures?: DemoPictures;
 }
 
 export async function runSchedulerSession(
@@ -345,6 +348,10 @@ export async function runSchedulerSession(
       },
     ];
 
+    const savePictures = (what: string, message: MessageView): void => {
+      if (options.pictures && message.attachments.length > 0)
+        write(indent(options.pictures.save(what, message.attachments)));
+    };
     const seen = new Map<string, SchedulerPost & { revisions: number }>();
     const collect = (): void => {
       for (const kind of Object.keys(channels) as Kind[]) {
@@ -367,6 +374,7 @@ export async function runSchedulerSession(
             posts.push(post);
             write(`\n── [${stamp.format(clock)}] #${channels[kind].name}, a new post:`);
             write(indent(text));
+            savePictures(`part3-${channels[kind].name}-${posts.length}`, message);
           } else if (message.edits.length > known.revisions) {
             const before = show(renderMessageText(message.edits[known.revisions]!, { reader: reader() }));
             known.revisions = message.edits.length;
@@ -381,6 +389,7 @@ export async function runSchedulerSession(
                 ...lineDiff(before, show(renderMessageText(message, { header: false, reader: reader() }))),
               ]),
             );
+            savePictures(`part3-${channels[kind].name}-${posts.indexOf(known) + 1}-edit${known.edits.length}`, message);
           }
         }
       }
