@@ -1,6 +1,6 @@
 /**
  * Messages laid out in HTML the way Discord's dark theme shows them, for `npm run docs:screens`
- * (docs/members.md#what-it-looks-like): the "used /command" line, author and APP tag, content,
+ * (docs/members.md): the "used /command" line, author and APP tag, content,
  * embeds with their colour bar, title, description, fields in rows of three, image and footer,
  * image attachments under the message, buttons and menus, and "Only you can see this" under an
  * ephemeral answer. Pure: messages in, one HTML page out.

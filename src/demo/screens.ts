@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { type LoopbackWorld, startLoopbackWorld } from '../loopback/world.js';
 import type { MessageView, TimestampReader } from '../sandbox/discord/index.js';
 import type { SandboxUser } from '../sandbox/discord/types.js';
-import { demoFacts, type DemoFacts } from './bot-session.js';
+import { type DemoFacts, demoFacts, discordName } from './bot-session.js';
 import { findChromium, HeadlessChromium } from './chromium.js';
 import { type Screen, SCREEN_SELECTOR, SCREEN_WIDTH, type ScreenMessage, screenHtml } from './screen-html.js';
 
@@ -36,7 +36,14 @@ export interface ScreenPlan {
   about: string;
   /** The channel (or thread) shown in the header. */
   channel: string;
-  make(world: LoopbackWorld, facts: DemoFacts): Promise<ScreenMessage[]>;
+  make(world: LoopbackWorld, cast: ScreenCast): Promise<ScreenMessage[]>;
+}
+
+/** Who and what the screens show: the demo's facts and the member, linked to her Eventor person. */
+export interface ScreenCast {
+  facts: DemoFacts;
+  /** A member of the club's server, on Discord under her own first name, linked to `facts.linkedPersonId`. */
+  member: SandboxUser;
 }
 
 const timeOfDay = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit' });
@@ -83,18 +90,14 @@ export const SCREENS: readonly ScreenPlan[] = [
     name: 'events',
     about: '/events days: 30, upcoming events',
     channel: 'allmänt',
-    make: (world) => command(world, world.member, 'events', { days: 30 }),
+    make: (world, { member }) => command(world, member, 'events', { days: 30 }),
   },
   {
     name: 'results',
-    about: '/results with splits, the club at its latest race',
+    about: "/results with splits, the member's result at her latest race",
     channel: 'allmänt',
-    make: (world, facts) =>
-      command(world, world.member, 'results', {
-        member: facts.linkedPersonId,
-        event: facts.resultsEventId,
-        splits: true,
-      }),
+    make: (world, { facts, member }) =>
+      command(world, member, 'results', { member: facts.linkedPersonId, event: facts.resultsEventId, splits: true }),
   },
 ];
 
@@ -131,9 +134,18 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
   let browser: HeadlessChromium | null = null;
   try {
     const facts = demoFacts(world.eventor.dataset, Date.now());
+    // The member who asks is the runner whose results the screens show, linked as an admin would link her.
+    const given = world.eventor.dataset.person(facts.linkedPersonId)!.person.name.given;
+    const member = world.discord.createMember(world.guild.id, {
+      username: discordName(given),
+      globalName: given,
+      locale: 'en-GB',
+    });
+    world.bot.store.linkPerson(world.guild.id, member.id, facts.linkedPersonId, 'admin');
+    const cast: ScreenCast = { facts, member };
     const names = new Map<string, string>([
       [world.channel.id, world.channel.name ?? 'allmänt'],
-      ...[world.member, world.swedishMember, world.admin].map((u): [string, string] => [
+      ...[member, world.member, world.swedishMember, world.admin].map((u): [string, string] => [
         u.id,
         u.globalName ?? u.username,
       ]),
@@ -141,7 +153,7 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
     browser = await HeadlessChromium.launch(options.chromium);
     await mkdir(options.outDir, { recursive: true });
     for (const plan of plans) {
-      const messages = await plan.make(world, facts);
+      const messages = await plan.make(world, cast);
       const reader: TimestampReader = { locale: 'en-GB', timeZone: TIME_ZONE, now: Date.now() };
       const html = screenHtml({
         title: plan.about,
