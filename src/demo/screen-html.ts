@@ -20,6 +20,8 @@ export interface ScreenAttachment {
   contentType?: string | undefined;
   /** Alt text. */
   description?: string | undefined;
+  /** Where Discord keeps it: an embed that showed `attachment://name` names this address once sent. */
+  url?: string | undefined;
   data: Buffer;
 }
 
@@ -179,7 +181,17 @@ function colourOf(colour: number | undefined): string {
   return colour === undefined ? '#1e1f22' : `#${colour.toString(16).padStart(6, '0')}`;
 }
 
-function embedHtml(embed: ApiEmbed, files: ReadonlyMap<string, ScreenAttachment>, screen: Screen): string {
+/**
+ * The attached file an embed's picture shows: `attachment://name` as the bot sends it, or the
+ * file's own address as Discord gives it back. Any other address is not loaded (nothing is fetched).
+ */
+function fileOf(url: string | undefined, files: readonly ScreenAttachment[]): ScreenAttachment | undefined {
+  if (!url) return undefined;
+  const name = url.startsWith('attachment://') ? url.slice('attachment://'.length) : null;
+  return files.find((f) => (name !== null ? f.filename === name : f.url !== undefined && f.url === url));
+}
+
+function embedHtml(embed: ApiEmbed, files: readonly ScreenAttachment[], screen: Screen): string {
   const names = screen.names ?? new Map();
   const md = (text: string): string => markdownHtml(renderTimestamps(text, screen.reader), names);
   const parts: string[] = [];
@@ -211,8 +223,8 @@ function embedHtml(embed: ApiEmbed, files: ReadonlyMap<string, ScreenAttachment>
     }
     parts.push(`<div class="embed-fields">${cells.join('')}</div>`);
   }
-  const image = embed.image?.url ? files.get(embed.image.url.replace(/^attachment:\/\//, '')) : undefined;
-  if (image && embed.image!.url.startsWith('attachment://')) {
+  const image = fileOf(embed.image?.url, files);
+  if (image) {
     const type = pictureType(image);
     if (type)
       parts.push(
@@ -228,9 +240,7 @@ function embedHtml(embed: ApiEmbed, files: ReadonlyMap<string, ScreenAttachment>
       `<div class="embed-footer">${footer.map((t) => escapeHtml(renderTimestamps(t, screen.reader))).join(' • ')}</div>`,
     );
   let thumbnail = '';
-  const thumb = embed.thumbnail?.url?.startsWith('attachment://')
-    ? files.get(embed.thumbnail.url.slice('attachment://'.length))
-    : undefined;
+  const thumb = fileOf(embed.thumbnail?.url, files);
   const thumbType = thumb ? pictureType(thumb) : null;
   if (thumb && thumbType) thumbnail = `<img class="embed-thumbnail" src="${dataUrl(thumb, thumbType)}" alt="">`;
   return (
@@ -268,12 +278,9 @@ function initial(name: string): string {
 
 function messageHtml(message: ScreenMessage, screen: Screen): string {
   const names = screen.names ?? new Map();
-  const files = new Map(message.attachments.map((f) => [f.filename, f]));
+  const files = message.attachments;
   const shownInEmbeds = new Set(
-    message.embeds
-      .flatMap((e) => [e.image?.url, e.thumbnail?.url])
-      .filter((u): u is string => u?.startsWith('attachment://') === true)
-      .map((u) => u.slice('attachment://'.length)),
+    message.embeds.flatMap((e) => [fileOf(e.image?.url, files), fileOf(e.thumbnail?.url, files)]),
   );
   const parts: string[] = [];
   if (message.invokedBy) {
@@ -292,7 +299,7 @@ function messageHtml(message: ScreenMessage, screen: Screen): string {
   if (message.content)
     body.push(`<div class="content">${markdownHtml(renderTimestamps(message.content, screen.reader), names)}</div>`);
   for (const embed of message.embeds) body.push(embedHtml(embed, files, screen));
-  const loose = message.attachments.filter((f) => !shownInEmbeds.has(f.filename));
+  const loose = message.attachments.filter((f) => !shownInEmbeds.has(f));
   for (const file of loose) {
     const type = pictureType(file);
     body.push(

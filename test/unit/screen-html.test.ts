@@ -286,6 +286,19 @@ describe('screen layout: messages', () => {
     expect(textOf(html)).toContain('splits.csv2.00 KB');
   });
 
+  it("finds an embed's picture by the address Discord gave the file, and loads nothing from elsewhere", () => {
+    const url = 'http://127.0.0.1:4000/attachments/1/2/splits.png';
+    const html = page([
+      message({
+        embeds: [{ image: { url } }, { image: { url: 'https://example.org/tracker.png' } }],
+        attachments: [{ filename: 'splits.png', size: PNG.length, contentType: 'image/png', url, data: PNG }],
+      }),
+    ]);
+    expect(html.match(/<img /g)).toHaveLength(1);
+    expect(html).toContain(`<img class="embed-image" src="data:image/png;base64,${PNG.toString('base64')}"`);
+    expect(html).not.toContain('example.org');
+  });
+
   it('shows buttons and menus, and says "Only you can see this" under an ephemeral answer', () => {
     const html = page([
       message({
