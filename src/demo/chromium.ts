@@ -82,6 +82,9 @@ export class HeadlessChromium {
     private readonly profile: string,
   ) {
     const input = child.stdio[4] as Readable;
+    // A browser that dies closes its pipes; the exit below says why, so their errors add nothing.
+    input.on('error', () => undefined);
+    (child.stdio[3] as Writable).on('error', () => undefined);
     let buffered = '';
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => {
@@ -93,8 +96,15 @@ export class HeadlessChromium {
         this.receive(JSON.parse(text) as Record<string, unknown>);
       }
     });
+    // The last of what Chromium said, for the message when it ends unasked.
+    let said = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      said = (said + chunk).slice(-600);
+    });
     child.once('exit', (code, signal) => {
-      this.exited = new Error(`Chromium exited (${signal ?? `code ${code}`})`);
+      const last = said.trim().split('\n').at(-1)?.trim();
+      this.exited = new Error(`Chromium exited (${signal ?? `code ${code}`})${last ? `: ${last}` : ''}`);
       for (const call of this.pending.values()) {
         clearTimeout(call.timer);
         call.reject(this.exited);
@@ -123,13 +133,17 @@ export class HeadlessChromium {
     ];
     // The protocol runs over file descriptors 3 (to the browser) and 4 (from it).
     const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
-    child.stderr?.resume();
     const browser = new HeadlessChromium(child, profile);
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-    await browser.call('Browser.getVersion');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', reject);
+      });
+      await browser.call('Browser.getVersion');
+    } catch (error) {
+      await browser.close();
+      throw error;
+    }
     return browser;
   }
 
@@ -229,7 +243,8 @@ export class HeadlessChromium {
   }
 
   async close(): Promise<void> {
-    if (!this.exited) {
+    // No pid: the program never started, so there is nothing to end.
+    if (!this.exited && this.child.pid !== undefined && this.child.exitCode === null) {
       const exited = new Promise((resolve) => this.child.once('exit', resolve));
       await this.call('Browser.close').catch(() => undefined);
       const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);

@@ -130,8 +130,16 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
   const plans = SCREENS.filter((s) => !options.only || options.only.includes(s.name));
   const pages = await mkdtemp(path.join(tmpdir(), 'eventor-bot-screens-'));
   const written: string[] = [];
-  const world = await startLoopbackWorld();
-  let browser: HeadlessChromium | null = null;
+  // The browser first: when it cannot start, nothing else has been started for nothing.
+  const browser = await HeadlessChromium.launch(options.chromium).catch(async (error: unknown) => {
+    await rm(pages, { recursive: true, force: true });
+    throw error;
+  });
+  const world = await startLoopbackWorld().catch(async (error: unknown) => {
+    await browser.close();
+    await rm(pages, { recursive: true, force: true });
+    throw error;
+  });
   try {
     const facts = demoFacts(world.eventor.dataset, Date.now());
     // The member who asks is the runner whose results the screens show, linked as an admin would link her.
@@ -150,7 +158,6 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
         u.globalName ?? u.username,
       ]),
     ]);
-    browser = await HeadlessChromium.launch(options.chromium);
     await mkdir(options.outDir, { recursive: true });
     for (const plan of plans) {
       const messages = await plan.make(world, cast);
@@ -178,7 +185,7 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
       written.push(file);
     }
   } finally {
-    await browser?.close();
+    await browser.close();
     await world.close();
     await rm(pages, { recursive: true, force: true });
   }
