@@ -200,6 +200,17 @@ export function pickCorrection(dataset: SandboxDataset, full: Materialized): Cor
   return correction;
 }
 
+/** How many lines of a thread's message the transcript shows: the thread holds the club's complete results. */
+const THREAD_LINES = 12;
+
+/** The first `lines` lines of a text, and how many more there are; the lines naming saved pictures always show. */
+export function shortened(text: string, lines: number): string {
+  const all = text.split('\n');
+  if (all.length <= lines) return text;
+  const files = all.slice(lines).filter((line) => /^\[(file|image): /.test(line));
+  return [...all.slice(0, lines), `… (${all.length - lines - files.length} more lines)`, ...files].join('\n');
+}
+
 /** Lines removed ("- ") and added ("+ ") between two texts, unchanged ones indented: a small LCS diff. */
 export function lineDiff(before: string, after: string): string[] {
   const a = before.split('\n');
@@ -264,6 +275,8 @@ export async function runSchedulerSession(
       ...[world.member, world.swedishMember, world.admin].map((u): [string, string] => [u.id, u.username]),
     ]);
     const origin = new URL(world.eventor.baseUrl).origin;
+    // Where the sandbox Discord keeps attached files (an embed's picture names it once sent).
+    const discordOrigin = new URL(world.discord.restUrl).origin;
     /**
      * What Discord shows, with the sandbox's random port and each post's random nonce left out so runs
      * compare. (A nonce may end in `-`, so its end is not a word boundary.)
@@ -273,6 +286,7 @@ export async function runSchedulerSession(
     const show = (text: string): string =>
       humanize(text, reader(), names)
         .replaceAll(origin, 'http://127.0.0.1:<port>')
+        .replaceAll(discordOrigin, 'http://127.0.0.1:<discord>')
         .replace(/(?<=· |-# |^> )eb[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/gm, '<ref>');
 
     const from = localAt(raceDate, -8, '12:00');
@@ -314,6 +328,8 @@ export async function runSchedulerSession(
     await admin('language', { language: 'en' }, 'setup');
     for (const kind of Object.keys(channels) as Kind[]) await admin('on', { kind, channel: channels[kind].id });
     await admin('quiet', { from: 22, to: 7 });
+    // A thread under each results post: the club's complete results, and a split graph per class.
+    await admin('threads', { state: 'on' });
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
     for (const kind of Object.keys(channels) as Kind[]) {
       if (!settings.get(guildId, kind).enabled) problems.push(`/feeds on ${kind} did not turn it on`);
@@ -395,6 +411,29 @@ export async function runSchedulerSession(
       }
     };
 
+    /** The thread under each results post, as it fills and changes: its messages shortened, their pictures saved. */
+    const threadSeen = new Map<string, { revisions: number; number: number }>();
+    const collectThreads = (): void => {
+      for (const post of posts.filter((p) => p.kind === 'results')) {
+        const threadId = world.discord.message(post.messageId)?.threadId;
+        if (!threadId) continue;
+        const where = `#${channels.results.name} › ${world.discord.world.channels.get(threadId)?.name ?? 'thread'}`;
+        for (const message of world.discord.messages(threadId)) {
+          if (!message.author.bot) continue;
+          const known = threadSeen.get(message.id);
+          if (known && message.edits.length === known.revisions) continue;
+          const entry = known ?? { revisions: 0, number: threadSeen.size + 1 };
+          entry.revisions = message.edits.length;
+          threadSeen.set(message.id, entry);
+          write(
+            `\n── [${stamp.format(clock)}] ${where} (thread), ${known ? `the bot edited its message ${entry.number}` : `message ${entry.number} from the bot`}:`,
+          );
+          write(indent(shortened(show(renderMessageText(message, { reader: reader() })), THREAD_LINES)));
+          savePictures(`part3-thread-${entry.number}${known ? `-edit${entry.revisions}` : ''}`, message);
+        }
+      }
+    };
+
     const stepAt = (at: Date): number => {
       const date = localToday(at, ZONE);
       if (date >= raceDate) return 5 * MINUTE;
@@ -410,6 +449,7 @@ export async function runSchedulerSession(
       await world.bot.scheduler.tick(clock);
       ticks++;
       collect();
+      collectThreads();
     }
     write(
       `\nThe clock reached ${stamp.format(clock)} after ${ticks} scheduler ticks; ${world.eventor.requests.count()} Eventor requests in all.`,
