@@ -286,6 +286,8 @@ export async function runSchedulerSession(
     const show = (text: string): string =>
       humanize(text, reader(), names)
         .replaceAll(origin, 'http://127.0.0.1:<port>')
+        // An embed's picture by its file's name: the stored file's address is the sandbox's and the run's.
+        .replace(/\[image: [^\]\s]*\/attachments\/\d+\/\d+\/([^\]\s/]+)\]/g, '[image: $1]')
         .replaceAll(discordOrigin, 'http://127.0.0.1:<discord>')
         .replace(/(?<=· |-# |^> )eb[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/gm, '<ref>');
 
