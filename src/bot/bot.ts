@@ -22,7 +22,6 @@ import type { BotConfig } from './config.js';
 import { FirstAnswers } from './first-answer.js';
 import { withBotRest } from './interaction-rest.js';
 import { MemberPresence } from './membership.js';
-import { makeRequest } from './rest-multipart.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
 
 export interface BotOptions {
@@ -109,7 +108,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     new Client({
       intents: [GatewayIntentBits.Guilds],
       allowedMentions: { parse: [] },
-      rest: { api: config.discordApiUrl, makeRequest },
+      rest: { api: config.discordApiUrl },
     }),
   );
   // An interaction from a server comes from someone in it right now (Discord sends their member
