@@ -184,6 +184,50 @@ export function restRequest(payload: MessagePayload): {
   return { body, files: payload.pictures.map((p) => ({ name: p.name, data: Buffer.from(p.data) })) };
 }
 
+/**
+ * A REST request's options, a multipart body made here when there are files: discord.js's own
+ * FormData goes through whichever undici set the process's global dispatcher first, and undici 7
+ * (the Eventor client's) cannot send @discordjs/rest's form ("action is not a function"), so the
+ * body is bytes both understand. The parts are the ones discord.js makes (docs/discord.md#attachments).
+ */
+function restOptions(request: { body: Record<string, unknown>; files?: Array<{ name: string; data: Buffer }> }): {
+  body: unknown;
+  passThroughBody?: true;
+  headers?: Record<string, string>;
+} {
+  if (!request.files) return { body: request.body };
+  const boundary = `----eventor-bot-${randomBytes(12).toString('hex')}`;
+  const quoted = (text: string): string => text.replace(/["\r\n]/g, '_');
+  const parts: Buffer[] = [];
+  request.files.forEach((file, i) => {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files[${i}]"; filename="${quoted(file.name)}"\r\n` +
+          `Content-Type: ${contentTypeOf(file.name)}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  });
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n` +
+        `${JSON.stringify(request.body)}\r\n--${boundary}--\r\n`,
+    ),
+  );
+  return {
+    body: Buffer.concat(parts),
+    passThroughBody: true,
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+function contentTypeOf(name: string): string {
+  if (name.endsWith('.png')) return 'image/png';
+  if (name.endsWith('.jpg') || name.endsWith('.jpeg')) return 'image/jpeg';
+  return 'application/octet-stream';
+}
+
 /** The same payload without its pictures: the files, and embed images that showed them. */
 export function withoutPictures(payload: MessagePayload): MessagePayload {
   if (payload.pictures === undefined) return payload;
@@ -228,16 +272,15 @@ export function payloadFromJson(json: string): MessagePayload {
 export function discordTarget(client: Client): PostTarget {
   return {
     async send(channelId, payload, nonce) {
-      const { body, files } = restRequest(payload);
-      const message = (await client.rest.post(Routes.channelMessages(channelId), {
-        body: { ...body, nonce, enforce_nonce: true },
-        ...(files ? { files } : {}),
-      })) as APIMessage;
+      const request = restRequest(payload);
+      const message = (await client.rest.post(
+        Routes.channelMessages(channelId),
+        restOptions({ ...request, body: { ...request.body, nonce, enforce_nonce: true } }),
+      )) as APIMessage;
       return message.id;
     },
     async edit(channelId, messageId, payload) {
-      const { body, files } = restRequest(payload);
-      await client.rest.patch(Routes.channelMessage(channelId, messageId), { body, ...(files ? { files } : {}) });
+      await client.rest.patch(Routes.channelMessage(channelId, messageId), restOptions(restRequest(payload)));
     },
     async history(channelId, options) {
       const query = new URLSearchParams({ limit: String(options.limit) });

@@ -1,0 +1,228 @@
+/**
+ * Split pictures in the results thread, through the real parts: the sandbox Eventor (complete
+ * results with split times), the real discord.js client uploading multipart to the sandbox Discord,
+ * real SQLite. The pictures are decoded with @napi-rs/canvas.
+ */
+import { loadImage } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventorClient } from '../../src/eventor/client.js';
+import { customInstance } from '../../src/eventor/instances.js';
+import { Ledger, type LedgerRow } from '../../src/feeds/delivery/ledger.js';
+import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
+import { RESULTS_THREADS_FEED } from '../../src/feeds/delivery/threads.js';
+import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../../src/feeds/kinds/results.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
+
+const MINUTE = 60_000;
+
+/** Decodes a PNG: its size and how many of its pixels are not white. */
+async function decode(png: Buffer): Promise<{ width: number; height: number; ink: number }> {
+  const image = await loadImage(png);
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const { data } = ctx.getImageData(0, 0, image.width, image.height);
+  let ink = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i]! < 245 || data[i + 1]! < 245 || data[i + 2]! < 245) ink++;
+  return { width: image.width, height: image.height, ink };
+}
+
+describe('split graphs in the results thread (sandbox Eventor, real discord.js, sandbox Discord, real SQLite)', () => {
+  let world: LoopbackWorld;
+  let clock = new Date();
+  let client: EventorClient;
+  let ledger: Ledger;
+  let target: PostTarget;
+  let event: SandboxEvent;
+  let clubRunner: string;
+
+  const tick = (ms = 2 * MINUTE): void => {
+    clock = new Date(clock.getTime() + ms);
+  };
+  const newClient = (): EventorClient =>
+    new EventorClient({
+      instance: customInstance(world.eventor.baseUrl),
+      apiKey: world.eventor.apiKey,
+      now: () => clock.getTime(),
+      timeoutMs: 10_000,
+    });
+  const options = (guildId: string, channelId: string): ResultsFeedOptions => ({
+    guildId,
+    channelId,
+    client,
+    organisationId: world.eventor.dataset.homeClub.id,
+    ledger,
+    target,
+    now: clock,
+    language: 'en',
+    timeZone: 'Europe/Stockholm',
+    lookbackDays: 14,
+    options: { threads: true },
+  });
+  const setResults = (has: boolean): void => {
+    event.hasResults = has;
+    event.materialized = null;
+  };
+  const itemKey = (): string => `${RESULTS_FEED}:${event.id}`;
+  /** A server of its own (ledger-wise) whose feed started before the event's results were out. */
+  const freshFeed = async (name: string, canAttach = true): Promise<{ guildId: string; channelId: string }> => {
+    const channelId = world.discord.createTextChannel(world.guild.id, { name }).id;
+    if (!canAttach) world.discord.setBotCanAttach(channelId, false);
+    const guildId = `pictures-${name}`;
+    client = newClient();
+    setResults(false);
+    expect((await runResultsFeed(options(guildId, channelId))).seeded).toBe(true);
+    setResults(true);
+    tick();
+    return { guildId, channelId };
+  };
+  const graphRows = (guildId: string): LedgerRow[] =>
+    ledger.rows(guildId, RESULTS_THREADS_FEED).filter((row) => row.itemKey.startsWith(`${itemKey()}:graph:`));
+  /** Requests for the event's complete results (the club's own list is `/results/organisation`). */
+  const completeResultRequests = (): number =>
+    world.eventor.requests.filter((r) => r.path === '/api/results/event' && r.query['eventId'] === event.id).length;
+  /** The classes of the event with a club runner who has split times: one graph each. */
+  const classesWithClubSplits = (): string[] => {
+    const home = world.eventor.dataset.homeClub.id;
+    return world.eventor.dataset
+      .details(event)
+      .resultList!.classes.filter((c) =>
+        c.persons.some((p) => p.organisation?.id === home && p.results.some((r) => r.splits.length > 0)),
+      )
+      .map((c) => c.class.name);
+  };
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld({ now: () => clock });
+    client = newClient();
+    ledger = new Ledger(world.bot.store, () => clock);
+    target = discordTarget(world.bot.client);
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 13, hide: false });
+    clubRunner = clubFinisherId(world.eventor, event);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('posts one graph per class with club runners after the pages, and a rerun changes nothing', async () => {
+    const { guildId, channelId } = await freshFeed('bilder');
+    const asked = completeResultRequests();
+    const run = await runResultsFeed(options(guildId, channelId));
+    const opened = run.threads?.find((o) => o.itemKey === itemKey());
+    expect(opened?.kind).toBe('opened');
+    const classes = classesWithClubSplits();
+    expect(classes.length).toBeGreaterThan(0);
+    expect(opened?.kind === 'opened' && opened.graphs).toEqual(classes.map(() => 'posted'));
+    expect(completeResultRequests()).toBe(asked + 1);
+
+    const [post] = world.discord.messages(channelId);
+    const rows = graphRows(guildId);
+    expect(rows).toHaveLength(classes.length);
+    const threadMessages = world.discord.messages(post!.id);
+    // The graphs follow the pages.
+    expect(threadMessages.slice(-rows.length).map((m) => m.id)).toEqual(rows.map((r) => r.messageId));
+    for (const row of rows) {
+      const message = world.discord.message(row.messageId!)!;
+      const [file, ...more] = world.discord.attachments(row.messageId!);
+      expect(more).toHaveLength(0);
+      expect(file!.contentType).toBe('image/png');
+      expect(file!.description).toMatch(/\S/);
+      const picture = await decode(file!.bytes);
+      expect(picture.width).toBeGreaterThanOrEqual(900);
+      expect(picture.height).toBeGreaterThan(300);
+      expect(picture.ink).toBeGreaterThan(picture.width * 10);
+      // The embed shows the file, with the analysis in words under the class's title.
+      const embed = message.embeds[0]!;
+      expect(embed.image?.url).toBe(message.attachments[0]!.url);
+      expect(classes.some((c) => embed.title?.includes(c))).toBe(true);
+      expect(embed.description).toMatch(/\*\*.+\*\*: /);
+    }
+
+    tick();
+    const again = await runResultsFeed(options(guildId, channelId));
+    const synced = again.threads?.find((o) => o.itemKey === itemKey());
+    expect(synced).toMatchObject({ kind: 'synced', graphs: [] });
+    // Nothing changed: the complete results were not asked for again, nothing was sent or edited.
+    expect(completeResultRequests()).toBe(asked + 1);
+    expect(world.discord.messages(post!.id).map((m) => m.id)).toEqual(threadMessages.map((m) => m.id));
+    expect(world.discord.messages(post!.id).every((m) => m.edits.length === 0)).toBe(true);
+  });
+
+  it('a correction edits the graph message with a new picture: same message, new bytes, the old file gone', async () => {
+    const { guildId, channelId } = await freshFeed('rattelse');
+    await runResultsFeed(options(guildId, channelId));
+    const home = world.eventor.dataset.homeClub.id;
+    const runnerClass = world.eventor.dataset
+      .details(event)
+      .resultList!.classes.find((c) => c.persons.some((p) => p.person?.id === clubRunner))!;
+    expect(runnerClass.persons.some((p) => p.organisation?.id === home)).toBe(true);
+    const rows = graphRows(guildId);
+    const row = rows.find((r) =>
+      world.discord.message(r.messageId!)!.embeds[0]!.title?.includes(runnerClass.class.name),
+    );
+    expect(row).toBeDefined();
+    const [before] = world.discord.attachments(row!.messageId!);
+    const threadCount = world.discord.messages(world.discord.messages(channelId)[0]!.id).length;
+
+    // The club runner's time corrected: a later finish changes their line in the graph.
+    const time = runnerClass.persons.find((p) => p.person?.id === clubRunner)!.results[0]!.time!;
+    world.eventor.dataset.correctResult(event.id, clubRunner, { time: time + 95 });
+    tick();
+    const run = await runResultsFeed(options(guildId, channelId));
+    const synced = run.threads?.find((o) => o.itemKey === itemKey());
+    expect(synced?.kind === 'synced' && synced.graphs).toContain('edited');
+
+    const message = world.discord.message(row!.messageId!)!;
+    expect(message.edits.length).toBeGreaterThanOrEqual(1);
+    const after = world.discord.attachments(row!.messageId!);
+    expect(after).toHaveLength(1);
+    expect(after[0]!.id).not.toBe(before!.id);
+    expect(after[0]!.bytes.equals(before!.bytes)).toBe(false);
+    expect((await decode(after[0]!.bytes)).ink).toBeGreaterThan(0);
+    expect(message.embeds[0]!.image?.url).toBe(message.attachments[0]!.url);
+    // No second message anywhere.
+    expect(graphRows(guildId).map((r) => r.messageId)).toEqual(rows.map((r) => r.messageId));
+    expect(world.discord.messages(world.discord.messages(channelId)[0]!.id)).toHaveLength(threadCount);
+    expect(world.discord.messages(channelId)).toHaveLength(1);
+
+    world.eventor.dataset.correctResult(event.id, clubRunner, { time });
+    tick();
+    await runResultsFeed(options(guildId, channelId));
+  });
+
+  it('without Attach Files the thread gets the analysis as text, the feed does not pause, and the pictures come back', async () => {
+    const { guildId, channelId } = await freshFeed('utan-bilder', false);
+    const run = await runResultsFeed(options(guildId, channelId));
+    expect(run.paused).toBeNull();
+    const opened = run.threads?.find((o) => o.itemKey === itemKey());
+    expect(opened).toMatchObject({ kind: 'opened', picturesRefused: true });
+    const rows = graphRows(guildId);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.state).toBe('posted');
+      const message = world.discord.message(row.messageId!)!;
+      expect(message.attachments).toHaveLength(0);
+      expect(message.embeds[0]!.image ?? null).toBeNull();
+      expect(message.embeds[0]!.description).toMatch(/\*\*.+\*\*: /);
+    }
+
+    // Granted: the next change brings the pictures.
+    world.discord.setBotCanAttach(channelId, true);
+    const time = world.eventor.dataset
+      .details(event)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.person?.id === clubRunner)!.results[0]!.time!;
+    world.eventor.dataset.correctResult(event.id, clubRunner, { time: time + 60 });
+    tick();
+    const later = await runResultsFeed(options(guildId, channelId));
+    const synced = later.threads?.find((o) => o.itemKey === itemKey());
+    expect(synced?.kind).toBe('synced');
+    expect(synced && 'picturesRefused' in synced).toBe(false);
+    const pictured = graphRows(guildId).filter((row) => world.discord.attachments(row.messageId!).length === 1);
+    expect(pictured.length).toBeGreaterThan(0);
+    world.eventor.dataset.correctResult(event.id, clubRunner, { time });
+  });
+});
