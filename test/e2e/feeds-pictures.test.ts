@@ -1,5 +1,5 @@
 /**
- * Split pictures in the results thread, through the real parts: the sandbox Eventor (complete
+ * Split pictures in the results thread and the result DM, through the real parts: the sandbox Eventor (complete
  * results with split times), the real discord.js client uploading multipart to the sandbox Discord,
  * real SQLite. The pictures are decoded with @napi-rs/canvas.
  */
@@ -10,9 +10,12 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger, type LedgerRow } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
 import { RESULTS_THREADS_FEED } from '../../src/feeds/delivery/threads.js';
+import { type PersonalRunOptions, runPersonalNotifications } from '../../src/feeds/kinds/personal.js';
 import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../../src/feeds/kinds/results.js';
+import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { type FeedWorld, startFeedWorld } from '../support/feed-world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
 
 const MINUTE = 60_000;
@@ -224,5 +227,99 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     const pictured = graphRows(guildId).filter((row) => world.discord.attachments(row.messageId!).length === 1);
     expect(pictured.length).toBeGreaterThan(0);
     world.eventor.dataset.correctResult(event.id, clubRunner, { time });
+  });
+});
+
+describe('split pictures in the "your result is in" DM (sandbox Eventor, real discord.js, sandbox Discord DMs, real SQLite)', () => {
+  let feed: FeedWorld;
+  let clock = new Date();
+  let event: SandboxEvent;
+  let finisher: string;
+
+  const tick = (ms = 6 * MINUTE): void => {
+    clock = new Date(clock.getTime() + ms);
+  };
+  const options = (): PersonalRunOptions => ({
+    guildId: feed.world.guild.id,
+    client: feed.client,
+    organisationId: feed.home,
+    ledger: feed.ledger,
+    target: feed.target,
+    now: clock,
+    language: 'en',
+    timeZone: 'Europe/Stockholm',
+    store: feed.world.bot.store,
+    discord: feed.world.bot.client,
+  });
+  const completeResultRequests = (): number =>
+    feed.world.eventor.requests.filter((r) => r.path === '/api/results/event' && r.query['eventId'] === event.id)
+      .length;
+  const resultOf = () =>
+    feed.world.eventor.dataset
+      .details(event)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.person?.id === finisher)!.results[0]!;
+
+  beforeAll(async () => {
+    feed = await startFeedWorld(() => clock);
+    event = recentClubResultsEvent(feed.world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
+    finisher = clubFinisherId(feed.world.eventor, event);
+    event.hasResults = false;
+    event.materialized = null;
+    feed.world.bot.store.linkPerson(feed.world.guild.id, feed.world.member.id, finisher, 'credentials');
+    new SubscriptionStore(feed.world.bot.store).set(
+      feed.world.guild.id,
+      feed.world.member.id,
+      { results: true },
+      'en-GB',
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await feed?.world.close();
+  });
+
+  it('carries the runner graph and lost-time bars with the analysis in words, replaced on a correction', async () => {
+    const member = feed.world.member;
+    expect((await runPersonalNotifications(options())).seeded).toHaveLength(1);
+    event.hasResults = true;
+    event.materialized = null;
+    tick();
+    const asked = completeResultRequests();
+    const run = await runPersonalNotifications(options());
+    expect(run.outcomes.map((o) => o.outcome.kind)).toEqual(['posted']);
+    expect(completeResultRequests()).toBe(asked + 1);
+
+    const dm = feed.world.discord.dms(member).at(-1)!;
+    const files = feed.world.discord.attachments(dm.id);
+    expect(files.map((f) => f.name)).toEqual(['splits.png', 'lost.png']);
+    for (const file of files) {
+      expect(file.description).toMatch(/\S/);
+      const picture = await decode(file.bytes);
+      expect(picture.width).toBeGreaterThanOrEqual(900);
+      expect(picture.ink).toBeGreaterThan(picture.width * 10);
+    }
+    // The result embed shows the graph; a second one the bars, with the analysis in words.
+    expect(dm.embeds[0]!.image?.url).toBe(dm.attachments[0]!.url);
+    expect(dm.embeds[0]!.fields?.some((f) => f.name === 'Time')).toBe(true);
+    expect(dm.embeds[1]!.image?.url).toBe(dm.attachments[1]!.url);
+    expect(dm.embeds[1]!.description).toMatch(/mistakes|too few runners/);
+
+    tick();
+    const again = await runPersonalNotifications(options());
+    expect(again.outcomes.map((o) => o.outcome.kind)).toEqual(['unchanged']);
+    expect(completeResultRequests()).toBe(asked + 1);
+
+    const time = resultOf().time!;
+    feed.world.eventor.dataset.correctResult(event.id, finisher, { time: time + 95 });
+    tick();
+    const corrected = await runPersonalNotifications(options());
+    expect(corrected.outcomes.map((o) => o.outcome.kind)).toEqual(['edited']);
+    const edited = feed.world.discord.dms(member).at(-1)!;
+    expect(edited.id).toBe(dm.id);
+    const after = feed.world.discord.attachments(dm.id);
+    expect(after.map((f) => f.name)).toEqual(['splits.png', 'lost.png']);
+    expect(after.map((f) => f.id)).not.toContain(files[0]!.id);
+    expect(after[0]!.bytes.equals(files[0]!.bytes)).toBe(false);
+    expect(feed.world.discord.dms(member).filter((m) => m.attachments.length > 0)).toHaveLength(1);
   });
 });

@@ -50,6 +50,23 @@ export function listOfRace(list: ResultList, raceId: string): ResultList {
 }
 
 /**
+ * The list narrowed to the race of a DM (`raceKey` of `src/render/races.ts`: `id:<raceId>` or
+ * `n:<number>`); a single race (`n:1`) is the whole list.
+ */
+export function listOfRaceKey(list: ResultList, race: string): ResultList {
+  if (race.startsWith('id:')) return listOfRace(list, race.slice(3));
+  const number = Number(race.slice(2));
+  if (!(number > 1)) return list;
+  const classes = list.classes.flatMap((c) => {
+    const persons = c.persons
+      .map((p) => ({ ...p, results: p.results.filter((r) => r.raceNumber === number) }))
+      .filter((p) => p.results.length > 0);
+    return persons.length > 0 ? [{ ...c, persons, teams: [] }] : [];
+  });
+  return { ...list, classes };
+}
+
+/**
  * The event's complete results with split times (one request, cached by the shared client and
  * shared by every club of the instance), narrowed to the race when there is one.
  */
