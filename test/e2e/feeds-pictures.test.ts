@@ -12,6 +12,7 @@ import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.
 import { RESULTS_THREADS_FEED } from '../../src/feeds/delivery/threads.js';
 import { type PersonalRunOptions, runPersonalNotifications } from '../../src/feeds/kinds/personal.js';
 import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../../src/feeds/kinds/results.js';
+import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
@@ -321,5 +322,89 @@ describe('split pictures in the "your result is in" DM (sandbox Eventor, real di
     expect(after.map((f) => f.id)).not.toContain(files[0]!.id);
     expect(after[0]!.bytes.equals(files[0]!.bytes)).toBe(false);
     expect(feed.world.discord.dms(member).filter((m) => m.attachments.length > 0)).toHaveLength(1);
+  });
+});
+
+describe('no Attach Files in the results channel, through the scheduler (one admin notice, the feed runs on)', () => {
+  let world: LoopbackWorld;
+  let clock = new Date('2026-10-24T08:00:00Z');
+  let settings: FeedSettingsStore;
+  let channelId: string;
+  let adminChannelId: string;
+  let event: SandboxEvent;
+  let runnerId: string;
+  const guildId = (): string => world.guild.id;
+  const tick = async (): Promise<void> => {
+    clock = new Date(clock.getTime() + 60 * MINUTE);
+    await world.bot.scheduler.tick(clock);
+  };
+  /** A correction of the club runner's time: the results post, its thread and its graph change. */
+  const correct = (): void => {
+    const result = world.eventor.dataset
+      .details(event)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .find((p) => p.person?.id === runnerId)!.results[0]!;
+    world.eventor.dataset.correctResult(event.id, runnerId, { time: result.time! + 30 });
+  };
+  const graphMessages = () => {
+    const [post] = world.discord.messages(channelId);
+    return world.discord.messages(post!.id).filter((m) => m.embeds[0]?.title?.startsWith('Sträcktider'));
+  };
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+    settings = new FeedSettingsStore(world.bot.store, () => clock);
+    channelId = world.discord.createTextChannel(guildId(), { name: 'resultat' }).id;
+    adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
+    world.bot.store.setChannel(guildId(), 'results', channelId);
+    world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
+    world.bot.store.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
+    runnerId = clubFinisherId(world.eventor, event);
+    event.hasResults = false;
+    event.materialized = null;
+    world.discord.setBotCanAttach(channelId, false);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('posts the analysis as text, tells the admins once, and the pictures come back once granted', async () => {
+    settings.update(guildId(), 'results', { enabled: true, options: { threads: true } });
+    await tick();
+    event.hasResults = true;
+    event.materialized = null;
+    await tick();
+    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect(world.discord.messages(channelId)).toHaveLength(1);
+    const graphs = graphMessages();
+    expect(graphs.length).toBeGreaterThan(0);
+    expect(graphs.every((m) => m.attachments.length === 0 && m.embeds[0]!.description)).toBe(true);
+    const notices = world.discord.messages(adminChannelId);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.content).toContain('Bifoga filer');
+    expect(notices[0]!.content).toContain(`<#${channelId}>`);
+
+    // Corrected twice while still refused: the text is edited, no second notice.
+    correct();
+    await tick();
+    correct();
+    await tick();
+    expect(graphMessages().some((m) => m.edits.length > 0)).toBe(true);
+    expect(world.discord.messages(adminChannelId)).toHaveLength(1);
+    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+
+    // Granted: the next correction brings the pictures back, without a notice.
+    world.discord.setBotCanAttach(channelId, true);
+    correct();
+    await tick();
+    expect(graphMessages().some((m) => m.attachments.length === 1)).toBe(true);
+    expect(world.discord.messages(adminChannelId)).toHaveLength(1);
+
+    // Taken away again later: that is news again, told once more.
+    world.discord.setBotCanAttach(channelId, false);
+    correct();
+    await tick();
+    expect(world.discord.messages(adminChannelId)).toHaveLength(2);
   });
 });

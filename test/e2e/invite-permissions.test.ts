@@ -4,7 +4,11 @@ import { BOT_PERMISSIONS } from '../../src/bot/invite.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
-import { missingPostPermissions, missingThreadPermissions } from '../../src/feeds/delivery/post-channels.js';
+import {
+  missingPicturePermissions,
+  missingPostPermissions,
+  missingThreadPermissions,
+} from '../../src/feeds/delivery/post-channels.js';
 import { discordTarget } from '../../src/feeds/delivery/poster.js';
 import { RESULTS_FEED, runResultsFeed } from '../../src/feeds/kinds/results.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
@@ -72,6 +76,7 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
     const { guildId, channelId, guild } = await serverWith('Invited', BOT_PERMISSIONS);
     expect(await missingPostPermissions(guild, channelId)).toEqual([]);
     expect(await missingThreadPermissions(guild, channelId)).toEqual([]);
+    expect(await missingPicturePermissions(guild, channelId)).toEqual([]);
 
     const run = resultsRun(guildId, channelId);
     expect((await run(false)).seeded).toBe(true);
@@ -97,5 +102,12 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
       BOT_PERMISSIONS & ~PermissionFlagsBits.ReadMessageHistory,
     );
     expect(await missingPostPermissions(second, noHistory)).toEqual(['setup.perm.history']);
+    // Pictures are asked for, never required: a channel without Attach Files still takes posts.
+    const { channelId: noFiles, guild: third } = await serverWith(
+      'No files',
+      BOT_PERMISSIONS & ~PermissionFlagsBits.AttachFiles,
+    );
+    expect(await missingPostPermissions(third, noFiles)).toEqual([]);
+    expect(await missingPicturePermissions(third, noFiles)).toEqual(['setup.perm.attach']);
   });
 });

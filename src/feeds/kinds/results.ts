@@ -29,6 +29,7 @@ import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { queryDay } from '../../time/days.js';
 import { eventsWithClubEntries, listsPerEvent } from './club-lists.js';
 import { clubGraphMessages, eventResultsWithSplits, listOfRace } from './split-pictures.js';
+import { firstPicturesRefused, picturesBack } from '../notices.js';
 
 export const RESULTS_FEED = 'results' as const;
 /** How many of the top of each class are shown for context. */
@@ -331,7 +332,23 @@ export async function deliverResults(
   const run = await publishItems(options, RESULTS_FEED, items);
   // A paused feed stops here: its channel is refused, so its threads would be too.
   if (!threadsOn || run.seeded || run.paused) return run;
-  return { ...run, threads: await syncThreads(threadOptions, threadItems) };
+  const threads = await syncThreads(threadOptions, threadItems);
+  return { ...run, threads, ...picturesNotice(threads, options) };
+}
+
+/**
+ * Pictures refused in the threads (no Attach Files): the admins are told once, and again only
+ * after pictures went out there since. The threads themselves got the text.
+ */
+function picturesNotice(threads: readonly ThreadOutcome[], options: ResultsFeedOptions): Pick<FeedRun, 'notice'> {
+  const { ledger, guildId, channelId } = options;
+  const done = threads.flatMap((o) => (o.kind === 'opened' || o.kind === 'synced' ? [o] : []));
+  if (done.some((o) => o.picturesRefused)) {
+    return firstPicturesRefused(ledger, guildId, channelId) ? { notice: 'scheduler.noPictures' } : {};
+  }
+  const sent = done.some((o) => o.graphs.some((kind) => kind === 'posted' || kind === 'edited' || kind === 'reposted'));
+  if (sent) picturesBack(ledger, guildId, channelId);
+  return {};
 }
 
 function itemsForRun(lists: readonly ResultList[], options: FeedRunOptions): ResultsItem[] {
