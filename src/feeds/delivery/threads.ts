@@ -10,7 +10,7 @@
  *   run; once opened, the row is `posted` with the thread's id as message id.
  * - `<itemKey>:page:<n>`: the thread's messages, through `Poster` with the thread as channel.
  * - `<itemKey>:graph:<class>`: after the pages, one split graph per class with club runners
- *   (docs/admins.md#results-threads), edited with a new picture when the results are corrected. Made
+ *   (docs/admins.md#split-pictures), edited with a new picture when the results are corrected. Made
  *   only on runs whose caller passes `graphs` (the club's results changed, or the thread is new), so
  *   an unchanged event costs no request for its complete results and no drawing.
  * Opening twice is harmless: Discord answers 160004 for a message that already has a thread, and a
