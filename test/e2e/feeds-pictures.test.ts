@@ -8,13 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger, type LedgerRow } from '../../src/feeds/delivery/ledger.js';
-import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
+import { contentHash } from '../../src/feeds/delivery/keys.js';
+import { discordTarget, newNonce, payloadToJson, Poster, type PostTarget } from '../../src/feeds/delivery/poster.js';
 import { RESULTS_THREADS_FEED } from '../../src/feeds/delivery/threads.js';
 import { type PersonalRunOptions, runPersonalNotifications } from '../../src/feeds/kinds/personal.js';
 import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../../src/feeds/kinds/results.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import type { MessagePayload } from '../../src/render/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type FeedWorld, startFeedWorld } from '../support/feed-world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
@@ -195,6 +197,54 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     world.eventor.dataset.correctResult(event.id, clubRunner, { time });
     tick();
     await runResultsFeed(options(guildId, channelId));
+  });
+
+  it('a post with pictures begun and not recorded is finished from the intent, with the same pictures, once', async () => {
+    const channelId = world.discord.createTextChannel(world.guild.id, { name: 'avbrutet' }).id;
+    const guildId = 'pictures-crash';
+    const bytes = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(200, 9)]);
+    const payload: MessagePayload = {
+      embeds: [{ title: 'H21', image: { url: 'attachment://splits.png' } }],
+      allowedMentions: { parse: [] },
+      pictures: [{ name: 'splits.png', data: new Uint8Array(bytes), description: 'Split graph of H21' }],
+    };
+    const item = (itemKey: string) => ({
+      guildId,
+      feed: 'pictures',
+      itemKey,
+      channelId,
+      payload,
+      contentHash: contentHash(payload),
+    });
+    ledger.seed(guildId, 'pictures', channelId, []);
+
+    // Killed before Discord was asked: the intent alone, with the pictures in it.
+    ledger.intend(item('never-sent'), channelId, contentHash(payload), newNonce(), payloadToJson(payload));
+    // Killed after Discord made the message, before it was recorded.
+    const crashing = new Poster(ledger, target, {
+      afterSend: () => {
+        throw new Error('process killed');
+      },
+    });
+    await expect(crashing.publishCovering(item('made'), [])).rejects.toThrow('process killed');
+    expect(world.discord.messages(channelId)).toHaveLength(1);
+
+    const finished = await new Poster(ledger, target).finishUnfinished(guildId, 'pictures', new Set(), channelId);
+    expect(finished.map((f) => `${f.itemKey}=${f.outcome.kind}`).sort()).toEqual([
+      'made=recovered',
+      'never-sent=posted',
+    ]);
+    const messages = world.discord.messages(channelId);
+    expect(messages).toHaveLength(2);
+    for (const message of messages) {
+      const [file, ...more] = world.discord.attachments(message.id);
+      expect(more).toHaveLength(0);
+      expect(file!.bytes.equals(bytes)).toBe(true);
+      expect(file!.description).toBe('Split graph of H21');
+      expect(message.embeds[0]!.image?.url).toBe(message.attachments[0]!.url);
+    }
+    expect(ledger.unfinished(guildId, 'pictures')).toEqual([]);
+    expect(ledger.get(item('never-sent'))?.pendingPayload).toBeNull();
   });
 
   it('without Attach Files the thread gets the analysis as text, the feed does not pause, and the pictures come back', async () => {
