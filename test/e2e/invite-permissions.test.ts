@@ -1,10 +1,12 @@
 import { PermissionFlagsBits } from 'discord.js';
+import { type MessageKey, t } from '../../src/i18n/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS } from '../../src/bot/invite.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import {
+  channelState,
   missingPicturePermissions,
   missingPostPermissions,
   missingThreadPermissions,
@@ -14,6 +16,8 @@ import { RESULTS_FEED, runResultsFeed } from '../../src/feeds/kinds/results.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
+
+type Translator = Parameters<typeof channelState>[0];
 
 /**
  * The invite's permissions are enough: a server where the bot has exactly them (nothing from
@@ -109,5 +113,11 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
     );
     expect(await missingPostPermissions(third, noFiles)).toEqual([]);
     expect(await missingPicturePermissions(third, noFiles)).toEqual(['setup.perm.attach']);
+    // What /setup show and /feeds show say next to such a channel.
+    const english = t as unknown as (language: 'en', key: MessageKey, vars?: unknown) => string;
+    const translator = { t: (key: MessageKey, vars?: unknown) => english('en', key, vars) } as unknown as Translator;
+    expect(await channelState(translator, third, noFiles)).toBe(
+      `<#${noFiles}> (can post; split pictures go out as text: missing Attach Files)`,
+    );
   });
 });
