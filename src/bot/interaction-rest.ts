@@ -7,7 +7,25 @@
  * other (and behind the bot's channel posts) for a budget they do not use. Everything else keeps
  * discord.js's global limit.
  */
-import { type InternalRequest, REST, type RESTOptions, type ResponseLike } from 'discord.js';
+import { DefaultRestOptions, type InternalRequest, REST, type RESTOptions, type ResponseLike } from 'discord.js';
+
+/**
+ * discord.js's requests with files carry a `FormData`, sent by the undici it bundles (6) through the
+ * process's global dispatcher. The Eventor client's undici (7) is loaded first in the bot and owns
+ * that dispatcher, and it cannot send the form (`TypeError: action is not a function`), so every
+ * upload failed. The form is made into bytes here (with its boundary), which any undici sends.
+ */
+export function formsAsBytes(makeRequest: RESTOptions['makeRequest']): RESTOptions['makeRequest'] {
+  return async (url, init) => {
+    if (!(init.body instanceof FormData)) return makeRequest(url, init);
+    const encoded = new Response(init.body);
+    const headers = {
+      ...(init.headers as Record<string, string>),
+      'content-type': encoded.headers.get('content-type')!,
+    };
+    return makeRequest(url, { ...init, body: Buffer.from(await encoded.arrayBuffer()), headers });
+  };
+}
 
 /**
  * Requests authenticated by an interaction token instead of the bot token: the callback
@@ -31,7 +49,8 @@ export class BotRest extends REST {
   /** Interaction-token requests: no global limit, per-route limits as Discord sends them. */
   readonly interactions: REST;
 
-  constructor(options: Partial<RESTOptions> = {}) {
+  constructor(given: Partial<RESTOptions> = {}) {
+    const options = { ...given, makeRequest: formsAsBytes(given.makeRequest ?? DefaultRestOptions.makeRequest) };
     super(options);
     this.interactions = new REST({
       ...options,

@@ -49,6 +49,8 @@ export interface FeedRunResult {
   posts?: number;
   /** Messages it edited because what they show changed. */
   edits?: number;
+  /** Something the admins should be told once, the run going on regardless (see `FeedRun.notice`). */
+  notice?: 'scheduler.noPictures';
 }
 
 /** One post of a feed: a stable ledger key (`ledgerKey`), the rendered payload and the hash of what it shows. */
@@ -118,6 +120,8 @@ export interface FeedRun {
   outcomes: Array<{ itemKey: string; outcome: PostOutcome }>;
   /** Discord refused the channel: the run stopped; the scheduler should pause the feed and tell the admins. */
   paused: Extract<PostOutcome, { kind: 'paused' }> | null;
+  /** The admins are told this now (once: the run decided it is news), e.g. pictures refused for want of Attach Files. */
+  notice?: 'scheduler.noPictures';
 }
 
 /** What a feed renders with: `/feeds test` gives a feed this to preview its newest item; a run's options have it too. */
@@ -200,7 +204,7 @@ function pauseReasonOf(outcome: Extract<PostOutcome, { kind: 'paused' }>): Exclu
 
 /** What a channel kind's run did, as the scheduler reads it. */
 export function runResultOf(run: FeedRun): FeedRunResult {
-  const counts = postCounts(run.outcomes);
+  const counts = { ...postCounts(run.outcomes), ...(run.notice ? { notice: run.notice } : {}) };
   if (run.paused) return { outcome: 'paused', reason: pauseReasonOf(run.paused), ...counts };
   const failed = run.outcomes.find((o) => o.outcome.kind === 'failed');
   if (failed && failed.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error, ...counts };

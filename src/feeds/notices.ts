@@ -1,15 +1,41 @@
 /**
- * Notices to a server's admins about its feeds (paused, resumed): to the `admin` channel of
- * `/setup channel`, else to the server owner by DM. Failures are logged, never thrown: a notice
- * that cannot be delivered must not hold up the feeds.
+ * Notices to a server's admins about its feeds (paused, resumed, pictures refused): to the `admin`
+ * channel of `/setup channel`, else to the server owner by DM. Failures are logged, never thrown: a
+ * notice that cannot be delivered must not hold up the feeds.
  */
 import { type Client, Routes } from 'discord.js';
 import { type Language, t } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
+import { ledgerKey } from './delivery/keys.js';
+import type { Ledger } from './delivery/ledger.js';
 import type { Store } from '../store/store.js';
 import type { FeedKind, PauseReason } from './settings.js';
 
-export type FeedNotice = `scheduler.paused.${Exclude<PauseReason, 'admin'>}` | 'scheduler.resumed';
+export type FeedNotice =
+  | `scheduler.paused.${Exclude<PauseReason, 'admin'>}`
+  | 'scheduler.resumed'
+  /** Pictures went out as text: no Attach Files in the channel (the feed runs on). */
+  | 'scheduler.noPictures';
+
+/** The ledger feed that remembers notices already given about a state that lasts (not a pause). */
+const NOTICES_FEED = 'notices';
+
+/**
+ * Whether to tell the admins now that pictures in `channelId` were refused: true the first time,
+ * then false until `picturesBack` (so one notice, not one a run). Recorded before it is told.
+ */
+export function firstPicturesRefused(ledger: Ledger, guildId: string, channelId: string): boolean {
+  const ref = { guildId, feed: NOTICES_FEED, itemKey: ledgerKey('no-pictures', channelId) };
+  if (ledger.get(ref) !== null) return false;
+  ledger.seed(guildId, NOTICES_FEED, channelId, [{ itemKey: ref.itemKey, contentHash: 'told' }]);
+  return true;
+}
+
+/** Pictures went out in `channelId` again: a later refusal is told again. */
+export function picturesBack(ledger: Ledger, guildId: string, channelId: string): void {
+  const ref = { guildId, feed: NOTICES_FEED, itemKey: ledgerKey('no-pictures', channelId) };
+  if (ledger.get(ref) !== null) ledger.forgetFeeds(guildId, NOTICES_FEED, { exact: true });
+}
 
 export class AdminNotices {
   constructor(

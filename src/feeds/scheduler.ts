@@ -102,6 +102,7 @@ export class FeedScheduler {
   readonly #clubShares = new ClubShares();
   readonly #backOffs = new BackOffs();
   readonly #pauses: Pauses;
+  readonly #notices: AdminNotices;
   #task: ScheduledTask | null = null;
   readonly #onChannelDelete = (channel: Channel): void => {
     void this.#channelDeleted(channel).catch((error: unknown) =>
@@ -124,12 +125,8 @@ export class FeedScheduler {
     this.#settings = new FeedSettingsStore(options.store, this.#now);
     this.#ledger = new Ledger(options.store, this.#now);
     this.#target = options.target ?? discordTarget(options.client);
-    this.#pauses = new Pauses(
-      this.#settings,
-      new AdminNotices(options.client, options.store, options.log),
-      options.client,
-      options.log,
-    );
+    this.#notices = new AdminNotices(options.client, options.store, options.log);
+    this.#pauses = new Pauses(this.#settings, this.#notices, options.client, options.log);
     // A feed's channel deleted: pause and tell the admins now, not when the next post fails.
     options.client.on(Events.ChannelDelete, this.#onChannelDelete);
   }
@@ -372,6 +369,7 @@ export class FeedScheduler {
       }
       counts.posts += result.posts ?? 0;
       counts.edits += result.edits ?? 0;
+      if (result.notice) await this.#notices.tell(due.settings.guildId, language, result.notice, due.settings);
       if (result.outcome === 'paused') {
         await this.#pauses.pause(key, due.settings, result.reason ?? 'no-permission', now, language);
         return;

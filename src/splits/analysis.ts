@@ -22,6 +22,9 @@ export interface RunnerInput {
   time: number | null;
   /** Cumulative times per control, in course order; `Additional` punches are ignored. */
   splits: readonly Readonly<SplitTime>[];
+  /** Who ran and for which club, when the list says: carried through to the output, never compared. */
+  personId?: string;
+  organisationId?: string;
 }
 
 export interface LegAnalysis {
@@ -40,6 +43,9 @@ export interface LegAnalysis {
 
 export interface RunnerAnalysis {
   name: string;
+  /** As given in the input (absent when it gave none), so callers can find their runners. */
+  personId?: string;
+  organisationId?: string;
   status: ResultStatus;
   time: number | null;
   /** Place among the OK runners of the class (competition ranking); null for the others. */
@@ -154,6 +160,8 @@ export function analyseCourse(controls: readonly string[], runners: readonly Run
     const loss = runner.status === 'OK' ? estimateLoss(own, references) : null;
     return {
       name: runner.name,
+      ...(runner.personId !== undefined ? { personId: runner.personId } : {}),
+      ...(runner.organisationId !== undefined ? { organisationId: runner.organisationId } : {}),
       status: runner.status,
       time: runner.time === null ? null : seconds(tenths(runner.time)),
       place: null,

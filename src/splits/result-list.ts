@@ -16,7 +16,8 @@ interface RaceResultLike {
 }
 
 interface NamedLike {
-  readonly person: { readonly name: Readonly<PersonName> } | null;
+  readonly person: { readonly id?: string | null; readonly name: Readonly<PersonName> } | null;
+  readonly organisation?: { readonly id: string | null } | null;
 }
 
 /** What the analysis reads of a result list; the model's ResultList fits. */
@@ -26,6 +27,7 @@ export interface ResultListLike {
     readonly persons: readonly (NamedLike & { readonly results: readonly RaceResultLike[] })[];
     readonly teams: readonly {
       readonly name: string;
+      readonly organisations?: readonly { readonly id: string | null }[];
       readonly members: readonly (NamedLike & { readonly leg: number | null; readonly result: RaceResultLike })[];
     }[];
   }[];
@@ -54,8 +56,14 @@ const raceKey = (result: RaceResultLike): string => String(result.raceNumber ?? 
 /** A runner, with the course the producer names for them (if any). */
 type Runner = RunnerInput & { course: string | null };
 
-const runnerOf = (name: string, result: RaceResultLike): Runner => ({
+const runnerOf = (
+  name: string,
+  result: RaceResultLike,
+  who: { personId?: string | null | undefined; organisationId?: string | null | undefined } = {},
+): Runner => ({
   name,
+  ...(who.personId ? { personId: who.personId } : {}),
+  ...(who.organisationId ? { organisationId: who.organisationId } : {}),
   status: result.status,
   time: result.time,
   splits: result.splits,
@@ -109,7 +117,12 @@ export function analyseResultList(list: ResultListLike): ClassAnalysis[] {
       for (const result of person.results) {
         const key = raceKey(result);
         const group = races.get(key) ?? [];
-        group.push(runnerOf(personName(person, '?'), result));
+        group.push(
+          runnerOf(personName(person, '?'), result, {
+            personId: person.person?.id,
+            organisationId: person.organisation?.id,
+          }),
+        );
         races.set(key, group);
       }
     }
@@ -127,7 +140,11 @@ export function analyseResultList(list: ResultListLike): ClassAnalysis[] {
         const leg = member.leg ?? 0;
         const group = legs.get(leg) ?? [];
         // Relay forks are told apart by their codes; producers name relay courses per team or per fork.
-        group.push({ ...runnerOf(personName(member, team.name), member.result), course: null });
+        const who = {
+          personId: member.person?.id,
+          organisationId: member.organisation?.id ?? team.organisations?.[0]?.id,
+        };
+        group.push({ ...runnerOf(personName(member, team.name), member.result, who), course: null });
         legs.set(leg, group);
       }
     }

@@ -13,6 +13,7 @@ const NEEDED =
   PermissionFlagsBits.SendMessages |
   PermissionFlagsBits.EmbedLinks |
   PermissionFlagsBits.ReadMessageHistory |
+  PermissionFlagsBits.AttachFiles |
   PermissionFlagsBits.CreatePublicThreads |
   PermissionFlagsBits.SendMessagesInThreads;
 
@@ -35,7 +36,7 @@ describe('eventor-bot invite', () => {
     const io = capture({});
     expect(await main(['invite', '--application-id', APP], io)).toBe(0);
     expect(io.stdout()).toBe(
-      `https://discord.com/oauth2/authorize?client_id=${APP}&scope=bot%20applications.commands&permissions=309237730304\n`,
+      `https://discord.com/oauth2/authorize?client_id=${APP}&scope=bot%20applications.commands&permissions=309237763072\n`,
     );
     const url = inviteOf(io.stdout());
     expect(url.searchParams.get('client_id')).toBe(APP);

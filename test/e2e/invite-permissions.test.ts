@@ -1,15 +1,23 @@
 import { PermissionFlagsBits } from 'discord.js';
+import { type MessageKey, t } from '../../src/i18n/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS } from '../../src/bot/invite.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
-import { missingPostPermissions, missingThreadPermissions } from '../../src/feeds/delivery/post-channels.js';
+import {
+  channelState,
+  missingPicturePermissions,
+  missingPostPermissions,
+  missingThreadPermissions,
+} from '../../src/feeds/delivery/post-channels.js';
 import { discordTarget } from '../../src/feeds/delivery/poster.js';
 import { RESULTS_FEED, runResultsFeed } from '../../src/feeds/kinds/results.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
+
+type Translator = Parameters<typeof channelState>[0];
 
 /**
  * The invite's permissions are enough: a server where the bot has exactly them (nothing from
@@ -72,6 +80,7 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
     const { guildId, channelId, guild } = await serverWith('Invited', BOT_PERMISSIONS);
     expect(await missingPostPermissions(guild, channelId)).toEqual([]);
     expect(await missingThreadPermissions(guild, channelId)).toEqual([]);
+    expect(await missingPicturePermissions(guild, channelId)).toEqual([]);
 
     const run = resultsRun(guildId, channelId);
     expect((await run(false)).seeded).toBe(true);
@@ -97,5 +106,18 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
       BOT_PERMISSIONS & ~PermissionFlagsBits.ReadMessageHistory,
     );
     expect(await missingPostPermissions(second, noHistory)).toEqual(['setup.perm.history']);
+    // Pictures are asked for, never required: a channel without Attach Files still takes posts.
+    const { channelId: noFiles, guild: third } = await serverWith(
+      'No files',
+      BOT_PERMISSIONS & ~PermissionFlagsBits.AttachFiles,
+    );
+    expect(await missingPostPermissions(third, noFiles)).toEqual([]);
+    expect(await missingPicturePermissions(third, noFiles)).toEqual(['setup.perm.attach']);
+    // What /setup show and /feeds show say next to such a channel.
+    const english = t as unknown as (language: 'en', key: MessageKey, vars?: unknown) => string;
+    const translator = { t: (key: MessageKey, vars?: unknown) => english('en', key, vars) } as unknown as Translator;
+    expect(await channelState(translator, third, noFiles)).toBe(
+      `<#${noFiles}> (can post; split pictures go out as text: missing Attach Files)`,
+    );
   });
 });

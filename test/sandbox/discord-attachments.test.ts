@@ -275,6 +275,37 @@ describe('sandbox Discord: attachments over the real wire', () => {
     expect(sandbox.messages(channelId).map((m) => m.attachments.length)).toEqual([10]);
   });
 
+  it('refuses files without Attach Files (403, 50013) in a channel and its threads, not text or DMs', async () => {
+    const target = await channel();
+    const sent = await target.send({ content: 'results', files: [new AttachmentBuilder(png(1), { name: 'a.png' })] });
+    sandbox.setBotCanAttach(channelId, false);
+
+    const refused = await apiError(target.send({ files: [new AttachmentBuilder(png(2), { name: 'b.png' })] }));
+    expect([refused.status, refused.code]).toEqual([403, 50013]);
+    const editRefused = await apiError(sent.edit({ files: [new AttachmentBuilder(png(3), { name: 'c.png' })] }));
+    expect([editRefused.status, editRefused.code]).toEqual([403, 50013]);
+    // The refused edit changed nothing; an edit without files, and dropping the files, still work.
+    expect(sandbox.attachments(sent.id).map((a) => a.name)).toEqual(['a.png']);
+    const emptied = await sent.edit({ content: 'results, text only', attachments: [] });
+    expect(emptied.attachments.size).toBe(0);
+    const text = await target.send({ content: 'text only' });
+    expect(text.content).toBe('text only');
+
+    // A thread inherits its parent's overwrites.
+    const thread = await text.startThread({ name: 'splits' });
+    const inThread = await apiError(thread.send({ files: [new AttachmentBuilder(png(4), { name: 'd.png' })] }));
+    expect([inThread.status, inThread.code]).toEqual([403, 50013]);
+
+    // DMs know no channel permissions.
+    const user = await client.users.fetch(alice.id);
+    await user.send({ files: [new AttachmentBuilder(png(5), { name: 'e.png' })] });
+    expect(sandbox.dms(alice).map((m) => m.attachments.length)).toEqual([1]);
+
+    sandbox.setBotCanAttach(channelId, true);
+    const back = await target.send({ files: [new AttachmentBuilder(png(6), { name: 'f.png' })] });
+    expect(sandbox.attachments(back.id).map((a) => a.name)).toEqual(['f.png']);
+  });
+
   it('accepts any file type, taking the type from the part or the name', async () => {
     const sent = await (
       await channel()

@@ -24,7 +24,16 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** The hash of what a payload shows: a changed hash means the post is edited. */
+/**
+ * The hash of what a payload shows: a changed hash means the post is edited. Pictures count by their
+ * name, alt text and the hash of their bytes (a payload without pictures hashes as it always has).
+ */
 export function contentHash(payload: MessagePayload): string {
-  return sha256(JSON.stringify(payload));
+  if (payload.pictures === undefined) return sha256(JSON.stringify(payload));
+  const pictures = payload.pictures.map((p) => ({
+    name: p.name,
+    description: p.description,
+    bytes: createHash('sha256').update(p.data).digest('hex'),
+  }));
+  return sha256(JSON.stringify({ ...payload, pictures }));
 }

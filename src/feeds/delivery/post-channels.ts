@@ -3,7 +3,8 @@
  * a channel, what they show next to each stored one, and what the scheduler checks before it resumes
  * a paused feed. The one list of the permissions a post needs. Posts are embeds, so the bot needs View,
  * Send and Embed Links, and Read Message History to find its own posts after a crash; threads under results posts also need Create Public Threads and Send
- * Messages in Threads.
+ * Messages in Threads. Split pictures (results threads) need Attach Files; without it they go out as
+ * text, so it is asked for in the invite and shown next to a channel, never required.
  */
 import { ChannelType, type Guild, PermissionFlagsBits } from 'discord.js';
 import { UserFacingError } from '../../app/errors.js';
@@ -22,6 +23,9 @@ const POST_PERMISSIONS: ReadonlyArray<[bigint, PlainKey]> = [
 
 /** The channel types automatic posts can go to. */
 export const POSTABLE_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
+
+/** What pictures need besides posting: without it the analysis goes out as text (docs/admins.md#split-pictures). */
+const PICTURE_PERMISSIONS: ReadonlyArray<[bigint, PlainKey]> = [[PermissionFlagsBits.AttachFiles, 'setup.perm.attach']];
 
 /** What a thread under a results post needs besides posting in the channel itself. */
 const THREAD_PERMISSIONS: ReadonlyArray<[bigint, PlainKey]> = [
@@ -50,7 +54,11 @@ export const POST_PERMISSION_BITS: readonly bigint[] = POST_PERMISSIONS.map(([bi
  * so that the URL and the checks above cannot drift apart. Commands need none: Discord lets an
  * application answer its own interactions in any channel.
  */
-export const BOT_PERMISSION_BITS: readonly bigint[] = [...POST_PERMISSIONS, ...THREAD_PERMISSIONS].map(([bit]) => bit);
+export const BOT_PERMISSION_BITS: readonly bigint[] = [
+  ...POST_PERMISSIONS,
+  ...THREAD_PERMISSIONS,
+  ...PICTURE_PERMISSIONS,
+].map(([bit]) => bit);
 
 /** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
 export function missingPostPermissions(guild: Guild | null, channelId: string): Promise<PlainKey[] | null> {
@@ -60,6 +68,11 @@ export function missingPostPermissions(guild: Guild | null, channelId: string): 
 /** The permissions the bot lacks to open threads on its posts in a channel and post in them, or null if the channel is gone. */
 export function missingThreadPermissions(guild: Guild | null, channelId: string): Promise<PlainKey[] | null> {
   return missing(guild, channelId, THREAD_PERMISSIONS);
+}
+
+/** The permissions the bot lacks to attach pictures in a channel (and its threads), or null if the channel is gone. */
+export function missingPicturePermissions(guild: Guild | null, channelId: string): Promise<PlainKey[] | null> {
+  return missing(guild, channelId, PICTURE_PERMISSIONS);
 }
 
 /** Refuses (nothing changed) unless the bot can post in the channel, naming what it lacks. */
@@ -82,11 +95,14 @@ export async function channelState(
 ): Promise<string> {
   if (!channelId) return ctx.t('setup.show.notSet');
   const missing = await missingPostPermissions(guild, channelId);
+  const pictures = missing?.length === 0 ? await missingPicturePermissions(guild, channelId) : [];
   const health =
     missing === null
       ? ctx.t('setup.show.channelGone')
-      : missing.length === 0
-        ? ctx.t('setup.show.canPost')
-        : ctx.t('setup.show.cannotPost', { permissions: missing.map((key) => ctx.t(key)).join(', ') });
+      : missing.length > 0
+        ? ctx.t('setup.show.cannotPost', { permissions: missing.map((key) => ctx.t(key)).join(', ') })
+        : pictures && pictures.length > 0
+          ? ctx.t('setup.show.noPictures', { permissions: pictures.map((key) => ctx.t(key)).join(', ') })
+          : ctx.t('setup.show.canPost');
   return `<#${channelId}> (${health})`;
 }

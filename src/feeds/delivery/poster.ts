@@ -25,10 +25,15 @@
  * so only one of them posts or edits it; the other answers `busy` and leaves it.
  * Discord refusing the channel (403, Missing Access/Permissions, Unknown Channel) gives `paused`
  * and records nothing as posted; other failures give `failed` for the scheduler to retry later.
+ * Pictures (`payload.pictures`) go as files with the message; an item may make its final payload
+ * only when it is sent (`FeedItem.complete`: drawing costs), and the intent records it with the
+ * pictures' bytes (docs/decisions/exactly-once-ledger.md#pictures). A message or edit with pictures
+ * refused for want of Attach Files is sent again without them (`picturesRefused`), so the text still
+ * gets out and the feed does not pause.
  */
 import { randomBytes } from 'node:crypto';
 import { type APIChannel, type APIEmbed, type APIMessage, type Client, DiscordAPIError, Routes } from 'discord.js';
-import { DISCORD_LIMITS, embedLength, type MessagePayload } from '../../render/index.js';
+import { DISCORD_LIMITS, embedLength, type MessagePayload, type PayloadFile } from '../../render/index.js';
 import type { ItemRef, Ledger } from './ledger.js';
 
 /** What the poster needs from Discord; `discordTarget` is the real one. */
@@ -70,15 +75,22 @@ export interface FeedItem extends ItemRef {
   channelId: string;
   payload: MessagePayload;
   contentHash: string;
+  /**
+   * The payload as sent, made only when it is sent or edited (pictures are drawn then, ~100 ms
+   * each: an unchanged item never draws). `payload` is what it falls back to when this fails, and
+   * `contentHash` must already tell its changes apart (hash what the pictures are drawn from).
+   */
+  complete?: () => Promise<MessagePayload>;
   /** A `seeded` item whose content changes is posted then (e.g. results of a race under way when the feed was turned on). */
   followSeeded?: boolean;
 }
 
+/** `picturesRefused`: Discord refused the pictures (no Attach Files), the message went without them. */
 export type PostOutcome =
-  | { kind: 'posted'; messageId: string }
+  | { kind: 'posted'; messageId: string; picturesRefused?: true }
   | { kind: 'recovered'; messageId: string }
-  | { kind: 'edited'; messageId: string }
-  | { kind: 'reposted'; messageId: string }
+  | { kind: 'edited'; messageId: string; picturesRefused?: true }
+  | { kind: 'reposted'; messageId: string; picturesRefused?: true }
   | { kind: 'unchanged' }
   /** Another process (or poster) holds the claim on the item and is posting or editing it now. */
   | { kind: 'busy' }
@@ -147,23 +159,128 @@ function messageTexts(message: APIMessage): string[] {
   return [message.content, ...message.embeds.map((e) => e.footer?.text ?? '')].filter((text) => text !== '');
 }
 
-/** A payload as Discord's REST API spells it: `allowed_mentions`, which it would otherwise ignore. */
+/** A payload as Discord's REST API spells it: `allowed_mentions`, which it would otherwise ignore; pictures apart. */
 export function restBody(payload: MessagePayload): Record<string, unknown> {
   const { allowedMentions, ...rest } = payload;
-  return { ...rest, allowed_mentions: allowedMentions };
+  const body: Record<string, unknown> = { ...rest, allowed_mentions: allowedMentions };
+  delete body['pictures'];
+  return body;
+}
+
+/**
+ * A payload as a REST request, its pictures as discord.js sends files: parts `files[n]` and
+ * `attachments` entries with id `n` and the alt text (docs/discord.md#attachments). On an edit,
+ * `attachments` lists only the new files, so the message's earlier ones go; `pictures: []` removes
+ * them all; no `pictures` leaves them as they are.
+ */
+export function restRequest(payload: MessagePayload): {
+  body: Record<string, unknown>;
+  files?: Array<{ name: string; data: Buffer }>;
+} {
+  const body = restBody(payload);
+  if (payload.pictures === undefined) return { body };
+  body['attachments'] = payload.pictures.map((p, i) => ({ id: String(i), description: p.description }));
+  if (payload.pictures.length === 0) return { body };
+  return { body, files: payload.pictures.map((p) => ({ name: p.name, data: Buffer.from(p.data) })) };
+}
+
+/**
+ * A REST request's options, a multipart body made here when there are files: discord.js's own
+ * FormData goes through whichever undici set the process's global dispatcher first, and undici 7
+ * (the Eventor client's) cannot send @discordjs/rest's form ("action is not a function"), so the
+ * body is bytes both understand. The parts are the ones discord.js makes (docs/discord.md#attachments).
+ */
+function restOptions(request: { body: Record<string, unknown>; files?: Array<{ name: string; data: Buffer }> }): {
+  body: unknown;
+  passThroughBody?: true;
+  headers?: Record<string, string>;
+} {
+  if (!request.files) return { body: request.body };
+  const boundary = `----eventor-bot-${randomBytes(12).toString('hex')}`;
+  const quoted = (text: string): string => text.replace(/["\r\n]/g, '_');
+  const parts: Buffer[] = [];
+  request.files.forEach((file, i) => {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files[${i}]"; filename="${quoted(file.name)}"\r\n` +
+          `Content-Type: ${contentTypeOf(file.name)}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  });
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n` +
+        `${JSON.stringify(request.body)}\r\n--${boundary}--\r\n`,
+    ),
+  );
+  return {
+    body: Buffer.concat(parts),
+    passThroughBody: true,
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+function contentTypeOf(name: string): string {
+  if (name.endsWith('.png')) return 'image/png';
+  if (name.endsWith('.jpg') || name.endsWith('.jpeg')) return 'image/jpeg';
+  return 'application/octet-stream';
+}
+
+/** The same payload without its pictures: the files, and embed images that showed them. */
+export function withoutPictures(payload: MessagePayload): MessagePayload {
+  if (payload.pictures === undefined) return payload;
+  const shown = (url: string | undefined): boolean => url?.startsWith('attachment://') ?? false;
+  const embeds = payload.embeds?.map((embed) => {
+    const out = { ...embed };
+    if (shown(out.image?.url)) delete out.image;
+    if (shown(out.thumbnail?.url)) delete out.thumbnail;
+    return out;
+  });
+  const rest = { ...payload, ...(embeds ? { embeds } : {}) };
+  delete rest.pictures;
+  return rest;
+}
+
+/** A payload as JSON for the ledger's intent, the pictures' bytes in base64 (`payloadFromJson` reads it back). */
+export function payloadToJson(payload: MessagePayload): string {
+  if (payload.pictures === undefined) return JSON.stringify(payload);
+  const pictures = payload.pictures.map((p) => ({
+    name: p.name,
+    description: p.description,
+    base64: Buffer.from(p.data).toString('base64'),
+  }));
+  return JSON.stringify({ ...payload, pictures });
+}
+
+export function payloadFromJson(json: string): MessagePayload {
+  const parsed = JSON.parse(json) as Omit<MessagePayload, 'pictures'> & {
+    pictures?: Array<{ name: string; description: string; base64: string }>;
+  };
+  const { pictures: stored, ...rest } = parsed;
+  if (stored === undefined) return rest;
+  const pictures: PayloadFile[] = stored.map((p) => ({
+    name: p.name,
+    description: p.description,
+    data: new Uint8Array(Buffer.from(p.base64, 'base64')),
+  }));
+  return { ...rest, pictures };
 }
 
 /** The real Discord, through discord.js's REST client (rate limits and retries included). */
 export function discordTarget(client: Client): PostTarget {
   return {
     async send(channelId, payload, nonce) {
-      const message = (await client.rest.post(Routes.channelMessages(channelId), {
-        body: { ...restBody(payload), nonce, enforce_nonce: true },
-      })) as APIMessage;
+      const request = restRequest(payload);
+      const message = (await client.rest.post(
+        Routes.channelMessages(channelId),
+        restOptions({ ...request, body: { ...request.body, nonce, enforce_nonce: true } }),
+      )) as APIMessage;
       return message.id;
     },
     async edit(channelId, messageId, payload) {
-      await client.rest.patch(Routes.channelMessage(channelId, messageId), { body: restBody(payload) });
+      await client.rest.patch(Routes.channelMessage(channelId, messageId), restOptions(restRequest(payload)));
     },
     async history(channelId, options) {
       const query = new URLSearchParams({ limit: String(options.limit) });
@@ -204,6 +321,22 @@ export function classifyRefusal(error: unknown): Refusal | null {
   if (error.status === 403 || error.code === MISSING_ACCESS || error.code === MISSING_PERMISSIONS)
     return { kind: 'paused', reason: 'forbidden', code: error.code };
   return null;
+}
+
+/** Whether Discord refused a payload with pictures for want of a permission (Attach Files, most likely). */
+function refusedPictures(error: unknown, payload: MessagePayload): boolean {
+  if ((payload.pictures?.length ?? 0) === 0 || !(error instanceof DiscordAPIError)) return false;
+  return error.code === MISSING_PERMISSIONS;
+}
+
+/** The item's payload as sent: made now when it makes it late; its plain payload if that fails. */
+async function completed(item: FeedItem): Promise<MessagePayload> {
+  if (!item.complete) return item.payload;
+  try {
+    return await item.complete();
+  } catch {
+    return item.payload;
+  }
 }
 
 function refusalOutcome(error: unknown): PostOutcome {
@@ -306,7 +439,7 @@ export class Poster {
       if (publishing.has(row.itemKey) || row.pendingPayload === null) continue;
       let payload: MessagePayload;
       try {
-        payload = JSON.parse(row.pendingPayload) as MessagePayload;
+        payload = payloadFromJson(row.pendingPayload);
       } catch {
         continue;
       }
@@ -360,22 +493,41 @@ export class Poster {
     kind: 'posted' | 'reposted',
     covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = [],
   ): Promise<PostOutcome> {
-    this.#ledger.intend(item, item.channelId, item.contentHash, nonce, JSON.stringify(item.payload), covers);
+    const payload = await completed(item);
+    this.#ledger.intend(item, item.channelId, item.contentHash, nonce, payloadToJson(payload), covers);
     let messageId: string;
+    let picturesRefused = false;
     try {
-      messageId = await this.#target.send(item.channelId, withMarker(item.payload, nonce), nonce);
+      try {
+        messageId = await this.#target.send(item.channelId, withMarker(payload, nonce), nonce);
+      } catch (error) {
+        if (!refusedPictures(error, payload)) throw error;
+        // No Attach Files: the text alone (no message was made, so the same nonce is still free).
+        picturesRefused = true;
+        messageId = await this.#target.send(item.channelId, withMarker(withoutPictures(payload), nonce), nonce);
+      }
     } catch (error) {
       // The row stays `posting`: the next run looks for the marker before sending again.
       return refusalOutcome(error);
     }
     this.#hooks.afterSend?.(item, messageId);
     this.#ledger.posted(item, messageId, item.contentHash);
-    return { kind, messageId };
+    return { kind, messageId, ...(picturesRefused ? { picturesRefused: true as const } : {}) };
   }
 
   async #edit(item: FeedItem, channelId: string, messageId: string, nonce: string | null): Promise<PostOutcome> {
+    const payload = await completed(item);
+    const marked = (p: MessagePayload): MessagePayload => (nonce ? withMarker(p, nonce) : p);
+    let picturesRefused = false;
     try {
-      await this.#target.edit(channelId, messageId, nonce ? withMarker(item.payload, nonce) : item.payload);
+      try {
+        await this.#target.edit(channelId, messageId, marked(payload));
+      } catch (error) {
+        if (!refusedPictures(error, payload)) throw error;
+        // No Attach Files: the text alone, and the picture it showed goes (it shows what changed).
+        picturesRefused = true;
+        await this.#target.edit(channelId, messageId, marked({ ...withoutPictures(payload), pictures: [] }));
+      }
     } catch (error) {
       // Deleted by someone: post anew, once (the new row is `posted` with its own message id).
       if (classifyRefusal(error)?.kind === 'unknown-message')
@@ -387,6 +539,6 @@ export class Poster {
       return refusalOutcome(error);
     }
     this.#ledger.posted(item, messageId, item.contentHash);
-    return { kind: 'edited', messageId };
+    return { kind: 'edited', messageId, ...(picturesRefused ? { picturesRefused: true as const } : {}) };
   }
 }

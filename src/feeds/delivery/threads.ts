@@ -9,6 +9,10 @@
  *   is sent, so a crash anywhere between the post and the thread still opens the thread on a later
  *   run; once opened, the row is `posted` with the thread's id as message id.
  * - `<itemKey>:page:<n>`: the thread's messages, through `Poster` with the thread as channel.
+ * - `<itemKey>:graph:<class>`: after the pages, one split graph per class with club runners
+ *   (docs/admins.md#split-pictures), edited with a new picture when the results are corrected. Made
+ *   only on runs whose caller passes `graphs` (the club's results changed, or the thread is new), so
+ *   an unchanged event costs no request for its complete results and no drawing.
  * Opening twice is harmless: Discord answers 160004 for a message that already has a thread, and a
  * thread started from a message has the message's id, so the thread is recovered, not doubled.
  * A refusal (no Create Public Threads / Send Messages in Threads) skips the thread and never pauses
@@ -42,11 +46,39 @@ export interface ThreadItem {
   name: string;
   /** Rendered only for items that have a thread. */
   pages: () => MessagePayload[];
+  /**
+   * The thread's split graphs, asked for only once its pages are in (null: not to be had now, the
+   * graphs stay as they are). Absent: the graphs are left alone this run.
+   */
+  graphs?: () => Promise<ThreadGraph[] | null>;
+}
+
+/** One class's graph message: drawn only when sent (`complete`), hashed from what it is drawn from. */
+export interface ThreadGraph {
+  key: string;
+  payload: MessagePayload;
+  contentHash: string;
+  complete: () => Promise<MessagePayload>;
 }
 
 export type ThreadOutcome =
-  | { itemKey: string; kind: 'opened'; threadId: string; created: boolean; pages: PostOutcome['kind'][] }
-  | { itemKey: string; kind: 'synced'; threadId: string; pages: PostOutcome['kind'][] }
+  | {
+      itemKey: string;
+      kind: 'opened';
+      threadId: string;
+      created: boolean;
+      pages: PostOutcome['kind'][];
+      graphs: PostOutcome['kind'][];
+      picturesRefused?: true;
+    }
+  | {
+      itemKey: string;
+      kind: 'synced';
+      threadId: string;
+      pages: PostOutcome['kind'][];
+      graphs: PostOutcome['kind'][];
+      picturesRefused?: true;
+    }
   /** Discord refused (permissions): nothing done now, tried again on a later run. */
   | { itemKey: string; kind: 'skipped'; reason: 'forbidden' | 'unsupported'; code: number | string | null }
   /** The post is not (or no longer) there: the results feed posts it first. */
@@ -117,6 +149,8 @@ export function threadPages(list: ResultList, ctx: RenderContext, organisationId
 const threadKey = (itemKey: string): string => ledgerKey(itemKey, 'thread');
 const pagePrefix = (itemKey: string): string => ledgerKeyPrefix(itemKey, 'page');
 const pageKey = (itemKey: string, n: number): string => ledgerKey(itemKey, 'page', n);
+const graphPrefix = (itemKey: string): string => ledgerKeyPrefix(itemKey, 'graph');
+const graphKey = (itemKey: string, key: string): string => ledgerKey(itemKey, 'graph', key);
 
 /**
  * Before the results are published: records the intent to open a thread for every item whose post
@@ -141,6 +175,23 @@ function removedPage(language: Language): MessagePayload {
   return { content: t(language, 'feedpost.thread.pageRemoved'), embeds: [], allowedMentions: { parse: [] } };
 }
 
+/** The placeholder a graph becomes when its class has no club runner with split times any more. */
+function removedGraph(language: Language): MessagePayload {
+  return {
+    content: t(language, 'feedpost.thread.graphRemoved'),
+    embeds: [],
+    allowedMentions: { parse: [] },
+    pictures: [],
+  };
+}
+
+/** Whether a thread's graphs should be made this run: a graph begun and not recorded must be finished. */
+export function graphsUnfinished(ledger: Ledger, guildId: string, itemKey: string): boolean {
+  return ledger
+    .rows(guildId, RESULTS_THREADS_FEED)
+    .some((row) => row.itemKey.startsWith(graphPrefix(itemKey)) && row.state === 'posting');
+}
+
 /**
  * After the results are published: opens the threads intended and keeps every open thread's pages
  * up to date. Never throws for Discord's refusals; the outcomes say what happened per item.
@@ -155,8 +206,14 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
   let cannotPost: { code: number | string | null } | null = null;
   let pageRows: LedgerRow[] | null = null;
   const rowsOfPages = (itemKey: string): LedgerRow[] => {
-    pageRows ??= ledger.rows(guildId, RESULTS_THREADS_FEED).filter((row) => row.itemKey.includes(':page:'));
+    pageRows ??= ledger
+      .rows(guildId, RESULTS_THREADS_FEED)
+      .filter((row) => row.itemKey.includes(':page:') || row.itemKey.includes(':graph:'));
     return pageRows.filter((row) => row.itemKey.startsWith(pagePrefix(itemKey)));
+  };
+  const rowsOfGraphs = (itemKey: string): LedgerRow[] => {
+    rowsOfPages(itemKey);
+    return pageRows!.filter((row) => row.itemKey.startsWith(graphPrefix(itemKey)));
   };
 
   for (const item of items) {
@@ -225,7 +282,7 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
         ledger.posted(threadRef, opened.threadId, sha256(item.name));
         // A thread opened now holds none of the pages recorded before (in a thread since deleted, or
         // under a post since made anew): they are posted afresh, each still exactly once.
-        for (const row of rowsOfPages(item.itemKey)) {
+        for (const row of [...rowsOfPages(item.itemKey), ...rowsOfGraphs(item.itemKey)]) {
           ledger.intend(
             { guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey },
             opened.threadId,
@@ -287,6 +344,59 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
         if (stopped) break;
       }
       pageRows = null;
+      const graphOutcomes: PostOutcome['kind'][] = [];
+      let picturesRefused = false;
+      const graphs = stopped === null && item.graphs ? await item.graphs() : null;
+      if (graphs !== null) {
+        const current = new Set(graphs.map((g) => graphKey(item.itemKey, g.key)));
+        const gone = rowsOfGraphs(item.itemKey).filter((row) => !current.has(row.itemKey) && row.state !== 'seeded');
+        const removed = removedGraph(options.language);
+        const work: Array<
+          Omit<ThreadGraph, 'key' | 'complete'> & { itemKey: string; complete?: ThreadGraph['complete'] }
+        > = [
+          ...graphs.map((g) => ({ ...g, itemKey: graphKey(item.itemKey, g.key) })),
+          ...gone.map((row) => ({ itemKey: row.itemKey, payload: removed, contentHash: contentHash(removed) })),
+        ];
+        for (const graph of work) {
+          const outcome = await poster.publish({
+            guildId,
+            feed: RESULTS_THREADS_FEED,
+            itemKey: graph.itemKey,
+            channelId: threadId,
+            payload: graph.payload,
+            contentHash: graph.contentHash,
+            ...(graph.complete ? { complete: graph.complete } : {}),
+          });
+          graphOutcomes.push(outcome.kind);
+          if ('picturesRefused' in outcome && outcome.picturesRefused) picturesRefused = true;
+          if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
+            ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
+            stopped = { itemKey: item.itemKey, kind: 'waiting' };
+          } else if (outcome.kind === 'paused') {
+            cannotPost = { code: outcome.code };
+            log.warn('results thread graph not posted: Discord refused (retried on a later run)', {
+              guildId,
+              threadId,
+              itemKey: item.itemKey,
+              code: outcome.code,
+            });
+            stopped = { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
+          } else if (outcome.kind === 'busy') {
+            stopped = { itemKey: item.itemKey, kind: 'waiting' };
+          } else if (outcome.kind === 'failed') {
+            log.warn('results thread graph not posted', {
+              guildId,
+              threadId,
+              itemKey: item.itemKey,
+              error: outcome.error,
+            });
+            stopped = { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
+          }
+          if (stopped) break;
+        }
+        pageRows = null;
+      }
+      const refused = picturesRefused ? { picturesRefused: true as const } : {};
       if (stopped) outcomes.push(stopped);
       else if (opened)
         outcomes.push({
@@ -295,8 +405,18 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           threadId,
           created: opened.created,
           pages: pageOutcomes,
+          graphs: graphOutcomes,
+          ...refused,
         });
-      else outcomes.push({ itemKey: item.itemKey, kind: 'synced', threadId, pages: pageOutcomes });
+      else
+        outcomes.push({
+          itemKey: item.itemKey,
+          kind: 'synced',
+          threadId,
+          pages: pageOutcomes,
+          graphs: graphOutcomes,
+          ...refused,
+        });
     } finally {
       ledger.release(threadRef);
     }

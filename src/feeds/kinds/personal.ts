@@ -12,10 +12,15 @@
  * already out is still sent if it moves before the race). Before the first DM of a run, the member
  * is looked up in the server (`MembershipCheck`): someone who left gets nothing and is forgotten
  * there. It follows the results feed's quiet hours (nobody wants a DM at 3 a.m. either) and cadence.
+ * A result DM carries the runner's own split pictures and analysis (`withRunnerPictures`), made only
+ * when it is sent or edited: the event's complete results with split times are asked for then, so
+ * an unchanged DM costs no request. Its hash is the DM's text, so a correction of the runner's own
+ * result edits it with new pictures; a change elsewhere in the class does not.
  */
 import { type APIChannel, type Client, DiscordAPIError, Routes } from 'discord.js';
 import type { ResultList, StartList } from '../../eventor/answers.js';
-import { languageFor } from '../../i18n/index.js';
+import type { EventorClient } from '../../eventor/client.js';
+import { type Language, languageFor } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
 import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../render/dms.js';
 import type { MessagePayload, RenderContext } from '../../render/index.js';
@@ -40,6 +45,7 @@ import {
   SubscriptionStore,
 } from '../subscriptions.js';
 import { fetchClubResults, RESULTS_FEED, RESULTS_LOOKBACK_DAYS } from './results.js';
+import { eventResultsWithSplits, listOfRaceKey, withRunnerPictures } from './split-pictures.js';
 import { fetchClubStartLists, STARTLISTS_WINDOW_DAYS } from './startlists.js';
 
 export type { MemberStatus, MembershipCheck } from '../feed.js';
@@ -48,6 +54,8 @@ export { personalFeed } from '../subscriptions.js';
 export interface PersonalItem {
   itemKey: string;
   eventId: string;
+  /** The race (`raceKey`): which race's split times a result DM shows. */
+  race: string;
   payload: MessagePayload;
   contentHash: string;
   /** Start times already out when the DMs started are still sent once they change (see `FeedItem.followSeeded`). */
@@ -58,6 +66,7 @@ function itemOf(kind: 'start' | 'result', dm: PersonalDm, followSeeded: boolean)
   return {
     itemKey: ledgerKey(kind, dm.eventId, dm.race),
     eventId: dm.eventId,
+    race: dm.race,
     payload: dm.payload,
     contentHash: contentHash(dm.payload),
     ...(followSeeded ? { followSeeded } : {}),
@@ -157,6 +166,19 @@ export interface PersonalFetch {
 export interface PersonalDmItem extends PersonalItem {
   userId: string;
   feed: string;
+  /** A result DM: the DM with the runner's split pictures, made when it is sent (see the module's note). */
+  complete?: () => Promise<MessagePayload>;
+}
+
+/** The result DM with the runner's own pictures and analysis, from the event's complete results with split times. */
+async function resultDmWithPictures(
+  client: EventorClient,
+  item: PersonalItem,
+  personId: string,
+  language: Language,
+): Promise<MessagePayload> {
+  const list = await eventResultsWithSplits(client, item.eventId, null);
+  return withRunnerPictures(item.payload, listOfRaceKey(list, item.race), personId, language);
 }
 
 /**
@@ -240,7 +262,13 @@ export function personalItems(
         want.kind === 'starts'
           ? personalStartItems(data.startLists, ctx, render)
           : personalResultItems(data.resultLists, ctx, render);
-      for (const item of made) items.push({ ...item, userId: plan.userId, feed: want.feed });
+      for (const item of made) {
+        const complete =
+          want.kind === 'results'
+            ? { complete: () => resultDmWithPictures(options.client, item, want.personId, ctx.language) }
+            : {};
+        items.push({ ...item, userId: plan.userId, feed: want.feed, ...complete });
+      }
     }
   }
   return items;
@@ -369,6 +397,7 @@ async function runMember(
         payload: item.payload,
         contentHash: item.contentHash,
         ...(item.followSeeded ? { followSeeded: true } : {}),
+        ...(item.complete ? { complete: item.complete } : {}),
       });
       run.outcomes.push({ userId, feed: want.feed, itemKey: item.itemKey, outcome });
       if (outcome.kind === 'paused') {

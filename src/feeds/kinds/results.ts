@@ -13,10 +13,13 @@ import type { ClubShare } from '../club-share.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import { publishItems } from '../delivery/publish.js';
 import {
+  graphsUnfinished,
   intendThreads,
+  RESULTS_THREADS_FEED,
   resultsThreadName,
   syncThreads,
   type ThreadHooks,
+  type ThreadGraph,
   type ThreadItem,
   type ThreadOutcome,
   threadPages,
@@ -25,6 +28,8 @@ import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, re
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { queryDay } from '../../time/days.js';
 import { eventsWithClubEntries, listsPerEvent } from './club-lists.js';
+import { clubGraphMessages, eventResultsWithSplits, listOfRace } from './split-pictures.js';
+import { firstPicturesRefused, picturesBack } from '../notices.js';
 
 export const RESULTS_FEED = 'results' as const;
 /** How many of the top of each class are shown for context. */
@@ -62,14 +67,7 @@ function hasClubResult(classes: readonly ClassResult[], organisationId: string):
 
 /** The list narrowed to one race of a multi-race event. */
 function forRace(list: ResultList, race: EventRace): ResultList {
-  const classes: ClassResult[] = [];
-  for (const c of list.classes) {
-    const persons = c.persons
-      .map((p) => ({ ...p, results: p.results.filter((r) => r.raceId === race.id) }))
-      .filter((p) => p.results.length > 0);
-    if (persons.length > 0 || c.teams.length > 0) classes.push({ ...c, persons });
-  }
-  return { ...list, classes };
+  return listOfRace(list, race.id);
 }
 
 /** One item's part of a result list: a whole event, or one race of a multi-race event. */
@@ -138,17 +136,71 @@ export function resultsItems(lists: readonly ResultList[], ctx: RenderContext, o
   return resultsParts(lists, organisationId).flatMap((part) => partItem(part, ctx, organisationId) ?? []);
 }
 
-/** Each item's thread: its name, and its pages rendered only when asked for. */
+/**
+ * Each item's thread: its name, and its pages rendered only when asked for. With `graphsOf`, the
+ * items it names get their split graphs too (see `threadGraphs`).
+ */
 export function resultsThreadItems(
   lists: readonly ResultList[],
   ctx: RenderContext,
   organisationId: string,
+  graphsOf?: { keys: ReadonlySet<string>; client: EventorClient; log?: Logger | undefined },
 ): ThreadItem[] {
   return resultsParts(lists, organisationId).map((part) => ({
     itemKey: part.itemKey,
     name: resultsThreadName(part.list, part.race, part.index, ctx.language),
     pages: () => threadPages(part.list, ctx, organisationId),
+    ...(graphsOf?.keys.has(part.itemKey)
+      ? { graphs: () => threadGraphs(part, organisationId, ctx, graphsOf.client, graphsOf.log) }
+      : {}),
   }));
+}
+
+/**
+ * The split graphs of an item's thread, from the event's complete results with split times (the
+ * club's own list holds only the club and the top 3). Null when Eventor cannot give them now.
+ */
+async function threadGraphs(
+  part: ResultsPart,
+  organisationId: string,
+  ctx: RenderContext,
+  client: EventorClient,
+  log: Logger | undefined,
+): Promise<ThreadGraph[] | null> {
+  try {
+    const list = await eventResultsWithSplits(client, part.eventId, part.race?.id ?? null);
+    return clubGraphMessages(list, organisationId, ctx.language);
+  } catch (error) {
+    log?.warn('results thread graphs not made: no complete results with split times now', {
+      itemKey: part.itemKey,
+      error,
+    });
+    return null;
+  }
+}
+
+/**
+ * The items whose thread graphs are made this run: only these cost a request for the event's
+ * complete results and drawing (docs/decisions/race-day-requests.md). Those whose club results
+ * changed (or are new, or were begun and not recorded), whose thread is not open yet, or whose
+ * graphs were begun and not recorded.
+ */
+function itemsNeedingGraphs(items: readonly ResultsItem[], options: ResultsFeedOptions): Set<string> {
+  const { ledger, guildId } = options;
+  const keys = new Set<string>();
+  for (const item of items) {
+    const post = ledger.get({ guildId, feed: RESULTS_FEED, itemKey: item.itemKey });
+    const thread = ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: ledgerKey(item.itemKey, 'thread') });
+    if (
+      post === null ||
+      post.state === 'posting' ||
+      post.contentHash !== item.contentHash ||
+      (thread !== null && thread.state !== 'posted') ||
+      graphsUnfinished(ledger, guildId, item.itemKey)
+    )
+      keys.add(item.itemKey);
+  }
+  return keys;
 }
 
 /** A results run: the feeds' run options, plus how far back to look and the threads' test hooks. */
@@ -257,8 +309,14 @@ export async function deliverResults(
   const ctx = renderContext(options);
   const threadsOn =
     options.options?.threads === true && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
+  // Read before publishing: once published, a changed item looks unchanged.
+  const graphsOf = threadsOn
+    ? { keys: itemsNeedingGraphs(items, options), client: options.client, log: options.log }
+    : undefined;
   const threadItems = threadsOn
-    ? resultsThreadItems(lists, ctx, options.organisationId).filter((t) => items.some((i) => i.itemKey === t.itemKey))
+    ? resultsThreadItems(lists, ctx, options.organisationId, graphsOf).filter((t) =>
+        items.some((i) => i.itemKey === t.itemKey),
+      )
     : [];
   const threadOptions = {
     guildId: options.guildId,
@@ -274,7 +332,23 @@ export async function deliverResults(
   const run = await publishItems(options, RESULTS_FEED, items);
   // A paused feed stops here: its channel is refused, so its threads would be too.
   if (!threadsOn || run.seeded || run.paused) return run;
-  return { ...run, threads: await syncThreads(threadOptions, threadItems) };
+  const threads = await syncThreads(threadOptions, threadItems);
+  return { ...run, threads, ...picturesNotice(threads, options) };
+}
+
+/**
+ * Pictures refused in the threads (no Attach Files): the admins are told once, and again only
+ * after pictures went out there since. The threads themselves got the text.
+ */
+function picturesNotice(threads: readonly ThreadOutcome[], options: ResultsFeedOptions): Pick<FeedRun, 'notice'> {
+  const { ledger, guildId, channelId } = options;
+  const done = threads.flatMap((o) => (o.kind === 'opened' || o.kind === 'synced' ? [o] : []));
+  if (done.some((o) => o.picturesRefused)) {
+    return firstPicturesRefused(ledger, guildId, channelId) ? { notice: 'scheduler.noPictures' } : {};
+  }
+  const sent = done.some((o) => o.graphs.some((kind) => kind === 'posted' || kind === 'edited' || kind === 'reposted'));
+  if (sent) picturesBack(ledger, guildId, channelId);
+  return {};
 }
 
 function itemsForRun(lists: readonly ResultList[], options: FeedRunOptions): ResultsItem[] {

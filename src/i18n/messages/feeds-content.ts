@@ -22,6 +22,8 @@ export const feedsContent = defineMessages({
     'feedpost.activity.lastDay': 'Last chance to register for **{name}**: registration closes {when}.',
     'feedpost.activity.registered': { one: '{count} registered so far.', other: '{count} registered so far.' },
     'feedpost.thread.pageRemoved': '*(This page is no longer needed: the results are shorter now.)*',
+    'feedpost.thread.graphTitle': 'Split times: {class}',
+    'feedpost.thread.graphRemoved': '*(No club runner with split times in this class any more.)*',
   },
   sv: {
     'feedpost.reminder.title': 'Anmälan stänger: {event}',
@@ -43,6 +45,8 @@ export const feedsContent = defineMessages({
     'feedpost.activity.lastDay': 'Sista chansen att anmäla sig till **{name}**: anmälan stänger {when}.',
     'feedpost.activity.registered': { one: '{count} anmäld hittills.', other: '{count} anmälda hittills.' },
     'feedpost.thread.pageRemoved': '*(Den här sidan behövs inte längre: resultaten är kortare nu.)*',
+    'feedpost.thread.graphTitle': 'Sträcktider: {class}',
+    'feedpost.thread.graphRemoved': '*(Ingen klubblöpare med sträcktider i den här klassen längre.)*',
   },
   nb: {
     'feedpost.reminder.title': 'Påmeldingen stenger: {event}',
@@ -64,5 +68,7 @@ export const feedsContent = defineMessages({
     'feedpost.activity.lastDay': 'Siste sjanse til å melde seg på **{name}**: påmeldingen stenger {when}.',
     'feedpost.activity.registered': { one: '{count} påmeldt så langt.', other: '{count} påmeldt så langt.' },
     'feedpost.thread.pageRemoved': '*(Denne siden trengs ikke lenger: resultatene er kortere nå.)*',
+    'feedpost.thread.graphTitle': 'Strekktider: {class}',
+    'feedpost.thread.graphRemoved': '*(Ingen klubbløper med strekktider i denne klassen lenger.)*',
   },
 });

@@ -15,6 +15,8 @@ export const scheduler = defineMessages({
     'scheduler.paused.invalid-key':
       "Automatic posts of {kind} are paused: Eventor refuses the club's API key. Enter a valid key with {/setup eventor}; posts resume by themselves.",
     'scheduler.resumed': 'Automatic posts of {kind} are running again.',
+    'scheduler.noPictures':
+      'The split graphs in the results threads of <#{channel}> go out as text: the bot may not attach files there. Give it Attach Files in <#{channel}>; the pictures come back with the next change of results.',
     'scheduler.summary.results': { one: '{count} new club result', other: '{count} new club results' },
     'scheduler.summary.reminders': {
       one: '{count} entry deadline coming up',
@@ -41,6 +43,8 @@ export const scheduler = defineMessages({
     'scheduler.paused.invalid-key':
       'Automatiska inlägg med {kind} är pausade: Eventor godtar inte klubbens API-nyckel. Ange en giltig nyckel med {/setup eventor}; inläggen återupptas av sig själva.',
     'scheduler.resumed': 'Automatiska inlägg med {kind} är igång igen.',
+    'scheduler.noPictures':
+      'Sträcktidsgraferna i resultattrådarna i <#{channel}> skickas som text: boten får inte bifoga filer där. Ge den Bifoga filer i <#{channel}>; bilderna kommer tillbaka vid nästa ändring av resultaten.',
     'scheduler.summary.results': { one: '{count} nytt klubbresultat', other: '{count} nya klubbresultat' },
     'scheduler.summary.reminders': {
       one: '{count} anmälningsstopp närmar sig',
@@ -70,6 +74,8 @@ export const scheduler = defineMessages({
     'scheduler.paused.invalid-key':
       'Automatiske innlegg med {kind} er satt på pause: Eventor godtar ikke klubbens API-nøkkel. Oppgi en gyldig nøkkel med {/setup eventor}; innleggene fortsetter av seg selv.',
     'scheduler.resumed': 'Automatiske innlegg med {kind} er i gang igjen.',
+    'scheduler.noPictures':
+      'Strekktidsgrafene i resultattrådene i <#{channel}> sendes som tekst: boten får ikke legge ved filer der. Gi den Legg ved filer i <#{channel}>; bildene kommer tilbake ved neste endring i resultatene.',
     'scheduler.summary.results': { one: '{count} nytt klubbresultat', other: '{count} nye klubbresultater' },
     'scheduler.summary.reminders': {
       one: '{count} påmeldingsfrist nærmer seg',

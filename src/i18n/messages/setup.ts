@@ -97,6 +97,7 @@ export const setup = defineMessages({
     'setup.perm.send': 'Send Messages',
     'setup.perm.embed': 'Embed Links',
     'setup.perm.history': 'Read Message History',
+    'setup.perm.attach': 'Attach Files',
     'setup.show.title': 'eventor-bot settings',
     'setup.show.eventor': 'Eventor',
     'setup.show.connected': '{club} on {instance}. An API key is stored (it is never shown).',
@@ -109,6 +110,7 @@ export const setup = defineMessages({
     'setup.show.notSet': 'not set',
     'setup.show.canPost': 'can post',
     'setup.show.cannotPost': 'cannot post: missing {permissions}',
+    'setup.show.noPictures': 'can post; split pictures go out as text: missing {permissions}',
     'setup.show.channelGone': 'channel not found',
   },
   sv: {
@@ -201,6 +203,7 @@ export const setup = defineMessages({
     'setup.perm.send': 'Skicka meddelanden',
     'setup.perm.embed': 'Bädda in länkar',
     'setup.perm.history': 'Läs meddelandehistorik',
+    'setup.perm.attach': 'Bifoga filer',
     'setup.show.title': 'eventor-bot: inställningar',
     'setup.show.eventor': 'Eventor',
     'setup.show.connected': '{club} i {instance}. En API-nyckel är sparad (den visas aldrig).',
@@ -213,6 +216,7 @@ export const setup = defineMessages({
     'setup.show.notSet': 'inte vald',
     'setup.show.canPost': 'kan posta',
     'setup.show.cannotPost': 'kan inte posta: saknar {permissions}',
+    'setup.show.noPictures': 'kan posta; sträcktidsbilder skickas som text: saknar {permissions}',
     'setup.show.channelGone': 'kanalen finns inte',
   },
   nb: {
@@ -305,6 +309,7 @@ export const setup = defineMessages({
     'setup.perm.send': 'Send meldinger',
     'setup.perm.embed': 'Bygg inn lenker',
     'setup.perm.history': 'Les meldingshistorikk',
+    'setup.perm.attach': 'Legg ved filer',
     'setup.show.title': 'eventor-bot: innstillinger',
     'setup.show.eventor': 'Eventor',
     'setup.show.connected': '{club} i {instance}. En API-nøkkel er lagret (den vises aldri).',
@@ -317,6 +322,7 @@ export const setup = defineMessages({
     'setup.show.notSet': 'ikke valgt',
     'setup.show.canPost': 'kan poste',
     'setup.show.cannotPost': 'kan ikke poste: mangler {permissions}',
+    'setup.show.noPictures': 'kan poste; strekktidsbilder sendes som tekst: mangler {permissions}',
     'setup.show.channelGone': 'fant ikke kanalen',
   },
 });

@@ -46,6 +46,11 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
     requirePermission(channel, isThreadType(channel.type) ? Permission.SendMessagesInThreads : Permission.SendMessages);
   };
 
+  /** Uploading files in a server channel (or its threads) needs Attach Files: 50013 without it (DMs need none). */
+  const requireCanAttach = (channel: SandboxChannel, files: readonly unknown[]): void => {
+    if (files.length > 0) requirePermission(channel, Permission.AttachFiles);
+  };
+
   const messageOr404 = (channel: SandboxChannel, id: string | undefined): SandboxMessage => {
     const message = world.message(id ?? '');
     if (!message || message.channelId !== channel.id || message.ephemeral) throw apiErrors.unknownMessage();
@@ -130,6 +135,7 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
       handle: (r) => {
         const channel = channelOr404(r.params['channelId']);
         requireCanPost(channel);
+        requireCanAttach(channel, r.files);
         const { nonce, enforce_nonce: enforce } = (r.body ?? {}) as { nonce?: unknown; enforce_nonce?: unknown };
         const nonceErrors = checkNonce(nonce);
         if (nonceErrors.length > 0) throw invalidFormBody(nonceErrors);
@@ -173,6 +179,7 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
         requireView(channel);
         const message = messageOr404(channel, r.params['messageId']);
         if (message.authorId !== bot || message.webhookId) throw apiErrors.cannotEditOthers();
+        requireCanAttach(channel, r.files);
         return ok(world.apiMessage(editMessage(world, message, r.body, r.files, ctx.baseUrl())));
       },
     },

@@ -259,6 +259,11 @@ export class SandboxDiscord {
     this.world.setBotPermission(channelId, Permission.SendMessages | Permission.SendMessagesInThreads, canPost);
   }
 
+  /** Deny (false) or restore (true) the bot's Attach Files: messages and edits with files then fail with 50013. */
+  setBotCanAttach(channelId: string, canAttach: boolean): void {
+    this.world.setBotPermission(channelId, Permission.AttachFiles, canAttach);
+  }
+
   /** Deny (false) or restore (true) the bot's View Channel: posting then fails with 50001 Missing Access. */
   setBotCanView(channelId: string, canView: boolean): void {
     this.world.setBotPermission(channelId, Permission.ViewChannel, canView);
