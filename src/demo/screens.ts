@@ -81,6 +81,9 @@ async function command(
     options,
   });
   const answer = await handle.answer(WAIT);
+  // Every answer shown is an embed; a bare line is the bot saying something went wrong, not a screen.
+  if (answer.embeds.length === 0)
+    throw new Error(`/${name} was answered without an embed: ${answer.content.split('\n')[0] ?? ''}`);
   return [screenMessage(answer, { invokedBy: { user: user.globalName ?? user.username, command: `/${name}` } })];
 }
 
