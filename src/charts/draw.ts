@@ -13,6 +13,7 @@
  * This one file is both sides: imported, it is the main thread's pool and loads no renderer;
  * started as the worker (workerData names its role), it loads the renderers and draws.
  */
+import { constants, setPriority } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CourseAnalysis } from '../splits/analysis.js';
 import type { ChartPicture } from './splits-graph.js';
@@ -46,6 +47,11 @@ export class DrawingFailed extends Error {
 }
 
 const ROLE = 'eventor-chart-worker';
+/**
+ * The drawing thread's priority on Linux: below normal, so the event loop wins a contested core, yet
+ * not the lowest, at which a host busy with other work would leave pictures waiting for seconds.
+ */
+const DRAWING_PRIORITY = constants.priority.PRIORITY_BELOW_NORMAL;
 
 interface Job {
   id: number;
@@ -78,6 +84,23 @@ export async function drawPictureHere(request: PictureRequest): Promise<Picture>
 // ---------------------------------------------------------------------------------------------
 // The worker's side.
 
+/**
+ * Pictures give way to the event loop when the two want the same core (a busy 2-core host): a
+ * drawing thread at the bot's priority took as much of the core as the main thread, and members'
+ * acknowledgements waited longer than with the drawing on the event loop itself. On Linux a
+ * priority set from a thread is that thread's alone, so the drawing thread runs below normal and
+ * the bot's main thread keeps its own. Elsewhere the call would lower the whole process, so it is
+ * not made.
+ */
+function lowerThisThreadsPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(DRAWING_PRIORITY);
+  } catch {
+    // Not allowed here (a sandboxed host): the pictures are drawn at the usual priority.
+  }
+}
+
 async function answer(port: NonNullable<typeof parentPort>, job: Job): Promise<void> {
   let picture: Picture;
   try {
@@ -96,6 +119,7 @@ async function answer(port: NonNullable<typeof parentPort>, job: Job): Promise<v
 
 if (!isMainThread && parentPort !== null && (workerData as { role?: unknown } | null)?.role === ROLE) {
   const port = parentPort;
+  lowerThisThreadsPriority();
   // A failure to send rejects, which ends the worker as a throw would: its pictures then fail cleanly.
   port.on('message', (job: Job) => void answer(port, job));
 }
