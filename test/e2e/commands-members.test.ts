@@ -400,6 +400,45 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     expect(renderMessageText(badSwedish)).toContain('Jag kan inte läsa "imorgon" som ett datum');
   });
 
+  it("/results with splits shows the plain split table when the event's complete list cannot be had", async () => {
+    const ds = world.eventor.dataset;
+    const askedFor = (eventId: string) =>
+      world.eventor.requests.some((r) => /\/results\/event$/i.test(r.path) && Object.values(r.query).includes(eventId));
+    // A club member's result with splits in an event whose complete list no test has asked for.
+    let found: { personId: string; event: SandboxEvent; time: number } | undefined;
+    for (const ev of recent.filter((e) => !askedFor(e.id))) {
+      for (const cr of ds.details(ev).resultList!.classes) {
+        const p = cr.persons.find(
+          (m) =>
+            m.organisation?.id === home &&
+            m.person?.id &&
+            m.results[0]?.status === 'OK' &&
+            m.results[0].splits.length >= 2,
+        );
+        if (p) found = { personId: p.person!.id!, event: ev, time: p.results[0]!.time! };
+        if (found) break;
+      }
+      if (found) break;
+    }
+    expect(found).toBeDefined();
+    // Refused outright (no retries): the member's own list still comes, the complete one does not.
+    world.eventor.faults.add({ path: '/api/results/event', kind: 'status', status: 400 });
+    try {
+      const reply = await run(world.member, 'results', {
+        member: found!.personId,
+        event: found!.event.id,
+        splits: true,
+      });
+      const text = renderMessageText(reply);
+      expect(text).toContain(formatElapsed(found!.time));
+      expect(text).toMatch(/^(> )?\s*#\s+Code\s+Leg\s+Total$/m);
+      expect(text).not.toContain('Lost');
+      expect(world.logLines.some((line) => line.includes('split analysis left out'))).toBe(true);
+    } finally {
+      world.eventor.faults.clear();
+    }
+  });
+
   it('tells the member in Swedish when Eventor fails, without a crash', async () => {
     // An event not asked for before, so no cached answer can stand in for Eventor.
     const untouched = recent.find((e) => e.id !== placed.event.id) ?? recent[0]!;
