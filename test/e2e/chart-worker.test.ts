@@ -3,10 +3,12 @@
  * `drawPicture` against the compiled worker, the way every caller draws. What is checked is the
  * picture (it decodes at its size, is not blank, its alt text speaks the request's language), where
  * it was drawn (the worker's counters), that a failing thread fails the pictures it held and the
- * next picture starts a new one, and that a process is held open only while a picture is drawn.
+ * next picture starts a new one, that the drawing thread runs below the bot's priority (Linux), and
+ * that a process is held open only while a picture is drawn.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants, getPriority } from 'node:os';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
@@ -40,6 +42,8 @@ async function decode(png: Buffer): Promise<{ width: number; height: number; ink
 }
 
 const course = syntheticCourse(12, 10);
+/** This thread's priority before any picture is drawn (no drawing thread exists yet). */
+const NICE_AT_START = getPriority();
 
 describe('pictures drawn in the drawing thread', () => {
   it.each([
@@ -128,6 +132,24 @@ describe('pictures drawn in the drawing thread', () => {
 });
 
 describe('the drawing thread and the process', () => {
+  it.runIf(process.platform === 'linux')(
+    "runs below normal priority, while this process's main thread keeps its own (Linux)",
+    async () => {
+      await drawPicture({ kind: 'graph', course, title: 'H21', highlight: [0], language: 'en' });
+      // Field 19 of a thread's stat is its nice value; the name in parentheses may hold spaces.
+      const nice = async (tid: string): Promise<number> => {
+        const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const tids = await readdir('/proc/self/task');
+      const nices = await Promise.all(tids.map(nice));
+      // The main thread's as it was before any picture; a thread cannot go below the process's own.
+      const main = await nice(String(process.pid));
+      expect(main).toBe(NICE_AT_START);
+      expect(nices).toContain(Math.max(main, constants.priority.PRIORITY_BELOW_NORMAL));
+    },
+  );
+
   it('holds a process open while it draws and lets it end by itself once the picture is in', async () => {
     // The compiled program, as the bot runs it: the test runner's global setup built it.
     const draw = new URL('../../dist/src/charts/draw.js', import.meta.url).href;
