@@ -32,9 +32,8 @@ import {
 import { detailText, listedPerson, type NamesakeDetail, namesakeDetails } from './namesakes.js';
 import { COLOURS, type Section, sectionsToPages } from './pages.js';
 import { eventId, eventName, raceOrder } from './races.js';
-import type { ClassAnalysis } from '../splits/result-list.js';
-import { personName as analysedName } from '../splits/result-list.js';
-import { type AnalysedResult, type RunnerLegs, splitLegsLookup, splitTable } from './splits.js';
+import { type ClassAnalysis, personName as analysedName } from '../splits/result-list.js';
+import { type AnalysedResult, type RunnerLegs, type SplitLegsLookup, splitLegsLookup, splitTable } from './splits.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
 type Standing = Pick<OverallResult, 'time' | 'timeBehind' | 'position' | 'status'>;
@@ -46,7 +45,7 @@ export type EventAnalyses = ReadonlyMap<string, readonly ClassAnalysis[]>;
 function legsFinder(
   analyses: EventAnalyses | undefined,
 ): (event: EventRef, wanted: AnalysedResult) => RunnerLegs | null {
-  const lookups = new Map<string, ReturnType<typeof splitLegsLookup>>();
+  const lookups = new Map<string, SplitLegsLookup>();
   return (event, wanted) => {
     const id = eventId(event);
     const analysis = id ? analyses?.get(id) : undefined;
