@@ -17,6 +17,10 @@ export const MIN_RUNNERS = 3;
 /** One runner's result on one course, as the analysis needs it. */
 export interface RunnerInput {
   name: string;
+  /** The runner's Eventor person id, when the list gives one: the bot finds a member by it. */
+  personId?: string;
+  /** The runner's organisation id, when the list gives one: the bot finds the club's runners by it. */
+  organisationId?: string;
   status: ResultStatus;
   /** Result time in seconds; null when there is none (not finished). */
   time: number | null;
@@ -40,6 +44,9 @@ export interface LegAnalysis {
 
 export interface RunnerAnalysis {
   name: string;
+  /** As in {@link RunnerInput}; absent when the list gives none. */
+  personId?: string;
+  organisationId?: string;
   status: ResultStatus;
   time: number | null;
   /** Place among the OK runners of the class (competition ranking); null for the others. */
@@ -154,6 +161,8 @@ export function analyseCourse(controls: readonly string[], runners: readonly Run
     const loss = runner.status === 'OK' ? estimateLoss(own, references) : null;
     return {
       name: runner.name,
+      ...(runner.personId === undefined ? {} : { personId: runner.personId }),
+      ...(runner.organisationId === undefined ? {} : { organisationId: runner.organisationId }),
       status: runner.status,
       time: runner.time === null ? null : seconds(tenths(runner.time)),
       place: null,

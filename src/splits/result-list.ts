@@ -16,7 +16,8 @@ interface RaceResultLike {
 }
 
 interface NamedLike {
-  readonly person: { readonly name: Readonly<PersonName> } | null;
+  readonly person: { readonly id?: string | null; readonly name: Readonly<PersonName> } | null;
+  readonly organisation?: { readonly id: string | null } | null;
 }
 
 /** What the analysis reads of a result list; the model's ResultList fits. */
@@ -26,6 +27,7 @@ export interface ResultListLike {
     readonly persons: readonly (NamedLike & { readonly results: readonly RaceResultLike[] })[];
     readonly teams: readonly {
       readonly name: string;
+      readonly organisations?: readonly { readonly id: string | null }[];
       readonly members: readonly (NamedLike & { readonly leg: number | null; readonly result: RaceResultLike })[];
     }[];
   }[];
@@ -54,8 +56,10 @@ const raceKey = (result: RaceResultLike): string => String(result.raceNumber ?? 
 /** A runner, with the course the producer names for them (if any). */
 type Runner = RunnerInput & { course: string | null };
 
-const runnerOf = (name: string, result: RaceResultLike): Runner => ({
+const runnerOf = (entry: NamedLike, name: string, result: RaceResultLike): Runner => ({
   name,
+  ...(entry.person?.id ? { personId: entry.person.id } : {}),
+  ...(entry.organisation?.id ? { organisationId: entry.organisation.id } : {}),
   status: result.status,
   time: result.time,
   splits: result.splits,
@@ -109,7 +113,7 @@ export function analyseResultList(list: ResultListLike): ClassAnalysis[] {
       for (const result of person.results) {
         const key = raceKey(result);
         const group = races.get(key) ?? [];
-        group.push(runnerOf(personName(person, '?'), result));
+        group.push(runnerOf(person, personName(person, '?'), result));
         races.set(key, group);
       }
     }
@@ -127,7 +131,12 @@ export function analyseResultList(list: ResultListLike): ClassAnalysis[] {
         const leg = member.leg ?? 0;
         const group = legs.get(leg) ?? [];
         // Relay forks are told apart by their codes; producers name relay courses per team or per fork.
-        group.push({ ...runnerOf(personName(member, team.name), member.result), course: null });
+        // A member without an organisation of their own runs for the team's (its first, in a club team).
+        const organisation = member.organisation ?? team.organisations?.[0] ?? null;
+        group.push({
+          ...runnerOf({ ...member, organisation }, personName(member, team.name), member.result),
+          course: null,
+        });
         legs.set(leg, group);
       }
     }
