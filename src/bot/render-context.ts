@@ -19,12 +19,29 @@ export function renderContext(
   };
 }
 
-/** Replaces the deferred reply (or the message whose button was clicked) with one page. */
+/**
+ * A payload's pictures as discord.js files: the bytes, the name its embeds point at with
+ * `attachment://`, and the alt text as the attachment's description (docs/discord.md#attachments).
+ */
+export function payloadFiles(payload: MessagePayload): { attachment: Buffer; name: string; description: string }[] {
+  return (payload.pictures ?? []).map((p) => ({
+    attachment: Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength),
+    name: p.name,
+    description: p.description,
+  }));
+}
+
+/**
+ * Replaces the deferred reply (or the message whose button was clicked) with one page, its pictures
+ * as files: never the payload spread, whose `pictures` discord.js does not know.
+ */
 export async function showPage(answer: Answer, payload: MessagePayload): Promise<void> {
+  const files = payloadFiles(payload);
   await answer({
     content: payload.content ?? '',
     embeds: payload.embeds ?? [],
     components: payload.components ?? [],
     allowedMentions: payload.allowedMentions,
+    ...(files.length > 0 ? { files } : {}),
   });
 }

@@ -1,0 +1,102 @@
+/**
+ * /splits <event> [class] [member] [share]: where did I lose time? The split-time graph of a class
+ * with the member (you by default, else the club's runners) drawn strong, the member's time lost per
+ * leg, and the analysis in words (docs/members.md#splits). Private unless shared, like /results.
+ */
+import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import { eventSplits } from '../src/app/splits.js';
+import { type BaseContext, type BotCommand, type CommandContext, UserFacingError } from '../src/bot/command.js';
+import { localize, localizedCommand } from '../src/bot/define.js';
+import { eventChoices } from '../src/bot/lookup.js';
+import { resolveEventId } from '../src/bot/options.js';
+import { renderContext, showPage } from '../src/bot/render-context.js';
+import { drawPicture } from '../src/charts/index.js';
+import { fold } from '../src/app/fold.js';
+import { plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
+
+const ID = /^\d{1,18}$/;
+
+const definition = localizedCommand('splits.name', 'splits.description')
+  .addStringOption((o) =>
+    localize(o, 'members.option.event.name', 'splits.option.event.description')
+      .setRequired(true)
+      .setAutocomplete(true)
+      .setMaxLength(100),
+  )
+  .addStringOption((o) =>
+    localize(o, 'splits.option.class.name', 'splits.option.class.description').setAutocomplete(true).setMaxLength(100),
+  )
+  .addUserOption((o) => localize(o, 'splits.option.member.name', 'splits.option.member.description'))
+  .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
+  .toJSON();
+
+/**
+ * Whose result to show: the member named (a member of this server, by their links here), else the
+ * caller's own links here (none: the club's runners). Links in other servers are never read.
+ */
+function whom(ctx: CommandContext): { personIds: string[]; named: boolean } {
+  const guildId = ctx.guild.id;
+  const user = ctx.interaction.options.getUser('member');
+  const linked = (userId: string) =>
+    guildId === null ? [] : ctx.services.linking.linkedPersons(guildId, userId).map((l) => l.personId);
+  if (user === null) return { personIds: linked(ctx.interaction.user.id), named: false };
+  // Discord resolves a member only for users in this server: anyone else is refused, linked elsewhere or not.
+  if (guildId === null || ctx.interaction.options.getMember('member') === null)
+    throw new UserFacingError('splits.error.notAMember');
+  const personIds = linked(user.id);
+  if (personIds.length === 0) throw new UserFacingError('splits.error.memberNotLinked', { member: `<@${user.id}>` });
+  return { personIds, named: true };
+}
+
+async function execute(ctx: CommandContext): Promise<void> {
+  const options = ctx.interaction.options;
+  const { personIds, named } = whom(ctx);
+  const eventor = await ctx.guild.eventor();
+  const eventId = await resolveEventId(ctx, eventor, options.getString('event', true));
+  const className = options.getString('class')?.trim() || null;
+  const view = await eventSplits(eventor, { eventId, className, personIds, named });
+  const render = renderContext(ctx, eventor);
+  const title = splitsPictureTitle(view, ctx.language);
+  const focus = view.focus === null ? null : view.course.results[view.focus]!;
+  const [graph, bars] = await Promise.all([
+    drawPicture({ kind: 'graph', course: view.course, title, highlight: view.highlight, language: ctx.language }),
+    // Bars only where there is a loss estimate to draw (an OK result on a course with enough runners).
+    focus !== null && focus.lost !== null
+      ? drawPicture({ kind: 'bars', course: view.course, title, runner: view.focus!, language: ctx.language })
+      : null,
+  ]);
+  await showPage(ctx.answer, renderSplitsAnswer(view, { graph, bars }, render));
+}
+
+/** The event's classes by name, as the result list names them (what the `class` option matches). */
+async function classChoices(ctx: BaseContext, eventValue: string, query: string) {
+  const eventId = eventValue.trim();
+  if (!ID.test(eventId)) return [];
+  const eventor = await ctx.guild.eventor();
+  const classes = await eventor.client.eventClasses({ eventId });
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  const names = [...new Set(classes.map((c) => c.name))];
+  return names
+    .filter((name) => words.every((w) => fold(name).includes(w)))
+    .slice(0, 25)
+    .map((name): ApplicationCommandOptionChoiceData<string> => {
+      const label = plainText(name, 100);
+      return { name: label || name.slice(0, 100), value: name.slice(0, 100) };
+    });
+}
+
+export const splitsCommand: BotCommand = {
+  definition,
+  defer: (interaction) => (interaction.options.getBoolean('share') === true ? 'public' : 'ephemeral'),
+  execute,
+  async autocomplete(ctx) {
+    const focused = ctx.interaction.options.getFocused(true);
+    if (focused.name === 'event') {
+      const eventor = await ctx.guild.eventor();
+      return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone);
+    }
+    if (focused.name === 'class')
+      return classChoices(ctx, ctx.interaction.options.getString('event') ?? '', focused.value);
+    return [];
+  },
+};
