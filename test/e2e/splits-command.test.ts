@@ -1,0 +1,185 @@
+import { loadImage } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRAPH_HEIGHT, GRAPH_WIDTH } from '../../src/charts/index.js';
+import type { ClassResult } from '../../src/eventor/model.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { runnerAnalysisLines } from '../../src/render/index.js';
+import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { analyseResultList } from '../../src/splits/result-list.js';
+
+const DAY = 86_400_000;
+const WAIT = { timeoutMs: 20_000 };
+
+interface Runner {
+  personId: string;
+  name: string;
+  className: string;
+}
+
+/** A class's OK runners with split times from `home`, and whether the class has enough runners to compare. */
+function clubRunners(cr: ClassResult, home: string): Runner[] {
+  return cr.persons
+    .filter((p) => p.organisation?.id === home && p.person?.id && p.results[0]?.status === 'OK')
+    .filter((p) => p.results[0]!.splits.some((s) => s.time !== null))
+    .map((p) => ({
+      personId: p.person!.id!,
+      name: `${p.person!.name.given} ${p.person!.name.family}`,
+      className: cr.class.name,
+    }));
+}
+
+const withSplits = (cr: ClassResult) => cr.persons.filter((p) => p.results[0]?.splits.length).length;
+
+describe('/splits end to end: the graph and the analysis in words', () => {
+  let world: LoopbackWorld;
+  let event: SandboxEvent;
+  let own: Runner;
+  let other: Runner;
+  let noSplits: SandboxEvent;
+
+  const run = (user: LoopbackWorld['member'], options: Record<string, string | boolean>, locale = 'en-GB') =>
+    world.discord
+      .runCommand({ guildId: world.guild.id, channelId: world.channel.id, user, name: 'splits', options, locale })
+      .answer(WAIT);
+
+  /** The runner's analysis lines as the bot writes them, from the sandbox's own complete list. */
+  const expectedLines = (runner: Runner): string[] => {
+    const list = world.eventor.dataset.details(event).resultList!;
+    for (const group of analyseResultList(list))
+      for (const course of group.courses) {
+        const found = course.results.find((r) => r.personId === runner.personId);
+        if (found) return runnerAnalysisLines(course, found, 'en');
+      }
+    throw new Error(`no analysis of ${runner.name}`);
+  };
+
+  const pictures = (view: MessageView) => world.discord.attachments(view.id);
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld();
+    const ds = world.eventor.dataset;
+    const home = ds.homeClub.id;
+    const now = Date.now();
+    const recent = ds.events.filter(
+      (e) => e.hasResults && e.shape === 'single' && Date.parse(e.event.start!) > now - 60 * DAY,
+    );
+    // An event where two club members ran classes of at least five runners with split times.
+    for (const ev of recent) {
+      const runners = ds
+        .details(ev)
+        .resultList!.classes.filter((cr) => withSplits(cr) >= 5)
+        .flatMap((cr) => clubRunners(cr, home));
+      const first = runners[0];
+      const second = runners.find((r) => r.className !== first?.className) ?? runners[1];
+      if (first && second) {
+        event = ev;
+        own = first;
+        other = second;
+        break;
+      }
+    }
+    noSplits = ds.events.find((e) => e.hasResults && e.shape === 'single' && e !== event)!;
+    // An organiser who published results without split times, as many small events do.
+    for (const cr of ds.details(noSplits).resultList!.classes)
+      for (const p of cr.persons) for (const r of p.results) r.splits = [];
+    world.bot.store.linkPerson(world.guild.id, world.member.id, own.personId, 'admin');
+    world.bot.store.linkPerson(world.guild.id, world.swedishMember.id, other.personId, 'admin');
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('found the sandbox data the tests need', () => {
+    expect(event).toBeDefined();
+    expect(own.personId).not.toBe(other.personId);
+  });
+
+  it('answers a linked member privately with the graph, their bars and the analysis in words', async () => {
+    const reply = await run(world.member, { event: event.id });
+    expect(reply.ephemeral).toBe(true);
+    const text = renderMessageText(reply);
+    expect(text).toContain(`Split times: ${own.className}`);
+    expect(text).toContain(`**${own.name}**`);
+    for (const line of expectedLines(own)) expect(text).toContain(line);
+
+    const files = pictures(reply);
+    expect(files.map((f) => f.name)).toEqual(['splits.png', 'lost-per-leg.png']);
+    // Discord resolves each embed's attachment:// reference to the file's own address.
+    expect(reply.embeds.map((e) => e.image?.url)).toEqual(files.map((f) => f.url));
+    for (const file of files) {
+      expect(file.contentType).toBe('image/png');
+      expect(file.description).toBeTruthy();
+      const image = await loadImage(file.bytes);
+      expect(image.width).toBe(GRAPH_WIDTH);
+    }
+    const graph = await loadImage(files[0]!.bytes);
+    expect(graph.height).toBe(GRAPH_HEIGHT);
+    // The alt text says in words whose line is drawn strong.
+    expect(files[0]!.description).toContain(own.name);
+  });
+
+  it('share:true answers in the channel, pictures included', async () => {
+    const reply = await run(world.member, { event: event.id, share: true });
+    expect(reply.ephemeral).toBe(false);
+    expect(pictures(reply).map((f) => f.name)).toContain('splits.png');
+  });
+
+  it('another member of the server: their class and their analysis, in Swedish', async () => {
+    const reply = await run(world.member, { event: event.id, member: world.swedishMember.id }, 'sv-SE');
+    const text = renderMessageText(reply);
+    expect(text).toContain(`Sträcktider: ${other.className}`);
+    expect(text).toContain(`**${other.name}**`);
+    expect(pictures(reply).map((f) => f.name)).toEqual(['splits.png', 'lost-per-leg.png']);
+  });
+
+  it('the class option shows that class; the caller not in it gets the club runners there', async () => {
+    const reply = await run(world.member, { event: event.id, class: other.className });
+    const text = renderMessageText(reply);
+    expect(text).toContain(`Split times: ${other.className}`);
+    expect(text).toContain('You have no result in this class');
+    expect(text).toContain(`**${other.name}**`);
+    // The club's runners only: no lost-per-leg bars of one member.
+    expect(pictures(reply).map((f) => f.name)).toEqual(['splits.png']);
+  });
+
+  it('without a link, the club runners of the first class with any', async () => {
+    const reply = await run(world.admin, { event: event.id });
+    const text = renderMessageText(reply);
+    expect(text).toContain('Split times:');
+    expect(text).not.toContain('You have no result');
+    expect(pictures(reply).map((f) => f.name)).toEqual(['splits.png']);
+  });
+
+  it('a member who is not linked, an unknown class, an event without splits: one clear message each', async () => {
+    const notLinked = await run(world.member, { event: event.id, member: world.admin.id });
+    expect(renderMessageText(notLinked)).toContain('is not linked to an Eventor person in this server');
+    expect(renderMessageText(notLinked)).toContain('/link');
+    expect(pictures(notLinked)).toEqual([]);
+
+    const unknown = await run(world.member, { event: event.id, class: 'Nosuchclass 99' });
+    expect(renderMessageText(unknown)).toContain('The results have no class "Nosuchclass 99"');
+    expect(renderMessageText(unknown)).toContain(own.className);
+
+    const bare = await run(world.member, { event: noSplits.id });
+    expect(renderMessageText(bare)).toContain('have no split times');
+    expect(pictures(bare)).toEqual([]);
+
+    const missing = await run(world.member, { event: '999999999' });
+    expect(renderMessageText(missing)).toContain('I could not find that event in Eventor');
+  });
+
+  it('autocomplete offers the classes of the event by name', async () => {
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'splits',
+      options: { event: event.id },
+      focused: 'class',
+      value: own.className,
+      ...WAIT,
+    });
+    expect(choices.map((c) => c.value)).toContain(own.className);
+  });
+});
