@@ -1,35 +1,14 @@
 import { loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPH_HEIGHT, GRAPH_WIDTH } from '../../src/charts/index.js';
-import type { ClassResult } from '../../src/eventor/model.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { runnerAnalysisLines } from '../../src/render/index.js';
 import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { analyseResultList } from '../../src/splits/result-list.js';
+import { type SplitsRunner as Runner, splitsEvent } from '../support/splits-event.js';
 
-const DAY = 86_400_000;
 const WAIT = { timeoutMs: 20_000 };
-
-interface Runner {
-  personId: string;
-  name: string;
-  className: string;
-}
-
-/** A class's OK runners with split times from `home`, and whether the class has enough runners to compare. */
-function clubRunners(cr: ClassResult, home: string): Runner[] {
-  return cr.persons
-    .filter((p) => p.organisation?.id === home && p.person?.id && p.results[0]?.status === 'OK')
-    .filter((p) => p.results[0]!.splits.some((s) => s.time !== null))
-    .map((p) => ({
-      personId: p.person!.id!,
-      name: `${p.person!.name.given} ${p.person!.name.family}`,
-      className: cr.class.name,
-    }));
-}
-
-const withSplits = (cr: ClassResult) => cr.persons.filter((p) => p.results[0]?.splits.length).length;
 
 describe('/splits end to end: the graph and the analysis in words', () => {
   let world: LoopbackWorld;
@@ -59,26 +38,7 @@ describe('/splits end to end: the graph and the analysis in words', () => {
   beforeAll(async () => {
     world = await startLoopbackWorld();
     const ds = world.eventor.dataset;
-    const home = ds.homeClub.id;
-    const now = Date.now();
-    const recent = ds.events.filter(
-      (e) => e.hasResults && e.shape === 'single' && Date.parse(e.event.start!) > now - 60 * DAY,
-    );
-    // An event where two club members ran classes of at least five runners with split times.
-    for (const ev of recent) {
-      const runners = ds
-        .details(ev)
-        .resultList!.classes.filter((cr) => withSplits(cr) >= 5)
-        .flatMap((cr) => clubRunners(cr, home));
-      const first = runners[0];
-      const second = runners.find((r) => r.className !== first?.className) ?? runners[1];
-      if (first && second) {
-        event = ev;
-        own = first;
-        other = second;
-        break;
-      }
-    }
+    ({ event, first: own, second: other } = splitsEvent(world.eventor, Date.now()));
     noSplits = ds.events.find((e) => e.hasResults && e.shape === 'single' && e !== event)!;
     // An organiser who published results without split times, as many small events do.
     for (const cr of ds.details(noSplits).resultList!.classes)
