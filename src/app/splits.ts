@@ -46,10 +46,19 @@ export interface SplitsView {
 
 const sameClass = (a: string, b: string): boolean => fold(a.trim()) === fold(b.trim());
 
-/** Latest race first, then the legs in order: a member of a multi-race event most likely asks about the last race. */
-function groupOrder(a: ClassAnalysis, b: ClassAnalysis): number {
-  const race = (g: ClassAnalysis) => (g.race === null ? 0 : Number(g.race) || 0);
-  return race(b) - race(a) || (a.leg ?? 0) - (b.leg ?? 0);
+/**
+ * Latest race first, then the legs in order: a member of a multi-race event most likely asks about
+ * the last race. A race is named by its number (IOF lists) or its Eventor id (native lists), whose
+ * place among the event's races gives the order.
+ */
+function groupOrder(event: ResultList['event']): (a: ClassAnalysis, b: ClassAnalysis) => number {
+  const races = event.event?.races ?? [];
+  const race = (g: ClassAnalysis): number => {
+    if (g.race === null) return 0;
+    const index = races.findIndex((r) => r.id === g.race);
+    return index >= 0 ? index + 1 : Number(g.race) || 0;
+  };
+  return (a, b) => race(b) - race(a) || (a.leg ?? 0) - (b.leg ?? 0);
 }
 
 interface Found {
@@ -72,13 +81,23 @@ function findRunners(
 
 const hasSplits = (course: NamedCourseAnalysis): boolean => course.controls.length > 0;
 
-/**
- * The event's complete result list with split times, analysed, and the course to show. Every input
- * that leaves nothing to show is a UserFacingError saying which (docs/members.md#splits).
- */
+/** The event's complete result list with split times from Eventor, and what of it to show (`splitsView`). */
 export async function eventSplits(eventor: GuildEventor, request: SplitsRequest): Promise<SplitsView> {
   const list = await eventor.client.eventResults({ eventId: request.eventId, includeSplitTimes: true });
-  const groups = analyseResultList(list).sort(groupOrder);
+  return splitsView(list, eventor.organisationId, request);
+}
+
+/**
+ * A complete result list analysed, and the course to show: the member's (their race, their leg),
+ * else the club's first class with runners. Every input that leaves nothing to show is a
+ * UserFacingError saying which (docs/members.md#splits).
+ */
+export function splitsView(
+  list: ResultList,
+  club: string,
+  request: Pick<SplitsRequest, 'className' | 'personIds' | 'named'>,
+): SplitsView {
+  const groups = analyseResultList(list).sort(groupOrder(list.event));
   if (!groups.some((g) => g.courses.some((c) => c.results.length > 0)))
     throw new UserFacingError('splits.error.noResults');
   if (!groups.some((g) => g.courses.some(hasSplits))) throw new UserFacingError('splits.error.noSplits');
@@ -98,7 +117,6 @@ export async function eventSplits(eventor: GuildEventor, request: SplitsRequest)
     }
   }
 
-  const club = eventor.organisationId;
   const isClub = (r: { organisationId?: string }): boolean => r.organisationId === club;
   let found: Found | null = null;
   let ownNotFound = false;
