@@ -1,7 +1,8 @@
 /**
  * /splits <event> [class] [member] [share]: where did I lose time? The split-time graph of a class
  * with the member (you by default, else the club's runners) drawn strong, the member's time lost per
- * leg, and the analysis in words (docs/members.md#splits). Private unless shared, like /results.
+ * leg, and the analysis in words (docs/members.md#splits-where-you-lost-time). Private unless
+ * shared, like /results.
  */
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { eventSplits } from '../src/app/splits.js';

@@ -1,7 +1,8 @@
 /**
- * What `/splits` shows (docs/members.md#splits): one course of an event's complete result list with
- * split times, analysed (docs/splits.md), with the member asked about and the club's runners picked
- * out. Data only: the command draws the pictures and the renderer words the answer.
+ * What `/splits` shows (docs/members.md#splits-where-you-lost-time): one course of an event's
+ * complete result list with split times, analysed (docs/splits.md), with the member asked about
+ * and the club's runners picked out. Data only: the command draws the pictures and the renderer
+ * words the answer.
  */
 import type { ResultList } from '../eventor/answers.js';
 import { escapeName } from '../render/index.js';
@@ -90,7 +91,7 @@ export async function eventSplits(eventor: GuildEventor, request: SplitsRequest)
 /**
  * A complete result list analysed, and the course to show: the member's (their race, their leg),
  * else the club's first class with runners. Every input that leaves nothing to show is a
- * UserFacingError saying which (docs/members.md#splits).
+ * UserFacingError saying which (docs/members.md#splits-where-you-lost-time).
  */
 export function splitsView(
   list: ResultList,

@@ -1,7 +1,7 @@
 /**
- * The `/splits` answer (docs/members.md#splits): the graph of a course with the member and the
- * club's runners drawn strong, the lost-per-leg bars of the member asked about, and under the graph
- * the analysis in words for a handful of them.
+ * The `/splits` answer (docs/members.md#splits-where-you-lost-time): the graph of a course with
+ * the member and the club's runners drawn strong, the lost-per-leg bars of the member asked
+ * about, and under the graph the analysis in words for a handful of them.
  */
 import type { EventRef } from '../eventor/answers.js';
 import { formatElapsed } from '../eventor/time.js';

@@ -1,6 +1,6 @@
 import { defineMessages } from '../define.js';
 
-/** /splits: the command, its options, its answer and its refusals (docs/members.md#splits). */
+/** /splits: the command, its options, its answer and its refusals (docs/members.md#splits-where-you-lost-time). */
 export const splits = defineMessages({
   en: {
     'splits.name': 'splits',
