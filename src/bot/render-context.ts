@@ -1,4 +1,5 @@
 /** What a command hands the renderers (language, zone, clock, Eventor's web address), and showing a page of a paged answer. */
+import type { InteractionEditReplyOptions } from 'discord.js';
 import type { GuildEventor } from '../app/eventor-access.js';
 import type { Language } from '../i18n/index.js';
 import type { MessagePayload, RenderContext } from '../render/index.js';
@@ -29,6 +30,17 @@ export function payloadFiles(payload: MessagePayload): { attachment: Buffer; nam
     name: p.name,
     description: p.description,
   }));
+}
+
+/**
+ * Answer options as discord.js takes them: a payload handed over whole keeps its pictures, as
+ * files, and discord.js never sees the `pictures` it does not know.
+ */
+export function answerOptions(options: string | InteractionEditReplyOptions): string | InteractionEditReplyOptions {
+  if (typeof options === 'string' || !('pictures' in options)) return options;
+  const { pictures, ...rest } = options as InteractionEditReplyOptions & Pick<MessagePayload, 'pictures'>;
+  const files = payloadFiles({ allowedMentions: { parse: [] }, ...(pictures ? { pictures } : {}) });
+  return files.length === 0 ? rest : { ...rest, files: [...(rest.files ?? []), ...files] };
 }
 
 /**

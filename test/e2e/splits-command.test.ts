@@ -1,14 +1,34 @@
-import { loadImage } from '@napi-rs/canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { SlashCommandBuilder } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../commands/index.js';
+import type { BotCommand } from '../../src/bot/command.js';
 import { GRAPH_HEIGHT, GRAPH_WIDTH } from '../../src/charts/index.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { runnerAnalysisLines } from '../../src/render/index.js';
+import { type MessagePayload, runnerAnalysisLines } from '../../src/render/index.js';
 import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { analyseResultList } from '../../src/splits/result-list.js';
 import { type SplitsRunner as Runner, splitsEvent } from '../support/splits-event.js';
 
 const WAIT = { timeoutMs: 20_000 };
+
+/** A command that hands a whole payload with a picture to `answer`, as a handler may. */
+const pictureProbe: BotCommand = {
+  definition: new SlashCommandBuilder().setName('picture-probe').setDescription('probe').toJSON(),
+  defer: 'ephemeral',
+  callsEventor: false,
+  async execute(ctx) {
+    const canvas = createCanvas(40, 20);
+    canvas.getContext('2d').fillRect(0, 0, 20, 20);
+    const payload: MessagePayload = {
+      embeds: [{ title: 'probe', image: { url: 'attachment://probe.png' } }],
+      allowedMentions: { parse: [] },
+      pictures: [{ name: 'probe.png', data: await canvas.encode('png'), description: 'a black square' }],
+    };
+    await ctx.answer(payload);
+  },
+};
 
 describe('/splits end to end: the graph and the analysis in words', () => {
   let world: LoopbackWorld;
@@ -36,7 +56,7 @@ describe('/splits end to end: the graph and the analysis in words', () => {
   const pictures = (view: MessageView) => world.discord.attachments(view.id);
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startLoopbackWorld({ commands: [...COMMANDS, pictureProbe] });
     const ds = world.eventor.dataset;
     ({ event, first: own, second: other } = splitsEvent(world.eventor, Date.now()));
     noSplits = ds.events.find((e) => e.hasResults && e.shape === 'single' && e !== event)!;
@@ -141,5 +161,13 @@ describe('/splits end to end: the graph and the analysis in words', () => {
       ...WAIT,
     });
     expect(choices.map((c) => c.value)).toContain(own.className);
+  });
+
+  it("a payload handed whole to a handler's answer keeps its pictures as files", async () => {
+    const reply = await world.discord
+      .runCommand({ guildId: world.guild.id, channelId: world.channel.id, user: world.member, name: 'picture-probe' })
+      .answer(WAIT);
+    expect(pictures(reply).map((f) => [f.name, f.description])).toEqual([['probe.png', 'a black square']]);
+    expect((await loadImage(pictures(reply)[0]!.bytes)).width).toBe(40);
   });
 });
