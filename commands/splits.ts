@@ -11,7 +11,7 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { eventChoices } from '../src/bot/lookup.js';
 import { resolveEventId } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
-import { drawPicture } from '../src/charts/index.js';
+import { drawPicture, type PictureRequest } from '../src/charts/index.js';
 import { fold } from '../src/app/fold.js';
 import { plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
 
@@ -59,11 +59,17 @@ async function execute(ctx: CommandContext): Promise<void> {
   const render = renderContext(ctx, eventor);
   const title = splitsPictureTitle(view, ctx.language);
   const focus = view.focus === null ? null : view.course.results[view.focus]!;
+  // A picture that cannot be drawn leaves the words, which say the same; the log keeps why.
+  const draw = (request: PictureRequest) =>
+    drawPicture(request).catch((error: unknown) => {
+      ctx.log.error('a /splits picture could not be drawn; answering without it', { kind: request.kind, error });
+      return null;
+    });
   const [graph, bars] = await Promise.all([
-    drawPicture({ kind: 'graph', course: view.course, title, highlight: view.highlight, language: ctx.language }),
+    draw({ kind: 'graph', course: view.course, title, highlight: view.highlight, language: ctx.language }),
     // Bars only where there is a loss estimate to draw (an OK result on a course with enough runners).
     focus !== null && focus.lost !== null
-      ? drawPicture({ kind: 'bars', course: view.course, title, runner: view.focus!, language: ctx.language })
+      ? draw({ kind: 'bars', course: view.course, title, runner: view.focus!, language: ctx.language })
       : null,
   ]);
   await showPage(ctx.answer, renderSplitsAnswer(view, { graph, bars }, render));

@@ -149,6 +149,28 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     expect(renderMessageText(missing)).toContain('I could not find that event in Eventor');
   });
 
+  it("a relay: the leg the member ran, their team's club", async () => {
+    const ds = world.eventor.dataset;
+    const home = ds.homeClub.id;
+    let found: { event: SandboxEvent; personId: string; leg: number; className: string } | null = null;
+    for (const ev of ds.events.filter((e) => e.shape === 'relay' && e.hasResults)) {
+      for (const cr of ds.details(ev).resultList!.classes) {
+        if (cr.teams.length < 3) continue;
+        for (const team of cr.teams)
+          for (const m of team.members)
+            if (!found && m.organisation?.id === home && m.person?.id && m.leg && m.leg > 1 && m.result.status === 'OK')
+              found = { event: ev, personId: m.person.id, leg: m.leg, className: cr.class.name };
+      }
+      if (found) break;
+    }
+    expect(found).not.toBeNull();
+    const relayRunner = world.discord.createMember(world.guild.id, { username: 'stafett', locale: 'en-GB' });
+    world.bot.store.linkPerson(world.guild.id, relayRunner.id, found!.personId, 'admin');
+    const reply = await run(relayRunner, { event: found!.event.id });
+    expect(renderMessageText(reply)).toContain(`Split times: ${found!.className}, Leg ${found!.leg}`);
+    expect(pictures(reply).map((f) => f.name)).toContain('splits.png');
+  });
+
   it('autocomplete offers the classes of the event by name', async () => {
     const choices = await world.discord.autocomplete({
       guildId: world.guild.id,
