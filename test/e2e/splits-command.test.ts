@@ -171,6 +171,27 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     expect(pictures(reply).map((f) => f.name)).toContain('splits.png');
   });
 
+  it('logged no unexpected failure for any of the answers above', () => {
+    const errors = world.logLines
+      .map((line) => JSON.parse(line) as { level: string; msg: string })
+      .filter((line) => line.level === 'error');
+    expect(errors).toEqual([]);
+  });
+
+  it('Eventor down: the usual message, and nothing else', async () => {
+    const ds = world.eventor.dataset;
+    // An event never asked before, so no cached answer can stand in.
+    const fresh = ds.events.find((e) => e.hasResults && e !== event && e !== noSplits && e.shape === 'single')!;
+    world.eventor.faults.add({ path: '/api/results/event', kind: 'status', status: 503, times: 50 });
+    try {
+      const reply = await run(world.member, { event: fresh.id });
+      expect(renderMessageText(reply)).toContain('Eventor is not answering right now.');
+      expect(pictures(reply)).toEqual([]);
+    } finally {
+      world.eventor.faults.clear();
+    }
+  });
+
   it('autocomplete offers the classes of the event by name', async () => {
     const choices = await world.discord.autocomplete({
       guildId: world.guild.id,
