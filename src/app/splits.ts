@@ -19,8 +19,8 @@ export interface SplitsRequest {
   /** The class the member named (its name, as autocomplete offers it); null: the member's, else the club's first. */
   className: string | null;
   /**
-   * Whose result to show: the Eventor persons of one member (a member may have linked several), or
-   * empty for the club's runners.
+   * Whose result to show: the Eventor persons of one member (a member may have linked several;
+   * their default first), or empty for the club's runners.
    */
   personIds: readonly string[];
   /**
@@ -122,9 +122,14 @@ export function splitsView(
   let found: Found | null = null;
   let ownNotFound = false;
   if (request.personIds.length > 0) {
-    const own = findRunners(candidates, (r) => r.personId !== undefined && request.personIds.includes(r.personId));
-    // A member with splits in a course is better shown there than where they have none (a DNS row).
-    found = own.find((f) => hasSplits(f.course)) ?? own[0] ?? null;
+    // The persons in the member's order (their default first): a parent who linked their children
+    // sees their own run when they ran, else the first child's. A result with splits is better
+    // shown than one without (a non-starter's row).
+    for (const personId of request.personIds) {
+      const own = findRunners(candidates, (r) => r.personId === personId);
+      found = own.find((f) => hasSplits(f.course)) ?? own[0] ?? null;
+      if (found) break;
+    }
     if (found === null) {
       if (request.named) throw new UserFacingError('splits.error.notInResults');
       ownNotFound = true;

@@ -63,6 +63,12 @@ describe('splitsView: which course, and who is drawn strong', () => {
     expect([own.group.class, own.focus, own.ownNotFound]).toEqual(['D21', null, true]);
   });
 
+  it("a member with several persons: the first of them, in the member's order, with a result", () => {
+    const list = resultList([classResult('H21', field(3))]);
+    const view = splitsView(list, CLUB.id!, request(['absent', 'p4', 'p2']));
+    expect(name(view, view.focus!)).toBe('p4');
+  });
+
   it('draws at most a dozen strong', () => {
     const many = Array.from({ length: 20 }, (_, i) => runner(`c${i}`, CLUB, run([60 + i, 70, 80, 20])));
     const view = splitsView(resultList([classResult('H21', many)]), CLUB.id!, request(['c15']));
