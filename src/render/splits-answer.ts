@@ -5,12 +5,12 @@
  */
 import type { EventRef } from '../eventor/answers.js';
 import { formatElapsed } from '../eventor/time.js';
-import { t } from '../i18n/index.js';
+import { type Language, t } from '../i18n/index.js';
 import type { ClassAnalysis, NamedCourseAnalysis } from '../splits/result-list.js';
 import { fitPayload } from './fit.js';
 import { escapeName, eventUrl, formatPlace, formatStatus, plainText, truncate } from './format.js';
 import { COLOURS } from './pages.js';
-import { eventId, eventName, raceLabel } from './races.js';
+import { eventId, eventName, type RaceKeyed, raceLabel } from './races.js';
 import { runnerAnalysisLines } from './split-analysis.js';
 import type { MessagePayload, PayloadFile, RenderContext } from './types.js';
 
@@ -41,21 +41,19 @@ export interface DrawnPicture {
   alt: string;
 }
 
+/** The race of a group as the result list keys it: by Eventor race id (native lists) or number (IOF). */
+function raceOf(group: SplitsAnswer['group'], event: EventRef): RaceKeyed | null {
+  if (group.race === null) return null;
+  const byId = event.event?.races.some((r) => r.id === group.race) ?? false;
+  return byId ? { raceId: group.race, raceNumber: null } : { raceId: null, raceNumber: Number(group.race) || 1 };
+}
+
 /** The class as the title names it: `H21`, `H21, Stage 2`, `H21, Leg 2`, with the course of a forked class. */
 export function splitsGroupName(answer: Pick<SplitsAnswer, 'event' | 'group' | 'course'>, ctx: RenderContext): string {
   const { group, event } = answer;
   const parts = [escapeName(group.class)];
-  if (group.race !== null) {
-    const byId = event.event?.races.some((r) => r.id === group.race) ?? false;
-    parts.push(
-      raceLabel(
-        byId ? { raceId: group.race, raceNumber: null } : { raceId: null, raceNumber: Number(group.race) || 1 },
-        event,
-        ctx.language,
-        { besideLeg: group.leg !== null },
-      ),
-    );
-  }
+  const race = raceOf(group, event);
+  if (race !== null) parts.push(raceLabel(race, event, ctx.language, { besideLeg: group.leg !== null }));
   if (group.leg !== null) parts.push(t(ctx.language, 'render.leg', { leg: group.leg }));
   if (answer.course.course !== null)
     parts.push(t(ctx.language, 'splits.course', { course: escapeName(answer.course.course) }));
@@ -63,11 +61,18 @@ export function splitsGroupName(answer: Pick<SplitsAnswer, 'event' | 'group' | '
 }
 
 /**
- * The class as plain text for a picture's title (a picture shows no markdown): `H21`, `H21, Leg 2`.
+ * The class as plain text for a picture's title (a picture shows no markdown): `H21`,
+ * `H21, Stage 2`, `H21, Leg 2`.
  */
-export function splitsPictureTitle(answer: Pick<SplitsAnswer, 'group'>, language: RenderContext['language']): string {
-  const { group } = answer;
+export function splitsPictureTitle(answer: Pick<SplitsAnswer, 'event' | 'group'>, language: Language): string {
+  const { group, event } = answer;
   const parts = [plainText(group.class, 60)];
+  const race = raceOf(group, event);
+  if (race !== null) {
+    const index = race.raceId === null ? -1 : (event.event?.races.findIndex((r) => r.id === race.raceId) ?? -1);
+    const number = index >= 0 ? index + 1 : (race.raceNumber ?? 1);
+    parts.push(t(language, group.leg === null ? 'render.race' : 'render.raceBesideLeg', { number }));
+  }
   if (group.leg !== null) parts.push(t(language, 'render.leg', { leg: group.leg }));
   return parts.join(', ');
 }

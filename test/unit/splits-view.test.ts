@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_HIGHLIGHT, splitsView } from '../../src/app/splits.js';
 import type { OrganisationRef, PersonResult, RaceResult, TeamResult } from '../../src/eventor/model.js';
-import { BARS_FILE, GRAPH_FILE, renderSplitsAnswer } from '../../src/render/index.js';
+import { BARS_FILE, GRAPH_FILE, renderSplitsAnswer, splitsPictureTitle } from '../../src/render/index.js';
 import {
   CLUB,
   classResult,
@@ -86,7 +86,9 @@ describe('splitsView: which course, and who is drawn strong', () => {
       ),
     );
     const list = resultList([classResult('H21', persons)]);
-    expect(splitsView(list, CLUB.id!, request(['p1'])).group.race).toBe('2');
+    const latest = splitsView(list, CLUB.id!, request(['p1']));
+    expect(latest.group.race).toBe('2');
+    expect(splitsPictureTitle(latest, 'en')).toBe('H21, Stage 2');
     expect(splitsView(list, CLUB.id!, request(['p4'])).group.race).toBe('1');
   });
 
@@ -118,6 +120,7 @@ describe('splitsView: which course, and who is drawn strong', () => {
     const list = resultList([classResult('H21', [], { teams: [1, 2, 3].map(team) })]);
     const view = splitsView(list, CLUB.id!, request(['t2l2']));
     expect(view.group.leg).toBe(2);
+    expect(splitsPictureTitle(view, 'sv')).toBe('H21, Sträcka 2');
     expect(name(view, view.focus!)).toBe('t2l2');
     // Relay members run for their team's club.
     expect(view.highlight).toHaveLength(3);
