@@ -13,7 +13,7 @@ import { resolveEventId } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
 import { drawPicture, type PictureRequest } from '../src/charts/index.js';
 import { fold } from '../src/app/fold.js';
-import { plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
+import { escapeName, plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
 
 const ID = /^\d{1,18}$/;
 
@@ -45,7 +45,9 @@ function whom(ctx: CommandContext): { personIds: string[]; named: boolean } {
   if (guildId === null || ctx.interaction.options.getMember('member') === null)
     throw new UserFacingError('splits.error.notAMember');
   const personIds = linked(user.id);
-  if (personIds.length === 0) throw new UserFacingError('splits.error.memberNotLinked', { member: `<@${user.id}>` });
+  // Their name, not a mention: the router's messages set no allowed mentions, and naming must not ping.
+  if (personIds.length === 0)
+    throw new UserFacingError('splits.error.memberNotLinked', { member: escapeName(user.displayName) });
   return { personIds, named: true };
 }
 

@@ -135,6 +135,8 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     const notLinked = await run(world.member, { event: event.id, member: world.admin.id });
     expect(renderMessageText(notLinked)).toContain('is not linked to an Eventor person in this server');
     expect(renderMessageText(notLinked)).toContain('/link');
+    // Named, not mentioned: naming a member never pings them.
+    expect(notLinked.content).not.toMatch(/<@!?\d+>/);
     expect(pictures(notLinked)).toEqual([]);
 
     const unknown = await run(world.member, { event: event.id, class: 'Nosuchclass 99' });
