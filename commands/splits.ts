@@ -13,7 +13,7 @@ import { resolveEventId } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
 import { drawPicture, type PictureRequest } from '../src/charts/index.js';
 import { fold } from '../src/app/fold.js';
-import { escapeName, plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
+import { escapeName, pictureCourse, plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
 
 const ID = /^\d{1,18}$/;
 
@@ -67,11 +67,12 @@ async function execute(ctx: CommandContext): Promise<void> {
       ctx.log.error('a /splits picture could not be drawn; answering without it', { kind: request.kind, error });
       return null;
     });
+  const course = pictureCourse(view.course);
   const [graph, bars] = await Promise.all([
-    draw({ kind: 'graph', course: view.course, title, highlight: view.highlight, language: ctx.language }),
+    draw({ kind: 'graph', course, title, highlight: view.highlight, language: ctx.language }),
     // Bars only where there is a loss estimate to draw (an OK result on a course with enough runners).
     focus !== null && focus.lost !== null
-      ? draw({ kind: 'bars', course: view.course, title, runner: view.focus!, language: ctx.language })
+      ? draw({ kind: 'bars', course, title, runner: view.focus!, language: ctx.language })
       : null,
   ]);
   await showPage(ctx.answer, renderSplitsAnswer(view, { graph, bars }, render));

@@ -77,6 +77,7 @@ export {
   type DrawnPicture,
   GRAPH_FILE,
   MAX_RUNNERS_IN_WORDS,
+  pictureCourse,
   renderSplitsAnswer,
   type SplitsAnswer,
   splitsGroupName,

@@ -8,7 +8,7 @@ import { formatElapsed } from '../eventor/time.js';
 import { type Language, t } from '../i18n/index.js';
 import type { ClassAnalysis, NamedCourseAnalysis } from '../splits/result-list.js';
 import { fitPayload } from './fit.js';
-import { escapeName, eventUrl, formatPlace, formatStatus, plainText, truncate } from './format.js';
+import { escapeName, eventUrl, formatPlace, formatStatus, NAME_MAX, plainText, truncate } from './format.js';
 import { COLOURS } from './pages.js';
 import { eventId, eventName, type RaceKeyed, raceLabel } from './races.js';
 import { runnerAnalysisLines } from './split-analysis.js';
@@ -39,6 +39,15 @@ export interface SplitsAnswer {
 export interface DrawnPicture {
   png: Uint8Array;
   alt: string;
+}
+
+/**
+ * The course as a picture may show it: every name plain text on one line, mentions broken, cut like
+ * names everywhere (NAME_MAX). The pictures' labels and alt text (an attachment's description,
+ * plain text) come from these names, and Eventor's text must not arrive there as it was typed.
+ */
+export function pictureCourse(course: NamedCourseAnalysis): NamedCourseAnalysis {
+  return { ...course, results: course.results.map((r) => ({ ...r, name: plainText(r.name, NAME_MAX) || '?' })) };
 }
 
 /** The race of a group as the result list keys it: by Eventor race id (native lists) or number (IOF). */
@@ -142,9 +151,9 @@ export function renderSplitsAnswer(
   return { ...fitPayload({ embeds }), ...(files.length > 0 ? { pictures: files } : {}) };
 }
 
-/** Discord takes at most 1024 characters of alt text. */
+/** Alt text is plain text, and Discord takes at most 1024 characters of it. */
 const file = (name: string, picture: DrawnPicture): PayloadFile => ({
   name,
   data: picture.png,
-  description: truncate(picture.alt, 1024),
+  description: plainText(picture.alt, 1024),
 });
