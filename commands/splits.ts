@@ -103,7 +103,8 @@ export const splitsCommand: BotCommand = {
     const focused = ctx.interaction.options.getFocused(true);
     if (focused.name === 'event') {
       const eventor = await ctx.guild.eventor();
-      return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone);
+      // Only events that have begun can have results to analyse.
+      return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone, { started: true });
     }
     if (focused.name === 'class')
       return classChoices(ctx, ctx.interaction.options.getString('event') ?? '', focused.value);

@@ -194,6 +194,23 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     }
   });
 
+  it('autocomplete offers events that have begun, nearest first', async () => {
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'splits',
+      options: {},
+      focused: 'event',
+      value: event.name.split(' ')[0]!,
+      ...WAIT,
+    });
+    expect(choices.map((c) => c.value)).toContain(event.id);
+    const byId = new Map(world.eventor.dataset.events.map((e) => [e.id, e]));
+    for (const choice of choices)
+      expect(Date.parse(byId.get(String(choice.value))!.event.start!)).toBeLessThan(Date.now());
+  });
+
   it('autocomplete offers the classes of the event by name', async () => {
     const choices = await world.discord.autocomplete({
       guildId: world.guild.id,
