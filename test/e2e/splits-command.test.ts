@@ -117,7 +117,7 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     const reply = await run(world.member, { event: event.id, class: other.className });
     const text = renderMessageText(reply);
     expect(text).toContain(`Split times: ${other.className}`);
-    expect(text).toContain('You have no result in this class');
+    expect(text).toContain('You have no result to show here');
     expect(text).toContain(`**${other.name}**`);
     // The club's runners only: no lost-per-leg bars of one member.
     expect(pictures(reply).map((f) => f.name)).toEqual(['splits.png']);

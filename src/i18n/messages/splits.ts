@@ -17,7 +17,7 @@ export const splits = defineMessages({
       one: 'Ideal time {ideal} (the best leg times added up), {count} runner, {controls} controls',
       other: 'Ideal time {ideal} (the best leg times added up), {count} runners, {controls} controls',
     },
-    'splits.ownNotFound': "You have no result in this class; here are the club's runners.",
+    'splits.ownNotFound': "You have no result to show here, so these are the club's runners.",
     'splits.noClubRunners': 'Nobody from the club ran this class; the graph shows the winner and a few others.',
     'splits.otherClasses': 'Other classes with club runners: {classes}',
     'splits.more': {
@@ -50,7 +50,7 @@ export const splits = defineMessages({
       one: 'Idealtid {ideal} (de bästa sträcktiderna sammanlagt), {count} löpare, {controls} kontroller',
       other: 'Idealtid {ideal} (de bästa sträcktiderna sammanlagt), {count} löpare, {controls} kontroller',
     },
-    'splits.ownNotFound': 'Du har inget resultat i den här klassen; här är klubbens löpare.',
+    'splits.ownNotFound': 'Du har inget resultat att visa här, så det här är klubbens löpare.',
     'splits.noClubRunners': 'Ingen från klubben sprang den här klassen; grafen visar vinnaren och några till.',
     'splits.otherClasses': 'Andra klasser med klubbens löpare: {classes}',
     'splits.more': {
@@ -84,7 +84,7 @@ export const splits = defineMessages({
       one: 'Idealtid {ideal} (de beste strekktidene lagt sammen), {count} løper, {controls} poster',
       other: 'Idealtid {ideal} (de beste strekktidene lagt sammen), {count} løpere, {controls} poster',
     },
-    'splits.ownNotFound': 'Du har ikke noe resultat i denne klassen; her er klubbens løpere.',
+    'splits.ownNotFound': 'Du har ikke noe resultat å vise her, så dette er klubbens løpere.',
     'splits.noClubRunners': 'Ingen fra klubben løp denne klassen; grafen viser vinneren og noen til.',
     'splits.otherClasses': 'Andre klasser med klubbens løpere: {classes}',
     'splits.more': {
