@@ -79,7 +79,7 @@ async function execute(ctx: CommandContext): Promise<void> {
 }
 
 /** The event's classes by name, as the result list names them (what the `class` option matches). */
-async function classChoices(ctx: BaseContext, eventValue: string, query: string) {
+async function classNameChoices(ctx: BaseContext, eventValue: string, query: string) {
   const eventId = eventValue.trim();
   if (!ID.test(eventId)) return [];
   const eventor = await ctx.guild.eventor();
@@ -107,7 +107,7 @@ export const splitsCommand: BotCommand = {
       return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone, { started: true });
     }
     if (focused.name === 'class')
-      return classChoices(ctx, ctx.interaction.options.getString('event') ?? '', focused.value);
+      return classNameChoices(ctx, ctx.interaction.options.getString('event') ?? '', focused.value);
     return [];
   },
 };
