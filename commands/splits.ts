@@ -8,11 +8,12 @@ import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { eventSplits } from '../src/app/splits.js';
 import { type BaseContext, type BotCommand, type CommandContext, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
-import { eventChoices } from '../src/bot/lookup.js';
+import { eventChoices, memberChoices } from '../src/bot/lookup.js';
 import { resolveEventId } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
 import { drawPicture, type PictureRequest } from '../src/charts/index.js';
 import { fold } from '../src/app/fold.js';
+import type { GuildEventor } from '../src/app/eventor-access.js';
 import { escapeName, pictureCourse, plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
 
 const ID = /^\d{1,18}$/;
@@ -27,34 +28,38 @@ const definition = localizedCommand('splits.name', 'splits.description')
   .addStringOption((o) =>
     localize(o, 'splits.option.class.name', 'splits.option.class.description').setAutocomplete(true).setMaxLength(100),
   )
-  .addUserOption((o) => localize(o, 'splits.option.member.name', 'splits.option.member.description'))
+  .addStringOption((o) =>
+    localize(o, 'members.option.member.name', 'splits.option.member.description')
+      .setAutocomplete(true)
+      .setMaxLength(100),
+  )
   .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description'))
   .toJSON();
 
 /**
- * Whose result to show: the member named (a member of this server, by their links here), else the
- * caller's own links here (none: the club's runners). Links in other servers are never read.
+ * Whose result to show: the club member the option names (an id picked from autocomplete or a
+ * name typed), else the caller's own links in this server (none: the club's runners). A named
+ * member is found by their Eventor person alone, never through anyone's link, so the answer does
+ * not tell who is linked to whom (docs/members.md#splits-where-you-lost-time).
  */
-function whom(ctx: CommandContext): { personIds: string[]; named: boolean } {
-  const guildId = ctx.guild.id;
-  const user = ctx.interaction.options.getUser('member');
-  const linked = (userId: string) =>
-    guildId === null ? [] : ctx.services.linking.linkedPersons(guildId, userId).map((l) => l.personId);
-  if (user === null) return { personIds: linked(ctx.interaction.user.id), named: false };
-  // Discord resolves a member only for users in this server: anyone else is refused, linked elsewhere or not.
-  if (guildId === null || ctx.interaction.options.getMember('member') === null)
-    throw new UserFacingError('splits.error.notAMember');
-  const personIds = linked(user.id);
-  // Their name, not a mention: the router's messages set no allowed mentions, and naming must not ping.
-  if (personIds.length === 0)
-    throw new UserFacingError('splits.error.memberNotLinked', { member: escapeName(user.displayName) });
-  return { personIds, named: true };
+async function whom(ctx: CommandContext, eventor: GuildEventor): Promise<{ personIds: string[]; named: boolean }> {
+  const value = ctx.interaction.options.getString('member');
+  if (value === null) {
+    const guildId = ctx.guild.id;
+    const own = guildId === null ? [] : ctx.services.linking.linkedPersons(guildId, ctx.interaction.user.id);
+    return { personIds: own.map((l) => l.personId), named: false };
+  }
+  const personId = await ctx.services.club.resolve(eventor, value);
+  // Autocomplete offers the club's members only: any other id (made up, or a Discord account's) is refused.
+  if ((await ctx.services.club.member(eventor, personId)) === null)
+    throw new UserFacingError('members.error.unknownMember', { name: escapeName(value.trim(), { max: 60 }) });
+  return { personIds: [personId], named: true };
 }
 
 async function execute(ctx: CommandContext): Promise<void> {
   const options = ctx.interaction.options;
-  const { personIds, named } = whom(ctx);
   const eventor = await ctx.guild.eventor();
+  const { personIds, named } = await whom(ctx, eventor);
   const eventId = await resolveEventId(ctx, eventor, options.getString('event', true));
   const className = options.getString('class')?.trim() || null;
   const view = await eventSplits(eventor, { eventId, className, personIds, named });
@@ -105,6 +110,10 @@ export const splitsCommand: BotCommand = {
       const eventor = await ctx.guild.eventor();
       // Only events that have begun can have results to analyse.
       return eventChoices(eventor.client, focused.value, ctx.now(), ctx.guild.timeZone, { started: true });
+    }
+    if (focused.name === 'member') {
+      const eventor = await ctx.guild.eventor();
+      return memberChoices(eventor.client, eventor.organisationId, focused.value);
     }
     if (focused.name === 'class')
       return classNameChoices(ctx, ctx.interaction.options.getString('event') ?? '', focused.value);

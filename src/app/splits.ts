@@ -19,8 +19,8 @@ export interface SplitsRequest {
   /** The class the member named (its name, as autocomplete offers it); null: the member's, else the club's first. */
   className: string | null;
   /**
-   * Whose result to show: the Eventor persons of one member (a member may have linked several;
-   * their default first), or empty for the club's runners.
+   * Whose result to show: the club member named (their Eventor person), or the caller's own linked
+   * persons (a member may have linked several; their default first), or empty for the club's runners.
    */
   personIds: readonly string[];
   /**

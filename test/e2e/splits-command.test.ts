@@ -64,7 +64,6 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     for (const cr of ds.details(noSplits).resultList!.classes)
       for (const p of cr.persons) for (const r of p.results) r.splits = [];
     world.bot.store.linkPerson(world.guild.id, world.member.id, own.personId, 'admin');
-    world.bot.store.linkPerson(world.guild.id, world.swedishMember.id, other.personId, 'admin');
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -105,12 +104,22 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     expect(pictures(reply).map((f) => f.name)).toContain('splits.png');
   });
 
-  it('another member of the server: their class and their analysis, in Swedish', async () => {
-    const reply = await run(world.member, { event: event.id, member: world.swedishMember.id }, 'sv-SE');
+  it('another club member, picked from autocomplete: their class and their analysis, in Swedish', async () => {
+    // Picked by their Eventor person, as autocomplete offers them: nobody needs to have linked them.
+    const reply = await run(world.member, { event: event.id, member: other.personId }, 'sv-SE');
     const text = renderMessageText(reply);
     expect(text).toContain(`Sträcktider: ${other.className}`);
     expect(text).toContain(`**${other.name}**`);
+    expect(text).not.toContain(`**${own.name}**`);
     expect(pictures(reply).map((f) => f.name)).toEqual(['splits.png', 'lost-per-leg.png']);
+    expect(pictures(reply)[0]!.description).toContain(other.name);
+  });
+
+  it('a club member named by typing their name without picking: the same answer', async () => {
+    const picked = await run(world.admin, { event: event.id, member: other.personId });
+    const typed = await run(world.admin, { event: event.id, member: other.name.toLowerCase() });
+    expect(typed.embeds.map((e) => e.description)).toEqual(picked.embeds.map((e) => e.description));
+    expect(renderMessageText(typed)).toContain(`**${other.name}**`);
   });
 
   it('the class option shows that class; the caller not in it gets the club runners there', async () => {
@@ -131,13 +140,13 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     expect(pictures(reply).map((f) => f.name)).toEqual(['splits.png']);
   });
 
-  it('a member who is not linked, an unknown class, an event without splits: one clear message each', async () => {
-    const notLinked = await run(world.member, { event: event.id, member: world.admin.id });
-    expect(renderMessageText(notLinked)).toContain('is not linked to an Eventor person in this server');
-    expect(renderMessageText(notLinked)).toContain('/link');
-    // Named, not mentioned: naming a member never pings them.
-    expect(notLinked.content).not.toMatch(/<@!?\d+>/);
-    expect(pictures(notLinked)).toEqual([]);
+  it('an unknown member, an unknown class, an event without splits: one clear message each', async () => {
+    const unknownMember = await run(world.member, { event: event.id, member: 'Nobody Atall' });
+    expect(renderMessageText(unknownMember)).toContain('I could not find a club member called "Nobody Atall"');
+    expect(pictures(unknownMember)).toEqual([]);
+    const madeUp = await run(world.member, { event: event.id, member: '999999999' });
+    expect(renderMessageText(madeUp)).toContain('I could not find a club member called "999999999"');
+    expect(pictures(madeUp)).toEqual([]);
 
     const unknown = await run(world.member, { event: event.id, class: 'Nosuchclass 99' });
     expect(renderMessageText(unknown)).toContain('The results have no class "Nosuchclass 99"');
@@ -209,6 +218,21 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     const byId = new Map(world.eventor.dataset.events.map((e) => [e.id, e]));
     for (const choice of choices)
       expect(Date.parse(byId.get(String(choice.value))!.event.start!)).toBeLessThan(Date.now());
+  });
+
+  it("autocomplete offers the club's members by name, each by their Eventor person id", async () => {
+    const choices = await world.discord.autocomplete({
+      guildId: world.guild.id,
+      channelId: world.channel.id,
+      user: world.member,
+      name: 'splits',
+      options: { event: event.id },
+      focused: 'member',
+      value: other.name,
+      ...WAIT,
+    });
+    expect(choices.map((c) => c.value)).toContain(other.personId);
+    expect(choices.find((c) => c.value === other.personId)!.name).toContain(other.name);
   });
 
   it('autocomplete offers the classes of the event by name', async () => {

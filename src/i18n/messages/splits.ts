@@ -8,8 +8,7 @@ export const splits = defineMessages({
     'splits.option.event.description': 'An event with results (type to search)',
     'splits.option.class.name': 'class',
     'splits.option.class.description': "A class of the event (default: yours, else the club's first)",
-    'splits.option.member.name': 'member',
-    'splits.option.member.description': "A member of this server (default: you, else the club's runners)",
+    'splits.option.member.description': "A club member (default: you, else the club's runners)",
 
     'splits.title': 'Split times: {class} · {event}',
     'splits.course': 'course {course}',
@@ -31,9 +30,6 @@ export const splits = defineMessages({
     'splits.error.notInResults': 'That member has no result in this event (or in that class).',
     'splits.error.tooFew': 'Too few runners ran this course to compare split times (at least 3 are needed).',
     'splits.error.noClubRunners': 'Nobody from the club has a result in this event. Name a class to see it anyway.',
-    'splits.error.memberNotLinked':
-      '{member} is not linked to an Eventor person in this server. They can use `{/link}`.',
-    'splits.error.notAMember': 'That user is not a member of this server.',
   },
   sv: {
     'splits.name': 'sträcktider',
@@ -41,8 +37,7 @@ export const splits = defineMessages({
     'splits.option.event.description': 'En tävling med resultat (skriv för att söka)',
     'splits.option.class.name': 'klass',
     'splits.option.class.description': 'En klass i tävlingen (standard: din, annars klubbens första)',
-    'splits.option.member.name': 'medlem',
-    'splits.option.member.description': 'En medlem på servern (standard: du, annars klubbens löpare)',
+    'splits.option.member.description': 'En klubbmedlem (standard: du, annars klubbens löpare)',
 
     'splits.title': 'Sträcktider: {class} · {event}',
     'splits.course': 'bana {course}',
@@ -65,9 +60,6 @@ export const splits = defineMessages({
     'splits.error.tooFew': 'För få löpare sprang banan för att jämföra sträcktider (minst 3 behövs).',
     'splits.error.noClubRunners':
       'Ingen från klubben har ett resultat i den här tävlingen. Ange en klass för att se den ändå.',
-    'splits.error.memberNotLinked':
-      '{member} är inte kopplad till en person i Eventor på den här servern. Hen kan använda `{/link}`.',
-    'splits.error.notAMember': 'Den användaren är inte medlem på servern.',
   },
   nb: {
     'splits.name': 'strekktider',
@@ -75,8 +67,7 @@ export const splits = defineMessages({
     'splits.option.event.description': 'Et løp med resultater (skriv for å søke)',
     'splits.option.class.name': 'klasse',
     'splits.option.class.description': 'En klasse i løpet (standard: din, ellers klubbens første)',
-    'splits.option.member.name': 'medlem',
-    'splits.option.member.description': 'Et medlem på serveren (standard: du, ellers klubbens løpere)',
+    'splits.option.member.description': 'Et klubbmedlem (standard: deg, ellers klubbens løpere)',
 
     'splits.title': 'Strekktider: {class} · {event}',
     'splits.course': 'løype {course}',
@@ -99,8 +90,5 @@ export const splits = defineMessages({
     'splits.error.tooFew': 'For få løpere løp løypa til å sammenligne strekktider (minst 3 trengs).',
     'splits.error.noClubRunners':
       'Ingen fra klubben har et resultat i dette løpet. Oppgi en klasse for å se den likevel.',
-    'splits.error.memberNotLinked':
-      '{member} er ikke koblet til en person i Eventor på denne serveren. Vedkommende kan bruke `{/link}`.',
-    'splits.error.notAMember': 'Den brukeren er ikke medlem på serveren.',
   },
 });
