@@ -135,6 +135,7 @@ describe('/splits: no Discord-to-Eventor link can be learned, and nothing of oth
       expect(text, what).not.toContain(runner.personId);
       expect(text, what).not.toContain(secret.personId);
       expect(files(reply), what).toEqual([]);
+      expect(reply.content, what).not.toMatch(/<@!?\d+>/);
       // The value as typed is echoed back (cut and escaped); past it, each refusal is word for word the same.
       refusals.push(text.replace(/called "[^"]*"/, 'called "…"'));
     }
