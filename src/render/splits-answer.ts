@@ -7,6 +7,7 @@ import type { EventRef } from '../eventor/answers.js';
 import { formatElapsed } from '../eventor/time.js';
 import { type Language, t } from '../i18n/index.js';
 import type { ClassAnalysis, NamedCourseAnalysis } from '../splits/result-list.js';
+import type { CourseAnalysis } from '../splits/analysis.js';
 import { fitPayload } from './fit.js';
 import { escapeName, eventUrl, formatPlace, formatStatus, NAME_MAX, plainText, truncate } from './format.js';
 import { COLOURS } from './pages.js';
@@ -46,7 +47,7 @@ export interface DrawnPicture {
  * names everywhere (NAME_MAX). The pictures' labels and alt text (an attachment's description,
  * plain text) come from these names, and Eventor's text must not arrive there as it was typed.
  */
-export function pictureCourse(course: NamedCourseAnalysis): NamedCourseAnalysis {
+export function pictureCourse<Course extends CourseAnalysis>(course: Course): Course {
   return { ...course, results: course.results.map((r) => ({ ...r, name: plainText(r.name, NAME_MAX) || '?' })) };
 }
 
