@@ -18,6 +18,7 @@ import { loginCommand } from './login.js';
 import { notifyCommand } from './notify.js';
 import { results } from './results.js';
 import { setup } from './setup.js';
+import { splitsCommand } from './splits.js';
 import { starts } from './starts.js';
 import { status } from './status.js';
 import { unlink } from './unlink.js';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly BotCommand[] = [
   entriesCommand,
   starts,
   results,
+  splitsCommand,
   activities,
   activity,
   loginCommand,

@@ -9,6 +9,7 @@ import { customIdCodec, idField, pageField } from '../src/bot/command.js';
 import { localize } from '../src/bot/define.js';
 import { memberPagesCommand, type PagedQuery, personListsAndName } from '../src/bot/member-pages.js';
 import { eventStart } from '../src/bot/members.js';
+import { clubResultsWithAnalysis, memberResultsAnalyses } from '../src/bot/results-splits.js';
 import { renderContext } from '../src/bot/render-context.js';
 import type { ResultList } from '../src/eventor/answers.js';
 import { type MessagePayload, renderClubResults, renderPersonResults } from '../src/render/index.js';
@@ -69,18 +70,24 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   const render = renderContext(ctx, eventor);
   const splits = query.splits ? { includeSplitTimes: true } : {};
   if (query.kind === 'club') {
-    const list = await eventor.client.organisationResults({
-      organisationIds: [eventor.organisationId],
-      eventId: query.eventId,
-      ...splits,
-      // Eventor's top counts from 1; without it the list holds the club's own only.
-      ...(query.top > 0 ? { top: query.top } : {}),
-    });
+    // Split tables rank legs against the whole class: the event's complete list, analysed.
+    const { list, analyses } = query.splits
+      ? await clubResultsWithAnalysis(eventor, query.eventId)
+      : {
+          list: await eventor.client.organisationResults({
+            organisationIds: [eventor.organisationId],
+            eventId: query.eventId,
+            // Eventor's top counts from 1; without it the list holds the club's own only.
+            ...(query.top > 0 ? { top: query.top } : {}),
+          }),
+          analyses: undefined,
+        };
     if (notYet(list, render.now)) return [renderResultsNotYet(list, render)];
     return renderClubResults(list, render, {
       organisationId: eventor.organisationId,
       top: query.top,
       splits: query.splits,
+      ...(analyses ? { analyses } : {}),
     });
   }
   const today = localToday(ctx.now(), ctx.guild.timeZone);
@@ -99,6 +106,7 @@ async function pages(ctx: BaseContext, eventor: GuildEventor, query: Query): Pro
   return renderPersonResults(name, sorted, render, {
     splits: query.splits,
     personId: query.personId,
+    ...(query.splits ? { analyses: await memberResultsAnalyses(eventor, sorted, ctx.log) } : {}),
   });
 }
 

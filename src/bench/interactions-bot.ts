@@ -3,8 +3,8 @@
 // with their record of every interaction and message. Messages: in `{ config }` (a BotConfig
 // without its Set and instance), out `{ ready: true }`; in `'heap'`, out `{ heapUsed }` after a
 // full collection; in `{ readLargeList: guildId }`, out `{ largeListRead: results }` once the bot's
-// Eventor client has fetched and read the 20,000-runner result list (no command asks for a whole
-// event's list: /results asks for the club's part of it); in `'stop'`: stops the bot and exits.
+// Eventor client has fetched and read the 20,000-runner result list (asked directly, so the bench
+// picks the moment rather than a command's timing); in `'stop'`: stops the bot and exits.
 import { getHeapSpaceStatistics } from 'node:v8';
 import { COMMANDS } from '../../commands/index.js';
 import { startBot } from '../bot/bot.js';

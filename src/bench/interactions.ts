@@ -379,8 +379,8 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
 const MAX_ROUNDS_DURING_PARSE = 100;
 
 /**
- * The bot's Eventor client fetches and reads the 20,000-runner result list (asked over IPC: no
- * command reads a whole event's list). From the moment the sandbox Eventor starts sending it until
+ * The bot's Eventor client fetches and reads the 20,000-runner result list (asked over IPC, so
+ * the bench picks the moment). From the moment the sandbox Eventor starts sending it until
  * the bot has read it, rounds of `/events` are fired back to back, so that one of them meets the
  * parse whenever it happens; the figure is the worst round's p99 acknowledgement.
  */

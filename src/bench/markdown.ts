@@ -165,4 +165,12 @@ const WHAT_THE_FIGURES_SAY: readonly string[] = [
   "  full garbage collection the floor's shorter life does not reach, and zod building the schemas a",
   '  query uses. A bundle of the `query` path with a V8 code cache was measured at about 8× a bare',
   '  node, at the price of a bundler and a build step, and is not in the product.',
+  '- **Pictures.** A splits graph costs about 60 to 100 ms of CPU, most of it Chart.js on whichever',
+  '  thread draws it. The bot draws in one worker thread (`src/charts/draw.ts`,',
+  '  `docs/decisions/chart-worker.md`), so `chart-render-p95` is the wall time of a `drawPicture`',
+  '  call, what a member waits for a picture, and the CPU time of the same calls is beside it for',
+  '  information: on a busy host the wall time also counts the queue for a core, the CPU time does',
+  "  not. `ack-while-charts-render` measures what the drawing would take from members' answers; its",
+  '  `#` lines give the same rounds with the graphs drawn on the event loop (a round meeting a picture',
+  '  waits for all of it) and with none drawn (what the machine gives at the moment).',
 ];

@@ -35,14 +35,20 @@ function eventWindow(now: Date): { fromDate: string; toDate: string } {
   return { fromDate: queryDay(t - 60 * DAY), toDate: queryDay(t + 180 * DAY) };
 }
 
+/**
+ * Events by what was typed, nearest first. `started`: only events that have begun (those that can
+ * have results), for commands about results.
+ */
 export async function eventChoices(
   client: EventorClient,
   query: string,
   now: Date,
   timeZone: string,
+  options: { started?: boolean } = {},
 ): Promise<ApplicationCommandOptionChoiceData<string>[]> {
-  const events = await client.events(eventWindow(now));
   const t = now.getTime();
+  const all = await client.events(eventWindow(now));
+  const events = options.started ? all.filter((e) => e.start !== null && Date.parse(e.start) <= t) : all;
   const label = (e: Event) => `${e.start ? instantToLocal(e.start, timeZone).date : '????-??-??'} ${e.name.trim()}`;
   // Nearest first, upcoming before past at equal distance: what a member most likely means.
   const distance = (e: Event) => (e.start ? Date.parse(e.start) - t : Number.MAX_SAFE_INTEGER);

@@ -41,6 +41,7 @@ import {
 import { type CooldownOptions, MemberCooldown } from './cooldown.js';
 import { customIdName } from './custom-ids.js';
 import { type FirstAnswerKind, FirstAnswers } from './first-answer.js';
+import { answerOptions } from './render-context.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];
@@ -281,9 +282,10 @@ export class InteractionRouter {
     work: (answer: Answer) => Promise<void>,
   ): Promise<void> {
     const first = kind === null ? null : this.#firstAnswers.begin(interaction, kind, log);
+    // A payload's pictures become files here, whichever way a handler hands its answer over.
     const answer: Answer = first
-      ? async (options) => void (await first.answer(options))
-      : async (options) => void (await interaction.editReply(options));
+      ? async (options) => void (await first.answer(answerOptions(options)))
+      : async (options) => void (await interaction.editReply(answerOptions(options)));
     try {
       await first?.ready();
       await work(answer);

@@ -4,6 +4,7 @@
  * that draws a configuration to PNG bytes.
  */
 import { createRequire } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
 import { type Canvas, createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import {
   BarController,
@@ -98,7 +99,9 @@ export async function draw<T extends ChartType>(
     } as ChartConfiguration<T>,
   );
   try {
-    const png = await canvas.encode('png');
+    // Off the main thread (the drawing thread, docs/decisions/chart-worker.md) the encoding stays on
+    // this thread and at its lower priority; the pool's threads would run it at the process's own.
+    const png = isMainThread ? await canvas.encode('png') : canvas.encodeSync('png');
     return { png, chart };
   } finally {
     chart.destroy();

@@ -1,13 +1,23 @@
 /**
  * The one way the bot draws pictures (docs/splits.md#pictures): a request that is plain data (the
  * course, what it is of, the language), a picture back. Callers never hold the renderers' functions
- * or words, so where the drawing happens (this thread or another) can change behind this call.
+ * or words, so the drawing happens in another thread behind this call.
+ *
+ * Drawing a splits graph costs 60 to 100 ms of CPU, most of it in Chart.js on whichever thread
+ * runs it; on the bot's event loop a results thread of five classes would hold other members'
+ * acknowledgements for half a second. So pictures are drawn in one worker thread shared by the
+ * process (docs/decisions/chart-worker.md): started on the first picture (start-up pays nothing),
+ * kept for the next ones, holding the process open only while it has work. If it dies, the
+ * pictures it held fail with {@link DrawingFailed} and the next picture starts a new worker.
+ *
+ * This one file is both sides: imported, it is the main thread's pool and loads no renderer;
+ * started as the worker (workerData names its role), it loads the renderers and draws.
  */
+import { constants, setPriority } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CourseAnalysis } from '../splits/analysis.js';
 import type { ChartPicture } from './splits-graph.js';
-import { renderLostBars } from './lost-bars.js';
-import { renderSplitsGraph } from './splits-graph.js';
-import { chartWords, type ChartLanguage } from './words.js';
+import type { ChartLanguage } from './words.js';
 
 export type PictureRequest =
   | {
@@ -31,12 +41,185 @@ export type PictureRequest =
 /** A drawn picture: PNG bytes, their size and the alt text. */
 export type Picture = Pick<ChartPicture, 'png' | 'alt' | 'width' | 'height'>;
 
-/** Draws one picture. Throws RangeError on a request that names no runner of the course. */
-export async function drawPicture(request: PictureRequest): Promise<Picture> {
+/** A picture that could not be drawn because the drawing thread failed or was stopped. */
+export class DrawingFailed extends Error {
+  override name = 'DrawingFailed';
+}
+
+const ROLE = 'eventor-chart-worker';
+/**
+ * The drawing thread's priority on Linux: below normal, so the event loop wins a contested core, yet
+ * not the lowest, at which a host busy with other work would leave pictures waiting for seconds.
+ */
+const DRAWING_PRIORITY = constants.priority.PRIORITY_BELOW_NORMAL;
+
+interface Job {
+  id: number;
+  request: PictureRequest;
+}
+
+/** An answer as it crosses the thread boundary: the PNG's bytes are moved, errors travel as words. */
+type Answer =
+  | { id: number; ok: true; png: Uint8Array; alt: string; width: number; height: number }
+  | { id: number; ok: false; range: boolean; message: string };
+
+/**
+ * Draws one picture on the calling thread. The worker uses it; so may code that needs the picture
+ * where it is (a bench comparing the two). The renderers load on the first call, not at import.
+ */
+export async function drawPictureHere(request: PictureRequest): Promise<Picture> {
+  const [{ renderSplitsGraph }, { renderLostBars }, { chartWords }] = await Promise.all([
+    import('./splits-graph.js'),
+    import('./lost-bars.js'),
+    import('./words.js'),
+  ]);
   const words = chartWords(request.language);
   const drawn =
     request.kind === 'graph'
       ? await renderSplitsGraph({ course: request.course, title: request.title, highlight: request.highlight, words })
       : await renderLostBars({ course: request.course, title: request.title, runner: request.runner, words });
   return { png: drawn.png, alt: drawn.alt, width: drawn.width, height: drawn.height };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker's side.
+
+/**
+ * Pictures give way to the event loop when the two want the same core (a busy 2-core host): a
+ * drawing thread at the bot's priority took as much of the core as the main thread, and members'
+ * acknowledgements waited longer than with the drawing on the event loop itself. On Linux a
+ * priority set from a thread is that thread's alone, so the drawing thread runs below normal and
+ * the bot's main thread keeps its own. Elsewhere the call would lower the whole process, so it is
+ * not made.
+ */
+function lowerThisThreadsPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(DRAWING_PRIORITY);
+  } catch {
+    // Not allowed here (a sandboxed host): the pictures are drawn at the usual priority.
+  }
+}
+
+async function answer(port: NonNullable<typeof parentPort>, job: Job): Promise<void> {
+  let picture: Picture;
+  try {
+    picture = await drawPictureHere(job.request);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.slice(0, 300) : 'unknown error';
+    port.postMessage({ id: job.id, ok: false, range: error instanceof RangeError, message } satisfies Answer);
+    return;
+  }
+  // The encoder's buffer is external memory, which a message port copies rather than moves; one
+  // copy here, in the worker, gives bytes that move to the main thread without another.
+  const png = new Uint8Array(picture.png);
+  const { alt, width, height } = picture;
+  port.postMessage({ id: job.id, ok: true, png, alt, width, height } satisfies Answer, [png.buffer]);
+}
+
+if (!isMainThread && parentPort !== null && (workerData as { role?: unknown } | null)?.role === ROLE) {
+  const port = parentPort;
+  lowerThisThreadsPriority();
+  // A failure to send rejects, which ends the worker as a throw would: its pictures then fail cleanly.
+  port.on('message', (job: Job) => void answer(port, job));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The main thread's side.
+
+interface Pending {
+  resolve: (picture: Picture) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The worker's script. Under the test runner this module is TypeScript source, which a worker
+ * thread cannot run; the tests' global setup compiles the program first (test/support/build.ts),
+ * so the worker runs that build of this same file.
+ */
+function workerScript(): URL {
+  return import.meta.url.endsWith('.ts')
+    ? new URL('../../dist/src/charts/draw.js', import.meta.url)
+    : new URL(import.meta.url);
+}
+
+let worker: Worker | null = null;
+const pending = new Map<number, Pending>();
+let nextId = 1;
+const stats = { workersStarted: 0, picturesDrawn: 0, picturesRefused: 0 };
+
+/** Counts for tests and logs: workers started so far, pictures drawn and refused there, pictures under way. */
+export function chartWorkerStats(): {
+  workersStarted: number;
+  picturesDrawn: number;
+  picturesRefused: number;
+  inFlight: number;
+} {
+  return { ...stats, inFlight: pending.size };
+}
+
+/** Rejects every picture the worker held and forgets the worker: the next picture starts a new one. */
+function failAll(dead: Worker, reason: string): void {
+  if (worker !== dead) return;
+  worker = null;
+  for (const [id, job] of pending) {
+    pending.delete(id);
+    job.reject(new DrawingFailed(`could not draw the picture: ${reason}`));
+  }
+}
+
+function handleAnswer(answer: Answer): void {
+  const job = pending.get(answer.id);
+  if (job === undefined) return;
+  pending.delete(answer.id);
+  if (pending.size === 0) worker?.unref();
+  if (!answer.ok) {
+    stats.picturesRefused++;
+    job.reject(answer.range ? new RangeError(answer.message) : new Error(answer.message));
+    return;
+  }
+  stats.picturesDrawn++;
+  const { png, alt, width, height } = answer;
+  // A view of the moved bytes, not a copy.
+  job.resolve({ png: Buffer.from(png.buffer, png.byteOffset, png.byteLength), alt, width, height });
+}
+
+function startWorker(): Worker {
+  const started = new Worker(workerScript(), { workerData: { role: ROLE } });
+  stats.workersStarted++;
+  started.on('message', handleAnswer);
+  started.on('error', (error) => failAll(started, `the drawing thread failed (${error.message.slice(0, 200)})`));
+  started.on('exit', (code) => failAll(started, `the drawing thread stopped (exit code ${code})`));
+  return started;
+}
+
+/**
+ * Draws one picture in the drawing thread. Throws RangeError on a request that names no runner of
+ * the course, {@link DrawingFailed} when the thread dies or is stopped while drawing it.
+ */
+export function drawPicture(request: PictureRequest): Promise<Picture> {
+  worker ??= startWorker();
+  const id = nextId++;
+  const picture = new Promise<Picture>((resolve, reject) => pending.set(id, { resolve, reject }));
+  // Held open while it has work: a CLI command waiting for its picture must not exit under it.
+  worker.ref();
+  try {
+    worker.postMessage({ id, request } satisfies Job);
+  } catch (error) {
+    // A request that is not plain data (a function in it) cannot cross: refused here, nothing held.
+    pending.delete(id);
+    if (pending.size === 0) worker.unref();
+    return Promise.reject(
+      new TypeError(`could not draw the picture: the request is not plain data (${String(error)})`),
+    );
+  }
+  return picture;
+}
+
+/** Stops the worker; pictures it held fail as they would if it had died. The next picture starts a new one. */
+export async function stopChartWorker(): Promise<void> {
+  const current = worker;
+  if (current === null) return;
+  failAll(current, 'the drawing thread was stopped');
+  await current.terminate();
 }

@@ -7,6 +7,14 @@ export { renderSplitsGraph, GRAPH_WIDTH, GRAPH_HEIGHT } from './splits-graph.js'
 export type { ChartPicture, SplitsGraph, SplitsGraphInput } from './splits-graph.js';
 export { renderLostBars, BARS_WIDTH, BARS_HEIGHT, BAR_COLOUR, MISTAKE_COLOUR } from './lost-bars.js';
 export type { LostBars, LostBarsInput } from './lost-bars.js';
-export { ENGLISH, type ChartWords } from './words.js';
-export { drawPicture, type Picture, type PictureRequest } from './draw.js';
+export { ENGLISH, NORWEGIAN, SWEDISH, type ChartWords } from './words.js';
+export {
+  chartWorkerStats,
+  DrawingFailed,
+  drawPicture,
+  drawPictureHere,
+  stopChartWorker,
+  type Picture,
+  type PictureRequest,
+} from './draw.js';
 export { chartWords, type ChartLanguage } from './words.js';

@@ -1,6 +1,6 @@
 /**
  * The words on and about the pictures. The caller passes them in its language (src/charts knows no
- * catalogue, docs/splits.md#pictures); {@link ENGLISH} is the English set.
+ * catalogue, docs/splits.md#pictures); {@link ENGLISH}, {@link SWEDISH} and {@link NORWEGIAN} are the sets.
  */
 export interface ChartWords {
   /** Axis label of the start and the finish. */
@@ -49,11 +49,52 @@ export const ENGLISH: ChartWords = {
   noEstimate: 'no estimate of time lost (too few runners or no valid result)',
 };
 
+/** Swedish, in the words orienteers use: sträcktider, idealtid, tidsförlust, bom; the finish is mål (M). */
+export const SWEDISH: ChartWords = {
+  start: 'S',
+  finish: 'M',
+  behindAxis: 'Efter idealtiden (min:s)',
+  lostAxis: 'Tidsförlust (min:s)',
+  legsAxis: 'Sträcka till kontroll · kontrollkod · sträckplacering',
+  legRank: (rank) => `#${rank}`,
+  control: (number, code) => (number === null ? 'målet' : `kontroll ${number} (${code})`),
+  highlighted: (name) => `${name} (klubben)`,
+  graphAlt: (title, runners) => `Sträcktider för ${title}, ${runners} löpare`,
+  graphRunnerAlt: (name, behind, worst) =>
+    `${name} ${behind === null ? 'fullföljde inte' : `${behind} efter idealtiden i mål`}` +
+    (worst === null ? '' : `, förlorade mest vid ${worst.control}, ${worst.lost}`),
+  barsAlt: (title, name, mistakes, lost) =>
+    `Tidsförlust per sträcka för ${name}, ${title}: ${mistakes === 0 ? 'inga bommar' : `${mistakes} ${mistakes === 1 ? 'bom' : 'bommar'}, ${lost} förlorat totalt`}`,
+  mistakeAlt: (control, lost, rank) => `${lost} vid ${control}${rank === null ? '' : `, sträckplacering ${rank}`}`,
+  noEstimate: 'ingen uppskattning av tidsförlust (för få löpare eller inget godkänt resultat)',
+};
+
+/** Norwegian (bokmål): strekktider, idealtid, tidstap, bom, post; the finish is mål (M). */
+export const NORWEGIAN: ChartWords = {
+  start: 'S',
+  finish: 'M',
+  behindAxis: 'Bak idealtiden (min:s)',
+  lostAxis: 'Tidstap (min:s)',
+  legsAxis: 'Strekk til post · postkode · strekkplassering',
+  legRank: (rank) => `#${rank}`,
+  control: (number, code) => (number === null ? 'mål' : `post ${number} (${code})`),
+  highlighted: (name) => `${name} (klubben)`,
+  graphAlt: (title, runners) => `Strekktider for ${title}, ${runners} ${runners === 1 ? 'løper' : 'løpere'}`,
+  graphRunnerAlt: (name, behind, worst) =>
+    `${name} ${behind === null ? 'fullførte ikke' : `${behind} bak idealtiden i mål`}` +
+    (worst === null ? '' : `, tapte mest på ${worst.control}, ${worst.lost}`),
+  barsAlt: (title, name, mistakes, lost) =>
+    `Tidstap per strekk for ${name}, ${title}: ${mistakes === 0 ? 'ingen bom' : `${mistakes} ${mistakes === 1 ? 'bom' : 'bommer'}, ${lost} tapt i alt`}`,
+  mistakeAlt: (control, lost, rank) => `${lost} på ${control}${rank === null ? '' : `, strekkplassering ${rank}`}`,
+  noEstimate: 'ikke noe anslag på tidstap (for få løpere eller ikke godkjent resultat)',
+};
+
 /** The languages the pictures speak; the bot's own. */
 export type ChartLanguage = 'en' | 'sv' | 'nb';
 
+const WORDS: Record<ChartLanguage, ChartWords> = { en: ENGLISH, sv: SWEDISH, nb: NORWEGIAN };
+
 /** The words of the pictures in a language. */
 export function chartWords(language: ChartLanguage): ChartWords {
-  // Swedish and Norwegian sets still to be written: English until then.
-  return language === 'en' ? ENGLISH : ENGLISH;
+  return WORDS[language];
 }

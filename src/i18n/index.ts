@@ -17,6 +17,7 @@ import { notify } from './messages/notify.js';
 import { render } from './messages/render.js';
 import { scheduler } from './messages/scheduler.js';
 import { setup } from './messages/setup.js';
+import { splits } from './messages/splits.js';
 
 const CATALOGUES = [
   errors,
@@ -31,6 +32,7 @@ const CATALOGUES = [
   feeds,
   feedsContent,
   notify,
+  splits,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void

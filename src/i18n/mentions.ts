@@ -31,6 +31,7 @@ export const COMMAND_MENTIONS = {
   entries: ['entries.name'],
   starts: ['members.starts.name'],
   results: ['members.results.name'],
+  splits: ['splits.name'],
   activities: ['members.activities.name'],
   activity: ['members.activity.name'],
   login: ['login.name'],

@@ -13,6 +13,7 @@ import { escapeName, personNameText, truncate } from './format.js';
 import { type Section, sectionsToPages } from './pages.js';
 import { type RaceKeyed, raceKey, raceLabel, raceOrder } from './races.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
+import { personName as analysedName } from '../splits/result-list.js';
 
 export interface ClassLineFormat<Person, Race extends RaceKeyed, Row> {
   racesOf(person: Person): readonly Race[];
@@ -126,12 +127,19 @@ export interface MemberLineFormat<Class, Person, Team, Member, Race> {
   raceParts(race: Race, cls: Class): string[];
   /** What follows the class, team and leg on a relay member's line. */
   legParts(race: Race, team: Team, cls: Class): string[];
-  /** Lines under a race's or a leg's line (results: the split table). */
-  linesUnder(race: Race, cls: Class): string[];
+  /** Lines under a race's or a leg's line (results: the split table); `who` names the runner in the event. */
+  linesUnder(race: Race, cls: Class, who: RaceRunner): string[];
   /** Lines after a person's races in a class, given those races in race order (results: the overall standing). */
   linesAfter(races: readonly Race[], cls: Class): string[];
   /** The first line of an event's block, given the races and legs told in it, in the order told. */
   eventHead(event: EventRef, races: readonly Race[]): string;
+}
+
+/** Whose race a line tells: the event, the runner's name as the list gives it (`Given Family`), the relay leg. */
+export interface RaceRunner {
+  event: EventRef;
+  name: string;
+  leg: number | null;
 }
 
 /** The page's title, colour and what it says when no list holds the member. */
@@ -184,7 +192,7 @@ export function memberPages<
           lines.push(
             joinParts([multi ? raceLabel(race, event, language) : '', className, ...format.raceParts(race, cls)]),
           );
-          lines.push(...format.linesUnder(race, cls));
+          lines.push(...format.linesUnder(race, cls, { event, name: analysedName(person, '?'), leg: null }));
         }
         lines.push(...format.linesAfter(races, cls));
       }
@@ -195,7 +203,8 @@ export function memberPages<
           told.push(race);
           const leg = member.leg !== null ? t(language, 'render.leg', { leg: member.leg }) : '';
           lines.push(joinParts([className, escapeName(team.name ?? ''), leg, ...format.legParts(race, team, cls)]));
-          lines.push(...format.linesUnder(race, cls));
+          const who = { event, name: analysedName(member, team.name ?? '?'), leg: member.leg };
+          lines.push(...format.linesUnder(race, cls, who));
         }
       }
     }

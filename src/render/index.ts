@@ -27,6 +27,9 @@
  *   renderClubResults(resultList, ctx, { organisationId, top, splits, maxPages? })
  *   renderActivities(activities, ctx, { maxPages? })
  *
+ * With pictures (`payload.pictures`, which the sender turns into files):
+ *   renderSplitsAnswer(answer, { graph, bars }, ctx)   the /splits answer
+ *
  * Lists are shown in the order given: callers sort (events by date, results newest first).
  *
  * Pieces for other texts (reminders, notices): fitPayload (the guard; run any payload built by
@@ -69,5 +72,16 @@ export { pageWithButtons } from './paging.js';
 export { type ClubResultsOptions, renderClubResults, renderPersonResults } from './results.js';
 export { type SplitRow, splitRows, splitTable } from './splits.js';
 export { legRunners, MAX_MISTAKE_LINES, runnerAnalysisLines } from './split-analysis.js';
+export {
+  BARS_FILE,
+  type DrawnPicture,
+  GRAPH_FILE,
+  MAX_RUNNERS_IN_WORDS,
+  pictureCourse,
+  renderSplitsAnswer,
+  type SplitsAnswer,
+  splitsGroupName,
+  splitsPictureTitle,
+} from './splits-answer.js';
 export { renderClubStartList, renderPersonStarts } from './starts.js';
 export type { MessagePayload, PageOptions, PayloadFile, RenderContext } from './types.js';

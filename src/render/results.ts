@@ -32,10 +32,29 @@ import {
 import { detailText, listedPerson, type NamesakeDetail, namesakeDetails } from './namesakes.js';
 import { COLOURS, type Section, sectionsToPages } from './pages.js';
 import { eventId, eventName, raceOrder } from './races.js';
-import { splitTable } from './splits.js';
+import { type ClassAnalysis, personName as analysedName } from '../splits/result-list.js';
+import { type AnalysedResult, type RunnerLegs, type SplitLegsLookup, splitLegsLookup, splitTable } from './splits.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
 type Standing = Pick<OverallResult, 'time' | 'timeBehind' | 'position' | 'status'>;
+
+/** The split analysis of events by event id (`analyseResultList` of each event's complete list with splits). */
+export type EventAnalyses = ReadonlyMap<string, readonly ClassAnalysis[]>;
+
+/** A runner's analysed legs in an event, or null when the event was not analysed or the runner is not found. */
+function legsFinder(
+  analyses: EventAnalyses | undefined,
+): (event: EventRef, wanted: AnalysedResult) => RunnerLegs | null {
+  const lookups = new Map<string, SplitLegsLookup>();
+  return (event, wanted) => {
+    const id = eventId(event);
+    const analysis = id ? analyses?.get(id) : undefined;
+    if (!id || analysis === undefined) return null;
+    let lookup = lookups.get(id);
+    if (lookup === undefined) lookups.set(id, (lookup = splitLegsLookup(analysis)));
+    return lookup(wanted);
+  };
+}
 
 /** Sort group (docs/iof-xml.md#result-statuses): placed, unplaced with a time, not finished, out, did not start. */
 function statusGroup(status: ResultStatus): number {
@@ -106,8 +125,10 @@ function eventLink(event: EventRef, ctx: RenderContext): string {
 function personResultLines(
   ctx: RenderContext,
   splits: boolean,
+  analyses: EventAnalyses | undefined,
 ): MemberLineFormat<ClassResult, PersonResult, TeamResult, TeamMemberResult, RaceResult> {
   const { language } = ctx;
+  const legsOf = legsFinder(analyses);
   const noTimes = (cls: ClassResult) => cls.class.resultListMode === 'UnorderedNoTimes';
   return {
     racesOf: (person) => person.results,
@@ -120,8 +141,16 @@ function personResultLines(
       joinStanding(standingText(result, ctx, { noTimes: noTimes(cls) })),
       noTimes(cls) ? '' : `${t(language, 'render.results.team')}: ${joinStanding(standingText(team, ctx))}`,
     ],
-    linesUnder: (result, cls) =>
-      splits && !noTimes(cls) && result.splits.length > 0 ? [splitTable(result, language)] : [],
+    linesUnder: (result, cls, who) =>
+      splits && !noTimes(cls) && result.splits.length > 0
+        ? [
+            splitTable(
+              result,
+              language,
+              legsOf(who.event, { className: cls.class.name, name: who.name, leg: who.leg, result }),
+            ),
+          ]
+        : [],
     linesAfter: (results, cls) => {
       const last = results[results.length - 1];
       return results.length > 1 && last?.overall && !noTimes(cls)
@@ -144,7 +173,12 @@ export function renderPersonResults(
   personName: string,
   resultLists: readonly ResultList[],
   ctx: RenderContext,
-  options: PageOptions & { splits: boolean; personId?: string },
+  options: PageOptions & {
+    splits: boolean;
+    personId?: string;
+    /** With `splits`: the analysis of the events whose tables show leg ranks and time lost. */
+    analyses?: EventAnalyses;
+  },
 ): MessagePayload[] {
   const { language } = ctx;
   const look = {
@@ -152,7 +186,14 @@ export function renderPersonResults(
     color: COLOURS.results,
     empty: t(language, 'render.results.none'),
   };
-  return memberPages(personName, resultLists, personResultLines(ctx, options.splits), ctx, look, options);
+  return memberPages(
+    personName,
+    resultLists,
+    personResultLines(ctx, options.splits, options.analyses),
+    ctx,
+    look,
+    options,
+  );
 }
 
 export interface ClubResultsOptions extends PageOptions {
@@ -160,6 +201,8 @@ export interface ClubResultsOptions extends PageOptions {
   /** How many of the top of each class to show for context besides the club's own. */
   top: number;
   splits: boolean;
+  /** With `splits`: the analysis of the event (of its complete list), for leg ranks and time lost. */
+  analyses?: EventAnalyses;
 }
 
 interface Row {
@@ -169,12 +212,16 @@ interface Row {
   result: RaceResult | null;
 }
 
+/** Where the club's split tables find their runners' analysed legs (null: not analysed, not found). */
+type LegsOf = (wanted: AnalysedResult) => RunnerLegs | null;
+
 function personRow(
   row: Row,
   detail: NamesakeDetail | null,
   ctx: RenderContext,
   noTimes: boolean,
-  splits: boolean,
+  splits: LegsOf | false,
+  className: string,
 ): string {
   const raw = personNameText(row.person.person?.name) || '?';
   const name = escapeName(raw, { max: 80 });
@@ -191,15 +238,30 @@ function personRow(
     who = extra ? `${name} (${extra})` : name;
   }
   const line = [text.place, who, text.rest ? `· ${text.rest}` : ''].filter((part) => part !== '').join(' ');
-  if (splits && !noTimes && row.member && row.result && row.result.splits.length > 0)
-    return `${line}\n${splitTable(row.result, ctx.language)}`;
+  if (splits !== false && !noTimes && row.member && row.result && row.result.splits.length > 0) {
+    const legs = splits({ className, name: analysedName(row.person, '?'), leg: null, result: row.result });
+    return `${line}\n${splitTable(row.result, ctx.language, legs)}`;
+  }
   return line;
 }
 
 /** The lines of one race (or the overall), namesakes among them told apart. */
-function rowLines(rows: readonly Row[], ctx: RenderContext, noTimes: boolean, splits: boolean): string[] {
+function rowLines(
+  rows: readonly Row[],
+  ctx: RenderContext,
+  noTimes: boolean,
+  splits: LegsOf | false,
+  className: string,
+): string[] {
   const details = namesakeDetails(rows.map((row) => listedPerson(row.person.person, row.person.organisation, ctx)));
-  return rows.map((row, i) => personRow(row, details[i] ?? null, ctx, noTimes, splits));
+  return rows.map((row, i) => personRow(row, details[i] ?? null, ctx, noTimes, splits, className));
+}
+
+/** The club's tables' lookup into the event's analysis; false when no split tables were asked for. */
+function clubLegs(list: ResultList, options: ClubResultsOptions): LegsOf | false {
+  if (!options.splits) return false;
+  const find = legsFinder(options.analyses);
+  return (wanted) => find(list.event, wanted);
 }
 
 /** The rows of one race (or the overall): every club member, plus the top N of the rest. */
@@ -234,16 +296,16 @@ function individualSections(
   const noTimes = classResult.class.resultListMode === 'UnorderedNoTimes';
   const isMember = (person: PersonResult) => person.organisation?.id === org;
   if (!classResult.persons.some(isMember)) return { sections: [], members: 0 };
-  const format = (splits: boolean) => ({
+  const format = (splits: LegsOf | false) => ({
     shown: (rows: Row[]) => selectRows(rows, options.top, noTimes),
-    lines: (rows: readonly Row[]) => rowLines(rows, ctx, noTimes, splits),
+    lines: (rows: readonly Row[]) => rowLines(rows, ctx, noTimes, splits, classResult.class.name),
   });
   const sections = classSections<PersonResult, RaceResult, Row>(
     classResult.persons,
     {
       racesOf: (person) => person.results,
       row: (person, result) => ({ standing: result, member: isMember(person), person, result }),
-      ...format(options.splits),
+      ...format(clubLegs(list, options)),
       heading: (race) => classHeading(classResult, race ?? ''),
     },
     list.event,
@@ -272,7 +334,14 @@ function individualSections(
 }
 
 /** A relay team in the club's results: its standing, and for the club's teams each leg's runner and standing. */
-function teamBlock(team: TeamResult, member: boolean, ctx: RenderContext, noTimes: boolean, splits: boolean): string {
+function teamBlock(
+  team: TeamResult,
+  member: boolean,
+  ctx: RenderContext,
+  noTimes: boolean,
+  splits: LegsOf | false,
+  className: string,
+): string {
   const text = standingText(team, ctx, { medals: member, noTimes });
   const name = escapeName(team.name);
   const head = [text.place, member ? `**${name}**` : name, text.rest ? `· ${text.rest}` : '']
@@ -285,7 +354,11 @@ function teamBlock(team: TeamResult, member: boolean, ctx: RenderContext, noTime
     {
       nameMax: 80,
       memberParts: (m) => [joinStanding(standingText(m.result, ctx, { noTimes }))],
-      linesUnder: (m) => (splits && !noTimes && m.result.splits.length > 0 ? [splitTable(m.result, ctx.language)] : []),
+      linesUnder: (m) => {
+        if (splits === false || noTimes || m.result.splits.length === 0) return [];
+        const wanted = { className, name: analysedName(m, team.name), leg: m.leg, result: m.result };
+        return [splitTable(m.result, ctx.language, splits(wanted))];
+      },
     },
     ctx.language,
   );
@@ -293,6 +366,7 @@ function teamBlock(team: TeamResult, member: boolean, ctx: RenderContext, noTime
 
 function teamSections(
   classResult: ClassResult,
+  list: ResultList,
   ctx: RenderContext,
   options: ClubResultsOptions,
 ): { sections: Section[]; members: number } {
@@ -313,7 +387,9 @@ function teamSections(
     sections: [
       {
         heading: classHeading(classResult, ''),
-        blocks: shown.map((team) => teamBlock(team, isClub(team), ctx, noTimes, options.splits)),
+        blocks: shown.map((team) =>
+          teamBlock(team, isClub(team), ctx, noTimes, clubLegs(list, options), classResult.class.name),
+        ),
       },
     ],
     members: shown.filter(isClub).length,
@@ -336,7 +412,7 @@ export function renderClubResults(
   for (const classResult of resultList.classes) {
     for (const part of [
       individualSections(classResult, resultList, ctx, options),
-      teamSections(classResult, ctx, options),
+      teamSections(classResult, resultList, ctx, options),
     ]) {
       sections.push(...part.sections);
       members += part.members;

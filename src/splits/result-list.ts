@@ -45,7 +45,8 @@ export interface ClassAnalysis {
 /** A course of a class: its name when the producer gives one per result (else null), and the analysis. */
 export type NamedCourseAnalysis = { course: string | null } & CourseAnalysis;
 
-const personName = (entry: NamedLike, fallback: string): string => {
+/** The name a runner has in the analysis: `Given Family`, else the fallback (a relay member: the team's name). */
+export const personName = (entry: NamedLike, fallback: string): string => {
   const name = entry.person?.name;
   const full = name ? `${name.given} ${name.family}`.trim() : '';
   return full === '' ? fallback : full;

@@ -246,6 +246,15 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
   });
 
   it('every query command that shows Eventor names answers, within the limits', async () => {
+    // A class of the raced event with club runners and enough runners with splits to draw.
+    const drawable = world.eventor.dataset
+      .details(raced)
+      .resultList!.classes.find(
+        (c) =>
+          c.persons.filter((p) => p.results[0]?.splits.length).length >= 5 &&
+          c.persons.some((p) => p.organisation?.id === home && p.results[0]?.status === 'OK'),
+      );
+    expect(drawable, 'a class to draw').toBeDefined();
     const texts = await Promise.all([
       answer(run(world.member, 'events', { days: 60 })),
       answer(run(world.member, 'event', { event: upcoming.id })),
@@ -258,8 +267,14 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
       answer(run(world.member, 'results')),
       answer(run(world.member, 'activities')),
       answer(run(world.member, 'card')),
+      answer(run(world.member, 'splits', { event: raced.id, class: drawable!.class.name })),
     ]);
     const [events, event, entries, , starts, , results, personal] = texts;
+    // The graph, the bars and the words: the names in the pictures' alt text are checked with every body below.
+    const splits = texts.at(-1)!;
+    expect(splits).toContain('\\*\\*Evil0\\*\\*');
+    expect(splits).toContain(`<\u200b#1>`);
+    expect(splits).toContain('[file: splits.png');
     expect(events).toContain('Read this');
     expect(event).toContain('Read this');
     expect(entries).toContain('\\*\\*Evil0\\*\\*');

@@ -13,6 +13,7 @@ import {
   escapeName,
   type MessagePayload,
   type PayloadFile,
+  pictureCourse,
   runnerAnalysisLines,
   truncate,
 } from '../../render/index.js';
@@ -89,9 +90,12 @@ function pictureTitle(analysis: ClassAnalysis, courseIndex: number, language: La
 
 const hasSplits = (course: CourseAnalysis): boolean => course.controls.length > 0 && course.ideal !== null;
 
-/** A picture as a file of the message, its alt text within Discord's limit. */
+/**
+ * A picture as a file of the message, its alt text within Discord's limit. Names are drawn as
+ * plain text (`pictureCourse`): Eventor's text must not reach a label or an alt text as typed.
+ */
 async function drawn(request: PictureRequest, name: string): Promise<PayloadFile> {
-  const picture = await drawPicture(request);
+  const picture = await drawPicture({ ...request, course: pictureCourse(request.course) });
   return { name, data: picture.png, description: truncate(picture.alt, ALT_MAX) };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The pure parts of pictures in feed posts: the hash counts the pictures' bytes, the intent's JSON
  * keeps them, the REST request lists them as discord.js does, and the split pictures are made
- * only for classes with club runners and split times.
+ * only for classes with club runners and split times. Here and not under unit/: drawing runs the
+ * compiled drawing thread (docs/decisions/chart-worker.md), which this project's set-up builds.
  */
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/feeds/delivery/keys.js';
@@ -125,6 +126,21 @@ describe('split pictures of the feeds', () => {
     expect(file!.description.length).toBeGreaterThan(10);
     expect(file!.description.length).toBeLessThanOrEqual(1024);
     expect(sent.embeds![0]!.image?.url).toBe(`attachment://${file!.name}`);
+  });
+
+  it('draws a crafted Eventor name as plain text, cut short, mentions broken, in the alt text of thread and DM pictures', async () => {
+    const list = h21();
+    const crafted = `@everyone <@123456789012345678> [click](https://evil.example) ${'x'.repeat(3000)}`;
+    const dan = list.classes[0]!.persons[3]!;
+    (dan.person as { name: { given: string; family: string } }).name = { given: crafted, family: 'Berg' };
+    const [message] = clubGraphMessages(list, CLUB.id!, 'en');
+    const thread = (await message!.complete()).pictures![0]!.description;
+    const dm = (await withRunnerPictures({ content: 'x', allowedMentions: { parse: [] } }, list, '4', 'en')).pictures!;
+    for (const alt of [thread, ...dm.map((p) => p.description)]) {
+      expect(alt).not.toContain('@everyone');
+      expect(alt).not.toMatch(/<@\d+>/);
+      expect(alt).not.toContain('x'.repeat(200));
+    }
   });
 
   it("a result DM gets the runner's graph and bars with words; without split times it stays as it was", async () => {

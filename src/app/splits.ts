@@ -1,0 +1,174 @@
+/**
+ * What `/splits` shows (docs/members.md#splits-where-you-lost-time): one course of an event's
+ * complete result list with split times, analysed (docs/splits.md), with the member asked about
+ * and the club's runners picked out. Data only: the command draws the pictures and the renderer
+ * words the answer.
+ */
+import type { ResultList } from '../eventor/answers.js';
+import { escapeName } from '../render/index.js';
+import { analyseResultList, type ClassAnalysis, type NamedCourseAnalysis } from '../splits/result-list.js';
+import { UserFacingError } from './errors.js';
+import type { GuildEventor } from './eventor-access.js';
+import { fold } from './fold.js';
+
+/** Runners drawn strong in the graph at most (the picture's own limit, src/charts/draw.ts). */
+export const MAX_HIGHLIGHT = 12;
+
+export interface SplitsRequest {
+  eventId: string;
+  /** The class the member named (its name, as autocomplete offers it); null: the member's, else the club's first. */
+  className: string | null;
+  /**
+   * Whose result to show: the club member named (their Eventor person), or the caller's own linked
+   * persons (a member may have linked several; their default first), or empty for the club's runners.
+   */
+  personIds: readonly string[];
+  /**
+   * Whether the member was named on purpose: then not finding them is an error. The caller's own
+   * persons (the default) are not: without a result of theirs the club's runners are shown.
+   */
+  named: boolean;
+}
+
+export interface SplitsView {
+  event: ResultList['event'];
+  /** The class, with the race of a multi-race event and the leg of a relay. */
+  group: Pick<ClassAnalysis, 'class' | 'race' | 'leg'>;
+  course: NamedCourseAnalysis;
+  /** Indices into `course.results` drawn strong: the member first, then the club's runners in result order. */
+  highlight: number[];
+  /** Index into `course.results` of the member asked about; null when showing the club's runners. */
+  focus: number | null;
+  /** True when the caller's own persons have no result here, so the club's runners are shown instead. */
+  ownNotFound: boolean;
+  /** The other classes with club runners, for a line saying which to ask for. */
+  otherClasses: string[];
+}
+
+const sameClass = (a: string, b: string): boolean => fold(a.trim()) === fold(b.trim());
+
+/**
+ * Latest race first, then the legs in order: a member of a multi-race event most likely asks about
+ * the last race. A race is named by its number (IOF lists) or its Eventor id (native lists), whose
+ * place among the event's races gives the order.
+ */
+function groupOrder(event: ResultList['event']): (a: ClassAnalysis, b: ClassAnalysis) => number {
+  const races = event.event?.races ?? [];
+  const race = (g: ClassAnalysis): number => {
+    if (g.race === null) return 0;
+    const index = races.findIndex((r) => r.id === g.race);
+    return index >= 0 ? index + 1 : Number(g.race) || 0;
+  };
+  return (a, b) => race(b) - race(a) || (a.leg ?? 0) - (b.leg ?? 0);
+}
+
+interface Found {
+  group: ClassAnalysis;
+  course: NamedCourseAnalysis;
+  index: number;
+}
+
+/** The runners of the groups who match, in the groups' order. */
+function findRunners(
+  groups: readonly ClassAnalysis[],
+  matches: (r: NamedCourseAnalysis['results'][number]) => boolean,
+) {
+  const found: Found[] = [];
+  for (const group of groups)
+    for (const course of group.courses)
+      course.results.forEach((r, index) => matches(r) && found.push({ group, course, index }));
+  return found;
+}
+
+const hasSplits = (course: NamedCourseAnalysis): boolean => course.controls.length > 0;
+
+/** The event's complete result list with split times from Eventor, and what of it to show (`splitsView`). */
+export async function eventSplits(eventor: GuildEventor, request: SplitsRequest): Promise<SplitsView> {
+  const list = await eventor.client.eventResults({ eventId: request.eventId, includeSplitTimes: true });
+  return splitsView(list, eventor.organisationId, request);
+}
+
+/**
+ * A complete result list analysed, and the course to show: the member's (their race, their leg),
+ * else the club's first class with runners. Every input that leaves nothing to show is a
+ * UserFacingError saying which (docs/members.md#splits-where-you-lost-time).
+ */
+export function splitsView(
+  list: ResultList,
+  club: string,
+  request: Pick<SplitsRequest, 'className' | 'personIds' | 'named'>,
+): SplitsView {
+  const groups = analyseResultList(list).sort(groupOrder(list.event));
+  if (!groups.some((g) => g.courses.some((c) => c.results.length > 0)))
+    throw new UserFacingError('splits.error.noResults');
+  if (!groups.some((g) => g.courses.some(hasSplits))) throw new UserFacingError('splits.error.noSplits');
+
+  let candidates = groups;
+  if (request.className !== null) {
+    const wanted = request.className;
+    candidates = groups.filter((g) => sameClass(g.class, wanted));
+    if (candidates.length === 0) {
+      throw new UserFacingError('splits.error.unknownClass', {
+        name: escapeName(wanted, { max: 60 }),
+        classes: classNames(groups)
+          .slice(0, 30)
+          .map((name) => escapeName(name, { max: 30 }))
+          .join(', '),
+      });
+    }
+  }
+
+  const isClub = (r: { organisationId?: string }): boolean => r.organisationId === club;
+  let found: Found | null = null;
+  let ownNotFound = false;
+  if (request.personIds.length > 0) {
+    // The persons in the member's order (their default first): a parent who linked their children
+    // sees their own run when they ran, else the first child's. A result with splits is better
+    // shown than one without (a non-starter's row).
+    for (const personId of request.personIds) {
+      const own = findRunners(candidates, (r) => r.personId === personId);
+      found = own.find((f) => hasSplits(f.course)) ?? own[0] ?? null;
+      if (found) break;
+    }
+    if (found === null) {
+      if (request.named) throw new UserFacingError('splits.error.notInResults');
+      ownNotFound = true;
+    }
+  }
+  if (found === null) {
+    const clubRunners = findRunners(candidates, isClub);
+    const first = clubRunners.find((f) => hasSplits(f.course)) ?? clubRunners[0];
+    if (first) found = { ...first, index: -1 };
+    else if (request.className !== null) {
+      const group = candidates[0]!;
+      found = { group, course: group.courses.find(hasSplits) ?? group.courses[0]!, index: -1 };
+    } else throw new UserFacingError('splits.error.noClubRunners');
+  }
+
+  const { group, course } = found;
+  if (!course || course.results.length === 0) throw new UserFacingError('splits.error.noResults');
+  if (!hasSplits(course)) throw new UserFacingError('splits.error.noSplits');
+  if (course.tooFewRunners) throw new UserFacingError('splits.error.tooFew');
+
+  const focus = found.index >= 0 ? found.index : null;
+  const highlight = focus === null ? [] : [focus];
+  course.results.forEach((r, i) => {
+    if (i !== focus && isClub(r) && highlight.length < MAX_HIGHLIGHT) highlight.push(i);
+  });
+  const otherClasses = classNames(
+    groups.filter((g) => g.class !== group.class && g.courses.some((c) => c.results.some(isClub))),
+  );
+  return {
+    event: list.event,
+    group: { class: group.class, race: group.race, leg: group.leg },
+    course,
+    highlight,
+    focus,
+    ownNotFound,
+    otherClasses,
+  };
+}
+
+function classNames(groups: readonly ClassAnalysis[]): string[] {
+  return [...new Set(groups.map((g) => g.class))];
+}
