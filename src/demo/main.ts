@@ -255,6 +255,8 @@ export const DEMO_SESSION: readonly DemoStep[] = [
     name: 'results',
     options: (f) => ({ event: f.resultsEventId, splits: true, top: 3 }),
   },
+  // Where did she lose time at that race? The graph and her lost-per-leg bars, written to the pictures folder.
+  { who: 'member', locale: 'en-GB', name: 'splits', options: (f) => ({ event: f.resultsEventId }) },
   { who: 'member', locale: 'en-GB', name: 'activities' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'activity', options: (f) => ({ activity: f.activityId }) },
   { who: 'member', locale: 'en-GB', name: 'whoami' },

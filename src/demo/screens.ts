@@ -102,6 +102,12 @@ export const SCREENS: readonly ScreenPlan[] = [
     make: (world, { facts, member }) =>
       command(world, member, 'results', { member: facts.linkedPersonId, event: facts.resultsEventId, splits: true }),
   },
+  {
+    name: 'splits',
+    about: '/splits, where the member lost time at her latest race',
+    channel: 'allmänt',
+    make: (world, { facts, member }) => command(world, member, 'splits', { event: facts.resultsEventId }),
+  },
 ];
 
 /** Width and height of a PNG, from its header. */

@@ -87,6 +87,12 @@ describe('npm run demo', () => {
         expect(image.width, file).toBeGreaterThan(400);
         expect(alt, `${file} has alt text`).not.toBe('');
       }
+      // /splits: the class graph and her lost-per-leg bars, named right under the answer.
+      const splits = transcript.slice(at(`${member} used /splits`));
+      const answer = splits.slice(0, splits.indexOf('\n── ', 1));
+      expect(answer).toContain('Split times:');
+      expect(answer).toMatch(/\[picture splits\.png saved as \S+part2-\d+-splits-splits\.png: "/);
+      expect(answer).toMatch(/\[picture lost-per-leg\.png saved as \S+part2-\d+-splits-lost-per-leg\.png: "/);
       // Part 3: the split graphs in the results thread, one per class with club runners.
       const thread = saved.filter((s) => path.basename(s.file).startsWith('part3-thread-'));
       expect(thread.length).toBeGreaterThan(0);
