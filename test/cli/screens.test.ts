@@ -77,14 +77,19 @@ describe('npm run docs:screens', () => {
         expect([...data.subarray(0, 3)], screen.name).toEqual([0x31, 0x33, 0x38]);
         let light = 0;
         let embed = 0;
+        let white = 0;
         for (let i = 0; i < data.length; i += 4) {
           const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
           if (r > 200 && g > 200 && b > 200) light++;
           if (r === 0x2b && g === 0x2d && b === 0x31) embed++;
+          if (r === 255 && g === 255 && b === 255) white++;
         }
         const pixels = image.width * image.height;
         expect(light / pixels, `${screen.name}: text`).toBeGreaterThan(0.005);
         expect(embed / pixels, `${screen.name}: embed`).toBeGreaterThan(0.05);
+        // The split pictures the bot attached (white, as drawn) are shown in the answer; nothing else is white.
+        if (screen.name === 'splits') expect(white / pixels, 'splits: the pictures').toBeGreaterThan(0.1);
+        else expect(white / pixels, `${screen.name}: no picture`).toBeLessThan(0.01);
       }
     },
     180_000,
