@@ -1,9 +1,10 @@
 /**
- * `npm run docs:screens`: the pictures of docs/members.md and the README, made rather than drawn
- * by hand. The loopback world (sandbox Eventor, sandbox Discord, the real bot) answers members'
- * commands; the answers are read back from the sandbox Discord (embeds, content, the attached
- * pictures' bytes), laid out as Discord lays them out (screen-html.ts) and captured by headless
- * Chromium from the distribution's packages (chromium.ts). Writes docs/pictures/*.png, overwriting.
+ * `npm run docs:screens`: the pictures of docs/members.md, docs/admins.md and the README, made
+ * rather than drawn by hand. The loopback world (sandbox Eventor, sandbox Discord, the real bot)
+ * answers members' commands and posts results with their thread; the messages are read back from
+ * the sandbox Discord (embeds, content, the attached pictures' bytes), laid out as Discord lays them
+ * out (screen-html.ts) and captured by headless Chromium from the distribution's packages
+ * (chromium.ts). Writes docs/pictures/*.png, overwriting.
  *
  * Exit codes: 0 written, 1 a command went unanswered or Chromium failed, 2 no Chromium found or a
  * bad argument (one line saying so).
@@ -28,6 +29,7 @@ export const DOCS_PICTURES = fileURLToPath(new URL('../../../docs/pictures/', im
 const SCALE = 2;
 const TIME_ZONE = 'Europe/Stockholm';
 const WAIT = { timeoutMs: 30_000 };
+const HOUR = 3_600_000;
 
 /** One picture: its file name (without .png), and how its messages come about. */
 export interface ScreenPlan {
@@ -36,7 +38,13 @@ export interface ScreenPlan {
   about: string;
   /** The channel (or thread) shown in the header. */
   channel: string;
-  make(world: LoopbackWorld, cast: ScreenCast): Promise<ScreenMessage[]>;
+  make(world: LoopbackWorld, cast: ScreenCast): Promise<ScreenContent>;
+}
+
+/** What a screen shows: the messages, and the channel or thread when not the plan's own. */
+export interface ScreenContent {
+  messages: ScreenMessage[];
+  channel?: string;
 }
 
 /** Who and what the screens show: the demo's facts and the member, linked to her Eventor person. */
@@ -71,7 +79,7 @@ async function command(
   user: SandboxUser,
   name: string,
   options: Record<string, string | number | boolean> = {},
-): Promise<ScreenMessage[]> {
+): Promise<ScreenContent> {
   const handle = world.discord.runCommand({
     guildId: world.guild.id,
     channelId: world.channel.id,
@@ -84,10 +92,63 @@ async function command(
   // Every answer shown is an embed; a bare line is the bot saying something went wrong, not a screen.
   if (answer.embeds.length === 0)
     throw new Error(`/${name} was answered without an embed: ${answer.content.split('\n')[0] ?? ''}`);
-  return [screenMessage(answer, { invokedBy: { user: user.globalName ?? user.username, command: `/${name}` } })];
+  return {
+    messages: [screenMessage(answer, { invokedBy: { user: user.globalName ?? user.username, command: `/${name}` } })],
+  };
 }
 
-/** The pictures docs/members.md shows, in its order. */
+/**
+ * The results thread's split graph of the member's class: the results feed, with threads on, posts
+ * the race's results when they come out and opens the thread, whose last messages are the graphs.
+ * The feed runs on the scheduler's clock and posts only what comes out after it started, so this
+ * is a world of its own whose clock moves on an hour while the results come out.
+ */
+async function resultsThread(): Promise<ScreenContent> {
+  let clock = new Date();
+  const world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+  try {
+    const dataset = world.eventor.dataset;
+    const facts = demoFacts(dataset, clock.getTime());
+    const event = dataset.events.find((e) => e.id === facts.resultsEventId)!;
+    const { given, family } = dataset.person(facts.linkedPersonId)!.person.name;
+    event.hasResults = false;
+    event.materialized = null;
+    const resultat = world.discord.createTextChannel(world.guild.id, { name: 'resultat' });
+    const admin = async (name: string, subcommand: string, options: Record<string, string>): Promise<void> => {
+      const handle = world.discord.runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.admin,
+        locale: 'en-GB',
+        name,
+        subcommand,
+        options,
+      });
+      await handle.reply(WAIT);
+    };
+    // The posts in English, as the member reads them; results in #resultat, with a thread.
+    await admin('setup', 'language', { language: 'en' });
+    await admin('feeds', 'on', { kind: 'results', channel: resultat.id });
+    await admin('feeds', 'threads', { state: 'on' });
+    await world.bot.scheduler.tick(clock, { force: true });
+    event.hasResults = true;
+    event.materialized = null;
+    clock = new Date(clock.getTime() + HOUR);
+    await world.bot.scheduler.tick(clock, { force: true });
+    const threadId = world.discord.messages(resultat.id).find((m) => m.threadId)?.threadId;
+    if (!threadId) throw new Error('the results feed opened no thread');
+    const graph = world.discord
+      .messages(threadId)
+      .find((m) => m.attachments.length > 0 && m.embeds.some((e) => e.description?.includes(`${given} ${family}`)));
+    if (!graph) throw new Error(`the results thread has no split graph with ${given} ${family}`);
+    const thread = world.discord.world.channels.get(threadId)?.name ?? 'thread';
+    return { channel: `${resultat.name ?? 'resultat'} › ${thread}`, messages: [screenMessage(graph)] };
+  } finally {
+    await world.close();
+  }
+}
+
+/** The pictures docs/members.md shows, in its order, and the results thread's of docs/admins.md. */
 export const SCREENS: readonly ScreenPlan[] = [
   {
     name: 'events',
@@ -107,6 +168,12 @@ export const SCREENS: readonly ScreenPlan[] = [
     about: '/splits, where the member lost time at her latest race',
     channel: 'allmänt',
     make: (world, { facts, member }) => command(world, member, 'splits', { event: facts.resultsEventId }),
+  },
+  {
+    name: 'results-thread',
+    about: "the split graph of the member's class in the results thread",
+    channel: 'resultat',
+    make: () => resultsThread(),
   },
 ];
 
@@ -169,11 +236,11 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
     ]);
     await mkdir(options.outDir, { recursive: true });
     for (const plan of plans) {
-      const messages = await plan.make(world, cast);
+      const { messages, channel = plan.channel } = await plan.make(world, cast);
       const reader: TimestampReader = { locale: 'en-GB', timeZone: TIME_ZONE, now: Date.now() };
       const html = screenHtml({
         title: plan.about,
-        channel: plan.channel,
+        channel,
         messages,
         reader,
         names,

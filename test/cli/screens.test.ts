@@ -18,6 +18,8 @@ import { SCREEN_WIDTH } from '../../src/demo/screen-html.js';
 const SCRIPT = path.resolve('dist/src/demo/screens.js');
 const CHROMIUM = findChromium();
 const NEEDS_CHROMIUM = '[needs chromium]';
+/** The screens whose answer carries split pictures. */
+const WITH_PICTURES = new Set(['splits', 'results-thread']);
 
 function runScreens(
   args: readonly string[],
@@ -87,8 +89,8 @@ describe('npm run docs:screens', () => {
         const pixels = image.width * image.height;
         expect(light / pixels, `${screen.name}: text`).toBeGreaterThan(0.005);
         expect(embed / pixels, `${screen.name}: embed`).toBeGreaterThan(0.05);
-        // The split pictures the bot attached (white, as drawn) are shown in the answer; nothing else is white.
-        if (screen.name === 'splits') expect(white / pixels, 'splits: the pictures').toBeGreaterThan(0.1);
+        // The split pictures the bot attached (white, as drawn) are shown in the message; nothing else is white.
+        if (WITH_PICTURES.has(screen.name)) expect(white / pixels, `${screen.name}: pictures`).toBeGreaterThan(0.1);
         else expect(white / pixels, `${screen.name}: no picture`).toBeLessThan(0.01);
       }
     },
