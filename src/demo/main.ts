@@ -4,6 +4,7 @@
  * commands; part 3 follows the automatic posts through a race weekend on a simulated clock.
  * Exits 0 only when every step got its answer and every expected post appeared.
  */
+import { parseArgs } from 'node:util';
 import { millisecondsInDay } from 'date-fns/constants';
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
@@ -12,7 +13,6 @@ import { formatElapsed } from '../eventor/time.js';
 import { formatBehind, formatPlace, formatStatus, personNameText } from '../render/index.js';
 import type { SandboxDataset } from '../sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
-import { parseArgs } from 'node:util';
 import { type DemoStep, runBotSession } from './bot-session.js';
 import { DEFAULT_PICTURES_DIR, DemoPictures } from './pictures.js';
 import { runSchedulerSession } from './scheduler-session.js';
@@ -47,7 +47,10 @@ export interface DemoOptions {
   dataAround?: Date;
   /** Told each part's sandbox data (part 1, 2, 3) as the part starts: what a test compares. */
   onDataset?: (part: 1 | 2 | 3, dataset: SandboxDataset) => void;
-  /** The folder the pictures the bot attaches are written to (default: eventor-bot-demo-pictures in the OS's temp folder). */
+  /**
+   * The folder the pictures the bot attaches are written to (`--pictures <dir>`; default:
+   * eventor-bot-demo-pictures in the OS's temp folder).
+   */
   picturesDir?: string;
 }
 
