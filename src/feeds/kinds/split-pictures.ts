@@ -13,7 +13,9 @@ import {
   escapeName,
   type MessagePayload,
   type PayloadFile,
+  NAME_MAX,
   pictureCourse,
+  plainText,
   runnerAnalysisLines,
   truncate,
 } from '../../render/index.js';
@@ -80,11 +82,19 @@ export async function eventResultsWithSplits(
   return raceId === null ? list : listOfRace(list, raceId);
 }
 
-/** What a picture is of: the class, the relay leg, the course of a forked class. */
-function pictureTitle(analysis: ClassAnalysis, courseIndex: number, language: Language): string {
-  const parts = [analysis.class];
+/**
+ * What a picture is of: the class, the relay leg, the course of a forked class. Eventor's names go
+ * through `name`: plain text for the picture and its alt text, escaped for an embed's markdown.
+ */
+function pictureTitle(
+  analysis: ClassAnalysis,
+  courseIndex: number,
+  language: Language,
+  name: (text: string) => string = (text) => plainText(text, NAME_MAX),
+): string {
+  const parts = [name(analysis.class)];
   if (analysis.leg !== null) parts.push(t(language, 'render.leg', { leg: analysis.leg }));
-  if (analysis.courses.length > 1) parts.push(analysis.courses[courseIndex]!.course ?? String(courseIndex + 1));
+  if (analysis.courses.length > 1) parts.push(name(analysis.courses[courseIndex]!.course ?? String(courseIndex + 1)));
   return parts.join(' · ');
 }
 
@@ -133,6 +143,7 @@ export function clubGraphMessages(list: ResultList, organisationId: string, lang
       const club = course.results.flatMap((r, i) => (r.organisationId === organisationId ? [i] : []));
       if (club.length === 0) return;
       const title = pictureTitle(analysis, courseIndex, language);
+      const heading = pictureTitle(analysis, courseIndex, language, escapeName);
       const key = sha256(
         JSON.stringify([analysis.class, analysis.race, analysis.leg, course.course, course.controls]),
       ).slice(0, 16);
@@ -140,7 +151,7 @@ export function clubGraphMessages(list: ResultList, organisationId: string, lang
       const payload: MessagePayload = {
         embeds: [
           {
-            title: truncate(t(language, 'feedpost.thread.graphTitle', { class: title }), DISCORD_LIMITS.embedTitle),
+            title: truncate(t(language, 'feedpost.thread.graphTitle', { class: heading }), DISCORD_LIMITS.embedTitle),
             description: linesWithin(
               club.map((i) => runnerLine(course, i, language)),
               DISCORD_LIMITS.embedDescription,
