@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../bot/deploy.js';
 import {
+  type MessageView,
   type ModalData,
   renderInteractionText,
   renderMessageText,
@@ -24,6 +25,7 @@ import {
 import type { SandboxUser } from '../sandbox/discord/types.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
+import type { DemoPictures } from './pictures.js';
 
 /** Ids from the sandbox's data that the scripted steps refer to, and what the people in it type. */
 export interface DemoFacts {
@@ -117,6 +119,8 @@ export interface BotSessionOptions {
   dataAround?: Date;
   /** Told the sandbox data as the session starts. */
   onDataset?: (dataset: SandboxDataset) => void;
+  /** Where the files attached to the answers shown are written (the transcript names each). */
+  pictures?: DemoPictures;
 }
 
 export async function runBotSession(
@@ -228,11 +232,16 @@ export async function runBotSession(
         // The member who ran the command reads the answer, in their own Discord language.
         const reader: TimestampReader = { locale: step.locale, timeZone: 'Europe/Stockholm', now: Date.now() };
         write(indent(humanize(renderMessageText(reply, { reader }), reader, channelNames)));
+        const saved = (what: string, files: MessageView['attachments']): void => {
+          if (options.pictures && files.length > 0) write(indent(options.pictures.save(what, files)));
+        };
+        saved(`part2-${steps.indexOf(step) + 1}-${step.name}`, reply.attachments);
         if (step.showDm) {
           await discord.waitForDm(user, () => discord.dms(user).length > dmsBefore, { timeoutMs: 20_000 });
           const dm = discord.dms(user).at(-1)!;
           write(`\n── direct message to ${user.username}:`);
           write(indent(maskLoginLinks(humanize(renderMessageText(dm, { reader }), reader, channelNames))));
+          saved(`part2-${steps.indexOf(step) + 1}-dm`, dm.attachments);
         }
         answered++;
       } catch (error) {

@@ -4,6 +4,7 @@
  * commands; part 3 follows the automatic posts through a race weekend on a simulated clock.
  * Exits 0 only when every step got its answer and every expected post appeared.
  */
+import { parseArgs } from 'node:util';
 import { millisecondsInDay } from 'date-fns/constants';
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
@@ -13,6 +14,7 @@ import { formatBehind, formatPlace, formatStatus, personNameText } from '../rend
 import type { SandboxDataset } from '../sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { type DemoStep, runBotSession } from './bot-session.js';
+import { DEFAULT_PICTURES_DIR, DemoPictures } from './pictures.js';
 import { runSchedulerSession } from './scheduler-session.js';
 
 const TIME_ZONE = 'Europe/Stockholm';
@@ -45,6 +47,11 @@ export interface DemoOptions {
   dataAround?: Date;
   /** Told each part's sandbox data (part 1, 2, 3) as the part starts: what a test compares. */
   onDataset?: (part: 1 | 2 | 3, dataset: SandboxDataset) => void;
+  /**
+   * The folder the pictures the bot attaches are written to (`--pictures <dir>`; default:
+   * eventor-bot-demo-pictures in the OS's temp folder).
+   */
+  picturesDir?: string;
 }
 
 export async function runDemo(
@@ -171,9 +178,12 @@ export async function runDemo(
   const failed = steps.filter((s) => !s.ok);
   write(`\n${steps.length - failed.length} of ${steps.length} Eventor steps answered.`);
 
+  const pictures = new DemoPictures(options.picturesDir ?? DEFAULT_PICTURES_DIR);
   write('\n\n=== Part 2: the bot in a Discord server (sandbox Discord, transcript of what members see)');
+  write(`Pictures the bot attaches are written to ${pictures.dir}; the transcript names each file where it appears.`);
   const session = await runBotSession(DEMO_SESSION, write, {
     dataAround,
+    pictures,
     ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(2, dataset) } : {}),
   });
   write(`\n${session.answered} of ${session.total} commands answered.`);
@@ -184,6 +194,7 @@ export async function runDemo(
     // The same data as parts 1 and 2: the race weekend followed is one of the events they showed, on its date.
     const part3 = await runSchedulerSession(write, {
       base: dataAround,
+      pictures,
       ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(3, dataset) } : {}),
     });
     const edits = part3.posts.reduce((n, p) => n + p.edits.length, 0);
@@ -194,6 +205,11 @@ export async function runDemo(
   } catch (error) {
     write(`   FAILED: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
   }
+  write(
+    pictures.files.length > 0
+      ? `\n${pictures.files.length} picture${pictures.files.length === 1 ? '' : 's'} written to ${pictures.dir}.`
+      : '\nNo pictures were attached.',
+  );
   return failed.length === 0 && session.answered === session.total && scheduled ? 0 : 1;
 }
 
@@ -242,6 +258,8 @@ export const DEMO_SESSION: readonly DemoStep[] = [
     name: 'results',
     options: (f) => ({ event: f.resultsEventId, splits: true, top: 3 }),
   },
+  // Where did she lose time at that race? The graph and her lost-per-leg bars, written to the pictures folder.
+  { who: 'member', locale: 'en-GB', name: 'splits', options: (f) => ({ event: f.resultsEventId }) },
   { who: 'member', locale: 'en-GB', name: 'activities' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'activity', options: (f) => ({ activity: f.activityId }) },
   { who: 'member', locale: 'en-GB', name: 'whoami' },
@@ -252,5 +270,12 @@ export const DEMO_SESSION: readonly DemoStep[] = [
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  process.exitCode = await runDemo();
+  let picturesDir: string | undefined;
+  try {
+    picturesDir = parseArgs({ options: { pictures: { type: 'string' } } }).values.pictures;
+  } catch (error) {
+    process.stderr.write(`demo: ${(error as Error).message} (option: --pictures <dir>)\n`);
+    process.exit(2);
+  }
+  process.exitCode = await runDemo(undefined, picturesDir ? { picturesDir } : {});
 }

@@ -31,6 +31,7 @@ import { type LoopbackWorld, startLoopbackWorld } from '../loopback/world.js';
 import { addDays, localToday, weekdayOf } from '../time/days.js';
 import { localToInstant } from '../time/zones.js';
 import { humanize, indent } from './bot-session.js';
+import type { DemoPictures } from './pictures.js';
 
 const ZONE = SANDBOX_TIME_ZONE;
 /** The sandbox's reference "now" (its events are placed around it): fixed, so every run is the same. */
@@ -199,6 +200,17 @@ export function pickCorrection(dataset: SandboxDataset, full: Materialized): Cor
   return correction;
 }
 
+/** How many lines of a thread's message the transcript shows: the thread holds the club's complete results. */
+const THREAD_LINES = 12;
+
+/** The first `lines` lines of a text, and how many more there are; the lines naming saved pictures always show. */
+export function shortened(text: string, lines: number): string {
+  const all = text.split('\n');
+  if (all.length <= lines) return text;
+  const files = all.slice(lines).filter((line) => /^\[(file|image): /.test(line));
+  return [...all.slice(0, lines), `… (${all.length - lines - files.length} more lines)`, ...files].join('\n');
+}
+
 /** Lines removed ("- ") and added ("+ ") between two texts, unchanged ones indented: a small LCS diff. */
 export function lineDiff(before: string, after: string): string[] {
   const a = before.split('\n');
@@ -227,6 +239,8 @@ export interface SchedulerSessionOptions {
   base?: Date;
   /** Told the sandbox data as the session starts. */
   onDataset?: (dataset: SandboxDataset) => void;
+  /** Where the files attached to the posts shown are written (the transcript names each). */
+  pictures?: DemoPictures;
 }
 
 export async function runSchedulerSession(
@@ -261,6 +275,8 @@ export async function runSchedulerSession(
       ...[world.member, world.swedishMember, world.admin].map((u): [string, string] => [u.id, u.username]),
     ]);
     const origin = new URL(world.eventor.baseUrl).origin;
+    // Where the sandbox Discord keeps attached files (an embed's picture names it once sent).
+    const discordOrigin = new URL(world.discord.restUrl).origin;
     /**
      * What Discord shows, with the sandbox's random port and each post's random nonce left out so runs
      * compare. (A nonce may end in `-`, so its end is not a word boundary.)
@@ -270,6 +286,9 @@ export async function runSchedulerSession(
     const show = (text: string): string =>
       humanize(text, reader(), names)
         .replaceAll(origin, 'http://127.0.0.1:<port>')
+        // An embed's picture by its file's name: the stored file's address is the sandbox's and the run's.
+        .replace(/\[image: [^\]\s]*\/attachments\/\d+\/\d+\/([^\]\s/]+)\]/g, '[image: $1]')
+        .replaceAll(discordOrigin, 'http://127.0.0.1:<discord>')
         .replace(/(?<=· |-# |^> )eb[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/gm, '<ref>');
 
     const from = localAt(raceDate, -8, '12:00');
@@ -311,6 +330,8 @@ export async function runSchedulerSession(
     await admin('language', { language: 'en' }, 'setup');
     for (const kind of Object.keys(channels) as Kind[]) await admin('on', { kind, channel: channels[kind].id });
     await admin('quiet', { from: 22, to: 7 });
+    // A thread under each results post: the club's complete results, and a split graph per class.
+    await admin('threads', { state: 'on' });
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
     for (const kind of Object.keys(channels) as Kind[]) {
       if (!settings.get(guildId, kind).enabled) problems.push(`/feeds on ${kind} did not turn it on`);
@@ -345,6 +366,10 @@ export async function runSchedulerSession(
       },
     ];
 
+    const savePictures = (what: string, message: MessageView): void => {
+      if (options.pictures && message.attachments.length > 0)
+        write(indent(options.pictures.save(what, message.attachments)));
+    };
     const seen = new Map<string, SchedulerPost & { revisions: number }>();
     const collect = (): void => {
       for (const kind of Object.keys(channels) as Kind[]) {
@@ -367,6 +392,7 @@ export async function runSchedulerSession(
             posts.push(post);
             write(`\n── [${stamp.format(clock)}] #${channels[kind].name}, a new post:`);
             write(indent(text));
+            savePictures(`part3-${channels[kind].name}-${posts.length}`, message);
           } else if (message.edits.length > known.revisions) {
             const before = show(renderMessageText(message.edits[known.revisions]!, { reader: reader() }));
             known.revisions = message.edits.length;
@@ -381,7 +407,31 @@ export async function runSchedulerSession(
                 ...lineDiff(before, show(renderMessageText(message, { header: false, reader: reader() }))),
               ]),
             );
+            savePictures(`part3-${channels[kind].name}-${posts.indexOf(known) + 1}-edit${known.edits.length}`, message);
           }
+        }
+      }
+    };
+
+    /** The thread under each results post, as it fills and changes: its messages shortened, their pictures saved. */
+    const threadSeen = new Map<string, { revisions: number; number: number }>();
+    const collectThreads = (): void => {
+      for (const post of posts.filter((p) => p.kind === 'results')) {
+        const threadId = world.discord.message(post.messageId)?.threadId;
+        if (!threadId) continue;
+        const where = `#${channels.results.name} › ${world.discord.world.channels.get(threadId)?.name ?? 'thread'}`;
+        for (const message of world.discord.messages(threadId)) {
+          if (!message.author.bot) continue;
+          const known = threadSeen.get(message.id);
+          if (known && message.edits.length === known.revisions) continue;
+          const entry = known ?? { revisions: 0, number: threadSeen.size + 1 };
+          entry.revisions = message.edits.length;
+          threadSeen.set(message.id, entry);
+          write(
+            `\n── [${stamp.format(clock)}] ${where} (thread), ${known ? `the bot edited its message ${entry.number}` : `message ${entry.number} from the bot`}:`,
+          );
+          write(indent(shortened(show(renderMessageText(message, { reader: reader() })), THREAD_LINES)));
+          savePictures(`part3-thread-${entry.number}${known ? `-edit${entry.revisions}` : ''}`, message);
         }
       }
     };
@@ -401,6 +451,7 @@ export async function runSchedulerSession(
       await world.bot.scheduler.tick(clock);
       ticks++;
       collect();
+      collectThreads();
     }
     write(
       `\nThe clock reached ${stamp.format(clock)} after ${ticks} scheduler ticks; ${world.eventor.requests.count()} Eventor requests in all.`,

@@ -77,6 +77,21 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
     );
   });
 
+  it('opens a thread under the results post and shows what it holds, shortened, and its edit', () => {
+    expect(transcript).toContain('kassoren used /feeds threads state: on');
+    const where = `#resultat › ${result.event.name} (thread)`;
+    const opened = transcript.indexOf(`${where}, message 1 from the bot:`);
+    expect(opened).toBeGreaterThan(transcript.indexOf(`Results: ${result.event.name}`));
+    // The club's complete results, cut to a dozen lines in the transcript.
+    const shown = transcript.slice(opened).split('\n── ')[0]!;
+    expect(shown).toContain(`**Results: ${result.event.name}**`);
+    expect(shown).toMatch(/… \(\d+ more lines\)/);
+    // Corrected with the post: the thread's first message too, after the organiser's correction.
+    const edited = transcript.indexOf(`${where}, the bot edited its message 1:`);
+    expect(edited).toBeGreaterThan(transcript.indexOf('After a protest the organiser corrects'));
+    expect(transcript.indexOf('After a protest the organiser corrects')).toBeGreaterThan(opened);
+  });
+
   it('shows each post exactly once, in time order, and nothing secret or run-specific', () => {
     expect(new Set(result.posts.map((p) => p.messageId)).size).toBe(result.posts.length);
     expect(occurrences(transcript, ', a new post:')).toBe(result.posts.length);

@@ -1,3 +1,8 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { MASKED } from '../../src/demo/bot-session.js';
 import { DEMO_SESSION, runDemo } from '../../src/demo/main.js';
@@ -9,8 +14,10 @@ describe('npm run demo', () => {
   it('plays the whole session and exits 0 when every step got its answer', async () => {
     const lines: string[] = [];
     const datasets = new Map<number, SandboxDataset>();
+    const pictures = path.join(await mkdtemp(path.join(tmpdir(), 'eventor-bot-demo-test-')), 'pictures');
     const code = await runDemo((line) => void lines.push(line), {
       onDataset: (part, dataset) => void datasets.set(part, dataset),
+      picturesDir: pictures,
     });
     const transcript = lines.join('\n');
     expect(transcript).toContain('Part 1');
@@ -61,5 +68,37 @@ describe('npm run demo', () => {
     const first = dates(datasets.get(1)!);
     expect(first.size).toBeGreaterThan(10);
     for (const part of [2, 3]) expect(dates(datasets.get(part)!), `part ${part}`).toEqual(first);
+
+    // The pictures it showed are in the folder it named, each named in the transcript where it appeared.
+    try {
+      expect(transcript).toContain(`Pictures the bot attaches are written to ${pictures};`);
+      const saved = [...transcript.matchAll(/\[picture (\S+) saved as (\S+?)(?:: "([^"]*)")?\]/g)].map((m) => ({
+        name: m[1]!,
+        file: m[2]!,
+        alt: m[3] ?? '',
+      }));
+      expect(saved.length).toBeGreaterThan(0);
+      expect(readdirSync(pictures).sort()).toEqual(saved.map((s) => path.basename(s.file)).sort());
+      expect(transcript).toContain(`${saved.length} pictures written to ${pictures}.`);
+      for (const { file, alt } of saved) {
+        expect(path.dirname(file)).toBe(pictures);
+        expect(existsSync(file), file).toBe(true);
+        const image = await loadImage(readFileSync(file));
+        expect(image.width, file).toBeGreaterThan(400);
+        expect(alt, `${file} has alt text`).not.toBe('');
+      }
+      // /splits: the class graph and her lost-per-leg bars, named right under the answer.
+      const splits = transcript.slice(at(`${member} used /splits`));
+      const answer = splits.slice(0, splits.indexOf('\n── ', 1));
+      expect(answer).toContain('Split times:');
+      expect(answer).toMatch(/\[picture splits\.png saved as \S+part2-\d+-splits-splits\.png: "/);
+      expect(answer).toMatch(/\[picture lost-per-leg\.png saved as \S+part2-\d+-splits-lost-per-leg\.png: "/);
+      // Part 3: the split graphs in the results thread, one per class with club runners.
+      const thread = saved.filter((s) => path.basename(s.file).startsWith('part3-thread-'));
+      expect(thread.length).toBeGreaterThan(0);
+      for (const { alt } of thread) expect(alt).toMatch(/^Splits graph of /);
+    } finally {
+      await rm(path.dirname(pictures), { recursive: true, force: true });
+    }
   }, 240_000);
 });
