@@ -303,6 +303,39 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
       const count = Math.max(pages.length, rowsOfPages(item.itemKey).length);
       const pageOutcomes: PostOutcome['kind'][] = [];
       let stopped: ThreadOutcome | null = null;
+      /**
+       * What a page's or graph's outcome means for the rest of the thread (null: go on): a deleted
+       * thread is opened again on the next run, with every message; a refusal (`skipped`) skips the
+       * server's other threads this run (the post stays); another process posting it, or a failure, leaves the
+       * rest, in order, to a later run.
+       */
+      const stopFor = (outcome: PostOutcome, what: 'page' | 'graph', detail: object): ThreadOutcome | null => {
+        if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
+          ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
+          return { itemKey: item.itemKey, kind: 'waiting' };
+        }
+        if (outcome.kind === 'paused') {
+          log.warn(`results thread ${what} not posted: Discord refused (the post stays; retried on a later run)`, {
+            guildId,
+            threadId,
+            itemKey: item.itemKey,
+            code: outcome.code,
+          });
+          return { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
+        }
+        if (outcome.kind === 'busy') return { itemKey: item.itemKey, kind: 'waiting' };
+        if (outcome.kind === 'failed') {
+          log.warn(`results thread ${what} not posted`, {
+            guildId,
+            threadId,
+            itemKey: item.itemKey,
+            ...detail,
+            error: outcome.error,
+          });
+          return { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
+        }
+        return null;
+      };
       for (let n = 1; n <= count; n += 1) {
         const payload = pages[n - 1] ?? removedPage(options.language);
         const outcome = await poster.publish({
@@ -314,32 +347,8 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           contentHash: contentHash(payload),
         });
         pageOutcomes.push(outcome.kind);
-        if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
-          // The thread was deleted: it is opened again on the next run, with every page.
-          ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
-          stopped = { itemKey: item.itemKey, kind: 'waiting' };
-        } else if (outcome.kind === 'paused') {
-          cannotPost = { code: outcome.code };
-          log.warn('results thread not updated: Discord refused (the post stays; retried on a later run)', {
-            guildId,
-            threadId,
-            itemKey: item.itemKey,
-            code: outcome.code,
-          });
-          stopped = { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
-        } else if (outcome.kind === 'busy') {
-          // Another process is posting this page: the rest follows on a later run, in order.
-          stopped = { itemKey: item.itemKey, kind: 'waiting' };
-        } else if (outcome.kind === 'failed') {
-          log.warn('results thread page not posted', {
-            guildId,
-            threadId,
-            itemKey: item.itemKey,
-            page: n,
-            error: outcome.error,
-          });
-          stopped = { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
-        }
+        stopped = stopFor(outcome, 'page', { page: n });
+        if (stopped?.kind === 'skipped') cannotPost = { code: stopped.code };
         // Pages stay in order: after a failure the rest waits for the next run.
         if (stopped) break;
       }
@@ -369,29 +378,8 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           });
           graphOutcomes.push(outcome.kind);
           if ('picturesRefused' in outcome && outcome.picturesRefused) picturesRefused = true;
-          if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
-            ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
-            stopped = { itemKey: item.itemKey, kind: 'waiting' };
-          } else if (outcome.kind === 'paused') {
-            cannotPost = { code: outcome.code };
-            log.warn('results thread graph not posted: Discord refused (retried on a later run)', {
-              guildId,
-              threadId,
-              itemKey: item.itemKey,
-              code: outcome.code,
-            });
-            stopped = { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
-          } else if (outcome.kind === 'busy') {
-            stopped = { itemKey: item.itemKey, kind: 'waiting' };
-          } else if (outcome.kind === 'failed') {
-            log.warn('results thread graph not posted', {
-              guildId,
-              threadId,
-              itemKey: item.itemKey,
-              error: outcome.error,
-            });
-            stopped = { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
-          }
+          stopped = stopFor(outcome, 'graph', {});
+          if (stopped?.kind === 'skipped') cannotPost = { code: stopped.code };
           if (stopped) break;
         }
         pageRows = null;
