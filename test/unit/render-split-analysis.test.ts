@@ -4,23 +4,9 @@
  * why when there is no estimate, in every language.
  */
 import { describe, expect, it } from 'vitest';
-import type { ResultStatus, SplitTime } from '../../src/eventor/model.js';
-import { analyseCourse, type RunnerInput } from '../../src/splits/analysis.js';
+import { analyseCourse } from '../../src/splits/analysis.js';
 import { legRunners, runnerAnalysisLines } from '../../src/render/split-analysis.js';
-
-function runner(
-  name: string,
-  codes: readonly string[],
-  cumulative: readonly (number | null)[],
-  time: number | null,
-  status: ResultStatus = 'OK',
-): RunnerInput {
-  const splits: SplitTime[] = codes.map((controlCode, i) => {
-    const t = cumulative[i] ?? null;
-    return { controlCode, time: t, status: t === null ? 'Missing' : 'OK' };
-  });
-  return { name, status, time, splits };
-}
+import { runner } from '../support/split-runners.js';
 
 const codes = ['31', '32', '33', '34'];
 const course = analyseCourse(codes, [

@@ -4,29 +4,10 @@
  * that go backwards, mispunches, forked classes, relays and multi-race lists).
  */
 import { describe, expect, it } from 'vitest';
-import type { ResultStatus, SplitTime } from '../../src/eventor/model.js';
-import {
-  analyseCourse,
-  MISTAKE_MIN_FRACTION,
-  MISTAKE_MIN_SECONDS,
-  type RunnerInput,
-} from '../../src/splits/analysis.js';
+import type { ResultStatus } from '../../src/eventor/model.js';
+import { analyseCourse, MISTAKE_MIN_FRACTION, MISTAKE_MIN_SECONDS } from '../../src/splits/analysis.js';
 import { analyseResultList, type ResultListLike } from '../../src/splits/result-list.js';
-
-/** A runner from cumulative times (null = missing punch) and a result time. */
-function runner(
-  name: string,
-  codes: readonly string[],
-  cumulative: readonly (number | null)[],
-  time: number | null,
-  status: ResultStatus = 'OK',
-): RunnerInput {
-  const splits: SplitTime[] = codes.map((controlCode, i) => {
-    const t = cumulative[i] ?? null;
-    return { controlCode, time: t, status: t === null ? 'Missing' : 'OK' };
-  });
-  return { name, status, time, splits };
-}
+import { runner } from '../support/split-runners.js';
 
 const field = <K extends 'time' | 'rank' | 'behind' | 'lost' | 'mistake'>(
   course: ReturnType<typeof analyseCourse>,
