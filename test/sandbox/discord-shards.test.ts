@@ -109,8 +109,8 @@ describe('sandbox Discord: gateway sharding', () => {
   };
 
   /**
-   * A client whose login the sandbox refuses: resolves with the shard errors and unrecoverable
-   * disconnects discord.js reported and how `login()` ended, all within a bounded wait.
+   * A client whose login the sandbox refuses: resolves, once `login()` has settled (a bounded wait),
+   * with how it ended and the shard errors and unrecoverable disconnects discord.js reported.
    */
   const refusedLogin = async (options: { shards?: number[]; shardCount?: number }) => {
     const client = new Client({ intents: [GatewayIntentBits.Guilds], ...options, rest: { api: sandbox.restUrl } });
@@ -126,8 +126,8 @@ describe('sandbox Discord: gateway sharding', () => {
       () => (outcome = 'resolved'),
       (error: unknown) => (outcome = `rejected: ${(error as Error).message}`),
     );
-    await eventually(() => (disconnects.length > 0 || outcome?.startsWith('rejected') ? true : undefined), 'refusal');
-    return { errors, disconnects, outcome: () => outcome, ready: () => ready };
+    const settled = await eventually(() => outcome, 'login() to settle');
+    return { errors, disconnects, outcome: settled, ready: () => ready };
   };
 
   afterEach(async () => {
@@ -221,7 +221,7 @@ describe('sandbox Discord: gateway sharding', () => {
       world();
       // discord.js counts the shards listed when no shardCount is given: shard 1 of 1 does not exist.
       const refused = await refusedLogin({ shards: [1] });
-      await eventually(() => (refused.errors.length > 0 ? true : undefined), 'shardError');
+      expect(refused.outcome).toBe('rejected: Invalid shard');
       expect(refused.errors).toEqual(['Invalid shard']);
       expect(refused.disconnects).toEqual([4010]);
       expect(refused.ready()).toBe(false);
@@ -235,7 +235,7 @@ describe('sandbox Discord: gateway sharding', () => {
       expect(gatewayBot.shards).toBe(2);
 
       const refused = await refusedLogin({});
-      await eventually(() => (refused.errors.length > 0 ? true : undefined), 'shardError');
+      expect(refused.outcome).toBe('rejected: Sharding is required');
       expect(refused.errors).toEqual(['Sharding is required']);
       expect(refused.disconnects).toEqual([4011]);
       expect(refused.ready()).toBe(false);
@@ -264,7 +264,7 @@ describe('sandbox Discord: gateway sharding', () => {
       });
       // discord.js itself refuses to start more shards than starts remain.
       const refused = await refusedLogin({ shards: [0, 1], shardCount: 2 });
-      expect(refused.outcome()).toMatch(/^rejected: Not enough sessions remaining to spawn 2 shards; only 1 remaining/);
+      expect(refused.outcome).toMatch(/^rejected: Not enough sessions remaining to spawn 2 shards; only 1 remaining/);
       expect(sandbox.gatewayFrames().filter((f) => f.op === 2)).toHaveLength(1);
 
       clock += DAY_MS;
