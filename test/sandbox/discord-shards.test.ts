@@ -303,6 +303,13 @@ describe('sandbox Discord: gateway sharding', () => {
       await whole.next((f) => f.t === 'MESSAGE_CREATE', 'the DM on the unsharded session');
       expect(two.dispatched('GUILD_CREATE')).toHaveLength(2);
       expect(two.dispatched('MESSAGE_CREATE')).toHaveLength(0);
+
+      // Member requests are answered for the shard's own guilds only: one chunk, for ids[1].
+      two.ws.send(JSON.stringify({ op: 8, d: { guild_id: [ids[0], ids[1]], query: '', limit: 0, nonce: 'n1' } }));
+      await two.next((f) => f.t === 'GUILD_MEMBERS_CHUNK', 'a member chunk');
+      expect(two.dispatched('GUILD_MEMBERS_CHUNK').map((f) => (f.d as { guild_id: string }).guild_id)).toEqual([
+        ids[1],
+      ]);
     });
 
     it('closes 4010 for every invalid shard and 4011 above the per-shard maximum', async () => {
