@@ -339,6 +339,25 @@ describe('sandbox Discord: gateway sharding', () => {
       }
     });
 
+    it('answers IDENTIFYs beyond max_concurrency with op 9 when asked to enforce it', async () => {
+      await start({ sharding: { maxConcurrency: 2, enforceMaxConcurrency: true } });
+      sandbox.createGuild({ id: guildIdOn(0, 2, 0), name: 'A' });
+      // Shards 0 and 1 have different rate limit keys (0 % 2, 1 % 2): both may start at once.
+      const zero = await raw();
+      zero.identify(sandbox.token, { shard: [0, 2] });
+      const one = await raw();
+      one.identify(sandbox.token, { shard: [1, 2] });
+      await zero.next((f) => f.t === 'READY', 'READY on shard 0');
+      await one.next((f) => f.t === 'READY', 'READY on shard 1');
+      // Shard 2 of 4 shares key 0 with shard 0, which identified well within 5 seconds.
+      const again = await raw();
+      again.identify(sandbox.token, { shard: [2, 4] });
+      expect((await again.next((f) => f.op === 9, 'INVALID_SESSION')).d).toBe(false);
+      expect(again.closeCode).toBeNull();
+      expect(again.dispatched('READY')).toHaveLength(0);
+      expect(sandbox.sessionStartLimit().remaining).toBe(998);
+    });
+
     it('when the starts run out, ends every session and resets the token, as Discord does', async () => {
       await start({ sharding: { sessionStartTotal: 2 } });
       const first = await raw();

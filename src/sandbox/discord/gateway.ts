@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { GatewayOp } from './constants.js';
@@ -155,13 +156,18 @@ export class Gateway {
       return null;
     }
     const { world, sharding } = this.options;
+    const shard = parseShard(d.shard);
+    if (!sharding.admitIdentify(shard?.[0] ?? 0, performance.now())) {
+      // Too many IDENTIFYs in one 5 s bucket: not resumable, try again later (no session start used).
+      this.send(ws, { op: GatewayOp.InvalidSession, d: false });
+      return null;
+    }
     if (!sharding.takeStart()) {
       // Discord ends every session of the bot and resets its token; the old one now fails as any wrong token does.
       this.options.onStartsExhausted();
       this.endAllSessions(4004, 'Authentication failed.');
       return null;
     }
-    const shard = parseShard(d.shard);
     if (!shard) {
       ws.close(4010, 'Invalid shard.');
       return null;

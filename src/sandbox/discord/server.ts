@@ -68,7 +68,8 @@ export interface SandboxDiscordOptions {
   globalRateLimit?: GlobalRateLimitOptions | null;
   /**
    * Gateway sharding (docs/discord.md#sharding): the most guilds one session may hold (default
-   * 2,500, Discord's), the session start limit's total (default 1,000 a day) and `max_concurrency`.
+   * 2,500, Discord's), the session start limit's total (default 1,000 a day), `max_concurrency`
+   * and whether IDENTIFY bursts beyond it get op 9 (default not).
    */
   sharding?: ShardingOptions;
 }

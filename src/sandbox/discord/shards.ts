@@ -9,6 +9,8 @@ export const DISCORD_GUILDS_PER_SHARD = 2500;
 export const DISCORD_SESSION_START_TOTAL = 1000;
 /** The window the session start limit counts over: a day. */
 export const SESSION_START_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** `max_concurrency` counts IDENTIFYs per this many milliseconds, per rate limit key. */
+export const IDENTIFY_BUCKET_MS = 5000;
 
 export interface ShardingOptions {
   /** Most guilds one session may hold (default Discord's 2,500). */
@@ -17,6 +19,12 @@ export interface ShardingOptions {
   sessionStartTotal?: number;
   /** `session_start_limit.max_concurrency` (default 1, what bots in fewer than 150,000 guilds get). */
   maxConcurrency?: number;
+  /**
+   * Answer an IDENTIFY with op 9 (Invalid Session) when another one with the same rate limit key
+   * (`shard_id % max_concurrency`) came less than 5 seconds before, as Discord does. Off by default:
+   * every fresh discord.js client identifies at once, so tests that restart a bot would wait.
+   */
+  enforceMaxConcurrency?: boolean;
 }
 
 /** `[shard_id, num_shards]`, as IDENTIFY and READY carry it. */
@@ -66,7 +74,10 @@ export class Sharding {
   readonly guildsPerShard: number;
   readonly sessionStartTotal: number;
   readonly maxConcurrency: number;
+  readonly enforceMaxConcurrency: boolean;
   private used = 0;
+  /** Monotonic time of the last IDENTIFY admitted per rate limit key. */
+  private readonly lastIdentify = new Map<number, number>();
   /** When the current window of starts began (its first IDENTIFY), or null before any. */
   private windowStart: number | null = null;
 
@@ -78,6 +89,20 @@ export class Sharding {
     this.sessionStartTotal = positive(options.sessionStartTotal ?? DISCORD_SESSION_START_TOTAL, 'sessionStartTotal');
     // discord.js keys its identify throttle on shard_id % max_concurrency: 0 would break it.
     this.maxConcurrency = positive(options.maxConcurrency ?? 1, 'maxConcurrency');
+    this.enforceMaxConcurrency = options.enforceMaxConcurrency ?? false;
+  }
+
+  /**
+   * Whether an IDENTIFY for `shardId` may start now (`monotonicMs`: real elapsed time, which is what
+   * clients throttle on, not the sandbox's possibly frozen clock). Records it when admitted.
+   */
+  admitIdentify(shardId: number, monotonicMs: number): boolean {
+    if (!this.enforceMaxConcurrency) return true;
+    const key = shardId % this.maxConcurrency;
+    const last = this.lastIdentify.get(key);
+    if (last !== undefined && monotonicMs - last < IDENTIFY_BUCKET_MS) return false;
+    this.lastIdentify.set(key, monotonicMs);
+    return true;
   }
 
   /** `GET /gateway/bot`'s `shards`: enough that no shard holds more than the per-shard maximum. */
