@@ -194,7 +194,7 @@ export class Gateway {
       session_id: session.id,
       resume_gateway_url: this.options.gatewayUrl(),
       // READY carries `shard` only when IDENTIFY did.
-      ...(d.shard === undefined ? {} : { shard: [...shard] }),
+      ...(d.shard === undefined || d.shard === null ? {} : { shard: [...shard] }),
       application: { id: world.applicationId, flags: 0 },
       user_settings: {},
       relationships: [],
@@ -231,7 +231,7 @@ export class Gateway {
     const { world } = this.options;
     const guildIds = Array.isArray(d?.guild_id) ? d.guild_id : [d?.guild_id ?? ''];
     for (const guildId of guildIds) {
-      // Discord answers member requests only for guilds on the asking session's shard.
+      // Only the asking session's shard's guilds are answered (inferred, docs/discord.md#sharding).
       if (!world.guilds.has(guildId) || !onShard(session.shard, guildId)) continue;
       const wanted = d.user_ids === undefined ? null : new Set(Array.isArray(d.user_ids) ? d.user_ids : [d.user_ids]);
       const query = (d.query ?? '').toLowerCase();
