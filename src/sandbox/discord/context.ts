@@ -1,4 +1,5 @@
 import type { InteractionStore } from './interaction-state.js';
+import type { Sharding } from './shards.js';
 import type { World } from './world.js';
 
 /** What route handlers need from the running sandbox. */
@@ -10,4 +11,6 @@ export interface SandboxContext {
   baseUrl: () => string;
   /** `ws://127.0.0.1:PORT/gateway`. */
   gatewayUrl: () => string;
+  /** The per-shard maximum and the session start limit (`GET /gateway/bot`). */
+  sharding: Sharding;
 }

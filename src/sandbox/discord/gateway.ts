@@ -1,19 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { GatewayOp } from './constants.js';
+import { dispatchGuildId, onShard, parseShard, type Sharding, type ShardSpec } from './shards.js';
 import type { DispatchEvent, World } from './world.js';
 
 /**
  * The gateway side: HELLO → IDENTIFY → READY + GUILD_CREATE per guild, heartbeat ACKs, RESUME with
- * replay, op 8 member chunks, and every later dispatch (INTERACTION_CREATE, CHANNEL_*, ...).
+ * replay, op 8 member chunks, and every later dispatch (INTERACTION_CREATE, CHANNEL_*, ...), each
+ * only to the sessions whose shard holds its guild (docs/discord.md#sharding).
  * Plain JSON text frames: discord.js accepts them even when it asked for zlib-stream (docs/discord.md#compression).
  */
 
 interface Session {
   id: string;
   intents: number;
+  /** `[shard_id, num_shards]` from IDENTIFY; `[0, 1]` when it sent none. */
+  shard: ShardSpec;
   seq: number;
   socket: WebSocket | null;
   /** Recent dispatches for RESUME replay (bounded). */
@@ -33,6 +38,9 @@ export interface GatewayOptions {
   gatewayUrl: () => string;
   heartbeatIntervalMs: number;
   now: () => number;
+  sharding: Sharding;
+  /** An IDENTIFY found no session start left: Discord resets the bot's token. */
+  onStartsExhausted: () => void;
 }
 
 const REPLAY_BUFFER = 1000;
@@ -52,9 +60,14 @@ export class Gateway {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req));
   }
 
-  /** Sessions that completed IDENTIFY and currently have an open socket. */
-  connectedSessions(): number {
-    return [...this.sessions.values()].filter((s) => s.socket?.readyState === WebSocket.OPEN).length;
+  /**
+   * Sessions that completed IDENTIFY and currently have an open socket; with a guild id (null for
+   * DMs), only those whose shard receives that guild's events.
+   */
+  connectedSessions(guildId?: string | null): number {
+    return [...this.sessions.values()].filter(
+      (s) => s.socket?.readyState === WebSocket.OPEN && (guildId === undefined || onShard(s.shard, guildId)),
+    ).length;
   }
 
   /** Close every bot connection with a resumable code, so clients reconnect and RESUME. */
@@ -119,7 +132,7 @@ export class Gateway {
           this.send(ws, { op: GatewayOp.HeartbeatAck });
           break;
         case GatewayOp.Identify:
-          session = this.identify(ws, packet.d as { token?: string; intents?: number });
+          session = this.identify(ws, packet.d as IdentifyData);
           break;
         case GatewayOp.Resume:
           session = this.resume(ws, packet.d as { token?: string; session_id?: string; seq?: number });
@@ -136,16 +149,38 @@ export class Gateway {
     this.send(ws, { op: GatewayOp.Hello, d: { heartbeat_interval: this.options.heartbeatIntervalMs } });
   }
 
-  private identify(ws: WebSocket, d: { token?: string; intents?: number }): Session | null {
+  private identify(ws: WebSocket, d: IdentifyData): Session | null {
     if (d?.token !== this.options.token()) {
       // 4004 is unrecoverable for discord.js: it stops instead of reconnecting forever.
       ws.close(4004, 'Authentication failed.');
       return null;
     }
-    const { world } = this.options;
+    const { world, sharding } = this.options;
+    const shard = parseShard(d.shard);
+    if (!sharding.admitIdentify(shard?.[0] ?? 0, performance.now())) {
+      // Too many IDENTIFYs in one 5 s bucket: not resumable, try again later (no session start used).
+      this.send(ws, { op: GatewayOp.InvalidSession, d: false });
+      return null;
+    }
+    if (!sharding.takeStart()) {
+      // Discord ends every session of the bot and resets its token; the old one now fails as any wrong token does.
+      this.options.onStartsExhausted();
+      this.endAllSessions(4004, 'Authentication failed.');
+      return null;
+    }
+    if (!shard) {
+      ws.close(4010, 'Invalid shard.');
+      return null;
+    }
+    const guildIds = world.botGuildIds().filter((id) => onShard(shard, id));
+    if (guildIds.length > sharding.guildsPerShard) {
+      ws.close(4011, 'Sharding required.');
+      return null;
+    }
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       intents: Number(d.intents ?? 0),
+      shard,
       seq: 0,
       socket: null,
       buffer: [],
@@ -155,10 +190,11 @@ export class Gateway {
     this.sendDispatch(session, ws, 'READY', {
       v: 10,
       user: { ...world.apiUser(world.botUser.id), verified: true, mfa_enabled: false },
-      guilds: world.botGuildIds().map((id) => ({ id, unavailable: true })),
+      guilds: guildIds.map((id) => ({ id, unavailable: true })),
       session_id: session.id,
       resume_gateway_url: this.options.gatewayUrl(),
-      shard: [0, 1],
+      // READY carries `shard` only when IDENTIFY did.
+      ...(d.shard === undefined || d.shard === null ? {} : { shard: [...shard] }),
       application: { id: world.applicationId, flags: 0 },
       user_settings: {},
       relationships: [],
@@ -169,7 +205,7 @@ export class Gateway {
     });
     // A guild in an outage is announced by GUILD_DELETE with `unavailable: true` instead
     // (events/gateway-events.mdx "Guild Create": "Guilds that are unavailable due to an outage will send a Guild Delete event").
-    for (const id of world.botGuildIds()) {
+    for (const id of guildIds) {
       if (world.guild(id).unavailable) this.sendDispatch(session, ws, 'GUILD_DELETE', { id, unavailable: true });
       else this.sendDispatch(session, ws, 'GUILD_CREATE', world.apiGuildCreate(id));
     }
@@ -195,7 +231,8 @@ export class Gateway {
     const { world } = this.options;
     const guildIds = Array.isArray(d?.guild_id) ? d.guild_id : [d?.guild_id ?? ''];
     for (const guildId of guildIds) {
-      if (!world.guilds.has(guildId)) continue;
+      // Only the asking session's shard's guilds are answered (inferred, docs/discord.md#sharding).
+      if (!world.guilds.has(guildId) || !onShard(session.shard, guildId)) continue;
       const wanted = d.user_ids === undefined ? null : new Set(Array.isArray(d.user_ids) ? d.user_ids : [d.user_ids]);
       const query = (d.query ?? '').toLowerCase();
       let members = world.guildMembers(guildId).filter((m) => {
@@ -216,8 +253,16 @@ export class Gateway {
     }
   }
 
+  /** Close every socket and forget every session, so none can RESUME. */
+  private endAllSessions(code: number, reason: string): void {
+    this.sessions.clear();
+    for (const socket of this.sockets) if (socket.readyState === WebSocket.OPEN) socket.close(code, reason);
+  }
+
   private broadcast(event: DispatchEvent): void {
+    const guildId = dispatchGuildId(event.t, event.d);
     for (const session of this.sessions.values()) {
+      if (!onShard(session.shard, guildId)) continue;
       if (event.intents !== 0 && (session.intents & event.intents) === 0) continue;
       // Sessions without a socket still sequence and buffer, so a RESUME replays what they missed.
       this.sendDispatch(session, session.socket, event.t, event.d);
@@ -235,6 +280,12 @@ export class Gateway {
   private send(ws: WebSocket, payload: unknown): void {
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(payload));
   }
+}
+
+interface IdentifyData {
+  token?: string;
+  intents?: number;
+  shard?: unknown;
 }
 
 interface MembersRequest {

@@ -55,6 +55,8 @@ export type { RenderableMessage, RenderOptions, TimestampReader } from './render
 export { renderInteractionText, renderMessageText, renderTimestamps } from './render.js';
 export type { ButtonClick, MessageRef, ModalSubmission, SandboxDiscordOptions, SelectChoice } from './server.js';
 export { SandboxDiscord, startSandboxDiscord } from './server.js';
+export type { SessionStartLimit, ShardingOptions, ShardSpec } from './shards.js';
+export { DISCORD_GUILDS_PER_SHARD, DISCORD_SESSION_START_TOTAL, shardOf } from './shards.js';
 export type {
   ApiCommand,
   ApiCommandOption,

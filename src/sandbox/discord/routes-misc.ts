@@ -40,13 +40,13 @@ export function miscRoutes(ctx: SandboxContext): Route[] {
       method: 'GET',
       template: '/gateway/bot',
       auth: true,
-      // login() rejects without session_start_limit or with remaining 0
-      // (docs/discord.md#pointing-discordjs-at-the-sandbox).
+      // login() rejects without session_start_limit or with fewer starts remaining than it has shards
+      // (docs/discord.md#pointing-discordjs-at-the-sandbox, docs/discord.md#sharding).
       handle: () =>
         ok({
           url: ctx.gatewayUrl(),
-          shards: 1,
-          session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+          shards: ctx.sharding.recommendedShards(world.botGuildIds().length),
+          session_start_limit: ctx.sharding.sessionStartLimit(),
         }),
     },
     { method: 'GET', template: '/gateway', auth: false, handle: () => ok({ url: ctx.gatewayUrl() }) },

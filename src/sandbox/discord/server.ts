@@ -28,6 +28,7 @@ import { channelRoutes } from './routes-channels.js';
 import { commandRoutes } from './routes-commands.js';
 import { interactionRoutes } from './routes-interactions.js';
 import { miscRoutes } from './routes-misc.js';
+import { type SessionStartLimit, Sharding, type ShardingOptions } from './shards.js';
 import type {
   ApiCommand,
   ApiComponent,
@@ -65,6 +66,12 @@ export interface SandboxDiscordOptions {
    * Interaction callbacks and the interaction webhook are never limited by it, as in Discord.
    */
   globalRateLimit?: GlobalRateLimitOptions | null;
+  /**
+   * Gateway sharding (docs/discord.md#sharding): the most guilds one session may hold (default
+   * 2,500, Discord's), the session start limit's total (default 1,000 a day), `max_concurrency`
+   * and whether IDENTIFY bursts beyond it get op 9 (default not).
+   */
+  sharding?: ShardingOptions;
 }
 
 /** A message a component interaction refers to: the view/record itself or its id. */
@@ -98,8 +105,9 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 export class SandboxDiscord {
   readonly faults = new Faults();
   readonly world: World;
-  readonly token = sandboxToken('bot');
   readonly now: () => number;
+  private botToken = sandboxToken('bot');
+  private readonly sharding: Sharding;
   private readonly interactions: InteractionStore;
   private readonly log: RequestLogEntry[] = [];
   private readonly server: Server;
@@ -113,12 +121,14 @@ export class SandboxDiscord {
     this.requestLogLimit = options.requestLogLimit ?? 10_000;
     this.world = new World(this.now, { ...(options.botUsername ? { username: options.botUsername } : {}) });
     this.interactions = new InteractionStore(this.now);
+    this.sharding = new Sharding(this.now, options.sharding);
     const ctx: SandboxContext = {
       world: this.world,
       interactions: this.interactions,
       now: this.now,
       baseUrl: () => `http://127.0.0.1:${this.port}`,
       gatewayUrl: () => this.gatewayUrl,
+      sharding: this.sharding,
     };
     const rest = createRestHandler({
       routes: [...miscRoutes(ctx), ...commandRoutes(ctx), ...channelRoutes(ctx), ...interactionRoutes(ctx)],
@@ -141,6 +151,10 @@ export class SandboxDiscord {
       gatewayUrl: () => this.gatewayUrl,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
       now: this.now,
+      sharding: this.sharding,
+      onStartsExhausted: () => {
+        this.botToken = sandboxToken('bot');
+      },
     });
     this.server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://sandbox');
@@ -178,6 +192,19 @@ export class SandboxDiscord {
   /** Base for discord.js `rest.api` (discord.js appends `/v10`). */
   get restUrl(): string {
     return `http://127.0.0.1:${this.port}/api`;
+  }
+
+  /**
+   * The bot's token. Discord resets it when an IDENTIFY finds the session start limit used up
+   * (docs/discord.md#sharding), and so does the sandbox: read it again after that.
+   */
+  get token(): string {
+    return this.botToken;
+  }
+
+  /** What `GET /gateway/bot` reports as `session_start_limit` now. */
+  sessionStartLimit(): SessionStartLimit {
+    return this.sharding.sessionStartLimit();
   }
 
   get gatewayUrl(): string {
@@ -320,6 +347,11 @@ export class SandboxDiscord {
   ): InteractionHandle {
     if (this.gateway.connectedSessions() === 0) {
       throw new Error('sandbox: no bot is connected to the gateway; log a client in before dispatching interactions');
+    }
+    if (this.gateway.connectedSessions(ctx.guildId ?? null) === 0) {
+      throw new Error(
+        `sandbox: no connected bot session is on the shard of ${ctx.guildId ? `guild ${ctx.guildId}` : 'DMs (shard 0)'}`,
+      );
     }
     const id = this.world.ids.next();
     const token = sandboxToken('interaction');
