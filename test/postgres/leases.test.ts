@@ -120,8 +120,9 @@ describe(`leases on a real PostgreSQL with pg ${NEEDS_POSTGRES}`, () => {
   });
 
   it('two workers racing over every item do each exactly once', async () => {
-    const worker = async (owner: string) => {
-      const client = await open();
+    // Both connections are open before either starts, so that their rounds interleave from the first.
+    const [first, second] = [await open(), await open()];
+    const worker = async (client: pg.Client, owner: string) => {
       const mine: number[] = [];
       // Bounded: at most one round per item, and each round claims at least one or stops.
       for (let round = 0; round < ITEMS; round++) {
@@ -138,7 +139,9 @@ describe(`leases on a real PostgreSQL with pg ${NEEDS_POSTGRES}`, () => {
       }
       return mine;
     };
-    const [a, b] = await Promise.all([worker('a'), worker('b')]);
+    const [a, b] = await Promise.all([worker(first, 'a'), worker(second, 'b')]);
+    expect(a.length).toBeGreaterThan(0);
+    expect(b.length).toBeGreaterThan(0);
     expect(a.filter((id) => b.includes(id))).toEqual([]);
     expect([...a, ...b].sort((x, y) => x - y)).toEqual(Array.from({ length: ITEMS }, (_, i) => i + 1));
     const { rows } = await admin.query<{ rows: number; items: number; open: number }>(
