@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * `npm test` runs every project; `npx vitest run --project unit` (or e2e, security, …) runs one.
  * The folders of `test/` say what a test exercises: see `test/README.md`.
  */
-const PROJECTS = ['unit', 'eventor', 'sandbox', 'e2e', 'security', 'cli', 'repo'] as const;
+const PROJECTS = ['unit', 'eventor', 'sandbox', 'e2e', 'security', 'cli', 'repo', 'postgres'] as const;
 
 export default defineConfig({
   test: {
@@ -20,8 +20,8 @@ export default defineConfig({
         name,
         include: [`test/${name}/**/*.test.ts`],
         // Tests that start the bot as its own process run the compiled program: build it first,
-        // once per run whichever projects run (the unit tests import the sources only).
-        globalSetup: name === 'unit' ? [] : ['test/support/build.ts'],
+        // once per run whichever projects run (the unit and PostgreSQL tests import the sources only).
+        globalSetup: name === 'unit' || name === 'postgres' ? [] : ['test/support/build.ts'],
       },
     })),
   },
