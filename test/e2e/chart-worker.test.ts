@@ -11,7 +11,6 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { constants, getPriority } from 'node:os';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { syntheticCourse } from '../../src/bench/charts.js';
 import {
@@ -24,22 +23,11 @@ import {
   GRAPH_WIDTH,
   stopChartWorker,
 } from '../../src/charts/index.js';
+import { decodePng } from '../support/png.js';
 
 afterAll(async () => {
   await stopChartWorker();
 });
-
-/** Decodes a PNG: its size and the count of pixels that are not near white. */
-async function decode(png: Buffer): Promise<{ width: number; height: number; ink: number }> {
-  const image = await loadImage(png);
-  const canvas = createCanvas(image.width, image.height);
-  const ctx = canvas.getContext('2d');
-  ctx.drawImage(image, 0, 0);
-  const { data } = ctx.getImageData(0, 0, image.width, image.height);
-  let ink = 0;
-  for (let i = 0; i < data.length; i += 4) if (data[i]! < 245 || data[i + 1]! < 245 || data[i + 2]! < 245) ink++;
-  return { width: image.width, height: image.height, ink };
-}
 
 const course = syntheticCourse(12, 10);
 /** This thread's priority before any picture is drawn (no drawing thread exists yet). */
@@ -55,7 +43,7 @@ describe('pictures drawn in the drawing thread', () => {
     async (language, opening, finish) => {
       const before = chartWorkerStats();
       const picture = await drawPicture({ kind: 'graph', course, title: 'H21', highlight: [0], language });
-      const image = await decode(picture.png);
+      const image = await decodePng(picture.png);
       expect([image.width, image.height]).toEqual([GRAPH_WIDTH, GRAPH_HEIGHT]);
       expect([picture.width, picture.height]).toEqual([GRAPH_WIDTH, GRAPH_HEIGHT]);
       expect(image.ink).toBeGreaterThan(GRAPH_WIDTH * GRAPH_HEIGHT * 0.01);
@@ -72,7 +60,7 @@ describe('pictures drawn in the drawing thread', () => {
     'a bar chart of time lost in %s decodes at its size, is not blank, and speaks that language',
     async (language, opening, mistake) => {
       const picture = await drawPicture({ kind: 'bars', course, title: 'H21', runner: 0, language });
-      const image = await decode(picture.png);
+      const image = await decodePng(picture.png);
       expect([image.width, image.height]).toEqual([BARS_WIDTH, BARS_HEIGHT]);
       expect(image.ink).toBeGreaterThan(BARS_WIDTH * BARS_HEIGHT * 0.01);
       expect(picture.alt.startsWith(opening)).toBe(true);
@@ -117,7 +105,7 @@ describe('pictures drawn in the drawing thread', () => {
       expect((error as Error).message).toBe('could not draw the picture: the drawing thread was stopped');
     }
     const next = await drawPicture({ kind: 'graph', course, title: 'H21', highlight: [0], language: 'nb' });
-    expect((await decode(next.png)).width).toBe(GRAPH_WIDTH);
+    expect((await decodePng(next.png)).width).toBe(GRAPH_WIDTH);
     expect(chartWorkerStats().workersStarted).toBe(started + 1);
     expect(chartWorkerStats().inFlight).toBe(0);
   });

@@ -3,7 +3,6 @@
  * results with split times), the real discord.js client uploading multipart to the sandbox Discord,
  * real SQLite. The pictures are decoded with @napi-rs/canvas.
  */
-import { loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
@@ -20,21 +19,9 @@ import type { MessagePayload } from '../../src/render/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type FeedWorld, startFeedWorld } from '../support/feed-world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
+import { decodePng } from '../support/png.js';
 
 const MINUTE = 60_000;
-
-/** Decodes a PNG: its size and how many of its pixels are not white. */
-async function decode(png: Buffer): Promise<{ width: number; height: number; ink: number }> {
-  const image = await loadImage(png);
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const canvas = createCanvas(image.width, image.height);
-  const ctx = canvas.getContext('2d');
-  ctx.drawImage(image, 0, 0);
-  const { data } = ctx.getImageData(0, 0, image.width, image.height);
-  let ink = 0;
-  for (let i = 0; i < data.length; i += 4) if (data[i]! < 245 || data[i + 1]! < 245 || data[i + 2]! < 245) ink++;
-  return { width: image.width, height: image.height, ink };
-}
 
 describe('split graphs in the results thread (sandbox Eventor, real discord.js, sandbox Discord, real SQLite)', () => {
   let world: LoopbackWorld;
@@ -136,7 +123,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
       expect(more).toHaveLength(0);
       expect(file!.contentType).toBe('image/png');
       expect(file!.description).toMatch(/\S/);
-      const picture = await decode(file!.bytes);
+      const picture = await decodePng(file!.bytes);
       expect(picture.width).toBeGreaterThanOrEqual(900);
       expect(picture.height).toBeGreaterThan(300);
       expect(picture.ink).toBeGreaterThan(picture.width * 10);
@@ -187,7 +174,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     expect(after).toHaveLength(1);
     expect(after[0]!.id).not.toBe(before!.id);
     expect(after[0]!.bytes.equals(before!.bytes)).toBe(false);
-    expect((await decode(after[0]!.bytes)).ink).toBeGreaterThan(0);
+    expect((await decodePng(after[0]!.bytes)).ink).toBeGreaterThan(0);
     expect(message.embeds[0]!.image?.url).toBe(message.attachments[0]!.url);
     // No second message anywhere.
     expect(graphRows(guildId).map((r) => r.messageId)).toEqual(rows.map((r) => r.messageId));
@@ -345,7 +332,7 @@ describe('split pictures in the "your result is in" DM (sandbox Eventor, real di
     expect(files.map((f) => f.name)).toEqual(['splits.png', 'lost.png']);
     for (const file of files) {
       expect(file.description).toMatch(/\S/);
-      const picture = await decode(file.bytes);
+      const picture = await decodePng(file.bytes);
       expect(picture.width).toBeGreaterThanOrEqual(900);
       expect(picture.ink).toBeGreaterThan(picture.width * 10);
     }

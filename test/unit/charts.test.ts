@@ -4,7 +4,7 @@
  * highlighted runner's line and the mistake bars are where the analysis puts them, found through
  * Chart.js's own scales and read back from the decoded pixels.
  */
-import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { syntheticCourse } from '../../src/bench/charts.js';
 import {
@@ -21,28 +21,7 @@ import {
   renderLostBars,
   renderSplitsGraph,
 } from '../../src/charts/index.js';
-
-type Rgb = [number, number, number];
-
-/** Decodes a PNG and gives its size, a pixel reader and the count of pixels that are not white. */
-async function decode(png: Buffer) {
-  const image = await loadImage(png);
-  const canvas = createCanvas(image.width, image.height);
-  const ctx = canvas.getContext('2d');
-  ctx.drawImage(image, 0, 0);
-  const { data } = ctx.getImageData(0, 0, image.width, image.height);
-  let ink = 0;
-  let transparent = 0;
-  for (let i = 0; i < data.length; i += 4) {
-    if (data[i]! < 245 || data[i + 1]! < 245 || data[i + 2]! < 245) ink++;
-    if (data[i + 3]! < 255) transparent++;
-  }
-  const pixel = (x: number, y: number): Rgb => {
-    const i = (Math.round(y) * image.width + Math.round(x)) * 4;
-    return [data[i]!, data[i + 1]!, data[i + 2]!];
-  };
-  return { width: image.width, height: image.height, ink, transparent, pixel };
-}
+import { decodePng, type Rgb } from '../support/png.js';
 
 const rgb = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
 const near = (a: Rgb, b: Rgb): boolean => a.every((v, i) => Math.abs(v - b[i]!) <= 24);
@@ -53,7 +32,7 @@ describe('splits graph', () => {
 
   it('is a PNG of the intended size on white, not blank, with the highlighted line where the analysis puts it', async () => {
     const graph = await renderSplitsGraph({ course, title: 'H21', highlight: [anna, 5] });
-    const image = await decode(graph.png);
+    const image = await decodePng(graph.png);
     expect([image.width, image.height]).toEqual([GRAPH_WIDTH, GRAPH_HEIGHT]);
     expect([graph.width, graph.height]).toEqual([GRAPH_WIDTH, GRAPH_HEIGHT]);
     expect(image.transparent).toBe(0);
@@ -106,7 +85,7 @@ describe('splits graph', () => {
         i === 0 ? { ...r, name: 'Åsa Margareta Öberg-Sæther Lindqvist af Ekenstam' } : r,
       ),
     };
-    const image = await decode((await renderSplitsGraph({ course: long, title: 'H21', highlight: [0] })).png);
+    const image = await decodePng((await renderSplitsGraph({ course: long, title: 'H21', highlight: [0] })).png);
     let inkAtEdge = 0;
     for (let y = 0; y < GRAPH_HEIGHT; y++) if (!near(image.pixel(GRAPH_WIDTH - 3, y), [255, 255, 255])) inkAtEdge++;
     expect(inkAtEdge).toBe(0);
@@ -125,7 +104,7 @@ describe('time lost per leg', () => {
 
   it('draws mistakes in their own colour at the height of the time lost, other legs in the bar colour', async () => {
     const bars = await renderLostBars({ course, title: 'H21', runner: 0 });
-    const image = await decode(bars.png);
+    const image = await decodePng(bars.png);
     expect([image.width, image.height]).toEqual([BARS_WIDTH, BARS_HEIGHT]);
     expect(image.transparent).toBe(0);
     expect(image.ink).toBeGreaterThan(BARS_WIDTH * BARS_HEIGHT * 0.01);
