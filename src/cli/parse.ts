@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { EventorError, InvalidResponse } from '../eventor/errors.js';
 import { parseXmlFile, READABLE_FILES } from '../eventor/parse-file.js';
 import { isValidTimeZone } from '../time/zones.js';
 import { type ParsedArgs, rejectLeftovers, takeString, UsageError } from './args.js';
-import type { Io } from './io.js';
+import { type Io, readInputFile } from './io.js';
 
 export async function runParse(args: ParsedArgs, io: Pick<Io, 'out' | 'err'>): Promise<number> {
   const [file, extra] = args.positionals;
@@ -14,16 +13,8 @@ export async function runParse(args: ParsedArgs, io: Pick<Io, 'out' | 'err'>): P
     throw new UsageError(`--time-zone '${timeZone}' is not an IANA time zone (e.g. Europe/Stockholm)`);
   rejectLeftovers(args.flags);
 
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    io.err(
-      `eventor-bot parse: cannot read '${file}'${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': it is a folder' : code ? ` (${code})` : ''}\n`,
-    );
-    return 1;
-  }
+  const bytes = await readInputFile('parse', file, io);
+  if (bytes === null) return 1;
   try {
     const parsed = parseXmlFile(bytes, timeZone === undefined ? {} : { timeZone });
     io.out(`${JSON.stringify(parsed, null, 2)}\n`);

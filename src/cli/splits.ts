@@ -2,7 +2,6 @@
  * `eventor-bot splits <file>`: the split-time analysis of docs/splits.md over a result list file, as
  * a text table per class or as JSON.
  */
-import { readFile } from 'node:fs/promises';
 import { EventorError, InvalidResponse } from '../eventor/errors.js';
 import type { ResultList } from '../eventor/model.js';
 import { parseXmlFile } from '../eventor/parse-file.js';
@@ -10,7 +9,7 @@ import { formatElapsed } from '../eventor/time.js';
 import type { RunnerAnalysis } from '../splits/analysis.js';
 import { analyseResultList, type ClassAnalysis, type NamedCourseAnalysis } from '../splits/result-list.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, takeString, UsageError } from './args.js';
-import type { Io } from './io.js';
+import { type Io, readInputFile } from './io.js';
 
 const READS = 'an IOF XML 3.0 ResultList or an Eventor native ResultList';
 
@@ -22,16 +21,8 @@ export async function runSplits(args: ParsedArgs, io: Pick<Io, 'out' | 'err'>): 
   const json = takeBoolean(args.flags, 'json');
   rejectLeftovers(args.flags);
 
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    io.err(
-      `eventor-bot splits: cannot read '${file}'${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': it is a folder' : code ? ` (${code})` : ''}\n`,
-    );
-    return 1;
-  }
+  const bytes = await readInputFile('splits', file, io);
+  if (bytes === null) return 1;
   let list: ResultList;
   try {
     const parsed = parseXmlFile(bytes);
