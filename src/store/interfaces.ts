@@ -1,0 +1,380 @@
+/**
+ * What the rest of the program may ask of the store, split by aggregate, with one implementation
+ * per database: `sqlite/` (embedded, the default) and `postgres/` (DATABASE_URL). Every method is
+ * async because PostgreSQL is; every method is also one atomic step on its own (docs/decisions/
+ * store-dialects.md), so a caller never needs a transaction for what one method does. Callers that
+ * must change several aggregates together use `Store.transaction`.
+ *
+ * Rows come out as plain camelCase objects; secrets go in sealed and come out opened, so nothing
+ * outside the store handles ciphertext. Domain rules that are not about storage (feed options'
+ * schema, ledger key spelling) stay with their callers.
+ */
+
+export type Dialect = 'sqlite' | 'postgres';
+
+// --- servers: settings, sealed Eventor keys, channels ---
+
+export interface GuildSettings {
+  guildId: string;
+  eventorInstance: string | null;
+  eventorBaseUrl: string | null;
+  /** Whether an API key is stored; the key itself only through `apiKey()`. */
+  hasApiKey: boolean;
+  organisationId: string | null;
+  organisationName: string | null;
+  locale: string | null;
+  timeZone: string | null;
+  channels: Record<string, string>;
+  updatedAt: string;
+}
+
+export type GuildSettingsUpdate = Partial<
+  Pick<
+    GuildSettings,
+    'eventorInstance' | 'eventorBaseUrl' | 'organisationId' | 'organisationName' | 'locale' | 'timeZone'
+  >
+>;
+
+export interface EventorConnectionRecord {
+  instance: string;
+  baseUrl: string | null;
+  apiKey: string;
+  organisation: { id: string; name: string };
+}
+
+export interface ServerStore {
+  guildSettings(guildId: string): Promise<GuildSettings | null>;
+  updateGuildSettings(guildId: string, update: GuildSettingsUpdate): Promise<GuildSettings>;
+  /** Stores the key sealed, together with the organisation it was checked against, in one step. */
+  setApiKey(guildId: string, apiKey: string, organisation: { id: string; name: string }): Promise<void>;
+  /** Instance, base URL, sealed key and organisation change together or not at all. */
+  connectEventor(guildId: string, connection: EventorConnectionRecord): Promise<GuildSettings>;
+  apiKey(guildId: string): Promise<string | null>;
+  setChannel(guildId: string, kind: string, channelId: string | null): Promise<void>;
+}
+
+// --- member links, link requests, the ways a server allows linking ---
+
+/**
+ * How a member came to be linked to a person: `credentials` (they gave Eventor the person's user
+ * name and password), `admin` (an admin linked them with /admin link) or `approval` (an admin
+ * approved their /link request). Only `credentials` proves the member IS the person.
+ */
+export type LinkMethod = 'credentials' | 'admin' | 'approval';
+
+/** The one way of linking that lets a member act as the person in Eventor (login links, chip changes). */
+export const PROVEN_LINK: LinkMethod = 'credentials';
+
+export interface LinkedPerson {
+  personId: string;
+  isDefault: boolean;
+  method: LinkMethod;
+  linkedAt: string;
+}
+
+export interface LinkingMethods {
+  /** Members prove who they are with their Eventor user name and password. */
+  credentials: boolean;
+  /** Members name themselves and an admin approves. */
+  approval: boolean;
+}
+
+export interface LinkRequest {
+  id: number;
+  guildId: string;
+  userId: string;
+  personId: string;
+  /** The requester's language, for the DM with the outcome. */
+  locale: string;
+  state: 'pending' | 'approved' | 'denied';
+  decidedBy: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+export interface LinkStore {
+  /** The Eventor persons a Discord user has linked in a server, the default first. */
+  linkedPersons(guildId: string, userId: string): Promise<LinkedPerson[]>;
+  /** The first person a user links becomes their default; linking again only ever upgrades to `credentials`. */
+  linkPerson(guildId: string, userId: string, personId: string, method: LinkMethod): Promise<void>;
+  /** Removes one link; when it was the default, the oldest remaining link becomes the default. */
+  unlinkPerson(guildId: string, userId: string, personId: string): Promise<boolean>;
+  /** False when that person is not linked. */
+  setDefaultPerson(guildId: string, userId: string, personId: string): Promise<boolean>;
+  /** Every link in a server, by user, the default first. */
+  guildLinks(guildId: string): Promise<Array<LinkedPerson & { userId: string }>>;
+  /** Both allowed until an admin says otherwise. */
+  linkingMethods(guildId: string): Promise<LinkingMethods>;
+  setLinkingMethods(guildId: string, update: Partial<LinkingMethods>): Promise<LinkingMethods>;
+  createLinkRequest(request: {
+    guildId: string;
+    userId: string;
+    personId: string;
+    locale: string;
+  }): Promise<LinkRequest>;
+  linkRequest(id: number): Promise<LinkRequest | null>;
+  /** A user's pending requests in a server, oldest first. */
+  pendingLinkRequests(guildId: string, userId: string): Promise<LinkRequest[]>;
+  /** Removes a request that never reached the admins (only while pending). */
+  dropLinkRequest(id: number): Promise<void>;
+  /**
+   * Decides a pending request once: false when it is not pending any more (a second click, or a
+   * click racing another admin's, in any process). Approval links the person in the same step.
+   */
+  decideLinkRequest(id: number, approve: boolean, deciderId: string): Promise<boolean>;
+  /** A member's links and link requests in one server. */
+  forgetMemberLinks(guildId: string, userId: string): Promise<{ links: number; requests: number }>;
+  /** Every link and link request of a server. */
+  forgetGuildLinks(guildId: string): Promise<{ links: number; requests: number }>;
+}
+
+// --- the audit log ---
+
+export interface AuditEntry {
+  actorId: string;
+  subjectId: string | null;
+  personId: string | null;
+  action: string;
+  detail: string | null;
+  at: string;
+}
+
+export interface AuditRecord {
+  guildId: string;
+  actorId: string;
+  subjectId?: string | null;
+  personId?: string | null;
+  action: string;
+  /** Never a login link, a password or a key. */
+  detail?: string | null;
+}
+
+export interface AuditStore {
+  audit(entry: AuditRecord): Promise<void>;
+  /** The newest entries of a server, newest first. */
+  auditLog(guildId: string, limit?: number): Promise<AuditEntry[]>;
+  /** How many times `actorId` did `action` in a server since `since`, and the oldest of them. */
+  recentActions(
+    guildId: string,
+    actorId: string,
+    action: string,
+    since: Date,
+  ): Promise<{ count: number; oldest: string | null }>;
+}
+
+// --- limits that hold across servers, accounts and processes ---
+
+export interface ThrottleStore {
+  /**
+   * Counts attempts of `scope` by `who` within `windowMs` and, when fewer than `limit`, records this
+   * one, atomically across every process on the database: `limit` holds however many arrive at
+   * once. `who` is stored only as a keyed hash. `attempt` names the record for `giveBackThrottle`.
+   */
+  takeThrottle(
+    scope: string,
+    who: string,
+    limit: number,
+    windowMs: number,
+  ): Promise<{ allowed: boolean; retryAt: Date | null; attempt: number | null }>;
+  giveBackThrottle(scope: string, who: string, attempt: number): Promise<void>;
+  throttled(
+    scope: string,
+    who: string,
+    limit: number,
+    windowMs: number,
+  ): Promise<{ limited: boolean; retryAt: Date | null }>;
+  /** Drops attempts older than `olderThanMs` in every scope; how many. */
+  pruneThrottles(olderThanMs: number): Promise<number>;
+}
+
+// --- servers the bot was removed from ---
+
+export interface DepartureStore {
+  /** An earlier record keeps its time. True when new. */
+  recordGuildDeparture(guildId: string): Promise<boolean>;
+  /** True when a departure was recorded. */
+  cancelGuildDeparture(guildId: string): Promise<boolean>;
+  /** Oldest first. */
+  guildDepartures(): Promise<Array<{ guildId: string; leftAt: string }>>;
+}
+
+// --- whom the store holds something about, and forgetting them ---
+
+export interface PeopleStore {
+  /** Every server the store holds anything about. */
+  knownGuildIds(): Promise<string[]>;
+  /** The Discord users a server's data names: links, link requests and `/notify` subscriptions. */
+  memberIds(guildId: string): Promise<string[]>;
+  /** Members held about (a link, a pending request or a subscription), with a Discord locale when known. */
+  guildMembersHeld(guildId: string): Promise<Array<{ userId: string; locale: string | null }>>;
+  /**
+   * /forget-me: links, link requests (the user's; as decider only their name goes), audit entries
+   * naming them, subscriptions, and ledger rows of feeds starting with `personalFeedPrefix`, in
+   * every server, in one step; erased as thoroughly as the database allows.
+   */
+  forgetUser(
+    userId: string,
+    personalFeedPrefix: string,
+  ): Promise<{ links: number; requests: number; auditEntries: number; subscriptions: number }>;
+  /** Everything held for a server, settings and sealed key included, and its departure record. */
+  forgetGuild(guildId: string): Promise<void>;
+}
+
+// --- the feeds' settings per server and kind ---
+
+/** A kind's stored settings; `options` is the stored JSON text, parsed by the feeds. */
+export interface FeedSettingsRow {
+  enabled: boolean;
+  pausedReason: string | null;
+  pausedAt: string | null;
+  roleId: string | null;
+  options: string;
+}
+
+export interface FeedSettingsStoreRows {
+  get(guildId: string, feed: string): Promise<FeedSettingsRow | null>;
+  all(guildId: string): Promise<Array<FeedSettingsRow & { feed: string }>>;
+  /** Servers with at least one kind turned on, ordered. */
+  guildsWithFeeds(): Promise<string[]>;
+  /**
+   * Read-modify-write of one kind in one atomic step (no other process's change is lost between
+   * the read and the write): `change` gets the stored row (null: never configured) and returns the
+   * row to store. `change` must be synchronous and pure.
+   */
+  update(
+    guildId: string,
+    feed: string,
+    change: (current: FeedSettingsRow | null) => FeedSettingsRow,
+  ): Promise<FeedSettingsRow>;
+}
+
+// --- personal DM subscriptions (/notify) ---
+
+export type NotifyPause = 'dms-closed' | 'dm-unavailable';
+
+export interface Subscription {
+  guildId: string;
+  userId: string;
+  starts: boolean;
+  results: boolean;
+  /** The member's Discord locale when they last used /notify: DMs are in that language. */
+  locale: string;
+  dmChannelId: string | null;
+  pausedReason: NotifyPause | null;
+  pausedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SubscriptionStoreRows {
+  get(guildId: string, userId: string): Promise<Subscription | null>;
+  /**
+   * Sets the kinds (both false: the row is deleted) in one atomic step with forgetting the ledger
+   * feeds of `dropFeedPrefixes`. `resume` clears a pause (and a DM channel that could not be used).
+   */
+  set(
+    guildId: string,
+    userId: string,
+    next: { starts: boolean; results: boolean; locale: string; resume: boolean },
+    dropFeedPrefixes: readonly string[],
+  ): Promise<Subscription | null>;
+  /** Members with at least one kind on and no pause, ordered by user. */
+  active(guildId: string): Promise<Subscription[]>;
+  guildsWithSubscribers(): Promise<string[]>;
+  setDmChannel(guildId: string, userId: string, channelId: string | null): Promise<void>;
+  /** False when there is nothing to pause. */
+  pause(guildId: string, userId: string, reason: NotifyPause): Promise<boolean>;
+  /** Deletes subscriptions (one member, or all of a server) and ledger feeds starting with `feedPrefix`, together. */
+  forget(guildId: string, userId: string | null, feedPrefix: string): Promise<number>;
+}
+
+// --- the ledger of automatic posts (docs/decisions/exactly-once-ledger.md) ---
+
+export type LedgerState = 'seeded' | 'posting' | 'posted';
+
+export interface LedgerRow {
+  guildId: string;
+  feed: string;
+  itemKey: string;
+  contentHash: string;
+  channelId: string;
+  messageId: string | null;
+  state: LedgerState;
+  nonce: string | null;
+  /** While `posting`: the message as JSON, so the post can be finished without recomputing it. */
+  pendingPayload: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ItemRef {
+  guildId: string;
+  feed: string;
+  itemKey: string;
+}
+
+export interface LedgerStore {
+  /**
+   * Claims the item for `owner` until `now + leaseMs`: false while another owner holds a claim
+   * that has not expired and `mayBeAlive(thatOwner)` says may still run. The check and the write
+   * are one atomic step across processes.
+   */
+  claim(ref: ItemRef, owner: string, leaseMs: number, mayBeAlive: (owner: string) => boolean): Promise<boolean>;
+  /** Gives up `owner`'s claim (another owner's stays). */
+  release(ref: ItemRef, owner: string): Promise<void>;
+  get(ref: ItemRef): Promise<LedgerRow | null>;
+  rows(guildId: string, feed: string): Promise<LedgerRow[]>;
+  feedStartedAt(guildId: string, feed: string): Promise<string | null>;
+  /** Records the items as `seeded` and the feed's start together (existing rows stay). */
+  seed(
+    guildId: string,
+    feed: string,
+    channelId: string,
+    items: ReadonlyArray<{ itemKey: string; contentHash: string }>,
+  ): Promise<void>;
+  /** The intent to post (`posting`, nonce, payload) and the items it covers (`seeded`), together. */
+  intend(
+    ref: ItemRef,
+    channelId: string,
+    contentHash: string,
+    nonce: string,
+    payload: string | null,
+    covers: ReadonlyArray<{ itemKey: string; contentHash: string }>,
+  ): Promise<void>;
+  posted(ref: ItemRef, messageId: string, contentHash: string): Promise<void>;
+  unfinished(guildId: string, feed: string): Promise<LedgerRow[]>;
+  postedElsewhere(ref: ItemRef): Promise<boolean>;
+  startedFeeds(guildId: string, prefix: string): Promise<string[]>;
+  /** Items, start and claims of feeds starting with `prefix` (or exactly it), in one server or (null) all. */
+  forgetFeeds(guildId: string | null, prefix: string, options?: { exact?: boolean }): Promise<void>;
+  lastRunAt(guildId: string, feed: string): Promise<string | null>;
+  ranAt(guildId: string, feed: string, at: Date): Promise<void>;
+  updateHash(ref: ItemRef, contentHash: string): Promise<void>;
+}
+
+// --- the whole store ---
+
+export interface StoreParts {
+  readonly servers: ServerStore;
+  readonly links: LinkStore;
+  readonly audit: AuditStore;
+  readonly throttles: ThrottleStore;
+  readonly departures: DepartureStore;
+  readonly people: PeopleStore;
+  readonly feedSettings: FeedSettingsStoreRows;
+  readonly subscriptions: SubscriptionStoreRows;
+  readonly ledger: LedgerStore;
+}
+
+export interface Store extends StoreParts {
+  readonly dialect: Dialect;
+  /** For messages to the operator: the file, or the PostgreSQL server and database (never a password). */
+  readonly description: string;
+  /**
+   * Runs `work` with parts bound to one transaction: all of it or nothing. Inside, use only the
+   * parts `work` is given. SQLite: one IMMEDIATE transaction, other callers wait for it; PostgreSQL:
+   * one connection from the pool. A nested call joins the outer transaction.
+   */
+  transaction<T>(work: (parts: StoreParts) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
