@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { RunningBot } from '../bot/bot.js';
 import { type BotConfig, botConfigFromEnv } from '../bot/config.js';
+import { formatShards } from '../config/sharding.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { StoreError } from '../store/database.js';
 import { SecretBox } from '../store/secrets.js';
@@ -31,7 +32,9 @@ export async function startConfiguredBot(
     throw error;
   }
   const config = initialiseDatabase ? { ...configured, initialiseDatabase } : configured;
-  const log = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
+  const written = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
+  // Several processes write to one log: each line says which shards it comes from.
+  const log = config.sharding ? written.child({ shards: formatShards(config.sharding.shards) }) : written;
   if (unknown !== null) log.warn(unknown);
   // The key derivation (scrypt, slow on purpose) runs in the thread pool while this thread loads
   // the bot, discord.js and the commands: the two biggest parts of the way to "bot ready".
