@@ -109,6 +109,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   // itself, in its own format (JSON), and ignore /gateway/bot's count anyway (docs/discord.md#sharding).
   const sharding = config.sharding;
   const serves = (guildId: string): boolean => servesGuild(sharding, guildId);
+  // discord.js reads SHARD_COUNT even so when the count given is its default (1), and takes a blank
+  // one (`SHARD_COUNT=` in .env, unsharded for the configuration) for 0, which it then refuses.
+  if (process.env.SHARD_COUNT?.trim() === '') delete process.env.SHARD_COUNT;
   const client = withBotRest(
     new Client({
       intents: [GatewayIntentBits.Guilds],

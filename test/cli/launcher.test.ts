@@ -204,6 +204,15 @@ describe('start --processes N', () => {
     ]);
   }, 120_000);
 
+  it('a blank SHARD_COUNT (as `SHARD_COUNT=` in .env) is unset: start runs unsharded', async () => {
+    const bot = startProgram(['start'], { env: { ...env, SHARD_COUNT: '', SHARDS: ' ' } });
+    programs.push(bot);
+    const [ready] = await lines(bot, (line) => line.msg === 'bot ready');
+    expect(ready!.shards).toBeUndefined();
+    expect(await help(1)).toContain('/help');
+    expect(await bot.stop(20_000)).toBe(0);
+  });
+
   it('bad SHARD_COUNT, SHARDS or --processes: one line, exit 2, nothing started', async () => {
     const cases: Array<[string[], NodeJS.ProcessEnv, string]> = [
       [
