@@ -139,6 +139,8 @@ describe('start --processes N', () => {
     ]);
 
     for (const guild of [0, 1, null, 1, 0]) expect(await help(guild)).toContain('/help');
+    // The log reaches the launcher's standard error through a pipe, after the reply may have.
+    await lines(launcher, (line) => line.msg === 'command', 5);
     expect(answeredBy(launcher)).toEqual([
       [guilds[0], String(shardOf(guilds[0]!, 2))],
       [guilds[1], String(shardOf(guilds[1]!, 2))],
@@ -158,16 +160,21 @@ describe('start --processes N', () => {
     const newPid = again[1]!.pid!;
     expect(newPid).not.toBe(pids[1]);
     expect(await help(1)).toContain('/help');
+    await lines(launcher, (line) => line.msg === 'command', 6);
     expect(answeredBy(launcher).at(-1)).toEqual([guilds[1], '1']);
     expect(alive(pids[0]!)).toBe(true);
 
     // SIGTERM to the launcher: every child stops cleanly, then the launcher, with 0.
     expect(await launcher.stop(20_000)).toBe(0);
     expect(await gone([pids[0]!, newPid])).toBe(true);
+    // Its standard error read to the end ('exit' can come before the last of it).
+    if (!launcher.child.stderr.closed) await new Promise((resolve) => launcher.child.stderr.once('close', resolve));
+    // They stop side by side, in either order.
     expect(
       logLines(launcher)
         .filter((line) => line.msg === 'bot stopped')
-        .map((line) => line.shards),
+        .map((line) => line.shards)
+        .sort(),
     ).toEqual(['0', '1']);
     expect(launcher.stderr()).toContain('"msg":"every process stopped"');
   });
@@ -192,6 +199,7 @@ describe('start --processes N', () => {
       });
     });
     expect(code).toBe(1);
+    if (!launcher.child.stderr.closed) await new Promise((resolve) => launcher.child.stderr.once('close', resolve));
     const messages = logLines(launcher).map((line) => line.msg);
     expect(messages.filter((msg) => msg.includes('starting it again'))).toEqual([
       'process 1 of 1 (shards 0) exited with code 1; starting it again in 1 s',
