@@ -70,6 +70,9 @@ export async function runLauncher(args: ParsedArgs, io: Io, processes: number): 
       `SHARD_COUNT=${shardCount} is fewer than --processes ${processes}: every process needs at least one shard`,
     ]);
   const log = createLogger({ level: config.logLevel, write: (line) => io.err(line) }).child({ launcher: process.pid });
+  // Its lines name no secret, but an error from the system could quote the children's environment.
+  log.redact(config.discordToken);
+  log.redact(config.secretKey);
   const launcher = new Launcher({
     log,
     program: programPath(),
