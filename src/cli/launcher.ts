@@ -43,6 +43,8 @@ interface Slot {
   number: number;
   shards: number[];
   child: ChildProcess | null;
+  /** Whether the running child said it is ready. */
+  ready: boolean;
   /** When the child's exits happened, for the restart rule (the last minute's only). */
   exits: number[];
   restartTimer: NodeJS.Timeout | null;
@@ -122,6 +124,7 @@ class Launcher {
       number: i + 1,
       shards,
       child: null,
+      ready: false,
       exits: [],
       restartTimer: null,
     }));
@@ -181,12 +184,15 @@ class Launcher {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     slot.child = child;
+    slot.ready = false;
     forwardLines(child.stdout!, this.#io.out);
     forwardLines(child.stderr!, this.#io.err);
     this.#log.info(`${this.#name(slot)} started`, { pid: child.pid });
     return new Promise((resolve) => {
       child.on('message', (message: unknown) => {
-        if ((message as { type?: unknown } | null)?.type === READY_MESSAGE) resolve();
+        if ((message as { type?: unknown } | null)?.type !== READY_MESSAGE) return;
+        slot.ready = true;
+        resolve();
       });
       child.once('error', (error) => {
         this.#log.error(`${this.#name(slot)} could not be started`, { error });
@@ -225,8 +231,11 @@ class Launcher {
       );
       return;
     }
-    const delay = FIRST_RESTART_DELAY_MS * 2 ** (slot.exits.length - 1);
-    this.#log.warn(`${this.#name(slot)} exited with ${how}; starting it again in ${delay / 1000} s`, {
+    // The pause doubles with each exit; no start comes sooner than the IDENTIFY spacing allows
+    // (a child that ended before it was ready may have identified just before).
+    const spacing = slot.ready ? this.#nextStartAt - now : IDENTIFY_SPACING_MS;
+    const delay = Math.max(FIRST_RESTART_DELAY_MS * 2 ** (slot.exits.length - 1), spacing);
+    this.#log.warn(`${this.#name(slot)} exited with ${how}; starting it again in ${Math.ceil(delay / 100) / 10} s`, {
       exitsInLastMinute: slot.exits.length,
     });
     slot.restartTimer = setTimeout(() => {

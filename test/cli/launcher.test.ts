@@ -153,7 +153,9 @@ describe('start --processes N', () => {
     process.kill(pids[1]!, 'SIGKILL');
     const [restarted] = await lines(
       launcher,
-      (line) => line.msg === 'process 2 of 2 (shards 1) exited with signal SIGKILL; starting it again in 1 s',
+      // In 1 s, or later when the last start was less than 5.5 s ago.
+      (line) =>
+        /^process 2 of 2 \(shards 1\) exited with signal SIGKILL; starting it again in [\d.]+ s$/.test(line.msg),
     );
     expect(restarted).toBeDefined();
     const again = await lines(launcher, (line) => line.msg === 'bot ready' && line.shards === '1', 2);
@@ -202,9 +204,10 @@ describe('start --processes N', () => {
     if (!launcher.child.stderr.closed) await new Promise((resolve) => launcher.child.stderr.once('close', resolve));
     const messages = logLines(launcher).map((line) => line.msg);
     expect(messages.filter((msg) => msg.includes('starting it again'))).toEqual([
-      'process 1 of 1 (shards 0) exited with code 1; starting it again in 1 s',
-      'process 1 of 1 (shards 0) exited with code 1; starting it again in 2 s',
-      'process 1 of 1 (shards 0) exited with code 1; starting it again in 4 s',
+      // 1, 2, 4 and 8 s, but never sooner than 5.5 s after a start that may have identified.
+      'process 1 of 1 (shards 0) exited with code 1; starting it again in 5.5 s',
+      'process 1 of 1 (shards 0) exited with code 1; starting it again in 5.5 s',
+      'process 1 of 1 (shards 0) exited with code 1; starting it again in 5.5 s',
       'process 1 of 1 (shards 0) exited with code 1; starting it again in 8 s',
     ]);
     expect(messages.filter((msg) => msg.includes('keeps failing'))).toEqual([
