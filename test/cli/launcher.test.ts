@@ -181,6 +181,18 @@ describe('start --processes N', () => {
     expect(launcher.stderr()).toContain('"msg":"every process stopped"');
   });
 
+  it('SIGINT (Ctrl+C) stops them as SIGTERM does', async () => {
+    const launcher = startProgram(['start', '--processes', '1'], { env });
+    programs.push(launcher);
+    const [ready] = await lines(launcher, (line) => line.msg === 'bot ready');
+    const exited = new Promise<number | null>((resolve) => launcher.child.once('exit', (code) => resolve(code)));
+    launcher.child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(await gone([ready!.pid!])).toBe(true);
+    if (!launcher.child.stderr.closed) await new Promise((resolve) => launcher.child.stderr.once('close', resolve));
+    expect(logLines(launcher).filter((line) => line.msg === 'bot stopped')).toHaveLength(1);
+  });
+
   it('when the launcher itself is killed, its children stop on their own', async () => {
     const launcher = startProgram(['start', '--processes', '1'], { env });
     programs.push(launcher);
