@@ -25,13 +25,19 @@ export class GuildDepartures {
   readonly #store: Store;
   readonly #log: Logger;
   readonly #now: () => Date;
+  readonly #serves: (guildId: string) => boolean;
   /** READY came while some servers were in an outage: the offline-removal check waits until all are back. */
   #reconcilePending = false;
 
-  constructor(options: { store: Store; log: Logger; now?: () => Date }) {
+  /**
+   * `serves`: whether this process runs the server's gateway shard (default: every server). A bot
+   * run as several processes sees only its own shards' servers, so only those can be missing.
+   */
+  constructor(options: { store: Store; log: Logger; now?: () => Date; serves?: (guildId: string) => boolean }) {
     this.#store = options.store;
     this.#log = options.log;
     this.#now = options.now ?? (() => new Date());
+    this.#serves = options.serves ?? (() => true);
   }
 
   /** The bot was removed from a server (kicked, banned, or the server deleted). */
@@ -76,7 +82,8 @@ export class GuildDepartures {
     }
     this.#reconcilePending = false;
     const ids = new Set(listed.map((g) => g.id));
-    for (const guildId of this.#store.knownGuildIds()) if (!ids.has(guildId)) this.removed(guildId);
+    for (const guildId of this.#store.knownGuildIds())
+      if (!ids.has(guildId) && this.#serves(guildId)) this.removed(guildId);
     return 'done';
   }
 
@@ -92,6 +99,8 @@ export class GuildDepartures {
   purgeExpired(now: Date, isPresent: (guildId: string) => boolean): string[] {
     const purged: string[] = [];
     for (const { guildId, leftAt } of this.#store.guildDepartures()) {
+      // Another process's server: that process alone can tell whether the bot is back in it.
+      if (!this.#serves(guildId)) continue;
       if (isPresent(guildId)) {
         this.present(guildId);
         continue;

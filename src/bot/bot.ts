@@ -9,6 +9,7 @@ import { EventorAccess } from '../app/eventor-access.js';
 import { Housekeeping } from '../app/housekeeping.js';
 import { MemberSweep } from '../app/member-sweep.js';
 import { createServices, type Services } from '../app/services.js';
+import { formatShards, servesGuild } from '../config/sharding.js';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey, Timeout, Unreachable } from '../eventor/errors.js';
 import type { SharedResponseCache } from '../eventor/http.js';
@@ -104,11 +105,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // This bot's own: another bot in the process (tests, the bench) shares no turn, lane or hold with it.
     firstAnswers: new FirstAnswers(),
   });
+  // Always explicit: left out, discord.js would read SHARDS and SHARD_COUNT from the environment
+  // itself, in its own format (JSON), and ignore /gateway/bot's count anyway (docs/discord.md#sharding).
+  const sharding = config.sharding;
+  const serves = (guildId: string): boolean => servesGuild(sharding, guildId);
+  // discord.js reads SHARD_COUNT even so when the count given is its default (1), and takes a blank
+  // one (`SHARD_COUNT=` in .env, unsharded for the configuration) for 0, which it then refuses.
+  if (process.env.SHARD_COUNT?.trim() === '') delete process.env.SHARD_COUNT;
   const client = withBotRest(
     new Client({
       intents: [GatewayIntentBits.Guilds],
       allowedMentions: { parse: [] },
       rest: { api: config.discordApiUrl },
+      shards: sharding ? [...sharding.shards] : [0],
+      shardCount: sharding?.shardCount ?? 1,
     }),
   );
   // An interaction from a server comes from someone in it right now (Discord sends their member
@@ -120,7 +130,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
   // Removed from a server (GUILD_DELETE without `unavailable`) or back in one; an outage
   // (`unavailable: true`) is discord.js's `guildUnavailable`, which changes nothing here.
-  const departures = new GuildDepartures({ store, log, ...(options.now ? { now: options.now } : {}) });
+  // Sharded, Discord lists only this process's shards' servers: the others are not departures.
+  const departures = new GuildDepartures({ store, log, serves, ...(options.now ? { now: options.now } : {}) });
   const guarded = (what: string, fn: () => void): void => {
     try {
       fn();
@@ -147,7 +158,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
   const readyClient = await ready;
   // The pid: the process a service manager or an operator stops (under npm it is not npm's).
-  log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size, pid: process.pid });
+  log.info('bot ready', {
+    user: readyClient.user.tag,
+    guilds: readyClient.guilds.cache.size,
+    pid: process.pid,
+    ...(sharding ? { shards: formatShards(sharding.shards), shardCount: sharding.shardCount } : {}),
+  });
   guarded('looking for servers left while offline failed', () =>
     departures.reconcile(readyClient.guilds.cache.values()),
   );
@@ -157,7 +173,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     log.info('default Eventor connection', {
       servesGuilds: named.filter((id) => eventor.usesDefault(id)),
       namedButOwnKey: named.filter((id) => !eventor.usesDefault(id)),
-      namedButNotJoined: named.filter((id) => !readyClient.guilds.cache.has(id)),
+      // Another process's shards' servers are not in this one's list.
+      namedButNotJoined: named.filter((id) => serves(id) && !readyClient.guilds.cache.has(id)),
     });
     if (named.length === 0)
       log.warn(
@@ -206,6 +223,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     defaultTimeZone: config.defaultTimeZone,
     membership: presence,
     housekeeping: (now) => housekeeping.run(now),
+    // One process per server: until feed leases are shared in the database, the shard decides.
+    ...(sharding ? { servesGuild: serves } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
   if (options.scheduler !== false) scheduler.start();

@@ -10,6 +10,7 @@ import {
   responseLimitScaleFromEnv,
   timeoutMsFromEnv,
 } from '../config/env.js';
+import { type Sharding, shardingFromEnv } from '../config/sharding.js';
 import type { ConfigEnv } from '../config/variables.js';
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { type Language, languageFor } from '../i18n/index.js';
@@ -49,6 +50,11 @@ export interface BotConfig {
   defaultLanguage: Language;
   defaultTimeZone: string;
   logLevel: LogLevel;
+  /**
+   * The gateway shards this process runs (SHARD_COUNT, SHARDS); absent: one unsharded session that
+   * sees every server (docs/operators.md#several-processes-sharding).
+   */
+  sharding?: Sharding;
 }
 
 export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
@@ -93,6 +99,7 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
   // Not used by the bot itself, but a wrong one is better said at start than at the next `invite`.
   applicationIdFromEnv(env, problems);
+  const sharding = shardingFromEnv(env, problems);
 
   let defaultEventor: EventorConfig | null = null;
   // A key (or an address of its own) asks for a default connection; an instance alone does not,
@@ -194,5 +201,6 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
     defaultLanguage: languageFor(locale),
     defaultTimeZone,
     logLevel: logLevel as LogLevel,
+    ...(sharding === null ? {} : { sharding }),
   };
 }

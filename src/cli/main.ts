@@ -28,14 +28,17 @@ interface Command {
 /** Every command, in the order the overview lists them; `eventor-bot <name> --help` prints one. */
 export const CLI_COMMANDS: Readonly<Record<string, Command>> = {
   start: {
-    synopsis: 'start [--init-database]',
+    synopsis: 'start [--init-database] [--processes N]',
     summary: 'Run the Discord bot (configuration from the environment or .env; see .env.example).',
     details: `Runs until SIGTERM or SIGINT (Ctrl+C): interactions in flight finish, "bot stopped" is
 logged and it exits 0. The database is created on the first start and migrated on upgrades.
 
 Options:
   --init-database  Take an existing empty (0-byte) database file as a new database
-                   (the same as DATABASE_INIT=1).`,
+                   (the same as DATABASE_INIT=1).
+  --processes N    Run the bot as N processes (1 to 32), each with its share of the gateway
+                   shards (SHARD_COUNT, default N): started one after another, started again
+                   when one dies, all stopped by one SIGTERM or SIGINT.`,
     run: async (args, io) => (await import('./start.js')).runStart(args, io),
   },
   tick: {

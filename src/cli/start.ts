@@ -1,12 +1,15 @@
-import { readFileSync } from 'node:fs';
 import type { RunningBot } from '../bot/bot.js';
 import { type BotConfig, botConfigFromEnv } from '../bot/config.js';
+import { formatShards } from '../config/sharding.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { StoreError } from '../store/database.js';
 import { SecretBox } from '../store/secrets.js';
-import { type ParsedArgs, rejectLeftovers, takeBoolean, UsageError } from './args.js';
+import { type ParsedArgs, rejectLeftovers, takeBoolean, takeString, UsageError } from './args.js';
 import { commandEnvironment } from './environment.js';
 import type { Io } from './io.js';
+import { StopSignals } from './stop-signals.js';
+
+export { STOP_DEADLINE_MS } from './stop-signals.js';
 
 /**
  * The bot as `start` and `tick` run it: configured from the environment (or `.env`), logging to
@@ -31,7 +34,9 @@ export async function startConfiguredBot(
     throw error;
   }
   const config = initialiseDatabase ? { ...configured, initialiseDatabase } : configured;
-  const log = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
+  const written = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
+  // Several processes write to one log: each line says which shards it comes from.
+  const log = config.sharding ? written.child({ shards: formatShards(config.sharding.shards) }) : written;
   if (unknown !== null) log.warn(unknown);
   // The key derivation (scrypt, slow on purpose) runs in the thread pool while this thread loads
   // the bot, discord.js and the commands: the two biggest parts of the way to "bot ready".
@@ -113,6 +118,11 @@ function discordLoginProblem(error: unknown, apiUrl: string): string | null {
  * gone), then finishes what is in flight and closes the database. `until` replaces all that (tests).
  */
 export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown>): Promise<number> {
+  const processes = takeString(args.flags, 'processes');
+  if (processes !== undefined) {
+    const { processCount, runLauncher } = await import('./launcher.js');
+    return runLauncher(args, io, processCount(processes));
+  }
   // Listening before the bot starts: a stop signal right after "bot ready" (or during the start)
   // still stops it cleanly instead of killing it.
   const signals = until === undefined ? new StopSignals(io) : null;
@@ -121,7 +131,10 @@ export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown
     const started = await startConfiguredBot(args, io, 'start', { scheduler: true, checkDefaultEventor: true });
     if (!started) return 1;
     const { bot, log } = started;
-    signals?.logTo(log);
+    if (signals) {
+      signals.logTo(log);
+      StopSignals.ready();
+    }
     // A stray rejection somewhere in a library must not take every server's bot down: log it.
     const onRejection = (reason: unknown): void => log.error('unhandled rejection', { error: reason });
     process.on('unhandledRejection', onRejection);
@@ -136,106 +149,5 @@ export async function runStart(args: ParsedArgs, io: Io, until?: Promise<unknown
     return 0;
   } finally {
     signals?.dispose();
-  }
-}
-
-/** The whole stop may take this long; past it the process exits (Docker's grace period is 10 s). */
-export const STOP_DEADLINE_MS = 8_000;
-/**
- * Ctrl-C under `npm start` reaches the bot twice at once, from the terminal and forwarded by npm:
- * a signal this soon after the first is the same request, not a second one.
- */
-const SAME_SIGNAL_MS = 1_000;
-const PARENT_POLL_MS = 500;
-
-/**
- * The stop request: the first SIGINT or SIGTERM, or the end of the npm process that started the
- * bot (`npx eventor-bot start` runs it under `sh -c`, and a signal npm forwards ends only the
- * shell). A second signal, or a stop past `STOP_DEADLINE_MS`, exits at once, saying so.
- */
-class StopSignals {
-  readonly stop: Promise<string>;
-  readonly #io: Io;
-  #log: Logger | null = null;
-  #resolve!: (why: string) => void;
-  #firstAt: number | null = null;
-  #deadline: NodeJS.Timeout | null = null;
-  #parentWatch: NodeJS.Timeout | null = null;
-  readonly #onSignal = (signal: NodeJS.Signals): void => this.#signal(signal);
-
-  constructor(io: Io) {
-    this.#io = io;
-    this.stop = new Promise((resolve) => {
-      this.#resolve = resolve;
-    });
-    process.on('SIGINT', this.#onSignal);
-    process.on('SIGTERM', this.#onSignal);
-    // Only under npm: a bot started from a shell with `&` outlives that shell on purpose.
-    if (process.env.npm_lifecycle_event !== undefined) {
-      const parent = process.ppid;
-      this.#parentWatch = setInterval(() => {
-        if (parentAlive(parent)) return;
-        clearInterval(this.#parentWatch!);
-        this.#parentWatch = null;
-        this.#begin(`the process that ran the bot under npm (pid ${parent}) ended`);
-      }, PARENT_POLL_MS);
-      this.#parentWatch.unref();
-    }
-  }
-
-  /** Where the forced exit is told once the bot has a logger (before, a plain line). */
-  logTo(log: Logger): void {
-    this.#log = log;
-  }
-
-  dispose(): void {
-    process.off('SIGINT', this.#onSignal);
-    process.off('SIGTERM', this.#onSignal);
-    if (this.#deadline) clearTimeout(this.#deadline);
-    if (this.#parentWatch) clearInterval(this.#parentWatch);
-  }
-
-  #signal(signal: NodeJS.Signals): void {
-    if (this.#firstAt === null) {
-      this.#begin(signal);
-      return;
-    }
-    if (Date.now() - this.#firstAt < SAME_SIGNAL_MS) return;
-    this.#exitNow(`second stop signal (${signal}): exiting without waiting for the stop to finish`);
-  }
-
-  #begin(why: string): void {
-    if (this.#firstAt !== null) return;
-    this.#firstAt = Date.now();
-    this.#resolve(why);
-    this.#deadline = setTimeout(
-      () =>
-        this.#exitNow(`the stop took longer than ${STOP_DEADLINE_MS / 1000} s: exiting without waiting for the rest`),
-      STOP_DEADLINE_MS,
-    );
-    this.#deadline.unref();
-  }
-
-  /** The database is not closed: SQLite's journal brings it back as after a power cut. */
-  #exitNow(why: string): void {
-    if (this.#log) this.#log.warn(why);
-    else this.#io.err(`eventor-bot start: ${why}\n`);
-    process.exit(1);
-  }
-}
-
-/** Whether the process `pid`, this one's parent at the start, is still its parent. */
-function parentAlive(pid: number): boolean {
-  try {
-    // Linux: the parent now, exact even if the old pid is reused; the field after the name in parentheses.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-  } catch {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-    }
   }
 }

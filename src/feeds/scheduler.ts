@@ -43,6 +43,11 @@ export interface FeedSchedulerOptions {
    * run beside the feeds on every tick; it keeps its own daily cadence. Never two at once.
    */
   housekeeping?: (now: Date) => Promise<void>;
+  /**
+   * Whether this process runs a server's feeds (default: every server's). A bot run as several
+   * processes gives each server to the process of its gateway shard, so that two never both run it.
+   */
+  servesGuild?: (guildId: string) => boolean;
 }
 
 /** When a (server, feed) last ran, and last asked about its whole window. */
@@ -235,6 +240,7 @@ export class FeedScheduler {
       ...[...memberServers.values()].flatMap((s) => [...s]),
     ])) {
       if (departed.has(guildId)) continue;
+      if (this.#options.servesGuild && !this.#options.servesGuild(guildId)) continue;
       // One read of the server's settings for its zone, language and channels.
       const guild = this.#options.store.guildSettings(guildId);
       const { timeZone, language } = this.#localeOf(guildId, guild);
