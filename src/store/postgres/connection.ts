@@ -1,0 +1,83 @@
+/**
+ * How the PostgreSQL parts reach the database: through the pool (each atomic step on a connection
+ * of its own, in a transaction of its own), or bound to one connection inside `Store.transaction`
+ * (each step joins that transaction). The parts are written once against {@link Db} and do not
+ * know which.
+ */
+import type pg from 'pg';
+
+/** Anything that runs a query: a pooled connection inside a transaction, or the pool itself. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+export interface Db extends Queryable {
+  /**
+   * Runs `step` as one transaction (joins the surrounding one when bound to it): what it reads and
+   * writes lands together or not at all.
+   */
+  atomic<T>(step: (q: Queryable) => Promise<T>): Promise<T>;
+}
+
+/** The database through the pool: a single query runs on any free connection, a step in its own transaction. */
+export class PoolDb implements Db {
+  constructor(readonly pool: pg.Pool) {}
+
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.pool.query<R>(sql, params);
+  }
+
+  async atomic<T>(step: (q: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await step(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollback) {
+        // The connection itself failed: it must not go back to the pool.
+        broken = rollback as Error;
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/** The database as one connection with a transaction open: every step joins it. */
+export class BoundDb implements Db {
+  constructor(readonly client: Queryable) {}
+
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.client.query<R>(sql, params);
+  }
+
+  atomic<T>(step: (q: Queryable) => Promise<T>): Promise<T> {
+    return step(this.client);
+  }
+}
+
+/**
+ * Holds a transaction-scoped advisory lock named by `name` until the transaction ends: for what has
+ * no row to lock yet (a member's first link, a kind's first settings, a throttle's first attempt).
+ * Names are prefixed by what they guard, so two kinds of lock never share a name.
+ */
+export async function lockName(q: Queryable, name: string): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+}
+
+/** What every part needs: the database, the store's clock, and (for keys and hashes) the secret box. */
+export interface PartContext {
+  db: Db;
+  now: () => Date;
+}
+
+/** `count(*)` and identity columns come back from pg as strings (bigint): as numbers. */
+export function int(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}
