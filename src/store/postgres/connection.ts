@@ -65,10 +65,11 @@ export class BoundDb implements Db {
 /**
  * Holds a transaction-scoped advisory lock named by `name` until the transaction ends: for what has
  * no row to lock yet (a member's first link, a kind's first settings, a throttle's first attempt).
- * Names are prefixed by what they guard, so two kinds of lock never share a name.
+ * The name is what it guards (a table) and its key, so two kinds of lock never share a name.
  */
-export async function lockName(q: Queryable, name: string): Promise<void> {
-  await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+export async function lockName(q: Queryable, ...name: string[]): Promise<void> {
+  // JSON keeps the parts apart whatever they hold (PostgreSQL's text cannot hold a NUL separator).
+  await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(name)]);
 }
 
 /** What every part needs: the database, the store's clock, and (for keys and hashes) the secret box. */

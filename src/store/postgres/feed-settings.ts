@@ -60,7 +60,7 @@ export class PostgresFeedSettingsStore implements FeedSettingsStoreRows {
     return this.#ctx.db.atomic(async (q) => {
       // A kind never configured has no row to lock: the lock is on its name, so two first
       // changes (an admin's and a pause by the bot) also happen one after the other.
-      await lockName(q, `feed_settings\u0000${guildId}\u0000${feed}`);
+      await lockName(q, 'feed_settings', guildId, feed);
       const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM feed_settings WHERE guild_id = $1 AND feed = $2`, [
         guildId,
         feed,

@@ -42,7 +42,7 @@ function linkOf(r: LinkRow): LinkedPerson {
  * default depends on the others, and a first link has no row to lock yet.
  */
 function lockMember(q: Queryable, guildId: string, userId: string): Promise<void> {
-  return lockName(q, `member_links\u0000${guildId}\u0000${userId}`);
+  return lockName(q, 'member_links', guildId, userId);
 }
 
 /** Links a person (the first link is the default; again, only ever upgrades to `credentials`), inside a step. */
@@ -143,7 +143,7 @@ export class PostgresLinkStore implements LinkStore {
   setLinkingMethods(guildId: string, update: Partial<LinkingMethods>): Promise<LinkingMethods> {
     return this.#ctx.db.atomic(async (q) => {
       // Read-modify-write: another admin's change to the other method must not be lost.
-      await lockName(q, `link_settings\u0000${guildId}`);
+      await lockName(q, 'link_settings', guildId);
       const next = { ...methodsOf(await q.query(METHODS, [guildId])), ...update };
       await q.query(
         `INSERT INTO link_settings (guild_id, credentials, approval) VALUES ($1, $2, $3)

@@ -28,7 +28,7 @@ export class PostgresThrottleStore implements ThrottleStore {
     return this.#ctx.db.atomic(async (q) => {
       // Attempts of one subject count and record one at a time across every process: without the
       // lock, N attempts arriving at once would all count the same N-1 earlier ones.
-      await lockName(q, `throttle_events\u0000${scope}\u0000${subject}`);
+      await lockName(q, 'throttle_events', scope, subject);
       // Every subject's attempts past the scope's window go too. Rows another attempt is already
       // deleting are skipped rather than waited for: two prunes never wait on each other.
       await q.query(
