@@ -20,7 +20,7 @@ import { PostgresPeopleStore } from './people.js';
 import { PostgresServerStore } from './servers.js';
 import { PostgresSubscriptionStore } from './subscriptions.js';
 import { PostgresThrottleStore } from './throttles.js';
-import { describeTarget, type Target } from './target.js';
+import { describeTarget } from './target.js';
 
 /** Connections per process: several steps at once (interactions beside the feeds), few enough for many processes. */
 const POOL_SIZE = 10;
@@ -148,13 +148,9 @@ export async function openPostgresStore(
   now: () => Date = () => new Date(),
 ): Promise<Store> {
   const pending = Promise.resolve(secrets);
-  let target: Target;
-  try {
-    target = describeTarget(url);
-  } catch (error) {
-    pending.catch(() => undefined);
-    throw error;
-  }
+  // Failing while the database is being prepared is not unhandled: it is told once that is done.
+  pending.catch(() => undefined);
+  const target = describeTarget(url);
   const pool = new pg.Pool({
     connectionString: url,
     max: POOL_SIZE,
@@ -167,9 +163,10 @@ export async function openPostgresStore(
   try {
     await migrate(pool, target);
   } catch (error) {
-    pending.catch(() => undefined);
     await pool.end().catch(() => undefined);
-    throw error instanceof StoreError ? error : new StoreError(`${target.description}: ${target.scrub(error)}`);
+    throw error instanceof StoreError
+      ? error
+      : new StoreError(`cannot use the ${target.description}: ${target.scrub(error)}`);
   }
   try {
     return new PostgresStore(pool, await pending, now, target.description);
