@@ -19,6 +19,25 @@ export interface Db extends Queryable {
   atomic<T>(step: (q: Queryable) => Promise<T>): Promise<T>;
 }
 
+/** Ignores a connection's error events while checked out: the step's own query reports the failure. */
+function ignoreError(): void {}
+
+/**
+ * A connection from the pool for a transaction. The pool listens for a connection's errors only
+ * while it is idle; one the server drops between two statements of a transaction would otherwise
+ * be an unhandled 'error' event and end the process. Its next query fails instead.
+ */
+export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  client.on('error', ignoreError);
+  const release = client.release.bind(client);
+  client.release = (err?: Error | boolean) => {
+    client.removeListener('error', ignoreError);
+    release(err);
+  };
+  return client;
+}
+
 /** The database through the pool: a single query runs on any free connection, a step in its own transaction. */
 export class PoolDb implements Db {
   constructor(readonly pool: pg.Pool) {}
@@ -28,7 +47,7 @@ export class PoolDb implements Db {
   }
 
   async atomic<T>(step: (q: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await checkOut(this.pool);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');

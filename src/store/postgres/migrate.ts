@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { StoreError } from '../database.js';
+import { checkOut } from './connection.js';
 import { POSTGRES_MIGRATIONS, VERSION_TABLE } from './migrations.js';
 import type { Target } from './target.js';
 
@@ -36,7 +37,7 @@ export async function migrate(
 ): Promise<void> {
   let client: pg.PoolClient;
   try {
-    client = await pool.connect();
+    client = await checkOut(pool);
   } catch (error) {
     throw unreachable(error, target);
   }

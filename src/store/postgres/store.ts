@@ -10,7 +10,7 @@ import { StoreError } from '../database.js';
 import type { Store, StoreParts } from '../interfaces.js';
 import type { SecretBox } from '../secrets.js';
 import { PostgresAuditStore } from './audit.js';
-import { BoundDb, type Db, type PartContext, PoolDb } from './connection.js';
+import { BoundDb, checkOut, type Db, type PartContext, PoolDb } from './connection.js';
 import { PostgresDepartureStore } from './departures.js';
 import { PostgresFeedSettingsStore } from './feed-settings.js';
 import { PostgresLedgerStore } from './ledger.js';
@@ -88,7 +88,7 @@ class PostgresStore implements Store {
   async transaction<T>(work: (parts: StoreParts) => Promise<T>): Promise<T> {
     const outer = this.#current.getStore();
     if (outer && !outer.ended) return this.#nested(outer, work);
-    const client = await this.#pool.connect();
+    const client = await checkOut(this.#pool);
     const frame: Frame = {
       client,
       parts: partsOn(new BoundDb(client), this.#now, this.#secrets),
