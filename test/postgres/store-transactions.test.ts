@@ -53,6 +53,16 @@ describe(`PostgreSQL transactions ${NEEDS_POSTGRES}`, () => {
     expect(await store.departures.recordGuildDeparture('later')).toBe(true);
   });
 
+  it('refuses parts kept past the end of their transaction: the connection may be in another one by then', async () => {
+    const store = await stores().fresh();
+    const kept = await store.transaction(async (parts) => parts);
+    await expect(kept.departures.recordGuildDeparture('late')).rejects.toThrow(
+      'a store part was used after its transaction ended',
+    );
+    await expect(kept.links.linkPerson('g1', 'u1', 'p1', 'admin')).rejects.toThrow('after its transaction ended');
+    expect(await store.departures.guildDepartures()).toEqual([]);
+  });
+
   it('gives every connection back after failures: more failed transactions than the pool holds', async () => {
     const store = await stores().fresh();
     for (let i = 0; i < 25; i++) {

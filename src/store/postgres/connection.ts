@@ -70,14 +70,25 @@ export class PoolDb implements Db {
 
 /** The database as one connection with a transaction open: every step joins it. */
 export class BoundDb implements Db {
+  #ended = false;
+
   constructor(readonly client: Queryable) {}
 
+  /**
+   * The transaction is over and its connection back in the pool, perhaps in another's
+   * transaction: a part `work` kept and used later must fail rather than write there.
+   */
+  end(): void {
+    this.#ended = true;
+  }
+
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+    if (this.#ended) return Promise.reject(new Error('a store part was used after its transaction ended'));
     return this.client.query<R>(sql, params);
   }
 
   atomic<T>(step: (q: Queryable) => Promise<T>): Promise<T> {
-    return step(this.client);
+    return step(this);
   }
 }
 

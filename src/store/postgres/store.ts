@@ -89,9 +89,10 @@ class PostgresStore implements Store {
     const outer = this.#current.getStore();
     if (outer && !outer.ended) return this.#nested(outer, work);
     const client = await checkOut(this.#pool);
+    const bound = new BoundDb(client);
     const frame: Frame = {
       client,
-      parts: partsOn(new BoundDb(client), this.#now, this.#secrets),
+      parts: partsOn(bound, this.#now, this.#secrets),
       ended: false,
       savepoints: 0,
     };
@@ -111,6 +112,7 @@ class PostgresStore implements Store {
     } finally {
       // Anything `work` left running that calls `transaction` later starts a transaction of its own.
       frame.ended = true;
+      bound.end();
       client.release(broken);
     }
   }
