@@ -102,7 +102,7 @@ export async function lockName(q: Queryable, ...name: string[]): Promise<void> {
   await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(name)]);
 }
 
-/** What every part needs: the database, the store's clock, and (for keys and hashes) the secret box. */
+/** What every part needs: the database and the store's clock (the parts that seal or hash get the secret box too). */
 export interface PartContext {
   db: Db;
   now: () => Date;
