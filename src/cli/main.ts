@@ -80,6 +80,18 @@ overwrite an existing file; the copy is readable by its owner only (mode 0600).
 Keep SECRET_KEY with the backup: the Eventor keys in it are sealed with it.`,
     run: async (args, io) => (await import('./backup.js')).runBackup(args, io),
   },
+  migrate: {
+    synopsis: 'migrate --to postgres|sqlite',
+    summary: 'Copy the database: SQLite (DATABASE_PATH) into an empty PostgreSQL (DATABASE_URL), or back.',
+    details: `Stop the bot first. --to postgres copies every table of the SQLite file DATABASE_PATH into
+the PostgreSQL database DATABASE_URL names, which must be empty, in one transaction with every id
+kept. --to sqlite copies that PostgreSQL database into a new file DATABASE_PATH (it must not exist).
+Sealed Eventor keys are copied as they are: keep the same SECRET_KEY.
+
+Options:
+  --to postgres|sqlite  Which database to copy into.`,
+    run: async (args, io) => (await import('./migrate.js')).runMigrate(args, io),
+  },
   sandbox: {
     synopsis: 'sandbox [--port N] [--seed S] [--size small|large] [--discord]',
     summary: `Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.

@@ -1,0 +1,89 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { NEEDS_POSTGRES } from '../support/postgres.js';
+import { postgresDialect } from '../support/stores.js';
+
+/**
+ * What `Store.transaction` does on PostgreSQL beyond the contract: a nested call that fails can be
+ * caught and the outer one goes on, a connection lost in the middle fails the transaction without
+ * ending the process, and failures give their connections back to the pool.
+ */
+describe(`PostgreSQL transactions ${NEEDS_POSTGRES}`, () => {
+  const stores = postgresDialect.use();
+
+  it('a nested transaction that fails is undone alone when the outer one catches it', async () => {
+    const store = await stores().fresh();
+    await store.transaction(async (parts) => {
+      await parts.departures.recordGuildDeparture('kept');
+      await expect(
+        store.transaction(async (inner) => {
+          await inner.departures.recordGuildDeparture('undone');
+          throw new Error('inner fails');
+        }),
+      ).rejects.toThrow('inner fails');
+      await parts.departures.recordGuildDeparture('also-kept');
+    });
+    expect((await store.departures.guildDepartures()).map((d) => d.guildId).sort()).toEqual(['also-kept', 'kept']);
+  });
+
+  it('a connection lost in the middle fails the transaction, leaves nothing, and the store goes on', async () => {
+    const factory = stores();
+    const store = await factory.fresh();
+    const admin = new pg.Client({ connectionString: factory.location(store) });
+    await admin.connect();
+    try {
+      await expect(
+        store.transaction(async (parts) => {
+          await parts.departures.recordGuildDeparture('lost');
+          // The server ends this transaction's connection while it waits between two statements.
+          const { rowCount } = await admin.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
+          );
+          expect(rowCount).toBe(1);
+          // Bounded: the connection's end reaches this process within a moment.
+          for (let i = 0; i < 50; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+          await parts.departures.recordGuildDeparture('after');
+        }),
+      ).rejects.toThrow();
+    } finally {
+      await admin.end();
+    }
+    expect(await store.departures.guildDepartures()).toEqual([]);
+    expect(await store.departures.recordGuildDeparture('later')).toBe(true);
+  });
+
+  it('refuses parts kept past the end of their transaction: the connection may be in another one by then', async () => {
+    const store = await stores().fresh();
+    const kept = await store.transaction(async (parts) => parts);
+    await expect(kept.departures.recordGuildDeparture('late')).rejects.toThrow(
+      'a store part was used after its transaction ended',
+    );
+    await expect(kept.links.linkPerson('g1', 'u1', 'p1', 'admin')).rejects.toThrow('after its transaction ended');
+    expect(await store.departures.guildDepartures()).toEqual([]);
+  });
+
+  it('gives every connection back after failures: more failed transactions than the pool holds', async () => {
+    const store = await stores().fresh();
+    for (let i = 0; i < 25; i++) {
+      await expect(
+        store.transaction(async (parts) => {
+          await parts.links.linkPerson('g1', 'u1', `p${i}`, 'admin');
+          throw new Error(`failure ${i}`);
+        }),
+      ).rejects.toThrow(`failure ${i}`);
+      // And failing atomic steps (a constraint broken inside one).
+      await expect(
+        store.feedSettings.update('g1', 'results', () => ({
+          enabled: true,
+          pausedReason: null,
+          pausedAt: null,
+          roleId: null,
+          options: null as unknown as string,
+        })),
+      ).rejects.toThrow(/null value/);
+    }
+    expect(await store.links.linkedPersons('g1', 'u1')).toEqual([]);
+    expect(await store.feedSettings.get('g1', 'results')).toBeNull();
+  });
+});
