@@ -1,4 +1,4 @@
-import { StoreError, writeProblem } from '../store/database.js';
+import { StoreError, writeProblem } from '../store/sqlite/database.js';
 import type { ParsedArgs } from './args.js';
 import { type Io, oneLine } from './io.js';
 import { startConfiguredBot } from './start.js';

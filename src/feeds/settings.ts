@@ -6,7 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { GuildSettings, Store } from '../store/store.js';
-import { prepared } from '../store/statements.js';
+import { prepared } from '../store/sqlite/statements.js';
 
 /** The kinds of automatic post; `admin` of /setup channel is where notices about them go. */
 export const FEED_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities'] as const;

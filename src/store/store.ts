@@ -4,8 +4,8 @@
  * automatic posts keep their own tables behind small classes of their own over `db`
  * (`feeds/ledger.ts`, `feeds/settings.ts`, `feeds/subscriptions.ts`).
  */
-import { type Db, type OpenDatabaseOptions, openDatabase } from './database.js';
-import { prepared } from './statements.js';
+import { type Db, type OpenDatabaseOptions, openDatabase } from './sqlite/database.js';
+import { prepared } from './sqlite/statements.js';
 import { camelCased } from './rows.js';
 import { SecretBox } from './secrets.js';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, StoreError } from '../../src/store/database.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { openDatabase, StoreError } from '../../src/store/sqlite/database.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { SecretBox, SecretBoxError } from '../../src/store/secrets.js';
 import { Store } from '../../src/store/store.js';
 

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { camelCased } from '../../store/rows.js';
 import type { Store } from '../../store/store.js';
-import { prepared } from '../../store/statements.js';
+import { prepared } from '../../store/sqlite/statements.js';
 
 /**
  * How long a claim on an item holds without its owner releasing it: longer than one post with
