@@ -23,7 +23,7 @@ export async function runTick(args: ParsedArgs, io: Io): Promise<number> {
       failure = `${failed} run${failed === 1 ? '' : 's'} failed (see the log above); they are tried again on the next tick`;
   } catch (error) {
     log.debug('tick failed', { error });
-    const problem = writeProblem(error, bot.store.db.name);
+    const problem = writeProblem(error, bot.store.description);
     failure = problem instanceof StoreError ? problem.message : oneLine(error);
   } finally {
     await bot.stop();
