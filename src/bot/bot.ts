@@ -145,9 +145,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const readyClient = await ready;
   // The pid: the process a service manager or an operator stops (under npm it is not npm's).
   log.info('bot ready', { user: readyClient.user.tag, guilds: readyClient.guilds.cache.size, pid: process.pid });
-  guarded('looking for servers left while offline failed', () =>
-    departures.reconcile(readyClient.guilds.cache.values()),
-  );
+  // Awaited, as it ran before the store was async: the bot is ready once READY's servers are reconciled.
+  await departures
+    .reconcile(readyClient.guilds.cache.values())
+    .catch((error: unknown) => log.error('looking for servers left while offline failed', { error }));
   if (config.defaultEventor) {
     // The operator should see at a glance whom their key serves.
     const named = [...config.defaultEventorGuilds];
