@@ -77,6 +77,9 @@ export class Gate {
         throw error;
       } finally {
         this.#open = null;
+        // Node 20 hooks every promise of the process while an AsyncLocalStorage is enabled: this
+        // one is on only while a transaction is open (the next `run` turns it on again).
+        this.#inside.disable();
       }
       const after = this.#afterCommit;
       this.#afterCommit = [];
