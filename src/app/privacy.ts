@@ -7,7 +7,7 @@
  */
 import { MEMBER_DMS_NAMESPACE, memberPrefix } from '../feeds/subscriptions.js';
 import { ledgerKeyPrefix } from '../feeds/delivery/keys.js';
-import type { GuildSettings, Store, StoreParts } from '../store/interfaces.js';
+import type { EventorConnectionRecord, GuildSettings, Store, StoreParts } from '../store/interfaces.js';
 
 /** A member's links, requests and `/notify` subscription (with their DM ledger) in one server. */
 export function forgetMember(
@@ -40,12 +40,7 @@ async function forgetGuildMembersIn(
 /** The audit action of a server moving to another Eventor or club; its detail is "<links> <requests> <subscriptions>". */
 export const EVENTOR_MOVED = 'eventor-moved';
 
-export interface EventorConnection {
-  instance: string;
-  baseUrl: string | null;
-  apiKey: string;
-  organisation: { id: string; name: string };
-}
+export type EventorConnection = EventorConnectionRecord;
 
 export interface MembersForgotten {
   links: number;
