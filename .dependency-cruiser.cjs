@@ -103,6 +103,21 @@ module.exports = {
       to: { path: '^(src|commands)/', pathNot: '^src/$1/' },
     },
     {
+      name: 'database-drivers-stay-in-their-dialect',
+      severity: 'error',
+      comment:
+        'Each database has its own folder under src/store (docs/decisions/store-dialects.md): better-sqlite3 only in src/store/sqlite/ (and the SQLite-only backup), pg only in src/store/postgres/. Everything else asks the Store interfaces, so it runs on either.',
+      from: { path: '^(src|commands)/', pathNot: ['^src/store/sqlite/', '^src/store/backup\\.ts$'] },
+      to: { path: 'node_modules/better-sqlite3' },
+    },
+    {
+      name: 'pg-stays-in-its-dialect',
+      severity: 'error',
+      comment: 'The PostgreSQL driver belongs to src/store/postgres/ alone, as better-sqlite3 to src/store/sqlite/.',
+      from: { path: '^(src|commands)/', pathNot: '^src/store/postgres/' },
+      to: { path: ['node_modules/pg/', 'node_modules/pg-[a-z]+/'] },
+    },
+    {
       name: 'store-below-everything-but-eventor-model',
       severity: 'error',
       comment: 'The store is one module the rest calls; it calls nothing above it.',

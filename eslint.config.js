@@ -28,4 +28,14 @@ export default defineConfig(
       ],
     },
   },
+  {
+    // The store is async (docs/decisions/store-dialects.md): a promise left unawaited, or used as a
+    // value (in a condition, as a callback's result), would skip a write or read a Promise as data.
+    files: ['src/**/*.ts', 'commands/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
 );

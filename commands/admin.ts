@@ -82,7 +82,7 @@ async function linksPage(
   guildId: string,
   notice: string | null,
 ): Promise<{ content: string; embeds: EmbedBuilder[]; components: ActionRowBuilder<ButtonBuilder>[] }> {
-  const links = ctx.services.linking.guildLinks(guildId);
+  const links = await ctx.services.linking.guildLinks(guildId);
   const shown = links.slice(0, LINKS_SHOWN);
   const names = await personNames(ctx, [...new Set(shown.map((l) => l.personId))]);
   const lines = shown.map((l, i) => {
@@ -113,7 +113,7 @@ async function unlinkClicked(
   const guildId = guildOf(ctx);
   const names = await personNames(ctx, [personId]);
   let notice: string;
-  if (ctx.services.linking.unlink(guildId, userId, personId, ctx.interaction.user.id)) {
+  if (await ctx.services.linking.unlink(guildId, userId, personId, ctx.interaction.user.id)) {
     notice = ctx.t('linking.admin.unlinked', { user: `<@${userId}>`, person: names.get(personId)! });
   } else {
     notice = ctx.t('linking.admin.alreadyUnlinked');
@@ -148,7 +148,7 @@ function actionLabel(ctx: BaseContext, action: string, detail: string | null): s
 }
 
 async function audit(ctx: CommandContext, guildId: string): Promise<void> {
-  const entries = ctx.services.audit.recent(guildId, AUDIT_SHOWN);
+  const entries = await ctx.services.audit.recent(guildId, AUDIT_SHOWN);
   const names = await personNames(ctx, [...new Set(entries.flatMap((e) => (e.personId ? [e.personId] : [])))]);
   const lines: string[] = [];
   let length = 0;

@@ -157,7 +157,7 @@ export const cardCommand: BotCommand = {
   requires: { linked: 'any' },
   async execute(ctx) {
     const user = ctx.interaction.user;
-    const personId = ownPersonId(ctx, user.id);
+    const personId = await ownPersonId(ctx, user.id);
     const typed = ctx.interaction.options.getString('number');
     const typeOption = ctx.interaction.options.getString('type');
     const givenType = isChipType(typeOption) ? typeOption : null;
@@ -172,7 +172,7 @@ export const cardCommand: BotCommand = {
     ]);
     const who = escapeName(name ?? personId);
     if (number === null) {
-      const proven = ctx.services.linking.hasProvenLink(ctx.guild.id!, user.id, personId);
+      const proven = await ctx.services.linking.hasProvenLink(ctx.guild.id!, user.id, personId);
       await ctx.answer({
         content: `${settingsText(ctx, who, competitor)}\n\n${ctx.t(proven ? 'card.show.hint' : 'card.show.hintNotProven')}`,
       });
@@ -241,7 +241,7 @@ export const cardCommand: BotCommand = {
         if (index >= 0) cards[index] = { number, type: typeArg };
         else cards.push({ number, type: typeArg });
         const saved = await eventor.client.saveCompetitor({ ...fresh, cards });
-        ctx.services.audit.record({
+        await ctx.services.audit.record({
           guildId: ctx.guild.id!,
           actorId: clicker,
           personId,

@@ -172,14 +172,14 @@ async function reply(ctx: CommandContext, content: string): Promise<void> {
 async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   const option = ctx.interaction.options.getChannel('channel');
-  const current = settings.get(guildId, kind);
+  const current = await settings.get(guildId, kind);
   const channelId = option?.id ?? current.channelId;
   if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
   if (option && !(POSTABLE_TYPES as readonly ChannelType[]).includes(option.type))
     throw new UserFacingError('setup.channel.wrongType');
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   // The channel and the switch together, or neither.
-  const after = settings.turnOn(guildId, kind, option?.id ?? null);
+  const after = await settings.turnOn(guildId, kind, option?.id ?? null);
   const lines = [ctx.t('feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
   if (after.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, after.pausedReason) }));
   await reply(ctx, lines.join(' '));
@@ -187,32 +187,32 @@ async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string
 
 async function turnOff(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
-  settings.update(guildId, kind, { enabled: false });
+  await settings.update(guildId, kind, { enabled: false });
   await reply(ctx, ctx.t('feeds.off.done', { kind: kindLabel(ctx, kind) }));
 }
 
 async function pause(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
-  const current = settings.get(guildId, kind);
+  const current = await settings.get(guildId, kind);
   if (current.pausedReason)
     throw new UserFacingError('feeds.pause.already', {
       kind: kindLabel(ctx, kind),
       reason: reasonText(ctx, current.pausedReason),
     });
-  settings.update(guildId, kind, { pausedReason: 'admin' });
+  await settings.update(guildId, kind, { pausedReason: 'admin' });
   await reply(ctx, ctx.t('feeds.pause.done', { kind: kindLabel(ctx, kind) }));
 }
 
 async function resume(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
-  const current = settings.get(guildId, kind);
+  const current = await settings.get(guildId, kind);
   if (!current.pausedReason) throw new UserFacingError('feeds.resume.notPaused', { kind: kindLabel(ctx, kind) });
   // A pause the bot set because of the channel ends only when the bot can post there again.
   if (current.channelId !== null) await requireCanPost(ctx, ctx.interaction.guild, current.channelId);
   else if (current.enabled) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
   // Paused because Eventor refused the key: resume only once it takes the key (asked afresh).
   if (current.pausedReason === 'invalid-key') await settings.requireKeyAccepted(() => ctx.guild.eventor());
-  settings.update(guildId, kind, { pausedReason: null });
+  await settings.update(guildId, kind, { pausedReason: null });
   const lines = [ctx.t('feeds.resume.done', { kind: kindLabel(ctx, kind) })];
   if (!current.enabled) lines.push(ctx.t('feeds.resume.isOff'));
   await reply(ctx, lines.join(' '));
@@ -222,7 +222,7 @@ async function setRole(ctx: CommandContext, settings: FeedsAdmin, guildId: strin
   const kind = kindOf(ctx);
   const role = ctx.interaction.options.getRole('role');
   if (role && role.id === guildId) throw new UserFacingError('feeds.role.everyone');
-  settings.update(guildId, kind, { roleId: role?.id ?? null });
+  await settings.update(guildId, kind, { roleId: role?.id ?? null });
   await reply(
     ctx,
     role
@@ -244,8 +244,8 @@ async function setReminders(ctx: CommandContext, settings: FeedsAdmin, guildId: 
   if (lateEntry !== null) change.lateEntry = lateEntry;
   const after =
     Object.keys(change).length > 0
-      ? settings.update(guildId, 'reminders', { options: change })
-      : settings.get(guildId, 'reminders');
+      ? await settings.update(guildId, 'reminders', { options: change })
+      : await settings.get(guildId, 'reminders');
   await reply(
     ctx,
     ctx.t('feeds.reminders.done', {
@@ -267,7 +267,7 @@ async function setQuiet(ctx: CommandContext, settings: FeedsAdmin, guildId: stri
   if (from !== null && to !== null && (!valid(from) || !valid(to) || from === to))
     throw new UserFacingError('feeds.quiet.badHour');
   const quietHours = from !== null && to !== null ? { from, to } : null;
-  settings.setQuietHours(guildId, kinds, quietHours);
+  await settings.setQuietHours(guildId, kinds, quietHours);
   const label = kindInput === null ? ctx.t('feeds.quiet.allKinds') : kindLabel(ctx, kinds[0]!);
   await reply(
     ctx,
@@ -289,7 +289,7 @@ async function setEventsFilter(ctx: CommandContext, settings: FeedsAdmin, guildI
     const names = CLASSIFICATION_IDS.map((id) => `${id} ${levelLabel(ctx, id)}`).join(', ');
     throw new UserFacingError('feeds.filter.bad', { input: parsed.bad.slice(0, 40).replace(/`/g, "'"), names });
   }
-  settings.update(guildId, 'events', { options: { classificationIds: parsed } });
+  await settings.update(guildId, 'events', { options: { classificationIds: parsed } });
   await reply(
     ctx,
     parsed.length > 0
@@ -302,11 +302,11 @@ async function setThreads(ctx: CommandContext, settings: FeedsAdmin, guildId: st
   const state = ctx.interaction.options.getString('state', true);
   if (state !== 'on' && state !== 'off') throw new UserFacingError('error.unexpected');
   if (state === 'off') {
-    settings.update(guildId, 'results', { options: { threads: false } });
+    await settings.update(guildId, 'results', { options: { threads: false } });
     await reply(ctx, ctx.t('feeds.threads.off'));
     return;
   }
-  const { channelId } = settings.get(guildId, 'results');
+  const { channelId } = await settings.get(guildId, 'results');
   if (channelId !== null) {
     // Refused now rather than skipped on every post later: nothing is stored until it can work.
     const missing = await missingThreadPermissions(ctx.interaction.guild, channelId);
@@ -318,7 +318,7 @@ async function setThreads(ctx: CommandContext, settings: FeedsAdmin, guildId: st
       });
     }
   }
-  settings.update(guildId, 'results', { options: { threads: true } });
+  await settings.update(guildId, 'results', { options: { threads: true } });
   await reply(
     ctx,
     channelId === null ? ctx.t('feeds.threads.onNoChannel') : ctx.t('feeds.threads.on', { channel: `<#${channelId}>` }),
@@ -328,7 +328,7 @@ async function setThreads(ctx: CommandContext, settings: FeedsAdmin, guildId: st
 async function testPost(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   if (!settings.hasTestPost(kind)) throw new UserFacingError('feeds.test.notAvailable', { kind: kindLabel(ctx, kind) });
-  const { channelId } = settings.get(guildId, kind);
+  const { channelId } = await settings.get(guildId, kind);
   if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   const eventor = await ctx.guild.eventor();
@@ -371,7 +371,7 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
     }),
   ];
   if (feed.enabled) {
-    const lastRun = ctx.services.feedsAdmin.lastRunAt(feed.guildId, feed.feed);
+    const lastRun = await ctx.services.feedsAdmin.lastRunAt(feed.guildId, feed.feed);
     lines.push(
       lastRun ? ctx.t('feeds.show.lastRun', { when: discordTimestamp(lastRun, 'R') }) : ctx.t('feeds.show.notRunYet'),
     );
@@ -406,14 +406,14 @@ async function describeThreads(ctx: CommandContext, feed: FeedSettings): Promise
   const missing = feed.channelId === null ? [] : await missingThreadPermissions(ctx.interaction.guild, feed.channelId);
   if (missing && missing.length > 0)
     parts.push(ctx.t('feeds.show.threadsCannot', { permissions: missing.map((key) => ctx.t(key)).join(', ') }));
-  const waiting = ctx.services.feedsAdmin.threadsWaiting(feed.guildId);
+  const waiting = await ctx.services.feedsAdmin.threadsWaiting(feed.guildId);
   if (waiting > 0) parts.push(ctx.t('feeds.show.threadsWaiting', { count: waiting }));
   return ctx.t('feeds.show.threads', { value: parts.join(' · ') });
 }
 
 async function show(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const embed = new EmbedBuilder().setTitle(ctx.t('feeds.show.title')).setFooter({ text: ctx.t('feeds.show.footer') });
-  for (const feed of settings.all(guildId))
+  for (const feed of await settings.all(guildId))
     embed.addFields({ name: kindLabel(ctx, feed.feed), value: await describe(ctx, feed) });
   await ctx.answer({ content: '', embeds: [embed], components: [] });
 }

@@ -43,7 +43,7 @@ export const forgetMe: BotCommand = {
           return;
         }
         // The clicker, never an id from the button: only your own data can be deleted.
-        ctx.services.privacy.forgetUser(ctx.interaction.user.id);
+        await ctx.services.privacy.forgetUser(ctx.interaction.user.id);
         await ctx.answer({ content: ctx.t('linking.forget.done'), components: [] });
       },
     }),

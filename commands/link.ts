@@ -59,7 +59,7 @@ const definition = localizedCommand('linking.link.name', 'linking.link.descripti
   .toJSON();
 
 async function startCredentials(ctx: CommandContext): Promise<void> {
-  ctx.services.linking.requireCredentialsAllowed(guildOf(ctx));
+  await ctx.services.linking.requireCredentialsAllowed(guildOf(ctx));
   const modal = new ModalBuilder()
     .setCustomId(credentialsFormId.encode({}))
     .setTitle(ctx.t('linking.modal.title'))
@@ -148,11 +148,11 @@ async function request(ctx: CommandContext): Promise<void> {
     // Names without pinging: the admins read the channel, and the member should not be called out.
     await channel.send({ content, components: [buttons], allowedMentions: { parse: [] } });
   } catch (error) {
-    ctx.services.linking.dropRequest(created.id);
+    await ctx.services.linking.dropRequest(created.id);
     ctx.log.warn('link request could not be posted in the admin channel', { error });
     throw new UserFacingError('linking.request.adminChannelBroken');
   }
-  ctx.services.linking.requestPosted(created);
+  await ctx.services.linking.requestPosted(created);
   await ctx.answer({ content: ctx.t('linking.request.sent', { person: label }) });
 }
 
@@ -211,7 +211,7 @@ async function setDefault(ctx: CommandContext): Promise<void> {
   const guildId = guildOf(ctx);
   const userId = ctx.interaction.user.id;
   const personId = ctx.interaction.options.getString('person', true).trim();
-  ctx.services.linking.setDefault(guildId, userId, personId);
+  await ctx.services.linking.setDefault(guildId, userId, personId);
   const names = await personNames(ctx, [personId]);
   await ctx.answer({ content: ctx.t('linking.default.done', { person: names.get(personId)! }) });
 }

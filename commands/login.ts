@@ -84,7 +84,7 @@ export const loginCommand: BotCommand = {
   requires: { linked: 'any' },
   async execute(ctx) {
     const user = ctx.interaction.user;
-    const personId = ctx.services.loginLinks.chosenPerson(
+    const personId = await ctx.services.loginLinks.chosenPerson(
       ctx.guild.id,
       user.id,
       ctx.interaction.options.getString('person')?.trim(),
@@ -94,7 +94,7 @@ export const loginCommand: BotCommand = {
   },
   async autocomplete(ctx) {
     // Only the persons a login link can be made for.
-    const linked = ctx.services.loginLinks.provenPersons(ctx.guild.id, ctx.interaction.user.id);
+    const linked = await ctx.services.loginLinks.provenPersons(ctx.guild.id, ctx.interaction.user.id);
     if (linked.length === 0) return [];
     const eventor = await ctx.guild.eventor();
     const typed = fold(String(ctx.interaction.options.getFocused()));
@@ -114,7 +114,7 @@ export const loginCommand: BotCommand = {
       async handle(ctx) {
         // Whoever posted the button, the clicker gets a link for their own person only.
         const user = ctx.interaction.user;
-        await sendLink(ctx, user, ctx.services.loginLinks.defaultPerson(ctx.guild.id, user.id));
+        await sendLink(ctx, user, await ctx.services.loginLinks.defaultPerson(ctx.guild.id, user.id));
         await ctx.answer({ content: ctx.t('login.sent') });
       },
     }),

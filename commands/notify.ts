@@ -95,11 +95,11 @@ async function welcome(
   const userId = sub.userId;
   const language = languageFor(sub.locale);
   const what = t(language, `notify.what.${sub.starts && sub.results ? 'all' : sub.starts ? 'starts' : 'results'}`);
-  const server = ctx.interaction.guild?.name ?? ctx.services.setup.settings(guildId)?.organisationName ?? '';
+  const server = ctx.interaction.guild?.name ?? (await ctx.services.setup.settings(guildId))?.organisationName ?? '';
   const client = ctx.interaction.client;
   try {
     const channelId = sub.dmChannelId ?? (await openDmChannel(client, userId));
-    if (channelId !== sub.dmChannelId) subscriptions.setDmChannel(guildId, userId, channelId);
+    if (channelId !== sub.dmChannelId) await subscriptions.setDmChannel(guildId, userId, channelId);
     await client.rest.post(Routes.channelMessages(channelId), {
       body: {
         content: t(language, 'notify.welcome.dm', { server: escapeName(server), what }),
@@ -111,7 +111,7 @@ async function welcome(
     // Only the code: Discord's error carries the request body.
     const code = error instanceof DiscordAPIError ? error.code : null;
     if (error instanceof DiscordAPIError && (error.code === DMS_CLOSED || error.status === 403)) {
-      subscriptions.pause(guildId, userId, 'dms-closed');
+      await subscriptions.pause(guildId, userId, 'dms-closed');
       ctx.log.info('personal DMs paused at /notify on: Discord refused the confirmation', { code });
       return 'refused';
     }
@@ -131,21 +131,21 @@ interface Asker {
 async function turnOn(ctx: CommandContext, { subscriptions, guildId, userId, personIds }: Asker): Promise<string> {
   if (personIds.length === 0) throw new UserFacingError('notify.notLinked');
   const what = whatOf(ctx);
-  const before = subscriptions.get(guildId, userId);
-  const sub = subscriptions.set(guildId, userId, switchedTo(what, true), ctx.interaction.locale)!;
+  const before = await subscriptions.get(guildId, userId);
+  const sub = (await subscriptions.set(guildId, userId, switchedTo(what, true), ctx.interaction.locale))!;
   const news = !before || before.pausedReason !== null || kindsOf(what).some((k) => !before[k]);
   const outcome = news ? await welcome(ctx, subscriptions, sub) : 'sent';
   const lines = [ctx.t('notify.turnedOn', { what: ctx.t(`notify.what.${what}`) })];
   if (outcome === 'refused') lines.push(ctx.t('notify.welcome.refused'));
   if (outcome === 'failed') lines.push(ctx.t('notify.welcome.failed'));
-  lines.push('', await statusText(ctx, subscriptions.get(guildId, userId), personIds));
+  lines.push('', await statusText(ctx, await subscriptions.get(guildId, userId), personIds));
   return lines.join('\n');
 }
 
 async function turnOff(ctx: CommandContext, { subscriptions, guildId, userId, personIds }: Asker): Promise<string> {
   const what = whatOf(ctx);
-  const before = subscriptions.get(guildId, userId);
-  const sub = before ? subscriptions.set(guildId, userId, switchedTo(what, false), ctx.interaction.locale) : null;
+  const before = await subscriptions.get(guildId, userId);
+  const sub = before ? await subscriptions.set(guildId, userId, switchedTo(what, false), ctx.interaction.locale) : null;
   return [
     ctx.t('notify.turnedOff', { what: ctx.t(`notify.what.${what}`) }),
     '',
@@ -162,7 +162,7 @@ const answering =
     const guildId = guildOf(ctx);
     const userId = ctx.interaction.user.id;
     const subscriptions = ctx.services.subscriptions;
-    const personIds = ctx.services.linking.linkedPersons(guildId, userId).map((l) => l.personId);
+    const personIds = (await ctx.services.linking.linkedPersons(guildId, userId)).map((l) => l.personId);
     const content = await run(ctx, { subscriptions, guildId, userId, personIds });
     await ctx.answer({ content, allowedMentions: { parse: [] } });
   };
@@ -173,8 +173,8 @@ export const notifyCommand: BotCommand = {
   subcommands: {
     on: answering(turnOn),
     off: answering(turnOff),
-    show: answering((ctx, { subscriptions, guildId, userId, personIds }) =>
-      statusText(ctx, subscriptions.get(guildId, userId), personIds),
+    show: answering(async (ctx, { subscriptions, guildId, userId, personIds }) =>
+      statusText(ctx, await subscriptions.get(guildId, userId), personIds),
     ),
   },
 };

@@ -109,7 +109,7 @@ async function reply(ctx: CommandContext, content: string): Promise<void> {
 async function setLanguage(ctx: CommandContext, guildId: string): Promise<void> {
   const value = ctx.interaction.options.getString('language', true);
   if (!Object.hasOwn(LANGUAGE_NAMES, value)) throw new UserFacingError('error.unexpected');
-  ctx.services.setup.setLanguage(guildId, value as Language);
+  await ctx.services.setup.setLanguage(guildId, value as Language);
   await reply(ctx, ctx.t('setup.language.done', { language: languageName(ctx, value as Language) }));
 }
 
@@ -125,7 +125,7 @@ async function setTimeZone(ctx: CommandContext, guildId: string): Promise<void> 
   const input = ctx.interaction.options.getString('zone', true);
   const zone = canonicalZone(input);
   if (!zone) throw new UserFacingError('setup.timezone.invalid', { zone: input.slice(0, 64) });
-  ctx.services.setup.setTimeZone(guildId, zone);
+  await ctx.services.setup.setTimeZone(guildId, zone);
   const time = new Intl.DateTimeFormat(ctx.language === 'nb' ? 'nb-NO' : ctx.language === 'sv' ? 'sv-SE' : 'en-GB', {
     timeZone: zone,
     hour: '2-digit',
@@ -141,7 +141,7 @@ async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
   const clear = ctx.interaction.options.getBoolean('clear') === true;
   if ((option === null) === !clear) throw new UserFacingError('setup.channel.chooseOne');
   if (clear) {
-    ctx.services.feedsAdmin.setChannel(guildId, kind, null);
+    await ctx.services.feedsAdmin.setChannel(guildId, kind, null);
     await reply(ctx, ctx.t('setup.channel.cleared', { kind: kindLabel(ctx, kind) }));
     return;
   }
@@ -149,12 +149,12 @@ async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
     throw new UserFacingError('setup.channel.wrongType');
   await requireCanPost(ctx, ctx.interaction.guild, option!.id);
   // A feed paused because of its old channel runs again in the new one.
-  ctx.services.feedsAdmin.setChannel(guildId, kind, option!.id);
+  await ctx.services.feedsAdmin.setChannel(guildId, kind, option!.id);
   await reply(ctx, ctx.t('setup.channel.done', { kind: kindLabel(ctx, kind), channel: `<#${option!.id}>` }));
 }
 
 async function eventorSummary(ctx: CommandContext, guildId: string): Promise<string> {
-  const settings = ctx.services.setup.settings(guildId);
+  const settings = await ctx.services.setup.settings(guildId);
   const instance = settings ? instanceOf(settings.eventorInstance, settings.eventorBaseUrl) : null;
   if (settings?.hasApiKey && instance) {
     return ctx.t('setup.show.connected', {
@@ -177,7 +177,7 @@ async function eventorSummary(ctx: CommandContext, guildId: string): Promise<str
 }
 
 async function show(ctx: CommandContext, guildId: string): Promise<void> {
-  const settings = ctx.services.setup.settings(guildId);
+  const settings = await ctx.services.setup.settings(guildId);
   const language = settings?.locale
     ? languageName(ctx, ctx.guild.language)
     : ctx.t('setup.show.default', { value: languageName(ctx, ctx.guild.language) });

@@ -46,7 +46,7 @@ async function whom(ctx: CommandContext, eventor: GuildEventor): Promise<{ perso
   const value = ctx.interaction.options.getString('member');
   if (value === null) {
     const guildId = ctx.guild.id;
-    const own = guildId === null ? [] : ctx.services.linking.linkedPersons(guildId, ctx.interaction.user.id);
+    const own = guildId === null ? [] : await ctx.services.linking.linkedPersons(guildId, ctx.interaction.user.id);
     return { personIds: own.map((l) => l.personId), named: false };
   }
   const personId = await ctx.services.club.resolve(eventor, value);

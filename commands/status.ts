@@ -9,7 +9,7 @@ async function eventorLine(ctx: CommandContext): Promise<{ text: string; lastAns
     const eventor = await ctx.guild.eventor();
     // organisation/apiKey is the key check Eventor documents; the server's client caches it for 5 minutes, and drops it the moment Eventor refuses the key.
     const organisation = await eventor.client.organisationForApiKey();
-    const own = ctx.guild.id ? ctx.services.setup.settings(ctx.guild.id)?.hasApiKey === true : false;
+    const own = ctx.guild.id ? (await ctx.services.setup.settings(ctx.guild.id))?.hasApiKey === true : false;
     const text = `${ctx.t('status.keyOk', { club: escapeName(organisation.name), instance: eventor.instance.label })}${own ? '' : `\n${ctx.t('status.keyDefault')}`}`;
     return { text, lastAnswer: eventor.lastAnswer() };
   } catch (error) {
@@ -39,7 +39,9 @@ export const status: BotCommand = {
   defer: 'ephemeral',
   async execute(ctx) {
     const { text, lastAnswer } = await eventorLine(ctx);
-    const channels = ctx.guild.id ? Object.entries(ctx.services.setup.settings(ctx.guild.id)?.channels ?? {}) : [];
+    const channels = ctx.guild.id
+      ? Object.entries((await ctx.services.setup.settings(ctx.guild.id))?.channels ?? {})
+      : [];
     const embed = new EmbedBuilder()
       .setTitle(ctx.t('status.title'))
       .setDescription(text)

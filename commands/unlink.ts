@@ -16,14 +16,14 @@ export const unlink: BotCommand = {
   async execute(ctx) {
     const guildId = guildOf(ctx);
     const userId = ctx.interaction.user.id;
-    const linked = ctx.services.linking.linkedPersons(guildId, userId);
+    const linked = await ctx.services.linking.linkedPersons(guildId, userId);
     if (linked.length === 0) throw new UserFacingError('error.notLinked');
     const chosen =
       ctx.interaction.options.getString('person')?.trim() ?? (linked.length === 1 ? linked[0]!.personId : null);
     if (chosen === null) throw new UserFacingError('linking.unlink.choose');
     if (!linked.some((l) => l.personId === chosen)) throw new UserFacingError('linking.default.notLinked');
     const names = await personNames(ctx, [chosen]);
-    ctx.services.linking.unlink(guildId, userId, chosen);
+    await ctx.services.linking.unlink(guildId, userId, chosen);
     await ctx.answer({ content: ctx.t('linking.unlink.done', { person: names.get(chosen)! }) });
   },
   async autocomplete(ctx) {

@@ -14,8 +14,8 @@ export const whoami: BotCommand = {
   async execute(ctx) {
     const guildId = guildOf(ctx);
     const userId = ctx.interaction.user.id;
-    const linked = ctx.services.linking.linkedPersons(guildId, userId);
-    const pending = ctx.services.linking.pendingRequests(guildId, userId);
+    const linked = await ctx.services.linking.linkedPersons(guildId, userId);
+    const pending = await ctx.services.linking.pendingRequests(guildId, userId);
     if (linked.length === 0 && pending.length === 0) {
       await ctx.answer({ content: ctx.t('linking.whoami.none') });
       return;

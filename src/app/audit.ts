@@ -3,10 +3,10 @@
  * changes). The services record their own steps; a command records one only for what it does
  * itself (a chip change), and `/admin audit` reads it.
  */
-import type { AuditEntry, Store } from '../store/store.js';
+import type { AuditEntry, AuditRecord, Store } from '../store/interfaces.js';
 
 /** What one entry says; `detail` must never hold a login link, a password or a key. */
-export type AuditRecord = Parameters<Store['audit']>[0];
+export type { AuditRecord };
 
 export class AuditLog {
   readonly #store: Store;
@@ -15,12 +15,12 @@ export class AuditLog {
     this.#store = deps.store;
   }
 
-  record(entry: AuditRecord): void {
-    this.#store.audit(entry);
+  record(entry: AuditRecord): Promise<void> {
+    return this.#store.audit.audit(entry);
   }
 
   /** The newest entries of a server, newest first. */
-  recent(guildId: string, limit: number): AuditEntry[] {
-    return this.#store.auditLog(guildId, limit);
+  recent(guildId: string, limit: number): Promise<AuditEntry[]> {
+    return this.#store.audit.auditLog(guildId, limit);
   }
 }

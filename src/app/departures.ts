@@ -10,7 +10,7 @@
  */
 import { millisecondsInDay } from 'date-fns/constants';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 
 /** How long a server's data is kept after the bot was removed from it, in case it is invited back. */
 export const GUILD_DATA_GRACE_MS = 7 * millisecondsInDay;
@@ -41,8 +41,8 @@ export class GuildDepartures {
   }
 
   /** The bot was removed from a server (kicked, banned, or the server deleted). */
-  removed(guildId: string): void {
-    if (!this.#store.recordGuildDeparture(guildId)) return;
+  async removed(guildId: string): Promise<void> {
+    if (!(await this.#store.departures.recordGuildDeparture(guildId))) return;
     const deleteAfter = new Date(this.#now().getTime() + GUILD_DATA_GRACE_MS).toISOString();
     this.#log.info(
       'removed from a server: its feeds and DMs stop; its data is deleted unless the bot is invited back',
@@ -51,14 +51,14 @@ export class GuildDepartures {
   }
 
   /** The bot is in a server (invited back, or found at READY): a recorded removal is cancelled. */
-  present(guildId: string): void {
-    if (this.#store.cancelGuildDeparture(guildId))
+  async present(guildId: string): Promise<void> {
+    if (await this.#store.departures.cancelGuildDeparture(guildId))
       this.#log.info('back in a server within the grace period: nothing is deleted', { guildId });
   }
 
   /** Servers the bot was removed from (their feeds and DMs do not run). */
-  departed(): Set<string> {
-    return new Set(this.#store.guildDepartures().map((d) => d.guildId));
+  async departed(): Promise<Set<string>> {
+    return new Set((await this.#store.departures.guildDepartures()).map((d) => d.guildId));
   }
 
   /**
@@ -67,9 +67,9 @@ export class GuildDepartures {
    * offline. That second step only runs on a complete list: while a server is unavailable, READY
    * cannot be trusted to name them all.
    */
-  reconcile(guilds: Iterable<KnownGuild>): 'done' | 'waiting' {
+  async reconcile(guilds: Iterable<KnownGuild>): Promise<'done' | 'waiting'> {
     const listed = [...guilds];
-    for (const guild of listed) this.present(guild.id);
+    for (const guild of listed) await this.present(guild.id);
     const unavailable = listed.filter((g) => !g.available).length;
     if (unavailable > 0) {
       if (!this.#reconcilePending)
@@ -82,31 +82,31 @@ export class GuildDepartures {
     }
     this.#reconcilePending = false;
     const ids = new Set(listed.map((g) => g.id));
-    for (const guildId of this.#store.knownGuildIds())
-      if (!ids.has(guildId) && this.#serves(guildId)) this.removed(guildId);
+    for (const guildId of await this.#store.people.knownGuildIds())
+      if (!ids.has(guildId) && this.#serves(guildId)) await this.removed(guildId);
     return 'done';
   }
 
   /** A server came back from an outage: finish a reconcile that READY had to put off. */
-  reconcileIfPending(guilds: Iterable<KnownGuild>): void {
-    if (this.#reconcilePending) this.reconcile(guilds);
+  async reconcileIfPending(guilds: Iterable<KnownGuild>): Promise<void> {
+    if (this.#reconcilePending) await this.reconcile(guilds);
   }
 
   /**
    * Deletes the data of servers removed more than `GUILD_DATA_GRACE_MS` ago, unless the bot is in
    * them again (`isPresent`: a GUILD_CREATE that arrived before the record could be cancelled).
    */
-  purgeExpired(now: Date, isPresent: (guildId: string) => boolean): string[] {
+  async purgeExpired(now: Date, isPresent: (guildId: string) => boolean): Promise<string[]> {
     const purged: string[] = [];
-    for (const { guildId, leftAt } of this.#store.guildDepartures()) {
+    for (const { guildId, leftAt } of await this.#store.departures.guildDepartures()) {
       // Another process's server: that process alone can tell whether the bot is back in it.
       if (!this.#serves(guildId)) continue;
       if (isPresent(guildId)) {
-        this.present(guildId);
+        await this.present(guildId);
         continue;
       }
       if (now.getTime() - Date.parse(leftAt) < GUILD_DATA_GRACE_MS) continue;
-      this.#store.forgetGuild(guildId);
+      await this.#store.people.forgetGuild(guildId);
       purged.push(guildId);
       this.#log.info('deleted the data of a server the bot was removed from', { guildId, leftAt });
     }

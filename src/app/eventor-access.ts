@@ -10,7 +10,7 @@ import { EventorClient } from '../eventor/client.js';
 import { SharedResponseCache } from '../eventor/http.js';
 import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 import { UserFacingError } from './errors.js';
 
 /** The Eventor a server uses: its own from /setup, else the operator's default. */
@@ -94,18 +94,18 @@ export class EventorAccess {
   }
 
   /** Whether a server without a /setup connection is served by the operator's default one. */
-  usesDefault(guildId: string): boolean {
+  async usesDefault(guildId: string): Promise<boolean> {
     return (
       this.#options.defaultEventor !== null &&
       this.#options.defaultGuilds.has(guildId) &&
-      !this.#options.store.guildSettings(guildId)?.hasApiKey
+      !(await this.#options.store.servers.guildSettings(guildId))?.hasApiKey
     );
   }
 
   async forGuild(guildId: string | null): Promise<GuildEventor> {
-    const settings = guildId ? this.#options.store.guildSettings(guildId) : null;
+    const settings = guildId ? await this.#options.store.servers.guildSettings(guildId) : null;
     if (guildId && settings?.hasApiKey) {
-      const apiKey = this.#options.store.apiKey(guildId);
+      const apiKey = await this.#options.store.servers.apiKey(guildId);
       const instance = instanceOf(settings.eventorInstance, settings.eventorBaseUrl, this.#options.customTimeZones);
       if (apiKey && instance) {
         const client = this.clientFor(instance, apiKey);

@@ -14,18 +14,19 @@ import {
   type FeedKind,
   type FeedOptions,
   type FeedSettings,
+  type FeedSettingsChange,
   FeedSettingsStore,
   isFeedKind,
 } from '../feeds/settings.js';
 import type { Language } from '../i18n/index.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
 
 /** The ledger feed of `/feeds test` posts: its own, so a test post never stands in for the real one. */
 export const TEST_FEED = 'test';
 
-export type FeedChange = Parameters<FeedSettingsStore['update']>[2];
+export type FeedChange = FeedSettingsChange;
 
 export class FeedsAdmin {
   readonly #store: Store;
@@ -37,49 +38,55 @@ export class FeedsAdmin {
     this.#store = deps.store;
     this.#now = deps.now;
     this.#settings = new FeedSettingsStore(deps.store, deps.now);
-    this.#ledger = new Ledger(deps.store, deps.now);
+    this.#ledger = new Ledger(deps.store);
   }
 
-  get(guildId: string, kind: FeedKind): FeedSettings {
+  get(guildId: string, kind: FeedKind): Promise<FeedSettings> {
     return this.#settings.get(guildId, kind);
   }
 
-  all(guildId: string): FeedSettings[] {
+  all(guildId: string): Promise<FeedSettings[]> {
     return this.#settings.all(guildId);
   }
 
-  update(guildId: string, kind: FeedKind, change: FeedChange): FeedSettings {
+  update(guildId: string, kind: FeedKind, change: FeedChange): Promise<FeedSettings> {
     return this.#settings.update(guildId, kind, change);
   }
 
   /** Turns a kind on, in `channelId` when one is given: the channel and the switch together, or neither. */
-  turnOn(guildId: string, kind: FeedKind, channelId: string | null): FeedSettings {
-    return this.#store.db.transaction(() => {
+  turnOn(guildId: string, kind: FeedKind, channelId: string | null): Promise<FeedSettings> {
+    return this.#store.transaction(async (parts) => {
+      const settings = new FeedSettingsStore(parts, this.#now);
       if (channelId !== null) {
-        this.#store.setChannel(guildId, kind, channelId);
-        this.#settings.channelChosen(guildId, kind);
+        await parts.servers.setChannel(guildId, kind, channelId);
+        await settings.channelChosen(guildId, kind);
       }
-      return this.#settings.update(guildId, kind, { enabled: true });
-    })();
+      return settings.update(guildId, kind, { enabled: true });
+    });
   }
 
   /** Sets (or with null clears) where a kind of post, or the admin notices, go; a feed paused because of its old channel runs again in the new one. */
-  setChannel(guildId: string, kind: string, channelId: string | null): void {
+  async setChannel(guildId: string, kind: string, channelId: string | null): Promise<void> {
     if (channelId === null) {
-      this.#store.setChannel(guildId, kind, null);
+      await this.#store.servers.setChannel(guildId, kind, null);
       return;
     }
-    this.#store.db.transaction(() => {
-      this.#store.setChannel(guildId, kind, channelId);
-      if (isFeedKind(kind)) this.#settings.channelChosen(guildId, kind);
-    })();
+    await this.#store.transaction(async (parts) => {
+      await parts.servers.setChannel(guildId, kind, channelId);
+      if (isFeedKind(kind)) await new FeedSettingsStore(parts, this.#now).channelChosen(guildId, kind);
+    });
   }
 
   /** Quiet hours of several kinds at once, all or none. */
-  setQuietHours(guildId: string, kinds: readonly FeedKind[], quietHours: FeedOptions['quietHours']): void {
-    this.#store.db.transaction(() => {
-      for (const kind of kinds) this.#settings.update(guildId, kind, { options: { quietHours } });
-    })();
+  async setQuietHours(
+    guildId: string,
+    kinds: readonly FeedKind[],
+    quietHours: FeedOptions['quietHours'],
+  ): Promise<void> {
+    await this.#store.transaction(async (parts) => {
+      const settings = new FeedSettingsStore(parts, this.#now);
+      for (const kind of kinds) await settings.update(guildId, kind, { options: { quietHours } });
+    });
   }
 
   /** Refuses unless Eventor accepts the server's key now (asked afresh): a pause for a refused key ends only then. */
@@ -93,12 +100,12 @@ export class FeedsAdmin {
   }
 
   /** When the kind last ran for the server, or null. */
-  lastRunAt(guildId: string, kind: FeedKind): string | null {
+  lastRunAt(guildId: string, kind: FeedKind): Promise<string | null> {
     return this.#ledger.lastRunAt(guildId, kind);
   }
 
   /** Result posts whose thread is still to be opened. */
-  threadsWaiting(guildId: string): number {
+  threadsWaiting(guildId: string): Promise<number> {
     return threadsWaiting(this.#ledger, guildId, RESULTS_FEED);
   }
 

@@ -6,7 +6,7 @@
  */
 import { millisecondsInDay } from 'date-fns/constants';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 import type { GuildDepartures } from './departures.js';
 
 /** The daily member sweep (src/bot/membership.ts: it asks Discord). */
@@ -43,12 +43,12 @@ export class Housekeeping {
   }
 
   async run(now: Date): Promise<void> {
-    this.#store.pruneThrottles(THROTTLE_RETENTION_MS);
+    await this.#store.throttles.pruneThrottles(THROTTLE_RETENTION_MS);
     if (this.#lastDaily === null || now.getTime() - this.#lastDaily >= HOUSEKEEPING_INTERVAL_MS) {
       this.#lastDaily = now.getTime();
-      this.#departures.purgeExpired(now, this.#isPresent);
+      await this.#departures.purgeExpired(now, this.#isPresent);
     }
-    const { checked, left } = await this.#sweep.step(now, this.#departures.departed());
+    const { checked, left } = await this.#sweep.step(now, await this.#departures.departed());
     if (left > 0) this.#log.info('member sweep: forgot members who left', { checked, left });
   }
 }

@@ -8,7 +8,7 @@ import { EventorError } from '../eventor/errors.js';
 import type { Person } from '../eventor/answers.js';
 import { type KeyWithVariables, type Language, type PlainKey, t } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import { type LinkedPerson, type LinkMethod, type LinkRequest, PROVEN_LINK, type Store } from '../store/store.js';
+import { type LinkedPerson, type LinkMethod, type LinkRequest, PROVEN_LINK, type Store } from '../store/interfaces.js';
 import { type ClubMembers, personNames } from './club.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
@@ -59,28 +59,28 @@ export class Linking {
   }
 
   /** The member's linked persons in a server, the default first. */
-  linkedPersons(guildId: string, userId: string): readonly LinkedPerson[] {
-    return this.#deps.store.linkedPersons(guildId, userId);
+  linkedPersons(guildId: string, userId: string): Promise<readonly LinkedPerson[]> {
+    return this.#deps.store.links.linkedPersons(guildId, userId);
   }
 
   /** Whether the member linked this person with the person's Eventor password. */
-  hasProvenLink(guildId: string, userId: string, personId: string): boolean {
-    return this.linkedPersons(guildId, userId).some((l) => l.personId === personId && isProvenLink(l));
+  async hasProvenLink(guildId: string, userId: string, personId: string): Promise<boolean> {
+    return (await this.linkedPersons(guildId, userId)).some((l) => l.personId === personId && isProvenLink(l));
   }
 
   /** The member's link requests still waiting for an admin. */
-  pendingRequests(guildId: string, userId: string): readonly LinkRequest[] {
-    return this.#deps.store.pendingLinkRequests(guildId, userId);
+  pendingRequests(guildId: string, userId: string): Promise<readonly LinkRequest[]> {
+    return this.#deps.store.links.pendingLinkRequests(guildId, userId);
   }
 
   /** Every link in a server (`/admin links`). */
-  guildLinks(guildId: string): ReadonlyArray<LinkedPerson & { userId: string }> {
-    return this.#deps.store.guildLinks(guildId);
+  guildLinks(guildId: string): Promise<ReadonlyArray<LinkedPerson & { userId: string }>> {
+    return this.#deps.store.links.guildLinks(guildId);
   }
 
   /** Refuses when the server's admins turned linking by Eventor password off (`/setup linking`). */
-  requireCredentialsAllowed(guildId: string): void {
-    if (!this.#deps.store.linkingMethods(guildId).credentials)
+  async requireCredentialsAllowed(guildId: string): Promise<void> {
+    if (!(await this.#deps.store.links.linkingMethods(guildId)).credentials)
       throw new UserFacingError('linking.credentials.disabled');
   }
 
@@ -99,29 +99,39 @@ export class Linking {
   ): Promise<Person> {
     const { store } = this.#deps;
     const { guildId, userId } = who;
-    this.requireCredentialsAllowed(guildId);
+    await this.requireCredentialsAllowed(guildId);
     const now = this.#deps.now().getTime();
     const minutesUntil = (retryAt: Date | null): number =>
       Math.max(1, Math.ceil(((retryAt?.getTime() ?? now) - now) / 60_000));
     const member = `${guildId}:${userId}`;
-    const memberTaken = store.takeThrottle(MEMBER_FAILURE_SCOPE, member, MAX_MEMBER_FAILURES, FAILURE_WINDOW_MS);
+    const memberTaken = await store.throttles.takeThrottle(
+      MEMBER_FAILURE_SCOPE,
+      member,
+      MAX_MEMBER_FAILURES,
+      FAILURE_WINDOW_MS,
+    );
     if (memberTaken.attempt === null)
       throw new UserFacingError('linking.credentials.tooMany', { minutes: minutesUntil(memberTaken.retryAt) });
-    const giveBackMemberAttempt = (): void =>
-      store.giveBackThrottle(MEMBER_FAILURE_SCOPE, member, memberTaken.attempt!);
+    const giveBackMemberAttempt = async (): Promise<void> =>
+      await store.throttles.giveBackThrottle(MEMBER_FAILURE_SCOPE, member, memberTaken.attempt!);
     // Per Eventor user name too, whichever Discord account and server the guesses come from.
     const folded = foldUsername(username);
-    const usernameTaken = store.takeThrottle(USERNAME_FAILURE_SCOPE, folded, MAX_USERNAME_FAILURES, FAILURE_WINDOW_MS);
+    const usernameTaken = await store.throttles.takeThrottle(
+      USERNAME_FAILURE_SCOPE,
+      folded,
+      MAX_USERNAME_FAILURES,
+      FAILURE_WINDOW_MS,
+    );
     if (usernameTaken.attempt === null) {
       // Refused before Eventor was asked: no guess was made, so it is none of the member's.
-      giveBackMemberAttempt();
+      await giveBackMemberAttempt();
       throw new UserFacingError('linking.credentials.tooManyForUsername', {
         minutes: minutesUntil(usernameTaken.retryAt),
       });
     }
-    const giveBackAttempts = (): void => {
-      giveBackMemberAttempt();
-      store.giveBackThrottle(USERNAME_FAILURE_SCOPE, folded, usernameTaken.attempt!);
+    const giveBackAttempts = async (): Promise<void> => {
+      await giveBackMemberAttempt();
+      await store.throttles.giveBackThrottle(USERNAME_FAILURE_SCOPE, folded, usernameTaken.attempt!);
     };
     let person: Person | null;
     let access: GuildEventor;
@@ -130,19 +140,19 @@ export class Linking {
       person = await authenticate(access, username, password);
     } catch (error) {
       // Eventor not answering is no wrong password.
-      giveBackAttempts();
+      await giveBackAttempts();
       throw error;
     }
     // The right password of someone outside the club gets the very answer of a wrong one, and counts
     // as a failure: anything else would tell a guesser which password is right. Eventor failing in
     // the club check leaves the failure counted, so an outage cannot hand out free guesses.
     if (!person || person.id === null || !(await this.#deps.club.belongsToClub(access, person))) {
-      store.audit({ guildId, actorId: userId, action: 'link-failed' });
+      await store.audit.audit({ guildId, actorId: userId, action: 'link-failed' });
       throw new UserFacingError('linking.credentials.wrong');
     }
-    giveBackAttempts();
-    store.linkPerson(guildId, userId, person.id, 'credentials');
-    store.audit({ guildId, actorId: userId, personId: person.id, action: 'link', detail: 'credentials' });
+    await giveBackAttempts();
+    await store.links.linkPerson(guildId, userId, person.id, 'credentials');
+    await store.audit.audit({ guildId, actorId: userId, personId: person.id, action: 'link', detail: 'credentials' });
     log.info('member linked', { method: 'credentials', person: person.id });
     return person;
   }
@@ -159,33 +169,32 @@ export class Linking {
   ): Promise<{ request: LinkRequest; person: Person & { id: string }; adminChannel: string; othersLinked: string[] }> {
     const { store } = this.#deps;
     const { guildId, userId } = who;
-    if (!store.linkingMethods(guildId).approval) throw new UserFacingError('linking.request.disabled');
-    const adminChannel = store.guildSettings(guildId)?.channels.admin;
+    if (!(await store.links.linkingMethods(guildId)).approval) throw new UserFacingError('linking.request.disabled');
+    const adminChannel = (await store.servers.guildSettings(guildId))?.channels.admin;
     if (!adminChannel) throw new UserFacingError('linking.request.noAdminChannel');
     const person = await this.#deps.club.requireMember(await eventor(), personOption);
-    if (store.linkedPersons(guildId, userId).some((l) => l.personId === person.id))
+    if ((await store.links.linkedPersons(guildId, userId)).some((l) => l.personId === person.id))
       throw new UserFacingError('linking.request.alreadyLinked', { person: label(person) });
-    const pending = store.pendingLinkRequests(guildId, userId);
+    const pending = await store.links.pendingLinkRequests(guildId, userId);
     if (pending.some((p) => p.personId === person.id))
       throw new UserFacingError('linking.request.alreadyPending', { person: label(person) });
     if (pending.length >= MAX_PENDING_REQUESTS)
       throw new UserFacingError('linking.request.tooMany', { max: MAX_PENDING_REQUESTS });
-    const request = store.createLinkRequest({ guildId, userId, personId: person.id, locale: who.locale });
-    const othersLinked = store
-      .guildLinks(guildId)
+    const request = await store.links.createLinkRequest({ guildId, userId, personId: person.id, locale: who.locale });
+    const othersLinked = (await store.links.guildLinks(guildId))
       .filter((l) => l.personId === person.id && l.userId !== userId)
       .map((l) => l.userId);
     return { request, person, adminChannel, othersLinked };
   }
 
   /** The request could not reach the admins: it is not left pending. */
-  dropRequest(requestId: number): void {
-    this.#deps.store.dropLinkRequest(requestId);
+  async dropRequest(requestId: number): Promise<void> {
+    await this.#deps.store.links.dropLinkRequest(requestId);
   }
 
   /** The request reached the admins. */
-  requestPosted(request: { guildId: string; userId: string; personId: string }): void {
-    this.#deps.store.audit({
+  async requestPosted(request: { guildId: string; userId: string; personId: string }): Promise<void> {
+    await this.#deps.store.audit.audit({
       guildId: request.guildId,
       actorId: request.userId,
       personId: request.personId,
@@ -207,7 +216,7 @@ export class Linking {
     const { store } = this.#deps;
     const { guildId, adminId } = who;
     const id = requestId;
-    const found = Number.isSafeInteger(id) ? store.linkRequest(id) : null;
+    const found = Number.isSafeInteger(id) ? await store.links.linkRequest(id) : null;
     if (!found || found.guildId !== guildId) throw new UserFacingError('linking.decide.gone');
     if (found.state !== 'pending')
       throw new UserFacingError(
@@ -215,8 +224,9 @@ export class Linking {
       );
     const person = await this.#deps.club.member(await eventor(), found.personId);
     if (approve && !person) throw new UserFacingError('linking.error.notInClub');
-    if (!store.decideLinkRequest(id, approve, adminId)) throw new UserFacingError('linking.decide.alreadyDecided');
-    store.audit({
+    if (!(await store.links.decideLinkRequest(id, approve, adminId)))
+      throw new UserFacingError('linking.decide.alreadyDecided');
+    await store.audit.audit({
       guildId,
       actorId: adminId,
       subjectId: found.userId,
@@ -241,7 +251,9 @@ export class Linking {
     personId: string,
     refusals: { notLinked: PlainKey; notProven: KeyWithVariables<'person' | 'method'> },
   ): Promise<void> {
-    const link = this.#deps.store.linkedPersons(asker.guildId, asker.userId).find((l) => l.personId === personId);
+    const link = (await this.#deps.store.links.linkedPersons(asker.guildId, asker.userId)).find(
+      (l) => l.personId === personId,
+    );
     if (!link) throw new UserFacingError(refusals.notLinked);
     if (isProvenLink(link)) return;
     const names = await personNames(this.#deps.club, eventor, [personId], this.#deps.log);
@@ -252,10 +264,10 @@ export class Linking {
   }
 
   /** Which of the member's linked persons commands use by default. */
-  setDefault(guildId: string, userId: string, personId: string): void {
-    if (!this.#deps.store.setDefaultPerson(guildId, userId, personId))
+  async setDefault(guildId: string, userId: string, personId: string): Promise<void> {
+    if (!(await this.#deps.store.links.setDefaultPerson(guildId, userId, personId)))
       throw new UserFacingError('linking.default.notLinked');
-    this.#deps.store.audit({ guildId, actorId: userId, personId, action: 'link-default' });
+    await this.#deps.store.audit.audit({ guildId, actorId: userId, personId, action: 'link-default' });
   }
 
   /**
@@ -270,8 +282,8 @@ export class Linking {
   ): Promise<{ person: Person & { id: string }; method: LinkMethod }> {
     const { store } = this.#deps;
     const person = await this.#deps.club.requireMember(eventor, personOption);
-    store.linkPerson(who.guildId, who.userId, person.id, 'admin');
-    store.audit({
+    await store.links.linkPerson(who.guildId, who.userId, person.id, 'admin');
+    await store.audit.audit({
       guildId: who.guildId,
       actorId: who.adminId,
       subjectId: who.userId,
@@ -281,14 +293,15 @@ export class Linking {
     });
     log.info('member linked', { method: 'admin', person: person.id });
     const method =
-      store.linkedPersons(who.guildId, who.userId).find((l) => l.personId === person.id)?.method ?? 'admin';
+      (await store.links.linkedPersons(who.guildId, who.userId)).find((l) => l.personId === person.id)?.method ??
+      'admin';
     return { person, method };
   }
 
   /** Removes one link, by the member or (`actorId` another) an admin; false when it was not there. */
-  unlink(guildId: string, userId: string, personId: string, actorId: string = userId): boolean {
-    if (!this.#deps.store.unlinkPerson(guildId, userId, personId)) return false;
-    this.#deps.store.audit({
+  async unlink(guildId: string, userId: string, personId: string, actorId: string = userId): Promise<boolean> {
+    if (!(await this.#deps.store.links.unlinkPerson(guildId, userId, personId))) return false;
+    await this.#deps.store.audit.audit({
       guildId,
       actorId,
       ...(actorId === userId ? {} : { subjectId: userId }),

@@ -10,7 +10,7 @@
 import type { Person } from '../eventor/answers.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import { type LinkedPerson, PROVEN_LINK, type Store } from '../store/store.js';
+import { type LinkedPerson, PROVEN_LINK, type Store } from '../store/interfaces.js';
 import type { ClubMembers } from './club.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
@@ -51,16 +51,16 @@ export class LoginLinks {
    * comes first) linked with the Eventor password, say a parent's own when their default is a child
    * an admin linked. Without any, the default, which `issue` refuses with the way to upgrade.
    */
-  defaultPerson(guildId: string | null, userId: string): string {
-    const linked: readonly LinkedPerson[] = guildId ? this.#deps.store.linkedPersons(guildId, userId) : [];
+  async defaultPerson(guildId: string | null, userId: string): Promise<string> {
+    const linked: readonly LinkedPerson[] = guildId ? await this.#deps.store.links.linkedPersons(guildId, userId) : [];
     const person = linked.find((p) => p.method === PROVEN_LINK) ?? linked[0];
     if (!person) throw new UserFacingError('error.notLinked');
     return person.personId;
   }
 
   /** The person the member named (free text they can type: only their own links count), or their default. */
-  chosenPerson(guildId: string | null, userId: string, asked: string | undefined): string {
-    const linked = guildId ? this.#deps.store.linkedPersons(guildId, userId) : [];
+  async chosenPerson(guildId: string | null, userId: string, asked: string | undefined): Promise<string> {
+    const linked = guildId ? await this.#deps.store.links.linkedPersons(guildId, userId) : [];
     if (linked.length === 0) throw new UserFacingError('error.notLinked');
     const personId = asked ? linked.find((p) => p.personId === asked)?.personId : this.defaultPerson(guildId, userId);
     if (personId === undefined) throw new UserFacingError('login.error.notYours');
@@ -68,8 +68,10 @@ export class LoginLinks {
   }
 
   /** The persons a login link can be made for (autocomplete offers only these). */
-  provenPersons(guildId: string | null, userId: string): LinkedPerson[] {
-    return (guildId ? this.#deps.store.linkedPersons(guildId, userId) : []).filter((p) => p.method === PROVEN_LINK);
+  async provenPersons(guildId: string | null, userId: string): Promise<LinkedPerson[]> {
+    return (guildId ? await this.#deps.store.links.linkedPersons(guildId, userId) : []).filter(
+      (p) => p.method === PROVEN_LINK,
+    );
   }
 
   /**
@@ -93,7 +95,7 @@ export class LoginLinks {
     });
     // Taken before Eventor is asked: the check and the record are one step, so parallel commands
     // cannot all pass, and /forget-me, which empties everything else, does not reset it.
-    const taken = store.takeThrottle(LOGIN_SCOPE, asker.userId, LINKS_PER_WINDOW, WINDOW_MS);
+    const taken = await store.throttles.takeThrottle(LOGIN_SCOPE, asker.userId, LINKS_PER_WINDOW, WINDOW_MS);
     if (taken.attempt === null)
       throw new UserFacingError('login.cooldown', {
         when: `<t:${unix((taken.retryAt ?? this.#deps.now()).getTime())}:R>`,
@@ -113,11 +115,11 @@ export class LoginLinks {
       // No link was issued, so none can be abused: the attempt is given back, and a member who met
       // an Eventor outage is not locked out for ten minutes by retrying. What Eventor is asked is
       // bounded anyway, by the per-member cooldown on commands that call it.
-      store.giveBackThrottle(LOGIN_SCOPE, asker.userId, taken.attempt);
+      await store.throttles.giveBackThrottle(LOGIN_SCOPE, asker.userId, taken.attempt);
       throw error;
     }
     log.redact(url, 'transient');
-    store.audit({ guildId: asker.guildId, actorId: asker.userId, personId, action: 'login-link' });
+    await store.audit.audit({ guildId: asker.guildId, actorId: asker.userId, personId, action: 'login-link' });
     return { url, message };
   }
 }

@@ -4,7 +4,7 @@
  * scheduler tick, and forgotten there (`MemberPresence.verify`, in src/bot/membership.ts).
  */
 import type { MemberStatus } from '../feeds/feed.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 
 /** The daily sweep asks about at most this many members per scheduler tick (one a minute), one at a time. */
 export const SWEEP_CHECKS_PER_TICK = 20;
@@ -41,14 +41,14 @@ export class MemberSweep {
 
   /** Queues the servers due for their daily sweep, then checks the next few members. */
   async step(now: Date, skip: ReadonlySet<string>): Promise<{ checked: number; left: number }> {
-    for (const guildId of this.#store.knownGuildIds()) {
+    for (const guildId of await this.#store.people.knownGuildIds()) {
       const last = this.#sweptAt.get(guildId);
       if (skip.has(guildId) || (last !== undefined && now.getTime() - last < SWEEP_INTERVAL_MS)) continue;
       // Only servers the bot is in and Discord serves right now: an outage or a removal proves nothing about members.
       if (!this.#isAvailable(guildId)) continue;
       this.#sweptAt.set(guildId, now.getTime());
       const queued = new Set(this.#queue.filter((q) => q.guildId === guildId).map((q) => q.userId));
-      for (const userId of this.#store.memberIds(guildId))
+      for (const userId of await this.#store.people.memberIds(guildId))
         if (!queued.has(userId)) this.#queue.push({ guildId, userId });
     }
     let checked = 0;

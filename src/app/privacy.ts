@@ -5,45 +5,42 @@
  * `/forget-me` (every server, on the member's own request) is `Privacy.forgetUser`. The record of
  * servers that removed the bot, and their purge, is `departures.ts`; the daily run, `housekeeping.ts`.
  */
-import { SubscriptionStore } from '../feeds/subscriptions.js';
-import type { GuildSettings, Store } from '../store/store.js';
+import { MEMBER_DMS_NAMESPACE, memberPrefix } from '../feeds/subscriptions.js';
+import { ledgerKeyPrefix } from '../feeds/delivery/keys.js';
+import type { EventorConnectionRecord, GuildSettings, Store, StoreParts } from '../store/interfaces.js';
 
 /** A member's links, requests and `/notify` subscription (with their DM ledger) in one server. */
 export function forgetMember(
   store: Store,
   guildId: string,
   userId: string,
-): { links: number; requests: number; subscriptions: number } {
-  return store.secureDeleting(() =>
-    store.db.transaction(() => {
-      const subscriptions = new SubscriptionStore(store).forgetMember(guildId, userId);
-      return { ...store.forgetMemberLinks(guildId, userId), subscriptions };
-    })(),
-  );
+): Promise<{ links: number; requests: number; subscriptions: number }> {
+  return store.transaction(async (parts) => {
+    const subscriptions = await parts.subscriptions.forget(guildId, userId, memberPrefix(userId));
+    return { ...(await parts.links.forgetMemberLinks(guildId, userId)), subscriptions };
+  });
 }
 
 /** Every member's links, requests and subscriptions in one server, in one transaction. */
 export function forgetGuildMembers(
   store: Store,
   guildId: string,
-): { links: number; requests: number; subscriptions: number } {
-  return store.secureDeleting(() =>
-    store.db.transaction(() => {
-      const subscriptions = new SubscriptionStore(store).forgetGuild(guildId);
-      return { ...store.forgetGuildLinks(guildId), subscriptions };
-    })(),
-  );
+): Promise<{ links: number; requests: number; subscriptions: number }> {
+  return store.transaction((parts) => forgetGuildMembersIn(parts, guildId));
+}
+
+async function forgetGuildMembersIn(
+  parts: StoreParts,
+  guildId: string,
+): Promise<{ links: number; requests: number; subscriptions: number }> {
+  const subscriptions = await parts.subscriptions.forget(guildId, null, ledgerKeyPrefix(MEMBER_DMS_NAMESPACE));
+  return { ...(await parts.links.forgetGuildLinks(guildId)), subscriptions };
 }
 
 /** The audit action of a server moving to another Eventor or club; its detail is "<links> <requests> <subscriptions>". */
 export const EVENTOR_MOVED = 'eventor-moved';
 
-export interface EventorConnection {
-  instance: string;
-  baseUrl: string | null;
-  apiKey: string;
-  organisation: { id: string; name: string };
-}
+export type EventorConnection = EventorConnectionRecord;
 
 export interface MembersForgotten {
   links: number;
@@ -65,24 +62,22 @@ export function connectEventor(
   guildId: string,
   connection: EventorConnection,
   options: { forgetMembers: boolean; actorId: string },
-): { settings: GuildSettings; forgotten: MembersForgotten | null } {
-  return store.secureDeleting(() =>
-    store.db.transaction(() => {
-      const settings = store.connectEventor(guildId, connection);
-      if (!options.forgetMembers) return { settings, forgotten: null };
-      const members = store.guildMembersHeld(guildId);
-      const counts = forgetGuildMembers(store, guildId);
-      if (members.length === 0 && counts.links + counts.requests + counts.subscriptions === 0)
-        return { settings, forgotten: null };
-      store.audit({
-        guildId,
-        actorId: options.actorId,
-        action: EVENTOR_MOVED,
-        detail: `${counts.links} ${counts.requests} ${counts.subscriptions}`,
-      });
-      return { settings, forgotten: { ...counts, members } };
-    })(),
-  );
+): Promise<{ settings: GuildSettings; forgotten: MembersForgotten | null }> {
+  return store.transaction(async (parts) => {
+    const settings = await parts.servers.connectEventor(guildId, connection);
+    if (!options.forgetMembers) return { settings, forgotten: null };
+    const members = await parts.people.guildMembersHeld(guildId);
+    const counts = await forgetGuildMembersIn(parts, guildId);
+    if (members.length === 0 && counts.links + counts.requests + counts.subscriptions === 0)
+      return { settings, forgotten: null };
+    await parts.audit.audit({
+      guildId,
+      actorId: options.actorId,
+      action: EVENTOR_MOVED,
+      detail: `${counts.links} ${counts.requests} ${counts.subscriptions}`,
+    });
+    return { settings, forgotten: { ...counts, members } };
+  });
 }
 
 /** What the bot holds about people, forgotten on their request or when they are no longer the club's business. */
@@ -99,14 +94,12 @@ export class Privacy {
    * that would name them again. Throttle counts stay (keyed hashes and times only), so a guesser
    * cannot reset a limit by asking to be forgotten.
    */
-  forgetUser(userId: string): void {
-    // Subscriptions first: Store.forgetUser then empties the WAL for both.
-    new SubscriptionStore(this.#store).forgetUser(userId);
-    this.#store.forgetUser(userId);
+  async forgetUser(userId: string): Promise<void> {
+    await this.#store.people.forgetUser(userId, memberPrefix(userId));
   }
 
   /** A member who left one server (`forgetMember`). */
-  forgetMember(guildId: string, userId: string): { links: number; requests: number; subscriptions: number } {
+  forgetMember(guildId: string, userId: string): Promise<{ links: number; requests: number; subscriptions: number }> {
     return forgetMember(this.#store, guildId, userId);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { SubscriptionStore } from '../feeds/subscriptions.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 import { AuditLog } from './audit.js';
 import { ClubMembers } from './club.js';
 import type { EventorAccess } from './eventor-access.js';
@@ -52,6 +52,6 @@ export function createServices(deps: ServiceDeps): Services {
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),
     feedsAdmin: new FeedsAdmin({ store, now }),
-    subscriptions: new SubscriptionStore(store, now),
+    subscriptions: new SubscriptionStore(store),
   };
 }

@@ -9,7 +9,7 @@ import { EventorError } from '../eventor/errors.js';
 import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import type { Language, PlainKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import type { GuildSettings, Store } from '../store/store.js';
+import type { GuildSettings, Store } from '../store/interfaces.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
 import { connectEventor, type MembersForgotten } from './privacy.js';
@@ -165,7 +165,7 @@ export class Setup {
   ): Promise<{ moved: boolean; forgotten: MembersForgotten | null }> {
     const before = await this.#currentConnection(current, log);
     const moved = before === null || before.baseUrl !== instance.baseUrl || before.organisationId !== organisation.id;
-    const { forgotten } = connectEventor(
+    const { forgotten } = await connectEventor(
       this.#deps.store,
       who.guildId,
       {
@@ -205,26 +205,29 @@ export class Setup {
   }
 
   /** The server's settings from /setup, or null when it has none. */
-  settings(guildId: string): GuildSettings | null {
-    return this.#deps.store.guildSettings(guildId);
+  settings(guildId: string): Promise<GuildSettings | null> {
+    return this.#deps.store.servers.guildSettings(guildId);
   }
 
   /** The language of the server's automatic posts and server-wide texts (`/setup language`). */
-  setLanguage(guildId: string, language: Language): void {
-    this.#deps.store.updateGuildSettings(guildId, { locale: language });
+  async setLanguage(guildId: string, language: Language): Promise<void> {
+    await this.#deps.store.servers.updateGuildSettings(guildId, { locale: language });
   }
 
   /** The server's time zone (`/setup timezone`): a canonical IANA name, checked by the caller. */
-  setTimeZone(guildId: string, zone: string): void {
-    this.#deps.store.updateGuildSettings(guildId, { timeZone: zone });
+  async setTimeZone(guildId: string, zone: string): Promise<void> {
+    await this.#deps.store.servers.updateGuildSettings(guildId, { timeZone: zone });
   }
 
   /** Which ways of linking members the server allows (`/setup linking`); unset ones stay as they are. */
-  setLinkingMethods(
+  async setLinkingMethods(
     guildId: string,
     change: { credentials?: boolean; approval?: boolean },
-  ): { methods: { credentials: boolean; approval: boolean }; needsAdminChannel: boolean } {
-    const methods = this.#deps.store.setLinkingMethods(guildId, change);
-    return { methods, needsAdminChannel: methods.approval && !this.#deps.store.guildSettings(guildId)?.channels.admin };
+  ): Promise<{ methods: { credentials: boolean; approval: boolean }; needsAdminChannel: boolean }> {
+    const methods = await this.#deps.store.links.setLinkingMethods(guildId, change);
+    return {
+      methods,
+      needsAdminChannel: methods.approval && !(await this.#deps.store.servers.guildSettings(guildId))?.channels.admin,
+    };
   }
 }

@@ -123,7 +123,7 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
           : world.discord.createGuild({ name: `${club.name} ${i + 1}`, preferredLocale: 'sv-SE' }).id;
       world.allowDefaultEventor(guildId);
       if (clubCount > 1) {
-        world.bot.store.connectEventor(guildId, {
+        await world.bot.store.servers.connectEventor(guildId, {
           instance: 'custom',
           baseUrl: world.eventor.baseUrl,
           apiKey: club.apiKey,
@@ -131,10 +131,14 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
         });
       }
       const admin = world.discord.createTextChannel(guildId, { name: 'styrelsen' }).id;
-      world.bot.store.setChannel(guildId, 'admin', admin);
+      await world.bot.store.servers.setChannel(guildId, 'admin', admin);
       for (const kind of FEED_KINDS) {
-        world.bot.store.setChannel(guildId, kind, world.discord.createTextChannel(guildId, { name: kind }).id);
-        settings.update(guildId, kind, { enabled: true });
+        await world.bot.store.servers.setChannel(
+          guildId,
+          kind,
+          world.discord.createTextChannel(guildId, { name: kind }).id,
+        );
+        await settings.update(guildId, kind, { enabled: true });
       }
     }
 

@@ -17,7 +17,8 @@ import type { EventorInstance } from '../eventor/instances.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
 import type { Logger } from '../log/logger.js';
 import { SecretBox } from '../store/secrets.js';
-import { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
+import { openSqliteStore } from '../store/sqlite/store.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { FirstAnswers } from './first-answer.js';
@@ -65,7 +66,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   log.redact(config.discordToken);
   log.redact(config.secretKey);
   // scrypt (slow on purpose) runs in the thread pool while this thread opens the database.
-  const store = await Store.openWith(
+  const store = await openSqliteStore(
     config.databasePath,
     options.secretBox ?? SecretBox.derive(config.secretKey),
     options.now,
@@ -132,12 +133,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   // (`unavailable: true`) is discord.js's `guildUnavailable`, which changes nothing here.
   // Sharded, Discord lists only this process's shards' servers: the others are not departures.
   const departures = new GuildDepartures({ store, log, serves, ...(options.now ? { now: options.now } : {}) });
-  const guarded = (what: string, fn: () => void): void => {
-    try {
-      fn();
-    } catch (error) {
-      log.error(what, { error });
-    }
+  const guarded = (what: string, fn: () => Promise<unknown>): void => {
+    fn().catch((error: unknown) => log.error(what, { error }));
   };
   client.on(Events.GuildDelete, (guild) => guarded('recording a removal failed', () => departures.removed(guild.id)));
   client.on(Events.GuildCreate, (guild) => guarded('cancelling a removal failed', () => departures.present(guild.id)));
@@ -151,7 +148,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   try {
     await client.login(config.discordToken);
   } catch (error) {
-    store.close();
+    await store.close();
     await eventor.close();
     await client.destroy();
     throw error;
@@ -164,15 +161,18 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     pid: process.pid,
     ...(sharding ? { shards: formatShards(sharding.shards), shardCount: sharding.shardCount } : {}),
   });
-  guarded('looking for servers left while offline failed', () =>
-    departures.reconcile(readyClient.guilds.cache.values()),
-  );
+  // Awaited, as it ran before the store was async: the bot is ready once READY's servers are reconciled.
+  await departures
+    .reconcile(readyClient.guilds.cache.values())
+    .catch((error: unknown) => log.error('looking for servers left while offline failed', { error }));
   if (config.defaultEventor) {
     // The operator should see at a glance whom their key serves.
     const named = [...config.defaultEventorGuilds];
+    const served = new Set<string>();
+    for (const id of named) if (await eventor.usesDefault(id)) served.add(id);
     log.info('default Eventor connection', {
-      servesGuilds: named.filter((id) => eventor.usesDefault(id)),
-      namedButOwnKey: named.filter((id) => !eventor.usesDefault(id)),
+      servesGuilds: named.filter((id) => served.has(id)),
+      namedButOwnKey: named.filter((id) => !served.has(id)),
       // Another process's shards' servers are not in this one's list.
       namedButNotJoined: named.filter((id) => serves(id) && !readyClient.guilds.cache.has(id)),
     });
@@ -247,7 +247,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         await router.drain();
         await client.destroy();
         await eventor.close();
-        store.close();
+        await store.close();
         log.info('bot stopped');
       })();
       return stopping;

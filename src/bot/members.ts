@@ -32,7 +32,7 @@ export async function ownLinkChoices(
   query: string,
 ): Promise<ApplicationCommandOptionChoiceData<string>[]> {
   if (!ctx.guild.id) return [];
-  const linked = ctx.services.linking.linkedPersons(ctx.guild.id, ctx.interaction.user.id);
+  const linked = await ctx.services.linking.linkedPersons(ctx.guild.id, ctx.interaction.user.id);
   const names = await personNames(
     ctx,
     linked.map((l) => l.personId),

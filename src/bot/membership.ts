@@ -15,7 +15,7 @@ import { type Client, DiscordAPIError, Routes } from 'discord.js';
 import { forgetMember } from '../app/privacy.js';
 import type { MemberStatus, MembershipCheck } from '../feeds/feed.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 
 /** How long "still a member" is believed: a race day's 5-minute runs ask Discord once an hour per member. */
 export const MEMBER_CACHE_MS = millisecondsInHour;
@@ -54,7 +54,7 @@ export class MemberPresence implements MembershipCheck {
       await this.#client.rest.get(Routes.guildMember(guildId, userId));
     } catch (error) {
       if (error instanceof DiscordAPIError && error.status === 404 && GONE_CODES.has(error.code)) {
-        const forgotten = forgetMember(this.#store, guildId, userId);
+        const forgotten = await forgetMember(this.#store, guildId, userId);
         this.#log.info('a member left the server; forgot their links, requests and /notify there', {
           guildId,
           userId,

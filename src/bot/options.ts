@@ -25,8 +25,8 @@ export function personalVisibility(interaction: ChatInputCommandInteraction): De
 }
 
 /** The member's default linked Eventor person. */
-export function ownPersonId(ctx: BaseContext, userId: string): string {
-  const linked = ctx.guild.id ? ctx.services.linking.linkedPersons(ctx.guild.id, userId) : [];
+export async function ownPersonId(ctx: BaseContext, userId: string): Promise<string> {
+  const linked = ctx.guild.id ? await ctx.services.linking.linkedPersons(ctx.guild.id, userId) : [];
   const person = linked[0];
   if (!person) throw new UserFacingError('error.notLinked');
   return person.personId;
@@ -51,7 +51,7 @@ export async function memberTarget(
 ): Promise<{ eventor: GuildEventor; target: MemberTarget }> {
   const member = ctx.interaction.options.getString('member');
   const event = ctx.interaction.options.getString('event');
-  const own = member === null && event === null ? ownPersonId(ctx, ctx.interaction.user.id) : null;
+  const own = member === null && event === null ? await ownPersonId(ctx, ctx.interaction.user.id) : null;
   const eventor = await ctx.guild.eventor();
   if (member === null && event !== null) return { eventor, target: { kind: 'club', eventId: eventIdOf(event) } };
   return {

@@ -26,7 +26,7 @@ import {
   type VarsArgument,
 } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import { PROVEN_LINK, type Store } from '../store/store.js';
+import { PROVEN_LINK, type Store } from '../store/interfaces.js';
 import {
   type BaseContext,
   type BotCommand,
@@ -153,9 +153,9 @@ export class InteractionRouter {
     }
   }
 
-  #context(interaction: Interaction | MessageComponentInteraction, log: Logger): BaseContext {
+  async #context(interaction: Interaction | MessageComponentInteraction, log: Logger): Promise<BaseContext> {
     const language = languageFor(interaction.locale);
-    const settings = interaction.guildId ? this.#options.store.guildSettings(interaction.guildId) : null;
+    const settings = interaction.guildId ? await this.#options.store.servers.guildSettings(interaction.guildId) : null;
     const access = this.#options.eventor;
     const guild: GuildContext = {
       id: interaction.guildId,
@@ -178,7 +178,7 @@ export class InteractionRouter {
   async #command(interaction: ChatInputCommandInteraction, log: Logger): Promise<void> {
     const command = this.#commands.get(interaction.commandName);
     log.info('command', { command: interaction.commandName, subcommand: interaction.options.getSubcommand(false) });
-    const ctx = { ...this.#context(interaction, log), interaction };
+    const ctx = { ...(await this.#context(interaction, log)), interaction };
     const route = command ? routeOf(command, interaction) : null;
     if (!route) {
       await interaction.reply({ content: ctx.t('error.unexpected'), flags: MessageFlags.Ephemeral });
@@ -186,7 +186,7 @@ export class InteractionRouter {
     }
     let mode: DeferMode = 'none';
     try {
-      if (await turnedAway(interaction, this.#refusal(interaction, route.requires, ctx, log))) return;
+      if (await turnedAway(interaction, await this.#refusal(interaction, route.requires, ctx, log))) return;
       if (route.callsEventor && (await turnedAway(interaction, this.#slowDown(interaction, ctx, log)))) return;
       mode = route.defer;
       await this.#answering(interaction, mode === 'none' ? null : { reply: mode }, log, (answer) =>
@@ -200,13 +200,13 @@ export class InteractionRouter {
   async #autocomplete(interaction: AutocompleteInteraction, log: Logger): Promise<void> {
     const command = this.#commands.get(interaction.commandName);
     let choices: Awaited<ReturnType<NonNullable<BotCommand['autocomplete']>>> = [];
-    const ctx = { ...this.#context(interaction, log), interaction };
+    const ctx = { ...(await this.#context(interaction, log)), interaction };
     // Over the budget, the answer is the empty list autocomplete gives when it fails: the member can still type.
     // The declared requirements of the command (or its subcommand) hold for its suggestions too: a
     // member who may not run it gets the empty list, and no club data.
     const sub = command ? subcommandOf(command, interaction) : undefined;
     const requires: Requirements = { ...command?.requires, ...(typeof sub === 'object' ? sub.requires : undefined) };
-    if (command?.autocomplete && this.#unmet(interaction, requires) !== null) {
+    if (command?.autocomplete && (await this.#unmet(interaction, requires)) !== null) {
       log.info('autocomplete refused: a requirement is not met', { command: interaction.commandName });
     } else if (
       command?.autocomplete &&
@@ -236,7 +236,7 @@ export class InteractionRouter {
   async #component(interaction: MessageComponentInteraction | ModalSubmitInteraction, log: Logger): Promise<void> {
     const name = customIdName(interaction.customId);
     const handler = this.#components.get(name);
-    const ctx = { ...this.#context(interaction, log), interaction };
+    const ctx = { ...(await this.#context(interaction, log)), interaction };
     log.info('component', { component: name });
     if (!handler) {
       await interaction.reply({ content: ctx.t('error.staleComponent'), flags: MessageFlags.Ephemeral });
@@ -249,7 +249,7 @@ export class InteractionRouter {
     const shared = updating && interaction.message !== null && !interaction.message.flags.has(MessageFlags.Ephemeral);
     try {
       // Before the id is even read: whoever may not use the component learns nothing from it.
-      if (await turnedAway(interaction, this.#refusal(interaction, handler.requires ?? {}, ctx, log))) return;
+      if (await turnedAway(interaction, await this.#refusal(interaction, handler.requires ?? {}, ctx, log))) return;
       const value: unknown = handler.customId.decode(interaction.customId);
       if (value === null) {
         log.info('component refused: its custom id does not decode', { component: name });
@@ -300,18 +300,18 @@ export class InteractionRouter {
    * The one check of what a command or component declares it requires: the first requirement the
    * member does not meet, as the message they read, or null when all are met.
    */
-  #unmet(
+  async #unmet(
     interaction:
       ChatInputCommandInteraction | AutocompleteInteraction | MessageComponentInteraction | ModalSubmitInteraction,
     requires: Requirements,
-  ): PlainKey | null {
+  ): Promise<PlainKey | null> {
     if (requires.permission !== undefined) {
       if (!interaction.inGuild()) return 'linking.guildOnly';
       if (!interaction.memberPermissions.has(PERMISSIONS[requires.permission])) return 'linking.notAdmin';
     }
     if (requires.linked !== undefined) {
       if (!interaction.inGuild()) return 'linking.guildOnly';
-      const links = this.#options.store.linkedPersons(interaction.guildId, interaction.user.id);
+      const links = await this.#options.store.links.linkedPersons(interaction.guildId, interaction.user.id);
       if (links.length === 0) return 'error.notLinked';
       if (requires.linked === 'credentials' && !links.some((link) => link.method === PROVEN_LINK))
         return 'linking.whoami.notProven';
@@ -320,13 +320,13 @@ export class InteractionRouter {
   }
 
   /** The answer to a member who does not meet a declared requirement, or null when they meet them all. */
-  #refusal(
+  async #refusal(
     interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
     requires: Requirements,
     ctx: BaseContext,
     log: Logger,
-  ): string | null {
-    const key = this.#unmet(interaction, requires);
+  ): Promise<string | null> {
+    const key = await this.#unmet(interaction, requires);
     if (key === null) return null;
     log.info('refused: a declared requirement is not met', { key });
     return ctx.t(key);

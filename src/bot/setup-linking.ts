@@ -12,7 +12,7 @@ export function linkingSubcommand(sub: SlashCommandSubcommandBuilder): SlashComm
 export async function setLinking(ctx: CommandContext, guildId: string): Promise<void> {
   const credentials = ctx.interaction.options.getBoolean('credentials');
   const approval = ctx.interaction.options.getBoolean('approval');
-  const { methods, needsAdminChannel } = ctx.services.setup.setLinkingMethods(guildId, {
+  const { methods, needsAdminChannel } = await ctx.services.setup.setLinkingMethods(guildId, {
     ...(credentials !== null ? { credentials } : {}),
     ...(approval !== null ? { approval } : {}),
   });

@@ -1,6 +1,6 @@
 import { DEFAULT_DATABASE_PATH } from '../bot/config.js';
 import { backupDatabase } from '../store/backup.js';
-import { StoreError } from '../store/database.js';
+import { StoreError } from '../store/sqlite/database.js';
 import { type ParsedArgs, rejectLeftovers, UsageError } from './args.js';
 import { warnedEnvironment } from './environment.js';
 import type { Io } from './io.js';

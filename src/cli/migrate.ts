@@ -1,7 +1,7 @@
 import { DEFAULT_DATABASE_PATH } from '../bot/config.js';
 import { databaseUrlFromEnv } from '../config/database.js';
 import { ConfigError } from '../config/errors.js';
-import { StoreError } from '../store/database.js';
+import { StoreError } from '../store/errors.js';
 import { copyPostgresToSqlite, copySqliteToPostgres } from '../store/postgres/copy.js';
 import { type ParsedArgs, rejectLeftovers, takeString, UsageError } from './args.js';
 import { warnedEnvironment } from './environment.js';

@@ -2,7 +2,7 @@ import type { RunningBot } from '../bot/bot.js';
 import { type BotConfig, botConfigFromEnv } from '../bot/config.js';
 import { formatShards } from '../config/sharding.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { StoreError } from '../store/database.js';
+import { StoreError } from '../store/sqlite/database.js';
 import { SecretBox } from '../store/secrets.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, takeString, UsageError } from './args.js';
 import { commandEnvironment } from './environment.js';

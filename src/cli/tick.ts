@@ -1,4 +1,4 @@
-import { StoreError, writeProblem } from '../store/database.js';
+import { StoreError, writeProblem } from '../store/sqlite/database.js';
 import type { ParsedArgs } from './args.js';
 import { type Io, oneLine } from './io.js';
 import { startConfiguredBot } from './start.js';
@@ -23,7 +23,7 @@ export async function runTick(args: ParsedArgs, io: Io): Promise<number> {
       failure = `${failed} run${failed === 1 ? '' : 's'} failed (see the log above); they are tried again on the next tick`;
   } catch (error) {
     log.debug('tick failed', { error });
-    const problem = writeProblem(error, bot.store.db.name);
+    const problem = writeProblem(error, bot.store.description);
     failure = problem instanceof StoreError ? problem.message : oneLine(error);
   } finally {
     await bot.stop();

@@ -334,7 +334,7 @@ export async function runSchedulerSession(
     await admin('threads', { state: 'on' });
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
     for (const kind of Object.keys(channels) as Kind[]) {
-      if (!settings.get(guildId, kind).enabled) problems.push(`/feeds on ${kind} did not turn it on`);
+      if (!(await settings.get(guildId, kind)).enabled) problems.push(`/feeds on ${kind} did not turn it on`);
     }
 
     // What happens in the sandbox Eventor, at the times an organiser would do it.

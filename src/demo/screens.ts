@@ -225,7 +225,7 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
       globalName: given,
       locale: 'en-GB',
     });
-    world.bot.store.linkPerson(world.guild.id, member.id, facts.linkedPersonId, 'admin');
+    await world.bot.store.links.linkPerson(world.guild.id, member.id, facts.linkedPersonId, 'admin');
     const cast: ScreenCast = { facts, member };
     const names = new Map<string, string>([
       [world.channel.id, world.channel.name ?? 'allmänt'],

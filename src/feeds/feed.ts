@@ -12,7 +12,7 @@ import type { EventorClient } from '../eventor/client.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { MessagePayload, RenderContext } from '../render/index.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 import type { RaceOutlook } from './cadence.js';
 import type { ClubShare } from './club-share.js';
 import type { Ledger } from './delivery/ledger.js';
@@ -73,7 +73,7 @@ export interface Feed<Data = unknown, Item = unknown> {
    */
   readonly audience: 'channel' | 'members';
   /** With `members`: the servers it runs in (those with a member who wants DMs). */
-  servers?(store: Store): readonly string[];
+  servers?(store: Store): Promise<readonly string[]>;
   /** How often it runs (ms, aligned to wall-clock slots), given what the club's calendar says about today (null: unknown). */
   cadence(day: RaceOutlook | null): number;
   /** What it asks Eventor for this run. Throws on Eventor trouble (the scheduler backs off or pauses). */

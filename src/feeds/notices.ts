@@ -8,7 +8,7 @@ import { type Language, t } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import { ledgerKey } from './delivery/keys.js';
 import type { Ledger } from './delivery/ledger.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/interfaces.js';
 import type { FeedKind, PauseReason } from './settings.js';
 
 export type FeedNotice =
@@ -24,17 +24,17 @@ const NOTICES_FEED = 'notices';
  * Whether to tell the admins now that pictures in `channelId` were refused: true the first time,
  * then false until `picturesBack` (so one notice, not one a run). Recorded before it is told.
  */
-export function firstPicturesRefused(ledger: Ledger, guildId: string, channelId: string): boolean {
+export async function firstPicturesRefused(ledger: Ledger, guildId: string, channelId: string): Promise<boolean> {
   const ref = { guildId, feed: NOTICES_FEED, itemKey: ledgerKey('no-pictures', channelId) };
-  if (ledger.get(ref) !== null) return false;
-  ledger.seed(guildId, NOTICES_FEED, channelId, [{ itemKey: ref.itemKey, contentHash: 'told' }]);
+  if ((await ledger.get(ref)) !== null) return false;
+  await ledger.seed(guildId, NOTICES_FEED, channelId, [{ itemKey: ref.itemKey, contentHash: 'told' }]);
   return true;
 }
 
 /** Pictures went out in `channelId` again: a later refusal is told again. */
-export function picturesBack(ledger: Ledger, guildId: string, channelId: string): void {
+export async function picturesBack(ledger: Ledger, guildId: string, channelId: string): Promise<void> {
   const ref = { guildId, feed: NOTICES_FEED, itemKey: ledgerKey('no-pictures', channelId) };
-  if (ledger.get(ref) !== null) ledger.forgetFeeds(guildId, NOTICES_FEED, { exact: true });
+  if ((await ledger.get(ref)) !== null) await ledger.forgetFeeds(guildId, NOTICES_FEED, { exact: true });
 }
 
 export class AdminNotices {
@@ -54,7 +54,7 @@ export class AdminNotices {
       kind: t(language, `scheduler.kind.${feed.feed}`),
       channel: feed.channelId ?? '',
     });
-    const adminChannel = this.store.guildSettings(guildId)?.channels.admin ?? null;
+    const adminChannel = (await this.store.servers.guildSettings(guildId))?.channels.admin ?? null;
     if (adminChannel) {
       try {
         await this.client.rest.post(Routes.channelMessages(adminChannel), {

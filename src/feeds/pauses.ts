@@ -42,9 +42,9 @@ export class Pauses {
     now: Date,
     language: Language,
   ): Promise<void> {
-    const current = this.settings.get(settings.guildId, settings.feed);
+    const current = await this.settings.get(settings.guildId, settings.feed);
     if (current.pausedReason !== null) return;
-    this.settings.update(settings.guildId, settings.feed, { pausedReason: reason });
+    await this.settings.update(settings.guildId, settings.feed, { pausedReason: reason });
     this.#lastCheck.set(key, now.getTime());
     this.log.warn('feed paused', { guildId: settings.guildId, feed: settings.feed, reason });
     await this.notices.tell(settings.guildId, language, `scheduler.paused.${reason}`, settings);
@@ -72,9 +72,9 @@ export class Pauses {
       fixed = await this.#canPost(settings.channelId!);
     }
     if (!fixed) return;
-    const current = this.settings.get(settings.guildId, settings.feed);
+    const current = await this.settings.get(settings.guildId, settings.feed);
     if (current.pausedReason !== settings.pausedReason) return;
-    this.settings.update(settings.guildId, settings.feed, { pausedReason: null });
+    await this.settings.update(settings.guildId, settings.feed, { pausedReason: null });
     this.log.info('feed resumed', { guildId: settings.guildId, feed: settings.feed });
     await this.notices.tell(settings.guildId, language, 'scheduler.resumed', settings);
   }

@@ -14,7 +14,7 @@ import type { EventorClient } from '../eventor/client.js';
 import { InvalidApiKey } from '../eventor/errors.js';
 import { type Language, serverLanguage } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import type { GuildSettings, Store } from '../store/store.js';
+import type { GuildSettings, Store } from '../store/interfaces.js';
 import { BackOffs, isTransient } from './backoff.js';
 import { ClubCalendars, FREQUENT_MS, inQuietHours, isFullRun, slotChanged } from './cadence.js';
 import { ClubShares } from './club-share.js';
@@ -128,7 +128,7 @@ export class FeedScheduler {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
     this.#settings = new FeedSettingsStore(options.store, this.#now);
-    this.#ledger = new Ledger(options.store, this.#now);
+    this.#ledger = new Ledger(options.store);
     this.#target = options.target ?? discordTarget(options.client);
     this.#notices = new AdminNotices(options.client, options.store, options.log);
     this.#pauses = new Pauses(this.#settings, this.#notices, options.client, options.log);
@@ -176,10 +176,7 @@ export class FeedScheduler {
   }
 
   /** The server's zone and language; `guild`: its settings when the caller has just read them. */
-  #localeOf(
-    guildId: string,
-    guild: GuildSettings | null = this.#options.store.guildSettings(guildId),
-  ): { timeZone: string; language: Language } {
+  #localeOf(guildId: string, guild: GuildSettings | null): { timeZone: string; language: Language } {
     return {
       timeZone: guild?.timeZone ?? this.#options.defaultTimeZone,
       language: serverLanguage(
@@ -192,8 +189,9 @@ export class FeedScheduler {
 
   async #channelDeleted(channel: Channel): Promise<void> {
     if (this.#stopped || !('guildId' in channel) || !channel.guildId) return;
-    const { language } = this.#localeOf(channel.guildId);
-    for (const settings of this.#settings.all(channel.guildId)) {
+    const guild = await this.#options.store.servers.guildSettings(channel.guildId);
+    const { language } = this.#localeOf(channel.guildId, guild);
+    for (const settings of await this.#settings.all(channel.guildId, guild)) {
       if (settings.enabled && settings.channelId === channel.id && settings.pausedReason === null) {
         await this.#pauses.pause(
           runKey(settings.guildId, settings.feed),
@@ -230,23 +228,23 @@ export class FeedScheduler {
   async #runFeeds(now: Date, force: boolean, counts: TickCounts): Promise<void> {
     const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
     // Feeds for members (their DMs) run in the servers where someone wants them, kinds of their own where turned on.
-    const memberServers = new Map<Feed, ReadonlySet<string>>(
-      FEEDS.flatMap((feed) => (feed.servers ? [[feed, new Set(feed.servers(this.#options.store))] as const] : [])),
-    );
+    const memberServers = new Map<Feed, ReadonlySet<string>>();
+    for (const feed of FEEDS)
+      if (feed.servers) memberServers.set(feed, new Set(await feed.servers(this.#options.store)));
     // A server that removed the bot gets no posts and no DMs: its data only waits to be deleted.
-    const departed = new Set(this.#options.store.guildDepartures().map((d) => d.guildId));
+    const departed = new Set((await this.#options.store.departures.guildDepartures()).map((d) => d.guildId));
     for (const guildId of new Set([
-      ...this.#settings.guildsWithFeeds(),
+      ...(await this.#settings.guildsWithFeeds()),
       ...[...memberServers.values()].flatMap((s) => [...s]),
     ])) {
       if (departed.has(guildId)) continue;
       if (this.#options.servesGuild && !this.#options.servesGuild(guildId)) continue;
       // One read of the server's settings for its zone, language and channels.
-      const guild = this.#options.store.guildSettings(guildId);
+      const guild = await this.#options.store.servers.guildSettings(guildId);
       const { timeZone, language } = this.#localeOf(guildId, guild);
       const candidates: Due[] = [];
       const rechecks: Due[] = [];
-      const all = this.#settings.all(guildId, guild);
+      const all = await this.#settings.all(guildId, guild);
       for (const feed of FEEDS) {
         const settings = all.find((s) => s.feed === feed.settingsOf)!;
         const key = runKey(guildId, feed.name);
@@ -263,7 +261,11 @@ export class FeedScheduler {
           continue;
         }
         if (this.#backOffs.waiting(key, now)) continue;
-        if (!force && !this.#mayBeDue(key, guildId, feed, now)) continue;
+        if (!force) {
+          const state = this.#runState(key);
+          if (!state.loaded) await this.#loadLastRun(state, guildId, feed);
+          if (!slotChanged(state.lastRun, now, FREQUENT_MS)) continue;
+        }
         if (inQuietHours(now, timeZone, settings.options.quietHours)) continue;
         candidates.push({ key, feed, settings });
       }
@@ -311,19 +313,15 @@ export class FeedScheduler {
   }
 
   /**
-   * Whether a run could be due at all: its 5-minute slot (the finest cadence) changed since the
-   * last run. Checked before the server's Eventor access is looked up, so most minutes cost no
-   * key decryption; `#dueAt` then applies the feed's real cadence. A feed's last run is read from
-   * the ledger once, so a restart keeps the cadence.
+   * A run could be due at all only when its 5-minute slot (the finest cadence) changed since the
+   * last run: checked (in `#runFeeds`) before the server's Eventor access is looked up, so most
+   * minutes cost no key decryption; `#dueAt` then applies the feed's real cadence. A feed's last
+   * run is read from the ledger once, so a restart keeps the cadence.
    */
-  #mayBeDue(key: string, guildId: string, feed: Feed, now: Date): boolean {
-    const state = this.#runState(key);
-    if (!state.loaded) {
-      state.loaded = true;
-      const lastRun = this.#ledger.lastRunAt(guildId, feed.name);
-      if (lastRun !== null && state.lastRun === null) state.lastRun = Date.parse(lastRun);
-    }
-    return slotChanged(state.lastRun, now, FREQUENT_MS);
+  async #loadLastRun(state: RunState, guildId: string, feed: Feed): Promise<void> {
+    state.loaded = true;
+    const lastRun = await this.#ledger.lastRunAt(guildId, feed.name);
+    if (lastRun !== null && state.lastRun === null) state.lastRun = Date.parse(lastRun);
   }
 
   /** Due when the run's wall-clock slot (the feed's cadence, given the club's calendar) changed since the last run. */

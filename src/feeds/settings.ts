@@ -5,8 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { GuildSettings, Store } from '../store/store.js';
-import { prepared } from '../store/statements.js';
+import type { FeedSettingsRow, GuildSettings, StoreParts } from '../store/interfaces.js';
 
 /** The kinds of automatic post; `admin` of /setup channel is where notices about them go. */
 export const FEED_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities'] as const;
@@ -48,14 +47,6 @@ export interface FeedSettings {
   options: FeedOptions;
 }
 
-interface Row {
-  enabled: number;
-  paused_reason: string | null;
-  paused_at: string | null;
-  role_id: string | null;
-  options: string;
-}
-
 /** Stored options as the feeds read them; settings written by another version that no longer validate fall back to the defaults. */
 function parseOptions(stored: string): FeedOptions {
   let options: FeedOptions;
@@ -76,42 +67,44 @@ function parseOptions(stored: string): FeedOptions {
  */
 const parsedOptions = new LRUCache<string, FeedOptions>({ max: 1_000 });
 
+/** What `update` may change of a kind's settings. */
+export interface FeedSettingsChange {
+  enabled?: boolean;
+  pausedReason?: PauseReason | null;
+  roleId?: string | null;
+  options?: Partial<FeedOptions>;
+}
+
 /** The feed settings of a server, with defaults for kinds never configured (off). */
 export class FeedSettingsStore {
   constructor(
-    private readonly store: Store,
+    private readonly store: StoreParts,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  get(guildId: string, feed: FeedKind): FeedSettings {
-    const row = prepared(
-      this.store.db,
-      'SELECT enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ? AND feed = ?',
-    ).get(guildId, feed) as Row | undefined;
-    return this.#settingsOf(guildId, feed, row, this.store.guildSettings(guildId)?.channels[feed] ?? null);
+  async get(guildId: string, feed: FeedKind): Promise<FeedSettings> {
+    const row = await this.store.feedSettings.get(guildId, feed);
+    return this.#settingsOf(
+      guildId,
+      feed,
+      row,
+      (await this.store.servers.guildSettings(guildId))?.channels[feed] ?? null,
+    );
   }
 
   /**
    * Every kind's settings of a server, with two reads (the scheduler asks this every minute); one
    * when the caller has just read the server's settings (`guild`, null: the server has none).
    */
-  all(guildId: string, guild?: GuildSettings | null): FeedSettings[] {
-    const rows = prepared(
-      this.store.db,
-      'SELECT feed, enabled, paused_reason, paused_at, role_id, options FROM feed_settings WHERE guild_id = ?',
-    ).all(guildId) as Array<Row & { feed: string }>;
-    const channels = (guild === undefined ? this.store.guildSettings(guildId) : guild)?.channels ?? {};
+  async all(guildId: string, guild?: GuildSettings | null): Promise<FeedSettings[]> {
+    const rows = await this.store.feedSettings.all(guildId);
+    const channels = (guild === undefined ? await this.store.servers.guildSettings(guildId) : guild)?.channels ?? {};
     return FEED_KINDS.map((feed) =>
-      this.#settingsOf(
-        guildId,
-        feed,
-        rows.find((r) => r.feed === feed),
-        channels[feed] ?? null,
-      ),
+      this.#settingsOf(guildId, feed, rows.find((r) => r.feed === feed) ?? null, channels[feed] ?? null),
     );
   }
 
-  #settingsOf(guildId: string, feed: FeedKind, row: Row | undefined, channelId: string | null): FeedSettings {
+  #settingsOf(guildId: string, feed: FeedKind, row: FeedSettingsRow | null, channelId: string | null): FeedSettings {
     const stored = row?.options ?? '{}';
     let options = parsedOptions.get(stored);
     if (options === undefined) {
@@ -121,23 +114,18 @@ export class FeedSettingsStore {
     return {
       guildId,
       feed,
-      enabled: row?.enabled === 1,
-      pausedReason: (row?.paused_reason ?? null) as PauseReason | null,
-      pausedAt: row?.paused_at ?? null,
-      roleId: row?.role_id ?? null,
+      enabled: row?.enabled === true,
+      pausedReason: (row?.pausedReason ?? null) as PauseReason | null,
+      pausedAt: row?.pausedAt ?? null,
+      roleId: row?.roleId ?? null,
       channelId,
       options,
     };
   }
 
   /** Servers with at least one feed turned on (what the scheduler serves). */
-  guildsWithFeeds(): string[] {
-    return (
-      prepared(
-        this.store.db,
-        'SELECT DISTINCT guild_id FROM feed_settings WHERE enabled = 1 ORDER BY guild_id',
-      ).all() as Array<{ guild_id: string }>
-    ).map((r) => r.guild_id);
+  guildsWithFeeds(): Promise<string[]> {
+    return this.store.feedSettings.guildsWithFeeds();
   }
 
   /**
@@ -146,47 +134,48 @@ export class FeedSettingsStore {
    * ("choose a new channel; posts resume by themselves") and the command's answer agree. Whether
    * a pause was lifted.
    */
-  channelChosen(guildId: string, feed: FeedKind): boolean {
-    const current = this.get(guildId, feed);
-    if (current.pausedReason !== 'channel-missing' && current.pausedReason !== 'no-permission') return false;
-    this.update(guildId, feed, { pausedReason: null });
-    return true;
+  async channelChosen(guildId: string, feed: FeedKind): Promise<boolean> {
+    const channelPause = (reason: string | null | undefined) =>
+      reason === 'channel-missing' || reason === 'no-permission';
+    // Read first, so a kind never configured gets no row; the lift itself checks again in its one step.
+    if (!channelPause((await this.store.feedSettings.get(guildId, feed))?.pausedReason)) return false;
+    let lifted = false;
+    await this.store.feedSettings.update(guildId, feed, (current) => {
+      lifted = channelPause(current?.pausedReason);
+      return this.#changed(current, lifted ? { pausedReason: null } : {});
+    });
+    return lifted;
   }
 
-  update(
-    guildId: string,
-    feed: FeedKind,
-    change: {
-      enabled?: boolean;
-      pausedReason?: PauseReason | null;
-      roleId?: string | null;
-      options?: Partial<FeedOptions>;
-    },
-  ): FeedSettings {
-    const current = this.get(guildId, feed);
-    const options = FeedOptions.parse({ ...current.options, ...change.options });
-    const pausedReason = change.pausedReason === undefined ? current.pausedReason : change.pausedReason;
+  /** Changes a kind's settings in one read-modify-write step of the store: a concurrent change is never lost. */
+  async update(guildId: string, feed: FeedKind, change: FeedSettingsChange): Promise<FeedSettings> {
+    const row = await this.store.feedSettings.update(guildId, feed, (current) => this.#changed(current, change));
+    return this.#settingsOf(
+      guildId,
+      feed,
+      row,
+      (await this.store.servers.guildSettings(guildId))?.channels[feed] ?? null,
+    );
+  }
+
+  /** Today's merge of a change into the stored row (pure: the store may run it inside its transaction). */
+  #changed(current: FeedSettingsRow | null, change: FeedSettingsChange): FeedSettingsRow {
+    const stored = current?.options ?? '{}';
+    const options = FeedOptions.parse({ ...(parsedOptions.get(stored) ?? parseOptions(stored)), ...change.options });
+    const currentReason = current?.pausedReason ?? null;
+    const pausedReason = change.pausedReason === undefined ? currentReason : change.pausedReason;
     const pausedAt =
       change.pausedReason === undefined
-        ? current.pausedAt
+        ? (current?.pausedAt ?? null)
         : change.pausedReason === null
           ? null
           : this.now().toISOString();
-    prepared(
-      this.store.db,
-      `INSERT INTO feed_settings (guild_id, feed, enabled, paused_reason, paused_at, role_id, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (guild_id, feed) DO UPDATE SET enabled = excluded.enabled, paused_reason = excluded.paused_reason, paused_at = excluded.paused_at,
-           role_id = excluded.role_id, options = excluded.options, updated_at = excluded.updated_at`,
-    ).run(
-      guildId,
-      feed,
-      (change.enabled ?? current.enabled) ? 1 : 0,
+    return {
+      enabled: change.enabled ?? current?.enabled ?? false,
       pausedReason,
       pausedAt,
-      change.roleId === undefined ? current.roleId : change.roleId,
-      JSON.stringify(options),
-      this.now().toISOString(),
-    );
-    return this.get(guildId, feed);
+      roleId: change.roleId === undefined ? (current?.roleId ?? null) : change.roleId,
+      options: JSON.stringify(options),
+    };
   }
 }

@@ -6,7 +6,7 @@
 import { closeSync, existsSync, linkSync, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { StoreError } from './database.js';
+import { StoreError } from './errors.js';
 
 export interface BackupResult {
   /** The copy's schema version (SQLite's user_version). */

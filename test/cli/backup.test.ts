@@ -6,7 +6,7 @@ import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../../src/bot/deploy.js';
 import { main } from '../../src/cli/main.js';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import { Store } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { startProgram } from '../support/bot-process.js';
 import { capture, runProgram } from '../support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
@@ -35,10 +35,10 @@ describe('eventor-bot backup: a copy of the live database that a bot starts on',
       expect(await bot.waitFor('"msg":"bot ready"')).toBe(true);
       // A second connection, as /setup's would be: the server's connection, then a stream of
       // writes that goes on while the backup runs.
-      const store = Store.open(env.DATABASE_PATH!, setup.secretKey);
+      const store = await openSqliteStore(env.DATABASE_PATH!, setup.secretKey);
       let written = 0;
       try {
-        store.connectEventor(configured.id, {
+        await store.servers.connectEventor(configured.id, {
           instance: 'custom',
           baseUrl: eventor.baseUrl,
           apiKey: eventor.apiKey,
@@ -51,7 +51,7 @@ describe('eventor-bot backup: a copy of the live database that a bot starts on',
           finished = true;
         });
         for (let i = 0; i < 5_000 && !finished; i++) {
-          store.audit({ guildId: configured.id, actorId: 'writer', action: 'link', detail: `write ${i}` });
+          await store.audit.audit({ guildId: configured.id, actorId: 'writer', action: 'link', detail: `write ${i}` });
           written++;
           await new Promise((r) => setImmediate(r));
         }
@@ -70,7 +70,7 @@ describe('eventor-bot backup: a copy of the live database that a bot starts on',
         expect(kept.n).toBeLessThanOrEqual(written);
         expect(existsSync(`${copy}-wal`)).toBe(false);
       } finally {
-        store.close();
+        await store.close();
       }
     } finally {
       expect(await bot.stop()).toBe(0);

@@ -8,9 +8,9 @@ import { main } from '../../src/cli/main.js';
 import { runStart } from '../../src/cli/start.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import type { SandboxDiscord } from '../../src/sandbox/discord/index.js';
-import { openDatabase, StoreError } from '../../src/store/database.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
-import { Store } from '../../src/store/store.js';
+import { openDatabase, StoreError } from '../../src/store/sqlite/database.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { capture, runProgram } from '../support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
 
@@ -80,9 +80,9 @@ describe('the database file, as an operator meets it', () => {
 
   it('a read-only database is said to be read-only, with its data intact, not damaged', async (context) => {
     const file = path.join(dir, 'read-only.sqlite');
-    const store = Store.open(file, SECRET);
-    store.setChannel('123456789012345678', 'results', '223456789012345678');
-    store.close();
+    const store = await openSqliteStore(file, SECRET);
+    await store.servers.setChannel('123456789012345678', 'results', '223456789012345678');
+    await store.close();
     for (const extra of ['-wal', '-shm']) expect(existsSync(`${file}${extra}`)).toBe(false);
     const restore = makeReadOnly(file);
     if (!restore) {
@@ -99,11 +99,13 @@ describe('the database file, as an operator meets it', () => {
     } finally {
       restore();
     }
-    const again = Store.open(file, SECRET);
+    const again = await openSqliteStore(file, SECRET);
     try {
-      expect(new FeedSettingsStore(again).get('123456789012345678', 'results').channelId).toBe('223456789012345678');
+      expect((await new FeedSettingsStore(again).get('123456789012345678', 'results')).channelId).toBe(
+        '223456789012345678',
+      );
     } finally {
-      again.close();
+      await again.close();
     }
   });
 
@@ -135,12 +137,12 @@ describe('the database file, as an operator meets it', () => {
     const guild = discord.createGuild({ name: 'Failing tick' });
     const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
     const file = path.join(dir, 'failing-tick.sqlite');
-    const store = Store.open(file, SECRET);
+    const store = await openSqliteStore(file, SECRET);
     try {
-      store.setChannel(guild.id, 'results', channel);
-      new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
+      await store.servers.setChannel(guild.id, 'results', channel);
+      await new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
     } finally {
-      store.close();
+      await store.close();
     }
     // An Eventor that is not there: a port that was free a moment ago.
     const closedPort = await new Promise<number>((resolve) => {

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/migrations.js';
-import { Store } from '../../src/store/store.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { runProgram } from '../support/cli-process.js';
 
 const SECRET = 'downgrade-test-secret-0123456789';
 
 /** A database as a newer eventor-bot would leave it: today's schema, a higher user_version, in the given journal mode. */
-function newerDatabase(file: string, journalMode: 'wal' | 'delete'): void {
-  const store = Store.open(file, SECRET);
-  store.setApiKey('123456789012345678', 'a-key-of-the-club', { id: '1', name: 'Newer OK' });
-  store.close();
+async function newerDatabase(file: string, journalMode: 'wal' | 'delete'): Promise<void> {
+  const store = await openSqliteStore(file, SECRET);
+  await store.servers.setApiKey('123456789012345678', 'a-key-of-the-club', { id: '1', name: 'Newer OK' });
+  await store.close();
   const db = new Database(file);
   db.pragma(`user_version = ${MIGRATIONS.length + 3}`);
   db.pragma(`journal_mode = ${journalMode}`);
@@ -32,7 +32,7 @@ describe('a database newer than the program (a downgrade)', () => {
   for (const journalMode of ['wal', 'delete'] as const) {
     it(`is refused by start and tick in one line, the file left as it was (${journalMode} mode)`, async () => {
       const file = path.join(dir, `newer-${journalMode}.sqlite`);
-      newerDatabase(file, journalMode);
+      await newerDatabase(file, journalMode);
       const before = readFileSync(file);
       const env = { DISCORD_TOKEN: 'not-used-the-database-is-checked-first', SECRET_KEY: SECRET, DATABASE_PATH: file };
       for (const command of ['start', 'tick']) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { SecretBox } from '../../src/store/secrets.js';
 import { runProgram } from '../support/cli-process.js';

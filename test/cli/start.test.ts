@@ -8,7 +8,7 @@ import { type Io, main } from '../../src/cli/main.js';
 import { runStart } from '../../src/cli/start.js';
 import { renderMessageText, type SandboxDiscord } from '../../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
-import { Store } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
 
 function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
@@ -88,9 +88,9 @@ describe('eventor-bot start and deploy-commands', () => {
     expect(io.stderr()).not.toContain(discord.token);
     expect(io.stderr()).not.toContain(eventor.apiKey);
     // The database was closed cleanly: it opens again, with its schema.
-    const store = Store.open(env.DATABASE_PATH!, SECRET);
-    expect(store.guildSettings('nobody')).toBeNull();
-    store.close();
+    const store = await openSqliteStore(env.DATABASE_PATH!, SECRET);
+    expect(await store.servers.guildSettings('nobody')).toBeNull();
+    await store.close();
   });
 
   it('refuses a damaged database with a clear message instead of starting empty', async () => {

@@ -35,7 +35,7 @@ describe('eventor-bot tick: several processes at once on one database post each 
 
   it(`${PROCESSES} ticks started together, ${TRIALS} times, for the same new results and then for the same deleted and corrected post: one post each time`, async () => {
     for (let trial = 0; trial < TRIALS; trial++) {
-      const { guild, channel } = serverWithResultsFeed(discord, env.DATABASE_PATH!, secret, `Race ${trial}`);
+      const { guild, channel } = await serverWithResultsFeed(discord, env.DATABASE_PATH!, secret, `Race ${trial}`);
       env.EVENTOR_DEFAULT_GUILDS = guild.id;
       const event = recentClubResultsEvent(eventor, Date.now());
       expect((await tick(env, 30_000)).code).toBe(0);
@@ -52,8 +52,8 @@ describe('eventor-bot tick: several processes at once on one database post each 
       expect(messages, `trial ${trial}`).toHaveLength(1);
       expect(messages[0]!.embeds[0]!.title).toContain(event.name);
 
-      withDatabase(env.DATABASE_PATH!, secret, (after) => {
-        expect(resultsLedgerRow(after, guild.id, event.id)).toMatchObject({
+      await withDatabase(env.DATABASE_PATH!, secret, async (after) => {
+        expect(await resultsLedgerRow(after, guild.id, event.id)).toMatchObject({
           state: 'posted',
           messageId: messages[0]!.id,
         });
@@ -84,8 +84,8 @@ describe('eventor-bot tick: several processes at once on one database post each 
       const reposted = discord.messages(channel);
       expect(reposted, `trial ${trial}: one post anew`).toHaveLength(1);
       expect(reposted[0]!.id).not.toBe(messages[0]!.id);
-      withDatabase(env.DATABASE_PATH!, secret, (again) => {
-        expect(resultsLedgerRow(again, guild.id, event.id)).toMatchObject({
+      await withDatabase(env.DATABASE_PATH!, secret, async (again) => {
+        expect(await resultsLedgerRow(again, guild.id, event.id)).toMatchObject({
           state: 'posted',
           messageId: reposted[0]!.id,
         });

@@ -80,7 +80,7 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
   });
 
   it('seeds on the first tick, posts new results on the next, and never twice', async () => {
-    const { guild, channel } = serverWithResultsFeed(discord, env.DATABASE_PATH!, SECRET, 'Tick club');
+    const { guild, channel } = await serverWithResultsFeed(discord, env.DATABASE_PATH!, SECRET, 'Tick club');
     env.EVENTOR_DEFAULT_GUILDS = guild.id;
     const event = recentClubResultsEvent(eventor, Date.now());
 
@@ -114,7 +114,7 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
   });
 
   it('a process SIGKILLed between Discord creating its post and recording it: the restarted one finds the post by its marker, nothing twice, nothing lost', async () => {
-    const { guild, channel } = serverWithResultsFeed(discord, env.DATABASE_PATH!, SECRET, 'Killed mid-post');
+    const { guild, channel } = await serverWithResultsFeed(discord, env.DATABASE_PATH!, SECRET, 'Killed mid-post');
     env.EVENTOR_DEFAULT_GUILDS = guild.id;
     const event = recentClubResultsEvent(eventor, Date.now());
     expect((await within(tickProcess(env).exited, 30_000, 'the seeding tick')).code).toBe(0);
@@ -132,7 +132,7 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
     expect((await within(doomed.exited, 10_000, 'the killed process')).signal).toBe('SIGKILL');
 
     expect(
-      withDatabase(env.DATABASE_PATH!, SECRET, (between) => resultsLedgerRow(between, guild.id, event.id)),
+      await withDatabase(env.DATABASE_PATH!, SECRET, (between) => resultsLedgerRow(between, guild.id, event.id)),
     ).toMatchObject({ state: 'posting', messageId: null });
 
     const restarted = tickProcess(env);
@@ -140,7 +140,7 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
     const messages = discord.messages(channel);
     expect(messages).toHaveLength(1);
     expect(
-      withDatabase(env.DATABASE_PATH!, SECRET, (after) => resultsLedgerRow(after, guild.id, event.id)),
+      await withDatabase(env.DATABASE_PATH!, SECRET, (after) => resultsLedgerRow(after, guild.id, event.id)),
     ).toMatchObject({
       state: 'posted',
       messageId: messages[0]!.id,

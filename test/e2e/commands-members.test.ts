@@ -128,8 +128,8 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
     // Prefer one member with both a start tomorrow and a recent placing.
     starter = starters.find((s) => placings.some((p) => p.personId === s.personId)) ?? starters[0]!;
     placed = placings.find((p) => p.personId === starter.personId) ?? placings[0]!;
-    world.bot.store.linkPerson(world.guild.id, world.member.id, starter.personId, 'admin');
-    world.bot.store.linkPerson(world.guild.id, world.swedishMember.id, placed.personId, 'admin');
+    await world.bot.store.links.linkPerson(world.guild.id, world.member.id, starter.personId, 'admin');
+    await world.bot.store.links.linkPerson(world.guild.id, world.swedishMember.id, placed.personId, 'admin');
   });
   afterAll(async () => {
     await world?.close();

@@ -17,13 +17,13 @@ describe('feed scheduler: the race-day calendar counts calendar days', () => {
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
-    world.bot.store.setChannel(
+    await world.bot.store.servers.setChannel(
       world.guild.id,
       'results',
       world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id,
     );
-    world.bot.store.updateGuildSettings(world.guild.id, { locale: 'sv', timeZone: 'Europe/Stockholm' });
-    new FeedSettingsStore(world.bot.store, () => clock).update(world.guild.id, 'results', { enabled: true });
+    await world.bot.store.servers.updateGuildSettings(world.guild.id, { locale: 'sv', timeZone: 'Europe/Stockholm' });
+    await new FeedSettingsStore(world.bot.store, () => clock).update(world.guild.id, 'results', { enabled: true });
   }, 60_000);
   afterAll(async () => {
     await world?.close();

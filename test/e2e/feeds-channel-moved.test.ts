@@ -6,6 +6,7 @@ import { renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
+import { eventually } from '../support/eventually.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -38,9 +39,9 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
     settings = new FeedSettingsStore(world.bot.store, () => clock);
     adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
-    world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
+    await world.bot.store.servers.setChannel(guildId(), 'admin', adminChannelId);
     // The world's server is Swedish in Discord, and posts follow it unless /setup chose: these checks read English.
-    world.bot.store.updateGuildSettings(guildId(), { locale: 'en' });
+    await world.bot.store.servers.updateGuildSettings(guildId(), { locale: 'en' });
     // Saturday morning: the latest race with results is last Sunday's.
     event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
     runnerId = clubFinisherId(world.eventor, event);
@@ -55,9 +56,9 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
     ['/setup channel results <channel>', 'setup', 'channel'],
   ] as const)('picked with %s', async (_label, name, subcommand) => {
     const oldChannel = world.discord.createTextChannel(guildId(), { name: `resultat-${subcommand}` }).id;
-    world.bot.store.setChannel(guildId(), 'results', oldChannel);
-    settings.update(guildId(), 'results', { enabled: true, pausedReason: null });
-    new Ledger(world.bot.store).forgetFeeds(guildId(), RESULTS_FEED, { exact: true });
+    await world.bot.store.servers.setChannel(guildId(), 'results', oldChannel);
+    await settings.update(guildId(), 'results', { enabled: true, pausedReason: null });
+    await new Ledger(world.bot.store).forgetFeeds(guildId(), RESULTS_FEED, { exact: true });
     setResults(false);
     await tick();
     setResults(true);
@@ -67,8 +68,8 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
 
     // The channel is deleted: the bot hears it from the gateway, pauses and tells the admins once.
     world.discord.deleteChannel(oldChannel);
-    await world.discord.waitFor(
-      () => settings.get(guildId(), 'results').pausedReason === 'channel-missing' || undefined,
+    await eventually(
+      async () => (await settings.get(guildId(), 'results')).pausedReason === 'channel-missing' || undefined,
       { ...WAIT, description: 'the pause' },
     );
     await world.discord.waitForMessage(adminChannelId, (m) => m.content.includes('no longer exists'), WAIT);
@@ -87,7 +88,7 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
       })
       .reply(WAIT);
     expect(renderMessageText(reply)).not.toContain('resume');
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
 
     // A result is corrected in Eventor; hours pass.
     correct();
@@ -96,11 +97,11 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
     const posts = world.discord.messages(newChannel);
     expect(posts).toHaveLength(1);
     expect(posts[0]!.embeds[0]!.title).toContain(event.name);
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
     // The deletion's notice, and nothing more.
     expect(world.discord.messages(adminChannelId).length - noticesBefore).toBe(1);
     expect(
-      new Ledger(world.bot.store).get({
+      await new Ledger(world.bot.store).get({
         guildId: guildId(),
         feed: RESULTS_FEED,
         itemKey: `${RESULTS_FEED}:${event.id}`,
@@ -116,9 +117,9 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
 
   it('an old channel closed to the bot (403) while the feed posts elsewhere now: the correction moves to the new channel, the feed is not paused', async () => {
     const oldChannel = world.discord.createTextChannel(guildId(), { name: 'resultat-gammal' }).id;
-    world.bot.store.setChannel(guildId(), 'results', oldChannel);
-    settings.update(guildId(), 'results', { enabled: true, pausedReason: null });
-    new Ledger(world.bot.store).forgetFeeds(guildId(), RESULTS_FEED, { exact: true });
+    await world.bot.store.servers.setChannel(guildId(), 'results', oldChannel);
+    await settings.update(guildId(), 'results', { enabled: true, pausedReason: null });
+    await new Ledger(world.bot.store).forgetFeeds(guildId(), RESULTS_FEED, { exact: true });
     setResults(false);
     await tick();
     setResults(true);
@@ -144,7 +145,7 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
 
     expect(world.discord.messages(newChannel)).toHaveLength(1);
     expect(world.discord.messages(oldChannel)).toHaveLength(1);
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
     expect(world.discord.messages(adminChannelId)).toHaveLength(noticesBefore);
   });
 });

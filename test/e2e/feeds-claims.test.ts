@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type FeedItem, Poster } from '../../src/feeds/delivery/poster.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { Store } from '../../src/store/store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
+import { sqliteDb } from '../support/sqlite.js';
 
 const MINUTE = 60_000;
 
@@ -19,7 +20,7 @@ async function deadPid(): Promise<number> {
 describe('claims: two ledgers on one database file never both post one item', () => {
   let world: LoopbackWorld;
   let clock = new Date();
-  let second: Store;
+  let second: SqliteStore;
   let ledgerA: Ledger;
   let ledgerB: Ledger;
   let channelId: string;
@@ -27,41 +28,48 @@ describe('claims: two ledgers on one database file never both post one item', ()
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
     // A second connection to the same file, as a second process (a cron `tick` beside `start`) has.
-    second = Store.open(world.databasePath, world.config.secretKey);
-    ledgerA = new Ledger(world.bot.store, () => clock);
-    ledgerB = new Ledger(second, () => clock);
+    second = await openSqliteStore(world.databasePath, world.config.secretKey, () => clock);
+    ledgerA = new Ledger(world.bot.store);
+    ledgerB = new Ledger(second);
     channelId = world.discord.createTextChannel(world.guild.id, { name: 'claims' }).id;
   }, 60_000);
   afterAll(async () => {
-    second?.close();
+    await second?.close();
     await world?.close();
   });
 
-  it('a live claim is respected by the other ledger, released ones and expired ones are taken', () => {
+  it('a live claim is respected by the other ledger, released ones and expired ones are taken', async () => {
     const ref = { guildId: world.guild.id, feed: 'claims-test', itemKey: 'one' };
-    expect(ledgerA.claim(ref)).toBe(true);
-    expect(ledgerB.claim(ref)).toBe(false);
+    expect(await ledgerA.claim(ref)).toBe(true);
+    expect(await ledgerB.claim(ref)).toBe(false);
     // Claiming again is the owner's own business.
-    expect(ledgerA.claim(ref)).toBe(true);
-    ledgerA.release(ref);
-    expect(ledgerB.claim(ref)).toBe(true);
-    expect(ledgerA.claim(ref)).toBe(false);
+    expect(await ledgerA.claim(ref)).toBe(true);
+    await ledgerA.release(ref);
+    expect(await ledgerB.claim(ref)).toBe(true);
+    expect(await ledgerA.claim(ref)).toBe(false);
     // B's owner runs, but its lease ran out (a hung process): A takes over.
-    const later = new Ledger(world.bot.store, () => new Date(clock.getTime() + 11 * MINUTE));
-    expect(later.claim(ref)).toBe(true);
-    expect(ledgerB.claim(ref)).toBe(false);
-    later.release(ref);
+    // The store's clock times the lease: a connection whose clock is past it.
+    const laterStore = await openSqliteStore(
+      world.databasePath,
+      world.config.secretKey,
+      () => new Date(clock.getTime() + 11 * MINUTE),
+    );
+    const later = new Ledger(laterStore);
+    expect(await later.claim(ref)).toBe(true);
+    expect(await ledgerB.claim(ref)).toBe(false);
+    await later.release(ref);
+    await laterStore.close();
     // B releasing does not free what another holds.
-    expect(ledgerA.claim(ref)).toBe(true);
-    ledgerB.release(ref);
-    expect(ledgerB.claim(ref)).toBe(false);
-    ledgerA.release(ref);
+    expect(await ledgerA.claim(ref)).toBe(true);
+    await ledgerB.release(ref);
+    expect(await ledgerB.claim(ref)).toBe(false);
+    await ledgerA.release(ref);
   });
 
   it('a claim of a process on this host that has ended is taken over at once (a SIGKILLed tick)', async () => {
     const ref = { guildId: world.guild.id, feed: 'claims-test', itemKey: 'killed' };
     const pid = await deadPid();
-    world.bot.store.db
+    sqliteDb(world.bot.store)
       .prepare('INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)')
       .run(
         ref.guildId,
@@ -70,10 +78,10 @@ describe('claims: two ledgers on one database file never both post one item', ()
         `${hostname()}:${pid}:0`,
         new Date(clock.getTime() + 10 * MINUTE).toISOString(),
       );
-    expect(ledgerB.claim(ref)).toBe(true);
-    ledgerB.release(ref);
+    expect(await ledgerB.claim(ref)).toBe(true);
+    await ledgerB.release(ref);
     // One on another host cannot be checked: its lease is waited out.
-    world.bot.store.db
+    sqliteDb(world.bot.store)
       .prepare('INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)')
       .run(
         ref.guildId,
@@ -82,8 +90,14 @@ describe('claims: two ledgers on one database file never both post one item', ()
         `elsewhere.example:${pid}:0`,
         new Date(clock.getTime() + 10 * MINUTE).toISOString(),
       );
-    expect(ledgerB.claim(ref)).toBe(false);
-    expect(new Ledger(second, () => new Date(clock.getTime() + 11 * MINUTE)).claim(ref)).toBe(true);
+    expect(await ledgerB.claim(ref)).toBe(false);
+    const laterStore = await openSqliteStore(
+      world.databasePath,
+      world.config.secretKey,
+      () => new Date(clock.getTime() + 11 * MINUTE),
+    );
+    expect(await new Ledger(laterStore).claim(ref)).toBe(true);
+    await laterStore.close();
   });
 
   it('two posters on two connections, interleaved over a deleted post whose item changed: one repost, the other stands back', async () => {
@@ -110,7 +124,7 @@ describe('claims: two ledgers on one database file never both post one item', ()
     const live = world.discord.messages(channelId);
     expect(live).toHaveLength(1);
     expect(live[0]!.embeds[0]!.title).toBe('Results v2');
-    expect(ledgerA.get(item('x'))).toMatchObject({
+    expect(await ledgerA.get(item('x'))).toMatchObject({
       state: 'posted',
       messageId: live[0]!.id,
       contentHash: 'Results v2',

@@ -97,7 +97,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
   });
 
   it('starts with every kind off, and show says so', async () => {
-    for (const kind of FEED_KINDS) expect(get(kind).enabled).toBe(false);
+    for (const kind of FEED_KINDS) expect((await get(kind)).enabled).toBe(false);
     const shown = await feeds_('show');
     expect(shown).toContain('Automatic posts');
     expect(shown).toContain('Results');
@@ -121,14 +121,14 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(
       await text(run('show', {}, { user: world.swedishMember, locale: 'sv-SE', bypassCommandPermissions: true })),
     ).toContain('Bara medlemmar med behörigheten Hantera server');
-    expect(get('results').enabled).toBe(false);
-    expect(get('results').channelId).toBeNull();
+    expect((await get('results')).enabled).toBe(false);
+    expect((await get('results')).channelId).toBeNull();
   });
 
   it('on without any channel for the kind asks for one', async () => {
     expect(await feeds_('on', { kind: 'results' })).toContain('Results has no channel yet');
     expect(await feeds_('on', { kind: 'results' }, 'sv-SE')).toContain('har ingen kanal än');
-    expect(get('results').enabled).toBe(false);
+    expect((await get('results')).enabled).toBe(false);
   });
 
   it('on with a channel the bot cannot post in is refused with the reason, and nothing is written', async () => {
@@ -139,63 +139,63 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(await feeds_('on', { kind: 'events', channel: closed.id }, 'sv-SE')).toContain(
       'jag saknar behörigheten Skicka meddelanden',
     );
-    expect(get('events').enabled).toBe(false);
-    expect(get('events').channelId).toBeNull();
+    expect((await get('events')).enabled).toBe(false);
+    expect((await get('events')).channelId).toBeNull();
   });
 
   it('on with a channel sets the channel and turns the kind on in one go; off turns it off', async () => {
     expect(await feeds_('on', { kind: 'results', channel: resultsChannel.id })).toContain(
       `Results: on, posted in <#${resultsChannel.id}>`,
     );
-    expect(get('results')).toMatchObject({ enabled: true, channelId: resultsChannel.id, pausedReason: null });
-    expect(world.bot.store.guildSettings(world.guild.id)?.channels.results).toBe(resultsChannel.id);
+    expect(await get('results')).toMatchObject({ enabled: true, channelId: resultsChannel.id, pausedReason: null });
+    expect((await world.bot.store.servers.guildSettings(world.guild.id))?.channels.results).toBe(resultsChannel.id);
     expect(await feeds_('on', { kind: 'events', channel: eventsChannel.id }, 'sv-SE')).toContain(
       `Nya tävlingar: på, postas i <#${eventsChannel.id}>`,
     );
-    expect(get('events').enabled).toBe(true);
+    expect((await get('events')).enabled).toBe(true);
     expect(await feeds_('off', { kind: 'events' })).toContain('New events: off.');
-    expect(get('events').enabled).toBe(false);
+    expect((await get('events')).enabled).toBe(false);
     // The channel stays: on again needs no channel option.
     expect(await feeds_('on', { kind: 'events' }, 'no')).toContain('Nye løp: på');
-    expect(get('events').enabled).toBe(true);
-    expect(get('reminders').enabled).toBe(false);
+    expect((await get('events')).enabled).toBe(true);
+    expect((await get('reminders')).enabled).toBe(false);
   });
 
   it('pause and resume; resume re-checks the channel after a pause the bot set', async () => {
     expect(await feeds_('resume', { kind: 'results' })).toContain('Results is not paused');
     expect(await feeds_('pause', { kind: 'results' })).toContain('Results: paused until you run `/feeds resume`');
-    expect(get('results').pausedReason).toBe('admin');
-    expect(get('results').pausedAt).not.toBeNull();
+    expect((await get('results')).pausedReason).toBe('admin');
+    expect((await get('results')).pausedAt).not.toBeNull();
     expect(await feeds_('pause', { kind: 'results' }, 'sv-SE')).toContain(
       'Flödet ”Resultat” är redan pausat av en administratör',
     );
     expect(await feeds_('resume', { kind: 'results' }, 'sv-SE')).toContain('Flödet ”Resultat” är återupptaget.');
-    expect(get('results')).toMatchObject({ pausedReason: null, pausedAt: null, enabled: true });
+    expect(await get('results')).toMatchObject({ pausedReason: null, pausedAt: null, enabled: true });
 
     // The bot paused it because it lost the permission: resume refuses until the channel is fixed.
-    feeds.update(world.guild.id, 'results', { pausedReason: 'no-permission' });
+    await feeds.update(world.guild.id, 'results', { pausedReason: 'no-permission' });
     world.discord.setBotCanPost(resultsChannel.id, false);
     const shown = await feeds_('show');
     expect(shown).toContain('paused: I lost the permission to post in its channel');
     expect(shown).toContain('cannot post: missing Send Messages');
     expect(await feeds_('resume', { kind: 'results' })).toContain(`I cannot post in <#${resultsChannel.id}>`);
-    expect(get('results').pausedReason).toBe('no-permission');
+    expect((await get('results')).pausedReason).toBe('no-permission');
     world.discord.setBotCanPost(resultsChannel.id, true);
     expect(await feeds_('resume', { kind: 'results' })).toContain('Results: resumed.');
-    expect(get('results').pausedReason).toBeNull();
+    expect((await get('results')).pausedReason).toBeNull();
 
     // Paused because Eventor refused the key: resume asks Eventor afresh (not its cache) first.
-    feeds.update(world.guild.id, 'results', { pausedReason: 'invalid-key' });
+    await feeds.update(world.guild.id, 'results', { pausedReason: 'invalid-key' });
     const refused = world.eventor.faults.add({ path: '/api/organisation/apiKey', kind: 'status', status: 403 });
     try {
       expect(await feeds_('resume', { kind: 'results' })).toContain("Eventor still refuses the club's API key");
       expect(await feeds_('resume', { kind: 'results' }, 'sv-SE')).toContain('Eventor godtar fortfarande inte');
-      expect(get('results').pausedReason).toBe('invalid-key');
+      expect((await get('results')).pausedReason).toBe('invalid-key');
     } finally {
       world.eventor.faults.remove(refused);
     }
     expect(await feeds_('resume', { kind: 'results' })).toContain('Results: resumed.');
-    expect(get('results').pausedReason).toBeNull();
+    expect((await get('results')).pausedReason).toBeNull();
   });
 
   it('a role to mention, and clearing it', async () => {
@@ -203,60 +203,60 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(await feeds_('role', { kind: 'results', role: role.id })).toContain(
       `Results: posts will mention <@&${role.id}>`,
     );
-    expect(get('results').roleId).toBe(role.id);
+    expect((await get('results')).roleId).toBe(role.id);
     expect(await feeds_('role', { kind: 'results', role: world.guild.id })).toContain('other than @everyone');
-    expect(get('results').roleId).toBe(role.id);
+    expect((await get('results')).roleId).toBe(role.id);
     expect(await feeds_('role', { kind: 'results' }, 'sv-SE')).toContain('Resultat: inläggen nämner ingen roll.');
-    expect(get('results').roleId).toBeNull();
+    expect((await get('results')).roleId).toBeNull();
   });
 
   it('reminder lead times and late entries; bad lead days change nothing', async () => {
-    expect(get('reminders').options).toMatchObject({ leadDays: [7, 1], lateEntry: true });
+    expect((await get('reminders')).options).toMatchObject({ leadDays: [7, 1], lateEntry: true });
     expect(await feeds_('reminders', { lead_days: '14,3,1', late_entry: false })).toContain(
       'Entry deadline reminders: 14, 3, 1 days before each deadline; late-entry deadlines: no.',
     );
-    expect(get('reminders').options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: false });
+    expect((await get('reminders')).options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: false });
     for (const bad of ['61', '1,2,3,4,5,6', 'en vecka', '7,-1']) {
       expect(await feeds_('reminders', { lead_days: bad, late_entry: true })).toContain('is not a list of lead times');
     }
     expect(await feeds_('reminders', { lead_days: '99' }, 'sv-SE')).toContain('är ingen lista med dagar');
-    expect(get('reminders').options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: false });
+    expect((await get('reminders')).options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: false });
     expect(await feeds_('reminders', { late_entry: true }, 'sv-SE')).toContain(
       '14, 3, 1 dagar före varje stopp; efteranmälningsstopp: ja',
     );
-    expect(get('reminders').options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: true });
+    expect((await get('reminders')).options).toMatchObject({ leadDays: [14, 3, 1], lateEntry: true });
   });
 
   it('quiet hours for every kind or one; bad hours change nothing', async () => {
     expect(await feeds_('quiet', { from: 22, to: 7 })).toContain(
       'Quiet hours for every kind of post: no automatic posts from 22:00 to 07:00 (Europe/Stockholm)',
     );
-    for (const kind of FEED_KINDS) expect(get(kind).options.quietHours).toEqual({ from: 22, to: 7 });
+    for (const kind of FEED_KINDS) expect((await get(kind)).options.quietHours).toEqual({ from: 22, to: 7 });
     expect(await feeds_('quiet', { from: 22 })).toContain('Give both `from` and `to`');
     expect(await feeds_('quiet', { from: 5, to: 5 }, 'sv-SE')).toContain('`från` och `till` måste skilja sig');
     expect(() => run('quiet', { from: 24, to: 7 })).toThrow();
-    for (const kind of FEED_KINDS) expect(get(kind).options.quietHours).toEqual({ from: 22, to: 7 });
+    for (const kind of FEED_KINDS) expect((await get(kind)).options.quietHours).toEqual({ from: 22, to: 7 });
     expect(await feeds_('quiet', { kind: 'results' }, 'sv-SE')).toContain('Tysta timmar för Resultat: inga.');
-    expect(get('results').options.quietHours).toBeNull();
-    expect(get('events').options.quietHours).toEqual({ from: 22, to: 7 });
+    expect((await get('results')).options.quietHours).toBeNull();
+    expect((await get('events')).options.quietHours).toEqual({ from: 22, to: 7 });
     expect(await feeds_('quiet', {})).toContain('Quiet hours for every kind of post: none.');
-    for (const kind of FEED_KINDS) expect(get(kind).options.quietHours).toBeNull();
+    for (const kind of FEED_KINDS) expect((await get(kind)).options.quietHours).toBeNull();
   });
 
   it('the new-events filter by numbers or level names; bad levels change nothing', async () => {
     expect(await feeds_('events-filter', { levels: '1, national' })).toContain(
       "New events: also events of these levels, besides the club's and district's own: Championship, National event.",
     );
-    expect(get('events').options.classificationIds).toEqual(['1', '2']);
+    expect((await get('events')).options.classificationIds).toEqual(['1', '2']);
     expect(await feeds_('events-filter', { levels: '2,9' })).toContain('`9` is not a level');
     expect(await feeds_('events-filter', { levels: 'regional' }, 'sv-SE')).toContain('`regional` är ingen nivå');
-    expect(get('events').options.classificationIds).toEqual(['1', '2']);
+    expect((await get('events')).options.classificationIds).toEqual(['1', '2']);
     expect(await feeds_('events-filter', { levels: 'Distriktstävling' }, 'sv-SE')).toContain('Distriktstävling');
-    expect(get('events').options.classificationIds).toEqual(['3']);
+    expect((await get('events')).options.classificationIds).toEqual(['3']);
     const shown = await feeds_('show');
     expect(shown).toContain("Levels besides the club's and district's: District event");
     expect(await feeds_('events-filter', {})).toContain("New events: only the club's and district's own events.");
-    expect(get('events').options.classificationIds).toEqual([]);
+    expect((await get('events')).options.classificationIds).toEqual([]);
   });
 
   it('show lists every kind with state, channel, role and options, in English and Swedish', async () => {
@@ -281,9 +281,9 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(after).toHaveLength(before + 1);
     expect(after.at(-1)!.embeds.length).toBeGreaterThan(0);
     const ledger = new Ledger(world.bot.store);
-    expect(ledger.rows(world.guild.id, 'results')).toHaveLength(0);
-    expect(ledger.feedStartedAt(world.guild.id, 'results')).toBeNull();
-    expect(ledger.rows(world.guild.id, TEST_FEED).map((r) => r.state)).toEqual(['posted']);
+    expect(await ledger.rows(world.guild.id, 'results')).toHaveLength(0);
+    expect(await ledger.feedStartedAt(world.guild.id, 'results')).toBeNull();
+    expect((await ledger.rows(world.guild.id, TEST_FEED)).map((r) => r.state)).toEqual(['posted']);
   });
 
   it('test of a kind without a feed module or without a channel says so and posts nothing', async () => {

@@ -145,7 +145,7 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
         expect(run.seeded).toBe(true);
         expect(s.messages()).toHaveLength(0);
       }
-      expect(ledger.feedStartedAt(`reminders-en-guild`, REMINDERS_FEED)).not.toBeNull();
+      expect(await ledger.feedStartedAt(`reminders-en-guild`, REMINDERS_FEED)).not.toBeNull();
     });
 
     it('posts the 7-day reminder once, with the deadline, the club count and the login button', async () => {
@@ -388,7 +388,8 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
         expect(run.seeded).toBe(true);
         expect(s.messages()).toHaveLength(0);
         expect(
-          ledger.get({ guildId: s.options().guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY })?.contentHash,
+          (await ledger.get({ guildId: s.options().guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY }))
+            ?.contentHash,
         ).toBe(clock.toISOString());
       }
       // Nothing changed since: the next run posts nothing either.

@@ -72,8 +72,8 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     tick();
     return { guildId, channelId };
   };
-  const graphRows = (guildId: string): LedgerRow[] =>
-    ledger.rows(guildId, RESULTS_THREADS_FEED).filter((row) => row.itemKey.startsWith(`${itemKey()}:graph:`));
+  const graphRows = async (guildId: string): Promise<LedgerRow[]> =>
+    (await ledger.rows(guildId, RESULTS_THREADS_FEED)).filter((row) => row.itemKey.startsWith(`${itemKey()}:graph:`));
   /** Requests for the event's complete results (the club's own list is `/results/organisation`). */
   const completeResultRequests = (): number =>
     world.eventor.requests.filter((r) => r.path === '/api/results/event' && r.query['eventId'] === event.id).length;
@@ -91,7 +91,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
     client = newClient();
-    ledger = new Ledger(world.bot.store, () => clock);
+    ledger = new Ledger(world.bot.store);
     target = discordTarget(world.bot.client);
     event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 13, hide: false });
     clubRunner = clubFinisherId(world.eventor, event);
@@ -112,7 +112,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     expect(completeResultRequests()).toBe(asked + 1);
 
     const [post] = world.discord.messages(channelId);
-    const rows = graphRows(guildId);
+    const rows = await graphRows(guildId);
     expect(rows).toHaveLength(classes.length);
     const threadMessages = world.discord.messages(post!.id);
     // The graphs follow the pages.
@@ -152,7 +152,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
       .details(event)
       .resultList!.classes.find((c) => c.persons.some((p) => p.person?.id === clubRunner))!;
     expect(runnerClass.persons.some((p) => p.organisation?.id === home)).toBe(true);
-    const rows = graphRows(guildId);
+    const rows = await graphRows(guildId);
     const row = rows.find((r) =>
       world.discord.message(r.messageId!)!.embeds[0]!.title?.includes(runnerClass.class.name),
     );
@@ -177,7 +177,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     expect((await decodePng(after[0]!.bytes)).ink).toBeGreaterThan(0);
     expect(message.embeds[0]!.image?.url).toBe(message.attachments[0]!.url);
     // No second message anywhere.
-    expect(graphRows(guildId).map((r) => r.messageId)).toEqual(rows.map((r) => r.messageId));
+    expect((await graphRows(guildId)).map((r) => r.messageId)).toEqual(rows.map((r) => r.messageId));
     expect(world.discord.messages(world.discord.messages(channelId)[0]!.id)).toHaveLength(threadCount);
     expect(world.discord.messages(channelId)).toHaveLength(1);
 
@@ -203,10 +203,10 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
       payload,
       contentHash: contentHash(payload),
     });
-    ledger.seed(guildId, 'pictures', channelId, []);
+    await ledger.seed(guildId, 'pictures', channelId, []);
 
     // Killed before Discord was asked: the intent alone, with the pictures in it.
-    ledger.intend(item('never-sent'), channelId, contentHash(payload), newNonce(), payloadToJson(payload));
+    await ledger.intend(item('never-sent'), channelId, contentHash(payload), newNonce(), payloadToJson(payload));
     // Killed after Discord made the message, before it was recorded.
     const crashing = new Poster(ledger, target, {
       afterSend: () => {
@@ -230,8 +230,8 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
       expect(file!.description).toBe('Split graph of H21');
       expect(message.embeds[0]!.image?.url).toBe(message.attachments[0]!.url);
     }
-    expect(ledger.unfinished(guildId, 'pictures')).toEqual([]);
-    expect(ledger.get(item('never-sent'))?.pendingPayload).toBeNull();
+    expect(await ledger.unfinished(guildId, 'pictures')).toEqual([]);
+    expect((await ledger.get(item('never-sent')))?.pendingPayload).toBeNull();
   });
 
   it('without Attach Files the thread gets the analysis as text, the feed does not pause, and the pictures come back', async () => {
@@ -240,7 +240,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     expect(run.paused).toBeNull();
     const opened = run.threads?.find((o) => o.itemKey === itemKey());
     expect(opened).toMatchObject({ kind: 'opened', picturesRefused: true });
-    const rows = graphRows(guildId);
+    const rows = await graphRows(guildId);
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row.state).toBe('posted');
@@ -262,7 +262,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     const synced = later.threads?.find((o) => o.itemKey === itemKey());
     expect(synced?.kind).toBe('synced');
     expect(synced && 'picturesRefused' in synced).toBe(false);
-    const pictured = graphRows(guildId).filter((row) => world.discord.attachments(row.messageId!).length === 1);
+    const pictured = (await graphRows(guildId)).filter((row) => world.discord.attachments(row.messageId!).length === 1);
     expect(pictured.length).toBeGreaterThan(0);
     world.eventor.dataset.correctResult(event.id, clubRunner, { time });
   });
@@ -304,8 +304,8 @@ describe('split pictures in the "your result is in" DM (sandbox Eventor, real di
     finisher = clubFinisherId(feed.world.eventor, event);
     event.hasResults = false;
     event.materialized = null;
-    feed.world.bot.store.linkPerson(feed.world.guild.id, feed.world.member.id, finisher, 'credentials');
-    new SubscriptionStore(feed.world.bot.store).set(
+    await feed.world.bot.store.links.linkPerson(feed.world.guild.id, feed.world.member.id, finisher, 'credentials');
+    await new SubscriptionStore(feed.world.bot.store).set(
       feed.world.guild.id,
       feed.world.member.id,
       { results: true },
@@ -393,9 +393,9 @@ describe('no Attach Files in the results channel, through the scheduler (one adm
     settings = new FeedSettingsStore(world.bot.store, () => clock);
     channelId = world.discord.createTextChannel(guildId(), { name: 'resultat' }).id;
     adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
-    world.bot.store.setChannel(guildId(), 'results', channelId);
-    world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
-    world.bot.store.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
+    await world.bot.store.servers.setChannel(guildId(), 'results', channelId);
+    await world.bot.store.servers.setChannel(guildId(), 'admin', adminChannelId);
+    await world.bot.store.servers.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
     event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
     runnerId = clubFinisherId(world.eventor, event);
     event.hasResults = false;
@@ -407,12 +407,12 @@ describe('no Attach Files in the results channel, through the scheduler (one adm
   });
 
   it('posts the analysis as text, tells the admins once, and the pictures come back once granted', async () => {
-    settings.update(guildId(), 'results', { enabled: true, options: { threads: true } });
+    await settings.update(guildId(), 'results', { enabled: true, options: { threads: true } });
     await tick();
     event.hasResults = true;
     event.materialized = null;
     await tick();
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
     expect(world.discord.messages(channelId)).toHaveLength(1);
     const graphs = graphMessages();
     expect(graphs.length).toBeGreaterThan(0);
@@ -429,7 +429,7 @@ describe('no Attach Files in the results channel, through the scheduler (one adm
     await tick();
     expect(graphMessages().some((m) => m.edits.length > 0)).toBe(true);
     expect(world.discord.messages(adminChannelId)).toHaveLength(1);
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
 
     // Granted: the next correction brings the pictures back, without a notice.
     world.discord.setBotCanAttach(channelId, true);

@@ -14,7 +14,7 @@ describe('recovery after a crash between Discord creating a post and the ledger 
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
-    ledger = new Ledger(world.bot.store, () => clock);
+    ledger = new Ledger(world.bot.store);
     channelId = world.discord.createTextChannel(world.guild.id, { name: 'busy-channel' }).id;
   }, 60_000);
   afterAll(async () => {
@@ -39,7 +39,7 @@ describe('recovery after a crash between Discord creating a post and the ledger 
     await expect(crashing.publish(item)).rejects.toThrow('process killed');
     const marked = world.discord.messages(channelId);
     expect(marked).toHaveLength(1);
-    expect(ledger.get(item)).toMatchObject({ state: 'posting', messageId: null });
+    expect(await ledger.get(item)).toMatchObject({ state: 'posting', messageId: null });
 
     // The bot goes on posting in the channel (other feeds, answers): the marked post scrolls far back.
     const botId = world.bot.client.user!.id;
@@ -53,6 +53,6 @@ describe('recovery after a crash between Discord creating a post and the ledger 
     const outcome = await new Poster(ledger, target).publish(item);
     expect(outcome).toEqual({ kind: 'recovered', messageId: marked[0]!.id });
     expect(world.discord.messages(channelId)).toHaveLength(OTHER_BOT_MESSAGES + 1);
-    expect(ledger.get(item)).toMatchObject({ state: 'posted', messageId: marked[0]!.id });
+    expect(await ledger.get(item)).toMatchObject({ state: 'posted', messageId: marked[0]!.id });
   });
 });

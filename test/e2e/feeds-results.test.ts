@@ -58,7 +58,7 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
       now: () => clock.getTime(),
       timeoutMs: 10_000,
     });
-    ledger = new Ledger(world.bot.store, () => clock);
+    ledger = new Ledger(world.bot.store);
     target = discordTarget(world.bot.client);
     channelId = world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id;
     // A recent single-race event with club runners: its results "appear" after the feed started.
@@ -73,9 +73,9 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     const run = await runResultsFeed(options());
     expect(run.seeded).toBe(true);
     expect(world.discord.messages(channelId)).toHaveLength(0);
-    expect(ledger.feedStartedAt(guildId(), RESULTS_FEED)).not.toBeNull();
-    expect(ledger.rows(guildId(), RESULTS_FEED).every((r) => r.state === 'seeded')).toBe(true);
-    expect(ledger.get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `results:${event.id}` })).toBeNull();
+    expect(await ledger.feedStartedAt(guildId(), RESULTS_FEED)).not.toBeNull();
+    expect((await ledger.rows(guildId(), RESULTS_FEED)).every((r) => r.state === 'seeded')).toBe(true);
+    expect(await ledger.get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `results:${event.id}` })).toBeNull();
   });
 
   it('posts a new result exactly once; a second run posts nothing', async () => {
@@ -110,7 +110,7 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     const messages = world.discord.messages(channelId);
     expect(messages).toHaveLength(1);
     expect(messages[0]!.edits).toHaveLength(1);
-    const row = ledger.get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `results:${event.id}` })!;
+    const row = (await ledger.get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `results:${event.id}` }))!;
     expect(row).toMatchObject({ state: 'posted', messageId: messages[0]!.id });
   });
 
@@ -134,9 +134,9 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     expect(again.outcomes.find((o) => o.itemKey === `results:${event.id}`)?.outcome.kind).toBe('unchanged');
     const messages = world.discord.messages(channelId);
     expect(messages).toHaveLength(1);
-    expect(ledger.get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `results:${event.id}` })?.messageId).toBe(
-      messages[0]!.id,
-    );
+    expect(
+      (await ledger.get({ guildId: guildId(), feed: RESULTS_FEED, itemKey: `results:${event.id}` }))?.messageId,
+    ).toBe(messages[0]!.id);
   });
 
   it('makes one item per race of a multi-race event, with stable keys and hashes', async () => {
@@ -182,19 +182,17 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
       },
     });
     await expect(crashing.publish(item('a', channel, 'first'))).rejects.toThrow('process killed');
-    const row = ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'a' })!;
+    const row = (await ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'a' }))!;
     expect(row.state).toBe('posting');
     expect(world.discord.messages(channel)).toHaveLength(1);
 
     // A restarted process: a fresh poster finds the message by its marker instead of posting again.
-    const outcome = await new Poster(new Ledger(world.bot.store, () => clock), target).publish(
-      item('a', channel, 'first'),
-    );
+    const outcome = await new Poster(new Ledger(world.bot.store), target).publish(item('a', channel, 'first'));
     expect(outcome.kind).toBe('recovered');
     const messages = world.discord.messages(channel);
     expect(messages).toHaveLength(1);
     expect(carries(messages[0]!, row.nonce!)).toBe(true);
-    expect(ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'a' })).toMatchObject({
+    expect(await ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'a' })).toMatchObject({
       state: 'posted',
       messageId: messages[0]!.id,
     });
@@ -207,7 +205,7 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     const dying: PostTarget = { ...target, send: () => Promise.reject(new Error('process killed')) };
     const first = await new Poster(ledger, dying).publish(item('b', channel, 'x'));
     expect(first.kind).toBe('failed');
-    expect(ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'b' })?.state).toBe('posting');
+    expect((await ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'b' }))?.state).toBe('posting');
     expect(world.discord.messages(channel)).toHaveLength(0);
     const outcome = await new Poster(ledger, target).publish(item('b', channel, 'x'));
     expect(outcome.kind).toBe('posted');
@@ -220,16 +218,16 @@ describe('club results feed and exactly-once poster (sandbox Eventor, real disco
     world.discord.setBotCanPost(channel, false);
     const outcome = await new Poster(ledger, target).publish(item('c', channel, 'y'));
     expect(outcome).toMatchObject({ kind: 'paused', reason: 'forbidden' });
-    expect(ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'c' })?.state).not.toBe('posted');
+    expect((await ledger.get({ guildId: guildId(), feed: 'test', itemKey: 'c' }))?.state).not.toBe('posted');
     expect(world.discord.messages(channel)).toHaveLength(0);
 
     // Through the feed too: the run stops with `paused` for the scheduler.
     const guild = 'feed-403';
     const feedOptions = options({ guildId: guild, channelId: channel });
-    ledger.seed(guild, RESULTS_FEED, channel, []);
+    await ledger.seed(guild, RESULTS_FEED, channel, []);
     const run = await runResultsFeed(feedOptions);
     expect(run.paused).toMatchObject({ kind: 'paused', reason: 'forbidden' });
-    expect(ledger.rows(guild, RESULTS_FEED).some((r) => r.state === 'posted')).toBe(false);
+    expect((await ledger.rows(guild, RESULTS_FEED)).some((r) => r.state === 'posted')).toBe(false);
 
     // Permission back: the item is posted, once.
     world.discord.setBotCanPost(channel, true);

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
+import { sqliteDb } from '../support/sqlite.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -47,9 +48,9 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     settings = new FeedSettingsStore(world.bot.store, () => clock);
     channelId = world.discord.createTextChannel(guildId(), { name: 'resultat' }).id;
     adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
-    world.bot.store.setChannel(guildId(), 'results', channelId);
-    world.bot.store.setChannel(guildId(), 'admin', adminChannelId);
-    world.bot.store.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
+    await world.bot.store.servers.setChannel(guildId(), 'results', channelId);
+    await world.bot.store.servers.setChannel(guildId(), 'admin', adminChannelId);
+    await world.bot.store.servers.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
     // Saturday morning: the latest race with results is last Sunday's.
     event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
     runnerId = clubFinisherId(world.eventor, event);
@@ -67,7 +68,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   });
 
   it('a turned-on results feed seeds on its first tick and posts a new result on a later one', async () => {
-    settings.update(guildId(), 'results', { enabled: true });
+    await settings.update(guildId(), 'results', { enabled: true });
     await tick();
     expect(world.discord.messages(channelId)).toHaveLength(0);
     setResults(event, true);
@@ -85,14 +86,14 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   });
 
   it('a kind paused by an admin does nothing', async () => {
-    settings.update(guildId(), 'results', { pausedReason: 'admin' });
+    await settings.update(guildId(), 'results', { pausedReason: 'admin' });
     correct();
     const before = world.eventor.requests.count(RESULTS_PATH);
     await tick();
     await tick();
     expect(world.eventor.requests.count(RESULTS_PATH)).toBe(before);
     expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(0);
-    settings.update(guildId(), 'results', { pausedReason: null });
+    await settings.update(guildId(), 'results', { pausedReason: null });
     expect(await tick()).toMatchObject({ feedsRun: 1, posts: 0, edits: 1, failed: 0 });
     expect(world.discord.messages(channelId)[0]!.edits).toHaveLength(1);
   });
@@ -103,7 +104,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     world.discord.setBotCanPost(channelId, false);
     correct();
     await tick();
-    expect(settings.get(guildId(), 'results').pausedReason).toBe('no-permission');
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBe('no-permission');
     await tick();
     await tick();
     const notices = world.discord.messages(adminChannelId);
@@ -114,7 +115,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
 
     world.discord.setBotCanPost(channelId, true);
     await tick();
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
     await tick();
     expect(world.discord.messages(adminChannelId)).toHaveLength(2);
     expect(world.discord.messages(channelId)).toHaveLength(1);
@@ -123,12 +124,12 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   it('an invalid key pauses with a notice, and resumes when Eventor takes the key again', async () => {
     const fault = world.eventor.faults.add({ kind: 'status', status: 403 });
     await tick();
-    expect(settings.get(guildId(), 'results').pausedReason).toBe('invalid-key');
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBe('invalid-key');
     await tick();
     expect(world.discord.messages(adminChannelId)).toHaveLength(3);
     world.eventor.faults.remove(fault);
     await tick();
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
     expect(world.discord.messages(adminChannelId)).toHaveLength(4);
     expect(world.discord.messages(channelId)).toHaveLength(1);
   });
@@ -137,7 +138,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     const fault = world.eventor.faults.add({ kind: 'status', status: 503 });
     await tick();
     await tick();
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
     expect(world.discord.messages(adminChannelId)).toHaveLength(4);
     expect(world.discord.messages(channelId)).toHaveLength(1);
     world.eventor.faults.remove(fault);
@@ -157,19 +158,19 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     other = world.discord.createGuild({ name: 'Same club, second server' });
     world.allowDefaultEventor(other.id);
     const otherChannel = world.discord.createTextChannel(other.id, { name: 'results' }).id;
-    world.bot.store.setChannel(other.id, 'results', otherChannel);
-    settings.update(other.id, 'results', { enabled: true });
+    await world.bot.store.servers.setChannel(other.id, 'results', otherChannel);
+    await settings.update(other.id, 'results', { enabled: true });
     const before2 = world.eventor.requests.count(RESULTS_PATH);
     await tick();
     expect(world.eventor.requests.count(RESULTS_PATH) - before2).toBe(one);
     expect(world.discord.messages(otherChannel)).toHaveLength(0);
-    settings.update(other.id, 'results', { enabled: false });
+    await settings.update(other.id, 'results', { enabled: false });
   });
 
   it('quiet hours hold posts until they end, in local time across the October DST change', async () => {
     expect(inQuietHours(new Date('2026-10-25T05:30:00Z'), 'Europe/Stockholm', { from: 22, to: 7 })).toBe(true);
     expect(inQuietHours(new Date('2026-10-25T06:00:00Z'), 'Europe/Stockholm', { from: 22, to: 7 })).toBe(false);
-    settings.update(guildId(), 'results', { options: { quietHours: { from: 22, to: 7 } } });
+    await settings.update(guildId(), 'results', { options: { quietHours: { from: 22, to: 7 } } });
     // 06:30 local (CET, UTC+1 since 03:00 CEST this morning): still quiet.
     clock = new Date('2026-10-25T05:30:00Z');
     correct();
@@ -185,13 +186,13 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   });
 
   it('without an admin channel the notice goes to the server owner by DM, once', async () => {
-    settings.update(other.id, 'results', { enabled: true });
+    await settings.update(other.id, 'results', { enabled: true });
     const notices = world.discord.messages(adminChannelId).length;
     const fault = world.eventor.faults.add({ kind: 'status', status: 403 });
     await tick();
     await tick();
     world.eventor.faults.remove(fault);
-    expect(settings.get(other.id, 'results').pausedReason).toBe('invalid-key');
+    expect((await settings.get(other.id, 'results')).pausedReason).toBe('invalid-key');
     expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
     const dms = world.discord.dms(other.ownerId);
     expect(dms).toHaveLength(1);
@@ -201,29 +202,29 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   it('a deleted channel pauses its feed at once with one notice; choosing a new channel resumes it', async () => {
     // The key works again since the last test: the hourly re-check resumes the feed first.
     await tick();
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
     const notices = world.discord.messages(adminChannelId).length;
     world.discord.deleteChannel(channelId);
     // The gateway's CHANNEL_DELETE reaches the bot asynchronously: wait for it, boundedly.
     for (let i = 0; i < 100 && world.discord.messages(adminChannelId).length === notices; i++)
       await new Promise((r) => setTimeout(r, 20));
-    expect(settings.get(guildId(), 'results').pausedReason).toBe('channel-missing');
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBe('channel-missing');
     expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
     expect(world.discord.messages(adminChannelId).at(-1)!.content).toContain('/inställningar kanal');
     await tick();
     expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 1);
 
     channelId = world.discord.createTextChannel(guildId(), { name: 'resultat-2' }).id;
-    world.bot.store.setChannel(guildId(), 'results', channelId);
+    await world.bot.store.servers.setChannel(guildId(), 'results', channelId);
     await tick();
-    expect(settings.get(guildId(), 'results').pausedReason).toBeNull();
+    expect((await settings.get(guildId(), 'results')).pausedReason).toBeNull();
     expect(world.discord.messages(adminChannelId)).toHaveLength(notices + 2);
   });
 
   it('a restarted scheduler keeps the cadence: a kind that ran in this slot does not run again at once', async () => {
     await tick();
     expect(
-      world.bot.store.db
+      sqliteDb(world.bot.store)
         .prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?')
         .get(guildId(), 'results'),
     ).toEqual({ last_run_at: clock.toISOString() });

@@ -15,7 +15,7 @@ import { AWAY_MS, type ContentItem, MAX_NEW_POSTS_PER_RUN, publishItems } from '
 import type { FeedRunOptions } from '../../src/feeds/feed.js';
 import { intervalFor } from '../../src/feeds/registry.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { Store } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 
 const HOUR = 3_600_000;
 
@@ -45,7 +45,7 @@ describe('one summary instead of a burst, and posts finished after a crash (real
         channelId,
         client,
         organisationId: world.eventor.dataset.homeClub.id,
-        ledger: new Ledger(world.bot.store, () => clock),
+        ledger: new Ledger(world.bot.store),
         target,
         now: clock,
         language: 'en',
@@ -133,7 +133,7 @@ describe('one summary instead of a burst, and posts finished after a crash (real
     expect(world.discord.messages(channel)).toHaveLength(1);
 
     // The restarted process: a new store over the same file, the same items, plus one more.
-    const reopened = Store.open(world.databasePath, world.config.secretKey, () => clock);
+    const reopened = await openSqliteStore(world.databasePath, world.config.secretKey, () => clock);
     try {
       const again = await publishItems(
         {
@@ -141,7 +141,7 @@ describe('one summary instead of a burst, and posts finished after a crash (real
           channelId: channel,
           client,
           organisationId: world.eventor.dataset.homeClub.id,
-          ledger: new Ledger(reopened, () => clock),
+          ledger: new Ledger(reopened),
           target,
           now: clock,
           language: 'en',
@@ -152,7 +152,7 @@ describe('one summary instead of a burst, and posts finished after a crash (real
       );
       expect(again.outcomes.map((o) => o.outcome.kind)).toContain('recovered');
     } finally {
-      reopened.close();
+      await reopened.close();
     }
     const messages = world.discord.messages(channel);
     expect(messages).toHaveLength(2);

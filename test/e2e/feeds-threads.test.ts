@@ -92,7 +92,7 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
     client = newClient();
-    ledger = new Ledger(world.bot.store, () => clock);
+    ledger = new Ledger(world.bot.store);
     target = discordTarget(world.bot.client);
     event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 13, hide: false });
     clubRunner = clubFinisherId(world.eventor, event);
@@ -137,11 +137,11 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
       .resultList!.classes.flatMap((c) => c.persons)
       .find((p) => p.person?.id === clubRunner)!.person!.name;
     expect(text).toContain(runnerName.family);
-    expect(ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:thread` })).toMatchObject({
+    expect(await ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:thread` })).toMatchObject({
       state: 'posted',
       messageId: thread.id,
     });
-    expect(ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:page:1` })).toMatchObject({
+    expect(await ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:page:1` })).toMatchObject({
       state: 'posted',
       channelId: thread.id,
       messageId: pages[0]!.id,
@@ -200,12 +200,14 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     ).rejects.toThrow('process killed');
     const [post] = world.discord.messages(channelId);
     expect(world.discord.message(post!.id)?.threadId).toBe(post!.id);
-    expect(ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:thread` })?.state).toBe('posting');
+    expect((await ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: `${itemKey()}:thread` }))?.state).toBe(
+      'posting',
+    );
     expect(world.discord.messages(post!.id)).toHaveLength(0);
 
     // The restarted bot: Discord answers 160004, the thread is recognised by its id, its pages posted once.
     tick();
-    const run = await runResultsFeed(options(guildId, channelId, { ledger: new Ledger(world.bot.store, () => clock) }));
+    const run = await runResultsFeed(options(guildId, channelId, { ledger: new Ledger(world.bot.store) }));
     expect(run.outcomes.find((o) => o.itemKey === itemKey())?.outcome.kind).toBe('unchanged');
     expect(run.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({
       kind: 'opened',
@@ -255,7 +257,7 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     expect(world.discord.messages(channelId)).toHaveLength(1);
     expect(threadsOf(channelId)).toHaveLength(0);
     expect(threadRequests(channelId).map((r) => r.code)).toEqual([50013]);
-    expect(threadsWaiting(ledger, guildId, RESULTS_FEED)).toBe(1);
+    expect(await threadsWaiting(ledger, guildId, RESULTS_FEED)).toBe(1);
     const line = lines.find((l) => l.includes('results thread not opened'));
     expect(JSON.parse(line!)).toMatchObject({ level: 'warn', channelId, itemKey: itemKey(), code: 50013 });
     expect(line).not.toContain(world.config.discordToken);
@@ -278,7 +280,7 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     expect(half.paused).toBeNull();
     expect(half.threads?.find((o) => o.itemKey === itemKey())).toMatchObject({ kind: 'skipped', reason: 'forbidden' });
     expect(threadsOf(channelId)).toHaveLength(1);
-    expect(threadsWaiting(ledger, guildId, RESULTS_FEED)).toBe(0);
+    expect(await threadsWaiting(ledger, guildId, RESULTS_FEED)).toBe(0);
 
     world.discord.world.setBotPermission(channelId, SEND_MESSAGES_IN_THREADS, true);
     tick();
@@ -327,7 +329,7 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
     expect(run.threads).toBeUndefined();
     expect(world.discord.messages(channelId)).toHaveLength(1);
     expect(threadsOf(channelId)).toHaveLength(0);
-    expect(ledger.rows(guildId, RESULTS_THREADS_FEED)).toHaveLength(0);
+    expect(await ledger.rows(guildId, RESULTS_THREADS_FEED)).toHaveLength(0);
   });
 
   describe('/feeds threads', () => {
@@ -346,8 +348,8 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
       expect(reply.ephemeral).toBe(true);
       return renderMessageText(reply);
     };
-    const threadsOn = (): boolean =>
-      new FeedSettingsStore(world.bot.store).get(world.guild.id, 'results').options.threads;
+    const threadsOn = async (): Promise<boolean> =>
+      (await new FeedSettingsStore(world.bot.store).get(world.guild.id, 'results')).options.threads;
 
     it('is registered with on and off, and refuses members without Manage Server', async () => {
       const command = world.discord.commands({ guildId: world.guild.id }).find((c) => c.name === 'feeds');
@@ -365,7 +367,7 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
         bypassCommandPermissions: true,
       });
       expect(await text(refused)).toContain('Only members with the Manage Server permission');
-      expect(threadsOn()).toBe(false);
+      expect(await threadsOn()).toBe(false);
     });
 
     it('on checks that the bot can open threads in the results channel and says what is missing', async () => {
@@ -378,13 +380,13 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
       expect(await text(run({ state: 'on' }, 'sv-SE'))).toContain(
         'jag saknar behörigheten Skapa offentliga trådar, Skicka meddelanden i trådar',
       );
-      expect(threadsOn()).toBe(false);
+      expect(await threadsOn()).toBe(false);
 
       world.discord.world.setBotPermission(channel.id, SEND_MESSAGES_IN_THREADS, true);
       expect(await text(run({ state: 'on' }))).toContain('missing the permission Create Public Threads there');
       world.discord.world.setBotPermission(channel.id, CREATE_PUBLIC_THREADS, true);
       expect(await text(run({ state: 'on' }))).toContain(`every new results post in <#${channel.id}> gets a thread`);
-      expect(threadsOn()).toBe(true);
+      expect(await threadsOn()).toBe(true);
       expect(await text(run({ sub: 'show' }))).toContain('Threads: on');
 
       // Shown when the permission goes away later.
@@ -398,7 +400,7 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
       world.discord.world.setBotPermission(channel.id, CREATE_PUBLIC_THREADS, true);
 
       expect(await text(run({ state: 'off' }, 'sv-SE'))).toContain('Resultat: inga fler trådar.');
-      expect(threadsOn()).toBe(false);
+      expect(await threadsOn()).toBe(false);
       expect(await text(run({ sub: 'show' }))).toContain('Threads: off');
     });
   });

@@ -65,7 +65,7 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
         channelId,
         client,
         organisationId: world.eventor.dataset.homeClub.id,
-        ledger: new Ledger(world.bot.store, () => clock),
+        ledger: new Ledger(world.bot.store),
         target: discordTarget(world.bot.client),
         now: clock,
         language: 'en',

@@ -65,7 +65,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     return renderMessageText(reply);
   };
   const fullName = (p: SandboxPerson) => `${p.person.name.given} ${p.person.name.family}`;
-  const links = (user: SandboxUser) => world.bot.store.linkedPersons(world.guild.id, user.id);
+  const links = async (user: SandboxUser) => await world.bot.store.links.linkedPersons(world.guild.id, user.id);
   const withCredentials = async (
     user: SandboxUser,
     locale: string,
@@ -125,10 +125,10 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     const astrid = home[0]!;
     const text = await withCredentials(world.member, 'en-GB', astrid.username, astrid.password);
     expect(text).toContain(`Linked: your Discord account is now tied to ${fullName(astrid)}`);
-    expect(links(world.member)).toEqual([
+    expect(await links(world.member)).toEqual([
       expect.objectContaining({ personId: astrid.person.id, isDefault: true, method: 'credentials' }),
     ]);
-    expect(world.bot.store.auditLog(world.guild.id)[0]).toMatchObject({
+    expect((await world.bot.store.audit.auditLog(world.guild.id))[0]).toMatchObject({
       actorId: world.member.id,
       personId: astrid.person.id,
       action: 'link',
@@ -144,11 +144,11 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     expect(await withCredentials(world.swedishMember, 'en-GB', 'nobody.at.all', 'pw-not-a-real-one')).toContain(
       'Eventor did not accept that user name and password',
     );
-    expect(links(world.swedishMember)).toEqual([]);
+    expect(await links(world.swedishMember)).toEqual([]);
     expect(
-      world.bot.store
-        .auditLog(world.guild.id)
-        .filter((e) => e.action === 'link-failed' && e.actorId === world.swedishMember.id),
+      (await world.bot.store.audit.auditLog(world.guild.id)).filter(
+        (e) => e.action === 'link-failed' && e.actorId === world.swedishMember.id,
+      ),
     ).toHaveLength(2);
   });
 
@@ -170,11 +170,13 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
       /För många felaktiga lösenord\. Vänta 1[45] min/,
     );
     expect(world.eventor.requests.length).toBe(asked);
-    expect(links(guesser)).toEqual([]);
+    expect(await links(guesser)).toEqual([]);
     // /forget-me deletes the audit entries, but not the pause.
     const ask = await run('forget-me', guesser, 'en-GB').reply(WAIT);
     await click(ask, buttonId(ask, 'forget-me:confirm'), guesser).reply(WAIT);
-    expect(world.bot.store.recentActions(world.guild.id, guesser.id, 'link-failed', new Date(0)).count).toBe(0);
+    expect(
+      (await world.bot.store.audit.recentActions(world.guild.id, guesser.id, 'link-failed', new Date(0))).count,
+    ).toBe(0);
     expect(await withCredentials(guesser, 'en-GB', target.username, target.password)).toContain(
       'Too many wrong passwords',
     );
@@ -185,7 +187,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     expect(await withCredentials(world.swedishMember, 'en-GB', foreign.username, foreign.password)).toContain(
       'Eventor did not accept that user name and password',
     );
-    expect(links(world.swedishMember)).toEqual([]);
+    expect(await links(world.swedishMember)).toEqual([]);
   });
 
   it('a request needs the admin channel: the member is told to ask for /setup channel', async () => {
@@ -193,7 +195,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
       run('link', world.swedishMember, 'sv-SE', 'request', { person: home[1]!.person.id! }),
     );
     expect(text).toContain('`/inställningar kanal`');
-    expect(world.bot.store.pendingLinkRequests(world.guild.id, world.swedishMember.id)).toEqual([]);
+    expect(await world.bot.store.links.pendingLinkRequests(world.guild.id, world.swedishMember.id)).toEqual([]);
   });
 
   it("offers the club's members in autocomplete for a request", async () => {
@@ -212,7 +214,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
   });
 
   it('admin approval: the request reaches the admin channel; a non-admin cannot approve; an admin can, once; the member gets a DM', async () => {
-    world.bot.store.setChannel(world.guild.id, 'admin', adminChannel.id);
+    await world.bot.store.servers.setChannel(world.guild.id, 'admin', adminChannel.id);
     const sven = home[1]!;
     const before = world.discord.messages(adminChannel.id).length;
     expect(
@@ -228,7 +230,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
       'Only members with the Manage Server permission',
     );
     expect(await privateText(click(post, approve, world.admin, 'en-GB', 0n))).toContain('Manage Server');
-    expect(links(world.swedishMember)).toEqual([]);
+    expect(await links(world.swedishMember)).toEqual([]);
 
     // Two admins click at once (Approve and Deny): the request is decided once, the other click is refused.
     const secondAdmin = world.discord.createMember(world.guild.id, {
@@ -246,7 +248,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     );
     const refused = answers.filter((a) => /Den här begäran är redan godkänd|En annan administratör beslutade/.test(a));
     expect([won.length, refused.length]).toEqual([1, 1]);
-    expect(links(world.swedishMember)).toEqual([
+    expect(await links(world.swedishMember)).toEqual([
       expect.objectContaining({ personId: sven.person.id, method: 'approval' }),
     ]);
     await world.discord.waitForDm(
@@ -262,9 +264,11 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     const edited = world.discord.message(post.id)!;
     expect(edited.components).toEqual([]);
     expect(edited.content).toMatch(new RegExp(`<@(${world.admin.id}|${secondAdmin.id})>`));
-    expect(world.bot.store.linkRequest(Number(approve.split(':')[2]))?.state).toBe('approved');
+    expect((await world.bot.store.links.linkRequest(Number(approve.split(':')[2])))?.state).toBe('approved');
     expect(
-      world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'link' && e.detail === 'approval'),
+      (await world.bot.store.audit.auditLog(world.guild.id)).find(
+        (e) => e.action === 'link' && e.detail === 'approval',
+      ),
     ).toMatchObject({ actorId: world.admin.id, subjectId: world.swedishMember.id, personId: sven.person.id });
   });
 
@@ -277,7 +281,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     let post = await requestPost(before);
     const dmsBefore = world.discord.dms(world.member).length;
     expect(await privateText(click(post, buttonId(post, 'link:deny'), world.admin))).toContain('Denied');
-    expect(links(world.member).map((l) => l.personId)).not.toContain(target.person.id);
+    expect((await links(world.member)).map((l) => l.personId)).not.toContain(target.person.id);
     await world.discord.waitForDm(world.member, () => world.discord.dms(world.member).length > dmsBefore, WAIT);
     expect(world.discord.dms(world.member).at(-1)!.content).toContain(
       `denied your request to be linked to ${fullName(target)}`,
@@ -290,7 +294,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     const answer = await privateText(click(post, buttonId(post, 'link:approve'), world.admin));
     expect(answer).toContain('Approved');
     expect(answer).toContain('their DMs are closed');
-    expect(links(closedDms).map((l) => l.personId)).toEqual([home[3]!.person.id]);
+    expect((await links(closedDms)).map((l) => l.personId)).toEqual([home[3]!.person.id]);
   });
 
   it('admins link directly, but only persons of the club and only as admins', async () => {
@@ -299,13 +303,13 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
       run('admin', world.admin, 'en-GB', 'link', { member: parent.id, person: child.person.id! }),
     );
     expect(text).toContain(`Linked <@${parent.id}> to ${fullName(child)}`);
-    expect(links(parent)).toEqual([
+    expect(await links(parent)).toEqual([
       expect.objectContaining({ personId: child.person.id, method: 'admin', isDefault: true }),
     ]);
     expect(
       await privateText(run('admin', world.admin, 'en-GB', 'link', { member: parent.id, person: foreign.person.id! })),
     ).toContain("Only members of this server's club");
-    expect(links(parent).map((l) => l.personId)).not.toContain(foreign.person.id);
+    expect((await links(parent)).map((l) => l.personId)).not.toContain(foreign.person.id);
     expect(() => run('admin', world.member, 'en-GB', 'links')).toThrow(/default_member_permissions/);
     expect(
       await privateText(
@@ -319,7 +323,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
         ),
       ),
     ).toContain('Manage Server');
-    expect(links(world.member).map((l) => l.personId)).not.toContain(child.person.id);
+    expect((await links(world.member)).map((l) => l.personId)).not.toContain(child.person.id);
   });
 
   it('a parent manages several persons: /whoami lists them, /link default changes the default, in Swedish', async () => {
@@ -343,13 +347,15 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     expect(await privateText(run('link', parent, 'sv-SE', 'default', { person: second.person.id! }))).toMatch(
       new RegExp(`Kommandona använder nu ${fullName(second)}.* som standard`),
     );
-    expect(links(parent)[0]).toMatchObject({ personId: second.person.id, isDefault: true });
+    expect((await links(parent))[0]).toMatchObject({ personId: second.person.id, isDefault: true });
     whoami = await privateText(run('whoami', parent, 'en-GB'));
     expect(whoami).toMatch(new RegExp(`${fullName(second)}.*\\(default\\)`));
     expect(await privateText(run('link', parent, 'en-GB', 'default', { person: foreign.person.id! }))).toContain(
       'You are not linked to that person',
     );
-    expect(world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'link-default')).toMatchObject({
+    expect(
+      (await world.bot.store.audit.auditLog(world.guild.id)).find((e) => e.action === 'link-default'),
+    ).toMatchObject({
       actorId: parent.id,
       personId: second.person.id,
     });
@@ -361,7 +367,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     expect(await privateText(run('unlink', parent, 'sv-SE', undefined, { person: second.person.id! }))).toContain(
       `inte längre kopplat till ${fullName(second)}`,
     );
-    expect(links(parent)).toEqual([expect.objectContaining({ personId: child.person.id, isDefault: true })]);
+    expect(await links(parent)).toEqual([expect.objectContaining({ personId: child.person.id, isDefault: true })]);
     expect(await privateText(run('whoami', closedDms, 'en-GB'))).toContain(fullName(home[3]!));
     expect(await privateText(run('unlink', closedDms, 'en-GB'))).toContain(`no longer tied to ${fullName(home[3]!)}`);
     expect(await privateText(run('whoami', closedDms, 'en-GB'))).toContain('is not linked to anyone');
@@ -377,11 +383,11 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     expect(JSON.stringify(list.components)).toContain(unlink);
     const refused = await click(list, unlink, world.admin, 'en-GB', 0n).reply(WAIT);
     expect(renderMessageText(refused)).toContain('Manage Server');
-    expect(links(parent)).toHaveLength(1);
+    expect(await links(parent)).toHaveLength(1);
     const fresh = await run('admin', world.admin, 'en-GB', 'links').reply(WAIT);
     const after = await click(fresh, unlink, world.admin).reply(WAIT);
     expect(renderMessageText(after)).toContain(`Unlinked <@${parent.id}> from ${fullName(home[4]!)}`);
-    expect(links(parent)).toEqual([]);
+    expect(await links(parent)).toEqual([]);
   });
 
   it('/admin audit shows who did what, when, for whom, and never a password', async () => {
@@ -419,14 +425,14 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
     const user = world.swedishMember;
     // Something in every table: a link, a pending request, audit entries as actor and as subject.
     await privateText(run('link', user, 'sv-SE', 'request', { person: home[6]!.person.id! }));
-    expect(links(user)).not.toEqual([]);
-    expect(world.bot.store.pendingLinkRequests(world.guild.id, user.id)).not.toEqual([]);
+    expect(await links(user)).not.toEqual([]);
+    expect(await world.bot.store.links.pendingLinkRequests(world.guild.id, user.id)).not.toEqual([]);
 
     const ask = await run('forget-me', user, 'sv-SE').reply(WAIT);
     expect(renderMessageText(ask)).toContain('Det går inte att ångra');
     const cancel = await click(ask, 'forget-me:cancel', user, 'sv-SE').reply(WAIT);
     expect(renderMessageText(cancel)).toContain('Ingenting raderades');
-    expect(links(user)).not.toEqual([]);
+    expect(await links(user)).not.toEqual([]);
 
     const again = await run('forget-me', user, 'en-GB').reply(WAIT);
     const done = await click(again, buttonId(again, 'forget-me:confirm'), user).reply(WAIT);

@@ -34,8 +34,8 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     sven = members.find((m) => m !== astrid && m.hasSettings && m.competitor.cards.length > 0)!;
     stranger = members.find((m) => m !== astrid && m !== sven)!;
     expect(astrid && sven && stranger).toBeTruthy();
-    world.bot.store.linkPerson(world.guild.id, world.member.id, astrid.person.id!, 'credentials');
-    world.bot.store.linkPerson(world.guild.id, world.swedishMember.id, sven.person.id!, 'credentials');
+    await world.bot.store.links.linkPerson(world.guild.id, world.member.id, astrid.person.id!, 'credentials');
+    await world.bot.store.links.linkPerson(world.guild.id, world.swedishMember.id, sven.person.id!, 'credentials');
   });
   afterAll(async () => {
     await world?.close();
@@ -81,7 +81,7 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     expect(first.body).toContain(fullName(astrid));
     expect((await open(url)).status).not.toBe(200);
     // Audited without the link.
-    const entry = world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'login-link');
+    const entry = (await world.bot.store.audit.auditLog(world.guild.id)).find((e) => e.action === 'login-link');
     expect(entry).toMatchObject({ actorId: world.member.id, personId: astrid.person.id });
     expect(entry?.detail ?? '').not.toMatch(/login\//);
   });
@@ -225,7 +225,7 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     expect(puts()).toBe(1);
     expect(astrid.competitor.cards).toEqual([{ number: '7654321', type: 'SI' }]);
     expect(astrid.competitor.preselectedClasses).toEqual(classes);
-    expect(world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'card')).toMatchObject({
+    expect((await world.bot.store.audit.auditLog(world.guild.id)).find((e) => e.action === 'card')).toMatchObject({
       actorId: world.member.id,
       personId: astrid.person.id,
       detail: `SI ${oldNumber} -> SI 7654321`,
@@ -278,7 +278,7 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
   it('/card for a person who never saved settings: shows none, then saves the first chip', async () => {
     const fresh = world.eventor.dataset.homeClub.members.find((m) => !m.hasSettings)!;
     expect(fresh).toBeTruthy();
-    world.bot.store.linkPerson(world.guild.id, world.admin.id, fresh.person.id!, 'credentials');
+    await world.bot.store.links.linkPerson(world.guild.id, world.admin.id, fresh.person.id!, 'credentials');
     const shown = await privateText(run('card', world.admin, 'en-GB'));
     expect(shown).toContain('Timing chips: none');
     const prompt = await run('card', world.admin, 'en-GB', { number: '123456', type: 'Emit' }).reply(WAIT);
@@ -296,7 +296,7 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     expect(issued.length).toBeGreaterThanOrEqual(6);
     const logs = world.logLines.join('\n');
     expect(logs).not.toMatch(LINK);
-    world.bot.store.audit({ guildId: world.guild.id, actorId: 'flush', action: 'noop' });
+    await world.bot.store.audit.audit({ guildId: world.guild.id, actorId: 'flush', action: 'noop' });
     const files = [world.databasePath, `${world.databasePath}-wal`].filter((f) => existsSync(f));
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {

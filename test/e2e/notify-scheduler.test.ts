@@ -28,7 +28,7 @@ describe('the scheduler sends /notify DMs by itself (sandbox Eventor, real disco
       .find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK')!;
     event.hasResults = false;
     event.materialized = null;
-    world.bot.store.linkPerson(world.guild.id, world.member.id, runner.person!.id!, 'credentials');
+    await world.bot.store.links.linkPerson(world.guild.id, world.member.id, runner.person!.id!, 'credentials');
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -88,7 +88,7 @@ describe('a member of two servers of the club, with /notify on in both', () => {
       [world.guild.id, world.channel.id],
       [second.id, lobby.id],
     ] as const) {
-      world.bot.store.linkPerson(guildId, world.member.id, personId, 'credentials');
+      await world.bot.store.links.linkPerson(guildId, world.member.id, personId, 'credentials');
       await world.discord
         .runCommand({ guildId, channelId, user: world.member, locale: 'en-GB', name: 'notify', subcommand: 'on' })
         .reply(WAIT);
@@ -127,7 +127,7 @@ describe('a member of two servers of the club, with /notify on in both', () => {
       [world.guild.id, world.channel.id],
       [second.id, lobby.id],
     ] as const) {
-      world.bot.store.linkPerson(guildId, member.id, runner.person!.id!, 'credentials');
+      await world.bot.store.links.linkPerson(guildId, member.id, runner.person!.id!, 'credentials');
       await world.discord
         .runCommand({
           guildId,

@@ -23,6 +23,7 @@ import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import type { LoopbackWorld } from '../../src/loopback/world.js';
 import { startFeedWorld } from '../support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
+import { sqliteDb } from '../support/sqlite.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MINUTE = 60_000;
@@ -107,8 +108,8 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
   };
   const subscription = (user: SandboxUser) => new SubscriptionStore(world.bot.store).get(world.guild.id, user.id);
   const dmCount = (user: SandboxUser): number => world.discord.dms(user).length;
-  const link = (user: SandboxUser, personId: string): void =>
-    world.bot.store.linkPerson(world.guild.id, user.id, personId, 'credentials');
+  const link = async (user: SandboxUser, personId: string): Promise<void> =>
+    await world.bot.store.links.linkPerson(world.guild.id, user.id, personId, 'credentials');
   const startOf = (personId: string): { startTime: string } => {
     const list = world.eventor.dataset.details(upcoming).startList!;
     return list.classes.flatMap((c) => c.persons).find((p) => p.person?.id === personId)!.starts[0]! as {
@@ -159,12 +160,12 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     raced.materialized = null;
 
     // The member: their own person (default) and a second one, as a parent with a child.
-    link(world.member, starter);
-    link(world.member, finisher);
+    await link(world.member, starter);
+    await link(world.member, finisher);
     quiet = world.discord.createMember(world.guild.id, { username: 'tyst', globalName: 'Tyst', locale: 'en-GB' });
-    link(quiet, starter);
+    await link(quiet, starter);
     closed = world.discord.createMember(world.guild.id, { username: 'stangd', globalName: 'Stängd', locale: 'en-GB' });
-    link(closed, starter);
+    await link(closed, starter);
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -193,7 +194,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(sv).toContain('`/koppla`');
     expect(sv).toContain('ditt Discord-konto måste först kopplas');
     expect(await privateText(notify(world.swedishMember, 'en-GB', 'show'))).toContain('run `/link`');
-    expect(subscription(world.swedishMember)).toBeNull();
+    expect(await subscription(world.swedishMember)).toBeNull();
     expect(dmCount(world.swedishMember)).toBe(0);
   });
 
@@ -209,7 +210,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
       WAIT,
     );
     expect(welcome.content).toContain(world.guild.name);
-    expect(subscription(world.member)).toMatchObject({
+    expect(await subscription(world.member)).toMatchObject({
       starts: true,
       results: true,
       pausedReason: null,
@@ -222,7 +223,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(off).toContain('Start times: on');
     expect(off).toContain('Results: off');
     expect(await privateText(notify(world.member, 'en-GB', 'show'))).toContain('Results: off');
-    expect(subscription(world.member)).toMatchObject({ starts: true, results: false });
+    expect(await subscription(world.member)).toMatchObject({ starts: true, results: false });
 
     expect(await privateText(notify(world.member, 'en-GB', 'on', { what: 'results' }))).toContain('Results: on');
     // Nothing new was turned on: no second confirmation.
@@ -233,7 +234,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(confirmations.length).toBe(2);
 
     expect(await privateText(notify(quiet, 'en-GB', 'on', { what: 'starts' }))).toContain('Results: off');
-    expect(guildsWithSubscribers(world.bot.store)).toEqual([world.guild.id]);
+    expect(await guildsWithSubscribers(world.bot.store)).toEqual([world.guild.id]);
   });
 
   it('a refused confirmation DM pauses the DMs and /notify says why and what to do', async () => {
@@ -241,7 +242,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     const reply = await privateText(notify(closed, 'en-GB', 'on'));
     expect(reply).toContain('Discord refused my DM to you');
     expect(reply).toContain('**Paused**');
-    expect(subscription(closed)).toMatchObject({ pausedReason: 'dms-closed' });
+    expect(await subscription(closed)).toMatchObject({ pausedReason: 'dms-closed' });
     expect(await privateText(notify(closed, 'en-GB', 'show'))).toContain('run `/notify on` again');
     expect(dmCount(closed)).toBe(0);
   });
@@ -291,7 +292,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(dmCount(world.member)).toBe(before + 1);
 
     // A restarted bot: a new ledger over the same database finds the DM by its marker.
-    ledger = new Ledger(world.bot.store, () => clock);
+    ledger = new Ledger(world.bot.store);
     const run = await runPersonalNotifications(options());
     expect(kinds(run, world.member.id)).toEqual([
       expect.stringMatching(new RegExp(`^start:${upcoming.id}:.*=recovered$`)),
@@ -314,7 +315,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
 
     // The member whose DMs are closed is paused, no crash, and logged without the DM's text.
     expect(run.paused).toEqual([{ userId: quiet.id, reason: 'dms-closed', code: 50007 }]);
-    expect(subscription(quiet)).toMatchObject({ pausedReason: 'dms-closed' });
+    expect(await subscription(quiet)).toMatchObject({ pausedReason: 'dms-closed' });
     const pausedLine = logLines.find((l) => l.includes('personal DMs paused'))!;
     expect(pausedLine).toContain('50007');
     expect(pausedLine).not.toContain(upcoming.name);
@@ -347,8 +348,8 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
 
   it('a start time that was already out when the DMs started is sent once it moves', async () => {
     const feeds = [starter, finisher].map((id) => personalFeed(world.member.id, 'starts', id));
-    const seeded = feeds
-      .flatMap((feed) => ledger.rows(world.guild.id, feed))
+    const seeded = (await Promise.all(feeds.map((feed) => ledger.rows(world.guild.id, feed))))
+      .flat()
       .find((r) => r.state === 'seeded' && !r.itemKey.startsWith(`start:${upcoming.id}:`));
     if (!seeded)
       throw new Error(
@@ -386,7 +387,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     world.discord.closeDms(quiet, false);
     const on = await privateText(notify(quiet, 'en-GB', 'on', { what: 'starts' }));
     expect(on).not.toContain('Paused');
-    expect(subscription(quiet)?.pausedReason).toBeNull();
+    expect((await subscription(quiet))?.pausedReason).toBeNull();
     tick();
     const run = await runPersonalNotifications(options());
     // The start refused while paused, and the moved one of the test before.
@@ -436,7 +437,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
 
   it('a restarted bot (new ledger and poster over the same database) sends nothing twice', async () => {
     const counts = [world.member, quiet].map(dmCount);
-    ledger = new Ledger(world.bot.store, () => clock);
+    ledger = new Ledger(world.bot.store);
     tick();
     const run = await runPersonalNotifications(options({ target: discordTarget(world.bot.client) }));
     expect(run.outcomes.length).toBeGreaterThan(0);
@@ -447,7 +448,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
   it('turning a kind off and on again starts it afresh instead of sending what came out in between', async () => {
     await privateText(notify(world.member, 'en-GB', 'off', { what: 'results' }));
     expect(
-      world.bot.store.db
+      sqliteDb(world.bot.store)
         .prepare('SELECT COUNT(*) AS n FROM feed_state WHERE guild_id = ? AND feed = ?')
         .get(world.guild.id, personalFeed(world.member.id, 'results', finisher)),
     ).toEqual({ n: 0 });
@@ -462,7 +463,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
   });
 
   it('/forget-me deletes the subscriptions and the ledger of the DMs', async () => {
-    expect(subscription(world.member)).not.toBeNull();
+    expect(await subscription(world.member)).not.toBeNull();
     const ask = await world.discord
       .runCommand({
         guildId: world.guild.id,
@@ -477,7 +478,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
       .clickButton({ message: ask.id, customId: confirm, user: world.member, locale: 'en-GB' })
       .reply(WAIT);
     expect(renderMessageText(done)).toContain('the bot holds nothing about you any more');
-    expect(subscription(world.member)).toBeNull();
+    expect(await subscription(world.member)).toBeNull();
     const db = new Database(world.databasePath, { readonly: true });
     try {
       for (const table of ['notify_subscriptions', 'posted_items', 'feed_state']) {

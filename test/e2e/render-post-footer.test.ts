@@ -16,7 +16,7 @@ describe('the footer of automatic posts and timestamps as a reader sees them', (
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
-    ledger = new Ledger(world.bot.store, () => clock);
+    ledger = new Ledger(world.bot.store);
     target = discordTarget(world.bot.client);
   }, 60_000);
   afterAll(async () => {
@@ -54,10 +54,10 @@ describe('the footer of automatic posts and timestamps as a reader sees them', (
     const footer = message!.embeds[0]!.footer!.text;
     expect(footer).toMatch(/^Eventor id 1001 · eb[A-Za-z0-9_-]{8}$/);
     expect(footer).not.toContain('ref');
-    const nonce = ledger.get({ guildId: world.guild.id, feed: 'test', itemKey: 'short' })!.nonce!;
+    const nonce = (await ledger.get({ guildId: world.guild.id, feed: 'test', itemKey: 'short' }))!.nonce!;
     expect(footer.endsWith(markerText(nonce))).toBe(true);
 
-    const outcome = await new Poster(new Ledger(world.bot.store, () => clock), target).publish(item('short', channel));
+    const outcome = await new Poster(new Ledger(world.bot.store), target).publish(item('short', channel));
     expect(outcome.kind).toBe('recovered');
     expect(world.discord.messages(channel)).toHaveLength(1);
   });
@@ -84,7 +84,7 @@ describe('the footer of automatic posts and timestamps as a reader sees them', (
     });
     await expect(crashing.publish(item('old', channel))).rejects.toThrow('process killed');
     expect(world.discord.messages(channel)[0]!.embeds[0]!.footer!.text).toMatch(/ref eb[A-Za-z0-9_-]{12}$/);
-    const outcome = await new Poster(new Ledger(world.bot.store, () => clock), target).publish(item('old', channel));
+    const outcome = await new Poster(new Ledger(world.bot.store), target).publish(item('old', channel));
     expect(outcome.kind).toBe('recovered');
     expect(world.discord.messages(channel)).toHaveLength(1);
   });

@@ -99,17 +99,20 @@ describe("the scheduler posts in each server's Discord language", () => {
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
     const english = world.discord.createGuild({ name: 'An English server of the club', preferredLocale: 'en-US' });
     world.allowDefaultEventor(english.id);
-    const servers = [
-      { guildId: world.guild.id, language: 'sv' as const },
-      { guildId: english.id, language: 'en' as const },
-    ].map((server) => {
-      const channelId = world.discord.createTextChannel(server.guildId, { name: 'results' }).id;
-      world.bot.store.setChannel(server.guildId, 'results', channelId);
-      settings.update(server.guildId, 'results', { enabled: true });
-      return { ...server, channelId };
-    });
+    const servers = await Promise.all(
+      [
+        { guildId: world.guild.id, language: 'sv' as const },
+        { guildId: english.id, language: 'en' as const },
+      ].map(async (server) => {
+        const channelId = world.discord.createTextChannel(server.guildId, { name: 'results' }).id;
+        await world.bot.store.servers.setChannel(server.guildId, 'results', channelId);
+        await settings.update(server.guildId, 'results', { enabled: true });
+        return { ...server, channelId };
+      }),
+    );
     expect(world.guild.preferredLocale).toBe('sv-SE');
-    for (const { guildId } of servers) expect(world.bot.store.guildSettings(guildId)?.locale ?? null).toBeNull();
+    for (const { guildId } of servers)
+      expect((await world.bot.store.servers.guildSettings(guildId))?.locale ?? null).toBeNull();
 
     await tick(); // The first run only records what exists.
     setResults(true);

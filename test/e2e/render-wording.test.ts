@@ -127,10 +127,21 @@ describe('wording members read: command names and the audit log', () => {
   it('/admin audit says every action in words, never its code', async () => {
     const store = world.bot.store;
     const guildId = world.guild.id;
-    store.audit({ guildId, actorId: world.member.id, personId: null, action: 'login-link' });
-    store.audit({ guildId, actorId: world.member.id, personId: null, action: 'card', detail: 'SI 1 -> SI 2' });
-    store.audit({ guildId, actorId: world.admin.id, action: 'eventor-moved', detail: '1 2 3' });
-    store.audit({ guildId, actorId: world.admin.id, action: 'some-future-action', detail: 'secret-ish detail' });
+    await store.audit.audit({ guildId, actorId: world.member.id, personId: null, action: 'login-link' });
+    await store.audit.audit({
+      guildId,
+      actorId: world.member.id,
+      personId: null,
+      action: 'card',
+      detail: 'SI 1 -> SI 2',
+    });
+    await store.audit.audit({ guildId, actorId: world.admin.id, action: 'eventor-moved', detail: '1 2 3' });
+    await store.audit.audit({
+      guildId,
+      actorId: world.admin.id,
+      action: 'some-future-action',
+      detail: 'secret-ish detail',
+    });
     const read = async (locale: string): Promise<string> =>
       renderMessageText(
         await world.discord

@@ -58,7 +58,9 @@ describe('a whole session leaves no secret in the logs or the database', () => {
         fields: { username: person.username, password: person.password },
       })
       .reply(WAIT);
-    expect(world.bot.store.linkedPersons(guild.id, member.id).map((l) => l.personId)).toEqual([person.person.id]);
+    expect((await world.bot.store.links.linkedPersons(guild.id, member.id)).map((l) => l.personId)).toEqual([
+      person.person.id,
+    ]);
     expect(JSON.stringify(linked)).not.toContain(person.password);
 
     // And asks for a login link, which arrives by DM only.

@@ -13,7 +13,7 @@ import {
   type SandboxUser,
 } from '../../src/sandbox/discord/index.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { Store } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MADE_UP_KEY = 'f00dfeedf00dfeedf00dfeedf00dfeed';
@@ -78,7 +78,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     handles.push(handle);
     return text(handle);
   };
-  const settings = () => world.bot.store.guildSettings(world.guild.id);
+  const settings = async () => await world.bot.store.servers.guildSettings(world.guild.id);
 
   it('is registered for Manage Server, in servers only, with localised subcommands', () => {
     const command = world.discord.commands({ guildId: world.guild.id }).find((c) => c.name === 'setup');
@@ -108,7 +108,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
       .reply(WAIT);
     expect(renderMessageText(status)).toContain('Not connected to Eventor yet');
     expect(await text(setup('show'))).toContain('Not connected. Use `/setup eventor`.');
-    expect(settings()?.hasApiKey ?? false).toBe(false);
+    expect((await settings())?.hasApiKey ?? false).toBe(false);
   });
 
   it('refuses members without Manage Server, even when the command is reachable, in their language', async () => {
@@ -132,14 +132,14 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
         ),
       ),
     ).toContain('Manage Server');
-    expect(settings()?.channels.results).toBeUndefined();
+    expect((await settings())?.channels.results).toBeUndefined();
   });
 
   it('re-checks Manage Server when the key form comes back', async () => {
     expect(await connect(world.eventor.apiKey, { memberPermissions: 0n })).toContain(
       'Only members with the Manage Server permission',
     );
-    expect(settings()?.hasApiKey ?? false).toBe(false);
+    expect((await settings())?.hasApiKey ?? false).toBe(false);
   });
 
   it('refuses unusable addresses and a choice of both or neither, before asking for the key', async () => {
@@ -159,7 +159,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     );
     expect(credentials).toContain('den kan ikke inneholde brukernavn eller passord');
     expect(credentials).not.toContain('pw@');
-    expect(settings()?.eventorBaseUrl ?? null).toBeNull();
+    expect((await settings())?.eventorBaseUrl ?? null).toBeNull();
   });
 
   it('asks for the key in a modal whose custom id carries neither the key nor the address', async () => {
@@ -191,24 +191,24 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     handles.push(forged);
     expect(await text(forged)).toContain('This form has expired. Nothing was changed');
     expect(world.eventor.requests.length).toBe(before);
-    expect(world.bot.store.guildSettings(other.id)?.hasApiKey ?? false).toBe(false);
-    expect(world.bot.store.apiKey(other.id)).toBeNull();
+    expect((await world.bot.store.servers.guildSettings(other.id))?.hasApiKey ?? false).toBe(false);
+    expect(await world.bot.store.servers.apiKey(other.id)).toBeNull();
   });
 
   it('refuses a key of the wrong shape without asking Eventor', async () => {
     const before = world.eventor.requests.length;
     expect(await connect('not a key with spaces')).toContain('does not look like an Eventor API key');
     expect(world.eventor.requests.length).toBe(before);
-    expect(settings()?.hasApiKey ?? false).toBe(false);
+    expect((await settings())?.hasApiKey ?? false).toBe(false);
   });
 
   it('stores nothing when Eventor refuses the key', async () => {
     expect(await connect(MADE_UP_KEY)).toMatch(/127\.0\.0\.1:\d+ refused this key\. Nothing was changed/);
     expect(await connect(MADE_UP_KEY, { locale: 'sv-SE' })).toContain('godtog inte nyckeln. Inget har ändrats');
-    const after = settings();
+    const after = await settings();
     expect(after?.hasApiKey ?? false).toBe(false);
     expect(after?.eventorBaseUrl ?? null).toBeNull();
-    expect(world.bot.store.apiKey(world.guild.id)).toBeNull();
+    expect(await world.bot.store.servers.apiKey(world.guild.id)).toBeNull();
   });
 
   it('stores nothing when Eventor is not answering, and says so', async () => {
@@ -220,13 +220,13 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     } finally {
       world.eventor.faults.clear();
     }
-    expect(settings()?.hasApiKey ?? false).toBe(false);
+    expect((await settings())?.hasApiKey ?? false).toBe(false);
   });
 
   it("connects with the club's key: stored encrypted, /status then names the club", async () => {
     const club = world.eventor.dataset.homeClub;
     expect(await connect(world.eventor.apiKey)).toContain(`Connected to ${club.name} on 127.0.0.1`);
-    const stored = settings()!;
+    const stored = (await settings())!;
     expect(stored).toMatchObject({
       hasApiKey: true,
       eventorInstance: 'custom',
@@ -234,7 +234,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
       organisationId: club.id,
       organisationName: club.name,
     });
-    expect(world.bot.store.apiKey(world.guild.id)).toBe(world.eventor.apiKey);
+    expect(await world.bot.store.servers.apiKey(world.guild.id)).toBe(world.eventor.apiKey);
     const status = await world.discord
       .runCommand({
         guildId: world.guild.id,
@@ -249,19 +249,19 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
 
   it('keeps the working connection when a later key is refused', async () => {
     expect(await connect(MADE_UP_KEY)).toContain('refused this key');
-    expect(world.bot.store.apiKey(world.guild.id)).toBe(world.eventor.apiKey);
-    expect(settings()?.organisationName).toBe(world.eventor.dataset.homeClub.name);
+    expect(await world.bot.store.servers.apiKey(world.guild.id)).toBe(world.eventor.apiKey);
+    expect((await settings())?.organisationName).toBe(world.eventor.dataset.homeClub.name);
   });
 
   it("sets the language of automatic posts, answering in the admin's own language", async () => {
     expect(await text(setup('language', { language: 'sv' }, { locale: 'en-GB' }))).toContain(
       'Automatic posts will be in Swedish',
     );
-    expect(settings()?.locale).toBe('sv');
+    expect((await settings())?.locale).toBe('sv');
     expect(await text(setup('language', { language: 'nb' }, { locale: 'sv-SE' }))).toContain(
       'Automatiska inlägg skrivs nu på norska (bokmål)',
     );
-    expect(settings()?.locale).toBe('nb');
+    expect((await settings())?.locale).toBe('nb');
   });
 
   it('sets the time zone, with autocomplete, and refuses an unknown one', async () => {
@@ -291,19 +291,19 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(await text(setup('timezone', { zone: 'Europe/Oslo' }))).toMatch(
       /Times in automatic posts will be in Europe\/Oslo \(the time there now: \d\d:\d\d\)/,
     );
-    expect(settings()?.timeZone).toBe('Europe/Oslo');
+    expect((await settings())?.timeZone).toBe('Europe/Oslo');
     expect(await text(setup('timezone', { zone: 'Mars/Olympus_Mons' }, { locale: 'sv-SE' }))).toContain(
       '`Mars/Olympus_Mons` är ingen tidszon som jag känner till',
     );
     expect(await text(setup('timezone', { zone: 'CEST' }))).toContain('is not a time zone I know');
-    expect(settings()?.timeZone).toBe('Europe/Oslo');
+    expect((await settings())?.timeZone).toBe('Europe/Oslo');
   });
 
   it('sets a channel per kind only where the bot can post, and clears one', async () => {
     expect(await text(setup('channel', { kind: 'results', channel: results.id }))).toContain(
       `Results: posted in <#${results.id}> from now on.`,
     );
-    expect(settings()?.channels.results).toBe(results.id);
+    expect((await settings())?.channels.results).toBe(results.id);
 
     world.discord.setBotCanPost(closed.id, false);
     expect(await text(setup('channel', { kind: 'admin', channel: closed.id }))).toContain(
@@ -317,7 +317,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
       'I am missing the permission View Channel, Send Messages there',
     );
     world.discord.setBotCanView(closed.id, true);
-    expect(settings()?.channels.admin).toBeUndefined();
+    expect((await settings())?.channels.admin).toBeUndefined();
 
     expect(await text(setup('channel', { kind: 'events' }))).toContain(
       'Give either a channel or `clear: True` (exactly one of them). Nothing was changed.',
@@ -331,7 +331,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(await text(setup('channel', { kind: 'reminders', clear: true }))).toContain(
       'Entry deadline reminders: no channel any more',
     );
-    expect(settings()?.channels).toEqual({ results: results.id });
+    expect((await settings())?.channels).toEqual({ results: results.id });
   });
 
   it('shows every setting in English and Swedish, with the key only as "stored"', async () => {
@@ -389,8 +389,8 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(await connect(world.eventor.dataset.keyFor(other.id), { locale: 'sv-SE' })).toContain(
       `Kopplad till ${other.name} i 127.0.0.1`,
     );
-    expect(settings()?.organisationId).toBe(other.id);
-    expect(settings()?.channels.results).toBe(results.id);
+    expect((await settings())?.organisationId).toBe(other.id);
+    expect((await settings())?.channels.results).toBe(results.id);
   });
 });
 
@@ -414,7 +414,7 @@ describe('/setup: the key form of a custom Eventor expires', () => {
         .submitModal({ user: world.admin, customId: modal.custom_id, fields: { key: world.eventor.apiKey } })
         .reply(WAIT);
       expect(renderMessageText(reply)).toContain('Formuläret har gått ut. Inget har ändrats');
-      expect(world.bot.store.guildSettings(world.guild.id)?.hasApiKey ?? false).toBe(false);
+      expect((await world.bot.store.servers.guildSettings(world.guild.id))?.hasApiKey ?? false).toBe(false);
     } finally {
       await world.close();
     }
@@ -461,11 +461,11 @@ describe('store.connectEventor', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('writes instance, address, sealed key and club together, and a preset clears an earlier address', () => {
-    const store = Store.open(path.join(dir, 'bot.sqlite'), 'a-test-secret-key-that-is-long-enough');
+  it('writes instance, address, sealed key and club together, and a preset clears an earlier address', async () => {
+    const store = await openSqliteStore(path.join(dir, 'bot.sqlite'), 'a-test-secret-key-that-is-long-enough');
     try {
-      store.updateGuildSettings('g1', { locale: 'sv', timeZone: 'Europe/Stockholm' });
-      const custom = store.connectEventor('g1', {
+      await store.servers.updateGuildSettings('g1', { locale: 'sv', timeZone: 'Europe/Stockholm' });
+      const custom = await store.servers.connectEventor('g1', {
         instance: 'custom',
         baseUrl: 'https://eventor.example.org/api',
         apiKey: 'k'.repeat(32),
@@ -479,8 +479,8 @@ describe('store.connectEventor', () => {
         organisationName: 'OK Test',
         locale: 'sv',
       });
-      expect(store.apiKey('g1')).toBe('k'.repeat(32));
-      const preset = store.connectEventor('g1', {
+      expect(await store.servers.apiKey('g1')).toBe('k'.repeat(32));
+      const preset = await store.servers.connectEventor('g1', {
         instance: 'se',
         baseUrl: null,
         apiKey: 'm'.repeat(32),
@@ -493,9 +493,9 @@ describe('store.connectEventor', () => {
         organisationName: 'IFK Test',
         timeZone: 'Europe/Stockholm',
       });
-      expect(store.apiKey('g1')).toBe('m'.repeat(32));
+      expect(await store.servers.apiKey('g1')).toBe('m'.repeat(32));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

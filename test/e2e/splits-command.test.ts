@@ -63,7 +63,7 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     // An organiser who published results without split times, as many small events do.
     for (const cr of ds.details(noSplits).resultList!.classes)
       for (const p of cr.persons) for (const r of p.results) r.splits = [];
-    world.bot.store.linkPerson(world.guild.id, world.member.id, own.personId, 'admin');
+    await world.bot.store.links.linkPerson(world.guild.id, world.member.id, own.personId, 'admin');
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -176,7 +176,7 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     }
     expect(found).not.toBeNull();
     const relayRunner = world.discord.createMember(world.guild.id, { username: 'stafett', locale: 'en-GB' });
-    world.bot.store.linkPerson(world.guild.id, relayRunner.id, found!.personId, 'admin');
+    await world.bot.store.links.linkPerson(world.guild.id, relayRunner.id, found!.personId, 'admin');
     const reply = await run(relayRunner, { event: found!.event.id });
     expect(renderMessageText(reply)).toContain(`Split times: ${found!.className}, Leg ${found!.leg}`);
     expect(pictures(reply).map((f) => f.name)).toContain('splits.png');

@@ -13,7 +13,7 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { OPERATION_NAMES, OPERATIONS } from '../../src/eventor/operations.js';
 import { createLogger } from '../../src/log/logger.js';
 import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/interfaces.js';
 import { caught } from '../support/errors.js';
 
 const NOW = new Date('2026-05-15T10:00:00Z');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../src/store/database.js';
+import { type Db, openDatabase } from '../../src/store/sqlite/database.js';
 import { VERSION_TABLE } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { NEEDS_POSTGRES, usePostgres } from '../support/postgres.js';
@@ -14,24 +14,6 @@ import { testSecrets } from '../support/stores.js';
  * tables, columns (types mapped, nullability, defaults), primary keys, indexes and foreign keys,
  * so that the same code and a copy from one to the other work on both.
  */
-
-/**
- * SQLite's migration 10 as agreed between the two dialects: `throttle_events` gets an explicit
- * integer primary key `id` (it used the implicit rowid, which PostgreSQL has not), keeping its rows
- * and index. A stand-in until that migration is among SQLite's own; then this goes.
- */
-const SQLITE_MIGRATION_10_STAND_IN = `
-  CREATE TABLE throttle_events_new (
-    id      INTEGER PRIMARY KEY,
-    scope   TEXT NOT NULL,
-    subject TEXT NOT NULL,
-    at      TEXT NOT NULL
-  ) STRICT;
-  INSERT INTO throttle_events_new (id, scope, subject, at) SELECT rowid, scope, subject, at FROM throttle_events;
-  DROP TABLE throttle_events;
-  ALTER TABLE throttle_events_new RENAME TO throttle_events;
-  CREATE INDEX throttle_events_subject ON throttle_events (scope, subject, at);
-`;
 
 /** A column as both databases can say it: `integer` or `text`, and a default in SQL. */
 interface Column {
@@ -186,7 +168,6 @@ describe(`the SQLite and PostgreSQL schemas ${NEEDS_POSTGRES}`, () => {
     const db = openDatabase(path.join(dir, 'fresh.sqlite'));
     let sqlite: Schema;
     try {
-      db.exec(SQLITE_MIGRATION_10_STAND_IN);
       sqlite = sqliteSchema(db);
     } finally {
       db.close();

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreError } from '../../src/store/database.js';
+import { StoreError } from '../../src/store/errors.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { POSTGRES_MIGRATIONS, VERSION_TABLE } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';

@@ -172,7 +172,7 @@ describe('no credential in a link the bot posts', () => {
       eventor = w.eventor;
       const stored = eventor.baseUrl.replace('http://', `http://${USER}:${ENCODED_PASSWORD}@`);
       // Written straight into the database, as an older version or a hand edit could have.
-      w.bot.store.connectEventor(w.guild.id, {
+      await w.bot.store.servers.connectEventor(w.guild.id, {
         instance: 'custom',
         baseUrl: stored,
         apiKey: eventor.apiKey,

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../src/cli/args.js';
 import { runStart } from '../../src/cli/start.js';
-import { openDatabase, type PermissionNotice } from '../../src/store/database.js';
+import { openDatabase, type PermissionNotice } from '../../src/store/sqlite/database.js';
 import { capture } from '../support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
 

@@ -50,7 +50,7 @@ describe('declared checks: the router refuses forged component ids before the ha
   it('refuses a member without Manage Server on every admin-only button, in their language, asking Eventor nothing', async () => {
     const person = world.eventor.dataset.homeClub.members[0]!.person.id!;
     const before = world.eventor.requests.count();
-    const linksBefore = world.bot.store.guildLinks(world.guild.id).length;
+    const linksBefore = (await world.bot.store.links.guildLinks(world.guild.id)).length;
     for (const forged of [`admin:unlink:${world.member.id}:${person}`, 'link:approve:1', 'link:deny:1']) {
       expect(await clickForged(forged, world.member), forged).toBe(t('en', 'linking.notAdmin'));
       expect(await clickForged(forged, world.swedishMember, 'sv-SE'), forged).toBe(t('sv', 'linking.notAdmin'));
@@ -58,7 +58,7 @@ describe('declared checks: the router refuses forged component ids before the ha
     // Refused before the id is read: a malformed one gets the same answer, and tells nothing.
     expect(await clickForged('admin:unlink:not-an-id', world.member)).toBe(t('en', 'linking.notAdmin'));
     expect(world.eventor.requests.count()).toBe(before);
-    expect(world.bot.store.guildLinks(world.guild.id)).toHaveLength(linksBefore);
+    expect(await world.bot.store.links.guildLinks(world.guild.id)).toHaveLength(linksBefore);
   });
 
   it('refuses the key form of /setup eventor when the member no longer has Manage Server, with the same message', async () => {
@@ -82,7 +82,7 @@ describe('declared checks: the router refuses forged component ids before the ha
     });
     expect(await privateText(submitted)).toBe(t('en', 'linking.notAdmin'));
     expect(world.eventor.requests.count()).toBe(before);
-    expect(world.bot.store.guildSettings(world.guild.id)?.hasApiKey ?? false).toBe(false);
+    expect((await world.bot.store.servers.guildSettings(world.guild.id))?.hasApiKey ?? false).toBe(false);
   });
 
   it('refuses an unlinked member on every linked-only button (a forged chip change, the login button), asking Eventor nothing', async () => {
@@ -123,12 +123,12 @@ describe('declared checks: the router refuses forged component ids before the ha
     const member = world.discord.createMember(world.guild.id, { username: 'adminkopplad', locale: 'en-GB' });
     const person = world.eventor.dataset.homeClub.members[1]!.person.id!;
     // Linked by an admin: enough for /card to show the settings, not to change them.
-    world.bot.store.linkPerson(world.guild.id, member.id, person, 'admin');
+    await world.bot.store.links.linkPerson(world.guild.id, member.id, person, 'admin');
     const before = world.eventor.requests.count();
     const forgedCard = `card:confirm:${member.id}:${person}:SI:7654321:${Math.floor(Date.now() / 1000)}`;
     expect(await clickForged(forgedCard, member)).toBe(t('en', 'linking.whoami.notProven'));
     expect(world.eventor.requests.count()).toBe(before);
-    expect(world.bot.store.auditLog(world.guild.id).filter((e) => e.actorId === member.id)).toEqual([]);
+    expect((await world.bot.store.audit.auditLog(world.guild.id)).filter((e) => e.actorId === member.id)).toEqual([]);
   });
 
   it('answers an id that does not decode, or that no component has, with the one "no longer valid" message', async () => {
@@ -272,13 +272,13 @@ describe('declared checks on a subcommand table: a linked person, and one linked
     expect(await click(world.member, 1)).toBe(t('en', 'error.notLinked'));
     expect(ran).toEqual([]);
 
-    world.bot.store.linkPerson(world.guild.id, world.member.id, person, 'admin');
+    await world.bot.store.links.linkPerson(world.guild.id, world.member.id, person, 'admin');
     expect(await run(world.member, 'any')).toBe('ran any');
     expect(await run(world.member, 'proven')).toBe(t('en', 'linking.whoami.notProven'));
     expect(await click(world.member, 2)).toBe(t('en', 'linking.whoami.notProven'));
     expect(ran).toEqual(['any']);
 
-    world.bot.store.linkPerson(world.guild.id, world.member.id, person, 'credentials');
+    await world.bot.store.links.linkPerson(world.guild.id, world.member.id, person, 'credentials');
     expect(await run(world.member, 'proven')).toBe('ran proven');
     expect(await click(world.member, 3)).toBe('clicked 3');
     expect(ran).toEqual(['any', 'proven', 'button 3']);

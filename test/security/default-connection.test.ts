@@ -95,7 +95,7 @@ describe('the default Eventor connection serves only the servers the operator na
     const victim = world.eventor.dataset.homeClub.members[0]!.person;
     const linked = await run('admin', 'link', { member: stranger.id, person: victim.id! }).reply(WAIT);
     expect(renderMessageText(linked)).toContain(NOT_CONNECTED);
-    expect(world.bot.store.linkedPersons(strangers.id, stranger.id)).toEqual([]);
+    expect(await world.bot.store.links.linkedPersons(strangers.id, stranger.id)).toEqual([]);
     const loginsBefore = world.eventor.requests.count('/api/externalLoginUrl');
     const login = await run('login').reply(WAIT);
     expect(renderMessageText(login)).not.toContain('http');

@@ -25,6 +25,8 @@ import {
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
+import { sqliteDb } from '../support/sqlite.js';
+import { eventually } from '../support/eventually.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -166,7 +168,7 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
 
   it('a member with /notify on who left gets no DM on the next personal run, and is forgotten in that server only', async () => {
     for (const user of [world.member, leaver]) {
-      store().linkPerson(world.guild.id, user.id, personId, 'credentials');
+      await store().links.linkPerson(world.guild.id, user.id, personId, 'credentials');
       const reply = await world.discord
         .runCommand({
           guildId: world.guild.id,
@@ -179,9 +181,19 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
         .reply(WAIT);
       expect(reply.ephemeral).toBe(true);
     }
-    store().createLinkRequest({ guildId: world.guild.id, userId: leaver.id, personId: 'p-child', locale: 'en-GB' });
-    store().linkPerson(other.id, leaver.id, personId, 'credentials');
-    store().createLinkRequest({ guildId: other.id, userId: leaver.id, personId: 'p-other', locale: 'en-GB' });
+    await store().links.createLinkRequest({
+      guildId: world.guild.id,
+      userId: leaver.id,
+      personId: 'p-child',
+      locale: 'en-GB',
+    });
+    await store().links.linkPerson(other.id, leaver.id, personId, 'credentials');
+    await store().links.createLinkRequest({
+      guildId: other.id,
+      userId: leaver.id,
+      personId: 'p-other',
+      locale: 'en-GB',
+    });
     await world.discord
       .runCommand({
         guildId: other.id,
@@ -197,7 +209,7 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
 
     // The first run seeds each member's DMs (nothing to send yet); the daily sweep finds everyone in.
     await tick(MINUTE);
-    expect(store().linkedPersons(world.guild.id, leaver.id)).toHaveLength(1);
+    expect(await store().links.linkedPersons(world.guild.id, leaver.id)).toHaveLength(1);
 
     // The member leaves the home server (still in `other`, so Discord would deliver a DM).
     world.discord.removeMember(world.guild.id, leaver);
@@ -222,10 +234,10 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     ).toBe(true);
 
     // Forgotten in the home server: links, requests, subscription and its DM ledger.
-    expect(store().linkedPersons(world.guild.id, leaver.id)).toEqual([]);
-    expect(store().pendingLinkRequests(world.guild.id, leaver.id)).toEqual([]);
-    expect(subscriptions().get(world.guild.id, leaver.id)).toBeNull();
-    expect(subscriptions().personalFeeds(world.guild.id, leaver.id)).toEqual([]);
+    expect(await store().links.linkedPersons(world.guild.id, leaver.id)).toEqual([]);
+    expect(await store().links.pendingLinkRequests(world.guild.id, leaver.id)).toEqual([]);
+    expect(await subscriptions().get(world.guild.id, leaver.id)).toBeNull();
+    expect(await subscriptions().personalFeeds(world.guild.id, leaver.id)).toEqual([]);
     const db = new Database(world.databasePath, { readonly: true });
     try {
       const ledgerRows = db
@@ -236,11 +248,11 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
       db.close();
     }
     // Kept in the other server, and the member who stayed is untouched.
-    expect(store().linkedPersons(other.id, leaver.id)).toHaveLength(1);
-    expect(store().pendingLinkRequests(other.id, leaver.id)).toHaveLength(1);
-    expect(subscriptions().get(other.id, leaver.id)).not.toBeNull();
-    expect(store().linkedPersons(world.guild.id, world.member.id)).toHaveLength(1);
-    expect(subscriptions().get(world.guild.id, world.member.id)).not.toBeNull();
+    expect(await store().links.linkedPersons(other.id, leaver.id)).toHaveLength(1);
+    expect(await store().links.pendingLinkRequests(other.id, leaver.id)).toHaveLength(1);
+    expect(await subscriptions().get(other.id, leaver.id)).not.toBeNull();
+    expect(await store().links.linkedPersons(world.guild.id, world.member.id)).toHaveLength(1);
+    expect(await subscriptions().get(world.guild.id, world.member.id)).not.toBeNull();
   });
 
   it('a linked member without /notify who left is forgotten by the daily sweep; members still there are not', async () => {
@@ -254,25 +266,25 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
       globalName: 'Kvar',
       locale: 'sv-SE',
     });
-    store().linkPerson(world.guild.id, quietLeaver.id, personId, 'approval');
-    store().createLinkRequest({
+    await store().links.linkPerson(world.guild.id, quietLeaver.id, personId, 'approval');
+    await store().links.createLinkRequest({
       guildId: world.guild.id,
       userId: quietLeaver.id,
       personId: 'p-second',
       locale: 'sv-SE',
     });
-    store().linkPerson(world.guild.id, stillHere.id, personId, 'approval');
+    await store().links.linkPerson(world.guild.id, stillHere.id, personId, 'approval');
     world.discord.removeMember(world.guild.id, quietLeaver);
 
     // Not yet a day since the last sweep: nobody is asked about.
     await tick(HOUR);
     expect(memberLookups(world.guild.id, quietLeaver.id)).toEqual([]);
-    expect(store().linkedPersons(world.guild.id, quietLeaver.id)).toHaveLength(1);
+    expect(await store().links.linkedPersons(world.guild.id, quietLeaver.id)).toHaveLength(1);
 
     await tick(DAY);
     expect(memberLookups(world.guild.id, quietLeaver.id).map((r) => r.code)).toEqual([10007]);
-    expect(store().linkedPersons(world.guild.id, quietLeaver.id)).toEqual([]);
-    expect(store().pendingLinkRequests(world.guild.id, quietLeaver.id)).toEqual([]);
+    expect(await store().links.linkedPersons(world.guild.id, quietLeaver.id)).toEqual([]);
+    expect(await store().links.pendingLinkRequests(world.guild.id, quietLeaver.id)).toEqual([]);
     expect(
       world.logLines.some(
         (line) =>
@@ -281,8 +293,8 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     ).toBe(true);
     // Asked about, and kept.
     expect(memberLookups(world.guild.id, stillHere.id).map((r) => r.status)).toEqual([200]);
-    expect(store().linkedPersons(world.guild.id, stillHere.id)).toHaveLength(1);
-    expect(store().linkedPersons(world.guild.id, world.member.id)).toHaveLength(1);
+    expect(await store().links.linkedPersons(world.guild.id, stillHere.id)).toHaveLength(1);
+    expect(await store().links.linkedPersons(world.guild.id, world.member.id)).toHaveLength(1);
   });
 
   it('Discord failing (5xx) on the member lookup proves nothing: nobody is forgotten, by the sweep or before a DM', async () => {
@@ -291,7 +303,7 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
       globalName: 'Ostadig',
       locale: 'en-GB',
     });
-    store().linkPerson(world.guild.id, flaky.id, personId, 'approval');
+    await store().links.linkPerson(world.guild.id, flaky.id, personId, 'approval');
     const before = rowsOf(world.databasePath, world.guild.id);
     const dmsBefore = world.discord.dms(world.member);
     const resultDm = dmsBefore.at(-1)!;
@@ -308,15 +320,15 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
       world.discord.faults.clear();
     }
     expect(rowsOf(world.databasePath, world.guild.id).member_links).toBe(before.member_links);
-    expect(store().linkedPersons(world.guild.id, flaky.id)).toHaveLength(1);
-    expect(subscriptions().get(world.guild.id, world.member.id)).not.toBeNull();
+    expect(await store().links.linkedPersons(world.guild.id, flaky.id)).toHaveLength(1);
+    expect(await subscriptions().get(world.guild.id, world.member.id)).not.toBeNull();
     // Not confirmed, so not sent yet (no new DM, no edit)...
     expect(world.discord.dms(world.member)).toHaveLength(dmsBefore.length);
     expect(world.discord.message(resultDm.id)!.edits).toHaveLength(edits);
     // ...and once Discord answers, the next run edits the member's result DM.
     await tick(HOUR);
     expect(world.discord.message(resultDm.id)!.edits).toHaveLength(edits + 1);
-    expect(store().linkedPersons(world.guild.id, flaky.id)).toHaveLength(1);
+    expect(await store().links.linkedPersons(world.guild.id, flaky.id)).toHaveLength(1);
   });
 });
 
@@ -332,35 +344,38 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     clock = new Date(clock.getTime() + ms);
     await world.bot.scheduler.tick(clock);
   };
-  const departure = (guildId: string) =>
-    store()
-      .guildDepartures()
-      .find((d) => d.guildId === guildId) ?? null;
+  const departure = async (guildId: string) =>
+    (await store().departures.guildDepartures()).find((d) => d.guildId === guildId) ?? null;
 
   /** A server of the club with data in every table: its own sealed key, channels, a results feed, links, requests, audit, /notify. */
-  const clubServer = (name: string): SandboxGuild => {
+  const clubServer = async (name: string): Promise<SandboxGuild> => {
     const guild = world.discord.createGuild({ name });
     const channel = world.discord.createTextChannel(guild.id, { name: 'resultat' }).id;
     channels.set(guild.id, channel);
     world.discord.addMember(guild.id, world.member);
     const home = world.eventor.dataset.homeClub;
-    store().connectEventor(guild.id, {
+    await store().servers.connectEventor(guild.id, {
       instance: 'custom',
       baseUrl: world.eventor.baseUrl,
       apiKey: world.eventor.apiKey,
       organisation: { id: home.id, name: home.name },
     });
-    store().updateGuildSettings(guild.id, { locale: 'sv', timeZone: 'Europe/Stockholm' });
-    store().setChannel(guild.id, 'results', channel);
-    new FeedSettingsStore(store(), () => clock).update(guild.id, 'results', { enabled: true });
-    store().linkPerson(guild.id, world.member.id, personId, 'credentials');
-    store().createLinkRequest({ guildId: guild.id, userId: world.member.id, personId: 'p-child', locale: 'sv-SE' });
-    store().setLinkingMethods(guild.id, { credentials: false });
-    store().audit({ guildId: guild.id, actorId: world.member.id, personId, action: 'link' });
-    new SubscriptionStore(store(), () => clock).set(guild.id, world.member.id, { results: true }, 'sv-SE');
+    await store().servers.updateGuildSettings(guild.id, { locale: 'sv', timeZone: 'Europe/Stockholm' });
+    await store().servers.setChannel(guild.id, 'results', channel);
+    await new FeedSettingsStore(store(), () => clock).update(guild.id, 'results', { enabled: true });
+    await store().links.linkPerson(guild.id, world.member.id, personId, 'credentials');
+    await store().links.createLinkRequest({
+      guildId: guild.id,
+      userId: world.member.id,
+      personId: 'p-child',
+      locale: 'sv-SE',
+    });
+    await store().links.setLinkingMethods(guild.id, { credentials: false });
+    await store().audit.audit({ guildId: guild.id, actorId: world.member.id, personId, action: 'link' });
+    await new SubscriptionStore(store()).set(guild.id, world.member.id, { results: true }, 'sv-SE');
     // A post the bot made there before: the sandbox's data around the clock need not hold older club
     // results for the first run to seed, and every table must hold a row of the server.
-    new Ledger(store(), () => clock).seed(guild.id, 'results-before', channel, [
+    await new Ledger(store()).seed(guild.id, 'results-before', channel, [
       { itemKey: 'an older result', contentHash: 'seen' },
     ]);
     return guild;
@@ -373,9 +388,9 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     showResults(event, false);
     const channel = world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id;
     channels.set(world.guild.id, channel);
-    store().setChannel(world.guild.id, 'results', channel);
-    new FeedSettingsStore(store(), () => clock).update(world.guild.id, 'results', { enabled: true });
-    store().linkPerson(world.guild.id, world.member.id, personId, 'credentials');
+    await store().servers.setChannel(world.guild.id, 'results', channel);
+    await new FeedSettingsStore(store(), () => clock).update(world.guild.id, 'results', { enabled: true });
+    await store().links.linkPerson(world.guild.id, world.member.id, personId, 'credentials');
   }, 60_000);
   afterAll(async () => {
     for (const bot of restarted) await bot.stop();
@@ -383,7 +398,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
   });
 
   it('removed: the departure is recorded, its feeds stop, and 7 days later every row of it is gone while another server keeps its data', async () => {
-    const removed = clubServer('Removed club server');
+    const removed = await clubServer('Removed club server');
     // The first tick seeds both servers' results feeds (posted_items, feed_state).
     await tick(MINUTE);
     const rows = rowsOf(world.databasePath, removed.id);
@@ -391,13 +406,13 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     for (const [table, count] of Object.entries(rows))
       if (table !== 'guild_departures' && table !== 'post_claims') expect(count, table).toBeGreaterThan(0);
     const sealed = (
-      store().db.prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(removed.id) as {
+      sqliteDb(store()).prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(removed.id) as {
         api_key_sealed: string;
       }
     ).api_key_sealed;
 
     world.discord.removeBot(removed.id);
-    const recorded = await world.discord.waitFor(() => departure(removed.id), {
+    const recorded = await eventually(() => departure(removed.id), {
       ...WAIT,
       description: 'the departure to be recorded',
     });
@@ -439,7 +454,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
       Object.values(gone).every((n) => n === 0),
       JSON.stringify(gone),
     ).toBe(true);
-    expect(departure(removed.id)).toBeNull();
+    expect(await departure(removed.id)).toBeNull();
     // Overwritten, not just unlinked: the sealed key is in neither the file nor its WAL.
     for (const file of [world.databasePath, `${world.databasePath}-wal`]) {
       if (existsSync(file)) expect(readFileSync(file).includes(Buffer.from(sealed)), file).toBe(false);
@@ -453,18 +468,18 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
   });
 
   it('removed and invited back within 7 days: the departure is cancelled and nothing is deleted', async () => {
-    const returning = clubServer('Returning club server');
+    const returning = await clubServer('Returning club server');
     await tick(MINUTE);
     const before = rowsOf(world.databasePath, returning.id);
     world.discord.removeBot(returning.id);
-    const recorded = await world.discord.waitFor(() => departure(returning.id), {
+    const recorded = await eventually(() => departure(returning.id), {
       ...WAIT,
       description: 'the departure to be recorded',
     });
 
     clock = new Date(Date.parse(recorded.leftAt) + 3 * DAY);
     world.discord.addBot(returning.id);
-    await world.discord.waitFor(() => departure(returning.id) === null, {
+    await eventually(async () => (await departure(returning.id)) === null, {
       ...WAIT,
       description: 'the departure to be cancelled',
     });
@@ -485,7 +500,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     ]) {
       expect(after[table], table).toBe(before[table]);
     }
-    expect(store().apiKey(returning.id)).toBe(world.eventor.apiKey);
+    expect(await store().servers.apiKey(returning.id)).toBe(world.eventor.apiKey);
   });
 
   it('an outage (GUILD_DELETE with unavailable: true) records nothing and deletes nothing', async () => {
@@ -495,11 +510,11 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
       ...WAIT,
       description: 'the guild to be unavailable',
     });
-    expect(departure(world.guild.id)).toBeNull();
+    expect(await departure(world.guild.id)).toBeNull();
 
     await tick(GUILD_DATA_GRACE_MS + DAY);
     await tick(DAY);
-    expect(departure(world.guild.id)).toBeNull();
+    expect(await departure(world.guild.id)).toBeNull();
     const during = rowsOf(world.databasePath, world.guild.id);
     expect(during.member_links).toBe(before.member_links);
     expect(during.feed_settings).toBe(before.feed_settings);
@@ -510,12 +525,12 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
       ...WAIT,
       description: 'the guild to be back',
     });
-    expect(departure(world.guild.id)).toBeNull();
+    expect(await departure(world.guild.id)).toBeNull();
   });
 
   it('removed while the bot was offline: found at READY, but only once Discord lists every server as available', async () => {
-    const leftWhileOffline = clubServer('Left while offline');
-    const rejoined = clubServer('Left and rejoined while offline');
+    const leftWhileOffline = await clubServer('Left while offline');
+    const rejoined = await clubServer('Left and rejoined while offline');
     await world.bot.stop();
     // While the bot is away: one server removes it; another removed it before (recorded) and invites it back.
     world.discord.removeBot(leftWhileOffline.id);
@@ -539,21 +554,21 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
       scheduler: false,
     });
     restarted.push(bot);
-    const departures = () => bot.store.guildDepartures().map((d) => d.guildId);
+    const departures = async () => (await bot.store.departures.guildDepartures()).map((d) => d.guildId);
     // A server Discord listed is back: its old departure is cancelled at once.
-    expect(departures()).not.toContain(rejoined.id);
+    expect(await departures()).not.toContain(rejoined.id);
     // Incomplete READY (the home server unavailable): nothing is concluded about the others.
     expect(bot.client.guilds.cache.get(world.guild.id)?.available).toBe(false);
-    expect(departures()).not.toContain(leftWhileOffline.id);
-    expect(departures()).not.toContain(world.guild.id);
+    expect(await departures()).not.toContain(leftWhileOffline.id);
+    expect(await departures()).not.toContain(world.guild.id);
 
     // The outage ends: now the list is complete, and the server that removed the bot is recorded.
     world.discord.setGuildUnavailable(world.guild.id, false);
-    await world.discord.waitFor(() => departures().includes(leftWhileOffline.id), {
+    await eventually(async () => (await departures()).includes(leftWhileOffline.id), {
       ...WAIT,
       description: 'the offline removal to be recorded',
     });
-    expect(departures()).not.toContain(world.guild.id);
-    expect(departures()).not.toContain(rejoined.id);
+    expect(await departures()).not.toContain(world.guild.id);
+    expect(await departures()).not.toContain(rejoined.id);
   });
 });

@@ -204,14 +204,14 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
       for (const c of lists.resultList?.classes ?? []) rename(c.class);
     };
 
-    world.bot.store.linkPerson(guildId(), world.member.id, finisher, 'credentials');
+    await world.bot.store.links.linkPerson(guildId(), world.member.id, finisher, 'credentials');
     adminChannel = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
-    world.bot.store.setChannel(guildId(), 'admin', adminChannel);
-    world.bot.store.setLinkingMethods(guildId(), { approval: true });
+    await world.bot.store.servers.setChannel(guildId(), 'admin', adminChannel);
+    await world.bot.store.links.setLinkingMethods(guildId(), { approval: true });
     for (const kind of FEED_KINDS) {
       const channelId = world.discord.createTextChannel(guildId(), { name: kind }).id;
       feedChannels.set(kind, channelId);
-      world.bot.store.setChannel(guildId(), kind, channelId);
+      await world.bot.store.servers.setChannel(guildId(), kind, channelId);
     }
   }, 60_000);
   afterAll(async () => {
@@ -221,7 +221,7 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
   it('the results feed, its thread and the personal result DM, driven by the scheduler', async () => {
     expect(await answer(run(world.member, 'notify', {}, 'on'))).not.toBe('');
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
-    settings.update(guildId(), 'results', { enabled: true, options: { threads: true } });
+    await settings.update(guildId(), 'results', { enabled: true, options: { threads: true } });
     await tick(HOUR);
     raced.hasResults = true;
     raced.materialized = null;

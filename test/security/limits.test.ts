@@ -119,7 +119,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
 
     it('six /login fired at once by one member issue exactly three links; the other three are refused without asking Eventor', async () => {
       racer = newMember();
-      world.bot.store.linkPerson(world.guild.id, racer.id, home[10]!.person.id!, 'credentials');
+      await world.bot.store.links.linkPerson(world.guild.id, racer.id, home[10]!.person.id!, 'credentials');
       const asked = loginUrlRequests();
       const handles = Array.from({ length: 6 }, () => run(racer, 'login'));
       const texts = await Promise.all(handles.map(privateText));
@@ -133,8 +133,8 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
 
     it('/forget-me does not reset the count: linked again at once, the member is still refused', async () => {
       await forgetMe(racer);
-      expect(world.bot.store.linkedPersons(world.guild.id, racer.id)).toEqual([]);
-      world.bot.store.linkPerson(world.guild.id, racer.id, home[10]!.person.id!, 'credentials');
+      expect(await world.bot.store.links.linkedPersons(world.guild.id, racer.id)).toEqual([]);
+      await world.bot.store.links.linkPerson(world.guild.id, racer.id, home[10]!.person.id!, 'credentials');
       const asked = loginUrlRequests();
       expect(await privateText(run(racer, 'login'))).toContain('three login links in the last ten minutes');
       expect(loginUrlRequests()).toBe(asked);
@@ -147,7 +147,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
         const columns = (db.prepare('PRAGMA table_info(throttle_events)').all() as Array<{ name: string }>).map(
           (c) => c.name,
         );
-        expect(columns).toEqual(['scope', 'subject', 'at']);
+        expect(columns).toEqual(['id', 'scope', 'subject', 'at']);
         const rows = db
           .prepare("SELECT scope, subject, at FROM throttle_events WHERE scope = 'login-link'")
           .all() as Array<{ scope: string; subject: string; at: string }>;
@@ -161,16 +161,14 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       }
       // Nor anywhere in the file or its write-ahead log once /forget-me has run (the link made
       // again since then is the only row naming the member; drop it and look at the bytes).
-      world.bot.store.secureDeleting(() => {
-        world.bot.store.forgetMemberLinks(world.guild.id, racer.id);
-        world.bot.store.db.pragma('wal_checkpoint(TRUNCATE)');
-      });
+      // secure_delete is always on, and /forget-me empties the write-ahead log after its transaction.
+      await world.bot.services.privacy.forgetUser(racer.id);
       const bytes = Buffer.concat([
         await readFile(world.databasePath),
         await readFile(`${world.databasePath}-wal`).catch(() => Buffer.alloc(0)),
       ]);
       expect(bytes.includes(Buffer.from(racer.id))).toBe(false);
-      world.bot.store.linkPerson(world.guild.id, racer.id, home[10]!.person.id!, 'credentials');
+      await world.bot.store.links.linkPerson(world.guild.id, racer.id, home[10]!.person.id!, 'credentials');
       expect(await privateText(run(racer, 'login'))).toContain('three login links in the last ten minutes');
     });
 
@@ -184,8 +182,8 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
 
     it('one member in two servers of the same club gets three links in total, not three per server', async () => {
       const both = newMember();
-      world.bot.store.linkPerson(world.guild.id, both.id, home[11]!.person.id!, 'credentials');
-      world.bot.store.linkPerson(second.id, both.id, home[11]!.person.id!, 'credentials');
+      await world.bot.store.links.linkPerson(world.guild.id, both.id, home[11]!.person.id!, 'credentials');
+      await world.bot.store.links.linkPerson(second.id, both.id, home[11]!.person.id!, 'credentials');
       const asked = loginUrlRequests();
       const texts = await Promise.all(
         [
@@ -239,7 +237,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
         'Too many wrong passwords for that Eventor user name',
       );
       expect(authenticateRequests() - asked).toBe(5);
-      expect(world.bot.store.linkedPersons(second.id, other.id)).toEqual([]);
+      expect(await world.bot.store.links.linkedPersons(second.id, other.id)).toEqual([]);
       // The user name is in the database only as a keyed hash.
       const bytes = Buffer.concat([
         await readFile(world.databasePath),
@@ -251,7 +249,9 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       expect(await withCredentials(other, 'second', target.username, target.password)).toContain(
         'Klart: ditt Discord-konto är nu kopplat till',
       );
-      expect(world.bot.store.linkedPersons(second.id, other.id).map((l) => l.personId)).toEqual([target.person.id]);
+      expect((await world.bot.store.links.linkedPersons(second.id, other.id)).map((l) => l.personId)).toEqual([
+        target.person.id,
+      ]);
     });
 
     it('forms submitted at once from seven accounts for one user name: exactly five reach Eventor', async () => {
@@ -285,16 +285,32 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       const wrong = await withCredentials(user, 'first', outsider.username, `${outsider.password}-not`);
       const right = await withCredentials(user, 'first', outsider.username, outsider.password);
       expect(right).toBe(wrong);
-      expect(world.bot.store.linkedPersons(world.guild.id, user.id)).toEqual([]);
+      expect(await world.bot.store.links.linkedPersons(world.guild.id, user.id)).toEqual([]);
       expect(
-        world.bot.store.auditLog(world.guild.id).filter((e) => e.action === 'link-failed' && e.actorId === user.id),
+        (await world.bot.store.audit.auditLog(world.guild.id)).filter(
+          (e) => e.action === 'link-failed' && e.actorId === user.id,
+        ),
       ).toHaveLength(2);
       // Both count against the user name, the right one included.
       expect(
-        world.bot.store.throttled('link-failure-username', outsider.username.toLowerCase(), 2, 15 * MINUTE).limited,
+        (
+          await world.bot.store.throttles.throttled(
+            'link-failure-username',
+            outsider.username.toLowerCase(),
+            2,
+            15 * MINUTE,
+          )
+        ).limited,
       ).toBe(true);
       expect(
-        world.bot.store.throttled('link-failure-username', outsider.username.toLowerCase(), 3, 15 * MINUTE).limited,
+        (
+          await world.bot.store.throttles.throttled(
+            'link-failure-username',
+            outsider.username.toLowerCase(),
+            3,
+            15 * MINUTE,
+          )
+        ).limited,
       ).toBe(false);
       // In Swedish and Norwegian too.
       const sv = newMember('sv-SE');
@@ -406,7 +422,9 @@ describe('/link eventor: the per-member limit of wrong passwords survives /forge
       await world.discord
         .clickButton({ message: ask.id, customId: confirm!, user: guesser, locale: 'en-GB' })
         .reply(WAIT);
-      expect(world.bot.store.recentActions(world.guild.id, guesser.id, 'link-failed', new Date(0)).count).toBe(0);
+      expect(
+        (await world.bot.store.audit.recentActions(world.guild.id, guesser.id, 'link-failed', new Date(0))).count,
+      ).toBe(0);
       // …and the bot restarts on the same database: its modules loaded afresh, as a new process would.
       await world.bot.stop();
       vi.resetModules();
@@ -426,7 +444,7 @@ describe('/link eventor: the per-member limit of wrong passwords survives /forge
         /Too many wrong passwords\. Please wait 1[45] min/,
       );
       expect(authenticateRequests()).toBe(asked);
-      expect(restarted.store.linkedPersons(world.guild.id, guesser.id)).toEqual([]);
+      expect(await restarted.store.links.linkedPersons(world.guild.id, guesser.id)).toEqual([]);
     } finally {
       await restarted?.stop();
       await world.close();

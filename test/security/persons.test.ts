@@ -27,7 +27,7 @@ import {
 } from '../../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { Store } from '../../src/store/store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const LINK = /https?:\/\/[^\s"'<>)]+\/login\/[A-Za-z0-9_-]+/;
@@ -70,7 +70,7 @@ function driver(world: () => LoopbackWorld) {
   };
   const loginCalls = (): number => w().eventor.requests.count('/api/externalloginurl');
   const puts = (): number => w().eventor.requests.filter((r) => r.method === 'PUT').length;
-  const links = (user: SandboxUser) => w().bot.store.linkedPersons(w().guild.id, user.id);
+  const links = (user: SandboxUser) => w().bot.store.links.linkedPersons(w().guild.id, user.id);
   const dmCount = (user: SandboxUser): number => w().discord.dms(user).length;
   const fullName = (p: SandboxPerson): string => `${p.person.name.given} ${p.person.name.family}`;
   /** Posts a message with one button whose custom id anyone could have forged (the sandbox keeps ephemeral buttons to their owner). */
@@ -100,7 +100,7 @@ describe('only a link made with the Eventor password may act as the person (logi
   beforeAll(async () => {
     world = await startLoopbackWorld();
     adminChannel = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
-    world.bot.store.setChannel(world.guild.id, 'admin', adminChannel.id);
+    await world.bot.store.servers.setChannel(world.guild.id, 'admin', adminChannel.id);
     const withChips = world.eventor.dataset.homeClub.members.filter(
       (m) => m.hasSettings && m.competitor.cards.some((c) => c.type === 'SI'),
     );
@@ -162,9 +162,9 @@ describe('only a link made with the Eventor password may act as the person (logi
     expect(d.dmCount(user)).toBe(dms);
     expect(person.competitor.cards).toEqual(cards);
     expect(
-      world.bot.store
-        .auditLog(world.guild.id)
-        .filter((e) => e.actorId === user.id && (e.action === 'login-link' || e.action === 'card')),
+      (await world.bot.store.audit.auditLog(world.guild.id)).filter(
+        (e) => e.actorId === user.id && (e.action === 'login-link' || e.action === 'card'),
+      ),
     ).toEqual([]);
   };
 
@@ -174,7 +174,9 @@ describe('only a link made with the Eventor password may act as the person (logi
     );
     expect(linked).toContain(`Linked <@${world.admin.id}> to ${d.fullName(victim)}`);
     expect(linked).toContain('login links and chip changes need the member to link with `/link eventor`');
-    expect(d.links(world.admin)).toEqual([expect.objectContaining({ personId: victim.person.id, method: 'admin' })]);
+    expect(await d.links(world.admin)).toEqual([
+      expect.objectContaining({ personId: victim.person.id, method: 'admin' }),
+    ]);
     await expectCannotActAs(world.admin, victim, /\(by an admin\)/);
     // The /login autocomplete offers only persons a login link can be made for.
     const choices = await world.discord.autocomplete({
@@ -223,7 +225,9 @@ describe('only a link made with the Eventor password may act as the person (logi
       .then(() => world.discord.messages(adminChannel.id).at(-1)!);
     const approve = JSON.stringify(post.components).match(/"(link:approve:\d+)"/)![1]!;
     expect(await d.privateText(d.click(post.id, approve, world.admin))).toContain('Approved');
-    expect(d.links(requester)).toEqual([expect.objectContaining({ personId: approved.person.id, method: 'approval' })]);
+    expect(await d.links(requester)).toEqual([
+      expect.objectContaining({ personId: approved.person.id, method: 'approval' }),
+    ]);
     await expectCannotActAs(requester, approved, /\(approved by an admin\)/);
     expect(await d.privateText(d.run('whoami', requester, 'en-GB'))).toMatch(
       new RegExp(`${d.fullName(approved)}.*approved by an admin`),
@@ -251,7 +255,7 @@ describe('only a link made with the Eventor password may act as the person (logi
       d.run('admin', world.admin, 'en-GB', 'link', { member: world.member.id, person: proven.person.id! }),
     );
     expect(relinked).toContain('the link stays as it was made: with the Eventor password');
-    expect(d.links(world.member)).toEqual([
+    expect(await d.links(world.member)).toEqual([
       expect.objectContaining({ personId: proven.person.id, method: 'credentials' }),
     ]);
     dms = d.dmCount(world.member);
@@ -265,13 +269,15 @@ describe('only a link made with the Eventor password may act as the person (logi
     await d.privateText(
       d.run('admin', world.admin, 'en-GB', 'link', { member: member.id, person: upgraded.person.id! }),
     );
-    expect(d.links(member)).toEqual([expect.objectContaining({ method: 'admin' })]);
+    expect(await d.links(member)).toEqual([expect.objectContaining({ method: 'admin' })]);
     await d.withCredentials(member, upgraded);
-    expect(d.links(member)).toEqual([expect.objectContaining({ personId: upgraded.person.id, method: 'credentials' })]);
+    expect(await d.links(member)).toEqual([
+      expect.objectContaining({ personId: upgraded.person.id, method: 'credentials' }),
+    ]);
     await d.privateText(
       d.run('admin', world.admin, 'en-GB', 'link', { member: member.id, person: upgraded.person.id! }),
     );
-    expect(d.links(member)).toEqual([expect.objectContaining({ method: 'credentials' })]);
+    expect(await d.links(member)).toEqual([expect.objectContaining({ method: 'credentials' })]);
     expect(await d.privateText(d.run('whoami', member, 'en-GB'))).toMatch(
       new RegExp(`${d.fullName(upgraded)}.*with the Eventor password`),
     );
@@ -291,7 +297,7 @@ describe('only a link made with the Eventor password may act as the person (logi
     ) as [SandboxPerson, SandboxPerson];
     await d.privateText(d.run('admin', world.admin, 'en-GB', 'link', { member: parent.id, person: child.person.id! }));
     await d.withCredentials(parent, own);
-    expect(d.links(parent)).toEqual([
+    expect(await d.links(parent)).toEqual([
       expect.objectContaining({ personId: child.person.id, isDefault: true, method: 'admin' }),
       expect.objectContaining({ personId: own.person.id, isDefault: false, method: 'credentials' }),
     ]);
@@ -363,7 +369,9 @@ describe('only a link made with the Eventor password may act as the person (logi
       .filter((m) => m.hasSettings && ![victim, approved, proven, upgraded].includes(m))
       .at(-1)!;
     await d.withCredentials(leaver, person);
-    expect(d.links(leaver)).toEqual([expect.objectContaining({ personId: person.person.id, method: 'credentials' })]);
+    expect(await d.links(leaver)).toEqual([
+      expect.objectContaining({ personId: person.person.id, method: 'credentials' }),
+    ]);
     // A member a moment ago: a login link comes.
     const dms = d.dmCount(leaver);
     await d.privateText(d.run('login', leaver, 'en-GB'));
@@ -377,8 +385,8 @@ describe('only a link made with the Eventor password may act as the person (logi
 
   it("nothing else acts on someone else's link: /unlink, /link default, a forged /admin unlink button, /notify", async () => {
     // world.member's credentials link to `proven` is the target; world.swedishMember and requester try.
-    const target = () => d.links(world.member).find((l) => l.personId === proven.person.id);
-    expect(target()).toMatchObject({ method: 'credentials' });
+    const target = async () => (await d.links(world.member)).find((l) => l.personId === proven.person.id);
+    expect(await target()).toMatchObject({ method: 'credentials' });
     expect(
       await d.privateText(d.run('unlink', requester, 'en-GB', undefined, { person: proven.person.id! })),
     ).toContain('You are not linked to that person');
@@ -391,13 +399,13 @@ describe('only a link made with the Eventor password may act as the person (logi
     const refused = await d.click(post, forged, requester).reply(WAIT);
     expect(refused.ephemeral).toBe(true);
     expect(renderMessageText(refused)).toContain('Manage Server');
-    expect(target()).toMatchObject({ method: 'credentials' });
-    expect(d.links(requester)).toEqual([expect.objectContaining({ personId: approved.person.id })]);
+    expect(await target()).toMatchObject({ method: 'credentials' });
+    expect(await d.links(requester)).toEqual([expect.objectContaining({ personId: approved.person.id })]);
     // /notify acts on the caller's own subscription and links only.
     const subscriptions = new SubscriptionStore(world.bot.store);
-    const adminSubscription = subscriptions.get(world.guild.id, world.admin.id);
+    const adminSubscription = await subscriptions.get(world.guild.id, world.admin.id);
     expect(await d.privateText(d.run('notify', requester, 'en-GB', 'off'))).toContain('Turned off');
-    expect(subscriptions.get(world.guild.id, world.admin.id)).toEqual(adminSubscription);
+    expect(await subscriptions.get(world.guild.id, world.admin.id)).toEqual(adminSubscription);
     expect(await d.privateText(d.run('notify', requester, 'en-GB', 'show'))).not.toContain(d.fullName(victim));
   });
 
@@ -426,7 +434,7 @@ describe('/setup eventor to another club forgets the links, requests and /notify
   beforeAll(async () => {
     world = await startLoopbackWorld();
     adminChannel = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
-    world.bot.store.setChannel(world.guild.id, 'admin', adminChannel.id);
+    await world.bot.store.servers.setChannel(world.guild.id, 'admin', adminChannel.id);
     waiting = world.discord.createMember(world.guild.id, { username: 'vantar', globalName: 'Väntar', locale: 'sv-SE' });
     closed = world.discord.createMember(world.guild.id, { username: 'stangd', globalName: 'Stängd', locale: 'en-GB' });
     const home = world.eventor.dataset.homeClub.members;
@@ -466,10 +474,10 @@ describe('/setup eventor to another club forgets the links, requests and /notify
     );
   };
   const subscription = (user: SandboxUser) => new SubscriptionStore(world.bot.store).get(world.guild.id, user.id);
-  const held = () => ({
-    links: world.bot.store.guildLinks(world.guild.id).length,
-    pending: world.bot.store.pendingLinkRequests(world.guild.id, waiting.id).length,
-    subscribed: subscription(world.member) !== null,
+  const held = async () => ({
+    links: (await world.bot.store.links.guildLinks(world.guild.id)).length,
+    pending: (await world.bot.store.links.pendingLinkRequests(world.guild.id, waiting.id)).length,
+    subscribed: (await subscription(world.member)) !== null,
   });
   /** Waits (bounded) until the bot logged that it finished telling members, as often as `count`. */
   const toldMembers = async (count: number): Promise<void> => {
@@ -484,14 +492,16 @@ describe('/setup eventor to another club forgets the links, requests and /notify
   };
 
   it('a new key of the same club on the same Eventor keeps everything and tells nobody', async () => {
-    expect(held()).toEqual({ links: 3, pending: 1, subscribed: true });
+    expect(await held()).toEqual({ links: 3, pending: 1, subscribed: true });
     const dms = [world.member, world.swedishMember, waiting].map(d.dmCount);
     const reply = await connect(world.eventor.apiKey);
     expect(reply).toContain(`Connected to ${world.eventor.dataset.homeClub.name}`);
     expect(reply).not.toContain('removed');
-    expect(held()).toEqual({ links: 3, pending: 1, subscribed: true });
+    expect(await held()).toEqual({ links: 3, pending: 1, subscribed: true });
     expect([world.member, world.swedishMember, waiting].map(d.dmCount)).toEqual(dms);
-    expect(world.bot.store.auditLog(world.guild.id).some((e) => e.action === 'eventor-moved')).toBe(false);
+    expect((await world.bot.store.audit.auditLog(world.guild.id)).some((e) => e.action === 'eventor-moved')).toBe(
+      false,
+    );
   });
 
   it("another club's key: links, requests and subscriptions go in the same step, each member is told once, the audit says so", async () => {
@@ -502,8 +512,8 @@ describe('/setup eventor to another club forgets the links, requests and /notify
     expect(reply).toContain(
       'the member links (3), link requests (1) and `/notify` subscriptions (1) of the old one were removed',
     );
-    expect(held()).toEqual({ links: 0, pending: 0, subscribed: false });
-    expect(world.bot.store.guildSettings(world.guild.id)?.organisationId).toBe(other.id);
+    expect(await held()).toEqual({ links: 0, pending: 0, subscribed: false });
+    expect((await world.bot.store.servers.guildSettings(world.guild.id))?.organisationId).toBe(other.id);
 
     await toldMembers(1);
     for (const user of [world.member, world.swedishMember, waiting])
@@ -515,7 +525,7 @@ describe('/setup eventor to another club forgets the links, requests and /notify
     // In the language the member used with the bot (their request was in Swedish).
     expect(world.discord.dms(waiting).at(-1)!.content).toContain('använder nu en annan Eventor eller klubb');
 
-    const entry = world.bot.store.auditLog(world.guild.id).find((e) => e.action === 'eventor-moved');
+    const entry = (await world.bot.store.audit.auditLog(world.guild.id)).find((e) => e.action === 'eventor-moved');
     expect(entry).toMatchObject({ actorId: world.admin.id, detail: '3 1 1' });
     expect(await d.privateText(d.run('admin', world.admin, 'en-GB', 'audit'))).toContain(
       'moved the server to another Eventor or club; removed links: 3, link requests: 1, `/notify` subscriptions: 1',
@@ -538,7 +548,7 @@ describe('/setup eventor to another club forgets the links, requests and /notify
     expect(d.loginCalls()).toBe(calls);
     const approve = JSON.stringify(requestPost.components).match(/"(link:approve:\d+)"/)![1]!;
     await d.privateText(d.click(requestPost.id, approve, world.admin));
-    expect(d.links(waiting)).toEqual([]);
+    expect(await d.links(waiting)).toEqual([]);
   });
 
   it('moving back to the first club is a move too: nothing made under the other club survives', async () => {
@@ -549,52 +559,54 @@ describe('/setup eventor to another club forgets the links, requests and /notify
         person: other.members[0]!.person.id!,
       }),
     );
-    expect(d.links(world.swedishMember)).toHaveLength(1);
+    expect(await d.links(world.swedishMember)).toHaveLength(1);
     const reply = await connect(world.eventor.apiKey);
     expect(reply).toContain('the member links (1)');
-    expect(d.links(world.swedishMember)).toEqual([]);
+    expect(await d.links(world.swedishMember)).toEqual([]);
     await toldMembers(2);
   });
 });
 
 describe('Store.linkPerson and privacy.connectEventor (SQLite in a temporary folder)', () => {
   let dir: string;
-  let store: Store;
+  let store: SqliteStore;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-persons-'));
-    store = Store.open(path.join(dir, 'bot.sqlite'), 'a-test-secret-key-that-is-long-enough');
+    store = await openSqliteStore(path.join(dir, 'bot.sqlite'), 'a-test-secret-key-that-is-long-enough');
   });
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const method = (userId: string, personId: string) =>
-    store.linkedPersons('g1', userId).find((l) => l.personId === personId)?.method;
+  const method = async (userId: string, personId: string) =>
+    (await store.links.linkedPersons('g1', userId)).find((l) => l.personId === personId)?.method;
 
-  it('relinking only ever upgrades to credentials', () => {
-    store.linkPerson('g1', 'u1', 'p1', 'credentials');
-    store.linkPerson('g1', 'u1', 'p1', 'admin');
-    store.linkPerson('g1', 'u1', 'p1', 'approval');
-    expect(method('u1', 'p1')).toBe('credentials');
-    store.linkPerson('g1', 'u2', 'p2', 'approval');
-    store.linkPerson('g1', 'u2', 'p2', 'admin');
-    expect(method('u2', 'p2')).toBe('approval');
-    store.linkPerson('g1', 'u2', 'p2', 'credentials');
-    expect(method('u2', 'p2')).toBe('credentials');
+  it('relinking only ever upgrades to credentials', async () => {
+    await store.links.linkPerson('g1', 'u1', 'p1', 'credentials');
+    await store.links.linkPerson('g1', 'u1', 'p1', 'admin');
+    await store.links.linkPerson('g1', 'u1', 'p1', 'approval');
+    expect(await method('u1', 'p1')).toBe('credentials');
+    await store.links.linkPerson('g1', 'u2', 'p2', 'approval');
+    await store.links.linkPerson('g1', 'u2', 'p2', 'admin');
+    expect(await method('u2', 'p2')).toBe('approval');
+    await store.links.linkPerson('g1', 'u2', 'p2', 'credentials');
+    expect(await method('u2', 'p2')).toBe('credentials');
   });
 
-  it('a move forgets links, requests and subscriptions with the connection, in one step; the same club keeps them', () => {
+  it('a move forgets links, requests and subscriptions with the connection, in one step; the same club keeps them', async () => {
     const connection = {
       instance: 'custom',
       baseUrl: 'https://eventor.example.org/api',
       apiKey: 'k'.repeat(32),
       organisation: { id: '7', name: 'OK Test' },
     };
-    store.createLinkRequest({ guildId: 'g1', userId: 'u3', personId: 'p3', locale: 'sv-SE' });
-    store.linkPerson('g2', 'u1', 'p9', 'admin');
-    expect(connectEventor(store, 'g1', connection, { forgetMembers: false, actorId: 'admin' }).forgotten).toBeNull();
-    expect(store.guildLinks('g1')).toHaveLength(2);
-    const moved = connectEventor(
+    await store.links.createLinkRequest({ guildId: 'g1', userId: 'u3', personId: 'p3', locale: 'sv-SE' });
+    await store.links.linkPerson('g2', 'u1', 'p9', 'admin');
+    expect(
+      (await connectEventor(store, 'g1', connection, { forgetMembers: false, actorId: 'admin' })).forgotten,
+    ).toBeNull();
+    expect(await store.links.guildLinks('g1')).toHaveLength(2);
+    const moved = await connectEventor(
       store,
       'g1',
       { ...connection, organisation: { id: '8', name: 'IFK Test' } },
@@ -611,10 +623,14 @@ describe('Store.linkPerson and privacy.connectEventor (SQLite in a temporary fol
         { userId: 'u3', locale: 'sv-SE' },
       ],
     });
-    expect(store.guildLinks('g1')).toEqual([]);
-    expect(store.pendingLinkRequests('g1', 'u3')).toEqual([]);
-    expect(store.auditLog('g1')[0]).toMatchObject({ actorId: 'admin', action: 'eventor-moved', detail: '2 1 0' });
+    expect(await store.links.guildLinks('g1')).toEqual([]);
+    expect(await store.links.pendingLinkRequests('g1', 'u3')).toEqual([]);
+    expect((await store.audit.auditLog('g1'))[0]).toMatchObject({
+      actorId: 'admin',
+      action: 'eventor-moved',
+      detail: '2 1 0',
+    });
     // Another server's links are not touched.
-    expect(store.guildLinks('g2')).toHaveLength(1);
+    expect(await store.links.guildLinks('g2')).toHaveLength(1);
   });
 });

@@ -28,8 +28,8 @@ describe('throttle counts are pruned once past the longest window', () => {
 
   it('keeps a count within its window and drops it after 15 minutes', async () => {
     const store = world.bot.store;
-    expect(store.takeThrottle('login-link', world.member.id, 3, 10 * 60_000).allowed).toBe(true);
-    expect(store.takeThrottle('link-failure-username', 'astrid', 5, 15 * 60_000).allowed).toBe(true);
+    expect((await store.throttles.takeThrottle('login-link', world.member.id, 3, 10 * 60_000)).allowed).toBe(true);
+    expect((await store.throttles.takeThrottle('link-failure-username', 'astrid', 5, 15 * 60_000)).allowed).toBe(true);
     clock = new Date(clock.getTime() + 14 * 60_000);
     await world.bot.scheduler.tick(clock);
     expect(rows()).toBe(2);

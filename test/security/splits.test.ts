@@ -60,9 +60,9 @@ describe('/splits: no Discord-to-Eventor link can be learned, and nothing of oth
     world.discord.addMember(other.guild.id, both);
     stranger = world.discord.createMember(other.guild.id, { username: 'framling', locale: 'en-GB' });
     const store = world.bot.store;
-    store.linkPerson(world.guild.id, world.member.id, runner.personId, 'admin');
-    store.linkPerson(other.guild.id, both.id, secret.personId, 'admin');
-    store.linkPerson(other.guild.id, stranger.id, secret.personId, 'admin');
+    await store.links.linkPerson(world.guild.id, world.member.id, runner.personId, 'admin');
+    await store.links.linkPerson(other.guild.id, both.id, secret.personId, 'admin');
+    await store.links.linkPerson(other.guild.id, stranger.id, secret.personId, 'admin');
     const home = world.eventor.dataset.homeClub.id;
     const members = new Set(world.eventor.dataset.homeClub.members.map((p) => p.person.id));
     for (const cr of world.eventor.dataset.details(event).resultList!.classes)
@@ -96,22 +96,22 @@ describe('/splits: no Discord-to-Eventor link can be learned, and nothing of oth
     expect(await ask(both)).toEqual(baseline);
 
     // Linked here too, to a member of this server: the member asking about themself sees no more.
-    world.bot.store.linkPerson(world.guild.id, world.swedishMember.id, secret.personId, 'admin');
+    await world.bot.store.links.linkPerson(world.guild.id, world.swedishMember.id, secret.personId, 'admin');
     expect(await ask(world.admin)).toEqual(baseline);
     expect(await ask(world.swedishMember)).toEqual(baseline);
     expect(await ask(world.member)).toEqual(baseline);
 
     // Linked to nobody anywhere.
     const store = world.bot.store;
-    store.unlinkPerson(world.guild.id, world.swedishMember.id, secret.personId);
-    store.unlinkPerson(other.guild.id, both.id, secret.personId);
-    store.unlinkPerson(other.guild.id, stranger.id, secret.personId);
+    await store.links.unlinkPerson(world.guild.id, world.swedishMember.id, secret.personId);
+    await store.links.unlinkPerson(other.guild.id, both.id, secret.personId);
+    await store.links.unlinkPerson(other.guild.id, stranger.id, secret.personId);
     try {
       expect(await ask(world.admin)).toEqual(baseline);
       expect(await ask(both)).toEqual(baseline);
     } finally {
-      store.linkPerson(other.guild.id, both.id, secret.personId, 'admin');
-      store.linkPerson(other.guild.id, stranger.id, secret.personId, 'admin');
+      await store.links.linkPerson(other.guild.id, both.id, secret.personId, 'admin');
+      await store.links.linkPerson(other.guild.id, stranger.id, secret.personId, 'admin');
     }
   });
 

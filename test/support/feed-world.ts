@@ -28,7 +28,7 @@ export async function startFeedWorld(clock: () => Date): Promise<FeedWorld> {
   return {
     world,
     client,
-    ledger: new Ledger(world.bot.store, clock),
+    ledger: new Ledger(world.bot.store),
     target: discordTarget(world.bot.client),
     home: world.eventor.dataset.homeClub.id,
   };

@@ -2,39 +2,44 @@ import { Ledger, type LedgerRow } from '../../src/feeds/delivery/ledger.js';
 import { RESULTS_FEED } from '../../src/feeds/kinds/results.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import type { SandboxDiscord } from '../../src/sandbox/discord/index.js';
-import { Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/interfaces.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 
 /**
  * A new server of the sandbox Discord with the club-results feed turned on in a channel of its own,
  * written to the bot's database as `/setup channel` and `/feeds on` would (the database is closed
  * again, for a bot process to open).
  */
-export function serverWithResultsFeed(
+export async function serverWithResultsFeed(
   discord: SandboxDiscord,
   databasePath: string,
   secretKey: string,
   name: string,
-): { guild: { id: string }; channel: string } {
+): Promise<{ guild: { id: string }; channel: string }> {
   const guild = discord.createGuild({ name });
   const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
-  withDatabase(databasePath, secretKey, (store) => {
-    store.setChannel(guild.id, 'results', channel);
-    new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
+  await withDatabase(databasePath, secretKey, async (store) => {
+    await store.servers.setChannel(guild.id, 'results', channel);
+    await new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
   });
   return { guild, channel };
 }
 
 /** Opens the bot's database for `use` alone, closed again whatever happens. */
-export function withDatabase<T>(databasePath: string, secretKey: string, use: (store: Store) => T): T {
-  const store = Store.open(databasePath, secretKey);
+export async function withDatabase<T>(
+  databasePath: string,
+  secretKey: string,
+  use: (store: SqliteStore) => Promise<T>,
+): Promise<T> {
+  const store = await openSqliteStore(databasePath, secretKey);
   try {
-    return use(store);
+    return await use(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** The ledger's row of the results post of one event in one server (null: none). */
-export function resultsLedgerRow(store: Store, guildId: string, eventId: string): LedgerRow | null {
+export function resultsLedgerRow(store: Store, guildId: string, eventId: string): Promise<LedgerRow | null> {
   return new Ledger(store).get({ guildId, feed: RESULTS_FEED, itemKey: `${RESULTS_FEED}:${eventId}` });
 }

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import type { Dialect, Store } from '../../src/store/interfaces.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { SecretBox } from '../../src/store/secrets.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { NEEDS_POSTGRES, usePostgres } from './postgres.js';
 
 /**
@@ -170,9 +171,9 @@ export function fileDialect(dialect: Dialect, open: FileStoreOpener): DialectSet
 
 /**
  * Every dialect the store runs on: a dialect added here runs every suite of
- * {@link describeEachDialect}. The embedded one is `fileDialect('sqlite', <its opener>)`.
+ * {@link describeEachDialect}.
  */
-export const DIALECTS: readonly DialectSetup[] = [postgresDialect];
+export const DIALECTS: readonly DialectSetup[] = [fileDialect('sqlite', openSqliteStore), postgresDialect];
 
 /** `body` once per dialect, in a describe named with the dialect (and what it needs, to skip clearly). */
 export function describeEachDialect(title: string, body: (stores: () => StoreFactory) => void): void {

@@ -3,51 +3,51 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { Store } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 
 describe('feed settings', () => {
   it('are off by default, keep their options, and record who paused them and when', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-feeds-'));
     try {
-      const store = Store.open(path.join(dir, 'bot.sqlite'), 'feed-settings-test-secret-0123');
+      const store = await openSqliteStore(path.join(dir, 'bot.sqlite'), 'feed-settings-test-secret-0123');
       const feeds = new FeedSettingsStore(store, () => new Date('2026-11-22T12:00:00Z'));
-      expect(feeds.get('g1', 'reminders')).toMatchObject({
+      expect(await feeds.get('g1', 'reminders')).toMatchObject({
         enabled: false,
         pausedReason: null,
         channelId: null,
         options: { leadDays: [7, 1], lateEntry: true, quietHours: null },
       });
-      expect(feeds.guildsWithFeeds()).toEqual([]);
-      store.setChannel('g1', 'reminders', 'c9');
-      feeds.update('g1', 'reminders', {
+      expect(await feeds.guildsWithFeeds()).toEqual([]);
+      await store.servers.setChannel('g1', 'reminders', 'c9');
+      await feeds.update('g1', 'reminders', {
         enabled: true,
         roleId: 'r1',
         options: { leadDays: [3], quietHours: { from: 22, to: 7 } },
       });
-      expect(feeds.get('g1', 'reminders')).toMatchObject({
+      expect(await feeds.get('g1', 'reminders')).toMatchObject({
         enabled: true,
         roleId: 'r1',
         channelId: 'c9',
         options: { leadDays: [3], lateEntry: true, quietHours: { from: 22, to: 7 } },
       });
-      expect(feeds.guildsWithFeeds()).toEqual(['g1']);
-      feeds.update('g1', 'reminders', { pausedReason: 'no-permission' });
-      expect(feeds.get('g1', 'reminders')).toMatchObject({
+      expect(await feeds.guildsWithFeeds()).toEqual(['g1']);
+      await feeds.update('g1', 'reminders', { pausedReason: 'no-permission' });
+      expect(await feeds.get('g1', 'reminders')).toMatchObject({
         enabled: true,
         pausedReason: 'no-permission',
         pausedAt: '2026-11-22T12:00:00.000Z',
       });
-      feeds.update('g1', 'reminders', { pausedReason: null });
-      expect(feeds.get('g1', 'reminders')).toMatchObject({ pausedReason: null, pausedAt: null });
-      expect(feeds.all('g1').map((f) => f.feed)).toEqual([
+      await feeds.update('g1', 'reminders', { pausedReason: null });
+      expect(await feeds.get('g1', 'reminders')).toMatchObject({ pausedReason: null, pausedAt: null });
+      expect((await feeds.all('g1')).map((f) => f.feed)).toEqual([
         'results',
         'reminders',
         'startlists',
         'events',
         'activities',
       ]);
-      expect(() => feeds.update('g1', 'reminders', { options: { leadDays: [-1] } })).toThrow();
-      store.close();
+      await expect(feeds.update('g1', 'reminders', { options: { leadDays: [-1] } })).rejects.toThrow();
+      await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, StoreError } from '../../src/store/database.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { openDatabase, StoreError } from '../../src/store/sqlite/database.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { SecretBox, SecretBoxError } from '../../src/store/secrets.js';
-import { Store } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 
 const SECRET = 'a-test-secret-key-that-is-long-enough';
 const API_KEY = '058b7db0e5714f779d8821e7fbcd0307';
@@ -69,12 +69,12 @@ describe('store', () => {
 
   it('stores the API key encrypted and gives it back only with the right SECRET_KEY', async () => {
     const file = path.join(dir, 'bot.sqlite');
-    const store = Store.open(file, SECRET);
-    store.setApiKey('g1', API_KEY, { id: '321', name: 'Sandbox OK' });
-    store.setChannel('g1', 'results', 'c1');
-    store.updateGuildSettings('g1', { locale: 'sv-SE', timeZone: 'Europe/Stockholm' });
-    expect(store.apiKey('g1')).toBe(API_KEY);
-    const settings = store.guildSettings('g1');
+    const store = await openSqliteStore(file, SECRET);
+    await store.servers.setApiKey('g1', API_KEY, { id: '321', name: 'Sandbox OK' });
+    await store.servers.setChannel('g1', 'results', 'c1');
+    await store.servers.updateGuildSettings('g1', { locale: 'sv-SE', timeZone: 'Europe/Stockholm' });
+    expect(await store.servers.apiKey('g1')).toBe(API_KEY);
+    const settings = await store.servers.guildSettings('g1');
     expect(settings).toMatchObject({
       hasApiKey: true,
       organisationId: '321',
@@ -82,16 +82,16 @@ describe('store', () => {
       channels: { results: 'c1' },
     });
     expect(JSON.stringify(settings)).not.toContain(API_KEY);
-    store.close();
+    await store.close();
 
     for (const name of ['bot.sqlite', 'bot.sqlite-wal']) {
       const bytes = await readFile(path.join(dir, name)).catch(() => Buffer.alloc(0));
       expect(bytes.includes(Buffer.from(API_KEY))).toBe(false);
     }
-    const wrong = Store.open(file, 'another-secret-key-entirely-123');
-    expect(() => wrong.apiKey('g1')).toThrow(SecretBoxError);
-    expect(() => wrong.apiKey('g1')).toThrow(/SECRET_KEY/);
-    wrong.close();
+    const wrong = await openSqliteStore(file, 'another-secret-key-entirely-123');
+    await expect(wrong.servers.apiKey('g1')).rejects.toThrow(SecretBoxError);
+    await expect(wrong.servers.apiKey('g1')).rejects.toThrow(/SECRET_KEY/);
+    await wrong.close();
   });
 
   it('seals with a fresh nonce each time and detects tampering', () => {
@@ -125,18 +125,18 @@ describe('store', () => {
 
   it('opens with a key still being derived and reads what the synchronous open sealed', async () => {
     const file = path.join(dir, 'bot.sqlite');
-    const first = Store.open(file, SECRET);
-    first.setApiKey('g1', API_KEY, { id: '321', name: 'Sandbox OK' });
-    first.close();
+    const first = await openSqliteStore(file, SECRET);
+    await first.servers.setApiKey('g1', API_KEY, { id: '321', name: 'Sandbox OK' });
+    await first.close();
 
-    const store = await Store.openWith(file, SecretBox.derive(SECRET));
-    expect(store.apiKey('g1')).toBe(API_KEY);
-    store.close();
+    const store = await openSqliteStore(file, SecretBox.derive(SECRET));
+    expect(await store.servers.apiKey('g1')).toBe(API_KEY);
+    await store.close();
 
     // A database that cannot be opened is what is told, whatever the key does.
     await writeFile(path.join(dir, 'not-a-database.sqlite'), 'hello, this is not SQLite');
     await expect(
-      Store.openWith(path.join(dir, 'not-a-database.sqlite'), SecretBox.derive(SECRET)),
+      openSqliteStore(path.join(dir, 'not-a-database.sqlite'), SecretBox.derive(SECRET)),
     ).rejects.toBeInstanceOf(StoreError);
   });
 });
@@ -145,18 +145,18 @@ describe('member links', () => {
   it("keeps a user's linked persons with the first as default", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-links-'));
     try {
-      const store = Store.open(path.join(dir, 'bot.sqlite'), SECRET);
-      expect(store.linkedPersons('g1', 'u1')).toEqual([]);
-      store.linkPerson('g1', 'u1', 'p-parent', 'admin');
-      store.linkPerson('g1', 'u1', 'p-child', 'admin');
-      store.linkPerson('g1', 'u1', 'p-parent', 'credentials');
-      const links = store.linkedPersons('g1', 'u1');
+      const store = await openSqliteStore(path.join(dir, 'bot.sqlite'), SECRET);
+      expect(await store.links.linkedPersons('g1', 'u1')).toEqual([]);
+      await store.links.linkPerson('g1', 'u1', 'p-parent', 'admin');
+      await store.links.linkPerson('g1', 'u1', 'p-child', 'admin');
+      await store.links.linkPerson('g1', 'u1', 'p-parent', 'credentials');
+      const links = await store.links.linkedPersons('g1', 'u1');
       expect(links.map((l) => [l.personId, l.isDefault, l.method])).toEqual([
         ['p-parent', true, 'credentials'],
         ['p-child', false, 'admin'],
       ]);
-      expect(store.linkedPersons('g2', 'u1')).toEqual([]);
-      store.close();
+      expect(await store.links.linkedPersons('g2', 'u1')).toEqual([]);
+      await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -168,12 +168,12 @@ describe('audit log', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-audit-'));
     let clock = Date.parse('2026-11-22T12:00:00Z');
     try {
-      const store = Store.open(path.join(dir, 'bot.sqlite'), SECRET, () => new Date(clock));
-      store.audit({ guildId: 'g1', actorId: 'u1', personId: 'p1', action: 'login-link' });
+      const store = await openSqliteStore(path.join(dir, 'bot.sqlite'), SECRET, () => new Date(clock));
+      await store.audit.audit({ guildId: 'g1', actorId: 'u1', personId: 'p1', action: 'login-link' });
       clock += 60_000;
-      store.audit({ guildId: 'g1', actorId: 'u1', personId: 'p1', action: 'login-link' });
+      await store.audit.audit({ guildId: 'g1', actorId: 'u1', personId: 'p1', action: 'login-link' });
       clock += 60_000;
-      store.audit({
+      await store.audit.audit({
         guildId: 'g1',
         actorId: 'admin',
         subjectId: 'u1',
@@ -181,14 +181,14 @@ describe('audit log', () => {
         action: 'link',
         detail: 'admin',
       });
-      expect(store.auditLog('g1').map((e) => e.action)).toEqual(['link', 'login-link', 'login-link']);
-      expect(store.auditLog('g2')).toEqual([]);
-      expect(store.recentActions('g1', 'u1', 'login-link', new Date(clock - 90_000))).toEqual({
+      expect((await store.audit.auditLog('g1')).map((e) => e.action)).toEqual(['link', 'login-link', 'login-link']);
+      expect(await store.audit.auditLog('g2')).toEqual([]);
+      expect(await store.audit.recentActions('g1', 'u1', 'login-link', new Date(clock - 90_000))).toEqual({
         count: 1,
         oldest: '2026-11-22T12:01:00.000Z',
       });
-      expect(store.recentActions('g1', 'u1', 'login-link', new Date(clock - 600_000)).count).toBe(2);
-      store.close();
+      expect((await store.audit.recentActions('g1', 'u1', 'login-link', new Date(clock - 600_000))).count).toBe(2);
+      await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -364,7 +364,7 @@ export class Poster {
    * a claim is two writes, and the scheduler publishes every item of every server on every run.
    */
   async publish(item: FeedItem): Promise<PostOutcome> {
-    const row = this.#ledger.get(item);
+    const row = await this.#ledger.get(item);
     if (row !== null && row.contentHash === item.contentHash) {
       if (row.state === 'seeded') return { kind: 'seeded' };
       if (row.state === 'posted') return { kind: 'unchanged' };
@@ -373,21 +373,21 @@ export class Poster {
   }
 
   async #claimed(item: FeedItem, work: () => Promise<PostOutcome>): Promise<PostOutcome> {
-    if (!this.#ledger.claim(item)) return { kind: 'busy' };
+    if (!(await this.#ledger.claim(item))) return { kind: 'busy' };
     try {
       return await work();
     } finally {
-      this.#ledger.release(item);
+      await this.#ledger.release(item);
     }
   }
 
   async #publishClaimed(item: FeedItem): Promise<PostOutcome> {
-    const row = this.#ledger.get(item);
+    const row = await this.#ledger.get(item);
     if (!row) return this.#post(item, newNonce(), 'posted');
     if (row.state === 'seeded') {
       if (row.contentHash === item.contentHash) return { kind: 'seeded' };
       if (item.followSeeded) return this.#post(item, newNonce(), 'posted');
-      this.#ledger.updateHash(item, item.contentHash);
+      await this.#ledger.updateHash(item, item.contentHash);
       return { kind: 'seeded' };
     }
     if (row.state === 'posting') {
@@ -401,7 +401,7 @@ export class Poster {
         return refusalOutcome(error);
       }
       if (found === null) return this.#post(item, nonce, 'posted');
-      this.#ledger.posted(item, found, row.contentHash);
+      await this.#ledger.posted(item, found, row.contentHash);
       if (row.contentHash === item.contentHash) return { kind: 'recovered', messageId: found };
       return this.#edit(item, row.channelId, found, nonce);
     }
@@ -419,7 +419,7 @@ export class Poster {
     covers: ReadonlyArray<{ itemKey: string; contentHash: string }>,
   ): Promise<PostOutcome> {
     return this.#claimed(item, async () => {
-      if (this.#ledger.get(item)) return this.#publishClaimed(item);
+      if (await this.#ledger.get(item)) return this.#publishClaimed(item);
       return this.#post(item, newNonce(), 'posted', covers);
     });
   }
@@ -435,7 +435,7 @@ export class Poster {
     currentChannelId?: string,
   ): Promise<Array<{ itemKey: string; outcome: PostOutcome }>> {
     const outcomes: Array<{ itemKey: string; outcome: PostOutcome }> = [];
-    for (const row of this.#ledger.unfinished(guildId, feed)) {
+    for (const row of await this.#ledger.unfinished(guildId, feed)) {
       if (publishing.has(row.itemKey) || row.pendingPayload === null) continue;
       let payload: MessagePayload;
       try {
@@ -494,7 +494,7 @@ export class Poster {
     covers: ReadonlyArray<{ itemKey: string; contentHash: string }> = [],
   ): Promise<PostOutcome> {
     const payload = await completed(item);
-    this.#ledger.intend(item, item.channelId, item.contentHash, nonce, payloadToJson(payload), covers);
+    await this.#ledger.intend(item, item.channelId, item.contentHash, nonce, payloadToJson(payload), covers);
     let messageId: string;
     let picturesRefused = false;
     try {
@@ -511,7 +511,7 @@ export class Poster {
       return refusalOutcome(error);
     }
     this.#hooks.afterSend?.(item, messageId);
-    this.#ledger.posted(item, messageId, item.contentHash);
+    await this.#ledger.posted(item, messageId, item.contentHash);
     return { kind, messageId, ...(picturesRefused ? { picturesRefused: true as const } : {}) };
   }
 
@@ -538,7 +538,7 @@ export class Poster {
       if (this.#movedFromGone(error, channelId, item)) return this.#post(item, newNonce(), 'reposted');
       return refusalOutcome(error);
     }
-    this.#ledger.posted(item, messageId, item.contentHash);
+    await this.#ledger.posted(item, messageId, item.contentHash);
     return { kind: 'edited', messageId, ...(picturesRefused ? { picturesRefused: true as const } : {}) };
   }
 }

@@ -102,9 +102,9 @@ export async function publishItems(
   extraSeed: ReadonlyArray<{ itemKey: string; contentHash: string }> = [],
 ): Promise<FeedRun> {
   const { ledger, guildId, channelId } = options;
-  if (ledger.feedStartedAt(guildId, feed) === null) {
-    ledger.seed(guildId, feed, channelId, [...items, ...extraSeed]);
-    ledger.ranAt(guildId, feed, options.now);
+  if ((await ledger.feedStartedAt(guildId, feed)) === null) {
+    await ledger.seed(guildId, feed, channelId, [...items, ...extraSeed]);
+    await ledger.ranAt(guildId, feed, options.now);
     return { seeded: true, outcomes: [], paused: null };
   }
   const poster = new Poster(ledger, options.target, options.hooks);
@@ -114,10 +114,11 @@ export async function publishItems(
     outcomes.push(finished);
     if (finished.outcome.kind === 'paused') return { seeded: false, outcomes, paused: finished.outcome };
   }
-  const fresh = items.filter((item) => ledger.get({ guildId, feed, itemKey: item.itemKey }) === null);
+  const fresh: ContentItem[] = [];
+  for (const item of items) if ((await ledger.get({ guildId, feed, itemKey: item.itemKey })) === null) fresh.push(item);
   let rest = items;
   if (fresh.length > MAX_NEW_POSTS_PER_RUN) {
-    const lastRun = ledger.lastRunAt(guildId, feed);
+    const lastRun = await ledger.lastRunAt(guildId, feed);
     const away = lastRun !== null && options.now.getTime() - Date.parse(lastRun) > AWAY_MS ? new Date(lastRun) : null;
     const summary = summaryItem(feed, fresh, renderContext(options), away, options.roleId ?? null);
     const outcome = await poster.publishCovering({ guildId, feed, channelId, ...summary }, fresh);
@@ -140,7 +141,7 @@ export async function publishItems(
     outcomes.push({ itemKey: item.itemKey, outcome });
     if (outcome.kind === 'paused') return { seeded: false, outcomes, paused: outcome };
   }
-  if (outcomes.every((o) => o.outcome.kind !== 'failed')) ledger.ranAt(guildId, feed, options.now);
+  if (outcomes.every((o) => o.outcome.kind !== 'failed')) await ledger.ranAt(guildId, feed, options.now);
   return { seeded: false, outcomes, paused: null };
 }
 

@@ -157,16 +157,16 @@ const graphKey = (itemKey: string, key: string): string => ledgerKey(itemKey, 'g
  * is about to be made (new, or begun and not recorded), so the thread follows the post whatever
  * happens in between. Posts made while threads were off get none.
  */
-export function intendThreads(
+export async function intendThreads(
   options: Pick<ThreadRunOptions, 'guildId' | 'channelId' | 'postFeed' | 'ledger'>,
   items: ReadonlyArray<Pick<ThreadItem, 'itemKey' | 'name'>>,
-): void {
+): Promise<void> {
   const { ledger, guildId } = options;
   for (const item of items) {
-    const post = ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
+    const post = await ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
     if (post !== null && post.state !== 'posting') continue;
     const ref: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(item.itemKey) };
-    if (ledger.get(ref) === null) ledger.intend(ref, options.channelId, sha256(item.name), newNonce());
+    if ((await ledger.get(ref)) === null) await ledger.intend(ref, options.channelId, sha256(item.name), newNonce());
   }
 }
 
@@ -186,10 +186,10 @@ function removedGraph(language: Language): MessagePayload {
 }
 
 /** Whether a thread's graphs should be made this run: a graph begun and not recorded must be finished. */
-export function graphsUnfinished(ledger: Ledger, guildId: string, itemKey: string): boolean {
-  return ledger
-    .rows(guildId, RESULTS_THREADS_FEED)
-    .some((row) => row.itemKey.startsWith(graphPrefix(itemKey)) && row.state === 'posting');
+export async function graphsUnfinished(ledger: Ledger, guildId: string, itemKey: string): Promise<boolean> {
+  return (await ledger.rows(guildId, RESULTS_THREADS_FEED)).some(
+    (row) => row.itemKey.startsWith(graphPrefix(itemKey)) && row.state === 'posting',
+  );
 }
 
 /**
@@ -205,37 +205,37 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
   let cannotOpen: { code: number | string | null } | null = null;
   let cannotPost: { code: number | string | null } | null = null;
   let pageRows: LedgerRow[] | null = null;
-  const rowsOfPages = (itemKey: string): LedgerRow[] => {
-    pageRows ??= ledger
-      .rows(guildId, RESULTS_THREADS_FEED)
-      .filter((row) => row.itemKey.includes(':page:') || row.itemKey.includes(':graph:'));
+  const rowsOfPages = async (itemKey: string): Promise<LedgerRow[]> => {
+    pageRows ??= (await ledger.rows(guildId, RESULTS_THREADS_FEED)).filter(
+      (row) => row.itemKey.includes(':page:') || row.itemKey.includes(':graph:'),
+    );
     return pageRows.filter((row) => row.itemKey.startsWith(pagePrefix(itemKey)));
   };
-  const rowsOfGraphs = (itemKey: string): LedgerRow[] => {
-    rowsOfPages(itemKey);
+  const rowsOfGraphs = async (itemKey: string): Promise<LedgerRow[]> => {
+    await rowsOfPages(itemKey);
     return pageRows!.filter((row) => row.itemKey.startsWith(graphPrefix(itemKey)));
   };
 
   for (const item of items) {
     const threadRef: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(item.itemKey) };
-    if (ledger.get(threadRef) === null) continue;
+    if ((await ledger.get(threadRef)) === null) continue;
     // Opening the thread and re-intending its pages under a claim: a second process opening it
     // too (Discord answers 160004) would otherwise reset pages the first one already posted.
-    if (!ledger.claim(threadRef)) {
+    if (!(await ledger.claim(threadRef))) {
       outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
       continue;
     }
     try {
-      let thread = ledger.get(threadRef)!;
-      const post = ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
+      let thread = (await ledger.get(threadRef))!;
+      const post = await ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
       if (post?.state !== 'posted' || post.messageId === null) {
         outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
         continue;
       }
       if (thread.state === 'posted' && thread.messageId !== post.messageId) {
         // The post was made anew (someone deleted it): the thread starts over on the new post.
-        ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
-        thread = ledger.get(threadRef)!;
+        await ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
+        thread = (await ledger.get(threadRef))!;
       }
       let opened: { threadId: string; created: boolean } | null = null;
       if (thread.state !== 'posted') {
@@ -279,11 +279,11 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           continue;
         }
         options.hooks?.afterThread?.(item.itemKey, opened.threadId);
-        ledger.posted(threadRef, opened.threadId, sha256(item.name));
+        await ledger.posted(threadRef, opened.threadId, sha256(item.name));
         // A thread opened now holds none of the pages recorded before (in a thread since deleted, or
         // under a post since made anew): they are posted afresh, each still exactly once.
-        for (const row of [...rowsOfPages(item.itemKey), ...rowsOfGraphs(item.itemKey)]) {
-          ledger.intend(
+        for (const row of [...(await rowsOfPages(item.itemKey)), ...(await rowsOfGraphs(item.itemKey))]) {
+          await ledger.intend(
             { guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey },
             opened.threadId,
             row.contentHash,
@@ -291,7 +291,7 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           );
         }
         pageRows = null;
-        thread = ledger.get(threadRef)!;
+        thread = (await ledger.get(threadRef))!;
       }
       const threadId = thread.messageId!;
       if (cannotPost) {
@@ -300,7 +300,7 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
       }
 
       const pages = item.pages();
-      const count = Math.max(pages.length, rowsOfPages(item.itemKey).length);
+      const count = Math.max(pages.length, (await rowsOfPages(item.itemKey)).length);
       const pageOutcomes: PostOutcome['kind'][] = [];
       let stopped: ThreadOutcome | null = null;
       /**
@@ -309,9 +309,13 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
        * server's other threads this run (the post stays); another process posting it, or a failure, leaves the
        * rest, in order, to a later run.
        */
-      const stopFor = (outcome: PostOutcome, what: 'page' | 'graph', detail: object): ThreadOutcome | null => {
+      const stopFor = async (
+        outcome: PostOutcome,
+        what: 'page' | 'graph',
+        detail: object,
+      ): Promise<ThreadOutcome | null> => {
         if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
-          ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
+          await ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
           return { itemKey: item.itemKey, kind: 'waiting' };
         }
         if (outcome.kind === 'paused') {
@@ -347,7 +351,7 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           contentHash: contentHash(payload),
         });
         pageOutcomes.push(outcome.kind);
-        stopped = stopFor(outcome, 'page', { page: n });
+        stopped = await stopFor(outcome, 'page', { page: n });
         if (stopped?.kind === 'skipped') cannotPost = { code: stopped.code };
         // Pages stay in order: after a failure the rest waits for the next run.
         if (stopped) break;
@@ -358,7 +362,9 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
       const graphs = stopped === null && item.graphs ? await item.graphs() : null;
       if (graphs !== null) {
         const current = new Set(graphs.map((g) => graphKey(item.itemKey, g.key)));
-        const gone = rowsOfGraphs(item.itemKey).filter((row) => !current.has(row.itemKey) && row.state !== 'seeded');
+        const gone = (await rowsOfGraphs(item.itemKey)).filter(
+          (row) => !current.has(row.itemKey) && row.state !== 'seeded',
+        );
         const removed = removedGraph(options.language);
         const work: Array<
           Omit<ThreadGraph, 'key' | 'complete'> & { itemKey: string; complete?: ThreadGraph['complete'] }
@@ -378,7 +384,7 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           });
           graphOutcomes.push(outcome.kind);
           if ('picturesRefused' in outcome && outcome.picturesRefused) picturesRefused = true;
-          stopped = stopFor(outcome, 'graph', {});
+          stopped = await stopFor(outcome, 'graph', {});
           if (stopped?.kind === 'skipped') cannotPost = { code: stopped.code };
           if (stopped) break;
         }
@@ -406,7 +412,7 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
           ...refused,
         });
     } finally {
-      ledger.release(threadRef);
+      await ledger.release(threadRef);
     }
   }
   return outcomes;
@@ -416,11 +422,11 @@ export async function syncThreads(options: ThreadRunOptions, items: readonly Thr
  * Threads intended for posts that exist but not opened yet (Discord refused, or a run was cut
  * short): what `/feeds show` counts.
  */
-export function threadsWaiting(ledger: Ledger, guildId: string, postFeed: string): number {
+export async function threadsWaiting(ledger: Ledger, guildId: string, postFeed: string): Promise<number> {
   let waiting = 0;
-  for (const row of ledger.rows(guildId, RESULTS_THREADS_FEED)) {
+  for (const row of await ledger.rows(guildId, RESULTS_THREADS_FEED)) {
     if (row.state !== 'posting' || !row.itemKey.endsWith(':thread')) continue;
-    const post = ledger.get({ guildId, feed: postFeed, itemKey: row.itemKey.slice(0, -':thread'.length) });
+    const post = await ledger.get({ guildId, feed: postFeed, itemKey: row.itemKey.slice(0, -':thread'.length) });
     if (post?.state === 'posted') waiting += 1;
   }
   return waiting;

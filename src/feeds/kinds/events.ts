@@ -115,9 +115,10 @@ export type EventsFetch = { firstRun: true } | { firstRun: false; events: Event[
 
 export async function fetchEventsForRun(options: FeedRunOptions): Promise<EventsFetch> {
   const { ledger, guildId } = options;
-  if (ledger.feedStartedAt(guildId, EVENTS_FEED) === null) return { firstRun: true };
+  const started = await ledger.feedStartedAt(guildId, EVENTS_FEED);
+  if (started === null) return { firstRun: true };
   const nowMs = options.now.getTime();
-  const stored = ledger.get({ guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY })?.contentHash;
+  const stored = (await ledger.get({ guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY }))?.contentHash;
   const cursor = stored && !Number.isNaN(Date.parse(stored)) ? Date.parse(stored) : nowMs;
   const fetched = await fetchChangedEvents(
     options.client,
@@ -127,13 +128,15 @@ export async function fetchEventsForRun(options: FeedRunOptions): Promise<Events
     options.now,
   );
   // The overlap reaches back before the feed started: what changed then is history, not news.
-  const startedAt = Date.parse(ledger.feedStartedAt(guildId, EVENTS_FEED)!);
-  const events = fetched.filter(
-    (e) =>
+  const startedAt = Date.parse(started);
+  const events: Event[] = [];
+  for (const e of fetched)
+    if (
       e.modifiedAt === null ||
       Date.parse(e.modifiedAt) > startedAt ||
-      ledger.get({ guildId, feed: EVENTS_FEED, itemKey: ledgerKey(EVENTS_FEED, e.id) }) !== null,
-  );
+      (await ledger.get({ guildId, feed: EVENTS_FEED, itemKey: ledgerKey(EVENTS_FEED, e.id) })) !== null
+    )
+      events.push(e);
   return { firstRun: false, events, cursor };
 }
 
@@ -164,11 +167,11 @@ export async function deliverEvents(
   const seen = latestModified(events);
   const latest = seen === null ? null : Math.min(seen, options.now.getTime());
   if (done && latest !== null && latest > cursor) {
-    if (ledger.get(cursorRef) === null)
-      ledger.seed(guildId, EVENTS_FEED, options.channelId, [
+    if ((await ledger.get(cursorRef)) === null)
+      await ledger.seed(guildId, EVENTS_FEED, options.channelId, [
         { itemKey: EVENTS_CURSOR_KEY, contentHash: new Date(latest).toISOString() },
       ]);
-    else ledger.updateHash(cursorRef, new Date(latest).toISOString());
+    else await ledger.updateHash(cursorRef, new Date(latest).toISOString());
   }
   return run;
 }

@@ -24,7 +24,7 @@ import { type Language, languageFor } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
 import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../render/dms.js';
 import type { MessagePayload, RenderContext } from '../../render/index.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/interfaces.js';
 import { raceDayCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import type { Ledger } from '../delivery/ledger.js';
@@ -128,7 +128,7 @@ export interface PersonalRun {
 }
 
 /** Servers with at least one member whose DMs are on and not paused: the ones to run. */
-export function guildsWithSubscribers(store: Store): string[] {
+export function guildsWithSubscribers(store: Store): Promise<string[]> {
   return new SubscriptionStore(store).guildsWithSubscribers();
 }
 
@@ -187,10 +187,10 @@ async function resultDmWithPictures(
  */
 export async function fetchPersonal(options: PersonalRunOptions): Promise<PersonalFetch> {
   const { guildId, ledger, now } = options;
-  const subscriptions = new SubscriptionStore(options.store, () => now);
+  const subscriptions = new SubscriptionStore(options.store);
   const plans: Plan[] = [];
-  for (const sub of subscriptions.active(guildId)) {
-    const persons = options.store.linkedPersons(guildId, sub.userId);
+  for (const sub of await subscriptions.active(guildId)) {
+    const persons = await options.store.links.linkedPersons(guildId, sub.userId);
     const wanted: Wanted[] = [];
     for (const kind of ['starts', 'results'] as const) {
       if (!sub[kind]) continue;
@@ -204,17 +204,21 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
     }
     // A person unlinked since: their DMs' ledger goes, so a later link starts afresh.
     const keep = new Set(wanted.map((w) => w.feed));
-    for (const feed of subscriptions.personalFeeds(guildId, sub.userId))
-      if (!keep.has(feed)) subscriptions.dropFeed(guildId, feed);
+    for (const feed of await subscriptions.personalFeeds(guildId, sub.userId))
+      if (!keep.has(feed)) await subscriptions.dropFeed(guildId, feed);
     if (wanted.length > 0) plans.push({ userId: sub.userId, locale: sub.locale, wanted });
   }
   const server =
-    options.discord.guilds.cache.get(guildId)?.name ?? options.store.guildSettings(guildId)?.organisationName ?? null;
+    options.discord.guilds.cache.get(guildId)?.name ??
+    (await options.store.servers.guildSettings(guildId))?.organisationName ??
+    null;
   if (plans.length === 0) return { plans, startLists: [], resultLists: [], server };
 
   const all = plans.flatMap((p) => p.wanted);
-  const starting = (kind: NotifyKind): boolean =>
-    all.some((w) => w.kind === kind && ledger.feedStartedAt(guildId, w.feed) === null);
+  const unstarted = new Set<NotifyKind>();
+  for (const w of all)
+    if (!unstarted.has(w.kind) && (await ledger.feedStartedAt(guildId, w.feed)) === null) unstarted.add(w.kind);
+  const starting = (kind: NotifyKind): boolean => unstarted.has(kind);
   // A feed that starts now needs the whole window, or an older item would seem new on the next full run.
   let startLists: StartList[] = [];
   if (all.some((w) => w.kind === 'starts')) {
@@ -284,7 +288,7 @@ export async function deliverPersonal(
   { plans }: PersonalFetch,
   options: PersonalRunOptions,
 ): Promise<PersonalRun> {
-  const { ledger, now } = options;
+  const { ledger } = options;
   const run: PersonalRun = {
     members: plans.length,
     seeded: [],
@@ -295,7 +299,7 @@ export async function deliverPersonal(
     unconfirmed: [],
   };
   if (plans.length === 0) return run;
-  const subscriptions = new SubscriptionStore(options.store, () => now);
+  const subscriptions = new SubscriptionStore(options.store);
   const poster = new Poster(ledger, options.target, options.hooks);
   for (const plan of plans) {
     await runMember(
@@ -329,16 +333,16 @@ async function runMember(
   const { options, subscriptions, run } = m;
   const { guildId } = options;
   // Read again: the member may have used /notify or /forget-me while Eventor was answering.
-  const sub = subscriptions.get(guildId, userId);
+  const sub = await subscriptions.get(guildId, userId);
   if (!sub || sub.pausedReason !== null) return;
   let channelId = sub.dmChannelId;
   let confirmed = options.membership === undefined;
   for (const want of wanted) {
     if (!sub[want.kind]) continue;
     const items = memberItems.filter((item) => item.feed === want.feed);
-    if (m.ledger.feedStartedAt(guildId, want.feed) === null) {
+    if ((await m.ledger.feedStartedAt(guildId, want.feed)) === null) {
       // Seeded rows are never sent, so the channel they name does not matter yet.
-      m.ledger.seed(guildId, want.feed, channelId ?? '', items);
+      await m.ledger.seed(guildId, want.feed, channelId ?? '', items);
       run.seeded.push(want.feed);
       continue;
     }
@@ -362,7 +366,7 @@ async function runMember(
         channelId = await openDmChannel(options.discord, userId);
       } catch (error) {
         if (error instanceof DiscordAPIError && error.status >= 400 && error.status < 500 && error.status !== 429) {
-          pauseMember(m, userId, 'dm-unavailable', error.code);
+          await pauseMember(m, userId, 'dm-unavailable', error.code);
         } else {
           run.failed.push({ userId, error });
           options.log?.warn("could not open a member's DM channel; trying again on the next run", {
@@ -373,19 +377,19 @@ async function runMember(
         }
         return;
       }
-      subscriptions.setDmChannel(guildId, userId, channelId);
+      await subscriptions.setDmChannel(guildId, userId, channelId);
     }
     for (const item of items) {
       const ref = { guildId, feed: want.feed, itemKey: item.itemKey };
       // A member of two servers of the club (each with /notify on) gets each DM once: a DM this
       // server would send (new, or a followed item that changed) but the other server sent (or is
       // sending, and edits) is recorded here as accounted for.
-      const row = m.ledger.get(ref);
+      const row = await m.ledger.get(ref);
       const wouldSend =
         row === null || (row.state === 'seeded' && item.followSeeded === true && row.contentHash !== item.contentHash);
-      if (wouldSend && m.ledger.postedElsewhere(ref)) {
-        if (row === null) m.ledger.seed(guildId, want.feed, channelId, [item]);
-        else m.ledger.updateHash(ref, item.contentHash);
+      if (wouldSend && (await m.ledger.postedElsewhere(ref))) {
+        if (row === null) await m.ledger.seed(guildId, want.feed, channelId, [item]);
+        else await m.ledger.updateHash(ref, item.contentHash);
         run.outcomes.push({ userId, feed: want.feed, itemKey: item.itemKey, outcome: { kind: 'seeded' } });
         continue;
       }
@@ -402,8 +406,8 @@ async function runMember(
       run.outcomes.push({ userId, feed: want.feed, itemKey: item.itemKey, outcome });
       if (outcome.kind === 'paused') {
         // Discord counts refused requests against the bot (10 000 per 10 minutes): no retry until the member says so.
-        if (outcome.reason === 'channel-gone') subscriptions.setDmChannel(guildId, userId, null);
-        pauseMember(m, userId, outcome.reason === 'channel-gone' ? 'dm-unavailable' : 'dms-closed', outcome.code);
+        if (outcome.reason === 'channel-gone') await subscriptions.setDmChannel(guildId, userId, null);
+        await pauseMember(m, userId, outcome.reason === 'channel-gone' ? 'dm-unavailable' : 'dms-closed', outcome.code);
         return;
       }
       if (outcome.kind === 'failed') {
@@ -419,9 +423,14 @@ async function runMember(
   }
 }
 
-function pauseMember(m: MemberRun, userId: string, reason: NotifyPause, code: number | string | null): void {
+async function pauseMember(
+  m: MemberRun,
+  userId: string,
+  reason: NotifyPause,
+  code: number | string | null,
+): Promise<void> {
   const { guildId } = m.options;
-  m.subscriptions.pause(guildId, userId, reason);
+  await m.subscriptions.pause(guildId, userId, reason);
   m.run.paused.push({ userId, reason, code });
   // Only the code: Discord's error carries the request body, the DM's text included.
   m.options.log?.warn('personal DMs paused: Discord refused them', { guildId, userId, reason, code });

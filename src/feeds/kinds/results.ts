@@ -185,18 +185,22 @@ async function threadGraphs(
  * changed (or are new, or were begun and not recorded), whose thread is not open yet, or whose
  * graphs were begun and not recorded.
  */
-function itemsNeedingGraphs(items: readonly ResultsItem[], options: ResultsFeedOptions): Set<string> {
+async function itemsNeedingGraphs(items: readonly ResultsItem[], options: ResultsFeedOptions): Promise<Set<string>> {
   const { ledger, guildId } = options;
   const keys = new Set<string>();
   for (const item of items) {
-    const post = ledger.get({ guildId, feed: RESULTS_FEED, itemKey: item.itemKey });
-    const thread = ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: ledgerKey(item.itemKey, 'thread') });
+    const post = await ledger.get({ guildId, feed: RESULTS_FEED, itemKey: item.itemKey });
+    const thread = await ledger.get({
+      guildId,
+      feed: RESULTS_THREADS_FEED,
+      itemKey: ledgerKey(item.itemKey, 'thread'),
+    });
     if (
       post === null ||
       post.state === 'posting' ||
       post.contentHash !== item.contentHash ||
       (thread !== null && thread.state !== 'posted') ||
-      graphsUnfinished(ledger, guildId, item.itemKey)
+      (await graphsUnfinished(ledger, guildId, item.itemKey))
     )
       keys.add(item.itemKey);
   }
@@ -283,8 +287,9 @@ export async function fetchClubResults(
 }
 
 /** The result lists one run of the feed asks for: only races just run on the in-between runs of a started feed. */
-export function fetchResultsForRun(options: ResultsFeedOptions): Promise<ResultList[]> {
-  const liveOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
+export async function fetchResultsForRun(options: ResultsFeedOptions): Promise<ResultList[]> {
+  const liveOnly =
+    options.full === false && (await options.ledger.feedStartedAt(options.guildId, RESULTS_FEED)) !== null;
   return fetchClubResults(
     options.client,
     options.organisationId,
@@ -308,10 +313,10 @@ export async function deliverResults(
 ): Promise<ResultsFeedRun> {
   const ctx = renderContext(options);
   const threadsOn =
-    options.options?.threads === true && options.ledger.feedStartedAt(options.guildId, RESULTS_FEED) !== null;
+    options.options?.threads === true && (await options.ledger.feedStartedAt(options.guildId, RESULTS_FEED)) !== null;
   // Read before publishing: once published, a changed item looks unchanged.
   const graphsOf = threadsOn
-    ? { keys: itemsNeedingGraphs(items, options), client: options.client, log: options.log }
+    ? { keys: await itemsNeedingGraphs(items, options), client: options.client, log: options.log }
     : undefined;
   const threadItems = threadsOn
     ? resultsThreadItems(lists, ctx, options.organisationId, graphsOf).filter((t) =>
@@ -328,26 +333,29 @@ export async function deliverResults(
     ...(options.log ? { log: options.log } : {}),
     ...(options.threadHooks ? { hooks: options.threadHooks } : {}),
   };
-  if (threadsOn) intendThreads(threadOptions, threadItems);
+  if (threadsOn) await intendThreads(threadOptions, threadItems);
   const run = await publishItems(options, RESULTS_FEED, items);
   // A paused feed stops here: its channel is refused, so its threads would be too.
   if (!threadsOn || run.seeded || run.paused) return run;
   const threads = await syncThreads(threadOptions, threadItems);
-  return { ...run, threads, ...picturesNotice(threads, options) };
+  return { ...run, threads, ...(await picturesNotice(threads, options)) };
 }
 
 /**
  * Pictures refused in the threads (no Attach Files): the admins are told once, and again only
  * after pictures went out there since. The threads themselves got the text.
  */
-function picturesNotice(threads: readonly ThreadOutcome[], options: ResultsFeedOptions): Pick<FeedRun, 'notice'> {
+async function picturesNotice(
+  threads: readonly ThreadOutcome[],
+  options: ResultsFeedOptions,
+): Promise<Pick<FeedRun, 'notice'>> {
   const { ledger, guildId, channelId } = options;
   const done = threads.flatMap((o) => (o.kind === 'opened' || o.kind === 'synced' ? [o] : []));
   if (done.some((o) => o.picturesRefused)) {
-    return firstPicturesRefused(ledger, guildId, channelId) ? { notice: 'scheduler.noPictures' } : {};
+    return (await firstPicturesRefused(ledger, guildId, channelId)) ? { notice: 'scheduler.noPictures' } : {};
   }
   const sent = done.some((o) => o.graphs.some((kind) => kind === 'posted' || kind === 'edited' || kind === 'reposted'));
-  if (sent) picturesBack(ledger, guildId, channelId);
+  if (sent) await picturesBack(ledger, guildId, channelId);
   return {};
 }
 

@@ -126,8 +126,9 @@ export async function fetchClubStartLists(
 }
 
 /** The start lists one run asks for: only races close at hand on the in-between runs of a started feed. */
-export function fetchStartListsForRun(options: FeedRunOptions): Promise<StartList[]> {
-  const closeOnly = options.full === false && options.ledger.feedStartedAt(options.guildId, STARTLISTS_FEED) !== null;
+export async function fetchStartListsForRun(options: FeedRunOptions): Promise<StartList[]> {
+  const closeOnly =
+    options.full === false && (await options.ledger.feedStartedAt(options.guildId, STARTLISTS_FEED)) !== null;
   return fetchClubStartLists(
     options.client,
     options.organisationId,

@@ -7,7 +7,8 @@
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
 import pg from 'pg';
-import { type Db, openDatabase, StoreError } from '../database.js';
+import { StoreError } from '../errors.js';
+import { type Db, openDatabase } from '../sqlite/database.js';
 import { migrate } from './migrate.js';
 import { VERSION_TABLE } from './migrations.js';
 import { describeTarget, type Target } from './target.js';

@@ -4,7 +4,7 @@
  * an advisory lock, so each migration runs once; each runs in a transaction of its own.
  */
 import type pg from 'pg';
-import { StoreError } from '../database.js';
+import { StoreError } from '../errors.js';
 import { checkOut } from './connection.js';
 import { POSTGRES_MIGRATIONS, VERSION_TABLE } from './migrations.js';
 import type { Target } from './target.js';

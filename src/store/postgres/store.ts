@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { StoreError } from '../database.js';
+import { StoreError } from '../errors.js';
 import type { Store, StoreParts } from '../interfaces.js';
 import type { SecretBox } from '../secrets.js';
 import { PostgresAuditStore } from './audit.js';

@@ -3,7 +3,7 @@
  * operator (`Store.description`, the refusals at start) and for scrubbing a driver's error.
  */
 import { userInfo } from 'node:os';
-import { StoreError } from '../database.js';
+import { StoreError } from '../errors.js';
 
 export interface Target {
   host: string;

@@ -177,4 +177,19 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (guild_id, feed, item_key)
   ) STRICT;
   `,
+  // 10: throttle_events gets an explicit integer key (`id`), as PostgreSQL's table has, instead of
+  // SQLite's implicit rowid. Rebuilt keeping every row under its old rowid, so an attempt handed out
+  // before the upgrade can still be given back.
+  `
+  CREATE TABLE throttle_events_new (
+    id      INTEGER PRIMARY KEY,
+    scope   TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    at      TEXT NOT NULL
+  ) STRICT;
+  INSERT INTO throttle_events_new (id, scope, subject, at) SELECT rowid, scope, subject, at FROM throttle_events;
+  DROP TABLE throttle_events;
+  ALTER TABLE throttle_events_new RENAME TO throttle_events;
+  CREATE INDEX throttle_events_subject ON throttle_events (scope, subject, at);
+  `,
 ];

@@ -6,13 +6,12 @@
 import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { StoreError } from '../errors.js';
 import { MIGRATIONS } from './migrations.js';
 
-export type Db = Database.Database;
+export { StoreError };
 
-export class StoreError extends Error {
-  override name = 'StoreError';
-}
+export type Db = Database.Database;
 
 export interface OpenDatabaseOptions {
   /**
@@ -75,6 +74,9 @@ export function openDatabase(
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // Deleted rows are overwritten in the file, not only unlinked: forgetting a member or a server
+    // must not leave their data readable in free pages (docs/decisions/store-dialects.md).
+    db.pragma('secure_delete = ON');
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok')
       throw new StoreError(`the database ${file} is damaged (${String(check)}); restore a backup or move it away`);

@@ -1,0 +1,119 @@
+/** Personal DM subscriptions (`/notify`, migration 7), and the ledger feeds of those DMs that go with them. */
+import type { NotifyPause, Subscription, SubscriptionStoreRows } from '../interfaces.js';
+import { camelCased } from '../rows.js';
+import type { SqliteContext, Synchronous } from './gate.js';
+import type { SqliteLedger } from './ledger.js';
+
+interface Row {
+  guild_id: string;
+  user_id: string;
+  starts: number;
+  results: number;
+  locale: string;
+  dm_channel_id: string | null;
+  paused_reason: string | null;
+  paused_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function subscriptionOf(r: Row): Subscription {
+  return {
+    ...camelCased(r),
+    starts: r.starts === 1,
+    results: r.results === 1,
+    pausedReason: r.paused_reason as NotifyPause | null,
+  };
+}
+
+export class SqliteSubscriptions implements Synchronous<SubscriptionStoreRows> {
+  readonly #ctx: SqliteContext;
+  readonly #ledger: SqliteLedger;
+
+  constructor(ctx: SqliteContext, ledger: SqliteLedger) {
+    this.#ctx = ctx;
+    this.#ledger = ledger;
+  }
+
+  get(guildId: string, userId: string): Subscription | null {
+    const row = this.#ctx.db
+      .prepare('SELECT * FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?')
+      .get(guildId, userId) as Row | undefined;
+    return row ? subscriptionOf(row) : null;
+  }
+
+  set(
+    guildId: string,
+    userId: string,
+    next: { starts: boolean; results: boolean; locale: string; resume: boolean },
+    dropFeedPrefixes: readonly string[],
+  ): Subscription | null {
+    const now = this.#ctx.now().toISOString();
+    const db = this.#ctx.db;
+    return db.transaction(() => {
+      for (const prefix of dropFeedPrefixes) this.#ledger.forgetFeeds(guildId, prefix);
+      if (!next.starts && !next.results) {
+        db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
+        return null;
+      }
+      const resume = next.resume ? 1 : 0;
+      db.prepare(
+        `INSERT INTO notify_subscriptions (guild_id, user_id, starts, results, locale, dm_channel_id, paused_reason, paused_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?)
+         ON CONFLICT (guild_id, user_id) DO UPDATE SET starts = excluded.starts, results = excluded.results, locale = excluded.locale,
+           dm_channel_id = CASE WHEN ? AND paused_reason = 'dm-unavailable' THEN NULL ELSE dm_channel_id END,
+           paused_reason = CASE WHEN ? THEN NULL ELSE paused_reason END, paused_at = CASE WHEN ? THEN NULL ELSE paused_at END,
+           updated_at = excluded.updated_at`,
+      ).run(guildId, userId, next.starts ? 1 : 0, next.results ? 1 : 0, next.locale, now, now, resume, resume, resume);
+      return this.get(guildId, userId);
+    })();
+  }
+
+  active(guildId: string): Subscription[] {
+    const rows = this.#ctx.db
+      .prepare(
+        'SELECT * FROM notify_subscriptions WHERE guild_id = ? AND (starts = 1 OR results = 1) AND paused_reason IS NULL ORDER BY user_id',
+      )
+      .all(guildId) as Row[];
+    return rows.map(subscriptionOf);
+  }
+
+  guildsWithSubscribers(): string[] {
+    const rows = this.#ctx.db
+      .prepare(
+        'SELECT DISTINCT guild_id FROM notify_subscriptions WHERE (starts = 1 OR results = 1) AND paused_reason IS NULL ORDER BY guild_id',
+      )
+      .all() as Array<{ guild_id: string }>;
+    return rows.map((r) => r.guild_id);
+  }
+
+  setDmChannel(guildId: string, userId: string, channelId: string | null): void {
+    this.#ctx.db
+      .prepare('UPDATE notify_subscriptions SET dm_channel_id = ?, updated_at = ? WHERE guild_id = ? AND user_id = ?')
+      .run(channelId, this.#ctx.now().toISOString(), guildId, userId);
+  }
+
+  pause(guildId: string, userId: string, reason: NotifyPause): boolean {
+    const now = this.#ctx.now().toISOString();
+    return (
+      this.#ctx.db
+        .prepare(
+          'UPDATE notify_subscriptions SET paused_reason = ?, paused_at = ?, updated_at = ? WHERE guild_id = ? AND user_id = ? AND paused_reason IS NULL',
+        )
+        .run(reason, now, now, guildId, userId).changes > 0
+    );
+  }
+
+  forget(guildId: string, userId: string | null, feedPrefix: string): number {
+    const db = this.#ctx.db;
+    return db.transaction(() => {
+      const removed =
+        userId === null
+          ? db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ?').run(guildId).changes
+          : db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').run(guildId, userId)
+              .changes;
+      this.#ledger.forgetFeeds(guildId, feedPrefix);
+      return removed;
+    })();
+  }
+}
