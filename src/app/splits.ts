@@ -137,7 +137,12 @@ export function splitsView(
   }
   if (found === null) {
     const clubRunners = findRunners(candidates, isClub);
-    const first = clubRunners.find((f) => hasSplits(f.course)) ?? clubRunners[0];
+    // The first class whose course can be compared: a class of two runners has nothing to show
+    // when another class of the club's has.
+    const first =
+      clubRunners.find((f) => hasSplits(f.course) && !f.course.tooFewRunners) ??
+      clubRunners.find((f) => hasSplits(f.course)) ??
+      clubRunners[0];
     if (first) found = { ...first, index: -1 };
     else if (request.className !== null) {
       const group = candidates[0]!;

@@ -63,6 +63,17 @@ describe('splitsView: which course, and who is drawn strong', () => {
     expect([own.group.class, own.focus, own.ownNotFound]).toEqual(['D21', null, true]);
   });
 
+  it('without a member, a club class too small to compare gives way to the next one with enough runners', () => {
+    const pair = field(2).slice(0, 2);
+    const list = resultList([classResult('H21', pair), classResult('D21', field(1))]);
+    const view = splitsView(list, CLUB.id!, request());
+    expect([view.group.class, view.focus]).toEqual(['D21', null]);
+    // With no class large enough, the refusal says why.
+    expect(() => splitsView(resultList([classResult('H21', pair)]), CLUB.id!, request())).toThrow(
+      'splits.error.tooFew',
+    );
+  });
+
   it("a member with several persons: the first of them, in the member's order, with a result", () => {
     const list = resultList([classResult('H21', field(3))]);
     const view = splitsView(list, CLUB.id!, request(['absent', 'p4', 'p2']));
