@@ -721,6 +721,22 @@ describeEachDialect('the store contract', (stores) => {
     expect(await store.audit.auditLog('g1')).toEqual([]);
   });
 
+  it('a nested transaction that fails, caught by the outer work, undoes only its own writes', async () => {
+    await store.transaction(async (outer) => {
+      await outer.links.linkPerson('g1', 'u1', 'p1', 'admin');
+      await expect(
+        store.transaction(async (parts) => {
+          await parts.audit.audit({ guildId: 'g1', actorId: 'u1', action: 'link' });
+          throw new Error('the inner step fails');
+        }),
+      ).rejects.toThrow('the inner step fails');
+      await outer.departures.recordGuildDeparture('g2');
+    });
+    expect(await store.links.linkedPersons('g1', 'u1')).toHaveLength(1);
+    expect(await store.audit.auditLog('g1')).toEqual([]);
+    expect(await store.departures.guildDepartures()).toHaveLength(1);
+  });
+
   it('another process sees a transaction only once it is committed', async () => {
     const other = await factory.again(store, { now });
     let release!: () => void;

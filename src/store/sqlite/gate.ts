@@ -41,6 +41,8 @@ export class Gate {
   #pending = 0;
   #tail: Promise<unknown> = Promise.resolve();
   #afterCommit: Array<() => void> = [];
+  /** Numbers the savepoints of nested transactions. */
+  #savepoints = 0;
 
   constructor(db: Db) {
     this.#db = db;
@@ -60,9 +62,12 @@ export class Gate {
     else this.#afterCommit.push(fn);
   }
 
-  /** BEGIN IMMEDIATE, `work`, COMMIT (or ROLLBACK when it throws); a call from inside one joins it. */
+  /**
+   * BEGIN IMMEDIATE, `work`, COMMIT (or ROLLBACK when it throws). A call from inside one joins it
+   * under a savepoint, as on PostgreSQL: a nested failure the outer work catches undoes only its own writes.
+   */
   transaction<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#joins()) return work();
+    if (this.#joins()) return this.#nested(work);
     return this.#enqueue(async () => {
       const token = Symbol('transaction');
       this.#db.exec('BEGIN IMMEDIATE');
@@ -86,6 +91,22 @@ export class Gate {
       for (const fn of after) fn();
       return result;
     });
+  }
+
+  async #nested<T>(work: () => Promise<T>): Promise<T> {
+    const savepoint = `nested_${++this.#savepoints}`;
+    this.#db.exec(`SAVEPOINT ${savepoint}`);
+    try {
+      const result = await work();
+      this.#db.exec(`RELEASE ${savepoint}`);
+      return result;
+    } catch (error) {
+      if (this.#db.inTransaction) {
+        this.#db.exec(`ROLLBACK TO ${savepoint}`);
+        this.#db.exec(`RELEASE ${savepoint}`);
+      }
+      throw error;
+    }
   }
 
   #joins(): boolean {
