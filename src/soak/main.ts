@@ -60,7 +60,25 @@ export interface SoakResult {
 /** The soak's own failure (setup, a process refusing its configuration): one line, exit 2. */
 class SoakError extends Error {}
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** Set by SIGINT or SIGTERM: every wait ends at once and the soak stops its processes before it exits. */
+const interrupted = new AbortController();
+
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    if (interrupted.signal.aborted) return resolve();
+    const timer = setTimeout(done, Math.max(0, ms));
+    function done(): void {
+      clearTimeout(timer);
+      interrupted.signal.removeEventListener('abort', done);
+      resolve();
+    }
+    interrupted.signal.addEventListener('abort', done);
+  });
+
+/** Throws once a stop signal came, so that the soak cleans up and says so. */
+function checkInterrupted(): void {
+  if (interrupted.signal.aborted) throw new SoakError(`stopped by ${String(interrupted.signal.reason)}`);
+}
 /** The next multiple of `interval` after `at` (wall clock, as the bots' node-cron and slots are). */
 const nextBoundary = (at: number, interval: number): number => (Math.floor(at / interval) + 1) * interval;
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
@@ -220,6 +238,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const seeded = nextBoundary(Date.now(), MINUTE) + AFTER_TICK_MS;
     say(`waiting for the feeds' first run (seeding) at ${clock(seeded - AFTER_TICK_MS)} UTC`);
     await sleep(seeded - Date.now());
+    checkInterrupted();
     const asked = new Set(
       eventor.requests
         .filter((r) => r.path.toLowerCase() === '/api/results/organisation')
@@ -240,16 +259,22 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       nextBoundary(Date.now() + (waves - 1) * FREQUENT_MS + (waves > 1 ? FREQUENT_MS / 2 : 0), FREQUENT_MS) +
       AFTER_TICK_MS;
     const deadline = plannedEnd + (options.quick ? 10 : 60) * MINUTE;
-    /** The pause before the next kill: the kills left spread over the time left, at least 1.5 s apart. */
+    /**
+     * The pause before the next kill: the kills left spread over the time left, at least 1.5 s apart;
+     * past the planned end (posts still missing), one every 10 to 40 s: a process started again
+     * runs at the next minute's tick, and a kill after every tick would stop every run.
+     */
     const killGap = (now: number): number => {
+      if (now >= plannedEnd) return 10 * SECOND + random.next() * 30 * SECOND;
       const left = Math.max(1, options.kills - fleet!.kills);
       return Math.max(1.5 * SECOND, ((plannedEnd - now) / (left + 1)) * (0.5 + random.next()));
     };
     let nextKill = Date.now() + killGap(Date.now());
     let nextProgress = Date.now() + 30 * SECOND;
     const servedChannels = servers.map((s) => ({ clubId: s.club.id, channelId: s.channelId }));
+    const counted = (): SoakCount => countPosts(weekend.expected(servedChannels), seenPosts(discord!, servers));
     const progress = (): void => {
-      const count = countPosts(weekend.expected(servedChannels), seenPosts(discord!, servers));
+      const count = counted();
       say(
         `kills ${fleet!.kills}, processes ready ${fleet!.ready}/${fleet!.size}, races out ${weekend.published}, ` +
           `posts expected ${count.expected}, present ${count.present}, edits ${count.edits}`,
@@ -257,6 +282,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     };
     for (let step = 0; step < 1_000_000; step++) {
       const now = Date.now();
+      checkInterrupted();
       if (fleet.refused !== null) throw new SoakError(fleet.refused);
       if (wavesDone < waves && now >= nextWave) {
         const names = weekend.wave(RACES_PER_WAVE, () => random.next());
@@ -265,15 +291,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         say(`wave ${wavesDone}: results out for ${names.join(', ')} (corrections so far ${weekend.corrections})`);
         nextWave = nextBoundary(now, FREQUENT_MS) + FREQUENT_MS / 2;
       }
-      // Done once every kill is made, every wave is out and a 5-minute slot has run after the last.
-      const posted = wavesDone === waves && now >= nextBoundary(lastWaveAt, FREQUENT_MS) + AFTER_TICK_MS;
+      // Done once every kill is made, every wave is out, a 5-minute slot has run after the last and
+      // its posts are out: kills go on while they are made (a kill just after a tick can stop a run,
+      // which the next minute's tick runs again), so that kills land while posts are being made.
+      const posted =
+        wavesDone === waves &&
+        now >= nextBoundary(lastWaveAt, FREQUENT_MS) + AFTER_TICK_MS &&
+        (counted().lost === 0 || now >= plannedEnd + 5 * FREQUENT_MS);
       if ((fleet.kills >= options.kills && posted) || now >= deadline) break;
-      if (now >= nextKill && fleet.kills < options.kills) {
+      if (now >= nextKill && (fleet.kills < options.kills || !posted)) {
         fleet.killOne(() => random.next());
         const gap = killGap(now);
         // Half the kills land just after a minute's tick, while runs are posting, when that is near.
         const tick = nextBoundary(now, MINUTE) + 300 + random.next() * 4 * SECOND;
-        nextKill = random.next() < 0.5 && tick - now < 2 * gap ? tick : now + gap;
+        nextKill = random.next() < 0.5 && tick - now < 2 * gap && now < plannedEnd ? tick : now + gap;
       }
       if (now >= nextProgress) {
         progress();
@@ -293,6 +324,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     say(`kills over; settling until ${clock(quietUntil)} UTC with every process up`);
     for (let i = 0; i < 100 && Date.now() < quietUntil; i++) {
       await sleep(Math.min(30 * SECOND, quietUntil - Date.now()));
+      checkInterrupted();
       if (Date.now() < quietUntil) progress();
     }
 
@@ -376,6 +408,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seed: wholeNumber(values.seed as string | undefined, 'seed', 1, 1, 9999),
     write: (line) => process.stdout.write(`${line}\n`),
   };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => interrupted.abort(signal));
   try {
     const result = await runSoak(options);
     process.stdout.write(`${result.line}\n`);
