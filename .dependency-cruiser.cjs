@@ -19,7 +19,7 @@ module.exports = {
       from: { path: '^src/eventor/' },
       to: {
         path: [
-          '^src/(bot|app|feeds|render|store|sandbox|cli|demo|bench|i18n)/',
+          '^src/(bot|app|feeds|render|store|sandbox|cli|demo|bench|soak|i18n)/',
           '^commands/',
           'node_modules/discord\\.js',
         ],
@@ -90,8 +90,8 @@ module.exports = {
       name: 'loopback-world-is-for-demo-bench-and-tests',
       severity: 'error',
       comment:
-        'src/loopback wires the real bot to the sandboxes (the demo, the bench and the end-to-end tests start it); the bot itself, the CLI and everything below never reach for it.',
-      from: { path: '^(src|commands)/', pathNot: '^src/(loopback|demo|bench)/' },
+        'src/loopback wires the real bot to the sandboxes (the demo, the bench, the soak and the end-to-end tests start it); the bot itself, the CLI and everything below never reach for it.',
+      from: { path: '^(src|commands)/', pathNot: '^src/(loopback|demo|bench|soak)/' },
       to: { path: '^src/loopback/' },
     },
     {
@@ -122,7 +122,9 @@ module.exports = {
       severity: 'error',
       comment: 'The store is one module the rest calls; it calls nothing above it.',
       from: { path: '^src/store/' },
-      to: { path: ['^src/(bot|app|feeds|render|sandbox|cli|demo|bench)/', '^commands/', 'node_modules/discord\\.js'] },
+      to: {
+        path: ['^src/(bot|app|feeds|render|sandbox|cli|demo|bench|soak)/', '^commands/', 'node_modules/discord\\.js'],
+      },
     },
   ],
   options: {

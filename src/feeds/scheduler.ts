@@ -283,6 +283,11 @@ export class FeedScheduler {
       for (const due of rechecks) jobs.push(() => this.#recheck(due, client, now, language));
       if (access) {
         const { client: eventor } = access;
+        // A process started again on a race day finds its last runs in the ledger but not yet the
+        // club's calendar: unknown, the cadence would be hourly and the results wait for the next
+        // hour. So the calendar is learnt first then (a no-op once known for the day).
+        if (!force && candidates.some((due) => this.#runState(due.key).lastRun !== null))
+          await this.#calendars.learn(eventor, access.organisationId, now, timeZone);
         for (const due of candidates) {
           // In the registry's order: members' DMs after the kinds, whose lists are then in the shared client's cache.
           if (force || this.#dueAt(due, eventor, now, timeZone))

@@ -256,4 +256,40 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
       await access.close();
     }
   });
+
+  it('a scheduler started again on a race day runs results at the next 5-minute slot, not the next hour', async () => {
+    // The followed race is today's: it started half an hour ago (the club's calendar says race day).
+    advance(HOUR - (clock.getTime() % HOUR) + 10 * MINUTE);
+    event.event.start = new Date(clock.getTime() - 30 * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    setResults(event, true);
+    await world.bot.scheduler.tick(clock);
+    const access = new EventorAccess({
+      store: world.bot.store,
+      defaultEventor: world.config.defaultEventor,
+      defaultGuilds: world.config.defaultEventorGuilds,
+      log: createLogger({ level: 'error', write: () => undefined }),
+    });
+    const restarted = new FeedScheduler({
+      client: world.bot.client,
+      store: world.bot.store,
+      eventor: access,
+      log: createLogger({ level: 'error', write: () => undefined }),
+      defaultLanguage: 'sv',
+      defaultTimeZone: 'Europe/Stockholm',
+      now: () => clock,
+    });
+    try {
+      advance(MINUTE);
+      const before = world.eventor.requests.count(RESULTS_PATH);
+      await restarted.tick(clock);
+      expect(world.eventor.requests.count(RESULTS_PATH)).toBe(before);
+      // The next 5-minute slot of the same hour: due on a race day.
+      advance(5 * MINUTE);
+      await restarted.tick(clock);
+      expect(world.eventor.requests.count(RESULTS_PATH)).toBeGreaterThan(before);
+    } finally {
+      await restarted.stop();
+      await access.close();
+    }
+  });
 });
