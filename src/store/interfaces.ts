@@ -379,11 +379,12 @@ export interface LeaseStore {
 
 export interface SweepStore {
   /**
-   * Records that a server's daily sweep starts now, when its last one started at least
-   * `intervalMs` ago (or never): true then, false when it is not due. One atomic step, so of
-   * several processes (or a restarted one) only one queues a server's sweep per interval.
+   * Records that a server's daily sweep starts `at` (the scheduler tick's time), when its last one
+   * started at least `intervalMs` before (or never): true then, false when it is not due. One
+   * atomic step, so of several processes (or a restarted one) only one queues a server's sweep per
+   * interval.
    */
-  startSweep(guildId: string, intervalMs: number): Promise<boolean>;
+  startSweep(guildId: string, at: Date, intervalMs: number): Promise<boolean>;
   /** When the server's last sweep started, or null. */
   sweptAt(guildId: string): Promise<string | null>;
 }

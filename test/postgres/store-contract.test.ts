@@ -570,13 +570,13 @@ describeEachDialect('the store contract', (stores) => {
   it("the member sweep's progress: started once per interval, per server, forgotten with the server", async () => {
     const DAY = 24 * 60 * MINUTE;
     expect(await store.sweeps.sweptAt('g1')).toBeNull();
-    expect(await store.sweeps.startSweep('g1', DAY)).toBe(true);
+    expect(await store.sweeps.startSweep('g1', now(), DAY)).toBe(true);
     expect(await store.sweeps.sweptAt('g1')).toBe(iso());
-    expect(await store.sweeps.startSweep('g2', DAY)).toBe(true);
+    expect(await store.sweeps.startSweep('g2', now(), DAY)).toBe(true);
     advance(DAY - 1);
-    expect(await store.sweeps.startSweep('g1', DAY)).toBe(false);
+    expect(await store.sweeps.startSweep('g1', now(), DAY)).toBe(false);
     advance(1);
-    expect(await store.sweeps.startSweep('g1', DAY)).toBe(true);
+    expect(await store.sweeps.startSweep('g1', now(), DAY)).toBe(true);
     expect(await store.sweeps.sweptAt('g1')).toBe(iso());
     await store.servers.setChannel('g1', 'results', 'c');
     await store.people.forgetGuild('g1');
@@ -826,7 +826,7 @@ describeEachDialect('the store contract', (stores) => {
     // And a server's daily sweep: one of three processes starts it.
     for (let round = 0; round < RACE_ROUNDS / 4; round++) {
       time += 2 * MINUTE;
-      const started = await Promise.all(racers.map((s) => s.sweeps.startSweep('g1', MINUTE)));
+      const started = await Promise.all(racers.map((s) => s.sweeps.startSweep('g1', now(), MINUTE)));
       expect(started.filter(Boolean), `sweep, round ${round}`).toHaveLength(1);
     }
   });

@@ -55,8 +55,7 @@ export class PostgresSweepStore implements SweepStore {
     this.#ctx = ctx;
   }
 
-  async startSweep(guildId: string, intervalMs: number): Promise<boolean> {
-    const now = this.#ctx.now();
+  async startSweep(guildId: string, now: Date, intervalMs: number): Promise<boolean> {
     const { rowCount } = await this.#ctx.db.query(
       `INSERT INTO member_sweeps (guild_id, swept_at) VALUES ($1, $2)
        ON CONFLICT (guild_id) DO UPDATE SET swept_at = excluded.swept_at WHERE member_sweeps.swept_at <= $3`,

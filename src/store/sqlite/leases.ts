@@ -56,8 +56,7 @@ export class SqliteSweeps implements Synchronous<SweepStore> {
     this.#ctx = ctx;
   }
 
-  startSweep(guildId: string, intervalMs: number): boolean {
-    const now = this.#ctx.now();
+  startSweep(guildId: string, now: Date, intervalMs: number): boolean {
     return (
       prepared(
         this.#ctx.db,
