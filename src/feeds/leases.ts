@@ -5,7 +5,8 @@
  * gateway shard it runs (who is alive for that shard), and a lease `club:<key>` for each club it
  * runs. A club's home shard is the shard of its lowest server id: the process running that shard
  * takes the club; when no live process holds the home shard (it died, or stopped), any process
- * takes the club once its lease has expired; a process holding a club whose home shard is alive
+ * that has itself run for one lease's time takes the club once its lease has expired (processes
+ * started together see each other's shard leases first, instead of the first to tick taking all); a process holding a club whose home shard is alive
  * elsewhere again gives it back at once, without running it, so that no tick runs a club in two
  * processes. Posts still go through the ledger's claim: exactly once never depends on leases, only
  * the Eventor economy and the load do.
@@ -63,6 +64,8 @@ export class FeedLeases {
   readonly owner: string;
   /** Every lease this process may hold, to give all back on stop. */
   readonly #held = new Set<string>();
+  /** The time of the first tick: other shards' clubs are taken over only a lease's time after it. */
+  #firstTick: number | null = null;
 
   constructor(options: { store: LeaseStore; sharding?: Sharding | null; ttlMs?: number; owner?: string }) {
     this.#store = options.store;
@@ -72,10 +75,12 @@ export class FeedLeases {
   }
 
   /**
-   * Starts a tick: renews this process's shard leases, and groups the tick's servers by club
-   * (`clubs`: server id to club) to find each club's home shard.
+   * Starts the tick at `now`: renews this process's shard leases, and groups the tick's servers by
+   * club (`clubs`: server id to club) to find each club's home shard.
    */
-  async begin(clubs: ReadonlyMap<string, string>): Promise<LeaseTick> {
+  async begin(clubs: ReadonlyMap<string, string>, now: Date): Promise<LeaseTick> {
+    this.#firstTick ??= now.getTime();
+    const mayTakeOver = now.getTime() - this.#firstTick >= this.#ttlMs;
     const mine = new Set<number>();
     for (const shard of this.#sharding.shards) {
       const name = `shard:${shard}`;
@@ -106,6 +111,7 @@ export class FeedLeases {
         return false;
       }
       // Nobody runs the home shard: take the club over once its lease is free or expired.
+      if (!mayTakeOver) return false;
       this.#held.add(name);
       return this.#store.acquire(name, this.owner, this.#ttlMs);
     };

@@ -252,7 +252,7 @@ export class FeedScheduler {
     ]))
       if (!departed.has(guildId)) servers.set(guildId, await this.#options.store.servers.guildSettings(guildId));
     const clubs = new Map([...servers].map(([guildId, guild]) => [guildId, clubOf(guildId, guild)]));
-    const leases = await this.#leases.begin(clubs);
+    const leases = await this.#leases.begin(clubs, now);
     await this.#runServers(servers, clubs, leases, memberServers, now, force, counts);
   }
 
