@@ -7,6 +7,9 @@
  * process, so three processes should ask about what one does: a club's answers are not shared
  * across processes, and a club asked for by two would be asked twice.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import {
   millisecondsInDay as DAY,
   millisecondsInHour as HOUR,
@@ -26,12 +29,18 @@ import { dayWindow, localToday } from '../time/days.js';
 import type { BenchFigure, TargetedFigure } from './figure.js';
 import type { BenchContext, BenchSection } from './section.js';
 
+const execFileAsync = promisify(execFile);
+/** One process's tick over every server, built beside this file. */
+const childScript = fileURLToPath(new URL('./scheduler-child.js', import.meta.url));
+
 /** The sandbox's reference "now" (its events are placed around it), as in `requests.ts`. */
 const BASE = new Date('2026-10-01T10:00:00Z');
 /** Discord's epoch: server ids are made from consecutive times, so they spread over the shards. */
 const DISCORD_EPOCH = 1_420_070_400_000n;
 /** Three processes may ask this much more than one (the leases' hand-overs, per-process hourly caches). */
 export const PROCESSES_TARGET_RATIO = 1.2;
+/** One process's memory for its servers' feeds: well within a small machine's share. */
+export const RSS_TARGET_MB = 512;
 
 export interface ProcessesRun {
   servers: number;
@@ -40,6 +49,10 @@ export interface ProcessesRun {
   requests: number;
   hours: number;
   perHour: number;
+  /** With `rss`: the resident memory of one process running a tick over every server (`scheduler-child.ts`). */
+  rssBytes: number | null;
+  /** And the servers that tick ran. */
+  rssServers: number | null;
 }
 
 export interface ProcessesOptions {
@@ -51,6 +64,8 @@ export interface ProcessesOptions {
   fromHour: number;
   hours: number;
   stepMs?: number;
+  /** Afterwards, measure one process's memory over all the servers in a child process. */
+  rss?: boolean;
 }
 
 export async function measureProcesses(options: ProcessesOptions): Promise<ProcessesRun> {
@@ -130,7 +145,20 @@ export async function measureProcesses(options: ProcessesOptions): Promise<Proce
     for (clock = from; clock < to; clock = new Date(clock.getTime() + stepMs))
       await Promise.all(schedulers.map((s) => s.tick(clock)));
     const requests = world.eventor.requests.count();
+    let child: { rssBytes: number; servers: number } | null = null;
+    if (options.rss) {
+      // The schedulers give their leases back on stop, so the child (unsharded) runs every club.
+      for (const s of schedulers.splice(0)) await s.stop();
+      const { stdout } = await execFileAsync(
+        process.execPath,
+        [childScript, world.databasePath, world.config.secretKey, clock.toISOString()],
+        { maxBuffer: 1 << 20, timeout: 300_000 },
+      );
+      child = JSON.parse(stdout) as { rssBytes: number; servers: number };
+    }
     return {
+      rssBytes: child?.rssBytes ?? null,
+      rssServers: child?.servers ?? null,
       servers: options.servers,
       clubs: options.clubs,
       processes: options.processes,
@@ -150,7 +178,7 @@ async function runProcessesSection({ quick, write }: BenchContext): Promise<Benc
   const scale = quick
     ? { servers: 60, clubs: 13, fromHour: 10, hours: 1 }
     : { servers: 1000, clubs: 13, fromHour: 9, hours: 3 };
-  const one = await measureProcesses({ ...scale, processes: 1 });
+  const one = await measureProcesses({ ...scale, processes: 1, rss: true });
   const three = await measureProcesses({ ...scale, processes: 3 });
   const what = `${scale.servers} servers of ${scale.clubs} clubs (the sandbox's clubs, each its own key), race day ${scale.fromHour}:00 to ${scale.fromHour + scale.hours}:00`;
   write(`# ${what}: 1 process ${one.requests} Eventor requests, 3 processes ${three.requests}`);
@@ -165,6 +193,20 @@ async function runProcessesSection({ quick, write }: BenchContext): Promise<Benc
       about: `Eventor requests an hour of ${what}, run by three feed schedulers on one database (the shards split as start --processes 3 splits them), held to 1.2 times one scheduler over the same hours.`,
     },
   ];
+  if (one.rssBytes !== null)
+    write(
+      `# one process's tick over ${one.rssServers} of the ${scale.servers} servers: RSS ${(one.rssBytes / 2 ** 20).toFixed(0)} MB`,
+    );
+  if (one.rssBytes !== null)
+    figures.push({
+      name: `rss-per-process-${scale.servers}-servers`,
+      value: one.rssBytes / 2 ** 20,
+      unit: 'MB',
+      op: '<=',
+      target: RSS_TARGET_MB,
+      title: `Resident memory of one process running ${scale.servers} servers' feeds`,
+      about: `The resident memory of a process (scheduler-child.ts) that opens the database of ${what} and runs one scheduler tick over every server against the sandbox Eventor, its Discord client not logged in.`,
+    });
   return [
     {
       name: `eventor-requests-per-hour-${scale.servers}-servers-1-process`,
