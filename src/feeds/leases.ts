@@ -14,7 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { shardOfGuild, type Sharding } from '../config/sharding.js';
-import type { GuildSettings, LeaseStore } from '../store/interfaces.js';
+import type { GuildSettings, LeaseHolder, LeaseStore } from '../store/interfaces.js';
+import { ownerMayBeAlive } from './delivery/ledger.js';
 
 /**
  * How long a lease holds without renewal: three minute ticks, so one slow tick (the next one
@@ -83,9 +84,7 @@ export class FeedLeases {
     const mayTakeOver = now.getTime() - this.#firstTick >= this.#ttlMs;
     const mine = new Set<number>();
     for (const shard of this.#sharding.shards) {
-      const name = `shard:${shard}`;
-      this.#held.add(name);
-      if (await this.#store.acquire(name, this.owner, this.#ttlMs)) mine.add(shard);
+      if (await this.#acquire(`shard:${shard}`)) mine.add(shard);
     }
     const lowest = new Map<string, string>();
     for (const [guildId, club] of clubs) {
@@ -98,13 +97,10 @@ export class FeedLeases {
       if (lowestId === undefined) return false;
       const home = shardOf(lowestId, this.#sharding.shardCount);
       const name = `club:${club}`;
-      if (mine.has(home)) {
-        this.#held.add(name);
-        // False while a process that took the club over still holds it: it gives it back after its tick.
-        return this.#store.acquire(name, this.owner, this.#ttlMs);
-      }
+      // False while a process that took the club over still holds it: it gives it back on its next tick.
+      if (mine.has(home)) return this.#acquire(name);
       const homeHolder = await this.#store.holder(`shard:${home}`);
-      if (homeHolder !== null && homeHolder.owner !== this.owner) {
+      if (homeHolder !== null && homeHolder.owner !== this.owner && this.#alive(homeHolder)) {
         // The home shard is alive elsewhere: a club taken over while it was not is given back now,
         // unrun (its home process takes it on its next tick: at most one tick without a run, never two runs).
         if (this.#held.delete(name)) await this.#store.release(name, this.owner);
@@ -112,8 +108,7 @@ export class FeedLeases {
       }
       // Nobody runs the home shard: take the club over once its lease is free or expired.
       if (!mayTakeOver) return false;
-      this.#held.add(name);
-      return this.#store.acquire(name, this.owner, this.#ttlMs);
+      return this.#acquire(name);
     };
     return {
       runs: (club) => {
@@ -125,6 +120,25 @@ export class FeedLeases {
         return decision;
       },
     };
+  }
+
+  /**
+   * Takes or renews the lease `name`; a lease held by a process of this host that no longer runs
+   * (a SIGKILLed `tick` or `start`) is taken at once instead of after its expiry, as the ledger's
+   * claims are. Clearing it names the dead owner, so it never removes a lease another has taken.
+   */
+  async #acquire(name: string): Promise<boolean> {
+    this.#held.add(name);
+    if (await this.#store.acquire(name, this.owner, this.#ttlMs)) return true;
+    const holder = await this.#store.holder(name);
+    if (holder === null || this.#alive(holder)) return false;
+    await this.#store.release(name, holder.owner);
+    return this.#store.acquire(name, this.owner, this.#ttlMs);
+  }
+
+  /** Whether a lease's holder may still run (only this host's processes can be checked). */
+  #alive(holder: LeaseHolder | null): boolean {
+    return holder !== null && (holder.owner === this.owner || ownerMayBeAlive(holder.owner));
   }
 
   /** Gives back every lease of this process (a clean stop): others take over at once. */
