@@ -25,8 +25,11 @@ export class MemberSweep {
   readonly #presence: SweepMemberCheck;
   readonly #store: Store;
   readonly #isAvailable: (guildId: string) => boolean;
-  /** When each server's last sweep was queued. */
-  readonly #sweptAt = new Map<string, number>();
+  /**
+   * The members still to ask about. Per process: a process that stops loses its queue, and the
+   * servers it had queued wait for their next daily turn (when each server's sweep last started
+   * is in the store, so a restart or another process does not sweep every server again at once).
+   */
   readonly #queue: Array<{ guildId: string; userId: string }> = [];
 
   /**
@@ -42,11 +45,10 @@ export class MemberSweep {
   /** Queues the servers due for their daily sweep, then checks the next few members. */
   async step(now: Date, skip: ReadonlySet<string>): Promise<{ checked: number; left: number }> {
     for (const guildId of await this.#store.people.knownGuildIds()) {
-      const last = this.#sweptAt.get(guildId);
-      if (skip.has(guildId) || (last !== undefined && now.getTime() - last < SWEEP_INTERVAL_MS)) continue;
       // Only servers the bot is in and Discord serves right now: an outage or a removal proves nothing about members.
-      if (!this.#isAvailable(guildId)) continue;
-      this.#sweptAt.set(guildId, now.getTime());
+      if (skip.has(guildId) || !this.#isAvailable(guildId)) continue;
+      // Due and taken in one step: of several processes serving the server, one queues its sweep.
+      if (!(await this.#store.sweeps.startSweep(guildId, now, SWEEP_INTERVAL_MS))) continue;
       const queued = new Set(this.#queue.filter((q) => q.guildId === guildId).map((q) => q.userId));
       for (const userId of await this.#store.people.memberIds(guildId))
         if (!queued.has(userId)) this.#queue.push({ guildId, userId });

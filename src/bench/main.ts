@@ -19,6 +19,7 @@ import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
 import { interactionsSection } from './interactions.js';
 import { benchMarkdown, type BenchRunSummary } from './markdown.js';
 import { parseSection } from './parse.js';
+import { processesSection } from './processes.js';
 import { requestsSection } from './requests.js';
 import type { BenchSection } from './section.js';
 import { startupSection } from './startup.js';
@@ -27,6 +28,7 @@ import { startupSection } from './startup.js';
 export const SECTIONS: readonly BenchSection[] = [
   parseSection,
   requestsSection,
+  processesSection,
   interactionsSection,
   startupSection,
   chartsSection,

@@ -44,7 +44,7 @@ export function benchMarkdown(run: BenchRunSummary, machine: Machine): string {
     '```',
     'npm run bench                     # every section, about two minutes on a 2-core machine',
     'npm run bench -- --quick          # a CI-sized run of every section: the same figures on less work',
-    'npm run bench -- --only parse     # one or more sections (parse, requests, interactions, startup, charts)',
+    'npm run bench -- --only parse     # one or more sections (parse, requests, processes, interactions, startup, charts)',
     'npm run bench -- --markdown       # and write this file from the run',
     '```',
     '',

@@ -223,8 +223,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     defaultTimeZone: config.defaultTimeZone,
     membership: presence,
     housekeeping: (now) => housekeeping.run(now),
-    // One process per server: until feed leases are shared in the database, the shard decides.
-    ...(sharding ? { servesGuild: serves } : {}),
+    // Processes on one database share the feeds by club, with leases on the shards each runs.
+    sharding,
     ...(options.now ? { now: options.now } : {}),
   });
   if (options.scheduler !== false) scheduler.start();

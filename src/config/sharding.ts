@@ -72,7 +72,8 @@ export function shardOfGuild(guildId: string, shardCount: number): number {
 /**
  * Whether this process serves a server: it runs the server's shard (always, unsharded). Discord
  * sends a server's events and interactions only to its shard, so only that process sees the server
- * at all; its automatic posts follow the same rule until shared feed leases replace it.
+ * at all (its departure, its member sweep). Automatic posts are shared by club instead
+ * (src/feeds/leases.ts).
  */
 export function servesGuild(sharding: Sharding | null | undefined, guildId: string): boolean {
   if (!sharding) return true;

@@ -14,6 +14,7 @@ import type { EventorClient } from '../eventor/client.js';
 import { InvalidApiKey } from '../eventor/errors.js';
 import { type Language, serverLanguage } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
+import type { Sharding } from '../config/sharding.js';
 import type { GuildSettings, Store } from '../store/interfaces.js';
 import { BackOffs, isTransient } from './backoff.js';
 import { ClubCalendars, FREQUENT_MS, inQuietHours, isFullRun, slotChanged } from './cadence.js';
@@ -21,6 +22,7 @@ import { ClubShares } from './club-share.js';
 import { Ledger } from './delivery/ledger.js';
 import { discordTarget, type PostTarget } from './delivery/poster.js';
 import type { Feed, FeedContext, FeedName, FeedRunResult, MembershipCheck } from './feed.js';
+import { clubOf, FeedLeases, type LeaseTick } from './leases.js';
 import { AdminNotices } from './notices.js';
 import { Pauses } from './pauses.js';
 import { FEEDS } from './registry.js';
@@ -44,10 +46,12 @@ export interface FeedSchedulerOptions {
    */
   housekeeping?: (now: Date) => Promise<void>;
   /**
-   * Whether this process runs a server's feeds (default: every server's). A bot run as several
-   * processes gives each server to the process of its gateway shard, so that two never both run it.
+   * The gateway shards this process runs (default: unsharded, shard 0 of 1). Processes on one
+   * database share the feeds by club with leases (`leases.ts`): a club's servers run in one process.
    */
-  servesGuild?: (guildId: string) => boolean;
+  sharding?: Sharding | null;
+  /** For tests: the feed leases' time to live (default `FEED_LEASE_TTL_MS`). */
+  leaseTtlMs?: number;
 }
 
 /** When a (server, feed) last ran, and last asked about its whole window. */
@@ -108,6 +112,8 @@ export class FeedScheduler {
   readonly #backOffs = new BackOffs();
   readonly #pauses: Pauses;
   readonly #notices: AdminNotices;
+  /** Which clubs this process runs when several share the database. */
+  readonly #leases: FeedLeases;
   #task: ScheduledTask | null = null;
   readonly #onChannelDelete = (channel: Channel): void => {
     void this.#channelDeleted(channel).catch((error: unknown) =>
@@ -132,6 +138,11 @@ export class FeedScheduler {
     this.#target = options.target ?? discordTarget(options.client);
     this.#notices = new AdminNotices(options.client, options.store, options.log);
     this.#pauses = new Pauses(this.#settings, this.#notices, options.client, options.log);
+    this.#leases = new FeedLeases({
+      store: options.store.leases,
+      sharding: options.sharding ?? null,
+      ...(options.leaseTtlMs !== undefined ? { ttlMs: options.leaseTtlMs } : {}),
+    });
     // A feed's channel deleted: pause and tell the admins now, not when the next post fails.
     options.client.on(Events.ChannelDelete, this.#onChannelDelete);
   }
@@ -146,7 +157,7 @@ export class FeedScheduler {
     });
   }
 
-  /** Stops the tick and waits for the runs in flight. */
+  /** Stops the tick, waits for the runs in flight and gives back this process's leases (others take over at once). */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#options.client.off(Events.ChannelDelete, this.#onChannelDelete);
@@ -155,6 +166,7 @@ export class FeedScheduler {
       this.#task = null;
     }
     await this.#ticking;
+    await this.#leases.releaseAll();
   }
 
   /**
@@ -226,21 +238,37 @@ export class FeedScheduler {
   }
 
   async #runFeeds(now: Date, force: boolean, counts: TickCounts): Promise<void> {
-    const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
     // Feeds for members (their DMs) run in the servers where someone wants them, kinds of their own where turned on.
     const memberServers = new Map<Feed, ReadonlySet<string>>();
     for (const feed of FEEDS)
       if (feed.servers) memberServers.set(feed, new Set(await feed.servers(this.#options.store)));
     // A server that removed the bot gets no posts and no DMs: its data only waits to be deleted.
     const departed = new Set((await this.#options.store.departures.guildDepartures()).map((d) => d.guildId));
+    // One read of each server's settings: its club (for the leases), zone, language and channels.
+    const servers = new Map<string, GuildSettings | null>();
     for (const guildId of new Set([
       ...(await this.#settings.guildsWithFeeds()),
       ...[...memberServers.values()].flatMap((s) => [...s]),
-    ])) {
-      if (departed.has(guildId)) continue;
-      if (this.#options.servesGuild && !this.#options.servesGuild(guildId)) continue;
-      // One read of the server's settings for its zone, language and channels.
-      const guild = await this.#options.store.servers.guildSettings(guildId);
+    ]))
+      if (!departed.has(guildId)) servers.set(guildId, await this.#options.store.servers.guildSettings(guildId));
+    const clubs = new Map([...servers].map(([guildId, guild]) => [guildId, clubOf(guildId, guild)]));
+    const leases = await this.#leases.begin(clubs, now);
+    await this.#runServers(servers, clubs, leases, memberServers, now, force, counts);
+  }
+
+  async #runServers(
+    servers: ReadonlyMap<string, GuildSettings | null>,
+    clubs: ReadonlyMap<string, string>,
+    leases: LeaseTick,
+    memberServers: ReadonlyMap<Feed, ReadonlySet<string>>,
+    now: Date,
+    force: boolean,
+    counts: TickCounts,
+  ): Promise<void> {
+    const groups = new Map<EventorClient | null, Array<() => Promise<void>>>();
+    for (const [guildId, guild] of servers) {
+      // Another process runs this club (its Eventor requests are made once, there).
+      if (!(await leases.runs(clubs.get(guildId)!))) continue;
       const { timeZone, language } = this.#localeOf(guildId, guild);
       const candidates: Due[] = [];
       const rechecks: Due[] = [];

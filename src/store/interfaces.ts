@@ -352,6 +352,43 @@ export interface LedgerStore {
   updateHash(ref: ItemRef, contentHash: string): Promise<void>;
 }
 
+// --- leases: which process does a shared piece of work (docs/decisions/feed-leases.md) ---
+
+export interface LeaseHolder {
+  owner: string;
+  /** ISO-8601 text from the store's clock. */
+  expiresAt: string;
+}
+
+export interface LeaseStore {
+  /**
+   * Takes the lease `name` for `owner` until `now + ttlMs` when it is free, expired or already
+   * `owner`'s (then it is renewed); false while another owner holds it. One atomic step across
+   * every process on the database.
+   */
+  acquire(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Gives up `owner`'s lease (another owner's stays). */
+  release(name: string, owner: string): Promise<void>;
+  /** Who holds `name` and until when; null when nobody does or the lease has expired. */
+  holder(name: string): Promise<LeaseHolder | null>;
+  /** Every live lease whose name starts with `prefix`, by name. */
+  held(prefix: string): Promise<Array<LeaseHolder & { name: string }>>;
+}
+
+// --- the daily member sweep's progress (src/app/member-sweep.ts) ---
+
+export interface SweepStore {
+  /**
+   * Records that a server's daily sweep starts `at` (the scheduler tick's time), when its last one
+   * started at least `intervalMs` before (or never): true then, false when it is not due. One
+   * atomic step, so of several processes (or a restarted one) only one queues a server's sweep per
+   * interval.
+   */
+  startSweep(guildId: string, at: Date, intervalMs: number): Promise<boolean>;
+  /** When the server's last sweep started, or null. */
+  sweptAt(guildId: string): Promise<string | null>;
+}
+
 // --- the whole store ---
 
 export interface StoreParts {
@@ -364,6 +401,8 @@ export interface StoreParts {
   readonly feedSettings: FeedSettingsStoreRows;
   readonly subscriptions: SubscriptionStoreRows;
   readonly ledger: LedgerStore;
+  readonly leases: LeaseStore;
+  readonly sweeps: SweepStore;
 }
 
 export interface Store extends StoreParts {

@@ -101,6 +101,8 @@ describe(`eventor-bot migrate ${NEEDS_POSTGRES}`, () => {
       INSERT INTO throttle_events (scope, subject, at) VALUES ('login-link', 'first', '${now}'), ('login-link', '${box.keyedHash('x')}', '${now}');
       DELETE FROM throttle_events WHERE subject = 'first';
       INSERT INTO guild_departures VALUES ('g2', '${now}');
+      INSERT INTO leases VALUES ('club:se|321', 'host:1:abc', '${now}'), ('shard:0', 'host:1:abc', '${now}');
+      INSERT INTO member_sweeps VALUES ('g1', '${now}');
     `);
     db.close();
     const before = dump(source);

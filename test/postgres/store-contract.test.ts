@@ -536,6 +536,54 @@ describeEachDialect('the store contract', (stores) => {
 
   const ITEM = { guildId: 'g1', feed: 'results', itemKey: 'event-1' };
 
+  // --- leases and the member sweep's progress ---
+
+  it('leases: free, held, renewed by their owner, taken once expired, released only by their owner', async () => {
+    expect(await store.leases.holder('club:a')).toBeNull();
+    expect(await store.leases.acquire('club:a', 'p1', MINUTE)).toBe(true);
+    expect(await store.leases.holder('club:a')).toEqual({ owner: 'p1', expiresAt: iso(time + MINUTE) });
+    expect(await store.leases.acquire('club:a', 'p2', MINUTE)).toBe(false);
+    advance(30_000);
+    // Its owner renews it: the expiry moves on.
+    expect(await store.leases.acquire('club:a', 'p1', MINUTE)).toBe(true);
+    expect(await store.leases.holder('club:a')).toEqual({ owner: 'p1', expiresAt: iso(time + MINUTE) });
+    advance(MINUTE - 1);
+    expect(await store.leases.acquire('club:a', 'p2', MINUTE)).toBe(false);
+    advance(1);
+    // Expired: nobody holds it, and another owner takes it.
+    expect(await store.leases.holder('club:a')).toBeNull();
+    expect(await store.leases.acquire('club:a', 'p2', MINUTE)).toBe(true);
+    await store.leases.release('club:a', 'p1');
+    expect((await store.leases.holder('club:a'))?.owner).toBe('p2');
+    await store.leases.acquire('shard:0', 'p2', MINUTE);
+    await store.leases.acquire('shard:1', 'p1', MINUTE);
+    await store.leases.acquire('shards', 'p1', MINUTE);
+    expect(await store.leases.held('shard:')).toEqual([
+      { name: 'shard:0', owner: 'p2', expiresAt: iso(time + MINUTE) },
+      { name: 'shard:1', owner: 'p1', expiresAt: iso(time + MINUTE) },
+    ]);
+    await store.leases.release('club:a', 'p2');
+    expect(await store.leases.holder('club:a')).toBeNull();
+    expect(await store.leases.acquire('club:a', 'p1', MINUTE)).toBe(true);
+  });
+
+  it("the member sweep's progress: started once per interval, per server, forgotten with the server", async () => {
+    const DAY = 24 * 60 * MINUTE;
+    expect(await store.sweeps.sweptAt('g1')).toBeNull();
+    expect(await store.sweeps.startSweep('g1', now(), DAY)).toBe(true);
+    expect(await store.sweeps.sweptAt('g1')).toBe(iso());
+    expect(await store.sweeps.startSweep('g2', now(), DAY)).toBe(true);
+    advance(DAY - 1);
+    expect(await store.sweeps.startSweep('g1', now(), DAY)).toBe(false);
+    advance(1);
+    expect(await store.sweeps.startSweep('g1', now(), DAY)).toBe(true);
+    expect(await store.sweeps.sweptAt('g1')).toBe(iso());
+    await store.servers.setChannel('g1', 'results', 'c');
+    await store.people.forgetGuild('g1');
+    expect(await store.sweeps.sweptAt('g1')).toBeNull();
+    expect(await store.sweeps.sweptAt('g2')).toBe(iso(START));
+  });
+
   it('ledger claims: free, held by a live owner, taken from a gone or expired one, renewed, released', async () => {
     const alive = () => true;
     expect(await store.ledger.claim(ITEM, 'a', MINUTE, alive)).toBe(true);
@@ -777,6 +825,25 @@ describeEachDialect('the store contract', (stores) => {
       time += MINUTE;
       const won = await Promise.all(racers.map((s, i) => s.ledger.claim(ref, `late-${i}`, MINUTE, () => true)));
       expect(won.filter(Boolean), `expired, round ${round}: ${JSON.stringify(won)}`).toHaveLength(1);
+    }
+  });
+
+  it(`a lease: exactly one of three processes takes it, free or expired, ${RACE_ROUNDS} rounds`, async () => {
+    const racers = await processes(3);
+    for (let round = 0; round < RACE_ROUNDS; round++) {
+      const won = await Promise.all(racers.map((s, i) => s.leases.acquire(`club:${round}`, `owner-${i}`, MINUTE)));
+      expect(won.filter(Boolean), `round ${round}: ${JSON.stringify(won)}`).toHaveLength(1);
+    }
+    for (let round = 0; round < RACE_ROUNDS; round++) {
+      time += MINUTE;
+      const won = await Promise.all(racers.map((s, i) => s.leases.acquire(`club:${round}`, `late-${i}`, MINUTE)));
+      expect(won.filter(Boolean), `expired, round ${round}: ${JSON.stringify(won)}`).toHaveLength(1);
+    }
+    // And a server's daily sweep: one of three processes starts it.
+    for (let round = 0; round < RACE_ROUNDS / 4; round++) {
+      time += 2 * MINUTE;
+      const started = await Promise.all(racers.map((s) => s.sweeps.startSweep('g1', now(), MINUTE)));
+      expect(started.filter(Boolean), `sweep, round ${round}`).toHaveLength(1);
     }
   });
 

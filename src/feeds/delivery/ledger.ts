@@ -23,7 +23,7 @@ export type { ItemRef, LedgerRow, LedgerState };
 export const CLAIM_LEASE_MS = 10 * 60_000;
 
 /** Whether the process that wrote `owner` (host:pid:random) may still run. Only this host's processes can be checked. */
-function ownerMayBeAlive(owner: string): boolean {
+export function ownerMayBeAlive(owner: string): boolean {
   const [host, pid] = owner.split(':');
   if (host !== hostname()) return true;
   const id = Number(pid);

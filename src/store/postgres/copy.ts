@@ -28,6 +28,8 @@ export const COPIED_TABLES = [
   'notify_subscriptions',
   'throttle_events',
   'guild_departures',
+  'leases',
+  'member_sweeps',
 ] as const;
 
 /** Rows per INSERT into PostgreSQL: well under its 65535 parameters for the widest table. */

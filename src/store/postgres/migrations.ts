@@ -149,6 +149,19 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (guild_id, feed, item_key)
   );
   `,
+  // 2: SQLite's migration 11: leases (docs/decisions/feed-leases.md) and the member sweep's progress.
+  `
+  CREATE TABLE leases (
+    name       text COLLATE "C" PRIMARY KEY,
+    owner      text COLLATE "C" NOT NULL,
+    expires_at text COLLATE "C" NOT NULL
+  );
+
+  CREATE TABLE member_sweeps (
+    guild_id text COLLATE "C" PRIMARY KEY,
+    swept_at text COLLATE "C" NOT NULL
+  );
+  `,
 ];
 
 /** The table recording which migrations ran: its presence is what marks a database as eventor-bot's. */

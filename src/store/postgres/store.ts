@@ -13,6 +13,7 @@ import { PostgresAuditStore } from './audit.js';
 import { BoundDb, checkOut, type Db, type PartContext, PoolDb } from './connection.js';
 import { PostgresDepartureStore } from './departures.js';
 import { PostgresFeedSettingsStore } from './feed-settings.js';
+import { PostgresLeaseStore, PostgresSweepStore } from './leases.js';
 import { PostgresLedgerStore } from './ledger.js';
 import { PostgresLinkStore } from './links.js';
 import { migrate } from './migrate.js';
@@ -38,6 +39,8 @@ function partsOn(db: Db, now: () => Date, secrets: SecretBox): StoreParts {
     feedSettings: new PostgresFeedSettingsStore(ctx),
     subscriptions: new PostgresSubscriptionStore(ctx),
     ledger: new PostgresLedgerStore(ctx),
+    leases: new PostgresLeaseStore(ctx),
+    sweeps: new PostgresSweepStore(ctx),
   };
 }
 
@@ -61,6 +64,8 @@ class PostgresStore implements Store {
   readonly feedSettings;
   readonly subscriptions;
   readonly ledger;
+  readonly leases;
+  readonly sweeps;
   readonly #pool: pg.Pool;
   readonly #now: () => Date;
   readonly #secrets: SecretBox;
@@ -83,6 +88,8 @@ class PostgresStore implements Store {
     this.feedSettings = parts.feedSettings;
     this.subscriptions = parts.subscriptions;
     this.ledger = parts.ledger;
+    this.leases = parts.leases;
+    this.sweeps = parts.sweeps;
   }
 
   async transaction<T>(work: (parts: StoreParts) => Promise<T>): Promise<T> {

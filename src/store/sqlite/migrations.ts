@@ -192,4 +192,20 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE throttle_events_new RENAME TO throttle_events;
   CREATE INDEX throttle_events_subject ON throttle_events (scope, subject, at);
   `,
+  // 11: leases, so that several processes share work without doing it twice (the feeds of one club
+  // run in one process per tick: docs/decisions/feed-leases.md): a lease's owner holds `name` until
+  // `expires_at` (store clock). And when each server's daily member sweep last started, so that a
+  // restart or another process does not sweep every server again at once.
+  `
+  CREATE TABLE leases (
+    name       TEXT PRIMARY KEY,
+    owner      TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE member_sweeps (
+    guild_id TEXT PRIMARY KEY,
+    swept_at TEXT NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -86,7 +86,7 @@ export class SqlitePeople implements Synchronous<PeopleStore> {
   forgetGuild(guildId: string): void {
     const db = this.#ctx.db;
     db.transaction(() => {
-      for (const table of [...GUILD_TABLES, 'guild_departures'])
+      for (const table of [...GUILD_TABLES, 'guild_departures', 'member_sweeps'])
         db.prepare(`DELETE FROM ${table} WHERE guild_id = ?`).run(guildId);
     })();
     this.#ctx.afterCommit(() => db.pragma('wal_checkpoint(TRUNCATE)'));

@@ -8,6 +8,7 @@ import type {
   DepartureStore,
   Dialect,
   FeedSettingsStoreRows,
+  LeaseStore,
   LedgerStore,
   LinkStore,
   PeopleStore,
@@ -15,6 +16,7 @@ import type {
   Store,
   StoreParts,
   SubscriptionStoreRows,
+  SweepStore,
   ThrottleStore,
 } from '../interfaces.js';
 import { SecretBox } from '../secrets.js';
@@ -23,6 +25,7 @@ import { type Db, type OpenDatabaseOptions, openDatabase } from './database.js';
 import { SqliteDepartures } from './departures.js';
 import { SqliteFeedSettings } from './feed-settings.js';
 import { Gate, gated, type SqliteContext } from './gate.js';
+import { SqliteLeases, SqliteSweeps } from './leases.js';
 import { SqliteLedger } from './ledger.js';
 import { SqliteLinks } from './links.js';
 import { SqlitePeople } from './people.js';
@@ -42,6 +45,8 @@ export class SqliteStore implements Store {
   readonly feedSettings: FeedSettingsStoreRows;
   readonly subscriptions: SubscriptionStoreRows;
   readonly ledger: LedgerStore;
+  readonly leases: LeaseStore;
+  readonly sweeps: SweepStore;
 
   readonly #db: Db;
   readonly #gate: Gate;
@@ -63,6 +68,8 @@ export class SqliteStore implements Store {
     this.feedSettings = gated<FeedSettingsStoreRows>(new SqliteFeedSettings(ctx), gate);
     this.subscriptions = gated<SubscriptionStoreRows>(new SqliteSubscriptions(ctx, ledger), gate);
     this.ledger = gated<LedgerStore>(ledger, gate);
+    this.leases = gated<LeaseStore>(new SqliteLeases(ctx), gate);
+    this.sweeps = gated<SweepStore>(new SqliteSweeps(ctx), gate);
     // Inside `transaction` the same parts serve: calls from the transaction's own work join it.
     this.#parts = {
       servers: this.servers,
@@ -74,6 +81,8 @@ export class SqliteStore implements Store {
       feedSettings: this.feedSettings,
       subscriptions: this.subscriptions,
       ledger: this.ledger,
+      leases: this.leases,
+      sweeps: this.sweeps,
     };
   }
 
