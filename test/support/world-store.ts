@@ -1,9 +1,9 @@
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { LoopbackWorld } from '../../src/loopback/world.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { openStore } from '../../src/store/open.js';
 import { SecretBox } from '../../src/store/secrets.js';
-import { sqliteDb } from './sqlite.js';
 
 /**
  * The loopback world's database, whichever it is on (its SQLite file, or its PostgreSQL database in
@@ -24,15 +24,21 @@ export function reopenWorldStore(world: LoopbackWorld, now?: () => Date): Promis
 }
 
 /**
- * One SQL statement on the world's database, `?` for each parameter (as SQLite writes them; turned
- * into `$1, $2, …` for PostgreSQL). The rows it returns, none for a statement that returns none.
+ * One SQL statement on the world's database, on a connection of its own (so also while the world's
+ * bot is stopped), `?` for each parameter (as SQLite writes them; turned into `$1, $2, …` for
+ * PostgreSQL). The rows it returns, none for a statement that returns none.
  */
 export async function worldSql(world: LoopbackWorld, sql: string, params: unknown[] = []): Promise<unknown[]> {
   if (world.databaseUrl === undefined) {
-    const statement = sqliteDb(world.bot.store).prepare(sql);
-    if (statement.reader) return statement.all(...params);
-    statement.run(...params);
-    return [];
+    const db = new Database(world.databasePath, { fileMustExist: true });
+    try {
+      const statement = db.prepare(sql);
+      if (statement.reader) return statement.all(...params);
+      statement.run(...params);
+      return [];
+    } finally {
+      db.close();
+    }
   }
   const client = new pg.Client({ connectionString: world.databaseUrl });
   await client.connect();
@@ -46,4 +52,23 @@ export async function worldSql(world: LoopbackWorld, sql: string, params: unknow
   } finally {
     await client.end();
   }
+}
+
+/** Rows holding `guildId` in every table of the world's database that has a `guild_id` column. */
+export async function guildRows(world: LoopbackWorld, guildId: string): Promise<Record<string, number>> {
+  const tables = (await worldSql(
+    world,
+    world.databaseUrl === undefined
+      ? "SELECT m.name AS name FROM sqlite_master m, pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'guild_id'"
+      : "SELECT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'guild_id'",
+  )) as Array<{ name: string }>;
+  const counts: Record<string, number> = {};
+  for (const { name } of tables) {
+    const [row] = (await worldSql(world, `SELECT COUNT(*) AS n FROM ${name} WHERE guild_id = ?`, [guildId])) as Array<{
+      n: number | string;
+    }>;
+    // PostgreSQL's count is a bigint, which its driver gives as a string.
+    counts[name] = Number(row!.n);
+  }
+  return counts;
 }
