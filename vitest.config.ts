@@ -11,7 +11,11 @@ const PROJECTS = ['unit', 'eventor', 'sandbox', 'e2e', 'security', 'cli', 'repo'
  * run, a database per world: test/support/postgres-project.ts, test/support/world-database.ts).
  * The files are not copied: the same tests, run a second time on the other database.
  */
-const ON_BOTH_DATABASES = ['test/e2e/feeds-*.test.ts', 'test/security/departures.test.ts'];
+const ON_BOTH_DATABASES = [
+  'test/e2e/feeds-*.test.ts',
+  'test/security/departures.test.ts',
+  'test/security/retention.test.ts',
+];
 
 export default defineConfig({
   test: {
