@@ -15,6 +15,8 @@ const ON_BOTH_DATABASES = [
   'test/e2e/feeds-*.test.ts',
   'test/security/departures.test.ts',
   'test/security/retention.test.ts',
+  'test/e2e/linking.test.ts',
+  'test/e2e/notify.test.ts',
 ];
 
 export default defineConfig({

@@ -72,3 +72,14 @@ export async function guildRows(world: LoopbackWorld, guildId: string): Promise<
   }
   return counts;
 }
+
+/** The names of the store's tables in the world's database (SQLite's own left out). */
+export async function worldTables(world: LoopbackWorld): Promise<string[]> {
+  const rows = (await worldSql(
+    world,
+    world.databaseUrl === undefined
+      ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+      : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+  )) as Array<{ name: string }>;
+  return rows.map((r) => r.name);
+}
