@@ -9,7 +9,9 @@ const PROJECTS = ['unit', 'eventor', 'sandbox', 'e2e', 'security', 'cli', 'repo'
 /**
  * The store and feed tests again with every loopback world's store on PostgreSQL (one server per
  * run, a database per world: test/support/postgres-project.ts, test/support/world-database.ts).
- * The files are not copied: the same tests, run a second time on the other database.
+ * The files are not copied: the same tests, run a second time on the other database. Not listed:
+ * test/unit/store*.test.ts, which are about the SQLite implementation (its file, migrations, gate);
+ * the store's behaviour on every dialect is test/postgres/store-contract.test.ts.
  */
 const ON_BOTH_DATABASES = [
   'test/e2e/feeds-*.test.ts',
