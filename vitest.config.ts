@@ -6,6 +6,21 @@ import { defineConfig } from 'vitest/config';
  */
 const PROJECTS = ['unit', 'eventor', 'sandbox', 'e2e', 'security', 'cli', 'repo', 'postgres'] as const;
 
+/**
+ * The store and feed tests again with every loopback world's store on PostgreSQL (one server per
+ * run, a database per world: test/support/postgres-project.ts, test/support/world-database.ts).
+ * The files are not copied: the same tests, run a second time on the other database. Not listed:
+ * test/unit/store*.test.ts, which are about the SQLite implementation (its file, migrations, gate);
+ * the store's behaviour on every dialect is test/postgres/store-contract.test.ts.
+ */
+const ON_BOTH_DATABASES = [
+  'test/e2e/feeds-*.test.ts',
+  'test/security/departures.test.ts',
+  'test/security/retention.test.ts',
+  'test/e2e/linking.test.ts',
+  'test/e2e/notify.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -14,15 +29,27 @@ export default defineConfig({
     pool: 'forks',
     // The default summary, then one line counting the tests skipped and why.
     reporters: ['default', './test/support/skipped-reporter.ts'],
-    projects: PROJECTS.map((name) => ({
-      extends: true,
-      test: {
-        name,
-        include: [`test/${name}/**/*.test.ts`],
-        // Tests that start the bot as its own process run the compiled program: build it first,
-        // once per run whichever projects run (the unit and PostgreSQL tests import the sources only).
-        globalSetup: name === 'unit' || name === 'postgres' ? [] : ['test/support/build.ts'],
+    projects: [
+      ...PROJECTS.map((name) => ({
+        extends: true as const,
+        test: {
+          name,
+          include: [`test/${name}/**/*.test.ts`],
+          // Tests that start the bot as its own process run the compiled program: build it first,
+          // once per run whichever projects run (the unit and PostgreSQL tests import the sources only).
+          globalSetup: name === 'unit' || name === 'postgres' ? [] : ['test/support/build.ts'],
+        },
+      })),
+      {
+        extends: true as const,
+        test: {
+          name: 'postgres-feeds',
+          include: ON_BOTH_DATABASES,
+          env: { EVENTOR_BOT_TEST_DATABASE: 'postgres' },
+          globalSetup: ['test/support/build.ts', 'test/support/postgres-project.ts'],
+          setupFiles: ['test/support/world-database.ts'],
+        },
       },
-    })),
+    ],
   },
 });

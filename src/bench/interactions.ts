@@ -31,6 +31,7 @@ import {
 } from '../sandbox/discord/index.js';
 import { LARGE_EVENT_ID } from '../sandbox/eventor/dataset.js';
 import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/server.js';
+import { startPostgres } from '../loopback/postgres.js';
 import type { BenchFigure } from './figure.js';
 import type { BenchBotConfig } from './interactions-bot.js';
 import type { BenchContext, BenchSection } from './section.js';
@@ -204,7 +205,8 @@ async function round(stage: Stage, count: number): Promise<AnswerTimes[]> {
   return times;
 }
 
-async function withStage<T>(use: (stage: Stage) => Promise<T>): Promise<T> {
+/** `use` with a stage whose bot keeps its store in a new SQLite file, or in the PostgreSQL database `databaseUrl` names. */
+async function withStage<T>(use: (stage: Stage) => Promise<T>, options: { databaseUrl?: string } = {}): Promise<T> {
   // The large dataset: its 20,000-runner event is what the bot reads during the last measure.
   const eventor = await startSandboxEventor({ port: 0, size: 'large' });
   const discord = await startSandboxDiscord({ port: 0, requestLogLimit: 1_000 });
@@ -225,6 +227,7 @@ async function withStage<T>(use: (stage: Stage) => Promise<T>): Promise<T> {
       defaultEventorGuilds: [guild.id],
       customEventorOrigins: [],
       databasePath: path.join(dir, 'eventor-bot.sqlite'),
+      ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
       secretKey: 'bench-interactions-secret-key-0123456789',
       defaultLanguage: 'en',
       defaultTimeZone: 'Europe/Stockholm',
@@ -276,7 +279,7 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
         ? ' (quick: 1 cold and 1 warm round instead of 3 each, 2,000 interactions after 1,000 instead of 10,000 after 2,000)'
         : ''),
   );
-  return withStage(async (stage) => {
+  const figures = await withStage(async (stage) => {
     const figures: BenchFigure[] = [];
     // Cold rounds, each the first of a freshly started bot: one round's p99 is its worst
     // acknowledgement but one, so a single round is at the mercy of one busy moment of the machine.
@@ -373,6 +376,58 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
     }
     return figures;
   });
+  const onSqlite = figures.find((f) => f.name === 'ack-warm-p99')!.value;
+  const onPostgres = await warmOnPostgres(warmRounds, onSqlite, write);
+  return onPostgres === null ? figures : [...figures, onPostgres];
+}
+
+/**
+ * `ack-warm-p99` again with the bot's store on a throwaway PostgreSQL on loopback (as DATABASE_URL
+ * gives it): a fresh bot, one round to fill its caches, then the warm rounds. Its target is 1.2
+ * times the SQLite figure of this run. Null (after saying why) where PostgreSQL cannot be started.
+ */
+async function warmOnPostgres(
+  rounds: number,
+  onSqlite: number,
+  write: (line: string) => void,
+): Promise<BenchFigure | null> {
+  let server;
+  try {
+    server = await startPostgres();
+  } catch (error) {
+    write(`# ack-warm-p99-postgres not measured: PostgreSQL could not be started (${(error as Error).message})`);
+    return null;
+  }
+  try {
+    const warm = await withStage(
+      async (stage) => {
+        const cold = await round(stage, CONCURRENT);
+        write(`# on PostgreSQL, cold: ${summary(cold)}`);
+        const warm: AnswerTimes[] = [];
+        for (let i = 0; i < rounds; i++) warm.push(...(await round(stage, CONCURRENT)));
+        write(`# on PostgreSQL, warm (${warm.length}): ${summary(warm)}`);
+        return warm;
+      },
+      { databaseUrl: server.url },
+    );
+    const value = percentile(
+      warm.map((t) => t.ackMs),
+      99,
+    );
+    write(`# warm ack p99 on PostgreSQL / on SQLite: ${(value / onSqlite).toFixed(2)} (target <= 1.2)`);
+    return {
+      name: 'ack-warm-p99-postgres',
+      value,
+      unit: 'ms',
+      op: '<=',
+      target: 1.2 * onSqlite,
+      title: 'The same with the store on PostgreSQL, p99 (target: 1.2 × SQLite)',
+      about:
+        "The same as `ack-warm-p99` with the bot's store on a PostgreSQL on loopback (DATABASE_URL): a fresh bot, one round to fill its caches, then the warm rounds; the target is 1.2 times the SQLite figure of the same run.",
+    };
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Rounds fired while the bot reads the large list, at most (a bound, should the list never come). */

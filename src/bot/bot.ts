@@ -18,7 +18,7 @@ import { FeedScheduler } from '../feeds/scheduler.js';
 import type { Logger } from '../log/logger.js';
 import { SecretBox } from '../store/secrets.js';
 import type { Store } from '../store/interfaces.js';
-import { openSqliteStore } from '../store/sqlite/store.js';
+import { openStore } from '../store/open.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { FirstAnswers } from './first-answer.js';
@@ -66,8 +66,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   log.redact(config.discordToken);
   log.redact(config.secretKey);
   // scrypt (slow on purpose) runs in the thread pool while this thread opens the database.
-  const store = await openSqliteStore(
-    config.databasePath,
+  const store = await openStore(
+    {
+      databasePath: config.databasePath,
+      ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
+    },
     options.secretBox ?? SecretBox.derive(config.secretKey),
     options.now,
     {

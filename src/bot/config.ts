@@ -10,6 +10,7 @@ import {
   responseLimitScaleFromEnv,
   timeoutMsFromEnv,
 } from '../config/env.js';
+import { databaseUrlFromEnv } from '../config/database.js';
 import { type Sharding, shardingFromEnv } from '../config/sharding.js';
 import type { ConfigEnv } from '../config/variables.js';
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
@@ -43,7 +44,13 @@ export interface BotConfig {
   eventorResponseLimitScale?: number;
   /** How long one attempt of every server's Eventor requests may take (EVENTOR_TIMEOUT_MS); absent: the client's 30 s. */
   eventorTimeoutMs?: number;
+  /** The SQLite file (DATABASE_PATH); not used when `databaseUrl` is set. */
   databasePath: string;
+  /**
+   * The PostgreSQL database (DATABASE_URL) the store is on instead of the file, for several
+   * processes on one database (docs/operators.md#running-at-scale). It may hold a password: never shown.
+   */
+  databaseUrl?: string;
   /** Take an existing empty database file as a new database (DATABASE_INIT=1 or `--init-database`). */
   initialiseDatabase?: boolean;
   secretKey: string;
@@ -100,6 +107,7 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
   // Not used by the bot itself, but a wrong one is better said at start than at the next `invite`.
   applicationIdFromEnv(env, problems);
   const sharding = shardingFromEnv(env, problems);
+  const databaseUrl = databaseUrlFromEnv(env, problems);
 
   let defaultEventor: EventorConfig | null = null;
   // A key (or an address of its own) asks for a default connection; an instance alone does not,
@@ -196,6 +204,7 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
     eventorResponseLimitScale,
     ...(eventorTimeoutMs === undefined ? {} : { eventorTimeoutMs }),
     databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
+    ...(databaseUrl === null ? {} : { databaseUrl }),
     initialiseDatabase: databaseInit === '1' || databaseInit === 'true',
     secretKey,
     defaultLanguage: languageFor(locale),

@@ -14,6 +14,13 @@ export async function runBackup(args: ParsedArgs, io: Io): Promise<number> {
   const env = warnedEnvironment(io, 'backup');
   // Only the database's place: a backup needs no token or key, so it works from a bare shell too.
   const source = env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH;
+  // Still the SQLite file (a backup before `migrate --to postgres` has both set), but the bot's
+  // store is elsewhere: said before anything, so that nobody takes this for a backup of PostgreSQL.
+  const onPostgres = Boolean(env.DATABASE_URL?.trim());
+  const pgDump =
+    'DATABASE_URL is set, so the bot keeps its data in PostgreSQL, which this command does not copy: ' +
+    'back it up with pg_dump (docs/operators.md#running-at-scale)';
+  if (onPostgres) io.err(`eventor-bot backup: note: this copies the SQLite file ${source} only; ${pgDump}\n`);
   try {
     const { schema, bytes } = await backupDatabase(source, target);
     io.out(

@@ -33,7 +33,10 @@ export interface LoopbackWorld {
   config: BotConfig;
   /** Every log line the bot wrote. */
   logLines: string[];
+  /** The SQLite file of the store (it stays unused when the world's store is on PostgreSQL: `databaseUrl`). */
   databasePath: string;
+  /** The PostgreSQL database the store is on, when the world was given one. */
+  databaseUrl?: string;
   /** Lets the operator's default Eventor serve one more server (as naming it in EVENTOR_DEFAULT_GUILDS would). */
   allowDefaultEventor(guildId: string): void;
   /**
@@ -72,6 +75,11 @@ export interface LoopbackWorldOptions {
    * `url|zone` in EVENTOR_CUSTOM_URLS for /setup. Default: the header is honoured, no zone given.
    */
   eventorTimeZone?: string;
+  /**
+   * The store's database: a `postgres://` URL of an empty (or eventor-bot's) PostgreSQL database,
+   * as DATABASE_URL gives it to `start`. Default: a new SQLite file in the world's folder.
+   */
+  databaseUrl?: string;
 }
 
 export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Promise<LoopbackWorld> {
@@ -116,6 +124,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
         ? {}
         : { customEventorTimeZones: new Map([[new URL(eventor.baseUrl).origin, options.eventorTimeZone]]) }),
       databasePath,
+      ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
       secretKey: options.secretKey ?? 'loopback-world-secret-key-0123456789',
       defaultLanguage: 'en',
       defaultTimeZone: 'Europe/Stockholm',
@@ -158,6 +167,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
       config,
       logLines,
       databasePath,
+      ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
       allowDefaultEventor: (guildId) => void defaultGuilds.add(guildId),
       addServer: async (name, serverOptions = {}) => {
         const added = discord.createGuild({ name });

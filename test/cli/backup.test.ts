@@ -108,4 +108,22 @@ describe('eventor-bot backup: a copy of the live database that a bot starts on',
     expect(await main(['backup'], bare)).toBe(2);
     expect(bare.stderr()).toContain('eventor-bot backup <file>');
   });
+
+  it('with DATABASE_URL set: copies the SQLite file still, after one line pointing to pg_dump, never the password', async () => {
+    const password = 'pw-in-the-url-5c1e';
+    const file = path.join(setup.dir, 'before-migrating.sqlite');
+    await (await openSqliteStore(file, setup.secretKey)).close();
+    const io = capture({
+      DATABASE_PATH: file,
+      DATABASE_URL: `postgres://bot:${password}@db.example.org:5432/eventor`,
+    });
+    const target = path.join(setup.dir, 'before-migrating-copy.sqlite');
+    expect(await main(['backup', target], io)).toBe(0);
+    const lines = io.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^eventor-bot backup: note: this copies the SQLite file .* only; .*pg_dump/);
+    expect(io.stderr()).not.toContain(password);
+    expect(io.stdout()).toContain(`Backed up ${file} to ${target}`);
+    expect(existsSync(target)).toBe(true);
+  });
 });

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type FeedItem, Poster } from '../../src/feeds/delivery/poster.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
-import { sqliteDb } from '../support/sqlite.js';
+import type { Store } from '../../src/store/interfaces.js';
+import { reopenWorldStore, worldSql } from '../support/world-store.js';
 
 const MINUTE = 60_000;
 
@@ -17,10 +17,10 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-describe('claims: two ledgers on one database file never both post one item', () => {
+describe('claims: two ledgers on one database never both post one item', () => {
   let world: LoopbackWorld;
   let clock = new Date();
-  let second: SqliteStore;
+  let second: Store;
   let ledgerA: Ledger;
   let ledgerB: Ledger;
   let channelId: string;
@@ -28,7 +28,7 @@ describe('claims: two ledgers on one database file never both post one item', ()
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock });
     // A second connection to the same file, as a second process (a cron `tick` beside `start`) has.
-    second = await openSqliteStore(world.databasePath, world.config.secretKey, () => clock);
+    second = await reopenWorldStore(world, () => clock);
     ledgerA = new Ledger(world.bot.store);
     ledgerB = new Ledger(second);
     channelId = world.discord.createTextChannel(world.guild.id, { name: 'claims' }).id;
@@ -49,11 +49,7 @@ describe('claims: two ledgers on one database file never both post one item', ()
     expect(await ledgerA.claim(ref)).toBe(false);
     // B's owner runs, but its lease ran out (a hung process): A takes over.
     // The store's clock times the lease: a connection whose clock is past it.
-    const laterStore = await openSqliteStore(
-      world.databasePath,
-      world.config.secretKey,
-      () => new Date(clock.getTime() + 11 * MINUTE),
-    );
+    const laterStore = await reopenWorldStore(world, () => new Date(clock.getTime() + 11 * MINUTE));
     const later = new Ledger(laterStore);
     expect(await later.claim(ref)).toBe(true);
     expect(await ledgerB.claim(ref)).toBe(false);
@@ -69,33 +65,33 @@ describe('claims: two ledgers on one database file never both post one item', ()
   it('a claim of a process on this host that has ended is taken over at once (a SIGKILLed tick)', async () => {
     const ref = { guildId: world.guild.id, feed: 'claims-test', itemKey: 'killed' };
     const pid = await deadPid();
-    sqliteDb(world.bot.store)
-      .prepare('INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .run(
+    await worldSql(
+      world,
+      'INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)',
+      [
         ref.guildId,
         ref.feed,
         ref.itemKey,
         `${hostname()}:${pid}:0`,
         new Date(clock.getTime() + 10 * MINUTE).toISOString(),
-      );
+      ],
+    );
     expect(await ledgerB.claim(ref)).toBe(true);
     await ledgerB.release(ref);
     // One on another host cannot be checked: its lease is waited out.
-    sqliteDb(world.bot.store)
-      .prepare('INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .run(
+    await worldSql(
+      world,
+      'INSERT INTO post_claims (guild_id, feed, item_key, owner, expires_at) VALUES (?, ?, ?, ?, ?)',
+      [
         ref.guildId,
         ref.feed,
         ref.itemKey,
         `elsewhere.example:${pid}:0`,
         new Date(clock.getTime() + 10 * MINUTE).toISOString(),
-      );
-    expect(await ledgerB.claim(ref)).toBe(false);
-    const laterStore = await openSqliteStore(
-      world.databasePath,
-      world.config.secretKey,
-      () => new Date(clock.getTime() + 11 * MINUTE),
+      ],
     );
+    expect(await ledgerB.claim(ref)).toBe(false);
+    const laterStore = await reopenWorldStore(world, () => new Date(clock.getTime() + 11 * MINUTE));
     expect(await new Ledger(laterStore).claim(ref)).toBe(true);
     await laterStore.close();
   });

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
-import { sqliteDb } from '../support/sqlite.js';
+import { worldSql } from '../support/world-store.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -224,10 +224,11 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   it('a restarted scheduler keeps the cadence: a kind that ran in this slot does not run again at once', async () => {
     await tick();
     expect(
-      sqliteDb(world.bot.store)
-        .prepare('SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?')
-        .get(guildId(), 'results'),
-    ).toEqual({ last_run_at: clock.toISOString() });
+      await worldSql(world, 'SELECT last_run_at FROM feed_state WHERE guild_id = ? AND feed = ?', [
+        guildId(),
+        'results',
+      ]),
+    ).toEqual([{ last_run_at: clock.toISOString() }]);
     const access = new EventorAccess({
       store: world.bot.store,
       defaultEventor: world.config.defaultEventor,

@@ -15,7 +15,7 @@ import { AWAY_MS, type ContentItem, MAX_NEW_POSTS_PER_RUN, publishItems } from '
 import type { FeedRunOptions } from '../../src/feeds/feed.js';
 import { intervalFor } from '../../src/feeds/registry.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import { reopenWorldStore } from '../support/world-store.js';
 
 const HOUR = 3_600_000;
 
@@ -32,7 +32,7 @@ function item(key: string, text = 'v1', followSeeded = false): ContentItem {
   };
 }
 
-describe('one summary instead of a burst, and posts finished after a crash (real SQLite, real discord.js, sandbox Discord)', () => {
+describe('one summary instead of a burst, and posts finished after a crash (a real database, real discord.js, sandbox Discord)', () => {
   let world: LoopbackWorld;
   let clock = new Date('2026-11-20T10:00:00Z');
   let client: EventorClient;
@@ -132,8 +132,8 @@ describe('one summary instead of a burst, and posts finished after a crash (real
     ).rejects.toThrow('process killed');
     expect(world.discord.messages(channel)).toHaveLength(1);
 
-    // The restarted process: a new store over the same file, the same items, plus one more.
-    const reopened = await openSqliteStore(world.databasePath, world.config.secretKey, () => clock);
+    // The restarted process: a new store over the same database, the same items, plus one more.
+    const reopened = await reopenWorldStore(world, () => clock);
     try {
       const again = await publishItems(
         {

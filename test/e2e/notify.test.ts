@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventorClient } from '../../src/eventor/client.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
@@ -23,7 +22,7 @@ import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import type { LoopbackWorld } from '../../src/loopback/world.js';
 import { startFeedWorld } from '../support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
-import { sqliteDb } from '../support/sqlite.js';
+import { worldSql } from '../support/world-store.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MINUTE = 60_000;
@@ -448,10 +447,11 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
   it('turning a kind off and on again starts it afresh instead of sending what came out in between', async () => {
     await privateText(notify(world.member, 'en-GB', 'off', { what: 'results' }));
     expect(
-      sqliteDb(world.bot.store)
-        .prepare('SELECT COUNT(*) AS n FROM feed_state WHERE guild_id = ? AND feed = ?')
-        .get(world.guild.id, personalFeed(world.member.id, 'results', finisher)),
-    ).toEqual({ n: 0 });
+      await worldSql(world, 'SELECT feed FROM feed_state WHERE guild_id = ? AND feed = ?', [
+        world.guild.id,
+        personalFeed(world.member.id, 'results', finisher),
+      ]),
+    ).toEqual([]);
     await privateText(notify(world.member, 'en-GB', 'on', { what: 'results' }));
     const before = dmCount(world.member);
     tick();
@@ -479,10 +479,9 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
       .reply(WAIT);
     expect(renderMessageText(done)).toContain('the bot holds nothing about you any more');
     expect(await subscription(world.member)).toBeNull();
-    const db = new Database(world.databasePath, { readonly: true });
-    try {
+    {
       for (const table of ['notify_subscriptions', 'posted_items', 'feed_state']) {
-        for (const row of db.prepare(`SELECT * FROM "${table}"`).all() as Array<Record<string, unknown>>) {
+        for (const row of (await worldSql(world, `SELECT * FROM "${table}"`)) as Array<Record<string, unknown>>) {
           expect(
             Object.values(row)
               .map(String)
@@ -493,11 +492,8 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
       }
       // Others keep theirs.
       expect(
-        (db.prepare('SELECT COUNT(*) AS n FROM notify_subscriptions WHERE user_id = ?').get(quiet.id) as { n: number })
-          .n,
-      ).toBe(1);
-    } finally {
-      db.close();
+        await worldSql(world, 'SELECT user_id FROM notify_subscriptions WHERE user_id = ?', [quiet.id]),
+      ).toHaveLength(1);
     }
     expect(await privateText(notify(world.member, 'en-GB', 'on'))).toContain('run `/link`');
     tick();

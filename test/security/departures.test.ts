@@ -5,7 +5,6 @@
  */
 
 import { existsSync, readFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { type Client, DiscordAPIError, Events, Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../commands/index.js';
@@ -25,35 +24,14 @@ import {
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
-import { sqliteDb } from '../support/sqlite.js';
 import { eventually } from '../support/eventually.js';
+import { guildRows, worldSql } from '../support/world-store.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const WAIT = { timeoutMs: 10_000 };
 const MEMBER_ROUTE = '/guilds/:guildId/members/:userId';
-
-/** Rows holding `guildId` in every table of the real SQLite file that has a `guild_id` column. */
-function rowsOf(databasePath: string, guildId: string): Record<string, number> {
-  const db = new Database(databasePath, { readonly: true, fileMustExist: true });
-  try {
-    const tables = (
-      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
-    ).map((t) => t.name);
-    const counts: Record<string, number> = {};
-    for (const table of tables) {
-      const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-      if (!columns.some((c) => c.name === 'guild_id')) continue;
-      counts[table] = (
-        db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE guild_id = ?`).get(guildId) as { n: number }
-      ).n;
-    }
-    return counts;
-  } finally {
-    db.close();
-  }
-}
 
 async function apiError(promise: Promise<unknown>): Promise<DiscordAPIError> {
   const error = await promise.then(
@@ -238,15 +216,12 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     expect(await store().links.pendingLinkRequests(world.guild.id, leaver.id)).toEqual([]);
     expect(await subscriptions().get(world.guild.id, leaver.id)).toBeNull();
     expect(await subscriptions().personalFeeds(world.guild.id, leaver.id)).toEqual([]);
-    const db = new Database(world.databasePath, { readonly: true });
-    try {
-      const ledgerRows = db
-        .prepare('SELECT COUNT(*) AS n FROM posted_items WHERE guild_id = ? AND feed LIKE ?')
-        .get(world.guild.id, `personal:${leaver.id}:%`) as { n: number };
-      expect(ledgerRows.n).toBe(0);
-    } finally {
-      db.close();
-    }
+    expect(
+      await worldSql(world, 'SELECT guild_id FROM posted_items WHERE guild_id = ? AND feed LIKE ?', [
+        world.guild.id,
+        `personal:${leaver.id}:%`,
+      ]),
+    ).toEqual([]);
     // Kept in the other server, and the member who stayed is untouched.
     expect(await store().links.linkedPersons(other.id, leaver.id)).toHaveLength(1);
     expect(await store().links.pendingLinkRequests(other.id, leaver.id)).toHaveLength(1);
@@ -304,7 +279,7 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
       locale: 'en-GB',
     });
     await store().links.linkPerson(world.guild.id, flaky.id, personId, 'approval');
-    const before = rowsOf(world.databasePath, world.guild.id);
+    const before = await guildRows(world, world.guild.id);
     const dmsBefore = world.discord.dms(world.member);
     const resultDm = dmsBefore.at(-1)!;
     const edits = resultDm.edits.length;
@@ -319,7 +294,7 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     } finally {
       world.discord.faults.clear();
     }
-    expect(rowsOf(world.databasePath, world.guild.id).member_links).toBe(before.member_links);
+    expect((await guildRows(world, world.guild.id)).member_links).toBe(before.member_links);
     expect(await store().links.linkedPersons(world.guild.id, flaky.id)).toHaveLength(1);
     expect(await subscriptions().get(world.guild.id, world.member.id)).not.toBeNull();
     // Not confirmed, so not sent yet (no new DM, no edit)...
@@ -401,17 +376,17 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     const removed = await clubServer('Removed club server');
     // The first tick seeds both servers' results feeds (posted_items, feed_state).
     await tick(MINUTE);
-    const rows = rowsOf(world.databasePath, removed.id);
+    const rows = await guildRows(world, removed.id);
     // post_claims holds a row only while a post is in flight (released when recorded), member_sweeps
     // only once the daily sweep has started there: maybe empty here; their deletion is still checked below.
     const sometimes = ['guild_departures', 'post_claims', 'member_sweeps'];
     for (const [table, count] of Object.entries(rows))
       if (!sometimes.includes(table)) expect(count, table).toBeGreaterThan(0);
-    const sealed = (
-      sqliteDb(store()).prepare('SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?').get(removed.id) as {
-        api_key_sealed: string;
-      }
-    ).api_key_sealed;
+    const [{ api_key_sealed: sealed }] = (await worldSql(
+      world,
+      'SELECT api_key_sealed FROM guild_settings WHERE guild_id = ?',
+      [removed.id],
+    )) as [{ api_key_sealed: string }];
 
     world.discord.removeBot(removed.id);
     const recorded = await eventually(() => departure(removed.id), {
@@ -446,23 +421,25 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     // Within the grace period nothing is deleted.
     clock = new Date(Date.parse(recorded.leftAt) + GUILD_DATA_GRACE_MS - HOUR);
     await tick(0);
-    expect(rowsOf(world.databasePath, removed.id).member_links).toBeGreaterThan(0);
+    expect((await guildRows(world, removed.id)).member_links).toBeGreaterThan(0);
 
     // Past it, the daily housekeeping deletes every row of that server, in every table.
-    const homeBefore = rowsOf(world.databasePath, world.guild.id);
+    const homeBefore = await guildRows(world, world.guild.id);
     await tick(DAY);
-    const gone = rowsOf(world.databasePath, removed.id);
+    const gone = await guildRows(world, removed.id);
     expect(
       Object.values(gone).every((n) => n === 0),
       JSON.stringify(gone),
     ).toBe(true);
     expect(await departure(removed.id)).toBeNull();
-    // Overwritten, not just unlinked: the sealed key is in neither the file nor its WAL.
-    for (const file of [world.databasePath, `${world.databasePath}-wal`]) {
-      if (existsSync(file)) expect(readFileSync(file).includes(Buffer.from(sealed)), file).toBe(false);
-    }
+    // SQLite only: overwritten, not just unlinked, the sealed key is in neither the file nor its WAL
+    // (secure_delete). PostgreSQL keeps old row versions until vacuum (docs/operators.md#running-at-scale).
+    if (world.databaseUrl === undefined)
+      for (const file of [world.databasePath, `${world.databasePath}-wal`]) {
+        if (existsSync(file)) expect(readFileSync(file).includes(Buffer.from(sealed)), file).toBe(false);
+      }
     // The other server keeps all it had.
-    const home = rowsOf(world.databasePath, world.guild.id);
+    const home = await guildRows(world, world.guild.id);
     for (const table of ['member_links', 'feed_settings', 'guild_channels', 'posted_items', 'feed_state']) {
       expect(home[table], table).toBeGreaterThan(0);
       expect(home[table], table).toBeGreaterThanOrEqual(homeBefore[table]!);
@@ -472,7 +449,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
   it('removed and invited back within 7 days: the departure is cancelled and nothing is deleted', async () => {
     const returning = await clubServer('Returning club server');
     await tick(MINUTE);
-    const before = rowsOf(world.databasePath, returning.id);
+    const before = await guildRows(world, returning.id);
     world.discord.removeBot(returning.id);
     const recorded = await eventually(() => departure(returning.id), {
       ...WAIT,
@@ -489,7 +466,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     clock = new Date(Date.parse(recorded.leftAt) + GUILD_DATA_GRACE_MS + DAY);
     await tick(0);
     await tick(DAY);
-    const after = rowsOf(world.databasePath, returning.id);
+    const after = await guildRows(world, returning.id);
     for (const table of [
       'guild_settings',
       'guild_channels',
@@ -506,7 +483,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
   });
 
   it('an outage (GUILD_DELETE with unavailable: true) records nothing and deletes nothing', async () => {
-    const before = rowsOf(world.databasePath, world.guild.id);
+    const before = await guildRows(world, world.guild.id);
     world.discord.setGuildUnavailable(world.guild.id, true);
     await world.discord.waitFor(() => world.bot.client.guilds.cache.get(world.guild.id)?.available === false, {
       ...WAIT,
@@ -517,7 +494,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     await tick(GUILD_DATA_GRACE_MS + DAY);
     await tick(DAY);
     expect(await departure(world.guild.id)).toBeNull();
-    const during = rowsOf(world.databasePath, world.guild.id);
+    const during = await guildRows(world, world.guild.id);
     expect(during.member_links).toBe(before.member_links);
     expect(during.feed_settings).toBe(before.feed_settings);
     expect(during.guild_channels).toBe(before.guild_channels);
@@ -536,14 +513,10 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     await world.bot.stop();
     // While the bot is away: one server removes it; another removed it before (recorded) and invites it back.
     world.discord.removeBot(leftWhileOffline.id);
-    const seed = new Database(world.databasePath);
-    try {
-      seed
-        .prepare('INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)')
-        .run(rejoined.id, clock.toISOString());
-    } finally {
-      seed.close();
-    }
+    await worldSql(world, 'INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)', [
+      rejoined.id,
+      clock.toISOString(),
+    ]);
     // And the home server is in an outage when the bot comes back.
     world.discord.setGuildUnavailable(world.guild.id, true);
 

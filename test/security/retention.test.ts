@@ -2,9 +2,9 @@
  * The throttle counts (keyed hashes with times) are kept no longer than the
  * longest limit needs: the scheduler's housekeeping drops them once past 15 minutes.
  */
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { worldSql } from '../support/world-store.js';
 
 describe('throttle counts are pruned once past the longest window', () => {
   let world: LoopbackWorld;
@@ -17,13 +17,10 @@ describe('throttle counts are pruned once past the longest window', () => {
     await world?.close();
   });
 
-  const rows = (): number => {
-    const db = new Database(world.databasePath, { readonly: true });
-    try {
-      return (db.prepare('SELECT COUNT(*) AS n FROM throttle_events').get() as { n: number }).n;
-    } finally {
-      db.close();
-    }
+  const rows = async (): Promise<number> => {
+    const [row] = (await worldSql(world, 'SELECT COUNT(*) AS n FROM throttle_events')) as Array<{ n: number | string }>;
+    // PostgreSQL's count is a bigint, which its driver gives as a string.
+    return Number(row!.n);
   };
 
   it('keeps a count within its window and drops it after 15 minutes', async () => {
@@ -32,9 +29,9 @@ describe('throttle counts are pruned once past the longest window', () => {
     expect((await store.throttles.takeThrottle('link-failure-username', 'astrid', 5, 15 * 60_000)).allowed).toBe(true);
     clock = new Date(clock.getTime() + 14 * 60_000);
     await world.bot.scheduler.tick(clock);
-    expect(rows()).toBe(2);
+    expect(await rows()).toBe(2);
     clock = new Date(clock.getTime() + 2 * 60_000);
     await world.bot.scheduler.tick(clock);
-    expect(rows()).toBe(0);
+    expect(await rows()).toBe(0);
   });
 });

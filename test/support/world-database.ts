@@ -1,0 +1,59 @@
+import pg from 'pg';
+import { afterAll, beforeEach, inject, vi } from 'vitest';
+import type { LoopbackWorldOptions } from '../../src/loopback/world.js';
+import { NEEDS_POSTGRES } from './postgres.js';
+
+/**
+ * Setup file of the `postgres-feeds` project (vitest.config.ts): the store and feed tests again,
+ * unchanged, with every loopback world's store in a fresh PostgreSQL database of the project's
+ * server (`postgres-project.ts`) instead of a fresh SQLite file. A test that is about SQLite itself
+ * (its file, WAL, backups) says so with `[SQLite only]` in its name (`sqlite-only.ts`) and is
+ * skipped here.
+ */
+const onPostgres = process.env.EVENTOR_BOT_TEST_DATABASE === 'postgres';
+const base = onPostgres ? inject('postgresUrl') : null;
+const unavailable = onPostgres ? inject('postgresUnavailable') : null;
+let admin: pg.Client | null = null;
+let count = 0;
+
+/** A new, empty database on the project's server: one per world, as each world had a new file. */
+async function freshDatabase(): Promise<string> {
+  if (base === null) throw new Error(`PostgreSQL is not running: ${unavailable}`);
+  if (!admin) {
+    admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+  }
+  const name = `world_${process.pid}_${++count}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+vi.mock(import('../../src/loopback/world.js'), async (original) => {
+  const world = await original();
+  if (!onPostgres) return world;
+  return {
+    ...world,
+    startLoopbackWorld: async (options: LoopbackWorldOptions = {}) => {
+      const started = await world.startLoopbackWorld({
+        ...options,
+        databaseUrl: options.databaseUrl ?? (await freshDatabase()),
+      });
+      // Guards the project itself: a world that quietly stayed on SQLite would prove nothing here.
+      if (started.bot.store.dialect !== 'postgres')
+        throw new Error(`the world's store is on ${started.bot.store.dialect}`);
+      return started;
+    },
+  };
+});
+
+beforeEach((context) => {
+  if (!onPostgres) return;
+  if (base === null) context.skip(`${NEEDS_POSTGRES} ${unavailable ?? 'PostgreSQL did not start'}`);
+  else if (context.task.fullName.includes('[SQLite only]')) context.skip('[SQLite only]: about the SQLite file itself');
+});
+
+afterAll(async () => {
+  await admin?.end();
+});
