@@ -1,24 +1,7 @@
 /** What each server wants of each kind of automatic post, on PostgreSQL (feed_settings). */
 import type { FeedSettingsRow, FeedSettingsStoreRows } from '../interfaces.js';
+import { type FeedSettingsTableRow as Row, feedSettingsOf as rowOf } from '../rows.js';
 import { lockName, type PartContext } from './connection.js';
-
-interface Row {
-  enabled: number;
-  paused_reason: string | null;
-  paused_at: string | null;
-  role_id: string | null;
-  options: string;
-}
-
-function rowOf(r: Row): FeedSettingsRow {
-  return {
-    enabled: r.enabled === 1,
-    pausedReason: r.paused_reason,
-    pausedAt: r.paused_at,
-    roleId: r.role_id,
-    options: r.options,
-  };
-}
 
 const COLUMNS = 'enabled, paused_reason, paused_at, role_id, options';
 

@@ -3,27 +3,9 @@
  * states and steps as on SQLite (docs/decisions/exactly-once-ledger.md), each one atomic across
  * every process on the database.
  */
-import type { ItemRef, LedgerRow, LedgerState, LedgerStore } from '../interfaces.js';
-import { camelCased } from '../rows.js';
+import type { ItemRef, LedgerRow, LedgerStore } from '../interfaces.js';
+import { ledgerRowOf as rowOf, type PostedItemRow as Row } from '../rows.js';
 import type { PartContext, Queryable } from './connection.js';
-
-interface Row {
-  guild_id: string;
-  feed: string;
-  item_key: string;
-  content_hash: string;
-  channel_id: string;
-  message_id: string | null;
-  state: string;
-  nonce: string | null;
-  pending_payload: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function rowOf(r: Row): LedgerRow {
-  return { ...camelCased(r), state: r.state as LedgerState };
-}
 
 /** How often a claim looks again when the row it found another owner's was released meanwhile. */
 const CLAIM_ATTEMPTS = 3;

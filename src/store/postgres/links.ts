@@ -7,24 +7,8 @@ import {
   type LinkStore,
   PROVEN_LINK,
 } from '../interfaces.js';
-import { camelCased } from '../rows.js';
-import { int, lockName, type PartContext, type Queryable } from './connection.js';
-
-interface LinkRequestRow {
-  id: string | number;
-  guild_id: string;
-  user_id: string;
-  person_id: string;
-  locale: string;
-  state: string;
-  decided_by: string | null;
-  created_at: string;
-  decided_at: string | null;
-}
-
-function linkRequestOf(r: LinkRequestRow): LinkRequest {
-  return { ...camelCased(r), id: int(r.id), state: r.state as LinkRequest['state'] };
-}
+import { linkRequestOf, type LinkRequestRow } from '../rows.js';
+import { lockName, type PartContext, type Queryable } from './connection.js';
 
 interface LinkRow {
   person_id: string;

@@ -1,28 +1,8 @@
 /** Server settings, sealed Eventor keys and channels on PostgreSQL (tables guild_settings, guild_channels). */
 import type { EventorConnectionRecord, GuildSettings, GuildSettingsUpdate, ServerStore } from '../interfaces.js';
+import { GUILD_SETTINGS_COLUMNS as COLUMNS, type GuildRow } from '../rows.js';
 import type { SecretBox } from '../secrets.js';
 import type { PartContext, Queryable } from './connection.js';
-
-interface GuildRow {
-  guild_id: string;
-  eventor_instance: string | null;
-  eventor_base_url: string | null;
-  api_key_sealed: string | null;
-  organisation_id: string | null;
-  organisation_name: string | null;
-  locale: string | null;
-  time_zone: string | null;
-  updated_at: string;
-}
-
-const COLUMNS: Record<keyof GuildSettingsUpdate, string> = {
-  eventorInstance: 'eventor_instance',
-  eventorBaseUrl: 'eventor_base_url',
-  organisationId: 'organisation_id',
-  organisationName: 'organisation_name',
-  locale: 'locale',
-  timeZone: 'time_zone',
-};
 
 async function ensureGuild(q: Queryable, guildId: string, now: string): Promise<void> {
   await q.query(

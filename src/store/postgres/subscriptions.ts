@@ -1,30 +1,8 @@
 /** Personal DM subscriptions (/notify) on PostgreSQL (notify_subscriptions), with their ledger feeds. */
 import type { NotifyPause, Subscription, SubscriptionStoreRows } from '../interfaces.js';
-import { camelCased } from '../rows.js';
+import { type SubscriptionRow as Row, subscriptionOf } from '../rows.js';
 import type { PartContext } from './connection.js';
 import { forgetFeeds } from './ledger.js';
-
-interface Row {
-  guild_id: string;
-  user_id: string;
-  starts: number;
-  results: number;
-  locale: string;
-  dm_channel_id: string | null;
-  paused_reason: string | null;
-  paused_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function subscriptionOf(r: Row): Subscription {
-  return {
-    ...camelCased(r),
-    starts: r.starts === 1,
-    results: r.results === 1,
-    pausedReason: r.paused_reason as NotifyPause | null,
-  };
-}
 
 export class PostgresSubscriptionStore implements SubscriptionStoreRows {
   readonly #ctx: PartContext;

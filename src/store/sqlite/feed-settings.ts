@@ -1,25 +1,8 @@
 /** How each server wants each kind of automatic post (migration 5); the options' schema is the feeds'. */
 import type { FeedSettingsRow, FeedSettingsStoreRows } from '../interfaces.js';
+import { type FeedSettingsTableRow as Row, feedSettingsOf as rowOf } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
-
-interface Row {
-  enabled: number;
-  paused_reason: string | null;
-  paused_at: string | null;
-  role_id: string | null;
-  options: string;
-}
-
-function rowOf(r: Row): FeedSettingsRow {
-  return {
-    enabled: r.enabled === 1,
-    pausedReason: r.paused_reason,
-    pausedAt: r.paused_at,
-    roleId: r.role_id,
-    options: r.options,
-  };
-}
 
 export class SqliteFeedSettings implements Synchronous<FeedSettingsStoreRows> {
   readonly #ctx: SqliteContext;

@@ -3,28 +3,10 @@
  * and 9; docs/decisions/exactly-once-ledger.md). Statements are compiled once (`prepared`): the
  * scheduler reads every server's ledger on every tick.
  */
-import type { ItemRef, LedgerRow, LedgerState, LedgerStore } from '../interfaces.js';
-import { camelCased } from '../rows.js';
+import type { ItemRef, LedgerRow, LedgerStore } from '../interfaces.js';
+import { ledgerRowOf as rowOf, type PostedItemRow as Row } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
-
-interface Row {
-  guild_id: string;
-  feed: string;
-  item_key: string;
-  content_hash: string;
-  channel_id: string;
-  message_id: string | null;
-  state: string;
-  nonce: string | null;
-  pending_payload: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function rowOf(r: Row): LedgerRow {
-  return { ...camelCased(r), state: r.state as LedgerState };
-}
 
 export class SqliteLedger implements Synchronous<LedgerStore> {
   readonly #ctx: SqliteContext;

@@ -7,24 +7,8 @@ import {
   type LinkStore,
   PROVEN_LINK,
 } from '../interfaces.js';
-import { camelCased } from '../rows.js';
+import { linkRequestOf, type LinkRequestRow } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
-
-interface LinkRequestRow {
-  id: number;
-  guild_id: string;
-  user_id: string;
-  person_id: string;
-  locale: string;
-  state: string;
-  decided_by: string | null;
-  created_at: string;
-  decided_at: string | null;
-}
-
-function linkRequestOf(r: LinkRequestRow): LinkRequest {
-  return { ...camelCased(r), state: r.state as LinkRequest['state'] };
-}
 
 export class SqliteLinks implements Synchronous<LinkStore> {
   readonly #ctx: SqliteContext;

@@ -1,22 +1,8 @@
 /** Whom the store holds something about, across every table, and forgetting them (SECURITY.md). */
 import type { PeopleStore } from '../interfaces.js';
+import { GUILD_TABLES } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import type { SqliteLedger } from './ledger.js';
-
-/** Every table with a server's data (`guild_id`), settings last: what `forgetGuild` deletes. */
-const GUILD_TABLES = [
-  'guild_channels',
-  'member_links',
-  'link_requests',
-  'link_settings',
-  'audit_log',
-  'posted_items',
-  'post_claims',
-  'feed_state',
-  'feed_settings',
-  'notify_subscriptions',
-  'guild_settings',
-] as const;
 
 export class SqlitePeople implements Synchronous<PeopleStore> {
   readonly #ctx: SqliteContext;

@@ -1,29 +1,9 @@
 /** Server settings, the sealed Eventor key and the channels per kind (tables of migration 1). */
 import type { GuildSettings, GuildSettingsUpdate, EventorConnectionRecord, ServerStore } from '../interfaces.js';
+import { GUILD_SETTINGS_COLUMNS as COLUMNS, type GuildRow } from '../rows.js';
 import type { SecretBox } from '../secrets.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
-
-interface GuildRow {
-  guild_id: string;
-  eventor_instance: string | null;
-  eventor_base_url: string | null;
-  api_key_sealed: string | null;
-  organisation_id: string | null;
-  organisation_name: string | null;
-  locale: string | null;
-  time_zone: string | null;
-  updated_at: string;
-}
-
-const COLUMNS: Record<keyof GuildSettingsUpdate, string> = {
-  eventorInstance: 'eventor_instance',
-  eventorBaseUrl: 'eventor_base_url',
-  organisationId: 'organisation_id',
-  organisationName: 'organisation_name',
-  locale: 'locale',
-  timeZone: 'time_zone',
-};
 
 export class SqliteServers implements Synchronous<ServerStore> {
   readonly #ctx: SqliteContext;

@@ -1,30 +1,8 @@
 /** Personal DM subscriptions (`/notify`, migration 7), and the ledger feeds of those DMs that go with them. */
 import type { NotifyPause, Subscription, SubscriptionStoreRows } from '../interfaces.js';
-import { camelCased } from '../rows.js';
+import { type SubscriptionRow as Row, subscriptionOf } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import type { SqliteLedger } from './ledger.js';
-
-interface Row {
-  guild_id: string;
-  user_id: string;
-  starts: number;
-  results: number;
-  locale: string;
-  dm_channel_id: string | null;
-  paused_reason: string | null;
-  paused_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function subscriptionOf(r: Row): Subscription {
-  return {
-    ...camelCased(r),
-    starts: r.starts === 1,
-    results: r.results === 1,
-    pausedReason: r.paused_reason as NotifyPause | null,
-  };
-}
 
 export class SqliteSubscriptions implements Synchronous<SubscriptionStoreRows> {
   readonly #ctx: SqliteContext;
