@@ -25,6 +25,27 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   let other: { id: string; ownerId: string };
   const guildId = (): string => world.guild.id;
 
+  /** A second scheduler on the world's store with an Eventor access of its own: the bot's after a restart. */
+  function restartedScheduler(): { restarted: FeedScheduler; access: EventorAccess } {
+    const log = createLogger({ level: 'error', write: () => undefined });
+    const access = new EventorAccess({
+      store: world.bot.store,
+      defaultEventor: world.config.defaultEventor,
+      defaultGuilds: world.config.defaultEventorGuilds,
+      log,
+    });
+    const restarted = new FeedScheduler({
+      client: world.bot.client,
+      store: world.bot.store,
+      eventor: access,
+      log,
+      defaultLanguage: 'sv',
+      defaultTimeZone: 'Europe/Stockholm',
+      now: () => clock,
+    });
+    return { restarted, access };
+  }
+
   const advance = (ms: number): void => {
     clock = new Date(clock.getTime() + ms);
   };
@@ -229,21 +250,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
         'results',
       ]),
     ).toEqual([{ last_run_at: clock.toISOString() }]);
-    const access = new EventorAccess({
-      store: world.bot.store,
-      defaultEventor: world.config.defaultEventor,
-      defaultGuilds: world.config.defaultEventorGuilds,
-      log: createLogger({ level: 'error', write: () => undefined }),
-    });
-    const restarted = new FeedScheduler({
-      client: world.bot.client,
-      store: world.bot.store,
-      eventor: access,
-      log: createLogger({ level: 'error', write: () => undefined }),
-      defaultLanguage: 'sv',
-      defaultTimeZone: 'Europe/Stockholm',
-      now: () => clock,
-    });
+    const { restarted, access } = restartedScheduler();
     try {
       advance(MINUTE);
       const before = world.eventor.requests.count(RESULTS_PATH);
@@ -264,21 +271,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
     event.event.start = new Date(clock.getTime() - 30 * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z');
     setResults(event, true);
     await world.bot.scheduler.tick(clock);
-    const access = new EventorAccess({
-      store: world.bot.store,
-      defaultEventor: world.config.defaultEventor,
-      defaultGuilds: world.config.defaultEventorGuilds,
-      log: createLogger({ level: 'error', write: () => undefined }),
-    });
-    const restarted = new FeedScheduler({
-      client: world.bot.client,
-      store: world.bot.store,
-      eventor: access,
-      log: createLogger({ level: 'error', write: () => undefined }),
-      defaultLanguage: 'sv',
-      defaultTimeZone: 'Europe/Stockholm',
-      now: () => clock,
-    });
+    const { restarted, access } = restartedScheduler();
     try {
       advance(MINUTE);
       const before = world.eventor.requests.count(RESULTS_PATH);
