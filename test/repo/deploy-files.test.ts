@@ -15,6 +15,7 @@ const read = (file: string): string => readFileSync(path.resolve(file), 'utf8');
 const unit = read('deploy/eventor-bot.service');
 const dockerfile = read('deploy/Dockerfile');
 const compose = read('deploy/compose.yaml');
+const composeAtScale = read('deploy/compose.postgres.yaml');
 const template = read('.env.example');
 const pkg = JSON.parse(read('package.json')) as { engines: { node: string }; bin: Record<string, string> };
 
@@ -70,6 +71,24 @@ describe('deploy/: the systemd unit, the Dockerfile and compose.yaml', () => {
       (name) => name !== 'NODE_ENV' && !documented.has(name),
     );
     expect(unknown).toEqual([]);
+  });
+
+  it('compose.postgres.yaml: each shard run once, all on the one PostgreSQL, with documented variables', () => {
+    const bots = [...composeAtScale.matchAll(/^ {2}(bot-\d+):\n((?: {4}.*\n)+)/gm)].map((m) => m[2]!);
+    expect(bots.length).toBeGreaterThanOrEqual(2);
+    const value = (service: string, name: string) => new RegExp(`^ {6}${name}: (.*)$`, 'm').exec(service)?.[1];
+    const shards = bots.map((service) => Number(value(service, 'SHARDS')?.replaceAll("'", '')));
+    expect(shards.toSorted((a, b) => a - b)).toEqual(bots.map((_, i) => i));
+    for (const service of bots) {
+      expect(value(service, 'SHARD_COUNT')).toBe(`'${bots.length}'`);
+      expect(value(service, 'DATABASE_URL')).toMatch(
+        /^postgres:\/\/eventor-bot:\$\{POSTGRES_PASSWORD\}@postgres:5432\/eventor$/,
+      );
+      for (const [, name] of service.matchAll(/^ {6}([A-Z][A-Z0-9_]*):/gm))
+        expect(documented.has(name!), name).toBe(true);
+    }
+    // The database's own settings are PostgreSQL's image's, not the bot's.
+    expect(composeAtScale).toMatch(/^ {6}POSTGRES_PASSWORD: \$\{POSTGRES_PASSWORD:\?/m);
   });
 
   it("the database is where the state lives: the unit's StateDirectory, the image's volume", () => {
