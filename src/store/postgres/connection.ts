@@ -46,25 +46,33 @@ export class PoolDb implements Db {
     return this.pool.query<R>(sql, params);
   }
 
-  async atomic<T>(step: (q: Queryable) => Promise<T>): Promise<T> {
-    const client = await checkOut(this.pool);
-    let broken: Error | undefined;
+  atomic<T>(step: (q: Queryable) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, step);
+  }
+}
+
+/**
+ * Runs `body` on one connection from the pool between BEGIN and COMMIT (ROLLBACK when it throws),
+ * then gives the connection back, or drops it when the rollback itself failed (the connection is
+ * broken and must not go back to the pool).
+ */
+export async function inTransaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await checkOut(pool);
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await body(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
     try {
-      await client.query('BEGIN');
-      const result = await step(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      try {
-        await client.query('ROLLBACK');
-      } catch (rollback) {
-        // The connection itself failed: it must not go back to the pool.
-        broken = rollback as Error;
-      }
-      throw error;
-    } finally {
-      client.release(broken);
+      await client.query('ROLLBACK');
+    } catch (rollback) {
+      broken = rollback as Error;
     }
+    throw error;
+  } finally {
+    client.release(broken);
   }
 }
 

@@ -10,7 +10,7 @@ import { StoreError } from '../errors.js';
 import type { Store, StoreParts } from '../interfaces.js';
 import type { SecretBox } from '../secrets.js';
 import { PostgresAuditStore } from './audit.js';
-import { BoundDb, checkOut, type Db, type PartContext, PoolDb } from './connection.js';
+import { BoundDb, type Db, inTransaction, type PartContext, PoolDb } from './connection.js';
 import { PostgresDepartureStore } from './departures.js';
 import { PostgresFeedSettingsStore } from './feed-settings.js';
 import { PostgresLeaseStore, PostgresSweepStore } from './leases.js';
@@ -95,33 +95,22 @@ class PostgresStore implements Store {
   async transaction<T>(work: (parts: StoreParts) => Promise<T>): Promise<T> {
     const outer = this.#current.getStore();
     if (outer && !outer.ended) return this.#nested(outer, work);
-    const client = await checkOut(this.#pool);
-    const bound = new BoundDb(client);
-    const frame: Frame = {
-      client,
-      parts: partsOn(bound, this.#now, this.#secrets),
-      ended: false,
-      savepoints: 0,
-    };
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await this.#current.run(frame, () => work(frame.parts));
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
+    return inTransaction(this.#pool, async (client) => {
+      const bound = new BoundDb(client);
+      const frame: Frame = {
+        client,
+        parts: partsOn(bound, this.#now, this.#secrets),
+        ended: false,
+        savepoints: 0,
+      };
       try {
-        await client.query('ROLLBACK');
-      } catch (rollback) {
-        broken = rollback as Error;
+        return await this.#current.run(frame, () => work(frame.parts));
+      } finally {
+        // Anything `work` left running that calls `transaction` later starts a transaction of its own.
+        frame.ended = true;
+        bound.end();
       }
-      throw error;
-    } finally {
-      // Anything `work` left running that calls `transaction` later starts a transaction of its own.
-      frame.ended = true;
-      bound.end();
-      client.release(broken);
-    }
+    });
   }
 
   /**
