@@ -86,4 +86,19 @@ describe(`PostgreSQL transactions ${NEEDS_POSTGRES}`, () => {
     expect(await store.links.linkedPersons('g1', 'u1')).toEqual([]);
     expect(await store.feedSettings.get('g1', 'results')).toBeNull();
   });
+
+  it('a read right after a transaction sees what it wrote, though a read of the same server was on its way', async () => {
+    const store = await stores().fresh();
+    await store.servers.updateGuildSettings('g1', { locale: 'en' });
+    // Reads of one server share one query while it is on its way (docs/decisions/store-dialects.md#shared-reads).
+    const onItsWay = Array.from({ length: 20 }, () => store.servers.guildSettings('g1'));
+    await store.transaction(async (parts) => {
+      await parts.servers.setChannel('g1', 'results', '42');
+      await parts.servers.updateGuildSettings('g1', { locale: 'sv' });
+    });
+    const after = await store.servers.guildSettings('g1');
+    expect(after?.channels.results).toBe('42');
+    expect(after?.locale).toBe('sv');
+    expect((await Promise.all(onItsWay)).every((s) => s?.guildId === 'g1')).toBe(true);
+  });
 });

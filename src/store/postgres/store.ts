@@ -19,6 +19,7 @@ import { PostgresLinkStore } from './links.js';
 import { migrate } from './migrate.js';
 import { PostgresPeopleStore } from './people.js';
 import { PostgresServerStore } from './servers.js';
+import { SharedServerReads } from './shared-reads.js';
 import { PostgresSubscriptionStore } from './subscriptions.js';
 import { PostgresThrottleStore } from './throttles.js';
 import { describeTarget } from './target.js';
@@ -55,7 +56,7 @@ interface Frame {
 class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly description: string;
-  readonly servers;
+  readonly servers: SharedServerReads;
   readonly links;
   readonly audit;
   readonly throttles;
@@ -79,7 +80,7 @@ class PostgresStore implements Store {
     this.#secrets = secrets;
     this.description = description;
     const parts = partsOn(new PoolDb(pool), now, secrets);
-    this.servers = parts.servers;
+    this.servers = new SharedServerReads(parts.servers);
     this.links = parts.links;
     this.audit = parts.audit;
     this.throttles = parts.throttles;
@@ -95,6 +96,15 @@ class PostgresStore implements Store {
   async transaction<T>(work: (parts: StoreParts) => Promise<T>): Promise<T> {
     const outer = this.#current.getStore();
     if (outer && !outer.ended) return this.#nested(outer, work);
+    try {
+      return await this.#outermost(work);
+    } finally {
+      // What it wrote (committed or not) is read afresh by whoever asks from now on.
+      this.servers.written();
+    }
+  }
+
+  #outermost<T>(work: (parts: StoreParts) => Promise<T>): Promise<T> {
     return inTransaction(this.#pool, async (client) => {
       const bound = new BoundDb(client);
       const frame: Frame = {
