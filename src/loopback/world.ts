@@ -80,6 +80,8 @@ export interface LoopbackWorldOptions {
    * as DATABASE_URL gives it to `start`. Default: a new SQLite file in the world's folder.
    */
   databaseUrl?: string;
+  /** How many clubs the sandbox Eventor has (default its 13 named ones). */
+  eventorClubs?: number;
 }
 
 export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Promise<LoopbackWorld> {
@@ -89,6 +91,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Pr
     seed: options.seed ?? 1,
     now,
     ignoresTimeZoneHeader: options.eventorTimeZone !== undefined,
+    ...(options.eventorClubs === undefined ? {} : { clubs: options.eventorClubs }),
   });
   const zone = options.eventorTimeZone === undefined ? {} : { nativeTimeZone: options.eventorTimeZone };
   const discord = await startSandboxDiscord({ port: 0, now: () => now().getTime() });

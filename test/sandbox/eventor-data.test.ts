@@ -188,3 +188,29 @@ describe("the demo's parts find what they show in the data made around any day",
     expect(missing).toEqual([]);
   });
 });
+
+describe('a sandbox with more clubs than its named ones (a federation-wide bot in the bench)', () => {
+  const now = new Date('2026-10-01T10:00:00Z');
+
+  it('adds numbered clubs with their own members and keys, and leaves the named clubs as they are', () => {
+    const named = new SandboxDataset({ now });
+    const many = new SandboxDataset({ now, clubs: 100 });
+    expect(named.clubs).toHaveLength(13);
+    expect(many.clubs).toHaveLength(100);
+    expect(new Set(many.clubs.map((c) => c.apiKey)).size).toBe(100);
+    expect(many.clubs.every((c) => c.members.length > 0 && c.organisation.parentId !== null)).toBe(true);
+    expect(many.clubs[99]!.name).toBe('Klubb 100 OK');
+    // The named clubs' ids, keys and members are the same with or without the numbered ones.
+    const summary = (d: SandboxDataset) =>
+      d.clubs.slice(0, 13).map((c) => [c.id, c.name, c.apiKey, c.members.map((m) => m.person.id).join(',')]);
+    expect(summary(many)).toEqual(summary(named));
+    expect(many.clubForKey(many.clubs[57]!.apiKey)).toBe(many.clubs[57]);
+  });
+
+  it('the default data does not change with the option left out or set to the named count', () => {
+    const a = new SandboxDataset({ now });
+    const b = new SandboxDataset({ now, clubs: 13 });
+    expect(b.events.map((e) => e.event.id)).toEqual(a.events.map((e) => e.event.id));
+    expect(b.events.map((e) => e.event.name)).toEqual(a.events.map((e) => e.event.name));
+  });
+});

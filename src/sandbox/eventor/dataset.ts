@@ -60,6 +60,11 @@ export interface DatasetOptions {
   now?: Date;
   /** The sandbox's clock, for when later changes happen (default: the real one). */
   clock?: () => Date;
+  /**
+   * How many clubs (default and at least the 13 named ones): more are numbered clubs added after
+   * them, for a bot serving a whole federation. The default data does not change with this option.
+   */
+  clubs?: number;
 }
 
 export type { EventShape, Materialized, SandboxClub, SandboxEvent, SandboxPerson } from './records.js';
@@ -210,7 +215,11 @@ export class SandboxDataset implements SandboxFederation {
         ),
       );
     });
-    CLUBS.forEach(([name, short], i) => {
+    const numbered = Array.from({ length: Math.max(0, (options.clubs ?? 0) - CLUBS.length) }, (_, n) => {
+      const name = `Klubb ${CLUBS.length + n + 1} OK`;
+      return [name, name] as const;
+    });
+    [...CLUBS, ...numbered].forEach(([name, short], i) => {
       const district = this.districts[i % this.districts.length]!;
       const org = this.addOrganisation(
         {

@@ -37,6 +37,8 @@ export interface SandboxEventorOptions {
    * returned sandbox (`ignoresTimeZoneHeader`).
    */
   ignoresTimeZoneHeader?: boolean;
+  /** How many clubs the data has (see `DatasetOptions.clubs`). */
+  clubs?: number;
 }
 
 export interface SandboxEventor {
@@ -73,6 +75,7 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     size: options.size ?? 'small',
     now: options.dataAround ?? clock(),
     clock,
+    ...(options.clubs === undefined ? {} : { clubs: options.clubs }),
   });
   const faults = new Faults();
   const requests = new RequestLog();
