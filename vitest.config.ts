@@ -20,6 +20,7 @@ const ON_BOTH_DATABASES = [
   'test/e2e/linking.test.ts',
   'test/e2e/notify.test.ts',
   'test/security/persons.test.ts',
+  'test/security/limits.test.ts',
 ];
 
 export default defineConfig({
