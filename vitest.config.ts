@@ -21,6 +21,7 @@ const ON_BOTH_DATABASES = [
   'test/e2e/notify.test.ts',
   'test/security/persons.test.ts',
   'test/security/limits.test.ts',
+  'test/e2e/setup.test.ts',
 ];
 
 export default defineConfig({
