@@ -19,6 +19,9 @@ const ON_BOTH_DATABASES = [
   'test/security/retention.test.ts',
   'test/e2e/linking.test.ts',
   'test/e2e/notify.test.ts',
+  'test/security/persons.test.ts',
+  'test/security/limits.test.ts',
+  'test/e2e/setup.test.ts',
 ];
 
 export default defineConfig({

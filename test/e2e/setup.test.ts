@@ -1,6 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalZone } from '../../commands/setup.js';
 import { parseBaseUrl } from '../../src/app/setup.js';
@@ -13,7 +11,8 @@ import {
   type SandboxUser,
 } from '../../src/sandbox/discord/index.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import { describeEachDialect } from '../support/stores.js';
+import { worldSql, worldTables } from '../support/world-store.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MADE_UP_KEY = 'f00dfeedf00dfeedf00dfeedf00dfeed';
@@ -361,7 +360,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     }
   });
 
-  it('never lets the key out: not in any reply, log line or database byte', async () => {
+  it('never lets the key out: not in any reply, log line or database row', async () => {
     const key = world.eventor.apiKey;
     const replies: MessageView[] = [];
     for (const handle of handles) {
@@ -378,6 +377,16 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(logs).toContain('server connected to eventor');
     expect(logs).not.toContain(key);
     expect(logs).not.toContain(MADE_UP_KEY);
+    // Stored, but sealed: no row of any table holds it in clear text.
+    expect(await world.bot.store.servers.apiKey(world.guild.id)).toBe(key);
+    const tables = await worldTables(world);
+    expect(tables).toContain('guild_settings');
+    for (const table of tables)
+      expect(JSON.stringify(await worldSql(world, `SELECT * FROM "${table}"`)), table).not.toContain(key);
+  });
+
+  it('[SQLite only] never lets the key out: not in any byte of the database file or its write-ahead log', async () => {
+    const key = world.eventor.apiKey;
     for (const file of [world.databasePath, `${world.databasePath}-wal`]) {
       const bytes = await readFile(file).catch(() => Buffer.alloc(0));
       expect(bytes.includes(Buffer.from(key)), file).toBe(false);
@@ -452,50 +461,38 @@ describe('/setup helpers', () => {
   });
 });
 
-describe('store.connectEventor', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-setup-store-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
+describeEachDialect('store.connectEventor', (stores) => {
   it('writes instance, address, sealed key and club together, and a preset clears an earlier address', async () => {
-    const store = await openSqliteStore(path.join(dir, 'bot.sqlite'), 'a-test-secret-key-that-is-long-enough');
-    try {
-      await store.servers.updateGuildSettings('g1', { locale: 'sv', timeZone: 'Europe/Stockholm' });
-      const custom = await store.servers.connectEventor('g1', {
-        instance: 'custom',
-        baseUrl: 'https://eventor.example.org/api',
-        apiKey: 'k'.repeat(32),
-        organisation: { id: '7', name: 'OK Test' },
-      });
-      expect(custom).toMatchObject({
-        eventorInstance: 'custom',
-        eventorBaseUrl: 'https://eventor.example.org/api',
-        hasApiKey: true,
-        organisationId: '7',
-        organisationName: 'OK Test',
-        locale: 'sv',
-      });
-      expect(await store.servers.apiKey('g1')).toBe('k'.repeat(32));
-      const preset = await store.servers.connectEventor('g1', {
-        instance: 'se',
-        baseUrl: null,
-        apiKey: 'm'.repeat(32),
-        organisation: { id: '8', name: 'IFK Test' },
-      });
-      expect(preset).toMatchObject({
-        eventorInstance: 'se',
-        eventorBaseUrl: null,
-        organisationId: '8',
-        organisationName: 'IFK Test',
-        timeZone: 'Europe/Stockholm',
-      });
-      expect(await store.servers.apiKey('g1')).toBe('m'.repeat(32));
-    } finally {
-      await store.close();
-    }
+    const store = await stores().fresh();
+    await store.servers.updateGuildSettings('g1', { locale: 'sv', timeZone: 'Europe/Stockholm' });
+    const custom = await store.servers.connectEventor('g1', {
+      instance: 'custom',
+      baseUrl: 'https://eventor.example.org/api',
+      apiKey: 'k'.repeat(32),
+      organisation: { id: '7', name: 'OK Test' },
+    });
+    expect(custom).toMatchObject({
+      eventorInstance: 'custom',
+      eventorBaseUrl: 'https://eventor.example.org/api',
+      hasApiKey: true,
+      organisationId: '7',
+      organisationName: 'OK Test',
+      locale: 'sv',
+    });
+    expect(await store.servers.apiKey('g1')).toBe('k'.repeat(32));
+    const preset = await store.servers.connectEventor('g1', {
+      instance: 'se',
+      baseUrl: null,
+      apiKey: 'm'.repeat(32),
+      organisation: { id: '8', name: 'IFK Test' },
+    });
+    expect(preset).toMatchObject({
+      eventorInstance: 'se',
+      eventorBaseUrl: null,
+      organisationId: '8',
+      organisationName: 'IFK Test',
+      timeZone: 'Europe/Stockholm',
+    });
+    expect(await store.servers.apiKey('g1')).toBe('m'.repeat(32));
   });
 });

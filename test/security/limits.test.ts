@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemberCooldown } from '../../src/bot/cooldown.js';
 import { MEMBER_COOLDOWNS } from '../../src/bot/router.js';
@@ -12,6 +11,7 @@ import {
 } from '../../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { worldSql, worldTables } from '../support/world-store.js';
 
 const WAIT = { timeoutMs: 15_000 };
 const MINUTE = 60_000;
@@ -142,26 +142,36 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
     });
 
     it('the throttle table holds only a keyed hash of the user id and times: no user id in clear text', async () => {
-      const db = new Database(world.databasePath, { readonly: true });
-      try {
-        const columns = (db.prepare('PRAGMA table_info(throttle_events)').all() as Array<{ name: string }>).map(
-          (c) => c.name,
-        );
-        expect(columns).toEqual(['id', 'scope', 'subject', 'at']);
-        const rows = db
-          .prepare("SELECT scope, subject, at FROM throttle_events WHERE scope = 'login-link'")
-          .all() as Array<{ scope: string; subject: string; at: string }>;
-        expect(rows.length).toBeGreaterThanOrEqual(3);
-        for (const row of rows) {
-          expect(JSON.stringify(row)).not.toContain(racer.id);
-          expect(row.subject).toMatch(/^[A-Za-z0-9_-]{43}$/);
-        }
-      } finally {
-        db.close();
+      const columns = (await worldSql(
+        world,
+        world.databaseUrl === undefined
+          ? "SELECT name FROM pragma_table_info('throttle_events') ORDER BY cid"
+          : "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'throttle_events' ORDER BY ordinal_position",
+      )) as Array<{ name: string }>;
+      expect(columns.map((c) => c.name)).toEqual(['id', 'scope', 'subject', 'at']);
+      const rows = (await worldSql(
+        world,
+        "SELECT scope, subject, at FROM throttle_events WHERE scope = 'login-link'",
+      )) as Array<{ scope: string; subject: string; at: string }>;
+      expect(rows.length).toBeGreaterThanOrEqual(3);
+      for (const row of rows) {
+        expect(JSON.stringify(row)).not.toContain(racer.id);
+        expect(row.subject).toMatch(/^[A-Za-z0-9_-]{43}$/);
       }
-      // Nor anywhere in the file or its write-ahead log once /forget-me has run (the link made
-      // again since then is the only row naming the member; drop it and look at the bytes).
-      // secure_delete is always on, and /forget-me empties the write-ahead log after its transaction.
+      // Nor in any row of any table once /forget-me has run (the link made again since then was the
+      // only row naming the member), and the count still holds when the member links again.
+      await world.bot.services.privacy.forgetUser(racer.id);
+      const tables = await worldTables(world);
+      expect(tables).toEqual(expect.arrayContaining(['throttle_events', 'member_links', 'audit_log']));
+      for (const table of tables)
+        expect(JSON.stringify(await worldSql(world, `SELECT * FROM "${table}"`)), table).not.toContain(racer.id);
+      await world.bot.store.links.linkPerson(world.guild.id, racer.id, home[10]!.person.id!, 'credentials');
+      expect(await privateText(run(racer, 'login'))).toContain('three login links in the last ten minutes');
+    });
+
+    it('[SQLite only] nor anywhere in the file or its write-ahead log once /forget-me has run', async () => {
+      // The link made again since then is the only row naming the member: drop it and look at the
+      // bytes. secure_delete is always on, and /forget-me empties the write-ahead log after its transaction.
       await world.bot.services.privacy.forgetUser(racer.id);
       const bytes = Buffer.concat([
         await readFile(world.databasePath),
@@ -206,6 +216,9 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
   });
 
   describe('/link eventor: five wrong passwords per Eventor user name per fifteen minutes, and no password oracle', () => {
+    /** The user names (folded) whose wrong passwords were counted, for the look at the file's bytes. */
+    const tried: string[] = [];
+
     it('two accounts in two servers share one count per user name; the sixth try, even with the right password, never reaches Eventor', async () => {
       const target = home[12]!;
       const first = newMember();
@@ -238,12 +251,13 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       );
       expect(authenticateRequests() - asked).toBe(5);
       expect(await world.bot.store.links.linkedPersons(second.id, other.id)).toEqual([]);
-      // The user name is in the database only as a keyed hash.
-      const bytes = Buffer.concat([
-        await readFile(world.databasePath),
-        await readFile(`${world.databasePath}-wal`).catch(() => Buffer.alloc(0)),
-      ]);
-      expect(bytes.includes(Buffer.from(target.username.toLowerCase()))).toBe(false);
+      // The user name is in the database only as a keyed hash: no row of any table holds it, in any case.
+      const folded = target.username.toLowerCase();
+      tried.push(folded);
+      for (const table of await worldTables(world)) {
+        const rows = JSON.stringify(await worldSql(world, `SELECT * FROM "${table}"`)).toLowerCase();
+        expect(rows.includes(folded), table).toBe(false);
+      }
       // After the window, the right password links.
       offset += 15 * MINUTE + 5_000;
       expect(await withCredentials(other, 'second', target.username, target.password)).toContain(
@@ -252,6 +266,15 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
       expect((await world.bot.store.links.linkedPersons(second.id, other.id)).map((l) => l.personId)).toEqual([
         target.person.id,
       ]);
+    });
+
+    it('[SQLite only] the user name is not in the file or its write-ahead log either', async () => {
+      expect(tried).toHaveLength(1);
+      const bytes = Buffer.concat([
+        await readFile(world.databasePath),
+        await readFile(`${world.databasePath}-wal`).catch(() => Buffer.alloc(0)),
+      ]);
+      expect(bytes.includes(Buffer.from(tried[0]!))).toBe(false);
     });
 
     it('forms submitted at once from seven accounts for one user name: exactly five reach Eventor', async () => {

@@ -1,7 +1,8 @@
 /**
  * Who may act as a person (SECURITY.md), performed end to end: the real bot (discord.js) against
  * the sandbox Discord over a WebSocket, the real Eventor client against the sandbox Eventor over
- * HTTP, SQLite in a temporary folder.
+ * HTTP, the store in a temporary SQLite file (or a fresh PostgreSQL database in the `postgres-feeds`
+ * project, test/README.md).
  *
  * - A link an admin made (/admin link) or approved (/link request) must not give login links or
  *   chip changes: anyone with Manage Server can make one to any member. Only a link made with the
@@ -9,12 +10,8 @@
  * - Moving a server to another Eventor or club forgets the links, requests and /notify
  *   subscriptions made under the old one, and a person who left the club gets no login.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { ComponentType } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectEventor } from '../../src/app/privacy.js';
 import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
 import { loginButton } from '../../src/render/login-button.js';
@@ -27,7 +24,9 @@ import {
 } from '../../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
+import type { Store } from '../../src/store/interfaces.js';
+import { describeEachDialect } from '../support/stores.js';
+import { guildRows } from '../support/world-store.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const LINK = /https?:\/\/[^\s"'<>)]+\/login\/[A-Za-z0-9_-]+/;
@@ -532,17 +531,8 @@ describe('/setup eventor to another club forgets the links, requests and /notify
     );
 
     // Nothing of the old club is left to act on: no link, no request an admin could still approve.
-    const db = new Database(world.databasePath, { readonly: true });
-    try {
-      for (const table of ['member_links', 'link_requests', 'notify_subscriptions']) {
-        expect(
-          (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE guild_id = ?`).get(world.guild.id) as { n: number }).n,
-          table,
-        ).toBe(0);
-      }
-    } finally {
-      db.close();
-    }
+    const rows = await guildRows(world, world.guild.id);
+    for (const table of ['member_links', 'link_requests', 'notify_subscriptions']) expect(rows[table], table).toBe(0);
     const calls = d.loginCalls();
     expect(await d.privateText(d.run('login', world.member, 'en-GB'))).toContain('not linked to an Eventor person');
     expect(d.loginCalls()).toBe(calls);
@@ -567,16 +557,10 @@ describe('/setup eventor to another club forgets the links, requests and /notify
   });
 });
 
-describe('Store.linkPerson and privacy.connectEventor (SQLite in a temporary folder)', () => {
-  let dir: string;
-  let store: SqliteStore;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-persons-'));
-    store = await openSqliteStore(path.join(dir, 'bot.sqlite'), 'a-test-secret-key-that-is-long-enough');
-  });
-  afterAll(async () => {
-    await store?.close();
-    await rm(dir, { recursive: true, force: true });
+describeEachDialect('Store.linkPerson and privacy.connectEventor', (stores) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await stores().fresh();
   });
   const method = async (userId: string, personId: string) =>
     (await store.links.linkedPersons('g1', userId)).find((l) => l.personId === personId)?.method;
@@ -600,6 +584,9 @@ describe('Store.linkPerson and privacy.connectEventor (SQLite in a temporary fol
       apiKey: 'k'.repeat(32),
       organisation: { id: '7', name: 'OK Test' },
     };
+    // Each test has a fresh store: the links a move forgets are made here.
+    await store.links.linkPerson('g1', 'u1', 'p1', 'credentials');
+    await store.links.linkPerson('g1', 'u2', 'p2', 'approval');
     await store.links.createLinkRequest({ guildId: 'g1', userId: 'u3', personId: 'p3', locale: 'sv-SE' });
     await store.links.linkPerson('g2', 'u1', 'p9', 'admin');
     expect(
