@@ -18,6 +18,7 @@ import {
   type SandboxDiscord,
   type SandboxGuild,
   ScheduledEventStatus,
+  shardOf,
   startSandboxDiscord,
 } from '../../src/sandbox/discord/index.js';
 
@@ -103,9 +104,11 @@ describe('sandbox Discord: guild scheduled events', () => {
       name: 'Sprint-SM, Uppsala (moved)',
       scheduledStartTime: new Date(T0 + 72 * HOUR),
       scheduledEndTime: new Date(T0 + 76 * HOUR),
-      reason: 'Eventor: date changed',
+      reason: 'Eventor: datum ändrat 5→12 mars',
     });
     expect(edited.name).toBe('Sprint-SM, Uppsala (moved)');
+    const patch = sandbox.requests().find((r) => r.method === 'PATCH');
+    expect(patch?.auditLogReason).toBe('Eventor: datum ändrat 5→12 mars');
     expect(edited.scheduledStartTimestamp).toBe(T0 + 72 * HOUR);
     expect(sandbox.scheduledEvents(guildRecord.id)).toMatchObject([
       { id: created.id, name: 'Sprint-SM, Uppsala (moved)', start: T0 + 72 * HOUR, end: T0 + 76 * HOUR },
@@ -336,5 +339,33 @@ describe('sandbox Discord: guild scheduled events', () => {
     expect(cached?.map((e) => e.name)).toEqual(['Club night']);
     // The client without the intent got none of the dispatches (it has seen everything the other one saw).
     expect(unseen).toEqual([]);
+  });
+
+  it('dispatches a guild’s scheduled events only on the shard that holds the guild', async () => {
+    // Snowflakes whose timestamp part is 1000 and 1001: shards 0 and 1 of 2.
+    const ids = [1000n, 1001n].map((t) => String(t << 22n));
+    expect(ids.map((id) => shardOf(id, 2))).toEqual([0, 1]);
+    const guilds = ids.map((id, i) => sandbox.createGuild({ id, name: `Club ${i}` }));
+    const seen: string[] = [];
+    for (const shard of [0, 1]) {
+      const client = await loginSandboxClient(sandbox, {
+        shards: [shard],
+        shardCount: 2,
+        intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildScheduledEvents],
+      });
+      clients.push(client);
+      client.on(Events.GuildScheduledEventCreate, (e) => seen.push(`shard${shard}:${e.name}`));
+    }
+    for (const [i, guild] of guilds.entries()) {
+      sandbox.createScheduledEvent(guild.id, {
+        creator: guild.ownerId,
+        name: `Training ${i}`,
+        start: T0 + HOUR,
+        end: T0 + 2 * HOUR,
+        location: 'Clubhouse',
+      });
+    }
+    await sandbox.waitFor(() => seen.length >= 2, { description: 'two scheduled-event creates' });
+    expect(seen.sort()).toEqual(['shard0:Training 0', 'shard1:Training 1']);
   });
 });
