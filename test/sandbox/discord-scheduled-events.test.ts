@@ -234,6 +234,14 @@ describe('sandbox Discord: guild scheduled events', () => {
     expect((await fetch()).status).toBe(GuildScheduledEventStatus.Completed);
     await sandbox.waitFor(() => updates.length >= 2, { description: 'two GUILD_SCHEDULED_EVENT_UPDATEs' });
     expect(updates).toEqual([GuildScheduledEventStatus.Active, GuildScheduledEventStatus.Completed]);
+    // Any request of the bot's makes due transitions happen too, so its cache hears of them unasked.
+    const second = await guild.scheduledEvents.create(
+      race({ name: 'Second', scheduledStartTime: clock + HOUR, scheduledEndTime: clock + 5 * HOUR }),
+    );
+    clock = second.scheduledStartTimestamp!;
+    await guild.channels.fetch();
+    await sandbox.waitFor(() => updates.length >= 3, { description: 'the UPDATE of the second event' });
+    expect(guild.scheduledEvents.cache.get(second.id)?.status).toBe(GuildScheduledEventStatus.Active);
     // The bot's own edit racing the end meets a finished event.
     const late = await refusal(guild.scheduledEvents.edit(event.id, { name: 'Too late' }));
     expect(late.code).toBe(180000);

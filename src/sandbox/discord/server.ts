@@ -167,6 +167,8 @@ export class SandboxDiscord {
         this.log.push(entry);
         if (this.log.length > this.requestLogLimit) this.log.splice(0, this.log.length - this.requestLogLimit);
         this.world.changed('request');
+        // The bot hears of transitions (UPDATE) without reading the events, as from Discord.
+        this.world.settleScheduledEvents();
       },
     });
     this.gateway = new Gateway({
@@ -346,6 +348,11 @@ export class SandboxDiscord {
   scheduledEvents(guildId: string): ScheduledEventView[] {
     this.world.guild(guildId);
     return this.world.guildScheduledEvents(guildId).map(scheduledEventView);
+  }
+
+  /** After moving the clock: make the transitions now due happen (with their UPDATE dispatches). */
+  settleScheduledEvents(): void {
+    this.world.settleScheduledEvents();
   }
 
   scheduledEvent(guildId: string, eventId: string): ScheduledEventView | undefined {

@@ -629,12 +629,18 @@ export class World extends EventEmitter {
   /**
    * A guild's scheduled events, oldest first, after the automatic transitions the clock has made
    * due: an EXTERNAL event turns ACTIVE at its start and COMPLETED at its end. The sandbox applies
-   * them when the events are read or changed, each with the GUILD_SCHEDULED_EVENT_UPDATE Discord sends.
+   * them when the events are read or changed and after every REST request, each with the
+   * GUILD_SCHEDULED_EVENT_UPDATE Discord sends.
    */
   guildScheduledEvents(guildId: string): SandboxScheduledEvent[] {
     const events = [...this.scheduledEvents.values()].filter((event) => event.guildId === guildId);
     for (const event of events) this.settleScheduledEvent(event);
     return events;
+  }
+
+  /** Applies the transitions the clock has made due in every guild (with their UPDATE dispatches). */
+  settleScheduledEvents(): void {
+    for (const event of this.scheduledEvents.values()) this.settleScheduledEvent(event);
   }
 
   scheduledEvent(guildId: string, id: string): SandboxScheduledEvent | undefined {
