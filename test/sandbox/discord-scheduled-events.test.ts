@@ -201,6 +201,10 @@ describe('sandbox Discord: guild scheduled events', () => {
       }),
     );
     expect(back.code).toBe(ErrorCode.InvalidFormBody);
+    const text = await refusal(
+      guild.client.rest.patch(Routes.guildScheduledEvent(guild.id, a.id), { body: { status: '3' } }),
+    );
+    expect(text.code).toBe(ErrorCode.InvalidFormBody);
     const cancelActive = await refusal(
       guild.scheduledEvents.edit(a.id, { status: GuildScheduledEventStatus.Canceled }),
     );

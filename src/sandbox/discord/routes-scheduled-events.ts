@@ -259,7 +259,7 @@ export function scheduledEventRoutes(ctx: SandboxContext): Route[] {
         const errors = scheduledEventErrors(draft, ctx.now(), moved && event.status === Scheduled);
         let status = event.status;
         if (has('status') && b['status'] !== event.status) {
-          if (!TRANSITIONS.has(`${event.status}>${String(b['status'])}`)) {
+          if (typeof b['status'] !== 'number' || !TRANSITIONS.has(`${event.status}>${b['status']}`)) {
             errors.push({
               path: ['status'],
               code: 'GUILD_SCHEDULED_EVENT_INVALID_STATUS_TRANSITION',
