@@ -157,6 +157,18 @@ function entryDeadlines(breaks: readonly EntryBreak[]): string[] {
   return [...deadlines].sort();
 }
 
+/**
+ * A change the organiser makes to an event in Eventor: a new name, a new first day (every day of the
+ * event moves by as many days, keeping its local times), or a new status (`EventStatusId`, '10'
+ * cancelled: docs/eventor.md#event-status).
+ */
+export interface EventChange {
+  name?: string;
+  /** The event's new first day, `YYYY-MM-DD` in the sandbox's zone. */
+  date?: string;
+  statusId?: keyof typeof EVENT_STATUSES;
+}
+
 export class SandboxDataset implements SandboxFederation {
   readonly seed: number;
   readonly size: DatasetSize;
@@ -181,6 +193,8 @@ export class SandboxDataset implements SandboxFederation {
   private readonly personById = new Map<string, SandboxPerson>();
   private readonly personByCompetitorId = new Map<string, SandboxPerson>();
   private readonly eventById = new Map<string, SandboxEvent>();
+  /** Changes planned for a later moment of the clock, soonest first. */
+  private readonly pendingChanges: { at: number; eventId: string; change: EventChange }[] = [];
 
   constructor(options: DatasetOptions = {}) {
     this.seed = options.seed ?? 1;
@@ -367,6 +381,57 @@ export class SandboxDataset implements SandboxFederation {
       return;
     }
     throw new Error(`person ${personId} has no result in event ${eventId}`);
+  }
+
+  /**
+   * The organiser changes an event's name, date or status (`EventChange`) at `at` on the sandbox
+   * clock (default: now). Until then reads show the event as it was; from then on `/events`,
+   * `/event/{id}` and the lists show the change, and the event's modify date is that moment (so
+   * modify-date filters find it). Entry deadlines stay where they were, and a start list already
+   * drawn keeps its start times.
+   */
+  changeEvent(eventId: string, change: EventChange, at: Date = this.clock()): void {
+    const ev = this.eventById.get(eventId);
+    if (!ev) throw new Error(`no sandbox event ${eventId}`);
+    if (change.name !== undefined && change.name.trim() === '') throw new Error('an event name cannot be empty');
+    if (change.date !== undefined && localToInstant(change.date, '00:00:00', SANDBOX_TIME_ZONE) === null)
+      throw new Error(`not a date: ${change.date}`);
+    if (change.statusId !== undefined && !(change.statusId in EVENT_STATUSES))
+      throw new Error(`no EventStatusId ${String(change.statusId)}`);
+    this.pendingChanges.push({ at: at.getTime(), eventId, change: { ...change } });
+    this.pendingChanges.sort((a, b) => a.at - b.at);
+    this.applyDueChanges();
+  }
+
+  /** Applies the planned changes whose moment the clock has reached; the server calls it on every request. */
+  applyDueChanges(): void {
+    const now = this.clock().getTime();
+    while (this.pendingChanges.length > 0 && this.pendingChanges[0]!.at <= now) {
+      const { at, eventId, change } = this.pendingChanges.shift()!;
+      const ev = this.eventById.get(eventId)!;
+      const e = ev.event;
+      if (change.name !== undefined) {
+        e.name = change.name;
+        ev.name = change.name;
+      }
+      if (change.statusId !== undefined) {
+        e.statusId = change.statusId;
+        e.status = EVENT_STATUSES[change.statusId];
+      }
+      if (change.date !== undefined && e.start !== null) {
+        const first = instantToLocal(e.start, SANDBOX_TIME_ZONE).date;
+        const days = Math.round((Date.parse(`${change.date}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / DAY);
+        const move = (instant: string): string => {
+          const local = instantToLocal(instant, SANDBOX_TIME_ZONE);
+          const day = new Date(Date.parse(`${local.date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+          return this.at(day, local.clock);
+        };
+        e.start = move(e.start);
+        if (e.finish !== null) e.finish = move(e.finish);
+        for (const race of e.races) if (race.date !== null) race.date = move(race.date);
+      }
+      this.touchEvent(eventId, new Date(at));
+    }
   }
 
   // --- generation ----------------------------------------------------------------------------

@@ -147,6 +147,8 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
   }
 
   async function route(req: IncomingMessage, url: URL, path: string, body: string): Promise<Reply> {
+    // Changes planned on the clock (dataset.changeEvent) happen before the first read after their moment.
+    dataset.applyDueChanges();
     const segments = path.split('/').filter((s) => s !== '');
     if (segments[0]?.toLowerCase() !== 'api') return errorReply(404, 'The resource cannot be found.');
     const match = matchRoute(req.method ?? 'GET', segments.slice(1));
