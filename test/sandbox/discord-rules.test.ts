@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import {
   renderMessageText,
   type SandboxDiscord,
   type SandboxUser,
   startSandboxDiscord,
 } from '../../src/sandbox/discord/index.js';
+import { RawGateway } from '../support/raw-gateway.js';
 
 /**
  * Wire-level rules of the sandbox (REST via fetch, gateway via a raw WebSocket), without
@@ -13,61 +13,6 @@ import {
  */
 
 const x = (n: number): string => 'x'.repeat(n);
-
-interface Frame {
-  op: number;
-  t?: string;
-  s?: number;
-  d?: Record<string, unknown> | boolean | null;
-}
-
-/** A minimal raw gateway client: collects frames, closes cleanly. */
-class RawGateway {
-  readonly frames: Frame[] = [];
-  closeCode: number | null = null;
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (raw) => this.frames.push(JSON.parse(String(raw)) as Frame));
-    ws.on('close', (code) => (this.closeCode = code));
-  }
-
-  static async open(url: string): Promise<RawGateway> {
-    const ws = new WebSocket(`${url}?v=10&encoding=json`);
-    const gateway = new RawGateway(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return gateway;
-  }
-
-  send(op: number, d: unknown): void {
-    this.ws.send(JSON.stringify({ op, d }));
-  }
-
-  async next(predicate: (f: Frame) => boolean, timeoutMs = 2000): Promise<Frame> {
-    const started = Date.now();
-    for (;;) {
-      const found = this.frames.find(predicate);
-      if (found) return found;
-      if (Date.now() - started > timeoutMs)
-        throw new Error(`no matching frame; got ${JSON.stringify(this.frames.map((f) => f.t ?? f.op))}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
-  async closed(timeoutMs = 2000): Promise<number> {
-    const started = Date.now();
-    while (this.closeCode === null) {
-      if (Date.now() - started > timeoutMs) throw new Error('socket not closed');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return this.closeCode;
-  }
-
-  close(): void {
-    this.ws.terminate();
-  }
-}
 
 describe('sandbox Discord wire rules', () => {
   let clock: number;

@@ -1,6 +1,5 @@
 import { Client, GatewayIntentBits, type Interaction, Routes, SlashCommandBuilder } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { loginSandboxClient } from '../../src/sandbox/discord/client.js';
 import {
   type SandboxDiscord,
@@ -9,6 +8,7 @@ import {
   shardOf,
   startSandboxDiscord,
 } from '../../src/sandbox/discord/index.js';
+import { RawGateway } from '../support/raw-gateway.js';
 
 /**
  * Gateway sharding as Discord documents it (docs/discord.md#sharding): real discord.js clients on
@@ -33,55 +33,6 @@ async function eventually<T>(value: () => T | undefined, what: string, timeoutMs
     if (found !== undefined) return found;
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-interface Frame {
-  op: number;
-  t?: string;
-  s?: number;
-  d?: Record<string, unknown> | boolean | null;
-}
-
-/** A minimal raw gateway client: collects frames and the close code. */
-class RawGateway {
-  readonly frames: Frame[] = [];
-  closeCode: number | null = null;
-  closeReason = '';
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (raw) => this.frames.push(JSON.parse(String(raw)) as Frame));
-    ws.on('close', (code, reason) => {
-      this.closeCode = code;
-      this.closeReason = String(reason);
-    });
-  }
-
-  static async open(url: string): Promise<RawGateway> {
-    const ws = new WebSocket(`${url}?v=10&encoding=json`);
-    const gateway = new RawGateway(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    await eventually(() => gateway.frames.find((f) => f.op === 10), 'HELLO');
-    return gateway;
-  }
-
-  identify(token: string, extra: Record<string, unknown> = {}): void {
-    // Guilds, guild messages and direct messages.
-    this.ws.send(JSON.stringify({ op: 2, d: { token, intents: 1 | (1 << 9) | (1 << 12), properties: {}, ...extra } }));
-  }
-
-  next(predicate: (f: Frame) => boolean, what: string): Promise<Frame> {
-    return eventually(() => this.frames.find(predicate), what);
-  }
-
-  closed(): Promise<number> {
-    return eventually(() => this.closeCode ?? undefined, 'the socket to close');
-  }
-
-  dispatched(t: string): Frame[] {
-    return this.frames.filter((f) => f.t === t);
   }
 }
 
