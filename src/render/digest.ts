@@ -173,9 +173,12 @@ function resultLines(results: DigestResults, ctx: RenderContext): Line[] {
       a.event.id.localeCompare(b.event.id) ||
       a.name.localeCompare(b.name),
   );
+  // With one race in the week its name is on its own line below; with several, each podium says which.
+  const several = results.events.length > 1;
   for (const p of podiums) {
+    const where = several ? ` – ${eventLink(p.event, ctx)}` : '';
     lines.push({
-      text: `${MEDALS[p.position]} ${escapeName(p.name, { max: 80 })}, ${escapeName(p.className, { max: 40 })} – ${eventLink(p.event, ctx)}`,
+      text: `${MEDALS[p.position]} ${escapeName(p.name, { max: 80 })}, ${escapeName(p.className, { max: 40 })}${where}`,
       item: true,
     });
   }
