@@ -90,6 +90,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
       'quiet',
       'events-filter',
       'threads',
+      'digest',
       'test',
       'show',
     ]);

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventorAccess } from '../../src/app/eventor-access.js';
+import { Ledger } from '../../src/feeds/delivery/ledger.js';
+import { FeedScheduler } from '../../src/feeds/scheduler.js';
+import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { createLogger } from '../../src/log/logger.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { renderMessageText } from '../../src/sandbox/discord/index.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const WAIT = { timeoutMs: 10_000 };
+
+/**
+ * The weekly digest through the real scheduler, the real discord.js client against the sandbox
+ * Discord and the sandbox Eventor, on a clock the test moves. The server is in Stockholm and
+ * keeps the default time: Thursday 18:00 local, 17:00 UTC in winter.
+ */
+describe('weekly digest (real scheduler, real discord.js, sandboxes, controllable clock)', () => {
+  let world: LoopbackWorld;
+  // Wednesday 2026-11-25, 13:00 in Stockholm.
+  let clock = new Date('2026-11-25T12:00:00Z');
+  let settings: FeedSettingsStore;
+  let channelId: string;
+  const guildId = (): string => world.guild.id;
+  const posts = () => world.discord.messages(channelId);
+
+  /** Ticks the bot's scheduler every 5 minutes (its finest slot) from `from` up to `to`, both included. */
+  async function tickEvery5Minutes(from: Date, to: Date, scheduler: FeedScheduler = world.bot.scheduler) {
+    const steps = Math.floor((to.getTime() - from.getTime()) / (5 * MINUTE));
+    expect(steps).toBeLessThanOrEqual(400);
+    for (let i = 0; i <= steps; i++) {
+      clock = new Date(from.getTime() + i * 5 * MINUTE);
+      await scheduler.tick(clock);
+    }
+  }
+
+  beforeAll(async () => {
+    world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+    settings = new FeedSettingsStore(world.bot.store, () => clock);
+    channelId = world.discord.createTextChannel(guildId(), { name: 'veckan' }).id;
+    await world.bot.store.servers.setChannel(guildId(), 'digest', channelId);
+    await world.bot.store.servers.updateGuildSettings(guildId(), { locale: 'en', timeZone: 'Europe/Stockholm' });
+    await settings.update(guildId(), 'digest', { enabled: true });
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('the first run records last week as done and posts nothing', async () => {
+    await world.bot.scheduler.tick(clock);
+    expect(posts()).toHaveLength(0);
+    const rows = await new Ledger(world.bot.store).rows(guildId(), 'digest');
+    expect(rows.map((r) => [r.itemKey, r.state])).toEqual([['digest:2026-W47', 'seeded']]);
+  });
+
+  it('is posted once, at the chosen time, with what the club has on', async () => {
+    // Thursday 17:00 to 17:55 local: not yet.
+    await tickEvery5Minutes(new Date('2026-11-26T16:00:00Z'), new Date('2026-11-26T16:55:00Z'));
+    expect(posts()).toHaveLength(0);
+    // 18:00 local.
+    await tickEvery5Minutes(new Date('2026-11-26T17:00:00Z'), new Date('2026-11-26T17:00:00Z'));
+    expect(posts()).toHaveLength(1);
+    const text = renderMessageText(posts()[0]!);
+    expect(text).toContain("The club's week** (week 48)");
+    expect(text).not.toContain('comes late');
+    // The parts the sandbox club has this week, each with its title; everything from Eventor escaped.
+    const titles = posts()[0]!.embeds.map((e) => e.title);
+    expect(titles.length).toBeGreaterThan(0);
+    // The sandbox club's week: a race on Saturday with its start list out, last Sunday's results.
+    expect(titles).toContain('Starts in the coming days');
+    expect(titles).toContain("Last week's results");
+    expect(text).toMatch(/• \d\d:\d\d \S/);
+    expect(text).toMatch(/\d+ from the club ran\./);
+    for (const title of titles)
+      expect([
+        'Starts in the coming days',
+        'Entry deadlines in the next 10 days',
+        "Last week's results",
+        "The club's activities this week",
+        'A quiet week',
+      ]).toContain(title);
+    expect(posts()[0]!.embeds.at(-1)!.footer?.text).toMatch(/^Weekly digest from Eventor/);
+  });
+
+  it('is not posted again by the later runs, which ask Eventor nothing', async () => {
+    const before = world.eventor.requests.count();
+    // The rest of Thursday evening, every 5 minutes.
+    await tickEvery5Minutes(new Date('2026-11-26T17:05:00Z'), new Date('2026-11-26T22:00:00Z'));
+    expect(posts()).toHaveLength(1);
+    expect(world.eventor.requests.count()).toBe(before);
+  });
+
+  it('is not posted again after a restart', async () => {
+    const log = createLogger({ level: 'error', write: () => undefined });
+    const access = new EventorAccess({
+      store: world.bot.store,
+      defaultEventor: world.config.defaultEventor,
+      defaultGuilds: world.config.defaultEventorGuilds,
+      log,
+    });
+    const restarted = new FeedScheduler({
+      client: world.bot.client,
+      store: world.bot.store,
+      eventor: access,
+      log,
+      defaultLanguage: 'en',
+      defaultTimeZone: 'Europe/Stockholm',
+      now: () => clock,
+    });
+    try {
+      await tickEvery5Minutes(new Date('2026-11-27T07:00:00Z'), new Date('2026-11-27T08:00:00Z'), restarted);
+    } finally {
+      await restarted.stop();
+      await access.close();
+    }
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('after two weeks away, only the latest missed week is posted, once, saying it comes late', async () => {
+    // The bot was down from Friday 27 November to Friday 11 December: Thursdays 3 and 10 December passed.
+    await tickEvery5Minutes(new Date('2026-12-11T09:00:00Z'), new Date('2026-12-11T10:00:00Z'));
+    expect(posts()).toHaveLength(2);
+    const late = renderMessageText(posts()[1]!);
+    expect(late).toContain('(week 50)');
+    // Due Thursday 10 December 18:00 local, 17:00 UTC.
+    expect(late).toContain(`This digest comes late: it was due <t:${Date.parse('2026-12-10T17:00:00Z') / 1000}:f>.`);
+    await tickEvery5Minutes(new Date('2026-12-11T10:05:00Z'), new Date('2026-12-11T11:00:00Z'));
+    expect(posts()).toHaveLength(2);
+    const keys = (await new Ledger(world.bot.store).rows(guildId(), 'digest')).map((r) => r.itemKey).sort();
+    expect(keys).toEqual(['digest:2026-W47', 'digest:2026-W48', 'digest:2026-W50']);
+  });
+
+  it('waits for quiet hours to end, then comes once', async () => {
+    await settings.update(guildId(), 'digest', { options: { quietHours: { from: 17, to: 19 } } });
+    // Thursday 17 December, 17:00 to 18:55 local: quiet.
+    await tickEvery5Minutes(new Date('2026-12-17T16:00:00Z'), new Date('2026-12-17T17:55:00Z'));
+    expect(posts()).toHaveLength(2);
+    // 19:00 local, an hour after its time: it comes now, and within the hour it is not late.
+    await tickEvery5Minutes(new Date('2026-12-17T18:00:00Z'), new Date('2026-12-17T18:30:00Z'));
+    expect(posts()).toHaveLength(3);
+    const text = renderMessageText(posts()[2]!);
+    expect(text).toContain('(week 51)');
+    expect(text).not.toContain('comes late');
+    await settings.update(guildId(), 'digest', { options: { quietHours: null } });
+  });
+
+  it('follows the day and time chosen with /feeds digest', async () => {
+    const answer = await world.discord
+      .runCommand({
+        guildId: guildId(),
+        channelId: world.channel.id,
+        user: world.admin,
+        locale: 'en-GB',
+        name: 'feeds',
+        subcommand: 'digest',
+        options: { day: '1', time: '7.30' },
+      })
+      .reply(WAIT);
+    expect(renderMessageText(answer)).toContain('Weekly digest: every Monday at 07:30 (Europe/Stockholm).');
+    const bad = await world.discord
+      .runCommand({
+        guildId: guildId(),
+        channelId: world.channel.id,
+        user: world.admin,
+        locale: 'en-GB',
+        name: 'feeds',
+        subcommand: 'digest',
+        options: { time: '25:00' },
+      })
+      .reply(WAIT);
+    expect(renderMessageText(bad)).toContain('`25:00` is not a time');
+    expect((await settings.get(guildId(), 'digest')).options).toMatchObject({ digestDay: 1, digestTime: '07:30' });
+    // Monday 21 December: 07:25 local nothing, 07:30 local the week-52 digest.
+    await tickEvery5Minutes(new Date('2026-12-21T06:00:00Z'), new Date('2026-12-21T06:25:00Z'));
+    expect(posts()).toHaveLength(3);
+    await tickEvery5Minutes(new Date('2026-12-21T06:30:00Z'), new Date('2026-12-21T06:30:00Z'));
+    expect(posts()).toHaveLength(4);
+    expect(renderMessageText(posts()[3]!)).toContain('(week 52)');
+  });
+
+  it('/feeds test digest previews it in the channel, outside the real ledger', async () => {
+    clock = new Date(clock.getTime() + DAY);
+    const before = (await new Ledger(world.bot.store).rows(guildId(), 'digest')).length;
+    const answer = await world.discord
+      .runCommand({
+        guildId: guildId(),
+        channelId: world.channel.id,
+        user: world.admin,
+        locale: 'en-GB',
+        name: 'feeds',
+        subcommand: 'test',
+        options: { kind: 'digest' },
+      })
+      .reply(WAIT);
+    expect(renderMessageText(answer)).toContain(
+      `Weekly digest: the newest item is posted in <#${channelId}> as a test.`,
+    );
+    expect(posts()).toHaveLength(5);
+    expect(renderMessageText(posts()[4]!)).toContain("The club's week** (week 52)");
+    expect(await new Ledger(world.bot.store).rows(guildId(), 'digest')).toHaveLength(before);
+  });
+});
