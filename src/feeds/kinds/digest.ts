@@ -55,6 +55,12 @@ export const DIGEST_FEED = 'digest' as const;
 export const DIGEST_AHEAD_DAYS = 7;
 /** Entry deadlines within this many days are listed. */
 export const DIGEST_DEADLINE_DAYS = 10;
+/**
+ * Races without a start list whose classes the digest looks up (the nearest ones): entries name
+ * only their class's id, and each race's classes are one request. Later races list their entrants
+ * without the class, which keeps the digest's own requests to at most 3 a week.
+ */
+export const DIGEST_CLASS_LOOKUPS = 2;
 /** A digest posted more than this after its time says it comes late (the bot was away, or quiet hours held it). */
 export const DIGEST_LATE_AFTER_MS = HOUR;
 
@@ -131,7 +137,7 @@ function entryRunners(entries: readonly Entry[], classes: readonly EventClass[])
 /**
  * The club's starts in the coming days: each race's start list where it is out (asked as the
  * start-lists kind asks it, so its cache answers), else its entries (one request for all of
- * them) with each race's classes.
+ * them) with the classes of the nearest races (`DIGEST_CLASS_LOOKUPS`).
  */
 async function fetchStarts(
   client: EventorClient,
@@ -173,6 +179,7 @@ async function fetchStarts(
           eventIds: unpublished.map((e) => e.id),
           includePersonElement: true,
         });
+  let lookups = 0;
   for (const event of coming) {
     const runners = withList.get(event.id);
     if (runners) {
@@ -181,7 +188,12 @@ async function fetchStarts(
     }
     const own = entries.filter((e) => (e.event.id ?? e.event.event?.id) === event.id);
     if (own.length === 0) continue;
-    const classes = own.every((e) => e.classNames.length > 0) ? [] : await client.eventClasses({ eventId: event.id });
+    const named = own.every((e) => e.classNames.length > 0);
+    let classes: readonly EventClass[] = [];
+    if (!named && lookups < DIGEST_CLASS_LOOKUPS) {
+      lookups++;
+      classes = await client.eventClasses({ eventId: event.id });
+    }
     starts.push({ event: digestEvent(event), startList: false, runners: entryRunners(own, classes) });
   }
   return starts;
