@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorAccess } from '../../src/app/eventor-access.js';
+import { EventorClient } from '../../src/eventor/client.js';
+import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
+import { discordTarget } from '../../src/feeds/delivery/poster.js';
+import { runDigestFeed } from '../../src/feeds/kinds/digest.js';
 import { FeedScheduler } from '../../src/feeds/scheduler.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -200,5 +204,47 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
     expect(posts()).toHaveLength(5);
     expect(renderMessageText(posts()[4]!)).toContain("The club's week** (week 52)");
     expect(await new Ledger(world.bot.store).rows(guildId(), 'digest')).toHaveLength(before);
+  });
+
+  it('a crash between Discord making the post and the ledger recording it posts nothing twice', async () => {
+    // Monday 28 December, 07:30 local: week 53's digest is due.
+    clock = new Date('2026-12-28T06:30:00Z');
+    const ledger = new Ledger(world.bot.store);
+    const client = new EventorClient({
+      instance: customInstance(world.eventor.baseUrl),
+      apiKey: world.eventor.apiKey,
+      now: () => clock.getTime(),
+      timeoutMs: 10_000,
+    });
+    const count = posts().length;
+    try {
+      const crashing = runDigestFeed({
+        guildId: guildId(),
+        channelId,
+        client,
+        organisationId: world.eventor.dataset.homeClub.id,
+        ledger,
+        target: discordTarget(world.bot.client),
+        now: clock,
+        language: 'en',
+        timeZone: 'Europe/Stockholm',
+        options: (await settings.get(guildId(), 'digest')).options,
+        hooks: {
+          afterSend: () => {
+            throw new Error('process killed');
+          },
+        },
+      });
+      await expect(crashing).rejects.toThrow('process killed');
+    } finally {
+      await client.close();
+    }
+    expect(posts()).toHaveLength(count + 1);
+    const ref = { guildId: guildId(), feed: 'digest', itemKey: 'digest:2026-W53' };
+    expect(await ledger.get(ref)).toMatchObject({ state: 'posting', messageId: null });
+    // The bot again: its scheduler finds the post from the ledger's intent and records it, posting nothing new.
+    await tickEvery5Minutes(new Date('2026-12-28T06:35:00Z'), new Date('2026-12-28T07:30:00Z'));
+    expect(posts()).toHaveLength(count + 1);
+    expect(await ledger.get(ref)).toMatchObject({ state: 'posted', messageId: posts().at(-1)!.id });
   });
 });
