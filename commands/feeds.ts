@@ -201,6 +201,8 @@ async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   // The channel and the switch together, or neither.
   const after = await settings.turnOn(guildId, kind, option?.id ?? null);
+  // Back on after a time off, the digest starts from its next time, as on the first turn-on.
+  if (kind === 'digest' && !current.enabled) await settings.setDigestWhen(guildId, {}, ctx.guild.timeZone);
   const lines = [ctx.t('feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
   if (after.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, after.pausedReason) }));
   await reply(ctx, lines.join(' '));
@@ -363,7 +365,7 @@ async function setDigest(ctx: CommandContext, settings: FeedsAdmin, guildId: str
   }
   const after =
     Object.keys(change).length > 0
-      ? await settings.update(guildId, 'digest', { options: change })
+      ? await settings.setDigestWhen(guildId, change, ctx.guild.timeZone)
       : await settings.get(guildId, 'digest');
   await reply(ctx, ctx.t('feeds.digest.done', { ...digestWhen(ctx, after), zone: ctx.guild.timeZone }));
 }

@@ -150,38 +150,42 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
     await settings.update(guildId(), 'digest', { options: { quietHours: null } });
   });
 
-  it('follows the day and time chosen with /feeds digest', async () => {
-    const answer = await world.discord
-      .runCommand({
-        guildId: guildId(),
-        channelId: world.channel.id,
-        user: world.admin,
-        locale: 'en-GB',
-        name: 'feeds',
-        subcommand: 'digest',
-        options: { day: '1', time: '7.30' },
-      })
-      .reply(WAIT);
-    expect(renderMessageText(answer)).toContain('Weekly digest: every Monday at 07:30 (Europe/Stockholm).');
-    const bad = await world.discord
-      .runCommand({
-        guildId: guildId(),
-        channelId: world.channel.id,
-        user: world.admin,
-        locale: 'en-GB',
-        name: 'feeds',
-        subcommand: 'digest',
-        options: { time: '25:00' },
-      })
-      .reply(WAIT);
-    expect(renderMessageText(bad)).toContain('`25:00` is not a time');
-    expect((await settings.get(guildId(), 'digest')).options).toMatchObject({ digestDay: 1, digestTime: '07:30' });
-    // Monday 21 December: 07:25 local nothing, 07:30 local the week-52 digest.
-    await tickEvery5Minutes(new Date('2026-12-21T06:00:00Z'), new Date('2026-12-21T06:25:00Z'));
+  it('follows the day and time chosen with /feeds digest, from their next occurrence', async () => {
+    const digest = async (options: Record<string, string>): Promise<string> =>
+      renderMessageText(
+        await world.discord
+          .runCommand({
+            guildId: guildId(),
+            channelId: world.channel.id,
+            user: world.admin,
+            locale: 'en-GB',
+            name: 'feeds',
+            subcommand: 'digest',
+            options,
+          })
+          .reply(WAIT),
+      );
+    // Monday 21 December, 07:00 local: week 52's digest has not come (it would on Thursday).
+    clock = new Date('2026-12-21T06:00:00Z');
+    expect(await digest({ day: '1', time: '6.30' })).toContain(
+      'Weekly digest: every Monday at 06:30 (Europe/Stockholm).',
+    );
+    // Its new time this week has passed: the week counts as done, no "late" digest at once.
+    await tickEvery5Minutes(new Date('2026-12-21T06:00:00Z'), new Date('2026-12-21T07:00:00Z'));
     expect(posts()).toHaveLength(3);
-    await tickEvery5Minutes(new Date('2026-12-21T06:30:00Z'), new Date('2026-12-21T06:30:00Z'));
+    const ledger = new Ledger(world.bot.store);
+    expect(await ledger.get({ guildId: guildId(), feed: 'digest', itemKey: 'digest:2026-W52' })).toMatchObject({
+      state: 'seeded',
+    });
+    expect(await digest({ time: '25:00' })).toContain('`25:00` is not a time');
+    expect(await digest({ time: '7.30' })).toContain('every Monday at 07:30');
+    expect((await settings.get(guildId(), 'digest')).options).toMatchObject({ digestDay: 1, digestTime: '07:30' });
+    // Monday 28 December: 07:25 local nothing, 07:30 local the week-53 digest.
+    await tickEvery5Minutes(new Date('2026-12-28T06:00:00Z'), new Date('2026-12-28T06:25:00Z'));
+    expect(posts()).toHaveLength(3);
+    await tickEvery5Minutes(new Date('2026-12-28T06:30:00Z'), new Date('2026-12-28T06:30:00Z'));
     expect(posts()).toHaveLength(4);
-    expect(renderMessageText(posts()[3]!)).toContain('(week 52)');
+    expect(renderMessageText(posts()[3]!)).toContain('(week 53)');
   });
 
   it('/feeds test digest previews it in the channel, outside the real ledger', async () => {
@@ -202,13 +206,13 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
       `Weekly digest: the newest item is posted in <#${channelId}> as a test.`,
     );
     expect(posts()).toHaveLength(5);
-    expect(renderMessageText(posts()[4]!)).toContain("The club's week** (week 52)");
+    expect(renderMessageText(posts()[4]!)).toContain("The club's week** (week 53)");
     expect(await new Ledger(world.bot.store).rows(guildId(), 'digest')).toHaveLength(before);
   });
 
   it('a crash between Discord making the post and the ledger recording it posts nothing twice', async () => {
-    // Monday 28 December, 07:30 local: week 53's digest is due.
-    clock = new Date('2026-12-28T06:30:00Z');
+    // Monday 4 January 2027, 07:30 local: the digest of week 1 is due.
+    clock = new Date('2027-01-04T06:30:00Z');
     const ledger = new Ledger(world.bot.store);
     const client = new EventorClient({
       instance: customInstance(world.eventor.baseUrl),
@@ -240,11 +244,40 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
       await client.close();
     }
     expect(posts()).toHaveLength(count + 1);
-    const ref = { guildId: guildId(), feed: 'digest', itemKey: 'digest:2026-W53' };
+    const ref = { guildId: guildId(), feed: 'digest', itemKey: 'digest:2027-W01' };
     expect(await ledger.get(ref)).toMatchObject({ state: 'posting', messageId: null });
     // The bot again: its scheduler finds the post from the ledger's intent and records it, posting nothing new.
-    await tickEvery5Minutes(new Date('2026-12-28T06:35:00Z'), new Date('2026-12-28T07:30:00Z'));
+    await tickEvery5Minutes(new Date('2027-01-04T06:35:00Z'), new Date('2027-01-04T07:30:00Z'));
     expect(posts()).toHaveLength(count + 1);
     expect(await ledger.get(ref)).toMatchObject({ state: 'posted', messageId: posts().at(-1)!.id });
+  });
+
+  it('turned off and back on in the middle of a week, it starts from its next time', async () => {
+    const feeds = async (subcommand: string): Promise<string> =>
+      renderMessageText(
+        await world.discord
+          .runCommand({
+            guildId: guildId(),
+            channelId: world.channel.id,
+            user: world.admin,
+            locale: 'en-GB',
+            name: 'feeds',
+            subcommand,
+            options: { kind: 'digest' },
+          })
+          .reply(WAIT),
+      );
+    clock = new Date('2027-01-05T12:00:00Z');
+    expect(await feeds('off')).toContain('Weekly digest');
+    // Back on Tuesday 12 January: Monday's digest (week 2) was missed while off, and is not posted late.
+    clock = new Date('2027-01-12T12:00:00Z');
+    expect(await feeds('on')).toContain('Weekly digest');
+    const count = posts().length;
+    await tickEvery5Minutes(new Date('2027-01-12T12:00:00Z'), new Date('2027-01-12T13:00:00Z'));
+    expect(posts()).toHaveLength(count);
+    // Monday 18 January, 07:30 local: week 3's.
+    await tickEvery5Minutes(new Date('2027-01-18T06:25:00Z'), new Date('2027-01-18T06:30:00Z'));
+    expect(posts()).toHaveLength(count + 1);
+    expect(renderMessageText(posts().at(-1)!)).toContain('(week 3)');
   });
 });
