@@ -149,14 +149,16 @@ async function fetchStarts(
   const from = now.getTime();
   const to = from + DIGEST_AHEAD_DAYS * DAY;
   let events: readonly Event[];
-  if (club) events = await club.enteredEventList(from, to);
+  // From a day back, for races under way.
+  if (club) events = await club.enteredEventList(from - DAY, to);
   else {
-    const ids = [...(await eventsWithClubEntries(client, organisationId, from, to))].sort();
+    const ids = [...(await eventsWithClubEntries(client, organisationId, from - DAY, to))].sort();
     events = ids.length === 0 ? [] : await client.events({ eventIds: ids });
   }
   const coming = events
     .filter((e) => e.status !== 'canceled' && e.start !== null)
-    .filter((e) => Date.parse(e.start!) >= from - DAY && Date.parse(e.start!) < to)
+    // Still to come, or under way (a multi-day event that began yesterday).
+    .filter((e) => Date.parse(e.finish ?? e.start!) >= from && Date.parse(e.start!) < to)
     .sort(byStart);
   const lists = await listsPerEvent(
     coming,
