@@ -11,8 +11,9 @@
  *
  * What it shows is what the other kinds ask on the same tick, with the same parameters (the
  * club's shared entries, the start and result lists, the reminders' events and counts, the
- * activities), so the shared client's cache answers most of it; only the entries of races whose
- * start list is not out yet are its own (docs/benchmarks.md, `eventor-requests-digest-per-week`).
+ * activities), so the shared client's cache answers most of it; the entries of races whose start
+ * list is not out yet, and the classes of the nearest two, are its own (`npm run bench`:
+ * `eventor-requests-digest-per-week`).
  */
 import { millisecondsInDay as DAY, millisecondsInHour as HOUR } from 'date-fns/constants';
 import { getISOWeek } from 'date-fns/getISOWeek';
