@@ -25,6 +25,8 @@ import { classificationText, discordTimestamp } from '../src/render/index.js';
 // Where tests and the scheduler look for it; it belongs to the service.
 export { TEST_FEED } from '../src/app/feeds-admin.js';
 export const MAX_LEAD_DAYS = 5;
+/** The digest's days, ISO numbering (1 Monday to 7 Sunday), as `FeedOptions.digestDay` holds them. */
+const DIGEST_DAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 export const LEAD_DAY_MAX = 60;
 
 const kindOption =
@@ -81,6 +83,15 @@ const definition = serverAdminCommand('feeds.name', 'feeds.description')
         .addChoices(localizedChoice('feeds.show.on', 'on'), localizedChoice('feeds.show.off', 'off')),
     ),
   )
+  .addSubcommand((sub) =>
+    localize(sub, 'feeds.digest.name', 'feeds.digest.description')
+      .addStringOption((o) =>
+        localize(o, 'feeds.opt.day.name', 'feeds.opt.day.description').addChoices(
+          ...DIGEST_DAYS.map((day) => localizedChoice(`feeds.day.${day}`, String(day))),
+        ),
+      )
+      .addStringOption((o) => localize(o, 'feeds.opt.time.name', 'feeds.opt.time.description').setMaxLength(10)),
+  )
   .addSubcommand((sub) => localize(sub, 'feeds.test.name', 'feeds.test.description').addStringOption(kindOption(true)))
   .addSubcommand((sub) => localize(sub, 'feeds.show.name', 'feeds.show.description'))
   .toJSON();
@@ -108,6 +119,16 @@ export function parseLeadDays(input: string): number[] | null {
     if (!days.includes(n)) days.push(n);
   }
   return days.sort((a, b) => b - a);
+}
+
+/** `18:00`, `18.00`, `1800`, `8:30` or `18` → `HH:MM`; null when it is not a time of day. */
+export function parseDigestTime(input: string): string | null {
+  const match = /^(\d{1,2})(?:[:.h]?(\d{2}))?$/.exec(input.trim());
+  if (!match) return null;
+  const hour = Number(match[1]);
+  const minute = match[2] === undefined ? 0 : Number(match[2]);
+  if (hour > 23 || minute > 59) return null;
+  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
 }
 
 function normal(text: string): string {
@@ -180,6 +201,8 @@ async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   // The channel and the switch together, or neither.
   const after = await settings.turnOn(guildId, kind, option?.id ?? null);
+  // Back on after a time off, the digest starts from its next time, as on the first turn-on.
+  if (kind === 'digest' && !current.enabled) await settings.setDigestWhen(guildId, {}, ctx.guild.timeZone);
   const lines = [ctx.t('feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
   if (after.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, after.pausedReason) }));
   await reply(ctx, lines.join(' '));
@@ -325,6 +348,35 @@ async function setThreads(ctx: CommandContext, settings: FeedsAdmin, guildId: st
   );
 }
 
+async function setDigest(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
+  const dayInput = ctx.interaction.options.getString('day');
+  const timeInput = ctx.interaction.options.getString('time');
+  const change: { digestDay?: number; digestTime?: string } = {};
+  if (dayInput !== null) {
+    const day = Number(dayInput);
+    if (!(DIGEST_DAYS as readonly number[]).includes(day)) throw new UserFacingError('error.unexpected');
+    change.digestDay = day;
+  }
+  if (timeInput !== null) {
+    const time = parseDigestTime(timeInput);
+    if (time === null)
+      throw new UserFacingError('feeds.digest.badTime', { input: timeInput.slice(0, 10).replace(/`/g, "'") });
+    change.digestTime = time;
+  }
+  const after =
+    Object.keys(change).length > 0
+      ? await settings.setDigestWhen(guildId, change, ctx.guild.timeZone)
+      : await settings.get(guildId, 'digest');
+  await reply(ctx, ctx.t('feeds.digest.done', { ...digestWhen(ctx, after), zone: ctx.guild.timeZone }));
+}
+
+function digestWhen(ctx: CommandContext, feed: FeedSettings): { day: string; time: string } {
+  return {
+    day: ctx.t(`feeds.day.${feed.options.digestDay as (typeof DIGEST_DAYS)[number]}`),
+    time: feed.options.digestTime,
+  };
+}
+
 async function testPost(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
   if (!settings.hasTestPost(kind)) throw new UserFacingError('feeds.test.notAvailable', { kind: kindLabel(ctx, kind) });
@@ -386,6 +438,7 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
     );
   }
   if (feed.feed === 'results') lines.push(await describeThreads(ctx, feed));
+  if (feed.feed === 'digest') lines.push(ctx.t('feeds.show.digest', digestWhen(ctx, feed)));
   if (feed.feed === 'events') {
     lines.push(
       ctx.t('feeds.show.levels', {
@@ -438,6 +491,7 @@ export const feedsCommand: BotCommand = {
     quiet: withSettings(setQuiet),
     'events-filter': withSettings(setEventsFilter),
     threads: withSettings(setThreads),
+    digest: withSettings(setDigest),
     test: withSettings(testPost),
     show: withSettings(show),
   },

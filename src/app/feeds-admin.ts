@@ -8,6 +8,7 @@ import { contentHash, ledgerKey } from '../feeds/delivery/keys.js';
 import { Ledger } from '../feeds/delivery/ledger.js';
 import { Poster, type PostOutcome, type PostTarget } from '../feeds/delivery/poster.js';
 import { threadsWaiting } from '../feeds/delivery/threads.js';
+import { DIGEST_FEED, digestKey, latestDigestDue } from '../feeds/kinds/digest.js';
 import { RESULTS_FEED } from '../feeds/kinds/results.js';
 import { feedModule } from '../feeds/registry.js';
 import {
@@ -51,6 +52,27 @@ export class FeedsAdmin {
 
   update(guildId: string, kind: FeedKind, change: FeedChange): Promise<FeedSettings> {
     return this.#settings.update(guildId, kind, change);
+  }
+
+  /**
+   * The weekly digest's day and time, from their next occurrence: when the new time of this week
+   * has already passed, this week's digest counts as done (recorded, never posted), so a change
+   * never posts a "late" digest at once. A digest that has not run yet seeds on its first run.
+   */
+  setDigestWhen(
+    guildId: string,
+    change: Partial<Pick<FeedOptions, 'digestDay' | 'digestTime'>>,
+    timeZone: string,
+  ): Promise<FeedSettings> {
+    return this.#store.transaction(async (parts) => {
+      const after = await new FeedSettingsStore(parts, this.#now).update(guildId, 'digest', { options: change });
+      const ledger = new Ledger(parts);
+      if ((await ledger.feedStartedAt(guildId, DIGEST_FEED)) !== null) {
+        const { week } = latestDigestDue(this.#now(), timeZone, after.options);
+        await ledger.seed(guildId, DIGEST_FEED, after.channelId ?? '', [{ itemKey: digestKey(week), contentHash: '' }]);
+      }
+      return after;
+    });
   }
 
   /** Turns a kind on, in `channelId` when one is given: the channel and the switch together, or neither. */

@@ -21,7 +21,7 @@ import {
   millisecondsInHour as HOUR,
   millisecondsInMinute as MINUTE,
 } from 'date-fns/constants';
-import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
+import { FEED_KINDS, type FeedKind, FeedSettingsStore } from '../feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld } from '../loopback/world.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
@@ -78,6 +78,10 @@ export interface RequestsOptions {
   window?: 'weekend' | 'race-day';
   /** Clock step (default 5 minutes). */
   stepMs?: number;
+  /** The kinds turned on (default: every kind). */
+  kinds?: readonly FeedKind[];
+  /** Start this many hours after the weekend's Thursday 00:00 (default 0; `weekend` window only). */
+  offsetHours?: number;
 }
 
 /** 00:00 local time (SANDBOX_TIME_ZONE) of a local date YYYY-MM-DD. */
@@ -110,7 +114,10 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
     // Thursday before a weekend race; two days before a race on another day.
     const thursday = addDays(weekend.date, weekdayOf(weekend.date) === 0 ? -3 : -2);
     const raceDayOnly = options.window === 'race-day';
-    const from = localMidnight(raceDayOnly ? weekend.date : thursday);
+    const from = new Date(
+      localMidnight(raceDayOnly ? weekend.date : thursday).getTime() +
+        (raceDayOnly ? 0 : (options.offsetHours ?? 0)) * HOUR,
+    );
     const end = raceDayOnly ? localMidnight(addDays(weekend.date, 1)) : localMidnight(addDays(thursday, 5));
     const to = options.hours === undefined || raceDayOnly ? end : new Date(from.getTime() + options.hours * HOUR);
 
@@ -132,7 +139,7 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
       }
       const admin = world.discord.createTextChannel(guildId, { name: 'styrelsen' }).id;
       await world.bot.store.servers.setChannel(guildId, 'admin', admin);
-      for (const kind of FEED_KINDS) {
+      for (const kind of options.kinds ?? FEED_KINDS) {
         await world.bot.store.servers.setChannel(
           guildId,
           kind,
@@ -243,6 +250,41 @@ function raceDayFigure(run: RequestsRun, write: (line: string) => void): Targete
  */
 export const WEEKEND_TARGET_PER_HOUR = 32;
 
+/** The weekly digest's own Eventor requests, per club and week, must stay at or under this. */
+export const DIGEST_TARGET_PER_WEEK = 3;
+
+/**
+ * The weekly digest's extra Eventor requests: Thursday 12:00 to 24:00 of the race weekend (the
+ * digest's first run, its post at 18:00 and the runs after it), one server with every kind on,
+ * against the same with every kind but the digest. What it shows is what the other kinds ask on
+ * the same tick; the rest of the week its runs read the ledger only (test/e2e/feeds-digest.test.ts),
+ * so this difference is its cost for the week.
+ */
+async function digestFigure(write: (line: string) => void): Promise<TargetedFigure> {
+  const window = { servers: 1, offsetHours: 12, hours: 12 };
+  const withDigest = await measureEventorRequests(window);
+  const without = await measureEventorRequests({ ...window, kinds: FEED_KINDS.filter((k) => k !== 'digest') });
+  const extra = withDigest.requests - without.requests;
+  const before = new Map(without.byPath);
+  const paths = withDigest.byPath
+    .map(([path, n]): [string, number] => [path, n - (before.get(path) ?? 0)])
+    .filter(([, n]) => n !== 0);
+  write(
+    `# weekly digest: ${withDigest.from.toISOString()} to ${withDigest.to.toISOString()}, one server of one club: ${withDigest.requests} Eventor requests with it, ${without.requests} without`,
+  );
+  write(`#   the digest's own: ${paths.map(([path, n]) => `${path} ${n}`).join(', ') || 'none'}`);
+  return {
+    name: 'eventor-requests-digest-per-week',
+    value: extra,
+    unit: 'req/week',
+    op: '<=',
+    target: DIGEST_TARGET_PER_WEEK,
+    title: "The weekly digest's own Eventor requests, per club and week",
+    about:
+      'Eventor requests of one server with every kind on, less the same without the weekly digest, from the Thursday noon before the race weekend to midnight (its post at 18:00 local): what the digest asks beyond what the other kinds ask on the same tick.',
+  };
+}
+
 /** How much the `requests` section simulates: the full run's, `--quick`'s, or a test's. */
 export interface RequestsScale {
   /** Hours of the weekend run, from its start (default: the whole weekend, which holds the race day). */
@@ -283,6 +325,8 @@ export async function requestsFigures(write: (line: string) => void, scale: Requ
   ];
   const raceDay = raceDayFigure(weekend, write);
   if (raceDay) figures.push(raceDay);
+
+  figures.push(await digestFigure(write));
 
   const one = await measureEventorRequests({ servers: 1, window: 'race-day' });
   describe(one, 'one club, the race day alone');

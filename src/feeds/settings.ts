@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { FeedSettingsRow, GuildSettings, StoreParts } from '../store/interfaces.js';
 
 /** The kinds of automatic post; `admin` of /setup channel is where notices about them go. */
-export const FEED_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities'] as const;
+export const FEED_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities', 'digest'] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];
 
 export function isFeedKind(value: string): value is FeedKind {
@@ -32,6 +32,13 @@ export const FeedOptions = z.object({
   classificationIds: z.array(z.string()).default([]),
   /** Results: open a thread per event under the post. */
   threads: z.boolean().default(false),
+  /** Weekly digest: the day of the week it comes, ISO numbering (1 Monday to 7 Sunday; default Thursday). */
+  digestDay: z.number().int().min(1).max(7).default(4),
+  /** Weekly digest: the local time it comes on that day, `HH:MM` in the server's zone. */
+  digestTime: z
+    .string()
+    .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/)
+    .default('18:00'),
 });
 export type FeedOptions = z.infer<typeof FeedOptions>;
 

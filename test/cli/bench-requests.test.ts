@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatFigure } from '../../src/bench/figure.js';
-import { measureEventorRequests, requestsFigures, WEEKEND_TARGET_PER_HOUR } from '../../src/bench/requests.js';
+import {
+  DIGEST_TARGET_PER_WEEK,
+  measureEventorRequests,
+  requestsFigures,
+  WEEKEND_TARGET_PER_HOUR,
+} from '../../src/bench/requests.js';
 
 describe('bench: Eventor requests per hour, and as servers grow', () => {
   it("the section's figures: servers of one club ask no more than one, of K clubs no more than K single-club bots", async () => {
@@ -9,13 +14,20 @@ describe('bench: Eventor requests per hour, and as servers grow', () => {
     // Three hours from Thursday do not reach the race day: its figure says so and is left out.
     expect(figures.map((f) => f.name)).toEqual([
       'eventor-requests-per-hour-1-servers',
+      'eventor-requests-digest-per-week',
       'eventor-requests-race-day-3-servers',
       'eventor-requests-race-day-3-servers-2-clubs',
     ]);
     expect(lines).toContain('# race day: not covered by the 3 h simulated');
-    const [weekend, sameClub, twoClubs] = figures;
+    const [weekend, digest, sameClub, twoClubs] = figures;
     expect(weekend!.value).toBeGreaterThan(0);
     expect(weekend!.target).toBe(WEEKEND_TARGET_PER_HOUR);
+    // The digest posts once in its window, and asks something of its own for it (the entries of
+    // races whose start list is not out), within its target.
+    expect(digest!.value).toBeGreaterThan(0);
+    expect(digest!.target).toBe(DIGEST_TARGET_PER_WEEK);
+    expect(formatFigure(digest!)).toMatch(/^BENCH eventor-requests-digest-per-week \d+ req\/week target <= 3$/);
+    expect(lines.some((l) => l.startsWith("#   the digest's own: /api/entries 1"))).toBe(true);
     // The targets come from the one-server race day run, printed beside them.
     const alone = /^# race day alone: 1 server (\d+\.\d) req\/h/.exec(lines.at(-1) ?? '');
     expect(alone).not.toBeNull();
@@ -23,12 +35,13 @@ describe('bench: Eventor requests per hour, and as servers grow', () => {
     expect(twoClubs!.target).toBeCloseTo(2 * sameClub!.target, 6);
     for (const figure of figures) {
       expect(figure.value).toBeLessThanOrEqual(figure.target);
+      if (figure === digest) continue;
       expect(formatFigure(figure)).toMatch(
         /^BENCH eventor-requests-[a-z0-9-]+ \d+(\.\d+)? req\/h target <= \d+(\.\d+)?$/,
       );
     }
     expect(lines.filter((l) => l.startsWith('#   by path: /api/')).length).toBe(4);
-  }, 60_000);
+  }, 120_000);
 
   it('counts requests over the window it simulated', async () => {
     const run = await measureEventorRequests({ servers: 1, hours: 1 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLeadDays, parseLevels, TEST_FEED } from '../../commands/feeds.js';
+import { parseDigestTime, parseLeadDays, parseLevels, TEST_FEED } from '../../commands/feeds.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { FEED_KINDS, FeedSettingsStore } from '../../src/feeds/settings.js';
 import {
@@ -28,6 +28,15 @@ describe('/feeds parsing', () => {
     expect(parseLevels('')).toEqual([]);
     expect(parseLevels('1,7')).toEqual({ bad: '7' });
     expect(parseLevels('regional')).toEqual({ bad: 'regional' });
+  });
+
+  it("reads the digest's time as a time of day, HH:MM", () => {
+    expect(parseDigestTime('18:00')).toBe('18:00');
+    expect(parseDigestTime(' 7.30 ')).toBe('07:30');
+    expect(parseDigestTime('0645')).toBe('06:45');
+    expect(parseDigestTime('9')).toBe('09:00');
+    for (const bad of ['', '24:00', '18:60', '18:5', 'six', '-1', '18:00:00', '1:2:3'])
+      expect(parseDigestTime(bad)).toBeNull();
   });
 });
 
@@ -90,6 +99,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
       'quiet',
       'events-filter',
       'threads',
+      'digest',
       'test',
       'show',
     ]);

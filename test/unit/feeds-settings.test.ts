@@ -45,8 +45,14 @@ describe('feed settings', () => {
         'startlists',
         'events',
         'activities',
+        'digest',
       ]);
       await expect(feeds.update('g1', 'reminders', { options: { leadDays: [-1] } })).rejects.toThrow();
+      // The digest's day (ISO 1-7) and time (HH:MM) are checked too; nothing is stored when refused.
+      expect((await feeds.get('g1', 'digest')).options).toMatchObject({ digestDay: 4, digestTime: '18:00' });
+      await expect(feeds.update('g1', 'digest', { options: { digestTime: '24:00' } })).rejects.toThrow();
+      await expect(feeds.update('g1', 'digest', { options: { digestDay: 0 } })).rejects.toThrow();
+      expect((await feeds.get('g1', 'digest')).options).toMatchObject({ digestDay: 4, digestTime: '18:00' });
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ export const scheduler = defineMessages({
     'scheduler.kind.startlists': 'start lists',
     'scheduler.kind.events': 'new events',
     'scheduler.kind.activities': 'activities',
+    'scheduler.kind.digest': 'weekly digest',
     'scheduler.paused.no-permission':
       'Automatic posts of {kind} are paused: the bot may not post in <#{channel}>. Give it View Channel, Send Messages, Embed Links and Read Message History there; posts resume by themselves.',
     'scheduler.paused.channel-missing':
@@ -25,6 +26,7 @@ export const scheduler = defineMessages({
     'scheduler.summary.startlists': { one: '{count} new start list', other: '{count} new start lists' },
     'scheduler.summary.events': { one: '{count} new or changed event', other: '{count} new or changed events' },
     'scheduler.summary.activities': { one: '{count} new club activity', other: '{count} new club activities' },
+    'scheduler.summary.digest': { one: '{count} weekly digest', other: '{count} weekly digests' },
     'scheduler.summary.generic': { one: '{count} new post', other: '{count} new posts' },
     'scheduler.summary.away': 'While the bot was away (since {since}):',
     'scheduler.summary.more': '…and {count} more',
@@ -36,6 +38,7 @@ export const scheduler = defineMessages({
     'scheduler.kind.startlists': 'startlistor',
     'scheduler.kind.events': 'nya tävlingar',
     'scheduler.kind.activities': 'aktiviteter',
+    'scheduler.kind.digest': 'veckosammanfattning',
     'scheduler.paused.no-permission':
       'Automatiska inlägg med {kind} är pausade: boten får inte skriva i <#{channel}>. Ge den Visa kanal, Skicka meddelanden, Bädda in länkar och Läs meddelandehistorik där; inläggen återupptas av sig själva.',
     'scheduler.paused.channel-missing':
@@ -56,6 +59,7 @@ export const scheduler = defineMessages({
       other: '{count} nya eller ändrade tävlingar',
     },
     'scheduler.summary.activities': { one: '{count} ny klubbaktivitet', other: '{count} nya klubbaktiviteter' },
+    'scheduler.summary.digest': { one: '{count} veckosammanfattning', other: '{count} veckosammanfattningar' },
     'scheduler.summary.generic': { one: '{count} nytt inlägg', other: '{count} nya inlägg' },
     'scheduler.summary.away': 'Medan boten var borta (sedan {since}):',
     'scheduler.summary.more': '…och {count} till',
@@ -67,6 +71,7 @@ export const scheduler = defineMessages({
     'scheduler.kind.startlists': 'startlister',
     'scheduler.kind.events': 'nye løp',
     'scheduler.kind.activities': 'aktiviteter',
+    'scheduler.kind.digest': 'ukesoppsummering',
     'scheduler.paused.no-permission':
       'Automatiske innlegg med {kind} er satt på pause: boten får ikke skrive i <#{channel}>. Gi den Se kanal, Send meldinger, Bygg inn lenker og Les meldingshistorikk der; innleggene fortsetter av seg selv.',
     'scheduler.paused.channel-missing':
@@ -84,6 +89,7 @@ export const scheduler = defineMessages({
     'scheduler.summary.startlists': { one: '{count} ny startliste', other: '{count} nye startlister' },
     'scheduler.summary.events': { one: '{count} nytt eller endret løp', other: '{count} nye eller endrede løp' },
     'scheduler.summary.activities': { one: '{count} ny klubbaktivitet', other: '{count} nye klubbaktiviteter' },
+    'scheduler.summary.digest': { one: '{count} ukesoppsummering', other: '{count} ukesoppsummeringer' },
     'scheduler.summary.generic': { one: '{count} nytt innlegg', other: '{count} nye innlegg' },
     'scheduler.summary.away': 'Mens boten var borte (siden {since}):',
     'scheduler.summary.more': '…og {count} til',

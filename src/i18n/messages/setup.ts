@@ -49,6 +49,7 @@ export const setup = defineMessages({
     'setup.kind.startlists': 'Start lists',
     'setup.kind.events': 'New events',
     'setup.kind.activities': 'Club activities',
+    'setup.kind.digest': 'Weekly digest',
     'setup.kind.admin': 'Notices for admins',
 
     'setup.guildOnly': '{/setup} only works in a server.',
@@ -156,6 +157,7 @@ export const setup = defineMessages({
     'setup.kind.startlists': 'Startlistor',
     'setup.kind.events': 'Nya tävlingar',
     'setup.kind.activities': 'Klubbaktiviteter',
+    'setup.kind.digest': 'Veckosammanfattning',
     'setup.kind.admin': 'Meddelanden till administratörer',
 
     'setup.guildOnly': '{/setup} fungerar bara i en server.',
@@ -262,6 +264,7 @@ export const setup = defineMessages({
     'setup.kind.startlists': 'Startlister',
     'setup.kind.events': 'Nye løp',
     'setup.kind.activities': 'Klubbaktiviteter',
+    'setup.kind.digest': 'Ukesoppsummering',
     'setup.kind.admin': 'Meldinger til administratorer',
 
     'setup.guildOnly': '{/setup} virker bare i en server.',
