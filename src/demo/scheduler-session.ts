@@ -52,7 +52,7 @@ const dayName = new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, weekday: 'lon
 
 /** One message the bot made in a feed channel, as the transcript showed it. */
 export interface SchedulerPost {
-  kind: 'reminders' | 'startlists' | 'results';
+  kind: 'reminders' | 'startlists' | 'results' | 'digest';
   channel: string;
   messageId: string;
   /** When it was posted (simulated instant, ISO). */
@@ -266,6 +266,7 @@ export async function runSchedulerSession(
       reminders: { id: '', name: 'anmälan' },
       startlists: { id: '', name: 'startlistor' },
       results: { id: '', name: 'resultat' },
+      digest: { id: '', name: 'veckan' },
     };
     for (const kind of Object.keys(channels) as Kind[])
       channels[kind].id = world.discord.createTextChannel(guildId, { name: channels[kind].name }).id;
@@ -463,6 +464,8 @@ export async function runSchedulerSession(
     if (happenings.length > 0) problems.push(`${happenings.length} sandbox changes never happened`);
     if (!mine('reminders').some((p) => p.text.includes('Log in to Eventor') && /from the club|entered/.test(p.text)))
       problems.push('no entry-deadline reminder with the club count and the login button');
+    // The weekly digest comes once, on the Thursday evening of race week, and names the race among the club's starts.
+    if (mine('digest').length !== 1) problems.push(`${mine('digest').length} weekly digests naming the race, not 1`);
     if (mine('startlists').length !== 1)
       problems.push(`${mine('startlists').length} start-list posts for the race, not 1`);
     const results = mine('results');

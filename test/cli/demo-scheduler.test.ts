@@ -26,7 +26,7 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
   });
 
   it('the admin turns the feeds on with /feeds and the bot answers', () => {
-    for (const channel of ['anmälan', 'startlistor', 'resultat']) {
+    for (const channel of ['anmälan', 'startlistor', 'resultat', 'veckan']) {
       expect(transcript).toMatch(new RegExp(`kassoren used /feeds on kind: \\w+ channel: #${channel}`));
       expect(transcript).toContain(`posted in #${channel}`);
     }
@@ -75,6 +75,19 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
     expect(transcript).toMatch(
       /#anmälan, the bot edited its post of[^\n]*\n(?:.*\n){0,8}?\s*\+ > \d+ from the club have entered so far\./,
     );
+  });
+
+  it("shows the weekly digest once, Thursday 18:00 of race week, with the race among the club's starts", () => {
+    expect(transcript).toContain('kassoren used /feeds on kind: digest channel: #veckan');
+    const digests = result.posts.filter((p) => p.kind === 'digest');
+    expect(digests).toHaveLength(1);
+    const digest = digests[0]!;
+    expect(transcript).toMatch(/── \[Thu \d+ \w+, 18:00\] #veckan, a new post:/);
+    expect(digest.text).toContain("📅 **The club's week**");
+    expect(digest.text).toContain('**Starts in the coming days**');
+    expect(digest.text).toContain(result.event.name);
+    expect(Date.parse(digest.at)).toBeLessThan(Date.parse(result.event.start));
+    expect(digest.edits).toEqual([]);
   });
 
   it('opens a thread under the results post and shows what it holds, shortened, and its edit', () => {
