@@ -28,6 +28,8 @@ export const next = defineMessages({
     'notify.what.tomorrow': 'day-before reminders',
     'notify.what.everything': 'all DMs',
     'notify.status.tomorrow': 'Day before a race: {state}',
+    'notify.status.hintTomorrow':
+      'The day-before reminder comes once per race, from 18:00 (server time) the evening before, with your start time once it is out.',
     'notify.tomorrow.own.start': 'Tomorrow {clock}, {class}, {place}',
     'notify.tomorrow.own.noStart': 'Tomorrow: {class}, {place} (start time not out yet)',
     'notify.tomorrow.other.start': '{person}: tomorrow {clock}, {class}, {place}',
@@ -58,6 +60,8 @@ export const next = defineMessages({
     'notify.what.tomorrow': 'påminnelser dagen före',
     'notify.what.everything': 'alla DM',
     'notify.status.tomorrow': 'Dagen före ett lopp: {state}',
+    'notify.status.hintTomorrow':
+      'Påminnelsen kommer en gång per lopp, från kl. 18 (serverns tid) kvällen före, med din starttid när den är ute.',
     'notify.tomorrow.own.start': 'I morgon {clock}, {class}, {place}',
     'notify.tomorrow.own.noStart': 'I morgon: {class}, {place} (starttiden är inte ute än)',
     'notify.tomorrow.other.start': '{person}: i morgon {clock}, {class}, {place}',
@@ -87,6 +91,8 @@ export const next = defineMessages({
     'notify.what.tomorrow': 'påminnelser dagen før',
     'notify.what.everything': 'alle DM',
     'notify.status.tomorrow': 'Dagen før et løp: {state}',
+    'notify.status.hintTomorrow':
+      'Påminnelsen kommer én gang per løp, fra kl. 18 (serverens tid) kvelden før, med starttiden din når den er ute.',
     'notify.tomorrow.own.start': 'I morgen {clock}, {class}, {place}',
     'notify.tomorrow.own.noStart': 'I morgen: {class}, {place} (starttiden er ikke ute ennå)',
     'notify.tomorrow.other.start': '{person}: i morgen {clock}, {class}, {place}',
