@@ -196,17 +196,21 @@ export async function nextRaces(
     Promise.all(personIds.map((personId) => client.personStarts({ personId, fromDate: today }))),
   ]);
   const lists = startLists.flat();
-  const upcoming = new Set(
-    nextRacesOf({ entries: mine, events, startLists: lists, classNames: new Map() }, personIds, now).map(
-      (r) => r.event.id,
-    ),
+  // Classes are looked up only for the races that will be shown.
+  const shown = nearest(
+    nextRacesOf({ entries: mine, events, startLists: lists, classNames: new Map() }, personIds, now),
   );
+  const upcoming = new Set(shown.map((r) => r.event.id));
   const classNames = await classNamesFor(
     client,
     mine.filter((e) => upcoming.has(eventIdOf(e) ?? '')),
     (entry) => entrants(entry).every((p) => startIn(lists, eventIdOf(entry) ?? '', p) !== null),
   );
-  const races = nextRacesOf({ entries: mine, events, startLists: lists, classNames }, personIds, now);
+  return nearest(nextRacesOf({ entries: mine, events, startLists: lists, classNames }, personIds, now));
+}
+
+/** At most `NEXT_RACES_PER_PERSON` races of each person, in the order given. */
+function nearest(races: readonly NextRace[]): NextRace[] {
   const counted = new Map<string, number>();
   return races.filter((race) => {
     const n = (counted.get(race.personId) ?? 0) + 1;
