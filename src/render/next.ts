@@ -2,7 +2,7 @@
  * `/next` and the day-before reminder DM, pure: the races a member's linked persons have entered
  * (class, start time once out, where, the entry deadlines still ahead) and "tomorrow 10:32, H21,
  * <event>". Eventor names no venue: where a race is, is the event (and race) name with a map of the
- * event centre when Eventor gives its position (docs/members.md#next).
+ * event centre when Eventor gives its position (docs/members.md#your-next-races-next).
  */
 import { type APIButtonComponent, ButtonStyle, ComponentType } from 'discord.js';
 import type { Event, EventRace } from '../eventor/answers.js';

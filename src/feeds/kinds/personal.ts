@@ -266,7 +266,10 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
   return { plans, startLists, resultLists, dayBefore, server };
 }
 
-/** The local hour from which the day-before reminder is sent, in the server's time zone (docs/members.md#notify). */
+/**
+ * The local hour, in the server's time zone, from which the day-before reminder is sent: the evening
+ * before, when start lists are usually out (docs/members.md#dms-about-your-starts-and-results-notify).
+ */
 export const DAY_BEFORE_HOUR = 18;
 
 /** Whether it is the evening of a day before: from `DAY_BEFORE_HOUR` until midnight, local time. */
