@@ -302,13 +302,26 @@ const NO_DAY_BEFORE: DayBeforeData = {
 };
 
 /**
- * What tomorrow's reminders need. The club's entries with the feeds' shared window (the run's
+ * What tomorrow's reminders need, asked once an hour for the club when the scheduler gives its
+ * share: around race days the DMs run every 5 minutes, and a start time that comes out within the
+ * hour is edited in at the next (docs/members.md#dms-about-your-starts-and-results-notify).
+ */
+function fetchDayBefore(options: PersonalRunOptions, wanted: readonly Wanted[]): Promise<DayBeforeData> {
+  if (!options.club) return askDayBefore(options, wanted);
+  const who = [...new Set(wanted.map((w) => (w.own ? w.personId : `${w.personId}+name`)))].sort();
+  return options.club.forTheHour(`day-before:${options.timeZone}:${who.join(',')}`, () =>
+    askDayBefore(options, wanted),
+  );
+}
+
+/**
+ * What tomorrow's reminders need, asked of Eventor. The club's entries with the feeds' shared window (the run's
  * entries request, from the cache); the entered events from the club's share when the scheduler
  * gave one (no request), else one `/events`; the club's start list of each of tomorrow's events
  * (the start list feed asks the same, so the cache answers one of the two); class names only for
  * entries no start list names; the club's member list (kept a day) only to name another person.
  */
-async function fetchDayBefore(options: PersonalRunOptions, wanted: readonly Wanted[]): Promise<DayBeforeData> {
+async function askDayBefore(options: PersonalRunOptions, wanted: readonly Wanted[]): Promise<DayBeforeData> {
   const { client, organisationId, now, timeZone } = options;
   const personIds = [...new Set(wanted.map((w) => w.personId))];
   const mine = [...entriesOf(await clubEntries(client, organisationId, now), personIds).values()].flat();
