@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorAccess } from '../../src/app/eventor-access.js';
 import { FeedScheduler } from '../../src/feeds/scheduler.js';
+import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { createLogger } from '../../src/log/logger.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { renderMessageText, type SandboxUser } from '../../src/sandbox/discord/index.js';
@@ -86,10 +87,16 @@ describe('the day-before reminder (/notify, the scheduler, controllable clock)',
     expect(await notify(world.swedishMember, 'off', 'tomorrow')).toContain('Avstängda: påminnelser dagen före.');
   });
 
-  it('comes once from 18:00 the day before: "Tomorrow: class, event", the start time not out yet', async () => {
+  it('comes once from 18:00 the day before, after quiet hours: "Tomorrow: class, event", no start time yet', async () => {
     const before = dms(world.member).length;
     const swedish = dms(world.swedishMember).length;
+    // The DMs keep the results' quiet hours: none from 18:00 to 19:00.
+    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    await settings.update(world.guild.id, 'results', { options: { quietHours: { from: 18, to: 19 } } });
     await tickAt(dayBefore, '18:05');
+    expect(dms(world.member)).toHaveLength(before);
+    await settings.update(world.guild.id, 'results', { options: { quietHours: null } });
+    await tickAt(dayBefore, '18:10');
     expect(dms(world.member)).toHaveLength(before + 1);
     const reminder = dms(world.member).at(-1)!;
     expect(reminder.content).toMatch(/^Tomorrow: \*\*[^*]+\*\*, \*\*/);
