@@ -21,11 +21,11 @@
  * an unchanged DM costs no request. Its hash is the DM's text, so a correction of the runner's own
  * result edits it with new pictures; a change elsewhere in the class does not.
  */
+import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { type APIChannel, type Client, DiscordAPIError, Routes } from 'discord.js';
-import type { ResultList, StartList } from '../../eventor/answers.js';
-import type { EventorClient } from '../../eventor/client.js';
 import { classNamesFor, clubEntries, entriesOf, eventsOfEntries, nextRacesOf } from '../../app/next.js';
-import type { Entry, Event } from '../../eventor/answers.js';
+import type { Entry, Event, ResultList, StartList } from '../../eventor/answers.js';
+import type { EventorClient } from '../../eventor/client.js';
 import { type Language, languageFor } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
 import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../render/dms.js';
@@ -34,7 +34,6 @@ import { type NextRace, renderDayBeforeDm } from '../../render/next.js';
 import { addDays } from '../../time/days.js';
 import { instantToLocal } from '../../time/zones.js';
 import type { Store } from '../../store/interfaces.js';
-import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { raceDayCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
 import type { Ledger } from '../delivery/ledger.js';
@@ -315,11 +314,12 @@ function fetchDayBefore(options: PersonalRunOptions, wanted: readonly Wanted[]):
 }
 
 /**
- * What tomorrow's reminders need, asked of Eventor. The club's entries with the feeds' shared window (the run's
- * entries request, from the cache); the entered events from the club's share when the scheduler
- * gave one (no request), else one `/events`; the club's start list of each of tomorrow's events
- * (the start list feed asks the same, so the cache answers one of the two); class names only for
- * entries no start list names; the club's member list (kept a day) only to name another person.
+ * What tomorrow's reminders need, asked of Eventor. The club's entries with the feeds' shared
+ * window (the run's entries request, from the cache); the entered events from the club's share
+ * when the scheduler gave one (no request), else one `/events`; the club's start list of each of
+ * tomorrow's events (the start list feed asks the same, so the cache answers one of the two);
+ * class names only for entries no start list names; the club's member list (kept a day) only to
+ * name another person.
  */
 async function askDayBefore(options: PersonalRunOptions, wanted: readonly Wanted[]): Promise<DayBeforeData> {
   const { client, organisationId, now, timeZone } = options;
