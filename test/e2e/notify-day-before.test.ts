@@ -108,6 +108,17 @@ describe('the day-before reminder (/notify, the scheduler, controllable clock)',
     expect(dms(world.swedishMember)).toHaveLength(swedish);
   });
 
+  it("turned on that same evening, still comes for tomorrow (nothing is seeded), in the member's language", async () => {
+    clock = at(dayBefore, '19:30');
+    expect(await notify(world.swedishMember, 'on', 'tomorrow')).toContain('Påslagna: påminnelser dagen före.');
+    // The DMs' next run: hourly, the day before a race.
+    await tickAt(dayBefore, '20:05');
+    const got = reminders(world.swedishMember);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.content).toMatch(/^I morgon: \*\*[^*]+\*\*, \*\*/);
+    expect(got[0]!.content).toContain('starttiden är inte ute än');
+  });
+
   it('is not sent again by a restarted bot; the start time, once out, edits the same DM', async () => {
     const log = createLogger({ level: 'error', write: () => undefined });
     const access = new EventorAccess({
