@@ -19,6 +19,7 @@ const ON_BOTH_DATABASES = [
   'test/security/retention.test.ts',
   'test/e2e/linking.test.ts',
   'test/e2e/notify.test.ts',
+  'test/e2e/notify-day-before.test.ts',
 ];
 
 export default defineConfig({
