@@ -22,6 +22,7 @@ const ON_BOTH_DATABASES = [
   'test/security/persons.test.ts',
   'test/security/limits.test.ts',
   'test/e2e/setup.test.ts',
+  'test/e2e/notify-day-before.test.ts',
 ];
 
 export default defineConfig({

@@ -15,6 +15,7 @@ import { forgetMe } from './forget-me.js';
 import { help } from './help.js';
 import { link } from './link.js';
 import { loginCommand } from './login.js';
+import { nextCommand } from './next.js';
 import { notifyCommand } from './notify.js';
 import { results } from './results.js';
 import { setup } from './setup.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly BotCommand[] = [
   entriesCommand,
   starts,
   results,
+  nextCommand,
   splitsCommand,
   activities,
   activity,

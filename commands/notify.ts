@@ -1,6 +1,8 @@
 /**
- * /notify on|off|show [what]: personal DMs "your start time is out" and "your result is in" for
- * the member's linked Eventor persons (src/feeds/personal.ts sends them). Only for linked members.
+ * /notify on|off|show [what]: personal DMs "your start time is out", "your result is in" and the
+ * day-before reminder for the member's linked Eventor persons (src/feeds/kinds/personal.ts sends
+ * them). Only for linked members. The reminder is opt-in: `on` without `what` turns on start times
+ * and results only, while `off` without `what` turns everything off.
  * Turning DMs on sends one confirmation DM, so closed DMs show up now rather than on race day;
  * a refusal pauses the DMs, `/notify show` says so, and `/notify on` again clears it.
  */
@@ -22,7 +24,7 @@ import {
   type Subscription,
   type SubscriptionStore,
 } from '../src/feeds/subscriptions.js';
-import { languageFor, t } from '../src/i18n/index.js';
+import { type Language, languageFor, t } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 
 type What = 'all' | NotifyKind;
@@ -49,13 +51,25 @@ function whatOf(ctx: CommandContext): What {
   return given as What;
 }
 
-function kindsOf(what: What): NotifyKind[] {
-  return what === 'all' ? [...NOTIFY_KINDS] : [what];
+/** The kinds `what` names: `all` is start times and results when turning on, everything when turning off. */
+function kindsOf(what: What, on: boolean): NotifyKind[] {
+  if (what !== 'all') return [what];
+  return on ? ['starts', 'results'] : [...NOTIFY_KINDS];
 }
 
 /** The subscription change that turns the kinds `what` names on or off. */
 function switchedTo(what: What, on: boolean): Partial<Record<NotifyKind, boolean>> {
-  return Object.fromEntries(kindsOf(what).map((k) => [k, on]));
+  return Object.fromEntries(kindsOf(what, on).map((k) => [k, on]));
+}
+
+/** The DMs that are on, in words: "start-time and result DMs, day-before reminders". */
+function whatIsOn(language: Language, sub: Subscription): string {
+  const parts: string[] = [];
+  if (sub.starts && sub.results) parts.push(t(language, 'notify.what.all'));
+  else if (sub.starts) parts.push(t(language, 'notify.what.starts'));
+  else if (sub.results) parts.push(t(language, 'notify.what.results'));
+  if (sub.tomorrow) parts.push(t(language, 'notify.what.tomorrow'));
+  return parts.join(', ');
 }
 
 async function statusText(
@@ -69,6 +83,7 @@ async function statusText(
     ctx.t('notify.status.title'),
     ctx.t('notify.status.starts', { state: state(sub.starts) }),
     ctx.t('notify.status.results', { state: state(sub.results) }),
+    ctx.t('notify.status.tomorrow', { state: state(sub.tomorrow) }),
   ];
   if (personIds.length > 0) {
     const names = await personNames(ctx, personIds);
@@ -82,6 +97,7 @@ async function statusText(
       ctx.t(`notify.status.paused.${sub.pausedReason}`, { when: when(sub.pausedAt ?? sub.updatedAt, 'f') }),
     );
   lines.push('', ctx.t('notify.status.hint'));
+  if (sub.tomorrow) lines.push(ctx.t('notify.status.hintTomorrow'));
   return lines.join('\n');
 }
 
@@ -94,7 +110,7 @@ async function welcome(
   const guildId = sub.guildId;
   const userId = sub.userId;
   const language = languageFor(sub.locale);
-  const what = t(language, `notify.what.${sub.starts && sub.results ? 'all' : sub.starts ? 'starts' : 'results'}`);
+  const what = whatIsOn(language, sub);
   const server = ctx.interaction.guild?.name ?? (await ctx.services.setup.settings(guildId))?.organisationName ?? '';
   const client = ctx.interaction.client;
   try {
@@ -133,7 +149,7 @@ async function turnOn(ctx: CommandContext, { subscriptions, guildId, userId, per
   const what = whatOf(ctx);
   const before = await subscriptions.get(guildId, userId);
   const sub = (await subscriptions.set(guildId, userId, switchedTo(what, true), ctx.interaction.locale))!;
-  const news = !before || before.pausedReason !== null || kindsOf(what).some((k) => !before[k]);
+  const news = !before || before.pausedReason !== null || kindsOf(what, true).some((k) => !before[k]);
   const outcome = news ? await welcome(ctx, subscriptions, sub) : 'sent';
   const lines = [ctx.t('notify.turnedOn', { what: ctx.t(`notify.what.${what}`) })];
   if (outcome === 'refused') lines.push(ctx.t('notify.welcome.refused'));
@@ -147,7 +163,7 @@ async function turnOff(ctx: CommandContext, { subscriptions, guildId, userId, pe
   const before = await subscriptions.get(guildId, userId);
   const sub = before ? await subscriptions.set(guildId, userId, switchedTo(what, false), ctx.interaction.locale) : null;
   return [
-    ctx.t('notify.turnedOff', { what: ctx.t(`notify.what.${what}`) }),
+    ctx.t('notify.turnedOff', { what: ctx.t(what === 'all' ? 'notify.what.everything' : `notify.what.${what}`) }),
     '',
     await statusText(ctx, sub, personIds),
   ].join('\n');

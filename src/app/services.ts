@@ -13,6 +13,7 @@ import type { EventorAccess } from './eventor-access.js';
 import { FeedsAdmin } from './feeds-admin.js';
 import { Linking } from './linking.js';
 import { LoginLinks } from './login-links.js';
+import { NextRacesService } from './next.js';
 import { Privacy } from './privacy.js';
 import { Setup } from './setup.js';
 
@@ -30,6 +31,8 @@ export interface Services {
   feedsAdmin: FeedsAdmin;
   /** Members' `/notify` subscriptions (the personal DMs' feed reads the same table). */
   subscriptions: SubscriptionStore;
+  /** `/next`: the races a member's linked persons have entered. */
+  next: NextRacesService;
 }
 
 export interface ServiceDeps {
@@ -53,5 +56,6 @@ export function createServices(deps: ServiceDeps): Services {
     privacy: new Privacy({ store }),
     feedsAdmin: new FeedsAdmin({ store, now }),
     subscriptions: new SubscriptionStore(store),
+    next: new NextRacesService({ linking, club }),
   };
 }

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { chartsSection } from './charts.js';
 import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
 import { interactionsSection } from './interactions.js';
+import { nextSection } from './next.js';
 import { benchMarkdown, type BenchRunSummary } from './markdown.js';
 import { parseSection } from './parse.js';
 import { processesSection } from './processes.js';
@@ -32,6 +33,7 @@ export const SECTIONS: readonly BenchSection[] = [
   interactionsSection,
   startupSection,
   chartsSection,
+  nextSection,
 ];
 
 export interface BenchOptions {

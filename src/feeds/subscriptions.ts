@@ -1,6 +1,6 @@
 /**
  * Personal DM subscriptions (`/notify`, table of migration 7): per server and member, whether
- * start-time and result DMs are on, the member's language, their DM channel once opened, and a
+ * start-time and result DMs and the day-before reminder (migration 12) are on, the member's language, their DM channel once opened, and a
  * pause the bot sets when Discord refuses the DMs.
  *
  * It also keeps the personal ledger tidy: each member's DMs go through the feeds' ledger under
@@ -13,7 +13,7 @@ import { ledgerKey, ledgerKeyPrefix } from './delivery/keys.js';
 
 export type { NotifyPause, Subscription };
 
-export const NOTIFY_KINDS = ['starts', 'results'] as const;
+export const NOTIFY_KINDS = ['starts', 'results', 'tomorrow'] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 
 /** The namespace of the members' DM feeds in the ledger (and the scheduler's name for them). */
@@ -56,11 +56,12 @@ export class SubscriptionStore {
     const next = {
       starts: change.starts ?? current?.starts ?? false,
       results: change.results ?? current?.results ?? false,
+      tomorrow: change.tomorrow ?? current?.tomorrow ?? false,
     };
     const drop = NOTIFY_KINDS.filter((kind) => !next[kind]).map((kind) =>
       ledgerKeyPrefix(MEMBER_DMS_NAMESPACE, userId, kind),
     );
-    const resume = change.starts === true || change.results === true;
+    const resume = NOTIFY_KINDS.some((kind) => change[kind] === true);
     return this.#store.subscriptions.set(guildId, userId, { ...next, locale, resume }, drop);
   }
 

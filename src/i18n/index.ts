@@ -13,6 +13,7 @@ import { general } from './messages/general.js';
 import { linking } from './messages/linking.js';
 import { login } from './messages/login.js';
 import { members } from './messages/members.js';
+import { next } from './messages/next.js';
 import { notify } from './messages/notify.js';
 import { render } from './messages/render.js';
 import { scheduler } from './messages/scheduler.js';
@@ -33,6 +34,7 @@ const CATALOGUES = [
   feedsContent,
   notify,
   splits,
+  next,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void

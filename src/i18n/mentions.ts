@@ -51,6 +51,7 @@ export const COMMAND_MENTIONS = {
   'admin links': ['linking.admin.name', 'linking.admin.links.name'],
   'admin audit': ['linking.admin.name', 'linking.admin.audit.name'],
   'forget-me': ['linking.forget.name'],
+  next: ['next.name'],
 } as const;
 
 export type CommandPath = keyof typeof COMMAND_MENTIONS;

@@ -257,6 +257,8 @@ export interface Subscription {
   userId: string;
   starts: boolean;
   results: boolean;
+  /** The day-before reminder of each race a linked person has entered (migration 12). */
+  tomorrow: boolean;
   /** The member's Discord locale when they last used /notify: DMs are in that language. */
   locale: string;
   dmChannelId: string | null;
@@ -269,13 +271,14 @@ export interface Subscription {
 export interface SubscriptionStoreRows {
   get(guildId: string, userId: string): Promise<Subscription | null>;
   /**
-   * Sets the kinds (both false: the row is deleted) in one atomic step with forgetting the ledger
+   * Sets the kinds (all false: the row is deleted) in one atomic step with forgetting the ledger
    * feeds of `dropFeedPrefixes`. `resume` clears a pause (and a DM channel that could not be used).
+   * `tomorrow` absent is off.
    */
   set(
     guildId: string,
     userId: string,
-    next: { starts: boolean; results: boolean; locale: string; resume: boolean },
+    next: { starts: boolean; results: boolean; tomorrow?: boolean; locale: string; resume: boolean },
     dropFeedPrefixes: readonly string[],
   ): Promise<Subscription | null>;
   /** Members with at least one kind on and no pause, ordered by user. */

@@ -78,6 +78,7 @@ export interface SubscriptionRow {
   user_id: string;
   starts: number;
   results: number;
+  tomorrow: number;
   locale: string;
   dm_channel_id: string | null;
   paused_reason: string | null;
@@ -91,6 +92,7 @@ export function subscriptionOf(r: SubscriptionRow): Subscription {
     ...camelCased(r),
     starts: r.starts === 1,
     results: r.results === 1,
+    tomorrow: r.tomorrow === 1,
     pausedReason: r.paused_reason as NotifyPause | null,
   };
 }

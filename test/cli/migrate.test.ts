@@ -97,7 +97,8 @@ describe(`eventor-bot migrate ${NEEDS_POSTGRES}`, () => {
       INSERT INTO post_claims VALUES ('g1', 'results', 'e2', 'host:1:abc', '${now}');
       INSERT INTO feed_state VALUES ('g1', 'results', '${now}', '${now}');
       INSERT INTO feed_settings VALUES ('g1', 'results', 1, NULL, NULL, 'r1', '{"threads":true}', '${now}');
-      INSERT INTO notify_subscriptions VALUES ('g1', 'u1', 1, 0, 'sv', 'dm1', NULL, NULL, '${now}', '${now}');
+      INSERT INTO notify_subscriptions (guild_id, user_id, starts, results, tomorrow, locale, dm_channel_id, paused_reason, paused_at, created_at, updated_at)
+        VALUES ('g1', 'u1', 1, 0, 1, 'sv', 'dm1', NULL, NULL, '${now}', '${now}');
       INSERT INTO throttle_events (scope, subject, at) VALUES ('login-link', 'first', '${now}'), ('login-link', '${box.keyedHash('x')}', '${now}');
       DELETE FROM throttle_events WHERE subject = 'first';
       INSERT INTO guild_departures VALUES ('g2', '${now}');

@@ -438,6 +438,19 @@ describeEachDialect('the store contract', (stores) => {
 
   // --- subscriptions ---
 
+  it('subscriptions: the day-before reminder alone keeps a member subscribed; all off deletes the row', async () => {
+    const only = { starts: false, results: false, tomorrow: true, locale: 'sv', resume: true };
+    expect(await store.subscriptions.set('g1', 'u1', only, [])).toMatchObject({ tomorrow: true, starts: false });
+    expect((await store.subscriptions.active('g1')).map((s) => s.userId)).toEqual(['u1']);
+    expect(await store.subscriptions.guildsWithSubscribers()).toEqual(['g1']);
+    // Left out, the reminder is off.
+    const starts = { starts: true, results: false, locale: 'sv', resume: false };
+    expect(await store.subscriptions.set('g1', 'u1', starts, [])).toMatchObject({ tomorrow: false, starts: true });
+    expect(await store.subscriptions.set('g1', 'u1', { ...only, tomorrow: false }, [])).toBeNull();
+    expect(await store.subscriptions.get('g1', 'u1')).toBeNull();
+    expect(await store.subscriptions.guildsWithSubscribers()).toEqual([]);
+  });
+
   it('subscriptions: set, paused, resumed, active only when on and not paused', async () => {
     expect(await store.subscriptions.get('g1', 'u1')).toBeNull();
     const made = await store.subscriptions.set(
@@ -451,6 +464,7 @@ describeEachDialect('the store contract', (stores) => {
       userId: 'u1',
       starts: true,
       results: false,
+      tomorrow: false,
       locale: 'sv',
       dmChannelId: null,
       pausedReason: null,

@@ -12,18 +12,27 @@
  * already out is still sent if it moves before the race). Before the first DM of a run, the member
  * is looked up in the server (`MembershipCheck`): someone who left gets nothing and is forgotten
  * there. It follows the results feed's quiet hours (nobody wants a DM at 3 a.m. either) and cadence.
+ * The day-before reminder ("tomorrow 10:32, H21, <event>") is due from `DAY_BEFORE_HOUR` local
+ * time on the day before a race a linked person entered, until that day ends; it is asked of
+ * Eventor only then, and only when a member wants it (`fetchDayBefore`). It is not seeded: a
+ * member who turns it on that evening still gets tomorrow's.
  * A result DM carries the runner's own split pictures and analysis (`withRunnerPictures`), made only
  * when it is sent or edited: the event's complete results with split times are asked for then, so
  * an unchanged DM costs no request. Its hash is the DM's text, so a correction of the runner's own
  * result edits it with new pictures; a change elsewhere in the class does not.
  */
+import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { type APIChannel, type Client, DiscordAPIError, Routes } from 'discord.js';
-import type { ResultList, StartList } from '../../eventor/answers.js';
+import { classNamesFor, clubEntries, entriesOf, eventsOfEntries, nextRacesOf } from '../../app/next.js';
+import type { Entry, Event, ResultList, StartList } from '../../eventor/answers.js';
 import type { EventorClient } from '../../eventor/client.js';
 import { type Language, languageFor } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
 import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../render/dms.js';
-import type { MessagePayload, RenderContext } from '../../render/index.js';
+import { type MessagePayload, personNameText, type RenderContext } from '../../render/index.js';
+import { type NextRace, renderDayBeforeDm } from '../../render/next.js';
+import { addDays } from '../../time/days.js';
+import { instantToLocal } from '../../time/zones.js';
 import type { Store } from '../../store/interfaces.js';
 import { raceDayCadence } from '../cadence.js';
 import { contentHash, ledgerKey } from '../delivery/keys.js';
@@ -39,12 +48,14 @@ import {
 } from '../feed.js';
 import {
   MEMBER_DMS_NAMESPACE,
+  NOTIFY_KINDS,
   type NotifyKind,
   type NotifyPause,
   personalFeed,
   SubscriptionStore,
 } from '../subscriptions.js';
 import { fetchClubResults, RESULTS_FEED, RESULTS_LOOKBACK_DAYS } from './results.js';
+import { listsPerEvent } from './club-lists.js';
 import { eventResultsWithSplits, listOfRaceKey, withRunnerPictures } from './split-pictures.js';
 import { fetchClubStartLists, STARTLISTS_WINDOW_DAYS } from './startlists.js';
 
@@ -158,6 +169,8 @@ export interface PersonalFetch {
   plans: Plan[];
   startLists: StartList[];
   resultLists: ResultList[];
+  /** What the day-before reminders need (empty outside their hours or when nobody wants them). */
+  dayBefore: DayBeforeData;
   /** The server's name, so a member of several servers knows where a DM comes from. */
   server: string | null;
 }
@@ -192,7 +205,7 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
   for (const sub of await subscriptions.active(guildId)) {
     const persons = await options.store.links.linkedPersons(guildId, sub.userId);
     const wanted: Wanted[] = [];
-    for (const kind of ['starts', 'results'] as const) {
+    for (const kind of NOTIFY_KINDS) {
       if (!sub[kind]) continue;
       for (const person of persons)
         wanted.push({
@@ -212,7 +225,7 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
     options.discord.guilds.cache.get(guildId)?.name ??
     (await options.store.servers.guildSettings(guildId))?.organisationName ??
     null;
-  if (plans.length === 0) return { plans, startLists: [], resultLists: [], server };
+  if (plans.length === 0) return { plans, startLists: [], resultLists: [], dayBefore: NO_DAY_BEFORE, server };
 
   const all = plans.flatMap((p) => p.wanted);
   const unstarted = new Set<NotifyKind>();
@@ -244,7 +257,135 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
       options.club,
     );
   }
-  return { plans, startLists, resultLists, server };
+  const tomorrowOf = all.filter((w) => w.kind === 'tomorrow');
+  const dayBefore =
+    tomorrowOf.length > 0 && dayBeforeDue(now, options.timeZone)
+      ? await fetchDayBefore(options, tomorrowOf)
+      : NO_DAY_BEFORE;
+  return { plans, startLists, resultLists, dayBefore, server };
+}
+
+/**
+ * The local hour, in the server's time zone, from which the day-before reminder is sent: the evening
+ * before, when start lists are usually out (docs/members.md#dms-about-your-starts-and-results-notify).
+ */
+export const DAY_BEFORE_HOUR = 18;
+
+/** Whether it is the evening of a day before: from `DAY_BEFORE_HOUR` until midnight, local time. */
+export function dayBeforeDue(now: Date, timeZone: string): boolean {
+  return Number(instantToLocal(now, timeZone).clock.slice(0, 2)) >= DAY_BEFORE_HOUR;
+}
+
+/** Whether a race is on the local day after `now`'s. */
+function isTomorrow(race: NextRace, now: Date, timeZone: string): boolean {
+  const at = race.start ?? race.at;
+  if (at === null) return false;
+  return instantToLocal(at, timeZone).date === addDays(instantToLocal(now, timeZone).date, 1);
+}
+
+/** The club's entries, events, start lists and class names of tomorrow's races, and names of the persons. */
+export interface DayBeforeData {
+  entries: readonly Entry[];
+  events: readonly Event[];
+  startLists: readonly StartList[];
+  classNames: ReadonlyMap<string, string>;
+  names: ReadonlyMap<string, string>;
+}
+
+const NO_DAY_BEFORE: DayBeforeData = {
+  entries: [],
+  events: [],
+  startLists: [],
+  classNames: new Map(),
+  names: new Map(),
+};
+
+/**
+ * What tomorrow's reminders need, asked once an hour for the club when the scheduler gives its
+ * share: around race days the DMs run every 5 minutes, and a start time that comes out within the
+ * hour is edited in at the next (docs/members.md#dms-about-your-starts-and-results-notify).
+ */
+function fetchDayBefore(options: PersonalRunOptions, wanted: readonly Wanted[]): Promise<DayBeforeData> {
+  if (!options.club) return askDayBefore(options, wanted);
+  const who = [...new Set(wanted.map((w) => (w.own ? w.personId : `${w.personId}+name`)))].sort();
+  return options.club.forTheHour(`day-before:${options.timeZone}:${who.join(',')}`, () =>
+    askDayBefore(options, wanted),
+  );
+}
+
+/**
+ * What tomorrow's reminders need, asked of Eventor. The club's entries with the feeds' shared
+ * window (the run's entries request, from the cache); the entered events from the club's share
+ * when the scheduler gave one (no request), else one `/events`; the club's start list of each of
+ * tomorrow's events (the start list feed asks the same, so the cache answers one of the two);
+ * class names only for entries no start list names; the club's member list (kept a day) only to
+ * name another person.
+ */
+async function askDayBefore(options: PersonalRunOptions, wanted: readonly Wanted[]): Promise<DayBeforeData> {
+  const { client, organisationId, now, timeZone } = options;
+  const personIds = [...new Set(wanted.map((w) => w.personId))];
+  const mine = [...entriesOf(await clubEntries(client, organisationId, now), personIds).values()].flat();
+  if (mine.length === 0) return NO_DAY_BEFORE;
+  // From six days back: a multi-day event that began earlier can race tomorrow.
+  const events = options.club
+    ? await options.club.enteredEventList(now.getTime() - 6 * DAY, now.getTime() + 2 * DAY)
+    : await eventsOfEntries(client, mine);
+  const soon = nextRacesOf({ entries: mine, events, startLists: [], classNames: new Map() }, personIds, now).filter(
+    (race) => race.event.status !== 'canceled' && isTomorrow(race, now, timeZone),
+  );
+  if (soon.length === 0) return NO_DAY_BEFORE;
+  const tomorrowEvents = [...new Map(soon.map((r) => [r.event.id, r.event])).values()];
+  const startLists = await listsPerEvent(
+    tomorrowEvents,
+    async (event) => {
+      const list = await client.organisationStarts({ organisationIds: [organisationId], eventId: event.id });
+      return list.classes.length === 0 ? null : list;
+    },
+    options.log,
+    'start list',
+  );
+  const ids = new Set(tomorrowEvents.map((e) => e.id));
+  const entries = mine.filter((e) => ids.has(e.event.id ?? e.event.event?.id ?? ''));
+  const named = nextRacesOf({ entries, events: tomorrowEvents, startLists, classNames: new Map() }, personIds, now);
+  const classNames = await classNamesFor(client, entries, (entry) =>
+    named.some((r) => r.event.id === (entry.event.id ?? entry.event.event?.id) && r.className !== null),
+  );
+  const names = new Map<string, string>();
+  if (wanted.some((w) => !w.own)) {
+    try {
+      for (const person of await client.call('persons', { organisationId }))
+        if (person.id !== null && personIds.includes(person.id)) names.set(person.id, personNameText(person.name));
+    } catch (error) {
+      options.log?.warn('the member list failed; reminders name the person by id', { error });
+    }
+  }
+  return { entries, events: tomorrowEvents, startLists, classNames, names };
+}
+
+/** The day-before reminders of one linked person, keyed `tomorrow:<eventId>:<race>`: pure. */
+export function dayBeforeItems(
+  data: DayBeforeData,
+  ctx: RenderContext,
+  options: PersonalRenderOptions,
+): PersonalItem[] {
+  if (data.entries.length === 0 || !dayBeforeDue(ctx.now, ctx.timeZone)) return [];
+  return nextRacesOf(data, [options.personId], ctx.now)
+    .filter((race) => race.event.status !== 'canceled' && isTomorrow(race, ctx.now, ctx.timeZone))
+    .map((race) => {
+      const payload = renderDayBeforeDm(race, ctx, {
+        own: options.own,
+        personName: data.names.get(race.personId) ?? race.personId,
+        server: options.server,
+      });
+      const raceId = race.race?.id ?? 'event';
+      return {
+        itemKey: ledgerKey('tomorrow', race.event.id, raceId),
+        eventId: race.event.id,
+        race: raceId,
+        payload,
+        contentHash: contentHash(payload),
+      };
+    });
 }
 
 /** Pure: every DM the lists make for every member who wants it, in the member's language. */
@@ -265,7 +406,9 @@ export function personalItems(
       const made =
         want.kind === 'starts'
           ? personalStartItems(data.startLists, ctx, render)
-          : personalResultItems(data.resultLists, ctx, render);
+          : want.kind === 'results'
+            ? personalResultItems(data.resultLists, ctx, render)
+            : dayBeforeItems(data.dayBefore, ctx, render);
       for (const item of made) {
         const complete =
           want.kind === 'results'
@@ -341,10 +484,12 @@ async function runMember(
     if (!sub[want.kind]) continue;
     const items = memberItems.filter((item) => item.feed === want.feed);
     if ((await m.ledger.feedStartedAt(guildId, want.feed)) === null) {
-      // Seeded rows are never sent, so the channel they name does not matter yet.
-      await m.ledger.seed(guildId, want.feed, channelId ?? '', items);
+      // Seeded rows are never sent, so the channel they name does not matter yet. A reminder is
+      // due only the evening before, so one due now is no backlog: it is started empty and sent.
+      const reminder = want.kind === 'tomorrow';
+      await m.ledger.seed(guildId, want.feed, channelId ?? '', reminder ? [] : items);
       run.seeded.push(want.feed);
-      continue;
+      if (!reminder) continue;
     }
     if (items.length === 0) continue;
     if (!confirmed) {

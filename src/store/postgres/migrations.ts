@@ -162,6 +162,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     swept_at text COLLATE "C" NOT NULL
   );
   `,
+  // 3: SQLite's migration 12: the day-before reminder among the personal DMs, off until turned on.
+  `
+  ALTER TABLE notify_subscriptions ADD COLUMN tomorrow integer NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The table recording which migrations ran: its presence is what marks a database as eventor-bot's. */

@@ -208,4 +208,9 @@ export const MIGRATIONS: readonly string[] = [
     swept_at TEXT NOT NULL
   ) STRICT;
   `,
+  // 12: the day-before reminder among the personal DMs (`/notify`): off for everyone until they
+  // turn it on.
+  `
+  ALTER TABLE notify_subscriptions ADD COLUMN tomorrow INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
