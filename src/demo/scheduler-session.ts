@@ -1,7 +1,8 @@
 /**
  * Part 3 of `npm run demo`: the automatic posts. The loopback world (sandbox Eventor, sandbox
  * Discord and the real bot in this process) runs on a simulated clock. An admin turns the feeds
- * on with the real `/feeds` command; the clock then moves through a race weekend of the club,
+ * on with the real `/feeds` command (a member, Astrid, asks `/next` and turns on the day-before
+ * reminder); the clock then moves through a race weekend of the club,
  * ticking the real feed scheduler, and the transcript shows every post and edit the bot makes in
  * the club's channels, with the local time (Europe/Stockholm) it happened at.
  *
@@ -23,6 +24,7 @@ import {
   type MessageView,
   renderInteractionText,
   renderMessageText,
+  type SandboxUser,
   type TimestampReader,
 } from '../sandbox/discord/index.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
@@ -306,26 +308,36 @@ export async function runSchedulerSession(
 
     // The admin turns the feeds on, one channel each, and keeps the night quiet.
     clock = from;
-    const admin = async (
-      subcommand: string,
+    /** A command run by `user` in the club's #allmänt, and the bot's answer (a private one shows as such). */
+    const run = async (
+      user: SandboxUser,
+      name: string,
+      subcommand: string | null,
       options: Record<string, string | number | boolean>,
-      name = 'feeds',
-    ): Promise<void> => {
+    ): Promise<string> => {
       const handle = world.discord.runCommand({
         guildId,
         channelId: world.channel.id,
-        user: world.admin,
+        user,
         locale: 'en-GB',
         name,
-        subcommand,
+        ...(subcommand === null ? {} : { subcommand }),
         options,
       });
       let line = renderInteractionText(handle.payload);
       for (const c of Object.values(channels)) line = line.replace(`channel: ${c.id}`, `channel: #${c.name}`);
+      line = line.replace(`member: ${world.member.id}`, `member: @${world.member.username}`);
       write(`\n── [${stamp.format(clock)}] ${line}`);
       const reply = await handle.reply({ timeoutMs: 20_000 });
-      write(indent(show(renderMessageText(reply, { reader: reader() }))));
+      const text = show(renderMessageText(reply, { reader: reader() }));
+      write(indent(text));
+      return text;
     };
+    const admin = async (
+      subcommand: string,
+      options: Record<string, string | number | boolean>,
+      name = 'feeds',
+    ): Promise<void> => void (await run(world.admin, name, subcommand, options));
     // The server's Discord language is Swedish, so its automatic posts would be Swedish; this club
     // has members who read English, and the admin chooses English for the posts (the transcript's reader is Astrid).
     await admin('language', { language: 'en' }, 'setup');
@@ -338,6 +350,17 @@ export async function runSchedulerSession(
       if (!(await settings.get(guildId, kind)).enabled) problems.push(`/feeds on ${kind} did not turn it on`);
     }
 
+    // Astrid, a member of the club, is one of its runners in the race (an admin links her to that
+    // person); she asks /next, and wants the reminder the day before the race by DM.
+    const astrid = world.member;
+    const runner = (stage.full.startList?.classes ?? [])
+      .flatMap((c) => c.persons)
+      .find((p) => p.organisation?.id === dataset.homeClub.id && p.person?.id && p.starts[0]?.startTime);
+    if (!runner) throw new Error('the race has no club runner with a start time');
+    await admin('link', { member: astrid.id, person: runner.person!.id! }, 'admin');
+    await run(astrid, 'notify', 'on', { what: 'tomorrow' });
+    const nextAnswers = [await run(astrid, 'next', null, {})];
+
     // What happens in the sandbox Eventor, at the times an organiser would do it.
     const correction = pickCorrection(dataset, stage.full);
     corrected.what = {
@@ -346,11 +369,17 @@ export async function runSchedulerSession(
       from: correction.from,
       to: correction.to,
     };
-    const happenings: Array<{ at: Date; note: string; act: () => void }> = [
+    const happenings: Array<{ at: Date; note: string | null; act: () => void | Promise<void> }> = [
       {
         at: localAt(raceDate, -1, '12:00'),
         note: `The organiser publishes the start list of ${race.name} in the sandbox Eventor (the sandbox's data has none this early).`,
         act: () => stage.publishStartList(),
+      },
+      {
+        at: localAt(raceDate, -1, '20:00'),
+        // Astrid asks again the evening before the race, the start list out (the command shows itself).
+        note: null,
+        act: async () => void nextAnswers.push(await run(astrid, 'next', null, {})),
       },
       {
         at: new Date(raceStart.getTime() + 150 * MINUTE),
@@ -437,6 +466,24 @@ export async function runSchedulerSession(
       }
     };
 
+    /** Astrid's DMs from the bot (the day-before reminder), as they come and change. */
+    const dmSeen = new Map<string, number>();
+    const dms: Array<{ at: string; text: string }> = [];
+    const collectDms = (): void => {
+      for (const message of world.discord.dms(astrid)) {
+        if (!message.author.bot) continue;
+        const known = dmSeen.get(message.id);
+        if (known !== undefined && message.edits.length === known) continue;
+        dmSeen.set(message.id, message.edits.length);
+        const text = show(renderMessageText(message, { reader: reader() }));
+        write(
+          `\n── [${stamp.format(clock)}] DM to @${astrid.username}, ${known === undefined ? 'from the bot' : 'the bot edited it'}:`,
+        );
+        write(indent(text));
+        if (known === undefined) dms.push({ at: clock.toISOString(), text });
+      }
+    };
+
     const stepAt = (at: Date): number => {
       const date = localToday(at, ZONE);
       if (date >= raceDate) return 5 * MINUTE;
@@ -446,13 +493,14 @@ export async function runSchedulerSession(
     for (; clock.getTime() < end.getTime() && ticks < MAX_TICKS; clock = new Date(clock.getTime() + stepAt(clock))) {
       for (const happening of happenings.filter((h) => h.at.getTime() <= clock.getTime())) {
         happenings.splice(happenings.indexOf(happening), 1);
-        write(`\n── [${stamp.format(clock)}] (sandbox) ${happening.note}`);
-        happening.act();
+        if (happening.note !== null) write(`\n── [${stamp.format(clock)}] (sandbox) ${happening.note}`);
+        await happening.act();
       }
       await world.bot.scheduler.tick(clock);
       ticks++;
       collect();
       collectThreads();
+      collectDms();
     }
     write(
       `\nThe clock reached ${stamp.format(clock)} after ${ticks} scheduler ticks; ${world.eventor.requests.count()} Eventor requests in all.`,
@@ -472,6 +520,13 @@ export async function runSchedulerSession(
     if (results.length !== 1) problems.push(`${results.length} results posts for the race, not 1`);
     else if (results[0]!.edits.length !== 1 || corrected.at === null || results[0]!.edits[0]! < corrected.at)
       problems.push('the results post was not edited once after the correction');
+    // /next named the race before the draw, and with Astrid's start time once the start list was out.
+    const startsAt = stamp.format(new Date(runner.starts[0]!.startTime!)).slice(-5);
+    if (!nextAnswers[0]!.includes(race.name)) problems.push('/next did not name the race Astrid entered');
+    if (nextAnswers.length !== 2 || !nextAnswers[1]!.includes(startsAt))
+      problems.push(`/next the evening before did not show Astrid's start time ${startsAt}`);
+    const reminders = dms.filter((dm) => dm.text.includes(race.name) && dm.text.includes(startsAt));
+    if (reminders.length !== 1) problems.push(`${reminders.length} day-before reminders to Astrid, not 1`);
     const texts = posts.map((p) => `${p.channel}\n${p.text}`);
     if (new Set(texts).size !== texts.length) problems.push('a post appeared twice');
     for (const kind of Object.keys(channels) as Kind[]) {

@@ -90,6 +90,23 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
     expect(digest.edits).toEqual([]);
   });
 
+  it("shows a member's /next before and after the draw, and her day-before reminder DM, once", () => {
+    expect(transcript).toContain('kassoren used /admin link member: @astrid person:');
+    expect(transcript).toContain('astrid used /notify on what: tomorrow');
+    const asked = transcript.split('astrid used /next').slice(1);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toContain(result.event.name);
+    expect(asked[0]).toContain('start time not out yet');
+    expect(asked[1]!.split('\n── ')[0]).toMatch(/start \*\*\d\d:\d\d\*\*/);
+    const reminders = transcript
+      .split('DM to @astrid, from the bot:')
+      .slice(1)
+      .filter((dm) => dm.includes('Tomorrow'));
+    expect(reminders).toHaveLength(1);
+    const name = result.event.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(reminders[0]).toMatch(new RegExp(`Tomorrow \\d\\d:\\d\\d, \\*\\*[^*]+\\*\\*, \\*\\*${name}\\*\\*`));
+  });
+
   it('opens a thread under the results post and shows what it holds, shortened, and its edit', () => {
     expect(transcript).toContain('kassoren used /feeds threads state: on');
     const where = `#resultat › ${result.event.name} (thread)`;
