@@ -9,6 +9,7 @@ import type { MessagePayload } from '../render/index.js';
 import type { RaceOutlook } from './cadence.js';
 import type { Feed, FeedName, PreviewContext } from './feed.js';
 import { activitiesFeed } from './kinds/activities.js';
+import { calendarFeed } from './kinds/calendar.js';
 import { eventsFeed } from './kinds/events.js';
 import { personalDmsFeed } from './kinds/personal.js';
 import { remindersFeed } from './kinds/reminders.js';
@@ -22,6 +23,7 @@ export const FEEDS: ReadonlyArray<Feed> = [
   startListsFeed,
   eventsFeed,
   activitiesFeed,
+  calendarFeed,
   personalDmsFeed,
 ];
 
