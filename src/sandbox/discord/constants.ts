@@ -28,7 +28,11 @@ export const Permission = {
   ManageThreads: 1n << 34n,
   CreatePublicThreads: 1n << 35n,
   CreatePrivateThreads: 1n << 36n,
+  /** Edit and delete scheduled events made by anyone (permissions.mdx). */
+  ManageEvents: 1n << 33n,
   SendMessagesInThreads: 1n << 38n,
+  /** Create scheduled events, and edit and delete one's own; bots need it to create since February 2026. */
+  CreateEvents: 1n << 44n,
 } as const;
 
 /** Every bit Discord currently defines (up to bit 50), granted to owners and administrators. */
@@ -136,6 +140,11 @@ export const MessageType = {
   ChatInputCommand: 20,
 } as const;
 
+/** Guild scheduled events (resources/guild-scheduled-event.mdx). */
+export const ScheduledEventStatus = { Scheduled: 1, Active: 2, Completed: 3, Canceled: 4 } as const;
+export const ScheduledEventEntityType = { StageInstance: 1, Voice: 2, External: 3 } as const;
+export const ScheduledEventPrivacyLevel = { GuildOnly: 2 } as const;
+
 /** Gateway opcodes (developers/topics/opcodes-and-status-codes.mdx). */
 export const GatewayOp = {
   Dispatch: 0,
@@ -156,6 +165,7 @@ export const GatewayIntent = {
   GuildMessages: 1 << 9,
   DirectMessages: 1 << 12,
   MessageContent: 1 << 15,
+  GuildScheduledEvents: 1 << 16,
 } as const;
 
 /** JSON error codes (opcodes-and-status-codes.mdx "JSON Error Codes"). */
@@ -170,6 +180,9 @@ export const ErrorCode = {
   UnknownWebhook: 10015,
   UnknownApplicationCommand: 10063,
   UnknownInteraction: 10062,
+  UnknownGuildScheduledEvent: 10070,
+  MaximumUncompletedScheduledEvents: 30038,
+  CannotUpdateFinishedEvent: 180000,
   RequestEntityTooLarge: 40005,
   MaximumAttachments: 30015,
   InteractionAlreadyAcknowledged: 40060,

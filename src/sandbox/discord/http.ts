@@ -20,6 +20,8 @@ export interface RouteContext {
   query: URLSearchParams;
   body: unknown;
   files: UploadedFile[];
+  /** `X-Audit-Log-Reason`, percent-decoded as Discord does (discord.js sends it URI-encoded). */
+  auditLogReason?: string;
 }
 
 export interface RouteResult {
@@ -55,6 +57,8 @@ export interface RequestLogEntry {
   /** Parsed JSON body (or payload_json of a multipart body). */
   body?: unknown;
   files?: string[];
+  /** The decoded `X-Audit-Log-Reason`, when the request carried one. */
+  auditLogReason?: string;
   /** With a lost-answer fault: what the route did answer before the answer was lost. */
   lostAnswer?: { status: number; body: unknown };
 }
@@ -234,6 +238,8 @@ export function createRestHandler(
         throw apiErrors.unauthorized();
       }
       const parsed = await parseBody(req);
+      const reason = auditLogReason(req);
+      if (reason !== undefined) entry.auditLogReason = reason;
       if (parsed.body !== undefined) entry.body = parsed.body;
       if (parsed.files.length > 0) entry.files = parsed.files.map((file) => file.filename);
       const result = await found.route.handle({
@@ -243,6 +249,7 @@ export function createRestHandler(
         query,
         body: parsed.body,
         files: parsed.files,
+        ...(reason !== undefined ? { auditLogReason: reason } : {}),
       });
       status = result.status;
       body = result.body;
@@ -269,6 +276,18 @@ export function createRestHandler(
       if (!res.headersSent) send(res, status, body, headers);
     }
   };
+}
+
+/** The audit-log reason header, percent-decoded; left as sent when it is not valid percent-encoding. */
+function auditLogReason(req: IncomingMessage): string | undefined {
+  const raw = req.headers['x-audit-log-reason'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** Waits `ms`, or less if the client hangs up first; the timer never keeps the process alive. */

@@ -34,6 +34,9 @@ export {
   MessageFlag,
   OptionType,
   Permission,
+  ScheduledEventEntityType,
+  ScheduledEventPrivacyLevel,
+  ScheduledEventStatus,
 } from './constants.js';
 export type { DelayFault, LostAnswerFault, RateLimitFault, RouteMatcher, ServerErrorFault } from './faults.js';
 export { Faults } from './faults.js';
@@ -69,7 +72,7 @@ export type {
   SandboxRole,
   SandboxUser,
 } from './types.js';
-export type { MessageView } from './view.js';
+export type { MessageView, ScheduledEventView } from './view.js';
 export type {
   AddMemberOptions,
   CreateChannelOptions,

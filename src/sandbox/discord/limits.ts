@@ -49,6 +49,12 @@ export const LIMITS = {
   threadName: 100,
   /** resources/message.mdx, Create Message: nonce up to 25 characters. */
   nonce: 25,
+  /** resources/guild-scheduled-event.mdx: name 1-100, description up to 1000, location 1-100. */
+  scheduledEventName: 100,
+  scheduledEventDescription: 1000,
+  scheduledEventLocation: 100,
+  /** At most 100 SCHEDULED or ACTIVE events per guild (error 30038). */
+  uncompletedScheduledEvents: 100,
 } as const;
 
 const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;

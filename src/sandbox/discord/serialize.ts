@@ -6,6 +6,7 @@ import type {
   SandboxMember,
   SandboxMessage,
   SandboxRole,
+  SandboxScheduledEvent,
   SandboxUser,
 } from './types.js';
 
@@ -143,6 +144,7 @@ export function apiGuild(
     channels?: SandboxChannel[];
     threads?: SandboxChannel[];
     members?: Record<string, unknown>[];
+    scheduledEvents?: Record<string, unknown>[];
     memberCount: number;
   },
 ): Record<string, unknown> {
@@ -192,7 +194,7 @@ export function apiGuild(
           threads: (parts.threads ?? []).map((thread) => apiChannel(thread)),
           presences: [],
           stage_instances: [],
-          guild_scheduled_events: [],
+          guild_scheduled_events: parts.scheduledEvents ?? [],
           soundboard_sounds: [],
         }
       : {}),
@@ -236,5 +238,32 @@ export function apiMessage(
     ...(message.webhookId ? { webhook_id: message.webhookId, application_id: applicationId } : {}),
     ...(message.messageReference ? { message_reference: { type: 0, ...message.messageReference } } : {}),
     ...(message.nonce !== undefined ? { nonce: message.nonce } : {}),
+  };
+}
+
+/** A scheduled event as the REST routes and the gateway send it; `user_count` only when asked for. */
+export function apiScheduledEvent(
+  event: SandboxScheduledEvent,
+  creator: SandboxUser | undefined,
+  extra: { userCount?: number } = {},
+): Record<string, unknown> {
+  return {
+    id: event.id,
+    guild_id: event.guildId,
+    channel_id: event.channelId,
+    creator_id: event.creatorId,
+    name: event.name,
+    description: event.description,
+    scheduled_start_time: iso(event.startAt),
+    scheduled_end_time: event.endAt === null ? null : iso(event.endAt),
+    privacy_level: event.privacyLevel,
+    status: event.status,
+    entity_type: event.entityType,
+    entity_id: null,
+    entity_metadata: event.location === null ? null : { location: event.location },
+    ...(creator ? { creator: apiUser(creator) } : {}),
+    image: null,
+    recurrence_rule: null,
+    ...(extra.userCount !== undefined ? { user_count: extra.userCount } : {}),
   };
 }

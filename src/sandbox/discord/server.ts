@@ -1,7 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { ComponentType, InteractionType, isSelectType, MessageType, Permission } from './constants.js';
+import {
+  ComponentType,
+  InteractionType,
+  isSelectType,
+  MessageType,
+  Permission,
+  ScheduledEventEntityType,
+  ScheduledEventPrivacyLevel,
+  ScheduledEventStatus,
+} from './constants.js';
 import type { SandboxContext } from './context.js';
 import { Faults } from './faults.js';
 import { Gateway, type GatewayFrame } from './gateway.js';
@@ -9,6 +18,7 @@ import { DISCORD_GLOBAL_RATE_LIMIT, GlobalBucket, type GlobalRateLimitOptions } 
 import { InteractionHandle, type WaitOptions } from './handle.js';
 import { createRestHandler, type RequestLogEntry } from './http.js';
 import { sandboxToken } from './ids.js';
+import { LIMITS } from './limits.js';
 import {
   type AutocompleteInvocation,
   basePayload,
@@ -28,6 +38,14 @@ import { channelRoutes } from './routes-channels.js';
 import { commandRoutes } from './routes-commands.js';
 import { interactionRoutes } from './routes-interactions.js';
 import { miscRoutes } from './routes-misc.js';
+import {
+  eventFromDraft,
+  scheduledEventErrors,
+  scheduledEventRoutes,
+  tooManyScheduledEvents,
+  unknownScheduledEvent,
+  uncompletedCount,
+} from './routes-scheduled-events.js';
 import { type SessionStartLimit, Sharding, type ShardingOptions } from './shards.js';
 import type {
   ApiCommand,
@@ -39,7 +57,7 @@ import type {
   SandboxRole,
   SandboxUser,
 } from './types.js';
-import { type MessageView, viewOf } from './view.js';
+import { type MessageView, type ScheduledEventView, scheduledEventView, viewOf } from './view.js';
 import {
   type AddMemberOptions,
   type CreateChannelOptions,
@@ -131,7 +149,13 @@ export class SandboxDiscord {
       sharding: this.sharding,
     };
     const rest = createRestHandler({
-      routes: [...miscRoutes(ctx), ...commandRoutes(ctx), ...channelRoutes(ctx), ...interactionRoutes(ctx)],
+      routes: [
+        ...miscRoutes(ctx),
+        ...commandRoutes(ctx),
+        ...channelRoutes(ctx),
+        ...interactionRoutes(ctx),
+        ...scheduledEventRoutes(ctx),
+      ],
       token: () => this.token,
       faults: this.faults,
       now: this.now,
@@ -303,6 +327,74 @@ export class SandboxDiscord {
 
   deleteChannel(channelId: string): void {
     this.world.deleteChannel(channelId);
+  }
+
+  // --------------------------------------------------------------------------------------------
+  // Guild scheduled events (docs/discord.md#scheduled-events)
+
+  /** Grant (true) or take away (false) the bot's Create Events on its role in the guild. */
+  setBotCanCreateEvents(guildId: string, allowed: boolean): void {
+    this.world.setBotRolePermission(guildId, Permission.CreateEvents, allowed);
+  }
+
+  /** Grant (true) or take away (false) the bot's Manage Events on its role in the guild. */
+  setBotCanManageEvents(guildId: string, allowed: boolean): void {
+    this.world.setBotRolePermission(guildId, Permission.ManageEvents, allowed);
+  }
+
+  /** The guild's scheduled events, oldest first, with the clock's automatic transitions applied. */
+  scheduledEvents(guildId: string): ScheduledEventView[] {
+    this.world.guild(guildId);
+    return this.world.guildScheduledEvents(guildId).map(scheduledEventView);
+  }
+
+  scheduledEvent(guildId: string, eventId: string): ScheduledEventView | undefined {
+    const event = this.world.scheduledEvent(guildId, eventId);
+    return event ? scheduledEventView(event) : undefined;
+  }
+
+  /**
+   * A member makes an EXTERNAL event in the Discord client (GUILD_SCHEDULED_EVENT_CREATE); Discord's
+   * field rules and the 100 limit apply, and break as a plain Error. Their permissions are not checked.
+   */
+  createScheduledEvent(
+    guildId: string,
+    options: { creator: UserRef; name: string; start: number; end: number; location: string; description?: string },
+  ): ScheduledEventView {
+    this.world.guild(guildId);
+    const creator = this.world.user(options.creator);
+    const draft = {
+      name: options.name,
+      description: options.description,
+      start: new Date(options.start).toISOString(),
+      end: new Date(options.end).toISOString(),
+      privacyLevel: ScheduledEventPrivacyLevel.GuildOnly,
+      entityType: ScheduledEventEntityType.External,
+      channelId: null,
+      metadata: { location: options.location },
+    };
+    const errors = scheduledEventErrors(draft, this.now(), true);
+    if (errors.length > 0) {
+      throw new Error(
+        `sandbox: invalid scheduled event: ${errors.map((e) => `${e.path.join('.')} ${e.message}`).join('; ')}`,
+      );
+    }
+    if (uncompletedCount(this.world, guildId) >= LIMITS.uncompletedScheduledEvents)
+      throw new Error(`sandbox: ${tooManyScheduledEvents().message}`);
+    const event = eventFromDraft(draft, {
+      id: this.world.ids.next(),
+      guildId,
+      creatorId: creator.id,
+      status: ScheduledEventStatus.Scheduled,
+    });
+    return scheduledEventView(this.world.addScheduledEvent(event));
+  }
+
+  /** An admin deletes a scheduled event in the Discord client (GUILD_SCHEDULED_EVENT_DELETE). */
+  deleteScheduledEvent(guildId: string, eventId: string): void {
+    const event = this.world.scheduledEvent(guildId, eventId);
+    if (!event) throw new Error(`sandbox: ${unknownScheduledEvent().message} ${eventId} in guild ${guildId}`);
+    this.world.deleteScheduledEvent(event);
   }
 
   /** A human posts in a channel (MESSAGE_CREATE reaches bots that asked for message intents). */

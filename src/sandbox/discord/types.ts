@@ -238,3 +238,23 @@ export interface SandboxMessage {
   /** Emoji (name or name:id) the bot reacted with. */
   reactions: string[];
 }
+
+/** A guild scheduled event (resources/guild-scheduled-event.mdx); times in epoch ms of the sandbox clock. */
+export interface SandboxScheduledEvent {
+  id: string;
+  guildId: string;
+  /** Null for EXTERNAL events. */
+  channelId: string | null;
+  /** The bot's user id for events it made; a human's for events made in the client. */
+  creatorId: string;
+  name: string;
+  description: string | null;
+  startAt: number;
+  endAt: number | null;
+  privacyLevel: number;
+  /** 1 SCHEDULED, 2 ACTIVE, 3 COMPLETED, 4 CANCELED. */
+  status: number;
+  entityType: number;
+  /** `entity_metadata.location` (EXTERNAL only). */
+  location: string | null;
+}

@@ -1,4 +1,4 @@
-import type { ApiComponent, ApiEmbed, MessageRevision, SandboxMessage } from './types.js';
+import type { ApiComponent, ApiEmbed, MessageRevision, SandboxMessage, SandboxScheduledEvent } from './types.js';
 import type { World } from './world.js';
 
 /** A snapshot of a message as a test reads it (plain data; later edits do not change it). */
@@ -69,5 +69,35 @@ export function viewOf(world: World, message: SandboxMessage): MessageView {
     editedAt: message.editedAt,
     edits: structuredClone(message.edits),
     deleted: message.deleted,
+  };
+}
+
+/** A guild scheduled event as a test reads it (plain data, times in epoch ms). */
+export interface ScheduledEventView {
+  id: string;
+  guildId: string;
+  creatorId: string;
+  name: string;
+  description: string | null;
+  start: number;
+  end: number | null;
+  /** 1 SCHEDULED, 2 ACTIVE, 3 COMPLETED, 4 CANCELED. */
+  status: number;
+  entityType: number;
+  location: string | null;
+}
+
+export function scheduledEventView(event: SandboxScheduledEvent): ScheduledEventView {
+  return {
+    id: event.id,
+    guildId: event.guildId,
+    creatorId: event.creatorId,
+    name: event.name,
+    description: event.description,
+    start: event.startAt,
+    end: event.endAt,
+    status: event.status,
+    entityType: event.entityType,
+    location: event.location,
   };
 }

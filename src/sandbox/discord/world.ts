@@ -7,9 +7,11 @@ import {
   GatewayIntent,
   NONCE_WINDOW_MS,
   Permission,
+  ScheduledEventEntityType,
+  ScheduledEventStatus,
 } from './constants.js';
 import { Snowflakes } from './ids.js';
-import { apiChannel, apiGuild, apiMember, apiMessage, apiRole, apiUser } from './serialize.js';
+import { apiChannel, apiGuild, apiMember, apiMessage, apiRole, apiScheduledEvent, apiUser } from './serialize.js';
 import type {
   ApiCommand,
   MessageRevision,
@@ -19,6 +21,7 @@ import type {
   SandboxMember,
   SandboxMessage,
   SandboxRole,
+  SandboxScheduledEvent,
   SandboxUser,
 } from './types.js';
 
@@ -89,6 +92,8 @@ export class World extends EventEmitter {
   private readonly nonces = new Map<string, { messageId: string; at: number }>();
   /** Registered commands, keyed by guild id ('' = global), then command id. */
   readonly commands = new Map<string, Map<string, ApiCommand>>();
+  /** Guild scheduled events by id (deleted ones are gone, as on Discord). */
+  readonly scheduledEvents = new Map<string, SandboxScheduledEvent>();
   readonly botUser: SandboxUser;
   readonly applicationId: string;
 
@@ -611,6 +616,76 @@ export class World extends EventEmitter {
   }
 
   // ------------------------------------------------------------------------------------------
+  // Guild scheduled events (docs/discord.md#scheduled-events)
+
+  /** Set or clear permission bits on the bot's managed role in a guild (GUILD_ROLE_UPDATE). */
+  setBotRolePermission(guildId: string, bits: bigint, allowed: boolean): void {
+    const role = this.roles.get(this.guild(guildId).botRoleId)!;
+    role.permissions = allowed ? role.permissions | bits : role.permissions & ~bits;
+    this.dispatch('GUILD_ROLE_UPDATE', { guild_id: guildId, role: apiRole(role) }, GatewayIntent.Guilds);
+    this.changed('role');
+  }
+
+  /**
+   * A guild's scheduled events, oldest first, after the automatic transitions the clock has made
+   * due: an EXTERNAL event turns ACTIVE at its start and COMPLETED at its end. The sandbox applies
+   * them when the events are read or changed, each with the GUILD_SCHEDULED_EVENT_UPDATE Discord sends.
+   */
+  guildScheduledEvents(guildId: string): SandboxScheduledEvent[] {
+    const events = [...this.scheduledEvents.values()].filter((event) => event.guildId === guildId);
+    for (const event of events) this.settleScheduledEvent(event);
+    return events;
+  }
+
+  scheduledEvent(guildId: string, id: string): SandboxScheduledEvent | undefined {
+    const event = this.scheduledEvents.get(id);
+    if (!event || event.guildId !== guildId) return undefined;
+    this.settleScheduledEvent(event);
+    return event;
+  }
+
+  private settleScheduledEvent(event: SandboxScheduledEvent): void {
+    if (event.entityType !== ScheduledEventEntityType.External) return;
+    const now = this.now();
+    if (event.status === ScheduledEventStatus.Scheduled && now >= event.startAt) {
+      event.status = ScheduledEventStatus.Active;
+      this.dispatchScheduledEvent('UPDATE', event);
+    }
+    if (event.status === ScheduledEventStatus.Active && event.endAt !== null && now >= event.endAt) {
+      event.status = ScheduledEventStatus.Completed;
+      this.dispatchScheduledEvent('UPDATE', event);
+    }
+  }
+
+  addScheduledEvent(event: SandboxScheduledEvent): SandboxScheduledEvent {
+    this.scheduledEvents.set(event.id, event);
+    this.dispatchScheduledEvent('CREATE', event);
+    return event;
+  }
+
+  updateScheduledEvent(event: SandboxScheduledEvent, patch: Partial<SandboxScheduledEvent>): SandboxScheduledEvent {
+    Object.assign(event, patch);
+    this.dispatchScheduledEvent('UPDATE', event);
+    // A change of dates can make a transition due at once.
+    this.settleScheduledEvent(event);
+    return event;
+  }
+
+  deleteScheduledEvent(event: SandboxScheduledEvent): void {
+    this.scheduledEvents.delete(event.id);
+    this.dispatchScheduledEvent('DELETE', event);
+  }
+
+  apiScheduledEvent(event: SandboxScheduledEvent, extra: { userCount?: number } = {}): Record<string, unknown> {
+    return apiScheduledEvent(event, this.users.get(event.creatorId), extra);
+  }
+
+  private dispatchScheduledEvent(what: 'CREATE' | 'UPDATE' | 'DELETE', event: SandboxScheduledEvent): void {
+    this.dispatch(`GUILD_SCHEDULED_EVENT_${what}`, this.apiScheduledEvent(event), GatewayIntent.GuildScheduledEvents);
+    this.changed('scheduled-event');
+  }
+
+  // ------------------------------------------------------------------------------------------
   // Wire views
 
   apiUser(id: string): Record<string, unknown> {
@@ -660,6 +735,7 @@ export class World extends EventEmitter {
       threads: all.filter((c) => isThreadType(c.type) && !c.archived),
       // Like Discord without the privileged presence intent: only the bot's own member.
       members: [this.apiMember(guildId, this.botUser.id)],
+      scheduledEvents: this.guildScheduledEvents(guildId).map((event) => this.apiScheduledEvent(event)),
       memberCount: this.guildMembers(guildId).length,
     });
   }
