@@ -1,13 +1,13 @@
 /**
  * An Eventor event as a Discord guild scheduled event of the external type: its name, description
  * and location within Discord's limits (100, 1,000 and 100 characters), its start and end. Pure.
- * Discord shows these fields as plain text (the description with a little markdown), so names are
- * made safe with `plainText` and are cut only between words, lines only whole
+ * Discord shows the name as plain text (made safe with `plainText`) and the description with
+ * markdown (names from Eventor escaped there); names are cut only between words, lines left out whole
  * (docs/discord.md#scheduled-events).
  */
 import type { Event } from '../eventor/answers.js';
 import { t } from '../i18n/index.js';
-import { epochOf, eventUrl, formatClock, formatLocalDate, mapUrl, plainText } from './format.js';
+import { epochOf, escapeName, eventUrl, formatClock, formatLocalDate, mapUrl, plainText } from './format.js';
 import type { RenderContext } from './types.js';
 
 /** Discord's limits on a scheduled event's fields. */
@@ -100,7 +100,8 @@ export function renderScheduledEvent(event: Event, count: number, ctx: RenderCon
   const name = cutAtWord(plainText(event.name), SCHEDULED_EVENT_LIMITS.name) || `Eventor ${event.id}`;
   const lines: string[] = [];
   if (event.status === 'canceled') lines.push(t(language, 'calendar.cancelled'));
-  const organisers = event.organisers.map((o) => plainText(o.name ?? o.shortName ?? '')).filter((n) => n !== '');
+  // The description shows markdown (links too): names from Eventor are escaped there.
+  const organisers = event.organisers.map((o) => escapeName(o.name ?? o.shortName ?? '')).filter((n) => n !== '');
   if (organisers.length > 0) lines.push(t(language, 'calendar.organisers', { names: organisers.join(', ') }));
   const now = ctx.now.getTime();
   event.entryDeadlines.forEach((deadline, i) => {

@@ -26,6 +26,7 @@ import {
   type ScheduledEventFields,
 } from '../../render/calendar.js';
 import {
+  escapeEventorText,
   fitPayload,
   formatClock,
   formatLocalDate,
@@ -482,7 +483,8 @@ export async function previewCalendar(
     content: t(ctx.language, 'feeds.calendar.preview'),
     embeds: [
       {
-        title: fields.name,
+        // An embed shows markdown where the scheduled event's name shows none.
+        title: escapeEventorText(fields.name),
         description: [
           t(ctx.language, 'feeds.calendar.when', {
             start: when(fields.scheduledStartTime),
