@@ -338,8 +338,10 @@ async function setEventsFilter(ctx: CommandContext, settings: FeedsAdmin, guildI
   await reply(
     ctx,
     parsed.length > 0
-      ? ctx.t('feeds.filter.done', { levels: parsed.map((id) => levelLabel(ctx, id)).join(', ') })
-      : ctx.t('feeds.filter.cleared'),
+      ? ctx.t(kind === 'calendar' ? 'feeds.filter.calendarDone' : 'feeds.filter.done', {
+          levels: parsed.map((id) => levelLabel(ctx, id)).join(', '),
+        })
+      : ctx.t(kind === 'calendar' ? 'feeds.filter.calendarCleared' : 'feeds.filter.cleared'),
   );
 }
 
@@ -414,7 +416,8 @@ async function previewWithoutChannel(
     timeZone: ctx.guild.timeZone,
   });
   if (!preview) throw new UserFacingError('feeds.test.nothing', { kind: kindLabel(ctx, kind) });
-  await ctx.answer({ content: preview.content ?? '', embeds: preview.embeds ?? [], components: [] });
+  // The heading in the admin's language; the event as members would see it, in the server's.
+  await ctx.answer({ content: ctx.t('feeds.calendar.preview'), embeds: preview.embeds ?? [], components: [] });
 }
 
 async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string> {

@@ -3,6 +3,9 @@ import { defineMessages } from '../define.js';
 /** The `calendar` kind: races as the server's scheduled events, its notices and its lines in /feeds and /setup. */
 export const calendar = defineMessages({
   en: {
+    'feeds.filter.calendarDone':
+      "Races in the server's Events: also events of these levels, besides the races the club organises or has entered: {levels}.",
+    'feeds.filter.calendarCleared': "Races in the server's Events: only the races the club organises or has entered.",
     'feeds.opt.filterKind.description': 'Which kind it is for (default: new events)',
     'setup.kind.calendar': "Races in the server's Events",
     'scheduler.kind.calendar': "races in the server's Events",
@@ -35,6 +38,10 @@ export const calendar = defineMessages({
       "Races in the server's Events ({/feeds on} calendar) need Create Events and Manage Events for the bot's role.",
   },
   sv: {
+    'feeds.filter.calendarDone':
+      'Tävlingar i serverns evenemang: även tävlingar på dessa nivåer, utöver dem klubben arrangerar eller har anmälningar till: {levels}.',
+    'feeds.filter.calendarCleared':
+      'Tävlingar i serverns evenemang: bara dem klubben arrangerar eller har anmälningar till.',
     'feeds.opt.filterKind.description': 'Vilken sort det gäller (standard: nya tävlingar)',
     'setup.kind.calendar': 'Tävlingar i serverns evenemang',
     'scheduler.kind.calendar': 'tävlingar i serverns evenemang',
@@ -67,6 +74,9 @@ export const calendar = defineMessages({
       'Tävlingar i serverns evenemang ({/feeds on} calendar) kräver Skapa evenemang och Hantera evenemang för botens roll.',
   },
   nb: {
+    'feeds.filter.calendarDone':
+      'Løp i serverens arrangementer: også løp på disse nivåene, i tillegg til dem klubben arrangerer eller har påmeldte i: {levels}.',
+    'feeds.filter.calendarCleared': 'Løp i serverens arrangementer: bare dem klubben arrangerer eller har påmeldte i.',
     'feeds.opt.filterKind.description': 'Hvilken type det gjelder (standard: nye løp)',
     'setup.kind.calendar': 'Løp i serverens arrangementer',
     'scheduler.kind.calendar': 'løp i serverens arrangementer',
