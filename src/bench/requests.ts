@@ -21,7 +21,7 @@ import {
   millisecondsInHour as HOUR,
   millisecondsInMinute as MINUTE,
 } from 'date-fns/constants';
-import { FEED_KINDS, FeedSettingsStore } from '../feeds/settings.js';
+import { FEED_KINDS, type FeedKind, FeedSettingsStore } from '../feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld } from '../loopback/world.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../time/days.js';
@@ -78,6 +78,8 @@ export interface RequestsOptions {
   window?: 'weekend' | 'race-day';
   /** Clock step (default 5 minutes). */
   stepMs?: number;
+  /** The kinds turned on (default every kind). */
+  kinds?: readonly FeedKind[];
 }
 
 /** 00:00 local time (SANDBOX_TIME_ZONE) of a local date YYYY-MM-DD. */
@@ -132,7 +134,10 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
       }
       const admin = world.discord.createTextChannel(guildId, { name: 'styrelsen' }).id;
       await world.bot.store.servers.setChannel(guildId, 'admin', admin);
-      for (const kind of FEED_KINDS) {
+      // The races in the server's Events need these, as the invite asks for them.
+      world.discord.setBotCanCreateEvents(guildId, true);
+      world.discord.setBotCanManageEvents(guildId, true);
+      for (const kind of options.kinds ?? FEED_KINDS) {
         await world.bot.store.servers.setChannel(
           guildId,
           kind,
@@ -243,8 +248,34 @@ function raceDayFigure(run: RequestsRun, write: (line: string) => void): Targete
  */
 export const WEEKEND_TARGET_PER_HOUR = 32;
 
+/**
+ * The calendar kind's Eventor requests a week for one club, at most: six a run (the club's events,
+ * the levels' events, the club's entries window and its events, which the other kinds' runs in the
+ * same tick share when they are on, the entered events beyond the club's own with their entry
+ * periods, their entry counts), four runs a day.
+ */
+export const CALENDAR_TARGET_PER_WEEK = 6 * 4 * 7;
+
+/** The calendar kind alone, one server of one club, over `hours` (a week by default): its Eventor requests a week. */
+async function calendarWeekFigure(write: (line: string) => void, hours = 7 * 24): Promise<TargetedFigure> {
+  const run = await measureEventorRequests({ servers: 1, hours, kinds: ['calendar'], stepMs: 15 * MINUTE });
+  describeRun(run, 'one club, the calendar kind alone', write);
+  return {
+    name: 'eventor-requests-calendar-per-club-week',
+    value: (run.requests * 7 * 24) / run.hours,
+    unit: 'req/week',
+    op: '<=',
+    target: CALENDAR_TARGET_PER_WEEK,
+    title: "Eventor requests a week of the races in one server's Events",
+    about:
+      "The `calendar` kind alone (races as the server's scheduled events), one server of one club over a week from the race weekend's Thursday, by the real scheduler: its runs every six hours.",
+  };
+}
+
 /** How much the `requests` section simulates: the full run's, `--quick`'s, or a test's. */
 export interface RequestsScale {
+  /** Hours of the calendar kind's run (default a week). */
+  calendarHours?: number;
   /** Hours of the weekend run, from its start (default: the whole weekend, which holds the race day). */
   weekendHours?: number;
   /** Servers of the race-day runs. */
@@ -311,6 +342,7 @@ export async function requestsFigures(write: (line: string) => void, scale: Requ
   write(
     `# race day alone: 1 server ${one.perHour.toFixed(1)} req/h, ${many} servers of one club ${sameClub.perHour.toFixed(1)}, ${many} servers of ${clubCount} clubs ${clubs.perHour.toFixed(1)} (against ${(clubCount * one.perHour).toFixed(1)} for ${clubCount} single-club bots)`,
   );
+  figures.push(await calendarWeekFigure(write, scale.calendarHours));
   return figures;
 }
 

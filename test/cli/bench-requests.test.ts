@@ -5,29 +5,39 @@ import { measureEventorRequests, requestsFigures, WEEKEND_TARGET_PER_HOUR } from
 describe('bench: Eventor requests per hour, and as servers grow', () => {
   it("the section's figures: servers of one club ask no more than one, of K clubs no more than K single-club bots", async () => {
     const lines: string[] = [];
-    const figures = await requestsFigures((line) => void lines.push(line), { weekendHours: 3, servers: 3, clubs: 2 });
+    const figures = await requestsFigures((line) => void lines.push(line), {
+      weekendHours: 3,
+      servers: 3,
+      clubs: 2,
+      calendarHours: 72,
+    });
     // Three hours from Thursday do not reach the race day: its figure says so and is left out.
     expect(figures.map((f) => f.name)).toEqual([
       'eventor-requests-per-hour-1-servers',
       'eventor-requests-race-day-3-servers',
       'eventor-requests-race-day-3-servers-2-clubs',
+      'eventor-requests-calendar-per-club-week',
     ]);
     expect(lines).toContain('# race day: not covered by the 3 h simulated');
     const [weekend, sameClub, twoClubs] = figures;
     expect(weekend!.value).toBeGreaterThan(0);
     expect(weekend!.target).toBe(WEEKEND_TARGET_PER_HOUR);
     // The targets come from the one-server race day run, printed beside them.
-    const alone = /^# race day alone: 1 server (\d+\.\d) req\/h/.exec(lines.at(-1) ?? '');
+    const alone = /^# race day alone: 1 server (\d+\.\d) req\/h/.exec(
+      lines.find((l) => l.startsWith('# race day alone')) ?? '',
+    );
     expect(alone).not.toBeNull();
     expect(sameClub!.target.toFixed(1)).toBe(alone![1]);
     expect(twoClubs!.target).toBeCloseTo(2 * sameClub!.target, 6);
     for (const figure of figures) {
       expect(figure.value).toBeLessThanOrEqual(figure.target);
       expect(formatFigure(figure)).toMatch(
-        /^BENCH eventor-requests-[a-z0-9-]+ \d+(\.\d+)? req\/h target <= \d+(\.\d+)?$/,
+        /^BENCH eventor-requests-[a-z0-9-]+ \d+(\.\d+)? req\/(h|week) target <= \d+(\.\d+)?$/,
       );
     }
-    expect(lines.filter((l) => l.startsWith('#   by path: /api/')).length).toBe(4);
+    // The calendar kind asks Eventor: its events and the club's entry counts.
+    expect(figures.at(-1)!.value).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.startsWith('#   by path: /api/')).length).toBe(5);
   }, 60_000);
 
   it('counts requests over the window it simulated', async () => {

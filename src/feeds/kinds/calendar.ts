@@ -33,7 +33,7 @@ import {
   type MessagePayload,
   type RenderContext,
 } from '../../render/index.js';
-import type { ClubShare } from '../club-share.js';
+import { type ClubShare, SHARED_ENTRIES_AHEAD_DAYS } from '../club-share.js';
 import { ledgerKey, sha256 } from '../delivery/keys.js';
 import type { ItemRef, LedgerRow } from '../delivery/ledger.js';
 import { newNonce } from '../delivery/poster.js';
@@ -63,10 +63,11 @@ export const CALENDAR_FEED = 'calendar' as const;
 /** Events starting within this many days are put in Events. */
 export const CALENDAR_WINDOW_DAYS = 120;
 /**
- * Every three hours: dates, names and cancellations change seldom, and Discord's own reminder does
- * the last hours before a race; the bench counts what it asks Eventor.
+ * Every six hours: dates, names and cancellations change seldom, Discord's own reminder does the
+ * last hours before a race, and the bench counts what it asks Eventor (about 150 requests a week
+ * for the kind alone, fewer beside the other kinds, which share the club's entries).
  */
-export const CALENDAR_CADENCE_MS = 3 * 3_600_000;
+export const CALENDAR_CADENCE_MS = 6 * 3_600_000;
 
 /**
  * Ledger hashes of rows the kind never touches again (a real content hash is 64 hex digits):
@@ -131,8 +132,9 @@ export function calendarItems(
 }
 
 /**
- * The events the club organises, those it has entries in, and those of the chosen levels, from
- * yesterday to the window's end, with entry breaks and the club's entry counts.
+ * The events the club organises and those of the chosen levels, from yesterday to the window's end,
+ * and those it has entries in (within the scheduler's shared entries window, 60 days), with entry
+ * breaks and the club's entry counts.
  */
 export async function fetchCalendarEvents(
   client: EventorClient,
@@ -147,7 +149,9 @@ export async function fetchCalendarEvents(
   const events: Event[] = [...(await client.events({ ...window, organisationIds: [organisationId] }))];
   if (classificationIds.length > 0)
     events.push(...(await client.events({ ...window, classificationIds: [...classificationIds] })));
-  const entered = await eventsWithClubEntries(client, organisationId, from, to, club);
+  // The entered events within the scheduler's shared entries window: no entries request of its own.
+  const enteredTo = Math.min(to, now.getTime() + SHARED_ENTRIES_AHEAD_DAYS * DAY);
+  const entered = await eventsWithClubEntries(client, organisationId, from, enteredTo, club);
   const known = new Set(events.map((e) => e.id));
   const missing = [...entered].filter((id) => !known.has(id)).sort();
   if (missing.length > 0) events.push(...(await client.events({ eventIds: missing, includeEntryBreaks: true })));
@@ -468,7 +472,7 @@ export function calendarResult(run: CalendarRun): FeedRunResult {
   return { outcome: 'ok', ...counts };
 }
 
-/** For `/feeds test calendar`: the next race as its scheduled event would show, in a reply (nothing is created). */
+/** For `/feeds test calendar`: the next race as its scheduled event would show, in the server's language, for a reply (nothing is created). */
 export async function previewCalendar(
   ctx: PreviewContext,
   classificationIds: readonly string[] = [],
@@ -480,7 +484,6 @@ export async function previewCalendar(
   const { fields } = next;
   const when = (instant: string) => `${formatLocalDate(instant, rctx)} ${formatClock(instant, rctx)}`;
   return fitPayload({
-    content: t(ctx.language, 'feeds.calendar.preview'),
     embeds: [
       {
         // An embed shows markdown where the scheduled event's name shows none.
@@ -516,7 +519,7 @@ function runOptions(ctx: FeedContext, discord: Client): CalendarRunOptions {
   return { ...runScopeOf(ctx), events: discordScheduledEvents(discord), log: ctx.log };
 }
 
-/** Races in the server's Events: every three hours; no channel (`audience: 'server'`). */
+/** Races in the server's Events: every six hours; no channel (`audience: 'server'`). */
 export const calendarFeed: Feed<CalendarData, CalendarItem> = {
   name: CALENDAR_FEED,
   settingsOf: CALENDAR_FEED,
