@@ -182,6 +182,8 @@ export type CalendarOutcome =
   | { kind: 'skipped' }
   /** Not made: the server is at Discord's 100 and every event there is nearer. */
   | { kind: 'left-out' }
+  /** Deleted by the bot to make room for a nearer race; made again when there is room. */
+  | { kind: 'displaced' }
   | { kind: 'busy' }
   | { kind: 'paused' }
   | { kind: 'failed'; error: unknown };
@@ -360,8 +362,8 @@ class CalendarSync {
     const cancel = item.cancelled && !active;
     let change: ScheduledEventChange;
     if (cancel) change = { status: STATUS.canceled };
-    else if (active) {
-      // An event under way keeps its start (Discord refuses to move it).
+    else if (active || item.start <= this.#o.now.getTime()) {
+      // Under way, or moved in Eventor to a start already past: Discord refuses to move it, so it keeps its own.
       const { scheduledStartTime: _start, ...rest } = item.fields;
       change = rest;
     } else change = { ...item.fields };
@@ -428,7 +430,7 @@ class CalendarSync {
       if (done.kind === 'settled') {
         this.#listed.delete(listed!.id);
         this.#openCount--;
-        this.#outcomes.push({ itemKey: row.itemKey, outcome: { kind: 'left-out' } });
+        this.#outcomes.push({ itemKey: row.itemKey, outcome: { kind: 'displaced' } });
         return true;
       }
     }
