@@ -249,12 +249,13 @@ function raceDayFigure(run: RequestsRun, write: (line: string) => void): Targete
 export const WEEKEND_TARGET_PER_HOUR = 32;
 
 /**
- * The calendar kind's Eventor requests a week for one club, at most: six a run (the club's events,
- * the levels' events, the club's entries window and its events, which the other kinds' runs in the
- * same tick share when they are on, the entered events beyond the club's own with their entry
- * periods, their entry counts), four runs a day.
+ * The calendar kind's Eventor requests a week for one club alone, at most: six a run (the events
+ * around the club, the club's entries window and its events, the entered events beyond with their
+ * entry periods, their entry counts, the levels' events), four runs a day, and the club's area
+ * (its organisation and district) once a day. Beside the reminders most of these are the reminders'
+ * own requests, answered by the cache: on the race day the kind adds its entry counts only.
  */
-export const CALENDAR_TARGET_PER_WEEK = 6 * 4 * 7;
+export const CALENDAR_TARGET_PER_WEEK = (6 * 4 + 2) * 7;
 
 /** The calendar kind alone, one server of one club, over `hours` (a week by default): its Eventor requests a week. */
 async function calendarWeekFigure(write: (line: string) => void, hours = 7 * 24): Promise<TargetedFigure> {

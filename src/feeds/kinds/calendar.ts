@@ -33,7 +33,7 @@ import {
   type MessagePayload,
   type RenderContext,
 } from '../../render/index.js';
-import { type ClubShare, SHARED_ENTRIES_AHEAD_DAYS } from '../club-share.js';
+import type { ClubShare } from '../club-share.js';
 import { ledgerKey, sha256 } from '../delivery/keys.js';
 import type { ItemRef, LedgerRow } from '../delivery/ledger.js';
 import { newNonce } from '../delivery/poster.js';
@@ -57,15 +57,17 @@ import {
 } from '../feed.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { queryDay } from '../../time/days.js';
+import { clubArea } from '../../app/club.js';
 import { byStart, eventsWithClubEntries } from './club-lists.js';
+import { REMINDERS_WINDOW_DAYS } from './reminders.js';
 
 export const CALENDAR_FEED = 'calendar' as const;
-/** Events starting within this many days are put in Events. */
-export const CALENDAR_WINDOW_DAYS = 120;
+/** Events starting within this many days are put in Events: the reminders' window, whose requests it shares. */
+export const CALENDAR_WINDOW_DAYS = REMINDERS_WINDOW_DAYS;
 /**
  * Every six hours: dates, names and cancellations change seldom, Discord's own reminder does the
- * last hours before a race, and the bench counts what it asks Eventor (about 150 requests a week
- * for the kind alone, fewer beside the other kinds, which share the club's entries).
+ * last hours before a race, and the bench counts what it asks Eventor (about 175 requests a week
+ * for the kind alone; beside the reminders, whose requests it repeats, mostly its entry counts).
  */
 export const CALENDAR_CADENCE_MS = 6 * 3_600_000;
 
@@ -132,9 +134,10 @@ export function calendarItems(
 }
 
 /**
- * The events the club organises and those of the chosen levels, from yesterday to the window's end,
- * and those it has entries in (within the scheduler's shared entries window, 60 days), with entry
- * breaks and the club's entry counts.
+ * The events the club organises or has entries in, and those of the chosen levels, starting within
+ * the window, with entry breaks and the club's entry counts. The first three requests are the
+ * reminders' own, the same parameters at the same instant (`fetchReminderEvents`): beside that kind
+ * the response cache answers them, and the club's entries come from the scheduler's shared window.
  */
 export async function fetchCalendarEvents(
   client: EventorClient,
@@ -143,18 +146,22 @@ export async function fetchCalendarEvents(
   now: Date,
   club?: ClubShare,
 ): Promise<CalendarData> {
-  const from = now.getTime() - DAY;
-  const to = now.getTime() + CALENDAR_WINDOW_DAYS * DAY;
+  const from = now.getTime();
+  const to = from + CALENDAR_WINDOW_DAYS * DAY;
   const window = { fromDate: queryDay(from), toDate: queryDay(to), includeEntryBreaks: true };
-  const events: Event[] = [...(await client.events({ ...window, organisationIds: [organisationId] }))];
+  const home = (await clubArea(client, organisationId)).ids;
+  const around = await client.events({ ...window, organisationIds: home });
+  const entered = await eventsWithClubEntries(client, organisationId, from, to, club);
+  const known = new Set(around.map((e) => e.id));
+  const missing = [...entered].filter((id) => !known.has(id)).sort();
+  const others = missing.length > 0 ? await client.events({ eventIds: missing, includeEntryBreaks: true }) : [];
+  // The district's own events are not the club's races: only those it organises, or has entered.
+  const events: Event[] = [
+    ...around.filter((e) => entered.has(e.id) || e.organisers.some((o) => o.id === organisationId)),
+    ...others,
+  ];
   if (classificationIds.length > 0)
     events.push(...(await client.events({ ...window, classificationIds: [...classificationIds] })));
-  // The entered events within the scheduler's shared entries window: no entries request of its own.
-  const enteredTo = Math.min(to, now.getTime() + SHARED_ENTRIES_AHEAD_DAYS * DAY);
-  const entered = await eventsWithClubEntries(client, organisationId, from, enteredTo, club);
-  const known = new Set(events.map((e) => e.id));
-  const missing = [...entered].filter((id) => !known.has(id)).sort();
-  if (missing.length > 0) events.push(...(await client.events({ eventIds: missing, includeEntryBreaks: true })));
   const counts = new Map<string, number>();
   if (entered.size > 0) {
     const list = await client.competitorCount({ organisationIds: [organisationId], eventIds: [...entered].sort() });
