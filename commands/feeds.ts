@@ -263,6 +263,8 @@ async function requireEventPermissions(ctx: CommandContext): Promise<void> {
 
 async function setRole(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
+  // The server's Events are no messages: there is nothing a role could be mentioned in.
+  if (!kindHasChannel(kind)) throw new UserFacingError('feeds.calendar.noRole', { kind: kindLabel(ctx, kind) });
   const role = ctx.interaction.options.getRole('role');
   if (role && role.id === guildId) throw new UserFacingError('feeds.role.everyone');
   await settings.update(guildId, kind, { roleId: role?.id ?? null });

@@ -321,6 +321,11 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     const shown = await feeds_('show');
     expect(shown).toContain("no channel: the server's Events");
     expect(shown).toContain('Create Events and Manage Events granted');
+    // No role to mention in scheduled events: one clear answer, nothing stored.
+    expect(await feeds_('role', { kind: 'calendar', role: world.guild.id })).toContain(
+      'makes scheduled events, not posts',
+    );
+    expect((await get('calendar')).roleId).toBeNull();
     expect(await feeds_('off', { kind: 'calendar' })).toContain("Races in the server's Events");
   });
 

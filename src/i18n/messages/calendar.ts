@@ -3,6 +3,8 @@ import { defineMessages } from '../define.js';
 /** The `calendar` kind: races as the server's scheduled events, its notices and its lines in /feeds and /setup. */
 export const calendar = defineMessages({
   en: {
+    'feeds.calendar.noRole':
+      '{kind} makes scheduled events, not posts, so no role is mentioned; members mark them Interested to be reminded.',
     'feeds.filter.calendarDone':
       "Races in the server's Events: also events of these levels, besides the races the club organises or has entered: {levels}.",
     'feeds.filter.calendarCleared': "Races in the server's Events: only the races the club organises or has entered.",
@@ -38,6 +40,8 @@ export const calendar = defineMessages({
       "Races in the server's Events ({/feeds on} calendar) need Create Events and Manage Events for the bot's role.",
   },
   sv: {
+    'feeds.calendar.noRole':
+      '{kind} skapar schemalagda evenemang, inga inlägg, så ingen roll nämns; medlemmar markerar dem som Intresserad för att bli påminda.',
     'feeds.filter.calendarDone':
       'Tävlingar i serverns evenemang: även tävlingar på dessa nivåer, utöver dem klubben arrangerar eller har anmälningar till: {levels}.',
     'feeds.filter.calendarCleared':
@@ -74,6 +78,8 @@ export const calendar = defineMessages({
       'Tävlingar i serverns evenemang ({/feeds on} calendar) kräver Skapa evenemang och Hantera evenemang för botens roll.',
   },
   nb: {
+    'feeds.calendar.noRole':
+      '{kind} lager planlagte arrangementer, ikke innlegg, så ingen rolle nevnes; medlemmer markerer dem som Interessert for å bli påminnet.',
     'feeds.filter.calendarDone':
       'Løp i serverens arrangementer: også løp på disse nivåene, i tillegg til dem klubben arrangerer eller har påmeldte i: {levels}.',
     'feeds.filter.calendarCleared': 'Løp i serverens arrangementer: bare dem klubben arrangerer eller har påmeldte i.',
