@@ -226,6 +226,23 @@ describe('races in the server’s Events (calendar kind, sandbox Discord and Eve
     expect(world.discord.scheduledEvent(guildId(), shown!.id)?.name).toBe(own.event.name);
   });
 
+  it('a ledger that lost its rows (an old backup) takes the bot’s events back instead of making them again', async () => {
+    const before = mine()
+      .filter((e) => e.status === 1)
+      .map((e) => e.id)
+      .sort();
+    expect(before.length).toBeGreaterThan(0);
+    await new Ledger(world.bot.store).forgetFeeds(guildId(), CALENDAR_FEED, { exact: true });
+    expect(await tick()).toMatchObject({ failed: 0 });
+    // Every event still there is recorded again; no race has two.
+    const recorded = (await new Ledger(world.bot.store).rows(guildId(), CALENDAR_FEED)).map((r) => r.messageId);
+    for (const id of before) {
+      expect(world.discord.scheduledEvent(guildId(), id)?.status).toBe(1);
+      expect(recorded).toContain(id);
+    }
+    for (const race of await upcomingRaces()) expect(forEvent(race.id).length).toBeLessThanOrEqual(1);
+  });
+
   it('at Discord’s 100 upcoming events the nearest races are kept, and the admins are told once', async () => {
     // Start afresh: the ledger forgets the kind and its events are gone.
     await new Ledger(world.bot.store).forgetFeeds(guildId(), CALENDAR_FEED, { exact: true });

@@ -321,8 +321,10 @@ class CalendarSync {
       (e) => open(e) && bot !== null && e.creatorId === bot && describesEvent(e.description, item.linkLine),
     );
     if (made) {
-      await this.#o.ledger.posted(ref, made.id, row?.state === 'posting' ? row.contentHash : ADOPTED);
       const after = row?.state === 'posting' ? row.contentHash : ADOPTED;
+      // Without a row (the ledger lost it) one is made first: `posted` only updates a row.
+      if (row === null) await this.#o.ledger.intend(ref, '', ADOPTED, newNonce());
+      await this.#o.ledger.posted(ref, made.id, after);
       if (after === item.contentHash) return { kind: 'recovered', eventId: made.id };
       const edited = await this.#edit(item, made.id);
       return edited.kind === 'edited' ? { kind: 'recovered', eventId: made.id } : edited;
