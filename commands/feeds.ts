@@ -12,12 +12,21 @@ import { localize, localizedChoice, serverAdminCommand } from '../src/bot/define
 import { CLASSIFICATION_IDS, classificationOfId, EVENT_CLASSIFICATIONS } from '../src/eventor/model.js';
 import {
   channelState,
+  eventPermissionState,
+  missingEventPermissions,
   missingThreadPermissions,
   POSTABLE_TYPES,
   requireCanPost,
 } from '../src/feeds/delivery/post-channels.js';
 import { discordTarget } from '../src/feeds/delivery/poster.js';
-import { FEED_KINDS, type FeedKind, type FeedSettings, isFeedKind, type PauseReason } from '../src/feeds/settings.js';
+import {
+  FEED_KINDS,
+  type FeedKind,
+  type FeedSettings,
+  isFeedKind,
+  kindHasChannel,
+  type PauseReason,
+} from '../src/feeds/settings.js';
 import { LANGUAGES, type PlainKey } from '../src/i18n/index.js';
 import { classificationText, discordTimestamp } from '../src/render/index.js';
 
@@ -35,6 +44,9 @@ const kindOption =
     localize(o, 'feeds.opt.kind.name', descriptionKey)
       .setRequired(required)
       .addChoices(...FEED_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k)));
+
+/** The kinds whose events the levels filter widens: new events, and the races in the server's Events. */
+const FILTER_KINDS = ['events', 'calendar'] as const satisfies readonly FeedKind[];
 
 const definition = serverAdminCommand('feeds.name', 'feeds.description')
   .addSubcommand((sub) =>
@@ -72,9 +84,13 @@ const definition = serverAdminCommand('feeds.name', 'feeds.description')
       .addStringOption(kindOption(false, 'feeds.opt.quietKind.description')),
   )
   .addSubcommand((sub) =>
-    localize(sub, 'feeds.filter.name', 'feeds.filter.description').addStringOption((o) =>
-      localize(o, 'feeds.opt.levels.name', 'feeds.opt.levels.description').setMaxLength(200),
-    ),
+    localize(sub, 'feeds.filter.name', 'feeds.filter.description')
+      .addStringOption((o) => localize(o, 'feeds.opt.levels.name', 'feeds.opt.levels.description').setMaxLength(200))
+      .addStringOption((o) =>
+        localize(o, 'feeds.opt.kind.name', 'feeds.opt.filterKind.description').addChoices(
+          ...FILTER_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k)),
+        ),
+      ),
   )
   .addSubcommand((sub) =>
     localize(sub, 'feeds.threads.name', 'feeds.threads.description').addStringOption((o) =>
@@ -192,6 +208,7 @@ async function reply(ctx: CommandContext, content: string): Promise<void> {
 
 async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
+  if (!kindHasChannel(kind)) return turnOnWithoutChannel(ctx, settings, guildId, kind);
   const option = ctx.interaction.options.getChannel('channel');
   const current = await settings.get(guildId, kind);
   const channelId = option?.id ?? current.channelId;
@@ -204,6 +221,22 @@ async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string
   // Back on after a time off, the digest starts from its next time, as on the first turn-on.
   if (kind === 'digest' && !current.enabled) await settings.setDigestWhen(guildId, {}, ctx.guild.timeZone);
   const lines = [ctx.t('feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
+  if (after.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, after.pausedReason) }));
+  await reply(ctx, lines.join(' '));
+}
+
+/** A kind without a channel (the server's Events): on at once, with what the bot still lacks to do it. */
+async function turnOnWithoutChannel(
+  ctx: CommandContext,
+  settings: FeedsAdmin,
+  guildId: string,
+  kind: FeedKind,
+): Promise<void> {
+  const after = await settings.turnOn(guildId, kind, null);
+  const lines = [ctx.t('feeds.calendar.on', { kind: kindLabel(ctx, kind) })];
+  const missing = await missingEventPermissions(ctx.interaction.guild);
+  if (missing && missing.length > 0)
+    lines.push(ctx.t('feeds.calendar.missing', { permissions: missing.map((key) => ctx.t(key)).join(', ') }));
   if (after.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, after.pausedReason) }));
   await reply(ctx, lines.join(' '));
 }
@@ -231,7 +264,8 @@ async function resume(ctx: CommandContext, settings: FeedsAdmin, guildId: string
   const current = await settings.get(guildId, kind);
   if (!current.pausedReason) throw new UserFacingError('feeds.resume.notPaused', { kind: kindLabel(ctx, kind) });
   // A pause the bot set because of the channel ends only when the bot can post there again.
-  if (current.channelId !== null) await requireCanPost(ctx, ctx.interaction.guild, current.channelId);
+  if (!kindHasChannel(kind)) await requireEventPermissions(ctx);
+  else if (current.channelId !== null) await requireCanPost(ctx, ctx.interaction.guild, current.channelId);
   else if (current.enabled) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
   // Paused because Eventor refused the key: resume only once it takes the key (asked afresh).
   if (current.pausedReason === 'invalid-key') await settings.requireKeyAccepted(() => ctx.guild.eventor());
@@ -241,8 +275,19 @@ async function resume(ctx: CommandContext, settings: FeedsAdmin, guildId: string
   await reply(ctx, lines.join(' '));
 }
 
+/** Refuses (nothing changed) unless the bot's roles grant what the server's scheduled events need. */
+async function requireEventPermissions(ctx: CommandContext): Promise<void> {
+  const missing = await missingEventPermissions(ctx.interaction.guild);
+  if (missing && missing.length > 0)
+    throw new UserFacingError('feeds.calendar.missing', {
+      permissions: missing.map((key) => ctx.t(key)).join(', '),
+    });
+}
+
 async function setRole(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
+  // The server's Events are no messages: there is nothing a role could be mentioned in.
+  if (!kindHasChannel(kind)) throw new UserFacingError('feeds.calendar.noRole', { kind: kindLabel(ctx, kind) });
   const role = ctx.interaction.options.getRole('role');
   if (role && role.id === guildId) throw new UserFacingError('feeds.role.everyone');
   await settings.update(guildId, kind, { roleId: role?.id ?? null });
@@ -307,17 +352,21 @@ async function setQuiet(ctx: CommandContext, settings: FeedsAdmin, guildId: stri
 
 async function setEventsFilter(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const input = ctx.interaction.options.getString('levels') ?? '';
+  const kind = ctx.interaction.options.getString('kind') ?? 'events';
+  if (!(FILTER_KINDS as readonly string[]).includes(kind)) throw new UserFacingError('error.unexpected');
   const parsed = parseLevels(input);
   if (!Array.isArray(parsed)) {
     const names = CLASSIFICATION_IDS.map((id) => `${id} ${levelLabel(ctx, id)}`).join(', ');
     throw new UserFacingError('feeds.filter.bad', { input: parsed.bad.slice(0, 40).replace(/`/g, "'"), names });
   }
-  await settings.update(guildId, 'events', { options: { classificationIds: parsed } });
+  await settings.update(guildId, kind as FeedKind, { options: { classificationIds: parsed } });
   await reply(
     ctx,
     parsed.length > 0
-      ? ctx.t('feeds.filter.done', { levels: parsed.map((id) => levelLabel(ctx, id)).join(', ') })
-      : ctx.t('feeds.filter.cleared'),
+      ? ctx.t(kind === 'calendar' ? 'feeds.filter.calendarDone' : 'feeds.filter.done', {
+          levels: parsed.map((id) => levelLabel(ctx, id)).join(', '),
+        })
+      : ctx.t(kind === 'calendar' ? 'feeds.filter.calendarCleared' : 'feeds.filter.cleared'),
   );
 }
 
@@ -379,6 +428,7 @@ function digestWhen(ctx: CommandContext, feed: FeedSettings): { day: string; tim
 
 async function testPost(ctx: CommandContext, settings: FeedsAdmin, guildId: string): Promise<void> {
   const kind = kindOf(ctx);
+  if (!kindHasChannel(kind)) return previewWithoutChannel(ctx, settings, guildId, kind);
   if (!settings.hasTestPost(kind)) throw new UserFacingError('feeds.test.notAvailable', { kind: kindLabel(ctx, kind) });
   const { channelId } = await settings.get(guildId, kind);
   if (channelId === null) throw new UserFacingError('feeds.noChannel', { kind: kindLabel(ctx, kind) });
@@ -406,10 +456,30 @@ async function testPost(ctx: CommandContext, settings: FeedsAdmin, guildId: stri
   await reply(ctx, ctx.t('feeds.test.posted', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` }));
 }
 
+/** `/feeds test` of a kind without a channel: what it would make, shown in the reply only (nothing is created). */
+async function previewWithoutChannel(
+  ctx: CommandContext,
+  settings: FeedsAdmin,
+  guildId: string,
+  kind: FeedKind,
+): Promise<void> {
+  const preview = await settings.preview(await ctx.guild.eventor(), {
+    guildId,
+    kind,
+    language: ctx.guild.language,
+    timeZone: ctx.guild.timeZone,
+  });
+  if (!preview) throw new UserFacingError('feeds.test.nothing', { kind: kindLabel(ctx, kind) });
+  // The heading in the admin's language; the event as members would see it, in the server's.
+  await ctx.answer({ content: ctx.t('feeds.calendar.preview'), embeds: preview.embeds ?? [], components: [] });
+}
+
 async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string> {
   const state = [ctx.t(feed.enabled ? 'feeds.show.on' : 'feeds.show.off')];
   if (feed.pausedReason) state.push(reasonText(ctx, feed.pausedReason));
-  const channel = await channelState(ctx, ctx.interaction.guild, feed.channelId);
+  const channel = kindHasChannel(feed.feed)
+    ? await channelState(ctx, ctx.interaction.guild, feed.channelId)
+    : ctx.t('feeds.calendar.noChannel');
   const none = ctx.t('feeds.show.none');
   const { options } = feed;
   const lines = [
@@ -439,7 +509,9 @@ async function describe(ctx: CommandContext, feed: FeedSettings): Promise<string
   }
   if (feed.feed === 'results') lines.push(await describeThreads(ctx, feed));
   if (feed.feed === 'digest') lines.push(ctx.t('feeds.show.digest', digestWhen(ctx, feed)));
-  if (feed.feed === 'events') {
+  if (!kindHasChannel(feed.feed))
+    lines.push(ctx.t('feeds.calendar.permissions', { value: await eventPermissionState(ctx, ctx.interaction.guild) }));
+  if (feed.feed === 'events' || feed.feed === 'calendar') {
     lines.push(
       ctx.t('feeds.show.levels', {
         value:

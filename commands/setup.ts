@@ -10,14 +10,19 @@ import { localize, localizedChoice, serverAdminCommand } from '../src/bot/define
 import { settingsServer } from '../src/bot/guards.js';
 import { INSTANCE_NAMES, instanceLabel, keyFormId, startEventorSetup, submitKey } from '../src/bot/setup-eventor.js';
 import { linkingSubcommand, setLinking } from '../src/bot/setup-linking.js';
-import { channelState, POSTABLE_TYPES, requireCanPost } from '../src/feeds/delivery/post-channels.js';
-import { FEED_KINDS } from '../src/feeds/settings.js';
+import {
+  channelState,
+  eventPermissionState,
+  POSTABLE_TYPES,
+  requireCanPost,
+} from '../src/feeds/delivery/post-channels.js';
+import { FEED_KINDS, kindHasChannel } from '../src/feeds/settings.js';
 import type { Language } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 import { isValidTimeZone } from '../src/time/zones.js';
 
 /** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
-export const POST_KINDS = [...FEED_KINDS, 'admin'] as const;
+export const POST_KINDS = [...FEED_KINDS.filter(kindHasChannel), 'admin'] as const;
 
 /** Language names as their speakers write them: the choice list is the same in every client. */
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sv: 'Svenska', nb: 'Norsk bokmål' };
@@ -188,6 +193,11 @@ async function show(ctx: CommandContext, guildId: string): Promise<void> {
     const state = await channelState(ctx, guild, settings?.channels[kind]);
     channelLines.push(`**${kindLabel(ctx, kind)}**: ${state}`);
   }
+  // The server's Events need no channel, but permissions of the whole server.
+  channelLines.push(
+    `**${ctx.t('setup.kind.calendar')}**: ${await eventPermissionState(ctx, guild)}`,
+    `-# ${ctx.t('setup.calendar.hint')}`,
+  );
   const embed = new EmbedBuilder()
     .setTitle(ctx.t('setup.show.title'))
     .addFields(

@@ -8,6 +8,7 @@ import { contentHash, ledgerKey } from '../feeds/delivery/keys.js';
 import { Ledger } from '../feeds/delivery/ledger.js';
 import { Poster, type PostOutcome, type PostTarget } from '../feeds/delivery/poster.js';
 import { threadsWaiting } from '../feeds/delivery/threads.js';
+import { previewCalendar } from '../feeds/kinds/calendar.js';
 import { DIGEST_FEED, digestKey, latestDigestDue } from '../feeds/kinds/digest.js';
 import { RESULTS_FEED } from '../feeds/kinds/results.js';
 import { feedModule } from '../feeds/registry.js';
@@ -20,6 +21,7 @@ import {
   isFeedKind,
 } from '../feeds/settings.js';
 import type { Language } from '../i18n/index.js';
+import type { MessagePayload } from '../render/index.js';
 import type { Store } from '../store/interfaces.js';
 import { UserFacingError } from './errors.js';
 import type { GuildEventor } from './eventor-access.js';
@@ -134,6 +136,28 @@ export class FeedsAdmin {
   /** Whether the kind has a newest item to show in a test post. */
   hasTestPost(kind: FeedKind): boolean {
     return feedModule(kind) !== null;
+  }
+
+  /**
+   * For a kind without a channel (the server's Events): what its next item would look like, to show
+   * in the reply; nothing is created. Null when there is nothing to show.
+   */
+  async preview(
+    eventor: GuildEventor,
+    request: { guildId: string; kind: FeedKind; language: Language; timeZone: string },
+  ): Promise<MessagePayload | null> {
+    if (request.kind !== 'calendar') return null;
+    const { options } = await this.#settings.get(request.guildId, request.kind);
+    return previewCalendar(
+      {
+        client: eventor.client,
+        organisationId: eventor.organisationId,
+        now: this.#now(),
+        language: request.language,
+        timeZone: request.timeZone,
+      },
+      options.classificationIds,
+    );
   }
 
   /**

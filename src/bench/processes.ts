@@ -104,6 +104,9 @@ export async function measureProcesses(options: ProcessesOptions): Promise<Proce
         apiKey: club.apiKey,
         organisation: { id: club.id, name: club.name },
       });
+      // The races in the server's Events need these, as the invite asks for them.
+      world.discord.setBotCanCreateEvents(guildId, true);
+      world.discord.setBotCanManageEvents(guildId, true);
       for (const kind of FEED_KINDS) {
         await store.servers.setChannel(guildId, kind, world.discord.createTextChannel(guildId, { name: kind }).id);
         await settings.update(guildId, kind, { enabled: true });

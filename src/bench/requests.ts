@@ -139,6 +139,9 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
       }
       const admin = world.discord.createTextChannel(guildId, { name: 'styrelsen' }).id;
       await world.bot.store.servers.setChannel(guildId, 'admin', admin);
+      // The races in the server's Events need these, as the invite asks for them.
+      world.discord.setBotCanCreateEvents(guildId, true);
+      world.discord.setBotCanManageEvents(guildId, true);
       for (const kind of options.kinds ?? FEED_KINDS) {
         await world.bot.store.servers.setChannel(
           guildId,
@@ -285,8 +288,35 @@ async function digestFigure(write: (line: string) => void): Promise<TargetedFigu
   };
 }
 
+/**
+ * The calendar kind's Eventor requests a week for one club alone, at most: six a run (the events
+ * around the club, the club's entries window and its events, the entered events beyond with their
+ * entry periods, their entry counts, the levels' events), four runs a day, and the club's area
+ * (its organisation and district) once a day. Beside the reminders most of these are the reminders'
+ * own requests, answered by the cache: on the race day the kind adds its entry counts only.
+ */
+export const CALENDAR_TARGET_PER_WEEK = (6 * 4 + 2) * 7;
+
+/** The calendar kind alone, one server of one club, over `hours` (a week by default): its Eventor requests a week. */
+async function calendarWeekFigure(write: (line: string) => void, hours = 7 * 24): Promise<TargetedFigure> {
+  const run = await measureEventorRequests({ servers: 1, hours, kinds: ['calendar'], stepMs: 15 * MINUTE });
+  describeRun(run, 'one club, the calendar kind alone', write);
+  return {
+    name: 'eventor-requests-calendar-per-club-week',
+    value: (run.requests * 7 * 24) / run.hours,
+    unit: 'req/week',
+    op: '<=',
+    target: CALENDAR_TARGET_PER_WEEK,
+    title: "Eventor requests a week of the races in one server's Events",
+    about:
+      "The `calendar` kind alone (races as the server's scheduled events), one server of one club over a week from the race weekend's Thursday, by the real scheduler: its runs every six hours.",
+  };
+}
+
 /** How much the `requests` section simulates: the full run's, `--quick`'s, or a test's. */
 export interface RequestsScale {
+  /** Hours of the calendar kind's run (default a week). */
+  calendarHours?: number;
   /** Hours of the weekend run, from its start (default: the whole weekend, which holds the race day). */
   weekendHours?: number;
   /** Servers of the race-day runs. */
@@ -355,6 +385,7 @@ export async function requestsFigures(write: (line: string) => void, scale: Requ
   write(
     `# race day alone: 1 server ${one.perHour.toFixed(1)} req/h, ${many} servers of one club ${sameClub.perHour.toFixed(1)}, ${many} servers of ${clubCount} clubs ${clubs.perHour.toFixed(1)} (against ${(clubCount * one.perHour).toFixed(1)} for ${clubCount} single-club bots)`,
   );
+  figures.push(await calendarWeekFigure(write, scale.calendarHours));
   return figures;
 }
 

@@ -50,7 +50,7 @@ export interface FeedRunResult {
   /** Messages it edited because what they show changed. */
   edits?: number;
   /** Something the admins should be told once, the run going on regardless (see `FeedRun.notice`). */
-  notice?: 'scheduler.noPictures';
+  notice?: 'scheduler.noPictures' | 'scheduler.calendarFull';
 }
 
 /** One post of a feed: a stable ledger key (`ledgerKey`), the rendered payload and the hash of what it shows. */
@@ -69,9 +69,10 @@ export interface Feed<Data = unknown, Item = unknown> {
   /**
    * Where its posts go: `channel` (the channel chosen for the kind: it runs only when the kind is on,
    * and a refusal pauses the kind) or `members` (each subscribed member's DMs: it runs for servers
-   * with subscribers, and a refusal pauses only that member).
+   * with subscribers, and a refusal pauses only that member), or `server` (the server itself, e.g.
+   * its scheduled events: it runs when the kind is on, needs no channel, and a refusal pauses the kind).
    */
-  readonly audience: 'channel' | 'members';
+  readonly audience: 'channel' | 'members' | 'server';
   /** With `members`: the servers it runs in (those with a member who wants DMs). */
   servers?(store: Store): Promise<readonly string[]>;
   /** How often it runs (ms, aligned to wall-clock slots), given what the club's calendar says about today (null: unknown). */

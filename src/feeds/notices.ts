@@ -15,7 +15,11 @@ export type FeedNotice =
   | `scheduler.paused.${Exclude<PauseReason, 'admin'>}`
   | 'scheduler.resumed'
   /** Pictures went out as text: no Attach Files in the channel (the feed runs on). */
-  | 'scheduler.noPictures';
+  | 'scheduler.noPictures'
+  /** The `calendar` kind: some races are left out of the server's Events (Discord's 100 upcoming events). */
+  | 'scheduler.calendarFull'
+  /** The `calendar` kind paused: Discord refused the bot a scheduled event. */
+  | 'scheduler.paused.calendar';
 
 /** The ledger feed that remembers notices already given about a state that lasts (not a pause). */
 const NOTICES_FEED = 'notices';

@@ -9,6 +9,7 @@ import type { MessagePayload } from '../render/index.js';
 import type { RaceOutlook } from './cadence.js';
 import type { Feed, FeedName, PreviewContext } from './feed.js';
 import { activitiesFeed } from './kinds/activities.js';
+import { calendarFeed } from './kinds/calendar.js';
 import { digestFeed } from './kinds/digest.js';
 import { eventsFeed } from './kinds/events.js';
 import { personalDmsFeed } from './kinds/personal.js';
@@ -23,6 +24,7 @@ export const FEEDS: ReadonlyArray<Feed> = [
   startListsFeed,
   eventsFeed,
   activitiesFeed,
+  calendarFeed,
   // After the kinds whose answers it reads from the shared client's cache.
   digestFeed,
   personalDmsFeed,

@@ -277,14 +277,14 @@ export class FeedScheduler {
         const settings = all.find((s) => s.feed === feed.settingsOf)!;
         const key = runKey(guildId, feed.name);
         if (
-          feed.audience === 'channel'
-            ? !settings.enabled || !settings.channelId
-            : !memberServers.get(feed)?.has(guildId)
+          feed.audience === 'members'
+            ? !memberServers.get(feed)?.has(guildId)
+            : !settings.enabled || (feed.audience === 'channel' && !settings.channelId)
         )
           continue;
         if (this.#running.has(key)) continue;
-        // A pause is of a kind's channel; members' DMs are paused member by member, by their feed.
-        if (feed.audience === 'channel' && settings.pausedReason !== null) {
+        // A pause is of a kind (its channel, or the server for `server` kinds); members' DMs are paused member by member.
+        if (feed.audience !== 'members' && settings.pausedReason !== null) {
           if (this.#pauses.recheckDue(key, settings, now)) rechecks.push({ key, feed, settings });
           continue;
         }
@@ -304,7 +304,7 @@ export class FeedScheduler {
       } catch (error) {
         // Reported by the kinds of the server (pause or back-off); members' DMs just wait for the connection.
         for (const due of candidates)
-          if (due.feed.audience === 'channel') await this.#failed(due, now, error, language, counts);
+          if (due.feed.audience !== 'members') await this.#failed(due, now, error, language, counts);
       }
       const client = access?.client ?? null;
       const jobs = groups.get(client) ?? [];
@@ -427,7 +427,7 @@ export class FeedScheduler {
 
   /** A refused key pauses a kind (its admins are told); anything else backs off, without a word in club channels. */
   async #failed(due: Due, now: Date, error: unknown, language: Language, counts: TickCounts): Promise<void> {
-    if (error instanceof InvalidApiKey && due.feed.audience === 'channel') {
+    if (error instanceof InvalidApiKey && due.feed.audience !== 'members') {
       await this.#pauses.pause(due.key, due.settings, 'invalid-key', now, language);
       return;
     }

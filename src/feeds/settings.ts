@@ -8,8 +8,19 @@ import { z } from 'zod';
 import type { FeedSettingsRow, GuildSettings, StoreParts } from '../store/interfaces.js';
 
 /** The kinds of automatic post; `admin` of /setup channel is where notices about them go. */
-export const FEED_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities', 'digest'] as const;
+export const FEED_KINDS = ['results', 'reminders', 'startlists', 'events', 'activities', 'calendar', 'digest'] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];
+
+/**
+ * Kinds that post to no channel: `calendar` makes the server's scheduled events (its Events tab),
+ * so `/feeds` asks no channel for it and `/setup channel` offers none.
+ */
+export const CHANNEL_LESS_KINDS: readonly FeedKind[] = ['calendar'];
+
+/** Whether a kind posts to a channel of its own (chosen in `/feeds` or `/setup channel`). */
+export function kindHasChannel(kind: FeedKind): boolean {
+  return !CHANNEL_LESS_KINDS.includes(kind);
+}
 
 export function isFeedKind(value: string): value is FeedKind {
   return (FEED_KINDS as readonly string[]).includes(value);
@@ -28,7 +39,10 @@ export const FeedOptions = z.object({
     .object({ from: z.number().int().min(0).max(23), to: z.number().int().min(0).max(23) })
     .nullable()
     .default(null),
-  /** New events: which classifications (1-6) besides the club's and district's own; empty: none. */
+  /**
+   * New events: which classifications (1-6) besides the club's and district's own; empty: none.
+   * Calendar: which classifications besides the events the club organises or has entered.
+   */
   classificationIds: z.array(z.string()).default([]),
   /** Results: open a thread per event under the post. */
   threads: z.boolean().default(false),

@@ -5,6 +5,7 @@
  */
 import type { Catalogue, Plural, Text } from './define.js';
 import { COMMAND_MENTIONS, type CommandPath, isCommandPath } from './mentions.js';
+import { calendar } from './messages/calendar.js';
 import { errors } from './messages/errors.js';
 import { events } from './messages/events.js';
 import { feeds } from './messages/feeds.js';
@@ -35,6 +36,7 @@ const CATALOGUES = [
   notify,
   splits,
   next,
+  calendar,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void

@@ -10,13 +10,19 @@ import {
 describe('bench: Eventor requests per hour, and as servers grow', () => {
   it("the section's figures: servers of one club ask no more than one, of K clubs no more than K single-club bots", async () => {
     const lines: string[] = [];
-    const figures = await requestsFigures((line) => void lines.push(line), { weekendHours: 3, servers: 3, clubs: 2 });
+    const figures = await requestsFigures((line) => void lines.push(line), {
+      weekendHours: 3,
+      servers: 3,
+      clubs: 2,
+      calendarHours: 72,
+    });
     // Three hours from Thursday do not reach the race day: its figure says so and is left out.
     expect(figures.map((f) => f.name)).toEqual([
       'eventor-requests-per-hour-1-servers',
       'eventor-requests-digest-per-week',
       'eventor-requests-race-day-3-servers',
       'eventor-requests-race-day-3-servers-2-clubs',
+      'eventor-requests-calendar-per-club-week',
     ]);
     expect(lines).toContain('# race day: not covered by the 3 h simulated');
     const [weekend, digest, sameClub, twoClubs] = figures;
@@ -29,7 +35,9 @@ describe('bench: Eventor requests per hour, and as servers grow', () => {
     expect(formatFigure(digest!)).toMatch(/^BENCH eventor-requests-digest-per-week \d+ req\/week target <= 3$/);
     expect(lines.some((l) => l.startsWith("#   the digest's own: /api/entries 1"))).toBe(true);
     // The targets come from the one-server race day run, printed beside them.
-    const alone = /^# race day alone: 1 server (\d+\.\d) req\/h/.exec(lines.at(-1) ?? '');
+    const alone = /^# race day alone: 1 server (\d+\.\d) req\/h/.exec(
+      lines.find((l) => l.startsWith('# race day alone')) ?? '',
+    );
     expect(alone).not.toBeNull();
     expect(sameClub!.target.toFixed(1)).toBe(alone![1]);
     expect(twoClubs!.target).toBeCloseTo(2 * sameClub!.target, 6);
@@ -37,10 +45,12 @@ describe('bench: Eventor requests per hour, and as servers grow', () => {
       expect(figure.value).toBeLessThanOrEqual(figure.target);
       if (figure === digest) continue;
       expect(formatFigure(figure)).toMatch(
-        /^BENCH eventor-requests-[a-z0-9-]+ \d+(\.\d+)? req\/h target <= \d+(\.\d+)?$/,
+        /^BENCH eventor-requests-[a-z0-9-]+ \d+(\.\d+)? req\/(h|week) target <= \d+(\.\d+)?$/,
       );
     }
-    expect(lines.filter((l) => l.startsWith('#   by path: /api/')).length).toBe(4);
+    // The calendar kind asks Eventor: its events and the club's entry counts.
+    expect(figures.at(-1)!.value).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.startsWith('#   by path: /api/')).length).toBe(5);
   }, 120_000);
 
   it('counts requests over the window it simulated', async () => {

@@ -2,7 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS } from '../../src/bot/invite.js';
 import { main } from '../../src/cli/main.js';
-import { POST_PERMISSION_BITS } from '../../src/feeds/delivery/post-channels.js';
+import { POST_PERMISSION_BITS, SCHEDULED_EVENT_PERMISSION_BITS } from '../../src/feeds/delivery/post-channels.js';
 import { type SandboxDiscord, startSandboxDiscord } from '../../src/sandbox/discord/index.js';
 import { capture } from '../support/cli-process.js';
 
@@ -15,7 +15,9 @@ const NEEDED =
   PermissionFlagsBits.ReadMessageHistory |
   PermissionFlagsBits.AttachFiles |
   PermissionFlagsBits.CreatePublicThreads |
-  PermissionFlagsBits.SendMessagesInThreads;
+  PermissionFlagsBits.SendMessagesInThreads |
+  PermissionFlagsBits.CreateEvents |
+  PermissionFlagsBits.ManageEvents;
 
 function inviteOf(text: string): URL {
   const url = new URL(text.trim());
@@ -36,7 +38,7 @@ describe('eventor-bot invite', () => {
     const io = capture({});
     expect(await main(['invite', '--application-id', APP], io)).toBe(0);
     expect(io.stdout()).toBe(
-      `https://discord.com/oauth2/authorize?client_id=${APP}&scope=bot%20applications.commands&permissions=309237763072\n`,
+      `https://discord.com/oauth2/authorize?client_id=${APP}&scope=bot%20applications.commands&permissions=17910013742080\n`,
     );
     const url = inviteOf(io.stdout());
     expect(url.searchParams.get('client_id')).toBe(APP);
@@ -44,6 +46,8 @@ describe('eventor-bot invite', () => {
     expect(BigInt(url.searchParams.get('permissions')!)).toBe(NEEDED);
     // The channel checks' permissions are among those asked for.
     for (const bit of POST_PERMISSION_BITS) expect(BOT_PERMISSIONS & bit).toBe(bit);
+    // And the server-wide ones the races in the server's Events need.
+    for (const bit of SCHEDULED_EVENT_PERMISSION_BITS) expect(BOT_PERMISSIONS & bit).toBe(bit);
   });
 
   it('takes the id from DISCORD_APPLICATION_ID; the option wins', async () => {

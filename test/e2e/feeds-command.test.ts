@@ -303,6 +303,42 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     world.discord.setBotCanPost(resultsChannel.id, true);
   });
 
+  it('calendar: on without a channel, naming the permissions the bot lacks; test previews and creates nothing', async () => {
+    world.discord.setBotCanCreateEvents(world.guild.id, false);
+    world.discord.setBotCanManageEvents(world.guild.id, false);
+    const on = await feeds_('on', { kind: 'calendar' });
+    expect(on).toContain("Races in the server's Events: on.");
+    expect(on).toContain('The bot still lacks Create Events, Manage Events in this server');
+    expect((await get('calendar')).enabled).toBe(true);
+    expect((await get('calendar')).channelId).toBeNull();
+    world.discord.setBotCanCreateEvents(world.guild.id, true);
+    world.discord.setBotCanManageEvents(world.guild.id, true);
+
+    const preview = await feeds_('test', { kind: 'calendar' });
+    expect(preview).toContain('How the next race would look in Events (nothing was created):');
+    // The event itself in the server's language (Swedish here), as members would see it.
+    expect(preview).toMatch(/När: .+ – .+/);
+    expect(preview).toMatch(/\/Events\/Show\/\d+/);
+    expect(world.discord.scheduledEvents(world.guild.id)).toHaveLength(0);
+
+    const eventsLevels = (await get('events')).options.classificationIds;
+    expect(await feeds_('events-filter', { levels: '1,2', kind: 'calendar' })).toContain(
+      "Races in the server's Events: also events of these levels",
+    );
+    expect((await get('calendar')).options.classificationIds).toEqual(['1', '2']);
+    expect((await get('events')).options.classificationIds).toEqual(eventsLevels);
+
+    const shown = await feeds_('show');
+    expect(shown).toContain("no channel: the server's Events");
+    expect(shown).toContain('Create Events and Manage Events granted');
+    // No role to mention in scheduled events: one clear answer, nothing stored.
+    expect(await feeds_('role', { kind: 'calendar', role: world.guild.id })).toContain(
+      'makes scheduled events, not posts',
+    );
+    expect((await get('calendar')).roleId).toBeNull();
+    expect(await feeds_('off', { kind: 'calendar' })).toContain("Races in the server's Events");
+  });
+
   it('show says when each turned-on kind last looked at Eventor', async () => {
     await world.bot.scheduler.tick(new Date(), { force: true });
     expect(await feeds_('show')).toMatch(/Last looked at Eventor <t:\d+:R>\./);

@@ -7,12 +7,15 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import {
   channelState,
+  missingEventPermissions,
   missingPicturePermissions,
   missingPostPermissions,
   missingThreadPermissions,
 } from '../../src/feeds/delivery/post-channels.js';
 import { discordTarget } from '../../src/feeds/delivery/poster.js';
+import { runCalendar } from '../../src/feeds/kinds/calendar.js';
 import { RESULTS_FEED, runResultsFeed } from '../../src/feeds/kinds/results.js';
+import { discordScheduledEvents } from '../../src/feeds/delivery/scheduled-events.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
@@ -119,5 +122,39 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
     expect(await channelState(translator, third, noFiles)).toBe(
       `<#${noFiles}> (can post; split pictures go out as text: missing Attach Files)`,
     );
+  });
+
+  it('with exactly the invite permissions the races appear in Events; without Create Events the kind pauses', async () => {
+    const run = (guildId: string) =>
+      runCalendar({
+        guildId,
+        client: new EventorClient({
+          instance: customInstance(world.eventor.baseUrl),
+          apiKey: world.eventor.apiKey,
+          now: () => clock.getTime(),
+          timeoutMs: 10_000,
+        }),
+        organisationId: world.eventor.dataset.homeClub.id,
+        ledger: new Ledger(world.bot.store),
+        target: discordTarget(world.bot.client),
+        now: clock,
+        language: 'en',
+        timeZone: 'Europe/Stockholm',
+        events: discordScheduledEvents(world.bot.client),
+      });
+    const { guildId, guild } = await serverWith('Invited calendar', BOT_PERMISSIONS);
+    expect(await missingEventPermissions(guild)).toEqual([]);
+    const made = await run(guildId);
+    expect(made.paused).toBe(false);
+    expect(made.outcomes.some((o) => o.outcome.kind === 'created')).toBe(true);
+    expect(world.discord.scheduledEvents(guildId).length).toBeGreaterThan(0);
+
+    const { guildId: other, guild: refused } = await serverWith(
+      'No events',
+      BOT_PERMISSIONS & ~PermissionFlagsBits.CreateEvents & ~PermissionFlagsBits.ManageEvents,
+    );
+    expect(await missingEventPermissions(refused)).toEqual(['feeds.perm.createEvents', 'feeds.perm.manageEvents']);
+    expect((await run(other)).paused).toBe(true);
+    expect(world.discord.scheduledEvents(other)).toHaveLength(0);
   });
 });

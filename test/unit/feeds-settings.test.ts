@@ -45,6 +45,7 @@ describe('feed settings', () => {
         'startlists',
         'events',
         'activities',
+        'calendar',
         'digest',
       ]);
       await expect(feeds.update('g1', 'reminders', { options: { leadDays: [-1] } })).rejects.toThrow();

@@ -33,6 +33,25 @@ const THREAD_PERMISSIONS: ReadonlyArray<[bigint, PlainKey]> = [
   [PermissionFlagsBits.SendMessagesInThreads, 'feeds.perm.sendInThreads'],
 ];
 
+/**
+ * What the `calendar` kind needs, server-wide: Create Events to create the races' scheduled events,
+ * Manage Events to edit or delete ones others made (docs/discord.md#scheduled-events).
+ */
+const SCHEDULED_EVENT_PERMISSIONS: ReadonlyArray<[bigint, PlainKey]> = [
+  [PermissionFlagsBits.CreateEvents, 'feeds.perm.createEvents'],
+  [PermissionFlagsBits.ManageEvents, 'feeds.perm.manageEvents'],
+];
+
+/** What the `calendar` kind needs, for a check that has the bot's permissions at hand (the pause's re-check). */
+export const SCHEDULED_EVENT_PERMISSION_BITS: readonly bigint[] = SCHEDULED_EVENT_PERMISSIONS.map(([bit]) => bit);
+
+/** The server-wide permissions the bot lacks for the races in the server's Events (empty: none), or null without the server. */
+export async function missingEventPermissions(guild: Guild | null): Promise<PlainKey[] | null> {
+  if (!guild) return null;
+  const me = guild.members.me ?? (await guild.members.fetchMe());
+  return SCHEDULED_EVENT_PERMISSIONS.filter(([bit]) => !me.permissions.has(bit)).map(([, key]) => key);
+}
+
 async function missing(
   guild: Guild | null,
   channelId: string,
@@ -58,6 +77,7 @@ export const BOT_PERMISSION_BITS: readonly bigint[] = [
   ...POST_PERMISSIONS,
   ...THREAD_PERMISSIONS,
   ...PICTURE_PERMISSIONS,
+  ...SCHEDULED_EVENT_PERMISSIONS,
 ].map(([bit]) => bit);
 
 /** The permissions the bot lacks to post in a channel (empty: it can post), or null if the channel is gone. */
@@ -105,4 +125,11 @@ export async function channelState(
           ? ctx.t('setup.show.noPictures', { permissions: pictures.map((key) => ctx.t(key)).join(', ') })
           : ctx.t('setup.show.canPost');
   return `<#${channelId}> (${health})`;
+}
+
+/** The server-wide permissions of the races in the server's Events, as /feeds show and /setup show list them. */
+export async function eventPermissionState(ctx: Translator, guild: Guild | null): Promise<string> {
+  const missing = await missingEventPermissions(guild);
+  if (missing === null || missing.length === 0) return ctx.t('feeds.calendar.permissionsOk');
+  return ctx.t('feeds.calendar.missing', { permissions: missing.map((key) => ctx.t(key)).join(', ') });
 }
