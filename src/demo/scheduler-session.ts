@@ -25,6 +25,7 @@ import {
   renderInteractionText,
   renderMessageText,
   type SandboxUser,
+  type ScheduledEventView,
   type TimestampReader,
 } from '../sandbox/discord/index.js';
 import type { SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
@@ -117,6 +118,24 @@ export function pickRace(dataset: SandboxDataset, base: Date = SCHEDULER_DEMO_BA
     candidates.find(correctable);
   if (!race) throw new Error('the sandbox has no race with club entries and a club runner behind a winner');
   return race;
+}
+
+/**
+ * Two races of the club after the followed one's week (entered by the club, within the 60 days the
+ * calendar kind looks ahead of the walk's start), nearest first: the walk moves the first a day
+ * later and cancels the second in the sandbox Eventor, before either is run.
+ */
+export function pickChangedRaces(dataset: SandboxDataset, race: SandboxEvent): [SandboxEvent, SandboxEvent] {
+  const raceDate = localToday(new Date(race.event.start!), ZONE);
+  const after = localAt(raceDate, -2, '00:00').getTime();
+  const before = localAt(raceDate, -8, '12:00').getTime() + 55 * DAY;
+  const [first, second] = dataset.events
+    .filter((ev) => ev !== race && ev.event.start !== null && ev.event.status !== 'canceled')
+    .filter((ev) => Date.parse(ev.event.start!) > after && Date.parse(ev.event.start!) < before)
+    .filter((ev) => clubEntryCount(dataset, ev) > 0)
+    .sort((a, b) => Date.parse(a.event.start!) - Date.parse(b.event.start!));
+  if (!first || !second) throw new Error('the sandbox has no two later races with club entries in reach');
+  return [first, second];
 }
 
 /** The event's classes, entries, start list and results as they will be once all is published; the event is left as it was. */
@@ -350,6 +369,15 @@ export async function runSchedulerSession(
       if (!(await settings.get(guildId, kind)).enabled) problems.push(`/feeds on ${kind} did not turn it on`);
     }
 
+    // The club's races in the server's Events tab: the owner gives the bot Create Events and Manage
+    // Events (the invite asks for both), and the admin turns the kind on; it needs no channel.
+    world.discord.setBotCanCreateEvents(guildId, true);
+    world.discord.setBotCanManageEvents(guildId, true);
+    await admin('on', { kind: 'calendar' });
+    // Two of the club's later races change in Eventor during the walk: one moves a day later, one is cancelled.
+    const [moved, cancelled] = pickChangedRaces(dataset, race);
+    const movedTo = addDays(localToday(new Date(moved.event.start!), ZONE), 1);
+
     // Astrid, a member of the club, is one of its runners in the race (an admin links her to that
     // person); she asks /next, and wants the reminder the day before the race by DM.
     const astrid = world.member;
@@ -380,6 +408,16 @@ export async function runSchedulerSession(
         // Astrid asks again the evening before the race, the start list out (the command shows itself).
         note: null,
         act: async () => void nextAnswers.push(await run(astrid, 'next', null, {})),
+      },
+      {
+        at: localAt(raceDate, -6, '09:00'),
+        note: `The organiser of ${moved.name} moves it a day later, to ${dayName.format(new Date(localToInstant(movedTo, '12:00', ZONE)!))}, in the sandbox Eventor.`,
+        act: () => dataset.changeEvent(moved.id, { date: movedTo }),
+      },
+      {
+        at: localAt(raceDate, -4, '15:00'),
+        note: `The organiser cancels ${cancelled.name} in the sandbox Eventor.`,
+        act: () => dataset.changeEvent(cancelled.id, { statusId: '10' }),
       },
       {
         at: new Date(raceStart.getTime() + 150 * MINUTE),
@@ -466,6 +504,36 @@ export async function runSchedulerSession(
       }
     };
 
+    /** The server's Events tab: the scheduled events the bot made, as they come and change. */
+    const eventsSeen = new Map<string, ScheduledEventView>();
+    const statusWords: Record<number, string> = {
+      2: 'Discord shows it as under way',
+      3: 'Discord shows it as over',
+      4: 'the bot cancelled it',
+    };
+    const hhmm = (ms: number | null): string => (ms === null ? '' : stamp.format(new Date(ms)).slice(-5));
+    const eventLines = (e: ScheduledEventView): string[] => [
+      `**${e.name}** · ${stamp.format(new Date(e.start))}–${hhmm(e.end)}`,
+      `📍 ${show(e.location ?? '')}`,
+      ...show(e.description ?? '').split('\n'),
+    ];
+    const collectEvents = (): void => {
+      for (const e of world.discord.scheduledEvents(guildId)) {
+        const known = eventsSeen.get(e.id);
+        eventsSeen.set(e.id, e);
+        const where = `\n── [${stamp.format(clock)}] Events tab`;
+        if (!known) {
+          write(`${where}, the bot added a scheduled event:`);
+          write(indent(eventLines(e).join('\n')));
+        } else if (known.status !== e.status) {
+          write(`${where}, "${e.name}": ${statusWords[e.status] ?? `status ${e.status}`}.`);
+        } else if (eventLines(known).join('\n') !== eventLines(e).join('\n')) {
+          write(`${where}, the bot updated "${e.name}" ("-" gone, "+" new):`);
+          write(indent(lineDiff(eventLines(known).join('\n'), eventLines(e).join('\n')).join('\n')));
+        }
+      }
+    };
+
     /** Astrid's DMs from the bot (the day-before reminder), as they come and change. */
     const dmSeen = new Map<string, number>();
     const dms: Array<{ at: string; text: string }> = [];
@@ -501,6 +569,7 @@ export async function runSchedulerSession(
       collect();
       collectThreads();
       collectDms();
+      collectEvents();
     }
     write(
       `\nThe clock reached ${stamp.format(clock)} after ${ticks} scheduler ticks; ${world.eventor.requests.count()} Eventor requests in all.`,
@@ -527,6 +596,17 @@ export async function runSchedulerSession(
       problems.push(`/next the evening before did not show Astrid's start time ${startsAt}`);
     const reminders = dms.filter((dm) => dm.text.includes(race.name) && dm.text.includes(startsAt));
     if (reminders.length !== 1) problems.push(`${reminders.length} day-before reminders to Astrid, not 1`);
+    // The Events tab: one scheduled event per race, the moved race's moved, the cancelled one's cancelled.
+    const scheduled = world.discord.scheduledEvents(guildId);
+    const forRace = (ev: SandboxEvent) =>
+      scheduled.filter((e) => (e.description ?? '').includes(`/Events/Show/${ev.id}`));
+    for (const ev of [race, moved, cancelled])
+      if (forRace(ev).length !== 1) problems.push(`${forRace(ev).length} scheduled events for ${ev.name}, not 1`);
+    const movedEvent = forRace(moved)[0];
+    if (movedEvent && localToday(new Date(movedEvent.start), ZONE) !== movedTo)
+      problems.push(`the scheduled event of ${moved.name} did not move to ${movedTo}`);
+    if (forRace(cancelled)[0]?.status !== 4)
+      problems.push(`the scheduled event of ${cancelled.name} was not cancelled`);
     const texts = posts.map((p) => `${p.channel}\n${p.text}`);
     if (new Set(texts).size !== texts.length) problems.push('a post appeared twice');
     for (const kind of Object.keys(channels) as Kind[]) {

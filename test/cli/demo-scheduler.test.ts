@@ -3,6 +3,11 @@ import { lineDiff, runSchedulerSession, type SchedulerSessionResult } from '../.
 import { formatElapsed } from '../../src/eventor/time.js';
 import { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
 
+/** `text` as a regular expression matching itself. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** How many times `part` occurs in `text`. */
 function occurrences(text: string, part: string): number {
   return text.split(part).length - 1;
@@ -103,8 +108,28 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
       .slice(1)
       .filter((dm) => dm.includes('Tomorrow'));
     expect(reminders).toHaveLength(1);
-    const name = result.event.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const name = escape(result.event.name);
     expect(reminders[0]).toMatch(new RegExp(`Tomorrow \\d\\d:\\d\\d, \\*\\*[^*]+\\*\\*, \\*\\*${name}\\*\\*`));
+  });
+
+  it("keeps the club's races in the server's Events tab: added once, moved, cancelled, and Discord's own states", () => {
+    expect(transcript).toContain('kassoren used /feeds on kind: calendar');
+    const added = transcript.split('Events tab, the bot added a scheduled event:').slice(1);
+    const raceAdded = added.filter((part) => part.split('\n── ')[0]!.includes(`**${result.event.name}**`));
+    expect(raceAdded).toHaveLength(1);
+    expect(raceAdded[0]).toContain(`/Events/Show/${result.event.id}`);
+    // The sandbox's organisers move one race a day later and cancel another; the bot follows each once.
+    const moved = /The organiser of (.+) moves it a day later/.exec(transcript)![1]!;
+    const cancelled = /The organiser cancels (.+) in the sandbox Eventor/.exec(transcript)![1]!;
+    expect(transcript).toMatch(
+      new RegExp(`the bot updated "${escape(moved)}" \\("-" gone, "\\+" new\\):\\n\\s+- \\*\\*`),
+    );
+    expect(occurrences(transcript, `"${cancelled}": the bot cancelled it.`)).toBe(1);
+    expect(occurrences(transcript, `"${result.event.name}": Discord shows it as under way.`)).toBe(1);
+    expect(occurrences(transcript, `"${result.event.name}": Discord shows it as over.`)).toBe(1);
+    expect(transcript.indexOf(`"${cancelled}": the bot cancelled it.`)).toBeGreaterThan(
+      transcript.indexOf(`The organiser cancels ${cancelled}`),
+    );
   });
 
   it('opens a thread under the results post and shows what it holds, shortened, and its edit', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demoFacts } from '../../src/demo/bot-session.js';
-import { pickCorrection, pickRace, stageRace } from '../../src/demo/scheduler-session.js';
+import { pickChangedRaces, pickCorrection, pickRace, stageRace } from '../../src/demo/scheduler-session.js';
 import { SANDBOX_TIME_ZONE, SandboxDataset, type SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { instantToLocal } from '../../src/time/zones.js';
 
@@ -173,7 +173,7 @@ describe('the sandbox data makes sense to an orienteer', () => {
 });
 
 describe("the demo's parts find what they show in the data made around any day", () => {
-  it('an upcoming event with entries, a start list, results, an activity, and a race weekend with a correction', () => {
+  it('an upcoming event with entries, a start list, results, an activity, and a race weekend with a correction and two later races to change', () => {
     const missing: string[] = [];
     for (const now of NOWS) {
       const dataset = new SandboxDataset({ seed: 1, now });
@@ -181,6 +181,7 @@ describe("the demo's parts find what they show in the data made around any day",
         demoFacts(dataset, now.getTime());
         const race = pickRace(dataset, now);
         pickCorrection(dataset, stageRace(dataset, race).full);
+        pickChangedRaces(dataset, race);
       } catch (error) {
         missing.push(`${now.toISOString()}: ${(error as Error).message}`);
       }
