@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventorAccess } from '../../src/app/eventor-access.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget } from '../../src/feeds/delivery/poster.js';
 import { runDigestFeed } from '../../src/feeds/kinds/digest.js';
-import { FeedScheduler } from '../../src/feeds/scheduler.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { createLogger } from '../../src/log/logger.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
+import type { FeedScheduler } from '../../src/feeds/scheduler.js';
+import { restartedScheduler } from '../support/feed-world.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -97,27 +96,11 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
   });
 
   it('is not posted again after a restart', async () => {
-    const log = createLogger({ level: 'error', write: () => undefined });
-    const access = new EventorAccess({
-      store: world.bot.store,
-      defaultEventor: world.config.defaultEventor,
-      defaultGuilds: world.config.defaultEventorGuilds,
-      log,
-    });
-    const restarted = new FeedScheduler({
-      client: world.bot.client,
-      store: world.bot.store,
-      eventor: access,
-      log,
-      defaultLanguage: 'en',
-      defaultTimeZone: 'Europe/Stockholm',
-      now: () => clock,
-    });
+    const { restarted, stop } = restartedScheduler(world, () => clock, 'en');
     try {
       await tickEvery5Minutes(new Date('2026-11-27T07:00:00Z'), new Date('2026-11-27T08:00:00Z'), restarted);
     } finally {
-      await restarted.stop();
-      await access.close();
+      await stop();
     }
     expect(posts()).toHaveLength(1);
   });

@@ -1,14 +1,13 @@
 import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventorAccess } from '../../src/app/eventor-access.js';
 import { inQuietHours } from '../../src/feeds/cadence.js';
-import { FeedScheduler, type TickSummary } from '../../src/feeds/scheduler.js';
+import type { TickSummary } from '../../src/feeds/scheduler.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { createLogger } from '../../src/log/logger.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
 import { worldSql } from '../support/world-store.js';
+import { restartedScheduler as restartedOn } from '../support/feed-world.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -26,25 +25,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   const guildId = (): string => world.guild.id;
 
   /** A second scheduler on the world's store with an Eventor access of its own: the bot's after a restart. */
-  function restartedScheduler(): { restarted: FeedScheduler; access: EventorAccess } {
-    const log = createLogger({ level: 'error', write: () => undefined });
-    const access = new EventorAccess({
-      store: world.bot.store,
-      defaultEventor: world.config.defaultEventor,
-      defaultGuilds: world.config.defaultEventorGuilds,
-      log,
-    });
-    const restarted = new FeedScheduler({
-      client: world.bot.client,
-      store: world.bot.store,
-      eventor: access,
-      log,
-      defaultLanguage: 'sv',
-      defaultTimeZone: 'Europe/Stockholm',
-      now: () => clock,
-    });
-    return { restarted, access };
-  }
+  const restartedScheduler = () => restartedOn(world, () => clock);
 
   const advance = (ms: number): void => {
     clock = new Date(clock.getTime() + ms);

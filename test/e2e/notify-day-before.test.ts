@@ -5,16 +5,14 @@
  * again after a restart, and not when turned off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventorAccess } from '../../src/app/eventor-access.js';
-import { FeedScheduler } from '../../src/feeds/scheduler.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { createLogger } from '../../src/log/logger.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { renderMessageText, type SandboxUser } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { addDays } from '../../src/time/days.js';
 import { instantToLocal, localToInstant } from '../../src/time/zones.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
+import { restartedScheduler } from '../support/feed-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const ZONE = 'Europe/Stockholm';
@@ -120,22 +118,7 @@ describe('the day-before reminder (/notify, the scheduler, controllable clock)',
   });
 
   it('is not sent again by a restarted bot; the start time, once out, edits the same DM', async () => {
-    const log = createLogger({ level: 'error', write: () => undefined });
-    const access = new EventorAccess({
-      store: world.bot.store,
-      defaultEventor: world.config.defaultEventor,
-      defaultGuilds: world.config.defaultEventorGuilds,
-      log,
-    });
-    const restarted = new FeedScheduler({
-      client: world.bot.client,
-      store: world.bot.store,
-      eventor: access,
-      log,
-      defaultLanguage: 'en',
-      defaultTimeZone: ZONE,
-      now: () => clock,
-    });
+    const { restarted, stop } = restartedScheduler(world, () => clock, 'en');
     upcoming.hasStartList = true;
     upcoming.materialized = null;
     const start = world.eventor.dataset
@@ -144,8 +127,11 @@ describe('the day-before reminder (/notify, the scheduler, controllable clock)',
       .find((p) => p.person?.id === runner)?.starts[0]?.startTime;
     expect(start).toBeTruthy();
     clock = at(dayBefore, '20:15');
-    await restarted.tick(clock);
-    await access.close();
+    try {
+      await restarted.tick(clock);
+    } finally {
+      await stop();
+    }
     expect(reminders(world.member)).toHaveLength(1);
     const clockText = instantToLocal(start!, ZONE).clock.slice(0, 5);
     const edited = reminders(world.member)[0]!;

@@ -1,7 +1,11 @@
+import { EventorAccess } from '../../src/app/eventor-access.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
+import { FeedScheduler } from '../../src/feeds/scheduler.js';
+import type { Language } from '../../src/i18n/index.js';
+import { createLogger } from '../../src/log/logger.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 
 /** The loopback world and what a feed's run takes from it, all on the test's clock. */
@@ -31,5 +35,40 @@ export async function startFeedWorld(clock: () => Date): Promise<FeedWorld> {
     ledger: new Ledger(world.bot.store),
     target: discordTarget(world.bot.client),
     home: world.eventor.dataset.homeClub.id,
+  };
+}
+
+/**
+ * A second feed scheduler on the world's store, with an Eventor access of its own: the bot's after
+ * a restart (nothing in memory from before). `stop()` ends both.
+ */
+export function restartedScheduler(
+  world: LoopbackWorld,
+  now: () => Date,
+  defaultLanguage: Language = 'sv',
+): { restarted: FeedScheduler; access: EventorAccess; stop(): Promise<void> } {
+  const log = createLogger({ level: 'error', write: () => undefined });
+  const access = new EventorAccess({
+    store: world.bot.store,
+    defaultEventor: world.config.defaultEventor,
+    defaultGuilds: world.config.defaultEventorGuilds,
+    log,
+  });
+  const restarted = new FeedScheduler({
+    client: world.bot.client,
+    store: world.bot.store,
+    eventor: access,
+    log,
+    defaultLanguage,
+    defaultTimeZone: 'Europe/Stockholm',
+    now,
+  });
+  return {
+    restarted,
+    access,
+    async stop() {
+      await restarted.stop();
+      await access.close();
+    },
   };
 }
