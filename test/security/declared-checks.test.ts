@@ -14,6 +14,7 @@ import { t } from '../../src/i18n/index.js';
 import { loginButton } from '../../src/render/login-button.js';
 import type { InteractionHandle, SandboxUser } from '../../src/sandbox/discord/index.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { postForgedButton } from '../support/forged-button.js';
 
 const WAIT = { timeoutMs: 10_000 };
 
@@ -27,18 +28,7 @@ describe('declared checks: the router refuses forged component ids before the ha
     await world?.close();
   });
 
-  /** Posts a message carrying one button with `customId`, as anyone could forge it. */
-  const postButton = async (customId: string): Promise<string> => {
-    const channel = await world.bot.client.channels.fetch(world.channel.id);
-    if (!channel?.isSendable()) throw new Error('channel not sendable');
-    const button = { type: ComponentType.Button, style: 2, label: 'Go', custom_id: customId };
-    return (
-      await channel.send({
-        content: 'forged',
-        components: [{ type: ComponentType.ActionRow, components: [button as never] }],
-      })
-    ).id;
-  };
+  const postButton = (customId: string): Promise<string> => postForgedButton(world, customId);
   const privateText = async (handle: InteractionHandle): Promise<string> => {
     const reply = await handle.reply(WAIT);
     expect(reply.ephemeral).toBe(true);

@@ -4,12 +4,12 @@
  * another server are all refused with one message, and Eventor is never asked about the victim.
  * The real bot (real discord.js) against the sandbox Discord and Eventor.
  */
-import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRefreshId } from '../../commands/next.js';
 import { t } from '../../src/i18n/index.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { type InteractionHandle, renderMessageText, type SandboxUser } from '../../src/sandbox/discord/index.js';
+import { postForgedButton } from '../support/forged-button.js';
 
 const WAIT = { timeoutMs: 10_000 };
 
@@ -32,18 +32,7 @@ describe('/next: only your own linked persons, in this server', () => {
     await world?.close();
   });
 
-  /** Posts a message carrying one button with `customId`, as anyone could forge it. */
-  const postButton = async (customId: string): Promise<string> => {
-    const channel = await world.bot.client.channels.fetch(world.channel.id);
-    if (!channel?.isSendable()) throw new Error('channel not sendable');
-    const button = { type: ComponentType.Button, style: 2, label: 'Go', custom_id: customId };
-    return (
-      await channel.send({
-        content: 'forged',
-        components: [{ type: ComponentType.ActionRow, components: [button as never] }],
-      })
-    ).id;
-  };
+  const postButton = (customId: string): Promise<string> => postForgedButton(world, customId);
   const privateText = async (handle: InteractionHandle): Promise<string> => {
     const reply = await handle.reply(WAIT);
     expect(reply.ephemeral).toBe(true);
