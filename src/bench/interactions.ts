@@ -376,21 +376,19 @@ async function runInteractions({ quick, write }: BenchContext): Promise<BenchFig
     }
     return figures;
   });
-  const onSqlite = figures.find((f) => f.name === 'ack-warm-p99')!.value;
-  const onPostgres = await warmOnPostgres(warmRounds, onSqlite, write);
+  const onPostgres = await warmOnPostgres(warmRounds, write);
   return onPostgres === null ? figures : [...figures, onPostgres];
 }
 
 /**
- * `ack-warm-p99` again with the bot's store on a throwaway PostgreSQL on loopback (as DATABASE_URL
- * gives it): a fresh bot, one round to fill its caches, then the warm rounds. Its target is 1.2
- * times the SQLite figure of this run. Null (after saying why) where PostgreSQL cannot be started.
+ * `ack-warm-p99` with the bot's store on a throwaway PostgreSQL on loopback (as DATABASE_URL gives
+ * it), side by side with a bot on SQLite: two fresh bots, each with its own sandboxes, one round
+ * each to fill their caches, then their warm rounds taking turns, so that both meet the same
+ * moments of a shared machine (measured one after the other, one busy moment decided the ratio).
+ * Its target is 1.2 times the SQLite bot's p99 of these rounds. Null (after saying why) where
+ * PostgreSQL cannot be started.
  */
-async function warmOnPostgres(
-  rounds: number,
-  onSqlite: number,
-  write: (line: string) => void,
-): Promise<BenchFigure | null> {
+async function warmOnPostgres(rounds: number, write: (line: string) => void): Promise<BenchFigure | null> {
   let server;
   try {
     server = await startPostgres();
@@ -399,31 +397,42 @@ async function warmOnPostgres(
     return null;
   }
   try {
-    const warm = await withStage(
-      async (stage) => {
-        const cold = await round(stage, CONCURRENT);
-        write(`# on PostgreSQL, cold: ${summary(cold)}`);
-        const warm: AnswerTimes[] = [];
-        for (let i = 0; i < rounds; i++) warm.push(...(await round(stage, CONCURRENT)));
-        write(`# on PostgreSQL, warm (${warm.length}): ${summary(warm)}`);
-        return warm;
-      },
-      { databaseUrl: server.url },
+    const { onSqlite, onPostgres } = await withStage((sqlite) =>
+      withStage(
+        async (postgres) => {
+          await round(sqlite, CONCURRENT);
+          const cold = await round(postgres, CONCURRENT);
+          write(`# on PostgreSQL, cold: ${summary(cold)}`);
+          const onSqlite: AnswerTimes[] = [];
+          const onPostgres: AnswerTimes[] = [];
+          for (let i = 0; i < rounds; i++) {
+            onSqlite.push(...(await round(sqlite, CONCURRENT)));
+            onPostgres.push(...(await round(postgres, CONCURRENT)));
+          }
+          write(`# taking turns, on SQLite, warm (${onSqlite.length}): ${summary(onSqlite)}`);
+          write(`# taking turns, on PostgreSQL, warm (${onPostgres.length}): ${summary(onPostgres)}`);
+          return { onSqlite, onPostgres };
+        },
+        { databaseUrl: server.url },
+      ),
     );
-    const value = percentile(
-      warm.map((t) => t.ackMs),
-      99,
-    );
-    write(`# warm ack p99 on PostgreSQL / on SQLite: ${(value / onSqlite).toFixed(2)} (target <= 1.2)`);
+    const p99 = (times: AnswerTimes[]) =>
+      percentile(
+        times.map((t) => t.ackMs),
+        99,
+      );
+    const value = p99(onPostgres);
+    const reference = p99(onSqlite);
+    write(`# warm ack p99 on PostgreSQL / on SQLite, taking turns: ${(value / reference).toFixed(2)} (target <= 1.2)`);
     return {
       name: 'ack-warm-p99-postgres',
       value,
       unit: 'ms',
       op: '<=',
-      target: 1.2 * onSqlite,
+      target: 1.2 * reference,
       title: 'The same with the store on PostgreSQL, p99 (target: 1.2 × SQLite)',
       about:
-        "The same as `ack-warm-p99` with the bot's store on a PostgreSQL on loopback (DATABASE_URL): a fresh bot, one round to fill its caches, then the warm rounds; the target is 1.2 times the SQLite figure of the same run.",
+        "The same as `ack-warm-p99` with the bot's store on a PostgreSQL on loopback (DATABASE_URL), beside a bot on SQLite: two fresh bots, one round each to fill their caches, then their warm rounds taking turns; the target is 1.2 times the SQLite bot's p99 of those rounds.",
     };
   } finally {
     await server.stop();
