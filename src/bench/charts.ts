@@ -227,7 +227,7 @@ export const chartsSection: BenchSection = {
           unit: 'ms',
           op: '<=',
           target: 150,
-          title: "Worst acknowledgement while pictures are drawn in the bot's process",
+          title: "Worst acknowledgement while the bot's process draws pictures",
           about: `Rounds of ${ACK_MEMBERS} concurrent \`/events\` (${ACK_ROUNDS * ACK_MEMBERS} in all; \`--quick\` ${ACK_ROUNDS_QUICK * ACK_MEMBERS}) sent by the sandbox Discord to the real bot, in the same process as a loop drawing 60-runner, 20-control splits graphs through \`drawPicture\` without pause (${IN_FLIGHT} at a time): the worst first callback, from INTERACTION_CREATE on the monotonic clock. \`#\` lines give the same with the graphs drawn on the event loop, and with none drawn.`,
         },
       ];

@@ -430,7 +430,7 @@ async function warmOnPostgres(rounds: number, write: (line: string) => void): Pr
       unit: 'ms',
       op: '<=',
       target: 1.2 * reference,
-      title: 'The same with the store on PostgreSQL, p99 (target: 1.2 × SQLite)',
+      title: 'The same on PostgreSQL, taking turns with SQLite, p99',
       about:
         "The same as `ack-warm-p99` with the bot's store on a PostgreSQL on loopback (DATABASE_URL), beside a bot on SQLite: two fresh bots, one round each to fill their caches, then their warm rounds taking turns; the target is 1.2 times the SQLite bot's p99 of those rounds.",
     };

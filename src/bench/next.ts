@@ -165,7 +165,7 @@ export async function nextFigures(write: (line: string) => void): Promise<Target
       unit: 'req',
       op: '<=',
       target: DAY_BEFORE_EXTRA_TARGET,
-      title: "Extra Eventor requests of the day-before reminder, one club's evening",
+      title: "Day-before reminder's extra Eventor requests, a club's evening",
       about:
         "Requests from 12:00 the day before a race to midnight of one server with every kind of post on and a member's start-time and result DMs, by the real scheduler every 5 minutes, with the member's day-before reminder on minus without: what the reminder adds.",
     },

@@ -379,7 +379,7 @@ export async function requestsFigures(write: (line: string) => void, scale: Requ
     unit: 'req/h',
     op: '<=',
     target: clubCount * one.perHour,
-    title: `${many} servers of ${clubCount} clubs on the race day, held to ${clubCount} one-club bots`,
+    title: `${many} servers of ${clubCount} clubs, race day, held to ${clubCount} one-club bots`,
     about: `${many} servers of ${clubCount} clubs on the race day alone, each club its own key, held to ${clubCount} single-club bots over the same day.`,
   });
   write(

@@ -136,7 +136,7 @@ describe('bench: docs/benchmarks.md', () => {
       unit: 'req/h',
       op: '<=' as const,
       target: 230.8,
-      title: '100 servers of 10 clubs on the race day, held to 10 one-club bots',
+      title: '100 servers of 10 clubs, race day, held to 10 one-club bots',
       about: '100 servers of 10 clubs on the race day alone, held to 10 single-club bots.',
     },
     { name: 'ack-cold-p99', value: 121.4, unit: 'ms', op: '<=' as const, target: 100, title: 'First callback, p99' },
