@@ -23,6 +23,7 @@ const ON_BOTH_DATABASES = [
   'test/security/limits.test.ts',
   'test/e2e/setup.test.ts',
   'test/e2e/notify-day-before.test.ts',
+  'test/security/default-connection.test.ts',
 ];
 
 export default defineConfig({

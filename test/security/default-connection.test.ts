@@ -143,4 +143,42 @@ describe('the default Eventor connection serves only the servers the operator na
       problems({ DISCORD_TOKEN: 't', SECRET_KEY: base.SECRET_KEY, EVENTOR_DEFAULT_GUILDS: '123456789012345678' }),
     ).toEqual([expect.stringContaining('no default Eventor')]);
   });
+
+  it('in a burst from three servers at once, each is answered with its own connection, or none', async () => {
+    // Reads of one server's settings and key are shared while on their way on PostgreSQL
+    // (docs/decisions/store-dialects.md#shared-reads): never across servers. The club's server (the
+    // default connection), a server connected to another club with its own key, and the
+    // stranger's, each firing /status ten times in the same moment.
+    const other = world.eventor.dataset.clubs[1]!;
+    const { guild: otherGuild, lobby: otherLobby } = await world.addServer('Another club’s server');
+    await world.bot.store.servers.connectEventor(otherGuild.id, {
+      instance: 'custom',
+      baseUrl: world.eventor.baseUrl,
+      apiKey: other.apiKey,
+      organisation: { id: other.id, name: other.name },
+    });
+    const otherAdmin = world.discord.createMember(otherGuild.id, { username: 'otheradmin', manageGuild: true });
+    const servers = [
+      {
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.admin,
+        expected: world.eventor.dataset.homeClub.name,
+      },
+      { guildId: otherGuild.id, channelId: otherLobby.id, user: otherAdmin, expected: other.name },
+      { guildId: strangers.id, channelId: lobby.id, user: stranger, expected: 'Not connected to Eventor yet' },
+    ];
+    const handles = Array.from({ length: 10 }, () =>
+      servers.map((server) => ({
+        server,
+        handle: world.discord.runCommand({ ...server, locale: 'en-GB', name: 'status', options: {} }),
+      })),
+    ).flat();
+    for (const { server, handle } of handles) {
+      const text = renderMessageText(await handle.reply(WAIT));
+      expect(text, server.guildId).toContain(server.expected);
+      for (const wrong of servers.filter((s) => s !== server))
+        expect(text, server.guildId).not.toContain(wrong.expected);
+    }
+  });
 });
