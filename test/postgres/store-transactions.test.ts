@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { SharedServerReads } from '../../src/store/postgres/shared-reads.js';
 import { NEEDS_POSTGRES } from '../support/postgres.js';
 import { postgresDialect } from '../support/stores.js';
 
@@ -100,5 +101,17 @@ describe(`PostgreSQL transactions ${NEEDS_POSTGRES}`, () => {
     expect(after?.channels.results).toBe('42');
     expect(after?.locale).toBe('sv');
     expect((await Promise.all(onItsWay)).every((s) => s?.guildId === 'g1')).toBe(true);
+  });
+
+  it('forgetting a server drops the reads of its settings on their way: nobody asking after gets them', async () => {
+    const store = await stores().fresh();
+    await store.servers.setApiKey('g1', 'a-key-of-the-server', { id: '1', name: 'OK' });
+    const dropped = vi.spyOn(store.servers as SharedServerReads, 'written');
+    const onItsWay = Array.from({ length: 20 }, () => store.servers.apiKey('g1'));
+    await store.people.forgetGuild('g1');
+    expect(dropped).toHaveBeenCalled();
+    expect(await store.servers.apiKey('g1')).toBeNull();
+    expect(await store.servers.guildSettings('g1')).toBeNull();
+    await Promise.all(onItsWay);
   });
 });

@@ -114,6 +114,11 @@ export async function lockName(q: Queryable, ...name: string[]): Promise<void> {
 export interface PartContext {
   db: Db;
   now: () => Date;
+  /**
+   * Called after a part outside `servers` removed a server's settings or key, so that reads of
+   * them on their way are dropped (`shared-reads.ts`); absent inside a transaction, whose end drops them.
+   */
+  serverSettingsRemoved?: () => void;
 }
 
 /** `count(*)` and identity columns come back from pg as strings (bigint): as numbers. */

@@ -61,9 +61,13 @@ export class PostgresPeopleStore implements PeopleStore {
   }
 
   async forgetGuild(guildId: string): Promise<void> {
-    await this.#ctx.db.atomic(async (q) => {
-      for (const table of [...GUILD_TABLES, 'guild_departures', 'member_sweeps'])
-        await q.query(`DELETE FROM ${table} WHERE guild_id = $1`, [guildId]);
-    });
+    try {
+      await this.#ctx.db.atomic(async (q) => {
+        for (const table of [...GUILD_TABLES, 'guild_departures', 'member_sweeps'])
+          await q.query(`DELETE FROM ${table} WHERE guild_id = $1`, [guildId]);
+      });
+    } finally {
+      this.#ctx.serverSettingsRemoved?.();
+    }
   }
 }

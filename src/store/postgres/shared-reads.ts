@@ -7,8 +7,8 @@
  * server is on its way share it, so they all begin together, as on SQLite.
  *
  * Nothing is kept once a read has come back: this is not a cache. A write through this process
- * (this part, or any transaction) drops the reads on their way, so whoever asks after it reads
- * afresh and sees it (docs/decisions/store-dialects.md#shared-reads).
+ * (this part, forgetting a server, or any transaction) drops the reads on their way, so whoever
+ * asks after it reads afresh and sees it (docs/decisions/store-dialects.md#shared-reads).
  */
 import type { EventorConnectionRecord, GuildSettings, GuildSettingsUpdate, ServerStore } from '../interfaces.js';
 

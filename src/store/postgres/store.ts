@@ -28,8 +28,8 @@ import { describeTarget } from './target.js';
 const POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 10_000;
 
-function partsOn(db: Db, now: () => Date, secrets: SecretBox): StoreParts {
-  const ctx: PartContext = { db, now };
+function partsOn(db: Db, now: () => Date, secrets: SecretBox, serverSettingsRemoved?: () => void): StoreParts {
+  const ctx: PartContext = serverSettingsRemoved ? { db, now, serverSettingsRemoved } : { db, now };
   return {
     servers: new PostgresServerStore(ctx, secrets),
     links: new PostgresLinkStore(ctx),
@@ -79,7 +79,8 @@ class PostgresStore implements Store {
     this.#now = now;
     this.#secrets = secrets;
     this.description = description;
-    const parts = partsOn(new PoolDb(pool), now, secrets);
+    // Forgetting a server (the people part) drops the reads of its settings on their way too.
+    const parts = partsOn(new PoolDb(pool), now, secrets, () => this.servers.written());
     this.servers = new SharedServerReads(parts.servers);
     this.links = parts.links;
     this.audit = parts.audit;
