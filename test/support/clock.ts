@@ -1,8 +1,9 @@
 /**
  * The instant test worlds start from. It is fixed, so the sandbox data a test reads (which events
  * there are, on which weekdays, with which classes and runners) is the same whatever day the suite
- * runs. `TEST_WORLD_NOW` (an ISO instant; not EVENTOR_…, which the bot would take for a misspelt variable of its own) moves it: `npm run test:dates` runs the suite over
- * many dates that way, to show no test leans on the one it usually gets (test/README.md).
+ * runs. `TEST_WORLD_NOW` (an ISO instant; not named EVENTOR_…, which the bot would take for a
+ * misspelt variable of its own) moves it: `npm run test:dates` runs the suite over many dates that
+ * way, to show no test leans on the one it usually gets (test/README.md).
  */
 export const TEST_NOW_VARIABLE = 'TEST_WORLD_NOW';
 
