@@ -11,6 +11,7 @@ import {
   timeoutMsFromEnv,
 } from '../config/env.js';
 import { databaseUrlFromEnv } from '../config/database.js';
+import { sandboxClockFromEnv } from '../config/sandbox-clock.js';
 import { type Sharding, shardingFromEnv } from '../config/sharding.js';
 import type { ConfigEnv } from '../config/variables.js';
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
@@ -62,6 +63,8 @@ export interface BotConfig {
    * sees every server (docs/operators.md#several-processes-sharding).
    */
   sharding?: Sharding;
+  /** Where the bot's clock starts (SANDBOX_CLOCK, for the sandboxes only); absent: the machine's clock. */
+  sandboxClock?: Date;
 }
 
 export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
@@ -192,6 +195,12 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
   if (!['', '0', '1', 'true', 'false'].includes(databaseInit))
     problems.push('DATABASE_INIT must be 1 (take an empty database file as a new database) or 0');
 
+  const sandboxClock = sandboxClockFromEnv(
+    env,
+    [...(defaultEventor === null ? [] : [defaultEventor.instance.baseUrl]), ...customEventorOrigins],
+    problems,
+  );
+
   // EVENTOR_MAX_RESPONSE_MB is read for the default Eventor and for the others: one line is enough.
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return {
@@ -211,5 +220,6 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
     defaultTimeZone,
     logLevel: logLevel as LogLevel,
     ...(sharding === null ? {} : { sharding }),
+    ...(sandboxClock === undefined ? {} : { sandboxClock }),
   };
 }

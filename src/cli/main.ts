@@ -93,7 +93,7 @@ Options:
     run: async (args, io) => (await import('./migrate.js')).runMigrate(args, io),
   },
   sandbox: {
-    synopsis: 'sandbox [--port N] [--seed S] [--size small|large] [--discord]',
+    synopsis: 'sandbox [--port N] [--seed S] [--size small|large] [--now INSTANT] [--discord]',
     summary: `Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.
 --discord: a sandbox Discord too, with a server, a channel and a member; prints
 the variables to paste into .env to try 'start' without a Discord account.`,
@@ -103,6 +103,8 @@ Options:
   --port N            The port (default: a free one).
   --seed S            The seed of the made-up data (0 to 4294967295).
   --size small|large  How much data (default small).
+  --now INSTANT       Make the data around this instant (e.g. 2026-11-18T09:00:00Z)
+                      and run the clock from it; prints SANDBOX_CLOCK for the bot.
   --discord           A sandbox Discord beside it.`,
     run: async (args, io) => (await import('./sandbox.js')).runSandbox(args, io),
   },

@@ -1,5 +1,6 @@
 import type { RunningBot } from '../bot/bot.js';
 import { type BotConfig, botConfigFromEnv } from '../bot/config.js';
+import { clockFrom } from '../config/sandbox-clock.js';
 import { formatShards } from '../config/sharding.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { StoreError } from '../store/sqlite/database.js';
@@ -20,7 +21,7 @@ export async function startConfiguredBot(
   io: Io,
   command: string,
   options: { scheduler: boolean; checkDefaultEventor?: boolean },
-): Promise<{ bot: RunningBot; log: Logger } | null> {
+): Promise<{ bot: RunningBot; log: Logger; now: () => Date } | null> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const initialiseDatabase = takeBoolean(args.flags, 'init-database');
   rejectLeftovers(args.flags);
@@ -38,6 +39,12 @@ export async function startConfiguredBot(
   // Several processes write to one log: each line says which shards it comes from.
   const log = config.sharding ? written.child({ shards: formatShards(config.sharding.shards) }) : written;
   if (unknown !== null) log.warn(unknown);
+  const now = config.sandboxClock === undefined ? () => new Date() : clockFrom(config.sandboxClock);
+  // Allowed only against loopback Eventors (src/config/sandbox-clock.ts): worth a debug line, not a warning.
+  if (config.sandboxClock !== undefined)
+    log.debug('SANDBOX_CLOCK: the bot reads the sandbox Eventor on a clock of its own', {
+      startsAt: config.sandboxClock.toISOString(),
+    });
   // The key derivation (scrypt, slow on purpose) runs in the thread pool while this thread loads
   // the bot, discord.js and the commands: the two biggest parts of the way to "bot ready".
   const secretBox = SecretBox.derive(config.secretKey);
@@ -51,8 +58,10 @@ export async function startConfiguredBot(
         scheduler: options.scheduler,
         checkDefaultEventor: options.checkDefaultEventor === true,
         secretBox,
+        ...(config.sandboxClock === undefined ? {} : { now }),
       }),
       log,
+      now,
     };
   } catch (error) {
     if (error instanceof StoreError) {

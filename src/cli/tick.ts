@@ -11,11 +11,11 @@ import { startConfiguredBot } from './start.js';
 export async function runTick(args: ParsedArgs, io: Io): Promise<number> {
   const started = await startConfiguredBot(args, io, 'tick', { scheduler: false });
   if (!started) return 1;
-  const { bot, log } = started;
+  const { bot, log, now } = started;
   // Exit 1 when anything failed, so that cron (or whatever drives `tick`) sees it; the log says what.
   let failure: string | null = null;
   try {
-    const summary = await bot.scheduler.tick(new Date(), { force: true });
+    const summary = await bot.scheduler.tick(now(), { force: true });
     // What it ran, in one line: an operator checking a new setup sees whether anything happened at all.
     log.info('tick done', { ...summary });
     const failed = bot.scheduler.failedRuns;

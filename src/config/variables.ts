@@ -28,6 +28,7 @@ export const VARIABLES = [
   'DEFAULT_LOCALE',
   'DEFAULT_TIME_ZONE',
   'LOG_LEVEL',
+  'SANDBOX_CLOCK',
 ] as const;
 
 export type VariableName = (typeof VARIABLES)[number];

@@ -8,6 +8,8 @@ import { parseFlags } from '../../src/cli/args.js';
 import { type Io, main } from '../../src/cli/main.js';
 import { runSandbox } from '../../src/cli/sandbox.js';
 import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { runningTestClock } from '../support/clock.js';
+import { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandboxEventor>>;
 
@@ -33,7 +35,7 @@ describe('eventor-bot command line', () => {
   let dir: string;
 
   beforeAll(async () => {
-    sandbox = await startSandboxEventor({ port: 0, seed: 7 });
+    sandbox = await startSandboxEventor({ port: 0, seed: 7, now: runningTestClock().now });
     env = { EVENTOR_BASE_URL: sandbox.baseUrl, EVENTOR_API_KEY: sandbox.apiKey };
     dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-cli-'));
   });
@@ -167,6 +169,48 @@ describe('eventor-bot command line', () => {
     await res.arrayBuffer();
     stop();
     expect(await running).toBe(0);
+  });
+
+  it('sandbox --now makes the same races whatever the day, and prints SANDBOX_CLOCK for the bot', async () => {
+    const at = new Date('2027-03-28T02:00:00Z');
+    const io = capture();
+    let stop!: () => void;
+    const until = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const running = runSandbox(parseFlags(['--seed', '3', '--now', at.toISOString()]), io, until);
+    for (let i = 0; i < 500 && !io.stdout().includes('SANDBOX_CLOCK='); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const lines = Object.fromEntries(
+      io
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=', 2) as [string, string]),
+    );
+    expect(lines.SANDBOX_CLOCK).toBe(at.toISOString());
+    try {
+      const res = await fetch(`${lines.EVENTOR_BASE_URL}/events?fromDate=2027-01-01&toDate=2027-12-31`, {
+        headers: { ApiKey: lines.EVENTOR_API_KEY! },
+      });
+      const served = [...(await res.text()).matchAll(/<EventId>(\d+)<\/EventId>/g)].map((m) => m[1]);
+      // The same seed made around the same instant: the same events, whatever day this runs.
+      const expected = new SandboxDataset({ seed: 3, now: at }).events.map((ev) => ev.id);
+      expect(served.length).toBeGreaterThan(10);
+      expect(served.every((id) => expected.includes(id!))).toBe(true);
+    } finally {
+      stop();
+    }
+    expect(await running).toBe(0);
+  });
+
+  it('sandbox --now refuses what is not an instant with its zone, starting nothing', async () => {
+    for (const bad of ['2026-11-18', 'yesterday']) {
+      const io = capture();
+      expect(await main(['sandbox', '--now', bad], io)).toBe(2);
+      expect(io.stderr()).toContain('--now must be an instant with its zone');
+      expect(io.stdout()).toBe('');
+    }
   });
 
   it('the package bin runs as a program', async () => {

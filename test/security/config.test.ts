@@ -14,7 +14,8 @@ import { ConfigError, eventorConfigFromEnv } from '../../src/config/env.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const USER = 'clubadmin';
 const PASSWORD = 'S3cr3t"pw&x=1';
@@ -167,7 +168,7 @@ describe('no credential in a link the bot posts', () => {
     });
 
     it('/events and /event answer with links to Eventor that hold no user name or password, and none is sent to Eventor', async () => {
-      world = await startLoopbackWorld({ defaultEventor: false });
+      world = await startTestWorld({ defaultEventor: false });
       const w = world;
       eventor = w.eventor;
       const stored = eventor.baseUrl.replace('http://', `http://${USER}:${ENCODED_PASSWORD}@`);
@@ -194,5 +195,55 @@ describe('no credential in a link the bot posts', () => {
       for (const request of eventor.requests) expect(request.headerNames).not.toContain('authorization');
       expectNoSecret(world.logLines.join('\n'));
     });
+  });
+});
+
+describe('SANDBOX_CLOCK: a shifted clock only against a sandbox Eventor on loopback', () => {
+  const SANDBOX = { ...BASE, EVENTOR_INSTANCE: undefined, EVENTOR_BASE_URL: 'http://127.0.0.1:9/api' };
+
+  it('is taken, as an instant, when every Eventor the bot may call is on loopback', () => {
+    expect(botConfigFromEnv({ ...SANDBOX, SANDBOX_CLOCK: '2027-01-01T00:30:00Z' }).sandboxClock?.toISOString()).toBe(
+      '2027-01-01T00:30:00.000Z',
+    );
+    expect(
+      botConfigFromEnv({
+        ...SANDBOX,
+        SANDBOX_CLOCK: '2026-11-18T10:00:00+01:00',
+        EVENTOR_CUSTOM_URLS: 'http://localhost:8/api',
+      }).sandboxClock?.toISOString(),
+    ).toBe('2026-11-18T09:00:00.000Z');
+    expect(botConfigFromEnv({ ...SANDBOX, SANDBOX_CLOCK: ' ' }).sandboxClock).toBeUndefined();
+  });
+
+  it('is refused with a real Eventor, with a non-loopback custom address, or with no default Eventor', () => {
+    const refusal = /SANDBOX_CLOCK is for the sandbox Eventor only/;
+    expect(problemsOf(() => botConfigFromEnv({ ...BASE, SANDBOX_CLOCK: '2026-11-18T09:00:00Z' }))).toEqual([
+      expect.stringMatching(refusal),
+    ]);
+    expect(
+      problemsOf(() =>
+        botConfigFromEnv({
+          ...SANDBOX,
+          SANDBOX_CLOCK: '2026-11-18T09:00:00Z',
+          EVENTOR_CUSTOM_URLS: 'https://eventor-proxy.example.org/api',
+        }),
+      ),
+    ).toEqual([expect.stringMatching(refusal)]);
+    expect(
+      problemsOf(() =>
+        botConfigFromEnv({
+          DISCORD_TOKEN: BASE.DISCORD_TOKEN,
+          SECRET_KEY: BASE.SECRET_KEY,
+          SANDBOX_CLOCK: '2026-11-18T09:00:00Z',
+        }),
+      ),
+    ).toEqual([expect.stringMatching(refusal)]);
+  });
+
+  it('must name its zone: a bare date or local time would be read in the machine’s', () => {
+    for (const text of ['2026-11-18', '2026-11-18T09:00:00', 'tomorrow', '2026-13-45T09:00:00Z'])
+      expect(problemsOf(() => botConfigFromEnv({ ...SANDBOX, SANDBOX_CLOCK: text }))).toEqual([
+        'SANDBOX_CLOCK must be an instant with its zone, e.g. 2026-11-18T09:00:00Z',
+      ]);
   });
 });
