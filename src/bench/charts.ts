@@ -74,7 +74,7 @@ async function acksWhileDrawing(
   rounds: number,
   draw: ((request: PictureRequest) => Promise<Picture>) | null,
 ): Promise<{ acks: number[]; waits: number[]; pictures: number }> {
-  const world = await startLoopbackWorld();
+  const world = await startLoopbackWorld({ now: () => new Date() });
   try {
     const members: SandboxUser[] = Array.from({ length: ACK_MEMBERS }, (_, i) =>
       world.discord.createMember(world.guild.id, { username: `runner${i}`, locale: 'en-GB' }),

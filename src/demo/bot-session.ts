@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../bot/deploy.js';
+import { clockFrom } from '../config/sandbox-clock.js';
 import {
   type MessageView,
   type ModalData,
@@ -115,8 +116,11 @@ async function waitForReady(bot: ChildProcess, timeoutMs: number, stderr: string
 }
 
 export interface BotSessionOptions {
-  /** The moment the sandbox data is made around (default: now); the bot and the sandbox clock run in real time. */
-  dataAround?: Date;
+  /**
+   * The instant the session's clock starts from (default: now): the sandboxes' data is made around
+   * it and their clocks run on from it at real speed, and so does the bot's (SANDBOX_CLOCK).
+   */
+  startsAt?: Date;
   /** Told the sandbox data as the session starts. */
   onDataset?: (dataset: SandboxDataset) => void;
   /** Where the files attached to the answers shown are written (the transcript names each). */
@@ -128,12 +132,10 @@ export async function runBotSession(
   write: (line: string) => void,
   options: BotSessionOptions = {},
 ): Promise<{ answered: number; total: number }> {
-  const eventor = await startSandboxEventor({
-    port: 0,
-    ...(options.dataAround ? { dataAround: options.dataAround } : {}),
-  });
+  const clock = clockFrom(options.startsAt ?? new Date());
+  const eventor = await startSandboxEventor({ port: 0, now: clock });
   options.onDataset?.(eventor.dataset);
-  const discord: SandboxDiscord = await startSandboxDiscord({ port: 0 });
+  const discord: SandboxDiscord = await startSandboxDiscord({ port: 0, now: () => clock().getTime() });
   const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-demo-'));
   let bot: ChildProcess | null = null;
   let answered = 0;
@@ -141,7 +143,7 @@ export async function runBotSession(
     const guild = discord.createGuild({ name: eventor.dataset.homeClub.name, preferredLocale: 'sv-SE' });
     const channel = discord.createTextChannel(guild.id, { name: 'allmänt' });
     const results = discord.createTextChannel(guild.id, { name: 'resultat' });
-    const facts = demoFacts(eventor.dataset, Date.now());
+    const facts = demoFacts(eventor.dataset, clock().getTime());
     // The member who links is on Discord under her own first name, as the person she links to.
     const given = eventor.dataset.person(facts.linkedPersonId)!.person.name.given;
     const users: Record<DemoStep['who'], SandboxUser> = {
@@ -182,6 +184,7 @@ export async function runBotSession(
         SECRET_KEY: secretKey,
         DEFAULT_TIME_ZONE: 'Europe/Stockholm',
         LOG_LEVEL: 'info',
+        SANDBOX_CLOCK: clock().toISOString(),
       },
     });
     await waitForReady(bot, 30_000, stderr);
@@ -230,7 +233,7 @@ export async function runBotSession(
         }
         const reply = await answering.reply({ timeoutMs: 20_000 });
         // The member who ran the command reads the answer, in their own Discord language.
-        const reader: TimestampReader = { locale: step.locale, timeZone: 'Europe/Stockholm', now: Date.now() };
+        const reader: TimestampReader = { locale: step.locale, timeZone: 'Europe/Stockholm', now: clock().getTime() };
         write(indent(humanize(renderMessageText(reply, { reader }), reader, channelNames)));
         const saved = (what: string, files: MessageView['attachments']): void => {
           if (options.pictures && files.length > 0) write(indent(options.pictures.save(what, files)));

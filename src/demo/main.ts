@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { millisecondsInDay } from 'date-fns/constants';
+import { clockFrom } from '../config/sandbox-clock.js';
 import { EventorClient } from '../eventor/client.js';
 import { customInstance } from '../eventor/instances.js';
 import type { Event, ResultList } from '../eventor/answers.js';
@@ -41,10 +42,11 @@ function nextDeadline(event: Event, now: number): string {
 
 export interface DemoOptions {
   /**
-   * The moment every part's sandbox data is made around (default: when the demo starts), so that an
-   * event has the same date in each part.
+   * The instant the demo's clock starts from (default: when the demo starts). Every part's sandbox
+   * data is made around it, so that an event has the same date in each part, and the bot of part 2
+   * runs on the same clock (SANDBOX_CLOCK); a fixed one gives the same races whatever the day.
    */
-  dataAround?: Date;
+  startsAt?: Date;
   /** Told each part's sandbox data (part 1, 2, 3) as the part starts: what a test compares. */
   onDataset?: (part: 1 | 2 | 3, dataset: SandboxDataset) => void;
   /**
@@ -58,8 +60,9 @@ export async function runDemo(
   write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
   options: DemoOptions = {},
 ): Promise<number> {
-  const dataAround = options.dataAround ?? new Date();
-  const sandbox = await startSandboxEventor({ port: 0, dataAround });
+  const startsAt = options.startsAt ?? new Date();
+  const clock = clockFrom(startsAt);
+  const sandbox = await startSandboxEventor({ port: 0, now: clock });
   options.onDataset?.(1, sandbox.dataset);
   const client = new EventorClient({ instance: customInstance(sandbox.baseUrl), apiKey: sandbox.apiKey });
   const steps: Array<{ title: string; ok: boolean }> = [];
@@ -74,7 +77,7 @@ export async function runDemo(
     }
   };
   try {
-    const now = dataAround.getTime();
+    const now = clock().getTime();
     const club = await client.organisationForApiKey();
     write(
       `eventor-bot demo\n\n=== Part 1: the Eventor client against the sandbox Eventor at ${sandbox.baseUrl}, API key of ${club.name}`,
@@ -182,7 +185,7 @@ export async function runDemo(
   write('\n\n=== Part 2: the bot in a Discord server (sandbox Discord, transcript of what members see)');
   write(`Pictures the bot attaches are written to ${pictures.dir}; the transcript names each file where it appears.`);
   const session = await runBotSession(DEMO_SESSION, write, {
-    dataAround,
+    startsAt,
     pictures,
     ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(2, dataset) } : {}),
   });
@@ -193,7 +196,7 @@ export async function runDemo(
   try {
     // The same data as parts 1 and 2: the race weekend followed is one of the events they showed, on its date.
     const part3 = await runSchedulerSession(write, {
-      base: dataAround,
+      base: startsAt,
       pictures,
       ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(3, dataset) } : {}),
     });

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { clockFrom, sandboxClockFromEnv } from '../config/sandbox-clock.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../loopback/world.js';
 import type { MessageView, TimestampReader } from '../sandbox/discord/index.js';
 import type { SandboxUser } from '../sandbox/discord/types.js';
@@ -103,8 +104,8 @@ async function command(
  * The feed runs on the scheduler's clock and posts only what comes out after it started, so this
  * is a world of its own whose clock moves on an hour while the results come out.
  */
-async function resultsThread(): Promise<ScreenContent> {
-  let clock = new Date();
+async function resultsThread(startsAt: Date): Promise<ScreenContent> {
+  let clock = startsAt;
   const world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
   try {
     const dataset = world.eventor.dataset;
@@ -173,7 +174,7 @@ export const SCREENS: readonly ScreenPlan[] = [
     name: 'results-thread',
     about: "the split graph of the member's class in the results thread",
     channel: 'resultat',
-    make: () => resultsThread(),
+    make: (world) => resultsThread(world.eventor.now()),
   },
 ];
 
@@ -198,6 +199,8 @@ export interface ScreensOptions {
   write?: (line: string) => void;
   /** Only these screens (by name); default all. */
   only?: readonly string[];
+  /** The instant the screens' world starts from (`--at`; default: now, today's races). */
+  startsAt?: Date;
 }
 
 /** Makes every screen; resolves with the files written. */
@@ -211,13 +214,15 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
     await rm(pages, { recursive: true, force: true });
     throw error;
   });
-  const world = await startLoopbackWorld().catch(async (error: unknown) => {
+  // Today's races, as a member trying the bot would see them (or those around `--at`).
+  const clock = clockFrom(options.startsAt ?? new Date());
+  const world = await startLoopbackWorld({ now: clock }).catch(async (error: unknown) => {
     await browser.close();
     await rm(pages, { recursive: true, force: true });
     throw error;
   });
   try {
-    const facts = demoFacts(world.eventor.dataset, Date.now());
+    const facts = demoFacts(world.eventor.dataset, clock().getTime());
     // The member who asks is the runner whose results the screens show, linked as an admin would link her.
     const given = world.eventor.dataset.person(facts.linkedPersonId)!.person.name.given;
     const member = world.discord.createMember(world.guild.id, {
@@ -237,7 +242,7 @@ export async function runScreens(options: ScreensOptions): Promise<string[]> {
     await mkdir(options.outDir, { recursive: true });
     for (const plan of plans) {
       const { messages, channel = plan.channel } = await plan.make(world, cast);
-      const reader: TimestampReader = { locale: 'en-GB', timeZone: TIME_ZONE, now: Date.now() };
+      const reader: TimestampReader = { locale: 'en-GB', timeZone: TIME_ZONE, now: clock().getTime() };
       const html = screenHtml({
         title: plan.about,
         channel,
@@ -273,15 +278,22 @@ export const NO_CHROMIUM =
   'docs:screens needs Chromium: install it (Debian: apt-get install chromium) or set CHROMIUM to its program; none found as chromium or chromium-browser on PATH.';
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let values: { out?: string | undefined; only?: string | undefined };
+  let values: { out?: string | undefined; only?: string | undefined; at?: string | undefined };
+  const usage = '(options: --out <dir>, --only <name,…>, --at <instant>)';
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { out: { type: 'string' }, only: { type: 'string' } },
+      options: { out: { type: 'string' }, only: { type: 'string' }, at: { type: 'string' } },
       allowPositionals: false,
     }));
   } catch (error) {
-    process.stderr.write(`docs:screens: ${(error as Error).message} (options: --out <dir>, --only <name,…>)\n`);
+    process.stderr.write(`docs:screens: ${(error as Error).message} ${usage}\n`);
+    return 2;
+  }
+  const startsAt =
+    values.at === undefined ? undefined : sandboxClockFromEnv({ SANDBOX_CLOCK: values.at }, ['http://127.0.0.1/'], []);
+  if (values.at !== undefined && startsAt === undefined) {
+    process.stderr.write(`docs:screens: --at must be an instant with its zone, e.g. 2026-11-18T09:00:00Z ${usage}\n`);
     return 2;
   }
   const only = values.only?.split(',').map((s) => s.trim());
@@ -300,7 +312,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 2;
   }
   try {
-    await runScreens({ chromium, outDir: path.resolve(values.out ?? DOCS_PICTURES), ...(only ? { only } : {}) });
+    await runScreens({
+      chromium,
+      outDir: path.resolve(values.out ?? DOCS_PICTURES),
+      ...(only ? { only } : {}),
+      ...(startsAt ? { startsAt } : {}),
+    });
     return 0;
   } catch (error) {
     process.stderr.write(`docs:screens failed: ${error instanceof Error ? error.message : String(error)}\n`);

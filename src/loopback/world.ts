@@ -53,8 +53,11 @@ export interface LoopbackWorld {
 
 export interface LoopbackWorldOptions {
   seed?: number;
-  /** The clock of both sandboxes and the bot (default: the real one). */
-  now?: () => Date;
+  /**
+   * The clock of both sandboxes and the bot. Required: the sandbox's data is made around it, so a
+   * world on the machine's clock would read other races each day (tests start from a fixed instant).
+   */
+  now: () => Date;
   commands?: readonly BotCommand[];
   /** When false, servers have no default Eventor and must run /setup. Default true. */
   defaultEventor?: boolean;
@@ -84,8 +87,8 @@ export interface LoopbackWorldOptions {
   eventorClubs?: number;
 }
 
-export async function startLoopbackWorld(options: LoopbackWorldOptions = {}): Promise<LoopbackWorld> {
-  const now = options.now ?? (() => new Date());
+export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise<LoopbackWorld> {
+  const now = options.now;
   const eventor = await startSandboxEventor({
     port: 0,
     seed: options.seed ?? 1,

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MASKED } from '../../src/demo/bot-session.js';
 import { DEMO_SESSION, runDemo } from '../../src/demo/main.js';
 import type { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
+import { testNow } from '../support/clock.js';
 
 describe('npm run demo', () => {
   // The demo starts the bot as its own process from the compiled program: test/support/build.ts
@@ -22,6 +23,8 @@ describe('npm run demo', () => {
     const startDates = new Map<number, Map<string, string>>();
     const pictures = path.join(await mkdtemp(path.join(tmpdir(), 'eventor-bot-demo-test-')), 'pictures');
     const code = await runDemo((line) => void lines.push(line), {
+      // The test instant, not today: the same races, members and deadlines whatever the day.
+      startsAt: testNow(),
       onDataset: (part, dataset) => {
         datasets.set(part, dataset);
         startDates.set(part, dates(dataset));

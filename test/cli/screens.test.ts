@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../../src/demo/chromium.js';
 import { NO_CHROMIUM, SCREENS } from '../../src/demo/screens.js';
 import { SCREEN_WIDTH } from '../../src/demo/screen-html.js';
+import { testNow } from '../support/clock.js';
 
 /** The compiled script (vitest's global setup, test/support/build.ts, built it). */
 const SCRIPT = path.resolve('dist/src/demo/screens.js');
@@ -58,7 +59,10 @@ describe('npm run docs:screens', () => {
     `writes every screen as a PNG of Discord's dark theme with the answer on it ${NEEDS_CHROMIUM}`,
     async () => {
       const out = await tempDir();
-      const run = await runScreens(['--out', out], { PATH: process.env.PATH, CHROMIUM: CHROMIUM! });
+      const run = await runScreens(['--out', out, '--at', testNow().toISOString()], {
+        PATH: process.env.PATH,
+        CHROMIUM: CHROMIUM!,
+      });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect((await readdir(out)).sort()).toEqual(SCREENS.map((s) => `${s.name}.png`).sort());
