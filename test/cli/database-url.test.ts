@@ -47,7 +47,7 @@ describe(`DATABASE_URL: start and tick keep the store in PostgreSQL ${NEEDS_POST
     const { guild, channel } = await serverWithResultsFeed(discord, databaseUrl, setup.secretKey, 'Club on PostgreSQL');
     // DATABASE_PATH stays set, as in an operator's .env: with DATABASE_URL its file is never made.
     const env = { ...setup.env, DATABASE_URL: databaseUrl, EVENTOR_DEFAULT_GUILDS: guild.id };
-    const event = recentClubResultsEvent(eventor, Date.now());
+    const event = recentClubResultsEvent(eventor, eventor.now().getTime());
 
     const seeding = await runProgram(['tick'], { env });
     expect(seeding.stderr).toContain('"msg":"tick done"');

@@ -9,6 +9,7 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { prepareRequest } from '../../src/eventor/operations.js';
 import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
 import { capture } from '../support/cli-process.js';
+import { runningTestClock } from '../support/clock.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandboxEventor>>;
 
@@ -18,7 +19,7 @@ describe('the command line refuses a mistake before any request, and says what i
   let dir: string;
 
   beforeAll(async () => {
-    sandbox = await startSandboxEventor({ port: 0, seed: 7 });
+    sandbox = await startSandboxEventor({ port: 0, seed: 7, now: runningTestClock().now });
     env = { EVENTOR_BASE_URL: sandbox.baseUrl, EVENTOR_API_KEY: sandbox.apiKey };
     dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-cli-input-'));
   });

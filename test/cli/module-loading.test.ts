@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
 import { PROGRAM } from '../support/cli-process.js';
+import { runningTestClock } from '../support/clock.js';
 
 /** Runs in the loader's own thread: appends each module's URL to the file named in the environment. */
 const HOOKS = `
@@ -32,7 +33,7 @@ beforeAll(async () => {
     path.join(dir, 'register.mjs'),
     `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`,
   );
-  eventor = await startSandboxEventor({});
+  eventor = await startSandboxEventor({ now: runningTestClock().now });
 });
 
 afterAll(async () => {

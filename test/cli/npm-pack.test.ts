@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProgram } from '../support/bot-process.js';
 import { printedVariables } from '../support/cli-process.js';
+import { testNow } from '../support/clock.js';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -147,7 +148,8 @@ describe('installing the packed package', () => {
     const version = await run(process.execPath, [program, '--version'], { cwd: dir, timeout: 30_000 });
     expect(version.stdout).toBe(`eventor-bot ${pkg.version}\n`);
 
-    const sandbox = startProgram(['sandbox', '--discord'], { cwd: dir, program });
+    // On the test instant (support/clock.ts): the bot is told the same clock (SANDBOX_CLOCK).
+    const sandbox = startProgram(['sandbox', '--discord', '--now', testNow().toISOString()], { cwd: dir, program });
     try {
       expect(await sandbox.waitFor('EVENTOR_DEFAULT_GUILDS=')).toBe(true);
       const variables = printedVariables(sandbox.stdout());
@@ -157,6 +159,7 @@ describe('installing the packed package', () => {
         'EVENTOR_API_KEY',
         'EVENTOR_BASE_URL',
         'EVENTOR_DEFAULT_GUILDS',
+        'SANDBOX_CLOCK',
       ]);
       const bot = startProgram(['start'], {
         cwd: dir,

@@ -37,7 +37,7 @@ describe('eventor-bot tick: several processes at once on one database post each 
     for (let trial = 0; trial < TRIALS; trial++) {
       const { guild, channel } = await serverWithResultsFeed(discord, env.DATABASE_PATH!, secret, `Race ${trial}`);
       env.EVENTOR_DEFAULT_GUILDS = guild.id;
-      const event = recentClubResultsEvent(eventor, Date.now());
+      const event = recentClubResultsEvent(eventor, eventor.now().getTime());
       expect((await tick(env, 30_000)).code).toBe(0);
       expect(discord.messages(channel)).toHaveLength(0);
 

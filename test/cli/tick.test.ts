@@ -82,7 +82,7 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
   it('seeds on the first tick, posts new results on the next, and never twice', async () => {
     const { guild, channel } = await serverWithResultsFeed(discord, env.DATABASE_PATH!, SECRET, 'Tick club');
     env.EVENTOR_DEFAULT_GUILDS = guild.id;
-    const event = recentClubResultsEvent(eventor, Date.now());
+    const event = recentClubResultsEvent(eventor, eventor.now().getTime());
 
     const first = capture(env);
     expect(await main(['tick'], first)).toBe(0);
@@ -116,7 +116,7 @@ describe('eventor-bot tick: every turned-on automatic post once, now', () => {
   it('a process SIGKILLed between Discord creating its post and recording it: the restarted one finds the post by its marker, nothing twice, nothing lost', async () => {
     const { guild, channel } = await serverWithResultsFeed(discord, env.DATABASE_PATH!, SECRET, 'Killed mid-post');
     env.EVENTOR_DEFAULT_GUILDS = guild.id;
-    const event = recentClubResultsEvent(eventor, Date.now());
+    const event = recentClubResultsEvent(eventor, eventor.now().getTime());
     expect((await within(tickProcess(env).exited, 30_000, 'the seeding tick')).code).toBe(0);
     expect(discord.messages(channel)).toHaveLength(0);
 

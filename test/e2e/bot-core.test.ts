@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botConfigFromEnv } from '../../src/bot/config.js';
 import { ConfigError } from '../../src/config/env.js';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 describe('bot core end to end (real discord.js client, sandbox Discord, sandbox Eventor)', () => {
   let world: LoopbackWorld;
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   });
   afterAll(async () => {
     await world?.close();
@@ -77,7 +78,7 @@ describe('bot core end to end (real discord.js client, sandbox Discord, sandbox 
 describe('bot core when Eventor fails', () => {
   let world: LoopbackWorld;
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   });
   afterAll(async () => {
     await world?.close();
@@ -100,7 +101,7 @@ describe('bot core when Eventor fails', () => {
 
   it('tells an admin to run /setup when Eventor refuses the key', async () => {
     world.eventor.faults.clear();
-    const bad = await startLoopbackWorld({ seed: 2 });
+    const bad = await startTestWorld({ seed: 2 });
     try {
       bad.eventor.faults.add({ path: '/api/organisation/apiKey', kind: 'status', status: 403, times: 5 });
       const reply = await bad.discord

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackType, type InteractionHandle } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 20_000 };
 const BURST = 30;
@@ -18,8 +19,8 @@ describe('two bots in one process', () => {
   let quiet: LoopbackWorld;
 
   beforeAll(async () => {
-    busy = await startLoopbackWorld({ seed: 1 });
-    quiet = await startLoopbackWorld({ seed: 2 });
+    busy = await startTestWorld({ seed: 1 });
+    quiet = await startTestWorld({ seed: 2 });
   });
   afterAll(async () => {
     await busy?.close();

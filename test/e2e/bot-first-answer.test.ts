@@ -5,14 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackType, renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 15_000 };
 
 describe('the first answer', () => {
   let world: LoopbackWorld;
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   });
   afterAll(async () => {
     await world?.close();

@@ -5,7 +5,8 @@
 import 'undici';
 import { AttachmentBuilder, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 /** A PNG signature and some bytes: the sandbox keeps any file. */
 const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(100, 3)]);
@@ -14,7 +15,7 @@ describe("files through discord.js's own calls in the bot (sandbox Discord, real
   let world: LoopbackWorld;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld({});
+    world = await startTestWorld({});
   }, 60_000);
   afterAll(async () => {
     await world?.close();

@@ -7,8 +7,9 @@ import { DISCORD_LIMITS, fitPayload } from '../../src/render/index.js';
 import { pageWithButtons } from '../../src/render/paging.js';
 import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { addDays, dayWindow, localToday } from '../../src/time/days.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const TIME_ZONE = 'Europe/Stockholm';
 const WAIT = { timeoutMs: 15_000 };
@@ -78,7 +79,7 @@ describe('/events, /event and /entries end to end', () => {
 
   /** An upcoming event, not cancelled, with entries from the club. */
   const upcomingWithEntries = (): SandboxEvent => {
-    const now = Date.now();
+    const now = world.eventor.now().getTime();
     const ev = world.eventor.dataset.events.find(
       (e) =>
         e.event.status !== 'canceled' &&
@@ -92,8 +93,8 @@ describe('/events, /event and /entries end to end', () => {
   };
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
-    today = localToday(new Date(), TIME_ZONE);
+    world = await startTestWorld();
+    today = localToday(world.eventor.now(), TIME_ZONE);
     const district = world.eventor.dataset.homeClub.organisation.parentId!;
     area = new Set([...world.eventor.dataset.expandOrganisation(district), world.eventor.dataset.homeClub.id]);
   });
@@ -124,10 +125,12 @@ describe('/events, /event and /entries end to end', () => {
     expect(body).toContain(organiserName(first.event));
     expect(body).toContain(`${expected.length} events`);
     const open = expected.find(
-      (ev) => ev.event.status !== 'canceled' && ev.event.entryDeadlines.some((d) => Date.parse(d) > Date.now()),
+      (ev) =>
+        ev.event.status !== 'canceled' &&
+        ev.event.entryDeadlines.some((d) => Date.parse(d) > world.eventor.now().getTime()),
     );
     if (open) {
-      const deadline = open.event.entryDeadlines.find((d) => Date.parse(d) > Date.now())!;
+      const deadline = open.event.entryDeadlines.find((d) => Date.parse(d) > world.eventor.now().getTime())!;
       expect(body).toContain(`<t:${Math.floor(Date.parse(deadline) / 1000)}:`);
     }
     // Events of other districts stay out of the default list.
@@ -135,8 +138,8 @@ describe('/events, /event and /entries end to end', () => {
       (ev) =>
         !expected.includes(ev) &&
         ev.event.start !== null &&
-        Date.parse(ev.event.start) > Date.now() + 86_400_000 &&
-        Date.parse(ev.event.start) < Date.now() + 50 * 86_400_000 &&
+        Date.parse(ev.event.start) > world.eventor.now().getTime() + 86_400_000 &&
+        Date.parse(ev.event.start) < world.eventor.now().getTime() + 50 * 86_400_000 &&
         !ev.event.organisers.some((o) => o.id !== null && area.has(o.id)),
     );
     for (const ev of elsewhere)
@@ -204,7 +207,7 @@ describe('/events, /event and /entries end to end', () => {
       (ev) =>
         ev.event.classification === 'national' &&
         ev.event.start !== null &&
-        Date.parse(ev.event.start) > Date.now() + 86_400_000,
+        Date.parse(ev.event.start) > world.eventor.now().getTime() + 86_400_000,
     );
     expect(national).toContain(expected!.event.name);
     expect(national).toContain('National event');
@@ -214,7 +217,7 @@ describe('/events, /event and /entries end to end', () => {
     const own = world.eventor.dataset.events.filter(
       (ev) =>
         ev.event.start !== null &&
-        Date.parse(ev.event.start) > Date.now() + 86_400_000 &&
+        Date.parse(ev.event.start) > world.eventor.now().getTime() + 86_400_000 &&
         ev.event.organisers.some((o) => o.id === organiser.id),
     );
     const body = text(await run('events', { days: 365, organiser: organiser.id }));

@@ -4,8 +4,9 @@ import { formatElapsed } from '../../src/eventor/time.js';
 import { analyseResultList } from '../../src/splits/result-list.js';
 import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { instantToLocal } from '../../src/time/zones.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const DAY = 86_400_000;
 const WAIT = { timeoutMs: 15_000 };
@@ -71,10 +72,10 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
       .answer(WAIT);
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     const ds = world.eventor.dataset;
     home = ds.homeClub.id;
-    const now = Date.now();
+    const now = world.eventor.now().getTime();
     // The sandbox's first future event is tomorrow with its draw out.
     const drawn = ds.events.find((e) => e.hasStartList && !e.hasResults && e.event.status !== 'canceled')!;
     const starters: Starter[] = [];
@@ -171,7 +172,10 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
   it('/starts of an event whose draw is not out says the start list is not published yet', async () => {
     const ds = world.eventor.dataset;
     const later = ds.events.find(
-      (e) => !e.hasStartList && e.event.status !== 'canceled' && Date.parse(e.event.start!) > Date.now() + 5 * DAY,
+      (e) =>
+        !e.hasStartList &&
+        e.event.status !== 'canceled' &&
+        Date.parse(e.event.start!) > world.eventor.now().getTime() + 5 * DAY,
     )!;
     const english = await run(world.member, 'starts', { event: later.id });
     expect(renderMessageText(english)).toContain('The start list has not been published yet');
@@ -361,8 +365,8 @@ describe('member commands end to end: /starts, /results, /activities, /activity'
         (a) =>
           a.organisationId === home &&
           a.startTime &&
-          Date.parse(a.startTime) > Date.now() &&
-          Date.parse(a.startTime) < Date.now() + 59 * DAY,
+          Date.parse(a.startTime) > world.eventor.now().getTime() &&
+          Date.parse(a.startTime) < world.eventor.now().getTime() + 59 * DAY,
       )
       .sort((a, b) => Date.parse(a.startTime!) - Date.parse(b.startTime!));
     const first = coming[0]!;

@@ -7,7 +7,8 @@ import type { TextChannel } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isInteractionRequest } from '../../src/bot/interaction-rest.js';
 import { type SandboxDiscord, startSandboxDiscord } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 15_000 };
 
@@ -83,7 +84,7 @@ describe("the bot's answers and Discord's global rate limit", () => {
   });
 
   it('answers a member while a channel post waits out a global 429', async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     const { discord } = world;
     const channel = (await world.bot.client.channels.fetch(world.channel.id)) as TextChannel;
     discord.faults.rateLimit({

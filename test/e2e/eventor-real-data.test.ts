@@ -11,8 +11,10 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { instantToLocal } from '../../src/time/zones.js';
+import { startTestWorld } from '../support/test-world.js';
+import { runningTestClock } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 15_000 };
 
@@ -24,7 +26,7 @@ describe('/status after Eventor refused the key', () => {
   });
 
   it('says the key is refused right after a command got the refusal, not a cached "works"', async () => {
-    world = await startLoopbackWorld({ seed: 3 });
+    world = await startTestWorld({ seed: 3 });
     const w = world;
     const run = (name: string) =>
       w.discord
@@ -73,7 +75,12 @@ describe('a custom Eventor address that ignores `TimeZone: UTC`', () => {
   });
 
   it('with a zone configured, the client sends no TimeZone header and reads local times in that zone', async () => {
-    const sandbox = await startSandboxEventor({ port: 0, seed: 4, ignoresTimeZoneHeader: true });
+    const sandbox = await startSandboxEventor({
+      port: 0,
+      seed: 4,
+      ignoresTimeZoneHeader: true,
+      now: runningTestClock().now,
+    });
     const client = new EventorClient({
       instance: customInstance(sandbox.baseUrl, { nativeTimeZone: 'Europe/Stockholm' }),
       apiKey: sandbox.apiKey,
@@ -141,7 +148,7 @@ describe('a custom Eventor address that ignores `TimeZone: UTC`', () => {
   });
 
   it("/starts through the operator's connection (EVENTOR_TIME_ZONE) shows the local start time", async () => {
-    world = await startLoopbackWorld({ seed: 5, eventorTimeZone: 'Europe/Stockholm' });
+    world = await startTestWorld({ seed: 5, eventorTimeZone: 'Europe/Stockholm' });
     const w = world;
     const starter = drawnStarter(w);
     const reply = await w.discord
@@ -160,7 +167,7 @@ describe('a custom Eventor address that ignores `TimeZone: UTC`', () => {
   });
 
   it('/starts on a server connected by /setup to a custom address with a zone shows the local start time', async () => {
-    world = await startLoopbackWorld({ seed: 5, defaultEventor: false, eventorTimeZone: 'Europe/Stockholm' });
+    world = await startTestWorld({ seed: 5, defaultEventor: false, eventorTimeZone: 'Europe/Stockholm' });
     const w = world;
     const opener = w.discord.runCommand({
       guildId: w.guild.id,

@@ -7,6 +7,7 @@ import { discordTarget, type FeedItem, Poster } from '../../src/feeds/delivery/p
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { reopenWorldStore, worldSql } from '../support/world-store.js';
+import { testNow } from '../support/clock.js';
 
 const MINUTE = 60_000;
 
@@ -19,7 +20,7 @@ async function deadPid(): Promise<number> {
 
 describe('claims: two ledgers on one database never both post one item', () => {
   let world: LoopbackWorld;
-  let clock = new Date();
+  let clock = testNow();
   let second: Store;
   let ledgerA: Ledger;
   let ledgerB: Ledger;

@@ -8,7 +8,8 @@ import {
   type SandboxChannel,
   type SandboxUser,
 } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MANAGE_GUILD = 1n << 5n;
@@ -48,7 +49,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
   let feeds: FeedSettingsStore;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     resultsChannel = world.discord.createTextChannel(world.guild.id, { name: 'resultat' });
     eventsChannel = world.discord.createTextChannel(world.guild.id, { name: 'tävlingar' });
     closed = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
@@ -340,7 +341,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
   });
 
   it('show says when each turned-on kind last looked at Eventor', async () => {
-    await world.bot.scheduler.tick(new Date(), { force: true });
+    await world.bot.scheduler.tick(world.eventor.now(), { force: true });
     expect(await feeds_('show')).toMatch(/Last looked at Eventor <t:\d+:R>\./);
   });
 });

@@ -20,6 +20,7 @@ import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import type { LoopbackWorld } from '../../src/loopback/world.js';
 import { startFeedWorld } from '../support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
+import { testNow } from '../support/clock.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -56,7 +57,7 @@ function changed(run: FeedRun): string[] {
 
 describe('reminders, start lists, new events and activities feeds (sandbox Eventor, real discord.js, sandbox Discord)', () => {
   let world: LoopbackWorld;
-  let clock = new Date();
+  let clock = testNow();
   let client: EventorClient;
   let ledger: Ledger;
   let target: PostTarget;

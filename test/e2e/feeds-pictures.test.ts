@@ -20,12 +20,13 @@ import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type FeedWorld, startFeedWorld } from '../support/feed-world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
 import { decodePng } from '../support/png.js';
+import { testNow } from '../support/clock.js';
 
 const MINUTE = 60_000;
 
 describe('split graphs in the results thread (sandbox Eventor, real discord.js, sandbox Discord, real SQLite)', () => {
   let world: LoopbackWorld;
-  let clock = new Date();
+  let clock = testNow();
   let client: EventorClient;
   let ledger: Ledger;
   let target: PostTarget;
@@ -270,7 +271,7 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
 
 describe('split pictures in the "your result is in" DM (sandbox Eventor, real discord.js, sandbox Discord DMs, real SQLite)', () => {
   let feed: FeedWorld;
-  let clock = new Date();
+  let clock = testNow();
   let event: SandboxEvent;
   let finisher: string;
 
@@ -300,8 +301,14 @@ describe('split pictures in the "your result is in" DM (sandbox Eventor, real di
 
   beforeAll(async () => {
     feed = await startFeedWorld(() => clock);
-    event = recentClubResultsEvent(feed.world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
-    finisher = clubFinisherId(feed.world.eventor, event);
+    // A runner in a class large enough for a graph: alone in her class, she would be her own
+    // reference, drawn as a flat line at 0:00 that no correction of her time can change.
+    event = recentClubResultsEvent(feed.world.eventor, clock.getTime(), {
+      maxAgeDays: 6,
+      hide: false,
+      graphable: true,
+    });
+    finisher = clubFinisherId(feed.world.eventor, event, { graphable: true });
     event.hasResults = false;
     event.materialized = null;
     await feed.world.bot.store.links.linkPerson(feed.world.guild.id, feed.world.member.id, finisher, 'credentials');
@@ -347,6 +354,8 @@ describe('split pictures in the "your result is in" DM (sandbox Eventor, real di
     expect(again.outcomes.map((o) => o.outcome.kind)).toEqual(['unchanged']);
     expect(completeResultRequests()).toBe(asked + 1);
 
+    // The graph shows her time behind the class's best at each control: 95 seconds more on the
+    // last leg moves her line's end, so the picture must be drawn again.
     const time = resultOf().time!;
     feed.world.eventor.dataset.correctResult(event.id, finisher, { time: time + 95 });
     tick();

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type FeedItem, Poster } from '../../src/feeds/delivery/poster.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { testNow } from '../support/clock.js';
 
 const MINUTE = 60_000;
 const OTHER_BOT_MESSAGES = 120;
 
 describe('recovery after a crash between Discord creating a post and the ledger recording it', () => {
   let world: LoopbackWorld;
-  let clock = new Date();
+  let clock = testNow();
   let ledger: Ledger;
   let channelId: string;
 

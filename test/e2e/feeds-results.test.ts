@@ -9,6 +9,7 @@ import type { MessageView } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
+import { testNow } from '../support/clock.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -21,7 +22,7 @@ function carries(message: MessageView, nonce: string): boolean {
 
 describe('club results feed and exactly-once poster (sandbox Eventor, real discord.js, sandbox Discord)', () => {
   let world: LoopbackWorld;
-  let clock = new Date();
+  let clock = testNow();
   let client: EventorClient;
   let ledger: Ledger;
   let target: PostTarget;

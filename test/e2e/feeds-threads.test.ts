@@ -17,6 +17,7 @@ import { type InteractionHandle, renderMessageText } from '../../src/sandbox/dis
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
+import { testNow } from '../support/clock.js';
 
 const MINUTE = 60_000;
 const WAIT = { timeoutMs: 10_000 };
@@ -25,7 +26,7 @@ const SEND_MESSAGES_IN_THREADS = 1n << 38n;
 
 describe('a thread per results post (sandbox Eventor, real discord.js, sandbox Discord, real SQLite)', () => {
   let world: LoopbackWorld;
-  let clock = new Date();
+  let clock = testNow();
   let client: EventorClient;
   let ledger: Ledger;
   let target: PostTarget;

@@ -19,6 +19,7 @@ import { discordScheduledEvents } from '../../src/feeds/delivery/scheduled-event
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
+import { testNow } from '../support/clock.js';
 
 type Translator = Parameters<typeof channelState>[0];
 
@@ -29,7 +30,7 @@ type Translator = Parameters<typeof channelState>[0];
  */
 describe('a server that added the bot with the invite URL (sandbox Eventor and Discord, real discord.js)', () => {
   let world: LoopbackWorld;
-  let clock = new Date();
+  let clock = testNow();
   let event: SandboxEvent;
 
   beforeAll(async () => {

@@ -9,8 +9,9 @@ import {
   type SandboxUser,
 } from '../../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { worldSql, worldTables } from '../support/world-store.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MANAGE_GUILD = 1n << 5n;
@@ -26,7 +27,7 @@ describe('linking, /whoami, /unlink, /admin and /forget-me end to end (sandbox D
   const passwords: string[] = [];
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     adminChannel = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
     home = world.eventor.dataset.homeClub.members;
     foreign = world.eventor.dataset.clubs.find((c) => c.id !== world.eventor.dataset.homeClub.id)!.members[0]!;

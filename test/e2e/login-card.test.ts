@@ -6,6 +6,7 @@ import { loginButton } from '../../src/render/login-button.js';
 import { type MessageView, renderMessageText, type SandboxUser } from '../../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { runningTestClock } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MINUTE = 60_000;
@@ -13,9 +14,9 @@ const LINK = /https?:\/\/[^\s"'<>)]+\/login\/[A-Za-z0-9_-]+/g;
 
 describe('/login, the login button and /card end to end (sandbox Discord, sandbox Eventor)', () => {
   let world: LoopbackWorld;
-  // The clock runs with real time (Discord's deadlines need it) and can be moved forward.
-  let offset = 0;
-  const now = (): Date => new Date(Date.now() + offset);
+  // From the test instant at real speed (Discord's deadlines need time to pass), movable forward.
+  const clock = runningTestClock();
+  const now = clock.now;
   let astrid: SandboxPerson;
   let sven: SandboxPerson;
   let stranger: SandboxPerson;
@@ -90,7 +91,7 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     const before = world.discord.dms(world.member).length;
     await privateText(run('login', world.member, 'en-GB'));
     const url = linkIn(await newDm(world.member, before));
-    offset += 5 * MINUTE + 2_000;
+    clock.advance(5 * MINUTE + 2_000);
     const late = await open(url);
     expect(late.status).toBe(410);
     expect(late.body).toContain('expired');
@@ -111,11 +112,11 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     expect(loginRequests()).toBe(asked);
     expect(world.discord.dms(world.member).length).toBe(dms);
     // Once the oldest leaves the window, a new link is allowed.
-    offset += 5 * MINUTE;
+    clock.advance(5 * MINUTE);
     const again = world.discord.dms(world.member).length;
     await privateText(run('login', world.member, 'en-GB'));
     linkIn(await newDm(world.member, again));
-    offset += 11 * MINUTE;
+    clock.advance(11 * MINUTE);
   });
 
   it('closed DMs: the member is told how to open them (Swedish)', async () => {
@@ -237,7 +238,7 @@ describe('/login, the login button and /card end to end (sandbox Discord, sandbo
     const prompt = await run('card', world.member, 'en-GB', { number: '2345678', type: 'SI' }).reply(WAIT);
     const save = JSON.stringify(prompt.components).match(/card:confirm:[^"]+/)![0];
     const puts = world.eventor.requests.filter((r) => r.method === 'PUT').length;
-    offset += 11 * MINUTE;
+    clock.advance(11 * MINUTE);
     const done = await world.discord
       .clickButton({ message: prompt.id, user: world.member, locale: 'en-GB', customId: save })
       .reply(WAIT);

@@ -6,7 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackType, type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 15_000 };
 
@@ -31,7 +32,7 @@ describe('what members are told', () => {
   const channelTexts = () => world.discord.messages(world.channel.id).map(text);
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   });
   afterEach(() => {
     world.discord.faults.clear();
@@ -128,7 +129,7 @@ describe('what members are told', () => {
 describe('Eventor refusing or not finding a list', () => {
   let world: LoopbackWorld;
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   });
   afterEach(() => {
     world.eventor.faults.clear();
@@ -183,7 +184,7 @@ describe('Eventor refusing or not finding a list', () => {
 describe("/events when the club's district cannot be looked up", () => {
   let world: LoopbackWorld;
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   });
   afterAll(async () => {
     await world?.close();
@@ -234,7 +235,7 @@ describe("/events when the club's district cannot be looked up", () => {
 describe('wording against facts', () => {
   let world: LoopbackWorld;
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   });
   afterAll(async () => {
     await world?.close();
@@ -262,7 +263,7 @@ describe('wording against facts', () => {
             ? entry.competitor.organisation?.id === club
             : (entry.team?.organisations ?? []).some((o) => o.id === club),
         );
-    const now = Date.now();
+    const now = world.eventor.now().getTime();
     const ended = (ev: (typeof world.eventor.dataset.events)[number]) =>
       Date.parse(ev.event.finish ?? ev.event.start ?? '') < now - 86_400_000;
     const past = world.eventor.dataset.events.find((ev) => ev.event.start !== null && ended(ev) && !fromClub(ev));

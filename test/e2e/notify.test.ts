@@ -23,6 +23,7 @@ import type { LoopbackWorld } from '../../src/loopback/world.js';
 import { startFeedWorld } from '../support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
 import { worldSql } from '../support/world-store.js';
+import { testNow } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MINUTE = 60_000;
@@ -50,7 +51,7 @@ function kinds(run: PersonalRun, userId: string): string[] {
 
 describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox Discord DMs, real SQLite)', () => {
   let world: LoopbackWorld;
-  let clock = new Date();
+  let clock = testNow();
   let client: EventorClient;
   let ledger: Ledger;
   let target: PostTarget;

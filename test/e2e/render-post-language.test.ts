@@ -3,8 +3,9 @@ import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { serverLanguage, t } from '../../src/i18n/index.js';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 
@@ -16,7 +17,7 @@ describe('the language of automatic posts follows the server', () => {
   let world: LoopbackWorld;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -86,7 +87,7 @@ describe("the scheduler posts in each server's Discord language", () => {
 
   beforeAll(async () => {
     // The operator's default is English, so only the server's own language can make a post Swedish.
-    world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
+    world = await startTestWorld({ now: () => clock, eventorFollowsClock: true });
     // Saturday morning: the latest race with results is last Sunday's.
     event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
     setResults(false);

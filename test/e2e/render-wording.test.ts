@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartList } from '../../src/eventor/model.js';
 import { personalStartItems } from '../../src/feeds/kinds/personal.js';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { CLUB, ctx, event, startList, textOf } from '../support/render-fixtures.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 
@@ -95,7 +96,7 @@ describe('wording members read: command names and the audit log', () => {
   let world: LoopbackWorld;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   }, 60_000);
   afterAll(async () => {
     await world?.close();

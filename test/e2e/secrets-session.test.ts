@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 15_000 };
 const LINK = /https?:\/\/[^\s"'<>)\\]+\/login\/[A-Za-z0-9_-]+/;
@@ -14,7 +15,7 @@ const LINK = /https?:\/\/[^\s"'<>)\\]+\/login\/[A-Za-z0-9_-]+/;
 describe('a whole session leaves no secret in the logs or the database', () => {
   let world: LoopbackWorld;
   beforeAll(async () => {
-    world = await startLoopbackWorld({ defaultEventor: false });
+    world = await startTestWorld({ defaultEventor: false });
   });
   afterAll(async () => {
     await world?.close();

@@ -10,9 +10,11 @@ import {
   type SandboxChannel,
   type SandboxUser,
 } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { describeEachDialect } from '../support/stores.js';
 import { worldSql, worldTables } from '../support/world-store.js';
+import { startTestWorld } from '../support/test-world.js';
+import { runningTestClock } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MADE_UP_KEY = 'f00dfeedf00dfeedf00dfeedf00dfeed';
@@ -25,7 +27,7 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
   const handles: InteractionHandle[] = [];
 
   beforeAll(async () => {
-    world = await startLoopbackWorld({ defaultEventor: false });
+    world = await startTestWorld({ defaultEventor: false });
     results = world.discord.createTextChannel(world.guild.id, { name: 'resultat' });
     closed = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
   });
@@ -405,8 +407,8 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
 
 describe('/setup: the key form of a custom Eventor expires', () => {
   it('after 15 minutes, with nothing stored', async () => {
-    let offset = 0;
-    const world = await startLoopbackWorld({ defaultEventor: false, now: () => new Date(Date.now() + offset) });
+    const clock = runningTestClock();
+    const world = await startTestWorld({ defaultEventor: false, now: clock.now });
     try {
       const opener = world.discord.runCommand({
         guildId: world.guild.id,
@@ -418,7 +420,7 @@ describe('/setup: the key form of a custom Eventor expires', () => {
         options: { base_url: world.eventor.baseUrl },
       });
       const modal = await opener.waitForModal(WAIT);
-      offset = 16 * 60_000;
+      clock.advance(16 * 60_000);
       const reply = await world.discord
         .submitModal({ user: world.admin, customId: modal.custom_id, fields: { key: world.eventor.apiKey } })
         .reply(WAIT);

@@ -22,10 +22,12 @@ import {
   startSandboxDiscord,
 } from '../../src/sandbox/discord/index.js';
 import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { runningTestClock, testNow } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 20_000 };
+const clock = runningTestClock();
 /** Milliseconds since Discord's epoch, a multiple of 2: `(id >> 22) % 2` is then the offset added. */
-const BASE = ((BigInt(Date.now()) - 1_420_070_400_000n) / 1000n) * 1000n;
+const BASE = ((BigInt(testNow().getTime()) - 1_420_070_400_000n) / 1000n) * 1000n;
 /** The k-th guild id on `shard` of two. */
 const guildOn = (shard: number, k: number): string => String(((BASE + BigInt(2 * k + shard)) << 22n) | (1n << 17n));
 
@@ -55,6 +57,7 @@ describe('two bot processes on shards 0 and 1 of one bot', () => {
       commands: COMMANDS,
       scheduler: false,
       cooldowns: null,
+      now: clock.now,
     });
     running.push(bot);
     const seen: string[] = [];
@@ -86,8 +89,8 @@ describe('two bot processes on shards 0 and 1 of one bot', () => {
       .map((line) => line.guildId!);
 
   beforeAll(async () => {
-    discord = await startSandboxDiscord({ port: 0 });
-    eventor = await startSandboxEventor({ port: 0, seed: 3 });
+    discord = await startSandboxDiscord({ port: 0, now: () => clock.now().getTime() });
+    eventor = await startSandboxEventor({ port: 0, seed: 3, now: clock.now });
     dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-shards-'));
     admin = discord.createUser({ username: 'kassoren', locale: 'en-GB' });
     for (const [i, id] of guilds.entries()) {
@@ -172,7 +175,7 @@ describe('two bot processes on shards 0 and 1 of one bot', () => {
     }
     const ran: Record<string, unknown> = {};
     for (const [name, instance] of Object.entries({ zero, one })) {
-      const summary = await instance.bot.scheduler.tick(new Date(), { force: true });
+      const summary = await instance.bot.scheduler.tick(clock.now(), { force: true });
       ran[name] = { servers: summary.servers, failed: summary.failed };
     }
     // All four servers are one club (the default connection): its home is shard 0, the shard of

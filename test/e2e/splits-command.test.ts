@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../commands/index.js';
 import type { BotCommand } from '../../src/bot/command.js';
 import { GRAPH_HEIGHT, GRAPH_WIDTH } from '../../src/charts/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { type MessagePayload, runnerAnalysisLines } from '../../src/render/index.js';
 import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { analyseResultList } from '../../src/splits/result-list.js';
 import { type SplitsRunner as Runner, splitsEvent } from '../support/splits-event.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 20_000 };
 
@@ -56,9 +57,9 @@ describe('/splits end to end: the graph and the analysis in words', () => {
   const pictures = (view: MessageView) => world.discord.attachments(view.id);
 
   beforeAll(async () => {
-    world = await startLoopbackWorld({ commands: [...COMMANDS, pictureProbe] });
+    world = await startTestWorld({ commands: [...COMMANDS, pictureProbe] });
     const ds = world.eventor.dataset;
-    ({ event, first: own, second: other } = splitsEvent(world.eventor, Date.now()));
+    ({ event, first: own, second: other } = splitsEvent(world.eventor, world.eventor.now().getTime()));
     noSplits = ds.events.find((e) => e.hasResults && e.shape === 'single' && e !== event)!;
     // An organiser who published results without split times, as many small events do.
     for (const cr of ds.details(noSplits).resultList!.classes)
@@ -217,7 +218,7 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     expect(choices.map((c) => c.value)).toContain(event.id);
     const byId = new Map(world.eventor.dataset.events.map((e) => [e.id, e]));
     for (const choice of choices)
-      expect(Date.parse(byId.get(String(choice.value))!.event.start!)).toBeLessThan(Date.now());
+      expect(Date.parse(byId.get(String(choice.value))!.event.start!)).toBeLessThan(world.eventor.now().getTime());
   });
 
   it("autocomplete offers the club's members by name, each by their Eventor person id", async () => {

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { runningTestClock } from '../support/clock.js';
 
 describe("the client's answers are read-only", () => {
   let sandbox: SandboxEventor;
   let client: EventorClient;
   beforeAll(async () => {
-    sandbox = await startSandboxEventor({ seed: 11 });
+    sandbox = await startSandboxEventor({ seed: 11, now: runningTestClock().now });
     client = new EventorClient({ instance: customInstance(sandbox.baseUrl), apiKey: sandbox.apiKey });
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import type { SandboxClub } from '../../src/sandbox/eventor/dataset.js';
 import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { runningTestClock } from '../support/clock.js';
 
 /**
  * The club's members as the bot asks for them: the real Eventor client against the sandbox
@@ -15,7 +16,7 @@ describe('ClubMembers: the member list, fetched afresh before acting as a person
   const clients: EventorClient[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandboxEventor({ seed: 5 });
+    sandbox = await startSandboxEventor({ seed: 5, now: runningTestClock().now });
   });
   afterAll(async () => {
     for (const client of clients) await client.close();

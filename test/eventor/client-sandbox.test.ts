@@ -313,7 +313,7 @@ describe('EventorClient against the sandbox: faults', () => {
   });
 
   it('serves stale data when Eventor fails after the entry expired', async () => {
-    let now = Date.now();
+    let now = NOW.getTime();
     const cached = makeClient({ now: () => now, retries: 0 });
     const first = await cached.callWithMeta('organisation', { id: home().id });
     expect(first.meta.stale).toBe(false);

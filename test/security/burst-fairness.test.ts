@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle, SandboxChannel, SandboxGuild, SandboxUser } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 20_000 };
 const FLOOD = 30;
@@ -28,7 +29,7 @@ describe("a server's burst of commands does not hold back another server's answe
   let flooders: SandboxUser[];
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     ({ guild: strangers, lobby } = await world.addServer('A stranger’s server'));
     flooders = Array.from({ length: FLOOD }, (_, i) =>
       world.discord.createMember(strangers.id, { username: `flooder${i}`, locale: 'en-GB' }),

@@ -13,8 +13,9 @@ import { type BotCommand, customIdCodec, onComponent } from '../../src/bot/comma
 import { t } from '../../src/i18n/index.js';
 import { loginButton } from '../../src/render/login-button.js';
 import type { InteractionHandle, SandboxUser } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { postForgedButton } from '../support/forged-button.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 
@@ -22,7 +23,7 @@ describe('declared checks: the router refuses forged component ids before the ha
   let world: LoopbackWorld;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
   });
   afterAll(async () => {
     await world?.close();
@@ -83,7 +84,7 @@ describe('declared checks: the router refuses forged component ids before the ha
     });
     const person = world.eventor.dataset.homeClub.members[0]!.person.id!;
     const before = world.eventor.requests.count();
-    const forgedCard = `card:confirm:${stranger.id}:${person}:SI:1234567:${Math.floor(Date.now() / 1000)}`;
+    const forgedCard = `card:confirm:${stranger.id}:${person}:SI:1234567:${Math.floor(world.eventor.now().getTime() / 1000)}`;
     expect(await clickForged(forgedCard, stranger, 'sv-SE')).toBe(t('sv', 'error.notLinked'));
     const post = await (async () => {
       const channel = await world.bot.client.channels.fetch(world.channel.id);
@@ -115,7 +116,7 @@ describe('declared checks: the router refuses forged component ids before the ha
     // Linked by an admin: enough for /card to show the settings, not to change them.
     await world.bot.store.links.linkPerson(world.guild.id, member.id, person, 'admin');
     const before = world.eventor.requests.count();
-    const forgedCard = `card:confirm:${member.id}:${person}:SI:7654321:${Math.floor(Date.now() / 1000)}`;
+    const forgedCard = `card:confirm:${member.id}:${person}:SI:7654321:${Math.floor(world.eventor.now().getTime() / 1000)}`;
     expect(await clickForged(forgedCard, member)).toBe(t('en', 'linking.whoami.notProven'));
     expect(world.eventor.requests.count()).toBe(before);
     expect((await world.bot.store.audit.auditLog(world.guild.id)).filter((e) => e.actorId === member.id)).toEqual([]);
@@ -223,7 +224,7 @@ describe('declared checks on a subcommand table: a linked person, and one linked
   };
 
   beforeAll(async () => {
-    world = await startLoopbackWorld({ commands: [...COMMANDS, probe] });
+    world = await startTestWorld({ commands: [...COMMANDS, probe] });
   });
   afterAll(async () => {
     await world?.close();

@@ -13,7 +13,8 @@ import {
   type SandboxGuild,
   type SandboxUser,
 } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const NOT_CONNECTED = 'This server is not connected to Eventor yet';
@@ -25,7 +26,7 @@ describe('the default Eventor connection serves only the servers the operator na
   let stranger: SandboxUser;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     ({ guild: strangers, lobby } = await world.addServer('A stranger’s server'));
     stranger = world.discord.createMember(strangers.id, {
       username: 'stranger',

@@ -18,8 +18,10 @@ import { t } from '../../src/i18n/index.js';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { LoggedRequest } from '../../src/sandbox/eventor/request-log.js';
 import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { caught } from '../support/errors.js';
+import { startTestWorld } from '../support/test-world.js';
+import { runningTestClock } from '../support/clock.js';
 
 const MiB = 1024 * 1024;
 const HUGE = 64 * MiB;
@@ -30,7 +32,7 @@ afterEach(async () => {
 });
 
 async function sandbox(): Promise<SandboxEventor> {
-  const eventor = await startSandboxEventor({ port: 0 });
+  const eventor = await startSandboxEventor({ port: 0, now: runningTestClock().now });
   cleanups.push(() => eventor.close());
   return eventor;
 }
@@ -213,7 +215,7 @@ describe('end to end: one member hits a huge answer while another is served (rea
   });
 
   it("the member gets one clear message, no stack trace; the other member's /help is acknowledged within Discord's 3 s and answered", async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     const w = world;
     w.eventor.faults.add({ path: '/api/events', kind: 'huge', bytes: HUGE });
     const run = (name: string, user: typeof w.member) =>

@@ -10,8 +10,10 @@ import {
   type SandboxUser,
 } from '../../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { worldSql, worldTables } from '../support/world-store.js';
+import { startTestWorld } from '../support/test-world.js';
+import { runningTestClock } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 15_000 };
 const MINUTE = 60_000;
@@ -19,9 +21,9 @@ const LINK = /https?:\/\/[^\s"'<>)]+\/login\/[A-Za-z0-9_-]+/;
 
 describe('limits that hold under pressure, end to end (sandbox Discord, sandbox Eventor, the real bot with its real budgets)', () => {
   let world: LoopbackWorld;
-  // Real time (Discord's deadlines need it), movable forward past a window.
-  let offset = 0;
-  const now = (): Date => new Date(Date.now() + offset);
+  // From the test instant at real speed (Discord's deadlines need it), movable forward past a window.
+  const clock = runningTestClock();
+  const now = clock.now;
   let second: SandboxGuild;
   let lobby: SandboxChannel;
   let home: SandboxPerson[];
@@ -29,7 +31,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
   let users = 0;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld({ now, memberCooldowns: MEMBER_COOLDOWNS });
+    world = await startTestWorld({ now, memberCooldowns: MEMBER_COOLDOWNS });
     home = world.eventor.dataset.homeClub.members;
     foreign = world.eventor.dataset.clubs.find((c) => c.id !== world.eventor.dataset.homeClub.id)!.members.slice(0, 3);
     expect(foreign).toHaveLength(3);
@@ -183,7 +185,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
     });
 
     it('once the window has passed, the member gets a link again', async () => {
-      offset += 10 * MINUTE + 5_000;
+      clock.advance(10 * MINUTE + 5_000);
       const asked = loginUrlRequests();
       expect(await privateText(run(racer, 'login'))).toContain('in your direct messages');
       expect(await settleLinkDms(racer, 4)).toBe(4);
@@ -259,7 +261,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
         expect(rows.includes(folded), table).toBe(false);
       }
       // After the window, the right password links.
-      offset += 15 * MINUTE + 5_000;
+      clock.advance(15 * MINUTE + 5_000);
       expect(await withCredentials(other, 'second', target.username, target.password)).toContain(
         'Klart: ditt Discord-konto är nu kopplat till',
       );
@@ -349,7 +351,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
 
   describe('a per-member cooldown on commands that call Eventor', () => {
     it('fifteen /event with made-up ids at once: ten reach Eventor, five are told to slow down; another member at the same moment is not', async () => {
-      offset += MINUTE;
+      clock.advance(MINUTE);
       const burster = newMember();
       const bystander = newMember();
       const ids = Array.from({ length: 15 }, (_, i) => String(987_650_000 + i));
@@ -387,7 +389,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
         .reply(WAIT);
       expect(renderMessageText(swedish)).toMatch(/försök igen om \d+ s/);
       expect(reached('987659998')).toBe(false);
-      offset += 21_000;
+      clock.advance(21_000);
       expect(renderMessageText(await run(burster, 'event', { event: '987659997' }).answer(WAIT))).toContain(
         'could not find that event',
       );
@@ -398,7 +400,7 @@ describe('limits that hold under pressure, end to end (sandbox Discord, sandbox 
 
 describe('/link eventor: the per-member limit of wrong passwords survives /forget-me and a restart of the bot on the same database', () => {
   it('five wrong passwords, /forget-me, a restart: the next form, even with the right password, is refused without asking Eventor', async () => {
-    const world = await startLoopbackWorld();
+    const world = await startTestWorld();
     let restarted: Awaited<ReturnType<(typeof import('../../src/bot/bot.js'))['startBot']>> | null = null;
     try {
       const home = world.eventor.dataset.homeClub.members;
@@ -460,6 +462,7 @@ describe('/link eventor: the per-member limit of wrong passwords survives /forge
         commands,
         scheduler: false,
         cooldowns: null,
+        now: () => world.eventor.now(),
       });
       const target = home[25]!;
       const asked = authenticateRequests();

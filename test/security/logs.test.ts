@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { secretForms } from '../support/secret-forms.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const PASSWORD = 'pa"ss\\wo&rd=+ åÅ-42';
@@ -19,7 +20,7 @@ describe('no secret in the logs in any form (real bot, sandbox Discord and Event
   let person: SandboxPerson;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     person = world.eventor.dataset.homeClub.members[0]!;
     // The member's Eventor password, as the sandbox Eventor checks it.
     person.password = PASSWORD;

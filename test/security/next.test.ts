@@ -7,9 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRefreshId } from '../../commands/next.js';
 import { t } from '../../src/i18n/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { type InteractionHandle, renderMessageText, type SandboxUser } from '../../src/sandbox/discord/index.js';
 import { postForgedButton } from '../support/forged-button.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 
@@ -20,7 +21,7 @@ describe('/next: only your own linked persons, in this server', () => {
   let victimName: string;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     const members = world.eventor.dataset.homeClub.members;
     mine = members[0]!.person.id!;
     victim = members[1]!.person.id!;

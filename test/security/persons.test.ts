@@ -23,10 +23,11 @@ import {
   type SandboxUser,
 } from '../../src/sandbox/discord/index.js';
 import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { describeEachDialect } from '../support/stores.js';
 import { guildRows } from '../support/world-store.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const LINK = /https?:\/\/[^\s"'<>)]+\/login\/[A-Za-z0-9_-]+/;
@@ -97,7 +98,7 @@ describe('only a link made with the Eventor password may act as the person (logi
   let requester: SandboxUser;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     adminChannel = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
     await world.bot.store.servers.setChannel(world.guild.id, 'admin', adminChannel.id);
     const withChips = world.eventor.dataset.homeClub.members.filter(
@@ -141,7 +142,7 @@ describe('only a link made with the Eventor password may act as the person (logi
     expect(card).toContain('Link with `/link eventor`');
     expect(card).toContain('Nothing was changed');
     // The confirm a /card prompt would have carried, made by hand: the ids in it prove nothing.
-    const forged = `card:confirm:${user.id}:${person.person.id}:SI:1234567:${Math.floor(Date.now() / 1000)}`;
+    const forged = `card:confirm:${user.id}:${person.person.id}:SI:1234567:${Math.floor(world.eventor.now().getTime() / 1000)}`;
     const post = await d.postButton('Save?', {
       type: ComponentType.Button,
       style: 1,
@@ -431,7 +432,7 @@ describe('/setup eventor to another club forgets the links, requests and /notify
   let closed: SandboxUser;
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
+    world = await startTestWorld();
     adminChannel = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
     await world.bot.store.servers.setChannel(world.guild.id, 'admin', adminChannel.id);
     waiting = world.discord.createMember(world.guild.id, { username: 'vantar', globalName: 'Väntar', locale: 'sv-SE' });

@@ -7,11 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxGuild, SandboxUser } from '../../src/sandbox/discord/types.js';
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import { resultListNames, type SplitsRunner, splitsEvent } from '../support/splits-event.js';
+import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 20_000 };
 
@@ -53,8 +54,8 @@ describe('/splits: no Discord-to-Eventor link can be learned, and nothing of oth
   });
 
   beforeAll(async () => {
-    world = await startLoopbackWorld();
-    ({ event, first: runner, second: secret } = splitsEvent(world.eventor, Date.now()));
+    world = await startTestWorld();
+    ({ event, first: runner, second: secret } = splitsEvent(world.eventor, world.eventor.now().getTime()));
     other = await world.addServer('Same club, second server', { defaultEventor: true });
     both = world.discord.createMember(world.guild.id, { username: 'bada', locale: 'en-GB' });
     world.discord.addMember(other.guild.id, both);

@@ -1,6 +1,7 @@
 import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
 import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results.js';
+import { MIN_RUNNERS } from '../../src/splits/analysis.js';
 
 const DAY = 86_400_000;
 
@@ -8,6 +9,20 @@ const DAY = 86_400_000;
 function clubFinisher(home: string) {
   return (p: { organisation?: { id: string | null } | null; results: Array<{ status: string }> }): boolean =>
     p.organisation?.id === home && p.results[0]?.status === 'OK';
+}
+
+interface ResultClass {
+  persons: ReadonlyArray<{ results: ReadonlyArray<{ status: string; splits: readonly unknown[] }> }>;
+}
+
+/**
+ * Whether a class is large enough for a split graph to say anything of a runner: at least
+ * MIN_RUNNERS runners with split times (what `/splits` asks). A runner alone in her class is her
+ * own reference, so her graph is a flat line at 0:00 whatever her time, and a correction cannot
+ * change it.
+ */
+function graphable(c: ResultClass): boolean {
+  return c.persons.filter((p) => p.results[0]?.status === 'OK' && p.results[0].splits.length > 0).length >= MIN_RUNNERS;
 }
 
 /**
@@ -19,7 +34,7 @@ function clubFinisher(home: string) {
 export function recentClubResultsEvent(
   eventor: SandboxEventor,
   now: number,
-  options: { maxAgeDays?: number; hide?: boolean } = {},
+  options: { maxAgeDays?: number; hide?: boolean; graphable?: boolean } = {},
 ): SandboxEvent {
   const dataset = eventor.dataset;
   const finisher = clubFinisher(dataset.homeClub.id);
@@ -28,9 +43,16 @@ export function recentClubResultsEvent(
     if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
     const age = now - Date.parse(ev.event.start);
     if (age < 0 || age > maxAge) return false;
-    return dataset.details(ev).resultList?.classes.some((c) => c.persons.some(finisher)) ?? false;
+    return (
+      dataset
+        .details(ev)
+        .resultList?.classes.some((c) => c.persons.some(finisher) && (!options.graphable || graphable(c))) ?? false
+    );
   });
-  if (!found) throw new Error('the sandbox has no recent single-race event with club results');
+  if (!found)
+    throw new Error(
+      `the sandbox has no single-race event in the ${options.maxAgeDays ?? RESULTS_LOOKBACK_DAYS} days before ${new Date(now).toISOString()} with club results${options.graphable ? ' in a class large enough for a graph' : ''}`,
+    );
   if (options.hide ?? true) {
     found.hasResults = false;
     found.materialized = null;
@@ -38,10 +60,20 @@ export function recentClubResultsEvent(
   return found;
 }
 
-/** The person id of a club runner with an OK result in the event (whose results must be shown). */
-export function clubFinisherId(eventor: SandboxEventor, event: SandboxEvent): string {
+/**
+ * The person id of a club runner with an OK result in the event (whose results must be shown);
+ * with `graphable`, one in a class large enough for a split graph.
+ */
+export function clubFinisherId(
+  eventor: SandboxEventor,
+  event: SandboxEvent,
+  options: { graphable?: boolean } = {},
+): string {
   const list = eventor.dataset.details(event).resultList;
-  const runner = list?.classes.flatMap((c) => c.persons).find(clubFinisher(eventor.dataset.homeClub.id));
+  const runner = list?.classes
+    .filter((c) => !options.graphable || graphable(c))
+    .flatMap((c) => c.persons)
+    .find(clubFinisher(eventor.dataset.homeClub.id));
   if (!runner?.person?.id) throw new Error(`event ${event.id} has no club runner with an OK result`);
   return runner.person.id;
 }

@@ -35,7 +35,7 @@ vi.mock(import('../../src/loopback/world.js'), async (original) => {
   if (!onPostgres) return world;
   return {
     ...world,
-    startLoopbackWorld: async (options: LoopbackWorldOptions = {}) => {
+    startLoopbackWorld: async (options: LoopbackWorldOptions) => {
       const started = await world.startLoopbackWorld({
         ...options,
         databaseUrl: options.databaseUrl ?? (await freshDatabase()),
