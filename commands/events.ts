@@ -9,7 +9,7 @@ import type {
   SlashCommandStringOption,
 } from 'discord.js';
 import { z } from 'zod';
-import { clubArea } from '../src/app/club.js';
+import { clubArea } from '../src/club/area.js';
 import {
   type BaseContext,
   type BotCommand,

@@ -4,7 +4,7 @@
  * without ever showing the key. Every answer is ephemeral, and a refused input changes nothing.
  */
 import { type ChannelType, EmbedBuilder } from 'discord.js';
-import { instanceOf } from '../src/app/eventor-access.js';
+import { instanceOf } from '../src/club/eventor-access.js';
 import { type BotCommand, type CommandContext, onComponent, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedChoice, serverAdminCommand } from '../src/bot/define.js';
 import { settingsServer } from '../src/bot/guards.js';

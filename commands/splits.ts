@@ -13,7 +13,7 @@ import { resolveEventId } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
 import { drawPicture, type PictureRequest } from '../src/charts/index.js';
 import { fold } from '../src/app/fold.js';
-import type { GuildEventor } from '../src/app/eventor-access.js';
+import type { GuildEventor } from '../src/club/eventor-access.js';
 import { escapeName, pictureCourse, plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
 
 const ID = /^\d{1,18}$/;

@@ -1,55 +1,13 @@
 /**
- * The club: its area (the club and, when it has one, its district — the events "around the club"
- * that /events lists and the deadline reminders watch; one rule for both) and its members.
+ * The club's members: who is in the club, by name or id, as Eventor has them (its area is
+ * src/club/area.ts).
  */
-import type { EventorClient } from '../eventor/client.js';
-import { EventorError } from '../eventor/errors.js';
-import type { Organisation, Person } from '../eventor/answers.js';
+import type { Person } from '../eventor/answers.js';
 import type { Logger } from '../log/logger.js';
 import { escapeName, personNameText, plainText } from '../render/index.js';
-import { UserFacingError } from './errors.js';
-import type { GuildEventor } from './eventor-access.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import { fold } from './fold.js';
-
-export interface ClubArea {
-  /** The district's id (when there is one) and the club's. */
-  ids: string[];
-  /** True when the club has a parent but Eventor could not give it, so the area is the club alone. */
-  districtUnavailable: boolean;
-}
-
-/**
- * A parent that is a federation would mean the whole country, so only a district widens the area.
- * When Eventor cannot give the district (not in `organisations`, and asking for it by id fails),
- * the club alone is still worth a list: callers say the district is missing rather than failing as
- * a whole. A refused key is the exception: it concerns every question, so it is passed on.
- */
-export async function clubArea(
-  client: EventorClient,
-  organisationId: string,
-  options: { organisations?: ReadonlyMap<string, Organisation>; log?: Logger } = {},
-): Promise<ClubArea> {
-  const clubOnly = (districtUnavailable: boolean): ClubArea => ({ ids: [organisationId], districtUnavailable });
-  const club = options.organisations?.get(organisationId) ?? (await client.organisation({ id: organisationId }));
-  const parentId = club.parentId ?? null;
-  if (parentId === null) return clubOnly(false);
-  let parent = options.organisations?.get(parentId);
-  if (parent === undefined) {
-    try {
-      parent = await client.organisation({ id: parentId });
-    } catch (error) {
-      if (!(error instanceof EventorError) || error.code === 'InvalidApiKey') throw error;
-      options.log?.warn("the club's district could not be looked up; using the club alone", {
-        district: parentId,
-        error,
-      });
-      return clubOnly(true);
-    }
-  }
-  return parent.kind === 'district'
-    ? { ids: [parent.id, organisationId], districtUnavailable: false }
-    : clubOnly(false);
-}
 
 /**
  * The members of the server's club (the organisation of its API key). `fresh` asks Eventor even

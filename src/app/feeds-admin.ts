@@ -23,8 +23,8 @@ import {
 import type { Language } from '../i18n/index.js';
 import type { MessagePayload } from '../render/index.js';
 import type { Store } from '../store/interfaces.js';
-import { UserFacingError } from './errors.js';
-import type { GuildEventor } from './eventor-access.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 
 /** The ledger feed of `/feeds test` posts: its own, so a test post never stands in for the real one. */
 export const TEST_FEED = 'test';

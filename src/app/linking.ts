@@ -10,8 +10,8 @@ import { type KeyWithVariables, type Language, type PlainKey, t } from '../i18n/
 import type { Logger } from '../log/logger.js';
 import { type LinkedPerson, type LinkMethod, type LinkRequest, PROVEN_LINK, type Store } from '../store/interfaces.js';
 import { type ClubMembers, personNames } from './club.js';
-import { UserFacingError } from './errors.js';
-import type { GuildEventor } from './eventor-access.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 
 /** Wrong passwords per member and server before a pause: the bot must not be a way to guess Eventor passwords. */
 export const MAX_MEMBER_FAILURES = 5;

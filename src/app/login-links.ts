@@ -12,8 +12,8 @@ import type { Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import { type LinkedPerson, PROVEN_LINK, type Store } from '../store/interfaces.js';
 import type { ClubMembers } from './club.js';
-import { UserFacingError } from './errors.js';
-import type { GuildEventor } from './eventor-access.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import type { Linking } from './linking.js';
 
 /** Links per Discord user, across servers and persons: each is a live login to Eventor. */

@@ -9,7 +9,7 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/interfaces.js';
 import { AuditLog } from './audit.js';
 import { ClubMembers } from './club.js';
-import type { EventorAccess } from './eventor-access.js';
+import type { EventorAccess } from '../club/eventor-access.js';
 import { FeedsAdmin } from './feeds-admin.js';
 import { Linking } from './linking.js';
 import { LoginLinks } from './login-links.js';

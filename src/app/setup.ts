@@ -10,8 +10,8 @@ import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from 
 import type { Language, PlainKey } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { GuildSettings, Store } from '../store/interfaces.js';
-import { UserFacingError } from './errors.js';
-import type { GuildEventor } from './eventor-access.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import { connectEventor, type MembersForgotten } from './privacy.js';
 
 export const KEY_MIN = 16;

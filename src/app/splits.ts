@@ -7,8 +7,8 @@
 import type { ResultList } from '../eventor/answers.js';
 import { escapeName } from '../render/index.js';
 import { analyseResultList, type ClassAnalysis, type NamedCourseAnalysis } from '../splits/result-list.js';
-import { UserFacingError } from './errors.js';
-import type { GuildEventor } from './eventor-access.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import { fold } from './fold.js';
 
 /** Runners drawn strong in the graph at most (the picture's own limit, src/charts/draw.ts). */

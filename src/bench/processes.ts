@@ -15,7 +15,7 @@ import {
   millisecondsInHour as HOUR,
   millisecondsInMinute as MINUTE,
 } from 'date-fns/constants';
-import { EventorAccess } from '../app/eventor-access.js';
+import { EventorAccess } from '../club/eventor-access.js';
 import { splitShards } from '../config/sharding.js';
 import { EventorClient } from '../eventor/client.js';
 import { FeedScheduler } from '../feeds/scheduler.js';

@@ -4,7 +4,7 @@
 // bench's (which also holds both sandboxes). Discord is a client that never logs in: the tick's
 // Eventor work and the store are what is measured; the servers' feeds are seeded already.
 import { Client, GatewayIntentBits } from 'discord.js';
-import { EventorAccess } from '../app/eventor-access.js';
+import { EventorAccess } from '../club/eventor-access.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
 import { createLogger } from '../log/logger.js';
 import { openSqliteStore } from '../store/sqlite/store.js';

@@ -5,7 +5,7 @@
  */
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import { GuildDepartures } from '../app/departures.js';
-import { EventorAccess } from '../app/eventor-access.js';
+import { EventorAccess } from '../club/eventor-access.js';
 import { Housekeeping } from '../app/housekeeping.js';
 import { MemberSweep } from '../app/member-sweep.js';
 import { createServices, type Services } from '../app/services.js';

@@ -13,7 +13,7 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { GuildEventor } from '../app/eventor-access.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import type { Services } from '../app/services.js';
 import type { Language, MessageKey, VarsArgument } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
@@ -21,8 +21,8 @@ import type { CustomIdCodec } from './custom-ids.js';
 
 // Commands import these from here with the rest of their context; they live in src/app, below the
 // bot, because the feeds use them too.
-export { UserFacingError } from '../app/errors.js';
-export type { GuildEventor } from '../app/eventor-access.js';
+export { UserFacingError } from '../i18n/user-facing-error.js';
+export type { GuildEventor } from '../club/eventor-access.js';
 export { type CustomIdValue, customIdCodec, idField, languageField, pageField } from './custom-ids.js';
 
 export interface GuildContext {

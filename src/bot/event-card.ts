@@ -1,5 +1,5 @@
 /** The event card (which /event and the picker under /events show), with the club's entries in it. */
-import type { GuildEventor } from '../app/eventor-access.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import { EventorError } from '../eventor/errors.js';
 import type { CompetitorCount, Organisation } from '../eventor/answers.js';
 import type { Language } from '../i18n/index.js';

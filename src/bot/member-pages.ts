@@ -3,7 +3,7 @@
  * person's lists with the name to call them by, and a paged answer whose buttons show another page.
  */
 import type { SlashCommandOptionsOnlyBuilder } from 'discord.js';
-import type { GuildEventor } from '../app/eventor-access.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import type { PlainKey } from '../i18n/index.js';
 import type { MessagePayload } from '../render/index.js';
 import { pageWithButtons } from '../render/paging.js';

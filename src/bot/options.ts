@@ -3,7 +3,7 @@
  * event, and who sees the answer.
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { GuildEventor } from '../app/eventor-access.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import {
   type AutocompleteContext,
   type BaseContext,

@@ -1,6 +1,6 @@
 /** What a command hands the renderers (language, zone, clock, Eventor's web address), and showing a page of a paged answer. */
 import type { InteractionEditReplyOptions } from 'discord.js';
-import type { GuildEventor } from '../app/eventor-access.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import type { Language } from '../i18n/index.js';
 import type { MessagePayload, RenderContext } from '../render/index.js';
 import type { Answer, BaseContext } from './command.js';

@@ -4,7 +4,7 @@
  * the top few only. So the event's complete result list with splits is asked for (shared between
  * clubs by the response cache, docs/decisions/response-cache.md) and analysed.
  */
-import type { GuildEventor } from '../app/eventor-access.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import type { ResultList } from '../eventor/answers.js';
 import type { Logger } from '../log/logger.js';
 import type { EventAnalyses } from '../render/results.js';

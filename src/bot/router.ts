@@ -12,7 +12,7 @@ import {
   type ModalSubmitInteraction,
   PermissionFlagsBits,
 } from 'discord.js';
-import type { EventorAccess } from '../app/eventor-access.js';
+import type { EventorAccess } from '../club/eventor-access.js';
 import type { Services } from '../app/services.js';
 import { EventorError } from '../eventor/errors.js';
 import {

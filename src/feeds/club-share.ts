@@ -12,12 +12,8 @@
 import { millisecondsInDay as DAY, millisecondsInHour as HOUR } from 'date-fns/constants';
 import type { EventorClient } from '../eventor/client.js';
 import type { Event } from '../eventor/answers.js';
+import { SHARED_ENTRIES_AHEAD_DAYS, SHARED_ENTRIES_BACK_DAYS } from '../club/next-races.js';
 import { queryDay } from '../time/days.js';
-
-/** The days before a run the shared entries window starts: the results' look-back (the longest back). */
-export const SHARED_ENTRIES_BACK_DAYS = 7;
-/** The days after a run it ends: the reminders' window (the longest ahead). */
-export const SHARED_ENTRIES_AHEAD_DAYS = 60;
 
 /** One club's share for one run. */
 export interface ClubShare {

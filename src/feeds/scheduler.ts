@@ -8,8 +8,8 @@
  */
 import { type Channel, type Client, Events } from 'discord.js';
 import cron, { type ScheduledTask } from 'node-cron';
-import { UserFacingError } from '../app/errors.js';
-import type { EventorAccess } from '../app/eventor-access.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
+import type { EventorAccess } from '../club/eventor-access.js';
 import type { EventorClient } from '../eventor/client.js';
 import { InvalidApiKey } from '../eventor/errors.js';
 import { type Language, serverLanguage } from '../i18n/index.js';

@@ -13,7 +13,7 @@ import { loginButton } from './login-button.js';
 import { COLOURS } from './pages.js';
 import type { MessagePayload, RenderContext } from './types.js';
 
-/** One race one linked person has entered (`src/app/next.ts` gathers them). */
+/** One race one linked person has entered (`src/club/next-races.ts` gathers them). */
 export interface NextRace {
   personId: string;
   event: Event;

@@ -3,7 +3,7 @@
  * docs/iof-xml.md#quirks-of-timing-programs).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { instanceOf } from '../../src/app/eventor-access.js';
+import { instanceOf } from '../../src/club/eventor-access.js';
 import { botConfigFromEnv } from '../../src/bot/config.js';
 import { ConfigError, eventorConfigFromEnv } from '../../src/config/env.js';
 import { EventorClient } from '../../src/eventor/client.js';

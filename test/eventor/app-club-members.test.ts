@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClubMembers } from '../../src/app/club.js';
-import type { GuildEventor } from '../../src/app/eventor-access.js';
+import type { GuildEventor } from '../../src/club/eventor-access.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import type { SandboxClub } from '../../src/sandbox/eventor/dataset.js';

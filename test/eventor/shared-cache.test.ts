@@ -4,7 +4,7 @@
  * neither fails nor feeds other keys. Real clients against the sandbox Eventor over HTTP.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EventorAccess } from '../../src/app/eventor-access.js';
+import { EventorAccess } from '../../src/club/eventor-access.js';
 import { botConfigFromEnv } from '../../src/bot/config.js';
 import { EventorClient, type EventorClientOptions } from '../../src/eventor/client.js';
 import { InvalidApiKey } from '../../src/eventor/errors.js';

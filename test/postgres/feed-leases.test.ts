@@ -8,7 +8,7 @@
  * expire, and gets them back when it returns.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EventorAccess } from '../../src/app/eventor-access.js';
+import { EventorAccess } from '../../src/club/eventor-access.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results.js';
 import { FEED_LEASE_TTL_MS } from '../../src/feeds/leases.js';

@@ -1,4 +1,4 @@
-import { EventorAccess } from '../../src/app/eventor-access.js';
+import { EventorAccess } from '../../src/club/eventor-access.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';

@@ -1,6 +1,6 @@
 /** /next and the day-before reminder: the join of entries, events and start lists, and their rendering. */
 import { describe, expect, it } from 'vitest';
-import { nextRacesOf } from '../../src/app/next.js';
+import { nextRacesOf } from '../../src/club/next-races.js';
 import type { StartList } from '../../src/eventor/model.js';
 import { LOGIN_BUTTON_ID } from '../../src/render/login-button.js';
 import { type NextRace, renderDayBeforeDm, renderNextRaces } from '../../src/render/next.js';

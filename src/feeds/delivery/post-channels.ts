@@ -7,7 +7,7 @@
  * text, so it is asked for in the invite and shown next to a channel, never required.
  */
 import { ChannelType, type Guild, PermissionFlagsBits } from 'discord.js';
-import { UserFacingError } from '../../app/errors.js';
+import { UserFacingError } from '../../i18n/user-facing-error.js';
 import type { MessageKey, PlainKey, VarsArgument } from '../../i18n/index.js';
 
 /** What these helpers need of a command's context: its translator. */

@@ -57,7 +57,7 @@ import {
 } from '../feed.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { queryDay } from '../../time/days.js';
-import { clubArea } from '../../app/club.js';
+import { clubArea } from '../../club/area.js';
 import { byStart, eventsWithClubEntries } from './club-lists.js';
 import { REMINDERS_WINDOW_DAYS } from './reminders.js';
 

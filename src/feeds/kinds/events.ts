@@ -10,7 +10,7 @@
  * keep the overlap from posting anything twice.
  */
 
-import { clubArea } from '../../app/club.js';
+import { clubArea } from '../../club/area.js';
 import type { EventorClient } from '../../eventor/client.js';
 import type { Event } from '../../eventor/answers.js';
 import { t } from '../../i18n/index.js';

@@ -23,7 +23,7 @@
  */
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { type APIChannel, type Client, DiscordAPIError, Routes } from 'discord.js';
-import { classNamesFor, clubEntries, entriesOf, eventsOfEntries, nextRacesOf } from '../../app/next.js';
+import { classNamesFor, clubEntries, entriesOf, eventsOfEntries, nextRacesOf } from '../../club/next-races.js';
 import type { Entry, Event, ResultList, StartList } from '../../eventor/answers.js';
 import type { EventorClient } from '../../eventor/client.js';
 import { type Language, languageFor } from '../../i18n/index.js';

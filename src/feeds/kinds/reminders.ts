@@ -9,7 +9,7 @@
  * instead of every reminder it missed.
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
-import { clubArea } from '../../app/club.js';
+import { clubArea } from '../../club/area.js';
 import type { EventorClient } from '../../eventor/client.js';
 import type { Event } from '../../eventor/answers.js';
 import { t } from '../../i18n/index.js';

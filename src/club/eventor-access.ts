@@ -11,7 +11,7 @@ import { SharedResponseCache } from '../eventor/http.js';
 import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/interfaces.js';
-import { UserFacingError } from './errors.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
 
 /** The Eventor a server uses: its own from /setup, else the operator's default. */
 export interface GuildEventor {

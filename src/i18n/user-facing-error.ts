@@ -2,7 +2,7 @@
  * Errors the services raise for the member to read. They carry a catalogue key and its variables,
  * never text, so the router shows them in the reader's language.
  */
-import { Message, type MessageKey, type VarsArgument } from '../i18n/index.js';
+import { Message, type MessageKey, type VarsArgument } from './index.js';
 
 /** An error whose message the member should see, in their language. */
 export class UserFacingError<K extends MessageKey = MessageKey> extends Error {
