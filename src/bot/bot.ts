@@ -1,54 +1,20 @@
 /**
- * The running bot: a discord.js client (Guilds intent only, no mentions unless a post asks for
- * one), the interaction router, the store and the Eventor access, with a clean shutdown that
- * finishes what is in flight and closes the database.
+ * The running bot: the parts the composition root builds (`compose.ts`) attached to Discord —
+ * interactions to the router, servers left and rejoined to the departures — logged in, reconciled
+ * with READY, its schedule started, and a clean shutdown that finishes what is in flight and
+ * closes the database.
  */
-import { Client, Events, GatewayIntentBits } from 'discord.js';
-import { GuildDepartures } from '../app/departures.js';
-import { EventorAccess } from '../club/eventor-access.js';
-import { Housekeeping } from '../app/housekeeping.js';
-import { MemberSweep } from '../app/member-sweep.js';
-import { createServices, type Services } from '../app/services.js';
-import { formatShards, servesGuild } from '../config/sharding.js';
-import type { EventorClient } from '../eventor/client.js';
+import { type Client, Events } from 'discord.js';
+import type { Services } from '../app/services.js';
+import type { EventorAccess } from '../club/eventor-access.js';
+import { formatShards } from '../config/sharding.js';
 import { EventorError, InvalidApiKey, Timeout, Unreachable } from '../eventor/errors.js';
-import type { SharedResponseCache } from '../eventor/http.js';
-import type { EventorInstance } from '../eventor/instances.js';
-import { FeedScheduler } from '../feeds/scheduler.js';
+import type { FeedScheduler } from '../feeds/scheduler.js';
 import type { Logger } from '../log/logger.js';
-import { SecretBox } from '../store/secrets.js';
 import type { Store } from '../store/interfaces.js';
-import { openStore } from '../store/open.js';
-import type { BotCommand } from './command.js';
+import { type BotOptions, type BotParts, composeBot } from './compose.js';
 import type { BotConfig } from './config.js';
-import { FirstAnswers } from './first-answer.js';
-import { withBotRest } from './interaction-rest.js';
-import { MemberPresence } from './membership.js';
-import { InteractionRouter, type MemberCooldowns } from './router.js';
-
-export interface BotOptions {
-  config: BotConfig;
-  log: Logger;
-  /** The slash commands (commands/index.ts); passed in so the core does not depend on them. */
-  commands: readonly BotCommand[];
-  now?: () => Date;
-  /** How Eventor clients are made (tests); `shared` is the instance's cache, for the client's `shared` option. */
-  createEventorClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
-  /** Run the feed scheduler (node-cron, every minute). Default true; tests pass false or drive `scheduler.tick`. */
-  scheduler?: boolean;
-  /** The router's per-member budgets (default its `MEMBER_COOLDOWNS`; null: off). */
-  cooldowns?: MemberCooldowns | null;
-  /**
-   * The box sealing stored keys, when the caller began deriving it from `config.secretKey` earlier
-   * (`start` does, while the bot's modules load). Default: derived here, while the database opens.
-   */
-  secretBox?: Promise<SecretBox>;
-  /**
-   * After "bot ready", ask Eventor whether the default key (EVENTOR_API_KEY) works, and log one line
-   * if Eventor refuses it or cannot be reached (`start` does; default off).
-   */
-  checkDefaultEventor?: boolean;
-}
+import type { InteractionRouter } from './router.js';
 
 export interface RunningBot {
   client: Client<true>;
@@ -61,81 +27,73 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
+export type { BotOptions } from './compose.js';
+
+/** Starts the bot: its parts from the composition root, attached to Discord, logged in and ready. */
 export async function startBot(options: BotOptions): Promise<RunningBot> {
-  const { config, log } = options;
-  log.redact(config.discordToken);
-  log.redact(config.secretKey);
-  // scrypt (slow on purpose) runs in the thread pool while this thread opens the database.
-  const store = await openStore(
-    {
-      databasePath: config.databasePath,
-      ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
-    },
-    options.secretBox ?? SecretBox.derive(config.secretKey),
-    options.now,
-    {
-      initialiseEmptyFile: config.initialiseDatabase === true,
-      onPermissions: ({ file, was, tightened }) =>
-        log.warn(
-          tightened
-            ? 'database file was readable by other users; made it readable by this user only (0600)'
-            : 'database file is readable by other users and could not be changed; make it 0600 (chmod 600)',
-          { file, mode: was },
-        ),
-    },
-  );
-  const eventor = new EventorAccess({
-    store,
-    defaultEventor: config.defaultEventor,
-    defaultGuilds: config.defaultEventorGuilds,
-    ...(config.customEventorTimeZones === undefined ? {} : { customTimeZones: config.customEventorTimeZones }),
-    ...(config.eventorResponseLimitScale === undefined ? {} : { responseLimitScale: config.eventorResponseLimitScale }),
-    ...(config.eventorTimeoutMs === undefined ? {} : { timeoutMs: config.eventorTimeoutMs }),
-    log,
-    ...(options.createEventorClient ? { createClient: options.createEventorClient } : {}),
+  const parts = await composeBot(options);
+  const { log } = options;
+  attachToDiscord(parts, log);
+  let ready: Client<true>;
+  try {
+    ready = await logIn(parts.client, options.config.discordToken);
+  } catch (error) {
+    await parts.close();
+    throw error;
+  }
+  // The pid: the process a service manager or an operator stops (under npm it is not npm's).
+  const sharding = options.config.sharding;
+  log.info('bot ready', {
+    user: ready.user.tag,
+    guilds: ready.guilds.cache.size,
+    pid: process.pid,
+    ...(sharding ? { shards: formatShards(sharding.shards), shardCount: sharding.shardCount } : {}),
   });
-  const services = createServices({ store, eventorAccess: eventor, clock: options.now ?? (() => new Date()), log });
-  const router = new InteractionRouter({
-    commands: options.commands,
-    store,
-    eventor,
-    services,
-    log,
-    defaultLanguage: config.defaultLanguage,
-    defaultTimeZone: config.defaultTimeZone,
-    customEventorOrigins: config.customEventorOrigins,
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.cooldowns !== undefined ? { cooldowns: options.cooldowns } : {}),
-    // This bot's own: another bot in the process (tests, the bench) shares no turn, lane or hold with it.
-    firstAnswers: new FirstAnswers(),
-  });
-  // Always explicit: left out, discord.js would read SHARDS and SHARD_COUNT from the environment
-  // itself, in its own format (JSON), and ignore /gateway/bot's count anyway (docs/discord.md#sharding).
-  const sharding = config.sharding;
-  const serves = (guildId: string): boolean => servesGuild(sharding, guildId);
-  // discord.js reads SHARD_COUNT even so when the count given is its default (1), and takes a blank
-  // one (`SHARD_COUNT=` in .env, unsharded for the configuration) for 0, which it then refuses.
-  if (process.env.SHARD_COUNT?.trim() === '') delete process.env.SHARD_COUNT;
-  const client = withBotRest(
-    new Client({
-      intents: [GatewayIntentBits.Guilds],
-      allowedMentions: { parse: [] },
-      rest: { api: config.discordApiUrl },
-      shards: sharding ? [...sharding.shards] : [0],
-      shardCount: sharding?.shardCount ?? 1,
-    }),
-  );
+  // Awaited, as it ran before the store was async: the bot is ready once READY's servers are reconciled.
+  await parts.departures
+    .reconcile(ready.guilds.cache.values())
+    .catch((error: unknown) => log.error('looking for servers left while offline failed', { error }));
+  await reportDefaultEventor(parts, options.config, ready, log);
+  let stopped = false;
+  if (options.config.defaultEventor && options.checkDefaultEventor)
+    checkDefaultKey(parts.eventor, options.config.defaultEventor.instance.baseUrl, log, () => stopped);
+  if (options.scheduler !== false) parts.scheduler.start();
+
+  let stopping: Promise<void> | null = null;
+  return {
+    client: ready,
+    store: parts.store,
+    services: parts.services,
+    router: parts.router,
+    scheduler: parts.scheduler,
+    stop: () => {
+      stopping ??= (async () => {
+        stopped = true;
+        log.info('bot stopping');
+        await parts.scheduler.stop();
+        detachFromDiscord(parts.client);
+        await parts.router.drain();
+        await parts.client.destroy();
+        await parts.eventor.close();
+        await parts.store.close();
+        log.info('bot stopped');
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** The server events the bot answers: interactions through the router, and servers it leaves or rejoins. */
+function attachToDiscord(parts: BotParts, log: Logger): void {
+  const { client, router, departures } = parts;
   // An interaction from a server comes from someone in it right now (Discord sends their member
   // object with it), so no command asks Discord whether the member is still there; only what the
   // bot does on its own (personal DMs, the daily sweep) does, through `MemberPresence`.
   client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
   client.on(Events.Error, (error) => log.error('discord client error', { error }));
   client.on(Events.Warn, (message) => log.warn('discord client warning', { message }));
-
   // Removed from a server (GUILD_DELETE without `unavailable`) or back in one; an outage
   // (`unavailable: true`) is discord.js's `guildUnavailable`, which changes nothing here.
-  // Sharded, Discord lists only this process's shards' servers: the others are not departures.
-  const departures = new GuildDepartures({ store, log, serves, ...(options.now ? { now: options.now } : {}) });
   const guarded = (what: string, fn: () => Promise<unknown>): void => {
     fn().catch((error: unknown) => log.error(what, { error }));
   };
@@ -146,116 +104,58 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       departures.reconcileIfPending(client.guilds.cache.values()),
     ),
   );
+}
 
+/** Stops listening before the client goes: nothing new starts while what is in flight finishes. */
+function detachFromDiscord(client: Client): void {
+  client.removeAllListeners(Events.InteractionCreate);
+  for (const event of [Events.GuildDelete, Events.GuildCreate, Events.GuildAvailable] as const)
+    client.removeAllListeners(event);
+}
+
+/** Logs in and waits for READY. */
+async function logIn(client: Client, token: string): Promise<Client<true>> {
   const ready = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
-  try {
-    await client.login(config.discordToken);
-  } catch (error) {
-    await store.close();
-    await eventor.close();
-    await client.destroy();
-    throw error;
-  }
-  const readyClient = await ready;
-  // The pid: the process a service manager or an operator stops (under npm it is not npm's).
-  log.info('bot ready', {
-    user: readyClient.user.tag,
-    guilds: readyClient.guilds.cache.size,
-    pid: process.pid,
-    ...(sharding ? { shards: formatShards(sharding.shards), shardCount: sharding.shardCount } : {}),
-  });
-  // Awaited, as it ran before the store was async: the bot is ready once READY's servers are reconciled.
-  await departures
-    .reconcile(readyClient.guilds.cache.values())
-    .catch((error: unknown) => log.error('looking for servers left while offline failed', { error }));
-  if (config.defaultEventor) {
-    // The operator should see at a glance whom their key serves.
-    const named = [...config.defaultEventorGuilds];
-    const served = new Set<string>();
-    for (const id of named) if (await eventor.usesDefault(id)) served.add(id);
-    log.info('default Eventor connection', {
-      servesGuilds: named.filter((id) => served.has(id)),
-      namedButOwnKey: named.filter((id) => !served.has(id)),
-      // Another process's shards' servers are not in this one's list.
-      namedButNotJoined: named.filter((id) => serves(id) && !readyClient.guilds.cache.has(id)),
-    });
-    if (named.length === 0)
-      log.warn(
-        'EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection',
-      );
-  }
-  let stopped = false;
-  if (config.defaultEventor && options.checkDefaultEventor) {
-    // Not awaited: "bot ready" does not wait for Eventor, and the bot serves /setup servers without it.
-    const eventorUrl = config.defaultEventor.instance.baseUrl;
-    void eventor.defaultOrganisation().then(
-      (organisation) => {
-        if (!stopped)
-          log.info('default Eventor key accepted', { eventor: eventorUrl, organisation: organisation?.name });
-      },
-      (error: unknown) => {
-        // The reason without a stack: the line is for the operator, and the client's messages carry no key.
-        const reason = error instanceof Error ? error.message : String(error);
-        if (!stopped) log.warn(defaultEventorProblem(error), { eventor: eventorUrl, reason });
-      },
-    );
-  }
-  const presence = new MemberPresence({
-    client: readyClient,
-    store,
-    log,
-    ...(options.now ? { now: options.now } : {}),
-  });
-  const housekeeping = new Housekeeping({
-    isPresent: (guildId) => readyClient.guilds.cache.has(guildId),
-    departures,
-    sweep: new MemberSweep({
-      presence,
-      store,
-      isAvailable: (guildId) => readyClient.guilds.cache.get(guildId)?.available === true,
-    }),
-    log,
-    store,
-  });
-  const scheduler = new FeedScheduler({
-    client: readyClient,
-    store,
-    eventor,
-    log,
-    defaultLanguage: config.defaultLanguage,
-    defaultTimeZone: config.defaultTimeZone,
-    membership: presence,
-    housekeeping: (now) => housekeeping.run(now),
-    // Processes on one database share the feeds by club, with leases on the shards each runs.
-    sharding,
-    ...(options.now ? { now: options.now } : {}),
-  });
-  if (options.scheduler !== false) scheduler.start();
+  await client.login(token);
+  return ready;
+}
 
-  let stopping: Promise<void> | null = null;
-  return {
-    client: readyClient,
-    store,
-    services,
-    router,
-    scheduler,
-    stop: () => {
-      stopping ??= (async () => {
-        stopped = true;
-        log.info('bot stopping');
-        await scheduler.stop();
-        client.removeAllListeners(Events.InteractionCreate);
-        for (const event of [Events.GuildDelete, Events.GuildCreate, Events.GuildAvailable] as const)
-          client.removeAllListeners(event);
-        await router.drain();
-        await client.destroy();
-        await eventor.close();
-        await store.close();
-        log.info('bot stopped');
-      })();
-      return stopping;
+/** Whom the operator's default key serves, at a glance, and a warning when it serves no server. */
+async function reportDefaultEventor(
+  parts: BotParts,
+  config: BotConfig,
+  ready: Client<true>,
+  log: Logger,
+): Promise<void> {
+  if (!config.defaultEventor) return;
+  const named = [...config.defaultEventorGuilds];
+  const served = new Set<string>();
+  for (const id of named) if (await parts.eventor.usesDefault(id)) served.add(id);
+  log.info('default Eventor connection', {
+    servesGuilds: named.filter((id) => served.has(id)),
+    namedButOwnKey: named.filter((id) => !served.has(id)),
+    // Another process's shards' servers are not in this one's list.
+    namedButNotJoined: named.filter((id) => parts.serves(id) && !ready.guilds.cache.has(id)),
+  });
+  if (named.length === 0)
+    log.warn(
+      'EVENTOR_API_KEY is set but EVENTOR_DEFAULT_GUILDS names no server: no server uses the default connection',
+    );
+}
+
+/** Asks Eventor whether the default key works, not awaited: "bot ready" does not wait for Eventor. */
+function checkDefaultKey(eventor: EventorAccess, eventorUrl: string, log: Logger, stopped: () => boolean): void {
+  void eventor.defaultOrganisation().then(
+    (organisation) => {
+      if (!stopped())
+        log.info('default Eventor key accepted', { eventor: eventorUrl, organisation: organisation?.name });
     },
-  };
+    (error: unknown) => {
+      // The reason without a stack: the line is for the operator, and the client's messages carry no key.
+      const reason = error instanceof Error ? error.message : String(error);
+      if (!stopped()) log.warn(defaultEventorProblem(error), { eventor: eventorUrl, reason });
+    },
+  );
 }
 
 /** The start-up line for a failed check of the default key: what it means for the operator. */

@@ -12,10 +12,9 @@
  */
 import { millisecondsInHour } from 'date-fns/constants';
 import { type Client, DiscordAPIError, Routes } from 'discord.js';
-import { forgetMember } from '../app/privacy.js';
+import type { Privacy } from '../app/privacy.js';
 import type { MemberStatus, MembershipCheck } from '../feeds/feed.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/interfaces.js';
 
 /** How long "still a member" is believed: a race day's 5-minute runs ask Discord once an hour per member. */
 export const MEMBER_CACHE_MS = millisecondsInHour;
@@ -27,15 +26,15 @@ const GONE_CODES = new Set<number | string>([10007, 10013]);
 
 export class MemberPresence implements MembershipCheck {
   readonly #client: Client;
-  readonly #store: Store;
+  readonly #privacy: Pick<Privacy, 'forgetMember'>;
   readonly #log: Logger;
   readonly #now: () => Date;
   /** `guildId:userId` → until when "present" is believed; insertion order is age order. */
   readonly #present = new Map<string, number>();
 
-  constructor(options: { client: Client; store: Store; log: Logger; now?: () => Date }) {
+  constructor(options: { client: Client; privacy: Pick<Privacy, 'forgetMember'>; log: Logger; now?: () => Date }) {
     this.#client = options.client;
-    this.#store = options.store;
+    this.#privacy = options.privacy;
     this.#log = options.log;
     this.#now = options.now ?? (() => new Date());
   }
@@ -54,7 +53,7 @@ export class MemberPresence implements MembershipCheck {
       await this.#client.rest.get(Routes.guildMember(guildId, userId));
     } catch (error) {
       if (error instanceof DiscordAPIError && error.status === 404 && GONE_CODES.has(error.code)) {
-        const forgotten = await forgetMember(this.#store, guildId, userId);
+        const forgotten = await this.#privacy.forgetMember(guildId, userId);
         this.#log.info('a member left the server; forgot their links, requests and /notify there', {
           guildId,
           userId,

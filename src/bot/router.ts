@@ -13,6 +13,7 @@ import {
   PermissionFlagsBits,
 } from 'discord.js';
 import type { EventorAccess } from '../club/eventor-access.js';
+import { isProvenLink } from '../app/linking.js';
 import type { Services } from '../app/services.js';
 import { EventorError } from '../eventor/errors.js';
 import {
@@ -26,7 +27,6 @@ import {
   type VarsArgument,
 } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import { PROVEN_LINK, type Store } from '../store/interfaces.js';
 import {
   type BaseContext,
   type BotCommand,
@@ -45,7 +45,6 @@ import { answerOptions } from './render-context.js';
 
 export interface RouterOptions {
   commands: readonly BotCommand[];
-  store: Store;
   eventor: EventorAccess;
   services: Services;
   log: Logger;
@@ -155,7 +154,7 @@ export class InteractionRouter {
 
   async #context(interaction: Interaction | MessageComponentInteraction, log: Logger): Promise<BaseContext> {
     const language = languageFor(interaction.locale);
-    const settings = interaction.guildId ? await this.#options.store.servers.guildSettings(interaction.guildId) : null;
+    const settings = interaction.guildId ? await this.#options.services.setup.settings(interaction.guildId) : null;
     const access = this.#options.eventor;
     const guild: GuildContext = {
       id: interaction.guildId,
@@ -311,10 +310,9 @@ export class InteractionRouter {
     }
     if (requires.linked !== undefined) {
       if (!interaction.inGuild()) return 'linking.guildOnly';
-      const links = await this.#options.store.links.linkedPersons(interaction.guildId, interaction.user.id);
+      const links = await this.#options.services.linking.linkedPersons(interaction.guildId, interaction.user.id);
       if (links.length === 0) return 'error.notLinked';
-      if (requires.linked === 'credentials' && !links.some((link) => link.method === PROVEN_LINK))
-        return 'linking.whoami.notProven';
+      if (requires.linked === 'credentials' && !links.some(isProvenLink)) return 'linking.whoami.notProven';
     }
     return null;
   }

@@ -1,0 +1,182 @@
+/**
+ * The composition root: the one place that builds the bot's parts from its configuration — the
+ * store, the Eventor access, the services, the discord.js client and the router, what watches
+ * servers and members (departures, presence, the daily housekeeping) and the feed scheduler — and
+ * hands them to `startBot`, which attaches them to Discord. Nothing else in src/bot reaches the
+ * store: everything below the router asks the services (docs/architecture.md#the-dependency-rule).
+ */
+import { Client, GatewayIntentBits } from 'discord.js';
+import { GuildDepartures } from '../app/departures.js';
+import { Housekeeping } from '../app/housekeeping.js';
+import { MemberSweep } from '../app/member-sweep.js';
+import { createServices, type Services } from '../app/services.js';
+import { EventorAccess } from '../club/eventor-access.js';
+import { servesGuild } from '../config/sharding.js';
+import type { EventorClient } from '../eventor/client.js';
+import type { SharedResponseCache } from '../eventor/http.js';
+import type { EventorInstance } from '../eventor/instances.js';
+import { FeedScheduler } from '../feeds/scheduler.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/interfaces.js';
+import { openStore } from '../store/open.js';
+import { SecretBox } from '../store/secrets.js';
+import type { BotCommand } from './command.js';
+import type { BotConfig } from './config.js';
+import { FirstAnswers } from './first-answer.js';
+import { withBotRest } from './interaction-rest.js';
+import { MemberPresence } from './membership.js';
+import { InteractionRouter, type MemberCooldowns } from './router.js';
+
+export interface BotOptions {
+  config: BotConfig;
+  log: Logger;
+  /** The slash commands (commands/index.ts); passed in so the core does not depend on them. */
+  commands: readonly BotCommand[];
+  now?: () => Date;
+  /** How Eventor clients are made (tests); `shared` is the instance's cache, for the client's `shared` option. */
+  createEventorClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
+  /** Run the feed scheduler (node-cron, every minute). Default true; tests pass false or drive `scheduler.tick`. */
+  scheduler?: boolean;
+  /** The router's per-member budgets (default its `MEMBER_COOLDOWNS`; null: off). */
+  cooldowns?: MemberCooldowns | null;
+  /**
+   * The box sealing stored keys, when the caller began deriving it from `config.secretKey` earlier
+   * (`start` does, while the bot's modules load). Default: derived here, while the database opens.
+   */
+  secretBox?: Promise<SecretBox>;
+  /**
+   * After "bot ready", ask Eventor whether the default key (EVENTOR_API_KEY) works, and log one line
+   * if Eventor refuses it or cannot be reached (`start` does; default off).
+   */
+  checkDefaultEventor?: boolean;
+}
+
+/** The bot's parts, built and connected to each other, not yet to Discord. */
+export interface BotParts {
+  store: Store;
+  eventor: EventorAccess;
+  services: Services;
+  /** The discord.js client, not logged in (Guilds intent only, no mentions unless a post asks for one). */
+  client: Client;
+  router: InteractionRouter;
+  departures: GuildDepartures;
+  scheduler: FeedScheduler;
+  /** Whether this process runs the server's shard. */
+  serves(guildId: string): boolean;
+  /** Closes what the parts opened (the Eventor clients and the store), for a bot that never logged in. */
+  close(): Promise<void>;
+}
+
+export async function composeBot(options: BotOptions): Promise<BotParts> {
+  const { config, log } = options;
+  const now = options.now ?? (() => new Date());
+  log.redact(config.discordToken);
+  log.redact(config.secretKey);
+  // scrypt (slow on purpose) runs in the thread pool while this thread opens the database.
+  const store = await openStore(
+    { databasePath: config.databasePath, databaseUrl: config.databaseUrl },
+    options.secretBox ?? SecretBox.derive(config.secretKey),
+    options.now,
+    {
+      initialiseEmptyFile: config.initialiseDatabase === true,
+      onPermissions: ({ file, was, tightened }) =>
+        log.warn(
+          tightened
+            ? 'database file was readable by other users; made it readable by this user only (0600)'
+            : 'database file is readable by other users and could not be changed; make it 0600 (chmod 600)',
+          { file, mode: was },
+        ),
+    },
+  );
+  const eventor = new EventorAccess({
+    store,
+    defaultEventor: config.defaultEventor,
+    defaultGuilds: config.defaultEventorGuilds,
+    customTimeZones: config.customEventorTimeZones,
+    responseLimitScale: config.eventorResponseLimitScale,
+    timeoutMs: config.eventorTimeoutMs,
+    log,
+    createClient: options.createEventorClient,
+  });
+  const services = createServices({ store, eventorAccess: eventor, clock: now, log });
+  const router = new InteractionRouter({
+    commands: options.commands,
+    eventor,
+    services,
+    log,
+    defaultLanguage: config.defaultLanguage,
+    defaultTimeZone: config.defaultTimeZone,
+    customEventorOrigins: config.customEventorOrigins,
+    now,
+    cooldowns: options.cooldowns,
+    // This bot's own: another bot in the process (tests, the bench) shares no turn, lane or hold with it.
+    firstAnswers: new FirstAnswers(),
+  });
+  const sharding = config.sharding;
+  const serves = (guildId: string): boolean => servesGuild(sharding, guildId);
+  const client = discordClient(config);
+  // Sharded, Discord lists only this process's shards' servers: the others are not departures.
+  const departures = new GuildDepartures({ store, log, serves, now });
+  const presence = new MemberPresence({ client, privacy: services.privacy, log, now });
+  const housekeeping = new Housekeeping({
+    isPresent: (guildId) => client.guilds.cache.has(guildId),
+    departures,
+    sweep: new MemberSweep({
+      presence,
+      store,
+      isAvailable: (guildId) => client.guilds.cache.get(guildId)?.available === true,
+    }),
+    log,
+    store,
+  });
+  const scheduler = new FeedScheduler({
+    client,
+    store,
+    eventor,
+    log,
+    defaultLanguage: config.defaultLanguage,
+    defaultTimeZone: config.defaultTimeZone,
+    membership: presence,
+    housekeeping: (at) => housekeeping.run(at),
+    // Processes on one database share the feeds by club, with leases on the shards each runs.
+    sharding,
+    now,
+  });
+  return {
+    store,
+    eventor,
+    services,
+    client,
+    router,
+    departures,
+    scheduler,
+    serves,
+    async close() {
+      await scheduler.stop();
+      await client.destroy();
+      await eventor.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * The discord.js client: Guilds intent only, no mentions unless a post asks for one, requests made
+ * with an interaction's token outside the global limit (`interaction-rest.ts`).
+ */
+function discordClient(config: BotConfig): Client {
+  // Always explicit: left out, discord.js would read SHARDS and SHARD_COUNT from the environment
+  // itself, in its own format (JSON), and ignore /gateway/bot's count anyway (docs/discord.md#sharding).
+  // It reads SHARD_COUNT even so when the count given is its default (1), and takes a blank one
+  // (`SHARD_COUNT=` in .env, unsharded for the configuration) for 0, which it then refuses.
+  if (process.env.SHARD_COUNT?.trim() === '') delete process.env.SHARD_COUNT;
+  return withBotRest(
+    new Client({
+      intents: [GatewayIntentBits.Guilds],
+      allowedMentions: { parse: [] },
+      rest: { api: config.discordApiUrl },
+      shards: config.sharding ? [...config.sharding.shards] : [0],
+      shardCount: config.sharding?.shardCount ?? 1,
+    }),
+  );
+}
