@@ -11,14 +11,13 @@ import { formatShards } from '../config/sharding.js';
 import { EventorError, InvalidApiKey, Timeout, Unreachable } from '../eventor/errors.js';
 import type { FeedScheduler } from '../feeds/scheduler.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/interfaces.js';
 import { type BotOptions, type BotParts, composeBot } from './compose.js';
 import type { BotConfig } from './config.js';
 import type { InteractionRouter } from './router.js';
 
 export interface RunningBot {
   client: Client<true>;
-  store: Store;
+  store: BotParts['store'];
   /** The services commands use (the composition root's). */
   services: Services;
   router: InteractionRouter;

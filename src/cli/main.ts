@@ -22,8 +22,12 @@ interface Command {
   summary: string;
   /** The rest of its own `--help`: options and notes. */
   details?: string;
-  run?: (args: ParsedArgs, io: Io) => Promise<number>;
+  run?: CommandRunner;
+  /** Run by the harness beside the product (the sandboxes): its runner comes from `main`'s caller. */
+  harness?: true;
 }
+
+export type CommandRunner = (args: ParsedArgs, io: Io) => Promise<number>;
 
 /** Every command, in the order the overview lists them; `eventor-bot <name> --help` prints one. */
 export const CLI_COMMANDS: Readonly<Record<string, Command>> = {
@@ -106,7 +110,9 @@ Options:
   --now INSTANT       Make the data around this instant (e.g. 2026-11-18T09:00:00Z)
                       and run the clock from it; prints SANDBOX_CLOCK for the bot.
   --discord           A sandbox Discord beside it.`,
-    run: async (args, io) => (await import('./sandbox.js')).runSandbox(args, io),
+    // The sandboxes are not the product (docs/decisions/harness.md): the launcher hands in their
+    // runner (`bin/eventor-bot.js`, `main`'s `runners`), so the words are here and the code is not.
+    harness: true,
   },
   query: {
     synopsis: 'query <operation> [--<parameter> <value> ...] [--raw]',
@@ -188,7 +194,15 @@ export function packageVersion(): string {
   return 'unknown';
 }
 
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+/**
+ * Runs one command. `runners`: the commands of the harness beside the product (the `sandbox`
+ * command), which the launcher hands in; without one such a command says it is not installed.
+ */
+export async function main(
+  argv: string[],
+  io: Io = defaultIo,
+  runners: Readonly<Record<string, CommandRunner>> = {},
+): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === undefined) {
@@ -213,7 +227,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return 0;
     }
     const entry = Object.hasOwn(CLI_COMMANDS, command) ? CLI_COMMANDS[command] : undefined;
-    if (entry?.run === undefined) {
+    const run = entry?.harness ? (Object.hasOwn(runners, command) ? runners[command] : undefined) : entry?.run;
+    if (entry === undefined || (run === undefined && !entry.harness)) {
       io.err(`eventor-bot: unknown command '${command}'\n\n${USAGE}`);
       return 2;
     }
@@ -221,7 +236,13 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.out(commandUsage(command));
       return 0;
     }
-    return await entry.run(parseFlags(rest), io);
+    if (run === undefined) {
+      io.err(
+        `eventor-bot ${command}: not part of this installation (it comes with the sandboxes: run it from a clone)\n`,
+      );
+      return 2;
+    }
+    return await run(parseFlags(rest), io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`eventor-bot ${command}: ${error.message}\n`);

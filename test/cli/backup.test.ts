@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../../src/bot/deploy.js';
 import { main } from '../../src/cli/main.js';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { startProgram } from '../support/bot-process.js';
 import { capture, runProgram } from '../support/cli-process.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatFigure } from '../../src/bench/figure.js';
-import { nextFigures } from '../../src/bench/next.js';
+import { formatFigure } from '../../harness/bench/figure.js';
+import { nextFigures } from '../../harness/bench/next.js';
 
 describe('bench: what /next and the day-before reminder cost Eventor', () => {
   it('/next asks a few requests cold and none a minute later; the reminder adds little to the evening', async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatFigure } from '../../src/bench/figure.js';
+import { formatFigure } from '../../harness/bench/figure.js';
 import {
   DIGEST_TARGET_PER_WEEK,
   measureEventorRequests,
   requestsFigures,
   WEEKEND_TARGET_PER_HOUR,
-} from '../../src/bench/requests.js';
+} from '../../harness/bench/requests.js';
 
 describe('bench: Eventor requests per hour, and as servers grow', () => {
   it("the section's figures: servers of one club ask no more than one, of K clubs no more than K single-club bots", async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { countResults } from '../../src/bench/count.js';
-import { formatFigure, meetsTarget } from '../../src/bench/figure.js';
-import { runBench } from '../../src/bench/main.js';
-import { benchMarkdown, MAX_ROW } from '../../src/bench/markdown.js';
-import { iofTreeFigure, wallClockTimes, zoneConversionFigure } from '../../src/bench/kept.js';
-import { smallestFittingLimit } from '../../src/bench/parse.js';
+import { countResults } from '../../harness/bench/count.js';
+import { formatFigure, meetsTarget } from '../../harness/bench/figure.js';
+import { runBench } from '../../harness/bench/main.js';
+import { benchMarkdown, MAX_ROW } from '../../harness/bench/markdown.js';
+import { iofTreeFigure, wallClockTimes, zoneConversionFigure } from '../../harness/bench/kept.js';
+import { smallestFittingLimit } from '../../harness/bench/parse.js';
 import { localToInstant } from '../../src/time/zones.js';
 import { TZDate } from '@date-fns/tz';
 import type { ResultList } from '../../src/eventor/model.js';

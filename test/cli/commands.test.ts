@@ -6,10 +6,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../src/cli/args.js';
 import { type Io, main } from '../../src/cli/main.js';
-import { runSandbox } from '../../src/cli/sandbox.js';
-import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { runSandbox } from '../../harness/cli/sandbox.js';
+import { startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { runningTestClock } from '../support/clock.js';
-import { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
+import { SandboxDataset } from '../../harness/sandbox/eventor/dataset.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandboxEventor>>;
 
@@ -207,7 +207,7 @@ describe('eventor-bot command line', () => {
   it('sandbox --now refuses what is not an instant with its zone, starting nothing', async () => {
     for (const bad of ['2026-11-18', 'yesterday']) {
       const io = capture();
-      expect(await main(['sandbox', '--now', bad], io)).toBe(2);
+      expect(await main(['sandbox', '--now', bad], io, { sandbox: runSandbox })).toBe(2);
       expect(io.stderr()).toContain('--now must be an instant with its zone');
       expect(io.stdout()).toBe('');
     }

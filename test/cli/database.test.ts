@@ -7,7 +7,7 @@ import { parseFlags } from '../../src/cli/args.js';
 import { main } from '../../src/cli/main.js';
 import { runStart } from '../../src/cli/start.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import type { SandboxDiscord } from '../../src/sandbox/discord/index.js';
+import type { SandboxDiscord } from '../../harness/sandbox/discord/index.js';
 import { openDatabase, StoreError } from '../../src/store/sqlite/database.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';

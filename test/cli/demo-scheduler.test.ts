@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lineDiff, runSchedulerSession, type SchedulerSessionResult } from '../../src/demo/scheduler-session.js';
+import { lineDiff, runSchedulerSession, type SchedulerSessionResult } from '../../harness/demo/scheduler-session.js';
 import { formatElapsed } from '../../src/eventor/time.js';
-import { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
+import { SandboxDataset } from '../../harness/sandbox/eventor/dataset.js';
 
 /** `text` as a regular expression matching itself. */
 function escape(text: string): string {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { MASKED } from '../../src/demo/bot-session.js';
-import { DEMO_SESSION, runDemo } from '../../src/demo/main.js';
-import type { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
+import { MASKED } from '../../harness/demo/bot-session.js';
+import { DEMO_SESSION, runDemo } from '../../harness/demo/main.js';
+import type { SandboxDataset } from '../../harness/sandbox/eventor/dataset.js';
 import { testNow } from '../support/clock.js';
 
 describe('npm run demo', () => {

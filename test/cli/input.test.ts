@@ -7,7 +7,7 @@ import { EventorClient } from '../../src/eventor/client.js';
 import { ValidationError } from '../../src/eventor/errors.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { prepareRequest } from '../../src/eventor/operations.js';
-import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { capture } from '../support/cli-process.js';
 import { runningTestClock } from '../support/clock.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS } from '../../src/bot/invite.js';
 import { main } from '../../src/cli/main.js';
 import { POST_PERMISSION_BITS, SCHEDULED_EVENT_PERMISSION_BITS } from '../../src/feeds/delivery/post-channels.js';
-import { type SandboxDiscord, startSandboxDiscord } from '../../src/sandbox/discord/index.js';
+import { type SandboxDiscord, startSandboxDiscord } from '../../harness/sandbox/discord/index.js';
 import { capture } from '../support/cli-process.js';
 
 const APP = '123456789012345678';

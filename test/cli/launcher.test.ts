@@ -20,7 +20,7 @@ import {
   type SandboxUser,
   shardOf,
   startSandboxDiscord,
-} from '../../src/sandbox/discord/index.js';
+} from '../../harness/sandbox/discord/index.js';
 import { type RunningProgram, startProgram } from '../support/bot-process.js';
 import { runProgram } from '../support/cli-process.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../src/cli/args.js';
 import { type Io, main } from '../../src/cli/main.js';
-import { runSandbox } from '../../src/cli/sandbox.js';
+import { runSandbox } from '../../harness/cli/sandbox.js';
 import { runStart } from '../../src/cli/start.js';
 import { printedVariables } from '../support/cli-process.js';
 

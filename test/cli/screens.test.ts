@@ -1,5 +1,5 @@
 /**
- * `npm run docs:screens` (src/demo/screens.ts) as its own process, compiled: where Chromium is
+ * `npm run docs:screens` (harness/demo/screens.ts) as its own process, compiled: where Chromium is
  * installed it writes the pictures, and they are real PNGs of the intended width with Discord's
  * dark background and text on it; where it is not, it says so in one line and exits 2.
  */
@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../../src/demo/chromium.js';
-import { NO_CHROMIUM, SCREENS } from '../../src/demo/screens.js';
-import { SCREEN_WIDTH } from '../../src/demo/screen-html.js';
+import { findChromium } from '../../harness/demo/chromium.js';
+import { NO_CHROMIUM, SCREENS } from '../../harness/demo/screens.js';
+import { SCREEN_WIDTH } from '../../harness/demo/screen-html.js';
 import { testNow } from '../support/clock.js';
 
 /** The compiled script (vitest's global setup, test/support/build.ts, built it). */
-const SCRIPT = path.resolve('dist/src/demo/screens.js');
+const SCRIPT = path.resolve('dist/harness/demo/screens.js');
 const CHROMIUM = findChromium();
 const NEEDS_CHROMIUM = '[needs chromium]';
 /** The screens whose answer carries split pictures. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VARIABLES } from '../../src/config/variables.js';
 
-const SOAK = path.resolve('dist/src/soak/main.js');
+const SOAK = path.resolve('dist/harness/soak/main.js');
 const MINUTE = 60_000;
 
 function runSoak(

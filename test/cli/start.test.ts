@@ -6,8 +6,8 @@ import { deployCommands } from '../../src/bot/deploy.js';
 import { parseFlags } from '../../src/cli/args.js';
 import { type Io, main } from '../../src/cli/main.js';
 import { runStart } from '../../src/cli/start.js';
-import { renderMessageText, type SandboxDiscord } from '../../src/sandbox/discord/index.js';
-import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { renderMessageText, type SandboxDiscord } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
 

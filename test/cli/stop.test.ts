@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../../src/bot/deploy.js';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import { STOP_DEADLINE_MS } from '../../src/cli/start.js';
 import { PROGRAM } from '../support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';

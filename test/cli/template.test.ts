@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxDiscord, startSandboxDiscord } from '../../src/sandbox/discord/index.js';
+import { type SandboxDiscord, startSandboxDiscord } from '../../harness/sandbox/discord/index.js';
 
 const PROGRAM = path.resolve('bin/eventor-bot.js');
 

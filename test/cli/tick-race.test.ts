@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxDiscord } from '../../src/sandbox/discord/index.js';
-import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
+import type { SandboxDiscord } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { runProgram } from '../support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
 import { resultsLedgerRow, serverWithResultsFeed, withDatabase } from '../support/results-feed.js';

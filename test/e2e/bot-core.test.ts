@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botConfigFromEnv } from '../../src/bot/config.js';
 import { ConfigError } from '../../src/config/env.js';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 describe('bot core end to end (real discord.js client, sandbox Discord, sandbox Eventor)', () => {

@@ -6,8 +6,8 @@
  * sandbox Eventor and real bot, all in this process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackType, type InteractionHandle } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { CallbackType, type InteractionHandle } from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 20_000 };

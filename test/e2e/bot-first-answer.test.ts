@@ -4,8 +4,8 @@
  * (src/bot/first-answer.ts). Real bot, sandbox Discord over a real WebSocket, sandbox Eventor.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackType, renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { CallbackType, renderMessageText } from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 15_000 };

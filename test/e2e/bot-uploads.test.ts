@@ -5,7 +5,7 @@
 import 'undici';
 import { AttachmentBuilder, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 /** A PNG signature and some bytes: the sandbox keeps any file. */

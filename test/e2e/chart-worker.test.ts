@@ -12,7 +12,7 @@ import { constants, getPriority } from 'node:os';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { syntheticCourse } from '../../src/bench/charts.js';
+import { syntheticCourse } from '../../harness/bench/charts.js';
 import {
   BARS_HEIGHT,
   BARS_WIDTH,
@@ -141,7 +141,7 @@ describe('the drawing thread and the process', () => {
   it('holds a process open while it draws and lets it end by itself once the picture is in', async () => {
     // The compiled program, as the bot runs it: the test runner's global setup built it.
     const draw = new URL('../../dist/src/charts/draw.js', import.meta.url).href;
-    const bench = new URL('../../dist/src/bench/charts.js', import.meta.url).href;
+    const bench = new URL('../../dist/harness/bench/charts.js', import.meta.url).href;
     const script = `
       const { drawPicture, chartWorkerStats } = await import(${JSON.stringify(draw)});
       const { syntheticCourse } = await import(${JSON.stringify(bench)});

@@ -5,9 +5,9 @@ import { UserFacingError } from '../../src/bot/command.js';
 import type { Event } from '../../src/eventor/model.js';
 import { DISCORD_LIMITS, fitPayload } from '../../src/render/index.js';
 import { pageWithButtons } from '../../src/render/paging.js';
-import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { type MessageView, renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { addDays, dayWindow, localToday } from '../../src/time/days.js';
 import { startTestWorld } from '../support/test-world.js';
 

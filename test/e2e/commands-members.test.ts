@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassResult, PersonResult, RaceStart } from '../../src/eventor/model.js';
 import { formatElapsed } from '../../src/eventor/time.js';
 import { analyseResultList } from '../../src/splits/result-list.js';
-import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { type MessageView, renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { instantToLocal } from '../../src/time/zones.js';
 import { startTestWorld } from '../support/test-world.js';
 

@@ -6,8 +6,8 @@
 import type { TextChannel } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isInteractionRequest } from '../../src/bot/interaction-rest.js';
-import { type SandboxDiscord, startSandboxDiscord } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { type SandboxDiscord, startSandboxDiscord } from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 15_000 };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 
 const ENTRIES_PATH = '/api/entries';
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { RESULTS_FEED } from '../../src/feeds/kinds/results.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
 import { eventually } from '../support/eventually.js';
 

@@ -4,7 +4,7 @@ import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type FeedItem, Poster } from '../../src/feeds/delivery/poster.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { reopenWorldStore, worldSql } from '../support/world-store.js';
 import { testNow } from '../support/clock.js';

@@ -7,8 +7,8 @@ import {
   renderMessageText,
   type SandboxChannel,
   type SandboxUser,
-} from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+} from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 10_000 };

@@ -5,8 +5,8 @@ import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget } from '../../src/feeds/delivery/poster.js';
 import { runDigestFeed } from '../../src/feeds/kinds/digest.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import type { FeedScheduler } from '../../src/feeds/scheduler.js';
 import { restartedScheduler } from '../support/feed-world.js';
 

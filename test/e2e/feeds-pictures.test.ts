@@ -14,9 +14,9 @@ import { type PersonalRunOptions, runPersonalNotifications } from '../../src/fee
 import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../../src/feeds/kinds/results.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import type { MessagePayload } from '../../src/render/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { type FeedWorld, startFeedWorld } from '../support/feed-world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
 import { decodePng } from '../support/png.js';

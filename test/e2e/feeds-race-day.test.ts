@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { measureEventorRequests, RACE_DAY_TARGET_PER_HOUR } from '../../src/bench/requests.js';
-import { runSchedulerSession } from '../../src/demo/scheduler-session.js';
+import { measureEventorRequests, RACE_DAY_TARGET_PER_HOUR } from '../../harness/bench/requests.js';
+import { runSchedulerSession } from '../../harness/demo/scheduler-session.js';
 
 /**
  * The demo's race weekend (part 3 of `npm run demo`: the sandbox with its fixed seed and its fixed

@@ -5,9 +5,9 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type FeedItem, markerText, Poster, type PostTarget } from '../../src/feeds/delivery/poster.js';
 import { RESULTS_FEED, type ResultsFeedOptions, resultsItems, runResultsFeed } from '../../src/feeds/kinds/results.js';
-import type { MessageView } from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import type { MessageView } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
 import { testNow } from '../support/clock.js';
 

@@ -14,9 +14,9 @@ import {
 } from '../../src/feeds/kinds/calendar.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import type { TickSummary } from '../../src/feeds/scheduler.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import type { ScheduledEventView } from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
+import type { ScheduledEventView } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 
 /**
  * The calendar kind through the real discord.js client against the sandbox Discord's scheduled

@@ -14,7 +14,7 @@ import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.
 import { AWAY_MS, type ContentItem, MAX_NEW_POSTS_PER_RUN, publishItems } from '../../src/feeds/delivery/publish.js';
 import type { FeedRunOptions } from '../../src/feeds/feed.js';
 import { intervalFor } from '../../src/feeds/registry.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { reopenWorldStore } from '../support/world-store.js';
 
 const HOUR = 3_600_000;

@@ -13,9 +13,9 @@ import { runResultOf } from '../../src/feeds/feed.js';
 import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../../src/feeds/kinds/results.js';
 import { FeedOptions, FeedSettingsStore } from '../../src/feeds/settings.js';
 import { createLogger } from '../../src/log/logger.js';
-import { type InteractionHandle, renderMessageText } from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type InteractionHandle, renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
 import { testNow } from '../support/clock.js';
 

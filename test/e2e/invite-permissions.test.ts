@@ -16,8 +16,8 @@ import { discordTarget } from '../../src/feeds/delivery/poster.js';
 import { runCalendar } from '../../src/feeds/kinds/calendar.js';
 import { RESULTS_FEED, runResultsFeed } from '../../src/feeds/kinds/results.js';
 import { discordScheduledEvents } from '../../src/feeds/delivery/scheduled-events.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
 import { testNow } from '../support/clock.js';
 

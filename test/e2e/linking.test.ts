@@ -7,9 +7,9 @@ import {
   renderMessageText,
   type SandboxChannel,
   type SandboxUser,
-} from '../../src/sandbox/discord/index.js';
-import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+} from '../../harness/sandbox/discord/index.js';
+import type { SandboxPerson } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { worldSql, worldTables } from '../support/world-store.js';
 import { startTestWorld } from '../support/test-world.js';
 

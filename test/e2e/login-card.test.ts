@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginButton } from '../../src/render/login-button.js';
-import { type MessageView, renderMessageText, type SandboxUser } from '../../src/sandbox/discord/index.js';
-import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type MessageView, renderMessageText, type SandboxUser } from '../../harness/sandbox/discord/index.js';
+import type { SandboxPerson } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { runningTestClock } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 10_000 };

@@ -5,8 +5,8 @@
  * Eventor over HTTP.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackType, type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { CallbackType, type MessageView, renderMessageText } from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 15_000 };

@@ -6,15 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/i18n/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { LOGIN_BUTTON_ID } from '../../src/render/login-button.js';
 import {
   type InteractionHandle,
   type MessageView,
   renderMessageText,
   type SandboxUser,
-} from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+} from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
 
 const WAIT = { timeoutMs: 10_000 };

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import { renderMessageText, type SandboxUser } from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
+import { renderMessageText, type SandboxUser } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { addDays } from '../../src/time/days.js';
 import { instantToLocal, localToInstant } from '../../src/time/zones.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';

@@ -17,9 +17,9 @@ import {
   type MessageView,
   renderMessageText,
   type SandboxUser,
-} from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import type { LoopbackWorld } from '../../src/loopback/world.js';
+} from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import type { LoopbackWorld } from '../../harness/loopback/world.js';
 import { startFeedWorld } from '../support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
 import { worldSql } from '../support/world-store.js';

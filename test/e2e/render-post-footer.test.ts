@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type FeedItem, markerText, Poster, type PostTarget } from '../../src/feeds/delivery/poster.js';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 
 /**
  * What members read in the footer of an automatic post: a short crash-recovery marker

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { serverLanguage, t } from '../../src/i18n/index.js';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
 import { startTestWorld } from '../support/test-world.js';
 

@@ -9,8 +9,8 @@ import {
   renderMessageText,
   type SandboxChannel,
   type SandboxUser,
-} from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+} from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { describeEachDialect } from '../support/stores.js';
 import { worldSql, worldTables } from '../support/world-store.js';
 import { startTestWorld } from '../support/test-world.js';

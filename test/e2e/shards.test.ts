@@ -20,8 +20,8 @@ import {
   type SandboxUser,
   shardOf,
   startSandboxDiscord,
-} from '../../src/sandbox/discord/index.js';
-import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+} from '../../harness/sandbox/discord/index.js';
+import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { runningTestClock, testNow } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 20_000 };

@@ -3,8 +3,8 @@ import { ClubMembers } from '../../src/app/club.js';
 import type { GuildEventor } from '../../src/club/eventor-access.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
-import type { SandboxClub } from '../../src/sandbox/eventor/dataset.js';
-import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import type { SandboxClub } from '../../harness/sandbox/eventor/dataset.js';
+import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { runningTestClock } from '../support/clock.js';
 
 /**

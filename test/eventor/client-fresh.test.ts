@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
-import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { runningTestClock } from '../support/clock.js';
 
 describe('fresh reads', () => {

@@ -15,7 +15,7 @@ import {
 } from '../../src/eventor/errors.js';
 import type { RequestEvent } from '../../src/eventor/http.js';
 import { customInstance } from '../../src/eventor/instances.js';
-import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { caught } from '../support/errors.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandboxEventor>>;

@@ -27,7 +27,7 @@ import {
   formatDateTime,
   writeIofResultList,
   writeIofStartList,
-} from '../../src/sandbox/eventor/iof-writer.js';
+} from '../../harness/sandbox/eventor/iof-writer.js';
 import { NEEDS_SHARED_FIXTURES, SHARED_FIXTURES } from '../support/shared-fixtures.js';
 
 const IOF_DIR = join(SHARED_FIXTURES, 'iof');

@@ -3,7 +3,7 @@ import { fold } from '../../src/app/fold.js';
 import { activityChoices, classChoices, eventChoices, memberChoices } from '../../src/bot/lookup.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
-import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 
 describe('autocomplete lookups against the sandbox Eventor', () => {
   let sandbox: SandboxEventor;

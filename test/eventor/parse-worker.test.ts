@@ -11,7 +11,7 @@ import { EventorClient, type EventorClientOptions, OFF_THREAD_PARSE_BYTES } from
 import { InvalidResponse } from '../../src/eventor/errors.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { parseWorkerStats, stopParseWorker } from '../../src/eventor/parse-worker.js';
-import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { caught } from '../support/errors.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandboxEventor>>;

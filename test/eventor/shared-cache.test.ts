@@ -12,7 +12,7 @@ import { SharedResponseCache } from '../../src/eventor/http.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { OPERATION_NAMES, OPERATIONS } from '../../src/eventor/operations.js';
 import { createLogger } from '../../src/log/logger.js';
-import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { caught } from '../support/errors.js';
 

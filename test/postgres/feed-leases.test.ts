@@ -15,8 +15,8 @@ import { FEED_LEASE_TTL_MS } from '../../src/feeds/leases.js';
 import { FeedScheduler, type TickSummary } from '../../src/feeds/scheduler.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { createLogger } from '../../src/log/logger.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
-import type { SandboxClub, SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
+import type { SandboxClub, SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { describeEachDialect } from '../support/stores.js';
 

@@ -9,8 +9,8 @@ import {
   type TextChannel,
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loginSandboxClient } from '../../src/sandbox/discord/client.js';
-import { type SandboxDiscord, type SandboxUser, startSandboxDiscord } from '../../src/sandbox/discord/index.js';
+import { loginSandboxClient } from '../../harness/sandbox/discord/client.js';
+import { type SandboxDiscord, type SandboxUser, startSandboxDiscord } from '../../harness/sandbox/discord/index.js';
 
 /** A tiny but real PNG header, so discord.js sniffs `image/png` from the bytes as it does for charts. */
 const png = (fill: number, size = 64): Buffer => {

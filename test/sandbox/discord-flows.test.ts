@@ -12,13 +12,13 @@ import {
   UserSelectMenuBuilder,
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loginSandboxClient } from '../../src/sandbox/discord/client.js';
+import { loginSandboxClient } from '../../harness/sandbox/discord/client.js';
 import {
   renderMessageText,
   type SandboxDiscord,
   type SandboxUser,
   startSandboxDiscord,
-} from '../../src/sandbox/discord/index.js';
+} from '../../harness/sandbox/discord/index.js';
 
 /** Less common interaction flows and gateway behaviour, each with a real discord.js client. */
 describe('sandbox Discord: more flows', () => {

@@ -4,7 +4,7 @@ import {
   type SandboxDiscord,
   type SandboxUser,
   startSandboxDiscord,
-} from '../../src/sandbox/discord/index.js';
+} from '../../harness/sandbox/discord/index.js';
 import { RawGateway } from '../support/raw-gateway.js';
 
 /**

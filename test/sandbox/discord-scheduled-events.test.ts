@@ -11,7 +11,7 @@ import {
   Routes,
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loginSandboxClient } from '../../src/sandbox/discord/client.js';
+import { loginSandboxClient } from '../../harness/sandbox/discord/client.js';
 import {
   ErrorCode,
   Permission,
@@ -20,7 +20,7 @@ import {
   ScheduledEventStatus,
   shardOf,
   startSandboxDiscord,
-} from '../../src/sandbox/discord/index.js';
+} from '../../harness/sandbox/discord/index.js';
 
 /**
  * The sandbox Discord's guild scheduled events through the real discord.js client: the routes,

@@ -1,13 +1,13 @@
 import { Client, GatewayIntentBits, type Interaction, Routes, SlashCommandBuilder } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loginSandboxClient } from '../../src/sandbox/discord/client.js';
+import { loginSandboxClient } from '../../harness/sandbox/discord/client.js';
 import {
   type SandboxDiscord,
   type SandboxDiscordOptions,
   type SandboxUser,
   shardOf,
   startSandboxDiscord,
-} from '../../src/sandbox/discord/index.js';
+} from '../../harness/sandbox/discord/index.js';
 import { RawGateway } from '../support/raw-gateway.js';
 
 /**

@@ -16,13 +16,13 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loginSandboxClient } from '../../src/sandbox/discord/client.js';
+import { loginSandboxClient } from '../../harness/sandbox/discord/client.js';
 import {
   renderInteractionText,
   type SandboxDiscord,
   type SandboxUser,
   startSandboxDiscord,
-} from '../../src/sandbox/discord/index.js';
+} from '../../harness/sandbox/discord/index.js';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADULT_AGE, demoFacts, yearsOld } from '../../src/demo/bot-session.js';
+import { ADULT_AGE, demoFacts, yearsOld } from '../../harness/demo/bot-session.js';
 import type { SplitTime } from '../../src/eventor/model.js';
 import {
   type DatasetSize,
@@ -7,7 +7,7 @@ import {
   SANDBOX_TIME_ZONE,
   SandboxDataset,
   type SandboxEvent,
-} from '../../src/sandbox/eventor/dataset.js';
+} from '../../harness/sandbox/eventor/dataset.js';
 import { instantToLocal } from '../../src/time/zones.js';
 import { testNow } from '../support/clock.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { demoFacts } from '../../src/demo/bot-session.js';
-import { pickChangedRaces, pickCorrection, pickRace, stageRace } from '../../src/demo/scheduler-session.js';
-import { SANDBOX_TIME_ZONE, SandboxDataset, type SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { demoFacts } from '../../harness/demo/bot-session.js';
+import { pickChangedRaces, pickCorrection, pickRace, stageRace } from '../../harness/demo/scheduler-session.js';
+import { SANDBOX_TIME_ZONE, SandboxDataset, type SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { instantToLocal } from '../../src/time/zones.js';
 
 /**

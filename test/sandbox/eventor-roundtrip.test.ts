@@ -20,8 +20,8 @@ import {
   parseResultListList,
   parseStartList,
 } from '../../src/eventor/native/index.js';
-import { projectEntry } from '../../src/sandbox/eventor/lists.js';
-import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { projectEntry } from '../../harness/sandbox/eventor/lists.js';
+import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 
 let sb: SandboxEventor;
 

@@ -5,8 +5,8 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 
 const NOW = new Date('2026-06-15T10:00:00Z');
 const ARRAYS = new Set([

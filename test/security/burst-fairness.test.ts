@@ -6,8 +6,13 @@
  * over a real WebSocket, sandbox Eventor.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InteractionHandle, SandboxChannel, SandboxGuild, SandboxUser } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import type {
+  InteractionHandle,
+  SandboxChannel,
+  SandboxGuild,
+  SandboxUser,
+} from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 const WAIT = { timeoutMs: 20_000 };

@@ -12,9 +12,9 @@ import { botConfigFromEnv } from '../../src/bot/config.js';
 import { type Io, main } from '../../src/cli/main.js';
 import { ConfigError, eventorConfigFromEnv } from '../../src/config/env.js';
 import { customInstance } from '../../src/eventor/instances.js';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEventor } from '../../harness/sandbox/eventor/server.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { startTestWorld } from '../support/test-world.js';
 
 const USER = 'clubadmin';

@@ -12,8 +12,8 @@ import { COMMANDS } from '../../commands/index.js';
 import { type BotCommand, customIdCodec, onComponent } from '../../src/bot/command.js';
 import { t } from '../../src/i18n/index.js';
 import { loginButton } from '../../src/render/login-button.js';
-import type { InteractionHandle, SandboxUser } from '../../src/sandbox/discord/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import type { InteractionHandle, SandboxUser } from '../../harness/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { postForgedButton } from '../support/forged-button.js';
 import { startTestWorld } from '../support/test-world.js';
 

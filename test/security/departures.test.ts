@@ -20,9 +20,9 @@ import {
   type SandboxGuild,
   type SandboxUser,
   startSandboxDiscord,
-} from '../../src/sandbox/discord/index.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+} from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
 import { eventually } from '../support/eventually.js';
 import { guildRows, worldSql } from '../support/world-store.js';

@@ -4,9 +4,9 @@
  * that JSON, URLs and HTML escape, and sends a one-time login link, while every log line is kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMessageText } from '../../src/sandbox/discord/index.js';
-import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+import { renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxPerson } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { secretForms } from '../support/secret-forms.js';
 import { startTestWorld } from '../support/test-world.js';
 

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRefreshId } from '../../commands/next.js';
 import { t } from '../../src/i18n/index.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
-import { type InteractionHandle, renderMessageText, type SandboxUser } from '../../src/sandbox/discord/index.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
+import { type InteractionHandle, renderMessageText, type SandboxUser } from '../../harness/sandbox/discord/index.js';
 import { postForgedButton } from '../support/forged-button.js';
 import { startTestWorld } from '../support/test-world.js';
 

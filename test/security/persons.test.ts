@@ -21,9 +21,9 @@ import {
   renderMessageText,
   type SandboxChannel,
   type SandboxUser,
-} from '../../src/sandbox/discord/index.js';
-import type { SandboxPerson } from '../../src/sandbox/eventor/dataset.js';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
+} from '../../harness/sandbox/discord/index.js';
+import type { SandboxPerson } from '../../harness/sandbox/eventor/dataset.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { describeEachDialect } from '../support/stores.js';
 import { guildRows } from '../support/world-store.js';

@@ -3,7 +3,7 @@
  * longest limit needs: the scheduler's housekeeping drops them once past 15 minutes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { worldSql } from '../support/world-store.js';
 
 describe('throttle counts are pruned once past the longest window', () => {

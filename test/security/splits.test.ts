@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackWorld } from '../../src/loopback/world.js';
-import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
-import type { SandboxGuild, SandboxUser } from '../../src/sandbox/discord/types.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
+import { type LoopbackWorld } from '../../harness/loopback/world.js';
+import { type MessageView, renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxGuild, SandboxUser } from '../../harness/sandbox/discord/types.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { resultListNames, type SplitsRunner, splitsEvent } from '../support/splits-event.js';
 import { startTestWorld } from '../support/test-world.js';
 

@@ -6,7 +6,7 @@ import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.
 import { FeedScheduler } from '../../src/feeds/scheduler.js';
 import type { Language } from '../../src/i18n/index.js';
 import { createLogger } from '../../src/log/logger.js';
-import { type LoopbackWorld, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 
 /** The loopback world and what a feed's run takes from it, all on the test's clock. */
 export interface FeedWorld {

@@ -1,5 +1,5 @@
 import { ComponentType } from 'discord.js';
-import type { LoopbackWorld } from '../../src/loopback/world.js';
+import type { LoopbackWorld } from '../../harness/loopback/world.js';
 
 /**
  * Posts a message in the world's channel carrying one button with `customId`, as anyone could

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type SandboxDiscord, startSandboxDiscord } from '../../src/sandbox/discord/index.js';
-import { type SandboxEventor, startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { type SandboxDiscord, startSandboxDiscord } from '../../harness/sandbox/discord/index.js';
+import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { runningTestClock } from './clock.js';
 
 /**

@@ -6,10 +6,10 @@ import {
   PostgresUnavailable,
   START_TIMEOUT_MS,
   startPostgres,
-} from '../../src/loopback/postgres.js';
+} from '../../harness/loopback/postgres.js';
 
 /**
- * A real PostgreSQL for the tests (the server itself is started by src/loopback/postgres.ts, which
+ * A real PostgreSQL for the tests (the server itself is started by harness/loopback/postgres.ts, which
  * `npm run soak` uses too). Tests that need it put {@link NEEDS_POSTGRES} in their name; where it
  * cannot be found or started they skip with the reason, and the run's last line counts them
  * (`test/support/skipped-reporter.ts`).
@@ -17,7 +17,7 @@ import {
 export const NEEDS_POSTGRES = '[needs PostgreSQL]';
 
 export { PORT_ATTEMPTS, type Postgres, PostgresUnavailable, startPostgres };
-export { postgresBinaries } from '../../src/loopback/postgres.js';
+export { postgresBinaries } from '../../harness/loopback/postgres.js';
 
 /** Why PostgreSQL could not be started in this test process, once it has been tried and failed. */
 let unavailable: string | null = null;

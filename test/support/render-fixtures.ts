@@ -14,7 +14,7 @@ import type {
 } from '../../src/eventor/model.js';
 import type { Language } from '../../src/i18n/index.js';
 import type { MessagePayload, RenderContext } from '../../src/render/index.js';
-import { checkMessagePayload } from '../../src/sandbox/discord/limits.js';
+import { checkMessagePayload } from '../../harness/sandbox/discord/limits.js';
 
 export const NOW = new Date('2026-11-22T12:00:00Z');
 export const CLUB: OrganisationRef = { id: '321', name: 'OK Linné', shortName: 'Linné', countryCode: 'SWE' };

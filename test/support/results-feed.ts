@@ -1,7 +1,7 @@
 import { Ledger, type LedgerRow } from '../../src/feeds/delivery/ledger.js';
 import { RESULTS_FEED } from '../../src/feeds/kinds/results.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import type { SandboxDiscord } from '../../src/sandbox/discord/index.js';
+import type { SandboxDiscord } from '../../harness/sandbox/discord/index.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { openStore } from '../../src/store/open.js';
 import { SecretBox } from '../../src/store/secrets.js';

@@ -1,5 +1,5 @@
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import type { SandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results.js';
 import { MIN_RUNNERS } from '../../src/splits/analysis.js';
 

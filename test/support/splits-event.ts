@@ -3,8 +3,8 @@
  * of at least five runners with split times, in different classes when there are such.
  */
 import type { ClassResult } from '../../src/eventor/model.js';
-import type { SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
-import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import type { SandboxEventor } from '../../harness/sandbox/eventor/server.js';
 
 const DAY = 86_400_000;
 

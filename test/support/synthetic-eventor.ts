@@ -4,7 +4,7 @@
  * them once and serve them from their own loopback server, which keeps control of the transport.
  * Nothing here reads the real sample files (only the conformance tests do).
  */
-import { startSandboxEventor } from '../../src/sandbox/eventor/server.js';
+import { startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 
 /** A fixed seed and clock: the same bodies on every run. */
 const SEED = 7;

@@ -1,4 +1,4 @@
-import { type LoopbackWorld, type LoopbackWorldOptions, startLoopbackWorld } from '../../src/loopback/world.js';
+import { type LoopbackWorld, type LoopbackWorldOptions, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { runningTestClock } from './clock.js';
 
 /**

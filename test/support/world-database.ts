@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeEach, inject, vi } from 'vitest';
-import type { LoopbackWorldOptions } from '../../src/loopback/world.js';
+import type { LoopbackWorldOptions } from '../../harness/loopback/world.js';
 import { NEEDS_POSTGRES } from './postgres.js';
 
 /**
@@ -30,7 +30,7 @@ async function freshDatabase(): Promise<string> {
   return url.toString();
 }
 
-vi.mock(import('../../src/loopback/world.js'), async (original) => {
+vi.mock(import('../../harness/loopback/world.js'), async (original) => {
   const world = await original();
   if (!onPostgres) return world;
   return {

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import type { LoopbackWorld } from '../../src/loopback/world.js';
+import type { LoopbackWorld } from '../../harness/loopback/world.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { openStore } from '../../src/store/open.js';
 import { SecretBox } from '../../src/store/secrets.js';

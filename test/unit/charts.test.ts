@@ -6,7 +6,7 @@
  */
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { syntheticCourse } from '../../src/bench/charts.js';
+import { syntheticCourse } from '../../harness/bench/charts.js';
 import {
   BAR_COLOUR,
   BARS_HEIGHT,

@@ -1,5 +1,5 @@
 /**
- * The demo's picture folder (src/demo/pictures.ts): every attached file is written under a name
+ * The demo's picture folder (harness/demo/pictures.ts): every attached file is written under a name
  * that stays in the folder, none overwrites another of the same run, and the transcript's line
  * names the file's path and its alt text.
  */
@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DemoPictures, safeFileName } from '../../src/demo/pictures.js';
+import { DemoPictures, safeFileName } from '../../harness/demo/pictures.js';
 
 describe('demo pictures', () => {
   let dir = '';

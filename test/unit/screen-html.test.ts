@@ -1,5 +1,5 @@
 /**
- * The Discord-like layout of `npm run docs:screens` (src/demo/screen-html.ts): every text is
+ * The Discord-like layout of `npm run docs:screens` (harness/demo/screen-html.ts): every text is
  * escaped (names from Eventor may hold `<script>`), Discord's markdown becomes the few tags it
  * should, and embeds, fields, pictures, buttons and the ephemeral note are laid out as Discord does.
  */
@@ -11,7 +11,7 @@ import {
   type Screen,
   type ScreenMessage,
   screenHtml,
-} from '../../src/demo/screen-html.js';
+} from '../../harness/demo/screen-html.js';
 import { escapeEventorText } from '../../src/render/index.js';
 
 /** The text a browser shows for a piece of this HTML: tags dropped, the five entities decoded. */

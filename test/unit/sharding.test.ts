@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { botConfigFromEnv } from '../../src/bot/config.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { MAX_SHARD_COUNT, servesGuild, shardingFromEnv, shardOfGuild, splitShards } from '../../src/config/sharding.js';
-import { shardOf } from '../../src/sandbox/discord/index.js';
+import { shardOf } from '../../harness/sandbox/discord/index.js';
 
 /**
  * SHARD_COUNT and SHARDS (docs/operators.md#several-processes-sharding): what they accept, the one

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markerText, newNonce } from '../../src/feeds/delivery/poster.js';
-import { countPosts, linkedEventId, markerOf, type SeenPost, soakLine } from '../../src/soak/count.js';
+import { countPosts, linkedEventId, markerOf, type SeenPost, soakLine } from '../../harness/soak/count.js';
 
 /**
  * The soak's verdict (docs/decisions/soak.md): expected posts from the sandbox's data against the

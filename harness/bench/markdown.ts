@@ -1,0 +1,176 @@
+/**
+ * `npm run bench -- --markdown`: the run's figures as docs/benchmarks.md. A table (figure, what it
+ * measures in a few words, target, this run's value), then each figure's full description, then
+ * what the figures say. Each figure's words come with the figure (`title`, `about` in
+ * `figure.ts`); only the closing prose is written here. Rows stay within MAX_ROW columns, and the
+ * table is laid out as Prettier lays out Markdown tables, so `npm run lint` leaves the file as written.
+ */
+import { type BenchFigure, meetsTarget } from './figure.js';
+
+/** Where the table's rows end at the latest, padding included. */
+export const MAX_ROW = 160;
+
+export interface BenchRunSummary {
+  figures: readonly BenchFigure[];
+  /** When the run started. */
+  startedAt: Date;
+  wallSeconds: number;
+  /** Peak resident memory of the bench's own process (its children are counted in their own figures' lines). */
+  peakRssMb: number;
+  quick: boolean;
+  /** The host's 1-minute load average when the run started and when it ended: how busy the machine was. */
+  loadAverage: { start: number; end: number };
+  /** The sections that ran (all of them unless `--only` said otherwise). */
+  sections: readonly string[];
+}
+
+export interface Machine {
+  cores: number;
+  node: string;
+  /** The processor's model name, where the system gives one. */
+  cpu?: string;
+}
+
+/** The Markdown of docs/benchmarks.md for one run. */
+export function benchMarkdown(run: BenchRunSummary, machine: Machine): string {
+  const within = run.figures.filter((f) => f.target !== undefined && meetsTarget(f)).length;
+  const targeted = run.figures.filter((f) => f.target !== undefined).length;
+  const missed = run.figures.filter((f) => !meetsTarget(f)).map((f) => `\`${f.name}\``);
+  const lines = [
+    '# Benchmarks',
+    '',
+    '<!-- Written by `npm run bench -- --markdown` (harness/bench/markdown.ts); run it again rather than editing. -->',
+    '',
+    '```',
+    'npm run bench                     # every section, about ten minutes on a 2-core machine',
+    'npm run bench -- --quick          # a CI-sized run of every section: the same figures on less work',
+    'npm run bench -- --only parse     # one or more sections (parse, requests, processes, interactions, startup, charts, next)',
+    'npm run bench -- --markdown       # and write this file from the run',
+    '```',
+    '',
+    'Each figure is one line, `BENCH <name> <value> <unit> target <op> <target>` (without a target when it is',
+    'information only), measured side by side with what it is compared to in the same run; `#` lines say what was',
+    'measured and how. The run ends with its own time, CPU and peak memory, and exits with 1 when a figure misses its',
+    'target. The sections are files in `harness/bench/` (`section.ts` is their contract): heavy work runs in child',
+    'processes one at a time, and CPU time is used where wall time would mostly be other work on a shared machine.',
+    'The figures in milliseconds and seconds are wall time all the same (what a member waits): on a busy host (a load',
+    "average above the cores) they run long, and this run's load average is given with it.",
+    '',
+    `This run: ${runDate(run.startedAt)}${run.quick ? ' (`--quick`)' : ''}, ${sectionsText(run.sections)}; ${duration(run.wallSeconds)} wall, peak RSS of the bench process ${run.peakRssMb.toFixed(0)} MB; ${machineText(machine)}, load average ${run.loadAverage.start.toFixed(1)} at the start and ${run.loadAverage.end.toFixed(1)} at the end. ${within} of ${targeted} figures within target${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}.`,
+    '',
+    ...table(run.figures),
+    '',
+    '## The figures',
+    '',
+    ...run.figures.map((f) => `- \`${f.name}\`: ${f.about ?? f.title ?? ''}`.trimEnd()),
+    '',
+    '## What the figures say',
+    '',
+    ...WHAT_THE_FIGURES_SAY,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function table(figures: readonly BenchFigure[]): string[] {
+  const rows = [
+    ['Figure', 'What it measures', 'Target', 'This run'],
+    ...figures.map((f) => [
+      `\`${f.name}\``,
+      escapeCell(f.title ?? ''),
+      f.op === undefined || f.target === undefined
+        ? 'none'
+        : `${f.op === '<=' ? '≤' : '≥'} ${number(f.target)}${unitText(f.unit)}`,
+      `${number(f.value)}${unitText(f.unit)}${meetsTarget(f) ? '' : ' (missed)'}`,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(3, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)];
+}
+
+/** A cell's text: a pipe would end the cell. */
+function escapeCell(text: string): string {
+  return text.replaceAll('|', '\\|');
+}
+
+/** Two or three significant digits under 10, one decimal above (1.03, 0.036, 23.1, 205.5). */
+function number(value: number): string {
+  const size = Math.abs(value);
+  const rounded = Number(value.toFixed(size >= 10 ? 1 : size >= 1 ? 2 : 3));
+  return rounded === 0 ? '0' : String(rounded).replace('-', '−');
+}
+
+function unitText(unit: string): string {
+  return unit === 'x' || unit === 'x-document' ? '×' : ` ${unit}`;
+}
+
+function runDate(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function duration(seconds: number): string {
+  const whole = Math.round(seconds);
+  return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
+function sectionsText(sections: readonly string[]): string {
+  return sections.length === 1 ? `section ${sections[0]}` : `sections ${sections.join(', ')}`;
+}
+
+function machineText(machine: Machine): string {
+  return `${machine.cores} cores${machine.cpu ? ` (${machine.cpu})` : ''}, Node ${machine.node}`;
+}
+
+/** The closing prose: what the figures say and what is left, as of the figures' current definitions. */
+const WHAT_THE_FIGURES_SAY: readonly string[] = [
+  "- **Parsing.** The native reader builds fast-xml-parser's object tree with its own one-pass reader",
+  '  (the library reads what it leaves, such as DOCTYPEs and CDATA), so it beats both bare parsers. A',
+  '  document of 2,000,000 bytes or more is parsed in a worker thread; its bytes are moved there',
+  '  undecoded, and the model comes back in pieces of 100 runners, each as its serialized bytes, moved',
+  '  too. The main thread reads one piece per turn of its event loop and freezes it; a message port',
+  '  hands over every message that has arrived in one go, so pieces sent as plain messages were copied',
+  '  in all at once (150 ms for the 22 MB list, now about 20 ms).',
+  "- **Requests.** Within one scheduler run a club's feeds share one entries request",
+  '  (`src/feeds/club-share.ts`), and the events the results and start-list runs look at are kept for',
+  '  the hour; the race day went from 47.1 to 23.1 requests an hour with the same posts at the same',
+  "  times (`test/e2e/feeds-race-day.test.ts` compares the demo weekend's transcript). The `#` lines list",
+  '  the requests by path.',
+  "- **Answers.** Interaction answers go through a REST path outside discord.js's global 50-a-second",
+  '  bucket (Discord does not count them either; the sandbox Discord enforces that limit for the rest),',
+  '  and per-token rate-limit handlers no longer pile up. An interaction alone in its turn of the event',
+  '  loop that has its answer without waiting gets it as its first response. Interactions that arrive',
+  '  together (a burst) are all acknowledged first, and their handlers then render one per later turn,',
+  '  in the order they came, so an interaction arriving meanwhile is acknowledged before the next answer',
+  '  is rendered; and none is rendered while deferrals are on their way to Discord, whose edits would',
+  '  queue beside them (`src/bot/first-answer.ts`). The bot spends about 1.6 ms of CPU per warm',
+  '  interaction, the sandboxes about 0.6 to 0.9 ms, depending on how busy the host machine is. The',
+  "  cold figure varies most between runs (a round's p99 is one busy moment; single cold rounds from 64",
+  '  to 160 ms were seen within one hour), hence the median of three fresh bots.',
+  '- **Start-up.** Key derivation runs off the path to READY, date-fns and fast-xml-parser load only',
+  '  what is used. A query is measured against its floor, `query-cli-ratio-over-floor`: a bare node',
+  '  that loads undici and zod, which every query needs (the Eventor client and its validation), and',
+  '  which no query can go below. Against a bare `node -e 0` (`query-cli-ratio`, information only) a',
+  '  query cannot reach the old target of 3: a bare `node -e 0` takes about 20-30 ms of CPU, a bare',
+  '  process that does nothing but load undici about 105-135 ms (5×), one that loads zod 80-115 ms (4×).',
+  '  Over the floor a query was at about 2.2×. What took it to about 1.3-1.5× (alternating runs on a',
+  "  shared machine, a busy one up to 1.9×): the CLI keeps undici's WebAssembly HTTP parser at V8's",
+  '  baseline code (`src/cli/query.ts`; V8 otherwise recompiled it after the first answer, about 35 MB',
+  "  and a sixth of a bare request's process CPU); each operation's zod schema and each model record's",
+  "  are built on first use, not on import; each operation loads its parser's module with its first",
+  "  answer, so a query for the key's organisation loads neither the IOF reader nor the start and",
+  '  result lists; the parse worker loads with the first large answer; and @date-fns/tz is imported',
+  "  one function at a time. A query for the key's organisation now loads 22 modules of ours",
+  '  (`test/cli-module-loading.test.ts` names them). What is left over the floor is spread thin: the',
+  '  request itself (a bare undici request costs about 1.2× the floor), loading those modules, a',
+  "  full garbage collection the floor's shorter life does not reach, and zod building the schemas a",
+  '  query uses. A bundle of the `query` path with a V8 code cache was measured at about 8× a bare',
+  '  node, at the price of a bundler and a build step, and is not in the product.',
+  '- **Pictures.** A splits graph costs about 60 to 100 ms of CPU, most of it Chart.js on whichever',
+  '  thread draws it. The bot draws in one worker thread (`src/charts/draw.ts`,',
+  '  `docs/decisions/chart-worker.md`), so `chart-render-p95` is the wall time of a `drawPicture`',
+  '  call, what a member waits for a picture, and the CPU time of the same calls is beside it for',
+  '  information: on a busy host the wall time also counts the queue for a core, the CPU time does',
+  "  not. `ack-while-charts-render` measures what the drawing would take from members' answers; its",
+  '  `#` lines give the same rounds with the graphs drawn on the event loop (a round meeting a picture',
+  '  waits for all of it) and with none drawn (what the machine gives at the moment).',
+];

@@ -1,0 +1,420 @@
+/**
+ * `npm run soak`: the multi-process proof of exactly-once posting (docs/decisions/soak.md). Several
+ * real `eventor-bot start` processes share one database (PostgreSQL, or one SQLite file) and the
+ * sandboxes, which run in this process; a race weekend happens on the clock while processes are
+ * SIGKILLed at random; after a quiet period the results channels are read back and every expected
+ * post must be there exactly once. The last line:
+ * `SOAK processes=N kills=K expected=E present=P duplicates=D lost=L`; exit 1 unless D and L are 0.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { COMMANDS } from '../../commands/index.js';
+import { deployCommands } from '../../src/bot/deploy.js';
+import { VARIABLES } from '../../src/config/variables.js';
+import { FREQUENT_MS } from '../../src/feeds/cadence.js';
+import { type Postgres, startPostgres } from '../loopback/postgres.js';
+import {
+  renderMessageText,
+  type SandboxDiscord,
+  type SandboxUser,
+  shardOf,
+  startSandboxDiscord,
+} from '../sandbox/discord/index.js';
+import type { SandboxClub } from '../sandbox/eventor/dataset.js';
+import { Prng } from '../sandbox/eventor/prng.js';
+import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/server.js';
+import { countPosts, linkedEventId, markerOf, type SeenPost, type SoakCount, soakLine } from './count.js';
+import { Fleet } from './fleet.js';
+import { RaceWeekend } from './weekend.js';
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const WAIT = { timeoutMs: 30_000 };
+const READY_TIMEOUT_MS = 90_000;
+/** How long after a minute's tick its runs are surely over (they take a few seconds here). */
+const AFTER_TICK_MS = 45 * SECOND;
+/** New races per wave: with a missed 5-minute run at most, a run sees at most 4 new items (5 make a summary). */
+const RACES_PER_WAVE = 2;
+
+export interface SoakOptions {
+  quick: boolean;
+  processes: number;
+  kills: number;
+  servers: number;
+  clubs: number;
+  database: 'sqlite' | 'postgres';
+  seed: number;
+  write: (line: string) => void;
+}
+
+export interface SoakResult {
+  count: SoakCount;
+  kills: number;
+  line: string;
+}
+
+/** The soak's own failure (setup, a process refusing its configuration): one line, exit 2. */
+class SoakError extends Error {}
+
+/** Set by SIGINT or SIGTERM: every wait ends at once and the soak stops its processes before it exits. */
+const interrupted = new AbortController();
+
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    if (interrupted.signal.aborted) return resolve();
+    const timer = setTimeout(done, Math.max(0, ms));
+    function done(): void {
+      clearTimeout(timer);
+      interrupted.signal.removeEventListener('abort', done);
+      resolve();
+    }
+    interrupted.signal.addEventListener('abort', done);
+  });
+
+/** Throws once a stop signal came, so that the soak cleans up and says so. */
+function checkInterrupted(): void {
+  if (interrupted.signal.aborted) throw new SoakError(`stopped by ${String(interrupted.signal.reason)}`);
+}
+/** The next multiple of `interval` after `at` (wall clock, as the bots' node-cron and slots are). */
+const nextBoundary = (at: number, interval: number): number => (Math.floor(at / interval) + 1) * interval;
+const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
+
+/** `bin/eventor-bot.js` of this installation (from dist/harness/soak/ or harness/soak/). */
+function programPath(): string {
+  return fileURLToPath(new URL('../../../bin/eventor-bot.js', import.meta.url));
+}
+
+/** Guild ids whose shard of `processes` is each process in turn, as Discord routes `(id >> 22) % N`. */
+function guildIds(count: number, processes: number): string[] {
+  const base = BigInt(Date.now() - 1_420_070_400_000);
+  const out: string[] = [];
+  for (let k = 0n; out.length < count && k < 100_000n; k++) {
+    const id = String(((base + k) << 22n) | (1n << 17n));
+    if (shardOf(id, processes) === out.length % processes) out.push(id);
+  }
+  return out;
+}
+
+interface Server {
+  admin: SandboxUser;
+  guildId: string;
+  general: string;
+  channelId: string;
+  club: SandboxClub;
+}
+
+/** `/setup eventor` with the club's key through the modal, then `/feeds on results`, as an admin would. */
+async function configure(discord: SandboxDiscord, eventor: SandboxEventor, server: Server) {
+  const admin = server.admin;
+  const opener = discord.runCommand({
+    guildId: server.guildId,
+    channelId: server.general,
+    user: admin,
+    locale: 'en-GB',
+    name: 'setup',
+    subcommand: 'eventor',
+    options: { base_url: eventor.baseUrl },
+  });
+  const modal = await opener.waitForModal(WAIT);
+  const connected = renderMessageText(
+    await discord
+      .submitModal({ user: admin, locale: 'en-GB', customId: modal.custom_id, fields: { key: server.club.apiKey } })
+      .reply(WAIT),
+    { header: false },
+  );
+  if (!connected.includes(server.club.name))
+    throw new SoakError(
+      `/setup eventor in server ${server.guildId} did not connect: ${connected.replace(/\s+/g, ' ')}`,
+    );
+  const on = renderMessageText(
+    await discord
+      .runCommand({
+        guildId: server.guildId,
+        channelId: server.general,
+        user: admin,
+        locale: 'en-GB',
+        name: 'feeds',
+        subcommand: 'on',
+        options: { kind: 'results', channel: server.channelId },
+      })
+      .reply(WAIT),
+    { header: false },
+  );
+  if (/cannot|can't|refused|not /i.test(on))
+    throw new SoakError(`/feeds on results in server ${server.guildId} was refused: ${on.replace(/\s+/g, ' ')}`);
+}
+
+/** The bot's messages in the servers' results channels, as the soak counts them. */
+function seenPosts(discord: SandboxDiscord, servers: readonly Server[]): SeenPost[] {
+  const bot = discord.botUser.id;
+  return servers.flatMap((server) =>
+    discord
+      .messages(server.channelId)
+      .filter((m) => m.author.id === bot && m.threadId === null)
+      .map((m) => ({
+        id: m.id,
+        channelId: m.channelId,
+        eventId: linkedEventId(m.embeds[0]?.url),
+        marker: markerOf(m.embeds.at(-1)?.footer?.text, m.content),
+        edits: m.edits.length,
+      })),
+  );
+}
+
+export async function runSoak(options: SoakOptions): Promise<SoakResult> {
+  const { write } = options;
+  const random = Prng.derive(options.seed, 'soak');
+  const started = Date.now();
+  const elapsed = (): string => {
+    const s = Math.round((Date.now() - started) / SECOND);
+    return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  };
+  const say = (line: string): void => write(`[${elapsed()}] ${line}`);
+  const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-soak-'));
+  let keep = false;
+  let discord: SandboxDiscord | null = null;
+  let eventor: SandboxEventor | null = null;
+  let postgres: Postgres | null = null;
+  let fleet: Fleet | null = null;
+  try {
+    eventor = await startSandboxEventor({ port: 0, seed: options.seed });
+    discord = await startSandboxDiscord({ port: 0 });
+    const weekend = new RaceWeekend(eventor.dataset, options.clubs, Date.now());
+    if (weekend.clubs.length < options.clubs || weekend.waiting < RACES_PER_WAVE)
+      throw new SoakError(`the sandbox (seed ${options.seed}) has too few races with club results; try another --seed`);
+
+    const database: NodeJS.ProcessEnv = {};
+    if (options.database === 'postgres') {
+      if (process.env.DATABASE_URL) database.DATABASE_URL = process.env.DATABASE_URL;
+      else {
+        postgres = await startPostgres();
+        database.DATABASE_URL = postgres.url;
+      }
+    } else database.DATABASE_PATH = path.join(dir, 'eventor-bot.sqlite');
+
+    const servers: Server[] = guildIds(options.servers, options.processes).map((guildId, i) => {
+      // An admin each: one member's commands in quick succession meet the per-member budget.
+      const admin = discord!.createUser({ username: `soak-admin-${i + 1}`, locale: 'en-GB' });
+      discord!.createGuild({ id: guildId, name: `Klubbserver ${i + 1}`, owner: admin });
+      return {
+        admin,
+        guildId,
+        general: discord!.createTextChannel(guildId, { name: 'general' }).id,
+        channelId: discord!.createTextChannel(guildId, { name: 'resultat' }).id,
+        club: weekend.clubs[i % weekend.clubs.length]!,
+      };
+    });
+    await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS });
+
+    fleet = new Fleet({
+      program: programPath(),
+      dir,
+      processes: options.processes,
+      env: {
+        PATH: process.env.PATH,
+        DISCORD_TOKEN: discord.token,
+        DISCORD_API_URL: discord.restUrl,
+        EVENTOR_CUSTOM_URLS: eventor.baseUrl,
+        SECRET_KEY: randomBytes(24).toString('base64url'),
+        SHARD_COUNT: String(options.processes),
+        LOG_LEVEL: 'info',
+        ...database,
+      },
+    });
+    const where = options.database === 'postgres' ? 'PostgreSQL' : 'one SQLite file';
+    say(
+      `${options.processes} processes on ${where}, ${servers.length} servers of ${weekend.clubs.length} clubs, ` +
+        `${weekend.waiting} races to publish, ${options.kills} kills to make; logs in ${dir}`,
+    );
+    await fleet.startAll(READY_TIMEOUT_MS);
+    say('every process is ready; setting the servers up with /setup eventor and /feeds on');
+    for (const server of servers) await configure(discord, eventor, server);
+
+    // The feeds' first run records what exists and posts nothing: it must be over before a wave.
+    const seeded = nextBoundary(Date.now(), MINUTE) + AFTER_TICK_MS;
+    say(`waiting for the feeds' first run (seeding) at ${clock(seeded - AFTER_TICK_MS)} UTC`);
+    await sleep(seeded - Date.now());
+    checkInterrupted();
+    const asked = new Set(
+      eventor.requests
+        .filter((r) => r.path.toLowerCase() === '/api/results/organisation')
+        .map((r) => r.query.organisationIds),
+    );
+    const silent = weekend.clubs.filter((club) => !asked.has(club.id));
+    if (silent.length > 0)
+      throw new SoakError(`no results feed ran for club ${silent.map((c) => c.id).join(', ')} by ${clock(seeded)}`);
+
+    // The race weekend: a wave now, then one in the middle of every later 5-minute slot, while the
+    // processes are killed. Quick: one wave and the 5-minute slot that posts it.
+    const waves = options.quick ? 1 : Math.ceil(weekend.waiting / RACES_PER_WAVE);
+    let wavesDone = 0;
+    let nextWave = Date.now();
+    let lastWaveAt = 0;
+    // When the last wave's slot will have run: the kills are spread until then.
+    const plannedEnd =
+      nextBoundary(Date.now() + (waves - 1) * FREQUENT_MS + (waves > 1 ? FREQUENT_MS / 2 : 0), FREQUENT_MS) +
+      AFTER_TICK_MS;
+    const deadline = plannedEnd + (options.quick ? 10 : 60) * MINUTE;
+    /**
+     * The pause before the next kill: the kills left spread over the time left, at least 1.5 s apart;
+     * past the planned end (posts still missing), one every 10 to 40 s: a process started again
+     * runs at the next minute's tick, and a kill after every tick would stop every run.
+     */
+    const killGap = (now: number): number => {
+      if (now >= plannedEnd) return 10 * SECOND + random.next() * 30 * SECOND;
+      const left = Math.max(1, options.kills - fleet!.kills);
+      return Math.max(1.5 * SECOND, ((plannedEnd - now) / (left + 1)) * (0.5 + random.next()));
+    };
+    let nextKill = Date.now() + killGap(Date.now());
+    let nextProgress = Date.now() + 30 * SECOND;
+    const servedChannels = servers.map((s) => ({ clubId: s.club.id, channelId: s.channelId }));
+    const counted = (): SoakCount => countPosts(weekend.expected(servedChannels), seenPosts(discord!, servers));
+    const progress = (): void => {
+      const count = counted();
+      say(
+        `kills ${fleet!.kills}, processes ready ${fleet!.ready}/${fleet!.size}, races out ${weekend.published}, ` +
+          `posts expected ${count.expected}, present ${count.present}, edits ${count.edits}`,
+      );
+    };
+    for (let step = 0; step < 1_000_000; step++) {
+      const now = Date.now();
+      checkInterrupted();
+      if (fleet.refused !== null) throw new SoakError(fleet.refused);
+      if (wavesDone < waves && now >= nextWave) {
+        const names = weekend.wave(RACES_PER_WAVE, () => random.next());
+        wavesDone += 1;
+        lastWaveAt = now;
+        say(`wave ${wavesDone}: results out for ${names.join(', ')} (corrections so far ${weekend.corrections})`);
+        nextWave = nextBoundary(now, FREQUENT_MS) + FREQUENT_MS / 2;
+      }
+      // Done once every kill is made, every wave is out, a 5-minute slot has run after the last and
+      // its posts are out: kills go on while they are made (a kill just after a tick can stop a run,
+      // which the next minute's tick runs again), so that kills land while posts are being made.
+      const posted =
+        wavesDone === waves &&
+        now >= nextBoundary(lastWaveAt, FREQUENT_MS) + AFTER_TICK_MS &&
+        (counted().lost === 0 || now >= plannedEnd + 5 * FREQUENT_MS);
+      if ((fleet.kills >= options.kills && posted) || now >= deadline) break;
+      if (now >= nextKill && (fleet.kills < options.kills || !posted)) {
+        fleet.killOne(() => random.next());
+        const gap = killGap(now);
+        // Half the kills land just after a minute's tick, while runs are posting, when that is near.
+        const tick = nextBoundary(now, MINUTE) + 300 + random.next() * 4 * SECOND;
+        nextKill = random.next() < 0.5 && tick - now < 2 * gap && now < plannedEnd ? tick : now + gap;
+      }
+      if (now >= nextProgress) {
+        progress();
+        nextProgress = now + 30 * SECOND;
+      }
+      await sleep(Math.min(nextKill, nextWave, nextProgress, now + SECOND) - Date.now());
+    }
+    if (fleet.kills < options.kills) say(`the soak's time ran out after ${fleet.kills} of ${options.kills} kills`);
+
+    // Quiet: no kills; every process up; then the runs of a whole slot (or a minute) with nothing new.
+    if (!(await fleet.allReady(READY_TIMEOUT_MS))) throw new SoakError('not every process came back after the kills');
+    // A run cut short by a kill is run again at the next minute's tick; the full soak also waits for
+    // the next 5-minute slot's runs, so that a late duplicate would show too.
+    const quietUntil = options.quick
+      ? nextBoundary(Date.now(), MINUTE) + AFTER_TICK_MS
+      : nextBoundary(Date.now(), FREQUENT_MS) + AFTER_TICK_MS;
+    say(`kills over; settling until ${clock(quietUntil)} UTC with every process up`);
+    for (let i = 0; i < 100 && Date.now() < quietUntil; i++) {
+      await sleep(Math.min(30 * SECOND, quietUntil - Date.now()));
+      checkInterrupted();
+      if (Date.now() < quietUntil) progress();
+    }
+
+    const count = countPosts(weekend.expected(servedChannels), seenPosts(discord, servers));
+    const kills = fleet.kills;
+    write('');
+    write(`processes: ${options.processes} (${where}), servers ${servers.length}, clubs ${weekend.clubs.length}`);
+    write(`kills: ${kills} (per process ${fleet.killsPerProcess.join(', ')}); crashes besides: ${fleet.crashes}`);
+    write(`races published: ${weekend.published} in ${wavesDone} waves; corrections: ${weekend.corrections}`);
+    write(`expected posts: ${count.expected}`);
+    write(`posts present: ${count.present}`);
+    write(`duplicates: ${count.duplicates}`);
+    write(`lost: ${count.lost}`);
+    write(`unexpected posts: ${count.unexpected}`);
+    write(`edits seen: ${count.edits}`);
+    for (const problem of count.problems) write(`  ${problem}`);
+    keep = count.duplicates + count.lost + count.unexpected > 0 || fleet.crashes > 0;
+    if (keep) write(`the processes' logs are kept in ${dir}`);
+    const line = soakLine(options.processes, kills, count);
+    return { count, kills, line };
+  } catch (error) {
+    keep = true;
+    if (error instanceof SoakError) throw error;
+    throw new SoakError(`${(error as Error).message} (logs in ${dir})`);
+  } finally {
+    await fleet?.stop();
+    await discord?.close();
+    await eventor?.close();
+    await postgres?.stop();
+    if (!keep) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function usage(message: string): never {
+  process.stderr.write(
+    `soak: ${message}\nusage: npm run soak -- [--quick] [--processes N] [--kills K] [--servers S] [--clubs C] ` +
+      `[--database postgres|sqlite] [--seed N]\n`,
+  );
+  process.exit(2);
+}
+
+function wholeNumber(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    usage(`--${name} must be a whole number from ${min} to ${max}`);
+  return Number(raw);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        processes: { type: 'string' },
+        kills: { type: 'string' },
+        servers: { type: 'string' },
+        clubs: { type: 'string' },
+        database: { type: 'string' },
+        seed: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  const quick = values.quick === true;
+  // PostgreSQL once `start` reads DATABASE_URL; until then the processes share one SQLite file.
+  const postgresReady = (VARIABLES as readonly string[]).includes('DATABASE_URL');
+  const database = (values.database as string | undefined) ?? (postgresReady ? 'postgres' : 'sqlite');
+  if (database !== 'postgres' && database !== 'sqlite') usage('--database must be postgres or sqlite');
+  if (database === 'postgres' && !postgresReady)
+    usage('this build of eventor-bot does not read DATABASE_URL yet: use --database sqlite');
+  const processes = wholeNumber(values.processes as string | undefined, 'processes', quick ? 2 : 3, 2, 8);
+  const options: SoakOptions = {
+    quick,
+    processes,
+    kills: wholeNumber(values.kills as string | undefined, 'kills', quick ? 10 : 300, 0, 5000),
+    servers: wholeNumber(values.servers as string | undefined, 'servers', 12, processes, 60),
+    clubs: wholeNumber(values.clubs as string | undefined, 'clubs', 6, 1, 12),
+    database,
+    seed: wholeNumber(values.seed as string | undefined, 'seed', 1, 1, 9999),
+    write: (line) => process.stdout.write(`${line}\n`),
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => interrupted.abort(signal));
+  try {
+    const result = await runSoak(options);
+    process.stdout.write(`${result.line}\n`);
+    process.exitCode = result.count.duplicates > 0 || result.count.lost > 0 || result.count.unexpected > 0 ? 1 : 0;
+  } catch (error) {
+    process.stderr.write(`soak: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  }
+}

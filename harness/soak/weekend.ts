@@ -1,0 +1,159 @@
+/**
+ * The soak's race weekend on the clock (docs/decisions/soak.md): races of the sandbox Eventor moved
+ * to today, their results hidden, then published a few at a time in waves while the bot processes
+ * run, with corrections to those already out. What each server should get is worked out here from
+ * the sandbox's own data, never from what the bots recorded.
+ */
+import type { ClassResult, Entry } from '../../src/eventor/model.js';
+import type { SandboxClub, SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
+
+type Materialized = NonNullable<SandboxEvent['materialized']>;
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** The results feed looks back a week; anything started since is hidden unless it is one of the soak's races. */
+const HIDE_WITHIN_MS = 8 * DAY;
+
+interface Race {
+  event: SandboxEvent;
+  full: Materialized;
+  /** The soak's clubs with an entry (or as organiser) and a result in it. */
+  clubs: Set<string>;
+}
+
+/** Instants without milliseconds, as Eventor writes them. */
+const instant = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+function entrantClubs(entry: Entry): string[] {
+  const orgs = entry.competitor ? [entry.competitor.organisation] : (entry.team?.organisations ?? []);
+  return orgs.flatMap((o) => (o?.id ? [o.id] : []));
+}
+
+/** A runner of the club with a result (not only an entry waiting to start), as a club's results post needs. */
+function clubHasResult(classes: readonly ClassResult[], clubId: string): boolean {
+  return classes.some((c) =>
+    c.persons.some((p) => p.organisation?.id === clubId && p.results.some((r) => r.status !== 'Inactive')),
+  );
+}
+
+export class RaceWeekend {
+  readonly clubs: SandboxClub[];
+  readonly #dataset: SandboxDataset;
+  /** Races not yet published, in the order they will be. */
+  readonly #waiting: Race[];
+  readonly #published: Race[] = [];
+  #corrections = 0;
+
+  /**
+   * Picks `clubCount` clubs and the single-race events they ran in, moves those to today (started
+   * half an hour before `now`, so that every club's calendar says race day) with their results
+   * hidden, and hides the results of every other event of the past week.
+   */
+  constructor(dataset: SandboxDataset, clubCount: number, now: number) {
+    this.#dataset = dataset;
+    const singles = dataset.events.filter(
+      (ev) =>
+        ev.shape === 'single' &&
+        ev.syntheticRunners === 0 &&
+        ev.event.status !== 'canceled' &&
+        // Past races only: all their entries are made, so which clubs ran cannot change during the soak.
+        ev.event.start !== null &&
+        Date.parse(ev.event.start) < now,
+    );
+    const staged = singles.map((event) => ({ event, full: this.#stage(event) }));
+    const taking = (clubId: string, race: { event: SandboxEvent; full: Materialized }): boolean =>
+      (dataset.entriesAt(race.event, new Date(now)).some((e) => entrantClubs(e).includes(clubId)) ||
+        race.event.event.organisers.some((o) => o.id === clubId)) &&
+      clubHasResult(race.full.resultList?.classes ?? [], clubId);
+    // The clubs in the most of those races, so that every wave has posts for most servers.
+    this.clubs = [...dataset.clubs]
+      .map((club) => ({ club, races: staged.filter((race) => taking(club.id, race)).length }))
+      .sort((a, b) => b.races - a.races || a.club.id.localeCompare(b.club.id))
+      .slice(0, clubCount)
+      .map(({ club }) => club);
+    const seen = new Set<string>();
+    this.#waiting = staged
+      .map((race) => ({ ...race, clubs: new Set(this.clubs.filter((c) => taking(c.id, race)).map((c) => c.id)) }))
+      .filter((race) => race.clubs.size > 0)
+      // One post per event and channel is told apart by the event's link; names may repeat, ids do not.
+      .filter((race) => !seen.has(race.event.id) && seen.add(race.event.id));
+    const soaking = new Set(this.#waiting.map((race) => race.event.id));
+    for (const ev of dataset.events) {
+      if (soaking.has(ev.id)) continue;
+      const start = ev.event.start ? Date.parse(ev.event.start) : null;
+      if (start !== null && start <= now && now - start <= HIDE_WITHIN_MS) {
+        ev.hasResults = false;
+        ev.materialized = null;
+      }
+    }
+    // Started half an hour ago and over now: an event's dates are its start and its finish.
+    const today = instant(now - 30 * MINUTE);
+    for (const race of this.#waiting) {
+      race.event.event.start = today;
+      race.event.event.finish = instant(now);
+      for (const r of race.event.event.races) r.date = today;
+    }
+  }
+
+  /** How many races are left to publish. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  get published(): number {
+    return this.#published.length;
+  }
+
+  get corrections(): number {
+    return this.#corrections;
+  }
+
+  /**
+   * The sandbox makes an event's entries, draw and results from one random stream: it is made once
+   * with everything, then shown without results until published.
+   */
+  #stage(ev: SandboxEvent): Materialized {
+    ev.hasStartList = true;
+    ev.hasResults = true;
+    ev.materialized = null;
+    const full = this.#dataset.details(ev);
+    ev.hasResults = false;
+    ev.materialized = { ...full, resultList: null };
+    return full;
+  }
+
+  /**
+   * One wave: the results of up to `count` more races come out, and one runner's time in a race
+   * already out is corrected (its posts are edited). Returns the names of the races published.
+   */
+  wave(count: number, random: () => number): string[] {
+    const correctable = this.#published.filter((race) => race.full.resultList !== null);
+    if (correctable.length > 0) {
+      const race = correctable[Math.floor(random() * correctable.length)]!;
+      const runner = race.full.resultList!.classes.flatMap((c) =>
+        c.persons.filter((p) => p.person?.id && p.results[0]?.status === 'OK' && p.results[0].time !== null),
+      )[0];
+      if (runner) {
+        const time = runner.results[0]!.time!;
+        this.#dataset.correctResult(race.event.id, runner.person!.id!, { time: Math.max(60, time - 7) });
+        this.#corrections += 1;
+      }
+    }
+    const out = this.#waiting.splice(0, count);
+    for (const race of out) {
+      race.event.hasResults = true;
+      race.event.materialized = race.full;
+      this.#published.push(race);
+    }
+    return out.map((race) => race.event.name);
+  }
+
+  /** The results posts due so far: every published race in the channel of every server of a club in it. */
+  expected(
+    servers: ReadonlyArray<{ clubId: string; channelId: string }>,
+  ): Array<{ channelId: string; eventId: string }> {
+    return this.#published.flatMap((race) =>
+      servers.filter((s) => race.clubs.has(s.clubId)).map((s) => ({ channelId: s.channelId, eventId: race.event.id })),
+    );
+  }
+}
