@@ -22,6 +22,7 @@ import { openStore } from '../store/open.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { FirstAnswers } from './first-answer.js';
+import { HeartbeatRecorder } from './heartbeat.js';
 import { withBotRest } from './interaction-rest.js';
 import { MemberPresence } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
@@ -231,6 +232,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     ...(options.now ? { now: options.now } : {}),
   });
   if (options.scheduler !== false) scheduler.start();
+  // What `eventor-bot health` reads (docs/operators.md#monitoring).
+  const heartbeat = new HeartbeatRecorder({
+    store: store.heartbeats,
+    client: readyClient,
+    sources: { feedsRanAt: () => scheduler.tickEndedAt, eventor: () => eventor.health },
+    log,
+    sharding,
+  });
+  await heartbeat.start();
 
   let stopping: Promise<void> | null = null;
   return {
@@ -248,6 +258,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         for (const event of [Events.GuildDelete, Events.GuildCreate, Events.GuildAvailable] as const)
           client.removeAllListeners(event);
         await router.drain();
+        await heartbeat.stop();
         await client.destroy();
         await eventor.close();
         await store.close();

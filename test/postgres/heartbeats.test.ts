@@ -1,7 +1,8 @@
-import { writeFile } from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import type { Heartbeat } from '../../src/store/interfaces.js';
 import { readHeartbeats } from '../../src/store/open.js';
@@ -77,9 +78,7 @@ it('health’s read of a SQLite file: no file is said and none is made; a databa
     await expect(readHeartbeats({ databasePath: missing })).rejects.toThrow(
       `there is no database at ${missing}: the bot has not started with this DATABASE_PATH`,
     );
-    const { existsSync } = await import('node:fs');
     expect(existsSync(missing)).toBe(false);
-    const { default: Database } = await import('better-sqlite3');
     const old = path.join(dir, 'old.sqlite');
     new Database(old).close();
     expect((await readHeartbeats({ databasePath: old })).beats).toEqual([]);
