@@ -24,6 +24,8 @@ export const VARIABLES = [
   'DATABASE_PATH',
   'DATABASE_INIT',
   'DATABASE_URL',
+  // Not read by our configuration but by PostgreSQL's driver: listed so that `.env` may hold it.
+  'PGPASSWORD',
   'SECRET_KEY',
   'DEFAULT_LOCALE',
   'DEFAULT_TIME_ZONE',
