@@ -58,8 +58,8 @@ export async function runLauncher(args: ParsedArgs, io: Io, processes: number): 
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const initialiseDatabase = takeBoolean(args.flags, 'init-database');
   rejectLeftovers(args.flags);
-  const { env, unknown } = commandEnvironment(io);
-  if (unknown !== null) io.err(`eventor-bot start: warning: ${unknown}\n`);
+  const { env, warnings } = commandEnvironment(io);
+  for (const warning of warnings) io.err(`eventor-bot start: warning: ${warning}\n`);
   if (env.SHARDS?.trim())
     throw new ConfigError([
       'SHARDS cannot be set with --processes: the launcher gives each process its shards (SHARD_COUNT may be set)',

@@ -26,19 +26,19 @@ export async function startConfiguredBot(
   const initialiseDatabase = takeBoolean(args.flags, 'init-database');
   rejectLeftovers(args.flags);
   // Read before the configuration is checked: a misspelt variable is often why a required one is missing.
-  const { env, unknown } = commandEnvironment(io);
+  const { env, warnings } = commandEnvironment(io);
   let configured: BotConfig;
   try {
     configured = botConfigFromEnv(env);
   } catch (error) {
-    if (unknown !== null) io.err(`eventor-bot ${command}: warning: ${unknown}\n`);
+    for (const warning of warnings) io.err(`eventor-bot ${command}: warning: ${warning}\n`);
     throw error;
   }
   const config = initialiseDatabase ? { ...configured, initialiseDatabase } : configured;
   const written = createLogger({ level: config.logLevel, write: (line) => io.err(line) });
   // Several processes write to one log: each line says which shards it comes from.
   const log = config.sharding ? written.child({ shards: formatShards(config.sharding.shards) }) : written;
-  if (unknown !== null) log.warn(unknown);
+  for (const warning of warnings) log.warn(warning);
   const now = config.sandboxClock === undefined ? () => new Date() : clockFrom(config.sandboxClock);
   // Allowed only against loopback Eventors (src/config/sandbox-clock.ts): worth a debug line, not a warning.
   if (config.sandboxClock !== undefined)
