@@ -1,6 +1,6 @@
 /**
- * The `eventor-bot` command line. Exit codes: 0 success, 1 a failure at run time (Eventor or
- * file errors), 2 a usage or configuration error.
+ * The `eventor-bot` command line. Exit codes (exit-codes.ts): 0 success, 1 a failure at run time
+ * that may pass, 2 a usage or configuration mistake, or another a restart cannot fix.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../config/errors.js';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT_LASTING } from '../../src/cli/exit-codes.js';
 import { CLI_COMMANDS } from '../../src/cli/main.js';
 
 /**
@@ -127,6 +128,8 @@ describe('deploy/: the systemd unit, the Dockerfile and compose.yaml', () => {
     expect(Number(/stop_grace_period: (\d+)s/.exec(compose)?.[1])).toBeGreaterThan(10);
     expect(unitLines('KillSignal')).toEqual(['SIGTERM']);
     expect(unitLines('Restart')).toEqual(['on-failure']);
+    // Not restarted after a mistake a restart cannot fix (a token Discord refuses, a damaged database).
+    expect(unitLines('RestartPreventExitStatus')).toEqual([String(EXIT_LASTING)]);
   });
 
   it('the Dockerfile and the unit run the bot as an unprivileged user', () => {
