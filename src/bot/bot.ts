@@ -51,6 +51,11 @@ export interface BotOptions {
    */
   checkDefaultEventor?: boolean;
   /**
+   * Record this process's heartbeat for `eventor-bot health` (`start` does; default off: a `tick`
+   * beside a running bot must not stand for it, and tests' bots are no process to watch).
+   */
+  heartbeat?: boolean;
+  /**
    * Aborts the start (a stop signal while it runs): whatever is still being opened (the database,
    * Discord's login, its READY) is not waited for, what was opened is closed, and `startBot`
    * rejects with {@link StartAborted}. Once the bot is ready, `stop()` is the way.
@@ -292,14 +297,16 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   });
   if (options.scheduler !== false) scheduler.start();
   // What `eventor-bot health` reads (docs/operators.md#monitoring).
-  const heartbeat = new HeartbeatRecorder({
-    store: store.heartbeats,
-    client: readyClient,
-    sources: { feedsRanAt: () => scheduler.tickEndedAt, eventor: () => eventor.health },
-    log,
-    sharding,
-  });
-  await heartbeat.start();
+  const heartbeat = options.heartbeat
+    ? new HeartbeatRecorder({
+        store: store.heartbeats,
+        client: readyClient,
+        sources: { feedsRanAt: () => scheduler.tickEndedAt, eventor: () => eventor.health },
+        log,
+        sharding,
+      })
+    : null;
+  await heartbeat?.start();
 
   let stopping: Promise<void> | null = null;
   return {
@@ -317,7 +324,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         for (const event of [Events.GuildDelete, Events.GuildCreate, Events.GuildAvailable] as const)
           client.removeAllListeners(event);
         await router.drain();
-        await heartbeat.stop();
+        await heartbeat?.stop();
         await client.destroy();
         await eventor.close();
         await store.close();

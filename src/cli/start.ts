@@ -62,6 +62,8 @@ export async function startConfiguredBot(
         log,
         commands: COMMANDS,
         scheduler: options.scheduler,
+        // The running bot's (start), not a one-off tick's beside it.
+        heartbeat: options.scheduler,
         checkDefaultEventor: options.checkDefaultEventor === true,
         secretBox,
         ...(config.sandboxClock === undefined ? {} : { now }),

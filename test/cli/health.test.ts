@@ -49,6 +49,10 @@ describe('eventor-bot health', () => {
     expect(up.code).toBe(0);
     expect(up.line).toMatch(/^healthy: the bot, heartbeat \d+ s ago, gateway ready, /);
 
+    // A cron `tick` beside it runs and ends: the running bot's heartbeat is still the one there.
+    expect((await runProgram(['tick'], { env })).code).toBe(0);
+    expect((await health(env)).code).toBe(0);
+
     expect(await bot.stop()).toBe(0);
     const down = await health(env);
     expect(down.code).toBe(1);
