@@ -9,6 +9,7 @@ import { EventorAccess } from '../app/eventor-access.js';
 import { Housekeeping } from '../app/housekeeping.js';
 import { MemberSweep } from '../app/member-sweep.js';
 import { createServices, type Services } from '../app/services.js';
+import { ConfigError } from '../config/errors.js';
 import { formatShards, servesGuild } from '../config/sharding.js';
 import type { EventorClient } from '../eventor/client.js';
 import { EventorError, InvalidApiKey, Timeout, Unreachable } from '../eventor/errors.js';
@@ -22,6 +23,7 @@ import { openStore } from '../store/open.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { FirstAnswers } from './first-answer.js';
+import { HeartbeatRecorder } from './heartbeat.js';
 import { withBotRest } from './interaction-rest.js';
 import { MemberPresence } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
@@ -48,6 +50,51 @@ export interface BotOptions {
    * if Eventor refuses it or cannot be reached (`start` does; default off).
    */
   checkDefaultEventor?: boolean;
+  /**
+   * Record this process's heartbeat for `eventor-bot health` (`start` does; default off: a `tick`
+   * beside a running bot must not stand for it, and tests' bots are no process to watch).
+   */
+  heartbeat?: boolean;
+  /**
+   * Aborts the start (a stop signal while it runs): whatever is still being opened (the database,
+   * Discord's login, its READY) is not waited for, what was opened is closed, and `startBot`
+   * rejects with {@link StartAborted}. Once the bot is ready, `stop()` is the way.
+   */
+  signal?: AbortSignal;
+}
+
+/** `startBot`'s rejection when its `signal` aborted the start. */
+export class StartAborted extends Error {
+  override name = 'StartAborted';
+  constructor() {
+    super('the start was aborted');
+  }
+}
+
+/**
+ * `work`, unless `signal` aborts first: then a rejection with {@link StartAborted} at once, and
+ * `late` gets what `work` still brings (to close it).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, late?: (value: T) => unknown): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      work.then(late).catch(() => undefined);
+      reject(new StartAborted());
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
 }
 
 export interface RunningBot {
@@ -65,24 +112,31 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, log } = options;
   log.redact(config.discordToken);
   log.redact(config.secretKey);
+  const { signal } = options;
+  if (signal?.aborted) throw new StartAborted();
+  log.debug('opening the database');
   // scrypt (slow on purpose) runs in the thread pool while this thread opens the database.
-  const store = await openStore(
-    {
-      databasePath: config.databasePath,
-      ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
-    },
-    options.secretBox ?? SecretBox.derive(config.secretKey),
-    options.now,
-    {
-      initialiseEmptyFile: config.initialiseDatabase === true,
-      onPermissions: ({ file, was, tightened }) =>
-        log.warn(
-          tightened
-            ? 'database file was readable by other users; made it readable by this user only (0600)'
-            : 'database file is readable by other users and could not be changed; make it 0600 (chmod 600)',
-          { file, mode: was },
-        ),
-    },
+  const store = await untilAborted(
+    openStore(
+      {
+        databasePath: config.databasePath,
+        ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
+      },
+      options.secretBox ?? SecretBox.derive(config.secretKey),
+      options.now,
+      {
+        initialiseEmptyFile: config.initialiseDatabase === true,
+        onPermissions: ({ file, was, tightened }) =>
+          log.warn(
+            tightened
+              ? 'database file was readable by other users; made it readable by this user only (0600)'
+              : 'database file is readable by other users and could not be changed; make it 0600 (chmod 600)',
+            { file, mode: was },
+          ),
+      },
+    ),
+    signal,
+    (opened) => opened.close(),
   );
   const eventor = new EventorAccess({
     store,
@@ -148,15 +202,26 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   );
 
   const ready = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
+  let readyClient: Client<true>;
   try {
-    await client.login(config.discordToken);
+    log.debug('logging in to Discord');
+    await untilAborted(client.login(config.discordToken), signal);
+    log.debug('waiting for Discord to say the bot is ready (READY)');
+    readyClient = await untilAborted(ready, signal);
+    // READY names the application the token is of: a DISCORD_APPLICATION_ID of another one would
+    // make `invite` add another bot (docs/operators.md#discord-the-application-and-its-token).
+    const tokenApplication = readyClient.application.id;
+    if (config.applicationId !== undefined && config.applicationId !== tokenApplication)
+      throw new ConfigError([
+        `DISCORD_APPLICATION_ID is ${config.applicationId}, but DISCORD_TOKEN belongs to application ${tokenApplication}: ` +
+          `set DISCORD_APPLICATION_ID=${tokenApplication}, or use the token of application ${config.applicationId}`,
+      ]);
   } catch (error) {
-    await store.close();
-    await eventor.close();
     await client.destroy();
+    await eventor.close();
+    await store.close();
     throw error;
   }
-  const readyClient = await ready;
   // The pid: the process a service manager or an operator stops (under npm it is not npm's).
   log.info('bot ready', {
     user: readyClient.user.tag,
@@ -231,6 +296,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     ...(options.now ? { now: options.now } : {}),
   });
   if (options.scheduler !== false) scheduler.start();
+  // What `eventor-bot health` reads (docs/operators.md#monitoring).
+  const heartbeat = options.heartbeat
+    ? new HeartbeatRecorder({
+        store: store.heartbeats,
+        client: readyClient,
+        sources: { feedsRanAt: () => scheduler.tickEndedAt, eventor: () => eventor.health },
+        log,
+        sharding,
+      })
+    : null;
+  await heartbeat?.start();
 
   let stopping: Promise<void> | null = null;
   return {
@@ -248,6 +324,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         for (const event of [Events.GuildDelete, Events.GuildCreate, Events.GuildAvailable] as const)
           client.removeAllListeners(event);
         await router.drain();
+        await heartbeat?.stop();
         await client.destroy();
         await eventor.close();
         await store.close();
