@@ -14,6 +14,7 @@ const LAYERS = {
   'src/cli': [
     'commands',
     'src/bot',
+    'src/app',
     'src/config',
     'src/store',
     'src/splits',

@@ -7,11 +7,12 @@
 import { type Client, Events } from 'discord.js';
 import type { Services } from '../app/services.js';
 import type { EventorAccess } from '../club/eventor-access.js';
+import { ConfigError } from '../config/errors.js';
 import { formatShards } from '../config/sharding.js';
 import { EventorError, InvalidApiKey, Timeout, Unreachable } from '../eventor/errors.js';
 import type { FeedScheduler } from '../feeds/scheduler.js';
 import type { Logger } from '../log/logger.js';
-import { type BotOptions, type BotParts, composeBot } from './compose.js';
+import { type BotOptions, type BotParts, composeBot, untilAborted } from './compose.js';
 import type { BotConfig } from './config.js';
 import type { InteractionRouter } from './router.js';
 
@@ -26,7 +27,7 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-export type { BotOptions } from './compose.js';
+export { type BotOptions, StartAborted } from './compose.js';
 
 /** Starts the bot: its parts from the composition root, attached to Discord, logged in and ready. */
 export async function startBot(options: BotOptions): Promise<RunningBot> {
@@ -35,7 +36,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   attachToDiscord(parts, log);
   let ready: Client<true>;
   try {
-    ready = await logIn(parts.client, options.config.discordToken);
+    ready = await logIn(parts.client, options.config, log, options.signal);
   } catch (error) {
     await parts.close();
     throw error;
@@ -57,6 +58,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   if (options.config.defaultEventor && options.checkDefaultEventor)
     checkDefaultKey(parts.eventor, options.config.defaultEventor.instance.baseUrl, log, () => stopped);
   if (options.scheduler !== false) parts.scheduler.start();
+  await parts.heartbeat?.start();
 
   let stopping: Promise<void> | null = null;
   return {
@@ -72,6 +74,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         await parts.scheduler.stop();
         detachFromDiscord(parts.client);
         await parts.router.drain();
+        await parts.heartbeat?.stop();
         await parts.client.destroy();
         await parts.eventor.close();
         await parts.store.close();
@@ -112,11 +115,25 @@ function detachFromDiscord(client: Client): void {
     client.removeAllListeners(event);
 }
 
-/** Logs in and waits for READY. */
-async function logIn(client: Client, token: string): Promise<Client<true>> {
+/**
+ * Logs in and waits for READY, unless `signal` aborts the start; refuses a DISCORD_APPLICATION_ID of
+ * another application than the token's, which would make `invite` add another bot
+ * (docs/operators.md#discord-the-application-and-its-token).
+ */
+async function logIn(client: Client, config: BotConfig, log: Logger, signal?: AbortSignal): Promise<Client<true>> {
   const ready = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
-  await client.login(token);
-  return ready;
+  log.debug('logging in to Discord');
+  await untilAborted(client.login(config.discordToken), signal);
+  log.debug('waiting for Discord to say the bot is ready (READY)');
+  const readyClient = await untilAborted(ready, signal);
+  // READY names the application the token is of.
+  const tokenApplication = readyClient.application.id;
+  if (config.applicationId !== undefined && config.applicationId !== tokenApplication)
+    throw new ConfigError([
+      `DISCORD_APPLICATION_ID is ${config.applicationId}, but DISCORD_TOKEN belongs to application ${tokenApplication}: ` +
+        `set DISCORD_APPLICATION_ID=${tokenApplication}, or use the token of application ${config.applicationId}`,
+    ]);
+  return readyClient;
 }
 
 /** Whom the operator's default key serves, at a glance, and a warning when it serves no server. */

@@ -23,6 +23,7 @@ import { SecretBox } from '../store/secrets.js';
 import type { BotCommand } from './command.js';
 import type { BotConfig } from './config.js';
 import { FirstAnswers } from './first-answer.js';
+import { HeartbeatRecorder } from './heartbeat.js';
 import { withBotRest } from './interaction-rest.js';
 import { MemberPresence } from './membership.js';
 import { InteractionRouter, type MemberCooldowns } from './router.js';
@@ -49,6 +50,55 @@ export interface BotOptions {
    * if Eventor refuses it or cannot be reached (`start` does; default off).
    */
   checkDefaultEventor?: boolean;
+  /**
+   * Record this process's heartbeat for `eventor-bot health` (`start` does; default off: a `tick`
+   * beside a running bot must not stand for it, and tests' bots are no process to watch).
+   */
+  heartbeat?: boolean;
+  /**
+   * Aborts the start (a stop signal while it runs): whatever is still being opened (the database,
+   * Discord's login, its READY) is not waited for, what was opened is closed, and `startBot`
+   * rejects with {@link StartAborted}. Once the bot is ready, `stop()` is the way.
+   */
+  signal?: AbortSignal;
+}
+
+/** `startBot`'s rejection when its `signal` aborted the start. */
+export class StartAborted extends Error {
+  override name = 'StartAborted';
+  constructor() {
+    super('the start was aborted');
+  }
+}
+
+/**
+ * `work`, unless `signal` aborts first: then a rejection with {@link StartAborted} at once, and
+ * `late` gets what `work` still brings (to close it).
+ */
+export function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  late?: (value: T) => unknown,
+): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      work.then(late).catch(() => undefined);
+      reject(new StartAborted());
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
 }
 
 /** The bot's parts, built and connected to each other, not yet to Discord. */
@@ -61,6 +111,8 @@ export interface BotParts {
   router: InteractionRouter;
   departures: GuildDepartures;
   scheduler: FeedScheduler;
+  /** What `eventor-bot health` reads (docs/operators.md#monitoring); null when not asked for. */
+  heartbeat: HeartbeatRecorder | null;
   /** Whether this process runs the server's shard. */
   serves(guildId: string): boolean;
   /** Closes what the parts opened (the Eventor clients and the store), for a bot that never logged in. */
@@ -72,21 +124,27 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
   const now = options.now ?? (() => new Date());
   log.redact(config.discordToken);
   log.redact(config.secretKey);
+  if (options.signal?.aborted) throw new StartAborted();
+  log.debug('opening the database');
   // scrypt (slow on purpose) runs in the thread pool while this thread opens the database.
-  const store = await openStore(
-    { databasePath: config.databasePath, databaseUrl: config.databaseUrl },
-    options.secretBox ?? SecretBox.derive(config.secretKey),
-    options.now,
-    {
-      initialiseEmptyFile: config.initialiseDatabase === true,
-      onPermissions: ({ file, was, tightened }) =>
-        log.warn(
-          tightened
-            ? 'database file was readable by other users; made it readable by this user only (0600)'
-            : 'database file is readable by other users and could not be changed; make it 0600 (chmod 600)',
-          { file, mode: was },
-        ),
-    },
+  const store = await untilAborted(
+    openStore(
+      { databasePath: config.databasePath, databaseUrl: config.databaseUrl },
+      options.secretBox ?? SecretBox.derive(config.secretKey),
+      options.now,
+      {
+        initialiseEmptyFile: config.initialiseDatabase === true,
+        onPermissions: ({ file, was, tightened }) =>
+          log.warn(
+            tightened
+              ? 'database file was readable by other users; made it readable by this user only (0600)'
+              : 'database file is readable by other users and could not be changed; make it 0600 (chmod 600)',
+            { file, mode: was },
+          ),
+      },
+    ),
+    options.signal,
+    (opened) => opened.close(),
   );
   const eventor = new EventorAccess({
     store,
@@ -142,6 +200,15 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     sharding,
     now,
   });
+  const heartbeat = options.heartbeat
+    ? new HeartbeatRecorder({
+        store: store.heartbeats,
+        client,
+        sources: { feedsRanAt: () => scheduler.tickEndedAt, eventor: () => eventor.health },
+        log,
+        sharding,
+      })
+    : null;
   return {
     store,
     eventor,
@@ -150,6 +217,7 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     router,
     departures,
     scheduler,
+    heartbeat,
     serves,
     async close() {
       await scheduler.stop();

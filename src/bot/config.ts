@@ -65,6 +65,8 @@ export interface BotConfig {
   sharding?: Sharding;
   /** Where the bot's clock starts (SANDBOX_CLOCK, for the sandboxes only); absent: the machine's clock. */
   sandboxClock?: Date;
+  /** DISCORD_APPLICATION_ID, when set: `start` checks it is the token's own application. */
+  applicationId?: string;
 }
 
 export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
@@ -108,7 +110,7 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
   const problems: string[] = [];
   const { discordToken, discordApiUrl } = discordConfigFromEnv(env, problems);
   // Not used by the bot itself, but a wrong one is better said at start than at the next `invite`.
-  applicationIdFromEnv(env, problems);
+  const applicationId = applicationIdFromEnv(env, problems);
   const sharding = shardingFromEnv(env, problems);
   const databaseUrl = databaseUrlFromEnv(env, problems);
 
@@ -221,5 +223,6 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
     logLevel: logLevel as LogLevel,
     ...(sharding === null ? {} : { sharding }),
     ...(sandboxClock === undefined ? {} : { sandboxClock }),
+    ...(applicationId === undefined ? {} : { applicationId }),
   };
 }

@@ -21,3 +21,16 @@ export async function deployCommands(options: {
     applicationId: application.id,
   };
 }
+
+/**
+ * The application `token` is a bot of, as Discord says (GET /oauth2/applications/@me): what
+ * `invite` checks an application id against, so that it never prints a link that adds another bot.
+ */
+export async function tokenApplication(options: {
+  token: string;
+  apiUrl: string;
+}): Promise<{ id: string; name: string }> {
+  const rest = new REST({ api: options.apiUrl, retries: 1, timeout: 10_000 }).setToken(options.token);
+  const application = (await rest.get(Routes.oauth2CurrentApplication())) as { id: string; name: string };
+  return { id: application.id, name: application.name };
+}

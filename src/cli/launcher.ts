@@ -14,6 +14,7 @@ import { formatShards, splitShards } from '../config/sharding.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, UsageError } from './args.js';
 import { commandEnvironment } from './environment.js';
+import { EXIT_LASTING } from './exit-codes.js';
 import type { Io } from './io.js';
 import { READY_MESSAGE, STOP_DEADLINE_MS, StopSignals } from './stop-signals.js';
 
@@ -52,14 +53,14 @@ interface Slot {
 
 /**
  * Runs `start --processes N`: resolves with the exit code once every child has exited (0 after a
- * stop signal, 1 when a child kept failing, 2 when one refused its configuration).
+ * stop signal, 1 when a child kept failing, 2 when one met a mistake a restart cannot fix).
  */
 export async function runLauncher(args: ParsedArgs, io: Io, processes: number): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const initialiseDatabase = takeBoolean(args.flags, 'init-database');
   rejectLeftovers(args.flags);
-  const { env, unknown } = commandEnvironment(io);
-  if (unknown !== null) io.err(`eventor-bot start: warning: ${unknown}\n`);
+  const { env, warnings } = commandEnvironment(io);
+  for (const warning of warnings) io.err(`eventor-bot start: warning: ${warning}\n`);
   if (env.SHARDS?.trim())
     throw new ConfigError([
       'SHARDS cannot be set with --processes: the launcher gives each process its shards (SHARD_COUNT may be set)',
@@ -218,8 +219,11 @@ class Launcher {
       this.#checkAllExited();
       return;
     }
-    if (code === 2) {
-      this.#stop(`${this.#name(slot)} refused its configuration (exit 2), which a restart cannot fix: stopping`, 2);
+    if (code === EXIT_LASTING) {
+      this.#stop(
+        `${this.#name(slot)} exited with ${EXIT_LASTING}: a mistake a restart cannot fix (its log says which): stopping`,
+        EXIT_LASTING,
+      );
       return;
     }
     const now = performance.now();

@@ -1,6 +1,6 @@
 /**
- * The `eventor-bot` command line. Exit codes: 0 success, 1 a failure at run time (Eventor or
- * file errors), 2 a usage or configuration error.
+ * The `eventor-bot` command line. Exit codes (exit-codes.ts): 0 success, 1 a failure at run time
+ * that may pass, 2 a usage or configuration mistake, or another a restart cannot fix.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../config/errors.js';
@@ -75,6 +75,16 @@ Needs no token and no network.
 Options:
   --application-id ID  The application id (17 to 20 digits); overrides DISCORD_APPLICATION_ID.`,
     run: async (args, io) => (await import('./invite.js')).runInvite(args, io),
+  },
+  health: {
+    synopsis: 'health',
+    summary: 'Say whether the running bot is healthy, from its heartbeats: exit 0 if so, 1 if not.',
+    details: `Reads the heartbeat each running process records every 30 s in the database (DATABASE_PATH
+or DATABASE_URL) and prints one line: "healthy: ..." (exit 0), or "unhealthy: ..." naming each
+process that is stopped, silent for 90 s, without its Discord gateway, whose automatic posts
+stopped, or that Discord or Eventor fail for long (exit 1). With SHARDS set, only that process.
+For Docker's HEALTHCHECK, systemd timers and monitoring (docs/operators.md#monitoring).`,
+    run: async (args, io) => (await import('./health.js')).runHealth(args, io),
   },
   backup: {
     synopsis: 'backup <file>',

@@ -126,3 +126,16 @@ function parentAlive(pid: number): boolean {
     }
   }
 }
+
+/** How long a stop during the start waits for what was being opened before the process exits. */
+export const ABORTED_START_GRACE_MS = 1_000;
+
+/**
+ * After a stop during the start: the process exits with `code` as soon as nothing holds it, and
+ * after `ABORTED_START_GRACE_MS` at the latest (a request to the database or to Discord on its
+ * way, which nothing can take back, would otherwise keep it for its whole timeout).
+ */
+export function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), ABORTED_START_GRACE_MS).unref();
+}

@@ -10,7 +10,7 @@ import { startConfiguredBot } from './start.js';
  */
 export async function runTick(args: ParsedArgs, io: Io): Promise<number> {
   const started = await startConfiguredBot(args, io, 'tick', { scheduler: false });
-  if (!started) return 1;
+  if ('exitCode' in started) return started.exitCode;
   const { bot, log, now } = started;
   // Exit 1 when anything failed, so that cron (or whatever drives `tick`) sees it; the log says what.
   let failure: string | null = null;

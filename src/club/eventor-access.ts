@@ -54,6 +54,8 @@ export class EventorAccess {
   /** The organisation each key belongs to: it never changes, and a revoked key fails every other call anyway. */
   readonly #organisations = new Map<EventorClient, { id: string; name: string }>();
   readonly #options: EventorAccessOptions;
+  #answeredAt: Date | null = null;
+  #failedAt: Date | null = null;
 
   constructor(options: EventorAccessOptions) {
     this.#options = options;
@@ -85,12 +87,21 @@ export class EventorAccess {
           cache: { ttlMs: { 'organisation-apikey': KEY_CHECK_TTL_MS } },
           onRequest: (event) => {
             if (event.status !== null && event.status < 400) this.#lastAnswer.set(made, new Date());
+            // For the heartbeat (docs/operators.md#monitoring): Eventor answering at all (a refused
+            // key included), or failing (no answer, or a server error); cache hits say neither.
+            if (event.status !== null && event.status < 500) this.#answeredAt = new Date();
+            else if (event.status !== null || (event.error !== null && event.attempt > 0)) this.#failedAt = new Date();
           },
         });
       client = made;
       this.#clients.set(id, client);
     }
     return client;
+  }
+
+  /** When any Eventor last answered, and last failed to, by the wall clock; null before the first. */
+  get health(): { okAt: Date | null; failedAt: Date | null } {
+    return { okAt: this.#answeredAt, failedAt: this.#failedAt };
   }
 
   /** Whether a server without a /setup connection is served by the operator's default one. */

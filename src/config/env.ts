@@ -2,7 +2,8 @@
  * Configuration from the environment and an optional `.env` file. Each problem is reported as
  * its own line naming the variable, and values of secret variables never appear in messages.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
@@ -21,6 +22,9 @@ export function loadDotEnv(dir = process.cwd()): string | null {
   try {
     // Node's own error for a folder names no cause ("should be a valid string").
     if (statSync(file).isDirectory()) throw Object.assign(new Error('folder'), { code: 'EISDIR' });
+    // Read here first: Node's loader says ENOENT for a file it may not read, which sends the
+    // operator looking for a file that is there.
+    readFileSync(file);
     process.loadEnvFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -28,11 +32,33 @@ export function loadDotEnv(dir = process.cwd()): string | null {
       code === 'EISDIR'
         ? 'it is a folder, not a file'
         : code === 'EACCES' || code === 'EPERM'
-          ? 'no permission to read it'
+          ? noPermission(file)
           : (error as Error).message;
     throw new ConfigError([`cannot read ${file}: ${why} (see .env.example)`]);
   }
   return file;
+}
+
+/**
+ * Why a file this process may not read is so, as the operator fixes it: whose it is, its mode, and
+ * who this process runs as (a `.env` made by root and read by a service's own user, typically).
+ */
+function noPermission(file: string): string {
+  let owner = '';
+  try {
+    const stat = statSync(file);
+    owner = ` it belongs to ${stat.uid === 0 ? 'root' : `uid ${stat.uid}`} with mode 0${(stat.mode & 0o777).toString(8)},`;
+  } catch {
+    // A folder above it that may not be searched: the words below still hold.
+  }
+  let me = `uid ${process.getuid?.() ?? '?'}`;
+  try {
+    const user = userInfo();
+    me = `${user.username} (uid ${user.uid})`;
+  } catch {
+    // A user without a name (a container's numeric --user): the uid says it.
+  }
+  return `no permission to read it:${owner} and this process runs as ${me}; make it readable by that user (chown), or run the bot as its owner`;
 }
 
 export interface EventorConfig {

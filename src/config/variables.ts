@@ -24,6 +24,8 @@ export const VARIABLES = [
   'DATABASE_PATH',
   'DATABASE_INIT',
   'DATABASE_URL',
+  // Not read by our configuration but by PostgreSQL's driver: listed so that `.env` may hold it.
+  'PGPASSWORD',
   'SECRET_KEY',
   'DEFAULT_LOCALE',
   'DEFAULT_TIME_ZONE',
@@ -114,4 +116,43 @@ function editDistance(a: string, b: string): number {
     }
   }
   return rows[a.length]![b.length]!;
+}
+
+/**
+ * One line naming the variables `.env` (its text) sets more than once, with the lines: the last
+ * one wins, and a later empty one (the template's `DISCORD_TOKEN=` below a pasted block) empties
+ * a value set above it without a word. Null when every name is set once. Names only, never values.
+ */
+export function repeatedVariablesWarning(text: string): string | null {
+  const lines = new Map<string, Array<{ line: number; empty: boolean }>>();
+  const rows = text.split(/\r?\n/);
+  for (let i = 0; i < rows.length; i++) {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(rows[i]!);
+    if (!match) continue;
+    const name = match[1]!;
+    const rest = match[2]!;
+    // A quoted value may run over several lines (Node's .env format): its lines are not assignments.
+    let end = i;
+    const quote = /^["'`]/.exec(rest)?.[0];
+    if (quote !== undefined && !rest.slice(1).includes(quote) && i + 1 < rows.length) {
+      end = i + 1;
+      while (end + 1 < rows.length && !rows[end]!.includes(quote)) end++;
+    }
+    const value = parseEnv(rows.slice(i, end + 1).join('\n'))[name] ?? '';
+    const seen = lines.get(name) ?? [];
+    seen.push({ line: i + 1, empty: value === '' });
+    i = end;
+    lines.set(name, seen);
+  }
+  const repeated: string[] = [];
+  for (const [name, seen] of lines) {
+    if (seen.length < 2 || !SHOWABLE.test(name) || name.length > MAX_SHOWN_CHARS) continue;
+    const last = seen.at(-1)!;
+    const emptied = last.empty && seen.some((s) => !s.empty);
+    repeated.push(
+      `${name} on lines ${seen.map((s) => s.line).join(', ')}${emptied ? ` (the last, empty, wins: ${name} is empty)` : ''}`,
+    );
+  }
+  if (repeated.length === 0) return null;
+  return `variables set more than once in .env, the last line of each wins: ${repeated.join('; ')}`;
 }

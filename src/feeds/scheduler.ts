@@ -124,10 +124,19 @@ export class FeedScheduler {
   #housekeeping: Promise<void> | null = null;
   #stopped = false;
   #failedRuns = 0;
+  #tickEndedAt: Date | null = null;
 
   /** Runs that failed since this scheduler was made (`tick` exits non-zero on any, so that cron sees it). */
   get failedRuns(): number {
     return this.#failedRuns;
+  }
+
+  /**
+   * When the last tick ended, by the wall clock (not the scheduler's own, which tests and
+   * simulations move): the heartbeat reports it (docs/operators.md#monitoring).
+   */
+  get tickEndedAt(): Date | null {
+    return this.#tickEndedAt;
   }
 
   constructor(options: FeedSchedulerOptions) {
@@ -181,6 +190,7 @@ export class FeedScheduler {
       servers: counts.servers.size,
     }));
     const tracked = run.finally(() => {
+      this.#tickEndedAt = new Date();
       if (this.#ticking === tracked) this.#ticking = null;
     });
     this.#ticking = tracked;

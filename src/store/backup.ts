@@ -7,6 +7,7 @@ import { closeSync, existsSync, linkSync, openSync, renameSync, statSync, unlink
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { makeFolders } from './folders.js';
 
 export interface BackupResult {
   /** The copy's schema version (SQLite's user_version). */
@@ -20,7 +21,9 @@ export async function backupDatabase(source: string, target: string): Promise<Ba
     throw new StoreError(`${source} is a folder, not a database (check DATABASE_PATH)`);
   if (existsSync(target)) throw new StoreError(`${target} already exists; name a new file (a backup never overwrites)`);
   const folder = path.dirname(path.resolve(target));
-  if (!existsSync(folder)) throw new StoreError(`the folder ${folder} does not exist`);
+  // `backup backups/$(date +%F).sqlite` (docs/operators.md) works the first time too; the folder
+  // is the owner's only, as the database's is.
+  makeFolders(folder, 0o700, `the backup ${target}`);
 
   const db = openSource(source);
   // Written beside the target first (created 0600, before any data is in it), then linked to its

@@ -392,6 +392,47 @@ export interface SweepStore {
   sweptAt(guildId: string): Promise<string | null>;
 }
 
+// --- each running process's heartbeat (docs/operators.md#monitoring) ---
+
+/** The gateway as a process last saw it: every shard of it ready, or not. */
+export type GatewayState = 'ready' | 'connecting' | 'disconnected';
+
+/**
+ * What a running bot process last said of itself; `eventor-bot health` judges it. Times are
+ * ISO-8601 text from the wall clock of the process that wrote them.
+ */
+export interface Heartbeat {
+  /** Which process: its shards and their count (`0-1/4`; `0/1` unsharded). */
+  process: string;
+  shardCount: number;
+  /** Its shards as `formatShards` writes them (`0-1`). */
+  shards: string;
+  pid: number;
+  host: string;
+  startedAt: string;
+  beatAt: string;
+  /** When it stopped cleanly; null while it runs (or after it died without stopping). */
+  stoppedAt: string | null;
+  gateway: GatewayState;
+  /** Since when the gateway has been in that state. */
+  gatewaySince: string;
+  /** When the feed scheduler's last tick ended; null before the first. */
+  feedsRanAt: string | null;
+  eventorOkAt: string | null;
+  eventorFailedAt: string | null;
+  discordOkAt: string | null;
+  discordFailedAt: string | null;
+}
+
+export interface HeartbeatStore {
+  /** Records `heartbeat` as its process's latest (replacing the one before). */
+  beat(heartbeat: Heartbeat): Promise<void>;
+  /** Every process's latest, by process. */
+  heartbeats(): Promise<Heartbeat[]>;
+  /** Drops a process's heartbeat (one of a configuration no longer in use). */
+  forget(process: string): Promise<void>;
+}
+
 // --- the whole store ---
 
 export interface StoreParts {
@@ -406,6 +447,7 @@ export interface StoreParts {
   readonly ledger: LedgerStore;
   readonly leases: LeaseStore;
   readonly sweeps: SweepStore;
+  readonly heartbeats: HeartbeatStore;
 }
 
 export interface Store extends StoreParts {

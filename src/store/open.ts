@@ -4,7 +4,7 @@
  * `start`, `tick`, the loopback world and the bench all open their store here, so every one of them
  * runs on either database the same way.
  */
-import type { Store } from './interfaces.js';
+import type { Heartbeat, Store } from './interfaces.js';
 import type { SecretBox } from './secrets.js';
 import type { OpenDatabaseOptions } from './sqlite/database.js';
 import { openSqliteStore } from './sqlite/store.js';
@@ -33,4 +33,18 @@ export async function openStore(
     return openPostgresStore(where.databaseUrl, secrets, now);
   }
   return openSqliteStore(where.databasePath, secrets, now, sqlite);
+}
+
+/**
+ * Every process's heartbeat in the database at `where` (docs/operators.md#monitoring), read
+ * without creating, migrating or writing anything; and which database that was, for the message.
+ * A database without heartbeats yet gives none. Refusals are `StoreError`s in one sentence.
+ */
+export async function readHeartbeats(where: StoreLocation): Promise<{ description: string; beats: Heartbeat[] }> {
+  if (where.databaseUrl !== undefined) {
+    const { readPostgresHeartbeats } = await import('./postgres/heartbeats.js');
+    return readPostgresHeartbeats(where.databaseUrl);
+  }
+  const { readSqliteHeartbeats } = await import('./sqlite/heartbeats.js');
+  return { description: `database ${where.databasePath}`, beats: readSqliteHeartbeats(where.databasePath) };
 }

@@ -6,7 +6,9 @@
  */
 import type {
   FeedSettingsRow,
+  GatewayState,
   GuildSettingsUpdate,
+  Heartbeat,
   LedgerRow,
   LedgerState,
   LinkRequest,
@@ -148,4 +150,84 @@ export interface LinkRequestRow {
 
 export function linkRequestOf(r: LinkRequestRow): LinkRequest {
   return { ...camelCased(r), id: Number(r.id), state: r.state as LinkRequest['state'] };
+}
+
+export interface HeartbeatRow {
+  process: string;
+  shard_count: number;
+  shards: string;
+  pid: number;
+  host: string;
+  started_at: string;
+  beat_at: string;
+  stopped_at: string | null;
+  gateway: string;
+  gateway_since: string;
+  feeds_at: string | null;
+  eventor_ok_at: string | null;
+  eventor_failed_at: string | null;
+  discord_ok_at: string | null;
+  discord_failed_at: string | null;
+}
+
+/** The heartbeats table's columns, in the order `heartbeatValues` gives their values. */
+export const HEARTBEAT_COLUMNS = [
+  'process',
+  'shard_count',
+  'shards',
+  'pid',
+  'host',
+  'started_at',
+  'beat_at',
+  'stopped_at',
+  'gateway',
+  'gateway_since',
+  'feeds_at',
+  'eventor_ok_at',
+  'eventor_failed_at',
+  'discord_ok_at',
+  'discord_failed_at',
+] as const satisfies ReadonlyArray<keyof HeartbeatRow>;
+
+export function heartbeatValues(h: Heartbeat): Array<string | number | null> {
+  return [
+    h.process,
+    h.shardCount,
+    h.shards,
+    h.pid,
+    h.host,
+    h.startedAt,
+    h.beatAt,
+    h.stoppedAt,
+    h.gateway,
+    h.gatewaySince,
+    h.feedsRanAt,
+    h.eventorOkAt,
+    h.eventorFailedAt,
+    h.discordOkAt,
+    h.discordFailedAt,
+  ];
+}
+
+const GATEWAY_STATES: readonly string[] = ['ready', 'connecting', 'disconnected'] satisfies GatewayState[];
+
+export function heartbeatFromRow(r: HeartbeatRow): Heartbeat {
+  return {
+    process: r.process,
+    shardCount: Number(r.shard_count),
+    shards: r.shards,
+    pid: Number(r.pid),
+    host: r.host,
+    startedAt: r.started_at,
+    beatAt: r.beat_at,
+    stoppedAt: r.stopped_at,
+    // A state a newer version wrote reads as not ready: health then says so rather than failing.
+    gateway: GATEWAY_STATES.includes(r.gateway) ? (r.gateway as GatewayState) : 'disconnected',
+    gatewaySince: r.gateway_since,
+    feedsRanAt: r.feeds_at,
+    eventorOkAt: r.eventor_ok_at,
+    eventorFailedAt: r.eventor_failed_at,
+    discordOkAt: r.discord_ok_at,
+    discordFailedAt: r.discord_failed_at,
+  };
 }

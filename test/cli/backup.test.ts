@@ -1,4 +1,6 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +10,7 @@ import { main } from '../../src/cli/main.js';
 import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { startProgram } from '../support/bot-process.js';
-import { capture, runProgram } from '../support/cli-process.js';
+import { capture, PROGRAM, runProgram } from '../support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
 
 describe('eventor-bot backup: a copy of the live database that a bot starts on', () => {
@@ -88,6 +90,28 @@ describe('eventor-bot backup: a copy of the live database that a bot starts on',
       expect(await restored.stop()).toBe(0);
     }
     expect(restored.stderr()).not.toContain(eventor.apiKey);
+  });
+
+  it('the guide’s command, run as written in a folder without backups/, makes the folder (0700) and the copy', async () => {
+    const guide = readFileSync('docs/operators.md', 'utf8');
+    const documented = /^npx eventor-bot backup (backups\/.+)$/m.exec(guide);
+    expect(documented).not.toBeNull();
+    const dir = await mkdtemp(path.join(setup.dir, 'documented-'));
+    const database = path.join(dir, 'live.sqlite');
+    await (await openSqliteStore(database, setup.secretKey)).close();
+    // The shell expands $(date +%F) as the operator's would; npx stands for this checkout's program.
+    const output = execFileSync(
+      'sh',
+      ['-c', documented![0].replace(/^npx eventor-bot/, `"${process.execPath}" "${PROGRAM}"`)],
+      {
+        cwd: dir,
+        env: { PATH: process.env.PATH, DATABASE_PATH: database },
+        encoding: 'utf8',
+      },
+    );
+    expect(output).toMatch(/^Backed up .*live\.sqlite to backups\/eventor-bot-\d{4}-\d{2}-\d{2}\.sqlite \(schema \d+/);
+    expect(statSync(path.join(dir, 'backups')).mode & 0o777).toBe(0o700);
+    expect(readdirSync(path.join(dir, 'backups'))).toHaveLength(1);
   });
 
   it('refuses to overwrite a file, and says so in one line', async () => {

@@ -94,7 +94,7 @@ describe(`DATABASE_URL: start and tick keep the store in PostgreSQL ${NEEDS_POST
     }
   });
 
-  it('a wrong password: one line naming the user, exit 1, neither password shown', async () => {
+  it('a wrong password: one line naming the user, exit 2 (a restart cannot fix it), neither password shown', async () => {
     const client = await adminClient();
     await client.query(`CREATE ROLE pw_bot LOGIN PASSWORD '${PASSWORD}'`);
     await client.query('CREATE DATABASE pw_bot OWNER pw_bot');
@@ -110,7 +110,7 @@ describe(`DATABASE_URL: start and tick keep the store in PostgreSQL ${NEEDS_POST
       DATABASE_URL: urlWith(server().url, { database: 'pw_bot', user: 'pw_bot', password: wrong }),
     };
     const run = await runProgram(['tick'], { env });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(

@@ -62,7 +62,8 @@ describe('the database file, as an operator meets it', () => {
     const file = path.join(dir, 'empty.sqlite');
     writeFileSync(file, '');
     const io = capture({ ...env, DATABASE_PATH: file });
-    expect(await main(['tick'], io)).toBe(1);
+    // Exit 2: a restart would meet the same file (docs/operators.md#exit-codes).
+    expect(await main(['tick'], io)).toBe(2);
     expect(io.stderr()).toContain('empty file (0 bytes)');
     expect(io.stderr()).toContain('DATABASE_INIT=1');
     expect(io.stderr()).toContain('--init-database');
@@ -78,6 +79,24 @@ describe('the database file, as an operator meets it', () => {
     expect(statSync(byVariable).size).toBeGreaterThan(0);
   });
 
+  it('a folder that cannot be made (/proc/x): one line and exit 2, at once, not a loop', async () => {
+    // Node's recursive mkdir loops for ever under /proc at full CPU, deaf to SIGTERM; the program's own exits.
+    const file = '/proc/x/db.sqlite';
+    for (const command of ['start', 'tick']) {
+      const { code, stderr } = await runProgram([command], { env: { ...env, DATABASE_PATH: file }, timeoutMs: 30_000 });
+      expect(code).toBe(2);
+      expect(stderr).toBe(
+        `eventor-bot ${command}: cannot create the folder /proc/x for the database ${file} (DATABASE_PATH): the system refused (ENOENT)\n`,
+      );
+    }
+    // A file where a folder should be, and a folder this user may not write in, say so.
+    const blocker = path.join(dir, 'a-file');
+    writeFileSync(blocker, '');
+    const io = capture({ ...env, DATABASE_PATH: path.join(blocker, 'sub', 'db.sqlite') });
+    expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(2);
+    expect(io.stderr()).toContain(`cannot create the folder ${path.join(blocker)}`);
+  });
+
   it('a read-only database is said to be read-only, with its data intact, not damaged', async (context) => {
     const file = path.join(dir, 'read-only.sqlite');
     const store = await openSqliteStore(file, SECRET);
@@ -91,7 +110,7 @@ describe('the database file, as an operator meets it', () => {
     }
     try {
       const io = capture({ ...env, DATABASE_PATH: file });
-      expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(1);
+      expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(2);
       expect(io.stderr()).toContain('read-only');
       expect(io.stderr()).toContain('intact');
       expect(io.stderr()).not.toContain('damaged');

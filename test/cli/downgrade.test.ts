@@ -37,7 +37,8 @@ describe('a database newer than the program (a downgrade)', () => {
       const env = { DISCORD_TOKEN: 'not-used-the-database-is-checked-first', SECRET_KEY: SECRET, DATABASE_PATH: file };
       for (const command of ['start', 'tick']) {
         const { code, stderr } = await runProgram([command], { env });
-        expect(code).toBe(1);
+        // Exit 2: a restart would be refused the same way (docs/operators.md#exit-codes).
+        expect(code).toBe(2);
         const newer = MIGRATIONS.length + 3;
         expect(stderr).toBe(
           `eventor-bot ${command}: the database ${file} was written by a newer eventor-bot (schema ${newer}; ` +

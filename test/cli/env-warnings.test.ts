@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { likelyMeant, VARIABLES } from '../../src/config/variables.js';
+import { likelyMeant, repeatedVariablesWarning, VARIABLES } from '../../src/config/variables.js';
 import { runProgram } from '../support/cli-process.js';
 import { type OperatorSetup, startOperatorSetup } from '../support/operator-env.js';
 
@@ -101,5 +102,65 @@ describe('unknown variables in .env and the environment: one warning line, with 
     // DISCORD_APPLICATION_ID comes with the invite link's documentation, written beside this.
     const known = VARIABLES.filter((n) => documented.has(n) || n !== 'DISCORD_APPLICATION_ID');
     expect([...documented].sort()).toEqual([...known].sort());
+  });
+});
+
+describe('.env mistakes an operator makes: said as they are, never with a value', () => {
+  let setup: OperatorSetup;
+  beforeAll(async () => {
+    setup = await startOperatorSetup('env-mistakes');
+  });
+  afterAll(async () => {
+    await setup?.close();
+  });
+
+  it('a .env this user may not read (root’s, 0600): whose it is and who runs, not "no such file" (exit 2)', async (ctx) => {
+    if (process.getuid?.() !== 0) {
+      ctx.skip('needs root, to run the bot as another user (nobody)');
+      return;
+    }
+    const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-env-owner-'));
+    try {
+      await chmod(dir, 0o755);
+      await writeFile(path.join(dir, '.env'), `${dotEnv(setup.env)}\n`, { mode: 0o600 });
+      const { code, stderr } = await runProgram(['start'], { cwd: dir, uid: 65534, gid: 65534 });
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([
+        `Configuration problem: cannot read ${path.join(dir, '.env')}: no permission to read it: it belongs to root with mode 0600, ` +
+          'and this process runs as nobody (uid 65534); make it readable by that user (chown), or run the bot as its owner (see .env.example)',
+      ]);
+      expect(stderr).not.toContain('ENOENT');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the sandbox’s variables pasted above a copy of .env.example: the template’s empty lines win, and the warning says which and where', async () => {
+    const dir = await mkdtemp(path.join(setup.dir, 'pasted-'));
+    const pasted = dotEnv({ ...setup.env, DATABASE_PATH: path.join(setup.dir, 'pasted.sqlite') });
+    const template = readFileSync('.env.example', 'utf8');
+    await writeFile(path.join(dir, '.env'), `${pasted}\n${template}`);
+    const line = (name: string, text: string, from = 0): number =>
+      text.split('\n').findIndex((l, i) => i >= from && l.startsWith(`${name}=`)) + 1;
+    const pastedLines = pasted.split('\n').length;
+    const { code, stderr } = await runProgram(['start'], { cwd: dir });
+    expect(code).toBe(2);
+    expect(stderr).toContain('DISCORD_TOKEN must be set');
+    const warnings = stderr.split('\n').filter((l) => l.includes('more than once'));
+    expect(warnings).toEqual([
+      'eventor-bot start: warning: variables set more than once in .env, the last line of each wins: ' +
+        `DISCORD_TOKEN on lines ${line('DISCORD_TOKEN', pasted)}, ${pastedLines + line('DISCORD_TOKEN', template)} (the last, empty, wins: DISCORD_TOKEN is empty); ` +
+        `EVENTOR_API_KEY on lines ${line('EVENTOR_API_KEY', pasted)}, ${pastedLines + line('EVENTOR_API_KEY', template)} (the last, empty, wins: EVENTOR_API_KEY is empty); ` +
+        `SECRET_KEY on lines ${line('SECRET_KEY', pasted)}, ${pastedLines + line('SECRET_KEY', template)} (the last, empty, wins: SECRET_KEY is empty)`,
+    ]);
+    for (const secret of [setup.discord.token, setup.eventor.apiKey, setup.secretKey])
+      expect(stderr).not.toContain(secret);
+  });
+
+  it('repeated names: a value over several quoted lines is one assignment; names only, in the order first set', () => {
+    expect(repeatedVariablesWarning('A=1\nB=2\n')).toBeNull();
+    expect(repeatedVariablesWarning('A="one\nA=inside the quotes\n"\nA=2\nexport B=x\nB=\n')).toBe(
+      'variables set more than once in .env, the last line of each wins: A on lines 1, 4; B on lines 5, 6 (the last, empty, wins: B is empty)',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS } from '../../src/bot/invite.js';
@@ -88,6 +89,48 @@ describe('eventor-bot invite', () => {
     expect(await main(['invite', '--application-id', discord.applicationId], printed)).toBe(0);
     expect(io.stdout()).toContain(`Add the bot to a server: ${printed.stdout()}`);
     expect(io.stderr()).toBe('');
+  });
+
+  it('with DISCORD_TOKEN set, asks Discord whose token it is: the link is for that application, never another', async () => {
+    const token = { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.restUrl };
+    for (const env of [token, { ...token, DISCORD_APPLICATION_ID: discord.applicationId }]) {
+      const io = capture(env);
+      expect(await main(['invite'], io)).toBe(0);
+      expect(inviteOf(io.stdout()).searchParams.get('client_id')).toBe(discord.applicationId);
+      expect(io.stderr()).toBe('');
+    }
+    for (const [env, argv, source] of [
+      [{ ...token, DISCORD_APPLICATION_ID: APP }, ['invite'], 'DISCORD_APPLICATION_ID'],
+      [token, ['invite', '--application-id', APP], '--application-id'],
+    ] as const) {
+      const io = capture(env);
+      expect(await main([...argv], io)).toBe(2);
+      expect(io.stdout()).toBe('');
+      expect(io.stderr()).toBe(
+        `eventor-bot invite: ${source} is ${APP}, but DISCORD_TOKEN belongs to application ${discord.applicationId} ` +
+          `(${discord.botUser.username}): the link would add another bot; set ${source === '--application-id' ? 'it' : 'DISCORD_APPLICATION_ID'} to ${discord.applicationId}\n`,
+      );
+    }
+  });
+
+  it('a token Discord refuses is exit 2, Discord out of reach exit 1; neither prints a link nor the token', async () => {
+    const refused = capture({ DISCORD_TOKEN: 'sandbox.wrong-token', DISCORD_API_URL: discord.restUrl });
+    expect(await main(['invite', '--application-id', APP], refused)).toBe(2);
+    expect(refused.stderr()).toContain('Discord refused DISCORD_TOKEN (401)');
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const away = capture({ DISCORD_TOKEN: discord.token, DISCORD_API_URL: `http://127.0.0.1:${port}/api` });
+    expect(await main(['invite'], away)).toBe(1);
+    expect(away.stderr()).toMatch(
+      /^eventor-bot invite: cannot ask Discord at http:\/\/127\.0\.0\.1:\d+\/api which application/,
+    );
+    for (const io of [refused, away]) {
+      expect(io.stdout()).toBe('');
+      expect(io.stderr().trim().split('\n')).toHaveLength(1);
+      expect(io.stderr()).not.toContain(discord.token);
+    }
   });
 
   it('deploy-commands says so when DISCORD_APPLICATION_ID is another application than the token', async () => {

@@ -7,6 +7,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -201,19 +202,31 @@ describe('start --processes N', () => {
     expect(await gone([ready!.pid!])).toBe(true);
   });
 
-  it('a child that keeps failing stops the launcher with exit 1, saying so once', async () => {
-    // Discord refuses the token: every start of the child ends at once with exit 1.
-    const launcher = startProgram(['start', '--processes', '1'], { env: { ...env, DISCORD_TOKEN: 'sandbox.wrong' } });
-    programs.push(launcher);
+  /** The launcher's exit code once it ends by itself (-1 past `ms`), with its output complete. */
+  async function launcherExit(launcher: RunningProgram, ms: number): Promise<number | null> {
     const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => resolve(-1), 90_000);
+      const timer = setTimeout(() => resolve(-1), ms);
       launcher.child.once('exit', (exitCode) => {
         clearTimeout(timer);
         resolve(exitCode);
       });
     });
-    expect(code).toBe(1);
     if (!launcher.child.stderr.closed) await new Promise((resolve) => launcher.child.stderr.once('close', resolve));
+    return code;
+  }
+
+  it('a child that keeps failing stops the launcher with exit 1, saying so once', async () => {
+    // Discord out of reach (a port nothing listens on): every start of the child ends at once with
+    // exit 1, a failure that may pass, so the launcher starts it again.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const launcher = startProgram(['start', '--processes', '1'], {
+      env: { ...env, DISCORD_API_URL: `http://127.0.0.1:${port}/api` },
+    });
+    programs.push(launcher);
+    expect(await launcherExit(launcher, 90_000)).toBe(1);
     const messages = logLines(launcher).map((line) => line.msg);
     expect(messages.filter((msg) => msg.includes('starting it again'))).toEqual([
       // 1, 2, 4 and 8 s, but never sooner than 5.5 s after a start that may have identified.
@@ -226,6 +239,18 @@ describe('start --processes N', () => {
       'process 1 of 1 (shards 0) keeps failing (5 exits within a minute, the last with code 1): stopping every process',
     ]);
   }, 120_000);
+
+  it('a token Discord refuses stops the launcher at once with exit 2: no restart can fix it', async () => {
+    const launcher = startProgram(['start', '--processes', '2'], { env: { ...env, DISCORD_TOKEN: 'sandbox.wrong' } });
+    programs.push(launcher);
+    expect(await launcherExit(launcher, 60_000)).toBe(2);
+    const messages = logLines(launcher).map((line) => line.msg);
+    expect(messages.filter((msg) => msg.includes('starting it again'))).toEqual([]);
+    expect(messages).toContain(
+      'process 1 of 2 (shards 0) exited with 2: a mistake a restart cannot fix (its log says which): stopping',
+    );
+    expect(launcher.stderr()).toContain('Discord refused to log in (TokenInvalid)');
+  }, 90_000);
 
   it('a blank SHARD_COUNT (as `SHARD_COUNT=` in .env) is unset: start runs unsharded', async () => {
     const bot = startProgram(['start'], { env: { ...env, SHARD_COUNT: '', SHARDS: ' ' } });

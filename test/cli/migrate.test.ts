@@ -104,6 +104,7 @@ describe(`eventor-bot migrate ${NEEDS_POSTGRES}`, () => {
       INSERT INTO guild_departures VALUES ('g2', '${now}');
       INSERT INTO leases VALUES ('club:se|321', 'host:1:abc', '${now}'), ('shard:0', 'host:1:abc', '${now}');
       INSERT INTO member_sweeps VALUES ('g1', '${now}');
+      INSERT INTO heartbeats VALUES ('0/1', 1, '0', 42, 'host', '${now}', '${now}', NULL, 'ready', '${now}', NULL, '${now}', NULL, NULL, NULL);
     `);
     db.close();
     const before = dump(source);

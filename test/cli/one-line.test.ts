@@ -48,9 +48,10 @@ describe('every top-level failure is one clear line, no stack trace', () => {
     expect(stderr).toContain('cannot reach Discord at http://127.0.0.1:1/api');
   });
 
-  it('tick against an address that answers 404 (no /api): says so, with the hint', async () => {
+  it('tick against an address that answers 404 (no /api): says so, with the hint, exit 2', async () => {
     const { code, stderr } = await run(['tick'], { env: { ...base, DISCORD_API_URL: notFoundUrl } });
-    expect(code).toBe(1);
+    // Exit 2: the address is wrong, and a restart would meet the same 404 (docs/operators.md#exit-codes).
+    expect(code).toBe(2);
     expectOneLine(stderr);
     expect(stderr).toContain('answered 404');
     expect(stderr).toContain('/api');

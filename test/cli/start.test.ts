@@ -97,7 +97,7 @@ describe('eventor-bot start and deploy-commands', () => {
     const file = path.join(dir, 'damaged.sqlite');
     await writeFile(file, 'not a database '.repeat(1000));
     const io = capture({ ...env, DATABASE_PATH: file });
-    expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(1);
+    expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(2);
     expect(io.stderr()).toMatch(/damaged\.sqlite.*(damaged|not a database)/);
   });
 
@@ -108,9 +108,27 @@ describe('eventor-bot start and deploy-commands', () => {
     expect(io.stderr()).toContain('SECRET_KEY');
   });
 
-  it('reports a refused Discord token without a stack trace', async () => {
+  it('a DISCORD_APPLICATION_ID of another application than the token is said at start, exit 2', async () => {
+    const other = '123456789012345678';
+    const io = capture({ ...env, DISCORD_APPLICATION_ID: other, DATABASE_PATH: path.join(dir, 'app-id.sqlite') });
+    expect(await main(['start'], io)).toBe(2);
+    expect(io.stderr()).toBe(
+      `Configuration problem: DISCORD_APPLICATION_ID is ${other}, but DISCORD_TOKEN belongs to application ${discord.applicationId}: ` +
+        `set DISCORD_APPLICATION_ID=${discord.applicationId}, or use the token of application ${other}\n`,
+    );
+    // The right one starts (and stops at once: `until` is already resolved).
+    const right = capture({
+      ...env,
+      DISCORD_APPLICATION_ID: discord.applicationId,
+      DATABASE_PATH: path.join(dir, 'app-id.sqlite'),
+    });
+    expect(await runStart(parseFlags([]), right, Promise.resolve())).toBe(0);
+    expect(right.stderr()).toContain('"msg":"bot ready"');
+  });
+
+  it('reports a refused Discord token without a stack trace, exit 2: a restart cannot fix it', async () => {
     const io = capture({ ...env, DISCORD_TOKEN: 'sandbox.wrong-token', DATABASE_PATH: path.join(dir, 'other.sqlite') });
-    expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(1);
+    expect(await runStart(parseFlags([]), io, Promise.resolve())).toBe(2);
     expect(io.stderr()).toContain('Discord refused');
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT_LASTING } from '../../src/cli/exit-codes.js';
 import { CLI_COMMANDS } from '../../src/cli/main.js';
 
 /**
@@ -45,12 +46,33 @@ describe('deploy/: the systemd unit, the Dockerfile and compose.yaml', () => {
     expect(dockerfile).toMatch(/^STOPSIGNAL SIGTERM$/m);
   });
 
-  it("the Dockerfile's Node is the major package.json's engines asks for", () => {
-    const major = /^>=\s*(\d+)\./.exec(pkg.engines.node)?.[1];
-    expect(major).toBeDefined();
+  it("the Dockerfile's Node is a supported LTS line that package.json's engines allows", () => {
+    // The LTS lines in support (nodejs.org/about/previous-releases): 22 until April 2027, 24 until
+    // April 2028. Node 20's support ended in April 2026. A line leaves this list when its support ends.
+    const SUPPORTED_LTS = ['22', '24'];
+    const minimum = Number(/^>=\s*(\d+)\./.exec(pkg.engines.node)?.[1]);
     const froms = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]!);
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    for (const image of froms) expect(image).toMatch(new RegExp(`^node:${major}(-|$)`));
+    const majors = froms.map((image) => /^node:(\d+)-/.exec(image)?.[1]);
+    // Built and run on the same Node: better-sqlite3's binary is built for the Node that builds it.
+    expect(new Set(majors).size).toBe(1);
+    expect(SUPPORTED_LTS).toContain(majors[0]);
+    expect(Number(majors[0])).toBeGreaterThanOrEqual(minimum);
+    // The guide names the image the Dockerfile runs on.
+    expect(read('docs/operators.md')).toContain(`\`${froms.at(-1)}\``);
+  });
+
+  it('the image and both compose files check health with `eventor-bot health`, a command that exists', () => {
+    expect(CLI_COMMANDS.health?.run).toBeDefined();
+    expect(dockerfile).toMatch(
+      /^HEALTHCHECK --interval=30s --timeout=10s --start-period=\d+m --retries=\d+ CMD \["node", "bin\/eventor-bot\.js", "health"\]$/m,
+    );
+    expect(dockerfile.indexOf('HEALTHCHECK')).toBeGreaterThan(dockerfile.indexOf('USER node'));
+    for (const file of [compose, composeAtScale]) {
+      expect(file).toMatch(/^ {2,4}healthcheck:\n\s+test: \['CMD', 'node', 'bin\/eventor-bot\.js', 'health'\]$/m);
+      // Longer than the heartbeat's staleness (90 s) would hide a dead bot; shorter would flap.
+      expect(file).toMatch(/^\s+interval: 30s$/m);
+    }
   });
 
   it('every variable they set is in .env.example', () => {
@@ -81,9 +103,9 @@ describe('deploy/: the systemd unit, the Dockerfile and compose.yaml', () => {
     expect(shards.toSorted((a, b) => a - b)).toEqual(bots.map((_, i) => i));
     for (const service of bots) {
       expect(value(service, 'SHARD_COUNT')).toBe(`'${bots.length}'`);
-      expect(value(service, 'DATABASE_URL')).toMatch(
-        /^postgres:\/\/eventor-bot:\$\{POSTGRES_PASSWORD\}@postgres:5432\/eventor$/,
-      );
+      // The password is never in the URL (an @, : or / would break it): PostgreSQL's driver takes PGPASSWORD.
+      expect(value(service, 'DATABASE_URL')).toBe('postgres://eventor-bot@postgres:5432/eventor');
+      expect(value(service, 'PGPASSWORD')).toBe('${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}');
       for (const [, name] of service.matchAll(/^ {6}([A-Z][A-Z0-9_]*):/gm))
         expect(documented.has(name!), name).toBe(true);
     }
@@ -106,6 +128,8 @@ describe('deploy/: the systemd unit, the Dockerfile and compose.yaml', () => {
     expect(Number(/stop_grace_period: (\d+)s/.exec(compose)?.[1])).toBeGreaterThan(10);
     expect(unitLines('KillSignal')).toEqual(['SIGTERM']);
     expect(unitLines('Restart')).toEqual(['on-failure']);
+    // Not restarted after a mistake a restart cannot fix (a token Discord refuses, a damaged database).
+    expect(unitLines('RestartPreventExitStatus')).toEqual([String(EXIT_LASTING)]);
   });
 
   it('the Dockerfile and the unit run the bot as an unprivileged user', () => {

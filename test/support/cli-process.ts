@@ -22,19 +22,25 @@ export function capture(env?: NodeJS.ProcessEnv): Io & { stdout: () => string; s
   };
 }
 
-/** `eventor-bot <args>` as its own process; resolves with its exit code and standard error, rejects (killing it) after `timeoutMs`. */
+/** `eventor-bot <args>` as its own process; resolves with its exit code and output, rejects (killing it) after `timeoutMs`. */
 export function runProgram(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
-): Promise<{ code: number | null; stderr: string }> {
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; uid?: number; gid?: number } = {},
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PROGRAM, ...args], {
       env: { PATH: process.env.PATH, ...options.env },
       ...(options.cwd ? { cwd: options.cwd } : {}),
-      stdio: ['ignore', 'ignore', 'pipe'],
+      // Another user (the tests run as root): what a service's own user meets.
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
@@ -42,9 +48,10 @@ export function runProgram(
       child.kill('SIGKILL');
       reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`));
     }, timeoutMs);
-    child.once('exit', (code) => {
+    // 'close', not 'exit': after the last of its output has been read.
+    child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stderr });
+      resolve({ code, stderr, stdout });
     });
   });
 }

@@ -30,6 +30,7 @@ export const COPIED_TABLES = [
   'guild_departures',
   'leases',
   'member_sweeps',
+  'heartbeats',
 ] as const;
 
 /** Rows per INSERT into PostgreSQL: well under its 65535 parameters for the widest table. */

@@ -27,7 +27,9 @@ function unreachable(error: unknown, target: Target): StoreError {
           : code === '3D000'
             ? 'that database does not exist (create it: createdb)'
             : target.scrub(error);
-  return new StoreError(`cannot connect to the ${target.description}: ${why}`);
+  // A wrong password or database stays wrong; a server not up yet (a compose start) comes.
+  const lasting = ['28P01', '28000', '3D000'].includes(code);
+  return new StoreError(`cannot connect to the ${target.description}: ${why}`, { lasting });
 }
 
 export async function migrate(
@@ -50,6 +52,7 @@ export async function migrate(
         throw new StoreError(
           `the ${target.description} was written by a newer eventor-bot (schema ${current}; this one knows schemas up to ${migrations.length}) and was left unchanged: ` +
             'upgrade eventor-bot again, or restore a backup made before the upgrade',
+          { lasting: true },
         );
       }
       for (let version = current + 1; version <= migrations.length; version++) {
@@ -93,6 +96,7 @@ async function versionOf(client: pg.PoolClient, target: Target): Promise<number>
       throw new StoreError(
         `the ${target.description} is not empty and not eventor-bot's (it has tables ${shown}${more} and no ${VERSION_TABLE}); ` +
           'it was left unchanged: give eventor-bot an empty database of its own',
+        { lasting: true },
       );
     }
     await client.query(`CREATE TABLE ${VERSION_TABLE} (version integer PRIMARY KEY, applied_at text NOT NULL)`);

@@ -166,6 +166,26 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE notify_subscriptions ADD COLUMN tomorrow integer NOT NULL DEFAULT 0;
   `,
+  // 4: SQLite's migration 13: each running process's heartbeat (docs/operators.md#monitoring).
+  `
+  CREATE TABLE heartbeats (
+    process           text COLLATE "C" PRIMARY KEY,
+    shard_count       integer NOT NULL,
+    shards            text COLLATE "C" NOT NULL,
+    pid               integer NOT NULL,
+    host              text COLLATE "C" NOT NULL,
+    started_at        text COLLATE "C" NOT NULL,
+    beat_at           text COLLATE "C" NOT NULL,
+    stopped_at        text COLLATE "C",
+    gateway           text COLLATE "C" NOT NULL,
+    gateway_since     text COLLATE "C" NOT NULL,
+    feeds_at          text COLLATE "C",
+    eventor_ok_at     text COLLATE "C",
+    eventor_failed_at text COLLATE "C",
+    discord_ok_at     text COLLATE "C",
+    discord_failed_at text COLLATE "C"
+  );
+  `,
 ];
 
 /** The table recording which migrations ran: its presence is what marks a database as eventor-bot's. */

@@ -13,6 +13,7 @@ import { PostgresAuditStore } from './audit.js';
 import { BoundDb, type Db, inTransaction, type PartContext, PoolDb } from './connection.js';
 import { PostgresDepartureStore } from './departures.js';
 import { PostgresFeedSettingsStore } from './feed-settings.js';
+import { PostgresHeartbeatStore } from './heartbeats.js';
 import { PostgresLeaseStore, PostgresSweepStore } from './leases.js';
 import { PostgresLedgerStore } from './ledger.js';
 import { PostgresLinkStore } from './links.js';
@@ -42,6 +43,7 @@ function partsOn(db: Db, now: () => Date, secrets: SecretBox, serverSettingsRemo
     ledger: new PostgresLedgerStore(ctx),
     leases: new PostgresLeaseStore(ctx),
     sweeps: new PostgresSweepStore(ctx),
+    heartbeats: new PostgresHeartbeatStore(ctx),
   };
 }
 
@@ -67,6 +69,7 @@ class PostgresStore implements Store {
   readonly ledger;
   readonly leases;
   readonly sweeps;
+  readonly heartbeats;
   readonly #pool: pg.Pool;
   readonly #now: () => Date;
   readonly #secrets: SecretBox;
@@ -92,6 +95,7 @@ class PostgresStore implements Store {
     this.ledger = parts.ledger;
     this.leases = parts.leases;
     this.sweeps = parts.sweeps;
+    this.heartbeats = parts.heartbeats;
   }
 
   async transaction<T>(work: (parts: StoreParts) => Promise<T>): Promise<T> {

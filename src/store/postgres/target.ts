@@ -43,7 +43,8 @@ export function describeTarget(raw: string): Target {
   const host = url.searchParams.get('host') ?? (decoded(url.hostname) || 'localhost');
   const port = url.port || url.searchParams.get('port') || '5432';
   const database = decoded(url.pathname.replace(/^\//, '')) || user;
-  const secrets = [raw, raw.trim(), url.password, password].filter((s) => s.length > 0);
+  // PGPASSWORD: the password the driver takes when the URL holds none (deploy/compose.postgres.yaml).
+  const secrets = [raw, raw.trim(), url.password, password, process.env.PGPASSWORD ?? ''].filter((s) => s.length > 0);
   return {
     host,
     port,

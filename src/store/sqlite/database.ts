@@ -3,10 +3,11 @@
  * (with a clear message) a file that is corrupt, unreadable or from a newer version, rather than
  * silently starting empty.
  */
-import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fchmodSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../errors.js';
+import { makeFolders } from '../folders.js';
 import { MIGRATIONS } from './migrations.js';
 
 export { StoreError };
@@ -47,17 +48,13 @@ export function openDatabase(
   options: OpenDatabaseOptions = {},
 ): Db {
   if (file !== ':memory:') {
-    try {
-      // Only folders made here get the mode; an existing one is the operator's to set.
-      mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: FOLDER_MODE });
-    } catch (error) {
-      throw new StoreError(`cannot create the folder for the database ${file}: ${(error as Error).message}`);
-    }
+    makeFolders(path.dirname(path.resolve(file)), FOLDER_MODE, `the database ${file} (DATABASE_PATH)`);
     if (!options.initialiseEmptyFile && isEmptyFile(file) && isEmptyFile(`${file}-wal`, { missing: true })) {
       throw new StoreError(
         `the database ${file} is an empty file (0 bytes), not a database: the servers' keys and settings are not in it. ` +
           'If it was restored or copied, the copy failed: restore it again. To start with a new, empty database on purpose, ' +
           'set DATABASE_INIT=1 or run with --init-database (or delete the file)',
+        { lasting: true },
       );
     }
     ownerOnly(file, options.onPermissions);
@@ -66,7 +63,10 @@ export function openDatabase(
   try {
     db = new Database(file, { fileMustExist: false });
   } catch (error) {
-    throw writeProblem(error, file) ?? new StoreError(`cannot open the database ${file}: ${(error as Error).message}`);
+    throw (
+      writeProblem(error, file) ??
+      new StoreError(`cannot open the database ${file}: ${(error as Error).message}`, { lasting: true })
+    );
   }
   try {
     // Before anything writes: a newer database (a restored copy in rollback mode too) stays as it was.
@@ -79,7 +79,9 @@ export function openDatabase(
     db.pragma('secure_delete = ON');
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok')
-      throw new StoreError(`the database ${file} is damaged (${String(check)}); restore a backup or move it away`);
+      throw new StoreError(`the database ${file} is damaged (${String(check)}); restore a backup or move it away`, {
+        lasting: true,
+      });
     migrate(db, migrations, file);
     reuseStatements(db);
     return db;
@@ -90,6 +92,7 @@ export function openDatabase(
     if (problem) throw problem;
     throw new StoreError(
       `the database ${file} cannot be used: ${(error as Error).message}. It may be damaged or not a database; restore a backup or move it away`,
+      { lasting: true },
     );
   }
 }
@@ -166,6 +169,7 @@ export function writeProblem(error: unknown, file: string): StoreError | null {
     return new StoreError(
       `the database ${file} cannot be written: the file or its folder is read-only, or this user has no permission to write it. ` +
         'The data in it is intact; give the bot write access to both and start again',
+      { lasting: true },
     );
   }
   return null;
@@ -196,6 +200,7 @@ function refuseNewer(db: Db, migrations: readonly string[], file: string): void 
     throw new StoreError(
       `the database ${file} was written by a newer eventor-bot (schema ${current}; this one knows schemas up to ${migrations.length}) and was left unchanged: ` +
         'upgrade eventor-bot again, or restore a backup made before the upgrade',
+      { lasting: true },
     );
   }
 }

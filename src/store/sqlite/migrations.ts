@@ -213,4 +213,25 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE notify_subscriptions ADD COLUMN tomorrow INTEGER NOT NULL DEFAULT 0;
   `,
+  // 13: each running process's heartbeat, which `eventor-bot health` reads (docs/operators.md#monitoring):
+  // one row per process (named by its shards), replaced every half minute.
+  `
+  CREATE TABLE heartbeats (
+    process           TEXT PRIMARY KEY,
+    shard_count       INTEGER NOT NULL,
+    shards            TEXT NOT NULL,
+    pid               INTEGER NOT NULL,
+    host              TEXT NOT NULL,
+    started_at        TEXT NOT NULL,
+    beat_at           TEXT NOT NULL,
+    stopped_at        TEXT,
+    gateway           TEXT NOT NULL,
+    gateway_since     TEXT NOT NULL,
+    feeds_at          TEXT,
+    eventor_ok_at     TEXT,
+    eventor_failed_at TEXT,
+    discord_ok_at     TEXT,
+    discord_failed_at TEXT
+  ) STRICT;
+  `,
 ];

@@ -8,6 +8,7 @@ import type {
   DepartureStore,
   Dialect,
   FeedSettingsStoreRows,
+  HeartbeatStore,
   LeaseStore,
   LedgerStore,
   LinkStore,
@@ -25,6 +26,7 @@ import { type Db, type OpenDatabaseOptions, openDatabase } from './database.js';
 import { SqliteDepartures } from './departures.js';
 import { SqliteFeedSettings } from './feed-settings.js';
 import { Gate, gated, type SqliteContext } from './gate.js';
+import { SqliteHeartbeats } from './heartbeats.js';
 import { SqliteLeases, SqliteSweeps } from './leases.js';
 import { SqliteLedger } from './ledger.js';
 import { SqliteLinks } from './links.js';
@@ -47,6 +49,7 @@ export class SqliteStore implements Store {
   readonly ledger: LedgerStore;
   readonly leases: LeaseStore;
   readonly sweeps: SweepStore;
+  readonly heartbeats: HeartbeatStore;
 
   readonly #db: Db;
   readonly #gate: Gate;
@@ -70,6 +73,7 @@ export class SqliteStore implements Store {
     this.ledger = gated<LedgerStore>(ledger, gate);
     this.leases = gated<LeaseStore>(new SqliteLeases(ctx), gate);
     this.sweeps = gated<SweepStore>(new SqliteSweeps(ctx), gate);
+    this.heartbeats = gated<HeartbeatStore>(new SqliteHeartbeats(ctx), gate);
     // Inside `transaction` the same parts serve: calls from the transaction's own work join it.
     this.#parts = {
       servers: this.servers,
@@ -83,6 +87,7 @@ export class SqliteStore implements Store {
       ledger: this.ledger,
       leases: this.leases,
       sweeps: this.sweeps,
+      heartbeats: this.heartbeats,
     };
   }
 
