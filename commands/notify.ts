@@ -17,7 +17,7 @@ import { type BotCommand, type CommandContext, UserFacingError } from '../src/bo
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { guildOf } from '../src/bot/guards.js';
 import { personNames, when } from '../src/bot/members.js';
-import { openDmChannel } from '../src/feeds/kinds/personal.js';
+import { openDmChannel } from '../src/feeds/kinds/personal/personal.js';
 import {
   NOTIFY_KINDS,
   type NotifyKind,

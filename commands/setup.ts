@@ -12,17 +12,23 @@ import { INSTANCE_NAMES, instanceLabel, keyFormId, startEventorSetup, submitKey 
 import { linkingSubcommand, setLinking } from '../src/bot/setup-linking.js';
 import {
   channelState,
-  eventPermissionState,
   POSTABLE_TYPES,
   requireCanPost,
+  serverPermissionState,
 } from '../src/feeds/delivery/post-channels.js';
-import { FEED_KINDS, kindHasChannel } from '../src/feeds/settings.js';
-import type { Language } from '../src/i18n/index.js';
+import type { FeedKind } from '../src/feeds/kind.js';
+import { KINDS } from '../src/feeds/registry.js';
+import type { Language, PlainKey } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 import { isValidTimeZone } from '../src/time/zones.js';
 
-/** The channels /setup chooses: one per kind of automatic post, and where notices to admins go. */
-export const POST_KINDS = [...FEED_KINDS.filter(kindHasChannel), 'admin'] as const;
+/** Where notices to admins go: a channel /setup chooses beside one per kind of automatic post. */
+const ADMIN = { name: 'admin', label: 'setup.kind.admin' } as const;
+
+/** The channels /setup chooses: one per kind of automatic post that has a channel, and the admins'. */
+function postKinds(kinds: readonly FeedKind[]): ReadonlyArray<{ name: string; label: PlainKey }> {
+  return [...kinds.filter((kind) => kind.audience === 'channel'), ADMIN];
+}
 
 /** Language names as their speakers write them: the choice list is the same in every client. */
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sv: 'Svenska', nb: 'Norsk bokmål' };
@@ -55,56 +61,57 @@ function zones(): string[] {
   return allZones;
 }
 
-const definition = serverAdminCommand('setup.name', 'setup.description')
-  .addSubcommand((sub) =>
-    localize(sub, 'setup.eventor.name', 'setup.eventor.description')
-      .addStringOption((o) =>
-        localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(
-          ...INSTANCE_NAMES.map((n) => localizedChoice(`setup.instance.${n}`, n)),
+const definitionFor = (kinds: readonly FeedKind[]) =>
+  serverAdminCommand('setup.name', 'setup.description')
+    .addSubcommand((sub) =>
+      localize(sub, 'setup.eventor.name', 'setup.eventor.description')
+        .addStringOption((o) =>
+          localize(o, 'setup.eventor.instance.name', 'setup.eventor.instance.description').addChoices(
+            ...INSTANCE_NAMES.map((n) => localizedChoice(`setup.instance.${n}`, n)),
+          ),
+        )
+        .addStringOption((o) =>
+          localize(o, 'setup.eventor.baseUrl.name', 'setup.eventor.baseUrl.description').setMaxLength(300),
         ),
-      )
-      .addStringOption((o) =>
-        localize(o, 'setup.eventor.baseUrl.name', 'setup.eventor.baseUrl.description').setMaxLength(300),
-      ),
-  )
-  .addSubcommand((sub) =>
-    localize(sub, 'setup.language.name', 'setup.language.description').addStringOption((o) =>
-      localize(o, 'setup.language.option.name', 'setup.language.option.description')
-        .setRequired(true)
-        .addChoices(
-          ...(Object.entries(LANGUAGE_NAMES) as Array<[Language, string]>).map(([value, name]) => ({ name, value })),
-        ),
-    ),
-  )
-  .addSubcommand((sub) =>
-    localize(sub, 'setup.timezone.name', 'setup.timezone.description').addStringOption((o) =>
-      localize(o, 'setup.timezone.option.name', 'setup.timezone.option.description')
-        .setRequired(true)
-        .setAutocomplete(true)
-        .setMaxLength(64),
-    ),
-  )
-  .addSubcommand((sub) =>
-    localize(sub, 'setup.channel.name', 'setup.channel.description')
-      .addStringOption((o) =>
-        localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description')
+    )
+    .addSubcommand((sub) =>
+      localize(sub, 'setup.language.name', 'setup.language.description').addStringOption((o) =>
+        localize(o, 'setup.language.option.name', 'setup.language.option.description')
           .setRequired(true)
-          .addChoices(...POST_KINDS.map((k) => localizedChoice(`setup.kind.${k}`, k))),
-      )
-      .addChannelOption((o) =>
-        localize(o, 'setup.channel.channel.name', 'setup.channel.channel.description').addChannelTypes(
-          ...POSTABLE_TYPES,
-        ),
-      )
-      .addBooleanOption((o) => localize(o, 'setup.channel.clear.name', 'setup.channel.clear.description')),
-  )
-  .addSubcommand((sub) => localize(sub, 'setup.show.name', 'setup.show.description'))
-  .addSubcommand(linkingSubcommand)
-  .toJSON();
+          .addChoices(
+            ...(Object.entries(LANGUAGE_NAMES) as Array<[Language, string]>).map(([value, name]) => ({ name, value })),
+          ),
+      ),
+    )
+    .addSubcommand((sub) =>
+      localize(sub, 'setup.timezone.name', 'setup.timezone.description').addStringOption((o) =>
+        localize(o, 'setup.timezone.option.name', 'setup.timezone.option.description')
+          .setRequired(true)
+          .setAutocomplete(true)
+          .setMaxLength(64),
+      ),
+    )
+    .addSubcommand((sub) =>
+      localize(sub, 'setup.channel.name', 'setup.channel.description')
+        .addStringOption((o) =>
+          localize(o, 'setup.channel.kind.name', 'setup.channel.kind.description')
+            .setRequired(true)
+            .addChoices(...postKinds(kinds).map((k) => localizedChoice(k.label, k.name))),
+        )
+        .addChannelOption((o) =>
+          localize(o, 'setup.channel.channel.name', 'setup.channel.channel.description').addChannelTypes(
+            ...POSTABLE_TYPES,
+          ),
+        )
+        .addBooleanOption((o) => localize(o, 'setup.channel.clear.name', 'setup.channel.clear.description')),
+    )
+    .addSubcommand((sub) => localize(sub, 'setup.show.name', 'setup.show.description'))
+    .addSubcommand(linkingSubcommand)
+    .toJSON();
 
-function kindLabel(ctx: CommandContext, kind: string): string {
-  const postKind = POST_KINDS.find((k) => k === kind);
-  return postKind ? ctx.t(`setup.kind.${postKind}`) : kind;
+function kindLabel(ctx: CommandContext, kinds: readonly FeedKind[], kind: string): string {
+  const postKind = postKinds(kinds).find((k) => k.name === kind);
+  return postKind ? ctx.t(postKind.label) : kind;
 }
 
 async function reply(ctx: CommandContext, content: string): Promise<void> {
@@ -140,14 +147,15 @@ async function setTimeZone(ctx: CommandContext, guildId: string): Promise<void> 
 }
 
 async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
+  const kinds = ctx.services.feedsAdmin.kinds;
   const kind = ctx.interaction.options.getString('kind', true);
-  if (!(POST_KINDS as readonly string[]).includes(kind)) throw new UserFacingError('error.unexpected');
+  if (!postKinds(kinds).some((k) => k.name === kind)) throw new UserFacingError('error.unexpected');
   const option = ctx.interaction.options.getChannel('channel');
   const clear = ctx.interaction.options.getBoolean('clear') === true;
   if ((option === null) === !clear) throw new UserFacingError('setup.channel.chooseOne');
   if (clear) {
     await ctx.services.feedsAdmin.setChannel(guildId, kind, null);
-    await reply(ctx, ctx.t('setup.channel.cleared', { kind: kindLabel(ctx, kind) }));
+    await reply(ctx, ctx.t('setup.channel.cleared', { kind: kindLabel(ctx, kinds, kind) }));
     return;
   }
   if (!(POSTABLE_TYPES as readonly ChannelType[]).includes(option!.type))
@@ -155,7 +163,7 @@ async function setChannel(ctx: CommandContext, guildId: string): Promise<void> {
   await requireCanPost(ctx, ctx.interaction.guild, option!.id);
   // A feed paused because of its old channel runs again in the new one.
   await ctx.services.feedsAdmin.setChannel(guildId, kind, option!.id);
-  await reply(ctx, ctx.t('setup.channel.done', { kind: kindLabel(ctx, kind), channel: `<#${option!.id}>` }));
+  await reply(ctx, ctx.t('setup.channel.done', { kind: kindLabel(ctx, kinds, kind), channel: `<#${option!.id}>` }));
 }
 
 async function eventorSummary(ctx: CommandContext, guildId: string): Promise<string> {
@@ -188,16 +196,22 @@ async function show(ctx: CommandContext, guildId: string): Promise<void> {
     : ctx.t('setup.show.default', { value: languageName(ctx, ctx.guild.language) });
   const timeZone = settings?.timeZone ? settings.timeZone : ctx.t('setup.show.default', { value: ctx.guild.timeZone });
   const guild = ctx.interaction.guild;
+  const kinds = ctx.services.feedsAdmin.kinds;
   const channelLines: string[] = [];
-  for (const kind of POST_KINDS) {
-    const state = await channelState(ctx, guild, settings?.channels[kind]);
-    channelLines.push(`**${kindLabel(ctx, kind)}**: ${state}`);
+  for (const kind of postKinds(kinds)) {
+    const state = await channelState(ctx, guild, settings?.channels[kind.name]);
+    channelLines.push(`**${ctx.t(kind.label)}**: ${state}`);
   }
-  // The server's Events need no channel, but permissions of the whole server.
-  channelLines.push(
-    `**${ctx.t('setup.kind.calendar')}**: ${await eventPermissionState(ctx, guild)}`,
-    `-# ${ctx.t('setup.calendar.hint')}`,
-  );
+  // A kind without a channel (the server's Events) needs permissions of the whole server instead.
+  for (const kind of kinds) {
+    if (kind.audience !== 'server' || !kind.serverWords) continue;
+    const words = kind.serverWords;
+    const state = await serverPermissionState(ctx, guild, kind.permissions, {
+      missing: words.missing,
+      ok: words.permissionsOk,
+    });
+    channelLines.push(`**${ctx.t(kind.label)}**: ${state}`, `-# ${ctx.t(words.setupHint)}`);
+  }
   const embed = new EmbedBuilder()
     .setTitle(ctx.t('setup.show.title'))
     .addFields(
@@ -209,8 +223,9 @@ async function show(ctx: CommandContext, guildId: string): Promise<void> {
   await ctx.answer({ embeds: [embed] });
 }
 
-export const setup: BotCommand = {
-  definition,
+/** `/setup` for these kinds of automatic post (the registry's, or a test's). */
+export const setupCommandFor = (kinds: readonly FeedKind[]): BotCommand => ({
+  definition: definitionFor(kinds),
   // The rest may touch Discord or Eventor.
   defer: 'ephemeral',
   requires: { permission: 'manageGuild' },
@@ -243,4 +258,6 @@ export const setup: BotCommand = {
   components: [
     onComponent(keyFormId, { defer: 'ephemeral', requires: { permission: 'manageGuild' }, handle: submitKey }),
   ],
-};
+});
+
+export const setup: BotCommand = setupCommandFor(KINDS);

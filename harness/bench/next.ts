@@ -9,7 +9,8 @@
  *   5 minutes from 12:00 the day before to midnight, with and without the member's reminder on.
  */
 import { millisecondsInMinute as MINUTE } from 'date-fns/constants';
-import { FEED_KINDS, FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KIND_NAMES } from '../../src/feeds/registry.js';
+import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../loopback/world.js';
 import { SANDBOX_TIME_ZONE, type SandboxEvent } from '../sandbox/eventor/dataset.js';
 import { addDays, dayWindow, localToday } from '../../src/time/days.js';
@@ -99,7 +100,7 @@ async function measureEvening(reminder: boolean): Promise<{ requests: number; da
       'admin',
       world.discord.createTextChannel(guildId, { name: 'styrelsen' }).id,
     );
-    for (const kind of FEED_KINDS) {
+    for (const kind of KIND_NAMES) {
       await world.bot.store.servers.setChannel(
         guildId,
         kind,

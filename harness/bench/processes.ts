@@ -19,7 +19,8 @@ import { EventorAccess } from '../../src/club/eventor-access.js';
 import { splitShards } from '../../src/config/sharding.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { FeedScheduler } from '../../src/feeds/scheduler.js';
-import { FEED_KINDS, FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KIND_NAMES } from '../../src/feeds/registry.js';
+import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startLoopbackWorld } from '../loopback/world.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
@@ -107,7 +108,7 @@ export async function measureProcesses(options: ProcessesOptions): Promise<Proce
       // The races in the server's Events need these, as the invite asks for them.
       world.discord.setBotCanCreateEvents(guildId, true);
       world.discord.setBotCanManageEvents(guildId, true);
-      for (const kind of FEED_KINDS) {
+      for (const kind of KIND_NAMES) {
         await store.servers.setChannel(guildId, kind, world.discord.createTextChannel(guildId, { name: kind }).id);
         await settings.update(guildId, kind, { enabled: true });
       }

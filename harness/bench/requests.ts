@@ -21,7 +21,8 @@ import {
   millisecondsInHour as HOUR,
   millisecondsInMinute as MINUTE,
 } from 'date-fns/constants';
-import { FEED_KINDS, type FeedKind, FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KIND_NAMES } from '../../src/feeds/registry.js';
+import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld } from '../loopback/world.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../../src/time/days.js';
@@ -79,7 +80,7 @@ export interface RequestsOptions {
   /** Clock step (default 5 minutes). */
   stepMs?: number;
   /** The kinds turned on (default: every kind). */
-  kinds?: readonly FeedKind[];
+  kinds?: readonly string[];
   /** Start this many hours after the weekend's Thursday 00:00 (default 0; `weekend` window only). */
   offsetHours?: number;
 }
@@ -142,7 +143,7 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
       // The races in the server's Events need these, as the invite asks for them.
       world.discord.setBotCanCreateEvents(guildId, true);
       world.discord.setBotCanManageEvents(guildId, true);
-      for (const kind of options.kinds ?? FEED_KINDS) {
+      for (const kind of options.kinds ?? KIND_NAMES) {
         await world.bot.store.servers.setChannel(
           guildId,
           kind,
@@ -266,7 +267,7 @@ export const DIGEST_TARGET_PER_WEEK = 3;
 async function digestFigure(write: (line: string) => void): Promise<TargetedFigure> {
   const window = { servers: 1, offsetHours: 12, hours: 12 };
   const withDigest = await measureEventorRequests(window);
-  const without = await measureEventorRequests({ ...window, kinds: FEED_KINDS.filter((k) => k !== 'digest') });
+  const without = await measureEventorRequests({ ...window, kinds: KIND_NAMES.filter((k) => k !== 'digest') });
   const extra = withDigest.requests - without.requests;
   const before = new Map(without.byPath);
   const paths = withDigest.byPath

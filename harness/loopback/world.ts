@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { COMMANDS } from '../../commands/index.js';
+import { COMMANDS, commandsFor } from '../../commands/index.js';
 import { type RunningBot, startBot } from '../../src/bot/bot.js';
 import type { BotCommand } from '../../src/bot/command.js';
 import type { BotConfig } from '../../src/bot/config.js';
@@ -15,6 +15,7 @@ import { deployCommands } from '../../src/bot/deploy.js';
 import type { MemberCooldowns } from '../../src/bot/router.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
+import type { FeedKind } from '../../src/feeds/kind.js';
 import { createLogger } from '../../src/log/logger.js';
 import { type SandboxDiscord, startSandboxDiscord } from '../sandbox/discord/index.js';
 import type { SandboxChannel, SandboxGuild, SandboxUser } from '../sandbox/discord/types.js';
@@ -59,6 +60,11 @@ export interface LoopbackWorldOptions {
    */
   now: () => Date;
   commands?: readonly BotCommand[];
+  /**
+   * The kinds of automatic post (default: the registry's): the bot runs them, and `/feeds` and
+   * `/setup` are built for them unless `commands` is given.
+   */
+  kinds?: readonly FeedKind[];
   /** When false, servers have no default Eventor and must run /setup. Default true. */
   defaultEventor?: boolean;
   secretKey?: string;
@@ -136,7 +142,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise
       defaultTimeZone: 'Europe/Stockholm',
       logLevel: 'debug',
     };
-    const commands = options.commands ?? COMMANDS;
+    const commands = options.commands ?? (options.kinds ? commandsFor(options.kinds) : COMMANDS);
     await deployCommands({ token: config.discordToken, apiUrl: config.discordApiUrl, commands, guildId: guild.id });
     const logLines: string[] = [];
     const log = createLogger({ level: 'debug', write: (line) => void logLines.push(line), now });
@@ -144,6 +150,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise
       config,
       log,
       commands,
+      kinds: options.kinds,
       now,
       scheduler: options.scheduler ?? false,
       cooldowns: options.memberCooldowns ?? null,

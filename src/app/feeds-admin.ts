@@ -1,91 +1,99 @@
 /**
  * What `/feeds` and `/setup channel` change about the automatic posts: a kind on or off (with its
  * channel in the same step), paused and resumed, its options, where it posts, and a test post of the
- * newest item through the exactly-once poster. The feeds themselves live in src/feeds.
+ * newest item through the exactly-once poster. It knows the kinds only through the registry's list
+ * (`src/feeds/registry.ts`): what is particular to one is in its own folder (`src/feeds/kinds/`).
  */
+import { ZodError } from 'zod';
 import { InvalidApiKey } from '../eventor/errors.js';
+import type { GuildEventor } from '../club/eventor-access.js';
 import { contentHash, ledgerKey } from '../feeds/delivery/keys.js';
 import { Ledger } from '../feeds/delivery/ledger.js';
 import { Poster, type PostOutcome, type PostTarget } from '../feeds/delivery/poster.js';
-import { threadsWaiting } from '../feeds/delivery/threads.js';
-import { previewCalendar } from '../feeds/kinds/calendar.js';
-import { DIGEST_FEED, digestKey, latestDigestDue } from '../feeds/kinds/digest.js';
-import { RESULTS_FEED } from '../feeds/kinds/results.js';
-import { feedModule } from '../feeds/registry.js';
-import {
-  type FeedKind,
-  type FeedOptions,
-  type FeedSettings,
-  type FeedSettingsChange,
-  FeedSettingsStore,
-  isFeedKind,
-} from '../feeds/settings.js';
-import type { Language } from '../i18n/index.js';
+import type { FeedSettings, QuietHours } from '../feeds/feed.js';
+import type { FeedKind, KindAdminContext, KindTranslator, Permission } from '../feeds/kind.js';
+import { KINDS, kindNamed } from '../feeds/registry.js';
+import { type FeedSettingsChange, FeedSettingsStore } from '../feeds/settings.js';
+import type { Language, PlainKey } from '../i18n/index.js';
+import { UserFacingError } from '../i18n/user-facing-error.js';
 import type { MessagePayload } from '../render/index.js';
 import type { Store } from '../store/interfaces.js';
-import { UserFacingError } from '../i18n/user-facing-error.js';
-import type { GuildEventor } from '../club/eventor-access.js';
 
 /** The ledger feed of `/feeds test` posts: its own, so a test post never stands in for the real one. */
 export const TEST_FEED = 'test';
 
 export type FeedChange = FeedSettingsChange;
 
+/** What a kind's own part of `/feeds` needs of Discord, which the command supplies. */
+export interface DiscordView extends KindTranslator {
+  timeZone: string;
+  missingIn(channelId: string, wanted: readonly Permission[]): Promise<PlainKey[] | null>;
+}
+
 export class FeedsAdmin {
   readonly #store: Store;
   readonly #now: () => Date;
   readonly #settings: FeedSettingsStore;
   readonly #ledger: Ledger;
+  /** Every kind of automatic post (the registry's list, or a test's). */
+  readonly kinds: readonly FeedKind[];
 
-  constructor(deps: { store: Store; now: () => Date }) {
+  constructor(deps: { store: Store; now: () => Date; kinds?: readonly FeedKind[] }) {
     this.#store = deps.store;
     this.#now = deps.now;
-    this.#settings = new FeedSettingsStore(deps.store, deps.now);
+    this.kinds = deps.kinds ?? KINDS;
+    this.#settings = new FeedSettingsStore(deps.store, deps.now, this.kinds);
     this.#ledger = new Ledger(deps.store);
   }
 
-  get(guildId: string, kind: FeedKind): Promise<FeedSettings> {
-    return this.#settings.get(guildId, kind);
+  /** The kind an admin named (a choice Discord offered): anything else is refused, not guessed. */
+  kind(name: string): FeedKind {
+    const kind = kindNamed(this.kinds, name);
+    if (!kind) throw new UserFacingError('error.unexpected');
+    return kind;
+  }
+
+  get(guildId: string, kind: string): Promise<FeedSettings> {
+    return this.#settings.get(guildId, this.kind(kind).name);
   }
 
   all(guildId: string): Promise<FeedSettings[]> {
     return this.#settings.all(guildId);
   }
 
-  update(guildId: string, kind: FeedKind, change: FeedChange): Promise<FeedSettings> {
-    return this.#settings.update(guildId, kind, change);
+  update(guildId: string, kind: string, change: FeedChange): Promise<FeedSettings> {
+    return this.#settings.update(guildId, this.kind(kind).name, change);
   }
 
   /**
-   * The weekly digest's day and time, from their next occurrence: when the new time of this week
-   * has already passed, this week's digest counts as done (recorded, never posted), so a change
-   * never posts a "late" digest at once. A digest that has not run yet seeds on its first run.
+   * Changes a kind's settings and, in the same transaction, what the kind says must follow
+   * (`FeedKind.afterChange`: the digest starts from its next time). A value its options refuse
+   * changes nothing.
    */
-  setDigestWhen(
-    guildId: string,
-    change: Partial<Pick<FeedOptions, 'digestDay' | 'digestTime'>>,
-    timeZone: string,
-  ): Promise<FeedSettings> {
+  async change(guildId: string, kind: string, change: FeedChange, timeZone: string): Promise<FeedSettings> {
+    const module = this.kind(kind);
     return this.#store.transaction(async (parts) => {
-      const after = await new FeedSettingsStore(parts, this.#now).update(guildId, 'digest', { options: change });
-      const ledger = new Ledger(parts);
-      if ((await ledger.feedStartedAt(guildId, DIGEST_FEED)) !== null) {
-        const { week } = latestDigestDue(this.#now(), timeZone, after.options);
-        await ledger.seed(guildId, DIGEST_FEED, after.channelId ?? '', [{ itemKey: digestKey(week), contentHash: '' }]);
-      }
+      const settings = new FeedSettingsStore(parts, this.#now, this.kinds);
+      const before = await settings.get(guildId, module.name);
+      const after = await settings.update(guildId, module.name, change);
+      await module.afterChange?.({ guildId, parts, now: this.#now(), timeZone, before, after });
       return after;
     });
   }
 
   /** Turns a kind on, in `channelId` when one is given: the channel and the switch together, or neither. */
-  turnOn(guildId: string, kind: FeedKind, channelId: string | null): Promise<FeedSettings> {
+  turnOn(guildId: string, kind: string, channelId: string | null, timeZone: string): Promise<FeedSettings> {
+    const module = this.kind(kind);
     return this.#store.transaction(async (parts) => {
-      const settings = new FeedSettingsStore(parts, this.#now);
+      const settings = new FeedSettingsStore(parts, this.#now, this.kinds);
+      const before = await settings.get(guildId, module.name);
       if (channelId !== null) {
-        await parts.servers.setChannel(guildId, kind, channelId);
-        await settings.channelChosen(guildId, kind);
+        await parts.servers.setChannel(guildId, module.name, channelId);
+        await settings.channelChosen(guildId, module.name);
       }
-      return settings.update(guildId, kind, { enabled: true });
+      const after = await settings.update(guildId, module.name, { enabled: true });
+      await module.afterChange?.({ guildId, parts, now: this.#now(), timeZone, before, after });
+      return after;
     });
   }
 
@@ -97,19 +105,17 @@ export class FeedsAdmin {
     }
     await this.#store.transaction(async (parts) => {
       await parts.servers.setChannel(guildId, kind, channelId);
-      if (isFeedKind(kind)) await new FeedSettingsStore(parts, this.#now).channelChosen(guildId, kind);
+      if (kindNamed(this.kinds, kind))
+        await new FeedSettingsStore(parts, this.#now, this.kinds).channelChosen(guildId, kind);
     });
   }
 
   /** Quiet hours of several kinds at once, all or none. */
-  async setQuietHours(
-    guildId: string,
-    kinds: readonly FeedKind[],
-    quietHours: FeedOptions['quietHours'],
-  ): Promise<void> {
+  async setQuietHours(guildId: string, kinds: readonly string[], quietHours: QuietHours | null): Promise<void> {
+    for (const kind of kinds) this.kind(kind);
     await this.#store.transaction(async (parts) => {
-      const settings = new FeedSettingsStore(parts, this.#now);
-      for (const kind of kinds) await settings.update(guildId, kind, { options: { quietHours } });
+      const settings = new FeedSettingsStore(parts, this.#now, this.kinds);
+      for (const kind of kinds) await settings.update(guildId, kind, { quietHours });
     });
   }
 
@@ -124,31 +130,44 @@ export class FeedsAdmin {
   }
 
   /** When the kind last ran for the server, or null. */
-  lastRunAt(guildId: string, kind: FeedKind): Promise<string | null> {
-    return this.#ledger.lastRunAt(guildId, kind);
+  lastRunAt(guildId: string, kind: string): Promise<string | null> {
+    return this.#ledger.lastRunAt(guildId, this.kind(kind).name);
   }
 
-  /** Result posts whose thread is still to be opened. */
-  threadsWaiting(guildId: string): Promise<number> {
-    return threadsWaiting(this.#ledger, guildId, RESULTS_FEED);
-  }
-
-  /** Whether the kind has a newest item to show in a test post. */
-  hasTestPost(kind: FeedKind): boolean {
-    return feedModule(kind) !== null;
+  /** What a kind's own part of `/feeds` works with, for one server and the admin asking. */
+  adminContext<Options extends object>(guildId: string, kind: string, view: DiscordView): KindAdminContext<Options> {
+    const module = this.kind(kind);
+    return {
+      guildId,
+      timeZone: view.timeZone,
+      t: view.t.bind(view) as KindTranslator['t'],
+      settings: () => this.#settings.get<Options>(guildId, module.name),
+      update: async (options) => {
+        try {
+          return (await this.change(guildId, module.name, { options }, view.timeZone)) as FeedSettings<Options>;
+        } catch (error) {
+          // The kind's own checks come first; its schema is the last word, and changes nothing.
+          if (error instanceof ZodError) throw new UserFacingError('feeds.badValue');
+          throw error;
+        }
+      },
+      missingIn: (channelId, wanted) => view.missingIn(channelId, wanted),
+      ledger: this.#ledger,
+    };
   }
 
   /**
-   * For a kind without a channel (the server's Events): what its next item would look like, to show
-   * in the reply; nothing is created. Null when there is nothing to show.
+   * What the kind would post now, its newest item (or, for a kind without a channel, what its next
+   * one would look like); null when there is nothing to show or the kind has no preview.
    */
   async preview(
     eventor: GuildEventor,
-    request: { guildId: string; kind: FeedKind; language: Language; timeZone: string },
+    request: { guildId: string; kind: string; language: Language; timeZone: string },
   ): Promise<MessagePayload | null> {
-    if (request.kind !== 'calendar') return null;
-    const { options } = await this.#settings.get(request.guildId, request.kind);
-    return previewCalendar(
+    const module = this.kind(request.kind);
+    if (!module.preview) return null;
+    const { options } = await this.#settings.get(request.guildId, module.name);
+    return module.preview(
       {
         client: eventor.client,
         organisationId: eventor.organisationId,
@@ -156,7 +175,7 @@ export class FeedsAdmin {
         language: request.language,
         timeZone: request.timeZone,
       },
-      options.classificationIds,
+      options,
     );
   }
 
@@ -170,24 +189,16 @@ export class FeedsAdmin {
     target: PostTarget,
     post: {
       guildId: string;
-      kind: FeedKind;
+      kind: string;
       channelId: string;
       language: Language;
       timeZone: string;
       uniqueId: string;
     },
   ): Promise<PostOutcome | null> {
-    const module = feedModule(post.kind);
-    if (!module) return null;
-    const now = this.#now();
-    const payload = await module.latest({
-      client: eventor.client,
-      organisationId: eventor.organisationId,
-      now,
-      language: post.language,
-      timeZone: post.timeZone,
-    });
+    const payload = await this.preview(eventor, post);
     if (!payload) return null;
+    const now = this.#now();
     const poster = new Poster(this.#ledger, target);
     const item = {
       guildId: post.guildId,

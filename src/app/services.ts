@@ -4,6 +4,7 @@
  * loopback world the tests use) calls it once; commands reach the services through their context
  * (`ctx.services.linking…`), so two bots in one process share nothing but the database they open.
  */
+import type { FeedKind } from '../feeds/kind.js';
 import { SubscriptionStore } from '../feeds/subscriptions.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/interfaces.js';
@@ -40,10 +41,12 @@ export interface ServiceDeps {
   eventorAccess: EventorAccess;
   clock: () => Date;
   log: Logger;
+  /** The kinds of automatic post (default: the registry's). */
+  kinds?: readonly FeedKind[];
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const { store, eventorAccess, clock: now, log } = deps;
+  const { store, eventorAccess, clock: now, log, kinds } = deps;
   const club = new ClubMembers();
   const linking = new Linking({ store, club, log, now });
   return {
@@ -54,7 +57,7 @@ export function createServices(deps: ServiceDeps): Services {
     loginLinks: new LoginLinks({ store, club, linking, log, now }),
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),
-    feedsAdmin: new FeedsAdmin({ store, now }),
+    feedsAdmin: new FeedsAdmin({ store, now, kinds }),
     subscriptions: new SubscriptionStore(store),
     next: new NextRacesService({ linking, club }),
   };

@@ -15,6 +15,7 @@ import { servesGuild } from '../config/sharding.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { SharedResponseCache } from '../eventor/http.js';
 import type { EventorInstance } from '../eventor/instances.js';
+import type { FeedKind } from '../feeds/kind.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/interfaces.js';
@@ -33,6 +34,8 @@ export interface BotOptions {
   log: Logger;
   /** The slash commands (commands/index.ts); passed in so the core does not depend on them. */
   commands: readonly BotCommand[];
+  /** The kinds of automatic post (default: the registry's; `commands` must be built for the same). */
+  kinds?: readonly FeedKind[];
   now?: () => Date;
   /** How Eventor clients are made (tests); `shared` is the instance's cache, for the client's `shared` option. */
   createEventorClient?: (instance: EventorInstance, apiKey: string, shared: SharedResponseCache) => EventorClient;
@@ -156,7 +159,7 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     log,
     createClient: options.createEventorClient,
   });
-  const services = createServices({ store, eventorAccess: eventor, clock: now, log });
+  const services = createServices({ store, eventorAccess: eventor, clock: now, log, kinds: options.kinds });
   const router = new InteractionRouter({
     commands: options.commands,
     eventor,
@@ -199,6 +202,7 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     // Processes on one database share the feeds by club, with leases on the shards each runs.
     sharding,
     now,
+    kinds: options.kinds,
   });
   const heartbeat = options.heartbeat
     ? new HeartbeatRecorder({

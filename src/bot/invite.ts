@@ -2,10 +2,10 @@
  * The URL that adds the bot to a server (Discord's bot authorization flow): the `bot` and
  * `applications.commands` scopes and exactly the permissions the bot's features check for.
  */
-import { BOT_PERMISSION_BITS } from '../feeds/delivery/post-channels.js';
+import { botPermissions } from '../feeds/registry.js';
 
 /** The permissions the invite asks for, as the one integer Discord's URL takes. */
-export const BOT_PERMISSIONS: bigint = BOT_PERMISSION_BITS.reduce((all, bit) => all | bit, 0n);
+export const BOT_PERMISSIONS: bigint = botPermissions().reduce((all, [bit]) => all | bit, 0n);
 
 /** A Discord application id (a snowflake): 17 to 20 digits. */
 export function isApplicationId(text: string): boolean {

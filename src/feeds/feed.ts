@@ -9,7 +9,7 @@
  */
 import type { Client } from 'discord.js';
 import type { EventorClient } from '../eventor/client.js';
-import type { Language } from '../i18n/index.js';
+import type { Language, MessageKey, VariableName } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { MessagePayload, RenderContext } from '../render/index.js';
 import type { Store } from '../store/interfaces.js';
@@ -17,10 +17,37 @@ import type { RaceOutlook } from './cadence.js';
 import type { ClubShare } from './club-share.js';
 import type { Ledger } from './delivery/ledger.js';
 import type { PosterHooks, PostOutcome, PostTarget } from './delivery/poster.js';
-import { type FeedKind, FeedOptions, type FeedSettings, type PauseReason } from './settings.js';
 
-/** Every feed the scheduler runs: the kinds admins turn on in `/feeds`, and members' DMs of `/notify`. */
-export type FeedName = FeedKind | 'personal';
+/** A feed's name: a kind's (`kinds/<name>/`, turned on in `/feeds`), or members' DMs of `/notify`. */
+export type FeedName = string;
+
+/** Why a feed is paused: by an admin, or by the bot when Discord or Eventor refuses. */
+export type PauseReason = 'admin' | 'no-permission' | 'channel-missing' | 'invalid-key';
+
+/** No posts between these local hours of the server's time zone (e.g. 22 to 7). */
+export interface QuietHours {
+  from: number;
+  to: number;
+}
+
+/**
+ * What a server wants of one kind of automatic post (`/feeds`, and its channel from `/setup
+ * channel`): the settings every kind has, and `options`, the kind's own (its `options` schema's,
+ * defaults filled in). Nothing is posted for a kind until an admin turns it on.
+ */
+export interface FeedSettings<Options extends object = Readonly<Record<string, unknown>>> {
+  guildId: string;
+  /** The kind's name. */
+  feed: string;
+  enabled: boolean;
+  pausedReason: PauseReason | null;
+  pausedAt: string | null;
+  roleId: string | null;
+  /** From /setup channel (guild_channels); null when none is chosen. */
+  channelId: string | null;
+  quietHours: QuietHours | null;
+  options: Options;
+}
 
 /** What the scheduler hands a feed for one run for one server. */
 export interface FeedContext extends FeedRunScope {
@@ -50,7 +77,7 @@ export interface FeedRunResult {
   /** Messages it edited because what they show changed. */
   edits?: number;
   /** Something the admins should be told once, the run going on regardless (see `FeedRun.notice`). */
-  notice?: 'scheduler.noPictures' | 'scheduler.calendarFull';
+  notice?: FeedNotice;
 }
 
 /** One post of a feed: a stable ledger key (`ledgerKey`), the rendered payload and the hash of what it shows. */
@@ -65,7 +92,7 @@ export interface ContentItem {
 export interface Feed<Data = unknown, Item = unknown> {
   readonly name: FeedName;
   /** The `/feeds` kind whose settings hold this feed (turned on, quiet hours): its own, or the results' for members' DMs. */
-  readonly settingsOf: FeedKind;
+  readonly settingsOf: string;
   /**
    * Where its posts go: `channel` (the channel chosen for the kind: it runs only when the kind is on,
    * and a refusal pauses the kind) or `members` (each subscribed member's DMs: it runs for servers
@@ -96,12 +123,12 @@ export interface MembershipCheck {
 }
 
 /** One run of one channel kind for one server, as its run functions take it (tests call them directly). */
-export interface FeedRunOptions extends FeedRunScope {
+export interface FeedRunOptions<Options extends object = object> extends FeedRunScope {
   channelId: string;
   /** A role to mention in new posts; null: none. */
   roleId?: string | null;
-  /** The server's options of this feed (defaults when absent). */
-  options?: Partial<FeedOptions>;
+  /** The server's options of this kind (defaults for what is absent). */
+  options?: Partial<Options>;
   /**
    * Ask Eventor about everything in the feed's window (default). False on the scheduler's
    * in-between runs: only what changes by the minute (results of races just run, start lists of
@@ -122,7 +149,7 @@ export interface FeedRun {
   /** Discord refused the channel: the run stopped; the scheduler should pause the feed and tell the admins. */
   paused: Extract<PostOutcome, { kind: 'paused' }> | null;
   /** The admins are told this now (once: the run decided it is news), e.g. pictures refused for want of Attach Files. */
-  notice?: 'scheduler.noPictures';
+  notice?: FeedNotice;
 }
 
 /** What a feed renders with: `/feeds test` gives a feed this to preview its newest item; a run's options have it too. */
@@ -165,28 +192,37 @@ export function runScopeOf(ctx: FeedRunScope): FeedRunScope {
   };
 }
 
-export function feedOptions(options: Pick<FeedRunOptions, 'options'>): FeedOptions {
-  return FeedOptions.parse(options.options ?? {});
-}
+/**
+ * What a run of a kind may tell its server's admins once (the run going on regardless): a catalogue
+ * line with the kind's name (`{kind}`) and its channel (`{channel}`), which the kind declares
+ * (`FeedKind.notices`).
+ */
+export type FeedNotice = {
+  [K in MessageKey]: K extends `scheduler.${string}`
+    ? [VariableName<K>] extends ['kind' | 'channel' | never]
+      ? K
+      : never
+    : never;
+}[MessageKey];
 
 export function renderContext(ctx: PreviewContext): RenderContext {
   return { language: ctx.language, timeZone: ctx.timeZone, now: ctx.now, webUrl: ctx.client.instance.webUrl };
 }
 
 /** Each context's run options, made once for the run's three steps (fetch, items, deliver). */
-const runOptionsOf = new WeakMap<FeedContext, FeedRunOptions>();
+const runOptionsOf = new WeakMap<FeedContext, FeedRunOptions<object>>();
 
-/** A channel kind's run options from the scheduler's context. */
-export function channelRunOptions(ctx: FeedContext): FeedRunOptions {
+/** A channel kind's run options from the scheduler's context (its settings' options are the kind's own). */
+export function channelRunOptions<Options extends object = object>(ctx: FeedContext): FeedRunOptions<Options> {
   let options = runOptionsOf.get(ctx);
   if (!options) {
     options = makeChannelRunOptions(ctx);
     runOptionsOf.set(ctx, options);
   }
-  return options;
+  return options as FeedRunOptions<Options>;
 }
 
-function makeChannelRunOptions(ctx: FeedContext): FeedRunOptions {
+function makeChannelRunOptions(ctx: FeedContext): FeedRunOptions<object> {
   const { settings } = ctx;
   return {
     ...runScopeOf(ctx),
@@ -227,22 +263,22 @@ export function postCounts(outcomes: ReadonlyArray<{ outcome: PostOutcome }>): {
  * A kind with a channel of its own, from its steps in the shape of its run functions
  * (`FeedRunOptions` in, `FeedRun` out).
  */
-export function channelFeed<Data, Item extends ContentItem>(spec: {
-  name: FeedKind;
+export function channelFeed<Data, Item extends ContentItem, Options extends object = object>(spec: {
+  name: string;
   cadence(day: RaceOutlook | null): number;
-  fetch(options: FeedRunOptions): Promise<Data>;
-  items(data: Data, options: FeedRunOptions): Item[];
-  deliver(items: readonly Item[], data: Data, options: FeedRunOptions): Promise<FeedRun>;
+  fetch(options: FeedRunOptions<Options>): Promise<Data>;
+  items(data: Data, options: FeedRunOptions<Options>): Item[];
+  deliver(items: readonly Item[], data: Data, options: FeedRunOptions<Options>): Promise<FeedRun>;
   latest(ctx: PreviewContext): Promise<MessagePayload | null>;
-}): ChannelFeed<Data, Item> {
+}): ChannelFeed<Data, Item, Options> {
   return {
     name: spec.name,
     settingsOf: spec.name,
     audience: 'channel',
     cadence: spec.cadence,
-    fetch: (ctx) => spec.fetch(channelRunOptions(ctx)),
-    items: (data, ctx) => spec.items(data, channelRunOptions(ctx)),
-    deliver: async (items, data, ctx) => runResultOf(await spec.deliver(items, data, channelRunOptions(ctx))),
+    fetch: (ctx) => spec.fetch(channelRunOptions<Options>(ctx)),
+    items: (data, ctx) => spec.items(data, channelRunOptions<Options>(ctx)),
+    deliver: async (items, data, ctx) => runResultOf(await spec.deliver(items, data, channelRunOptions<Options>(ctx))),
     latest: spec.latest,
     run: async (options) => {
       const data = await spec.fetch(options);
@@ -252,6 +288,6 @@ export function channelFeed<Data, Item extends ContentItem>(spec: {
 }
 
 /** A channel feed, and one whole run of it for one server (fetch, items, deliver), as tests and `tick` drive it. */
-export interface ChannelFeed<Data, Item> extends Feed<Data, Item> {
-  run(options: FeedRunOptions): Promise<FeedRun>;
+export interface ChannelFeed<Data, Item, Options extends object = object> extends Feed<Data, Item> {
+  run(options: FeedRunOptions<Options>): Promise<FeedRun>;
 }

@@ -9,17 +9,10 @@ import type { Logger } from '../log/logger.js';
 import { ledgerKey } from './delivery/keys.js';
 import type { Ledger } from './delivery/ledger.js';
 import type { Store } from '../store/interfaces.js';
-import type { FeedKind, PauseReason } from './settings.js';
+import type { FeedNotice } from './feed.js';
+import type { PlainKey } from '../i18n/index.js';
 
-export type FeedNotice =
-  | `scheduler.paused.${Exclude<PauseReason, 'admin'>}`
-  | 'scheduler.resumed'
-  /** Pictures went out as text: no Attach Files in the channel (the feed runs on). */
-  | 'scheduler.noPictures'
-  /** The `calendar` kind: some races are left out of the server's Events (Discord's 100 upcoming events). */
-  | 'scheduler.calendarFull'
-  /** The `calendar` kind paused: Discord refused the bot a scheduled event. */
-  | 'scheduler.paused.calendar';
+export type { FeedNotice };
 
 /** The ledger feed that remembers notices already given about a state that lasts (not a pause). */
 const NOTICES_FEED = 'notices';
@@ -52,12 +45,9 @@ export class AdminNotices {
     guildId: string,
     language: Language,
     notice: FeedNotice,
-    feed: { feed: FeedKind; channelId: string | null },
+    feed: { noticeLabel: PlainKey; channelId: string | null },
   ): Promise<void> {
-    const content = t(language, notice, {
-      kind: t(language, `scheduler.kind.${feed.feed}`),
-      channel: feed.channelId ?? '',
-    });
+    const content = t(language, notice, { kind: t(language, feed.noticeLabel), channel: feed.channelId ?? '' });
     const adminChannel = (await this.store.servers.guildSettings(guildId))?.channels.admin ?? null;
     if (adminChannel) {
       try {

@@ -7,9 +7,10 @@ import { ChannelType, type Client } from 'discord.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import { POST_PERMISSION_BITS, SCHEDULED_EVENT_PERMISSION_BITS } from './delivery/post-channels.js';
+import { POST_PERMISSION_BITS } from './delivery/post-channels.js';
+import type { FeedKind } from './kind.js';
 import type { AdminNotices } from './notices.js';
-import { type FeedSettings, type FeedSettingsStore, kindHasChannel, type PauseReason } from './settings.js';
+import type { FeedSettings, FeedSettingsStore, PauseReason } from './settings.js';
 
 /** How often a bot-set pause is re-checked. */
 export const RECHECK_MS = 60 * 60_000;
@@ -47,12 +48,13 @@ export class Pauses {
     await this.settings.update(settings.guildId, settings.feed, { pausedReason: reason });
     this.#lastCheck.set(key, now.getTime());
     this.log.warn('feed paused', { guildId: settings.guildId, feed: settings.feed, reason });
+    const kind = this.settings.kind(settings.feed);
     // A kind without a channel (the server's scheduled events) is refused permissions of the server, not of a channel.
     const notice =
-      reason === 'no-permission' && !kindHasChannel(settings.feed)
-        ? ('scheduler.paused.calendar' as const)
+      reason === 'no-permission' && kind.notices?.pausedNoPermission
+        ? kind.notices.pausedNoPermission
         : (`scheduler.paused.${reason}` as const);
-    await this.notices.tell(settings.guildId, language, notice, settings);
+    await this.notices.tell(settings.guildId, language, notice, { noticeLabel: kind.noticeLabel, ...settings });
   }
 
   /** A bot-set pause: is the cause gone? Then resume and say so, once. */
@@ -73,8 +75,8 @@ export class Pauses {
       } catch {
         fixed = false;
       }
-    } else if (!kindHasChannel(settings.feed)) {
-      fixed = await this.#canManageEvents(settings.guildId);
+    } else if (this.settings.kind(settings.feed).audience === 'server') {
+      fixed = await this.#grantedServerWide(settings.guildId, this.settings.kind(settings.feed));
     } else {
       fixed = await this.#canPost(settings.channelId!);
     }
@@ -83,15 +85,16 @@ export class Pauses {
     if (current.pausedReason !== settings.pausedReason) return;
     await this.settings.update(settings.guildId, settings.feed, { pausedReason: null });
     this.log.info('feed resumed', { guildId: settings.guildId, feed: settings.feed });
-    await this.notices.tell(settings.guildId, language, 'scheduler.resumed', settings);
+    const { noticeLabel } = this.settings.kind(settings.feed);
+    await this.notices.tell(settings.guildId, language, 'scheduler.resumed', { noticeLabel, ...settings });
   }
 
-  /** Whether the bot's roles grant, server-wide, what scheduled events need (asked afresh). */
-  async #canManageEvents(guildId: string): Promise<boolean> {
+  /** Whether the bot's roles grant, server-wide, what a server kind needs (asked afresh). */
+  async #grantedServerWide(guildId: string, kind: FeedKind): Promise<boolean> {
     try {
       const guild = await this.discord.guilds.fetch({ guild: guildId, force: true });
       const me = await guild.members.fetchMe({ force: true });
-      return me.permissions.has([...SCHEDULED_EVENT_PERMISSION_BITS]);
+      return me.permissions.has(kind.permissions.map(([bit]) => bit));
     } catch {
       return false;
     }

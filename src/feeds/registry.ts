@@ -1,53 +1,58 @@
 /**
- * Every feed the scheduler runs, in the order it runs them for one server: the kinds admins turn on
- * in `/feeds`, then members' DMs (which read the start and result lists the kinds before them just
- * put in the shared Eventor client's cache). A new kind of automatic post is a file in `kinds/`
- * implementing `Feed` (`feed.ts`), listed here (and its name in `FEED_KINDS` of `settings.ts`
- * when admins turn it on in `/feeds`).
+ * The one list of the kinds of automatic post, in the order the scheduler runs them for one server,
+ * and of the feeds that are no kind of their own (members' DMs, which run last: they read the start
+ * and result lists the kinds before them just put in the shared Eventor client's cache). `/feeds`,
+ * `/setup channel`, the admin service, the settings and the scheduler are built from it; a new kind
+ * is a folder in `kinds/` and a line here (docs/architecture.md#adding-a-feed-kind).
  */
-import type { MessagePayload } from '../render/index.js';
-import type { RaceOutlook } from './cadence.js';
-import type { Feed, FeedName, PreviewContext } from './feed.js';
-import { activitiesFeed } from './kinds/activities.js';
-import { calendarFeed } from './kinds/calendar.js';
-import { digestFeed } from './kinds/digest.js';
-import { eventsFeed } from './kinds/events.js';
-import { personalDmsFeed } from './kinds/personal.js';
-import { remindersFeed } from './kinds/reminders.js';
-import { resultsFeed } from './kinds/results.js';
-import { startListsFeed } from './kinds/startlists.js';
-import type { FeedKind } from './settings.js';
+import type { Permission } from './delivery/post-channels.js';
+import { POST_PERMISSIONS } from './delivery/post-channels.js';
+import type { Feed } from './feed.js';
+import type { FeedKind } from './kind.js';
+import { activitiesKind } from './kinds/activities/index.js';
+import { calendarKind } from './kinds/calendar/index.js';
+import { digestKind } from './kinds/digest/index.js';
+import { eventsKind } from './kinds/events/index.js';
+import { personalDmsFeed } from './kinds/personal/personal.js';
+import { remindersKind } from './kinds/reminders/index.js';
+import { resultsKind } from './kinds/results/index.js';
+import { startListsKind } from './kinds/startlists/index.js';
 
-export const FEEDS: ReadonlyArray<Feed> = [
-  resultsFeed,
-  remindersFeed,
-  startListsFeed,
-  eventsFeed,
-  activitiesFeed,
-  calendarFeed,
+export const KINDS: readonly FeedKind[] = [
+  resultsKind,
+  remindersKind,
+  startListsKind,
+  eventsKind,
+  activitiesKind,
+  calendarKind,
   // After the kinds whose answers it reads from the shared client's cache.
-  digestFeed,
-  personalDmsFeed,
-];
+  digestKind,
+] as readonly FeedKind[];
 
-function feedNamed(name: FeedName): Feed {
-  const feed = FEEDS.find((f) => f.name === name);
-  if (!feed) throw new Error(`no feed named ${name}`);
-  return feed;
+/** The kinds' names, in the registry's order. */
+export const KIND_NAMES: readonly string[] = KINDS.map((kind) => kind.name);
+
+/** Feeds that follow a kind's settings but are no kind of their own: members' DMs of `/notify`. */
+export const MEMBER_FEEDS: readonly Feed[] = [personalDmsFeed];
+
+/** Every feed the scheduler runs, in order: each kind's, then the members'. */
+export function feedsOf(kinds: readonly FeedKind[]): readonly Feed[] {
+  return [...kinds.map((kind) => kind.feed), ...MEMBER_FEEDS];
 }
 
-/** How often a feed runs, given what the club's calendar says about today (null: unknown). */
-export function intervalFor(name: FeedName, day: RaceOutlook | null): number {
-  return feedNamed(name).cadence(day);
+/** The kind of this name in the list, or null. */
+export function kindNamed(kinds: readonly FeedKind[], name: string): FeedKind | null {
+  return kinds.find((kind) => kind.name === name) ?? null;
 }
 
-export interface FeedPreview {
-  /** The newest item the feed would post now, or null when there is none. */
-  latest(ctx: PreviewContext): Promise<MessagePayload | null>;
-}
-
-/** What `/feeds test <kind>` shows: the kind's newest post. */
-export function feedModule(kind: FeedKind): FeedPreview | null {
-  const latest = FEEDS.find((f) => f.name === kind)?.latest;
-  return latest ? { latest } : null;
+/**
+ * Every permission the bot's features need: what the invite URL asks for (`eventor-bot invite`),
+ * the posts' own and each kind's, so that the URL and the checks cannot drift apart. Commands need
+ * none: Discord lets an application answer its own interactions in any channel.
+ */
+export function botPermissions(kinds: readonly FeedKind[] = KINDS): readonly Permission[] {
+  const all = new Map<bigint, Permission>();
+  for (const permission of [...POST_PERMISSIONS, ...kinds.flatMap((kind) => kind.permissions)])
+    all.set(permission[0], permission);
+  return [...all.values()];
 }

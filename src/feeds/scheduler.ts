@@ -25,7 +25,8 @@ import type { Feed, FeedContext, FeedName, FeedRunResult, MembershipCheck } from
 import { clubOf, FeedLeases, type LeaseTick } from './leases.js';
 import { AdminNotices } from './notices.js';
 import { Pauses } from './pauses.js';
-import { FEEDS } from './registry.js';
+import type { FeedKind } from './kind.js';
+import { feedsOf, KINDS } from './registry.js';
 import { type FeedSettings, FeedSettingsStore } from './settings.js';
 
 export interface FeedSchedulerOptions {
@@ -52,6 +53,8 @@ export interface FeedSchedulerOptions {
   sharding?: Sharding | null;
   /** For tests: the feed leases' time to live (default `FEED_LEASE_TTL_MS`). */
   leaseTtlMs?: number;
+  /** The kinds of automatic post (default: the registry's). */
+  kinds?: readonly FeedKind[];
 }
 
 /** When a (server, feed) last ran, and last asked about its whole window. */
@@ -101,6 +104,8 @@ function runKey(guildId: string, feed: FeedName): string {
 export class FeedScheduler {
   readonly #options: FeedSchedulerOptions;
   readonly #settings: FeedSettingsStore;
+  /** Every feed it runs, in the registry's order (`registry.ts`). */
+  readonly #feeds: readonly Feed[];
   readonly #ledger: Ledger;
   readonly #target: PostTarget;
   readonly #now: () => Date;
@@ -142,7 +147,8 @@ export class FeedScheduler {
   constructor(options: FeedSchedulerOptions) {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
-    this.#settings = new FeedSettingsStore(options.store, this.#now);
+    this.#settings = new FeedSettingsStore(options.store, this.#now, options.kinds ?? KINDS);
+    this.#feeds = feedsOf(options.kinds ?? KINDS);
     this.#ledger = new Ledger(options.store);
     this.#target = options.target ?? discordTarget(options.client);
     this.#notices = new AdminNotices(options.client, options.store, options.log);
@@ -250,7 +256,7 @@ export class FeedScheduler {
   async #runFeeds(now: Date, force: boolean, counts: TickCounts): Promise<void> {
     // Feeds for members (their DMs) run in the servers where someone wants them, kinds of their own where turned on.
     const memberServers = new Map<Feed, ReadonlySet<string>>();
-    for (const feed of FEEDS)
+    for (const feed of this.#feeds)
       if (feed.servers) memberServers.set(feed, new Set(await feed.servers(this.#options.store)));
     // A server that removed the bot gets no posts and no DMs: its data only waits to be deleted.
     const departed = new Set((await this.#options.store.departures.guildDepartures()).map((d) => d.guildId));
@@ -283,7 +289,7 @@ export class FeedScheduler {
       const candidates: Due[] = [];
       const rechecks: Due[] = [];
       const all = await this.#settings.all(guildId, guild);
-      for (const feed of FEEDS) {
+      for (const feed of this.#feeds) {
         const settings = all.find((s) => s.feed === feed.settingsOf)!;
         const key = runKey(guildId, feed.name);
         if (
@@ -304,7 +310,7 @@ export class FeedScheduler {
           if (!state.loaded) await this.#loadLastRun(state, guildId, feed);
           if (!slotChanged(state.lastRun, now, FREQUENT_MS)) continue;
         }
-        if (inQuietHours(now, timeZone, settings.options.quietHours)) continue;
+        if (inQuietHours(now, timeZone, settings.quietHours)) continue;
         candidates.push({ key, feed, settings });
       }
       if (candidates.length === 0 && rechecks.length === 0) continue;
@@ -416,7 +422,10 @@ export class FeedScheduler {
       }
       counts.posts += result.posts ?? 0;
       counts.edits += result.edits ?? 0;
-      if (result.notice) await this.#notices.tell(due.settings.guildId, language, result.notice, due.settings);
+      if (result.notice) {
+        const { noticeLabel } = this.#settings.kind(due.settings.feed);
+        await this.#notices.tell(due.settings.guildId, language, result.notice, { noticeLabel, ...due.settings });
+      }
       if (result.outcome === 'paused') {
         await this.#pauses.pause(key, due.settings, result.reason ?? 'no-permission', now, language);
         return;

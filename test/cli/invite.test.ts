@@ -3,7 +3,8 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS } from '../../src/bot/invite.js';
 import { main } from '../../src/cli/main.js';
-import { POST_PERMISSION_BITS, SCHEDULED_EVENT_PERMISSION_BITS } from '../../src/feeds/delivery/post-channels.js';
+import { POST_PERMISSION_BITS } from '../../src/feeds/delivery/post-channels.js';
+import { SCHEDULED_EVENT_PERMISSIONS } from '../../src/feeds/kinds/calendar/permissions.js';
 import { type SandboxDiscord, startSandboxDiscord } from '../../harness/sandbox/discord/index.js';
 import { capture } from '../support/cli-process.js';
 
@@ -48,7 +49,7 @@ describe('eventor-bot invite', () => {
     // The channel checks' permissions are among those asked for.
     for (const bit of POST_PERMISSION_BITS) expect(BOT_PERMISSIONS & bit).toBe(bit);
     // And the server-wide ones the races in the server's Events need.
-    for (const bit of SCHEDULED_EVENT_PERMISSION_BITS) expect(BOT_PERMISSIONS & bit).toBe(bit);
+    for (const [bit] of SCHEDULED_EVENT_PERMISSIONS) expect(BOT_PERMISSIONS & bit).toBe(bit);
   });
 
   it('takes the id from DISCORD_APPLICATION_ID; the option wins', async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/feeds/delivery/keys.js';
 import { payloadFromJson, payloadToJson, restRequest, withoutPictures } from '../../src/feeds/delivery/poster.js';
-import { clubGraphMessages, listOfRaceKey, withRunnerPictures } from '../../src/feeds/kinds/split-pictures.js';
+import { clubGraphMessages, listOfRaceKey, withRunnerPictures } from '../../src/feeds/kinds/results/split-pictures.js';
 import type { MessagePayload } from '../../src/render/index.js';
 import { analyseResultList } from '../../src/splits/result-list.js';
 import { CLUB, classResult, OTHER, personResult, raceResult, resultList } from '../support/render-fixtures.js';

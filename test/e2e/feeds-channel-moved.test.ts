@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
-import { RESULTS_FEED } from '../../src/feeds/kinds/results.js';
+import { RESULTS_FEED } from '../../src/feeds/kinds/results/results.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';

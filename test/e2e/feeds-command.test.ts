@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDigestTime, parseLeadDays, parseLevels, TEST_FEED } from '../../commands/feeds.js';
+import { parseLevels, TEST_FEED } from '../../commands/feeds.js';
+import { parseDigestTime } from '../../src/feeds/kinds/digest/admin.js';
+import { parseLeadDays } from '../../src/feeds/kinds/reminders/admin.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
-import { FEED_KINDS, FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KIND_NAMES } from '../../src/feeds/registry.js';
+import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import {
   type InteractionHandle,
   renderMessageText,
@@ -84,7 +87,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     options: Record<string, string | number | boolean> = {},
     locale = 'en-GB',
   ): Promise<string> => text(run(subcommand, options, { locale }));
-  const get = (kind: (typeof FEED_KINDS)[number]) => feeds.get(world.guild.id, kind);
+  const get = (kind: (typeof KIND_NAMES)[number]) => feeds.get(world.guild.id, kind);
 
   it('is registered for Manage Server, in servers only, with localised subcommands', () => {
     const command = world.discord.commands({ guildId: world.guild.id }).find((c) => c.name === 'feeds');
@@ -96,10 +99,11 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
       'pause',
       'resume',
       'role',
-      'reminders',
       'quiet',
       'events-filter',
+      // Each kind's own, in the registry's order.
       'threads',
+      'reminders',
       'digest',
       'test',
       'show',
@@ -108,12 +112,12 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
   });
 
   it('starts with every kind off, and show says so', async () => {
-    for (const kind of FEED_KINDS) expect((await get(kind)).enabled).toBe(false);
+    for (const kind of KIND_NAMES) expect((await get(kind)).enabled).toBe(false);
     const shown = await feeds_('show');
     expect(shown).toContain('Automatic posts');
     expect(shown).toContain('Results');
     expect(shown).toContain('Nothing is posted for a kind until it is on and has a channel.');
-    expect(shown.match(/\boff\b/g)?.length).toBeGreaterThanOrEqual(FEED_KINDS.length);
+    expect(shown.match(/\boff\b/g)?.length).toBeGreaterThanOrEqual(KIND_NAMES.length);
   });
 
   it('refuses members without Manage Server, even when the command is reachable, and changes nothing', async () => {
@@ -242,16 +246,16 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
     expect(await feeds_('quiet', { from: 22, to: 7 })).toContain(
       'Quiet hours for every kind of post: no automatic posts from 22:00 to 07:00 (Europe/Stockholm)',
     );
-    for (const kind of FEED_KINDS) expect((await get(kind)).options.quietHours).toEqual({ from: 22, to: 7 });
+    for (const kind of KIND_NAMES) expect((await get(kind)).quietHours).toEqual({ from: 22, to: 7 });
     expect(await feeds_('quiet', { from: 22 })).toContain('Give both `from` and `to`');
     expect(await feeds_('quiet', { from: 5, to: 5 }, 'sv-SE')).toContain('`från` och `till` måste skilja sig');
     expect(() => run('quiet', { from: 24, to: 7 })).toThrow();
-    for (const kind of FEED_KINDS) expect((await get(kind)).options.quietHours).toEqual({ from: 22, to: 7 });
+    for (const kind of KIND_NAMES) expect((await get(kind)).quietHours).toEqual({ from: 22, to: 7 });
     expect(await feeds_('quiet', { kind: 'results' }, 'sv-SE')).toContain('Tysta timmar för Resultat: inga.');
-    expect((await get('results')).options.quietHours).toBeNull();
-    expect((await get('events')).options.quietHours).toEqual({ from: 22, to: 7 });
+    expect((await get('results')).quietHours).toBeNull();
+    expect((await get('events')).quietHours).toEqual({ from: 22, to: 7 });
     expect(await feeds_('quiet', {})).toContain('Quiet hours for every kind of post: none.');
-    for (const kind of FEED_KINDS) expect((await get(kind)).options.quietHours).toBeNull();
+    for (const kind of KIND_NAMES) expect((await get(kind)).quietHours).toBeNull();
   });
 
   it('the new-events filter by numbers or level names; bad levels change nothing', async () => {

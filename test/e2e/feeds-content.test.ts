@@ -6,11 +6,11 @@ import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { type PostTarget, restBody } from '../../src/feeds/delivery/poster.js';
 import { withRoleMention } from '../../src/feeds/delivery/publish.js';
 import type { FeedRun, FeedRunOptions } from '../../src/feeds/feed.js';
-import { ACTIVITIES_FEED, runActivitiesFeed } from '../../src/feeds/kinds/activities.js';
-import { EVENTS_CURSOR_KEY, EVENTS_FEED, runEventsFeed } from '../../src/feeds/kinds/events.js';
-import { REMINDERS_FEED, reminderItems, runRemindersFeed } from '../../src/feeds/kinds/reminders.js';
-import { runStartListsFeed, STARTLISTS_FEED } from '../../src/feeds/kinds/startlists.js';
-import { feedModule } from '../../src/feeds/registry.js';
+import { ACTIVITIES_FEED, runActivitiesFeed } from '../../src/feeds/kinds/activities/activities.js';
+import { EVENTS_CURSOR_KEY, EVENTS_FEED, runEventsFeed } from '../../src/feeds/kinds/events/events.js';
+import { REMINDERS_FEED, reminderItems, runRemindersFeed } from '../../src/feeds/kinds/reminders/reminders.js';
+import { runStartListsFeed, STARTLISTS_FEED } from '../../src/feeds/kinds/startlists/startlists.js';
+import { KINDS, kindNamed } from '../../src/feeds/registry.js';
 import type { Language } from '../../src/i18n/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { formatClock } from '../../src/render/index.js';
@@ -102,9 +102,9 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
   it('every kind has a /feeds test preview; the reminder preview carries the login button', async () => {
     const ctx = { client, organisationId: home, now: clock, language: 'en' as const, timeZone: ZONE };
     for (const kind of ['reminders', 'startlists', 'events', 'activities'] as const) {
-      const module = feedModule(kind);
-      expect(module, kind).not.toBeNull();
-      const payload = await module!.latest(ctx);
+      const module = kindNamed(KINDS, kind);
+      expect(module?.preview, kind).toBeDefined();
+      const payload = await module!.preview!(ctx, module!.options.parse({}));
       if (payload) expect(payload.allowedMentions).toEqual({ parse: [] });
       if (kind === 'reminders' || kind === 'activities') expect(payload, kind).not.toBeNull();
       if (kind === 'reminders') {

@@ -3,7 +3,7 @@ import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget } from '../../src/feeds/delivery/poster.js';
-import { runDigestFeed } from '../../src/feeds/kinds/digest.js';
+import { runDigestFeed } from '../../src/feeds/kinds/digest/digest.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { renderMessageText } from '../../harness/sandbox/discord/index.js';
@@ -120,7 +120,7 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
   });
 
   it('waits for quiet hours to end, then comes once', async () => {
-    await settings.update(guildId(), 'digest', { options: { quietHours: { from: 17, to: 19 } } });
+    await settings.update(guildId(), 'digest', { quietHours: { from: 17, to: 19 } });
     // Thursday 17 December, 17:00 to 18:55 local: quiet.
     await tickEvery5Minutes(new Date('2026-12-17T16:00:00Z'), new Date('2026-12-17T17:55:00Z'));
     expect(posts()).toHaveLength(2);
@@ -130,7 +130,7 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
     const text = renderMessageText(posts()[2]!);
     expect(text).toContain('(week 51)');
     expect(text).not.toContain('comes late');
-    await settings.update(guildId(), 'digest', { options: { quietHours: null } });
+    await settings.update(guildId(), 'digest', { quietHours: null });
   });
 
   it('follows the day and time chosen with /feeds digest, from their next occurrence', async () => {

@@ -4,7 +4,12 @@ import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type FeedItem, markerText, Poster, type PostTarget } from '../../src/feeds/delivery/poster.js';
-import { RESULTS_FEED, type ResultsFeedOptions, resultsItems, runResultsFeed } from '../../src/feeds/kinds/results.js';
+import {
+  RESULTS_FEED,
+  type ResultsFeedOptions,
+  resultsItems,
+  runResultsFeed,
+} from '../../src/feeds/kinds/results/results.js';
 import type { MessageView } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';

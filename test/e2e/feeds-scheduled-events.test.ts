@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
-import { discordScheduledEvents } from '../../src/feeds/delivery/scheduled-events.js';
+import { discordScheduledEvents } from '../../src/feeds/kinds/calendar/scheduled-events.js';
 import {
   CALENDAR_CADENCE_MS,
   CALENDAR_FEED,
@@ -11,7 +11,7 @@ import {
   calendarItems,
   fetchCalendarEvents,
   runCalendar,
-} from '../../src/feeds/kinds/calendar.js';
+} from '../../src/feeds/kinds/calendar/calendar.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import type { TickSummary } from '../../src/feeds/scheduler.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';

@@ -172,7 +172,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
   it('quiet hours hold posts until they end, in local time across the October DST change', async () => {
     expect(inQuietHours(new Date('2026-10-25T05:30:00Z'), 'Europe/Stockholm', { from: 22, to: 7 })).toBe(true);
     expect(inQuietHours(new Date('2026-10-25T06:00:00Z'), 'Europe/Stockholm', { from: 22, to: 7 })).toBe(false);
-    await settings.update(guildId(), 'results', { options: { quietHours: { from: 22, to: 7 } } });
+    await settings.update(guildId(), 'results', { quietHours: { from: 22, to: 7 } });
     // 06:30 local (CET, UTC+1 since 03:00 CEST this morning): still quiet.
     clock = new Date('2026-10-25T05:30:00Z');
     correct();

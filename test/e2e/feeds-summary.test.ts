@@ -13,9 +13,13 @@ import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
 import { AWAY_MS, type ContentItem, MAX_NEW_POSTS_PER_RUN, publishItems } from '../../src/feeds/delivery/publish.js';
 import type { FeedRunOptions } from '../../src/feeds/feed.js';
-import { intervalFor } from '../../src/feeds/registry.js';
+import { KINDS, kindNamed } from '../../src/feeds/registry.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { reopenWorldStore } from '../support/world-store.js';
+
+/** How often a kind's feed runs, given what the club's calendar says about today. */
+const cadenceOf = (kind: string, day: Parameters<(typeof KINDS)[number]['feed']['cadence']>[0]): number =>
+  kindNamed(KINDS, kind)!.feed.cadence(day);
 
 const HOUR = 3_600_000;
 
@@ -52,7 +56,7 @@ describe('one summary instead of a burst, and posts finished after a crash (a re
         timeZone: 'Europe/Stockholm',
         ...extra,
       },
-      'events',
+      { name: 'events', summaryTitle: 'scheduler.summary.events' },
       items,
     );
 
@@ -147,7 +151,7 @@ describe('one summary instead of a burst, and posts finished after a crash (a re
           language: 'en',
           timeZone: 'Europe/Stockholm',
         },
-        'events',
+        { name: 'events', summaryTitle: 'scheduler.summary.events' },
         [...items, item('c-late')],
       );
       expect(again.outcomes.map((o) => o.outcome.kind)).toContain('recovered');
@@ -197,14 +201,14 @@ describe('cadence by kind and calendar', () => {
     const raceDay = { raceDay: true, raceSoon: false };
     const before = { raceDay: false, raceSoon: true };
     const quiet = { raceDay: false, raceSoon: false };
-    expect(intervalFor('results', raceDay)).toBe(FREQUENT_MS);
-    expect(intervalFor('results', before)).toBe(RARE_MS);
-    expect(intervalFor('results', quiet)).toBe(RARE_MS);
-    expect(intervalFor('results', null)).toBe(RARE_MS);
-    expect(intervalFor('startlists', before)).toBe(STARTLISTS_CLOSE_MS);
-    expect(intervalFor('startlists', raceDay)).toBe(STARTLISTS_CLOSE_MS);
-    expect(intervalFor('startlists', quiet)).toBe(RARE_MS);
-    for (const kind of ['reminders', 'events', 'activities'] as const) expect(intervalFor(kind, raceDay)).toBe(RARE_MS);
+    expect(cadenceOf('results', raceDay)).toBe(FREQUENT_MS);
+    expect(cadenceOf('results', before)).toBe(RARE_MS);
+    expect(cadenceOf('results', quiet)).toBe(RARE_MS);
+    expect(cadenceOf('results', null)).toBe(RARE_MS);
+    expect(cadenceOf('startlists', before)).toBe(STARTLISTS_CLOSE_MS);
+    expect(cadenceOf('startlists', raceDay)).toBe(STARTLISTS_CLOSE_MS);
+    expect(cadenceOf('startlists', quiet)).toBe(RARE_MS);
+    for (const kind of ['reminders', 'events', 'activities'] as const) expect(cadenceOf(kind, raceDay)).toBe(RARE_MS);
   });
 
   it('local hours and days across the spring daylight-saving change (2026-03-29, 02:00 CET becomes 03:00 CEST)', () => {

@@ -7,15 +7,17 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import {
   channelState,
-  missingEventPermissions,
+  missingChannelPermissions,
   missingPicturePermissions,
   missingPostPermissions,
-  missingThreadPermissions,
+  missingServerPermissions,
 } from '../../src/feeds/delivery/post-channels.js';
+import { SCHEDULED_EVENT_PERMISSIONS } from '../../src/feeds/kinds/calendar/permissions.js';
+import { THREAD_PERMISSIONS } from '../../src/feeds/kinds/results/permissions.js';
 import { discordTarget } from '../../src/feeds/delivery/poster.js';
-import { runCalendar } from '../../src/feeds/kinds/calendar.js';
-import { RESULTS_FEED, runResultsFeed } from '../../src/feeds/kinds/results.js';
-import { discordScheduledEvents } from '../../src/feeds/delivery/scheduled-events.js';
+import { runCalendar } from '../../src/feeds/kinds/calendar/calendar.js';
+import { RESULTS_FEED, runResultsFeed } from '../../src/feeds/kinds/results/results.js';
+import { discordScheduledEvents } from '../../src/feeds/kinds/calendar/scheduled-events.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
@@ -83,7 +85,7 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
   it('with exactly the invite permissions: the checks pass, the results post and its thread go out', async () => {
     const { guildId, channelId, guild } = await serverWith('Invited', BOT_PERMISSIONS);
     expect(await missingPostPermissions(guild, channelId)).toEqual([]);
-    expect(await missingThreadPermissions(guild, channelId)).toEqual([]);
+    expect(await missingChannelPermissions(guild, channelId, THREAD_PERMISSIONS)).toEqual([]);
     expect(await missingPicturePermissions(guild, channelId)).toEqual([]);
 
     const run = resultsRun(guildId, channelId);
@@ -104,7 +106,7 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
       BOT_PERMISSIONS & ~PermissionFlagsBits.CreatePublicThreads,
     );
     expect(await missingPostPermissions(first, noThreads)).toEqual([]);
-    expect(await missingThreadPermissions(first, noThreads)).toEqual(['feeds.perm.createThreads']);
+    expect(await missingChannelPermissions(first, noThreads, THREAD_PERMISSIONS)).toEqual(['feeds.perm.createThreads']);
     const { channelId: noHistory, guild: second } = await serverWith(
       'No history',
       BOT_PERMISSIONS & ~PermissionFlagsBits.ReadMessageHistory,
@@ -144,7 +146,7 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
         events: discordScheduledEvents(world.bot.client),
       });
     const { guildId, guild } = await serverWith('Invited calendar', BOT_PERMISSIONS);
-    expect(await missingEventPermissions(guild)).toEqual([]);
+    expect(await missingServerPermissions(guild, SCHEDULED_EVENT_PERMISSIONS)).toEqual([]);
     const made = await run(guildId);
     expect(made.paused).toBe(false);
     expect(made.outcomes.some((o) => o.outcome.kind === 'created')).toBe(true);
@@ -154,7 +156,10 @@ describe('a server that added the bot with the invite URL (sandbox Eventor and D
       'No events',
       BOT_PERMISSIONS & ~PermissionFlagsBits.CreateEvents & ~PermissionFlagsBits.ManageEvents,
     );
-    expect(await missingEventPermissions(refused)).toEqual(['feeds.perm.createEvents', 'feeds.perm.manageEvents']);
+    expect(await missingServerPermissions(refused, SCHEDULED_EVENT_PERMISSIONS)).toEqual([
+      'feeds.perm.createEvents',
+      'feeds.perm.manageEvents',
+    ]);
     expect((await run(other)).paused).toBe(true);
     expect(world.discord.scheduledEvents(other)).toHaveLength(0);
   });

@@ -90,10 +90,10 @@ describe('the day-before reminder (/notify, the scheduler, controllable clock)',
     const swedish = dms(world.swedishMember).length;
     // The DMs keep the results' quiet hours: none from 18:00 to 19:00.
     const settings = new FeedSettingsStore(world.bot.store, () => clock);
-    await settings.update(world.guild.id, 'results', { options: { quietHours: { from: 18, to: 19 } } });
+    await settings.update(world.guild.id, 'results', { quietHours: { from: 18, to: 19 } });
     await tickAt(dayBefore, '18:05');
     expect(dms(world.member)).toHaveLength(before);
-    await settings.update(world.guild.id, 'results', { options: { quietHours: null } });
+    await settings.update(world.guild.id, 'results', { quietHours: null });
     await tickAt(dayBefore, '18:10');
     expect(dms(world.member)).toHaveLength(before + 1);
     const reminder = dms(world.member).at(-1)!;

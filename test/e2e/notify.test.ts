@@ -8,7 +8,7 @@ import {
   type PersonalRunOptions,
   personalFeed,
   runPersonalNotifications,
-} from '../../src/feeds/kinds/personal.js';
+} from '../../src/feeds/kinds/personal/personal.js';
 import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
 import { createLogger } from '../../src/log/logger.js';
 import { formatClock } from '../../src/render/index.js';

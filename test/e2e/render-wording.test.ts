@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartList } from '../../src/eventor/model.js';
-import { personalStartItems } from '../../src/feeds/kinds/personal.js';
+import { personalStartItems } from '../../src/feeds/kinds/personal/personal.js';
 import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { CLUB, ctx, event, startList, textOf } from '../support/render-fixtures.js';

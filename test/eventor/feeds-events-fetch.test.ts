@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
-import { fetchChangedEvents } from '../../src/feeds/kinds/events.js';
+import { fetchChangedEvents } from '../../src/feeds/kinds/events/events.js';
 import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
 
 const NOW = new Date('2026-05-15T10:00:00Z');

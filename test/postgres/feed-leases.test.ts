@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EventorAccess } from '../../src/club/eventor-access.js';
 import { EventorClient } from '../../src/eventor/client.js';
-import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results.js';
+import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results/results.js';
 import { FEED_LEASE_TTL_MS } from '../../src/feeds/leases.js';
 import { FeedScheduler, type TickSummary } from '../../src/feeds/scheduler.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';

@@ -10,7 +10,8 @@
  * name is cut with an ellipsis everywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEED_KINDS, FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KIND_NAMES } from '../../src/feeds/registry.js';
+import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import { type InteractionHandle, type MessageView, renderMessageText } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
@@ -208,7 +209,7 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
     adminChannel = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
     await world.bot.store.servers.setChannel(guildId(), 'admin', adminChannel);
     await world.bot.store.links.setLinkingMethods(guildId(), { approval: true });
-    for (const kind of FEED_KINDS) {
+    for (const kind of KIND_NAMES) {
       const channelId = world.discord.createTextChannel(guildId(), { name: kind }).id;
       feedChannels.set(kind, channelId);
       await world.bot.store.servers.setChannel(guildId(), kind, channelId);
@@ -343,11 +344,11 @@ describe('Eventor text reaching Discord is escaped and fits (sandbox Eventor wit
   });
 
   it('every kind of automatic post, through /feeds test', async () => {
-    for (const kind of FEED_KINDS) {
+    for (const kind of KIND_NAMES) {
       const reply = await answer(run(world.admin, 'feeds', { kind }, 'test'));
       expect(reply, kind).not.toBe('');
     }
-    const posted = FEED_KINDS.flatMap((kind) => world.discord.messages(feedChannels.get(kind)!))
+    const posted = KIND_NAMES.flatMap((kind) => world.discord.messages(feedChannels.get(kind)!))
       .map(textOf)
       .join('\n');
     expect(posted).toContain('Read this');

@@ -1,5 +1,5 @@
 import { Ledger, type LedgerRow } from '../../src/feeds/delivery/ledger.js';
-import { RESULTS_FEED } from '../../src/feeds/kinds/results.js';
+import { RESULTS_FEED } from '../../src/feeds/kinds/results/results.js';
 import { FeedSettingsStore } from '../../src/feeds/settings.js';
 import type { SandboxDiscord } from '../../harness/sandbox/discord/index.js';
 import type { Store } from '../../src/store/interfaces.js';

@@ -1,6 +1,6 @@
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import type { SandboxEventor } from '../../harness/sandbox/eventor/server.js';
-import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results.js';
+import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results/results.js';
 import { MIN_RUNNERS } from '../../src/splits/analysis.js';
 
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@
  * due, and last week's results counted from the club's result lists.
  */
 import { describe, expect, it } from 'vitest';
-import { digestResults, latestDigestDue } from '../../src/feeds/kinds/digest.js';
+import { digestResults, latestDigestDue } from '../../src/feeds/kinds/digest/digest.js';
 import {
   type DigestData,
   type DigestEvent,

@@ -3,10 +3,9 @@
  * exactly-once `Poster`, with one summary post instead of a burst; and the role mention new posts
  * carry.
  */
-import { t } from '../../i18n/index.js';
+import { type KeyWithVariables, t } from '../../i18n/index.js';
 import { discordTimestamp, fitPayload, type MessagePayload, type RenderContext, truncate } from '../../render/index.js';
 import { type ContentItem, type FeedRun, type FeedRunOptions, renderContext } from '../feed.js';
-import { isFeedKind } from '../settings.js';
 import { contentHash, ledgerKey, sha256 } from './keys.js';
 import { Poster } from './poster.js';
 
@@ -52,7 +51,7 @@ function itemTitle(payload: MessagePayload): { title: string; url: string | null
  * crash makes the same summary.
  */
 function summaryItem(
-  feed: string,
+  feed: PublishedFeed,
   items: readonly ContentItem[],
   ctx: RenderContext,
   awaySince: Date | null,
@@ -60,7 +59,7 @@ function summaryItem(
 ): ContentItem {
   const { language } = ctx;
   const keys = items.map((i) => i.itemKey).sort();
-  const titleKey = isFeedKind(feed) ? (`scheduler.summary.${feed}` as const) : 'scheduler.summary.generic';
+  const titleKey = feed.summaryTitle;
   const lines = items.slice(0, SUMMARY_LINES).map((item) => {
     const { title, url } = itemTitle(item.payload);
     const name = truncate(title, 150);
@@ -83,7 +82,7 @@ function summaryItem(
     }),
     roleId,
   );
-  const itemKey = ledgerKey(feed, 'summary', sha256(keys.join('\n')).slice(0, 16));
+  const itemKey = ledgerKey(feed.name, 'summary', sha256(keys.join('\n')).slice(0, 16));
   return { itemKey, payload, contentHash: contentHash(payload) };
 }
 
@@ -97,11 +96,12 @@ function summaryItem(
  */
 export async function publishItems(
   options: FeedRunOptions,
-  feed: string,
+  published: PublishedFeed,
   items: readonly ContentItem[],
   extraSeed: ReadonlyArray<{ itemKey: string; contentHash: string }> = [],
 ): Promise<FeedRun> {
   const { ledger, guildId, channelId } = options;
+  const feed = published.name;
   if ((await ledger.feedStartedAt(guildId, feed)) === null) {
     await ledger.seed(guildId, feed, channelId, [...items, ...extraSeed]);
     await ledger.ranAt(guildId, feed, options.now);
@@ -120,7 +120,7 @@ export async function publishItems(
   if (fresh.length > MAX_NEW_POSTS_PER_RUN) {
     const lastRun = await ledger.lastRunAt(guildId, feed);
     const away = lastRun !== null && options.now.getTime() - Date.parse(lastRun) > AWAY_MS ? new Date(lastRun) : null;
-    const summary = summaryItem(feed, fresh, renderContext(options), away, options.roleId ?? null);
+    const summary = summaryItem(published, fresh, renderContext(options), away, options.roleId ?? null);
     const outcome = await poster.publishCovering({ guildId, feed, channelId, ...summary }, fresh);
     outcomes.push({ itemKey: summary.itemKey, outcome });
     if (outcome.kind === 'paused') return { seeded: false, outcomes, paused: outcome };
@@ -147,7 +147,13 @@ export async function publishItems(
 
 /** The delivery of a kind whose items all go to its channel as they are. */
 export function publishTo(
-  feed: string,
+  feed: PublishedFeed,
 ): (items: readonly ContentItem[], data: unknown, options: FeedRunOptions) => Promise<FeedRun> {
   return (items, _data, options) => publishItems(options, feed, items);
+}
+
+/** A feed as its posts are published: its ledger name, and the title of a summary of `{count}` of its items. */
+export interface PublishedFeed {
+  name: string;
+  summaryTitle: KeyWithVariables<'count'>;
 }

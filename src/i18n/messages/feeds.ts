@@ -56,6 +56,7 @@ export const feeds = defineMessages({
     'feeds.reason.invalid-key': 'paused: Eventor refused the API key',
     'feeds.on.done': '{kind}: on, posted in {channel}. It starts from now: nothing already out is posted.',
     'feeds.on.stillPaused': 'It is still {reason}: run `{/feeds resume}` to resume it.',
+    'feeds.badValue': 'That value is not one this kind of post takes: nothing was changed.',
     'feeds.noChannel':
       '{kind} has no channel yet. Give one with the `channel` option of `{/feeds on}` (or use `{/setup channel}`). Nothing was changed.',
     'feeds.off.done': '{kind}: off. Nothing more of it will be posted until it is turned on again.',
@@ -189,6 +190,7 @@ export const feeds = defineMessages({
     'feeds.reason.invalid-key': 'pausat: Eventor godtog inte API-nyckeln',
     'feeds.on.done': '{kind}: på, postas i {channel}. Det börjar från och med nu: inget som redan finns postas.',
     'feeds.on.stillPaused': 'Flödet är fortfarande {reason}: kör `{/feeds resume}` för att återuppta det.',
+    'feeds.badValue': 'Det värdet tar den här sortens inlägg inte emot: inget ändrades.',
     'feeds.noChannel':
       '{kind} har ingen kanal än. Ange en med alternativet `kanal` i `{/feeds on}` (eller använd `{/setup channel}`). Inget har ändrats.',
     'feeds.off.done': '{kind}: av. Inget mer av det postas förrän det slås på igen.',
@@ -323,6 +325,7 @@ export const feeds = defineMessages({
     'feeds.reason.invalid-key': 'på pause: Eventor godtok ikke API-nøkkelen',
     'feeds.on.done': '{kind}: på, postes i {channel}. Det begynner fra nå av: ingenting som allerede finnes postes.',
     'feeds.on.stillPaused': 'Den er fortsatt {reason}: kjør `{/feeds resume}` for å gjenoppta den.',
+    'feeds.badValue': 'Den verdien tar ikke denne typen innlegg imot: ingenting ble endret.',
     'feeds.noChannel':
       '{kind} har ingen kanal ennå. Angi en med valget `kanal` i `{/feeds on}` (eller bruk `{/setup channel}`). Ingenting ble endret.',
     'feeds.off.done': '{kind}: av. Ingenting mer av det postes før det slås på igjen.',

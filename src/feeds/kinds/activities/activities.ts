@@ -4,22 +4,22 @@
  * activity (more registrations, a new deadline) edits the post. On the last day before its
  * registration closes, one reminder more.
  */
-import type { EventorClient } from '../../eventor/client.js';
-import type { Activity } from '../../eventor/answers.js';
-import { t } from '../../i18n/index.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import type { Activity } from '../../../eventor/answers.js';
+import { t } from '../../../i18n/index.js';
 import {
   discordTimestamp,
   escapeName,
   type MessagePayload,
   type RenderContext,
   renderActivity,
-} from '../../render/index.js';
-import { hourly } from '../cadence.js';
-import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
-import { channelFeed, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
+} from '../../../render/index.js';
+import { hourly } from '../../cadence.js';
+import { contentHash, ledgerKey } from '../../delivery/keys.js';
+import { type ContentItem, publishTo, withRoleMention } from '../../delivery/publish.js';
+import { channelFeed, type FeedRunOptions, type PreviewContext, renderContext } from '../../feed.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
-import { queryDay } from '../../time/days.js';
+import { queryDay } from '../../../time/days.js';
 
 export const ACTIVITIES_FEED = 'activities' as const;
 /** Activities starting within this many days are posted. */
@@ -113,7 +113,7 @@ function itemsForRun(activities: readonly Activity[], options: FeedRunOptions): 
 }
 
 /** The club's activities go to the channel (seeded on the feed's first run). */
-const deliver = publishTo(ACTIVITIES_FEED);
+const deliver = publishTo({ name: ACTIVITIES_FEED, summaryTitle: 'scheduler.summary.activities' });
 
 /** For `/feeds test`: the club's next activity. */
 export async function latestActivity(ctx: PreviewContext): Promise<MessagePayload | null> {

@@ -18,9 +18,9 @@
 import { millisecondsInDay as DAY, millisecondsInHour as HOUR } from 'date-fns/constants';
 import { getISOWeek } from 'date-fns/getISOWeek';
 import { getISOWeekYear } from 'date-fns/getISOWeekYear';
-import type { Activity, Entry, Event, EventClass, ResultList, StartList } from '../../eventor/answers.js';
-import type { EventorClient } from '../../eventor/client.js';
-import type { Logger } from '../../log/logger.js';
+import type { Activity, Entry, Event, EventClass, ResultList, StartList } from '../../../eventor/answers.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import type { Logger } from '../../../log/logger.js';
 import {
   type DigestData,
   type DigestEvent,
@@ -29,29 +29,23 @@ import {
   type DigestRunner,
   type DigestStart,
   renderDigest,
-} from '../../render/digest.js';
-import { type MessagePayload, personNameText, type RenderContext } from '../../render/index.js';
-import { addDays, weekdayOf } from '../../time/days.js';
-import { isValidTimeZone, localToInstant } from '../../time/zones.js';
-import { FREQUENT_MS, localDate } from '../cadence.js';
-import type { ClubShare } from '../club-share.js';
-import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { type ContentItem, publishItems, withRoleMention } from '../delivery/publish.js';
-import {
-  channelFeed,
-  type FeedRun,
-  type FeedRunOptions,
-  feedOptions,
-  type PreviewContext,
-  renderContext,
-} from '../feed.js';
-import type { FeedOptions } from '../settings.js';
-import { fetchClubActivities } from './activities.js';
-import { byStart, eventsWithClubEntries, listsPerEvent } from './club-lists.js';
-import { fetchReminderEvents, REMINDERS_WINDOW_DAYS } from './reminders.js';
-import { fetchClubResults, RESULTS_LOOKBACK_DAYS } from './results.js';
+} from '../../../render/digest.js';
+import { type MessagePayload, personNameText, type RenderContext } from '../../../render/index.js';
+import { addDays, weekdayOf } from '../../../time/days.js';
+import { isValidTimeZone, localToInstant } from '../../../time/zones.js';
+import { FREQUENT_MS, localDate } from '../../cadence.js';
+import type { ClubShare } from '../../club-share.js';
+import { contentHash, ledgerKey } from '../../delivery/keys.js';
+import { type ContentItem, publishItems, withRoleMention } from '../../delivery/publish.js';
+import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../../feed.js';
+import { DigestOptions } from './options.js';
+import { fetchClubActivities } from '../activities/activities.js';
+import { byStart, eventsWithClubEntries, listsPerEvent } from '../../club-lists.js';
+import { fetchReminderEvents, REMINDERS_WINDOW_DAYS } from '../reminders/reminders.js';
+import { fetchClubResults, RESULTS_LOOKBACK_DAYS } from '../results/results.js';
 
 export const DIGEST_FEED = 'digest' as const;
+const DIGEST = { name: DIGEST_FEED, summaryTitle: 'scheduler.summary.digest' } as const;
 /** The coming days whose starts and activities the digest lists: until the next one. */
 export const DIGEST_AHEAD_DAYS = 7;
 /** Entry deadlines within this many days are listed. */
@@ -69,7 +63,7 @@ export const DIGEST_LATE_AFTER_MS = HOUR;
 export function latestDigestDue(
   now: Date,
   timeZone: string,
-  options: Pick<FeedOptions, 'digestDay' | 'digestTime'>,
+  options: Pick<DigestOptions, 'digestDay' | 'digestTime'>,
 ): { dueAt: Date; week: string } {
   const zone = isValidTimeZone(timeZone) ? timeZone : 'UTC';
   const today = localDate(now, zone);
@@ -306,9 +300,9 @@ export async function fetchDigestData(
  * The run's first step: which week's digest is due, and whether it is still to post. Eventor is
  * asked only when it is; every other run (every 5 minutes) reads one ledger row.
  */
-async function fetchForRun(options: FeedRunOptions): Promise<DigestRun> {
+async function fetchForRun(options: FeedRunOptions<DigestOptions>): Promise<DigestRun> {
   const { ledger, guildId, now } = options;
-  const { dueAt, week } = latestDigestDue(now, options.timeZone, feedOptions(options));
+  const { dueAt, week } = latestDigestDue(now, options.timeZone, DigestOptions.parse(options.options ?? {}));
   const itemKey = digestKey(week);
   // The first run: the week already due is recorded, not posted; the next one comes at its time.
   if ((await ledger.feedStartedAt(guildId, DIGEST_FEED)) === null) return { kind: 'seed', itemKey };
@@ -333,20 +327,24 @@ export function digestItem(
   return { itemKey, payload, contentHash: contentHash(payload) };
 }
 
-function itemsForRun(run: DigestRun, options: FeedRunOptions): ContentItem[] {
+function itemsForRun(run: DigestRun, options: FeedRunOptions<DigestOptions>): ContentItem[] {
   if (run.kind !== 'post') return [];
   return [digestItem(run.data, run.itemKey, run.dueAt, renderContext(options), options.roleId ?? null)];
 }
 
-async function deliver(items: readonly ContentItem[], run: DigestRun, options: FeedRunOptions): Promise<FeedRun> {
+async function deliver(
+  items: readonly ContentItem[],
+  run: DigestRun,
+  options: FeedRunOptions<DigestOptions>,
+): Promise<FeedRun> {
   switch (run.kind) {
     case 'done':
       return { seeded: false, outcomes: [], paused: null };
     case 'seed':
       // Only the key: a seeded row is never posted, so what it would have shown does not matter.
-      return publishItems(options, DIGEST_FEED, [], [{ itemKey: run.itemKey, contentHash: '' }]);
+      return publishItems(options, DIGEST, [], [{ itemKey: run.itemKey, contentHash: '' }]);
     default:
-      return publishItems(options, DIGEST_FEED, items);
+      return publishItems(options, DIGEST, items);
   }
 }
 

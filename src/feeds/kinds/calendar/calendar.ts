@@ -15,16 +15,16 @@
  * one) and the admins are told once that some are left out.
  */
 import type { Client } from 'discord.js';
-import type { EventorClient } from '../../eventor/client.js';
-import type { Event } from '../../eventor/answers.js';
-import { t } from '../../i18n/index.js';
-import type { Logger } from '../../log/logger.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import type { Event } from '../../../eventor/answers.js';
+import { t } from '../../../i18n/index.js';
+import type { Logger } from '../../../log/logger.js';
 import {
   describesEvent,
   eventLinkLine,
   renderScheduledEvent,
   type ScheduledEventFields,
-} from '../../render/calendar.js';
+} from '../../../render/calendar.js';
 import {
   escapeEventorText,
   fitPayload,
@@ -32,11 +32,11 @@ import {
   formatLocalDate,
   type MessagePayload,
   type RenderContext,
-} from '../../render/index.js';
-import type { ClubShare } from '../club-share.js';
-import { ledgerKey, sha256 } from '../delivery/keys.js';
-import type { ItemRef, LedgerRow } from '../delivery/ledger.js';
-import { newNonce } from '../delivery/poster.js';
+} from '../../../render/index.js';
+import type { ClubShare } from '../../club-share.js';
+import { ledgerKey, sha256 } from '../../delivery/keys.js';
+import type { ItemRef, LedgerRow } from '../../delivery/ledger.js';
+import { newNonce } from '../../delivery/poster.js';
 import {
   discordScheduledEvents,
   type ListedScheduledEvent,
@@ -45,7 +45,7 @@ import {
   type ScheduledEventChange,
   scheduledEventRefusal,
   type ScheduledEventsTarget,
-} from '../delivery/scheduled-events.js';
+} from './scheduled-events.js';
 import {
   type Feed,
   type FeedContext,
@@ -54,12 +54,13 @@ import {
   type PreviewContext,
   renderContext,
   runScopeOf,
-} from '../feed.js';
+} from '../../feed.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
-import { queryDay } from '../../time/days.js';
-import { clubArea } from '../../club/area.js';
-import { byStart, eventsWithClubEntries } from './club-lists.js';
-import { REMINDERS_WINDOW_DAYS } from './reminders.js';
+import { queryDay } from '../../../time/days.js';
+import { clubArea } from '../../../club/area.js';
+import { byStart, eventsWithClubEntries } from '../../club-lists.js';
+import { REMINDERS_WINDOW_DAYS } from '../reminders/reminders.js';
+import type { CalendarOptions } from './options.js';
 
 export const CALENDAR_FEED = 'calendar' as const;
 /** Events starting within this many days are put in Events: the reminders' window, whose requests it shares. */
@@ -537,7 +538,14 @@ export const calendarFeed: Feed<CalendarData, CalendarItem> = {
   audience: 'server',
   cadence: () => CALENDAR_CADENCE_MS,
   fetch: (ctx) =>
-    fetchCalendarEvents(ctx.client, ctx.organisationId, ctx.settings.options.classificationIds, ctx.now, ctx.club),
+    fetchCalendarEvents(
+      ctx.client,
+      ctx.organisationId,
+      // The store read them with the kind's own schema (kinds/calendar/index.ts).
+      (ctx.settings.options as CalendarOptions).classificationIds,
+      ctx.now,
+      ctx.club,
+    ),
   items: (data, ctx) => calendarItems(data.events, data.counts, renderContext(ctx)),
   deliver: async (items, _data, ctx) => calendarResult(await deliverCalendar(items, runOptions(ctx, ctx.discord))),
 };

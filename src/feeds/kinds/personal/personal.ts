@@ -23,21 +23,21 @@
  */
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { type APIChannel, type Client, DiscordAPIError, Routes } from 'discord.js';
-import { classNamesFor, clubEntries, entriesOf, eventsOfEntries, nextRacesOf } from '../../club/next-races.js';
-import type { Entry, Event, ResultList, StartList } from '../../eventor/answers.js';
-import type { EventorClient } from '../../eventor/client.js';
-import { type Language, languageFor } from '../../i18n/index.js';
-import type { Logger } from '../../log/logger.js';
-import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../render/dms.js';
-import { type MessagePayload, personNameText, type RenderContext } from '../../render/index.js';
-import { type NextRace, renderDayBeforeDm } from '../../render/next.js';
-import { addDays } from '../../time/days.js';
-import { instantToLocal } from '../../time/zones.js';
-import type { Store } from '../../store/interfaces.js';
-import { raceDayCadence } from '../cadence.js';
-import { contentHash, ledgerKey } from '../delivery/keys.js';
-import type { Ledger } from '../delivery/ledger.js';
-import { Poster, type PosterHooks, type PostOutcome } from '../delivery/poster.js';
+import { classNamesFor, clubEntries, entriesOf, eventsOfEntries, nextRacesOf } from '../../../club/next-races.js';
+import type { Entry, Event, ResultList, StartList } from '../../../eventor/answers.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import { type Language, languageFor } from '../../../i18n/index.js';
+import type { Logger } from '../../../log/logger.js';
+import { type PersonalDm, type PersonalRenderOptions, renderResultDms, renderStartDms } from '../../../render/dms.js';
+import { type MessagePayload, personNameText, type RenderContext } from '../../../render/index.js';
+import { type NextRace, renderDayBeforeDm } from '../../../render/next.js';
+import { addDays } from '../../../time/days.js';
+import { instantToLocal } from '../../../time/zones.js';
+import type { Store } from '../../../store/interfaces.js';
+import { raceDayCadence } from '../../cadence.js';
+import { contentHash, ledgerKey } from '../../delivery/keys.js';
+import type { Ledger } from '../../delivery/ledger.js';
+import { Poster, type PosterHooks, type PostOutcome } from '../../delivery/poster.js';
 import {
   type Feed,
   type FeedContext,
@@ -45,7 +45,7 @@ import {
   type MembershipCheck,
   postCounts,
   runScopeOf,
-} from '../feed.js';
+} from '../../feed.js';
 import {
   MEMBER_DMS_NAMESPACE,
   NOTIFY_KINDS,
@@ -53,14 +53,14 @@ import {
   type NotifyPause,
   personalFeed,
   SubscriptionStore,
-} from '../subscriptions.js';
-import { fetchClubResults, RESULTS_FEED, RESULTS_LOOKBACK_DAYS } from './results.js';
-import { listsPerEvent } from './club-lists.js';
-import { eventResultsWithSplits, listOfRaceKey, withRunnerPictures } from './split-pictures.js';
-import { fetchClubStartLists, STARTLISTS_WINDOW_DAYS } from './startlists.js';
+} from '../../subscriptions.js';
+import { fetchClubResults, RESULTS_FEED, RESULTS_LOOKBACK_DAYS } from '../results/results.js';
+import { listsPerEvent } from '../../club-lists.js';
+import { eventResultsWithSplits, listOfRaceKey, withRunnerPictures } from '../results/split-pictures.js';
+import { fetchClubStartLists, STARTLISTS_WINDOW_DAYS } from '../startlists/startlists.js';
 
-export type { MemberStatus, MembershipCheck } from '../feed.js';
-export { personalFeed } from '../subscriptions.js';
+export type { MemberStatus, MembershipCheck } from '../../feed.js';
+export { personalFeed } from '../../subscriptions.js';
 
 export interface PersonalItem {
   itemKey: string;

@@ -9,10 +9,10 @@
  * instead of every reminder it missed.
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
-import { clubArea } from '../../club/area.js';
-import type { EventorClient } from '../../eventor/client.js';
-import type { Event } from '../../eventor/answers.js';
-import { t } from '../../i18n/index.js';
+import { clubArea } from '../../../club/area.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import type { Event } from '../../../eventor/answers.js';
+import { t } from '../../../i18n/index.js';
 import {
   discordTimestamp,
   escapeName,
@@ -21,17 +21,17 @@ import {
   type MessagePayload,
   type RenderContext,
   truncate,
-} from '../../render/index.js';
-import { loginButton } from '../../render/login-button.js';
-import { hourly } from '../cadence.js';
-import type { ClubShare } from '../club-share.js';
-import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
-import { channelFeed, type FeedRunOptions, feedOptions, type PreviewContext, renderContext } from '../feed.js';
-import type { FeedOptions } from '../settings.js';
+} from '../../../render/index.js';
+import { loginButton } from '../../../render/login-button.js';
+import { hourly } from '../../cadence.js';
+import type { ClubShare } from '../../club-share.js';
+import { contentHash, ledgerKey } from '../../delivery/keys.js';
+import { type ContentItem, publishTo, withRoleMention } from '../../delivery/publish.js';
+import { channelFeed, type FeedRunOptions, type PreviewContext, renderContext } from '../../feed.js';
+import { RemindersOptions } from './options.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
-import { queryDay } from '../../time/days.js';
-import { byStart, eventsWithClubEntries } from './club-lists.js';
+import { queryDay } from '../../../time/days.js';
+import { byStart, eventsWithClubEntries } from '../../club-lists.js';
 
 export const REMINDERS_FEED = 'reminders' as const;
 /** How far ahead the feed looks for events (their deadlines come before them). */
@@ -47,7 +47,7 @@ export interface ReminderItem extends ContentItem {
 /** A reminder's deadline and lead times: the ordinary deadline with every lead, late ones with the shortest. */
 function schedule(
   event: Event,
-  options: Pick<FeedOptions, 'leadDays' | 'lateEntry'>,
+  options: Pick<RemindersOptions, 'leadDays' | 'lateEntry'>,
 ): Array<{ deadline: string; late: boolean; leads: number[] }> {
   const leads = [...new Set(options.leadDays)].filter((d) => d > 0).sort((a, b) => b - a);
   if (leads.length === 0) return [];
@@ -66,7 +66,7 @@ export function reminderItems(
   events: readonly Event[],
   counts: ReadonlyMap<string, number>,
   ctx: RenderContext,
-  options: Pick<FeedOptions, 'leadDays' | 'lateEntry'>,
+  options: Pick<RemindersOptions, 'leadDays' | 'lateEntry'>,
   roleId: string | null = null,
 ): ReminderItem[] {
   const now = ctx.now.getTime();
@@ -180,16 +180,17 @@ export async function fetchReminderEvents(
 
 type ReminderEvents = Awaited<ReturnType<typeof fetchReminderEvents>>;
 
-function fetchForRun(options: FeedRunOptions): Promise<ReminderEvents> {
+function fetchForRun(options: FeedRunOptions<RemindersOptions>): Promise<ReminderEvents> {
   return fetchReminderEvents(options.client, options.organisationId, options.now, REMINDERS_WINDOW_DAYS, options.club);
 }
 
-function itemsForRun({ events, counts }: ReminderEvents, options: FeedRunOptions): ReminderItem[] {
-  return reminderItems(events, counts, renderContext(options), feedOptions(options), options.roleId ?? null);
+function itemsForRun({ events, counts }: ReminderEvents, options: FeedRunOptions<RemindersOptions>): ReminderItem[] {
+  const { leadDays, lateEntry } = RemindersOptions.parse(options.options ?? {});
+  return reminderItems(events, counts, renderContext(options), { leadDays, lateEntry }, options.roleId ?? null);
 }
 
 /** The reminders due now go to the channel (seeded on the feed's first run, like every kind). */
-const deliver = publishTo(REMINDERS_FEED);
+const deliver = publishTo({ name: REMINDERS_FEED, summaryTitle: 'scheduler.summary.reminders' });
 
 /** For `/feeds test`: the reminder of the nearest deadline ahead, as if it were due now. */
 export async function latestReminder(ctx: PreviewContext): Promise<MessagePayload | null> {

@@ -4,10 +4,10 @@
  * each with the analysis in words (`runnerAnalysisLines`) under it. Drawn only through `drawPicture`,
  * and only when a message is sent (`complete`): each picture costs about 100 ms.
  */
-import { drawPicture, type PictureRequest } from '../../charts/draw.js';
-import type { EventorClient } from '../../eventor/client.js';
-import type { ResultList } from '../../eventor/answers.js';
-import { type Language, t } from '../../i18n/index.js';
+import { drawPicture, type PictureRequest } from '../../../charts/draw.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import type { ResultList } from '../../../eventor/answers.js';
+import { type Language, t } from '../../../i18n/index.js';
 import {
   DISCORD_LIMITS,
   escapeName,
@@ -18,11 +18,11 @@ import {
   plainText,
   runnerAnalysisLines,
   truncate,
-} from '../../render/index.js';
-import { COLOURS } from '../../render/pages.js';
-import type { CourseAnalysis } from '../../splits/analysis.js';
-import { analyseResultList, type ClassAnalysis } from '../../splits/result-list.js';
-import { sha256 } from '../delivery/keys.js';
+} from '../../../render/index.js';
+import { COLOURS } from '../../../render/pages.js';
+import type { CourseAnalysis } from '../../../splits/analysis.js';
+import { analyseResultList, type ClassAnalysis } from '../../../splits/result-list.js';
+import { sha256 } from '../../delivery/keys.js';
 
 /** Runners drawn strong in one graph at most (the charts' own limit); the rest of the club still gets its lines. */
 export const MAX_HIGHLIGHT = 12;

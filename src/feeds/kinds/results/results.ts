@@ -4,14 +4,14 @@
  * their classes, no splits), and the run that turns those items into posts and edits; with
  * `/feeds threads on`, a thread under each post with the complete results (src/feeds/threads.ts).
  */
-import type { EventorClient } from '../../eventor/client.js';
-import type { ClassResult, Event, EventRace, PersonResult, ResultList, TeamResult } from '../../eventor/answers.js';
-import type { Logger } from '../../log/logger.js';
-import { type MessagePayload, type RenderContext, renderClubResults, truncate } from '../../render/index.js';
-import { raceDayCadence } from '../cadence.js';
-import type { ClubShare } from '../club-share.js';
-import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { publishItems } from '../delivery/publish.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import type { ClassResult, Event, EventRace, PersonResult, ResultList, TeamResult } from '../../../eventor/answers.js';
+import type { Logger } from '../../../log/logger.js';
+import { type MessagePayload, type RenderContext, renderClubResults, truncate } from '../../../render/index.js';
+import { raceDayCadence } from '../../cadence.js';
+import type { ClubShare } from '../../club-share.js';
+import { contentHash, ledgerKey } from '../../delivery/keys.js';
+import { publishItems } from '../../delivery/publish.js';
 import {
   graphsUnfinished,
   intendThreads,
@@ -23,15 +23,17 @@ import {
   type ThreadItem,
   type ThreadOutcome,
   threadPages,
-} from '../delivery/threads.js';
-import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
+} from './threads.js';
+import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../../feed.js';
+import type { ResultsOptions } from './options.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
-import { queryDay } from '../../time/days.js';
-import { eventsWithClubEntries, listsPerEvent } from './club-lists.js';
+import { queryDay } from '../../../time/days.js';
+import { eventsWithClubEntries, listsPerEvent } from '../../club-lists.js';
 import { clubGraphMessages, eventResultsWithSplits, listOfRace } from './split-pictures.js';
-import { firstPicturesRefused, picturesBack } from '../notices.js';
+import { firstPicturesRefused, picturesBack } from '../../notices.js';
 
 export const RESULTS_FEED = 'results' as const;
+const RESULTS = { name: RESULTS_FEED, summaryTitle: 'scheduler.summary.results' } as const;
 /** How many of the top of each class are shown for context. */
 export const RESULTS_TOP = 3;
 /** How far back the feed looks for events with results. */
@@ -208,7 +210,7 @@ async function itemsNeedingGraphs(items: readonly ResultsItem[], options: Result
 }
 
 /** A results run: the feeds' run options, plus how far back to look and the threads' test hooks. */
-export interface ResultsFeedOptions extends FeedRunOptions {
+export interface ResultsFeedOptions extends FeedRunOptions<ResultsOptions> {
   lookbackDays?: number;
   /** For tests: see `ThreadHooks`. */
   threadHooks?: ThreadHooks;
@@ -334,7 +336,7 @@ export async function deliverResults(
     ...(options.threadHooks ? { hooks: options.threadHooks } : {}),
   };
   if (threadsOn) await intendThreads(threadOptions, threadItems);
-  const run = await publishItems(options, RESULTS_FEED, items);
+  const run = await publishItems(options, RESULTS, items);
   // A paused feed stops here: its channel is refused, so its threads would be too.
   if (!threadsOn || run.seeded || run.paused) return run;
   const threads = await syncThreads(threadOptions, threadItems);
@@ -359,7 +361,7 @@ async function picturesNotice(
   return {};
 }
 
-function itemsForRun(lists: readonly ResultList[], options: FeedRunOptions): ResultsItem[] {
+function itemsForRun(lists: readonly ResultList[], options: FeedRunOptions<ResultsOptions>): ResultsItem[] {
   return resultsItems(lists, renderContext(options), options.organisationId);
 }
 

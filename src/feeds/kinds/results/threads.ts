@@ -19,13 +19,19 @@
  * the results feed: the post stays, the refusal is logged, and `/feeds show` counts the threads
  * still waiting. They are opened on a later run once the permission is back.
  */
-import type { EventRace, ResultList } from '../../eventor/answers.js';
-import { type Language, t } from '../../i18n/index.js';
-import { createLogger, type Logger } from '../../log/logger.js';
-import { type MessagePayload, plainText, type RenderContext, renderClubResults, truncate } from '../../render/index.js';
-import { contentHash, ledgerKey, ledgerKeyPrefix, sha256 } from './keys.js';
-import type { ItemRef, Ledger, LedgerRow } from './ledger.js';
-import { classifyRefusal, newNonce, Poster, type PostOutcome, type PostTarget } from './poster.js';
+import type { EventRace, ResultList } from '../../../eventor/answers.js';
+import { type Language, t } from '../../../i18n/index.js';
+import { createLogger, type Logger } from '../../../log/logger.js';
+import {
+  type MessagePayload,
+  plainText,
+  type RenderContext,
+  renderClubResults,
+  truncate,
+} from '../../../render/index.js';
+import { contentHash, ledgerKey, ledgerKeyPrefix, sha256 } from '../../delivery/keys.js';
+import type { ItemRef, Ledger, LedgerRow } from '../../delivery/ledger.js';
+import { classifyRefusal, newNonce, Poster, type PostOutcome, type PostTarget } from '../../delivery/poster.js';
 
 export const RESULTS_THREADS_FEED = 'results-threads';
 /** Discord's limit on thread names. */

@@ -2,18 +2,18 @@
  * Start lists: when an event the club has entries in publishes its start list, the club's start
  * times (`renderClubStartList`, first page). One item per event; a changed start list edits the post.
  */
-import type { EventorClient } from '../../eventor/client.js';
-import type { Event, StartList } from '../../eventor/answers.js';
-import { t } from '../../i18n/index.js';
-import type { Logger } from '../../log/logger.js';
-import { escapeName, type MessagePayload, type RenderContext, renderClubStartList } from '../../render/index.js';
-import { startListsCadence } from '../cadence.js';
-import type { ClubShare } from '../club-share.js';
-import { contentHash, ledgerKey } from '../delivery/keys.js';
-import { type ContentItem, publishTo, withRoleMention } from '../delivery/publish.js';
-import { channelFeed, type FeedRunOptions, type PreviewContext, renderContext } from '../feed.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import type { Event, StartList } from '../../../eventor/answers.js';
+import { t } from '../../../i18n/index.js';
+import type { Logger } from '../../../log/logger.js';
+import { escapeName, type MessagePayload, type RenderContext, renderClubStartList } from '../../../render/index.js';
+import { startListsCadence } from '../../cadence.js';
+import type { ClubShare } from '../../club-share.js';
+import { contentHash, ledgerKey } from '../../delivery/keys.js';
+import { type ContentItem, publishTo, withRoleMention } from '../../delivery/publish.js';
+import { channelFeed, type FeedRunOptions, type PreviewContext, renderContext } from '../../feed.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
-import { byStart, eventsWithClubEntries, listsPerEvent } from './club-lists.js';
+import { byStart, eventsWithClubEntries, listsPerEvent } from '../../club-lists.js';
 
 export const STARTLISTS_FEED = 'startlists' as const;
 /** Events starting from a day ago to this many days ahead are watched for their start lists. */
@@ -145,7 +145,7 @@ function itemsForRun(lists: readonly StartList[], options: FeedRunOptions): Star
 }
 
 /** Start lists go to the channel (seeded on the feed's first run). */
-const deliver = publishTo(STARTLISTS_FEED);
+const deliver = publishTo({ name: STARTLISTS_FEED, summaryTitle: 'scheduler.summary.startlists' });
 
 /** For `/feeds test`: the club's start times of the nearest event whose start list is out. */
 export async function latestStartList(ctx: PreviewContext): Promise<MessagePayload | null> {

@@ -6,7 +6,7 @@
  * Manage Events). Nothing listens to the gateway: the kind lists the events over REST once a run.
  */
 import { type Client, DiscordAPIError, Routes } from 'discord.js';
-import type { ScheduledEventFields } from '../../render/calendar.js';
+import type { ScheduledEventFields } from '../../../render/calendar.js';
 
 /** Discord's scheduled event statuses; COMPLETED and CANCELED are final. */
 export const SCHEDULED_EVENT_STATUS = { scheduled: 1, active: 2, completed: 3, canceled: 4 } as const;

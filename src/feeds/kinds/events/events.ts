@@ -10,28 +10,23 @@
  * keep the overlap from posting anything twice.
  */
 
-import { clubArea } from '../../club/area.js';
-import type { EventorClient } from '../../eventor/client.js';
-import type { Event } from '../../eventor/answers.js';
-import { t } from '../../i18n/index.js';
-import { escapeName, type MessagePayload, type RenderContext, renderEventCard } from '../../render/index.js';
-import { hourly } from '../cadence.js';
-import { contentHash, ledgerKey } from '../delivery/keys.js';
-import type { ItemRef } from '../delivery/ledger.js';
-import { type ContentItem, publishItems, withRoleMention } from '../delivery/publish.js';
-import {
-  channelFeed,
-  type FeedRun,
-  type FeedRunOptions,
-  feedOptions,
-  type PreviewContext,
-  renderContext,
-} from '../feed.js';
+import { clubArea } from '../../../club/area.js';
+import type { EventorClient } from '../../../eventor/client.js';
+import type { Event } from '../../../eventor/answers.js';
+import { t } from '../../../i18n/index.js';
+import { escapeName, type MessagePayload, type RenderContext, renderEventCard } from '../../../render/index.js';
+import { hourly } from '../../cadence.js';
+import { contentHash, ledgerKey } from '../../delivery/keys.js';
+import type { ItemRef } from '../../delivery/ledger.js';
+import { type ContentItem, publishItems, withRoleMention } from '../../delivery/publish.js';
+import { channelFeed, type FeedRun, type FeedRunOptions, type PreviewContext, renderContext } from '../../feed.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
-import { queryDay } from '../../time/days.js';
-import { byStart } from './club-lists.js';
+import { queryDay } from '../../../time/days.js';
+import { EventsOptions } from './options.js';
+import { byStart } from '../../club-lists.js';
 
 export const EVENTS_FEED = 'events' as const;
+const EVENTS = { name: EVENTS_FEED, summaryTitle: 'scheduler.summary.events' } as const;
 export const EVENTS_CURSOR_KEY = ledgerKey(EVENTS_FEED, '~cursor');
 /** How far back each query reaches before the cursor. */
 export const EVENTS_OVERLAP_MS = 3_600_000;
@@ -113,7 +108,7 @@ function latestModified(events: readonly Event[]): number | null {
 /** What one run found: nothing on the feed's first run (it only sets the cursor), else the changed events since the cursor. */
 export type EventsFetch = { firstRun: true } | { firstRun: false; events: Event[]; cursor: number };
 
-export async function fetchEventsForRun(options: FeedRunOptions): Promise<EventsFetch> {
+export async function fetchEventsForRun(options: FeedRunOptions<EventsOptions>): Promise<EventsFetch> {
   const { ledger, guildId } = options;
   const started = await ledger.feedStartedAt(guildId, EVENTS_FEED);
   if (started === null) return { firstRun: true };
@@ -123,7 +118,7 @@ export async function fetchEventsForRun(options: FeedRunOptions): Promise<Events
   const fetched = await fetchChangedEvents(
     options.client,
     options.organisationId,
-    feedOptions(options).classificationIds,
+    EventsOptions.parse(options.options ?? {}).classificationIds,
     Math.min(cursor, nowMs) - EVENTS_OVERLAP_MS,
     options.now,
   );
@@ -140,7 +135,7 @@ export async function fetchEventsForRun(options: FeedRunOptions): Promise<Events
   return { firstRun: false, events, cursor };
 }
 
-function itemsForRun(found: EventsFetch, options: FeedRunOptions): EventItem[] {
+function itemsForRun(found: EventsFetch, options: FeedRunOptions<EventsOptions>): EventItem[] {
   return found.firstRun ? [] : eventItems(found.events, renderContext(options), options.roleId ?? null);
 }
 
@@ -148,20 +143,15 @@ function itemsForRun(found: EventsFetch, options: FeedRunOptions): EventItem[] {
 export async function deliverEvents(
   items: readonly EventItem[],
   found: EventsFetch,
-  options: FeedRunOptions,
+  options: FeedRunOptions<EventsOptions>,
 ): Promise<FeedRun> {
   const { ledger, guildId } = options;
   if (found.firstRun) {
-    return publishItems(
-      options,
-      EVENTS_FEED,
-      [],
-      [{ itemKey: EVENTS_CURSOR_KEY, contentHash: options.now.toISOString() }],
-    );
+    return publishItems(options, EVENTS, [], [{ itemKey: EVENTS_CURSOR_KEY, contentHash: options.now.toISOString() }]);
   }
   const { events, cursor } = found;
   const cursorRef: ItemRef = { guildId, feed: EVENTS_FEED, itemKey: EVENTS_CURSOR_KEY };
-  const run = await publishItems(options, EVENTS_FEED, items);
+  const run = await publishItems(options, EVENTS, items);
   // Move the cursor only when every item went through, so a failed post is retried next run.
   const done = run.paused === null && run.outcomes.every((o) => o.outcome.kind !== 'failed');
   const seen = latestModified(events);

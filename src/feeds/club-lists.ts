@@ -2,11 +2,11 @@
  * What the kinds ask Eventor in common: the events the club has entries in, one list per event
  * (skipping an event Eventor cannot give), and events in start order.
  */
-import type { EventorClient } from '../../eventor/client.js';
-import { InvalidResponse, NotFound } from '../../eventor/errors.js';
-import type { Event } from '../../eventor/answers.js';
-import type { Logger } from '../../log/logger.js';
-import { askEnteredEvents, type ClubShare } from '../club-share.js';
+import type { EventorClient } from '../eventor/client.js';
+import { InvalidResponse, NotFound } from '../eventor/errors.js';
+import type { Event } from '../eventor/answers.js';
+import type { Logger } from '../log/logger.js';
+import { askEnteredEvents, type ClubShare } from './club-share.js';
 
 /**
  * Event ids with at least one entry from the club among events starting in [from, to]: from the
