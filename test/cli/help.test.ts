@@ -5,9 +5,12 @@ import { CLI_COMMANDS, commandUsage, main, USAGE } from '../../src/cli/main.js';
 import { capture, PROGRAM } from '../support/cli-process.js';
 
 const run = promisify(execFile);
-/** The commands that do something (help and --version print and return). */
+/**
+ * The commands that do something (help and --version print and return): the product's own, and
+ * those the launcher hands in from the harness (`sandbox`: docs/decisions/harness.md).
+ */
 const RUNNABLE = Object.entries(CLI_COMMANDS)
-  .filter(([, command]) => command.run !== undefined)
+  .filter(([, command]) => command.run !== undefined || command.harness)
   .map(([name]) => name);
 
 describe('eventor-bot <command> --help', () => {
