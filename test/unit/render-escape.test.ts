@@ -3,6 +3,7 @@
  * `plainText` in src/render/format.ts), against a table of nasty inputs.
  */
 import { describe, expect, it } from 'vitest';
+import { codeSafe } from '../../src/render/format.js';
 import { escapeEventorText, escapeName, NAME_MAX, plainText } from '../../src/render/index.js';
 
 const ZWSP = '\u200b';
@@ -114,5 +115,18 @@ describe('plainText: labels Discord shows without markdown', () => {
     expect(cut).toHaveLength(100);
     expect(cut.endsWith('…')).toBe(true);
     expect(cut).not.toContain('@everyone');
+  });
+
+  it('changes nothing when cleaning what it cleaned: a text cleaned at its source and again where it is sent stays as it was', () => {
+    const hostile = '\u202E@everyone <@&1> <#2> </c:3> <t:0:R>\r\nline\u2028two\u0085three';
+    const once = plainText(hostile);
+    expect(plainText(once)).toBe(once);
+    expect(plainText(once, 20)).toBe(plainText(hostile, 20));
+  });
+});
+
+describe('codeSafe: text inside a code block (the split table’s control codes)', () => {
+  it('is one line, with controls, bidi and backticks gone and mentions broken', () => {
+    expect(codeSafe('31\u202E`x`\u2028@here\r\n<@1>')).toBe(`31ˋxˋ @${ZWSP}here <${ZWSP}@1>`);
   });
 });
