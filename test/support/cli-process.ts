@@ -22,29 +22,37 @@ export function capture(env?: NodeJS.ProcessEnv): Io & { stdout: () => string; s
   };
 }
 
-/** `eventor-bot <args>` as its own process; resolves with its exit code and standard error, rejects (killing it) after `timeoutMs`. */
+/**
+ * `eventor-bot <args>` as its own process; resolves with its exit code, standard error and standard
+ * out, rejects (killing it) after `timeoutMs`.
+ */
 export function runProgram(
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
-): Promise<{ code: number | null; stderr: string }> {
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PROGRAM, ...args], {
       env: { PATH: process.env.PATH, ...options.env },
       ...(options.cwd ? { cwd: options.cwd } : {}),
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`));
     }, timeoutMs);
-    child.once('exit', (code) => {
+    // `close`, not `exit`: both streams have ended then, so nothing written is missed.
+    child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stderr });
+      resolve({ code, stderr, stdout });
     });
   });
 }
