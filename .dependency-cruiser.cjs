@@ -82,9 +82,9 @@ module.exports = {
       name: 'charts-draw-only-the-analysis',
       severity: 'error',
       comment:
-        "The split-analysis pictures (docs/splits.md#pictures) take the analysis in and give PNG bytes and alt text out: they import the analysis (and at most the model's record types), nothing above; the words come from the caller.",
+        "The split-analysis pictures (docs/splits.md#pictures) take the analysis in and give PNG bytes and alt text out: they import the analysis (and at most the model's record types), nothing above; the words come from the caller. Eventor's text they show goes through the plain-text cleaning of the src/text leaf, as the messages' does.",
       from: { path: '^src/charts/' },
-      to: { path: '^(src|commands)/', pathNot: ['^src/(charts|splits)/', '^src/eventor/model\\.ts$'] },
+      to: { path: '^(src|commands)/', pathNot: ['^src/(charts|splits|text)/', '^src/eventor/model\\.ts$'] },
     },
     {
       name: 'loopback-world-is-for-demo-bench-and-tests',
@@ -98,8 +98,8 @@ module.exports = {
       name: 'leaves-import-nothing-of-ours',
       severity: 'error',
       comment:
-        'Leaves used from every layer: days and zones (src/time/, date-fns and @date-fns/tz; the sandboxes too) and how work shares the event loop (src/loop/, the bot and the Eventor client alike). Each imports nothing of ours outside its own folder.',
-      from: { path: '^src/(time|loop)/' },
+        'Leaves used from every layer: days and zones (src/time/, date-fns and @date-fns/tz; the sandboxes too), how work shares the event loop (src/loop/, the bot and the Eventor client alike) and the one plain-text cleaning of text from Eventor (src/text/, the renderers and the pictures alike). Each imports nothing of ours outside its own folder.',
+      from: { path: '^src/(time|loop|text)/' },
       to: { path: '^(src|commands)/', pathNot: '^src/$1/' },
     },
     {

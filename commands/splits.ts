@@ -14,7 +14,7 @@ import { renderContext, showPage } from '../src/bot/render-context.js';
 import { drawPicture, type PictureRequest } from '../src/charts/index.js';
 import { fold } from '../src/app/fold.js';
 import type { GuildEventor } from '../src/app/eventor-access.js';
-import { escapeName, pictureCourse, plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
+import { escapeName, plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
 
 const ID = /^\d{1,18}$/;
 
@@ -72,7 +72,8 @@ async function execute(ctx: CommandContext): Promise<void> {
       ctx.log.error('a /splits picture could not be drawn; answering without it', { kind: request.kind, error });
       return null;
     });
-  const course = pictureCourse(view.course);
+  // The pictures clean every name and code they show themselves (src/charts/text.ts).
+  const course = view.course;
   const [graph, bars] = await Promise.all([
     draw({ kind: 'graph', course, title, highlight: view.highlight, language: ctx.language }),
     // Bars only where there is a loss estimate to draw (an OK result on a course with enough runners).
@@ -95,8 +96,8 @@ async function classNameChoices(ctx: BaseContext, eventValue: string, query: str
     .filter((name) => words.every((w) => fold(name).includes(w)))
     .slice(0, 25)
     .map((name): ApplicationCommandOptionChoiceData<string> => {
-      const label = plainText(name, 100);
-      return { name: label || name.slice(0, 100), value: name.slice(0, 100) };
+      // A name of only control characters has nothing to show: a choice's name may not be empty.
+      return { name: plainText(name, 100) || '?', value: name.slice(0, 100) };
     });
 }
 

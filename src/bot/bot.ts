@@ -9,6 +9,7 @@ import { EventorAccess } from '../app/eventor-access.js';
 import { Housekeeping } from '../app/housekeeping.js';
 import { MemberSweep } from '../app/member-sweep.js';
 import { createServices, type Services } from '../app/services.js';
+import { databaseUrlSecrets } from '../config/database.js';
 import { ConfigError } from '../config/errors.js';
 import { formatShards, servesGuild } from '../config/sharding.js';
 import type { EventorClient } from '../eventor/client.js';
@@ -112,6 +113,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, log } = options;
   log.redact(config.discordToken);
   log.redact(config.secretKey);
+  // The database's password, in whatever form a driver's error could quote it.
+  if (config.databaseUrl !== undefined) for (const secret of databaseUrlSecrets(config.databaseUrl)) log.redact(secret);
   const { signal } = options;
   if (signal?.aborted) throw new StartAborted();
   log.debug('opening the database');

@@ -26,7 +26,7 @@ function matches(haystack: string, query: string): boolean {
  * markdown, so Eventor's text is not escaped, but its control and bidi characters go), else the value.
  */
 function choice(name: string, value: string): ApplicationCommandOptionChoiceData<string> {
-  return { name: plainText(name, MAX_NAME) || value.slice(0, MAX_NAME), value };
+  return { name: plainText(name, MAX_NAME) || plainText(value, MAX_NAME) || '?', value };
 }
 
 /** The events window autocomplete searches: 60 days back to 180 days ahead, by whole days. */

@@ -18,3 +18,4 @@ export {
   type PictureRequest,
 } from './draw.js';
 export { chartWords, type ChartLanguage } from './words.js';
+export { CODE_MAX, pictureCode, pictureName, pictureTitle, TITLE_MAX } from './text.js';

@@ -77,7 +77,7 @@ export {
   type DrawnPicture,
   GRAPH_FILE,
   MAX_RUNNERS_IN_WORDS,
-  pictureCourse,
+  pictureFile,
   renderSplitsAnswer,
   type SplitsAnswer,
   splitsGroupName,
