@@ -6,18 +6,33 @@
  */
 import type {
   ClassResult,
+  Event,
   EventClassification,
+  EventStatus,
   PersonResult,
   RaceResult,
   ResultList,
   ResultStatus,
 } from '../eventor/model.js';
 
+/**
+ * A record as the Eventor client hands it out: read-only all the way down (src/eventor/answers.ts
+ * says why); a mutable record of the model is one too.
+ */
+export type Frozen<T> =
+  T extends ReadonlyArray<infer U>
+    ? ReadonlyArray<Frozen<U>>
+    : T extends object
+      ? { readonly [K in keyof T]: Frozen<T[K]> }
+      : T;
+
 /** One runner's result in one race. Times are seconds; `courseLength` metres, when the list gives it. */
 export interface SeasonRunner {
   personId: string | null;
   /** "Given Family", as the list spells it. */
   name: string;
+  /** What tells two runners of one name apart in a list (the results show it too); null when not given. */
+  birthYear: string | null;
   status: ResultStatus;
   time: number | null;
   /** The place among everyone in the class (ties share a place); null when not placed. */
@@ -52,6 +67,37 @@ export interface SeasonRace {
   classes: SeasonClass[];
 }
 
+/** What the season keeps of an event: enough to tell its races, level and discipline apart. */
+export interface SeasonEvent {
+  id: string;
+  name: string;
+  /** Eventor's event form (`IndSingleDay`, `RelaySingleDay`, …); null when not given. */
+  form: string | null;
+  status: EventStatus;
+  classification: EventClassification;
+  disciplineIds: string[];
+  start: string | null;
+  races: Array<{ id: string; name: string | null; date: string | null }>;
+}
+
+export function seasonEventOf(event: Frozen<Event>): SeasonEvent {
+  return {
+    id: event.id,
+    name: event.name,
+    form: event.form,
+    status: event.status,
+    classification: event.classification,
+    disciplineIds: [...event.disciplineIds],
+    start: event.start,
+    races: event.races.map((r) => ({ id: r.id, name: r.name, date: r.date })),
+  };
+}
+
+/** A relay, by its form: relays do not count (docs/season.md#what-counts). */
+export function isRelay(event: Pick<SeasonEvent, 'form'>): boolean {
+  return event.form !== null && /relay/i.test(event.form);
+}
+
 /** Statuses that mean the runner took part in the race (a start); the others are not in it at all. */
 const STARTED: ReadonlySet<ResultStatus> = new Set([
   'OK',
@@ -74,7 +120,7 @@ export function isStart(status: ResultStatus): boolean {
 
 export interface SeasonRacesOptions {
   /** Which runners to keep (the club's own); every runner still counts for the class's figures. */
-  keep: (person: PersonResult) => boolean;
+  keep: (person: Frozen<PersonResult>) => boolean;
   /**
    * The list holds everyone in each class (a full result list or a file): starts and places may be
    * counted from it. False for a club's own list, where Eventor's counts and places are taken.
@@ -82,6 +128,8 @@ export interface SeasonRacesOptions {
   complete: boolean;
   /** Prepended to every race key (a file's index, for files without event ids). */
   keyPrefix?: string;
+  /** The event, when the list names it by id only (Eventor's lists may). */
+  event?: SeasonEvent;
 }
 
 interface RaceSlot {
@@ -92,8 +140,8 @@ interface RaceSlot {
 }
 
 /** The event's races in order: from the event when the list carries it, else from the results' race numbers. */
-function raceSlots(list: ResultList): RaceSlot[] {
-  const eventRaces = list.event.event?.races ?? [];
+function raceSlots(list: Frozen<ResultList>, event: SeasonEvent | null): RaceSlot[] {
+  const eventRaces = event?.races ?? [];
   if (eventRaces.length > 0) return eventRaces.map((r, i) => ({ id: r.id, number: i + 1, name: r.name, date: r.date }));
   const numbers = new Set<number>();
   for (const cls of list.classes)
@@ -103,7 +151,7 @@ function raceSlots(list: ResultList): RaceSlot[] {
 }
 
 /** Which slot a result is for: by race id, else by number, else the only race. */
-function slotOf(result: RaceResult, slots: readonly RaceSlot[]): number {
+function slotOf(result: Frozen<RaceResult>, slots: readonly RaceSlot[]): number {
   if (result.raceId !== null) {
     const byId = slots.findIndex((s) => s.id === result.raceId);
     if (byId >= 0) return byId;
@@ -116,13 +164,13 @@ function slotOf(result: RaceResult, slots: readonly RaceSlot[]): number {
 }
 
 /** "Given Family" on one line. */
-export function runnerName(person: PersonResult['person']): string {
+export function runnerName(person: Frozen<PersonResult['person']>): string {
   if (person === null) return '';
   return `${person.name.given} ${person.name.family}`.replace(/\s+/g, ' ').trim();
 }
 
 /** The best OK time of the class: the OK times there are, and each OK time less its time behind the winner. */
-function bestTime(results: readonly RaceResult[]): number | null {
+function bestTime(results: ReadonlyArray<Frozen<RaceResult>>): number | null {
   let best: number | null = null;
   for (const r of results) {
     if (r.status !== 'OK' || r.time === null || r.time <= 0) continue;
@@ -134,15 +182,15 @@ function bestTime(results: readonly RaceResult[]): number | null {
 }
 
 /** Places from times, ties sharing one: 1 + how many OK runners were faster. */
-function placeFromTimes(result: RaceResult, results: readonly RaceResult[]): number | null {
+function placeFromTimes(result: Frozen<RaceResult>, results: ReadonlyArray<Frozen<RaceResult>>): number | null {
   if (result.status !== 'OK' || result.time === null) return null;
   const time = result.time;
   return 1 + results.filter((r) => r.status === 'OK' && r.time !== null && r.time < time).length;
 }
 
 function seasonClass(
-  cls: ClassResult,
-  entries: ReadonlyArray<{ person: PersonResult; result: RaceResult }>,
+  cls: Frozen<ClassResult>,
+  entries: ReadonlyArray<{ person: Frozen<PersonResult>; result: Frozen<RaceResult> }>,
   options: SeasonRacesOptions,
 ): SeasonClass | null {
   const results = entries.map((e) => e.result);
@@ -156,6 +204,7 @@ function seasonClass(
     .map(({ person, result }) => ({
       personId: person.person?.id ?? null,
       name: runnerName(person.person),
+      birthYear: person.person?.birthDate?.slice(0, 4) ?? null,
       status: result.status,
       time: result.time,
       position:
@@ -172,16 +221,16 @@ function seasonClass(
  * The list's races, each with its individual classes that have a runner kept. A race without
  * one still comes back (with no classes), so a caller can tell "nobody kept" from "no race".
  */
-export function seasonRaces(list: ResultList, options: SeasonRacesOptions): SeasonRace[] {
-  const slots = raceSlots(list);
-  const event = list.event.event;
+export function seasonRaces(list: Frozen<ResultList>, options: SeasonRacesOptions): SeasonRace[] {
+  const event = options.event ?? (list.event.event ? seasonEventOf(list.event.event) : null);
+  const slots = raceSlots(list, event);
   const eventId = list.event.id ?? event?.id ?? null;
   const eventName = (list.event.name ?? event?.name ?? '').trim();
   const prefix = options.keyPrefix ?? '';
   const byRace = slots.map(() => [] as SeasonClass[]);
   const firstStart: Array<string | null> = slots.map(() => null);
   for (const cls of list.classes) {
-    const perRace = slots.map(() => [] as Array<{ person: PersonResult; result: RaceResult }>);
+    const perRace = slots.map(() => [] as Array<{ person: Frozen<PersonResult>; result: Frozen<RaceResult> }>);
     for (const person of cls.persons)
       for (const result of person.results) {
         const slot = slotOf(result, slots);

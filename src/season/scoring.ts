@@ -49,6 +49,7 @@ export interface ScoredEntry extends RaceScore {
   /** Who it is: the same key in two races is the same runner (a person id, or a name). */
   who: string;
   name: string;
+  birthYear?: string | null;
 }
 
 export interface Standing {
@@ -56,6 +57,8 @@ export interface Standing {
   rank: number;
   who: string;
   name: string;
+  /** What tells namesakes apart in the standings; null when not known. */
+  birthYear: string | null;
   points: number;
   /** How many races the runner started. */
   races: number;
@@ -77,11 +80,11 @@ function bestScores(scores: readonly RaceScore[], best: number | null): RaceScor
  * higher points there. `best` null counts every race.
  */
 export function standings(entries: readonly ScoredEntry[], best: number | null): Standing[] {
-  const runners = new Map<string, { name: string; races: Map<number, number> }>();
+  const runners = new Map<string, { name: string; birthYear: string | null; races: Map<number, number> }>();
   for (const e of entries) {
     let runner = runners.get(e.who);
     if (!runner) {
-      runner = { name: e.name, races: new Map() };
+      runner = { name: e.name, birthYear: e.birthYear ?? null, races: new Map() };
       runners.set(e.who, runner);
     }
     runner.races.set(e.race, Math.max(runner.races.get(e.race) ?? 0, e.points));
@@ -91,7 +94,14 @@ export function standings(entries: readonly ScoredEntry[], best: number | null):
       [...r.races].map(([race, points]) => ({ race, points })),
       best,
     );
-    return { who, name: r.name, points: counted.reduce((sum, s) => sum + s.points, 0), races: r.races.size, counted };
+    return {
+      who,
+      name: r.name,
+      birthYear: r.birthYear,
+      points: counted.reduce((sum, s) => sum + s.points, 0),
+      races: r.races.size,
+      counted,
+    };
   });
   rows.sort(
     (a, b) => b.points - a.points || byName.compare(a.name, b.name) || (a.who < b.who ? -1 : a.who > b.who ? 1 : 0),
@@ -118,6 +128,7 @@ export function scoreRaces(
         entries.push({
           who: identity(runner),
           name: runner.name,
+          birthYear: runner.birthYear,
           race: index,
           points: racePoints(scoring, runner, cls),
         });

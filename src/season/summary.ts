@@ -119,6 +119,7 @@ export interface ClubRunner {
   who: string;
   personId: string | null;
   name: string;
+  birthYear: string | null;
   starts: number;
   wins: number;
   podiums: number;
@@ -160,7 +161,15 @@ function tally(table: Map<string, ClubRunner>, runner: SeasonRunner): void {
   const who = personKey(runner);
   let line = table.get(who);
   if (!line) {
-    line = { who, personId: runner.personId, name: runner.name, starts: 0, wins: 0, podiums: 0 };
+    line = {
+      who,
+      personId: runner.personId,
+      name: runner.name,
+      birthYear: runner.birthYear,
+      starts: 0,
+      wins: 0,
+      podiums: 0,
+    };
     table.set(who, line);
   }
   line.starts++;

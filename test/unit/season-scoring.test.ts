@@ -127,6 +127,7 @@ describe('points of one result', () => {
   const runner = (status: 'OK' | 'Disqualified' | 'DidNotFinish', time: number | null, position: number | null) => ({
     personId: '1',
     name: 'A B',
+    birthYear: null,
     status,
     time,
     position,
