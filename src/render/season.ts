@@ -87,7 +87,10 @@ function drawnRaces(season: MemberSeason): MemberRace[] {
 }
 
 /** What the member's picture shows, as the drawing thread takes it (names plain text); null when nothing to draw. */
-export function memberSeasonPicture(answer: MemberSeasonAnswer, language: ChartLanguage): SeasonPictureRequest | null {
+export function memberSeasonPicture(
+  answer: MemberSeasonAnswer,
+  language: ChartLanguage,
+): Extract<SeasonPictureRequest, { kind: 'season' }> | null {
   const races = drawnRaces(answer.season);
   if (races.length === 0) return null;
   return {
@@ -215,7 +218,10 @@ export interface ClubSeasonAnswer {
   unavailable: number;
 }
 
-export function clubSeasonPicture(answer: ClubSeasonAnswer, language: ChartLanguage): SeasonPictureRequest | null {
+export function clubSeasonPicture(
+  answer: ClubSeasonAnswer,
+  language: ChartLanguage,
+): Extract<SeasonPictureRequest, { kind: 'club-season' }> | null {
   if (answer.season.starts === 0) return null;
   return {
     kind: 'club-season',
