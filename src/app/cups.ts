@@ -208,6 +208,7 @@ export class Cups {
   async find(guildId: string, value: string): Promise<Cup> {
     const text = value.trim();
     const cups = await this.list(guildId);
+    if (cups.length === 0) throw new UserFacingError('season.error.noCups');
     const found =
       (/^\d{1,15}$/.test(text) ? cups.find((c) => c.id === Number(text)) : undefined) ??
       cups.find((c) => nameKey(c.name) === nameKey(text));

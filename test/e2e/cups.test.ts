@@ -191,6 +191,6 @@ describe('/cup and /season cup', () => {
       'cup-create',
     ]);
     const none = await run('season', 'cup', { cup: 'Klubbmästerskapet' }, world.member);
-    expect(text(none)).toContain('There is no cup called "Klubbmästerskapet"');
+    expect(text(none)).toContain('This server has no cups yet. An admin creates one with /cup create.');
   });
 });

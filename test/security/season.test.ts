@@ -136,7 +136,10 @@ describe("/season: about the club's own members only, the same refusal for anyon
     expect(renderMessageText(byAdmin)).toContain('That cup was deleted meanwhile.');
     expect((await world.bot.store.cups.list(other.guild.id)).map((c) => c.name)).toEqual(['Deras cup']);
     const named = await run(world, 'season', 'cup', { cup: String(made.id) }, world.member);
-    expect(renderMessageText(named)).toContain(`There is no cup called "${made.id}"`);
+    // This server has none: the other server's cup is not one of them, by id or by name.
+    expect(renderMessageText(named)).toContain('This server has no cups yet');
+    const byName = await run(world, 'season', 'cup', { cup: 'Deras cup' }, world.member);
+    expect(renderMessageText(byName)).toContain('This server has no cups yet');
   });
 });
 
