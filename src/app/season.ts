@@ -224,7 +224,17 @@ export class SeasonService {
     const source = seasonSource(eventor);
     const firstYear = Number(from.slice(0, 4));
     const lastYear = Number(to.slice(0, 4));
-    for (let year = firstYear; year <= lastYear; year++) await this.#scan(eventor, guild, year);
+    for (let year = firstYear; year <= lastYear; year++) {
+      try {
+        await this.#scan(eventor, guild, year);
+      } catch (error) {
+        // Eventor down while a year was looked at before: the races found then still answer (the
+        // newest may be missing until the next look). A refused key, or nothing found yet, is told.
+        const known = await this.#deps.store.season.scan(guild.id, source, year);
+        if (!(error instanceof EventorError) || error.code === 'InvalidApiKey' || known === null) throw error;
+        logger.warn('season: could not look for new races now; answering from those found before', { year, error });
+      }
+    }
     // A multi-day event may begin a few days before the period and have races in it.
     let rows = await this.#deps.store.season.events(guild.id, source, addDays(from, -7), to);
     const now = this.#deps.now().getTime();

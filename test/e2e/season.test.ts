@@ -161,6 +161,21 @@ describe("/season: a member's year and the club's table", () => {
     for (const row of past) expect(later.has(row.eventId), row.eventId).toBe(false);
   });
 
+  it('Eventor down: a season looked at before still answers from what is kept; one never looked at says Eventor is down', async () => {
+    // A new day: the year is looked at again, and Eventor does not answer.
+    clock = new Date(clock.getTime() + DAY);
+    const down = world.eventor.faults.add({ kind: 'status', status: 503 });
+    try {
+      const kept = await run('club', { year: season.year });
+      expect(kept.embeds[0]?.title).toBe(`Club season ${season.year} · ${world.eventor.dataset.homeClub.name}`);
+      expect(renderMessageText(kept)).toContain('**Most starts**');
+      const never = await run('club', { year: season.year - 1 });
+      expect(renderMessageText(never)).toContain('Eventor is not answering right now.');
+    } finally {
+      world.eventor.faults.remove(down);
+    }
+  });
+
   it('a year still to come and a member without a link get one clear message each, and nothing is asked', async () => {
     world.eventor.requests.clear();
     const future = await run('member', { year: season.year + 5 });
