@@ -5,7 +5,12 @@
  * unless shared. The season's races are kept once asked (src/app/season.ts), so asking again costs
  * Eventor nothing.
  */
-import { ApplicationIntegrationType, InteractionContextType } from 'discord.js';
+import {
+  ApplicationIntegrationType,
+  InteractionContextType,
+  type SlashCommandBooleanOption,
+  type SlashCommandIntegerOption,
+} from 'discord.js';
 import type { SeasonGuild } from '../src/app/season.js';
 import { type BotCommand, type CommandContext, type GuildEventor, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
@@ -26,6 +31,13 @@ import { localToday } from '../src/time/days.js';
 /** The first year `/season` offers: before it, Eventor has little for anyone. */
 export const FIRST_SEASON_YEAR = 2000;
 
+const yearOption = (o: SlashCommandIntegerOption) =>
+  localize(o, 'season.option.year.name', 'season.option.year.description')
+    .setMinValue(FIRST_SEASON_YEAR)
+    .setMaxValue(2100);
+const shareOption = (o: SlashCommandBooleanOption) =>
+  localize(o, 'members.option.share.name', 'members.option.share.description');
+
 const definition = localizedCommand('season.name', 'season.description')
   // The season is the server's club's and is kept per server.
   .setContexts(InteractionContextType.Guild)
@@ -37,21 +49,13 @@ const definition = localizedCommand('season.name', 'season.description')
           .setAutocomplete(true)
           .setMaxLength(100),
       )
-      .addIntegerOption((o) =>
-        localize(o, 'season.option.year.name', 'season.option.year.description')
-          .setMinValue(FIRST_SEASON_YEAR)
-          .setMaxValue(2100),
-      )
-      .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description')),
+      .addIntegerOption(yearOption)
+      .addBooleanOption(shareOption),
   )
   .addSubcommand((sub) =>
     localize(sub, 'season.club.name', 'season.club.description')
-      .addIntegerOption((o) =>
-        localize(o, 'season.option.year.name', 'season.option.year.description')
-          .setMinValue(FIRST_SEASON_YEAR)
-          .setMaxValue(2100),
-      )
-      .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description')),
+      .addIntegerOption(yearOption)
+      .addBooleanOption(shareOption),
   )
   .addSubcommand((sub) =>
     localize(sub, 'season.cup.name', 'season.cup.description')
@@ -61,7 +65,7 @@ const definition = localizedCommand('season.name', 'season.description')
           .setAutocomplete(true)
           .setMaxLength(100),
       )
-      .addBooleanOption((o) => localize(o, 'members.option.share.name', 'members.option.share.description')),
+      .addBooleanOption(shareOption),
   )
   .toJSON();
 

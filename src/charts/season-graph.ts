@@ -31,6 +31,11 @@ export interface ClubYearInput {
 
 const TICK_FONT = { family: FONT_FAMILY, size: 17 };
 
+/** The picture's title, as the split pictures set theirs. */
+function pictureTitle(text: string) {
+  return { display: true, text, font: { family: FONT_FAMILY, size: 26, weight: 'bold' as const }, color: TEXT };
+}
+
 /** Days since 1 January of the year (0 to 365). */
 function dayOfYear(day: string, year: number): number {
   return Math.round((Date.parse(`${day}T12:00:00Z`) - Date.parse(`${year}-01-01T12:00:00Z`)) / 86_400_000);
@@ -72,14 +77,7 @@ export async function renderSeasonYear(input: SeasonYearInput): Promise<ChartPic
     },
     options: {
       layout: { padding: { top: 8, left: 8, right: 24, bottom: 8 } },
-      plugins: {
-        title: {
-          display: true,
-          text: input.title,
-          font: { family: FONT_FAMILY, size: 26, weight: 'bold' },
-          color: TEXT,
-        },
-      },
+      plugins: { title: pictureTitle(input.title) },
       scales: {
         x: {
           type: 'linear',
@@ -135,14 +133,7 @@ export async function renderClubYear(input: ClubYearInput): Promise<ChartPicture
     },
     options: {
       layout: { padding: { top: 8, left: 8, right: 16, bottom: 40 } },
-      plugins: {
-        title: {
-          display: true,
-          text: input.title,
-          font: { family: FONT_FAMILY, size: 26, weight: 'bold' },
-          color: TEXT,
-        },
-      },
+      plugins: { title: pictureTitle(input.title) },
       scales: {
         x: { grid: { display: false }, ticks: { font: TICK_FONT, color: TEXT, autoSkip: false, maxRotation: 0 } },
         y: {

@@ -19,7 +19,7 @@ import { type Io, readInputFile } from './io.js';
 const READS = 'an IOF XML 3.0 ResultList or an Eventor native ResultList';
 
 /** One race of the cup as the JSON names it. */
-interface CupRace {
+export interface CupRace {
   file: string;
   event: string | null;
   /** The race's number in its file (1 for a single race). */
@@ -28,7 +28,8 @@ interface CupRace {
   date: string | null;
 }
 
-interface CupJson {
+/** What `--json` prints. */
+export interface CupJson {
   scoring: Scoring;
   best: number | null;
   races: CupRace[];

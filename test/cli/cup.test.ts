@@ -6,8 +6,9 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { CupJson } from '../../src/cli/cup.js';
 import { PLACE_POINTS } from '../../src/season/scoring.js';
-import { runProgramOutput } from '../support/cli-process.js';
+import { runProgram } from '../support/cli-process.js';
 import { NEEDS_SHARED_FIXTURES, sharedFixtures } from '../support/shared-fixtures.js';
 
 const FIXTURES = path.resolve('test/fixtures/cup');
@@ -15,20 +16,7 @@ const RACE_1 = path.join(FIXTURES, 'race-1-iof.xml');
 const RACE_2 = path.join(FIXTURES, 'race-2-eventor.xml');
 const STAGES = path.join(FIXTURES, 'stages-iof.xml');
 
-interface CupJson {
-  scoring: string;
-  best: number | null;
-  races: Array<{ file: string; event: string | null; race: number; date: string | null }>;
-  standings: Array<{
-    rank: number;
-    name: string;
-    points: number;
-    races: number;
-    counted: Array<{ race: number; points: number }>;
-  }>;
-}
-
-const cup = (...args: string[]) => runProgramOutput(['cup', ...args]);
+const cup = (...args: string[]) => runProgram(['cup', ...args]);
 const json = async (...args: string[]): Promise<CupJson> => {
   const { code, stdout, stderr } = await cup(...args, '--json');
   expect(stderr).toBe('');

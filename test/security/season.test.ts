@@ -16,6 +16,15 @@ import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxGuild, SandboxUser } from '../../src/sandbox/discord/types.js';
 import { testNow } from '../support/clock.js';
+import {
+  CLASS_PREFIX,
+  CLUB_NAME,
+  EVENT_PREFIX,
+  EVENT_SUFFIX,
+  FORBIDDEN,
+  LONG_NAME,
+  violations,
+} from '../support/crafted-text.js';
 import { postForgedButton } from '../support/forged-button.js';
 import { busiestSeason, type ClubStart } from '../support/season-data.js';
 import { startTestWorld } from '../support/test-world.js';
@@ -143,55 +152,6 @@ describe("/season: about the club's own members only, the same refusal for anyon
   });
 });
 
-/** 3,000 characters: a name cut near 100 characters can hold only the first few chunks. */
-const LONG_NAME = Array.from(
-  { length: 60 },
-  (_, i) => `**Evil${i}** _x_ @everyone <@123> [click](https://evil.example) `,
-)
-  .join('')
-  .slice(0, 3000);
-const CLUB_NAME = '**Bold** Club <@&456> \u202Egnp';
-const EVENT_PREFIX = '@here\nRead this ';
-const EVENT_SUFFIX = ' [click](https://evil.example) </cmd:1>';
-const CLASS_PREFIX = '<#1> ';
-
-const FORBIDDEN: Array<[string, RegExp]> = [
-  ['@everyone', /@everyone/],
-  ['@here', /@here/],
-  ['a user mention', /<@123>/],
-  ['a role mention', /<@&456>/],
-  ['a channel mention', /<#1>/],
-  ['a command mention', /<\/cmd:1>/],
-  ['a bidi override', /\u202E/],
-  ['more than the first few chunks of the long name', /Evil(1\d|[2-5]\d)\b/],
-];
-const FORBIDDEN_IN_MARKDOWN: Array<[string, RegExp]> = [
-  ...FORBIDDEN,
-  ['an unescaped masked link', /(?<!\\)\]\(https:\/\/evil\.example/],
-];
-
-/** Every string the bot sent Discord, with whether Discord renders it as markdown (as eventor-text.test.ts reads them). */
-function strings(
-  value: unknown,
-  path: readonly string[] = [],
-  out: Array<{ text: string; markdown: boolean; path: string }> = [],
-) {
-  if (typeof value === 'string') {
-    const key = path.at(-1) ?? '';
-    const inEmbed = path.includes('embeds');
-    const markdown =
-      key === 'content' ||
-      (inEmbed &&
-        (key === 'title' || key === 'description' || key === 'value' || (key === 'name' && path.includes('fields'))));
-    out.push({ text: value, markdown, path: path.join('.') });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => strings(item, [...path, String(i)], out));
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) strings(item, [...path, key], out);
-  }
-  return out;
-}
-
 describe('/season and /cup with hostile names from Eventor', () => {
   let world: LoopbackWorld;
   let season: { year: number; personId: string };
@@ -260,14 +220,7 @@ describe('/season and /cup with hostile names from Eventor', () => {
       .filter((r) => r.body !== undefined)
       .map((r) => r.body);
     expect(bodies.length).toBeGreaterThan(5);
-    const violations = bodies.flatMap((body) =>
-      strings(body).flatMap(({ text, markdown, path }) =>
-        (markdown ? FORBIDDEN_IN_MARKDOWN : FORBIDDEN)
-          .filter(([, pattern]) => pattern.test(text))
-          .map(([what]) => `${what} at ${path}: ${text.slice(0, 120)}`),
-      ),
-    );
-    expect(violations).toEqual([]);
+    expect(bodies.flatMap(violations)).toEqual([]);
     // The alt text goes as the attachments' descriptions: plain text, no mention formed.
     for (const alt of alts) for (const [, pattern] of FORBIDDEN) expect(alt).not.toMatch(pattern);
   });

@@ -59,36 +59,6 @@ export function runProgram(
   });
 }
 
-/** `eventor-bot <args>` as its own process, keeping what it prints too; rejects (killing it) after `timeoutMs`. */
-export function runProgramOutput(
-  args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PROGRAM, ...args], {
-      env: { PATH: process.env.PATH, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 /** The `NAME=value` lines a command printed (what `sandbox --discord` gives to paste into `.env`). */
 export function printedVariables(text: string): Record<string, string> {
   return Object.fromEntries(

@@ -4,20 +4,10 @@
  * Tests compare the bot's answers with this.
  */
 import type { ResultStatus } from '../../src/eventor/model.js';
+import { isStart } from '../../src/season/races.js';
 import { SANDBOX_TIME_ZONE, type SandboxEvent } from '../../src/sandbox/eventor/dataset.js';
 import type { SandboxEventor } from '../../src/sandbox/eventor/server.js';
 import { instantToLocal } from '../../src/time/zones.js';
-
-const STARTED: ReadonlySet<ResultStatus> = new Set([
-  'OK',
-  'Finished',
-  'MissingPunch',
-  'Disqualified',
-  'DidNotFinish',
-  'OverTime',
-  'SportingWithdrawal',
-  'NotCompeting',
-]);
 
 export interface ClubStart {
   event: SandboxEvent;
@@ -48,7 +38,7 @@ export function clubStarts(eventor: SandboxEventor, year: number): ClubStart[] {
         if (p.organisation?.id !== home || !p.person?.id) continue;
         for (const r of p.results) {
           const race = event.event.races.find((x) => x.id === r.raceId) ?? event.event.races[0]!;
-          if (!race.date || yearOf(race.date) !== year || !STARTED.has(r.status)) continue;
+          if (!race.date || yearOf(race.date) !== year || !isStart(r.status)) continue;
           starts.push({
             event,
             raceId: event.event.races.length > 1 ? race.id : null,

@@ -3,6 +3,8 @@
  * example of the scorings: two races of H21, one runner from another club, a tie, a missing
  * punch and a runner who did not start.
  */
+import type { RenderContext } from '../../src/render/index.js';
+import type { CupRules } from '../../src/season/cup.js';
 import type {
   ClassResult,
   Event,
@@ -149,4 +151,29 @@ export function workedExample(): ResultList[] {
       ),
     ]),
   ];
+}
+
+/** What the season's renderers are given in these tests: a fixed clock, the sandbox's zone. */
+export function renderContext(language: RenderContext['language'] = 'en'): RenderContext {
+  return {
+    language,
+    timeZone: 'Europe/Stockholm',
+    now: new Date('2026-11-18T09:00:00Z'),
+    webUrl: 'https://eventor.example',
+  };
+}
+
+/** A cup over the whole of 2026, every race and class: the tests change what they are about. */
+export function cupRules(over: Partial<CupRules> = {}): CupRules {
+  return {
+    scoring: 'place',
+    best: null,
+    levels: [],
+    disciplines: [],
+    from: '2026-01-01',
+    to: '2026-12-31',
+    eventIds: [],
+    classes: [],
+    ...over,
+  };
 }

@@ -5,27 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CUP_STANDINGS_FEED, cupStandingsItems, cupStandingsKey } from '../../src/feeds/kinds/cup-standings/items.js';
-import type { RenderContext } from '../../src/render/index.js';
-import { cupStandings, type CupRules } from '../../src/season/cup.js';
+import { cupStandings } from '../../src/season/cup.js';
 import { seasonRaces } from '../../src/season/races.js';
-import { CLUB, workedExample } from '../support/season-lists.js';
+import { CLUB, cupRules, renderContext, workedExample } from '../support/season-lists.js';
 
-const ctx: RenderContext = {
-  language: 'sv',
-  timeZone: 'Europe/Stockholm',
-  now: new Date('2026-11-18T09:00:00Z'),
-  webUrl: 'https://eventor.example',
-};
-const rules: CupRules = {
-  scoring: 'winner-ratio',
-  best: 1,
-  levels: [],
-  disciplines: [],
-  from: '2026-01-01',
-  to: '2026-12-31',
-  eventIds: [],
-  classes: [],
-};
+const ctx = renderContext('sv');
+const rules = cupRules({ scoring: 'winner-ratio', best: 1 });
 const races = (count: number) =>
   workedExample()
     .slice(0, count)

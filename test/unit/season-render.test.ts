@@ -15,39 +15,33 @@ import {
 import {
   clubSeasonPicture,
   memberSeasonPicture,
-  type RenderContext,
   renderClubSeason,
   renderCupStandings,
   renderMemberSeason,
 } from '../../src/render/index.js';
-import { cupStandings, type CupRules } from '../../src/season/cup.js';
+import { cupStandings } from '../../src/season/cup.js';
 import { seasonRaces } from '../../src/season/races.js';
 import { clubSeason, memberSeason, shareBeaten } from '../../src/season/summary.js';
 import { decodePng } from '../support/png.js';
-import { CLUB, classResult, event, person, resultList, workedExample } from '../support/season-lists.js';
+import {
+  CLUB,
+  classResult,
+  cupRules,
+  event,
+  person,
+  renderContext,
+  resultList,
+  workedExample,
+} from '../support/season-lists.js';
 
-const ctx: RenderContext = {
-  language: 'en',
-  timeZone: 'Europe/Stockholm',
-  now: new Date('2026-11-18T09:00:00Z'),
-  webUrl: 'https://eventor.example',
-};
+const ctx = renderContext();
 const keep = { keep: (p: { organisation: { id: string | null } | null }) => p.organisation?.id === CLUB.id };
 const dated = (lists = workedExample()) =>
   lists
     .flatMap((l) => seasonRaces(l, { ...keep, complete: true }))
     .map((race) => ({ race, day: race.date!.slice(0, 10) }));
 const HOSTILE = '**Evil** @everyone <@123> [click](https://evil.example) \u202Egnp';
-const rules: CupRules = {
-  scoring: 'place',
-  best: null,
-  levels: [],
-  disciplines: [],
-  from: '2026-01-01',
-  to: '2026-12-31',
-  eventIds: [],
-  classes: [],
-};
+const rules = cupRules();
 
 describe("a member's year in words", () => {
   it('counts races, valid results, wins, podiums, and the share of the class beaten per race', () => {

@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ResultStatus } from '../../src/eventor/model.js';
-import { cupStandings, type CupRules, raceCounts } from '../../src/season/cup.js';
+import { cupStandings, raceCounts } from '../../src/season/cup.js';
 import { isStart, type SeasonClass, seasonRaces } from '../../src/season/races.js';
 import { PLACE_POINTS, racePoints, type ScoredEntry, scoreRaces, standings } from '../../src/season/scoring.js';
 import {
   CLUB,
   classResult,
+  cupRules,
   event,
   OTHER,
   person,
@@ -264,17 +265,7 @@ describe("what a race holds: the club's own list, relays, multi-race events, sta
 });
 
 describe('a cup: which races and classes count', () => {
-  const rules = (over: Partial<CupRules> = {}): CupRules => ({
-    scoring: 'place',
-    best: null,
-    levels: [],
-    disciplines: [],
-    from: '2026-01-01',
-    to: '2026-12-31',
-    eventIds: [],
-    classes: [],
-    ...over,
-  });
+  const rules = cupRules;
   const dated = () => races().map((race) => ({ race, day: race.date!.slice(0, 10) }));
 
   it('every filter empty: every race of the range', () => {
