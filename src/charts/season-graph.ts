@@ -1,12 +1,14 @@
 /**
  * The season's pictures (docs/members.md#season-your-year-and-the-clubs-table): a member's year,
  * each race a dot at its day with the share of the class beaten, and the club's year, its starts and
- * podiums per month as bars. Plain data in (the caller's names already plain text), PNG and alt
- * text out, drawn like the split pictures (canvas.ts) in the drawing thread (draw.ts).
+ * podiums per month as bars. Plain data in, PNG and alt text out, drawn like the split pictures
+ * (canvas.ts) in the drawing thread (draw.ts); the title and the races' names are cleaned here as
+ * the split pictures clean theirs (text.ts), whoever asked for the picture.
  */
 import { draw, FONT_FAMILY, GRID, PALETTE, TEXT } from './canvas.js';
 import type { ChartPicture } from './splits-graph.js';
 import { type SeasonChartWords, seasonChartWords } from './season-words.js';
+import { pictureName, pictureTitle } from './text.js';
 
 export const SEASON_WIDTH = 1000;
 export const SEASON_HEIGHT = 520;
@@ -31,9 +33,14 @@ export interface ClubYearInput {
 
 const TICK_FONT = { family: FONT_FAMILY, size: 17 };
 
-/** The picture's title, as the split pictures set theirs. */
-function pictureTitle(text: string) {
-  return { display: true, text, font: { family: FONT_FAMILY, size: 26, weight: 'bold' as const }, color: TEXT };
+/** The picture's title, cleaned and set as the split pictures set theirs. */
+function titleOption(text: string) {
+  return {
+    display: true,
+    text: pictureTitle(text),
+    font: { family: FONT_FAMILY, size: 26, weight: 'bold' as const },
+    color: TEXT,
+  };
 }
 
 /** Days since 1 January of the year (0 to 365). */
@@ -77,7 +84,7 @@ export async function renderSeasonYear(input: SeasonYearInput): Promise<ChartPic
     },
     options: {
       layout: { padding: { top: 8, left: 8, right: 24, bottom: 8 } },
-      plugins: { title: pictureTitle(input.title) },
+      plugins: { title: titleOption(input.title) },
       scales: {
         x: {
           type: 'linear',
@@ -107,9 +114,9 @@ export async function renderSeasonYear(input: SeasonYearInput): Promise<ChartPic
   }));
   const items = input.races.map((r) => {
     const month = words.months[Number(r.day.slice(5, 7)) - 1] ?? '';
-    return words.raceAlt(`${Number(r.day.slice(8, 10))} ${month}`, r.label, Math.round(r.share * 100));
+    return words.raceAlt(`${Number(r.day.slice(8, 10))} ${month}`, pictureName(r.label), Math.round(r.share * 100));
   });
-  const head = words.yearAlt(input.title, input.races.length);
+  const head = words.yearAlt(pictureTitle(input.title), input.races.length);
   return {
     png,
     alt: items.length === 0 ? `${head}.` : `${head}: ${listed(items, words)}.`,
@@ -133,7 +140,7 @@ export async function renderClubYear(input: ClubYearInput): Promise<ChartPicture
     },
     options: {
       layout: { padding: { top: 8, left: 8, right: 16, bottom: 40 } },
-      plugins: { title: pictureTitle(input.title) },
+      plugins: { title: titleOption(input.title) },
       scales: {
         x: { grid: { display: false }, ticks: { font: TICK_FONT, color: TEXT, autoSkip: false, maxRotation: 0 } },
         y: {
@@ -172,7 +179,7 @@ export async function renderClubYear(input: ClubYearInput): Promise<ChartPicture
   const starts = months.reduce((sum, m) => sum + m.starts, 0);
   const podiums = months.reduce((sum, m) => sum + m.podiums, 0);
   const items = months.flatMap((m, i) => (m.starts > 0 ? [words.monthAlt(words.months[i]!, m.starts, m.podiums)] : []));
-  const head = words.clubAlt(input.title, starts, podiums);
+  const head = words.clubAlt(pictureTitle(input.title), starts, podiums);
   return {
     png,
     alt: items.length === 0 ? `${head}.` : `${head}: ${listed(items, words)}.`,

@@ -6,8 +6,8 @@
  *   id from the results), a Discord account (linked here, elsewhere, or its mention) and made-up
  *   ids get one refusal, the member option's, as /results and /splits refuse them, with nothing
  *   about anyone in it; a member's own season never reads another server's links.
- * - Hostile names from Eventor (markdown, mentions, masked links, a bidi override, 3,000
- *   characters) reach no mention, embed title, text or alt text unescaped, within Discord's limits.
+ * - Hostile names from Eventor reach no mention, embed title, text or alt text unescaped: the
+ *   attack on every field of the model runs /season and /cup with the rest (eventor-text.test.ts).
  * - A forged cup button is refused for a member and finds nothing of another server's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,15 +16,6 @@ import { type LoopbackWorld } from '../../src/loopback/world.js';
 import { type MessageView, renderMessageText } from '../../src/sandbox/discord/index.js';
 import type { SandboxGuild, SandboxUser } from '../../src/sandbox/discord/types.js';
 import { testNow } from '../support/clock.js';
-import {
-  CLASS_PREFIX,
-  CLUB_NAME,
-  EVENT_PREFIX,
-  EVENT_SUFFIX,
-  FORBIDDEN,
-  LONG_NAME,
-  violations,
-} from '../support/crafted-text.js';
 import { postForgedButton } from '../support/forged-button.js';
 import { busiestSeason, type ClubStart } from '../support/season-data.js';
 import { startTestWorld } from '../support/test-world.js';
@@ -149,79 +140,5 @@ describe("/season: about the club's own members only, the same refusal for anyon
     expect(renderMessageText(named)).toContain('This server has no cups yet');
     const byName = await run(world, 'season', 'cup', { cup: 'Deras cup' }, world.member);
     expect(renderMessageText(byName)).toContain('This server has no cups yet');
-  });
-});
-
-describe('/season and /cup with hostile names from Eventor', () => {
-  let world: LoopbackWorld;
-  let season: { year: number; personId: string };
-
-  beforeAll(async () => {
-    const clock = testNow();
-    world = await startTestWorld({ now: () => clock });
-    const dataset = world.eventor.dataset;
-    season = busiestSeason(world.eventor);
-    for (const member of dataset.homeClub.members) member.person.name.given = LONG_NAME;
-    dataset.homeClub.organisation.name = CLUB_NAME;
-    for (const ev of dataset.events) {
-      ev.event.name = `${EVENT_PREFIX}${ev.name}${EVENT_SUFFIX}`;
-      ev.name = ev.event.name;
-      ev.materialized = null;
-    }
-    dataset.onMaterialize = (_ev, lists) => {
-      for (const c of lists.resultList?.classes ?? [])
-        if (!c.class.name.startsWith(CLASS_PREFIX)) c.class.name = `${CLASS_PREFIX}${c.class.name}`;
-    };
-    await world.bot.store.links.linkPerson(world.guild.id, world.member.id, season.personId, 'admin');
-  }, 60_000);
-  afterAll(async () => {
-    await world?.close();
-  });
-
-  it('reach no mention, title, text or alt text unescaped, and every answer fits', async () => {
-    const cup = await run(
-      world,
-      'cup',
-      'create',
-      {
-        name: `${CLASS_PREFIX}@everyone **Cup** [x](https://evil.example)`,
-        scoring: 'winner-ratio',
-        from: `${season.year}-01-01`,
-        classes: `${CLASS_PREFIX}H21, D21`,
-      },
-      world.admin,
-    );
-    expect(renderMessageText(cup)).toContain('created');
-    const cupId = String((await world.bot.store.cups.list(world.guild.id))[0]!.id);
-    const answers = [
-      await run(world, 'season', 'member', { year: season.year, share: true }, world.member),
-      await run(world, 'season', 'club', { year: season.year, share: true }, world.member),
-      await run(world, 'season', 'cup', { cup: cupId, share: true }, world.member),
-      await run(world, 'cup', 'show', {}, world.admin),
-      await run(world, 'cup', 'show', { cup: cupId }, world.admin),
-    ];
-    for (const answer of answers) expect(renderMessageText(answer)).not.toContain('Something went wrong');
-    const [member, club] = answers;
-    expect(member!.embeds[0]!.description).toContain('Read this');
-    expect(member!.embeds[0]!.title).toContain('\\*\\*Evil0\\*\\*');
-    expect(member!.embeds[0]!.title).toContain('…');
-    expect(club!.embeds[0]!.title).toContain('\\*\\*Bold\\*\\* Club');
-    const alts = [member!, club!].flatMap((a) => world.discord.attachments(a.id).map((f) => f.description ?? ''));
-    expect(alts).toHaveLength(2);
-    expect(alts.join('\n')).toContain('Evil0');
-
-    const refused = world.discord
-      .requests()
-      .filter((r) => r.status >= 400)
-      .map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
-    expect(refused).toEqual([]);
-    const bodies = world.discord
-      .requests()
-      .filter((r) => r.body !== undefined)
-      .map((r) => r.body);
-    expect(bodies.length).toBeGreaterThan(5);
-    expect(bodies.flatMap(violations)).toEqual([]);
-    // The alt text goes as the attachments' descriptions: plain text, no mention formed.
-    for (const alt of alts) for (const [, pattern] of FORBIDDEN) expect(alt).not.toMatch(pattern);
   });
 });
