@@ -79,6 +79,14 @@ module.exports = {
       to: { path: '^(src|commands)/', pathNot: ['^src/splits/', '^src/eventor/model\\.ts$'] },
     },
     {
+      name: 'season-is-pure',
+      severity: 'error',
+      comment:
+        "The season's races, the cup scorings and the tables (docs/season.md) read only the model's records: the bot's services, the renderer, the standings post and the command line's `cup` build on it, and it on nothing of theirs.",
+      from: { path: '^src/season/' },
+      to: { path: '^(src|commands)/', pathNot: ['^src/season/', '^src/eventor/model\\.ts$'] },
+    },
+    {
       name: 'charts-draw-only-the-analysis',
       severity: 'error',
       comment:

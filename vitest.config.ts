@@ -24,6 +24,8 @@ const ON_BOTH_DATABASES = [
   'test/e2e/setup.test.ts',
   'test/e2e/notify-day-before.test.ts',
   'test/security/default-connection.test.ts',
+  'test/e2e/season.test.ts',
+  'test/e2e/cups.test.ts',
 ];
 
 export default defineConfig({

@@ -7,6 +7,7 @@ import { activities } from './activities.js';
 import { activity } from './activity.js';
 import { admin } from './admin.js';
 import { cardCommand } from './card.js';
+import { cupCommand } from './cup.js';
 import { entriesCommand } from './entries.js';
 import { eventCommand } from './event.js';
 import { eventsCommand } from './events.js';
@@ -18,6 +19,7 @@ import { loginCommand } from './login.js';
 import { nextCommand } from './next.js';
 import { notifyCommand } from './notify.js';
 import { results } from './results.js';
+import { seasonCommand } from './season.js';
 import { setup } from './setup.js';
 import { splitsCommand } from './splits.js';
 import { starts } from './starts.js';
@@ -30,6 +32,7 @@ export const COMMANDS: readonly BotCommand[] = [
   status,
   setup,
   feedsCommand,
+  cupCommand,
   eventsCommand,
   eventCommand,
   entriesCommand,
@@ -37,6 +40,7 @@ export const COMMANDS: readonly BotCommand[] = [
   results,
   nextCommand,
   splitsCommand,
+  seasonCommand,
   activities,
   activity,
   loginCommand,

@@ -103,3 +103,14 @@ export async function classChoices(
     .slice(0, MAX_CHOICES)
     .map((c) => choice(c.name, c.id));
 }
+
+/** A server's cups by what was typed (its name, without case or accents); the cup's id is the value. */
+export function cupChoices(
+  cups: ReadonlyArray<{ id: number; name: string }>,
+  query: string,
+): ApplicationCommandOptionChoiceData<string>[] {
+  return cups
+    .filter((cup) => query.trim() === '' || matches(cup.name, query))
+    .slice(0, MAX_CHOICES)
+    .map((cup) => choice(cup.name, String(cup.id)));
+}

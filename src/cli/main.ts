@@ -150,6 +150,25 @@ Options:
   --json        Print the analysis as JSON instead of text tables.`,
     run: async (args, io) => (await import('./splits.js')).runSplits(args, io),
   },
+  cup: {
+    synopsis: 'cup <files...> --club NAME-OR-ID --scoring winner-ratio|place [--best N] [--json]',
+    summary: `Score a club cup over result list files (IOF XML 3.0 or Eventor native), one race per
+file, each race of a multi-race file apart (docs/season.md).`,
+    details: `winner-ratio: an OK runner gets round(100 × W / T), T their time and W the best OK time in
+their class in that race; place: 25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 for places
+1 to 15 (ties share a place), then 1 for every other OK runner. Any other status gets 0; relays
+do not count. A runner's total is their best N races (all without --best); equal totals share
+a rank. A runner is the same person in two files when their name ("Given Family") is the same.
+
+Options:
+  --club NAME-OR-ID  The club: its id, name or short name as the files write it.
+  --scoring S        winner-ratio or place.
+  --best N           Count each runner's best N races only.
+  --json             {"scoring","best","races":[{"file","event","race","date"}],
+                     "standings":[{"rank","name","points","races","counted":[{"race","points"}]}]}
+                     where "race" in "counted" is the index into "races".`,
+    run: async (args, io) => (await import('./cup.js')).runCup(args, io),
+  },
   help: {
     synopsis: 'help [command]',
     summary: "Show this text, or one command's (the same as 'eventor-bot <command> --help').",

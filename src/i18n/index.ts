@@ -18,6 +18,7 @@ import { next } from './messages/next.js';
 import { notify } from './messages/notify.js';
 import { render } from './messages/render.js';
 import { scheduler } from './messages/scheduler.js';
+import { season } from './messages/season.js';
 import { setup } from './messages/setup.js';
 import { splits } from './messages/splits.js';
 
@@ -37,6 +38,7 @@ const CATALOGUES = [
   splits,
   next,
   calendar,
+  season,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void

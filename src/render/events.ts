@@ -204,7 +204,8 @@ function distanceText(distance: string | null, language: Language): string {
   return key ? t(language, key) : escapeName(distance);
 }
 
-const DISCIPLINE_KEYS: Record<string, PlainKey> = {
+/** The words of Eventor's discipline ids. */
+export const DISCIPLINE_KEYS: Readonly<Record<string, PlainKey>> = {
   '1': 'render.discipline.foot',
   '2': 'render.discipline.mtbo',
   '3': 'render.discipline.ski',

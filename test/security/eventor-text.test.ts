@@ -430,6 +430,9 @@ describe('every text from Eventor reaches Discord cleaned (hostile text in every
           return world.channel.id;
         case ApplicationCommandOptionType.Role:
           return role;
+        case ApplicationCommandOptionType.String:
+          // A name an admin gives (a new cup's): the cup routes after it then have one to pick.
+          return option.name === 'name' ? 'Klubbcupen' : undefined;
         default:
           return undefined;
       }
@@ -493,6 +496,15 @@ describe('every text from Eventor reaches Discord cleaned (hostile text in every
     await run({ command: 'entries' }, { event: drawn!.id }, member);
     await run({ command: 'event' }, { event: drawn!.id }, member);
     await run({ command: 'link', subcommand: 'request' }, { person: finisher }, world.swedishMember);
+    // The season's pictures name the runner and the races: in the alt text too, cleaned.
+    for (const subcommand of ['member', 'club']) {
+      const season = await run({ command: 'season', subcommand }, {}, member);
+      expect(season!.attachments.length, `/season ${subcommand} picture`).toBeGreaterThan(0);
+      expect(
+        hostile.fieldsIn(season!.attachments[0]!.description ?? '').length,
+        `/season ${subcommand} alt text`,
+      ).toBeGreaterThan(0);
+    }
   }, 120_000);
 
   it('every button and select of the answers, and of the admins’ posts, followed once', async () => {
