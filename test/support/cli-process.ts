@@ -22,29 +22,44 @@ export function capture(env?: NodeJS.ProcessEnv): Io & { stdout: () => string; s
   };
 }
 
-/** `eventor-bot <args>` as its own process; resolves with its exit code and standard error, rejects (killing it) after `timeoutMs`. */
+/**
+ * `eventor-bot <args>` as its own process; resolves with its exit code and standard error (and with
+ * `captureStdout`, standard output; otherwise it goes nowhere, so that processes it starts hold no
+ * pipe of ours), rejects (killing it) after `timeoutMs`.
+ */
 export function runProgram(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
-): Promise<{ code: number | null; stderr: string }> {
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; captureStdout?: boolean } = {},
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PROGRAM, ...args], {
       env: { PATH: process.env.PATH, ...options.env },
       ...(options.cwd ? { cwd: options.cwd } : {}),
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', options.captureStdout ? 'pipe' : 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
+    let stdout = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+    });
+    // Standard output may still be arriving when the process exits: the answer waits for its end too.
+    const stdoutEnded = new Promise<void>((ended) => {
+      if (child.stdout === null) ended();
+      else child.stdout.once('close', () => ended());
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`));
     }, timeoutMs);
     child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
+      void stdoutEnded.then(() => {
+        clearTimeout(timer);
+        resolve({ code, stderr, stdout });
+      });
     });
   });
 }
