@@ -96,11 +96,14 @@ export function liveCompetitions(dataset: SandboxDataset, options: LiveOptions):
       const date = instantToLocal(race.date, LIVE_TIME_ZONE).date;
       const organiser = dataset.organisation(ev.event.organisers[0]?.id ?? '');
       const multi = races.length > 1;
+      // Typed by the organiser, each a little differently: the event's name, sometimes with the
+      // year, the stage in a multi-day event; the club by its short name or its full one.
+      const typing = stableHash(`${ev.id}|${raceIndex}`);
+      const name = typing % 3 === 0 ? `${ev.name} ${date.slice(0, 4)}` : ev.name;
       out.push({
         id: id++,
-        // Typed by the organiser: the event's name, and the stage in a multi-day event.
-        name: multi ? `${ev.name}, etapp ${raceIndex + 1}` : ev.name,
-        organizer: organiser?.shortName ?? organiser?.name ?? '',
+        name: multi ? `${name}, etapp ${raceIndex + 1}` : name,
+        organizer: (typing % 2 === 0 ? organiser?.name : organiser?.shortName) ?? organiser?.name ?? '',
         date,
         timediff: 0,
         country: organiser?.countryCode === 'NOR' ? 'no' : 'se',
