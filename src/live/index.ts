@@ -1,7 +1,7 @@
 /**
  * The live-results client (docs/live-results.md): LiveResultat's two APIs behind one adapter, the
  * model they are read into, matching Eventor races and clubs to live competitions, and following a
- * competition for a club. It knows nothing of Discord, the store or the feeds.
+ * competition for a club. It knows nothing of Discord, the store, the feeds or the Eventor client.
  */
 export { finishesSince, FINAL_STATUSES, type FinishNews, runnerKey } from './changes.js';
 export {
@@ -28,6 +28,7 @@ export {
 } from './clubs.js';
 export { clockText, competitionMidnight, competitionZone, secondsIntoDay } from './day.js';
 export { LiveError, type LiveErrorCode } from './errors.js';
+export { clubEntriesInEntries, clubEntriesInStartList, raceToMatch } from './eventor.js';
 export { DEFAULT_LIVE_MAX_BYTES, DEFAULT_LIVE_TIMEOUT_MS, LIVE_ACCEPT_ENCODING, type LiveHttpOptions } from './http.js';
 export {
   type CompetitionMatch,
