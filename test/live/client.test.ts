@@ -126,6 +126,54 @@ describe('reading a competition', () => {
   });
 });
 
+describe('the points the sources leave open', () => {
+  it('reads the same whichever way each goes (waiting status, unreached splits, envelopes, ties, compression)', async () => {
+    const { competition, race } = clubRace(world);
+    world.setNow(raceSpan(race).firstStart + 45 * 60_000);
+    const read = async () => {
+      const client = restOnly();
+      const day = await client.competitionsOn(competition.date);
+      const overview = await client.overview(competition.id);
+      const classes = [];
+      for (const cls of race.classes) {
+        const answer = await client.classResults(competition.id, cls.name);
+        if (answer.kind !== 'data') throw new Error('expected data');
+        classes.push(answer.data);
+      }
+      return { day, overview: overview?.kind === 'data' ? overview.data : null, classes };
+    };
+    const usual = await read();
+    const variants = [
+      { restWaitingStatus: 9 },
+      { restUnreachedSplits: 'omitted' },
+      { restListEnvelope: 'array' },
+      { restTiedPlace: 'equals' },
+      { exportEventId: 'absent' },
+      { compress: false },
+    ] as const;
+    const saved = { ...world.live.options };
+    for (const variant of variants) {
+      Object.assign(world.live.options, variant);
+      try {
+        expect(await read(), JSON.stringify(variant)).toEqual(usual);
+      } finally {
+        Object.assign(world.live.options, saved);
+      }
+    }
+    world.live.options.timezone = 'empty';
+    try {
+      // No zone named: Swedish time, as timediff 0 says.
+      const competitionRead = await restOnly().competition(competition.id);
+      expect(competitionRead.timeZone).toBeNull();
+      expect(secondsIntoDay(competitionRead, new Date(world.now()))).toBe(
+        secondsIntoDay({ ...competitionRead, timeZone: 'Europe/Stockholm' }, new Date(world.now())),
+      );
+    } finally {
+      world.live.options.timezone = 'named';
+    }
+  });
+});
+
 describe('following a competition for the club', () => {
   it('tracks the race as it runs: to start, out with radio controls, home; reading only what changed', async () => {
     const { competition, race } = clubRace(world);
