@@ -4,14 +4,7 @@
  * every fault the sandbox can make met with one typed error and nothing half-read.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLiveSources,
-  LiveClient,
-  LiveError,
-  type LiveSource,
-  secondsIntoDay,
-  statusAt,
-} from '../../src/live/index.js';
+import { LiveClient, LiveError, type LiveSource, secondsIntoDay, statusAt } from '../../src/live/index.js';
 import { CompetitionTracker } from '../../src/live/tracker.js';
 import { clubAliases } from '../../src/live/clubs.js';
 import { clubRace, clubRelay, type LiveTestWorld, raceSpan, startLiveTestWorld } from '../support/live-world.js';
@@ -21,15 +14,11 @@ let rest: LiveSource;
 let legacy: LiveSource;
 
 beforeAll(async () => {
-  world = await startLiveTestWorld();
-  ({ rest, legacy } = createLiveSources(
-    { restUrl: world.live.restUrl, legacyUrl: world.live.legacyUrl },
-    { userAgent: 'eventor-bot-test', timeoutMs: 2_000, baseDelayMs: 1, maxDelayMs: 5 },
-  ));
+  // A short deadline: the hanging fault below waits it out.
+  world = await startLiveTestWorld({}, { timeoutMs: 2_000 });
+  ({ rest, legacy } = world.sources);
 });
 afterAll(async () => {
-  await rest?.close();
-  await legacy?.close();
   await world?.close();
 });
 afterEach(() => {

@@ -6,30 +6,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clubAliases, crossCheck } from '../../src/live/clubs.js';
-import { createLiveSources, LiveClient, type LiveSource } from '../../src/live/index.js';
+import { LiveClient } from '../../src/live/index.js';
 import { clubEntriesInEntries, clubEntriesInStartList, raceToMatch } from '../../src/live/eventor.js';
 import { matchCompetition } from '../../src/live/match.js';
 import { CompetitionTracker } from '../../src/live/tracker.js';
 import { clubRace, clubRelay, type LiveTestWorld, raceSpan, startLiveTestWorld } from '../support/live-world.js';
 
 let world: LiveTestWorld;
-let sources: { rest: LiveSource; legacy: LiveSource };
 beforeAll(async () => {
   world = await startLiveTestWorld();
-  sources = createLiveSources(
-    { restUrl: world.live.restUrl, legacyUrl: world.live.legacyUrl },
-    { userAgent: 'eventor-bot-test' },
-  );
 });
 afterAll(async () => {
-  await sources?.rest.close();
-  await sources?.legacy.close();
   await world?.close();
 });
 
 describe('the live competition of each race', () => {
   it('is found, confident, for every race with a live competition, stages included', async () => {
-    const client = new LiveClient({ rest: sources.rest, legacy: null });
+    const client = new LiveClient({ rest: world.sources.rest, legacy: null });
     const byDay = new Map<string, Awaited<ReturnType<LiveClient['competitionsOn']>>>();
     let stages = 0;
     const competitions = world.live.world.competitions.filter((c) => c.eventId !== null);
@@ -63,7 +56,7 @@ describe('the live competition of each race', () => {
     };
     const race = raceToMatch(linked, ev.event.races[0]!.id, { timeZone: 'Europe/Stockholm' })!;
     expect(race.linkedIds).toEqual([decoy.id]);
-    const day = await new LiveClient({ rest: sources.rest, legacy: null }).competitionsOn(competition.date);
+    const day = await new LiveClient({ rest: world.sources.rest, legacy: null }).competitionsOn(competition.date);
     expect(matchCompetition(race, day)).toMatchObject({ kind: 'confident', by: 'link', competition: { id: decoy.id } });
   });
 });
@@ -75,7 +68,7 @@ describe("the club's runners against its start list", () => {
     const ev = world.dataset.event(competition.eventId!)!;
     const home = world.dataset.homeClub.organisation;
     const state = await new CompetitionTracker(
-      new LiveClient({ ...sources }),
+      new LiveClient({ ...world.sources }),
       competition.id,
       clubAliases(home),
     ).refresh();
@@ -102,7 +95,7 @@ describe("the club's runners against its start list", () => {
     const ev = world.dataset.event(competition.eventId!)!;
     const home = world.dataset.homeClub.organisation;
     const state = await new CompetitionTracker(
-      new LiveClient({ ...sources }),
+      new LiveClient({ ...world.sources }),
       competition.id,
       clubAliases(home),
     ).refresh();

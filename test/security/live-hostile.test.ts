@@ -6,7 +6,7 @@
  * state; a runner who could be either of two members is nobody's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiveSources, LiveClient, LiveError, type LiveSource, secondsIntoDay } from '../../src/live/index.js';
+import { LiveClient, LiveError, secondsIntoDay } from '../../src/live/index.js';
 import { clubAliases, type ClubEntry, crossCheck, runnerOfPerson } from '../../src/live/clubs.js';
 import { CompetitionTracker } from '../../src/live/tracker.js';
 import { renderFinishMessage, renderLiveBoard } from '../../src/render/live.js';
@@ -16,17 +16,10 @@ import { clubRace, type LiveTestWorld, raceSpan, startLiveTestWorld } from '../s
 const HOSTILE = `@everyone <@&1> **Astrid** [klick](https://evil.example) \`\`\`\n# Rubrik\u202E ${'x'.repeat(5000)}`;
 
 let world: LiveTestWorld;
-let sources: { rest: LiveSource; legacy: LiveSource };
 beforeAll(async () => {
   world = await startLiveTestWorld();
-  sources = createLiveSources(
-    { restUrl: world.live.restUrl, legacyUrl: world.live.legacyUrl },
-    { userAgent: 'eventor-bot-test', timeoutMs: 5_000, baseDelayMs: 1, maxDelayMs: 5 },
-  );
 });
 afterAll(async () => {
-  await sources?.rest.close();
-  await sources?.legacy.close();
   await world?.close();
 });
 
@@ -46,8 +39,8 @@ describe('a hostile live source', () => {
     try {
       world.setNow(raceSpan(race).lastFinalAt + 60_000);
       for (const client of [
-        new LiveClient({ rest: sources.rest, legacy: null }),
-        new LiveClient({ rest: null, legacy: sources.legacy }),
+        new LiveClient({ rest: world.sources.rest, legacy: null }),
+        new LiveClient({ rest: null, legacy: world.sources.legacy }),
       ]) {
         const state = await new CompetitionTracker(
           client,
@@ -91,7 +84,7 @@ describe('a hostile live source', () => {
     const { competition, race } = clubRace(world);
     world.setNow(raceSpan(race).lastFinalAt + 60_000);
     const tracker = new CompetitionTracker(
-      new LiveClient({ rest: sources.rest, legacy: null }),
+      new LiveClient({ rest: world.sources.rest, legacy: null }),
       competition.id,
       clubAliases({ name: world.homeClub }),
     );
@@ -127,7 +120,7 @@ describe('a hostile live source', () => {
     });
     try {
       const fresh = new CompetitionTracker(
-        new LiveClient({ rest: sources.rest, legacy: null }),
+        new LiveClient({ rest: world.sources.rest, legacy: null }),
         competition.id,
         clubAliases({ name: world.homeClub }),
       );

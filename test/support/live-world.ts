@@ -1,8 +1,10 @@
 /**
  * A sandbox Eventor dataset and the sandbox LiveResultat over it, on a clock the test moves by hand
- * (from the test instant, test/README.md#the-test-instant), and the races worth following: one
- * individual race with the home club's runners, and one relay.
+ * (from the test instant, test/README.md#the-test-instant), the real client's two sources pointed
+ * at it, and the races worth following: one individual race with the home club's runners, and one
+ * relay.
  */
+import { createLiveSources, type LiveHttpOptions, type LiveSource } from '../../src/live/index.js';
 import { SandboxDataset } from '../../src/sandbox/eventor/dataset.js';
 import {
   type LiveCompetitionRecord,
@@ -21,14 +23,23 @@ export interface LiveTestWorld {
   setNow(ms: number): void;
   /** The home club's short name, as the sandbox uploads club names. */
   homeClub: string;
+  /** The client's sources on the sandbox; short timeouts and backoff unless `http` says otherwise. */
+  sources: { rest: LiveSource; legacy: LiveSource };
   close(): Promise<void>;
 }
 
-export async function startLiveTestWorld(options: Partial<LiveOptions> = {}): Promise<LiveTestWorld> {
+export async function startLiveTestWorld(
+  options: Partial<LiveOptions> = {},
+  http: Partial<LiveHttpOptions> = {},
+): Promise<LiveTestWorld> {
   let now = testNow().getTime();
   const clock = () => new Date(now);
   const dataset = new SandboxDataset({ seed: 1, now: testNow(), clock });
   const live = await startSandboxLiveResultat({ dataset, now: clock, options });
+  const sources = createLiveSources(
+    { restUrl: live.restUrl, legacyUrl: live.legacyUrl },
+    { userAgent: 'eventor-bot-test', timeoutMs: 5_000, baseDelayMs: 1, maxDelayMs: 5, ...http },
+  );
   return {
     dataset,
     live,
@@ -37,7 +48,12 @@ export async function startLiveTestWorld(options: Partial<LiveOptions> = {}): Pr
       now = ms;
     },
     homeClub: dataset.homeClub.organisation.shortName ?? dataset.homeClub.name,
-    close: () => live.close(),
+    sources,
+    async close() {
+      await sources.rest.close();
+      await sources.legacy.close();
+      await live.close();
+    },
   };
 }
 
