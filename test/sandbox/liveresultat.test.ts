@@ -1,7 +1,7 @@
 /**
- * The sandbox LiveResultat behaves as docs/live-results.md (and the note it was written from)
- * says the real services do: both APIs, the race unfolding on the clock from the sandbox Eventor's
- * start list and results, ETags and 304, `last_hash`, the quirks and the faults.
+ * The sandbox LiveResultat behaves as docs/live-results.md says the real services do: both APIs,
+ * the race unfolding on the clock from the sandbox Eventor's start list and results, ETags and 304,
+ * `last_hash`, the quirks and the faults.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';

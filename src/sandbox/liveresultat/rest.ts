@@ -1,7 +1,7 @@
 /**
  * The sandbox's REST API (`api.orienteering.services`; docs/live-results.md#the-two-apis): its
- * routes and the JSON each answers, as the note on the real service documents them. ETags, 304 and
- * compression are the server's (server.ts).
+ * routes and the JSON each answers, as the real service's. ETags, 304 and compression are the
+ * server's (server.ts).
  */
 import { instantToLocal } from '../../time/zones.js';
 import { LIVE_TIME_ZONE, type LiveClassRecord, type LiveCompetitionRecord, type LiveRaceRecord } from './races.js';
