@@ -30,7 +30,25 @@ module.exports = {
       severity: 'error',
       comment: 'Rendering turns domain objects into payloads; it reads no store and calls no Eventor or bot.',
       from: { path: '^src/render/' },
-      to: { path: ['^src/(bot|app|feeds|store|sandbox|cli)/', '^commands/', '^src/eventor/(http|client)\\.ts$'] },
+      to: {
+        path: [
+          '^src/(bot|app|feeds|store|sandbox|cli)/',
+          '^commands/',
+          '^src/eventor/(http|client)\\.ts$',
+          '^src/live/(http|sources|client|tracker)\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'live-knows-nothing-above-it',
+      severity: 'error',
+      comment:
+        "The live-results client (docs/live-results.md) is usable without Discord, the store, the Eventor client or the bot (the CLI, the feeds later): besides its own folder it imports only the days-and-zones leaf (src/time/) and Eventor's model (src/eventor/model.ts, zod only), whose races and start lists the matching reads.",
+      from: { path: '^src/live/' },
+      to: {
+        path: ['^(src|commands)/', 'node_modules/discord\\.js'],
+        pathNot: ['^src/live/', '^src/time/', '^src/eventor/model\\.ts$'],
+      },
     },
     {
       name: 'feeds-below-the-bot',
@@ -66,7 +84,7 @@ module.exports = {
       name: 'sandboxes-stand-alone',
       severity: 'error',
       comment:
-        "The sandboxes follow the real services, not our code: nothing in src/sandbox imports the product, with two narrow exceptions. The model's records (src/eventor/model.ts, which imports only zod): the sandbox's data is typed by the shapes the client parses into, so a field the bot reads that the sandbox never fills is a compile error rather than a silent drift; a copy of those types would drift. And the days-and-zones leaf (src/time/), which imports nothing of ours: converting Swedish wall-clock times is the same arithmetic on both sides, and a second copy would only add a second place for a daylight-saving bug.",
+        "The sandboxes (src/sandbox/eventor, src/sandbox/discord, src/sandbox/liveresultat) follow the real services, not our code: nothing in src/sandbox imports the product, with two narrow exceptions; the sandbox LiveResultat reads the sandbox Eventor's races from inside src/sandbox, never the live-results client (src/live), whose shapes it must not borrow. The model's records (src/eventor/model.ts, which imports only zod): the sandbox's data is typed by the shapes the client parses into, so a field the bot reads that the sandbox never fills is a compile error rather than a silent drift; a copy of those types would drift. And the days-and-zones leaf (src/time/), which imports nothing of ours: converting Swedish wall-clock times is the same arithmetic on both sides, and a second copy would only add a second place for a daylight-saving bug.",
       from: { path: '^src/sandbox/' },
       to: { path: '^(src|commands)/', pathNot: ['^src/sandbox/', '^src/eventor/model\\.ts$', '^src/time/'] },
     },

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * `npm test` runs every project; `npx vitest run --project unit` (or e2e, security, …) runs one.
  * The folders of `test/` say what a test exercises: see `test/README.md`.
  */
-const PROJECTS = ['unit', 'eventor', 'sandbox', 'e2e', 'security', 'cli', 'repo', 'postgres'] as const;
+const PROJECTS = ['unit', 'eventor', 'live', 'sandbox', 'e2e', 'security', 'cli', 'repo', 'postgres'] as const;
 
 /**
  * The store and feed tests again with every loopback world's store on PostgreSQL (one server per

@@ -12,6 +12,7 @@ import { feeds } from './messages/feeds.js';
 import { feedsContent } from './messages/feeds-content.js';
 import { general } from './messages/general.js';
 import { linking } from './messages/linking.js';
+import { live } from './messages/live.js';
 import { login } from './messages/login.js';
 import { members } from './messages/members.js';
 import { next } from './messages/next.js';
@@ -39,6 +40,7 @@ const CATALOGUES = [
   next,
   calendar,
   season,
+  live,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void
