@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * `npm test` runs every project; `npx vitest run --project unit` (or e2e, security, …) runs one.
  * The folders of `test/` say what a test exercises: see `test/README.md`.
  */
-const PROJECTS = ['unit', 'eventor', 'sandbox', 'e2e', 'security', 'cli', 'repo', 'postgres'] as const;
+const PROJECTS = ['unit', 'eventor', 'live', 'sandbox', 'e2e', 'security', 'cli', 'repo', 'postgres'] as const;
 
 /**
  * The store and feed tests again with every loopback world's store on PostgreSQL (one server per
@@ -24,6 +24,8 @@ const ON_BOTH_DATABASES = [
   'test/e2e/setup.test.ts',
   'test/e2e/notify-day-before.test.ts',
   'test/security/default-connection.test.ts',
+  'test/e2e/season.test.ts',
+  'test/e2e/cups.test.ts',
 ];
 
 export default defineConfig({

@@ -133,6 +133,9 @@ function actionLabel(ctx: BaseContext, action: string, detail: string | null): s
     unlink: 'linking.audit.unlink',
     'login-link': 'linking.audit.loginLink',
     card: 'linking.audit.card',
+    'cup-create': 'cup.audit.create',
+    'cup-edit': 'cup.audit.edit',
+    'cup-delete': 'cup.audit.delete',
   };
   if (action === EVENTOR_MOVED) {
     const [links = '0', requests = '0', subscriptions = '0'] = (detail ?? '').split(' ');

@@ -202,7 +202,7 @@ export function organiserChoices(
     )
     .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'sv'))
     .slice(0, 25)
-    .map((o) => ({ name: plainText(label(o), 100) || o.id, value: o.id }));
+    .map((o) => ({ name: plainText(label(o), 100) || plainText(o.id, 100) || '?', value: o.id }));
 }
 
 /** The organiser option: a picked id, or a name typed by hand that names exactly one club or district. */

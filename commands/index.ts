@@ -9,6 +9,7 @@ import { activities } from './activities.js';
 import { activity } from './activity.js';
 import { admin } from './admin.js';
 import { cardCommand } from './card.js';
+import { cupCommand } from './cup.js';
 import { entriesCommand } from './entries.js';
 import { eventCommand } from './event.js';
 import { eventsCommand } from './events.js';
@@ -20,6 +21,7 @@ import { loginCommand } from './login.js';
 import { nextCommand } from './next.js';
 import { notifyCommand } from './notify.js';
 import { results } from './results.js';
+import { seasonCommand } from './season.js';
 import { setupCommandFor } from './setup.js';
 import { splitsCommand } from './splits.js';
 import { starts } from './starts.js';
@@ -37,6 +39,7 @@ export function commandsFor(kinds: readonly FeedKind[]): readonly BotCommand[] {
     status,
     setupCommandFor(kinds),
     feedsCommandFor(kinds),
+    cupCommand,
     eventsCommand,
     eventCommand,
     entriesCommand,
@@ -44,6 +47,7 @@ export function commandsFor(kinds: readonly FeedKind[]): readonly BotCommand[] {
     results,
     nextCommand,
     splitsCommand,
+    seasonCommand,
     activities,
     activity,
     loginCommand,

@@ -30,6 +30,7 @@ import { guildOf } from '../src/bot/guards.js';
 import { memberChoices } from '../src/bot/lookup.js';
 import { ownLinkChoices, personLabel, personNames } from '../src/bot/members.js';
 import { languageFor, t } from '../src/i18n/index.js';
+import { escapeName } from '../src/render/index.js';
 
 const USERNAME = 'username';
 const PASSWORD = 'password';
@@ -129,7 +130,11 @@ async function request(ctx: CommandContext): Promise<void> {
   );
   const label = personLabel(person);
   const language = ctx.guild.language;
-  let content = t(language, 'linking.request.adminPost', { user: `<@${userId}>`, person: label, id: person.id });
+  let content = t(language, 'linking.request.adminPost', {
+    user: `<@${userId}>`,
+    person: label,
+    id: escapeName(person.id, { max: 40 }),
+  });
   if (othersLinked.length > 0)
     content += `\n${t(language, 'linking.request.alsoLinked', { users: othersLinked.map((other) => `<@${other}>`).join(', ') })}`;
   const buttons = new ActionRowBuilder<ButtonBuilder>().addComponents(
@@ -170,7 +175,7 @@ async function decide(
     approve,
     ctx.log,
   );
-  const label = person ? personLabel(person) : `#${found.personId}`;
+  const label = person ? personLabel(person) : `#${escapeName(found.personId, { max: 40 })}`;
 
   const post = ctx.interaction.isMessageComponent() ? ctx.interaction.message : null;
   await post

@@ -100,7 +100,10 @@ export const loginCommand: BotCommand = {
     const typed = fold(String(ctx.interaction.options.getFocused()));
     const choices = await Promise.all(
       linked.map(async (p) => ({
-        name: plainText((await ctx.services.club.memberName(eventor, p.personId)) ?? '', 100) || p.personId,
+        name:
+          plainText((await ctx.services.club.memberName(eventor, p.personId)) ?? '', 100) ||
+          plainText(p.personId, 100) ||
+          '?',
         value: p.personId,
       })),
     );

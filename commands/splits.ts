@@ -6,15 +6,15 @@
  */
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { eventSplits } from '../src/app/splits.js';
-import { type BaseContext, type BotCommand, type CommandContext, UserFacingError } from '../src/bot/command.js';
+import type { BaseContext, BotCommand, CommandContext } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { eventChoices, memberChoices } from '../src/bot/lookup.js';
-import { resolveEventId } from '../src/bot/options.js';
+import { namedClubMember, resolveEventId } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
 import { drawPicture, type PictureRequest } from '../src/charts/index.js';
 import { fold } from '../src/app/fold.js';
 import type { GuildEventor } from '../src/club/eventor-access.js';
-import { escapeName, pictureCourse, plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
+import { plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
 
 const ID = /^\d{1,18}$/;
 
@@ -49,11 +49,7 @@ async function whom(ctx: CommandContext, eventor: GuildEventor): Promise<{ perso
     const own = guildId === null ? [] : await ctx.services.linking.linkedPersons(guildId, ctx.interaction.user.id);
     return { personIds: own.map((l) => l.personId), named: false };
   }
-  const personId = await ctx.services.club.resolve(eventor, value);
-  // Autocomplete offers the club's members only: any other id (made up, or a Discord account's) is refused.
-  if ((await ctx.services.club.member(eventor, personId)) === null)
-    throw new UserFacingError('members.error.unknownMember', { name: escapeName(value.trim(), { max: 60 }) });
-  return { personIds: [personId], named: true };
+  return { personIds: [await namedClubMember(ctx, eventor, value)], named: true };
 }
 
 async function execute(ctx: CommandContext): Promise<void> {
@@ -72,7 +68,8 @@ async function execute(ctx: CommandContext): Promise<void> {
       ctx.log.error('a /splits picture could not be drawn; answering without it', { kind: request.kind, error });
       return null;
     });
-  const course = pictureCourse(view.course);
+  // The pictures clean every name and code they show themselves (src/charts/text.ts).
+  const course = view.course;
   const [graph, bars] = await Promise.all([
     draw({ kind: 'graph', course, title, highlight: view.highlight, language: ctx.language }),
     // Bars only where there is a loss estimate to draw (an OK result on a course with enough runners).
@@ -95,8 +92,8 @@ async function classNameChoices(ctx: BaseContext, eventValue: string, query: str
     .filter((name) => words.every((w) => fold(name).includes(w)))
     .slice(0, 25)
     .map((name): ApplicationCommandOptionChoiceData<string> => {
-      const label = plainText(name, 100);
-      return { name: label || name.slice(0, 100), value: name.slice(0, 100) };
+      // A name of only control characters has nothing to show: a choice's name may not be empty.
+      return { name: plainText(name, 100) || '?', value: name.slice(0, 100) };
     });
 }
 

@@ -22,6 +22,7 @@ import { benchMarkdown, type BenchRunSummary } from './markdown.js';
 import { parseSection } from './parse.js';
 import { processesSection } from './processes.js';
 import { requestsSection } from './requests.js';
+import { seasonSection } from './season.js';
 import type { BenchSection } from './section.js';
 import { startupSection } from './startup.js';
 
@@ -34,6 +35,7 @@ export const SECTIONS: readonly BenchSection[] = [
   startupSection,
   chartsSection,
   nextSection,
+  seasonSection,
 ];
 
 export interface BenchOptions {

@@ -1,5 +1,6 @@
 import { clockFrom, sandboxClockFromEnv } from '../../src/config/sandbox-clock.js';
 import { startSandboxDiscord } from '../sandbox/discord/index.js';
+import { type SandboxLiveResultat, startSandboxLiveResultat } from '../sandbox/liveresultat/index.js';
 import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/server.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, takeString, UsageError } from '../../src/cli/args.js';
 import type { Io } from '../../src/cli/io.js';
@@ -33,6 +34,7 @@ export async function runSandbox(
   const size = takeString(args.flags, 'size') ?? 'small';
   if (size !== 'small' && size !== 'large') throw new UsageError('--size must be small or large');
   const withDiscord = takeBoolean(args.flags, 'discord');
+  const withLive = takeBoolean(args.flags, 'live');
   const now = instant(takeString(args.flags, 'now'));
   rejectLeftovers(args.flags);
   // With --now the data is made around that instant and the sandbox's clock runs on from it, and
@@ -57,9 +59,16 @@ export async function runSandbox(
     throw error;
   }
   const clockLine = now === undefined ? '' : `SANDBOX_CLOCK=${now.toISOString()}\n`;
+  // LiveResultat over the same races on the same clock (docs/live-results.md#the-sandbox).
+  const live: SandboxLiveResultat | null = withLive
+    ? await startSandboxLiveResultat({ dataset: sandbox.dataset, ...(clock === undefined ? {} : { now: clock }) })
+    : null;
+  const liveLines =
+    live === null ? '' : `LIVERESULTAT_URL=${live.restUrl}\nLIVERESULTAT_LEGACY_URL=${live.legacyUrl}\n`;
   if (!withDiscord) {
-    io.out(`EVENTOR_BASE_URL=${sandbox.baseUrl}\nEVENTOR_API_KEY=${sandbox.apiKey}\n${clockLine}`);
+    io.out(`EVENTOR_BASE_URL=${sandbox.baseUrl}\nEVENTOR_API_KEY=${sandbox.apiKey}\n${liveLines}${clockLine}`);
     await until;
+    await live?.close();
     await sandbox.close();
     return 0;
   }
@@ -81,6 +90,7 @@ export async function runSandbox(
         `DISCORD_TOKEN=${discord.token}`,
         `DISCORD_API_URL=${discord.restUrl}`,
         `EVENTOR_DEFAULT_GUILDS=${guild.id}`,
+        ...(live === null ? [] : [`LIVERESULTAT_URL=${live.restUrl}`, `LIVERESULTAT_LEGACY_URL=${live.legacyUrl}`]),
         ...(now === undefined ? [] : [`SANDBOX_CLOCK=${now.toISOString()}`]),
         `# Server '${guild.name}' ${guild.id}, channel #${channel.name} ${channel.id}, member ${member.username} ${member.id} (may manage the server)`,
         '',
@@ -89,6 +99,7 @@ export async function runSandbox(
     await until;
   } finally {
     await discord.close();
+    await live?.close();
     await sandbox.close();
   }
   return 0;

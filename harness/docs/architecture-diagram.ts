@@ -29,10 +29,12 @@ const ROOMS: Readonly<Record<string, string>> = {
   'src/render': 'pure: domain objects in, Discord payloads out',
   'src/charts': 'pure: split pictures as PNG, in a worker',
   'src/splits': 'pure split-time analysis',
+  'src/season': "pure: a season's races, the cup scorings, the tables",
+  'src/live': 'the LiveResultat client and the matching, no Discord',
   'src/store': 'SQLite or PostgreSQL behind the Store interfaces',
   'src/config': 'the configuration, checked',
   'src/eventor': 'client, operations, transport, readers, model',
-  'harness/sandbox': 'loopback Eventor and Discord',
+  'harness/sandbox': 'loopback Eventor, Discord and LiveResultat',
   'harness/loopback': 'the real bot wired to the sandboxes',
   'harness/cli': "the command line's sandbox command",
   'harness/demo': 'npm run demo, docs:screens',
@@ -41,7 +43,7 @@ const ROOMS: Readonly<Record<string, string>> = {
   'harness/docs': 'pages written from the code',
 };
 /** Used from every layer: drawn without their arrows. */
-export const LEAVES = ['src/i18n', 'src/log', 'src/time', 'src/loop'];
+export const LEAVES = ['src/i18n', 'src/log', 'src/time', 'src/loop', 'src/text'];
 
 interface CruiseResult {
   modules: Array<{ source: string; dependencies: Array<{ resolved: string; dependencyTypes: string[] }> }>;

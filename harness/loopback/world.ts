@@ -91,6 +91,8 @@ export interface LoopbackWorldOptions {
   databaseUrl?: string;
   /** How many clubs the sandbox Eventor has (default its 13 named ones). */
   eventorClubs?: number;
+  /** How many members the sandbox's home club has (default 40). */
+  eventorHomeClubMembers?: number;
 }
 
 export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise<LoopbackWorld> {
@@ -101,6 +103,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise
     now,
     ignoresTimeZoneHeader: options.eventorTimeZone !== undefined,
     ...(options.eventorClubs === undefined ? {} : { clubs: options.eventorClubs }),
+    ...(options.eventorHomeClubMembers === undefined ? {} : { homeClubMembers: options.eventorHomeClubMembers }),
   });
   const zone = options.eventorTimeZone === undefined ? {} : { nativeTimeZone: options.eventorTimeZone };
   const discord = await startSandboxDiscord({ port: 0, now: () => now().getTime() });

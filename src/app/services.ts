@@ -11,11 +11,13 @@ import type { Store } from '../store/interfaces.js';
 import { AuditLog } from './audit.js';
 import { ClubMembers } from './club.js';
 import type { EventorAccess } from '../club/eventor-access.js';
+import { Cups } from './cups.js';
 import { FeedsAdmin } from './feeds-admin.js';
 import { Linking } from './linking.js';
 import { LoginLinks } from './login-links.js';
 import { NextRacesService } from './next.js';
 import { Privacy } from './privacy.js';
+import { SeasonService } from './season.js';
 import { Setup } from './setup.js';
 
 export interface Services {
@@ -34,6 +36,10 @@ export interface Services {
   subscriptions: SubscriptionStore;
   /** `/next`: the races a member's linked persons have entered. */
   next: NextRacesService;
+  /** `/season` and the cups' standings: the club's races, their results kept once asked. */
+  season: SeasonService;
+  /** The cups admins define with `/cup`. */
+  cups: Cups;
 }
 
 export interface ServiceDeps {
@@ -49,16 +55,19 @@ export function createServices(deps: ServiceDeps): Services {
   const { store, eventorAccess, clock: now, log, kinds } = deps;
   const club = new ClubMembers();
   const linking = new Linking({ store, club, log, now });
+  const audit = new AuditLog({ store });
   return {
     eventor: eventorAccess,
     club,
     linking,
-    audit: new AuditLog({ store }),
+    audit,
     loginLinks: new LoginLinks({ store, club, linking, log, now }),
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),
     feedsAdmin: new FeedsAdmin({ store, now, kinds }),
     subscriptions: new SubscriptionStore(store),
     next: new NextRacesService({ linking, club }),
+    season: new SeasonService({ store, now, log }),
+    cups: new Cups({ store, audit, now }),
   };
 }

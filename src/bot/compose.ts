@@ -11,6 +11,7 @@ import { Housekeeping } from '../app/housekeeping.js';
 import { MemberSweep } from '../app/member-sweep.js';
 import { createServices, type Services } from '../app/services.js';
 import { EventorAccess } from '../club/eventor-access.js';
+import { databaseUrlSecrets } from '../config/database.js';
 import { servesGuild } from '../config/sharding.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { SharedResponseCache } from '../eventor/http.js';
@@ -127,6 +128,8 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
   const now = options.now ?? (() => new Date());
   log.redact(config.discordToken);
   log.redact(config.secretKey);
+  // The database's password, in whatever form a driver's error could quote it.
+  if (config.databaseUrl !== undefined) for (const secret of databaseUrlSecrets(config.databaseUrl)) log.redact(secret);
   if (options.signal?.aborted) throw new StartAborted();
   log.debug('opening the database');
   // scrypt (slow on purpose) runs in the thread pool while this thread opens the database.

@@ -26,7 +26,7 @@ function matches(haystack: string, query: string): boolean {
  * markdown, so Eventor's text is not escaped, but its control and bidi characters go), else the value.
  */
 function choice(name: string, value: string): ApplicationCommandOptionChoiceData<string> {
-  return { name: plainText(name, MAX_NAME) || value.slice(0, MAX_NAME), value };
+  return { name: plainText(name, MAX_NAME) || plainText(value, MAX_NAME) || '?', value };
 }
 
 /** The events window autocomplete searches: 60 days back to 180 days ahead, by whole days. */
@@ -102,4 +102,15 @@ export async function classChoices(
     .filter((c) => query.trim() === '' || matches(`${c.name} ${c.shortName ?? ''}`, query))
     .slice(0, MAX_CHOICES)
     .map((c) => choice(c.name, c.id));
+}
+
+/** A server's cups by what was typed (its name, without case or accents); the cup's id is the value. */
+export function cupChoices(
+  cups: ReadonlyArray<{ id: number; name: string }>,
+  query: string,
+): ApplicationCommandOptionChoiceData<string>[] {
+  return cups
+    .filter((cup) => query.trim() === '' || matches(cup.name, query))
+    .slice(0, MAX_CHOICES)
+    .map((cup) => choice(cup.name, String(cup.id)));
 }

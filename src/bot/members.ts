@@ -40,7 +40,10 @@ export async function ownLinkChoices(
   );
   const words = fold(query).split(/\s+/).filter(Boolean);
   return linked
-    .map((l) => ({ name: plainText(names.get(l.personId)!, 100) || l.personId, value: l.personId }))
+    .map((l) => ({
+      name: plainText(names.get(l.personId)!, 100) || plainText(l.personId, 100) || '?',
+      value: l.personId,
+    }))
     .filter((c) => words.every((w) => fold(c.name).includes(w)))
     .slice(0, 25);
 }

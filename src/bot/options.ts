@@ -11,6 +11,7 @@ import {
   type HandlerInteraction,
   UserFacingError,
 } from './command.js';
+import { escapeName } from '../render/index.js';
 import { eventChoices, memberChoices } from './lookup.js';
 
 const ID = /^\d{1,18}$/;
@@ -30,6 +31,19 @@ export async function ownPersonId(ctx: BaseContext, userId: string): Promise<str
   const person = linked[0];
   if (!person) throw new UserFacingError('error.notLinked');
   return person.personId;
+}
+
+/**
+ * The club member a `member` option names, by their Eventor person (an id picked from autocomplete,
+ * or a name typed), never through anyone's link, so an answer about them does not tell who is
+ * linked to whom. Autocomplete offers the club's members only: any other id (made up, a Discord
+ * account's, another club's runner) gets the refusal a name nobody has gets.
+ */
+export async function namedClubMember(ctx: BaseContext, eventor: GuildEventor, value: string): Promise<string> {
+  const personId = await ctx.services.club.resolve(eventor, value);
+  if ((await ctx.services.club.member(eventor, personId)) === null)
+    throw new UserFacingError('members.error.unknownMember', { name: escapeName(value.trim(), { max: 60 }) });
+  return personId;
 }
 
 export function eventIdOf(value: string): string {

@@ -34,7 +34,8 @@ const MOVE_NOTICES_MS = 2 * 60_000;
 export const keyFormId = customIdCodec(
   'setup:key',
   z.object({
-    instance: z.string().regex(/^[a-z]{1,20}$/),
+    // Preset names hold hyphens (`no-se-host`).
+    instance: z.string().regex(/^[a-z][a-z-]{0,19}$/),
     ref: z
       .string()
       .regex(/^[\w-]{16}$/)

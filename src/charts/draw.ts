@@ -16,6 +16,7 @@
 import { constants, setPriority } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CourseAnalysis } from '../splits/analysis.js';
+import type { ClubYearInput, SeasonYearInput } from './season-graph.js';
 import type { ChartPicture } from './splits-graph.js';
 import type { ChartLanguage } from './words.js';
 
@@ -38,6 +39,14 @@ export type PictureRequest =
       language: ChartLanguage;
     };
 
+/** The season's pictures (season-graph.ts): a member's year, and the club's. */
+export type SeasonPictureRequest =
+  | ({ kind: 'season'; language: ChartLanguage } & Omit<SeasonYearInput, 'words'>)
+  | ({ kind: 'club-season'; language: ChartLanguage } & Omit<ClubYearInput, 'words'>);
+
+/** Every picture the drawing thread draws. */
+export type AnyPictureRequest = PictureRequest | SeasonPictureRequest;
+
 /** A drawn picture: PNG bytes, their size and the alt text. */
 export type Picture = Pick<ChartPicture, 'png' | 'alt' | 'width' | 'height'>;
 
@@ -55,7 +64,7 @@ const DRAWING_PRIORITY = constants.priority.PRIORITY_BELOW_NORMAL;
 
 interface Job {
   id: number;
-  request: PictureRequest;
+  request: AnyPictureRequest;
 }
 
 /** An answer as it crosses the thread boundary: the PNG's bytes are moved, errors travel as words. */
@@ -67,7 +76,19 @@ type Answer =
  * Draws one picture on the calling thread. The worker uses it; so may code that needs the picture
  * where it is (a bench comparing the two). The renderers load on the first call, not at import.
  */
-export async function drawPictureHere(request: PictureRequest): Promise<Picture> {
+export async function drawPictureHere(request: AnyPictureRequest): Promise<Picture> {
+  if (request.kind === 'season' || request.kind === 'club-season') {
+    const [{ renderSeasonYear, renderClubYear }, { seasonChartWords }] = await Promise.all([
+      import('./season-graph.js'),
+      import('./season-words.js'),
+    ]);
+    const words = seasonChartWords(request.language);
+    const drawn =
+      request.kind === 'season'
+        ? await renderSeasonYear({ title: request.title, year: request.year, races: request.races, words })
+        : await renderClubYear({ title: request.title, months: request.months, words });
+    return { png: drawn.png, alt: drawn.alt, width: drawn.width, height: drawn.height };
+  }
   const [{ renderSplitsGraph }, { renderLostBars }, { chartWords }] = await Promise.all([
     import('./splits-graph.js'),
     import('./lost-bars.js'),
@@ -197,7 +218,7 @@ function startWorker(): Worker {
  * Draws one picture in the drawing thread. Throws RangeError on a request that names no runner of
  * the course, {@link DrawingFailed} when the thread dies or is stopped while drawing it.
  */
-export function drawPicture(request: PictureRequest): Promise<Picture> {
+export function drawPicture(request: AnyPictureRequest): Promise<Picture> {
   worker ??= startWorker();
   const id = nextId++;
   const picture = new Promise<Picture>((resolve, reject) => pending.set(id, { resolve, reject }));

@@ -16,5 +16,10 @@ export {
   stopChartWorker,
   type Picture,
   type PictureRequest,
+  type SeasonPictureRequest,
 } from './draw.js';
 export { chartWords, type ChartLanguage } from './words.js';
+export { CODE_MAX, pictureCode, pictureName, pictureTitle, TITLE_MAX } from './text.js';
+export { renderClubYear, renderSeasonYear, SEASON_HEIGHT, SEASON_WIDTH } from './season-graph.js';
+export type { ClubYearInput, SeasonYearInput } from './season-graph.js';
+export { seasonChartWords, type SeasonChartWords } from './season-words.js';

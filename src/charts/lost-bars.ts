@@ -5,6 +5,7 @@
 import type { CourseAnalysis } from '../splits/analysis.js';
 import { clock, draw, FONT_FAMILY, GRID, PALETTE, TEXT } from './canvas.js';
 import { type ChartPicture, niceStep } from './splits-graph.js';
+import { pictureCode, pictureName, pictureTitle } from './text.js';
 import { ENGLISH, type ChartWords } from './words.js';
 
 export const BARS_WIDTH = 1000;
@@ -31,7 +32,9 @@ const TICK_FONT = { family: FONT_FAMILY, size: 17 };
 
 /** The bar chart of one runner's time lost per leg, as PNG bytes with its alt text. */
 export async function renderLostBars(input: LostBarsInput): Promise<LostBars> {
-  const { course, title } = input;
+  const { course } = input;
+  // Eventor's text is drawn and described only as `./text.ts` makes it.
+  const title = pictureTitle(input.title);
   const words = input.words ?? ENGLISH;
   const runner = course.results[input.runner];
   if (!Number.isInteger(input.runner) || runner === undefined) {
@@ -41,7 +44,7 @@ export async function renderLostBars(input: LostBarsInput): Promise<LostBars> {
   const last = legs.length - 1;
   const labels = legs.map((l, k) => [
     k === last ? words.finish : String(k + 1),
-    k === last ? '' : l.to,
+    k === last ? '' : pictureCode(l.to),
     l.rank === null ? '' : words.legRank(l.rank),
   ]);
   const lost = legs.map((l) => l.lost);
@@ -68,7 +71,7 @@ export async function renderLostBars(input: LostBarsInput): Promise<LostBars> {
       plugins: {
         title: {
           display: true,
-          text: `${runner.name} · ${title}`,
+          text: `${pictureName(runner.name)} · ${title}`,
           font: { family: FONT_FAMILY, size: 26, weight: 'bold' },
           color: TEXT,
         },
@@ -121,15 +124,16 @@ export async function renderLostBars(input: LostBarsInput): Promise<LostBars> {
 
 function barsAlt(course: CourseAnalysis, index: number, title: string, words: ChartWords): string {
   const runner = course.results[index]!;
-  if (runner.lost === null) return `${words.barsAlt(title, runner.name, 0, clock(0))}: ${words.noEstimate}.`;
+  const name = pictureName(runner.name);
+  if (runner.lost === null) return `${words.barsAlt(title, name, 0, clock(0))}: ${words.noEstimate}.`;
   const last = runner.legs.length - 1;
   const mistakes = runner.legs
     .map((l, k) => ({ l, k }))
     .filter(({ l }) => l.mistake && l.lost !== null)
     .sort((a, b) => b.l.lost! - a.l.lost!);
-  const head = words.barsAlt(title, runner.name, mistakes.length, clock(runner.lost));
+  const head = words.barsAlt(title, name, mistakes.length, clock(runner.lost));
   const list = mistakes.map(({ l, k }) =>
-    words.mistakeAlt(words.control(k === last ? null : k + 1, l.to), clock(l.lost!), l.rank),
+    words.mistakeAlt(words.control(k === last ? null : k + 1, pictureCode(l.to)), clock(l.lost!), l.rank),
   );
   return `${head}${list.length === 0 ? '' : `: ${list.join('; ')}`}.`;
 }

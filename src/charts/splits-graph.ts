@@ -6,6 +6,7 @@
  */
 import type { CourseAnalysis, RunnerAnalysis } from '../splits/analysis.js';
 import { clock, draw, FONT_FAMILY, GREY, GRID, PALETTE, TEXT } from './canvas.js';
+import { pictureCode, pictureName, pictureTitle } from './text.js';
 import { ENGLISH, type ChartWords } from './words.js';
 
 export const GRAPH_WIDTH = 1000;
@@ -91,12 +92,19 @@ export function worstLeg(
   if (worst === null) return null;
   const { leg, seconds } = worst;
   const last = leg === runner.legs.length - 1;
-  return { leg, seconds, lost: clock(seconds), control: words.control(last ? null : leg + 1, runner.legs[leg]!.to) };
+  return {
+    leg,
+    seconds,
+    lost: clock(seconds),
+    control: words.control(last ? null : leg + 1, pictureCode(runner.legs[leg]!.to)),
+  };
 }
 
 /** The splits graph of one course as PNG bytes, with its alt text. */
 export async function renderSplitsGraph(input: SplitsGraphInput): Promise<SplitsGraph> {
-  const { course, title } = input;
+  const { course } = input;
+  // Eventor's text is drawn and described only as `./text.ts` makes it: here, and at each name and code below.
+  const title = pictureTitle(input.title);
   const words = input.words ?? ENGLISH;
   for (const i of input.highlight) {
     if (!Number.isInteger(i) || i < 0 || i >= course.results.length) {
@@ -107,7 +115,7 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
   const references = referenceRunners(course.results, new Set(highlight), input.references ?? 2);
   const labels: (string | string[])[] = [
     words.start,
-    ...course.controls.map((code, k) => [String(k + 1), code]),
+    ...course.controls.map((code, k) => [String(k + 1), pictureCode(code)]),
     words.finish,
   ];
   const points = (r: RunnerAnalysis): (number | null)[] => [0, ...r.legs.map((l) => l.behind)];
@@ -124,7 +132,7 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
   const focus = valuesOf(highlight.length > 0 ? [...highlight, ...references.slice(0, 1)] : references);
   const bottom = Math.max(60, ...focus.map((v) => v * 1.15));
   const step = niceStep(bottom - top);
-  const names = lines.map((l) => course.results[l.index]!.name);
+  const names = lines.map((l) => pictureName(course.results[l.index]!.name));
 
   const { png, chart } = await draw(GRAPH_WIDTH, GRAPH_HEIGHT, (measure) => {
     measure.font = `bold ${LABEL_FONT_SIZE}px "${FONT_FAMILY}"`;
@@ -135,8 +143,8 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
       data: {
         labels,
         // The first dataset is drawn last, on top: the highlighted runners come first.
-        datasets: lines.map((l) => ({
-          label: course.results[l.index]!.name,
+        datasets: lines.map((l, n) => ({
+          label: names[n]!,
           data: points(course.results[l.index]!),
           borderColor: l.colour,
           backgroundColor: l.colour,
@@ -232,8 +240,9 @@ function graphAlt(
     const r = course.results[i]!;
     const finish = r.legs[r.legs.length - 1]?.behind ?? null;
     const worst = worstLeg(r, words);
+    const name = pictureName(r.name);
     return words.graphRunnerAlt(
-      mark ? words.highlighted(r.name) : r.name,
+      mark ? words.highlighted(name) : name,
       finish === null ? null : clock(finish),
       worst === null ? null : { control: worst.control, lost: worst.lost },
     );

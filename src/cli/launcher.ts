@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { botConfigFromEnv } from '../bot/config.js';
+import { databaseUrlSecrets } from '../config/database.js';
 import { ConfigError } from '../config/errors.js';
 import { formatShards, splitShards } from '../config/sharding.js';
 import { createLogger, type Logger } from '../log/logger.js';
@@ -76,6 +77,7 @@ export async function runLauncher(args: ParsedArgs, io: Io, processes: number): 
   // Its lines name no secret, but an error from the system could quote the children's environment.
   log.redact(config.discordToken);
   log.redact(config.secretKey);
+  if (config.databaseUrl !== undefined) for (const secret of databaseUrlSecrets(config.databaseUrl)) log.redact(secret);
   const launcher = new Launcher({
     log,
     program: programPath(),

@@ -107,10 +107,12 @@ Options:
     run: async (args, io) => (await import('./migrate.js')).runMigrate(args, io),
   },
   sandbox: {
-    synopsis: 'sandbox [--port N] [--seed S] [--size small|large] [--now INSTANT] [--discord]',
+    synopsis: 'sandbox [--port N] [--seed S] [--size small|large] [--now INSTANT] [--discord] [--live]',
     summary: `Start the loopback sandbox Eventor; prints EVENTOR_BASE_URL and EVENTOR_API_KEY.
 --discord: a sandbox Discord too, with a server, a channel and a member; prints
-the variables to paste into .env to try 'start' without a Discord account.`,
+the variables to paste into .env to try 'start' without a Discord account.
+--live: a sandbox LiveResultat of the same races; prints LIVERESULTAT_URL and
+LIVERESULTAT_LEGACY_URL.`,
     details: `Runs until SIGTERM or SIGINT (Ctrl+C).
 
 Options:
@@ -119,7 +121,9 @@ Options:
   --size small|large  How much data (default small).
   --now INSTANT       Make the data around this instant (e.g. 2026-11-18T09:00:00Z)
                       and run the clock from it; prints SANDBOX_CLOCK for the bot.
-  --discord           A sandbox Discord beside it.`,
+  --discord           A sandbox Discord beside it.
+  --live              A sandbox LiveResultat beside it (both APIs), its races running on
+                      the same clock.`,
     // The sandboxes are not the product (docs/decisions/harness.md): the launcher hands in their
     // runner (`bin/eventor-bot.js`, `main`'s `runners`), so the words are here and the code is not.
     harness: true,
@@ -155,6 +159,44 @@ Options:
   --class NAME  Only this class (its name as in the file, any case).
   --json        Print the analysis as JSON instead of text tables.`,
     run: async (args, io) => (await import('./splits.js')).runSplits(args, io),
+  },
+  cup: {
+    synopsis: 'cup <files...> --club NAME-OR-ID --scoring winner-ratio|place [--best N] [--json]',
+    summary: `Score a club cup over result list files (IOF XML 3.0 or Eventor native), one race per
+file, each race of a multi-race file apart (docs/season.md).`,
+    details: `winner-ratio: an OK runner gets round(100 × W / T), T their time and W the best OK time in
+their class in that race; place: 25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 for places
+1 to 15 (ties share a place), then 1 for every other OK runner. Any other status gets 0; relays
+do not count. A runner's total is their best N races (all without --best); equal totals share
+a rank. A runner is the same person in two files when their name ("Given Family") is the same.
+
+Options:
+  --club NAME-OR-ID  The club: its id, name or short name as the files write it.
+  --scoring S        winner-ratio or place.
+  --best N           Count each runner's best N races only.
+  --json             {"scoring","best","races":[{"file","event","race","date"}],
+                     "standings":[{"rank","name","points","races","counted":[{"race","points"}]}]}
+                     where "race" in "counted" is the index into "races".`,
+    run: async (args, io) => (await import('./cup.js')).runCup(args, io),
+  },
+  live: {
+    synopsis: 'live --competition ID --club NAME [--base-url URL] [--legacy-url URL] [--source rest|legacy] [--json]',
+    summary: `Print a club's runners in a LiveResultat competition once: class, start, status, place,
+time, time behind and the last radio control (LIVERESULTAT_URL and LIVERESULTAT_LEGACY_URL).`,
+    details: `The REST API is read first, api.php when it fails (both have the same competition ids).
+The club is matched as LiveResultat writes it or in a longer or shorter form ("OK" for
+"Orienteringsklubb"); relay teams ("Granskogens OK 2") count as the club.
+
+Options:
+  --competition ID   The competition's id, or its LiveResultat address.
+  --club NAME        The club.
+  --base-url URL     The REST API (default LIVERESULTAT_URL, else the public service).
+  --legacy-url URL   api.php (default LIVERESULTAT_LEGACY_URL, else the public service).
+  --source rest|legacy  Read only this API.
+  --json             JSON: competition (id, name, date, timezone), club, and runners (name,
+                     class, status, start HH:MM:SS, time, place, behind, lastControl), by
+                     class, place and name; times in whole seconds.`,
+    run: async (args, io) => (await import('./live.js')).runLive(args, io),
   },
   help: {
     synopsis: 'help [command]',

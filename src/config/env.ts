@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
 import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
+import { type LiveEndpoints, PUBLIC_LIVE_ENDPOINTS } from '../live/client.js';
 import { isValidTimeZone } from '../time/zones.js';
 import { ConfigError } from './errors.js';
 import type { ConfigEnv } from './variables.js';
@@ -158,4 +159,40 @@ export function responseLimitScaleFromEnv(env: ConfigEnv, problems: string[]): n
     return 1;
   }
   return parsed.data / DEFAULT_LARGEST_RESPONSE_MIB;
+}
+
+/**
+ * Where the live results are read (docs/live-results.md): LIVERESULTAT_URL, the REST API, and
+ * LIVERESULTAT_LEGACY_URL, the older `api.php` it falls back to; the public services when unset.
+ * Only the operator sets these: nothing an admin types ever becomes an address the bot asks. Like
+ * the Eventor addresses, no user name or password in them (they are shown in logs).
+ */
+export function liveEndpointsFromEnv(env: ConfigEnv = process.env): LiveEndpoints {
+  const problems: string[] = [];
+  const read = (name: 'LIVERESULTAT_URL' | 'LIVERESULTAT_LEGACY_URL', fallback: string): string => {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') return fallback;
+    const problem = liveUrlProblem(raw);
+    if (problem !== null) problems.push(`${name} ${problem}`);
+    return raw;
+  };
+  const endpoints = {
+    restUrl: read('LIVERESULTAT_URL', PUBLIC_LIVE_ENDPOINTS.restUrl),
+    legacyUrl: read('LIVERESULTAT_LEGACY_URL', PUBLIC_LIVE_ENDPOINTS.legacyUrl),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return endpoints;
+}
+
+/** What is wrong with a live-results address, or null; never quoting it (it may hold a password). */
+export function liveUrlProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `${NOT_HTTP} (expected e.g. ${PUBLIC_LIVE_ENDPOINTS.restUrl})`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return NOT_HTTP;
+  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password (user:password@)';
+  return null;
 }

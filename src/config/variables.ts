@@ -16,6 +16,8 @@ export const VARIABLES = [
   'EVENTOR_TIMEOUT_MS',
   'EVENTOR_MAX_RESPONSE_MB',
   'EVENTOR_CUSTOM_URLS',
+  'LIVERESULTAT_URL',
+  'LIVERESULTAT_LEGACY_URL',
   'DISCORD_TOKEN',
   'DISCORD_API_URL',
   'DISCORD_APPLICATION_ID',
@@ -40,7 +42,7 @@ export type ConfigEnv = Readonly<Partial<Record<VariableName, string | undefined
 
 const KNOWN: ReadonlySet<string> = new Set(VARIABLES);
 /** The environment's names that look like ours (a typo there is as likely as in `.env`). */
-const OUR_PREFIXES = ['EVENTOR_', 'DISCORD_'];
+const OUR_PREFIXES = ['EVENTOR_', 'DISCORD_', 'LIVERESULTAT_'];
 /** Not ours, but at home in a `.env` and harmless there (Node reads TZ when it changes). */
 const TOLERATED = new Set(['TZ', 'NODE_ENV']);
 /**

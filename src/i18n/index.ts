@@ -12,12 +12,14 @@ import { feeds } from './messages/feeds.js';
 import { feedsContent } from './messages/feeds-content.js';
 import { general } from './messages/general.js';
 import { linking } from './messages/linking.js';
+import { live } from './messages/live.js';
 import { login } from './messages/login.js';
 import { members } from './messages/members.js';
 import { next } from './messages/next.js';
 import { notify } from './messages/notify.js';
 import { render } from './messages/render.js';
 import { scheduler } from './messages/scheduler.js';
+import { season } from './messages/season.js';
 import { setup } from './messages/setup.js';
 import { splits } from './messages/splits.js';
 
@@ -37,6 +39,8 @@ const CATALOGUES = [
   splits,
   next,
   calendar,
+  season,
+  live,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void

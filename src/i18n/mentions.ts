@@ -52,6 +52,15 @@ export const COMMAND_MENTIONS = {
   'admin audit': ['linking.admin.name', 'linking.admin.audit.name'],
   'forget-me': ['linking.forget.name'],
   next: ['next.name'],
+  season: ['season.name'],
+  'season member': ['season.name', 'season.member.name'],
+  'season club': ['season.name', 'season.club.name'],
+  'season cup': ['season.name', 'season.cup.name'],
+  cup: ['cup.name'],
+  'cup create': ['cup.name', 'cup.create.name'],
+  'cup edit': ['cup.name', 'cup.edit.name'],
+  'cup delete': ['cup.name', 'cup.delete.name'],
+  'cup show': ['cup.name', 'cup.show.name'],
 } as const;
 
 export type CommandPath = keyof typeof COMMAND_MENTIONS;

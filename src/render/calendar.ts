@@ -97,7 +97,7 @@ export function renderScheduledEvent(event: Event, count: number, ctx: RenderCon
   if (!times) return null;
   const { language } = ctx;
   const link = eventLinkLine(ctx, event.id);
-  const name = cutAtWord(plainText(event.name), SCHEDULED_EVENT_LIMITS.name) || `Eventor ${event.id}`;
+  const name = cutAtWord(plainText(event.name), SCHEDULED_EVENT_LIMITS.name) || `Eventor ${plainText(event.id, 40)}`;
   const lines: string[] = [];
   if (event.status === 'canceled') lines.push(t(language, 'calendar.cancelled'));
   // The description shows markdown (links too): names from Eventor are escaped there.

@@ -139,7 +139,8 @@ export function renderEventList(
               .filter((part) => part !== '')
               .join(' · ');
             return {
-              label: truncate(plainText(event.name), DISCORD_LIMITS.selectOptionText) || event.id,
+              // An id is Eventor's text too (a custom Eventor may send any).
+              label: plainText(event.name, DISCORD_LIMITS.selectOptionText) || plainText(event.id, 40),
               value: event.id,
               ...(description === '' ? {} : { description: truncate(description, DISCORD_LIMITS.selectOptionText) }),
             };
@@ -203,7 +204,8 @@ function distanceText(distance: string | null, language: Language): string {
   return key ? t(language, key) : escapeName(distance);
 }
 
-const DISCIPLINE_KEYS: Record<string, PlainKey> = {
+/** The words of Eventor's discipline ids. */
+export const DISCIPLINE_KEYS: Readonly<Record<string, PlainKey>> = {
   '1': 'render.discipline.foot',
   '2': 'render.discipline.mtbo',
   '3': 'render.discipline.ski',
@@ -330,7 +332,7 @@ export function renderEventCard(event: Event, extras: EventCardExtras, ctx: Rend
     isCancelled(event) ? `❌ ${escapeName(event.name)}` : escapeName(event.name),
     DISCORD_LIMITS.embedTitle,
   );
-  const footer = t(language, 'render.card.footer', { id: event.id });
+  const footer = t(language, 'render.card.footer', { id: plainText(event.id, 40) });
   const used =
     title.length + footer.length + fields.reduce((sum, field) => sum + field.name.length + field.value.length, 0);
   let description: string | undefined;

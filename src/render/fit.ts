@@ -27,6 +27,8 @@ export const DISCORD_LIMITS = {
   selectOptionText: 100,
   selectPlaceholder: 150,
   linkUrl: 512,
+  /** An attachment's description: its alt text. */
+  altText: 1024,
 } as const;
 
 /** Cut markdown text, closing a code block the cut left open so the rest of the message renders. */

@@ -11,19 +11,14 @@ import type {
 } from '../eventor/answers.js';
 import { formatElapsed } from '../eventor/time.js';
 import { type Language, type PlainKey, t } from '../i18n/index.js';
+import { breakMentions, CONTROL, LINE_BREAK, NAME_MAX, oneLine, plainText, truncate } from '../text/plain.js';
 import { instantToLocal } from '../time/zones.js';
 import type { RenderContext } from './types.js';
 
-const ZWSP = '\u200b';
 const MAY_NEED_ESCAPE = /[\\*_~`|#\-.[\]()<>@:]/;
-// C0/C1 controls except tab and newline, plus the bidi marks, embeddings, overrides and isolates
-// that can make a name read backwards or disguise what follows it.
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-// Line breaks other than \n: CR, CRLF, NEL and the Unicode line and paragraph separators.
-const LINE_BREAK = /\r\n?|[\u0085\u2028\u2029]/g;
 
-/** How long one name from Eventor (a person, club, class, race, course, event) may be in a message, before escaping. */
-export const NAME_MAX = 100;
+// The plain-text cleaning is src/text's; the markdown escapes below build on it.
+export { NAME_MAX, plainText, truncate };
 
 /**
  * Eventor free text made safe to show: line breaks made `\n`, control and bidi characters
@@ -66,15 +61,6 @@ export function escapeEventorText(text: string): string {
 const URL = /(https?:\/\/[^\s<>()[\]]+)/gi;
 
 /**
- * A zero-width space after `@` of `@everyone`/`@here` and after every `<` that starts a word:
- * `<@id>`, `<@&id>`, `<#id>`, `</cmd:id>`, `<t:…>`, `<:emoji:id>` and `<https://…>` all need
- * the `<` right before them, so none forms, and the text looks the same.
- */
-function breakMentions(text: string): string {
-  return text.replace(/@(everyone|here)/gi, `@${ZWSP}$1`).replace(/<(?=\S)/g, `<${ZWSP}`);
-}
-
-/**
  * One name from Eventor for a message: whitespace runs (line breaks too) folded into one space,
  * cut to `max` characters with an ellipsis, then escaped (so the cut never splits an escape).
  */
@@ -95,38 +81,12 @@ export function escapeName(text: string | null | undefined, options: { max?: num
 }
 const nameCaches = new Map<number, Map<string, string>>();
 
-/** Control and bidi characters stripped, whitespace runs (line breaks too) folded into one space. */
-function oneLine(text: string): string {
-  return text.replace(LINE_BREAK, ' ').replace(CONTROL, '').replace(/\s+/g, ' ').trim();
-}
-
 /**
- * One line without markup, for places Discord shows as plain text (select option labels,
- * autocomplete choice names, thread names, footers): no markdown renders there, so nothing is
- * escaped (a backslash would show), but control and bidi characters go, whitespace folds, and
- * mentions are broken all the same; with `max`, cut with an ellipsis to at most `max`.
+ * Text for inside a code block, where markdown does not apply but a backtick would end the block:
+ * the plain-text cleaning (one line, mentions broken), backticks made `ˋ`.
  */
-export function plainText(text: string, max?: number): string {
-  const line = breakMentions(oneLine(text));
-  return max === undefined ? line : truncate(line, max);
-}
-
-/** Text for inside a code block, where markdown does not apply but a backtick would end the block. */
 export function codeSafe(text: string): string {
-  return text
-    .replace(CONTROL, '')
-    .replace(/[\n\t]/g, ' ')
-    .replace(/`/g, 'ˋ');
-}
-
-/** At most `max` characters, ending with `…` when cut; never splits a surrogate pair. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 0) return '';
-  let cut = max - 1;
-  const code = text.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
-  return `${text.slice(0, cut)}…`;
+  return plainText(text).replace(/`/g, 'ˋ');
 }
 
 /** Milliseconds of an instant; one written without an offset counts as UTC. */

@@ -77,11 +77,25 @@ export {
   type DrawnPicture,
   GRAPH_FILE,
   MAX_RUNNERS_IN_WORDS,
-  pictureCourse,
+  pictureFile,
   renderSplitsAnswer,
   type SplitsAnswer,
   splitsGroupName,
   splitsPictureTitle,
 } from './splits-answer.js';
+export {
+  CLUB_SEASON_FILE,
+  type ClubSeasonAnswer,
+  clubSeasonPicture,
+  type CupView,
+  cupRulesLines,
+  type MemberSeasonAnswer,
+  memberSeasonPicture,
+  renderClubSeason,
+  renderCupList,
+  renderCupStandings,
+  renderMemberSeason,
+  SEASON_FILE,
+} from './season.js';
 export { renderClubStartList, renderPersonStarts } from './starts.js';
 export type { MessagePayload, PageOptions, PayloadFile, RenderContext } from './types.js';

@@ -128,7 +128,8 @@ export function renderNextRaces(
       ? t(language, 'next.title.family')
       : single.own
         ? t(language, 'next.title.own')
-        : t(language, 'next.title.other', { person: plainText(single.name, 100) });
+        : // An embed title renders markdown: the name is escaped, as in the description.
+          t(language, 'next.title.other', { person: escapeName(single.name) });
   return fitPayload({
     embeds: [
       {

@@ -7,9 +7,8 @@ import type { EventRef } from '../eventor/answers.js';
 import { formatElapsed } from '../eventor/time.js';
 import { type Language, t } from '../i18n/index.js';
 import type { ClassAnalysis, NamedCourseAnalysis } from '../splits/result-list.js';
-import type { CourseAnalysis } from '../splits/analysis.js';
-import { fitPayload } from './fit.js';
-import { escapeName, eventUrl, formatPlace, formatStatus, NAME_MAX, plainText, truncate } from './format.js';
+import { DISCORD_LIMITS, fitPayload } from './fit.js';
+import { escapeName, eventUrl, formatPlace, formatStatus, plainText, truncate } from './format.js';
 import { COLOURS } from './pages.js';
 import { eventId, eventName, type RaceKeyed, raceLabel } from './races.js';
 import { runnerAnalysisLines } from './split-analysis.js';
@@ -40,15 +39,6 @@ export interface SplitsAnswer {
 export interface DrawnPicture {
   png: Uint8Array;
   alt: string;
-}
-
-/**
- * The course as a picture may show it: every name plain text on one line, mentions broken, cut like
- * names everywhere (NAME_MAX). The pictures' labels and alt text (an attachment's description,
- * plain text) come from these names, and Eventor's text must not arrive there as it was typed.
- */
-export function pictureCourse<Course extends CourseAnalysis>(course: Course): Course {
-  return { ...course, results: course.results.map((r) => ({ ...r, name: plainText(r.name, NAME_MAX) || '?' })) };
 }
 
 /** The race of a group as the result list keys it: by Eventor race id (native lists) or number (IOF). */
@@ -146,15 +136,17 @@ export function renderSplitsAnswer(
     ...(pictures.bars ? [{ color: COLOURS.results, image: { url: `attachment://${BARS_FILE}` } }] : []),
   ];
   const files: PayloadFile[] = [];
-  if (pictures.graph) files.push(file(GRAPH_FILE, pictures.graph));
-  if (pictures.bars) files.push(file(BARS_FILE, pictures.bars));
+  if (pictures.graph) files.push(pictureFile(GRAPH_FILE, pictures.graph));
+  if (pictures.bars) files.push(pictureFile(BARS_FILE, pictures.bars));
   // fitPayload knows only the text parts; the pictures ride beside them untouched.
   return { ...fitPayload({ embeds }), ...(files.length > 0 ? { pictures: files } : {}) };
 }
 
-/** Alt text is plain text, and Discord takes at most 1024 characters of it. */
-const file = (name: string, picture: DrawnPicture): PayloadFile => ({
-  name,
-  data: picture.png,
-  description: plainText(picture.alt, 1024),
-});
+/**
+ * A drawn picture as a file of a message: `/splits`, the results thread and the result DM all send
+ * theirs through here. Its alt text is plain text (the pictures make it from cleaned names and
+ * codes; cleaned once more here, as every plain text the bot sends) within Discord's limit.
+ */
+export function pictureFile(name: string, picture: DrawnPicture): PayloadFile {
+  return { name, data: picture.png, description: plainText(picture.alt, DISCORD_LIMITS.altText) };
+}

@@ -433,6 +433,87 @@ export interface HeartbeatStore {
   forget(process: string): Promise<void>;
 }
 
+// --- the season: the club's races found and their results kept (docs/season.md#what-it-asks-eventor) ---
+
+/**
+ * An event of a server's season as the store keeps it. `source` names whose season it is (the
+ * Eventor and the club: ids are per instance and per club), so a server that moved club never
+ * reads the old club's rows. `event` and `races` are JSON the season service writes and reads.
+ */
+export interface SeasonEventRow {
+  eventId: string;
+  /** Local day (YYYY-MM-DD, the server's zone) of the event's first race: what range reads go by. */
+  firstDay: string;
+  event: string;
+  /** The event's races with the club's results; null until asked. */
+  races: string | null;
+  /** When its results were last asked (store clock); null until then. */
+  fetchedAt: string | null;
+  /** Asked once the days of corrections were over: never asked again. */
+  settled: boolean;
+}
+
+/** How far looking for a year's events has come: the last local day looked at, and when. */
+export interface SeasonScan {
+  scannedThrough: string;
+  scannedAt: string;
+}
+
+export interface SeasonStore {
+  /** The events of `source` in the server whose first race is between two local days, inclusive, by day. */
+  events(guildId: string, source: string, fromDay: string, toDay: string): Promise<SeasonEventRow[]>;
+  scan(guildId: string, source: string, year: number): Promise<SeasonScan | null>;
+  /**
+   * Records one look for a year's events in one step: the events found (an event already known
+   * keeps its results; its text and day are replaced), how far the look reached (`scannedAt` the
+   * store's clock), and the server's rows of any other source (a club it no longer is) forgotten.
+   */
+  recordScan(
+    guildId: string,
+    source: string,
+    year: number,
+    scannedThrough: string,
+    found: ReadonlyArray<{ eventId: string; firstDay: string; event: string }>,
+  ): Promise<void>;
+  /** Keeps an event's results (`fetchedAt` the store's clock); false when the event is not known. */
+  putResults(guildId: string, source: string, eventId: string, races: string, settled: boolean): Promise<boolean>;
+}
+
+// --- the club cups admins define (docs/admins.md#cups) ---
+
+export interface CupRow {
+  id: number;
+  guildId: string;
+  name: string;
+  /** The cup's rules as JSON (the season's `CupRules`). */
+  rules: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CupStore {
+  /** A server's cups, by name. */
+  list(guildId: string): Promise<CupRow[]>;
+  get(guildId: string, id: number): Promise<CupRow | null>;
+  /**
+   * Adds a cup in one step, unless the server has one whose `nameKey` (the name as the caller
+   * compares names) is the same, or already `max` cups.
+   */
+  create(
+    guildId: string,
+    cup: { name: string; nameKey: string; rules: string },
+    max: number,
+  ): Promise<CupRow | 'exists' | 'full'>;
+  /** Replaces a cup's name and rules in one step: `gone` when it is not there, `exists` when another cup has the name. */
+  update(
+    guildId: string,
+    id: number,
+    cup: { name: string; nameKey: string; rules: string },
+  ): Promise<CupRow | 'gone' | 'exists'>;
+  /** False when it was not there. */
+  delete(guildId: string, id: number): Promise<boolean>;
+}
+
 // --- the whole store ---
 
 export interface StoreParts {
@@ -448,6 +529,8 @@ export interface StoreParts {
   readonly leases: LeaseStore;
   readonly sweeps: SweepStore;
   readonly heartbeats: HeartbeatStore;
+  readonly season: SeasonStore;
+  readonly cups: CupStore;
 }
 
 export interface Store extends StoreParts {

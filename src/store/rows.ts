@@ -5,6 +5,7 @@
  * Both databases have the same tables (a test checks it), so the row shapes below serve both.
  */
 import type {
+  CupRow,
   FeedSettingsRow,
   GatewayState,
   GuildSettingsUpdate,
@@ -13,6 +14,7 @@ import type {
   LedgerState,
   LinkRequest,
   NotifyPause,
+  SeasonEventRow,
   Subscription,
 } from './interfaces.js';
 
@@ -50,6 +52,9 @@ export const GUILD_TABLES = [
   'feed_state',
   'feed_settings',
   'notify_subscriptions',
+  'season_events',
+  'season_scans',
+  'cups',
   'guild_settings',
 ] as const;
 
@@ -230,4 +235,31 @@ export function heartbeatFromRow(r: HeartbeatRow): Heartbeat {
     discordOkAt: r.discord_ok_at,
     discordFailedAt: r.discord_failed_at,
   };
+}
+
+export interface SeasonEventTableRow {
+  event_id: string;
+  first_day: string;
+  event: string;
+  races: string | null;
+  fetched_at: string | null;
+  settled: number;
+}
+
+export function seasonEventOf(r: SeasonEventTableRow): SeasonEventRow {
+  return { ...camelCased(r), settled: r.settled === 1 };
+}
+
+export interface CupTableRow {
+  /** PostgreSQL's driver gives a bigint as a string. */
+  id: number | string;
+  guild_id: string;
+  name: string;
+  rules: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function cupOf(r: CupTableRow): CupRow {
+  return { ...camelCased(r), id: Number(r.id) };
 }

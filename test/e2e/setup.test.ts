@@ -172,6 +172,9 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
     expect(modal.custom_id).not.toContain('127.0.0.1');
     const preset = await setup('eventor', { instance: 'no' }).waitForModal(WAIT);
     expect(preset.custom_id).toBe('setup:key:no');
+    // Every preset the option offers, hyphenated names too.
+    const hyphenated = await setup('eventor', { instance: 'no-se-host' }).waitForModal(WAIT);
+    expect(hyphenated.custom_id).toBe('setup:key:no-se-host');
   });
 
   it("keeps a custom address waiting for its key to the server that asked: the admin's form sent from another server is refused", async () => {

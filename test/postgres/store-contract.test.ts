@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
-import type { FeedSettingsRow, Store } from '../../src/store/interfaces.js';
+import type { CupRow, FeedSettingsRow, Store } from '../../src/store/interfaces.js';
 import { describeEachDialect, type StoreFactory } from '../support/stores.js';
 
 /**
@@ -598,6 +598,99 @@ describeEachDialect('the store contract', (stores) => {
     expect(await store.sweeps.sweptAt('g2')).toBe(iso(START));
   });
 
+  // --- the season and the cups ---
+
+  it("the season: a year's look records the events found and how far it came; results kept once asked", async () => {
+    const src = 'https://eventor.example/api 321';
+    expect(await store.season.scan('g1', src, 2026)).toBeNull();
+    await store.season.recordScan('g1', src, 2026, '2026-03-10', [
+      { eventId: '2', firstDay: '2026-03-07', event: '{"n":2}' },
+      { eventId: '1', firstDay: '2026-02-01', event: '{"n":1}' },
+    ]);
+    expect(await store.season.scan('g1', src, 2026)).toEqual({ scannedThrough: '2026-03-10', scannedAt: iso() });
+    expect(await store.season.scan('g1', src, 2025)).toBeNull();
+    expect(await store.season.events('g1', src, '2026-01-01', '2026-12-31')).toEqual([
+      { eventId: '1', firstDay: '2026-02-01', event: '{"n":1}', races: null, fetchedAt: null, settled: false },
+      { eventId: '2', firstDay: '2026-03-07', event: '{"n":2}', races: null, fetchedAt: null, settled: false },
+    ]);
+    const asked = advance();
+    expect(await store.season.putResults('g1', src, '1', '[1]', true)).toBe(true);
+    expect(await store.season.putResults('g1', src, '3', '[3]', false)).toBe(false);
+    // Found again: the event's text and day change, its results stay.
+    advance();
+    await store.season.recordScan('g1', src, 2026, '2026-03-12', [
+      { eventId: '1', firstDay: '2026-02-02', event: '{"n":11}' },
+    ]);
+    expect(await store.season.events('g1', src, '2026-02-02', '2026-02-02')).toEqual([
+      { eventId: '1', firstDay: '2026-02-02', event: '{"n":11}', races: '[1]', fetchedAt: asked, settled: true },
+    ]);
+    expect(await store.season.events('g2', src, '2026-01-01', '2026-12-31')).toEqual([]);
+  });
+
+  it("the season: a look for another source (the server moved club) forgets the old club's rows; forgetting a server takes all", async () => {
+    const old = 'https://eventor.example/api 321';
+    const moved = 'https://eventor.example/api 400';
+    await store.season.recordScan('g1', old, 2026, '2026-03-10', [
+      { eventId: '1', firstDay: '2026-02-01', event: '{}' },
+    ]);
+    await store.season.recordScan('g2', old, 2026, '2026-03-10', [
+      { eventId: '1', firstDay: '2026-02-01', event: '{}' },
+    ]);
+    await store.season.recordScan('g1', moved, 2026, '2026-03-10', [
+      { eventId: '9', firstDay: '2026-02-01', event: '{}' },
+    ]);
+    expect(await store.season.events('g1', old, '2026-01-01', '2026-12-31')).toEqual([]);
+    expect(await store.season.scan('g1', old, 2026)).toBeNull();
+    expect((await store.season.events('g1', moved, '2026-01-01', '2026-12-31')).map((e) => e.eventId)).toEqual(['9']);
+    expect((await store.season.events('g2', old, '2026-01-01', '2026-12-31')).map((e) => e.eventId)).toEqual(['1']);
+    await store.cups.create('g1', { name: 'Cupen', nameKey: 'cupen', rules: '{}' }, 5);
+    await store.people.forgetGuild('g1');
+    expect(await store.season.events('g1', moved, '2026-01-01', '2026-12-31')).toEqual([]);
+    expect(await store.season.scan('g1', moved, 2026)).toBeNull();
+    expect(await store.cups.list('g1')).toEqual([]);
+    expect(await store.people.knownGuildIds()).toEqual(['g2']);
+  });
+
+  it('cups: created unless the name is taken or the server is full, listed by name, changed, deleted', async () => {
+    const first = await store.cups.create('g1', { name: 'Ungdomscupen', nameKey: 'ungdomscupen', rules: '{"a":1}' }, 2);
+    expect(first).toEqual({
+      id: expect.any(Number),
+      guildId: 'g1',
+      name: 'Ungdomscupen',
+      rules: '{"a":1}',
+      createdAt: iso(),
+      updatedAt: iso(),
+    });
+    const cup = first as CupRow;
+    expect(await store.cups.create('g1', { name: 'UNGDOMSCUPEN', nameKey: 'ungdomscupen', rules: '{}' }, 2)).toBe(
+      'exists',
+    );
+    const second = (await store.cups.create('g1', { name: 'Argus', nameKey: 'argus', rules: '{}' }, 2)) as CupRow;
+    expect(await store.cups.create('g1', { name: 'Tredje', nameKey: 'tredje', rules: '{}' }, 2)).toBe('full');
+    expect(await store.cups.create('g2', { name: 'Argus', nameKey: 'argus', rules: '{}' }, 2)).toMatchObject({
+      guildId: 'g2',
+    });
+    expect((await store.cups.list('g1')).map((c) => c.name)).toEqual(['Argus', 'Ungdomscupen']);
+    expect(await store.cups.get('g2', cup.id)).toBeNull();
+
+    const later = advance();
+    expect(await store.cups.update('g1', cup.id, { name: 'Argus', nameKey: 'argus', rules: '{}' })).toBe('exists');
+    expect(
+      await store.cups.update('g1', cup.id, { name: 'Juniorcupen', nameKey: 'juniorcupen', rules: '{"b":2}' }),
+    ).toEqual({
+      ...cup,
+      name: 'Juniorcupen',
+      rules: '{"b":2}',
+      updatedAt: later,
+    });
+    expect(await store.cups.update('g2', cup.id, { name: 'X', nameKey: 'x', rules: '{}' })).toBe('gone');
+    expect(await store.cups.delete('g2', second.id)).toBe(false);
+    expect(await store.cups.delete('g1', second.id)).toBe(true);
+    expect(await store.cups.delete('g1', second.id)).toBe(false);
+    expect(await store.cups.update('g1', second.id, { name: 'Argus', nameKey: 'argus', rules: '{}' })).toBe('gone');
+    expect((await store.cups.list('g1')).map((c) => c.name)).toEqual(['Juniorcupen']);
+  });
+
   it('ledger claims: free, held by a live owner, taken from a gone or expired one, renewed, released', async () => {
     const alive = () => true;
     expect(await store.ledger.claim(ITEM, 'a', MINUTE, alive)).toBe(true);
@@ -912,6 +1005,21 @@ describeEachDialect('the store contract', (stores) => {
         links.filter((l) => l.isDefault),
         `round ${round}`,
       ).toHaveLength(1);
+    }
+  });
+
+  it(`cups: three admins in three processes creating the last cup, ${RACE_ROUNDS / 4} rounds: exactly one gets it`, async () => {
+    const others = [await factory.again(store), await factory.again(store)];
+    for (let round = 0; round < RACE_ROUNDS / 4; round++) {
+      const guild = `g${round}`;
+      const made = await Promise.all(
+        [store, ...others].map((s, i) =>
+          s.cups.create(guild, { name: `Cup ${i}`, nameKey: `cup ${i}`, rules: '{}' }, 1),
+        ),
+      );
+      expect(made.filter((m) => typeof m === 'object')).toHaveLength(1);
+      expect(made.filter((m) => m === 'full')).toHaveLength(2);
+      expect(await store.cups.list(guild)).toHaveLength(1);
     }
   });
 

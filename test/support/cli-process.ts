@@ -22,7 +22,10 @@ export function capture(env?: NodeJS.ProcessEnv): Io & { stdout: () => string; s
   };
 }
 
-/** `eventor-bot <args>` as its own process; resolves with its exit code and output, rejects (killing it) after `timeoutMs`. */
+/**
+ * `eventor-bot <args>` as its own process; resolves with its exit code, standard error and standard
+ * out, rejects (killing it) after `timeoutMs`.
+ */
 export function runProgram(
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; uid?: number; gid?: number } = {},
@@ -48,7 +51,7 @@ export function runProgram(
       child.kill('SIGKILL');
       reject(new Error(`eventor-bot ${args.join(' ')} took more than ${timeoutMs} ms`));
     }, timeoutMs);
-    // 'close', not 'exit': after the last of its output has been read.
+    // `close`, not `exit`: both streams have ended then, so nothing written is missed.
     child.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stderr, stdout });

@@ -10,6 +10,7 @@ import { syntheticCourse } from '../../harness/bench/charts.js';
 import {
   BAR_COLOUR,
   BARS_HEIGHT,
+  CODE_MAX,
   BARS_WIDTH,
   ENGLISH,
   FONT_FAMILY,
@@ -21,6 +22,7 @@ import {
   renderLostBars,
   renderSplitsGraph,
 } from '../../src/charts/index.js';
+import { NAME_MAX } from '../../src/render/index.js';
 import { decodePng, type Rgb } from '../support/png.js';
 
 const rgb = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
@@ -162,5 +164,61 @@ describe('the font', () => {
     // A character no font has (private use) draws the missing-glyph box; ours all differ from it and from each other.
     const drawn = ['Å', 'A', 'ä', 'a', 'ö', 'o', 'ø', 'æ', '\uE000'].map(glyph);
     expect(new Set(drawn).size).toBe(drawn.length);
+  });
+});
+
+describe('Eventor’s text on a picture (docs/splits.md#pictures)', () => {
+  /** Every text drawn on the canvas while `draw` runs, caught where Chart.js and the plugins draw it. */
+  async function drawnTexts<T>(draw: () => Promise<T>): Promise<{ picture: T; texts: string[] }> {
+    const prototype = Object.getPrototypeOf(createCanvas(1, 1).getContext('2d')) as {
+      fillText: (text: string, ...rest: number[]) => void;
+    };
+    const original = prototype.fillText;
+    const texts: string[] = [];
+    prototype.fillText = function (this: unknown, text: string, ...rest: number[]) {
+      texts.push(String(text));
+      original.call(this, text, ...rest);
+    };
+    try {
+      return { picture: await draw(), texts };
+    } finally {
+      prototype.fillText = original;
+    }
+  }
+
+  const HOSTILE = '\u202E@everyone <@&123> <#7> </c:1> <t:0:R>\r\n# h\u2028\u0085\u0007';
+  const hostileCourse = () => {
+    const course = syntheticCourse(8, 5);
+    course.controls = course.controls.map((code) => `${code}${HOSTILE}`);
+    for (const runner of course.results) {
+      runner.name = `${runner.name} ${HOSTILE}${'x'.repeat(5000)}`;
+      for (const leg of runner.legs) leg.to = `${leg.to}${HOSTILE}`;
+    }
+    return course;
+  };
+  const live = (text: string): string[] =>
+    [
+      /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/.test(text)
+        ? 'a control, bidi or line break'
+        : '',
+      /@(everyone|here)|<[@#/t:]/.test(text) ? 'a mention' : '',
+    ].filter((what) => what !== '');
+
+  it('names, control codes and the title are drawn and described as one cut line of plain text, whoever asked', async () => {
+    const course = hostileCourse();
+    const title = `H21 ${HOSTILE}`;
+    const graph = await drawnTexts(() => renderSplitsGraph({ course, title, highlight: [0, 1] }));
+    const bars = await drawnTexts(() => renderLostBars({ course, title, runner: 0 }));
+    const texts = [...graph.texts, ...bars.texts, graph.picture.alt, bars.picture.alt];
+    // The labels were drawn: the codes under the axis, the names at the lines' ends, the title.
+    expect(graph.texts.some((t) => t.startsWith('31'))).toBe(true);
+    expect(graph.texts.some((t) => t.startsWith('H21'))).toBe(true);
+    expect(texts.flatMap((t) => live(t).map((what) => `${what} in ${JSON.stringify(t.slice(0, 80))}`))).toEqual([]);
+    // A code is cut to CODE_MAX wherever it shows; a name to NAME_MAX.
+    for (const text of [...graph.texts, ...bars.texts].filter((t) => t.startsWith('31')))
+      expect(text.length).toBeLessThanOrEqual(CODE_MAX);
+    expect(graph.picture.alt).toMatch(/control \d+ \(\d+[^)]{0,8}…\)/);
+    expect(graph.picture.alt).not.toContain('x'.repeat(NAME_MAX));
+    expect(bars.picture.alt.length).toBeLessThan(1024 * 2);
   });
 });

@@ -3,7 +3,17 @@
  * `plainText` in src/render/format.ts), against a table of nasty inputs.
  */
 import { describe, expect, it } from 'vitest';
-import { escapeEventorText, escapeName, NAME_MAX, plainText } from '../../src/render/index.js';
+import { renderScheduledEvent } from '../../src/render/calendar.js';
+import { codeSafe } from '../../src/render/format.js';
+import {
+  escapeEventorText,
+  escapeName,
+  NAME_MAX,
+  plainText,
+  renderEventCard,
+  renderEventList,
+} from '../../src/render/index.js';
+import { ctx, event } from '../support/render-fixtures.js';
 
 const ZWSP = '\u200b';
 
@@ -114,5 +124,35 @@ describe('plainText: labels Discord shows without markdown', () => {
     expect(cut).toHaveLength(100);
     expect(cut.endsWith('…')).toBe(true);
     expect(cut).not.toContain('@everyone');
+  });
+
+  it('changes nothing when cleaning what it cleaned: a text cleaned at its source and again where it is sent stays as it was', () => {
+    const hostile = '\u202E@everyone <@&1> <#2> </c:3> <t:0:R>\r\nline\u2028two\u0085three';
+    const once = plainText(hostile);
+    expect(plainText(once)).toBe(once);
+    expect(plainText(once, 20)).toBe(plainText(hostile, 20));
+  });
+});
+
+describe('codeSafe: text inside a code block (the split table’s control codes)', () => {
+  it('is one line, with controls, bidi and backticks gone and mentions broken', () => {
+    expect(codeSafe('31\u202E`x`\u2028@here\r\n<@1>')).toBe(`31ˋxˋ @${ZWSP}here <${ZWSP}@1>`);
+  });
+});
+
+describe('an id from Eventor, shown where a name is missing, is cleaned as a name is', () => {
+  // Ids are text too: a custom Eventor may send any (docs/architecture.md, src/render/).
+  const hostile = event({ id: '1\u202E@everyone <@&2>\n# x', name: '\u202E\u0007' });
+
+  it('in a picker option, a card footer and a scheduled event name', () => {
+    const list = renderEventList([hostile], ctx(), { page: 1, customIds: { page: (n) => `p:${n}`, pick: 'pick' } });
+    const row = list.components![0]!.components[0]!;
+    const label = 'options' in row ? row.options[0]!.label : '';
+    const footer = renderEventCard(hostile, {}, ctx()).embeds![0]!.footer!.text;
+    const name = renderScheduledEvent(hostile, 0, ctx())!.name;
+    for (const text of [label, footer, name]) {
+      expect(text).toContain(`1@${ZWSP}everyone <${ZWSP}@&2> # x`);
+      expect(text).not.toMatch(/[\u202E\n]/);
+    }
   });
 });

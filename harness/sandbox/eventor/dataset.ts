@@ -65,6 +65,11 @@ export interface DatasetOptions {
    * them, for a bot serving a whole federation. The default data does not change with this option.
    */
   clubs?: number;
+  /**
+   * How many members the home club has (default 40): a larger club for the bench's season figures.
+   * The default data does not change with this option; other clubs' members keep their draws.
+   */
+  homeClubMembers?: number;
 }
 
 export type { EventShape, Materialized, SandboxClub, SandboxEvent, SandboxPerson } from './records.js';
@@ -175,6 +180,7 @@ export class SandboxDataset implements SandboxFederation {
   readonly now: Date;
   /** When a change made later (a correction, a touched event) happens. */
   readonly clock: () => Date;
+  readonly homeClubMembers: number;
   readonly federation: Organisation;
   readonly districts: Organisation[] = [];
   readonly clubs: SandboxClub[] = [];
@@ -202,6 +208,7 @@ export class SandboxDataset implements SandboxFederation {
     // Whole seconds, so every Instant derived from it is valid.
     this.now = new Date(Math.floor((options.now ?? new Date()).getTime() / 1000) * 1000);
     this.clock = options.clock ?? (() => new Date());
+    this.homeClubMembers = options.homeClubMembers ?? 40;
     const rng = Prng.derive(this.seed, 'organisations');
     this.federation = this.addOrganisation(
       {
@@ -487,7 +494,7 @@ export class SandboxDataset implements SandboxFederation {
     const nowYear = Number(instantToLocal(this.now, SANDBOX_TIME_ZONE).date.slice(0, 4));
     for (const club of this.clubs) {
       const rng = Prng.derive(this.seed, 'members', club.organisation.id);
-      const count = club === this.clubs[0] ? 40 : rng.int(14, 24);
+      const count = club === this.clubs[0] ? this.homeClubMembers : rng.int(14, 24);
       for (let i = 0; i < count; i++) {
         const sex = rng.chance(0.5) ? ('F' as const) : ('M' as const);
         const family = rng.pick(FAMILY);

@@ -39,6 +39,8 @@ export interface SandboxEventorOptions {
   ignoresTimeZoneHeader?: boolean;
   /** How many clubs the data has (see `DatasetOptions.clubs`). */
   clubs?: number;
+  /** How many members the home club has (see `DatasetOptions.homeClubMembers`). */
+  homeClubMembers?: number;
 }
 
 export interface SandboxEventor {
@@ -76,6 +78,7 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     now: options.dataAround ?? clock(),
     clock,
     ...(options.clubs === undefined ? {} : { clubs: options.clubs }),
+    ...(options.homeClubMembers === undefined ? {} : { homeClubMembers: options.homeClubMembers }),
   });
   const faults = new Faults();
   const requests = new RequestLog();

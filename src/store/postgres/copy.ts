@@ -31,6 +31,9 @@ export const COPIED_TABLES = [
   'leases',
   'member_sweeps',
   'heartbeats',
+  'season_events',
+  'season_scans',
+  'cups',
 ] as const;
 
 /** Rows per INSERT into PostgreSQL: well under its 65535 parameters for the widest table. */

@@ -10,6 +10,7 @@ import { StoreError } from '../errors.js';
 import type { Store, StoreParts } from '../interfaces.js';
 import type { SecretBox } from '../secrets.js';
 import { PostgresAuditStore } from './audit.js';
+import { PostgresCupStore } from './cups.js';
 import { BoundDb, type Db, inTransaction, type PartContext, PoolDb } from './connection.js';
 import { PostgresDepartureStore } from './departures.js';
 import { PostgresFeedSettingsStore } from './feed-settings.js';
@@ -19,6 +20,7 @@ import { PostgresLedgerStore } from './ledger.js';
 import { PostgresLinkStore } from './links.js';
 import { migrate } from './migrate.js';
 import { PostgresPeopleStore } from './people.js';
+import { PostgresSeasonStore } from './season.js';
 import { PostgresServerStore } from './servers.js';
 import { SharedServerReads } from './shared-reads.js';
 import { PostgresSubscriptionStore } from './subscriptions.js';
@@ -44,6 +46,8 @@ function partsOn(db: Db, now: () => Date, secrets: SecretBox, serverSettingsRemo
     leases: new PostgresLeaseStore(ctx),
     sweeps: new PostgresSweepStore(ctx),
     heartbeats: new PostgresHeartbeatStore(ctx),
+    season: new PostgresSeasonStore(ctx),
+    cups: new PostgresCupStore(ctx),
   };
 }
 
@@ -70,6 +74,8 @@ class PostgresStore implements Store {
   readonly leases;
   readonly sweeps;
   readonly heartbeats;
+  readonly season;
+  readonly cups;
   readonly #pool: pg.Pool;
   readonly #now: () => Date;
   readonly #secrets: SecretBox;
@@ -96,6 +102,8 @@ class PostgresStore implements Store {
     this.leases = parts.leases;
     this.sweeps = parts.sweeps;
     this.heartbeats = parts.heartbeats;
+    this.season = parts.season;
+    this.cups = parts.cups;
   }
 
   async transaction<T>(work: (parts: StoreParts) => Promise<T>): Promise<T> {

@@ -234,4 +234,42 @@ export const MIGRATIONS: readonly string[] = [
     discord_failed_at TEXT
   ) STRICT;
   `,
+  // 14: the club's season (docs/season.md#what-it-asks-eventor): the events of each server's club
+  // found in Eventor, each with its races' results for the club once asked (settled once asked after
+  // the days of corrections, and never asked again), how far looking for a year's events has come,
+  // and the cups admins define. `source` names the Eventor and the club the rows are of.
+  `
+  CREATE TABLE season_events (
+    guild_id   TEXT NOT NULL,
+    source     TEXT NOT NULL,
+    event_id   TEXT NOT NULL,
+    first_day  TEXT NOT NULL,
+    event      TEXT NOT NULL,
+    races      TEXT,
+    fetched_at TEXT,
+    settled    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, source, event_id)
+  ) STRICT;
+  CREATE INDEX season_events_day ON season_events (guild_id, source, first_day);
+
+  CREATE TABLE season_scans (
+    guild_id        TEXT NOT NULL,
+    source          TEXT NOT NULL,
+    year            INTEGER NOT NULL,
+    scanned_through TEXT NOT NULL,
+    scanned_at      TEXT NOT NULL,
+    PRIMARY KEY (guild_id, source, year)
+  ) STRICT;
+
+  CREATE TABLE cups (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id   TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    name_key   TEXT NOT NULL,
+    rules      TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX cups_name ON cups (guild_id, name_key);
+  `,
 ];

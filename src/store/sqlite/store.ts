@@ -5,6 +5,7 @@
  */
 import type {
   AuditStore,
+  CupStore,
   DepartureStore,
   Dialect,
   FeedSettingsStoreRows,
@@ -13,6 +14,7 @@ import type {
   LedgerStore,
   LinkStore,
   PeopleStore,
+  SeasonStore,
   ServerStore,
   Store,
   StoreParts,
@@ -22,6 +24,7 @@ import type {
 } from '../interfaces.js';
 import { SecretBox } from '../secrets.js';
 import { SqliteAudit } from './audit.js';
+import { SqliteCups } from './cups.js';
 import { type Db, type OpenDatabaseOptions, openDatabase } from './database.js';
 import { SqliteDepartures } from './departures.js';
 import { SqliteFeedSettings } from './feed-settings.js';
@@ -31,6 +34,7 @@ import { SqliteLeases, SqliteSweeps } from './leases.js';
 import { SqliteLedger } from './ledger.js';
 import { SqliteLinks } from './links.js';
 import { SqlitePeople } from './people.js';
+import { SqliteSeason } from './season.js';
 import { SqliteServers } from './servers.js';
 import { SqliteSubscriptions } from './subscriptions.js';
 import { SqliteThrottles } from './throttles.js';
@@ -50,6 +54,8 @@ export class SqliteStore implements Store {
   readonly leases: LeaseStore;
   readonly sweeps: SweepStore;
   readonly heartbeats: HeartbeatStore;
+  readonly season: SeasonStore;
+  readonly cups: CupStore;
 
   readonly #db: Db;
   readonly #gate: Gate;
@@ -74,6 +80,8 @@ export class SqliteStore implements Store {
     this.leases = gated<LeaseStore>(new SqliteLeases(ctx), gate);
     this.sweeps = gated<SweepStore>(new SqliteSweeps(ctx), gate);
     this.heartbeats = gated<HeartbeatStore>(new SqliteHeartbeats(ctx), gate);
+    this.season = gated<SeasonStore>(new SqliteSeason(ctx), gate);
+    this.cups = gated<CupStore>(new SqliteCups(ctx), gate);
     // Inside `transaction` the same parts serve: calls from the transaction's own work join it.
     this.#parts = {
       servers: this.servers,
@@ -88,6 +96,8 @@ export class SqliteStore implements Store {
       leases: this.leases,
       sweeps: this.sweeps,
       heartbeats: this.heartbeats,
+      season: this.season,
+      cups: this.cups,
     };
   }
 

@@ -31,6 +31,7 @@ import {
   formatClock,
   formatLocalDate,
   type MessagePayload,
+  plainText,
   type RenderContext,
 } from '../../../render/index.js';
 import type { ClubShare } from '../../club-share.js';
@@ -466,7 +467,7 @@ class CalendarSync {
 
 /** The audit log's reason: which Eventor event (no secret, nothing from members). */
 function reason(item: CalendarItem): string {
-  return `Eventor event ${item.eventId}`;
+  return `Eventor event ${plainText(item.eventId, 40)}`;
 }
 
 /** What a run did, as the scheduler reads it. */

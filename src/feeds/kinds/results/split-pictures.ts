@@ -14,7 +14,7 @@ import {
   type MessagePayload,
   type PayloadFile,
   NAME_MAX,
-  pictureCourse,
+  pictureFile,
   plainText,
   runnerAnalysisLines,
   truncate,
@@ -28,8 +28,6 @@ import { sha256 } from '../../delivery/keys.js';
 export const MAX_HIGHLIGHT = 12;
 /** Graph messages in one results thread at most: a big club at a big event gets its largest classes. */
 export const MAX_THREAD_GRAPHS = 20;
-/** Discord's limit on an attachment's alt text. */
-const ALT_MAX = 1024;
 
 /** A message with a picture, drawn only when sent; its hash tells changes apart without drawing. */
 export interface PictureMessage {
@@ -101,12 +99,11 @@ function pictureTitle(
 const hasSplits = (course: CourseAnalysis): boolean => course.controls.length > 0 && course.ideal !== null;
 
 /**
- * A picture as a file of the message, its alt text within Discord's limit. Names are drawn as
- * plain text (`pictureCourse`): Eventor's text must not reach a label or an alt text as typed.
+ * A picture as a file of the message. The picture cleans the names and codes it draws and
+ * describes (src/charts/text.ts); `pictureFile` gives the alt text as `/splits` does.
  */
 async function drawn(request: PictureRequest, name: string): Promise<PayloadFile> {
-  const picture = await drawPicture({ ...request, course: pictureCourse(request.course) });
-  return { name, data: picture.png, description: truncate(picture.alt, ALT_MAX) };
+  return pictureFile(name, await drawPicture(request));
 }
 
 /** `**Name**: lost 1:12 at control 7 (leg rank 14/22); about 2:40 in mistakes over the course` */
