@@ -1,6 +1,6 @@
 /**
  * /notify on|off|show [what]: personal DMs "your start time is out", "your result is in" and the
- * day-before reminder for the member's linked Eventor persons (src/feeds/kinds/personal.ts sends
+ * day-before reminder for the member's linked Eventor persons (src/feeds/kinds/personal/personal.ts sends
  * them). Only for linked members. The reminder is opt-in: `on` without `what` turns on start times
  * and results only, while `off` without `what` turns everything off.
  * Turning DMs on sends one confirmation DM, so closed DMs show up now rather than on race day;

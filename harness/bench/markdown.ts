@@ -160,7 +160,7 @@ const WHAT_THE_FIGURES_SAY: readonly string[] = [
   "  answer, so a query for the key's organisation loads neither the IOF reader nor the start and",
   '  result lists; the parse worker loads with the first large answer; and @date-fns/tz is imported',
   "  one function at a time. A query for the key's organisation now loads 22 modules of ours",
-  '  (`test/cli-module-loading.test.ts` names them). What is left over the floor is spread thin: the',
+  '  (`test/cli/module-loading.test.ts` names them). What is left over the floor is spread thin: the',
   '  request itself (a bare undici request costs about 1.2× the floor), loading those modules, a',
   "  full garbage collection the floor's shorter life does not reach, and zod building the schemas a",
   '  query uses. A bundle of the `query` path with a V8 code cache was measured at about 8× a bare',

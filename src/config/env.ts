@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { MAX_RESPONSE_BYTES_CEILING } from '../eventor/http.js';
 import { customInstance, type EventorInstance, INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { DEFAULT_LARGEST_RESPONSE_MIB } from '../eventor/operations.js';
-import { type LiveEndpoints, PUBLIC_LIVE_ENDPOINTS } from '../live/client.js';
+import { type LiveEndpoints, PUBLIC_LIVE_ENDPOINTS } from '../live/endpoints.js';
 import { isValidTimeZone } from '../time/zones.js';
 import { ConfigError } from './errors.js';
 import type { ConfigEnv } from './variables.js';

@@ -10,19 +10,9 @@ import { LiveError } from './errors.js';
 import type { LiveHttpOptions } from './http.js';
 import type { Conditional, LiveClassResults, LiveCompetition, LiveOverview, LiveSourceKind } from './model.js';
 import { LegacySource, type LiveSource, RestSource } from './sources.js';
+import type { LiveEndpoints } from './endpoints.js';
 
-export interface LiveEndpoints {
-  /** The REST API's base URL (LIVERESULTAT_URL). */
-  restUrl: string;
-  /** `api.php`'s URL (LIVERESULTAT_LEGACY_URL). */
-  legacyUrl: string;
-}
-
-/** The public services: the defaults of LIVERESULTAT_URL and LIVERESULTAT_LEGACY_URL. */
-export const PUBLIC_LIVE_ENDPOINTS: LiveEndpoints = {
-  restUrl: 'https://api.orienteering.services',
-  legacyUrl: 'https://liveresultat.orientering.se/api.php',
-};
+export { type LiveEndpoints, PUBLIC_LIVE_ENDPOINTS } from './endpoints.js';
 
 /** Consecutive transient failures of a source before the client turns to the other. */
 export const DEFAULT_FALLBACK_AFTER = 3;

@@ -105,6 +105,11 @@ describe(`eventor-bot migrate ${NEEDS_POSTGRES}`, () => {
       INSERT INTO leases VALUES ('club:se|321', 'host:1:abc', '${now}'), ('shard:0', 'host:1:abc', '${now}');
       INSERT INTO member_sweeps VALUES ('g1', '${now}');
       INSERT INTO heartbeats VALUES ('0/1', 1, '0', 42, 'host', '${now}', '${now}', NULL, 'ready', '${now}', NULL, '${now}', NULL, NULL, NULL);
+      INSERT INTO season_events (guild_id, source, event_id, first_day, event, races, fetched_at, settled)
+        VALUES ('g1', '321', 'e1', '2026-05-09', '{"name":"Vårsprinten"}', '[]', '${now}', 1);
+      INSERT INTO season_scans VALUES ('g1', '321', 2026, '2026-06-30', '${now}');
+      INSERT INTO cups (id, guild_id, name, name_key, rules, created_at, updated_at)
+        VALUES (3, 'g1', 'Klubbcupen', 'klubbcupen', '{"scoring":"place"}', '${now}', '${now}');
     `);
     db.close();
     const before = dump(source);

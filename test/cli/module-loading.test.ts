@@ -125,6 +125,8 @@ describe('eventor-bot query', () => {
       'eventor/response-cache',
       'eventor/time',
       'eventor/xml',
+      // The live results' addresses (constants only), which the configuration checks.
+      'live/endpoints',
       'time/zones',
     ]);
     // Of the packages: the client's own, date-fns and @date-fns/tz one function at a time.

@@ -19,6 +19,7 @@ import {
   githubSlug,
   longTableRows,
   markdownAnchors,
+  missingPaths,
   outsideReferences,
   type Problem,
 } from '../support/doc-references.js';
@@ -82,6 +83,8 @@ describe('the checker on a tree with planted faults', () => {
         `// Outside: ${'wire'} notes 6.`,
         `// Outside: ${'notes'}/iof-xml.md.`,
         `// Outside: the ${'spec'} 4.4.`,
+        `// Moved: src/${'gone'}/file.ts.`,
+        `// A pattern: src/a.ts, src/${'*'}.ts and src/kinds/<name>/.`,
       ].join('\n'),
     );
     write('test/b.test.ts', `// ../${'shared'}/notes/x\n`);
@@ -116,6 +119,13 @@ describe('the checker on a tree with planted faults', () => {
     ]);
   });
 
+  it('finds paths of the repository that do not exist, a pattern or placeholder cut where it starts', () => {
+    expect(lines(missingPaths(root)).filter((l) => !l.includes('docs-references'))).toContain(
+      'src/a.ts:8: names a path that does not exist: src/gone/file.ts',
+    );
+    expect(lines(missingPaths(root)).join('\n')).not.toContain('src/a.ts:9:');
+  });
+
   it('finds table rows over 160 characters, outside node_modules', () => {
     expect(lines(longTableRows(root))).toEqual([
       'README.md:5: table row over 160 characters: 174 characters (use a list for long cells)',
@@ -134,6 +144,12 @@ describe('the repository', () => {
 
   it('cites no issue, research note or outside spec', () => {
     expect(lines(outsideReferences(repo))).toEqual([]);
+  });
+
+  it('names only paths of the repository that exist (a comment or page left behind by a move)', () => {
+    // This test and its checker plant paths that do not exist, on purpose.
+    const planted = new Set(['test/repo/docs-references.test.ts', 'test/support/doc-references.ts']);
+    expect(lines(missingPaths(repo).filter((p) => !planted.has(p.file)))).toEqual([]);
   });
 
   it('has no Markdown table row over 160 characters', () => {

@@ -353,6 +353,11 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     await new Ledger(store()).seed(guild.id, 'results-before', channel, [
       { itemKey: 'an older result', contentHash: 'seen' },
     ]);
+    // The club's season as /season keeps it (its events and how far it looked), and a cup.
+    await store().season.recordScan(guild.id, home.id, 2026, '2026-06-30', [
+      { eventId: '30001', firstDay: '2026-05-09', event: '{}' },
+    ]);
+    await store().cups.create(guild.id, { name: 'Klubbcupen', nameKey: 'klubbcupen', rules: '{}' }, 10);
     return guild;
   };
 

@@ -188,6 +188,31 @@ export function brokenCitations(root: string): Problem[] {
   return problems;
 }
 
+/**
+ * A path of the repository written in a comment or a document: a top folder and what follows, up
+ * to the first character no path has. A pattern (`feeds-*.test.ts`, `{a,b}`) or a placeholder
+ * (`kinds/<name>/`) is cut there, and what is left before it must still exist.
+ */
+const REPO_PATH =
+  /(?<![\w/.@-])((?:src|commands|harness|test|deploy|bin|docs)\/(?:[\w.-]+\/)*[\w.-]*)(?![\w.*{<>/-])/g;
+
+/** Paths of the repository named in the code and the docs that do not exist (moved, or never made). */
+export function missingPaths(root: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const file of citingFiles(root)) {
+    const lines = readFileSync(path.join(root, file), 'utf8').split(/\r?\n/);
+    lines.forEach((line, i) => {
+      for (const m of line.matchAll(REPO_PATH)) {
+        // A trailing dot ends a sentence, not the name.
+        const named = m[1]!.replace(/\.+$/, '');
+        if (!existsSync(path.join(root, named)))
+          problems.push({ file, line: i + 1, rule: 'names a path that does not exist', detail: named });
+      }
+    });
+  }
+  return problems;
+}
+
 /** A link target's percent-escapes decoded; a malformed one is left as written (and then not found). */
 function decoded(text: string): string {
   try {

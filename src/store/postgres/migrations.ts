@@ -3,7 +3,7 @@
  * and is recorded in `eventor_bot_migrations`; processes starting at once take turns (an advisory
  * lock), so each migration runs exactly once. Never edit a released migration: add the next.
  *
- * The tables, columns and keys are SQLite's (src/store/migrations.ts) with the same names, so a
+ * The tables, columns and keys are SQLite's (src/store/sqlite/migrations.ts) with the same names, so a
  * database copies from one to the other as it is; a test compares the two schemas. Times are
  * ISO-8601 text from the store's clock and flags are integers 0/1, as in SQLite
  * (docs/decisions/store-dialects.md).

@@ -2,7 +2,7 @@
  * The club-results feed: one item per event (per race for multi-race events) with club runners
  * that have results, rendered with `renderClubResults` (the club's own plus the top 3 of each of
  * their classes, no splits), and the run that turns those items into posts and edits; with
- * `/feeds threads on`, a thread under each post with the complete results (src/feeds/threads.ts).
+ * `/feeds threads on`, a thread under each post with the complete results (src/feeds/kinds/results/threads.ts).
  */
 import type { EventorClient } from '../../../eventor/client.js';
 import type { ClassResult, Event, EventRace, PersonResult, ResultList, TeamResult } from '../../../eventor/answers.js';
