@@ -193,8 +193,7 @@ export function brokenCitations(root: string): Problem[] {
  * to the first character no path has. A pattern (`feeds-*.test.ts`, `{a,b}`) or a placeholder
  * (`kinds/<name>/`) is cut there, and what is left before it must still exist.
  */
-const REPO_PATH =
-  /(?<![\w/.@-])((?:src|commands|harness|test|deploy|bin|docs)\/(?:[\w.-]+\/)*[\w.-]*)(?![\w.*{<>/-])/g;
+const REPO_PATH = /(?<![\w/.@-])((?:src|commands|harness|test|deploy|bin|docs)\/(?:[\w.-]+\/)*[\w.-]*)(?![\w.*{<>/-])/g;
 
 /** Paths of the repository named in the code and the docs that do not exist (moved, or never made). */
 export function missingPaths(root: string): Problem[] {
