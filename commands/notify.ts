@@ -18,12 +18,7 @@ import { localize, localizedChoice, localizedCommand } from '../src/bot/define.j
 import { guildOf } from '../src/bot/guards.js';
 import { personNames, when } from '../src/bot/members.js';
 import { openDmChannel } from '../src/feeds/kinds/personal/personal.js';
-import {
-  NOTIFY_KINDS,
-  type NotifyKind,
-  type Subscription,
-  type SubscriptionStore,
-} from '../src/feeds/subscriptions.js';
+import { NOTIFY_KINDS, type NotifyKind, type Subscription, type Subscriptions } from '../src/feeds/subscriptions.js';
 import { type Language, languageFor, t } from '../src/i18n/index.js';
 import { escapeName } from '../src/render/index.js';
 
@@ -104,7 +99,7 @@ async function statusText(
 /** The confirmation DM; what went wrong, if anything, for the reply. */
 async function welcome(
   ctx: CommandContext,
-  subscriptions: SubscriptionStore,
+  subscriptions: Subscriptions,
   sub: Subscription,
 ): Promise<'sent' | 'refused' | 'failed'> {
   const guildId = sub.guildId;
@@ -138,7 +133,7 @@ async function welcome(
 
 /** The member a /notify subcommand answers: their subscriptions' store, server, user and linked persons. */
 interface Asker {
-  subscriptions: SubscriptionStore;
+  subscriptions: Subscriptions;
   guildId: string;
   userId: string;
   personIds: readonly string[];

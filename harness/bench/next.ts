@@ -10,7 +10,7 @@
  */
 import { millisecondsInMinute as MINUTE } from 'date-fns/constants';
 import { KIND_NAMES } from '../../src/feeds/registry.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../loopback/world.js';
 import { SANDBOX_TIME_ZONE, type SandboxEvent } from '../sandbox/eventor/dataset.js';
 import { addDays, dayWindow, localToday } from '../../src/time/days.js';
@@ -94,7 +94,7 @@ async function measureEvening(reminder: boolean): Promise<{ requests: number; da
   try {
     const race = raceWithClubEntrant(world);
     const guildId = world.guild.id;
-    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    const settings = new KindSettings(world.bot.store, () => clock);
     await world.bot.store.servers.setChannel(
       guildId,
       'admin',

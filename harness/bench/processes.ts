@@ -20,7 +20,7 @@ import { splitShards } from '../../src/config/sharding.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { FeedScheduler } from '../../src/feeds/scheduler.js';
 import { KIND_NAMES } from '../../src/feeds/registry.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startLoopbackWorld } from '../loopback/world.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
@@ -91,7 +91,7 @@ export async function measureProcesses(options: ProcessesOptions): Promise<Proce
     const to = new Date(from.getTime() + options.hours * HOUR);
 
     const store = world.bot.store;
-    const settings = new FeedSettingsStore(store, now);
+    const settings = new KindSettings(store, now);
     const firstId = (BigInt(BASE.getTime()) - DISCORD_EPOCH) << 22n;
     for (let i = 0; i < options.servers; i++) {
       const club = dataset.clubs[i % options.clubs]!;

@@ -22,7 +22,7 @@ import {
   millisecondsInMinute as MINUTE,
 } from 'date-fns/constants';
 import { KIND_NAMES } from '../../src/feeds/registry.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { SANDBOX_TIME_ZONE } from '../sandbox/eventor/dataset.js';
 import { startLoopbackWorld } from '../loopback/world.js';
 import { addDays, dayWindow, localToday, weekdayOf } from '../../src/time/days.js';
@@ -122,7 +122,7 @@ export async function measureEventorRequests(options: RequestsOptions): Promise<
     const end = raceDayOnly ? localMidnight(addDays(weekend.date, 1)) : localMidnight(addDays(thursday, 5));
     const to = options.hours === undefined || raceDayOnly ? end : new Date(from.getTime() + options.hours * HOUR);
 
-    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    const settings = new KindSettings(world.bot.store, () => clock);
     for (let i = 0; i < options.servers; i++) {
       const club = dataset.clubs[i % clubCount]!;
       const guildId =

@@ -19,7 +19,7 @@ import {
 } from 'date-fns/constants';
 import type { PersonResult } from '../../src/eventor/model.js';
 import { formatElapsed } from '../../src/eventor/time.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import {
   type MessageView,
   renderInteractionText,
@@ -364,7 +364,7 @@ export async function runSchedulerSession(
     await admin('quiet', { from: 22, to: 7 });
     // A thread under each results post: the club's complete results, and a split graph per class.
     await admin('threads', { state: 'on' });
-    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    const settings = new KindSettings(world.bot.store, () => clock);
     for (const kind of Object.keys(channels) as Kind[]) {
       if (!(await settings.get(guildId, kind)).enabled) problems.push(`/feeds on ${kind} did not turn it on`);
     }

@@ -13,7 +13,7 @@ import { Poster, type PostOutcome, type PostTarget } from '../feeds/delivery/pos
 import type { FeedSettings, QuietHours } from '../feeds/feed.js';
 import type { FeedKind, KindAdminContext, KindTranslator, Permission } from '../feeds/kind.js';
 import { KINDS, kindNamed } from '../feeds/registry.js';
-import { type FeedSettingsChange, FeedSettingsStore } from '../feeds/settings.js';
+import { type FeedSettingsChange, KindSettings } from '../feeds/settings.js';
 import type { Language, PlainKey } from '../i18n/index.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
 import type { MessagePayload } from '../render/index.js';
@@ -33,7 +33,7 @@ export interface DiscordView extends KindTranslator {
 export class FeedsAdmin {
   readonly #store: Store;
   readonly #now: () => Date;
-  readonly #settings: FeedSettingsStore;
+  readonly #settings: KindSettings;
   readonly #ledger: Ledger;
   /** Every kind of automatic post (the registry's list, or a test's). */
   readonly kinds: readonly FeedKind[];
@@ -42,7 +42,7 @@ export class FeedsAdmin {
     this.#store = deps.store;
     this.#now = deps.now;
     this.kinds = deps.kinds ?? KINDS;
-    this.#settings = new FeedSettingsStore(deps.store, deps.now, this.kinds);
+    this.#settings = new KindSettings(deps.store, deps.now, this.kinds);
     this.#ledger = new Ledger(deps.store);
   }
 
@@ -73,7 +73,7 @@ export class FeedsAdmin {
   async change(guildId: string, kind: string, change: FeedChange, timeZone: string): Promise<FeedSettings> {
     const module = this.kind(kind);
     return this.#store.transaction(async (parts) => {
-      const settings = new FeedSettingsStore(parts, this.#now, this.kinds);
+      const settings = new KindSettings(parts, this.#now, this.kinds);
       const before = await settings.get(guildId, module.name);
       const after = await settings.update(guildId, module.name, change);
       await module.afterChange?.({ guildId, parts, now: this.#now(), timeZone, before, after });
@@ -85,7 +85,7 @@ export class FeedsAdmin {
   turnOn(guildId: string, kind: string, channelId: string | null, timeZone: string): Promise<FeedSettings> {
     const module = this.kind(kind);
     return this.#store.transaction(async (parts) => {
-      const settings = new FeedSettingsStore(parts, this.#now, this.kinds);
+      const settings = new KindSettings(parts, this.#now, this.kinds);
       const before = await settings.get(guildId, module.name);
       if (channelId !== null) {
         await parts.servers.setChannel(guildId, module.name, channelId);
@@ -106,7 +106,7 @@ export class FeedsAdmin {
     await this.#store.transaction(async (parts) => {
       await parts.servers.setChannel(guildId, kind, channelId);
       if (kindNamed(this.kinds, kind))
-        await new FeedSettingsStore(parts, this.#now, this.kinds).channelChosen(guildId, kind);
+        await new KindSettings(parts, this.#now, this.kinds).channelChosen(guildId, kind);
     });
   }
 
@@ -114,7 +114,7 @@ export class FeedsAdmin {
   async setQuietHours(guildId: string, kinds: readonly string[], quietHours: QuietHours | null): Promise<void> {
     for (const kind of kinds) this.kind(kind);
     await this.#store.transaction(async (parts) => {
-      const settings = new FeedSettingsStore(parts, this.#now, this.kinds);
+      const settings = new KindSettings(parts, this.#now, this.kinds);
       for (const kind of kinds) await settings.update(guildId, kind, { quietHours });
     });
   }

@@ -5,7 +5,7 @@
  * (`ctx.services.linking…`), so two bots in one process share nothing but the database they open.
  */
 import type { FeedKind } from '../feeds/kind.js';
-import { SubscriptionStore } from '../feeds/subscriptions.js';
+import { Subscriptions } from '../feeds/subscriptions.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/interfaces.js';
 import { AuditLog } from './audit.js';
@@ -33,7 +33,7 @@ export interface Services {
   privacy: Privacy;
   feedsAdmin: FeedsAdmin;
   /** Members' `/notify` subscriptions (the personal DMs' feed reads the same table). */
-  subscriptions: SubscriptionStore;
+  subscriptions: Subscriptions;
   /** `/next`: the races a member's linked persons have entered. */
   next: NextRacesService;
   /** `/season` and the cups' standings: the club's races, their results kept once asked. */
@@ -65,7 +65,7 @@ export function createServices(deps: ServiceDeps): Services {
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),
     feedsAdmin: new FeedsAdmin({ store, now, kinds }),
-    subscriptions: new SubscriptionStore(store),
+    subscriptions: new Subscriptions(store),
     next: new NextRacesService({ linking, club }),
     season: new SeasonService({ store, now, log }),
     cups: new Cups({ store, audit, now }),

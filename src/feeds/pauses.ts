@@ -10,7 +10,7 @@ import type { Logger } from '../log/logger.js';
 import { POST_PERMISSION_BITS } from './delivery/post-channels.js';
 import type { FeedKind } from './kind.js';
 import type { AdminNotices } from './notices.js';
-import type { FeedSettings, FeedSettingsStore, PauseReason } from './settings.js';
+import type { FeedSettings, KindSettings, PauseReason } from './settings.js';
 
 /** How often a bot-set pause is re-checked. */
 export const RECHECK_MS = 60 * 60_000;
@@ -20,7 +20,7 @@ export class Pauses {
   readonly #lastCheck = new Map<string, number>();
 
   constructor(
-    private readonly settings: FeedSettingsStore,
+    private readonly settings: KindSettings,
     private readonly notices: AdminNotices,
     private readonly discord: Client,
     private readonly log: Logger,

@@ -27,7 +27,7 @@ import { AdminNotices } from './notices.js';
 import { Pauses } from './pauses.js';
 import type { FeedKind } from './kind.js';
 import { feedsOf, KINDS } from './registry.js';
-import { type FeedSettings, FeedSettingsStore } from './settings.js';
+import { type FeedSettings, KindSettings } from './settings.js';
 
 export interface FeedSchedulerOptions {
   client: Client;
@@ -103,7 +103,7 @@ function runKey(guildId: string, feed: FeedName): string {
 
 export class FeedScheduler {
   readonly #options: FeedSchedulerOptions;
-  readonly #settings: FeedSettingsStore;
+  readonly #settings: KindSettings;
   /** Every feed it runs, in the registry's order (`registry.ts`). */
   readonly #feeds: readonly Feed[];
   readonly #ledger: Ledger;
@@ -147,7 +147,7 @@ export class FeedScheduler {
   constructor(options: FeedSchedulerOptions) {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
-    this.#settings = new FeedSettingsStore(options.store, this.#now, options.kinds ?? KINDS);
+    this.#settings = new KindSettings(options.store, this.#now, options.kinds ?? KINDS);
     this.#feeds = feedsOf(options.kinds ?? KINDS);
     this.#ledger = new Ledger(options.store);
     this.#target = options.target ?? discordTarget(options.client);

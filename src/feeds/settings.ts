@@ -76,8 +76,11 @@ function parsedOf(kind: FeedKind, stored: string): Parsed {
   return parsed;
 }
 
-/** The feed settings of a server, with defaults for kinds never configured (off). */
-export class FeedSettingsStore {
+/**
+ * The settings of every kind of automatic post of a server, each read with its kind's own schema,
+ * with defaults for kinds never configured (off). The store keeps the rows (`FeedSettingsStore`).
+ */
+export class KindSettings {
   constructor(
     private readonly store: StoreParts,
     private readonly now: () => Date = () => new Date(),

@@ -29,7 +29,8 @@ export function memberPrefix(userId: string): string {
   return ledgerKeyPrefix(MEMBER_DMS_NAMESPACE, userId);
 }
 
-export class SubscriptionStore {
+/** Members' `/notify` subscriptions, read and changed as the command and members' DMs need them. */
+export class Subscriptions {
   readonly #store: StoreParts;
 
   constructor(store: StoreParts) {

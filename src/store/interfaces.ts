@@ -231,7 +231,7 @@ export interface FeedSettingsRow {
   options: string;
 }
 
-export interface FeedSettingsStoreRows {
+export interface FeedSettingsStore {
   get(guildId: string, feed: string): Promise<FeedSettingsRow | null>;
   all(guildId: string): Promise<Array<FeedSettingsRow & { feed: string }>>;
   /** Servers with at least one kind turned on, ordered. */
@@ -268,7 +268,7 @@ export interface Subscription {
   updatedAt: string;
 }
 
-export interface SubscriptionStoreRows {
+export interface SubscriptionStore {
   get(guildId: string, userId: string): Promise<Subscription | null>;
   /**
    * Sets the kinds (all false: the row is deleted) in one atomic step with forgetting the ledger
@@ -523,8 +523,8 @@ export interface StoreParts {
   readonly throttles: ThrottleStore;
   readonly departures: DepartureStore;
   readonly people: PeopleStore;
-  readonly feedSettings: FeedSettingsStoreRows;
-  readonly subscriptions: SubscriptionStoreRows;
+  readonly feedSettings: FeedSettingsStore;
+  readonly subscriptions: SubscriptionStore;
   readonly ledger: LedgerStore;
   readonly leases: LeaseStore;
   readonly sweeps: SweepStore;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../src/cli/args.js';
 import { main } from '../../src/cli/main.js';
 import { runStart } from '../../src/cli/start.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import type { SandboxDiscord } from '../../harness/sandbox/discord/index.js';
 import { openDatabase, StoreError } from '../../src/store/sqlite/database.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
@@ -120,9 +120,7 @@ describe('the database file, as an operator meets it', () => {
     }
     const again = await openSqliteStore(file, SECRET);
     try {
-      expect((await new FeedSettingsStore(again).get('123456789012345678', 'results')).channelId).toBe(
-        '223456789012345678',
-      );
+      expect((await new KindSettings(again).get('123456789012345678', 'results')).channelId).toBe('223456789012345678');
     } finally {
       await again.close();
     }
@@ -159,7 +157,7 @@ describe('the database file, as an operator meets it', () => {
     const store = await openSqliteStore(file, SECRET);
     try {
       await store.servers.setChannel(guild.id, 'results', channel);
-      await new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
+      await new KindSettings(store).update(guild.id, 'results', { enabled: true });
     } finally {
       await store.close();
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 
 const ENTRIES_PATH = '/api/entries';
@@ -23,7 +23,7 @@ describe('feed scheduler: the race-day calendar counts calendar days', () => {
       world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id,
     );
     await world.bot.store.servers.updateGuildSettings(world.guild.id, { locale: 'sv', timeZone: 'Europe/Stockholm' });
-    await new FeedSettingsStore(world.bot.store, () => clock).update(world.guild.id, 'results', { enabled: true });
+    await new KindSettings(world.bot.store, () => clock).update(world.guild.id, 'results', { enabled: true });
   }, 60_000);
   afterAll(async () => {
     await world?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { RESULTS_FEED } from '../../src/feeds/kinds/results/results.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
@@ -15,7 +15,7 @@ const WAIT = { timeoutMs: 10_000 };
 describe('a feed channel deleted and replaced: corrections go to the new channel, once, without a pause loop', () => {
   let world: LoopbackWorld;
   let clock = new Date('2026-10-24T08:00:00Z');
-  let settings: FeedSettingsStore;
+  let settings: KindSettings;
   let adminChannelId: string;
   let event: SandboxEvent;
   let runnerId: string;
@@ -37,7 +37,7 @@ describe('a feed channel deleted and replaced: corrections go to the new channel
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
-    settings = new FeedSettingsStore(world.bot.store, () => clock);
+    settings = new KindSettings(world.bot.store, () => clock);
     adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
     await world.bot.store.servers.setChannel(guildId(), 'admin', adminChannelId);
     // The world's server is Swedish in Discord, and posts follow it unless /setup chose: these checks read English.

@@ -4,7 +4,7 @@ import { parseDigestTime } from '../../src/feeds/kinds/digest/admin.js';
 import { parseLeadDays } from '../../src/feeds/kinds/reminders/admin.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { KIND_NAMES } from '../../src/feeds/registry.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import {
   type InteractionHandle,
   renderMessageText,
@@ -49,14 +49,14 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
   let resultsChannel: SandboxChannel;
   let eventsChannel: SandboxChannel;
   let closed: SandboxChannel;
-  let feeds: FeedSettingsStore;
+  let feeds: KindSettings;
 
   beforeAll(async () => {
     world = await startTestWorld();
     resultsChannel = world.discord.createTextChannel(world.guild.id, { name: 'resultat' });
     eventsChannel = world.discord.createTextChannel(world.guild.id, { name: 'tävlingar' });
     closed = world.discord.createTextChannel(world.guild.id, { name: 'styrelsen' });
-    feeds = new FeedSettingsStore(world.bot.store);
+    feeds = new KindSettings(world.bot.store);
   }, 60_000);
   afterAll(async () => {
     await world?.close();

@@ -4,7 +4,7 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
 import { discordTarget } from '../../src/feeds/delivery/poster.js';
 import { runDigestFeed } from '../../src/feeds/kinds/digest/digest.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import type { FeedScheduler } from '../../src/feeds/scheduler.js';
@@ -24,7 +24,7 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
   let world: LoopbackWorld;
   // Wednesday 2026-11-25, 13:00 in Stockholm.
   let clock = new Date('2026-11-25T12:00:00Z');
-  let settings: FeedSettingsStore;
+  let settings: KindSettings;
   let channelId: string;
   const guildId = (): string => world.guild.id;
   const posts = () => world.discord.messages(channelId);
@@ -41,7 +41,7 @@ describe('weekly digest (real scheduler, real discord.js, sandboxes, controllabl
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
-    settings = new FeedSettingsStore(world.bot.store, () => clock);
+    settings = new KindSettings(world.bot.store, () => clock);
     channelId = world.discord.createTextChannel(guildId(), { name: 'veckan' }).id;
     await world.bot.store.servers.setChannel(guildId(), 'digest', channelId);
     await world.bot.store.servers.updateGuildSettings(guildId(), { locale: 'en', timeZone: 'Europe/Stockholm' });

@@ -12,8 +12,8 @@ import { discordTarget, newNonce, payloadToJson, Poster, type PostTarget } from 
 import { RESULTS_THREADS_FEED } from '../../src/feeds/kinds/results/threads.js';
 import { type PersonalRunOptions, runPersonalNotifications } from '../../src/feeds/kinds/personal/personal.js';
 import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../../src/feeds/kinds/results/results.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
+import { KindSettings } from '../../src/feeds/settings.js';
+import { Subscriptions } from '../../src/feeds/subscriptions.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import type { MessagePayload } from '../../src/render/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
@@ -312,7 +312,7 @@ describe('split pictures in the "your result is in" DM (sandbox Eventor, real di
     event.hasResults = false;
     event.materialized = null;
     await feed.world.bot.store.links.linkPerson(feed.world.guild.id, feed.world.member.id, finisher, 'credentials');
-    await new SubscriptionStore(feed.world.bot.store).set(
+    await new Subscriptions(feed.world.bot.store).set(
       feed.world.guild.id,
       feed.world.member.id,
       { results: true },
@@ -374,7 +374,7 @@ describe('split pictures in the "your result is in" DM (sandbox Eventor, real di
 describe('no Attach Files in the results channel, through the scheduler (one admin notice, the feed runs on)', () => {
   let world: LoopbackWorld;
   let clock = new Date('2026-10-24T08:00:00Z');
-  let settings: FeedSettingsStore;
+  let settings: KindSettings;
   let channelId: string;
   let adminChannelId: string;
   let event: SandboxEvent;
@@ -399,7 +399,7 @@ describe('no Attach Files in the results channel, through the scheduler (one adm
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
-    settings = new FeedSettingsStore(world.bot.store, () => clock);
+    settings = new KindSettings(world.bot.store, () => clock);
     channelId = world.discord.createTextChannel(guildId(), { name: 'resultat' }).id;
     adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
     await world.bot.store.servers.setChannel(guildId(), 'results', channelId);

@@ -12,7 +12,7 @@ import {
   fetchCalendarEvents,
   runCalendar,
 } from '../../src/feeds/kinds/calendar/calendar.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import type { TickSummary } from '../../src/feeds/scheduler.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import type { ScheduledEventView } from '../../harness/sandbox/discord/index.js';
@@ -32,7 +32,7 @@ const DAY = 24 * HOUR;
 describe('races in the server’s Events (calendar kind, sandbox Discord and Eventor, real discord.js)', () => {
   let world: LoopbackWorld;
   let clock = new Date('2026-04-01T08:00:00Z');
-  let settings: FeedSettingsStore;
+  let settings: KindSettings;
   let adminChannelId: string;
   let client: EventorClient;
   const guildId = (): string => world.guild.id;
@@ -81,7 +81,7 @@ describe('races in the server’s Events (calendar kind, sandbox Discord and Eve
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
-    settings = new FeedSettingsStore(world.bot.store, () => clock);
+    settings = new KindSettings(world.bot.store, () => clock);
     adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
     await world.bot.store.servers.setChannel(guildId(), 'admin', adminChannelId);
     await world.bot.store.servers.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });

@@ -2,7 +2,7 @@ import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inQuietHours } from '../../src/feeds/cadence.js';
 import type { TickSummary } from '../../src/feeds/scheduler.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
@@ -16,7 +16,7 @@ const RESULTS_PATH = '/api/results/organisation';
 describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, controllable clock)', () => {
   let world: LoopbackWorld;
   let clock = new Date('2026-10-24T08:00:00Z');
-  let settings: FeedSettingsStore;
+  let settings: KindSettings;
   let channelId: string;
   let adminChannelId: string;
   let event: SandboxEvent;
@@ -47,7 +47,7 @@ describe('feed scheduler (sandbox Eventor, real discord.js, sandbox Discord, con
 
   beforeAll(async () => {
     world = await startLoopbackWorld({ now: () => clock, eventorFollowsClock: true });
-    settings = new FeedSettingsStore(world.bot.store, () => clock);
+    settings = new KindSettings(world.bot.store, () => clock);
     channelId = world.discord.createTextChannel(guildId(), { name: 'resultat' }).id;
     adminChannelId = world.discord.createTextChannel(guildId(), { name: 'styrelsen' }).id;
     await world.bot.store.servers.setChannel(guildId(), 'results', channelId);

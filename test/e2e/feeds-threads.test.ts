@@ -12,7 +12,7 @@ import {
 import { runResultOf } from '../../src/feeds/feed.js';
 import { RESULTS_FEED, type ResultsFeedOptions, runResultsFeed } from '../../src/feeds/kinds/results/results.js';
 import { ResultsOptions } from '../../src/feeds/kinds/results/options.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { createLogger } from '../../src/log/logger.js';
 import { type InteractionHandle, renderMessageText } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
@@ -351,7 +351,7 @@ describe('a thread per results post (sandbox Eventor, real discord.js, sandbox D
       return renderMessageText(reply);
     };
     const threadsOn = async (): Promise<boolean> =>
-      (await new FeedSettingsStore(world.bot.store).get<ResultsOptions>(world.guild.id, 'results')).options.threads;
+      (await new KindSettings(world.bot.store).get<ResultsOptions>(world.guild.id, 'results')).options.threads;
 
     it('is registered with on and off, and refuses members without Manage Server', async () => {
       const command = world.discord.commands({ guildId: world.guild.id }).find((c) => c.name === 'feeds');

@@ -5,7 +5,7 @@
  * again after a restart, and not when turned off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { renderMessageText, type SandboxUser } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
@@ -89,7 +89,7 @@ describe('the day-before reminder (/notify, the scheduler, controllable clock)',
     const before = dms(world.member).length;
     const swedish = dms(world.swedishMember).length;
     // The DMs keep the results' quiet hours: none from 18:00 to 19:00.
-    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    const settings = new KindSettings(world.bot.store, () => clock);
     await settings.update(world.guild.id, 'results', { quietHours: { from: 18, to: 19 } });
     await tickAt(dayBefore, '18:05');
     expect(dms(world.member)).toHaveLength(before);

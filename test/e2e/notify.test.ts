@@ -9,7 +9,7 @@ import {
   personalFeed,
   runPersonalNotifications,
 } from '../../src/feeds/kinds/personal/personal.js';
-import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
+import { Subscriptions } from '../../src/feeds/subscriptions.js';
 import { createLogger } from '../../src/log/logger.js';
 import { formatClock } from '../../src/render/index.js';
 import {
@@ -106,7 +106,7 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(reply.ephemeral).toBe(true);
     return renderMessageText(reply);
   };
-  const subscription = (user: SandboxUser) => new SubscriptionStore(world.bot.store).get(world.guild.id, user.id);
+  const subscription = (user: SandboxUser) => new Subscriptions(world.bot.store).get(world.guild.id, user.id);
   const dmCount = (user: SandboxUser): number => world.discord.dms(user).length;
   const link = async (user: SandboxUser, personId: string): Promise<void> =>
     await world.bot.store.links.linkPerson(world.guild.id, user.id, personId, 'credentials');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { serverLanguage, t } from '../../src/i18n/index.js';
 import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
@@ -97,7 +97,7 @@ describe("the scheduler posts in each server's Discord language", () => {
   });
 
   it('a tick posts Swedish results in a sv-SE server and English ones in an en-US server', async () => {
-    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    const settings = new KindSettings(world.bot.store, () => clock);
     const english = world.discord.createGuild({ name: 'An English server of the club', preferredLocale: 'en-US' });
     world.allowDefaultEventor(english.id);
     const servers = await Promise.all(

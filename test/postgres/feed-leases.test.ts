@@ -13,7 +13,7 @@ import { EventorClient } from '../../src/eventor/client.js';
 import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results/results.js';
 import { FEED_LEASE_TTL_MS } from '../../src/feeds/leases.js';
 import { FeedScheduler, type TickSummary } from '../../src/feeds/scheduler.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { createLogger } from '../../src/log/logger.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import type { SandboxClub, SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
@@ -89,7 +89,7 @@ describeEachDialect('two processes share the feeds by club, with leases', (store
     const factory = stores();
     const first = await factory.fresh({ now });
     const clubOfKey = new Map(clubs.map((c, i) => [c.apiKey, `club ${i}`]));
-    const settings = new FeedSettingsStore(first, now);
+    const settings = new KindSettings(first, now);
     for (const server of servers) {
       const club = clubs[server.club]!;
       await first.servers.connectEventor(server.id, {

@@ -6,7 +6,7 @@
  */
 import { beforeEach, expect, it } from 'vitest';
 import { KIND_NAMES } from '../../src/feeds/registry.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { describeEachDialect } from '../support/stores.js';
 
@@ -23,11 +23,11 @@ const OLD_ROW = JSON.stringify({
 
 describeEachDialect('feed settings', (stores) => {
   let store: Store;
-  let feeds: FeedSettingsStore;
+  let feeds: KindSettings;
 
   beforeEach(async () => {
     store = await stores().fresh({ now: () => new Date('2026-11-22T12:00:00Z') });
-    feeds = new FeedSettingsStore(store, () => new Date('2026-11-22T12:00:00Z'));
+    feeds = new KindSettings(store, () => new Date('2026-11-22T12:00:00Z'));
   });
 
   it('are off by default, keep their options, and record who paused them and when', async () => {

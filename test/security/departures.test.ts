@@ -11,8 +11,8 @@ import { COMMANDS } from '../../commands/index.js';
 import { GUILD_DATA_GRACE_MS } from '../../src/app/departures.js';
 import { type RunningBot, startBot } from '../../src/bot/bot.js';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
-import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
+import { KindSettings } from '../../src/feeds/settings.js';
+import { Subscriptions } from '../../src/feeds/subscriptions.js';
 import { createLogger } from '../../src/log/logger.js';
 import {
   loginSandboxClient,
@@ -117,7 +117,7 @@ describe('members who leave a server (sandbox Discord member lookups, real SQLit
     await world.bot.scheduler.tick(clock);
   };
   const store = () => world.bot.store;
-  const subscriptions = () => new SubscriptionStore(world.bot.store);
+  const subscriptions = () => new Subscriptions(world.bot.store);
   const memberLookups = (guildId: string, userId: string) =>
     world.discord
       .requests()
@@ -337,7 +337,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     });
     await store().servers.updateGuildSettings(guild.id, { locale: 'sv', timeZone: 'Europe/Stockholm' });
     await store().servers.setChannel(guild.id, 'results', channel);
-    await new FeedSettingsStore(store(), () => clock).update(guild.id, 'results', { enabled: true });
+    await new KindSettings(store(), () => clock).update(guild.id, 'results', { enabled: true });
     await store().links.linkPerson(guild.id, world.member.id, personId, 'credentials');
     await store().links.createLinkRequest({
       guildId: guild.id,
@@ -347,7 +347,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     });
     await store().links.setLinkingMethods(guild.id, { credentials: false });
     await store().audit.audit({ guildId: guild.id, actorId: world.member.id, personId, action: 'link' });
-    await new SubscriptionStore(store()).set(guild.id, world.member.id, { results: true }, 'sv-SE');
+    await new Subscriptions(store()).set(guild.id, world.member.id, { results: true }, 'sv-SE');
     // A post the bot made there before: the sandbox's data around the clock need not hold older club
     // results for the first run to seed, and every table must hold a row of the server.
     await new Ledger(store()).seed(guild.id, 'results-before', channel, [
@@ -369,7 +369,7 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
     const channel = world.discord.createTextChannel(world.guild.id, { name: 'resultat' }).id;
     channels.set(world.guild.id, channel);
     await store().servers.setChannel(world.guild.id, 'results', channel);
-    await new FeedSettingsStore(store(), () => clock).update(world.guild.id, 'results', { enabled: true });
+    await new KindSettings(store(), () => clock).update(world.guild.id, 'results', { enabled: true });
     await store().links.linkPerson(world.guild.id, world.member.id, personId, 'credentials');
   }, 60_000);
   afterAll(async () => {

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../commands/index.js';
 import * as model from '../../src/eventor/model.js';
 import { KIND_NAMES } from '../../src/feeds/registry.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import type { InteractionHandle, MessageView } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
@@ -352,7 +352,7 @@ describe('every text from Eventor reaches Discord cleaned (hostile text in every
     await run({ command: 'notify', subcommand: 'on' }, {}, world.member);
     // The day-before reminder is asked for apart from the others.
     await run({ command: 'notify', subcommand: 'on' }, { what: 'tomorrow' }, world.member);
-    const settings = new FeedSettingsStore(world.bot.store, () => clock);
+    const settings = new KindSettings(world.bot.store, () => clock);
     for (const kind of KIND_NAMES)
       await settings.update(guildId(), kind, {
         enabled: true,

@@ -13,7 +13,7 @@
 import { ComponentType } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectEventor } from '../../src/app/privacy.js';
-import { SubscriptionStore } from '../../src/feeds/subscriptions.js';
+import { Subscriptions } from '../../src/feeds/subscriptions.js';
 import { loginButton } from '../../src/render/login-button.js';
 import {
   type InteractionHandle,
@@ -402,7 +402,7 @@ describe('only a link made with the Eventor password may act as the person (logi
     expect(await target()).toMatchObject({ method: 'credentials' });
     expect(await d.links(requester)).toEqual([expect.objectContaining({ personId: approved.person.id })]);
     // /notify acts on the caller's own subscription and links only.
-    const subscriptions = new SubscriptionStore(world.bot.store);
+    const subscriptions = new Subscriptions(world.bot.store);
     const adminSubscription = await subscriptions.get(world.guild.id, world.admin.id);
     expect(await d.privateText(d.run('notify', requester, 'en-GB', 'off'))).toContain('Turned off');
     expect(await subscriptions.get(world.guild.id, world.admin.id)).toEqual(adminSubscription);
@@ -473,7 +473,7 @@ describe('/setup eventor to another club forgets the links, requests and /notify
       }),
     );
   };
-  const subscription = (user: SandboxUser) => new SubscriptionStore(world.bot.store).get(world.guild.id, user.id);
+  const subscription = (user: SandboxUser) => new Subscriptions(world.bot.store).get(world.guild.id, user.id);
   const held = async () => ({
     links: (await world.bot.store.links.guildLinks(world.guild.id)).length,
     pending: (await world.bot.store.links.pendingLinkRequests(world.guild.id, waiting.id)).length,

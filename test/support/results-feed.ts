@@ -1,6 +1,6 @@
 import { Ledger, type LedgerRow } from '../../src/feeds/delivery/ledger.js';
 import { RESULTS_FEED } from '../../src/feeds/kinds/results/results.js';
-import { FeedSettingsStore } from '../../src/feeds/settings.js';
+import { KindSettings } from '../../src/feeds/settings.js';
 import type { SandboxDiscord } from '../../harness/sandbox/discord/index.js';
 import type { Store } from '../../src/store/interfaces.js';
 import { openStore } from '../../src/store/open.js';
@@ -22,7 +22,7 @@ export async function serverWithResultsFeed(
   const channel = discord.createTextChannel(guild.id, { name: 'resultat' }).id;
   await withStore(database, secretKey, async (store) => {
     await store.servers.setChannel(guild.id, 'results', channel);
-    await new FeedSettingsStore(store).update(guild.id, 'results', { enabled: true });
+    await new KindSettings(store).update(guild.id, 'results', { enabled: true });
   });
   return { guild, channel };
 }

@@ -1,11 +1,11 @@
 /** What each server wants of each kind of automatic post, on PostgreSQL (feed_settings). */
-import type { FeedSettingsRow, FeedSettingsStoreRows } from '../interfaces.js';
+import type { FeedSettingsRow, FeedSettingsStore } from '../interfaces.js';
 import { type FeedSettingsTableRow as Row, feedSettingsOf as rowOf } from '../rows.js';
 import { lockName, type PartContext } from './connection.js';
 
 const COLUMNS = 'enabled, paused_reason, paused_at, role_id, options';
 
-export class PostgresFeedSettingsStore implements FeedSettingsStoreRows {
+export class PostgresFeedSettingsStore implements FeedSettingsStore {
   readonly #ctx: PartContext;
 
   constructor(ctx: PartContext) {

@@ -1,10 +1,10 @@
 /** Personal DM subscriptions (/notify) on PostgreSQL (notify_subscriptions), with their ledger feeds. */
-import type { NotifyPause, Subscription, SubscriptionStoreRows } from '../interfaces.js';
+import type { NotifyPause, Subscription, SubscriptionStore } from '../interfaces.js';
 import { type SubscriptionRow as Row, subscriptionOf } from '../rows.js';
 import type { PartContext } from './connection.js';
 import { forgetFeeds } from './ledger.js';
 
-export class PostgresSubscriptionStore implements SubscriptionStoreRows {
+export class PostgresSubscriptionStore implements SubscriptionStore {
   readonly #ctx: PartContext;
 
   constructor(ctx: PartContext) {

@@ -2,7 +2,7 @@
 import type { AuditEntry, AuditRecord, AuditStore } from '../interfaces.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 
-export class SqliteAudit implements Synchronous<AuditStore> {
+export class SqliteAuditStore implements Synchronous<AuditStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {

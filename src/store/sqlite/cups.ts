@@ -6,7 +6,7 @@ import { prepared } from './statements.js';
 
 const COLUMNS = 'id, guild_id, name, rules, created_at, updated_at';
 
-export class SqliteCups implements Synchronous<CupStore> {
+export class SqliteCupStore implements Synchronous<CupStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {

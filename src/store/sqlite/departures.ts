@@ -2,7 +2,7 @@
 import type { DepartureStore } from '../interfaces.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 
-export class SqliteDepartures implements Synchronous<DepartureStore> {
+export class SqliteDepartureStore implements Synchronous<DepartureStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {

@@ -1,10 +1,10 @@
 /** How each server wants each kind of automatic post (migration 5); the options' schema is the feeds'. */
-import type { FeedSettingsRow, FeedSettingsStoreRows } from '../interfaces.js';
+import type { FeedSettingsRow, FeedSettingsStore } from '../interfaces.js';
 import { type FeedSettingsTableRow as Row, feedSettingsOf as rowOf } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
 
-export class SqliteFeedSettings implements Synchronous<FeedSettingsStoreRows> {
+export class SqliteFeedSettingsStore implements Synchronous<FeedSettingsStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {

@@ -10,7 +10,7 @@ import { heartbeatFromRow, HEARTBEAT_COLUMNS, type HeartbeatRow, heartbeatValues
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
 
-export class SqliteHeartbeats implements Synchronous<HeartbeatStore> {
+export class SqliteHeartbeatStore implements Synchronous<HeartbeatStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {
@@ -54,7 +54,7 @@ export function readSqliteHeartbeats(file: string): Heartbeat[] {
     db.pragma('busy_timeout = 5000');
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'heartbeats'").get();
     if (table === undefined) return [];
-    return new SqliteHeartbeats({ db, now: () => new Date(), afterCommit: (fn) => fn() }).heartbeats();
+    return new SqliteHeartbeatStore({ db, now: () => new Date(), afterCommit: (fn) => fn() }).heartbeats();
   } catch (error) {
     throw new StoreError(`cannot read the database ${file}: ${(error as Error).message}`);
   } finally {

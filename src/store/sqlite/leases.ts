@@ -6,7 +6,7 @@ import type { LeaseHolder, LeaseStore, SweepStore } from '../interfaces.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
 
-export class SqliteLeases implements Synchronous<LeaseStore> {
+export class SqliteLeaseStore implements Synchronous<LeaseStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {
@@ -49,7 +49,7 @@ export class SqliteLeases implements Synchronous<LeaseStore> {
 }
 
 /** The member sweep's progress (member_sweeps, migration 11). */
-export class SqliteSweeps implements Synchronous<SweepStore> {
+export class SqliteSweepStore implements Synchronous<SweepStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {

@@ -8,7 +8,7 @@ import { ledgerRowOf as rowOf, type PostedItemRow as Row } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
 
-export class SqliteLedger implements Synchronous<LedgerStore> {
+export class SqliteLedgerStore implements Synchronous<LedgerStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {

@@ -10,7 +10,7 @@ import {
 import { linkRequestOf, type LinkRequestRow } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 
-export class SqliteLinks implements Synchronous<LinkStore> {
+export class SqliteLinkStore implements Synchronous<LinkStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {

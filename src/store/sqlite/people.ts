@@ -2,13 +2,13 @@
 import type { PeopleStore } from '../interfaces.js';
 import { GUILD_TABLES } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
-import type { SqliteLedger } from './ledger.js';
+import type { SqliteLedgerStore } from './ledger.js';
 
-export class SqlitePeople implements Synchronous<PeopleStore> {
+export class SqlitePeopleStore implements Synchronous<PeopleStore> {
   readonly #ctx: SqliteContext;
-  readonly #ledger: SqliteLedger;
+  readonly #ledger: SqliteLedgerStore;
 
-  constructor(ctx: SqliteContext, ledger: SqliteLedger) {
+  constructor(ctx: SqliteContext, ledger: SqliteLedgerStore) {
     this.#ctx = ctx;
     this.#ledger = ledger;
   }

@@ -4,7 +4,7 @@ import { type SeasonEventTableRow, seasonEventOf } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
 
-export class SqliteSeason implements Synchronous<SeasonStore> {
+export class SqliteSeasonStore implements Synchronous<SeasonStore> {
   readonly #ctx: SqliteContext;
 
   constructor(ctx: SqliteContext) {

@@ -5,7 +5,7 @@ import type { SecretBox } from '../secrets.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
 
-export class SqliteServers implements Synchronous<ServerStore> {
+export class SqliteServerStore implements Synchronous<ServerStore> {
   readonly #ctx: SqliteContext;
   readonly #secrets: SecretBox;
 

@@ -8,7 +8,7 @@ import type {
   CupStore,
   DepartureStore,
   Dialect,
-  FeedSettingsStoreRows,
+  FeedSettingsStore,
   HeartbeatStore,
   LeaseStore,
   LedgerStore,
@@ -18,26 +18,26 @@ import type {
   ServerStore,
   Store,
   StoreParts,
-  SubscriptionStoreRows,
+  SubscriptionStore,
   SweepStore,
   ThrottleStore,
 } from '../interfaces.js';
 import { SecretBox } from '../secrets.js';
-import { SqliteAudit } from './audit.js';
-import { SqliteCups } from './cups.js';
+import { SqliteAuditStore } from './audit.js';
+import { SqliteCupStore } from './cups.js';
 import { type Db, type OpenDatabaseOptions, openDatabase } from './database.js';
-import { SqliteDepartures } from './departures.js';
-import { SqliteFeedSettings } from './feed-settings.js';
+import { SqliteDepartureStore } from './departures.js';
+import { SqliteFeedSettingsStore } from './feed-settings.js';
 import { Gate, gated, type SqliteContext } from './gate.js';
-import { SqliteHeartbeats } from './heartbeats.js';
-import { SqliteLeases, SqliteSweeps } from './leases.js';
-import { SqliteLedger } from './ledger.js';
-import { SqliteLinks } from './links.js';
-import { SqlitePeople } from './people.js';
-import { SqliteSeason } from './season.js';
-import { SqliteServers } from './servers.js';
-import { SqliteSubscriptions } from './subscriptions.js';
-import { SqliteThrottles } from './throttles.js';
+import { SqliteHeartbeatStore } from './heartbeats.js';
+import { SqliteLeaseStore, SqliteSweepStore } from './leases.js';
+import { SqliteLedgerStore } from './ledger.js';
+import { SqliteLinkStore } from './links.js';
+import { SqlitePeopleStore } from './people.js';
+import { SqliteSeasonStore } from './season.js';
+import { SqliteServerStore } from './servers.js';
+import { SqliteSubscriptionStore } from './subscriptions.js';
+import { SqliteThrottleStore } from './throttles.js';
 
 export class SqliteStore implements Store {
   readonly dialect: Dialect = 'sqlite';
@@ -48,8 +48,8 @@ export class SqliteStore implements Store {
   readonly throttles: ThrottleStore;
   readonly departures: DepartureStore;
   readonly people: PeopleStore;
-  readonly feedSettings: FeedSettingsStoreRows;
-  readonly subscriptions: SubscriptionStoreRows;
+  readonly feedSettings: FeedSettingsStore;
+  readonly subscriptions: SubscriptionStore;
   readonly ledger: LedgerStore;
   readonly leases: LeaseStore;
   readonly sweeps: SweepStore;
@@ -67,21 +67,21 @@ export class SqliteStore implements Store {
     const gate = new Gate(db);
     this.#gate = gate;
     const ctx: SqliteContext = { db, now, afterCommit: (fn) => gate.afterCommit(fn) };
-    const ledger = new SqliteLedger(ctx);
-    this.servers = gated<ServerStore>(new SqliteServers(ctx, secrets), gate);
-    this.links = gated<LinkStore>(new SqliteLinks(ctx), gate);
-    this.audit = gated<AuditStore>(new SqliteAudit(ctx), gate);
-    this.throttles = gated<ThrottleStore>(new SqliteThrottles(ctx, secrets), gate);
-    this.departures = gated<DepartureStore>(new SqliteDepartures(ctx), gate);
-    this.people = gated<PeopleStore>(new SqlitePeople(ctx, ledger), gate);
-    this.feedSettings = gated<FeedSettingsStoreRows>(new SqliteFeedSettings(ctx), gate);
-    this.subscriptions = gated<SubscriptionStoreRows>(new SqliteSubscriptions(ctx, ledger), gate);
+    const ledger = new SqliteLedgerStore(ctx);
+    this.servers = gated<ServerStore>(new SqliteServerStore(ctx, secrets), gate);
+    this.links = gated<LinkStore>(new SqliteLinkStore(ctx), gate);
+    this.audit = gated<AuditStore>(new SqliteAuditStore(ctx), gate);
+    this.throttles = gated<ThrottleStore>(new SqliteThrottleStore(ctx, secrets), gate);
+    this.departures = gated<DepartureStore>(new SqliteDepartureStore(ctx), gate);
+    this.people = gated<PeopleStore>(new SqlitePeopleStore(ctx, ledger), gate);
+    this.feedSettings = gated<FeedSettingsStore>(new SqliteFeedSettingsStore(ctx), gate);
+    this.subscriptions = gated<SubscriptionStore>(new SqliteSubscriptionStore(ctx, ledger), gate);
     this.ledger = gated<LedgerStore>(ledger, gate);
-    this.leases = gated<LeaseStore>(new SqliteLeases(ctx), gate);
-    this.sweeps = gated<SweepStore>(new SqliteSweeps(ctx), gate);
-    this.heartbeats = gated<HeartbeatStore>(new SqliteHeartbeats(ctx), gate);
-    this.season = gated<SeasonStore>(new SqliteSeason(ctx), gate);
-    this.cups = gated<CupStore>(new SqliteCups(ctx), gate);
+    this.leases = gated<LeaseStore>(new SqliteLeaseStore(ctx), gate);
+    this.sweeps = gated<SweepStore>(new SqliteSweepStore(ctx), gate);
+    this.heartbeats = gated<HeartbeatStore>(new SqliteHeartbeatStore(ctx), gate);
+    this.season = gated<SeasonStore>(new SqliteSeasonStore(ctx), gate);
+    this.cups = gated<CupStore>(new SqliteCupStore(ctx), gate);
     // Inside `transaction` the same parts serve: calls from the transaction's own work join it.
     this.#parts = {
       servers: this.servers,

@@ -1,14 +1,14 @@
 /** Personal DM subscriptions (`/notify`, migration 7), and the ledger feeds of those DMs that go with them. */
-import type { NotifyPause, Subscription, SubscriptionStoreRows } from '../interfaces.js';
+import type { NotifyPause, Subscription, SubscriptionStore } from '../interfaces.js';
 import { type SubscriptionRow as Row, subscriptionOf } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
-import type { SqliteLedger } from './ledger.js';
+import type { SqliteLedgerStore } from './ledger.js';
 
-export class SqliteSubscriptions implements Synchronous<SubscriptionStoreRows> {
+export class SqliteSubscriptionStore implements Synchronous<SubscriptionStore> {
   readonly #ctx: SqliteContext;
-  readonly #ledger: SqliteLedger;
+  readonly #ledger: SqliteLedgerStore;
 
-  constructor(ctx: SqliteContext, ledger: SqliteLedger) {
+  constructor(ctx: SqliteContext, ledger: SqliteLedgerStore) {
     this.#ctx = ctx;
     this.#ledger = ledger;
   }

@@ -3,7 +3,7 @@ import type { ThrottleStore } from '../interfaces.js';
 import type { SecretBox } from '../secrets.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 
-export class SqliteThrottles implements Synchronous<ThrottleStore> {
+export class SqliteThrottleStore implements Synchronous<ThrottleStore> {
   readonly #ctx: SqliteContext;
   readonly #secrets: SecretBox;
 

@@ -52,7 +52,7 @@ import {
   type NotifyKind,
   type NotifyPause,
   personalFeed,
-  SubscriptionStore,
+  Subscriptions,
 } from '../../subscriptions.js';
 import { fetchClubResults, RESULTS_FEED, RESULTS_LOOKBACK_DAYS } from '../results/results.js';
 import { listsPerEvent } from '../../club-lists.js';
@@ -140,7 +140,7 @@ export interface PersonalRun {
 
 /** Servers with at least one member whose DMs are on and not paused: the ones to run. */
 export function guildsWithSubscribers(store: Store): Promise<string[]> {
-  return new SubscriptionStore(store).guildsWithSubscribers();
+  return new Subscriptions(store).guildsWithSubscribers();
 }
 
 /** The DM channel between the bot and a user (Discord gives the same one every time). */
@@ -200,7 +200,7 @@ async function resultDmWithPictures(
  */
 export async function fetchPersonal(options: PersonalRunOptions): Promise<PersonalFetch> {
   const { guildId, ledger, now } = options;
-  const subscriptions = new SubscriptionStore(options.store);
+  const subscriptions = new Subscriptions(options.store);
   const plans: Plan[] = [];
   for (const sub of await subscriptions.active(guildId)) {
     const persons = await options.store.links.linkedPersons(guildId, sub.userId);
@@ -442,7 +442,7 @@ export async function deliverPersonal(
     unconfirmed: [],
   };
   if (plans.length === 0) return run;
-  const subscriptions = new SubscriptionStore(options.store);
+  const subscriptions = new Subscriptions(options.store);
   const poster = new Poster(ledger, options.target, options.hooks);
   for (const plan of plans) {
     await runMember(
@@ -462,7 +462,7 @@ export async function runPersonalNotifications(options: PersonalRunOptions): Pro
 
 interface MemberRun {
   options: PersonalRunOptions;
-  subscriptions: SubscriptionStore;
+  subscriptions: Subscriptions;
   poster: Poster;
   ledger: Ledger;
   run: PersonalRun;
