@@ -16,7 +16,7 @@ export function renderContext(
     timeZone: ctx.guild.timeZone,
     now: ctx.now(),
     webUrl: eventor.instance.webUrl,
-    ...(organisationNames ? { organisationNames } : {}),
+    organisationNames,
   };
 }
 

@@ -26,7 +26,7 @@ export async function runHealth(args: ParsedArgs, io: Io): Promise<number> {
     if (problems.length > 0) throw new ConfigError(problems);
     const { description, beats } = await readHeartbeats({
       databasePath: env.DATABASE_PATH?.trim() || DEFAULT_DATABASE_PATH,
-      ...(databaseUrl === null ? {} : { databaseUrl }),
+      databaseUrl: databaseUrl ?? undefined,
     });
     // SHARDS set: this is one process's place (a container of compose.postgres.yaml), judged alone.
     const own =

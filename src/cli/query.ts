@@ -79,7 +79,7 @@ export async function runQuery(args: ParsedArgs, io: Io): Promise<number> {
     apiKey: config.apiKey,
     timeoutMs: config.timeoutMs,
     cache: false,
-    ...(config.responseLimitScale === undefined ? {} : { responseLimitScale: config.responseLimitScale }),
+    responseLimitScale: config.responseLimitScale,
   });
   try {
     const result = await client.call(name, params);

@@ -66,8 +66,9 @@ export async function startConfiguredBot(
         heartbeat: options.scheduler,
         checkDefaultEventor: options.checkDefaultEventor === true,
         secretBox,
-        ...(config.sandboxClock === undefined ? {} : { now }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        // The machine's clock unless SANDBOX_CLOCK moved it (the bot's own default is the same).
+        now,
+        signal: options.signal,
       }),
       log,
       now,

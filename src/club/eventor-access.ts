@@ -79,10 +79,8 @@ export class EventorAccess {
           instance,
           apiKey,
           shared,
-          ...(this.#options.responseLimitScale === undefined
-            ? {}
-            : { responseLimitScale: this.#options.responseLimitScale }),
-          ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
+          responseLimitScale: this.#options.responseLimitScale,
+          timeoutMs: this.#options.timeoutMs,
           // /status reports whether the key still works: a revoked key must show within minutes, not a day.
           cache: { ttlMs: { 'organisation-apikey': KEY_CHECK_TTL_MS } },
           onRequest: (event) => {

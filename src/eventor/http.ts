@@ -375,10 +375,7 @@ export class HttpTransport {
     this.ownsCache = options.shared === undefined;
     this.cache =
       options.shared ??
-      new SharedResponseCache({
-        ...(cacheOptions?.maxEntries === undefined ? {} : { maxEntries: cacheOptions.maxEntries }),
-        ...(cacheOptions?.maxBytes === undefined ? {} : { maxBytes: cacheOptions.maxBytes }),
-      });
+      new SharedResponseCache({ maxEntries: cacheOptions?.maxEntries, maxBytes: cacheOptions?.maxBytes });
 
     // An Agent keeps one keep-alive pool per origin; redirects are not followed, because the
     // ApiKey header would travel along to wherever the Location points.

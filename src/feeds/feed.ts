@@ -188,7 +188,7 @@ export function runScopeOf(ctx: FeedRunScope): FeedRunScope {
     now: ctx.now,
     language: ctx.language,
     timeZone: ctx.timeZone,
-    ...(ctx.club ? { club: ctx.club } : {}),
+    club: ctx.club,
   };
 }
 

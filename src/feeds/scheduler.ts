@@ -156,7 +156,7 @@ export class FeedScheduler {
     this.#leases = new FeedLeases({
       store: options.store.leases,
       sharding: options.sharding ?? null,
-      ...(options.leaseTtlMs !== undefined ? { ttlMs: options.leaseTtlMs } : {}),
+      ttlMs: options.leaseTtlMs,
     });
     // A feed's channel deleted: pause and tell the admins now, not when the next post fails.
     options.client.on(Events.ChannelDelete, this.#onChannelDelete);
@@ -411,7 +411,7 @@ export class FeedScheduler {
         log: this.#options.log,
         store: this.#options.store,
         discord: this.#options.client,
-        ...(this.#options.membership ? { membership: this.#options.membership } : {}),
+        membership: this.#options.membership,
       };
       let result: FeedRunResult;
       try {

@@ -77,8 +77,8 @@ export async function startSandboxEventor(options: SandboxEventorOptions = {}): 
     size: options.size ?? 'small',
     now: options.dataAround ?? clock(),
     clock,
-    ...(options.clubs === undefined ? {} : { clubs: options.clubs }),
-    ...(options.homeClubMembers === undefined ? {} : { homeClubMembers: options.homeClubMembers }),
+    clubs: options.clubs,
+    homeClubMembers: options.homeClubMembers,
   });
   const faults = new Faults();
   const requests = new RequestLog();

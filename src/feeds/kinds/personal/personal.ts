@@ -588,7 +588,7 @@ function personalRunOptions(ctx: FeedContext): PersonalRunOptions {
     store: ctx.store,
     discord: ctx.discord,
     log: ctx.log,
-    ...(ctx.membership ? { membership: ctx.membership } : {}),
+    membership: ctx.membership,
   };
 }
 

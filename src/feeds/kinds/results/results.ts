@@ -332,8 +332,8 @@ export async function deliverResults(
     ledger: options.ledger,
     target: options.target,
     language: options.language,
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.threadHooks ? { hooks: options.threadHooks } : {}),
+    log: options.log,
+    hooks: options.threadHooks,
   };
   if (threadsOn) await intendThreads(threadOptions, threadItems);
   const run = await publishItems(options, RESULTS, items);
