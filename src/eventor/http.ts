@@ -272,6 +272,90 @@ class CutOffBody {
   constructor(readonly error: EventorError) {}
 }
 
+/** What came back for one request: a 2xx's body (text, or bytes when large), or only the status. */
+interface Received {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string | Uint8Array;
+  /** The body's size as it came over the wire: what the cache counts, whether kept as text or bytes. */
+  bytes: number;
+}
+
+/**
+ * One attempt of a request, and the next one when undici retries: its deadline (undici's
+ * bodyTimeout is per chunk, so a slow trickle of a large list could otherwise run far past it;
+ * it does not run while waiting to retry), its slot of the key's concurrency (held per attempt and
+ * given back while waiting to retry), and what it reports.
+ */
+class Attempt {
+  status: number | null = null;
+  headersArrived = false;
+  #controller = new AbortController();
+  #timer: NodeJS.Timeout | undefined;
+  #release: (() => void) | null = null;
+  #started = 0;
+
+  constructor(
+    private readonly transport: {
+      now: () => number;
+      timeoutMs: number;
+      emit: (event: RequestEvent) => void;
+      semaphore: Semaphore;
+    },
+    private readonly operation: string,
+    private readonly method: 'GET' | 'PUT',
+    readonly count: { attempt: number },
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Takes a slot and starts the deadline. */
+  async begin(): Promise<void> {
+    this.#started = this.transport.now();
+    this.#timer = setTimeout(() => this.#controller.abort(), this.transport.timeoutMs);
+    this.#release = await this.transport.semaphore.acquire();
+  }
+
+  /** The retry after this one: a slot again, a deadline of its own, counted. */
+  async next(): Promise<void> {
+    this.#release = await this.transport.semaphore.acquire();
+    this.count.attempt++;
+    this.#started = this.transport.now();
+    this.status = null;
+    this.#timer = setTimeout(() => this.#controller.abort(), this.transport.timeoutMs);
+  }
+
+  /** Stops the deadline and gives the slot back (again harmlessly). */
+  end(): void {
+    clearTimeout(this.#timer);
+    this.#release?.();
+    this.#release = null;
+  }
+
+  /** Reports the attempt: how it ended, after how long. */
+  report(error: EventorError | null): void {
+    this.transport.emit({
+      operation: this.operation,
+      method: this.method,
+      status: this.status,
+      durationMs: this.transport.now() - this.#started,
+      attempt: this.count.attempt,
+      fromCache: false,
+      coalesced: false,
+      stale: false,
+      error: error ? error.code : null,
+    });
+  }
+
+  /** Reports the error and hands it back, to be thrown. */
+  failed<E extends EventorError>(error: E): E {
+    this.report(error);
+    return error;
+  }
+}
+
 /** Eventor's answer to a request it did not serve, as the typed error callers handle. */
 function statusError(
   statusCode: number,
@@ -651,22 +735,32 @@ export class HttpTransport {
 
   /** One request, retried by undici; resolves with the parsed value or rejects with an EventorError (or CutOffBody). */
   private async send<T>(req: HttpRequest<T>, count: { attempt: number }): Promise<{ value: T; size: number }> {
+    const attempt = new Attempt(
+      { now: this.now, timeoutMs: this.timeoutMs, emit: (event) => this.emit(event), semaphore: this.semaphore },
+      req.operation,
+      req.method,
+      count,
+    );
+    await attempt.begin();
+    let response: Received;
+    try {
+      response = await this.exchange(req, attempt);
+    } finally {
+      attempt.end();
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      const value = await this.valueOf(req, response, attempt);
+      attempt.report(null);
+      return { value, size: response.bytes };
+    }
     const op = { operation: req.operation };
-    let started = this.now();
-    let status: number | null = null;
-    const report = (error: EventorError | null) =>
-      this.emit({
-        operation: req.operation,
-        method: req.method,
-        status,
-        durationMs: this.now() - started,
-        attempt: count.attempt,
-        fromCache: false,
-        coalesced: false,
-        stale: false,
-        error: error ? error.code : null,
-      });
+    throw attempt.failed(
+      statusError(response.statusCode, req.path, parseRetryAfter(response.headers['retry-after'], this.now()), op),
+    );
+  }
 
+  /** The request as Eventor is sent it: the key in its header, UTC asked for where the instance takes it. */
+  private requestOf<T>(req: HttpRequest<T>): { path: string; headers: Record<string, string>; limitBytes: number } {
     const headers: Record<string, string> = {
       ...req.secretHeaders,
       ApiKey: this.#apiKey,
@@ -676,28 +770,26 @@ export class HttpTransport {
     if (this.instance.supportsUtcHeader) headers.TimeZone = 'UTC';
     if (req.body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/xml; charset=utf-8';
     const qs = new URLSearchParams(Object.entries(req.query ?? {})).toString();
-    const path = `${this.basePath}${req.path}${qs ? `?${qs}` : ''}`;
     const limitBytes = Math.min(
       MAX_RESPONSE_BYTES_CEILING,
       Math.floor((req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) * this.responseLimitScale),
     );
+    return { path: `${this.basePath}${req.path}${qs ? `?${qs}` : ''}`, headers, limitBytes };
+  }
 
-    // One deadline per attempt: undici's bodyTimeout is per chunk, so a slow trickle of a large
-    // list could otherwise run far past it. It does not run while waiting to retry.
-    const controller = new AbortController();
-    let timer = setTimeout(() => controller.abort(), this.timeoutMs);
-    // The slot is held per attempt and given back while waiting to retry, as before undici retried.
-    let release = await this.semaphore.acquire();
-    let headersArrived = false;
-
-    const retry: RetryHandler.RetryCallback = (err, _context, callback) => {
+  /**
+   * Whether undici tries again after a failed attempt, and when: our statuses, GETs only, full
+   * jitter, Retry-After capped; never once the body is being read (see fetchWithRetries).
+   */
+  private retryFor<T>(req: HttpRequest<T>, attempt: Attempt): RetryHandler.RetryCallback {
+    const op = { operation: req.operation };
+    return (err, _context, callback) => {
       const statusCode = (err as { statusCode?: unknown }).statusCode;
       const failedStatus = typeof statusCode === 'number' ? statusCode : null;
-      // A body already being read can only be resumed with Range (see fetchWithRetries).
       const retryable =
-        !headersArrived &&
+        !attempt.headersArrived &&
         req.method === 'GET' &&
-        count.attempt <= this.retries &&
+        attempt.count.attempt <= this.retries &&
         !this.closed &&
         (failedStatus === null ? !isTimeoutError(err) : RETRY_STATUSES.has(failedStatus));
       if (!retryable) {
@@ -706,34 +798,29 @@ export class HttpTransport {
         return;
       }
       const responseHeaders = (err as { headers?: Record<string, string | string[] | undefined> }).headers ?? {};
-      status = failedStatus;
-      report(
+      const retryAfterMs = failedStatus === null ? null : parseRetryAfter(responseHeaders['retry-after'], this.now());
+      attempt.status = failedStatus;
+      attempt.report(
         failedStatus === null
           ? this.networkFailure(err, false, op)
-          : statusError(failedStatus, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op),
+          : statusError(failedStatus, req.path, retryAfterMs, op),
       );
-      const retryAfterMs = failedStatus === null ? null : parseRetryAfter(responseHeaders['retry-after'], this.now());
-      const backoff = this.backoff(count.attempt);
+      const backoff = this.backoff(attempt.count.attempt);
       const delay = retryAfterMs === null ? backoff : Math.min(this.maxRetryAfterMs, Math.max(retryAfterMs, backoff));
-      clearTimeout(timer);
-      release();
+      attempt.end();
       void this.sleep(delay)
         .then(async () => {
-          release = await this.semaphore.acquire();
-          count.attempt++;
-          started = this.now();
-          status = null;
-          timer = setTimeout(() => controller.abort(), this.timeoutMs);
+          await attempt.next();
           callback(this.closed ? err : null);
         })
         .catch(() => callback(err));
     };
+  }
 
-    let statusCode: number;
-    let body: string | Uint8Array;
-    /** The body's size as it came over the wire: what the cache counts, whether it is kept as text or bytes. */
-    let bodyBytes = 0;
-    let responseHeaders: Record<string, string | string[] | undefined>;
+  /** Sends the request and reads what comes back, within the attempt's deadline and the size cap. */
+  private async exchange<T>(req: HttpRequest<T>, attempt: Attempt): Promise<Received> {
+    const op = { operation: req.operation };
+    const { path, headers, limitBytes } = this.requestOf(req);
     try {
       const response = await this.dispatcher.request({
         origin: this.origin,
@@ -741,75 +828,63 @@ export class HttpTransport {
         method: req.method,
         headers,
         body: req.body,
-        signal: controller.signal,
+        signal: attempt.signal,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-        retryOptions: { retry },
+        retryOptions: { retry: this.retryFor(req, attempt) },
       } as Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions });
-      headersArrived = true;
-      statusCode = response.statusCode;
-      status = statusCode;
-      responseHeaders = response.headers;
-      if (statusCode >= 200 && statusCode < 300) {
-        ({ body, bytes: bodyBytes } = await readBodyWithin(
-          response.body,
-          limitBytes,
-          headerValue(responseHeaders, 'content-length'),
-          op,
-          req.large?.bytesFrom ?? Number.POSITIVE_INFINITY,
-        ));
-      } else {
+      attempt.headersArrived = true;
+      attempt.status = response.statusCode;
+      if (response.statusCode < 200 || response.statusCode >= 300) {
         // Error bodies are HTML pages or plain text: read and drop them so the socket is reused.
         await response.body.dump({ limit: 256 * 1024 }).catch(() => undefined);
-        body = '';
+        return { statusCode: response.statusCode, headers: response.headers, body: '', bytes: 0 };
       }
+      const { body, bytes } = await readBodyWithin(
+        response.body,
+        limitBytes,
+        headerValue(response.headers, 'content-length'),
+        op,
+        req.large?.bytesFrom ?? Number.POSITIVE_INFINITY,
+      );
+      return { statusCode: response.statusCode, headers: response.headers, body, bytes };
     } catch (error) {
-      if (error instanceof ResponseTooLarge) {
-        report(error);
-        throw error;
-      }
-      const timedOut = controller.signal.aborted || isTimeoutError(error);
-      const mapped = timedOut ? new Timeout(this.timeoutMs, op) : this.networkFailure(error, status !== null, op);
-      report(mapped);
+      if (error instanceof ResponseTooLarge) throw attempt.failed(error);
+      const timedOut = attempt.signal.aborted || isTimeoutError(error);
+      const mapped = timedOut
+        ? new Timeout(this.timeoutMs, op)
+        : this.networkFailure(error, attempt.status !== null, op);
+      attempt.report(mapped);
       // A connection lost after the status line means a cut-off document: asked again whole.
-      if (!timedOut && status !== null) throw new CutOffBody(mapped);
+      if (!timedOut && attempt.status !== null) throw new CutOffBody(mapped);
       // Timeouts are not retried: a slow Eventor is slow again, and a Discord reply cannot wait minutes.
       throw mapped;
-    } finally {
-      clearTimeout(timer);
-      release();
     }
+  }
 
-    if (statusCode >= 200 && statusCode < 300) {
-      let value: T;
-      try {
-        // A large body stays bytes: its start, decoded, tells whether it is XML at all.
-        const text = typeof body === 'string' ? body : null;
-        if (text !== null && text.trim() === '') throw new InvalidResponse('empty body', null, op);
-        const head = text ?? new TextDecoder('utf-8').decode((body as Uint8Array).subarray(0, 4096));
-        if (!looksLikeXml(head, headerValue(responseHeaders, 'content-type')))
-          throw new InvalidResponse('not XML (maintenance page?)', null, op);
-        value =
-          text !== null || !req.large ? await req.parse(text ?? '') : await req.large.parseBytes(body as Uint8Array);
-      } catch (error) {
-        const mapped =
-          error instanceof EventorError
-            ? error
-            : new InvalidResponse(
-                `could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,
-                null,
-                { ...op, cause: error },
-              );
-        report(mapped);
-        throw mapped;
-      }
-      report(null);
-      return { value, size: bodyBytes };
+  /** The parsed answer of a 2xx: a large body stays bytes, and its start tells whether it is XML at all. */
+  private async valueOf<T>(req: HttpRequest<T>, response: Received, attempt: Attempt): Promise<T> {
+    const op = { operation: req.operation };
+    try {
+      const text = typeof response.body === 'string' ? response.body : null;
+      if (text !== null && text.trim() === '') throw new InvalidResponse('empty body', null, op);
+      const head = text ?? new TextDecoder('utf-8').decode((response.body as Uint8Array).subarray(0, 4096));
+      if (!looksLikeXml(head, headerValue(response.headers, 'content-type')))
+        throw new InvalidResponse('not XML (maintenance page?)', null, op);
+      return text !== null || !req.large
+        ? await req.parse(text ?? '')
+        : await req.large.parseBytes(response.body as Uint8Array);
+    } catch (error) {
+      throw attempt.failed(
+        error instanceof EventorError
+          ? error
+          : new InvalidResponse(
+              `could not read the XML (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,
+              null,
+              { ...op, cause: error },
+            ),
+      );
     }
-
-    const error = statusError(statusCode, req.path, parseRetryAfter(responseHeaders['retry-after'], this.now()), op);
-    report(error);
-    throw error;
   }
 
   /**
