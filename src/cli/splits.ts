@@ -7,6 +7,7 @@ import type { ResultList } from '../eventor/model.js';
 import { parseXmlFile } from '../eventor/parse-file.js';
 import { formatElapsed } from '../eventor/time.js';
 import type { RunnerAnalysis } from '../splits/analysis.js';
+import { MAX_CLASS_RUNNERS, MAX_COURSE_CONTROLS } from '../splits/limits.js';
 import { analyseResultList, type ClassAnalysis, type NamedCourseAnalysis } from '../splits/result-list.js';
 import { type ParsedArgs, rejectLeftovers, takeBoolean, takeString, UsageError } from './args.js';
 import { type Io, readInputFile } from './io.js';
@@ -100,6 +101,9 @@ function textCourse(course: NamedCourseAnalysis): string {
   const warning = [
     course.controls.length === 0 ? '\nNo split times: only the result times are compared.' : '',
     course.tooFewRunners ? '\nToo few runners on this course: ranks and losses say little.' : '',
+    course.tooLarge
+      ? `\nToo large to analyse (docs/splits.md#limits: at most ${MAX_CLASS_RUNNERS} runners in a class, ${MAX_COURSE_CONTROLS} controls on a course): no legs.`
+      : '',
   ].join('');
   return `${about}${warning}\n${rows.map(line).join('\n')}\n`;
 }

@@ -71,7 +71,7 @@ export { renderResultsNotYet, renderStartListNotPublished } from './members.js';
 export { pageWithButtons } from './paging.js';
 export { type ClubResultsOptions, renderClubResults, renderPersonResults } from './results.js';
 export { type SplitRow, splitRows, splitTable } from './splits.js';
-export { legRunners, MAX_MISTAKE_LINES, runnerAnalysisLines } from './split-analysis.js';
+export { MAX_MISTAKE_LINES, runnerAnalysisLines, TOO_LARGE_LIMITS, tooLargeText } from './split-analysis.js';
 export {
   BARS_FILE,
   type DrawnPicture,

@@ -6,13 +6,25 @@
 import { formatElapsed } from '../eventor/time.js';
 import { type Language, t } from '../i18n/index.js';
 import type { CourseAnalysis, RunnerAnalysis } from '../splits/analysis.js';
+import { MAX_CLASS_RUNNERS, MAX_COURSE_CONTROLS, MAX_THREAD_CLUB_RUNNERS } from '../splits/limits.js';
 
 /** At most this many mistakes are named; the total still counts them all. */
 export const MAX_MISTAKE_LINES = 5;
 
-/** How many runners of the course have a time on each leg: the "of" of a leg rank. */
-export function legRunners(course: CourseAnalysis): number[] {
-  return course.bestLegs.map((_, k) => course.results.filter((r) => r.legs[k]?.time != null).length);
+/**
+ * The limits as `render.analysis.tooLarge` names them: the one message every place that shows the
+ * analysis gives instead when it is over them (docs/splits.md#limits): `/splits`, `/results` with
+ * splits, the results thread and the result DM.
+ */
+export const TOO_LARGE_LIMITS = {
+  runners: MAX_CLASS_RUNNERS,
+  controls: MAX_COURSE_CONTROLS,
+  clubRunners: MAX_THREAD_CLUB_RUNNERS,
+} as const;
+
+/** `render.analysis.tooLarge` in a language. */
+export function tooLargeText(language: Language): string {
+  return t(language, 'render.analysis.tooLarge', TOO_LARGE_LIMITS);
 }
 
 /** `control 7` or `the finish`, in the language. */
@@ -28,10 +40,12 @@ function controlName(course: CourseAnalysis, leg: number, language: Language): s
  * (not OK, too few runners) one line says why.
  */
 export function runnerAnalysisLines(course: CourseAnalysis, runner: RunnerAnalysis, language: Language): string[] {
+  if (course.tooLarge) return [tooLargeText(language)];
   if (runner.lost === null || course.tooFewRunners) {
     return [t(language, runner.status === 'OK' ? 'render.analysis.tooFew' : 'render.analysis.notOk')];
   }
-  const of = legRunners(course);
+  // Counted once by the analysis: counting here, once per runner, made a thread's words quadratic.
+  const of = course.legRunners;
   const mistakes = runner.legs
     .map((leg, k) => ({ leg, k }))
     .filter(({ leg }) => leg.mistake && leg.lost !== null)

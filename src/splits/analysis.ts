@@ -13,6 +13,12 @@ export const MISTAKE_MIN_FRACTION = 0.1;
 export const REFERENCE_SHARE = 0.25;
 /** Fewer runners with a time on a leg than this and its loss is not estimated (docs/splits.md#too-few-runners). */
 export const MIN_RUNNERS = 3;
+/**
+ * The analysis gives way (a step of its generator) after about this much work, counted in leg
+ * times handled: a few milliseconds at most even on a busy host, so a caller slicing it keeps the
+ * event loop free (docs/splits.md#how-long-it-takes).
+ */
+export const STEP_WORK = 2_000;
 
 /** One runner's result on one course, as the analysis needs it. */
 export interface RunnerInput {
@@ -62,10 +68,17 @@ export interface CourseAnalysis {
   controls: string[];
   /** Best time per leg, the finish leg last; null when no runner has a time on the leg. */
   bestLegs: (number | null)[];
+  /** How many runners have a time on each leg, the finish leg last: the "of" of a leg rank. */
+  legRunners: number[];
   /** Sum of the best legs; null when some leg has no time at all. */
   ideal: number | null;
   /** True when fewer than {@link MIN_RUNNERS} runners ran this course: ranks and losses say little. */
   tooFewRunners: boolean;
+  /**
+   * True when the course was over the analysis's limits (docs/splits.md#limits) and was not
+   * analysed: its results have status, time and place, but no legs.
+   */
+  tooLarge: boolean;
   results: RunnerAnalysis[];
 }
 
@@ -97,31 +110,59 @@ function cumulativeTimes(runner: RunnerInput): (number | null)[] {
   return times;
 }
 
-/** Competition ranking (1, 1, 3) of the non-null values, smallest first. */
-function competitionRanks(values: readonly (number | null)[]): (number | null)[] {
-  const sorted = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
-  return values.map((v) => (v === null ? null : sorted.indexOf(v) + 1));
-}
-
-/** Mean of the fastest share of the leg times, in tenths (docs/splits.md#time-lost). */
-function legReference(times: readonly (number | null)[]): number | null {
-  const sorted = times.filter((v): v is number => v !== null && v > 0).sort((a, b) => a - b);
-  if (sorted.length < MIN_RUNNERS) return null;
-  const m = Math.max(1, Math.ceil(REFERENCE_SHARE * sorted.length));
-  return sorted.slice(0, m).reduce((sum, v) => sum + v, 0) / m;
-}
-
-/** The first value at which the cumulative weight reaches half the total (docs/splits.md#time-lost). */
-function weightedMedian(items: { value: number; weight: number }[]): number | null {
-  const total = items.reduce((sum, i) => sum + i.weight, 0);
-  if (items.length === 0 || total <= 0) return null;
-  const sorted = [...items].sort((a, b) => a.value - b.value);
-  let reached = 0;
-  for (const item of sorted) {
-    reached += item.weight;
-    if (reached * 2 >= total) return item.value;
+/**
+ * The indices of the non-null values, smallest value first and equal values in index order. Leg
+ * times are whole tenths and never negative, so each value and its index are packed into one
+ * double and sorted by the typed array's own numeric sort: one n log n sort per leg, without a
+ * comparator called n log n times (docs/splits.md#how-long-it-takes). Other values fall back to a
+ * comparator.
+ */
+export function ascendingIndices(values: readonly (number | null)[]): number[] {
+  const span = 2 ** Math.ceil(Math.log2(values.length + 1));
+  const packable = values.every((v) => v === null || (Number.isInteger(v) && v >= 0 && v * span < 2 ** 53));
+  if (!packable) {
+    const order: number[] = [];
+    values.forEach((v, i) => v !== null && order.push(i));
+    return order.sort((a, b) => values[a]! - values[b]! || a - b);
   }
-  return sorted[sorted.length - 1]!.value;
+  const keys = new Float64Array(values.length);
+  let m = 0;
+  values.forEach((v, i) => {
+    if (v !== null) keys[m++] = v * span + i;
+  });
+  const sorted = keys.subarray(0, m).sort();
+  const order = new Array<number>(m);
+  for (let j = 0; j < m; j++) order[j] = sorted[j]! % span;
+  return order;
+}
+
+/**
+ * Competition ranking (1, 1, 3) of the non-null values, smallest first, from their ascending
+ * order: each value's rank is the place of the first of its equals. (Searching the sorted values
+ * once per value made this n².)
+ */
+export function competitionRanks(
+  values: readonly (number | null)[],
+  order: readonly number[] = ascendingIndices(values),
+): (number | null)[] {
+  const ranks: (number | null)[] = values.map(() => null);
+  order.forEach((index, k) => {
+    const previous = k === 0 ? null : order[k - 1]!;
+    ranks[index] = previous !== null && values[previous] === values[index] ? ranks[previous]! : k + 1;
+  });
+  return ranks;
+}
+
+/** Mean of the fastest share of the leg times, in tenths (docs/splits.md#time-lost), from their ascending order. */
+function legReference(times: readonly (number | null)[], order: readonly number[]): number | null {
+  let first = 0;
+  while (first < order.length && times[order[first]!]! <= 0) first++;
+  const n = order.length - first;
+  if (n < MIN_RUNNERS) return null;
+  const m = Math.max(1, Math.ceil(REFERENCE_SHARE * n));
+  let sum = 0;
+  for (let j = first; j < first + m; j++) sum += times[order[j]!]!;
+  return sum / m;
 }
 
 /** Round half away from zero to whole seconds, from tenths. */
@@ -129,23 +170,73 @@ const roundSeconds = (t: number): number => Math.sign(t) * Math.round(Math.abs(t
 
 /** Analyse the runners of one course (all with the same ordered control codes). */
 export function analyseCourse(controls: readonly string[], runners: readonly RunnerInput[]): CourseAnalysis {
-  const cumulative = runners.map(cumulativeTimes);
+  return completed(analyseCourseSteps(controls, runners));
+}
+
+/** Runs the steps of an analysis to their end without giving way: for callers with nothing else to do. */
+export function completed<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Which runners' legs a caller keeps (`keep` of {@link analyseCourseSteps}). */
+export type KeepRunner = (runner: Pick<RunnerInput, 'name' | 'personId' | 'organisationId'>) => boolean;
+
+/**
+ * {@link analyseCourse} in steps: the generator gives way after about {@link STEP_WORK} leg times
+ * handled, so a caller can spread a large course over turns of its event loop. Every step is n log
+ * n or less in the runners (docs/splits.md#how-long-it-takes). With `keep`, only those runners get
+ * their legs and losses (the others come with status and time, no legs): the course's figures are
+ * still every runner's, and a caller showing a few runners does not make every runner's legs.
+ */
+export function* analyseCourseSteps(
+  controls: readonly string[],
+  runners: readonly RunnerInput[],
+  keep?: KeepRunner,
+): Generator<void, CourseAnalysis, void> {
   const legCount = controls.length + 1;
-  const legs = cumulative.map((c) =>
-    c.map((value, k) => {
-      const previous = k === 0 ? 0 : c[k - 1]!;
-      return value === null || previous === null ? null : value - previous;
-    }),
-  );
+  // Runners per step, each costing about a leg time per control.
+  const runnersPerStep = Math.max(1, Math.floor(STEP_WORK / legCount));
+  const cumulative: (number | null)[][] = [];
+  const legs: (number | null)[][] = [];
+  for (let r = 0; r < runners.length; r++) {
+    const c = cumulativeTimes(runners[r]!);
+    cumulative.push(c);
+    legs.push(
+      c.map((value, k) => {
+        const previous = k === 0 ? 0 : c[k - 1]!;
+        return value === null || previous === null ? null : value - previous;
+      }),
+    );
+    if ((r + 1) % runnersPerStep === 0) yield;
+  }
   const best: (number | null)[] = [];
-  const ranks: (number | null)[][] = runners.map(() => []);
+  const counts: number[] = [];
+  // Rank of runner r on leg k at r * legCount + k; 0 where the runner has no time on the leg.
+  const ranks = new Int32Array(runners.length * legCount);
   const references: (number | null)[] = [];
+  let work = 0;
   for (let k = 0; k < legCount; k++) {
     const column = legs.map((l) => l[k] ?? null);
-    const valid = column.filter((v): v is number => v !== null);
-    best.push(valid.length === 0 ? null : Math.min(...valid));
-    competitionRanks(column).forEach((rank, r) => ranks[r]!.push(rank));
-    references.push(legReference(column));
+    let fastest: number | null = null;
+    let count = 0;
+    for (const v of column) {
+      if (v === null) continue;
+      count++;
+      if (fastest === null || v < fastest) fastest = v;
+    }
+    best.push(fastest);
+    counts.push(count);
+    const order = ascendingIndices(column);
+    competitionRanks(column, order).forEach((rank, r) => (ranks[r * legCount + k] = rank ?? 0));
+    references.push(legReference(column, order));
+    work += runners.length;
+    if (work >= STEP_WORK) {
+      work = 0;
+      yield;
+    }
   }
   const ideal = best.every((b) => b !== null) ? best.reduce<number>((sum, b) => sum + b!, 0) : null;
   const idealAt: (number | null)[] = [];
@@ -155,10 +246,16 @@ export function analyseCourse(controls: readonly string[], runners: readonly Run
     idealAt.push(sum);
   }
 
-  const results = runners.map((runner, r): RunnerAnalysis => {
+  const results: RunnerAnalysis[] = [];
+  for (let r = 0; r < runners.length; r++) {
+    const runner = runners[r]!;
+    if (keep && !keep(runner)) {
+      results.push(withoutLegs(runner));
+      continue;
+    }
     const own = legs[r]!;
     const loss = runner.status === 'OK' ? estimateLoss(own, references) : null;
-    return {
+    results.push({
       name: runner.name,
       ...(runner.personId !== undefined ? { personId: runner.personId } : {}),
       ...(runner.organisationId !== undefined ? { organisationId: runner.organisationId } : {}),
@@ -170,51 +267,107 @@ export function analyseCourse(controls: readonly string[], runners: readonly Run
       legs: own.map((time, k) => {
         const at = cumulative[r]![k]!;
         const ref = idealAt[k]!;
-        const d = loss?.legs[k] ?? null;
+        const lost = loss?.lost[k] ?? null;
         return {
           to: k < controls.length ? controls[k]! : 'F',
           time: time === null ? null : seconds(time),
-          rank: ranks[r]![k]!,
+          rank: ranks[r * legCount + k]! || null,
           behind: at === null || ref === null ? null : seconds(at - ref),
-          lost: d === null ? null : Math.max(0, roundSeconds(d.lost)),
-          mistake: d?.mistake ?? false,
+          lost: lost === null ? null : Math.max(0, roundSeconds(lost)),
+          mistake: loss?.mistake[k] ?? false,
         };
       }),
-    };
-  });
+    });
+    if ((r + 1) % runnersPerStep === 0) yield;
+  }
   const starters = cumulative.filter((c) => c.some((v) => v !== null)).length;
   return {
     controls: [...controls],
     bestLegs: best.map((b) => (b === null ? null : seconds(b))),
+    legRunners: counts,
     ideal: ideal === null ? null : seconds(ideal),
     tooFewRunners: starters < MIN_RUNNERS,
+    tooLarge: false,
     results,
+  };
+}
+
+/**
+ * A course over the analysis's limits (docs/splits.md#limits), not analysed: who ran it, with
+ * status and time (places are the class's, given by the caller), and no legs.
+ */
+export function unanalysedCourse(controls: readonly string[], runners: readonly RunnerInput[]): CourseAnalysis {
+  return {
+    controls: [...controls],
+    bestLegs: [],
+    legRunners: [],
+    ideal: null,
+    tooFewRunners: false,
+    tooLarge: true,
+    results: runners.map(withoutLegs),
+  };
+}
+
+/** A runner with status and time, and no legs: over the limits, or not kept. */
+function withoutLegs(runner: RunnerInput): RunnerAnalysis {
+  return {
+    name: runner.name,
+    ...(runner.personId !== undefined ? { personId: runner.personId } : {}),
+    ...(runner.organisationId !== undefined ? { organisationId: runner.organisationId } : {}),
+    status: runner.status,
+    time: runner.time === null || !Number.isFinite(runner.time) ? null : seconds(tenths(runner.time)),
+    place: null,
+    performance: null,
+    lost: null,
+    legs: [],
   };
 }
 
 interface LossEstimate {
   performance: number;
-  /** Tenths; per leg null when the leg has no time or no reference. */
-  legs: ({ lost: number; mistake: boolean } | null)[];
+  /** Tenths lost per leg; null where the leg has no time or no reference. */
+  lost: (number | null)[];
+  mistake: boolean[];
   total: number;
 }
 
-/** WinSplits' method (docs/splits.md#time-lost): normal speed, expected leg times, losses over the thresholds. */
+/**
+ * WinSplits' method (docs/splits.md#time-lost): normal speed (the weighted median of the
+ * performance indices: the first, in increasing order, at which the accumulated weight reaches half
+ * the total), expected leg times, losses over the thresholds.
+ */
 function estimateLoss(own: readonly (number | null)[], references: readonly (number | null)[]): LossEstimate | null {
-  const indices = own.flatMap((t, k) => {
-    const ref = references[k];
-    return t !== null && t > 0 && ref !== null && ref !== undefined ? [{ k, t, ref }] : [];
-  });
-  const performance = weightedMedian(indices.map(({ t, ref }) => ({ value: ref / t, weight: ref })));
-  if (performance === null) return null;
-  const legs: LossEstimate['legs'] = own.map(() => null);
+  const usable: number[] = [];
   let total = 0;
-  for (const { k, t, ref } of indices) {
-    const expected = ref / performance;
-    const lost = t - expected;
-    const mistake = lost >= tenths(MISTAKE_MIN_SECONDS) && lost >= MISTAKE_MIN_FRACTION * expected;
-    if (mistake) total += lost;
-    legs[k] = { lost, mistake };
+  own.forEach((t, k) => {
+    const ref = references[k];
+    if (t !== null && t > 0 && ref !== null && ref !== undefined) {
+      usable.push(k);
+      total += ref;
+    }
+  });
+  if (usable.length === 0 || total <= 0) return null;
+  const index = own.map((t, k) => (t === null ? 0 : (references[k] ?? 0) / t));
+  // A stable sort: equal indices keep the order of their legs.
+  usable.sort((a, b) => index[a]! - index[b]!);
+  let reached = 0;
+  let performance = index[usable[usable.length - 1]!]!;
+  for (const k of usable) {
+    reached += references[k]!;
+    if (reached * 2 >= total) {
+      performance = index[k]!;
+      break;
+    }
   }
-  return { performance, legs, total };
+  const lost: (number | null)[] = own.map(() => null);
+  const mistake: boolean[] = own.map(() => false);
+  let sum = 0;
+  for (const k of usable) {
+    const expected = references[k]! / performance;
+    const d = own[k]! - expected;
+    lost[k] = d;
+    mistake[k] = d >= tenths(MISTAKE_MIN_SECONDS) && d >= MISTAKE_MIN_FRACTION * expected;
+    if (mistake[k]) sum += d;
+  }
+  return { performance, lost, mistake, total: sum };
 }

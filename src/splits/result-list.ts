@@ -3,7 +3,16 @@
  * multi-race event and per relay leg, runners grouped by the exact sequence of control codes they ran.
  */
 import type { PersonName, ResultStatus, SplitTime } from '../eventor/model.js';
-import { analyseCourse, type CourseAnalysis, type RunnerInput } from './analysis.js';
+import {
+  analyseCourseSteps,
+  completed,
+  type CourseAnalysis,
+  type KeepRunner,
+  type RunnerInput,
+  STEP_WORK,
+  unanalysedCourse,
+} from './analysis.js';
+import { MAX_CLASS_RUNNERS, MAX_COURSE_CONTROLS } from './limits.js';
 
 /** What the analysis reads of a race result; the model's RaceResult (readonly or not) fits. */
 interface RaceResultLike {
@@ -20,17 +29,34 @@ interface NamedLike {
   readonly organisation?: { readonly id: string | null } | null;
 }
 
+/** What the analysis reads of a class of a result list; the model's ClassResult fits. */
+export interface ClassResultLike {
+  readonly class: { readonly name: string };
+  readonly persons: readonly (NamedLike & { readonly results: readonly RaceResultLike[] })[];
+  readonly teams: readonly {
+    readonly name: string;
+    readonly organisations?: readonly { readonly id: string | null }[];
+    readonly members: readonly (NamedLike & { readonly leg: number | null; readonly result: RaceResultLike })[];
+  }[];
+}
+
 /** What the analysis reads of a result list; the model's ResultList fits. */
 export interface ResultListLike {
-  readonly classes: readonly {
-    readonly class: { readonly name: string };
-    readonly persons: readonly (NamedLike & { readonly results: readonly RaceResultLike[] })[];
-    readonly teams: readonly {
-      readonly name: string;
-      readonly organisations?: readonly { readonly id: string | null }[];
-      readonly members: readonly (NamedLike & { readonly leg: number | null; readonly result: RaceResultLike })[];
-    }[];
-  }[];
+  readonly classes: readonly ClassResultLike[];
+}
+
+export interface AnalyseOptions {
+  /**
+   * The classes to analyse (default: all). A caller that shows one member's or the club's runners
+   * analyses only their classes: the others would cost time and memory for nothing.
+   */
+  include?: (cls: ClassResultLike) => boolean;
+  /**
+   * The runners whose analysis is kept (default: all); the courses' figures (best legs, ranks,
+   * places) are still those of every runner. A caller that shows a few runners of large classes
+   * holds their legs only, not every runner's, while it answers.
+   */
+  keep?: KeepRunner;
 }
 
 export interface ClassAnalysis {
@@ -74,23 +100,56 @@ const runnerOf = (
 const codesOf = (splits: readonly Readonly<SplitTime>[]): string[] =>
   splits.filter((s) => s.status !== 'Additional').map((s) => s.controlCode);
 
-/** Places among the OK runners with a time, over every course of the group (competition ranking). */
-function placeOkRunners(courses: CourseAnalysis[]): void {
+/**
+ * Places among the OK runners with a time, over every course of the group (competition ranking):
+ * one sort, then the place of each time is that of the first of its equals (n log n). Exported for
+ * its test (test/unit/analysis-growth.test.ts).
+ */
+export function placeOkRunners(courses: readonly Pick<CourseAnalysis, 'results'>[]): void {
   const ok = courses.flatMap((c) => c.results).filter((r) => r.status === 'OK' && r.time !== null);
   const times = ok.map((r) => Math.round(r.time! * 10)).sort((a, b) => a - b);
-  for (const r of ok) r.place = times.indexOf(Math.round(r.time! * 10)) + 1;
+  const placeOf = new Map<number, number>();
+  times.forEach((time, k) => placeOf.has(time) || placeOf.set(time, k + 1));
+  for (const r of ok) r.place = placeOf.get(Math.round(r.time! * 10))!;
+}
+
+/** The runners of a course of a group, before analysis. */
+export interface CourseRunners {
+  /** The producer's name of the course, when it gives one per result. */
+  course: string | null;
+  controls: string[];
+  runners: RunnerInput[];
 }
 
 /**
- * One group of runners (a class, or one race or one relay leg of it) split into courses. Runners with
- * no split times at all in a group where others have some, and runners with neither splits nor a
- * time (most often non-starters), are left out: there is nothing of theirs to compare.
+ * One group of runners (a class, or one race or one relay leg of it) split into courses, not yet
+ * analysed: who is compared with whom (docs/splits.md#who-is-compared), found in one pass. The
+ * courses come largest first, as the analysis gives them.
  */
-function analyseGroup(runners: Runner[]): NamedCourseAnalysis[] {
+export interface RunnerGroup extends Pick<ClassAnalysis, 'class' | 'race' | 'leg'> {
+  courses: CourseRunners[];
+  /** The group's runners in all: what the class limit counts (docs/splits.md#limits). */
+  runners: number;
+}
+
+/**
+ * The courses of one group. Runners with no split times at all in a group where others have some,
+ * and runners with neither splits nor a time (most often non-starters), are left out: there is
+ * nothing of theirs to compare.
+ */
+function* coursesOf(runners: Runner[]): Generator<void, { courses: CourseRunners[]; kept: number }, void> {
   const anySplits = runners.some((r) => r.splits.length > 0);
-  const byCourse = new Map<string, { course: string | null; controls: string[]; runners: RunnerInput[] }>();
+  const byCourse = new Map<string, CourseRunners>();
+  let kept = 0;
+  let work = 0;
   for (const runner of runners) {
     if ((anySplits || runner.time === null) && runner.splits.length === 0) continue;
+    kept++;
+    work += runner.splits.length + 1;
+    if (work >= STEP_WORK) {
+      work = 0;
+      yield;
+    }
     const controls = codesOf(runner.splits);
     // The producer's course name too: lists with only radio controls give two courses the same codes.
     // A code cannot contain a newline, so the joined codes are unambiguous.
@@ -99,63 +158,119 @@ function analyseGroup(runners: Runner[]): NamedCourseAnalysis[] {
     course.runners.push(runner);
     byCourse.set(key, course);
   }
-  const courses = [...byCourse.values()]
-    .sort((a, b) => b.runners.length - a.runners.length)
-    .map((c) => ({ course: c.course, ...analyseCourse(c.controls, c.runners) }));
+  return { courses: [...byCourse.values()].sort((a, b) => b.runners.length - a.runners.length), kept };
+}
+
+/**
+ * One group analysed, course by course, with places over all its courses. A group or a course over
+ * the limits (docs/splits.md#limits) is not analysed: its courses say `tooLarge`, and a group over
+ * them gets no places either.
+ */
+export function* analyseGroupSteps(group: RunnerGroup, keep?: KeepRunner): Generator<void, ClassAnalysis, void> {
+  const tooMany = group.runners > MAX_CLASS_RUNNERS;
+  const courses: NamedCourseAnalysis[] = [];
+  for (const c of group.courses) {
+    const analysis =
+      tooMany || c.controls.length > MAX_COURSE_CONTROLS
+        ? unanalysedCourse(c.controls, c.runners)
+        : yield* analyseCourseSteps(c.controls, c.runners, keep);
+    courses.push({ course: c.course, ...analysis });
+    yield;
+  }
+  const analysed = { class: group.class, race: group.race, leg: group.leg, courses };
+  if (tooMany) return analysed;
   placeOkRunners(courses);
   for (const course of courses)
     course.results.sort(
       (a, b) => (a.place ?? Infinity) - (b.place ?? Infinity) || (a.time ?? Infinity) - (b.time ?? Infinity),
     );
-  return courses;
+  return analysed;
 }
 
-export function analyseResultList(list: ResultListLike): ClassAnalysis[] {
+/** Every class of the list analysed (those `include` names, when given): see {@link analyseResultListSteps}. */
+export function analyseResultList(list: ResultListLike, options: AnalyseOptions = {}): ClassAnalysis[] {
+  return completed(analyseResultListSteps(list, options));
+}
+
+/**
+ * {@link analyseResultList} in steps: the generator gives way after about `STEP_WORK` leg times
+ * handled, so the bot spreads a large list over turns of its event loop (src/loop/slices.ts,
+ * docs/splits.md#how-long-it-takes).
+ */
+export function* analyseResultListSteps(
+  list: ResultListLike,
+  options: AnalyseOptions = {},
+): Generator<void, ClassAnalysis[], void> {
   const analyses: ClassAnalysis[] = [];
+  const { keep } = options;
+  for (const group of yield* groupResultListSteps(list, options)) {
+    const analysis = yield* analyseGroupSteps(group, keep);
+    // Places counted, the runners not kept go: only the kept ones' analysis is held.
+    if (keep) for (const course of analysis.courses) course.results = course.results.filter(keep);
+    analyses.push(analysis);
+  }
+  return analyses;
+}
+
+/**
+ * The list's groups (per class, per race of a multi-race event, per relay leg) and their courses,
+ * not analysed: one pass over the list, in steps. A caller that shows a few runners finds their
+ * groups here and analyses only those (`analyseGroupSteps`).
+ */
+export function* groupResultListSteps(
+  list: ResultListLike,
+  options: AnalyseOptions = {},
+): Generator<void, RunnerGroup[], void> {
+  const groups: RunnerGroup[] = [];
+  let read = 0;
+  function* group(
+    cls: ClassResultLike,
+    race: string | null,
+    leg: number | null,
+    runners: Runner[],
+  ): Generator<void, RunnerGroup, void> {
+    const { courses, kept } = yield* coursesOf(runners);
+    return { class: cls.class.name, race, leg, courses, runners: kept };
+  }
   for (const cls of list.classes) {
+    if (options.include && !options.include(cls)) continue;
     const races = new Map<string, Runner[]>();
     for (const person of cls.persons) {
+      if (++read % STEP_WORK === 0) yield;
       for (const result of person.results) {
         const key = raceKey(result);
-        const group = races.get(key) ?? [];
-        group.push(
+        const runners = races.get(key) ?? [];
+        runners.push(
           runnerOf(personName(person, '?'), result, {
             personId: person.person?.id,
             organisationId: person.organisation?.id,
           }),
         );
-        races.set(key, group);
+        races.set(key, runners);
       }
     }
-    for (const [race, runners] of races)
-      analyses.push({
-        class: cls.class.name,
-        race: races.size > 1 ? race : null,
-        leg: null,
-        courses: analyseGroup(runners),
-      });
+    for (const [race, runners] of races) {
+      groups.push(yield* group(cls, races.size > 1 ? race : null, null, runners));
+    }
 
     const legs = new Map<number, Runner[]>();
     for (const team of cls.teams) {
+      if (++read % STEP_WORK === 0) yield;
       for (const member of team.members) {
         const leg = member.leg ?? 0;
-        const group = legs.get(leg) ?? [];
+        const runners = legs.get(leg) ?? [];
         // Relay forks are told apart by their codes; producers name relay courses per team or per fork.
         const who = {
           personId: member.person?.id,
           organisationId: member.organisation?.id ?? team.organisations?.[0]?.id,
         };
-        group.push({ ...runnerOf(personName(member, team.name), member.result, who), course: null });
-        legs.set(leg, group);
+        runners.push({ ...runnerOf(personName(member, team.name), member.result, who), course: null });
+        legs.set(leg, runners);
       }
     }
-    for (const leg of [...legs.keys()].sort((a, b) => a - b))
-      analyses.push({
-        class: cls.class.name,
-        race: null,
-        leg: leg === 0 ? null : leg,
-        courses: analyseGroup(legs.get(leg)!),
-      });
+    for (const leg of [...legs.keys()].sort((a, b) => a - b)) {
+      groups.push(yield* group(cls, null, leg === 0 ? null : leg, legs.get(leg)!));
+    }
   }
-  return analyses;
+  return groups;
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseCourse } from '../../src/splits/analysis.js';
-import { legRunners, runnerAnalysisLines } from '../../src/render/split-analysis.js';
+import { runnerAnalysisLines } from '../../src/render/split-analysis.js';
 import { runner } from '../support/split-runners.js';
 
 const codes = ['31', '32', '33', '34'];
@@ -18,8 +18,9 @@ const course = analyseCourse(codes, [
 const named = (name: string) => course.results.find((r) => r.name === name)!;
 
 describe('runnerAnalysisLines', () => {
-  it('counts the runners with a time on each leg', () => {
-    expect(legRunners(course)).toEqual([4, 4, 3, 3, 4]);
+  it('counts the runners with a time on each leg: the "of" of a leg rank', () => {
+    expect(course.legRunners).toEqual([4, 4, 3, 3, 4]);
+    expect(runnerAnalysisLines(course, named('C'), 'en')[0]).toMatch(/\(leg rank \d+\/4\)$/);
   });
 
   it('names each mistake with its leg rank, largest first, then the total', () => {

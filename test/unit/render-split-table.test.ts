@@ -103,7 +103,15 @@ describe('split table with leg ranks and time lost', () => {
         splits: [{ controlCode: 'LONGCODE1', time: 32_400, status: 'OK' }],
       });
       const legs = {
-        course: { controls: ['LONGCODE1'], bestLegs: [100, 100], ideal: 200, tooFewRunners: false, results: [] },
+        course: {
+          controls: ['LONGCODE1'],
+          bestLegs: [100, 100],
+          legRunners: [412, 412],
+          ideal: 200,
+          tooFewRunners: false,
+          tooLarge: false,
+          results: [],
+        },
         runner: {
           name: 'X',
           status: 'OK' as const,

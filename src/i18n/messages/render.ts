@@ -114,6 +114,8 @@ export const render = defineMessages({
     'render.analysis.clean': 'no mistakes: no leg cost clearly more than the rest of the race',
     'render.analysis.tooFew': 'too few runners on the course to estimate time lost',
     'render.analysis.notOk': 'no estimate of time lost: only runners with a valid result get one',
+    'render.analysis.tooLarge':
+      'Too large to analyse: the bot analyses at most {runners} runners in a class, {controls} controls on a course and {clubRunners} club runners in a results thread.',
 
     'render.status.Finished': 'unofficial',
     'render.status.MissingPunch': 'MP',
@@ -252,6 +254,8 @@ export const render = defineMessages({
     'render.analysis.clean': 'inga bommar: ingen sträcka kostade tydligt mer än resten av loppet',
     'render.analysis.tooFew': 'för få löpare på banan för att uppskatta tidsförlust',
     'render.analysis.notOk': 'ingen uppskattning av tidsförlust: bara löpare med godkänt resultat får en',
+    'render.analysis.tooLarge':
+      'För stort för att analysera: boten analyserar högst {runners} löpare i en klass, {controls} kontroller på en bana och {clubRunners} av klubbens löpare i en resultattråd.',
 
     'render.status.Finished': 'i mål (ej kontrollerad)',
     'render.status.MissingPunch': 'Felst.',
@@ -390,6 +394,8 @@ export const render = defineMessages({
     'render.analysis.clean': 'ingen bom: ingen strekk kostet tydelig mer enn resten av løpet',
     'render.analysis.tooFew': 'for få løpere i løypa til å anslå tidstap',
     'render.analysis.notOk': 'ikke noe anslag på tidstap: bare løpere med godkjent resultat får det',
+    'render.analysis.tooLarge':
+      'For stort til å analysere: boten analyserer høyst {runners} løpere i en klasse, {controls} poster i en løype og {clubRunners} av klubbens løpere i en resultattråd.',
 
     'render.status.Finished': 'i mål (ikke kontrollert)',
     'render.status.MissingPunch': 'Feilst.',

@@ -1,0 +1,24 @@
+/**
+ * Long work spread over turns of the event loop: the work is a generator that gives way (`yield`)
+ * after each small step, and `inSlices` runs steps until a slice's time is used, then lets the
+ * loop poll its sockets before the next slice. Whatever arrives meanwhile (an interaction to
+ * acknowledge) waits for one slice at most, never for the whole work. Used for the split analysis
+ * of large result lists (docs/splits.md#how-long-it-takes). A leaf: nothing of ours above it.
+ */
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/** How long one slice runs at most before the loop gets its turn, in milliseconds (a step may overrun it). */
+export const SLICE_MS = 4;
+
+/** Runs the generator's steps to its end, a slice of at most about `sliceMs` per turn of the event loop. */
+export async function inSlices<T>(steps: Generator<void, T, void>, sliceMs = SLICE_MS): Promise<T> {
+  for (;;) {
+    const until = performance.now() + sliceMs;
+    do {
+      const step = steps.next();
+      if (step.done) return step.value;
+    } while (performance.now() < until);
+    await nextTurn();
+  }
+}
