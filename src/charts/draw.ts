@@ -15,29 +15,12 @@
  */
 import { constants, setPriority } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { CourseAnalysis } from '../splits/analysis.js';
+import { type PictureRequest, shownRunners } from './request.js';
 import type { ClubYearInput, SeasonYearInput } from './season-graph.js';
 import type { ChartPicture } from './splits-graph.js';
 import type { ChartLanguage } from './words.js';
 
-export type PictureRequest =
-  | {
-      kind: 'graph';
-      course: CourseAnalysis;
-      /** What the picture is of, e.g. the class name `H21`. */
-      title: string;
-      /** Indices into `course.results` of the runners to draw strong (the club's), at most a dozen. */
-      highlight: readonly number[];
-      language: ChartLanguage;
-    }
-  | {
-      kind: 'bars';
-      course: CourseAnalysis;
-      title: string;
-      /** Index into `course.results` of the runner. */
-      runner: number;
-      language: ChartLanguage;
-    };
+export { type PictureRequest, shownRunners } from './request.js';
 
 /** The season's pictures (season-graph.ts): a member's year, and the club's. */
 export type SeasonPictureRequest =
@@ -97,7 +80,14 @@ export async function drawPictureHere(request: AnyPictureRequest): Promise<Pictu
   const words = chartWords(request.language);
   const drawn =
     request.kind === 'graph'
-      ? await renderSplitsGraph({ course: request.course, title: request.title, highlight: request.highlight, words })
+      ? await renderSplitsGraph({
+          course: request.course,
+          title: request.title,
+          highlight: request.highlight,
+          ...(request.references === undefined ? {} : { referenceLines: request.references }),
+          ...(request.runners === undefined ? {} : { runners: request.runners }),
+          words,
+        })
       : await renderLostBars({ course: request.course, title: request.title, runner: request.runner, words });
   return { png: drawn.png, alt: drawn.alt, width: drawn.width, height: drawn.height };
 }
@@ -219,13 +209,20 @@ function startWorker(): Worker {
  * the course, {@link DrawingFailed} when the thread dies or is stopped while drawing it.
  */
 export function drawPicture(request: AnyPictureRequest): Promise<Picture> {
+  let shown: AnyPictureRequest;
+  try {
+    // Only the runners drawn cross the thread boundary: a whole class would be cloned on this thread.
+    shown = request.kind === 'graph' || request.kind === 'bars' ? shownRunners(request) : request;
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
   worker ??= startWorker();
   const id = nextId++;
   const picture = new Promise<Picture>((resolve, reject) => pending.set(id, { resolve, reject }));
   // Held open while it has work: a CLI command waiting for its picture must not exit under it.
   worker.ref();
   try {
-    worker.postMessage({ id, request } satisfies Job);
+    worker.postMessage({ id, request: shown } satisfies Job);
   } catch (error) {
     // A request that is not plain data (a function in it) cannot cross: refused here, nothing held.
     pending.delete(id);

@@ -4,6 +4,7 @@
  */
 import type { CourseAnalysis } from '../splits/analysis.js';
 import { clock, draw, FONT_FAMILY, GRID, PALETTE, TEXT } from './canvas.js';
+import { notOnCourse } from './request.js';
 import { type ChartPicture, niceStep } from './splits-graph.js';
 import { pictureCode, pictureName, pictureTitle } from './text.js';
 import { ENGLISH, type ChartWords } from './words.js';
@@ -37,9 +38,7 @@ export async function renderLostBars(input: LostBarsInput): Promise<LostBars> {
   const title = pictureTitle(input.title);
   const words = input.words ?? ENGLISH;
   const runner = course.results[input.runner];
-  if (!Number.isInteger(input.runner) || runner === undefined) {
-    throw new RangeError(`runner ${input.runner} is not on the course (it has ${course.results.length} runners)`);
-  }
+  if (!Number.isInteger(input.runner) || runner === undefined) throw notOnCourse(`runner ${input.runner}`, course);
   const legs = runner.legs;
   const last = legs.length - 1;
   const labels = legs.map((l, k) => [

@@ -6,6 +6,7 @@
  */
 import type { CourseAnalysis, RunnerAnalysis } from '../splits/analysis.js';
 import { clock, draw, FONT_FAMILY, GREY, GRID, PALETTE, TEXT } from './canvas.js';
+import { notOnCourse, REFERENCE_RUNNERS, referenceRunners } from './request.js';
 import { pictureCode, pictureName, pictureTitle } from './text.js';
 import { ENGLISH, type ChartWords } from './words.js';
 
@@ -20,6 +21,10 @@ export interface SplitsGraphInput {
   highlight: readonly number[];
   /** Reference runners besides the winner, spread over the places (default 2). */
   references?: number;
+  /** Indices into `course.results` of the reference lines, when the caller chose them (`shownRunners`). */
+  referenceLines?: readonly number[];
+  /** The course's runners in all, for the alt text, when `course.results` holds only those drawn. */
+  runners?: number;
   words?: ChartWords;
 }
 
@@ -50,25 +55,6 @@ const STEPS = [10, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600];
 /** A step for the y axis that gives at most about eight gridlines of whole, readable times. */
 export function niceStep(range: number): number {
   return STEPS.find((s) => range / s <= 8) ?? Math.ceil(range / 8 / 3600) * 3600;
-}
-
-/** The winner and `others` runners spread evenly over the remaining places; none of the highlighted. */
-function referenceRunners(
-  results: readonly RunnerAnalysis[],
-  highlighted: ReadonlySet<number>,
-  others: number,
-): number[] {
-  const placed = results
-    .map((r, i) => ({ r, i }))
-    .filter(({ r, i }) => r.place !== null && !highlighted.has(i))
-    .sort((a, b) => a.r.place! - b.r.place!)
-    .map(({ i }) => i);
-  if (placed.length === 0) return [];
-  const chosen = new Set([placed[0]!]);
-  for (let k = 1; k <= others && k < placed.length; k++) {
-    chosen.add(placed[Math.round((k * (placed.length - 1)) / Math.max(others, 1))]!);
-  }
-  return [...chosen];
 }
 
 /** The name shortened with an ellipsis until it fits the labels' room (a long name would leave the picture). */
@@ -106,13 +92,15 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
   // Eventor's text is drawn and described only as `./text.ts` makes it: here, and at each name and code below.
   const title = pictureTitle(input.title);
   const words = input.words ?? ENGLISH;
-  for (const i of input.highlight) {
-    if (!Number.isInteger(i) || i < 0 || i >= course.results.length) {
-      throw new RangeError(`runner ${i} to highlight is not on the course (it has ${course.results.length} runners)`);
-    }
+  for (const i of [...input.highlight, ...(input.referenceLines ?? [])]) {
+    if (!Number.isInteger(i) || i < 0 || i >= course.results.length)
+      throw notOnCourse(`runner ${i} to highlight`, course);
   }
   const highlight = [...new Set(input.highlight)];
-  const references = referenceRunners(course.results, new Set(highlight), input.references ?? 2);
+  const references =
+    input.referenceLines !== undefined
+      ? [...input.referenceLines]
+      : referenceRunners(course.results, new Set(highlight), input.references ?? REFERENCE_RUNNERS);
   const labels: (string | string[])[] = [
     words.start,
     ...course.controls.map((code, k) => [String(k + 1), pictureCode(code)]),
@@ -216,7 +204,7 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
     };
   });
 
-  const alt = graphAlt(course, title, highlight, references, words);
+  const alt = graphAlt(course, input.runners ?? course.results.length, title, highlight, references, words);
   const x = chart.scales.x!;
   const y = chart.scales.y!;
   return {
@@ -231,6 +219,7 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
 
 function graphAlt(
   course: CourseAnalysis,
+  runners: number,
   title: string,
   highlight: readonly number[],
   references: readonly number[],
@@ -248,5 +237,5 @@ function graphAlt(
     );
   };
   const parts = [...highlight.map((i) => describe(i, true)), ...references.slice(0, 1).map((i) => describe(i, false))];
-  return `${words.graphAlt(title, course.results.length)}${parts.length === 0 ? '' : `: ${parts.join('; ')}`}.`;
+  return `${words.graphAlt(title, runners)}${parts.length === 0 ? '' : `: ${parts.join('; ')}`}.`;
 }

@@ -22,6 +22,7 @@ import {
   renderLostBars,
   renderSplitsGraph,
 } from '../../src/charts/index.js';
+import { type PictureRequest, shownRunners } from '../../src/charts/request.js';
 import { NAME_MAX } from '../../src/render/index.js';
 import { decodePng, type Rgb } from '../support/png.js';
 
@@ -142,6 +143,47 @@ describe('time lost per leg', () => {
     );
     await expect(renderLostBars({ course, title: 'H21', runner: -1 })).rejects.toThrow(
       'runner -1 is not on the course',
+    );
+  });
+});
+
+describe('a request cut down to the runners its picture shows', () => {
+  const course = syntheticCourse(60, 10);
+
+  it('holds those runners only, and draws the very picture and alt text of the whole course', async () => {
+    const request: PictureRequest = { kind: 'graph', course, title: 'H21', highlight: [7, 3], language: 'en' };
+    const shown = shownRunners(request);
+    if (shown.kind !== 'graph') throw new Error('a graph request');
+    // The two highlighted runners and the three reference lines (the winner and two spread out).
+    expect(shown.course.results).toHaveLength(5);
+    expect(shown.runners).toBe(60);
+    expect(shownRunners(shown)).toBe(shown);
+    const whole = await renderSplitsGraph({ course, title: 'H21', highlight: [7, 3] });
+    const cut = await renderSplitsGraph({
+      course: shown.course,
+      title: 'H21',
+      highlight: shown.highlight,
+      referenceLines: shown.references!,
+      runners: shown.runners!,
+    });
+    expect(cut.alt).toBe(whole.alt);
+    expect(cut.alt).toContain('60 runners');
+    expect(Buffer.compare(cut.png, whole.png)).toBe(0);
+
+    const bars = shownRunners({ kind: 'bars', course, title: 'H21', runner: 7, language: 'en' });
+    if (bars.kind !== 'bars') throw new Error('a bars request');
+    expect([bars.course.results, bars.runner]).toEqual([[course.results[7]], 0]);
+    const barsWhole = await renderLostBars({ course, title: 'H21', runner: 7 });
+    const barsCut = await renderLostBars({ course: bars.course, title: 'H21', runner: 0 });
+    expect([barsCut.alt, Buffer.compare(barsCut.png, barsWhole.png)]).toEqual([barsWhole.alt, 0]);
+  });
+
+  it("refuses a runner not on the course with the renderers' own RangeError", () => {
+    expect(() => shownRunners({ kind: 'graph', course, title: 'H21', highlight: [60], language: 'en' })).toThrow(
+      new RangeError('runner 60 to highlight is not on the course (it has 60 runners)'),
+    );
+    expect(() => shownRunners({ kind: 'bars', course, title: 'H21', runner: -1, language: 'en' })).toThrow(
+      new RangeError('runner -1 is not on the course (it has 60 runners)'),
     );
   });
 });
