@@ -49,13 +49,20 @@ export function namesakeDetails(people: readonly Listed[]): Array<NamesakeDetail
     if (namesakes) namesakes.push(person);
     else byName.set(person.name, [person]);
   }
+  // Per name, once: whether the years (the clubs) tell its namesakes apart. Counted per person, a
+  // list where thousands share a name (or have none) would cost the square of them.
+  const apart = new Map<string, { years: boolean; clubs: boolean }>();
+  for (const [name, namesakes] of byName)
+    if (namesakes.length > 1)
+      apart.set(name, {
+        years: new Set(namesakes.map((p) => p.birthYear)).size === namesakes.length,
+        clubs: new Set(namesakes.map((p) => p.club)).size === namesakes.length,
+      });
   return people.map((person) => {
-    const namesakes = byName.get(person.name)!;
-    if (namesakes.length < 2) return null;
-    const years = new Set(namesakes.map((p) => p.birthYear));
-    if (person.birthYear && years.size === namesakes.length) return { birthYear: person.birthYear, club: null };
-    const clubs = new Set(namesakes.map((p) => p.club));
-    if (person.club && clubs.size === namesakes.length) return { birthYear: null, club: person.club };
+    const by = apart.get(person.name);
+    if (by === undefined) return null;
+    if (person.birthYear && by.years) return { birthYear: person.birthYear, club: null };
+    if (person.club && by.clubs) return { birthYear: null, club: person.club };
     return person.birthYear || person.club ? { birthYear: person.birthYear, club: person.club } : null;
   });
 }

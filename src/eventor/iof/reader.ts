@@ -589,6 +589,10 @@ function walkClasses<
     string,
     { cls: Built; teams: TeamBuild<Member>[]; teamIndex: Map<string, TeamBuild<Member>> }
   >();
+  // What a class (a team) repeated in the document has so far, kept as sets: a class or team
+  // repeated many times must not cost the square of its repeats.
+  const classCourses = new Map<Built, Set<string>>();
+  const teamClubs = new Map<TeamBuild<Member>, Set<string>>();
   const { root, event } = streamBlocks(source, ctx, kind.root, kind.block, (block, b) => {
     const path = `${kind.root}/${kind.block}[${b + 1}]`;
     const { ref, entries } = readClass(ctx, block, path);
@@ -627,8 +631,15 @@ function walkClasses<
     // The same class again: merge.
     const target = existing.cls;
     for (const person of persons) target.persons.push(person);
-    const seen = new Set(target.courses.map((c) => JSON.stringify(c)));
-    for (const course of courses) if (!seen.has(JSON.stringify(course))) target.courses.push(course);
+    let seen = classCourses.get(target);
+    if (seen === undefined) classCourses.set(target, (seen = new Set(target.courses.map((c) => JSON.stringify(c)))));
+    for (const course of courses) {
+      const key = JSON.stringify(course);
+      if (!seen.has(key)) {
+        seen.add(key);
+        target.courses.push(course);
+      }
+    }
     target.numberOfEntries ??= entries;
     for (const team of teams) {
       const k = teamKey(team.name, team.bibNumber);
@@ -638,8 +649,15 @@ function walkClasses<
         existing.teamIndex.set(k, team);
       } else {
         for (const m of team.members) same.members.push(m);
+        let clubs = teamClubs.get(same);
+        if (clubs === undefined)
+          teamClubs.set(same, (clubs = new Set(same.organisations.map((x) => JSON.stringify([x.id, x.name])))));
         for (const o of team.organisations) {
-          if (!same.organisations.some((x) => x.id === o.id && x.name === o.name)) same.organisations.push(o);
+          const club = JSON.stringify([o.id, o.name]);
+          if (!clubs.has(club)) {
+            clubs.add(club);
+            same.organisations.push(o);
+          }
         }
         same.merged = true;
       }
