@@ -63,6 +63,7 @@ const LAYERS = {
     'src/eventor',
     'src/i18n',
     'src/log',
+    'src/loop',
     'src/time',
     'src/season',
   ],

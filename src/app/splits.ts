@@ -5,8 +5,16 @@
  * words the answer.
  */
 import type { ResultList } from '../eventor/answers.js';
-import { escapeName } from '../render/index.js';
-import { analyseResultList, type ClassAnalysis, type NamedCourseAnalysis } from '../splits/result-list.js';
+import { inSlices } from '../loop/slices.js';
+import { escapeName, TOO_LARGE_LIMITS } from '../render/index.js';
+import { completed } from '../splits/analysis.js';
+import {
+  analyseGroupSteps,
+  type ClassAnalysis,
+  groupResultListSteps,
+  type NamedCourseAnalysis,
+  type RunnerGroup,
+} from '../splits/result-list.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
 import type { GuildEventor } from '../club/eventor-access.js';
 import { fold } from './fold.js';
@@ -52,9 +60,9 @@ const sameClass = (a: string, b: string): boolean => fold(a.trim()) === fold(b.t
  * the last race. A race is named by its number (IOF lists) or its Eventor id (native lists), whose
  * place among the event's races gives the order.
  */
-function groupOrder(event: ResultList['event']): (a: ClassAnalysis, b: ClassAnalysis) => number {
+function groupOrder(event: ResultList['event']): (a: RunnerGroup, b: RunnerGroup) => number {
   const races = event.event?.races ?? [];
-  const race = (g: ClassAnalysis): number => {
+  const race = (g: RunnerGroup): number => {
     if (g.race === null) return 0;
     const index = races.findIndex((r) => r.id === g.race);
     return index >= 0 ? index + 1 : Number(g.race) || 0;
@@ -68,24 +76,23 @@ interface Found {
   index: number;
 }
 
-/** The runners of the groups who match, in the groups' order. */
-function findRunners(
-  groups: readonly ClassAnalysis[],
-  matches: (r: NamedCourseAnalysis['results'][number]) => boolean,
-) {
+type AnalysedRunner = NamedCourseAnalysis['results'][number];
+
+/** The runners of an analysed group who match, in course and result order. */
+function findRunners(group: ClassAnalysis, matches: (r: AnalysedRunner) => boolean): Found[] {
   const found: Found[] = [];
-  for (const group of groups)
-    for (const course of group.courses)
-      course.results.forEach((r, index) => matches(r) && found.push({ group, course, index }));
+  for (const course of group.courses)
+    course.results.forEach((r, index) => matches(r) && found.push({ group, course, index }));
   return found;
 }
 
-const hasSplits = (course: NamedCourseAnalysis): boolean => course.controls.length > 0;
+const hasSplits = (course: { controls: readonly string[] }): boolean => course.controls.length > 0;
 
 /** The event's complete result list with split times from Eventor, and what of it to show (`splitsView`). */
 export async function eventSplits(eventor: GuildEventor, request: SplitsRequest): Promise<SplitsView> {
   const list = await eventor.client.eventResults({ eventId: request.eventId, includeSplitTimes: true });
-  return splitsView(list, eventor.organisationId, request);
+  // In slices: a large list's analysis must not hold other members' answers (docs/splits.md#how-long-it-takes).
+  return inSlices(splitsViewSteps(list, eventor.organisationId, request));
 }
 
 /**
@@ -98,9 +105,22 @@ export function splitsView(
   club: string,
   request: Pick<SplitsRequest, 'className' | 'personIds' | 'named'>,
 ): SplitsView {
-  const groups = analyseResultList(list).sort(groupOrder(list.event));
-  if (!groups.some((g) => g.courses.some((c) => c.results.length > 0)))
-    throw new UserFacingError('splits.error.noResults');
+  return completed(splitsViewSteps(list, club, request));
+}
+
+/**
+ * {@link splitsView} in steps. The list is read once into its groups (classes, races, relay legs),
+ * and only the groups that can be shown are analysed: the member's, else the club's in order until
+ * one can be compared, else the class named.
+ */
+export function* splitsViewSteps(
+  list: ResultList,
+  club: string,
+  request: Pick<SplitsRequest, 'className' | 'personIds' | 'named'>,
+): Generator<void, SplitsView, void> {
+  const groups = (yield* groupResultListSteps(list)).sort(groupOrder(list.event));
+  const runnersOf = (g: RunnerGroup) => g.courses.flatMap((c) => c.runners.map((runner) => ({ runner, course: c })));
+  if (!groups.some((g) => g.runners > 0)) throw new UserFacingError('splits.error.noResults');
   if (!groups.some((g) => g.courses.some(hasSplits))) throw new UserFacingError('splits.error.noSplits');
 
   let candidates = groups;
@@ -118,6 +138,13 @@ export function splitsView(
     }
   }
 
+  const analysed = new Map<RunnerGroup, ClassAnalysis>();
+  function* analysis(g: RunnerGroup): Generator<void, ClassAnalysis, void> {
+    let done = analysed.get(g);
+    if (done === undefined) analysed.set(g, (done = yield* analyseGroupSteps(g)));
+    return done;
+  }
+
   const isClub = (r: { organisationId?: string }): boolean => r.organisationId === club;
   let found: Found | null = null;
   let ownNotFound = false;
@@ -126,8 +153,16 @@ export function splitsView(
     // sees their own run when they ran, else the first child's. A result with splits is better
     // shown than one without (a non-starter's row).
     for (const personId of request.personIds) {
-      const own = findRunners(candidates, (r) => r.personId === personId);
-      found = own.find((f) => hasSplits(f.course)) ?? own[0] ?? null;
+      const own = candidates.flatMap((g) =>
+        runnersOf(g)
+          .filter(({ runner }) => runner.personId === personId)
+          .map(({ course }) => ({ g, course })),
+      );
+      const first = own.find((o) => hasSplits(o.course)) ?? own[0];
+      if (first === undefined) continue;
+      const group = yield* analysis(first.g);
+      const runs = findRunners(group, (r) => r.personId === personId);
+      found = runs.find((f) => hasSplits(f.course)) ?? runs[0] ?? null;
       if (found) break;
     }
     if (found === null) {
@@ -136,16 +171,22 @@ export function splitsView(
     }
   }
   if (found === null) {
-    const clubRunners = findRunners(candidates, isClub);
     // The first class whose course can be compared: a class of two runners has nothing to show
-    // when another class of the club's has.
-    const first =
-      clubRunners.find((f) => hasSplits(f.course) && !f.course.tooFewRunners) ??
-      clubRunners.find((f) => hasSplits(f.course)) ??
-      clubRunners[0];
-    if (first) found = { ...first, index: -1 };
+    // when another class of the club's has. Groups are analysed in order until one can.
+    let withSplits: Found | null = null;
+    let any: Found | null = null;
+    for (const g of candidates) {
+      if (!runnersOf(g).some(({ runner }) => isClub(runner))) continue;
+      const clubRunners = findRunners(yield* analysis(g), isClub);
+      any ??= clubRunners[0] ?? null;
+      withSplits ??= clubRunners.find((f) => hasSplits(f.course)) ?? null;
+      found = clubRunners.find((f) => hasSplits(f.course) && !f.course.tooFewRunners) ?? null;
+      if (found) break;
+    }
+    found ??= withSplits ?? any;
+    if (found) found = { ...found, index: -1 };
     else if (request.className !== null) {
-      const group = candidates[0]!;
+      const group = yield* analysis(candidates[0]!);
       found = { group, course: group.courses.find(hasSplits) ?? group.courses[0]!, index: -1 };
     } else throw new UserFacingError('splits.error.noClubRunners');
   }
@@ -153,6 +194,7 @@ export function splitsView(
   const { group, course } = found;
   if (!course || course.results.length === 0) throw new UserFacingError('splits.error.noResults');
   if (!hasSplits(course)) throw new UserFacingError('splits.error.noSplits');
+  if (course.tooLarge) throw new UserFacingError('render.analysis.tooLarge', TOO_LARGE_LIMITS);
   if (course.tooFewRunners) throw new UserFacingError('splits.error.tooFew');
 
   const focus = found.index >= 0 ? found.index : null;
@@ -161,7 +203,7 @@ export function splitsView(
     if (i !== focus && isClub(r) && highlight.length < MAX_HIGHLIGHT) highlight.push(i);
   });
   const otherClasses = classNames(
-    groups.filter((g) => g.class !== group.class && g.courses.some((c) => c.results.some(isClub))),
+    groups.filter((g) => g.class !== group.class && runnersOf(g).some(({ runner }) => isClub(runner))),
   );
   return {
     event: list.event,
@@ -174,6 +216,6 @@ export function splitsView(
   };
 }
 
-function classNames(groups: readonly ClassAnalysis[]): string[] {
+function classNames(groups: readonly RunnerGroup[]): string[] {
   return [...new Set(groups.map((g) => g.class))];
 }

@@ -7,8 +7,24 @@
 import type { GuildEventor } from '../club/eventor-access.js';
 import type { ResultList } from '../eventor/answers.js';
 import type { Logger } from '../log/logger.js';
+import { inSlices } from '../loop/slices.js';
 import type { EventAnalyses } from '../render/results.js';
-import { analyseResultList } from '../splits/result-list.js';
+import type { KeepRunner } from '../splits/analysis.js';
+import { analyseResultListSteps, type ClassAnalysis, type ClassResultLike } from '../splits/result-list.js';
+
+/**
+ * The classes of `list` that `include` names, analysed in slices of the event loop, with the legs
+ * of the runners `keep` names kept: the tables show some runners of a few classes, and a whole
+ * large list must neither be analysed for them, nor held, nor hold other members' answers while it
+ * is (docs/splits.md#how-long-it-takes).
+ */
+function analysed(
+  list: ResultList,
+  include: (cls: ClassResultLike) => boolean,
+  keep: KeepRunner,
+): Promise<ClassAnalysis[]> {
+  return inSlices(analyseResultListSteps(list, { include, keep }));
+}
 
 /** A member's recent results analysed for at most this many events (the most recent): each is a whole list. */
 export const MAX_ANALYSED_EVENTS = 5;
@@ -23,7 +39,22 @@ export async function clubResultsWithAnalysis(
   eventId: string,
 ): Promise<{ list: ResultList; analyses: EventAnalyses }> {
   const list = await eventor.client.eventResults({ eventId, includeSplitTimes: true });
-  return { list, analyses: new Map([[eventId, analyseResultList(list)]]) };
+  return { list, analyses: new Map([[eventId, await clubAnalyses(list, eventor.organisationId)]]) };
+}
+
+/** The classes of an event's complete list with the club's runners, analysed: what the club's tables show. */
+export function clubAnalyses(list: ResultList, club: string): Promise<ClassAnalysis[]> {
+  return analysed(
+    list,
+    (cls) =>
+      cls.persons.some((p) => p.organisation?.id === club) ||
+      cls.teams.some(
+        (team) =>
+          team.organisations?.some((o) => o.id === club) === true ||
+          team.members.some((m) => m.organisation?.id === club),
+      ),
+    (runner) => runner.organisationId === club,
+  );
 }
 
 /** Whether a member's list has any split times to show (else its event's list is not worth asking for). */
@@ -45,24 +76,36 @@ export async function memberResultsAnalyses(
   lists: readonly ResultList[],
   log: Logger,
 ): Promise<EventAnalyses> {
-  const ids = [
-    ...new Set(
-      lists
-        .filter(hasSplits)
-        .map((list) => list.event.event?.id ?? list.event.id)
-        .filter((id): id is string => id !== null),
-    ),
-  ].slice(0, MAX_ANALYSED_EVENTS);
-  const analysed = await Promise.all(
+  // Per event, the classes the member ran there and who is in their lists (the member, a relay
+  // team's members): only those are shown.
+  const classes = new Map<string, Set<string>>();
+  const persons = new Set<string>();
+  for (const list of lists.filter(hasSplits)) {
+    const id = list.event.event?.id ?? list.event.id;
+    if (id === null) continue;
+    const names = classes.get(id) ?? new Set<string>();
+    for (const cls of list.classes) {
+      names.add(cls.class.name);
+      for (const p of cls.persons) if (p.person?.id) persons.add(p.person.id);
+      for (const team of cls.teams) for (const m of team.members) if (m.person?.id) persons.add(m.person.id);
+    }
+    classes.set(id, names);
+  }
+  const ids = [...classes.keys()].slice(0, MAX_ANALYSED_EVENTS);
+  const done = await Promise.all(
     ids.map(async (eventId) => {
       try {
         const list = await eventor.client.eventResults({ eventId, includeSplitTimes: true });
-        return [eventId, analyseResultList(list)] as const;
+        const ran = classes.get(eventId)!;
+        // A list naming nobody by id (never from Eventor's own lists) keeps everyone, as before.
+        const shown: KeepRunner = (runner) =>
+          persons.size === 0 || (runner.personId !== undefined && persons.has(runner.personId));
+        return [eventId, await analysed(list, (cls) => ran.has(cls.class.name), shown)] as const;
       } catch (error) {
         log.warn('results: split analysis left out, the complete result list could not be had', { eventId, error });
         return null;
       }
     }),
   );
-  return new Map(analysed.filter((entry) => entry !== null));
+  return new Map(done.filter((entry) => entry !== null));
 }

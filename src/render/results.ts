@@ -33,6 +33,7 @@ import { detailText, listedPerson, type NamesakeDetail, namesakeDetails } from '
 import { COLOURS, type Section, sectionsToPages } from './pages.js';
 import { eventId, eventName, raceOrder } from './races.js';
 import { type ClassAnalysis, personName as analysedName } from '../splits/result-list.js';
+import { tooLargeText } from './split-analysis.js';
 import { type AnalysedResult, type RunnerLegs, type SplitLegsLookup, splitLegsLookup, splitTable } from './splits.js';
 import type { MessagePayload, PageOptions, RenderContext } from './types.js';
 
@@ -41,19 +42,32 @@ type Standing = Pick<OverallResult, 'time' | 'timeBehind' | 'position' | 'status
 /** The split analysis of events by event id (`analyseResultList` of each event's complete list with splits). */
 export type EventAnalyses = ReadonlyMap<string, readonly ClassAnalysis[]>;
 
+/**
+ * Each event's lookup, made once per analysis: finders are made per class and per relay team, and
+ * a lookup made anew each time would index the whole class each time.
+ */
+const lookups = new WeakMap<readonly ClassAnalysis[], SplitLegsLookup>();
+
 /** A runner's analysed legs in an event, or null when the event was not analysed or the runner is not found. */
 function legsFinder(
   analyses: EventAnalyses | undefined,
 ): (event: EventRef, wanted: AnalysedResult) => RunnerLegs | null {
-  const lookups = new Map<string, SplitLegsLookup>();
   return (event, wanted) => {
     const id = eventId(event);
     const analysis = id ? analyses?.get(id) : undefined;
     if (!id || analysis === undefined) return null;
-    let lookup = lookups.get(id);
-    if (lookup === undefined) lookups.set(id, (lookup = splitLegsLookup(analysis)));
+    let lookup = lookups.get(analysis);
+    if (lookup === undefined) lookups.set(analysis, (lookup = splitLegsLookup(analysis)));
     return lookup(wanted);
   };
+}
+
+/** Whether a course the answer shows a runner of is over the analysis's limits (docs/splits.md#limits). */
+function overLimits(analyses: EventAnalyses | undefined, shows: (runner: RunnerLegs['runner']) => boolean): boolean {
+  for (const analysis of analyses?.values() ?? [])
+    for (const cls of analysis)
+      for (const course of cls.courses) if (course.tooLarge && course.results.some(shows)) return true;
+  return false;
 }
 
 /** Sort group (docs/iof-xml.md#result-statuses): placed, unplaced with a time, not finished, out, did not start. */
@@ -141,16 +155,12 @@ function personResultLines(
       joinStanding(standingText(result, ctx, { noTimes: noTimes(cls) })),
       noTimes(cls) ? '' : `${t(language, 'render.results.team')}: ${joinStanding(standingText(team, ctx))}`,
     ],
-    linesUnder: (result, cls, who) =>
-      splits && !noTimes(cls) && result.splits.length > 0
-        ? [
-            splitTable(
-              result,
-              language,
-              legsOf(who.event, { className: cls.class.name, name: who.name, leg: who.leg, result }),
-            ),
-          ]
-        : [],
+    linesUnder: (result, cls, who) => {
+      if (!splits || noTimes(cls) || result.splits.length === 0) return [];
+      const legs = legsOf(who.event, { className: cls.class.name, name: who.name, leg: who.leg, result });
+      // The message first: a table of a course over the limits may be cut at the end of the page.
+      return [...(legs?.course.tooLarge ? [tooLargeText(language)] : []), splitTable(result, language, legs)];
+    },
     linesAfter: (results, cls) => {
       const last = results[results.length - 1];
       return results.length > 1 && last?.overall && !noTimes(cls)
@@ -421,6 +431,9 @@ export function renderClubResults(
   const id = eventId(resultList.event);
   const intro = [t(language, 'render.results.clubCount', { count: members })];
   if (resultList.status !== 'complete') intro.push(`*${t(language, 'render.results.preliminary')}*`);
+  // Once for the answer, not under each of the club's runners of a class over the limits.
+  if (options.splits && overLimits(options.analyses, (r) => r.organisationId === options.organisationId))
+    intro.push(tooLargeText(language));
   return sectionsToPages(
     sections,
     ctx,

@@ -77,24 +77,32 @@ export type SplitLegsLookup = (wanted: AnalysedResult) => RunnerLegs | null;
 /**
  * A lookup into `analyseResultList`'s answer for an event. The analysis names runners, not ids, so a
  * result is found by class, race, relay leg, name, status and time; two that fit (namesakes with the
- * same time) find nothing rather than the wrong one.
+ * same time) find nothing rather than the wrong one. The runners are indexed once by class, leg and
+ * name, so a page of the club's runners costs a look-up each, not a pass over the class each
+ * (docs/splits.md#how-long-it-takes).
  */
 export function splitLegsLookup(analyses: readonly ClassAnalysis[]): SplitLegsLookup {
+  const byName = new Map<string, { race: string | null; legs: RunnerLegs }[]>();
+  const keyOf = (className: string, leg: number | null, name: string) => JSON.stringify([className, leg, name]);
+  for (const analysis of analyses)
+    for (const course of analysis.courses)
+      for (const runner of course.results) {
+        const key = keyOf(analysis.class, analysis.leg, runner.name);
+        const entries = byName.get(key) ?? [];
+        entries.push({ race: analysis.race, legs: { course, runner } });
+        byName.set(key, entries);
+      }
   return ({ className, name, leg, result }) => {
     const race = String(result.raceNumber ?? result.raceId ?? '');
     const controls = result.splits.filter((s) => s.status !== 'Additional').length;
-    const found: RunnerLegs[] = [];
-    for (const analysis of analyses) {
-      if (analysis.class !== className || analysis.leg !== leg) continue;
-      if (analysis.race !== null && analysis.race !== race) continue;
-      for (const course of analysis.courses) {
-        if (course.controls.length !== controls) continue;
-        for (const runner of course.results)
-          if (runner.name === name && runner.status === result.status && runner.time === result.time)
-            found.push({ course, runner });
-      }
-    }
-    return found.length === 1 ? found[0]! : null;
+    const found = (byName.get(keyOf(className, leg, name)) ?? []).filter(
+      (entry) =>
+        (entry.race === null || entry.race === race) &&
+        entry.legs.course.controls.length === controls &&
+        entry.legs.runner.status === result.status &&
+        entry.legs.runner.time === result.time,
+    );
+    return found.length === 1 ? found[0]!.legs : null;
   };
 }
 
@@ -109,7 +117,8 @@ export function splitTable(
   legs: RunnerLegs | null = null,
 ): string {
   const time = (seconds: number | null) => (seconds === null ? '-' : formatElapsed(seconds));
-  if (legs !== null) return analysedTable(result, language, legs, time);
+  // A course over the analysis's limits has no legs to show: the plain table, and the caller says why.
+  if (legs !== null && !legs.course.tooLarge) return analysedTable(result, language, legs, time);
   const line = (number: string, code: string, leg: string, total: string) =>
     `${number.padStart(2)}  ${code.slice(0, CODE_WIDTH).padEnd(CODE_WIDTH)} ${leg.padStart(7)} ${total.padStart(8)}`.trimEnd();
   const lines = [

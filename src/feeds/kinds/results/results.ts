@@ -29,7 +29,7 @@ import type { ResultsOptions } from './options.js';
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import { queryDay } from '../../../time/days.js';
 import { eventsWithClubEntries, listsPerEvent } from '../../club-lists.js';
-import { clubGraphMessages, eventResultsWithSplits, listOfRace } from './split-pictures.js';
+import { clubGraphMessagesInSlices, eventResultsWithSplits, listOfRace } from './split-pictures.js';
 import { firstPicturesRefused, picturesBack } from '../../notices.js';
 
 export const RESULTS_FEED = 'results' as const;
@@ -171,7 +171,7 @@ async function threadGraphs(
 ): Promise<ThreadGraph[] | null> {
   try {
     const list = await eventResultsWithSplits(client, part.eventId, part.race?.id ?? null);
-    return clubGraphMessages(list, organisationId, ctx.language);
+    return await clubGraphMessagesInSlices(list, organisationId, ctx.language);
   } catch (error) {
     log?.warn('results thread graphs not made: no complete results with split times now', {
       itemKey: part.itemKey,

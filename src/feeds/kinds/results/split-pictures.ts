@@ -2,12 +2,16 @@
  * The split pictures the feeds send (docs/splits.md): one splits graph per class with club runners
  * in the results thread, and a member's own graph and lost-time bars in the "your result is in" DM,
  * each with the analysis in words (`runnerAnalysisLines`) under it. Drawn only through `drawPicture`,
- * and only when a message is sent (`complete`): each picture costs about 100 ms.
+ * and only when a message is sent (`complete`): each picture costs about 100 ms. Only the classes
+ * with the club's runners (or the member) are analysed, in slices of the event loop
+ * (docs/splits.md#how-long-it-takes), and what over the limits is not analysed says so
+ * (docs/splits.md#limits).
  */
-import { drawPicture, type PictureRequest } from '../../../charts/draw.js';
+import { drawPicture, type PictureRequest, shownRunners } from '../../../charts/draw.js';
 import type { EventorClient } from '../../../eventor/client.js';
 import type { ResultList } from '../../../eventor/answers.js';
 import { type Language, t } from '../../../i18n/index.js';
+import { inSlices } from '../../../loop/slices.js';
 import {
   DISCORD_LIMITS,
   escapeName,
@@ -17,11 +21,20 @@ import {
   pictureFile,
   plainText,
   runnerAnalysisLines,
+  tooLargeText,
   truncate,
 } from '../../../render/index.js';
 import { COLOURS } from '../../../render/pages.js';
-import type { CourseAnalysis } from '../../../splits/analysis.js';
-import { analyseResultList, type ClassAnalysis } from '../../../splits/result-list.js';
+import { type CourseAnalysis, completed } from '../../../splits/analysis.js';
+import { MAX_CLASS_RUNNERS, MAX_COURSE_CONTROLS, MAX_THREAD_CLUB_RUNNERS } from '../../../splits/limits.js';
+import {
+  analyseGroupSteps,
+  analyseResultListSteps,
+  type ClassAnalysis,
+  type ClassResultLike,
+  groupResultListSteps,
+  type RunnerGroup,
+} from '../../../splits/result-list.js';
 import { sha256 } from '../../delivery/keys.js';
 
 /** Runners drawn strong in one graph at most (the charts' own limit); the rest of the club still gets its lines. */
@@ -85,7 +98,7 @@ export async function eventResultsWithSplits(
  * through `name`: plain text for the picture and its alt text, escaped for an embed's markdown.
  */
 function pictureTitle(
-  analysis: ClassAnalysis,
+  analysis: Pick<ClassAnalysis, 'class' | 'leg'> & { courses: readonly { course: string | null }[] },
   courseIndex: number,
   language: Language,
   name: (text: string) => string = (text) => plainText(text, NAME_MAX),
@@ -99,9 +112,12 @@ function pictureTitle(
 const hasSplits = (course: CourseAnalysis): boolean => course.controls.length > 0 && course.ideal !== null;
 
 /**
- * A picture as a file of the message. The picture cleans the names and codes it draws and
- * describes (src/charts/text.ts); `pictureFile` gives the alt text as `/splits` does.
+ * The request as it is kept and drawn: only the runners the picture shows (`shownRunners`). The
+ * picture cleans the names and codes it draws and describes (src/charts/text.ts).
  */
+const pictureRequest = (request: PictureRequest): PictureRequest => shownRunners(request);
+
+/** A picture as a file of the message: `pictureFile` gives the alt text as `/splits` does. */
 async function drawn(request: PictureRequest, name: string): Promise<PayloadFile> {
   return pictureFile(name, await drawPicture(request));
 }
@@ -112,8 +128,8 @@ function runnerLine(course: CourseAnalysis, index: number, language: Language): 
   return `**${escapeName(runner.name)}**: ${runnerAnalysisLines(course, runner, language).join('; ')}`;
 }
 
-/** The lines of several runners within an embed description. */
-function linesWithin(lines: readonly string[], limit: number): string {
+/** Lines of several runners within an embed description, each made only when it still fits. */
+function linesWithin(lines: Iterable<string>, limit: number): string {
   const kept: string[] = [];
   let length = 0;
   for (const line of lines) {
@@ -127,69 +143,222 @@ function linesWithin(lines: readonly string[], limit: number): string {
   return kept.join('\n');
 }
 
+/** Whether a class of the list has a runner of the club (a person, a relay team or one of its members). */
+function hasClubRunner(organisationId: string): (cls: ClassResultLike) => boolean {
+  return (cls) =>
+    cls.persons.some((p) => p.organisation?.id === organisationId) ||
+    cls.teams.some(
+      (team) =>
+        team.organisations?.some((o) => o.id === organisationId) === true ||
+        team.members.some((m) => m.organisation?.id === organisationId),
+    );
+}
+
+/** A course of a group that could get a graph: its club runners counted before anything is analysed. */
+interface Candidate {
+  group: RunnerGroup;
+  courseIndex: number;
+  club: number;
+  /** The club runners it counts against the thread's limit: none when the course is not analysed. */
+  cost: number;
+  /** Its place in the list's order. */
+  order: number;
+}
+
 /**
  * The results thread's pictures: for each class (race, relay leg, course) with club runners and
  * split times, a graph with the club's runners highlighted and their analysis in words. Pure until
- * `complete` draws.
+ * `complete` draws. In steps: see {@link clubGraphMessagesSteps}.
  */
 export function clubGraphMessages(list: ResultList, organisationId: string, language: Language): PictureMessage[] {
-  const messages: Array<PictureMessage & { club: number }> = [];
-  for (const analysis of analyseResultList(list)) {
-    analysis.courses.forEach((course, courseIndex) => {
-      if (!hasSplits(course)) return;
-      const club = course.results.flatMap((r, i) => (r.organisationId === organisationId ? [i] : []));
-      if (club.length === 0) return;
-      const title = pictureTitle(analysis, courseIndex, language);
-      const heading = pictureTitle(analysis, courseIndex, language, escapeName);
-      const key = sha256(
-        JSON.stringify([analysis.class, analysis.race, analysis.leg, course.course, course.controls]),
-      ).slice(0, 16);
-      const name = `splits-${key.slice(0, 8)}.png`;
-      const payload: MessagePayload = {
-        embeds: [
-          {
-            title: truncate(t(language, 'feedpost.thread.graphTitle', { class: heading }), DISCORD_LIMITS.embedTitle),
-            description: linesWithin(
-              club.map((i) => runnerLine(course, i, language)),
-              DISCORD_LIMITS.embedDescription,
-            ),
-            color: COLOURS.results,
-            image: { url: `attachment://${name}` },
-          },
-        ],
-        allowedMentions: { parse: [] },
-      };
-      const request: PictureRequest = {
-        kind: 'graph',
-        course,
-        title,
-        highlight: club.slice(0, MAX_HIGHLIGHT),
-        language,
-      };
-      messages.push({
-        key,
-        club: club.length,
-        payload,
-        // What the picture is drawn from stands in for its bytes: an unchanged class is never drawn.
-        contentHash: sha256(JSON.stringify({ payload, request })),
-        complete: async () => ({ ...payload, pictures: [await drawn(request, name)] }),
-      });
+  return completed(clubGraphMessagesSteps(list, organisationId, language));
+}
+
+/** {@link clubGraphMessages} spread over turns of the event loop, as the results feed makes them. */
+export function clubGraphMessagesInSlices(
+  list: ResultList,
+  organisationId: string,
+  language: Language,
+): Promise<PictureMessage[]> {
+  return inSlices(clubGraphMessagesSteps(list, organisationId, language));
+}
+
+/**
+ * {@link clubGraphMessages} in steps. The classes with the most club runners get graphs, at most
+ * {@link MAX_THREAD_GRAPHS} and {@link MAX_THREAD_CLUB_RUNNERS} club runners in all; they are chosen
+ * from the counts before anything is analysed, and only their classes are, one at a time. A course
+ * over the analysis's limits gets the limits' message instead of a graph, and so does the thread
+ * when classes were left out for its club runners (docs/splits.md#limits).
+ */
+export function* clubGraphMessagesSteps(
+  list: ResultList,
+  organisationId: string,
+  language: Language,
+): Generator<void, PictureMessage[], void> {
+  const groups = yield* groupResultListSteps(list, { include: hasClubRunner(organisationId) });
+  const candidates: Candidate[] = [];
+  for (const group of groups)
+    group.courses.forEach((course, courseIndex) => {
+      const club = course.runners.filter((r) => r.organisationId === organisationId).length;
+      const analysed = group.runners <= MAX_CLASS_RUNNERS && course.controls.length <= MAX_COURSE_CONTROLS;
+      if (course.controls.length > 0 && club > 0)
+        candidates.push({ group, courseIndex, club, cost: analysed ? club : 0, order: candidates.length });
     });
+  // The classes with the most club runners first; then the list's order (a stable sort).
+  const ranked = [...candidates].sort((a, b) => b.club - a.club);
+  const made = new Map<Candidate, PictureMessage>();
+  const refused = new Set<Candidate>();
+  const choose = () => {
+    const chosen: Candidate[] = [];
+    let clubRunners = 0;
+    let leftOut = false;
+    for (const candidate of ranked) {
+      if (refused.has(candidate)) continue;
+      if (chosen.length === MAX_THREAD_GRAPHS) break;
+      if (clubRunners + candidate.cost > MAX_THREAD_CLUB_RUNNERS) {
+        leftOut = true;
+        continue;
+      }
+      chosen.push(candidate);
+      clubRunners += candidate.cost;
+    }
+    return { chosen, leftOut };
+  };
+  // A course without an ideal time (a control without any time) gets no graph, which only its
+  // analysis tells: the next candidate takes its place. Each group is analysed once a round.
+  let choice = choose();
+  for (;;) {
+    const todo = choice.chosen.filter((c) => !made.has(c));
+    if (todo.length === 0) break;
+    for (const group of new Set(todo.map((c) => c.group))) {
+      const analysis = yield* analyseGroupSteps(group);
+      for (const candidate of todo.filter((c) => c.group === group)) {
+        const message = graphMessage(analysis, candidate.courseIndex, organisationId, language);
+        if (message === null) refused.add(candidate);
+        else made.set(candidate, message);
+        yield;
+      }
+    }
+    choice = choose();
   }
-  // The classes with the most club runners first when there are too many; then the list's order.
-  const kept = new Set(
-    [...messages]
-      .sort((a, b) => b.club - a.club)
-      .slice(0, MAX_THREAD_GRAPHS)
-      .map((m) => m.key),
-  );
-  return messages.filter((m) => kept.has(m.key)).map(({ club: _club, ...message }) => message);
+  const messages = choice.chosen.sort((a, b) => a.order - b.order).map((c) => made.get(c)!);
+  if (choice.leftOut) messages.push(limitsMessage(language));
+  return messages;
+}
+
+/** The graph message of one course of an analysed class; null when the course has no ideal time to draw from. */
+function graphMessage(
+  analysis: ClassAnalysis,
+  courseIndex: number,
+  organisationId: string,
+  language: Language,
+): PictureMessage | null {
+  const course = analysis.courses[courseIndex]!;
+  if (!course.tooLarge && !hasSplits(course)) return null;
+  const club = course.results.flatMap((r, i) => (r.organisationId === organisationId ? [i] : []));
+  const title = pictureTitle(analysis, courseIndex, language);
+  const heading = pictureTitle(analysis, courseIndex, language, escapeName);
+  const key = sha256(
+    JSON.stringify([analysis.class, analysis.race, analysis.leg, course.course, course.controls]),
+  ).slice(0, 16);
+  const embedTitle = truncate(t(language, 'feedpost.thread.graphTitle', { class: heading }), DISCORD_LIMITS.embedTitle);
+  if (course.tooLarge) {
+    // Over the limits: the class is named, and the limits' message stands where the picture would.
+    const payload: MessagePayload = {
+      embeds: [{ title: embedTitle, description: tooLargeText(language), color: COLOURS.results }],
+      allowedMentions: { parse: [] },
+    };
+    const contentHash = sha256(JSON.stringify({ payload }));
+    return { key, payload, contentHash, complete: () => Promise.resolve(payload) };
+  }
+  const name = `splits-${key.slice(0, 8)}.png`;
+  function* words(): Generator<string> {
+    for (const i of club) yield runnerLine(course, i, language);
+  }
+  const payload: MessagePayload = {
+    embeds: [
+      {
+        title: embedTitle,
+        description: linesWithin(words(), DISCORD_LIMITS.embedDescription),
+        color: COLOURS.results,
+        image: { url: `attachment://${name}` },
+      },
+    ],
+    allowedMentions: { parse: [] },
+  };
+  // Kept with only the runners it draws: the class's whole analysis is not held until it is sent.
+  const request = pictureRequest({ kind: 'graph', course, title, highlight: club.slice(0, MAX_HIGHLIGHT), language });
+  return {
+    key,
+    payload,
+    // What the picture is drawn from stands in for its bytes: an unchanged class is never drawn.
+    contentHash: sha256(JSON.stringify({ payload, request })),
+    complete: async () => ({ ...payload, pictures: [await drawn(request, name)] }),
+  };
+}
+
+/** The thread's message saying that some classes' club runners were left out: over the thread's limit. */
+function limitsMessage(language: Language): PictureMessage {
+  const payload: MessagePayload = {
+    embeds: [{ description: tooLargeText(language), color: COLOURS.results }],
+    allowedMentions: { parse: [] },
+  };
+  return {
+    key: sha256('over the limits').slice(0, 16),
+    payload,
+    contentHash: sha256(JSON.stringify({ payload })),
+    complete: () => Promise.resolve(payload),
+  };
+}
+
+/** What a result DM shows of its runner's analysis, before a picture is drawn. */
+export type RunnerPictures =
+  /** The list has no split times for them: the DM as it was. */
+  | { kind: 'none' }
+  /** Their course is over the analysis's limits (docs/splits.md#limits): the limits' message instead. */
+  | { kind: 'tooLarge' }
+  | { kind: 'pictures'; graph: PictureRequest; bars: PictureRequest; lines: string[] };
+
+/** {@link runnerPicturesSteps} to its end at once. */
+export function runnerPictures(list: ResultList, personId: string, language: Language): RunnerPictures {
+  return completed(runnerPicturesSteps(list, personId, language));
+}
+
+/**
+ * The runner's pictures and words in a result DM, in steps: only the classes they ran are analysed,
+ * and the requests hold only what their pictures show.
+ */
+export function* runnerPicturesSteps(
+  list: ResultList,
+  personId: string,
+  language: Language,
+): Generator<void, RunnerPictures, void> {
+  const isRunner = (cls: ClassResultLike): boolean =>
+    cls.persons.some((p) => p.person?.id === personId) ||
+    cls.teams.some((team) => team.members.some((m) => m.person?.id === personId));
+  for (const analysis of yield* analyseResultListSteps(list, { include: isRunner })) {
+    for (const [courseIndex, course] of analysis.courses.entries()) {
+      const runner = course.results.findIndex((r) => r.personId === personId);
+      if (runner < 0) continue;
+      if (course.tooLarge && course.controls.length > 0) return { kind: 'tooLarge' };
+      if (!hasSplits(course) || course.results[runner]!.legs.every((leg) => leg.time === null)) return { kind: 'none' };
+      const title = pictureTitle(analysis, courseIndex, language);
+      return {
+        kind: 'pictures',
+        graph: pictureRequest({ kind: 'graph', course, title, highlight: [runner], language }),
+        bars: pictureRequest({ kind: 'bars', course, title, runner, language }),
+        lines: runnerAnalysisLines(course, course.results[runner]!, language),
+      };
+    }
+  }
+  return { kind: 'none' };
 }
 
 /**
  * A result DM with the runner's own pictures: the splits graph with their line highlighted (the
  * first embed's image), and their time lost per leg with the analysis in words (a second embed).
- * The DM as it was when the list has no split times for them.
+ * The DM as it was when the list has no split times for them; with the limits' message instead of
+ * pictures when their course is over the analysis's limits. Analysed in slices of the event loop.
  */
 export async function withRunnerPictures(
   payload: MessagePayload,
@@ -197,30 +366,27 @@ export async function withRunnerPictures(
   personId: string,
   language: Language,
 ): Promise<MessagePayload> {
-  for (const analysis of analyseResultList(list)) {
-    for (const [courseIndex, course] of analysis.courses.entries()) {
-      const runner = course.results.findIndex((r) => r.personId === personId);
-      if (runner < 0) continue;
-      if (!hasSplits(course) || course.results[runner]!.legs.every((leg) => leg.time === null)) return payload;
-      const title = pictureTitle(analysis, courseIndex, language);
-      const graph = await drawn({ kind: 'graph', course, title, highlight: [runner], language }, 'splits.png');
-      const bars = await drawn({ kind: 'bars', course, title, runner, language }, 'lost.png');
-      const lines = runnerAnalysisLines(course, course.results[runner]!, language);
-      const [first, ...rest] = payload.embeds ?? [];
-      return {
-        ...payload,
-        embeds: [
-          ...(first ? [{ ...first, image: { url: 'attachment://splits.png' } }] : []),
-          ...rest,
-          {
-            description: linesWithin(lines, DISCORD_LIMITS.embedDescription),
-            color: COLOURS.results,
-            image: { url: 'attachment://lost.png' },
-          },
-        ],
-        pictures: [graph, bars],
-      };
-    }
-  }
-  return payload;
+  const shown = await inSlices(runnerPicturesSteps(list, personId, language));
+  if (shown.kind === 'none') return payload;
+  const [first, ...rest] = payload.embeds ?? [];
+  if (shown.kind === 'tooLarge')
+    return {
+      ...payload,
+      embeds: [...(first ? [first] : []), ...rest, { description: tooLargeText(language), color: COLOURS.results }],
+    };
+  const graph = await drawn(shown.graph, 'splits.png');
+  const bars = await drawn(shown.bars, 'lost.png');
+  return {
+    ...payload,
+    embeds: [
+      ...(first ? [{ ...first, image: { url: 'attachment://splits.png' } }] : []),
+      ...rest,
+      {
+        description: linesWithin(shown.lines, DISCORD_LIMITS.embedDescription),
+        color: COLOURS.results,
+        image: { url: 'attachment://lost.png' },
+      },
+    ],
+    pictures: [graph, bars],
+  };
 }
