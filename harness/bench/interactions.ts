@@ -34,6 +34,7 @@ import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/ser
 import { startPostgres } from '../loopback/postgres.js';
 import type { BenchFigure } from './figure.js';
 import type { BenchBotConfig } from './interactions-bot.js';
+import type { LargeListShape } from './large-lists.js';
 import type { BenchContext, BenchSection } from './section.js';
 import { median, percentile } from './stats.js';
 
@@ -78,7 +79,7 @@ export function answerTimes(handle: InteractionHandle): AnswerTimes | null {
   return { ackMs: first.elapsedMs, answerMs: answer.elapsedMs, direct, late: false };
 }
 
-interface Stage {
+export interface Stage {
   eventor: SandboxEventor;
   discord: SandboxDiscord;
   guildId: string;
@@ -97,7 +98,7 @@ interface BotState {
 }
 
 /** The bot process: asks and answers over IPC. */
-class BenchBot {
+export class BenchBot {
   /** The bot's warnings and errors (JSON lines): counted by message, not printed amid the figures. */
   readonly logged = new Map<string, number>();
 
@@ -161,6 +162,26 @@ class BenchBot {
     return answer.largeListRead;
   }
 
+  /** Resolves once the bot has built a made-up result list of that shape (large-lists.ts), with its runners. */
+  async prepareList(shape: LargeListShape): Promise<number> {
+    const reply = this.#next((m) => 'listPrepared' in (m as object));
+    this.child.send({ prepareList: shape });
+    return ((await reply) as { listPrepared: number }).listPrepared;
+  }
+
+  /**
+   * Resolves once the bot has done `kind` with the prepared list `times` times in a row: `analyse`
+   * as /results with splits analyses it, `thread` as the results feed makes and draws its thread's
+   * pictures.
+   */
+  async work(kind: 'analyse' | 'thread', times = 1): Promise<{ ms: number; pictures: number }> {
+    const reply = this.#next((m) => 'workDone' in (m as object) || 'workFailed' in (m as object));
+    this.child.send({ work: kind, times });
+    const answer = (await reply) as { workDone?: { ms: number; pictures: number }; workFailed?: string };
+    if (answer.workDone === undefined) throw new Error(`the bot could not do its work: ${answer.workFailed}`);
+    return answer.workDone;
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode !== null) return;
     const exited = once(this.child, 'exit');
@@ -172,7 +193,7 @@ class BenchBot {
 }
 
 /** `/events` from each of `count` members at once; resolves with every answer's times once all are answered. */
-async function round(stage: Stage, count: number): Promise<AnswerTimes[]> {
+export async function round(stage: Stage, count: number): Promise<AnswerTimes[]> {
   const handles = Array.from({ length: count }, (_, i) =>
     stage.discord.runCommand({
       guildId: stage.guildId,
@@ -206,7 +227,10 @@ async function round(stage: Stage, count: number): Promise<AnswerTimes[]> {
 }
 
 /** `use` with a stage whose bot keeps its store in a new SQLite file, or in the PostgreSQL database `databaseUrl` names. */
-async function withStage<T>(use: (stage: Stage) => Promise<T>, options: { databaseUrl?: string } = {}): Promise<T> {
+export async function withStage<T>(
+  use: (stage: Stage) => Promise<T>,
+  options: { databaseUrl?: string } = {},
+): Promise<T> {
   // The large dataset: its 20,000-runner event is what the bot reads during the last measure.
   const eventor = await startSandboxEventor({ port: 0, size: 'large' });
   const discord = await startSandboxDiscord({ port: 0, requestLogLimit: 1_000 });
@@ -260,7 +284,7 @@ async function withStage<T>(use: (stage: Stage) => Promise<T>, options: { databa
 const ms = (value: number): string => `${value.toFixed(0)} ms`;
 
 /** A round's percentiles in one line. */
-function summary(times: readonly AnswerTimes[]): string {
+export function summary(times: readonly AnswerTimes[]): string {
   const acks = times.map((t) => t.ackMs);
   const answers = times.map((t) => t.answerMs);
   const direct = times.filter((t) => t.direct).length;

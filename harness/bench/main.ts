@@ -14,6 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { analysisSection } from './analysis.js';
 import { chartsSection } from './charts.js';
 import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
 import { interactionsSection } from './interactions.js';
@@ -34,6 +35,7 @@ export const SECTIONS: readonly BenchSection[] = [
   interactionsSection,
   startupSection,
   chartsSection,
+  analysisSection,
   nextSection,
   seasonSection,
 ];
