@@ -13,6 +13,7 @@ import { clubGraphMessages, runnerPictures } from '../../src/feeds/kinds/results
 import { renderClubResults } from '../../src/render/index.js';
 import { runnerAnalysisLines } from '../../src/render/split-analysis.js';
 import { analyseCourse, competitionRanks, type RunnerAnalysis } from '../../src/splits/analysis.js';
+import { seasonRaces } from '../../src/season/races.js';
 import { analyseResultList, type ClassAnalysis, placeOkRunners } from '../../src/splits/result-list.js';
 import { costGrowth, largeList } from '../support/growth.js';
 import { CLUB, ctx, OTHER } from '../support/render-fixtures.js';
@@ -66,6 +67,14 @@ describe('the analysis grows n log n in the runners', () => {
         place: null,
       }));
       return () => placeOkRunners([{ results: results as RunnerAnalysis[] }]);
+    }, LARGE_SIZES);
+    expect(growth).toBeLessThan(MAX_LARGE_GROWTH);
+  });
+
+  it('/season: the places of a complete list counted from its times', () => {
+    const growth = costGrowth((n) => {
+      const list = largeList(n, 0, CLUB, OTHER);
+      return () => seasonRaces(list, { keep: () => true, complete: true });
     }, LARGE_SIZES);
     expect(growth).toBeLessThan(MAX_LARGE_GROWTH);
   });
