@@ -92,7 +92,7 @@ const LAYERS = {
     'src/time',
     'src/charts',
   ],
-  'src/charts': ['src/season', 'src/splits', 'src/eventor', 'src/text'],
+  'src/charts': ['src/season', 'src/splits', 'src/eventor', 'src/loop', 'src/text'],
   'src/season': ['src/eventor'],
   'src/splits': ['src/eventor'],
   'src/live': ['src/eventor', 'src/time'],

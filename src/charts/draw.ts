@@ -14,7 +14,8 @@
  * started as the worker (workerData names its role), it loads the renderers and draws.
  */
 import { constants, setPriority } from 'node:os';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { isWorkerFor, SharedWorker, type WorkerCall } from '../loop/shared-worker.js';
 import { type PictureRequest, shownRunners } from './request.js';
 import type { ClubYearInput, SeasonYearInput } from './season-graph.js';
 import type { ChartPicture } from './splits-graph.js';
@@ -112,7 +113,7 @@ function lowerThisThreadsPriority(): void {
   }
 }
 
-async function answer(port: NonNullable<typeof parentPort>, job: Job): Promise<void> {
+async function answer(port: MessagePort, job: Job): Promise<void> {
   let picture: Picture;
   try {
     picture = await drawPictureHere(job.request);
@@ -128,36 +129,29 @@ async function answer(port: NonNullable<typeof parentPort>, job: Job): Promise<v
   port.postMessage({ id: job.id, ok: true, png, alt, width, height } satisfies Answer, [png.buffer]);
 }
 
-if (!isMainThread && parentPort !== null && (workerData as { role?: unknown } | null)?.role === ROLE) {
-  const port = parentPort;
+const served = isWorkerFor(ROLE);
+if (served !== null) {
   lowerThisThreadsPriority();
   // A failure to send rejects, which ends the worker as a throw would: its pictures then fail cleanly.
-  port.on('message', (job: Job) => void answer(port, job));
+  served.on('message', (job: Job) => void answer(served, job));
 }
 
 // ---------------------------------------------------------------------------------------------
 // The main thread's side.
 
-interface Pending {
+interface PictureCall extends WorkerCall {
   resolve: (picture: Picture) => void;
-  reject: (error: unknown) => void;
 }
 
-/**
- * The worker's script. Under the test runner this module is TypeScript source, which a worker
- * thread cannot run; the tests' global setup compiles the program first (test/support/build.ts),
- * so the worker runs that build of this same file.
- */
-function workerScript(): URL {
-  return import.meta.url.endsWith('.ts')
-    ? new URL('../../dist/src/charts/draw.js', import.meta.url)
-    : new URL(import.meta.url);
-}
-
-let worker: Worker | null = null;
-const pending = new Map<number, Pending>();
-let nextId = 1;
-const stats = { workersStarted: 0, picturesDrawn: 0, picturesRefused: 0 };
+const drawing = new SharedWorker<PictureCall, Answer>({
+  role: ROLE,
+  moduleUrl: import.meta.url,
+  builtUrl: new URL('../../dist/src/charts/draw.js', import.meta.url),
+  name: 'the drawing thread',
+  onMessage: handleAnswer,
+  failure: (_call, reason) => new DrawingFailed(`could not draw the picture: ${reason}`),
+});
+const stats = { picturesDrawn: 0, picturesRefused: 0 };
 
 /** Counts for tests and logs: workers started so far, pictures drawn and refused there, pictures under way. */
 export function chartWorkerStats(): {
@@ -166,24 +160,12 @@ export function chartWorkerStats(): {
   picturesRefused: number;
   inFlight: number;
 } {
-  return { ...stats, inFlight: pending.size };
-}
-
-/** Rejects every picture the worker held and forgets the worker: the next picture starts a new one. */
-function failAll(dead: Worker, reason: string): void {
-  if (worker !== dead) return;
-  worker = null;
-  for (const [id, job] of pending) {
-    pending.delete(id);
-    job.reject(new DrawingFailed(`could not draw the picture: ${reason}`));
-  }
+  return { ...stats, workersStarted: drawing.workersStarted, inFlight: drawing.inFlight };
 }
 
 function handleAnswer(answer: Answer): void {
-  const job = pending.get(answer.id);
+  const job = drawing.finish(answer.id);
   if (job === undefined) return;
-  pending.delete(answer.id);
-  if (pending.size === 0) worker?.unref();
   if (!answer.ok) {
     stats.picturesRefused++;
     job.reject(answer.range ? new RangeError(answer.message) : new Error(answer.message));
@@ -195,49 +177,26 @@ function handleAnswer(answer: Answer): void {
   job.resolve({ png: Buffer.from(png.buffer, png.byteOffset, png.byteLength), alt, width, height });
 }
 
-function startWorker(): Worker {
-  const started = new Worker(workerScript(), { workerData: { role: ROLE } });
-  stats.workersStarted++;
-  started.on('message', handleAnswer);
-  started.on('error', (error) => failAll(started, `the drawing thread failed (${error.message.slice(0, 200)})`));
-  started.on('exit', (code) => failAll(started, `the drawing thread stopped (exit code ${code})`));
-  return started;
-}
-
 /**
  * Draws one picture in the drawing thread. Throws RangeError on a request that names no runner of
  * the course, {@link DrawingFailed} when the thread dies or is stopped while drawing it.
  */
 export function drawPicture(request: AnyPictureRequest): Promise<Picture> {
-  let shown: AnyPictureRequest;
-  try {
+  return new Promise<Picture>((resolve, reject) => {
     // Only the runners drawn cross the thread boundary: a whole class would be cloned on this thread.
-    shown = request.kind === 'graph' || request.kind === 'bars' ? shownRunners(request) : request;
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
-  worker ??= startWorker();
-  const id = nextId++;
-  const picture = new Promise<Picture>((resolve, reject) => pending.set(id, { resolve, reject }));
-  // Held open while it has work: a CLI command waiting for its picture must not exit under it.
-  worker.ref();
-  try {
-    worker.postMessage({ id, request: shown } satisfies Job);
-  } catch (error) {
-    // A request that is not plain data (a function in it) cannot cross: refused here, nothing held.
-    pending.delete(id);
-    if (pending.size === 0) worker.unref();
-    return Promise.reject(
-      new TypeError(`could not draw the picture: the request is not plain data (${String(error)})`),
-    );
-  }
-  return picture;
+    const shown = request.kind === 'graph' || request.kind === 'bars' ? shownRunners(request) : request;
+    try {
+      drawing.send({ resolve, reject }, (thread, id) => thread.postMessage({ id, request: shown } satisfies Job));
+    } catch (error) {
+      // A request that is not plain data (a function in it) cannot cross: refused here, nothing held.
+      throw new TypeError(`could not draw the picture: the request is not plain data (${String(error)})`, {
+        cause: error,
+      });
+    }
+  });
 }
 
 /** Stops the worker; pictures it held fail as they would if it had died. The next picture starts a new one. */
-export async function stopChartWorker(): Promise<void> {
-  const current = worker;
-  if (current === null) return;
-  failAll(current, 'the drawing thread was stopped');
-  await current.terminate();
+export function stopChartWorker(): Promise<void> {
+  return drawing.stop();
 }

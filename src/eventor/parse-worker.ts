@@ -11,8 +11,9 @@
  * (workerData names its role), it serves parse jobs.
  */
 import { deserialize, serialize } from 'node:v8';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { OnePerTurn } from '../loop/one-per-turn.js';
+import { isWorkerFor, SharedWorker, type WorkerCall } from '../loop/shared-worker.js';
 import { InvalidResponse } from './errors.js';
 import { type OperationName, type OperationResult, type ParseContext, parseResponse } from './operations.js';
 import { deepFreeze } from './response-cache.js';
@@ -53,7 +54,7 @@ type Answer =
 const PIECE_SIZE = 100;
 
 /** Sends an answer as its serialized bytes, moving their memory to the main thread. */
-function send(port: NonNullable<typeof parentPort>, answer: Answer): void {
+function send(port: MessagePort, answer: Answer): void {
   const bytes = serialize(answer);
   // Moved when the bytes own their memory (they do as serialize returns them), else copied once.
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
@@ -61,7 +62,7 @@ function send(port: NonNullable<typeof parentPort>, answer: Answer): void {
 }
 
 function postInPieces(
-  port: NonNullable<typeof parentPort>,
+  port: MessagePort,
   id: number,
   kind: 'persons' | 'teams' | 'items',
   values: readonly unknown[],
@@ -72,12 +73,12 @@ function postInPieces(
 // ---------------------------------------------------------------------------------------------
 // The worker's side.
 
-function serve(port: NonNullable<typeof parentPort>): void {
+function serve(port: MessagePort): void {
   // A failure to send rejects, which ends the worker as a throw here did: its jobs then fail cleanly.
   port.on('message', (job: Job) => void answer(port, job));
 }
 
-async function answer(port: NonNullable<typeof parentPort>, job: Job): Promise<void> {
+async function answer(port: MessagePort, job: Job): Promise<void> {
   let value: unknown;
   try {
     // UTF-8 with a BOM dropped, as the transport decodes what it keeps on the main thread.
@@ -111,35 +112,34 @@ async function answer(port: NonNullable<typeof parentPort>, job: Job): Promise<v
   }
 }
 
-if (!isMainThread && parentPort !== null && (workerData as { role?: unknown } | null)?.role === ROLE) {
-  serve(parentPort);
-}
+const served = isWorkerFor(ROLE);
+if (served !== null) serve(served);
 
 // ---------------------------------------------------------------------------------------------
 // The main thread's side.
 
-interface Pending {
+interface ParseCall extends WorkerCall {
   operation: OperationName;
   pieces: unknown[];
   resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
 }
 
-/**
- * The worker's script. Under the test runner this module is TypeScript source, which a worker
- * thread cannot run; the tests' global setup compiles the program first (test/support/build.ts),
- * so the worker runs that build of this same file.
- */
-function workerScript(): URL {
-  return import.meta.url.endsWith('.ts')
-    ? new URL('../../dist/src/eventor/parse-worker.js', import.meta.url)
-    : new URL(import.meta.url);
-}
+/** Answers that arrived, read one per turn of the event loop in the order they came. */
+const unread = new OnePerTurn<Uint8Array>((bytes) => {
+  stats.answersRead++;
+  handleAnswer(deserialize(bytes) as Answer);
+});
 
-let worker: Worker | null = null;
-const pending = new Map<number, Pending>();
-let nextId = 1;
-const stats = { workersStarted: 0, documentsParsed: 0, documentsRejected: 0, answersRead: 0 };
+const parsing = new SharedWorker<ParseCall, Uint8Array>({
+  role: ROLE,
+  moduleUrl: import.meta.url,
+  builtUrl: new URL('../../dist/src/eventor/parse-worker.js', import.meta.url),
+  name: 'the parser thread',
+  onMessage: (bytes: Uint8Array) => unread.push(bytes),
+  failure: (call, reason) =>
+    new InvalidResponse(`could not read the XML (${reason})`, null, { operation: call.operation }),
+});
+const stats = { documentsParsed: 0, documentsRejected: 0, answersRead: 0 };
 
 /**
  * Counts for tests and logs: workers started so far, documents parsed (or found unusable) off the
@@ -152,17 +152,7 @@ export function parseWorkerStats(): {
   answersRead: number;
   inFlight: number;
 } {
-  return { ...stats, inFlight: pending.size };
-}
-
-/** Rejects every document the worker held and forgets the worker: the next document starts a new one. */
-function failAll(dead: Worker, reason: string): void {
-  if (worker !== dead) return;
-  worker = null;
-  for (const [id, job] of pending) {
-    pending.delete(id);
-    job.reject(new InvalidResponse(`could not read the XML (${reason})`, null, { operation: job.operation }));
-  }
+  return { ...stats, workersStarted: parsing.workersStarted, inFlight: parsing.inFlight };
 }
 
 /**
@@ -172,7 +162,7 @@ function failAll(dead: Worker, reason: string): void {
  * list is not walked in one go on the main thread (about 400 ms) once the last piece is in. A
  * class's own persons and teams stay open until their pieces have come.
  */
-function addPiece(job: Pending, answer: Extract<Answer, { kind: 'class' | 'persons' | 'teams' | 'items' }>): void {
+function addPiece(job: ParseCall, answer: Extract<Answer, { kind: 'class' | 'persons' | 'teams' | 'items' }>): void {
   if (answer.kind === 'class') {
     for (const [key, child] of Object.entries(answer.value))
       if (key !== 'persons' && key !== 'teams') deepFreeze(child);
@@ -187,21 +177,14 @@ function addPiece(job: Pending, answer: Extract<Answer, { kind: 'class' | 'perso
   }
 }
 
-/** Answers that arrived, read one per turn of the event loop in the order they came. */
-const unread = new OnePerTurn<Uint8Array>((bytes) => {
-  stats.answersRead++;
-  handleAnswer(deserialize(bytes) as Answer);
-});
-
 function handleAnswer(answer: Answer): void {
-  const job = pending.get(answer.id);
+  const job = parsing.call(answer.id);
   if (job === undefined) return;
   if (answer.kind !== 'done' && answer.kind !== 'error') {
     addPiece(job, answer);
     return;
   }
-  pending.delete(answer.id);
-  if (pending.size === 0) worker?.unref();
+  parsing.finish(answer.id);
   if (answer.kind === 'error') {
     stats.documentsRejected++;
     const { problem, path, operation } = answer.error;
@@ -222,41 +205,26 @@ function handleAnswer(answer: Answer): void {
   else job.resolve(answer.value);
 }
 
-function startWorker(): Worker {
-  const started = new Worker(workerScript(), { workerData: { role: ROLE } });
-  stats.workersStarted++;
-  started.on('message', (bytes: Uint8Array) => unread.push(bytes));
-  started.on('error', (error) => failAll(started, `the parser thread failed: ${error.message.slice(0, 200)}`));
-  started.on('exit', (code) => failAll(started, `the parser thread stopped (exit code ${code})`));
-  return started;
-}
-
 /** Parses a document in the worker: the same value, or the same error, as parseResponse. */
 export function parseResponseOffThread<N extends OperationName>(
   operation: N,
   xml: string | Uint8Array,
   context: ParseContext,
 ): Promise<OperationResult<N>> {
-  worker ??= startWorker();
-  const id = nextId++;
-  const job: Job = { id, operation, xml, context };
   const answer = new Promise<unknown>((resolve, reject) => {
-    pending.set(id, { operation, pieces: [], resolve, reject });
+    parsing.send({ operation, pieces: [], resolve, reject }, (thread, id) => {
+      const job: Job = { id, operation, xml, context };
+      // Bytes are moved, not copied: the caller lets go of them (http.ts reads them into a buffer of their own).
+      if (typeof xml === 'string') thread.postMessage(job);
+      else if (xml.byteOffset === 0 && xml.byteLength === xml.buffer.byteLength && xml.buffer instanceof ArrayBuffer)
+        thread.postMessage(job, [xml.buffer]);
+      else thread.postMessage({ ...job, xml: xml.slice() }, []);
+    });
   });
-  // Held open while it has work: a CLI query waiting for its list must not exit under it.
-  worker.ref();
-  // Bytes are moved, not copied: the caller lets go of them (http.ts reads them into a buffer of their own).
-  if (typeof xml === 'string') worker.postMessage(job);
-  else if (xml.byteOffset === 0 && xml.byteLength === xml.buffer.byteLength && xml.buffer instanceof ArrayBuffer)
-    worker.postMessage(job, [xml.buffer]);
-  else worker.postMessage({ ...job, xml: xml.slice() }, []);
   return answer as Promise<OperationResult<N>>;
 }
 
 /** Stops the worker; documents it held fail as they would if it had died. The next document starts a new one. */
-export async function stopParseWorker(): Promise<void> {
-  const current = worker;
-  if (current === null) return;
-  failAll(current, 'the parser thread was stopped');
-  await current.terminate();
+export function stopParseWorker(): Promise<void> {
+  return parsing.stop();
 }
