@@ -203,225 +203,262 @@ export async function graphsUnfinished(ledger: Ledger, guildId: string, itemKey:
  * up to date. Never throws for Discord's refusals; the outcomes say what happened per item.
  */
 export async function syncThreads(options: ThreadRunOptions, items: readonly ThreadItem[]): Promise<ThreadOutcome[]> {
-  const { ledger, guildId, target } = options;
-  const log = logOf(options);
-  const poster = new Poster(ledger, target);
+  const run = new ThreadSync(options);
   const outcomes: ThreadOutcome[] = [];
-  // One refusal is enough per run: the permission is the channel's, the other threads would get the same.
-  let cannotOpen: { code: number | string | null } | null = null;
-  let cannotPost: { code: number | string | null } | null = null;
-  let pageRows: LedgerRow[] | null = null;
-  const rowsOfPages = async (itemKey: string): Promise<LedgerRow[]> => {
-    pageRows ??= (await ledger.rows(guildId, RESULTS_THREADS_FEED)).filter(
-      (row) => row.itemKey.includes(':page:') || row.itemKey.includes(':graph:'),
-    );
-    return pageRows.filter((row) => row.itemKey.startsWith(pagePrefix(itemKey)));
-  };
-  const rowsOfGraphs = async (itemKey: string): Promise<LedgerRow[]> => {
-    await rowsOfPages(itemKey);
-    return pageRows!.filter((row) => row.itemKey.startsWith(graphPrefix(itemKey)));
-  };
-
   for (const item of items) {
+    const outcome = await run.sync(item);
+    if (outcome !== null) outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+type Refused = { code: number | string | null };
+/** A graph to send: the class's picture, or the placeholder of a class that has none any more. */
+type GraphWork = Omit<ThreadGraph, 'key' | 'complete'> & { itemKey: string; complete?: ThreadGraph['complete'] };
+/** What the messages of a thread came to: every outcome, or where they stopped. */
+interface MessagesSent {
+  outcomes: PostOutcome['kind'][];
+  stopped: ThreadOutcome | null;
+  picturesRefused: boolean;
+}
+
+/** One run over a server's threads: what a refusal or the ledger's rows mean for the threads after. */
+class ThreadSync {
+  private readonly log: Logger;
+  private readonly poster: Poster;
+  // One refusal is enough per run: the permission is the channel's, the other threads would get the same.
+  private cannotOpen: Refused | null = null;
+  private cannotPost: Refused | null = null;
+  /** The server's page and graph rows, read once until something changes them. */
+  private messageRows: LedgerRow[] | null = null;
+
+  constructor(private readonly options: ThreadRunOptions) {
+    this.log = logOf(options);
+    this.poster = new Poster(options.ledger, options.target);
+  }
+
+  /** Opens or updates one item's thread under its claim; null for an item that has no thread. */
+  async sync(item: ThreadItem): Promise<ThreadOutcome | null> {
+    const { ledger, guildId } = this.options;
     const threadRef: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(item.itemKey) };
-    if ((await ledger.get(threadRef)) === null) continue;
+    if ((await ledger.get(threadRef)) === null) return null;
     // Opening the thread and re-intending its pages under a claim: a second process opening it
     // too (Discord answers 160004) would otherwise reset pages the first one already posted.
-    if (!(await ledger.claim(threadRef))) {
-      outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
-      continue;
-    }
+    if (!(await ledger.claim(threadRef))) return { itemKey: item.itemKey, kind: 'waiting' };
     try {
-      let thread = (await ledger.get(threadRef))!;
-      const post = await ledger.get({ guildId, feed: options.postFeed, itemKey: item.itemKey });
-      if (post?.state !== 'posted' || post.messageId === null) {
-        outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
-        continue;
-      }
-      if (thread.state === 'posted' && thread.messageId !== post.messageId) {
-        // The post was made anew (someone deleted it): the thread starts over on the new post.
-        await ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
-        thread = (await ledger.get(threadRef))!;
-      }
-      let opened: { threadId: string; created: boolean } | null = null;
-      if (thread.state !== 'posted') {
-        if (cannotOpen) {
-          outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: cannotOpen.code });
-          continue;
-        }
-        if (!target.startThread) {
-          outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'unsupported', code: null });
-          continue;
-        }
-        try {
-          opened = await target.startThread(options.channelId, post.messageId, {
-            name: item.name,
-            autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES,
-          });
-        } catch (error) {
-          const refusal = classifyRefusal(error);
-          if (refusal?.kind === 'paused' && refusal.reason === 'forbidden') {
-            const { code } = refusal;
-            cannotOpen = { code };
-            log.warn('results thread not opened: Discord refused (the post stays; retried on a later run)', {
-              guildId,
-              channelId: options.channelId,
-              itemKey: item.itemKey,
-              code,
-            });
-            outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code });
-          } else if (refusal !== null) {
-            // The post or its channel is gone: the results feed posts it anew first.
-            outcomes.push({ itemKey: item.itemKey, kind: 'waiting' });
-          } else {
-            log.warn('results thread not opened', {
-              guildId,
-              channelId: options.channelId,
-              itemKey: item.itemKey,
-              error,
-            });
-            outcomes.push({ itemKey: item.itemKey, kind: 'failed', error });
-          }
-          continue;
-        }
-        options.hooks?.afterThread?.(item.itemKey, opened.threadId);
-        await ledger.posted(threadRef, opened.threadId, sha256(item.name));
-        // A thread opened now holds none of the pages recorded before (in a thread since deleted, or
-        // under a post since made anew): they are posted afresh, each still exactly once.
-        for (const row of [...(await rowsOfPages(item.itemKey)), ...(await rowsOfGraphs(item.itemKey))]) {
-          await ledger.intend(
-            { guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey },
-            opened.threadId,
-            row.contentHash,
-            newNonce(),
-          );
-        }
-        pageRows = null;
-        thread = (await ledger.get(threadRef))!;
-      }
-      const threadId = thread.messageId!;
-      if (cannotPost) {
-        outcomes.push({ itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: cannotPost.code });
-        continue;
-      }
-
-      const pages = item.pages();
-      const count = Math.max(pages.length, (await rowsOfPages(item.itemKey)).length);
-      const pageOutcomes: PostOutcome['kind'][] = [];
-      let stopped: ThreadOutcome | null = null;
-      /**
-       * What a page's or graph's outcome means for the rest of the thread (null: go on): a deleted
-       * thread is opened again on the next run, with every message; a refusal (`skipped`) skips the
-       * server's other threads this run (the post stays); another process posting it, or a failure, leaves the
-       * rest, in order, to a later run.
-       */
-      const stopFor = async (
-        outcome: PostOutcome,
-        what: 'page' | 'graph',
-        detail: object,
-      ): Promise<ThreadOutcome | null> => {
-        if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
-          await ledger.intend(threadRef, options.channelId, sha256(item.name), newNonce());
-          return { itemKey: item.itemKey, kind: 'waiting' };
-        }
-        if (outcome.kind === 'paused') {
-          log.warn(`results thread ${what} not posted: Discord refused (the post stays; retried on a later run)`, {
-            guildId,
-            threadId,
-            itemKey: item.itemKey,
-            code: outcome.code,
-          });
-          return { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
-        }
-        if (outcome.kind === 'busy') return { itemKey: item.itemKey, kind: 'waiting' };
-        if (outcome.kind === 'failed') {
-          log.warn(`results thread ${what} not posted`, {
-            guildId,
-            threadId,
-            itemKey: item.itemKey,
-            ...detail,
-            error: outcome.error,
-          });
-          return { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
-        }
-        return null;
-      };
-      for (let n = 1; n <= count; n += 1) {
-        const payload = pages[n - 1] ?? removedPage(options.language);
-        const outcome = await poster.publish({
-          guildId,
-          feed: RESULTS_THREADS_FEED,
-          itemKey: pageKey(item.itemKey, n),
-          channelId: threadId,
-          payload,
-          contentHash: contentHash(payload),
-        });
-        pageOutcomes.push(outcome.kind);
-        stopped = await stopFor(outcome, 'page', { page: n });
-        if (stopped?.kind === 'skipped') cannotPost = { code: stopped.code };
-        // Pages stay in order: after a failure the rest waits for the next run.
-        if (stopped) break;
-      }
-      pageRows = null;
-      const graphOutcomes: PostOutcome['kind'][] = [];
-      let picturesRefused = false;
-      const graphs = stopped === null && item.graphs ? await item.graphs() : null;
-      if (graphs !== null) {
-        const current = new Set(graphs.map((g) => graphKey(item.itemKey, g.key)));
-        const gone = (await rowsOfGraphs(item.itemKey)).filter(
-          (row) => !current.has(row.itemKey) && row.state !== 'seeded',
-        );
-        const removed = removedGraph(options.language);
-        const work: Array<
-          Omit<ThreadGraph, 'key' | 'complete'> & { itemKey: string; complete?: ThreadGraph['complete'] }
-        > = [
-          ...graphs.map((g) => ({ ...g, itemKey: graphKey(item.itemKey, g.key) })),
-          ...gone.map((row) => ({ itemKey: row.itemKey, payload: removed, contentHash: contentHash(removed) })),
-        ];
-        for (const graph of work) {
-          const outcome = await poster.publish({
-            guildId,
-            feed: RESULTS_THREADS_FEED,
-            itemKey: graph.itemKey,
-            channelId: threadId,
-            payload: graph.payload,
-            contentHash: graph.contentHash,
-            ...(graph.complete ? { complete: graph.complete } : {}),
-          });
-          graphOutcomes.push(outcome.kind);
-          if ('picturesRefused' in outcome && outcome.picturesRefused) picturesRefused = true;
-          stopped = await stopFor(outcome, 'graph', {});
-          if (stopped?.kind === 'skipped') cannotPost = { code: stopped.code };
-          if (stopped) break;
-        }
-        pageRows = null;
-      }
-      const refused = picturesRefused ? { picturesRefused: true as const } : {};
-      if (stopped) outcomes.push(stopped);
-      else if (opened)
-        outcomes.push({
-          itemKey: item.itemKey,
-          kind: 'opened',
-          threadId,
-          created: opened.created,
-          pages: pageOutcomes,
-          graphs: graphOutcomes,
-          ...refused,
-        });
-      else
-        outcomes.push({
-          itemKey: item.itemKey,
-          kind: 'synced',
-          threadId,
-          pages: pageOutcomes,
-          graphs: graphOutcomes,
-          ...refused,
-        });
+      return await this.syncClaimed(item, threadRef);
     } finally {
       await ledger.release(threadRef);
     }
   }
-  return outcomes;
+
+  private async syncClaimed(item: ThreadItem, threadRef: ItemRef): Promise<ThreadOutcome> {
+    const { ledger, guildId, postFeed, channelId } = this.options;
+    let thread = (await ledger.get(threadRef))!;
+    const post = await ledger.get({ guildId, feed: postFeed, itemKey: item.itemKey });
+    if (post?.state !== 'posted' || post.messageId === null) return { itemKey: item.itemKey, kind: 'waiting' };
+    if (thread.state === 'posted' && thread.messageId !== post.messageId) {
+      // The post was made anew (someone deleted it): the thread starts over on the new post.
+      await ledger.intend(threadRef, channelId, sha256(item.name), newNonce());
+      thread = (await ledger.get(threadRef))!;
+    }
+    let opened: { threadId: string; created: boolean } | null = null;
+    if (thread.state !== 'posted') {
+      const opening = await this.open(item, threadRef, post.messageId);
+      if ('kind' in opening) return opening;
+      opened = opening;
+      thread = (await ledger.get(threadRef))!;
+    }
+    const threadId = thread.messageId!;
+    if (this.cannotPost) {
+      return { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: this.cannotPost.code };
+    }
+    const pages = await this.sendPages(item, threadRef, threadId);
+    const graphs =
+      pages.stopped === null && item.graphs
+        ? await this.sendGraphs(item, threadRef, threadId, await item.graphs())
+        : { outcomes: [], stopped: null, picturesRefused: false };
+    const stopped = pages.stopped ?? graphs.stopped;
+    if (stopped) return stopped;
+    const refused = graphs.picturesRefused ? { picturesRefused: true as const } : {};
+    const sent = { threadId, pages: pages.outcomes, graphs: graphs.outcomes, ...refused };
+    return opened
+      ? { itemKey: item.itemKey, kind: 'opened', created: opened.created, ...sent }
+      : { itemKey: item.itemKey, kind: 'synced', ...sent };
+  }
+
+  /**
+   * Opens the item's thread on its post and records it; the outcome instead when Discord refused or
+   * the post is gone. A thread opened now holds none of the pages recorded before (in a thread since
+   * deleted, or under a post since made anew): they are posted afresh, each still exactly once.
+   */
+  private async open(
+    item: ThreadItem,
+    threadRef: ItemRef,
+    postId: string,
+  ): Promise<{ threadId: string; created: boolean } | ThreadOutcome> {
+    const { ledger, guildId, target, channelId } = this.options;
+    if (this.cannotOpen) {
+      return { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: this.cannotOpen.code };
+    }
+    if (!target.startThread) return { itemKey: item.itemKey, kind: 'skipped', reason: 'unsupported', code: null };
+    let opened: { threadId: string; created: boolean };
+    try {
+      opened = await target.startThread(channelId, postId, {
+        name: item.name,
+        autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES,
+      });
+    } catch (error) {
+      const refusal = classifyRefusal(error);
+      if (refusal?.kind === 'paused' && refusal.reason === 'forbidden') {
+        const { code } = refusal;
+        this.cannotOpen = { code };
+        this.log.warn('results thread not opened: Discord refused (the post stays; retried on a later run)', {
+          guildId,
+          channelId,
+          itemKey: item.itemKey,
+          code,
+        });
+        return { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code };
+      }
+      // The post or its channel is gone: the results feed posts it anew first.
+      if (refusal !== null) return { itemKey: item.itemKey, kind: 'waiting' };
+      this.log.warn('results thread not opened', { guildId, channelId, itemKey: item.itemKey, error });
+      return { itemKey: item.itemKey, kind: 'failed', error };
+    }
+    this.options.hooks?.afterThread?.(item.itemKey, opened.threadId);
+    await ledger.posted(threadRef, opened.threadId, sha256(item.name));
+    const recorded = [
+      ...(await this.rowsUnder(pagePrefix(item.itemKey))),
+      ...(await this.rowsUnder(graphPrefix(item.itemKey))),
+    ];
+    for (const row of recorded) {
+      await ledger.intend(
+        { guildId, feed: RESULTS_THREADS_FEED, itemKey: row.itemKey },
+        opened.threadId,
+        row.contentHash,
+        newNonce(),
+      );
+    }
+    this.messageRows = null;
+    return opened;
+  }
+
+  /** The thread's pages in order, a placeholder for each page the results no longer fill. */
+  private async sendPages(item: ThreadItem, threadRef: ItemRef, threadId: string): Promise<MessagesSent> {
+    const pages = item.pages();
+    const count = Math.max(pages.length, (await this.rowsUnder(pagePrefix(item.itemKey))).length);
+    const sent: MessagesSent = { outcomes: [], stopped: null, picturesRefused: false };
+    for (let n = 1; n <= count; n += 1) {
+      const payload = pages[n - 1] ?? removedPage(this.options.language);
+      const work = { itemKey: pageKey(item.itemKey, n), payload, contentHash: contentHash(payload) };
+      // Pages stay in order: after a failure the rest waits for the next run.
+      if (!(await this.send(item, threadRef, threadId, work, sent, { page: n }))) break;
+    }
+    this.messageRows = null;
+    return sent;
+  }
+
+  /**
+   * The thread's graphs (null: not to be had now, left as they are), and a placeholder for each
+   * class that had one and has none any more.
+   */
+  private async sendGraphs(
+    item: ThreadItem,
+    threadRef: ItemRef,
+    threadId: string,
+    graphs: ThreadGraph[] | null,
+  ): Promise<MessagesSent> {
+    const sent: MessagesSent = { outcomes: [], stopped: null, picturesRefused: false };
+    if (graphs === null) return sent;
+    const current = new Set(graphs.map((g) => graphKey(item.itemKey, g.key)));
+    const gone = (await this.rowsUnder(graphPrefix(item.itemKey))).filter(
+      (row) => !current.has(row.itemKey) && row.state !== 'seeded',
+    );
+    const removed = removedGraph(this.options.language);
+    const work: GraphWork[] = [
+      ...graphs.map((g) => ({ ...g, itemKey: graphKey(item.itemKey, g.key) })),
+      ...gone.map((row) => ({ itemKey: row.itemKey, payload: removed, contentHash: contentHash(removed) })),
+    ];
+    for (const graph of work) if (!(await this.send(item, threadRef, threadId, graph, sent, {}))) break;
+    this.messageRows = null;
+    return sent;
+  }
+
+  /** Sends one page or graph exactly once; false when the thread's other messages must wait. */
+  private async send(
+    item: ThreadItem,
+    threadRef: ItemRef,
+    threadId: string,
+    work: GraphWork,
+    sent: MessagesSent,
+    detail: { page?: number },
+  ): Promise<boolean> {
+    const outcome = await this.poster.publish({
+      guildId: this.options.guildId,
+      feed: RESULTS_THREADS_FEED,
+      itemKey: work.itemKey,
+      channelId: threadId,
+      payload: work.payload,
+      contentHash: work.contentHash,
+      ...(work.complete ? { complete: work.complete } : {}),
+    });
+    sent.outcomes.push(outcome.kind);
+    if ('picturesRefused' in outcome && outcome.picturesRefused) sent.picturesRefused = true;
+    sent.stopped = await this.stopFor(item, threadRef, threadId, outcome, detail);
+    if (sent.stopped?.kind === 'skipped') this.cannotPost = { code: sent.stopped.code };
+    return sent.stopped === null;
+  }
+
+  /**
+   * What a page's or graph's outcome means for the rest of the thread (null: go on): a deleted
+   * thread is opened again on the next run, with every message; a refusal (`skipped`) skips the
+   * server's other threads this run (the post stays); another process posting it, or a failure,
+   * leaves the rest, in order, to a later run.
+   */
+  private async stopFor(
+    item: ThreadItem,
+    threadRef: ItemRef,
+    threadId: string,
+    outcome: PostOutcome,
+    detail: { page?: number },
+  ): Promise<ThreadOutcome | null> {
+    const { guildId } = this.options;
+    const what = detail.page === undefined ? 'graph' : 'page';
+    if (outcome.kind === 'paused' && outcome.reason === 'channel-gone') {
+      await this.options.ledger.intend(threadRef, this.options.channelId, sha256(item.name), newNonce());
+      return { itemKey: item.itemKey, kind: 'waiting' };
+    }
+    if (outcome.kind === 'paused') {
+      this.log.warn(`results thread ${what} not posted: Discord refused (the post stays; retried on a later run)`, {
+        guildId,
+        threadId,
+        itemKey: item.itemKey,
+        code: outcome.code,
+      });
+      return { itemKey: item.itemKey, kind: 'skipped', reason: 'forbidden', code: outcome.code };
+    }
+    if (outcome.kind === 'busy') return { itemKey: item.itemKey, kind: 'waiting' };
+    if (outcome.kind === 'failed') {
+      this.log.warn(`results thread ${what} not posted`, {
+        guildId,
+        threadId,
+        itemKey: item.itemKey,
+        ...detail,
+        error: outcome.error,
+      });
+      return { itemKey: item.itemKey, kind: 'failed', error: outcome.error };
+    }
+    return null;
+  }
+
+  /** The server's thread messages whose keys start with `prefix`, the rows read once per change. */
+  private async rowsUnder(prefix: string): Promise<LedgerRow[]> {
+    this.messageRows ??= (await this.options.ledger.rows(this.options.guildId, RESULTS_THREADS_FEED)).filter(
+      (row) => row.itemKey.includes(':page:') || row.itemKey.includes(':graph:'),
+    );
+    return this.messageRows.filter((row) => row.itemKey.startsWith(prefix));
+  }
 }
 
 /**
