@@ -4,6 +4,7 @@
  *   BENCH <name> <value> <unit> target <op> <target>
  *
  *   npm run bench                    every section
+ *   npm run bench -- --short         every section but the long ones (section.ts: `long`)
  *   npm run bench -- --quick         a CI-sized run of every section (same figures, smaller work)
  *   npm run bench -- --only parse    only the named sections (comma-separated)
  *   npm run bench -- --markdown      and write docs/benchmarks.md from the run (markdown.ts)
@@ -44,6 +45,8 @@ export interface BenchOptions {
   quick?: boolean;
   /** Section names to run (default: all). */
   only?: readonly string[];
+  /** Leave out the sections that take minutes (`long`). */
+  short?: boolean;
   write?: (line: string) => void;
 }
 
@@ -56,8 +59,11 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchRunSumm
       `no bench section named ${unknown.join(', ')} (there are ${SECTIONS.map((s) => s.name).join(', ')})`,
     );
   }
-  const sections = options.only ? SECTIONS.filter((s) => options.only!.includes(s.name)) : SECTIONS;
+  const sections = (options.only ? SECTIONS.filter((s) => options.only!.includes(s.name)) : SECTIONS).filter(
+    (s) => !options.short || s.long === undefined,
+  );
   const figures: BenchFigure[] = [];
+  const timed: Array<{ name: string; seconds: number; long?: string }> = [];
   const startedAt = new Date();
   const loadAtStart = loadavg()[0]!;
   const started = performance.now();
@@ -67,7 +73,9 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchRunSumm
     const sectionStarted = performance.now();
     const measured = await section.run({ quick, write });
     for (const figure of measured) write(formatFigure(figure));
-    write(`# section ${section.name} took ${((performance.now() - sectionStarted) / 1000).toFixed(1)} s`);
+    const seconds = (performance.now() - sectionStarted) / 1000;
+    write(`# section ${section.name} took ${seconds.toFixed(1)} s${section.long ? ` (long: ${section.long})` : ''}`);
+    timed.push({ name: section.name, seconds, ...(section.long ? { long: section.long } : {}) });
     figures.push(...measured);
   }
   const cpu = process.cpuUsage(cpuStarted);
@@ -89,7 +97,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchRunSumm
     peakRssMb,
     quick,
     loadAverage: { start: loadAtStart, end: loadavg()[0]! },
-    sections: sections.map((s) => s.name),
+    sections: timed,
   };
 }
 
@@ -101,11 +109,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     options: {
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
+      short: { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
     },
   });
   const run = await runBench({
     quick: values.quick,
+    short: values.short,
     ...(values.only ? { only: values.only.split(',').map((s) => s.trim()) } : {}),
   });
   if (values.markdown) {

@@ -20,8 +20,8 @@ export interface BenchRunSummary {
   quick: boolean;
   /** The host's 1-minute load average when the run started and when it ended: how busy the machine was. */
   loadAverage: { start: number; end: number };
-  /** The sections that ran (all of them unless `--only` said otherwise). */
-  sections: readonly string[];
+  /** The sections that ran (all of them unless `--only` or `--short` said otherwise), with their time. */
+  sections: ReadonlyArray<{ name: string; seconds: number; long?: string }>;
 }
 
 export interface Machine {
@@ -42,9 +42,10 @@ export function benchMarkdown(run: BenchRunSummary, machine: Machine): string {
     '<!-- Written by `npm run bench -- --markdown` (harness/bench/markdown.ts); run it again rather than editing. -->',
     '',
     '```',
-    'npm run bench                     # every section, about ten minutes on a 2-core machine',
+    'npm run bench                     # every section',
+    'npm run bench -- --short          # every section but the long ones (named below)',
     'npm run bench -- --quick          # a CI-sized run of every section: the same figures on less work',
-    'npm run bench -- --only parse     # one or more sections (parse, requests, processes, interactions, startup, charts, analysis, next)',
+    'npm run bench -- --only parse     # one or more sections (parse, requests, processes, interactions, startup, charts, analysis, next, season)',
     'npm run bench -- --markdown       # and write this file from the run',
     '```',
     '',
@@ -56,7 +57,7 @@ export function benchMarkdown(run: BenchRunSummary, machine: Machine): string {
     'The figures in milliseconds and seconds are wall time all the same (what a member waits): on a busy host (a load',
     "average above the cores) they run long, and this run's load average is given with it.",
     '',
-    `This run: ${runDate(run.startedAt)}${run.quick ? ' (`--quick`)' : ''}, ${sectionsText(run.sections)}; ${duration(run.wallSeconds)} wall, peak RSS of the bench process ${run.peakRssMb.toFixed(0)} MB; ${machineText(machine)}, load average ${run.loadAverage.start.toFixed(1)} at the start and ${run.loadAverage.end.toFixed(1)} at the end. ${within} of ${targeted} figures within target${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}.`,
+    `This run: ${runDate(run.startedAt)}${run.quick ? ' (`--quick`)' : ''}, ${sectionsText(run.sections)}; ${duration(run.wallSeconds)} wall${longText(run.sections)}, peak RSS of the bench process ${run.peakRssMb.toFixed(0)} MB; ${machineText(machine)}, load average ${run.loadAverage.start.toFixed(1)} at the start and ${run.loadAverage.end.toFixed(1)} at the end. ${within} of ${targeted} figures within target${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}.`,
     '',
     ...table(run.figures),
     '',
@@ -113,8 +114,18 @@ function duration(seconds: number): string {
   return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min ${whole % 60} s`;
 }
 
-function sectionsText(sections: readonly string[]): string {
-  return sections.length === 1 ? `section ${sections[0]}` : `sections ${sections.join(', ')}`;
+function sectionsText(sections: BenchRunSummary['sections']): string {
+  const each = sections.map((s) => `${s.name} ${duration(s.seconds)}`);
+  return sections.length === 1 ? `section ${each[0]}` : `sections ${each.join(', ')}`;
+}
+
+/** The long sections by name and why, and what the others took together. */
+function longText(sections: BenchRunSummary['sections']): string {
+  const long = sections.filter((s) => s.long !== undefined);
+  if (long.length === 0) return '';
+  const rest = sections.filter((s) => s.long === undefined).reduce((sum, s) => sum + s.seconds, 0);
+  const named = long.map((s) => `${s.name} (${s.long})`).join('; ');
+  return ` (long sections: ${named}; the others ${duration(rest)} together)`;
 }
 
 function machineText(machine: Machine): string {

@@ -16,5 +16,10 @@ export interface BenchContext {
 export interface BenchSection {
   /** What `--only <name>` selects. */
   name: string;
+  /**
+   * Set on a section that takes minutes on a 2-core machine, saying why (what it must wait for or
+   * start). `--short` leaves these out; the page of figures gives each section's time.
+   */
+  long?: string;
   run(context: BenchContext): Promise<BenchFigure[]>;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countResults } from '../../harness/bench/count.js';
 import { formatFigure, meetsTarget } from '../../harness/bench/figure.js';
-import { runBench } from '../../harness/bench/main.js';
+import { runBench, SECTIONS } from '../../harness/bench/main.js';
 import { benchMarkdown, MAX_ROW } from '../../harness/bench/markdown.js';
 import { iofTreeFigure, wallClockTimes, zoneConversionFigure } from '../../harness/bench/kept.js';
 import { smallestFittingLimit } from '../../harness/bench/parse.js';
@@ -29,6 +29,17 @@ describe('bench output', () => {
       /no bench section named nope \(there are parse, requests/,
     );
     expect(lines).toEqual([]);
+  });
+
+  it('leaves the long sections out with --short, each of them saying why it is long', async () => {
+    const long = SECTIONS.filter((s) => s.long !== undefined);
+    expect(long.length).toBeGreaterThan(0);
+    for (const section of long) expect(section.long).toMatch(/\w{3,}/);
+    const lines: string[] = [];
+    const run = await runBench({ only: long.map((s) => s.name), short: true, write: (line) => lines.push(line) });
+    expect(run.sections).toEqual([]);
+    expect(run.figures).toEqual([]);
+    expect(lines.some((line) => line.startsWith('# section'))).toBe(false);
   });
 
   it('counts race results and splits, the check that a measured parse read everything', () => {
@@ -150,7 +161,12 @@ describe('bench: docs/benchmarks.md', () => {
       peakRssMb: 649.2,
       quick: false,
       loadAverage: { start: 1.04, end: 0.96 },
-      sections: ['parse', 'requests', 'interactions', 'startup'],
+      sections: [
+        { name: 'parse', seconds: 12.2 },
+        { name: 'requests', seconds: 9.8 },
+        { name: 'interactions', seconds: 41.3, long: 'fresh bots, started one after another' },
+        { name: 'startup', seconds: 10.1 },
+      ],
     },
     { cores: 2, node: 'v20.19.5', cpu: 'Some CPU @ 2.20GHz' },
   );
@@ -181,9 +197,9 @@ describe('bench: docs/benchmarks.md', () => {
     ]);
   });
 
-  it('says when, how long and on what the run was, how many figures met their target, and what they say', () => {
+  it('says when, how long (each section, the long ones named) and on what the run was, how many figures met their target, and what they say', () => {
     expect(markdown).toContain(
-      'This run: 2026-11-26 16:05 UTC, sections parse, requests, interactions, startup; 1 min 13 s wall, peak RSS of the bench process 649 MB; 2 cores (Some CPU @ 2.20GHz), Node v20.19.5, load average 1.0 at the start and 1.0 at the end. 2 of 3 figures within target (missed: `ack-cold-p99`).',
+      'This run: 2026-11-26 16:05 UTC, sections parse 12 s, requests 10 s, interactions 41 s, startup 10 s; 1 min 13 s wall (long sections: interactions (fresh bots, started one after another); the others 32 s together), peak RSS of the bench process 649 MB; 2 cores (Some CPU @ 2.20GHz), Node v20.19.5, load average 1.0 at the start and 1.0 at the end. 2 of 3 figures within target (missed: `ack-cold-p99`).',
     );
     expect(markdown).toContain('## What the figures say');
     expect(markdown).toContain('`query-cli-ratio-over-floor`');
