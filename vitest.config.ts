@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -34,6 +35,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores on CI: forks keep native modules and loopback servers isolated per file.
     pool: 'forks',
+    // Vitest's default is one file fewer than the cores: a single file at a time on two. Most files
+    // spend their time waiting on loopback servers and the bot's own processes, so half again as
+    // many files as cores keep both cores busy (`--maxWorkers` on the command line still wins).
+    maxWorkers: Math.max(2, Math.ceil(availableParallelism() * 1.5)),
     // The default summary, then one line counting the tests skipped and why.
     reporters: ['default', './test/support/skipped-reporter.ts'],
     projects: [
