@@ -8,6 +8,10 @@
 //   npm run test:dates                       every date, every test that reads the test instant
 //   npm run test:dates -- --dates 5          the first 5 dates only
 //   npm run test:dates -- test/e2e/next.test.ts   those files only, on every date
+//   npm run test:dates -- --projects e2e,security the files of those test folders only
+//
+// The sweep is about dates, not speed: each test may take three times its usual limit, so that a
+// machine busy with something else shows as a slow sweep rather than as a date that failed.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -100,7 +104,19 @@ if (countAt >= 0) {
     process.exit(2);
   }
 }
-const files = args.length > 0 ? args : testFiles();
+let folders = null;
+const projectsAt = args.indexOf('--projects');
+if (projectsAt >= 0) {
+  folders = new Set(
+    String(args[projectsAt + 1] ?? '')
+      .split(',')
+      .filter(Boolean),
+  );
+  args.splice(projectsAt, 2);
+}
+const files = (args.length > 0 ? args : testFiles()).filter(
+  (file) => folders === null || folders.has(file.split('/')[1]),
+);
 const dates = DATES.slice(0, count);
 // Each file in the project of its folder only: the postgres-feeds project runs some of them again on
 // the other database, which changes nothing about dates and would double the time.
@@ -117,7 +133,8 @@ const failures = [];
 
 /** One vitest run of `only` on `date`: whether it passed, the tests that failed, its summary line. */
 function runOn(date, only) {
-  const run = spawnSync('npx', ['vitest', 'run', '--reporter=dot', ...projects, ...only], {
+  const limits = ['--testTimeout=90000', '--hookTimeout=90000'];
+  const run = spawnSync('npx', ['vitest', 'run', '--reporter=dot', ...limits, ...projects, ...only], {
     cwd: root,
     env: { ...process.env, TEST_WORLD_NOW: date, TEST_BUILD_DONE: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
     encoding: 'utf8',
