@@ -543,7 +543,9 @@ describe('a runner keeps one colour across the pictures of one message (docs/spl
       expect(countNear(image, barColours(n).lost)).toBeGreaterThan(50);
       // No other runner's colour anywhere in the bars: a colour means one runner in the message.
       for (const [m] of highlight.entries())
-        if (m !== n) expect(countNear(image, runnerColour(m)), `runner ${m}'s colour in ${runner}'s bars`).toBe(0);
+        if (m !== n)
+          // (A stray edge pixel may blend near another colour; a runner's bars would be hundreds.)
+          expect(countNear(image, runnerColour(m)), `runner ${m}'s colour in ${runner}'s bars`).toBeLessThan(5);
     }
     // Runner 0 has a mistake: drawn in her graph colour (the second line, orange).
     const bars = await renderLostBars({ course, title: 'H21', runner: 0, colour: 1 });
