@@ -66,14 +66,15 @@ export function fitText(ctx: Pick<SKRSContext2D, 'measureText'>, text: string, m
 }
 
 /**
- * A picture's title option, shortened to the picture's width less its margins: Chart.js draws a
- * title centred and never shortens it, so a long class or name would leave the picture at both sides.
+ * A picture's title option, shortened with `…` to `room`, the width between the chart's left and
+ * right padding, where Chart.js centres it. Chart.js never shortens a title: it squeezes the letters
+ * of a long one together until it fits, unreadable.
  */
-export function titleOption(measure: SKRSContext2D, text: string, width: number) {
+export function titleOption(measure: SKRSContext2D, text: string, room: number) {
   measure.font = `bold ${TITLE_FONT_SIZE}px "${FONT_FAMILY}"`;
   return {
     display: true,
-    text: fitText(measure, text, width - 2 * MARGIN),
+    text: fitText(measure, text, room),
     font: { family: FONT_FAMILY, size: TITLE_FONT_SIZE, weight: 'bold' as const },
     color: TEXT,
     padding: { top: 0, bottom: 10 },

@@ -102,7 +102,7 @@ export async function renderLostBars(input: LostBarsInput): Promise<LostBars> {
     },
     options: {
       layout: { padding: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + KEY_HEIGHT } },
-      plugins: { title: titleOption(measure, `${pictureName(runner.name)} · ${title}`, BARS_WIDTH) },
+      plugins: { title: titleOption(measure, `${pictureName(runner.name)} · ${title}`, BARS_WIDTH - 2 * MARGIN) },
       scales: {
         x: {
           grid: { display: false },

@@ -35,8 +35,8 @@ export interface ClubYearInput {
 const TICK_FONT = { family: FONT_FAMILY, size: 17 };
 
 /** The picture's title, cleaned and set (and shortened to fit) as the split pictures set theirs. */
-function title(measure: SKRSContext2D, text: string) {
-  return titleOption(measure, pictureTitle(text), SEASON_WIDTH);
+function title(measure: SKRSContext2D, text: string, right: number) {
+  return titleOption(measure, pictureTitle(text), SEASON_WIDTH - MARGIN - right);
 }
 
 /** Days since 1 January of the year (0 to 365). */
@@ -81,7 +81,7 @@ export async function renderSeasonYear(input: SeasonYearInput): Promise<ChartPic
     options: {
       // Room on the right for the last month's name, centred on its first day.
       layout: { padding: { top: MARGIN, left: MARGIN, right: MARGIN + 8, bottom: MARGIN } },
-      plugins: { title: title(measure, input.title) },
+      plugins: { title: title(measure, input.title, MARGIN + 8) },
       scales: {
         x: {
           type: 'linear',
@@ -137,7 +137,7 @@ export async function renderClubYear(input: ClubYearInput): Promise<ChartPicture
     },
     options: {
       layout: { padding: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + KEY_HEIGHT } },
-      plugins: { title: title(measure, input.title) },
+      plugins: { title: title(measure, input.title, MARGIN) },
       scales: {
         x: { grid: { display: false }, ticks: { font: TICK_FONT, color: TEXT, autoSkip: false, maxRotation: 0 } },
         y: {

@@ -177,6 +177,7 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
         return measure.measureText(texts[n]!).width;
       }),
     );
+    const right = labelWidth + MARK_ARM + LABEL_GAP + MARGIN;
     return {
       type: 'line',
       data: {
@@ -200,10 +201,11 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
             top: MARGIN,
             left: MARGIN,
             bottom: MARGIN + KEY_HEIGHT,
-            right: labelWidth + MARK_ARM + LABEL_GAP + MARGIN,
+            right,
           },
         },
-        plugins: { title: titleOption(measure, title, GRAPH_WIDTH) },
+        // Centred over the room left of the names, as Chart.js places it.
+        plugins: { title: titleOption(measure, title, GRAPH_WIDTH - MARGIN - right) },
         scales: {
           x: {
             grid: { color: GRID },

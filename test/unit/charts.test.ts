@@ -468,6 +468,41 @@ describe('nothing cut or touching an edge (docs/splits.md#pictures)', () => {
   const LONG_NAME = 'Åsa Margareta Öberg-Sæther Lindqvist af Ekenstam von Württemberg';
   const band = MARGIN / 2;
 
+  /**
+   * The texts drawn with a width limit (Chart.js gives the title its box's width) that did not fit
+   * it: the canvas would squeeze their letters together.
+   */
+  async function squeezed(draw: () => Promise<unknown>): Promise<string[]> {
+    const prototype = Object.getPrototypeOf(createCanvas(1, 1).getContext('2d')) as {
+      fillText: (text: string, x: number, y: number, maxWidth?: number) => void;
+      measureText: (text: string) => { width: number };
+    };
+    const original = prototype.fillText;
+    const found: string[] = [];
+    prototype.fillText = function (this: typeof prototype, text: string, x: number, y: number, maxWidth?: number) {
+      if (maxWidth !== undefined && this.measureText(String(text)).width > maxWidth + 0.5)
+        found.push(String(text).slice(0, 40));
+      if (maxWidth === undefined) original.call(this, text, x, y);
+      else original.call(this, text, x, y, maxWidth);
+    };
+    try {
+      await draw();
+    } finally {
+      prototype.fillText = original;
+    }
+    return found;
+  }
+
+  it('a long title is shortened with …, never squeezed', async () => {
+    const course = syntheticCourse(12, 10);
+    course.results[0]!.name = LONG_NAME;
+    expect(await squeezed(() => renderSplitsGraph({ course, title: LONG_TITLE, highlight: [0] }))).toEqual([]);
+    expect(await squeezed(() => renderLostBars({ course, title: LONG_TITLE, runner: 0 }))).toEqual([]);
+    const months = Array.from({ length: 12 }, () => ({ starts: 1, podiums: 0 }));
+    expect(await squeezed(() => renderClubYear({ title: LONG_TITLE, months }))).toEqual([]);
+    expect(await squeezed(() => renderSeasonYear({ title: LONG_TITLE, year: 2026, races: [] }))).toEqual([]);
+  });
+
   it('the splits graph: a long title, long names, a crowd of names at the bottom, a mark', async () => {
     const course = syntheticCourse(40, 10);
     course.results[0]!.name = LONG_NAME;
