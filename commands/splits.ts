@@ -11,7 +11,7 @@ import { localize, localizedCommand } from '../src/bot/define.js';
 import { eventChoices, memberChoices } from '../src/bot/lookup.js';
 import { namedClubMember, resolveEventId } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
-import { drawPicture, type PictureRequest } from '../src/charts/index.js';
+import { canDrawBars, canDrawGraph, drawPicture, type PictureRequest } from '../src/charts/index.js';
 import { fold } from '../src/app/fold.js';
 import type { GuildEventor } from '../src/club/eventor-access.js';
 import { plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
@@ -61,7 +61,6 @@ async function execute(ctx: CommandContext): Promise<void> {
   const view = await eventSplits(eventor, { eventId, className, personIds, named });
   const render = renderContext(ctx, eventor);
   const title = splitsPictureTitle(view, ctx.language);
-  const focus = view.focus === null ? null : view.course.results[view.focus]!;
   // A picture that cannot be drawn leaves the words, which say the same; the log keeps why.
   const draw = (request: PictureRequest) =>
     drawPicture(request).catch((error: unknown) => {
@@ -70,11 +69,21 @@ async function execute(ctx: CommandContext): Promise<void> {
     });
   // The pictures clean every name and code they show themselves (src/charts/text.ts).
   const course = view.course;
+  // One rule for whether there is a picture (src/charts/request.ts), as in the results thread and DM.
   const [graph, bars] = await Promise.all([
-    draw({ kind: 'graph', course, title, highlight: view.highlight, language: ctx.language }),
-    // Bars only where there is a loss estimate to draw (an OK result on a course with enough runners).
-    focus !== null && focus.lost !== null
-      ? draw({ kind: 'bars', course, title, runner: view.focus!, language: ctx.language })
+    canDrawGraph(course)
+      ? draw({ kind: 'graph', course, title, highlight: view.highlight, language: ctx.language })
+      : null,
+    // The bars in the member's colour in the graph above: one colour per runner in the message.
+    view.focus !== null && canDrawBars(course, view.focus)
+      ? draw({
+          kind: 'bars',
+          course,
+          title,
+          runner: view.focus,
+          colour: Math.max(0, view.highlight.indexOf(view.focus)),
+          language: ctx.language,
+        })
       : null,
   ]);
   await showPage(ctx.answer, renderSplitsAnswer(view, { graph, bars }, render));

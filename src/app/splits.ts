@@ -16,6 +16,7 @@ import {
   type RunnerGroup,
 } from '../splits/result-list.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
+import { canDrawGraph, noGraph } from '../charts/request.js';
 import type { GuildEventor } from '../club/eventor-access.js';
 import { fold } from './fold.js';
 
@@ -171,7 +172,7 @@ export function* splitsViewSteps(
     }
   }
   if (found === null) {
-    // The first class whose course can be compared: a class of two runners has nothing to show
+    // The first class whose course gets a graph: a class of two runners has nothing to show
     // when another class of the club's has. Groups are analysed in order until one can.
     let withSplits: Found | null = null;
     let any: Found | null = null;
@@ -180,7 +181,7 @@ export function* splitsViewSteps(
       const clubRunners = findRunners(yield* analysis(g), isClub);
       any ??= clubRunners[0] ?? null;
       withSplits ??= clubRunners.find((f) => hasSplits(f.course)) ?? null;
-      found = clubRunners.find((f) => hasSplits(f.course) && !f.course.tooFewRunners) ?? null;
+      found = clubRunners.find((f) => canDrawGraph(f.course)) ?? null;
       if (found) break;
     }
     found ??= withSplits ?? any;
@@ -195,7 +196,8 @@ export function* splitsViewSteps(
   if (!course || course.results.length === 0) throw new UserFacingError('splits.error.noResults');
   if (!hasSplits(course)) throw new UserFacingError('splits.error.noSplits');
   if (course.tooLarge) throw new UserFacingError('render.analysis.tooLarge', TOO_LARGE_LIMITS);
-  if (course.tooFewRunners) throw new UserFacingError('splits.error.tooFew');
+  // The pictures' own rule (src/charts/request.ts): a course too small for a graph is refused here.
+  if (noGraph(course) === 'tooFew') throw new UserFacingError('splits.error.tooFew');
 
   const focus = found.index >= 0 ? found.index : null;
   const highlight = focus === null ? [] : [focus];

@@ -89,7 +89,13 @@ export async function drawPictureHere(request: AnyPictureRequest): Promise<Pictu
           ...(request.runners === undefined ? {} : { runners: request.runners }),
           words,
         })
-      : await renderLostBars({ course: request.course, title: request.title, runner: request.runner, words });
+      : await renderLostBars({
+          course: request.course,
+          title: request.title,
+          runner: request.runner,
+          ...(request.colour === undefined ? {} : { colour: request.colour }),
+          words,
+        });
   return { png: drawn.png, alt: drawn.alt, width: drawn.width, height: drawn.height };
 }
 

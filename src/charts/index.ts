@@ -2,10 +2,11 @@
  * Pictures of the split-time analysis (docs/splits.md#pictures): pure, the analysis's course in,
  * PNG bytes and alt text out. Nothing here knows Discord; the caller passes the words in its language.
  */
-export { FONT_FAMILY, PALETTE, GREY, fontRegistered } from './canvas.js';
+export { FONT_FAMILY, PALETTE, GREY, KEY_HEIGHT, MARGIN, fontRegistered, runnerColour, tint } from './canvas.js';
 export { renderSplitsGraph, GRAPH_WIDTH, GRAPH_HEIGHT } from './splits-graph.js';
 export type { ChartPicture, SplitsGraph, SplitsGraphInput } from './splits-graph.js';
-export { renderLostBars, BARS_WIDTH, BARS_HEIGHT, BAR_COLOUR, MISTAKE_COLOUR } from './lost-bars.js';
+export { renderLostBars, barColours, BARS_WIDTH, BARS_HEIGHT, BAR_COLOUR, MISTAKE_COLOUR } from './lost-bars.js';
+export { canDrawBars, canDrawGraph, noGraph } from './request.js';
 export type { LostBars, LostBarsInput } from './lost-bars.js';
 export { ENGLISH, NORWEGIAN, SWEDISH, type ChartWords } from './words.js';
 export {

@@ -9,6 +9,51 @@
 import type { CourseAnalysis, RunnerAnalysis } from '../splits/analysis.js';
 import type { ChartLanguage } from './words.js';
 
+/**
+ * Why a course gets no splits graph, or null when it gets one: the one rule of every place that
+ * draws (`/splits`, the results thread, the result DM) and of the renderers themselves
+ * (docs/splits.md#pictures). `tooLarge`: over the analysis's limits, which those places say in
+ * words instead. `noSplits`: no controls, or a leg nobody has a time on (no ideal time to draw
+ * from). `tooFew`: fewer than MIN_RUNNERS runners with a time (`tooFewRunners`), where every line
+ * would be flat at 0:00 and say nothing.
+ */
+export function noGraph(course: CourseAnalysis): 'tooLarge' | 'noSplits' | 'tooFew' | null {
+  if (course.tooLarge) return 'tooLarge';
+  if (course.controls.length === 0 || course.ideal === null) return 'noSplits';
+  if (course.tooFewRunners) return 'tooFew';
+  return null;
+}
+
+/** Whether a course gets a splits graph ({@link noGraph}). */
+export function canDrawGraph(course: CourseAnalysis): boolean {
+  return noGraph(course) === null;
+}
+
+/**
+ * Whether a runner of the course gets the time-lost bars: the course gets a graph, and the runner
+ * has an estimate of time lost (an OK result; docs/splits.md#time-lost). Otherwise the bars would
+ * be empty.
+ */
+export function canDrawBars(course: CourseAnalysis, runner: number): boolean {
+  return canDrawGraph(course) && course.results[runner]?.lost != null;
+}
+
+/** The RangeError of a picture asked for a course or runner the rule gives none. */
+export function noPicture(what: string, course: CourseAnalysis): RangeError {
+  const why = noGraph(course);
+  return new RangeError(
+    `no ${what} for this course: ${
+      why === 'tooLarge'
+        ? 'it is over the limits'
+        : why === 'noSplits'
+          ? 'it has no split times to draw'
+          : why === 'tooFew'
+            ? 'too few runners'
+            : 'the runner has no estimate of time lost'
+    }`,
+  );
+}
+
 export type PictureRequest =
   | {
       kind: 'graph';
@@ -32,13 +77,22 @@ export type PictureRequest =
       title: string;
       /** Index into `course.results` of the runner. */
       runner: number;
+      /**
+       * The runner's place among the runners drawn strong in the graph of the same message (its
+       * `highlight`), so the bars are in the runner's colour there (default 0, the first).
+       */
+      colour?: number;
       language: ChartLanguage;
     };
 
 /** Reference lines besides the winner in a splits graph. */
 export const REFERENCE_RUNNERS = 2;
 
-/** The winner and `others` runners spread evenly over the remaining places; none of the highlighted. */
+/**
+ * The winner and `others` runners spread evenly over the places after it, short of the last (with
+ * two: a third and two thirds down the list); none of the highlighted. The graph's axis fits every
+ * line it draws, so the slowest of a large class would squeeze the club's lines to the top.
+ */
 export function referenceRunners(
   results: readonly RunnerAnalysis[],
   highlighted: ReadonlySet<number>,
@@ -52,7 +106,7 @@ export function referenceRunners(
   if (placed.length === 0) return [];
   const chosen = new Set([placed[0]!]);
   for (let k = 1; k <= others && k < placed.length; k++) {
-    chosen.add(placed[Math.round((k * (placed.length - 1)) / Math.max(others, 1))]!);
+    chosen.add(placed[Math.round((k * (placed.length - 1)) / (others + 1))]!);
   }
   return [...chosen];
 }

@@ -5,7 +5,8 @@
  * (canvas.ts) in the drawing thread (draw.ts); the title and the races' names are cleaned here as
  * the split pictures clean theirs (text.ts), whoever asked for the picture.
  */
-import { draw, FONT_FAMILY, GRID, PALETTE, TEXT } from './canvas.js';
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { draw, drawKey, FONT_FAMILY, GRID, KEY_HEIGHT, MARGIN, PALETTE, TEXT, titleOption } from './canvas.js';
 import type { ChartPicture } from './splits-graph.js';
 import { type SeasonChartWords, seasonChartWords } from './season-words.js';
 import { pictureName, pictureTitle } from './text.js';
@@ -33,14 +34,9 @@ export interface ClubYearInput {
 
 const TICK_FONT = { family: FONT_FAMILY, size: 17 };
 
-/** The picture's title, cleaned and set as the split pictures set theirs. */
-function titleOption(text: string) {
-  return {
-    display: true,
-    text: pictureTitle(text),
-    font: { family: FONT_FAMILY, size: 26, weight: 'bold' as const },
-    color: TEXT,
-  };
+/** The picture's title, cleaned and set (and shortened to fit) as the split pictures set theirs. */
+function title(measure: SKRSContext2D, text: string, right: number) {
+  return titleOption(measure, pictureTitle(text), SEASON_WIDTH - MARGIN - right);
 }
 
 /** Days since 1 January of the year (0 to 365). */
@@ -65,7 +61,7 @@ export async function renderSeasonYear(input: SeasonYearInput): Promise<ChartPic
   const starts = monthStarts(input.year);
   const last = dayOfYear(`${input.year}-12-31`, input.year);
   const points = input.races.map((r) => ({ x: dayOfYear(r.day, input.year), y: Math.round(r.share * 100) }));
-  const { png } = await draw(SEASON_WIDTH, SEASON_HEIGHT, () => ({
+  const { png } = await draw(SEASON_WIDTH, SEASON_HEIGHT, (measure) => ({
     type: 'line',
     data: {
       datasets: [
@@ -83,8 +79,9 @@ export async function renderSeasonYear(input: SeasonYearInput): Promise<ChartPic
       ],
     },
     options: {
-      layout: { padding: { top: 8, left: 8, right: 24, bottom: 8 } },
-      plugins: { title: titleOption(input.title) },
+      // Room on the right for the last month's name, centred on its first day.
+      layout: { padding: { top: MARGIN, left: MARGIN, right: MARGIN + 8, bottom: MARGIN } },
+      plugins: { title: title(measure, input.title, MARGIN + 8) },
       scales: {
         x: {
           type: 'linear',
@@ -129,7 +126,7 @@ export async function renderSeasonYear(input: SeasonYearInput): Promise<ChartPic
 export async function renderClubYear(input: ClubYearInput): Promise<ChartPicture> {
   const words = input.words ?? seasonChartWords('en');
   const months = input.months.slice(0, 12);
-  const { png } = await draw(SEASON_WIDTH, SEASON_HEIGHT, () => ({
+  const { png } = await draw(SEASON_WIDTH, SEASON_HEIGHT, (measure) => ({
     type: 'bar',
     data: {
       labels: words.months.slice(0, months.length),
@@ -139,8 +136,8 @@ export async function renderClubYear(input: ClubYearInput): Promise<ChartPicture
       ],
     },
     options: {
-      layout: { padding: { top: 8, left: 8, right: 16, bottom: 40 } },
-      plugins: { title: titleOption(input.title) },
+      layout: { padding: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + KEY_HEIGHT } },
+      plugins: { title: title(measure, input.title, MARGIN) },
       scales: {
         x: { grid: { display: false }, ticks: { font: TICK_FONT, color: TEXT, autoSkip: false, maxRotation: 0 } },
         y: {
@@ -155,23 +152,15 @@ export async function renderClubYear(input: ClubYearInput): Promise<ChartPicture
         // The two bars' key under the chart (Chart.js's legend plugin is not loaded: canvas.ts).
         id: 'eventorBotSeasonKey',
         afterDraw(c) {
-          const ctx = c.ctx;
-          ctx.save();
-          ctx.font = `17px "${FONT_FAMILY}"`;
-          ctx.textBaseline = 'middle';
-          let x = c.chartArea.left;
-          const y = c.height - 20;
-          for (const [label, colour] of [
-            [words.starts, PALETTE[0]],
-            [words.podiums, PALETTE[4]],
-          ] as const) {
-            ctx.fillStyle = colour;
-            ctx.fillRect(x, y - 8, 16, 16);
-            ctx.fillStyle = TEXT;
-            ctx.fillText(label, x + 22, y);
-            x += 22 + ctx.measureText(label).width + 28;
-          }
-          ctx.restore();
+          drawKey(
+            c.ctx,
+            [
+              { label: words.starts, colours: [PALETTE[0]], mark: 'box' },
+              { label: words.podiums, colours: [PALETTE[4]], mark: 'box' },
+            ],
+            c.chartArea.left,
+            SEASON_HEIGHT - MARGIN - KEY_HEIGHT / 2,
+          );
         },
       },
     ],

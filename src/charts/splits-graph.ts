@@ -5,10 +5,26 @@
  * end; the winner and a few others thin and grey for reference.
  */
 import type { CourseAnalysis, RunnerAnalysis } from '../splits/analysis.js';
-import { clock, draw, FONT_FAMILY, GREY, GRID, PALETTE, TEXT } from './canvas.js';
-import { notOnCourse, REFERENCE_RUNNERS, referenceRunners } from './request.js';
+import {
+  clock,
+  draw,
+  drawKey,
+  fitText,
+  FONT_FAMILY,
+  GREY,
+  GRID,
+  KEY_HEIGHT,
+  type KeyEntry,
+  type KeySample,
+  MARGIN,
+  PALETTE,
+  runnerColour,
+  TEXT,
+  titleOption,
+} from './canvas.js';
+import { canDrawGraph, noPicture, notOnCourse, REFERENCE_RUNNERS, referenceRunners } from './request.js';
 import { pictureCode, pictureName, pictureTitle } from './text.js';
-import { ENGLISH, type ChartWords } from './words.js';
+import { ENGLISH, endedStatus, type ChartWords } from './words.js';
 
 export const GRAPH_WIDTH = 1000;
 export const GRAPH_HEIGHT = 620;
@@ -36,9 +52,25 @@ export interface ChartPicture {
   height: number;
 }
 
+/** A cross drawn where a line ends without a valid finish, and the words beside it. */
+export interface GraphMark {
+  /** Which line: the highlighted runners in order, then the reference lines. */
+  line: number;
+  /** The point the line ends at (0 the start, the last the finish). */
+  point: number;
+  x: number;
+  y: number;
+  /** The label beside it: the name and the mark, e.g. `Anna Berg · DNF`. */
+  text: string;
+}
+
 export interface SplitsGraph extends ChartPicture {
   /** The colour of each highlighted runner's line, in the order given. */
   colours: string[];
+  /** The crosses where lines end without a valid finish (DNF, MP, DSQ…). */
+  marks: GraphMark[];
+  /** The key under the chart: where each entry's sample was drawn. */
+  key: KeySample[];
   /**
    * Where a value was drawn: `point` 0 is the start, k control k, the last the finish; `behind` in
    * seconds. Chart.js's own geometry, for image maps and tests.
@@ -48,21 +80,17 @@ export interface SplitsGraph extends ChartPicture {
 
 const TICK_FONT = { family: FONT_FAMILY, size: 17 };
 const LABEL_FONT_SIZE = 19;
-/** The widest name at a line's end; a longer one is shortened with an ellipsis. */
+/** The widest name at a line's end (with its mark); a longer one is shortened with an ellipsis. */
 const LABEL_MAX_WIDTH = 260;
+/** Between a line's end and its name. */
+const LABEL_GAP = 10;
+/** Half the cross marking where a line ends without a valid finish. */
+const MARK_ARM = 8;
 const STEPS = [10, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600];
 
 /** A step for the y axis that gives at most about eight gridlines of whole, readable times. */
 export function niceStep(range: number): number {
   return STEPS.find((s) => range / s <= 8) ?? Math.ceil(range / 8 / 3600) * 3600;
-}
-
-/** The name shortened with an ellipsis until it fits the labels' room (a long name would leave the picture). */
-function fit(name: string, width: (text: string) => number): string {
-  if (width(name) <= LABEL_MAX_WIDTH) return name;
-  let kept = name.length;
-  while (kept > 1 && width(`${name.slice(0, kept).trimEnd()}…`) > LABEL_MAX_WIDTH) kept--;
-  return `${name.slice(0, kept).trimEnd()}…`;
 }
 
 /** The leg a runner lost most time on, in words; null when no leg shows a loss. */
@@ -96,6 +124,8 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
     if (!Number.isInteger(i) || i < 0 || i >= course.results.length)
       throw notOnCourse(`runner ${i} to highlight`, course);
   }
+  // The one rule of every place that draws: a course too small (or over the limits) gets no graph.
+  if (!canDrawGraph(course)) throw noPicture('splits graph', course);
   const highlight = [...new Set(input.highlight)];
   const references =
     input.referenceLines !== undefined
@@ -107,25 +137,47 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
     words.finish,
   ];
   const points = (r: RunnerAnalysis): (number | null)[] => [0, ...r.legs.map((l) => l.behind)];
-  const colours = highlight.map((_, n) => PALETTE[n % PALETTE.length]!);
+  const colours = highlight.map((_, n) => runnerColour(n));
   const lines = [
     ...highlight.map((i, n) => ({ index: i, colour: colours[n]!, strong: true, dash: n >= PALETTE.length })),
     ...references.map((i) => ({ index: i, colour: GREY, strong: false, dash: false })),
   ];
-  const valuesOf = (indices: readonly number[]): number[] =>
-    indices.flatMap((i) => points(course.results[i]!)).filter((v): v is number => v !== null);
-  const values = valuesOf(lines.map((l) => l.index));
+  const values = lines.flatMap((l) => points(course.results[l.index]!)).filter((v): v is number => v !== null);
   const top = Math.min(0, ...values);
-  // The axis fits the highlighted runners and the winner; slower reference lines leave at the bottom.
-  const focus = valuesOf(highlight.length > 0 ? [...highlight, ...references.slice(0, 1)] : references);
-  const bottom = Math.max(60, ...focus.map((v) => v * 1.15));
+  // The axis fits every line drawn, so none leaves the picture (docs/splits.md#pictures).
+  const bottom = Math.max(60, ...values.map((v) => v * 1.15));
   const step = niceStep(bottom - top);
   const names = lines.map((l) => pictureName(course.results[l.index]!.name));
+  // Where each line ends (its last time), and the mark there of a runner who did not finish, mispunched…
+  const ends = lines.map((l) => {
+    const data = points(course.results[l.index]!);
+    let last = -1;
+    data.forEach((v, k) => (v !== null ? (last = k) : undefined));
+    const status = endedStatus(course.results[l.index]!.status);
+    return { last, mark: status === null ? null : words.endedMark[status] };
+  });
+  const fontOf = (strong: boolean): string =>
+    `${strong ? 'bold ' : ''}${strong ? LABEL_FONT_SIZE : LABEL_FONT_SIZE - 3}px "${FONT_FAMILY}"`;
+  const marks: GraphMark[] = [];
+  let key: KeySample[] = [];
 
   const { png, chart } = await draw(GRAPH_WIDTH, GRAPH_HEIGHT, (measure) => {
-    measure.font = `bold ${LABEL_FONT_SIZE}px "${FONT_FAMILY}"`;
-    // Room on the right for the names at the lines' ends.
-    const labelWidth = Math.min(LABEL_MAX_WIDTH, Math.max(0, ...names.map((n) => measure.measureText(n).width)));
+    // Each line's name at its end, shortened to the labels' room; the mark after it.
+    const texts = lines.map((l, n) => {
+      measure.font = fontOf(l.strong);
+      const mark = ends[n]!.mark;
+      const suffix = mark === null ? '' : ` · ${mark}`;
+      const room = LABEL_MAX_WIDTH - measure.measureText(suffix).width;
+      return `${fitText(measure, names[n]!, room)}${suffix}`;
+    });
+    const labelWidth = Math.max(
+      0,
+      ...lines.map((l, n) => {
+        measure.font = fontOf(l.strong);
+        return measure.measureText(texts[n]!).width;
+      }),
+    );
+    const right = labelWidth + MARK_ARM + LABEL_GAP + MARGIN;
     return {
       type: 'line',
       data: {
@@ -144,10 +196,16 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
         })),
       },
       options: {
-        layout: { padding: { top: 8, left: 8, bottom: 8, right: labelWidth + 16 } },
-        plugins: {
-          title: { display: true, text: title, font: { family: FONT_FAMILY, size: 26, weight: 'bold' }, color: TEXT },
+        layout: {
+          padding: {
+            top: MARGIN,
+            left: MARGIN,
+            bottom: MARGIN + KEY_HEIGHT,
+            right,
+          },
         },
+        // Centred over the room left of the names, as Chart.js places it.
+        plugins: { title: titleOption(measure, title, GRAPH_WIDTH - MARGIN - right) },
         scales: {
           x: {
             grid: { color: GRID },
@@ -168,36 +226,72 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
           id: 'eventorBotLineNames',
           afterDatasetsDraw(c) {
             const ctx = c.ctx;
-            const placed: { y: number; name: string; colour: string; x: number; strong: boolean }[] = [];
-            lines.forEach((l, n) => {
-              const meta = c.getDatasetMeta(n);
-              const data = points(course.results[l.index]!);
-              let last = -1;
-              data.forEach((v, k) => (v !== null ? (last = k) : undefined));
+            const placed: { y: number; x: number; n: number }[] = [];
+            lines.forEach((_, n) => {
+              const { last } = ends[n]!;
               if (last < 0) return;
-              const el = meta.data[last]!;
-              // A reference line that ends below the axis is not named.
-              if (el.y > c.chartArea.bottom + 1) return;
-              placed.push({ y: el.y, x: el.x + 10, name: names[n]!, colour: l.colour, strong: l.strong });
+              const el = c.getDatasetMeta(n).data[last]!;
+              placed.push({ y: el.y, x: el.x, n });
             });
-            // Push overlapping names apart, top to bottom, keeping each near its line.
-            placed.sort((a, b) => a.y - b.y);
-            const gap = LABEL_FONT_SIZE + 2;
-            for (let k = 1; k < placed.length; k++) {
-              if (placed[k]!.y - placed[k - 1]!.y < gap) placed[k]!.y = placed[k - 1]!.y + gap;
-            }
             ctx.save();
-            ctx.textBaseline = 'middle';
+            // A cross where a line ends without a valid finish, in the runner's colour on a white halo.
             for (const p of placed) {
-              ctx.font = `${p.strong ? 'bold ' : ''}${p.strong ? LABEL_FONT_SIZE : LABEL_FONT_SIZE - 3}px "${FONT_FAMILY}"`;
-              ctx.fillStyle = p.colour;
-              ctx.fillText(
-                fit(p.name, (t) => ctx.measureText(t).width),
-                p.x,
-                p.y,
-              );
+              if (ends[p.n]!.mark === null) continue;
+              const colour = lines[p.n]!.colour;
+              for (const [width, stroke] of [
+                [7, '#FFFFFF'],
+                [3, colour],
+              ] as const) {
+                ctx.lineWidth = width;
+                ctx.strokeStyle = stroke;
+                ctx.beginPath();
+                ctx.moveTo(p.x - MARK_ARM, p.y - MARK_ARM);
+                ctx.lineTo(p.x + MARK_ARM, p.y + MARK_ARM);
+                ctx.moveTo(p.x - MARK_ARM, p.y + MARK_ARM);
+                ctx.lineTo(p.x + MARK_ARM, p.y - MARK_ARM);
+                ctx.stroke();
+              }
+            }
+            // Names of lines ending at the same point side by side are pushed apart, top to bottom,
+            // then kept clear of the title and the key: a name never leaves the picture.
+            const gap = LABEL_FONT_SIZE + 2;
+            const lowest = c.chartArea.bottom;
+            const highest = Math.max(MARGIN + gap / 2, c.chartArea.top);
+            for (const x of new Set(placed.map((p) => p.x))) {
+              const column = placed.filter((p) => p.x === x).sort((a, b) => a.y - b.y);
+              for (let k = 1; k < column.length; k++)
+                if (column[k]!.y - column[k - 1]!.y < gap) column[k]!.y = column[k - 1]!.y + gap;
+              for (let k = column.length - 1; k >= 0; k--) {
+                const below = k === column.length - 1 ? lowest : column[k + 1]!.y - gap;
+                column[k]!.y = Math.max(highest, Math.min(column[k]!.y, below));
+              }
+            }
+            ctx.textBaseline = 'middle';
+            ctx.lineJoin = 'round';
+            for (const p of placed) {
+              const line = lines[p.n]!;
+              const text = texts[p.n]!;
+              const x = p.x + (ends[p.n]!.mark === null ? LABEL_GAP : MARK_ARM + LABEL_GAP);
+              ctx.font = fontOf(line.strong);
+              // A white halo, so a name over other lines (one that ends early) reads.
+              ctx.lineWidth = 4;
+              ctx.strokeStyle = '#FFFFFF';
+              ctx.strokeText(text, x, p.y);
+              ctx.fillStyle = line.colour;
+              ctx.fillText(text, x, p.y);
+              if (ends[p.n]!.mark !== null) {
+                const el = c.getDatasetMeta(p.n).data[ends[p.n]!.last]!;
+                marks.push({ line: p.n, point: ends[p.n]!.last, x: el.x, y: el.y, text });
+              }
             }
             ctx.restore();
+          },
+          afterDraw(c) {
+            const entries: KeyEntry[] = [];
+            if (highlight.length > 0)
+              entries.push({ label: words.keyHighlighted, colours: colours.slice(0, 3), mark: 'line' });
+            if (references.length > 0) entries.push({ label: words.keyReference, colours: [GREY], mark: 'thin' });
+            key = drawKey(c.ctx, entries, c.chartArea.left, GRAPH_HEIGHT - MARGIN - KEY_HEIGHT / 2);
           },
         },
       ],
@@ -213,6 +307,8 @@ export async function renderSplitsGraph(input: SplitsGraphInput): Promise<Splits
     width: GRAPH_WIDTH,
     height: GRAPH_HEIGHT,
     colours,
+    marks,
+    key,
     at: (point, behind) => ({ x: x.getPixelForValue(point), y: y.getPixelForValue(behind) }),
   };
 }
@@ -229,9 +325,18 @@ function graphAlt(
     const r = course.results[i]!;
     const finish = r.legs[r.legs.length - 1]?.behind ?? null;
     const worst = worstLeg(r, words);
-    const name = pictureName(r.name);
+    const name = mark ? words.highlighted(pictureName(r.name)) : pictureName(r.name);
+    const ended = endedStatus(r.status);
+    if (ended !== null) {
+      // Where the line ends, as the cross on the picture marks it.
+      let last = -1;
+      r.legs.forEach((l, k) => (l.behind !== null ? (last = k) : undefined));
+      const at =
+        last < 0 ? null : words.control(last === r.legs.length - 1 ? null : last + 1, pictureCode(r.legs[last]!.to));
+      return words.endedAlt(name, ended, at);
+    }
     return words.graphRunnerAlt(
-      mark ? words.highlighted(name) : name,
+      name,
       finish === null ? null : clock(finish),
       worst === null ? null : { control: worst.control, lost: worst.lost },
     );

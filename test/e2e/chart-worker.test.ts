@@ -93,6 +93,19 @@ describe('pictures drawn in the drawing thread', () => {
     expect(chartWorkerStats().workersStarted).toBe(started);
   });
 
+  it('refuses a class too small for a graph in the drawing thread too, by the one rule (src/charts/request.ts)', async () => {
+    const pair = syntheticCourse(2, 10);
+    const error = await drawPicture({
+      kind: 'graph',
+      course: pair,
+      title: 'H21',
+      highlight: [0],
+      language: 'en',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toBe('no splits graph for this course: too few runners');
+  });
+
   it('fails the pictures a stopped thread held with one clear error, and the next picture starts a new thread', async () => {
     await drawPicture({ kind: 'graph', course, title: 'H21', highlight: [0], language: 'en' });
     const started = chartWorkerStats().workersStarted;

@@ -10,6 +10,9 @@ import { payloadFromJson, payloadToJson, restRequest, withoutPictures } from '..
 import { clubGraphMessages, listOfRaceKey, withRunnerPictures } from '../../src/feeds/kinds/results/split-pictures.js';
 import type { MessagePayload } from '../../src/render/index.js';
 import { analyseResultList } from '../../src/splits/result-list.js';
+import { barColours, PALETTE, runnerColour } from '../../src/charts/index.js';
+import { MIN_RUNNERS } from '../../src/splits/analysis.js';
+import { decodePng, type Rgb } from '../support/png.js';
 import { CLUB, classResult, OTHER, personResult, raceResult, resultList } from '../support/render-fixtures.js';
 
 const picture = (fill: number) => ({ name: 'splits.png', data: new Uint8Array(32).fill(fill), description: 'A graph' });
@@ -18,6 +21,28 @@ const withPicture = (fill: number): MessagePayload => ({
   allowedMentions: { parse: [] },
   pictures: [picture(fill)],
 });
+
+/** A runner of the fixtures over controls 31 and 35, with these three leg times. */
+const runner = (
+  id: string,
+  given: string,
+  org: typeof CLUB,
+  legs: [number, number, number],
+  withSplits = true,
+  status: 'OK' | 'DidNotFinish' = 'OK',
+) =>
+  personResult(id, given, 'Berg', org, [
+    raceResult({
+      status,
+      time: status === 'OK' ? legs[0] + legs[1] + legs[2] : null,
+      splits: withSplits
+        ? [
+            { controlCode: '31', time: legs[0], status: 'OK' },
+            { controlCode: '35', time: legs[0] + legs[1], status: status === 'OK' ? 'OK' : 'Missing' },
+          ]
+        : [],
+    }),
+  ]);
 
 /** Four runners of H21 over controls 31 and 35: two of the club (the second slow on the first leg), two of another. */
 function h21(withSplits = true) {
@@ -108,11 +133,10 @@ describe('split pictures of the feeds', () => {
     // The same data, the same key and hash; another club's view differs.
     expect(clubGraphMessages(h21(), CLUB.id!, 'en')[0]!.contentHash).toBe(h21Graph!.contentHash);
     expect(clubGraphMessages(h21(), CLUB.id!, 'sv')[0]!.key).toBe(h21Graph!.key);
-    expect(
-      clubGraphMessages(h21(), OTHER.id!, 'en')
-        .map((m) => m.key)
-        .sort(),
-    ).toHaveLength(2);
+    // The other club's runners are in H21 and D21; Eva alone in D21 is too few for a graph.
+    expect(clubGraphMessages(h21(), OTHER.id!, 'en').map((m) => m.payload.embeds![0]!.title)).toEqual([
+      'Split times: H21',
+    ]);
     // No split times: nothing to draw.
     expect(clubGraphMessages(h21(false), CLUB.id!, 'en')).toEqual([]);
   });
@@ -156,6 +180,55 @@ describe('split pictures of the feeds', () => {
     expect(pictured.embeds![1]!.description).toMatch(/lost \d:\d\d at control 1/);
     expect(await withRunnerPictures(dm, h21(false), '4', 'en')).toBe(dm);
     expect(await withRunnerPictures(dm, h21(), 'nobody', 'en')).toBe(dm);
+  });
+
+  it(`a class of fewer than ${MIN_RUNNERS} runners gets no graph in the thread and none in the DM, as /splits refuses it`, async () => {
+    const pair = [runner('7', 'Gun', CLUB, [100, 110, 60]), runner('8', 'Hans', OTHER, [104, 112, 61])];
+    const list = resultList([classResult('D21', pair), ...h21().classes]);
+    // H21 is drawn as before; D21, with the club's Gun, gets nothing.
+    expect(clubGraphMessages(list, CLUB.id!, 'en').map((m) => m.payload.embeds![0]!.title)).toEqual([
+      'Split times: H21',
+    ]);
+    expect(clubGraphMessages(resultList([classResult('D21', pair)]), CLUB.id!, 'en')).toEqual([]);
+    expect(clubGraphMessages(resultList([classResult('D21', pair.slice(0, 1))]), CLUB.id!, 'en')).toEqual([]);
+    const dm: MessagePayload = { content: 'Your result is in', allowedMentions: { parse: [] } };
+    expect(await withRunnerPictures(dm, list, '7', 'en')).toBe(dm);
+  });
+
+  it('a DM keeps the runner in one colour: the graph line and the bars, no other runner’s colour', async () => {
+    const dm: MessagePayload = { content: 'x', embeds: [{ title: 'H21' }], allowedMentions: { parse: [] } };
+    const [graph, bars] = await Promise.all(
+      (await withRunnerPictures(dm, h21(), '4', 'en')).pictures!.map((p) => decodePng(p.data)),
+    );
+    const rgb = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
+    // Pixels of the colour itself (a line or bar is drawn in it; the blends at edges are not).
+    const count = (image: typeof graph, hex: string): number => {
+      const want = rgb(hex);
+      let n = 0;
+      for (let y = 0; y < image!.height; y += 2)
+        for (let x = 0; x < image!.width; x += 2)
+          if (image!.pixel(x, y).every((v, i) => Math.abs(v - want[i]!) <= 6)) n++;
+      return n;
+    };
+    // Dan is drawn first in his graph: the first colour; his bars are that colour (his mistake) and its tint.
+    expect(count(graph, runnerColour(0))).toBeGreaterThan(50);
+    expect(count(bars, barColours(0).mistake)).toBeGreaterThan(50);
+    expect(count(bars, barColours(0).lost)).toBeGreaterThan(0);
+    // (A stray edge pixel may blend near another colour; a runner's line or bar would be hundreds.)
+    for (const other of PALETTE.slice(1)) expect(count(bars, other), other).toBeLessThan(5);
+  });
+
+  it('a DM of a runner who did not finish: the graph (her line marked where it ends) and the words, no empty bars', async () => {
+    const list = h21();
+    list.classes[0]!.persons.push(runner('9', 'Ines', CLUB, [101, 0, 0], true, 'DidNotFinish'));
+    const dm: MessagePayload = { content: 'x', embeds: [{ title: 'H21' }], allowedMentions: { parse: [] } };
+    const pictured = await withRunnerPictures(dm, list, '9', 'en');
+    expect(pictured.pictures!.map((p) => p.name)).toEqual(['splits.png']);
+    expect(pictured.pictures![0]!.description).toContain(
+      'Ines Berg (club) did not finish, the line ends at control 1 (31)',
+    );
+    expect(pictured.embeds![1]!.image).toBeUndefined();
+    expect(pictured.embeds![1]!.description).toBeTruthy();
   });
 
   it('narrows a list to the race of a DM', () => {

@@ -21,6 +21,8 @@ import { type FeedWorld, startFeedWorld } from '../support/feed-world.js';
 import { clubFinisherId, recentClubResultsEvent } from '../support/sandbox-events.js';
 import { decodePng } from '../support/png.js';
 import { testNow } from '../support/clock.js';
+import { canDrawGraph } from '../../src/charts/index.js';
+import { analyseResultList } from '../../src/splits/result-list.js';
 
 const MINUTE = 60_000;
 
@@ -78,15 +80,17 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
   /** Requests for the event's complete results (the club's own list is `/results/organisation`). */
   const completeResultRequests = (): number =>
     world.eventor.requests.filter((r) => r.path === '/api/results/event' && r.query['eventId'] === event.id).length;
-  /** The classes of the event with a club runner who has split times: one graph each. */
+  /**
+   * The classes of the event with a club runner on a course that gets a graph by the pictures' one
+   * rule (`canDrawGraph`: split times, enough runners): one graph each.
+   */
   const classesWithClubSplits = (): string[] => {
     const home = world.eventor.dataset.homeClub.id;
-    return world.eventor.dataset
-      .details(event)
-      .resultList!.classes.filter((c) =>
-        c.persons.some((p) => p.organisation?.id === home && p.results.some((r) => r.splits.length > 0)),
-      )
-      .map((c) => c.class.name);
+    return analyseResultList(world.eventor.dataset.details(event).resultList!).flatMap((group) =>
+      group.courses
+        .filter((course) => canDrawGraph(course) && course.results.some((r) => r.organisationId === home))
+        .map(() => group.class),
+    );
   };
 
   beforeAll(async () => {
@@ -94,8 +98,9 @@ describe('split graphs in the results thread (sandbox Eventor, real discord.js, 
     client = newClient();
     ledger = new Ledger(world.bot.store);
     target = discordTarget(world.bot.client);
-    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 13, hide: false });
-    clubRunner = clubFinisherId(world.eventor, event);
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 13, hide: false, graphable: true });
+    // In a class that gets a graph: a correction of theirs changes a picture.
+    clubRunner = clubFinisherId(world.eventor, event, { graphable: true });
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -405,8 +410,8 @@ describe('no Attach Files in the results channel, through the scheduler (one adm
     await world.bot.store.servers.setChannel(guildId(), 'results', channelId);
     await world.bot.store.servers.setChannel(guildId(), 'admin', adminChannelId);
     await world.bot.store.servers.updateGuildSettings(guildId(), { locale: 'sv', timeZone: 'Europe/Stockholm' });
-    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false });
-    runnerId = clubFinisherId(world.eventor, event);
+    event = recentClubResultsEvent(world.eventor, clock.getTime(), { maxAgeDays: 6, hide: false, graphable: true });
+    runnerId = clubFinisherId(world.eventor, event, { graphable: true });
     event.hasResults = false;
     event.materialized = null;
     world.discord.setBotCanAttach(channelId, false);

@@ -3,7 +3,8 @@ import { SlashCommandBuilder } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../commands/index.js';
 import type { BotCommand } from '../../src/bot/command.js';
-import { GRAPH_HEIGHT, GRAPH_WIDTH } from '../../src/charts/index.js';
+import { barColours, GRAPH_HEIGHT, GRAPH_WIDTH, PALETTE, runnerColour } from '../../src/charts/index.js';
+import { decodePng } from '../support/png.js';
 import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { type MessagePayload, runnerAnalysisLines } from '../../src/render/index.js';
 import { type MessageView, renderMessageText } from '../../harness/sandbox/discord/index.js';
@@ -37,6 +38,8 @@ describe('/splits end to end: the graph and the analysis in words', () => {
   let own: Runner;
   let other: Runner;
   let noSplits: SandboxEvent;
+  /** An event whose classes were cut to two runners with split times: too few for a graph. */
+  let tiny: { event: SandboxEvent; className: string };
 
   const run = (user: LoopbackWorld['member'], options: Record<string, string | boolean>, locale = 'en-GB') =>
     world.discord
@@ -65,6 +68,13 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     for (const cr of ds.details(noSplits).resultList!.classes)
       for (const p of cr.persons) for (const r of p.results) r.splits = [];
     await world.bot.store.links.linkPerson(world.guild.id, world.member.id, own.personId, 'admin');
+    // The last such event: the first is the one the Eventor-down test asks for fresh.
+    const others = ds.events.filter((e) => e.hasResults && e.shape === 'single' && e !== event && e !== noSplits);
+    expect(others.length).toBeGreaterThan(1);
+    const small = others.at(-1)!;
+    const classes = ds.details(small).resultList!.classes;
+    for (const cr of classes) cr.persons = cr.persons.filter((p) => (p.results[0]?.splits.length ?? 0) > 0).slice(0, 2);
+    tiny = { event: small, className: classes.find((c) => c.persons.length > 0)!.class.name };
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -97,6 +107,31 @@ describe('/splits end to end: the graph and the analysis in words', () => {
     expect(graph.height).toBe(GRAPH_HEIGHT);
     // The alt text says in words whose line is drawn strong.
     expect(files[0]!.description).toContain(own.name);
+  });
+
+  it("keeps the member in one colour: their line in the graph and their bars, no other runner's colour in the bars", async () => {
+    const reply = await run(world.member, { event: event.id });
+    const [graph, bars] = await Promise.all(pictures(reply).map((f) => decodePng(f.bytes)));
+    // Pixels of the colour itself (a line or bar is drawn in it; the blends at edges are not).
+    const count = (image: typeof graph, hex: string): number => {
+      const want = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      let n = 0;
+      for (let y = 0; y < image!.height; y += 2)
+        for (let x = 0; x < image!.width; x += 2)
+          if (image!.pixel(x, y).every((v, i) => Math.abs(v - want[i]!) <= 6)) n++;
+      return n;
+    };
+    // The member is drawn first: the first colour, in the graph and as the bars' own.
+    expect(count(graph, runnerColour(0))).toBeGreaterThan(50);
+    expect(count(bars, barColours(0).lost)).toBeGreaterThan(0);
+    // The club's other runners have the other colours in the graph; none of them is in the bars.
+    for (const other of PALETTE.slice(1)) expect(count(bars, other), other).toBeLessThan(5);
+  });
+
+  it('a class too small for a graph: the refusal that says so, and no picture', async () => {
+    const reply = await run(world.member, { event: tiny.event.id, class: tiny.className });
+    expect(renderMessageText(reply)).toContain('Too few runners ran this course to compare split times');
+    expect(pictures(reply)).toEqual([]);
   });
 
   it('share:true answers in the channel, pictures included', async () => {

@@ -308,8 +308,9 @@ describe('every text from Eventor reaches Discord cleaned (hostile text in every
       if (lists.resultList) hostile.plant(model.ResultList, lists.resultList, { long: 'first', keep });
     };
 
-    raced = recentClubResultsEvent(world.eventor, clock.getTime(), { hide: false });
-    finisher = clubFinisherId(world.eventor, raced);
+    // A finisher in a class large enough for a graph: their result DM carries pictures.
+    raced = recentClubResultsEvent(world.eventor, clock.getTime(), { hide: false, graphable: true });
+    finisher = clubFinisherId(world.eventor, raced, { graphable: true });
     raced.hasResults = false;
     raced.materialized = null;
 

@@ -17,9 +17,9 @@ interface ResultClass {
 
 /**
  * Whether a class is large enough for a split graph to say anything of a runner: at least
- * MIN_RUNNERS runners with split times (what `/splits` asks). A runner alone in her class is her
- * own reference, so her graph is a flat line at 0:00 whatever her time, and a correction cannot
- * change it.
+ * MIN_RUNNERS OK runners with split times. Stricter than the pictures' own rule (`canDrawGraph`,
+ * which counts every runner with a time), so a class chosen here gets a graph in every place. A
+ * runner alone in her class would be her own reference, a flat line at 0:00 whatever her time.
  */
 function graphable(c: ResultClass): boolean {
   return c.persons.filter((p) => p.results[0]?.status === 'OK' && p.results[0].splits.length > 0).length >= MIN_RUNNERS;

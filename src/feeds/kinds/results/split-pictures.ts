@@ -8,6 +8,7 @@
  * (docs/splits.md#limits).
  */
 import { drawPicture, type PictureRequest, shownRunners } from '../../../charts/draw.js';
+import { canDrawBars, canDrawGraph, noGraph } from '../../../charts/request.js';
 import type { EventorClient } from '../../../eventor/client.js';
 import type { ResultList } from '../../../eventor/answers.js';
 import { type Language, t } from '../../../i18n/index.js';
@@ -108,8 +109,6 @@ function pictureTitle(
   if (analysis.courses.length > 1) parts.push(name(analysis.courses[courseIndex]!.course ?? String(courseIndex + 1)));
   return parts.join(' · ');
 }
-
-const hasSplits = (course: CourseAnalysis): boolean => course.controls.length > 0 && course.ideal !== null;
 
 /**
  * The request as it is kept and drawn: only the runners the picture shows (`shownRunners`). The
@@ -224,8 +223,8 @@ export function* clubGraphMessagesSteps(
     }
     return { chosen, leftOut };
   };
-  // A course without an ideal time (a control without any time) gets no graph, which only its
-  // analysis tells: the next candidate takes its place. Each group is analysed once a round.
+  // A course too small for a graph or without an ideal time (a control without any time) gets no
+  // graph, which only its analysis tells: the next candidate takes its place. Each group is analysed once a round.
   let choice = choose();
   for (;;) {
     const todo = choice.chosen.filter((c) => !made.has(c));
@@ -254,7 +253,10 @@ function graphMessage(
   language: Language,
 ): PictureMessage | null {
   const course = analysis.courses[courseIndex]!;
-  if (!course.tooLarge && !hasSplits(course)) return null;
+  // The pictures' one rule (src/charts/request.ts), as `/splits` and the DM: a course too small for
+  // a graph (or without an ideal time to draw from) gets no message; over the limits, the limits' words.
+  const why = noGraph(course);
+  if (why !== null && why !== 'tooLarge') return null;
   const club = course.results.flatMap((r, i) => (r.organisationId === organisationId ? [i] : []));
   const title = pictureTitle(analysis, courseIndex, language);
   const heading = pictureTitle(analysis, courseIndex, language, escapeName);
@@ -317,7 +319,8 @@ export type RunnerPictures =
   | { kind: 'none' }
   /** Their course is over the analysis's limits (docs/splits.md#limits): the limits' message instead. */
   | { kind: 'tooLarge' }
-  | { kind: 'pictures'; graph: PictureRequest; bars: PictureRequest; lines: string[] };
+  /** The graph, and the bars when the runner has an estimate of time lost (`canDrawBars`). */
+  | { kind: 'pictures'; graph: PictureRequest; bars: PictureRequest | null; lines: string[] };
 
 /** {@link runnerPicturesSteps} to its end at once. */
 export function runnerPictures(list: ResultList, personId: string, language: Language): RunnerPictures {
@@ -341,12 +344,17 @@ export function* runnerPicturesSteps(
       const runner = course.results.findIndex((r) => r.personId === personId);
       if (runner < 0) continue;
       if (course.tooLarge && course.controls.length > 0) return { kind: 'tooLarge' };
-      if (!hasSplits(course) || course.results[runner]!.legs.every((leg) => leg.time === null)) return { kind: 'none' };
+      // The pictures' one rule (src/charts/request.ts), as `/splits` and the results thread.
+      if (!canDrawGraph(course) || course.results[runner]!.legs.every((leg) => leg.time === null))
+        return { kind: 'none' };
       const title = pictureTitle(analysis, courseIndex, language);
       return {
         kind: 'pictures',
         graph: pictureRequest({ kind: 'graph', course, title, highlight: [runner], language }),
-        bars: pictureRequest({ kind: 'bars', course, title, runner, language }),
+        // Drawn first in the graph, so the bars are in the same colour (`colour` 0).
+        bars: canDrawBars(course, runner)
+          ? pictureRequest({ kind: 'bars', course, title, runner, colour: 0, language })
+          : null,
         lines: runnerAnalysisLines(course, course.results[runner]!, language),
       };
     }
@@ -375,7 +383,7 @@ export async function withRunnerPictures(
       embeds: [...(first ? [first] : []), ...rest, { description: tooLargeText(language), color: COLOURS.results }],
     };
   const graph = await drawn(shown.graph, 'splits.png');
-  const bars = await drawn(shown.bars, 'lost.png');
+  const bars = shown.bars === null ? null : await drawn(shown.bars, 'lost.png');
   return {
     ...payload,
     embeds: [
@@ -384,9 +392,9 @@ export async function withRunnerPictures(
       {
         description: linesWithin(shown.lines, DISCORD_LIMITS.embedDescription),
         color: COLOURS.results,
-        image: { url: 'attachment://lost.png' },
+        ...(bars === null ? {} : { image: { url: 'attachment://lost.png' } }),
       },
     ],
-    pictures: [graph, bars],
+    pictures: bars === null ? [graph] : [graph, bars],
   };
 }
