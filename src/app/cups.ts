@@ -13,7 +13,7 @@ import type { CupRow, Store } from '../store/interfaces.js';
 import { addDays, localToday, parseDay } from '../time/days.js';
 import type { AuditLog } from './audit.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
-import { fold } from './fold.js';
+import { fold } from '../text/fold.js';
 import { sameClass } from './season.js';
 
 /** A server's cups at most: Discord offers 25 choices, and each cup's standings cost the season's races only. */

@@ -22,7 +22,7 @@ import type { SeasonEventRow, Store } from '../store/interfaces.js';
 import { addDays, dayWindow, localToday, queryDay } from '../time/days.js';
 import { instantToLocal } from '../time/zones.js';
 import type { GuildEventor } from '../club/eventor-access.js';
-import { fold } from './fold.js';
+import { fold } from '../text/fold.js';
 
 /** The days after a race its results may still be corrected: asked again within them, never after. */
 export const CORRECTION_DAYS = 3;
