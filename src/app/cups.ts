@@ -9,12 +9,12 @@ import { escapeName } from '../render/index.js';
 import { DISCIPLINE_KEYS } from '../render/events.js';
 import { CupRules, MAX_BEST, MAX_CHOSEN, MAX_CUP_DAYS, MAX_CUP_NAME } from '../season/cup.js';
 import { isScoring } from '../season/scoring.js';
-import type { CupRow, Store } from '../store/interfaces.js';
+import type { Store } from '../store/interfaces.js';
 import { addDays, localToday, parseDay } from '../time/days.js';
 import type { AuditLog } from './audit.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
 import { fold } from '../text/fold.js';
-import { sameClass } from './season.js';
+import { type Cup, cupOf, sameClass, serverCups } from '../club/season.js';
 
 /** A server's cups at most: Discord offers 25 choices, and each cup's standings cost the season's races only. */
 export const MAX_CUPS = 25;
@@ -31,14 +31,6 @@ const LEVEL_WORDS: Record<KnownClassification, string[]> = {
   club: ['5', 'klubb'],
   international: ['6', 'internationell', 'internasjonal', 'internasjonalt'],
 };
-
-/** A cup as the commands see it. */
-export interface Cup {
-  id: number;
-  name: string;
-  rules: CupRules;
-  updatedAt: string;
-}
 
 /** What `/cup create` or `/cup edit` was given; absent: unchanged (edit) or the default (create). */
 export interface CupInput {
@@ -147,15 +139,6 @@ function nameKey(name: string): string {
   return sameClass(name);
 }
 
-function cupOf(row: CupRow): Cup | null {
-  try {
-    return { id: row.id, name: row.name, rules: CupRules.parse(JSON.parse(row.rules)), updatedAt: row.updatedAt };
-  } catch {
-    // Rules this version cannot read (written by a newer one): the cup is left alone, not shown wrong.
-    return null;
-  }
-}
-
 /** The rules `input` makes of `base` (unchanged where nothing was given), checked as a whole. */
 function rulesOf(base: CupRules, input: CupInput): CupRules {
   let best = base.best;
@@ -200,8 +183,8 @@ export class Cups {
   }
 
   /** The server's cups, by name (any this version cannot read are left out). */
-  async list(guildId: string): Promise<Cup[]> {
-    return (await this.#store.cups.list(guildId)).flatMap((row) => cupOf(row) ?? []);
+  list(guildId: string): Promise<Cup[]> {
+    return serverCups(this.#store, guildId);
   }
 
   /** The cup an option names: its id (an autocomplete choice) or its name as typed; anything else is refused. */

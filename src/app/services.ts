@@ -17,7 +17,7 @@ import { Linking } from './linking.js';
 import { LoginLinks } from './login-links.js';
 import { NextRacesService } from './next.js';
 import { Privacy } from './privacy.js';
-import { SeasonService } from './season.js';
+import { SeasonService } from '../club/season.js';
 import { Setup } from './setup.js';
 
 export interface Services {

@@ -3,7 +3,7 @@
  * counts and then edited in place as races are counted and corrected, exactly once through the
  * ledger like every post (docs/decisions/exactly-once-ledger.md). These are the kind's pure parts,
  * shaped as `Feed.items` takes them (src/feeds/feed.ts): the standings in (from the season
- * service's `cupStandings`, src/app/season.ts), keyed, rendered and hashed posts out. The kind is
+ * service's `cupStandings`, src/club/season.ts), keyed, rendered and hashed posts out. The kind is
  * not registered yet: its fetch, cadence, delivery and `/feeds` part are wired with the feeds'
  * rooms.
  */
