@@ -64,7 +64,7 @@ export function createServices(deps: ServiceDeps): Services {
     loginLinks: new LoginLinks({ store, club, linking, log, now }),
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),
-    feedsAdmin: new FeedsAdmin({ store, now, kinds }),
+    feedsAdmin: new FeedsAdmin({ store, now, log, kinds }),
     subscriptions: new Subscriptions(store),
     next: new NextRacesService({ linking, club }),
     season: new SeasonService({ store, now, log }),
