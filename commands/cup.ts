@@ -7,6 +7,7 @@
 import {
   ButtonStyle,
   ComponentType,
+  messageLink,
   type SlashCommandStringOption,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
@@ -220,10 +221,13 @@ export const cupCommand: BotCommand = {
           await ctx.answer({ content: ctx.t('cup.error.gone'), components: [] });
           return;
         }
-        await ctx.answer({
-          ...fitPayload({ content: ctx.t('cup.deleted', { name: escapeName(cup.name) }) }),
-          components: [],
-        });
+        // Its standings post, if it has one, stays as it last was (docs/admins.md#cup-standings-posts).
+        const post = await ctx.services.cups.standingsPost(guildId, cup.id);
+        const name = escapeName(cup.name);
+        const content = post
+          ? ctx.t('cup.deletedPost', { name, link: messageLink(post.channelId, post.messageId, guildId) })
+          : ctx.t('cup.deleted', { name });
+        await ctx.answer({ ...fitPayload({ content }), components: [] });
       },
     }),
   ],

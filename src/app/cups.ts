@@ -15,6 +15,7 @@ import type { AuditLog } from './audit.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
 import { fold } from '../text/fold.js';
 import { type Cup, cupOf, sameClass, serverCups } from '../club/season.js';
+import { CUP_STANDINGS_FEED, cupStandingsKey } from '../feeds/kinds/cup-standings/items.js';
 
 /** A server's cups at most: Discord offers 25 choices, and each cup's standings cost the season's races only. */
 export const MAX_CUPS = 25;
@@ -246,6 +247,15 @@ export class Cups {
     const deleted = await this.#store.cups.delete(guildId, cup.id);
     if (deleted) await this.#audit.record({ guildId, actorId, action: 'cup-delete', detail: cup.name });
     return deleted;
+  }
+
+  /**
+   * Where the cup's standings post is (docs/admins.md#cup-standings-posts), or null when it has none:
+   * a deleted cup's post stays, and the admin is told where.
+   */
+  async standingsPost(guildId: string, cupId: number): Promise<{ channelId: string; messageId: string } | null> {
+    const row = await this.#store.ledger.get({ guildId, feed: CUP_STANDINGS_FEED, itemKey: cupStandingsKey(cupId) });
+    return row?.messageId ? { channelId: row.channelId, messageId: row.messageId } : null;
   }
 
   /** A cup by id, or null when it is gone (a button on an old message). */

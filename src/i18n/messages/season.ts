@@ -155,6 +155,13 @@ export const season = defineMessages({
     'cup.error.day': '"{given}" is not a date. Write it as YYYY-MM-DD, e.g. 2026-05-31.',
     'cup.error.range': 'The first day ({from}) is after the last ({to}).',
     'cup.error.tooLong': 'A cup runs {days} days at most: one season.',
+
+    'setup.kind.cupStandings': 'Cup standings',
+    'scheduler.kind.cupStandings': 'cup standings',
+    'feeds.on.cupStandings':
+      "{kind}: on, posted in {channel}. Each cup's standings are posted there now (a cup with no race counted yet once one counts), then edited after every race that counts.",
+    'cup.deletedPost':
+      'Cup **{name}** deleted. [Its standings post]({link}) stays as it last was; the bot no longer changes it, so delete it there if you no longer want it.',
   },
   sv: {
     'season.name': 'säsong',
@@ -306,6 +313,13 @@ export const season = defineMessages({
     'cup.error.day': '"{given}" är inget datum. Skriv det som ÅÅÅÅ-MM-DD, t.ex. 2026-05-31.',
     'cup.error.range': 'Första dagen ({from}) är efter den sista ({to}).',
     'cup.error.tooLong': 'En cup pågår högst {days} dagar: en säsong.',
+
+    'setup.kind.cupStandings': 'Cupställningar',
+    'scheduler.kind.cupStandings': 'cupställningar',
+    'feeds.on.cupStandings':
+      '{kind}: på, postas i {channel}. Varje cups ställning postas där nu (en cup där inget lopp räknas än när ett gör det) och redigeras sedan efter varje lopp som räknas.',
+    'cup.deletedPost':
+      'Cupen **{name}** är borttagen. [Dess ställningsinlägg]({link}) står kvar som det senast var; boten ändrar det inte längre, så ta bort det där om du inte vill ha kvar det.',
   },
   nb: {
     'season.name': 'sesong',
@@ -455,5 +469,12 @@ export const season = defineMessages({
     'cup.error.day': '"{given}" er ikke en dato. Skriv den som ÅÅÅÅ-MM-DD, f.eks. 2026-05-31.',
     'cup.error.range': 'Første dag ({from}) er etter den siste ({to}).',
     'cup.error.tooLong': 'En cup varer høyst {days} dager: én sesong.',
+
+    'setup.kind.cupStandings': 'Cupstillinger',
+    'scheduler.kind.cupStandings': 'cupstillinger',
+    'feeds.on.cupStandings':
+      '{kind}: på, postes i {channel}. Hver cups stilling postes der nå (en cup der ingen løp teller ennå, når ett gjør det) og redigeres deretter etter hvert løp som teller.',
+    'cup.deletedPost':
+      'Cupen **{name}** er slettet. [Stillingsinnlegget]({link}) står som det sist var; boten endrer det ikke lenger, så slett det der om du ikke vil ha det.',
   },
 });

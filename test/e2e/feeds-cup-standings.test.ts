@@ -1,0 +1,166 @@
+/**
+ * The cups' standings posts (docs/admins.md#cup-standings-posts) through the real bot: `/cup` and
+ * `/feeds` as an admin types them, the real scheduler on a clock the test moves, the real discord.js
+ * client against the sandbox Discord, the season's races asked of the sandbox Eventor over HTTP and
+ * kept in the real store. Each cup with a race counted is posted at once, its post edited in place
+ * after a race that counts (never a second message), a run with nothing new asks Eventor nothing,
+ * and a deleted cup's post stays as it last was.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stageRace } from '../../harness/demo/scheduler-session.js';
+import type { LoopbackWorld } from '../../harness/loopback/world.js';
+import { type MessageView, renderMessageText } from '../../harness/sandbox/discord/index.js';
+import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { CUP_STANDINGS_FEED } from '../../src/feeds/kinds/cup-standings/items.js';
+import { addDays, localToday } from '../../src/time/days.js';
+import { testNow } from '../support/clock.js';
+import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
+import { startTestWorld } from '../support/test-world.js';
+
+const WAIT = { timeoutMs: 30_000 };
+const HOUR = 3_600_000;
+const ZONE = 'Europe/Stockholm';
+
+describe('cup standings posts (real scheduler, real discord.js, sandboxes, real store)', () => {
+  let world: LoopbackWorld;
+  let clock = testNow();
+  let channelId: string;
+  let race: SandboxEvent;
+  let publishResults: () => void;
+  const today = () => localToday(clock, ZONE);
+  const posts = (): MessageView[] => world.discord.messages(channelId);
+  const titles = () => posts().map((m) => m.embeds[0]?.title);
+  const tick = () => world.bot.scheduler.tick(clock, { force: true });
+
+  const run = (name: string, subcommand: string, options: Record<string, string | number | boolean> = {}) =>
+    world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.admin,
+        name,
+        subcommand,
+        options,
+        locale: 'en-GB',
+      })
+      .answer(WAIT);
+
+  beforeAll(async () => {
+    world = await startTestWorld({ now: () => clock, eventorFollowsClock: true });
+    await world.bot.store.servers.updateGuildSettings(world.guild.id, { locale: 'en', timeZone: ZONE });
+    channelId = world.discord.createTextChannel(world.guild.id, { name: 'cupen' }).id;
+    // A race of the club in the coming days, its start list and results published when the test says.
+    race = upcomingClubEventWithoutStartList(world.eventor, clock.getTime());
+    const stage = stageRace(world.eventor.dataset, race);
+    publishResults = () => {
+      stage.publishStartList();
+      stage.publishResults();
+    };
+    // One cup over the season so far (races counted already), one whose days begin tomorrow (none yet).
+    for (const [name, from, to] of [
+      ['Klubbmästerskapet', addDays(today(), -300), addDays(today(), 60)],
+      ['Framtidscupen', addDays(today(), 1), addDays(today(), 60)],
+    ] as const)
+      expect(renderMessageText(await run('cup', 'create', { name, scoring: 'place', from, to }))).toContain(
+        `Cup **${name}** created.`,
+      );
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('/feeds on says the standings are posted at once, not "from now"', async () => {
+    const reply = renderMessageText(await run('feeds', 'on', { kind: CUP_STANDINGS_FEED, channel: channelId }));
+    expect(reply).toContain(`Cup standings: on, posted in <#${channelId}>. Each cup's standings are posted there now`);
+    expect(reply).not.toContain('nothing already out is posted');
+  });
+
+  it('the first run posts each cup with a race counted, as /season cup shows it; a cup with none waits', async () => {
+    await tick();
+    expect(titles()).toEqual(['Klubbmästerskapet · standings']);
+    const shown = await world.discord
+      .runCommand({
+        guildId: world.guild.id,
+        channelId: world.channel.id,
+        user: world.member,
+        name: 'season',
+        subcommand: 'cup',
+        options: { cup: 'Klubbmästerskapet' },
+        locale: 'en-GB',
+      })
+      .answer(WAIT);
+    expect(posts()[0]!.embeds[0]!.description).toBe(shown.embeds[0]!.description);
+    expect(posts()[0]!.embeds[0]!.description).toMatch(/^1\. \*\*[^*]+\*\*: \d+ \(\d+ races?\)$/m);
+    // No role chosen: nobody is mentioned.
+    expect(posts()[0]!.content).not.toMatch(/<@/);
+  });
+
+  it('a second run in the same hour posts nothing, edits nothing and asks Eventor nothing', async () => {
+    const before = world.eventor.requests.count();
+    await tick();
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.edits).toHaveLength(0);
+    expect(world.eventor.requests.count()).toBe(before);
+  });
+
+  it("after the race's results, the cup's post is edited in place, and a cup whose first races now count is posted", async () => {
+    clock = new Date(Date.parse(race.event.start!) + 3 * HOUR);
+    publishResults();
+    await tick();
+    expect(titles()).toEqual(['Klubbmästerskapet · standings', 'Framtidscupen · standings']);
+    const [season, future] = posts();
+    expect(season!.edits).toHaveLength(1);
+    // Both name the race as the latest that counts.
+    for (const post of [season!, future!]) expect(renderMessageText(post)).toContain(`the latest ${race.name} (`);
+    // An hour on, the results are asked again (corrections are likely), unchanged: no edit.
+    clock = new Date(clock.getTime() + HOUR);
+    await tick();
+    expect(posts()).toHaveLength(2);
+    expect(posts().map((p) => p.edits.length)).toEqual([1, 0]);
+  });
+
+  it("a deleted cup's post stays as it was, and /cup delete says where it is", async () => {
+    const asked = await run('cup', 'delete', { cup: 'Klubbmästerskapet' });
+    const confirm = (asked.components[0] as { components: Array<{ custom_id: string }> }).components[0]!.custom_id;
+    const deleted = await world.discord
+      .clickButton({ message: asked.id, customId: confirm, user: world.admin, locale: 'en-GB' })
+      .answer(WAIT);
+    const [kept, other] = posts();
+    expect(renderMessageText(deleted)).toContain('Cup **Klubbmästerskapet** deleted.');
+    expect(renderMessageText(deleted)).toContain(
+      `[Its standings post](https://discord.com/channels/${world.guild.id}/${channelId}/${kept!.id}) stays as it last was`,
+    );
+    // A correction in the race both cups count: the club's best placed runner mispunched after all.
+    const before = renderMessageText(kept!);
+    const home = world.eventor.dataset.homeClub.id;
+    const [best] = world.eventor.dataset
+      .details(race)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .filter((p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id)
+      .sort((a, b) => (a.results[0]!.position ?? 99) - (b.results[0]!.position ?? 99));
+    world.eventor.dataset.correctResult(race.id, best!.person!.id!, { status: 'MissingPunch' });
+    clock = new Date(clock.getTime() + HOUR);
+    await tick();
+    // The deleted cup's post is as it last was; the living cup's is edited, still one message.
+    expect(posts()).toHaveLength(2);
+    expect(renderMessageText(posts()[0]!)).toBe(before);
+    expect(posts()[0]!.edits).toHaveLength(1);
+    expect(posts()[1]!.id).toBe(other!.id);
+    expect(posts()[1]!.edits).toHaveLength(1);
+  });
+
+  it('/feeds test posts the newest standings once, as a test post that never stands in for the real one', async () => {
+    const reply = renderMessageText(await run('feeds', 'test', { kind: CUP_STANDINGS_FEED }));
+    expect(reply).toContain(`<#${channelId}>`);
+    expect(titles()).toEqual([
+      'Klubbmästerskapet · standings',
+      'Framtidscupen · standings',
+      'Framtidscupen · standings',
+    ]);
+    expect(posts()[2]!.embeds[0]!.description).toBe(posts()[1]!.embeds[0]!.description);
+    // The next run edits the real post only, and posts nothing new.
+    clock = new Date(clock.getTime() + HOUR);
+    await tick();
+    expect(posts()).toHaveLength(3);
+  });
+});
