@@ -4,18 +4,26 @@
  * client against the sandbox Discord, the season's races asked of the sandbox Eventor over HTTP and
  * kept in the real store. Each cup with a race counted is posted at once, its post edited in place
  * after a race that counts (never a second message), a run with nothing new asks Eventor nothing,
- * and a deleted cup's post stays as it last was.
+ * a deleted cup's post stays as it last was, and a restart (the process killed after Discord got a
+ * post, before the ledger recorded it) neither posts it again nor loses the edits that follow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stageRace } from '../../harness/demo/scheduler-session.js';
 import type { LoopbackWorld } from '../../harness/loopback/world.js';
 import { type MessageView, renderMessageText } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
-import { CUP_STANDINGS_FEED } from '../../src/feeds/kinds/cup-standings/items.js';
+import { EventorClient } from '../../src/eventor/client.js';
+import { customInstance } from '../../src/eventor/instances.js';
+import { Ledger } from '../../src/feeds/delivery/ledger.js';
+import { discordTarget } from '../../src/feeds/delivery/poster.js';
+import { runCupStandingsFeed } from '../../src/feeds/kinds/cup-standings/cup-standings.js';
+import { CUP_STANDINGS_FEED, cupStandingsKey } from '../../src/feeds/kinds/cup-standings/items.js';
 import { addDays, localToday } from '../../src/time/days.js';
 import { testNow } from '../support/clock.js';
+import { restartedScheduler } from '../support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
 import { startTestWorld } from '../support/test-world.js';
+import { reopenWorldStore } from '../support/world-store.js';
 
 const WAIT = { timeoutMs: 30_000 };
 const HOUR = 3_600_000;
@@ -31,6 +39,16 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
   const posts = (): MessageView[] => world.discord.messages(channelId);
   const titles = () => posts().map((m) => m.embeds[0]?.title);
   const tick = () => world.bot.scheduler.tick(clock, { force: true });
+  /** A correction in the race: the club's best placed runner still OK mispunched after all. */
+  const mispunchBestOfClub = () => {
+    const home = world.eventor.dataset.homeClub.id;
+    const [best] = world.eventor.dataset
+      .details(race)
+      .resultList!.classes.flatMap((c) => c.persons)
+      .filter((p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id)
+      .sort((a, b) => (a.results[0]!.position ?? 99) - (b.results[0]!.position ?? 99));
+    world.eventor.dataset.correctResult(race.id, best!.person!.id!, { status: 'MissingPunch' });
+  };
 
   const run = (name: string, subcommand: string, options: Record<string, string | number | boolean> = {}) =>
     world.discord
@@ -130,15 +148,9 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
     expect(renderMessageText(deleted)).toContain(
       `[Its standings post](https://discord.com/channels/${world.guild.id}/${channelId}/${kept!.id}) stays as it last was`,
     );
-    // A correction in the race both cups count: the club's best placed runner mispunched after all.
+    // A correction in the race both cups count.
     const before = renderMessageText(kept!);
-    const home = world.eventor.dataset.homeClub.id;
-    const [best] = world.eventor.dataset
-      .details(race)
-      .resultList!.classes.flatMap((c) => c.persons)
-      .filter((p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id)
-      .sort((a, b) => (a.results[0]!.position ?? 99) - (b.results[0]!.position ?? 99));
-    world.eventor.dataset.correctResult(race.id, best!.person!.id!, { status: 'MissingPunch' });
+    mispunchBestOfClub();
     clock = new Date(clock.getTime() + HOUR);
     await tick();
     // The deleted cup's post is as it last was; the living cup's is edited, still one message.
@@ -162,5 +174,88 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
     clock = new Date(clock.getTime() + HOUR);
     await tick();
     expect(posts()).toHaveLength(3);
+  });
+
+  it('a restart after the process died between Discord getting a post and the ledger recording it: found, not posted again, then edited', async () => {
+    const name = 'Vårcupen';
+    expect(
+      renderMessageText(
+        await run('cup', 'create', {
+          name,
+          scoring: 'winner-ratio',
+          from: addDays(today(), -300),
+          to: addDays(today(), 60),
+        }),
+      ),
+    ).toContain(`Cup **${name}** created.`);
+    const ledger = new Ledger(world.bot.store);
+    const client = new EventorClient({
+      instance: customInstance(world.eventor.baseUrl),
+      apiKey: world.eventor.apiKey,
+      now: () => clock.getTime(),
+    });
+    // The process is killed the moment Discord has the new cup's post.
+    await expect(
+      runCupStandingsFeed({
+        guildId: world.guild.id,
+        channelId,
+        client,
+        organisationId: world.eventor.dataset.homeClub.id,
+        ledger,
+        target: discordTarget(world.bot.client),
+        now: clock,
+        language: 'en',
+        timeZone: ZONE,
+        store: world.bot.store,
+        hooks: {
+          afterSend: () => {
+            throw new Error('process killed');
+          },
+        },
+      }),
+    ).rejects.toThrow('process killed');
+    expect(titles()).toHaveLength(4);
+    const sent = posts()[3]!;
+    expect(sent.embeds[0]!.title).toBe(`${name} · standings`);
+    const cupId = (await world.bot.services.cups.list(world.guild.id)).find((cup) => cup.name === name)!.id;
+    expect(
+      (await ledger.get({ guildId: world.guild.id, feed: CUP_STANDINGS_FEED, itemKey: cupStandingsKey(cupId) }))?.state,
+    ).not.toBe('posted');
+
+    const ids = posts().map((p) => p.id);
+
+    // The new process: its own store on the same database, a new scheduler and Eventor access.
+    const store = await reopenWorldStore(world, () => clock);
+    const { restarted, stop } = restartedScheduler(world, () => clock, 'en', { store, followClock: true });
+    try {
+      clock = new Date(clock.getTime() + HOUR);
+      await restarted.tick(clock, { force: true });
+      // Found by its marker, recorded, not sent again.
+      expect(posts().map((p) => p.id)).toEqual(ids);
+      expect(
+        await new Ledger(store).get({
+          guildId: world.guild.id,
+          feed: CUP_STANDINGS_FEED,
+          itemKey: cupStandingsKey(cupId),
+        }),
+      ).toMatchObject({
+        state: 'posted',
+        messageId: sent.id,
+      });
+      const edits = posts().map((p) => p.edits.length);
+      // Another correction: the restarted bot edits the living cups' posts in place.
+      mispunchBestOfClub();
+      clock = new Date(clock.getTime() + HOUR);
+      await restarted.tick(clock, { force: true });
+      expect(posts()).toHaveLength(4);
+      expect(posts()[1]!.edits).toHaveLength(edits[1]! + 1);
+      expect(posts()[3]!.edits).toHaveLength(edits[3]! + 1);
+      // The deleted cup's post and the test post stay as they were.
+      expect(posts()[0]!.edits).toHaveLength(edits[0]!);
+      expect(posts()[2]!.edits).toHaveLength(edits[2]!);
+    } finally {
+      await stop();
+      await store.close();
+    }
   });
 });
