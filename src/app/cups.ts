@@ -45,6 +45,8 @@ export interface CupInput {
   to?: string;
   events?: string;
   classes?: string;
+  /** Whether its standings are posted (docs/admins.md#cup-standings-posts); a new cup's are not. */
+  post?: boolean;
 }
 
 /** `-` (or nothing) given for a list clears it: everything counts. */
@@ -218,7 +220,7 @@ export class Cups {
     const rules = rulesOf(defaults, input);
     const made = await this.#store.cups.create(
       guildId,
-      { name, nameKey: nameKey(name), rules: JSON.stringify(rules) },
+      { name, nameKey: nameKey(name), rules: JSON.stringify(rules), postStandings: input.post ?? false },
       MAX_CUPS,
     );
     if (made === 'exists') throw new UserFacingError('cup.error.nameTaken', { name: escapeName(name) });
@@ -235,6 +237,7 @@ export class Cups {
       name,
       nameKey: nameKey(name),
       rules: JSON.stringify(rules),
+      ...(input.post === undefined ? {} : { postStandings: input.post }),
     });
     if (changed === 'gone') throw new UserFacingError('cup.error.gone');
     if (changed === 'exists') throw new UserFacingError('cup.error.nameTaken', { name: escapeName(name) });

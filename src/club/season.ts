@@ -324,13 +324,21 @@ export interface Cup {
   id: number;
   name: string;
   rules: CupRules;
+  /** Whether its standings are posted by the cup standings kind (docs/admins.md#cup-standings-posts). */
+  postStandings: boolean;
   updatedAt: string;
 }
 
 /** A cup as the store keeps it, read; null when its rules are not ones this version can read. */
 export function cupOf(row: CupRow): Cup | null {
   try {
-    return { id: row.id, name: row.name, rules: CupRules.parse(JSON.parse(row.rules)), updatedAt: row.updatedAt };
+    return {
+      id: row.id,
+      name: row.name,
+      rules: CupRules.parse(JSON.parse(row.rules)),
+      postStandings: row.postStandings,
+      updatedAt: row.updatedAt,
+    };
   } catch {
     // Rules this version cannot read (written by a newer one): the cup is left alone, not shown wrong.
     return null;

@@ -74,23 +74,43 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
       stage.publishStartList();
       stage.publishResults();
     };
-    // One cup over the season so far (races counted already), one whose days begin tomorrow (none yet).
-    for (const [name, from, to] of [
-      ['Klubbmästerskapet', addDays(today(), -300), addDays(today(), 60)],
-      ['Framtidscupen', addDays(today(), 1), addDays(today(), 60)],
-    ] as const)
-      expect(renderMessageText(await run('cup', 'create', { name, scoring: 'place', from, to }))).toContain(
-        `Cup **${name}** created.`,
-      );
+    // One cup over the season so far (races counted already) to be posted, said to wait for the
+    // kind's channel; one whose days begin tomorrow (none yet), posted from its edit on; one over the
+    // season so far that nobody asked to post.
+    const made = async (name: string, from: string, post?: boolean) => {
+      const options = { name, scoring: 'place', from, to: addDays(today(), 60), ...(post ? { post } : {}) };
+      const reply = renderMessageText(await run('cup', 'create', options));
+      expect(reply).toContain(`Cup **${name}** created.`);
+      return reply;
+    };
+    expect(await made('Klubbmästerskapet', addDays(today(), -300), true)).toContain(
+      'Its standings are posted once cup standings have a channel',
+    );
+    expect(await made('Framtidscupen', addDays(today(), 1))).not.toContain('standings are posted');
+    expect(await made('Tystcupen', addDays(today(), -300))).not.toContain('standings are posted');
   }, 60_000);
   afterAll(async () => {
     await world?.close();
   });
 
-  it('/feeds on says the standings are posted at once, not "from now"', async () => {
+  it('/feeds on says the chosen cups are posted at the next run, not "from now"', async () => {
     const reply = renderMessageText(await run('feeds', 'on', { kind: CUP_STANDINGS_FEED, channel: channelId }));
-    expect(reply).toContain(`Cup standings: on, posted in <#${channelId}>. Each cup's standings are posted there now`);
+    expect(reply).toContain(
+      `Cup standings: on, posted in <#${channelId}>. The standings of each cup set to be posted (/cup edit with post: True)`,
+    );
+    expect(reply).toContain('are posted there at the next hourly run, not waiting for news');
     expect(reply).not.toContain('nothing already out is posted');
+  });
+
+  it('/cup edit post: True says where its standings go; /cup show marks the posted cups', async () => {
+    const reply = renderMessageText(await run('cup', 'edit', { cup: 'Framtidscupen', post: true }));
+    expect(reply).toContain(`Its standings are posted in <#${channelId}> at the next hourly run`);
+    const list = (await run('cup', 'show')).embeds[0]!.description!;
+    const posted = list
+      .split('\n\n')
+      .filter((block) => block.includes('· Standings posted'))
+      .map((block) => block.split('\n')[0]);
+    expect(posted).toEqual(['**Framtidscupen**', '**Klubbmästerskapet**']);
   });
 
   it('the first run posts each cup with a race counted, as /season cup shows it; a cup with none waits', async () => {
@@ -185,6 +205,7 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
           scoring: 'winner-ratio',
           from: addDays(today(), -300),
           to: addDays(today(), 60),
+          post: true,
         }),
       ),
     ).toContain(`Cup **${name}** created.`);
@@ -257,5 +278,18 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
       await stop();
       await store.close();
     }
+  });
+
+  it("post: False stops a cup's edits: its post stays as it last was, the others go on", async () => {
+    const reply = renderMessageText(await run('cup', 'edit', { cup: 'Framtidscupen', post: false }));
+    expect(reply).toContain('Its standings are no longer posted; a post it had stays as it last was.');
+    const before = posts().map((p) => p.edits.length);
+    const text = renderMessageText(posts()[1]!);
+    mispunchBestOfClub();
+    clock = new Date(clock.getTime() + HOUR);
+    await tick();
+    expect(posts()).toHaveLength(4);
+    expect(renderMessageText(posts()[1]!)).toBe(text);
+    expect(posts().map((p) => p.edits.length)).toEqual([before[0], before[1], before[2], before[3]! + 1]);
   });
 });

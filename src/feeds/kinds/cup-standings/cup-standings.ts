@@ -5,13 +5,16 @@
  *
  * - What it shows comes from the club's season (src/club/season.ts): the races' results asked once
  *   and kept, again only in the days after a race when corrections are likely. A run asks Eventor
- *   only for those; a server without cups asks nothing.
+ *   only for those.
  * - The first post does not wait: unlike news, the standings are the cup's state, and waiting for
  *   the next race that counts (a seed, then `followSeeded`) would leave the channel empty for weeks.
  *   So the first run posts each cup with a race counted, and a cup created later is posted the same
  *   way. A cup's posts are never summed up in one summary: each is kept up to date on its own.
- * - A deleted cup's post is left as it last was and never edited again: it still shows the
- *   standings it had (members may want them), and `/cup delete` tells the admin where it is.
+ * - Only the cups admins chose (`/cup create|edit … post: True`). A cup no longer posted, or
+ *   deleted, keeps its post as it last was, never edited again: it still shows the standings it
+ *   had (members may want them), and `/cup delete` tells the admin where it is. Posted again, it
+ *   edits the same message (the ledger key is the cup's).
+ * - A server without cups to post asks Eventor nothing.
  * - Hourly: a race's results are in Eventor hours after it, and the season asks them again at most
  *   hourly anyway (`RESULTS_REFRESH_MS`).
  */
@@ -81,8 +84,9 @@ async function standingsOf(
   return out;
 }
 
+/** What a run fetches: the standings of the cups whose admins chose to have them posted (`/cup … post`). */
 export async function fetchCupStandings(options: CupStandingsRunOptions): Promise<CupStandingsRun> {
-  const cups = await serverCups(options.store, options.guildId);
+  const cups = (await serverCups(options.store, options.guildId)).filter((cup) => cup.postStandings);
   const posted = new Set<number>();
   if (cups.length === 0) return { cups: [], posted };
   for (const row of await options.ledger.rows(options.guildId, CUP_STANDINGS_FEED)) {
@@ -119,9 +123,15 @@ function runOptions(ctx: FeedContext): CupStandingsRunOptions {
   return { ...channelRunOptions<CupStandingsOptions>(ctx), store: ctx.store };
 }
 
-/** For `/feeds test`: the post of the cup whose latest race that counts is the newest; null when no race counts yet. */
+/**
+ * For `/feeds test`: the post of the cup whose latest race that counts is the newest, among the
+ * cups that are posted (among all, when none is yet: what a post would look like); null when no
+ * race counts yet.
+ */
 export async function latestCupStandings(ctx: KindPreviewContext): Promise<MessagePayload | null> {
-  const cups = await serverCups(ctx.store, ctx.guildId);
+  const all = await serverCups(ctx.store, ctx.guildId);
+  const posted = all.filter((cup) => cup.postStandings);
+  const cups = posted.length > 0 ? posted : all;
   const counted = (await standingsOf(cups, ctx)).filter((data) => data.result.races.length > 0);
   const day = (data: CupStandingsData): string => data.result.races.at(-1)?.date ?? '';
   const newest = counted.sort((a, b) => day(b).localeCompare(day(a)))[0];
