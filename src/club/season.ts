@@ -309,8 +309,11 @@ export class SeasonService {
     const to = rules.to < today ? rules.to : today;
     if (rules.from > to) return { races: [], standings: [], unavailable: 0 };
     const { races, unavailable } = await this.races(eventor, guild, rules.from, to, log);
+    // A race counts once Eventor has the club's results of it (docs/season.md#cups): on race day,
+    // before the organiser uploads them, it would count with nobody's points.
+    const resulted = races.filter(({ race }) => race.classes.some((c) => c.runners.length > 0));
     const classes = new Set(rules.classes.map(sameClass));
-    return { ...cupStandings(rules, races, (name) => classes.has(sameClass(name))), unavailable };
+    return { ...cupStandings(rules, resulted, (name) => classes.has(sameClass(name))), unavailable };
   }
 }
 

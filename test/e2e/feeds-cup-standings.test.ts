@@ -34,7 +34,7 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
   let clock = testNow();
   let channelId: string;
   let race: SandboxEvent;
-  let publishResults: () => void;
+  let stage: ReturnType<typeof stageRace>;
   const today = () => localToday(clock, ZONE);
   const posts = (): MessageView[] => world.discord.messages(channelId);
   const titles = () => posts().map((m) => m.embeds[0]?.title);
@@ -69,11 +69,7 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
     channelId = world.discord.createTextChannel(world.guild.id, { name: 'cupen' }).id;
     // A race of the club in the coming days, its start list and results published when the test says.
     race = upcomingClubEventWithoutStartList(world.eventor, clock.getTime());
-    const stage = stageRace(world.eventor.dataset, race);
-    publishResults = () => {
-      stage.publishStartList();
-      stage.publishResults();
-    };
+    stage = stageRace(world.eventor.dataset, race);
     // One cup over the season so far (races counted already) to be posted, said to wait for the
     // kind's channel; one whose days begin tomorrow (none yet), posted from its edit on; one over the
     // season so far that nobody asked to post.
@@ -142,8 +138,14 @@ describe('cup standings posts (real scheduler, real discord.js, sandboxes, real 
   });
 
   it("after the race's results, the cup's post is edited in place, and a cup whose first races now count is posted", async () => {
+    // Race day, its start list out, its results not yet: the race does not count yet, nothing changes.
+    stage.publishStartList();
+    clock = new Date(Date.parse(race.event.start!) + HOUR);
+    await tick();
+    expect(titles()).toEqual(['Klubbmästerskapet · standings']);
+    expect(posts()[0]!.edits).toHaveLength(0);
     clock = new Date(Date.parse(race.event.start!) + 3 * HOUR);
-    publishResults();
+    stage.publishResults();
     await tick();
     expect(titles()).toEqual(['Klubbmästerskapet · standings', 'Framtidscupen · standings']);
     const [season, future] = posts();
