@@ -2,10 +2,12 @@
  * The cups' standings posts (docs/admins.md#cup-standings-posts) through the real bot: `/cup` and
  * `/feeds` as an admin types them, the real scheduler on a clock the test moves, the real discord.js
  * client against the sandbox Discord, the season's races asked of the sandbox Eventor over HTTP and
- * kept in the real store. Each cup with a race counted is posted at once, its post edited in place
- * after a race that counts (never a second message), a run with nothing new asks Eventor nothing,
- * a deleted cup's post stays as it last was, and a restart (the process killed after Discord got a
- * post, before the ledger recorded it) neither posts it again nor loses the edits that follow.
+ * kept in the real store. Only the cups admins chose (`post: True`) are posted; each with a race
+ * counted at the next run, its post edited in place once a race's results count (never a second
+ * message, nothing while the race is run without results), a run with nothing new asks Eventor
+ * nothing, a deleted cup's post or one no longer posted stays as it last was, and a restart (the
+ * process killed after Discord got a post, before the ledger recorded it) neither posts it again
+ * nor loses the edits that follow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stageRace } from '../../harness/demo/scheduler-session.js';
