@@ -37,6 +37,7 @@ const LAYERS = {
     'src/i18n',
     'src/log',
     'src/time',
+    'src/text',
   ],
   'src/bot': [
     'src/app',
@@ -51,6 +52,7 @@ const LAYERS = {
     'src/log',
     'src/loop',
     'src/time',
+    'src/text',
   ],
   'src/app': [
     'src/feeds',
@@ -65,6 +67,7 @@ const LAYERS = {
     'src/log',
     'src/loop',
     'src/time',
+    'src/text',
     'src/season',
   ],
   'src/feeds': [
@@ -81,7 +84,17 @@ const LAYERS = {
     'src/time',
     'src/season',
   ],
-  'src/club': ['src/render', 'src/store', 'src/config', 'src/eventor', 'src/i18n', 'src/log', 'src/time'],
+  'src/club': [
+    'src/render',
+    'src/season',
+    'src/store',
+    'src/config',
+    'src/eventor',
+    'src/i18n',
+    'src/log',
+    'src/time',
+    'src/text',
+  ],
   'src/render': [
     'src/season',
     'src/splits',

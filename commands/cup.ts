@@ -7,11 +7,13 @@
 import {
   ButtonStyle,
   ComponentType,
+  messageLink,
   type SlashCommandStringOption,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import { z } from 'zod';
 import type { CupInput } from '../src/app/cups.js';
+import type { Cup } from '../src/club/season.js';
 import {
   type BotCommand,
   type CommandContext,
@@ -23,6 +25,7 @@ import { localize, localizedChoice, serverAdminCommand } from '../src/bot/define
 import { settingsServer } from '../src/bot/guards.js';
 import { cupChoices } from '../src/bot/lookup.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
+import { CUP_STANDINGS_FEED } from '../src/feeds/kinds/cup-standings/items.js';
 import { cupRulesLines, escapeName, fitPayload, renderCupList, renderCupStandings } from '../src/render/index.js';
 import { MAX_BEST, MAX_CUP_NAME } from '../src/season/cup.js';
 import { SCORINGS } from '../src/season/scoring.js';
@@ -51,9 +54,8 @@ function ruleOptions(sub: SlashCommandSubcommandBuilder, create: boolean): Slash
     .addStringOption((o) => localize(o, 'cup.option.from.name', 'cup.option.from.description').setMaxLength(20))
     .addStringOption((o) => localize(o, 'cup.option.to.name', 'cup.option.to.description').setMaxLength(20))
     .addStringOption((o) => localize(o, 'cup.option.events.name', 'cup.option.events.description').setMaxLength(1000))
-    .addStringOption((o) =>
-      localize(o, 'cup.option.classes.name', 'cup.option.classes.description').setMaxLength(1000),
-    );
+    .addStringOption((o) => localize(o, 'cup.option.classes.name', 'cup.option.classes.description').setMaxLength(1000))
+    .addBooleanOption((o) => localize(o, 'cup.option.post.name', 'cup.option.post.description'));
 }
 
 const cupOption = (required: boolean) => (o: SlashCommandStringOption) =>
@@ -106,17 +108,35 @@ function inputOf(ctx: CommandContext): CupInput {
   }
   const best = o.getInteger('best');
   if (best !== null) input.best = best;
+  const post = o.getBoolean('post');
+  if (post !== null) input.post = post;
   return input;
 }
 
-/** The cup and its rules, as a create or an edit leaves it. */
-function savedText(
+/**
+ * Whether and where its standings are posted (docs/admins.md#cup-standings-posts): said when they
+ * are, and when an edit just stopped them; a cup that was never posted says nothing of it.
+ */
+async function postLine(ctx: CommandContext, guildId: string, cup: Cup, input: CupInput): Promise<string | null> {
+  if (!cup.postStandings) return input.post === false ? ctx.t('cup.post.off') : null;
+  const kind = await ctx.services.feedsAdmin.get(guildId, CUP_STANDINGS_FEED);
+  return kind.enabled && kind.channelId !== null
+    ? ctx.t('cup.post.on', { channel: `<#${kind.channelId}>` })
+    : ctx.t('cup.post.waiting');
+}
+
+/** The cup and its rules, as a create or an edit leaves it, and whether its standings are posted. */
+async function savedText(
   ctx: CommandContext,
   key: 'cup.created' | 'cup.edited',
-  cup: { name: string; rules: Parameters<typeof cupRulesLines>[0] },
-) {
+  guildId: string,
+  cup: Cup,
+  input: CupInput,
+): Promise<string> {
+  const post = await postLine(ctx, guildId, cup, input);
   return [
     ctx.t(key, { name: escapeName(cup.name) }),
+    ...(post === null ? [] : [post]),
     '',
     ...cupRulesLines(cup.rules, ctx.language).map((l) => `· ${l}`),
   ].join('\n');
@@ -124,15 +144,19 @@ function savedText(
 
 async function create(ctx: CommandContext): Promise<void> {
   const guildId = settingsServer(ctx);
-  const cup = await ctx.services.cups.create(guildId, ctx.interaction.user.id, inputOf(ctx), ctx.guild.timeZone);
-  await ctx.answer({ content: savedText(ctx, 'cup.created', cup), allowedMentions: { parse: [] } });
+  const input = inputOf(ctx);
+  const cup = await ctx.services.cups.create(guildId, ctx.interaction.user.id, input, ctx.guild.timeZone);
+  const content = await savedText(ctx, 'cup.created', guildId, cup, input);
+  await ctx.answer({ content, allowedMentions: { parse: [] } });
 }
 
 async function edit(ctx: CommandContext): Promise<void> {
   const guildId = settingsServer(ctx);
   const cup = await ctx.services.cups.find(guildId, ctx.interaction.options.getString('cup', true));
-  const edited = await ctx.services.cups.edit(guildId, ctx.interaction.user.id, cup, inputOf(ctx));
-  await ctx.answer({ content: savedText(ctx, 'cup.edited', edited), allowedMentions: { parse: [] } });
+  const input = inputOf(ctx);
+  const edited = await ctx.services.cups.edit(guildId, ctx.interaction.user.id, cup, input);
+  const content = await savedText(ctx, 'cup.edited', guildId, edited, input);
+  await ctx.answer({ content, allowedMentions: { parse: [] } });
 }
 
 async function remove(ctx: CommandContext): Promise<void> {
@@ -220,10 +244,13 @@ export const cupCommand: BotCommand = {
           await ctx.answer({ content: ctx.t('cup.error.gone'), components: [] });
           return;
         }
-        await ctx.answer({
-          ...fitPayload({ content: ctx.t('cup.deleted', { name: escapeName(cup.name) }) }),
-          components: [],
-        });
+        // Its standings post, if it has one, stays as it last was (docs/admins.md#cup-standings-posts).
+        const post = await ctx.services.cups.standingsPost(guildId, cup.id);
+        const name = escapeName(cup.name);
+        const content = post
+          ? ctx.t('cup.deletedPost', { name, link: messageLink(post.channelId, post.messageId, guildId) })
+          : ctx.t('cup.deleted', { name });
+        await ctx.answer({ ...fitPayload({ content }), components: [] });
       },
     }),
   ],

@@ -23,7 +23,7 @@ import {
 } from '../src/bot/command.js';
 import { localize, localizedChoice, localizedCommand } from '../src/bot/define.js';
 import { eventCard, organisationsById } from '../src/bot/event-card.js';
-import { fold } from '../src/app/fold.js';
+import { fold } from '../src/text/fold.js';
 import { renderContext } from '../src/bot/render-context.js';
 import { EventorError } from '../src/eventor/errors.js';
 import type { Event, Organisation } from '../src/eventor/answers.js';

@@ -214,7 +214,7 @@ async function turnOn(ctx: CommandContext, settings: FeedsAdmin, guildId: string
   await requireCanPost(ctx, ctx.interaction.guild, channelId);
   // The channel and the switch together, or neither.
   const after = await settings.turnOn(guildId, kind.name, option?.id ?? null, ctx.guild.timeZone);
-  const lines = [ctx.t('feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
+  const lines = [ctx.t(kind.onWords ?? 'feeds.on.done', { kind: kindLabel(ctx, kind), channel: `<#${channelId}>` })];
   if (after.pausedReason) lines.push(ctx.t('feeds.on.stillPaused', { reason: reasonText(ctx, after.pausedReason) }));
   await reply(ctx, lines.join(' '));
 }

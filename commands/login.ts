@@ -12,7 +12,7 @@ import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionCont
 import { z } from 'zod';
 import { type BaseContext, type BotCommand, customIdCodec, onComponent, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
-import { fold } from '../src/app/fold.js';
+import { fold } from '../src/text/fold.js';
 import { DISCORD_LIMITS, escapeName, personNameText, plainText } from '../src/render/index.js';
 import { LOGIN_BUTTON_ID } from '../src/render/login-button.js';
 

@@ -2,7 +2,7 @@
  * /season member [member] [year] [share], /season club [year] [share], /season cup <cup> [share]:
  * a member's year (you by default), the club's table, a club cup's standings, from Eventor's
  * results of the club's own runners (docs/members.md#season-your-year-and-the-clubs-table). Private
- * unless shared. The season's races are kept once asked (src/app/season.ts), so asking again costs
+ * unless shared. The season's races are kept once asked (src/club/season.ts), so asking again costs
  * Eventor nothing.
  */
 import {
@@ -11,7 +11,7 @@ import {
   type SlashCommandBooleanOption,
   type SlashCommandIntegerOption,
 } from 'discord.js';
-import type { SeasonGuild } from '../src/app/season.js';
+import type { SeasonGuild } from '../src/club/season.js';
 import { type BotCommand, type CommandContext, type GuildEventor, UserFacingError } from '../src/bot/command.js';
 import { localize, localizedCommand } from '../src/bot/define.js';
 import { guildOf } from '../src/bot/guards.js';

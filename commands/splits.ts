@@ -12,7 +12,7 @@ import { eventChoices, memberChoices } from '../src/bot/lookup.js';
 import { namedClubMember, resolveEventId } from '../src/bot/options.js';
 import { renderContext, showPage } from '../src/bot/render-context.js';
 import { canDrawBars, canDrawGraph, drawPicture, type PictureRequest } from '../src/charts/index.js';
-import { fold } from '../src/app/fold.js';
+import { fold } from '../src/text/fold.js';
 import type { GuildEventor } from '../src/club/eventor-access.js';
 import { plainText, renderSplitsAnswer, splitsPictureTitle } from '../src/render/index.js';
 

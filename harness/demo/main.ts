@@ -218,7 +218,8 @@ export async function runDemo(
 
 /**
  * The scripted session: the admin connects the server to the club's Eventor and picks a channel,
- * a member links with her Eventor account, then members run each command, in English and in Swedish.
+ * a member links with her Eventor account, then members run each command, in English and in Swedish
+ * (the season's, and a club cup the admin defines, among them).
  */
 export const DEMO_SESSION: readonly DemoStep[] = [
   {
@@ -263,6 +264,18 @@ export const DEMO_SESSION: readonly DemoStep[] = [
   },
   // Where did she lose time at that race? The graph and her lost-per-leg bars, written to the pictures folder.
   { who: 'member', locale: 'en-GB', name: 'splits', options: (f) => ({ event: f.resultsEventId }) },
+  // Her year so far from Eventor's results, with its picture; the club's table, in Swedish.
+  { who: 'member', locale: 'en-GB', name: 'season', subcommand: 'member' },
+  { who: 'swedishMember', locale: 'sv-SE', name: 'season', subcommand: 'club' },
+  // The admin defines a club cup over the year (best 5 races, place points); a member sees its standings.
+  {
+    who: 'admin',
+    locale: 'sv-SE',
+    name: 'cup',
+    subcommand: 'create',
+    options: () => ({ name: 'Klubbcupen', scoring: 'place', best: 5 }),
+  },
+  { who: 'member', locale: 'en-GB', name: 'season', subcommand: 'cup', options: () => ({ cup: 'Klubbcupen' }) },
   { who: 'member', locale: 'en-GB', name: 'activities' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'activity', options: (f) => ({ activity: f.activityId }) },
   { who: 'member', locale: 'en-GB', name: 'whoami' },

@@ -1,8 +1,8 @@
 /**
  * Part 3 of `npm run demo`: the automatic posts. The loopback world (sandbox Eventor, sandbox
  * Discord and the real bot in this process) runs on a simulated clock. An admin turns the feeds
- * on with the real `/feeds` command (a member, Astrid, asks `/next` and turns on the day-before
- * reminder); the clock then moves through a race weekend of the club,
+ * on with the real `/feeds` command and defines a club cup whose standings are posted (a member,
+ * Astrid, asks `/next` and turns on the day-before reminder); the clock then moves through a race weekend of the club,
  * ticking the real feed scheduler, and the transcript shows every post and edit the bot makes in
  * the club's channels, with the local time (Europe/Stockholm) it happened at.
  *
@@ -55,7 +55,7 @@ const dayName = new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, weekday: 'lon
 
 /** One message the bot made in a feed channel, as the transcript showed it. */
 export interface SchedulerPost {
-  kind: 'reminders' | 'startlists' | 'results' | 'digest';
+  kind: 'reminders' | 'startlists' | 'results' | 'digest' | 'cup-standings';
   channel: string;
   messageId: string;
   /** When it was posted (simulated instant, ISO). */
@@ -288,6 +288,7 @@ export async function runSchedulerSession(
       startlists: { id: '', name: 'startlistor' },
       results: { id: '', name: 'resultat' },
       digest: { id: '', name: 'veckan' },
+      'cup-standings': { id: '', name: 'cupen' },
     };
     for (const kind of Object.keys(channels) as Kind[])
       channels[kind].id = world.discord.createTextChannel(guildId, { name: channels[kind].name }).id;
@@ -361,6 +362,8 @@ export async function runSchedulerSession(
     // has members who read English, and the admin chooses English for the posts (the transcript's reader is Astrid).
     await admin('language', { language: 'en' }, 'setup');
     for (const kind of Object.keys(channels) as Kind[]) await admin('on', { kind, channel: channels[kind].id });
+    // A club cup over the year, its standings posted in #cupen and edited after each race that counts.
+    await admin('create', { name: 'Klubbcupen', scoring: 'place', best: 5, post: true }, 'cup');
     await admin('quiet', { from: 22, to: 7 });
     // A thread under each results post: the club's complete results, and a split graph per class.
     await admin('threads', { state: 'on' });
@@ -397,6 +400,7 @@ export async function runSchedulerSession(
       from: correction.from,
       to: correction.to,
     };
+    let resultsAt: string | null = null;
     const happenings: Array<{ at: Date; note: string | null; act: () => void | Promise<void> }> = [
       {
         at: localAt(raceDate, -1, '12:00'),
@@ -422,7 +426,10 @@ export async function runSchedulerSession(
       {
         at: new Date(raceStart.getTime() + 150 * MINUTE),
         note: `The organiser uploads the results of ${race.name} to the sandbox Eventor.`,
-        act: () => stage.publishResults(),
+        act: () => {
+          stage.publishResults();
+          resultsAt = clock.toISOString();
+        },
       },
       {
         at: localAt(raceDate, 1, '10:00'),
@@ -587,6 +594,11 @@ export async function runSchedulerSession(
       problems.push(`${mine('startlists').length} start-list posts for the race, not 1`);
     const results = mine('results');
     if (results.length !== 1) problems.push(`${results.length} results posts for the race, not 1`);
+    // The cup's standings: one post from the start, edited once the race's results count.
+    const cups = posts.filter((p) => p.kind === 'cup-standings');
+    if (cups.length !== 1) problems.push(`${cups.length} cup standings posts, not 1`);
+    else if (resultsAt === null || !cups[0]!.edits.some((at) => at >= resultsAt!) || !about(cups[0]!))
+      problems.push("the cup standings post was not edited to count the race's results");
     else if (results[0]!.edits.length !== 1 || corrected.at === null || results[0]!.edits[0]! < corrected.at)
       problems.push('the results post was not edited once after the correction');
     // /next named the race before the draw, and with Astrid's start time once the start list was out.

@@ -25,7 +25,7 @@ const ROOMS: Readonly<Record<string, string>> = {
   'src/bot': 'composition root, router, first answers, Discord glue',
   'src/app': 'services: members, linking, login links, privacy, setup, feeds admin',
   'src/feeds': 'scheduler, kinds/ (one folder each), delivery/ (exactly once)',
-  'src/club': "what services and feeds share: the club's Eventor access, area, entries",
+  'src/club': "what services and feeds share: the club's Eventor access, area, entries, season",
   'src/render': 'pure: domain objects in, Discord payloads out',
   'src/charts': 'pure: split pictures as PNG, in a worker',
   'src/splits': 'pure split-time analysis',

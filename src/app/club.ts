@@ -7,7 +7,7 @@ import type { Logger } from '../log/logger.js';
 import { escapeName, personNameText, plainText } from '../render/index.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
 import type { GuildEventor } from '../club/eventor-access.js';
-import { fold } from './fold.js';
+import { fold } from '../text/fold.js';
 
 /**
  * The members of the server's club (the organisation of its API key). `fresh` asks Eventor even

@@ -9,12 +9,13 @@ import { escapeName } from '../render/index.js';
 import { DISCIPLINE_KEYS } from '../render/events.js';
 import { CupRules, MAX_BEST, MAX_CHOSEN, MAX_CUP_DAYS, MAX_CUP_NAME } from '../season/cup.js';
 import { isScoring } from '../season/scoring.js';
-import type { CupRow, Store } from '../store/interfaces.js';
+import type { Store } from '../store/interfaces.js';
 import { addDays, localToday, parseDay } from '../time/days.js';
 import type { AuditLog } from './audit.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
-import { fold } from './fold.js';
-import { sameClass } from './season.js';
+import { fold } from '../text/fold.js';
+import { type Cup, cupOf, sameClass, serverCups } from '../club/season.js';
+import { CUP_STANDINGS_FEED, cupStandingsKey } from '../feeds/kinds/cup-standings/items.js';
 
 /** A server's cups at most: Discord offers 25 choices, and each cup's standings cost the season's races only. */
 export const MAX_CUPS = 25;
@@ -32,14 +33,6 @@ const LEVEL_WORDS: Record<KnownClassification, string[]> = {
   international: ['6', 'internationell', 'internasjonal', 'internasjonalt'],
 };
 
-/** A cup as the commands see it. */
-export interface Cup {
-  id: number;
-  name: string;
-  rules: CupRules;
-  updatedAt: string;
-}
-
 /** What `/cup create` or `/cup edit` was given; absent: unchanged (edit) or the default (create). */
 export interface CupInput {
   name?: string;
@@ -52,6 +45,8 @@ export interface CupInput {
   to?: string;
   events?: string;
   classes?: string;
+  /** Whether its standings are posted (docs/admins.md#cup-standings-posts); a new cup's are not. */
+  post?: boolean;
 }
 
 /** `-` (or nothing) given for a list clears it: everything counts. */
@@ -147,15 +142,6 @@ function nameKey(name: string): string {
   return sameClass(name);
 }
 
-function cupOf(row: CupRow): Cup | null {
-  try {
-    return { id: row.id, name: row.name, rules: CupRules.parse(JSON.parse(row.rules)), updatedAt: row.updatedAt };
-  } catch {
-    // Rules this version cannot read (written by a newer one): the cup is left alone, not shown wrong.
-    return null;
-  }
-}
-
 /** The rules `input` makes of `base` (unchanged where nothing was given), checked as a whole. */
 function rulesOf(base: CupRules, input: CupInput): CupRules {
   let best = base.best;
@@ -200,8 +186,8 @@ export class Cups {
   }
 
   /** The server's cups, by name (any this version cannot read are left out). */
-  async list(guildId: string): Promise<Cup[]> {
-    return (await this.#store.cups.list(guildId)).flatMap((row) => cupOf(row) ?? []);
+  list(guildId: string): Promise<Cup[]> {
+    return serverCups(this.#store, guildId);
   }
 
   /** The cup an option names: its id (an autocomplete choice) or its name as typed; anything else is refused. */
@@ -234,7 +220,7 @@ export class Cups {
     const rules = rulesOf(defaults, input);
     const made = await this.#store.cups.create(
       guildId,
-      { name, nameKey: nameKey(name), rules: JSON.stringify(rules) },
+      { name, nameKey: nameKey(name), rules: JSON.stringify(rules), postStandings: input.post ?? false },
       MAX_CUPS,
     );
     if (made === 'exists') throw new UserFacingError('cup.error.nameTaken', { name: escapeName(name) });
@@ -251,6 +237,7 @@ export class Cups {
       name,
       nameKey: nameKey(name),
       rules: JSON.stringify(rules),
+      ...(input.post === undefined ? {} : { postStandings: input.post }),
     });
     if (changed === 'gone') throw new UserFacingError('cup.error.gone');
     if (changed === 'exists') throw new UserFacingError('cup.error.nameTaken', { name: escapeName(name) });
@@ -263,6 +250,15 @@ export class Cups {
     const deleted = await this.#store.cups.delete(guildId, cup.id);
     if (deleted) await this.#audit.record({ guildId, actorId, action: 'cup-delete', detail: cup.name });
     return deleted;
+  }
+
+  /**
+   * Where the cup's standings post is (docs/admins.md#cup-standings-posts), or null when it has none:
+   * a deleted cup's post stays, and the admin is told where.
+   */
+  async standingsPost(guildId: string, cupId: number): Promise<{ channelId: string; messageId: string } | null> {
+    const row = await this.#store.ledger.get({ guildId, feed: CUP_STANDINGS_FEED, itemKey: cupStandingsKey(cupId) });
+    return row?.messageId ? { channelId: row.channelId, messageId: row.messageId } : null;
   }
 
   /** A cup by id, or null when it is gone (a button on an old message). */

@@ -16,6 +16,7 @@ import { KINDS, kindNamed } from '../feeds/registry.js';
 import { type FeedSettingsChange, KindSettings } from '../feeds/settings.js';
 import type { Language, PlainKey } from '../i18n/index.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
+import type { Logger } from '../log/logger.js';
 import type { MessagePayload } from '../render/index.js';
 import type { Store } from '../store/interfaces.js';
 
@@ -35,12 +36,14 @@ export class FeedsAdmin {
   readonly #now: () => Date;
   readonly #settings: KindSettings;
   readonly #ledger: Ledger;
+  readonly #log: Logger;
   /** Every kind of automatic post (the registry's list, or a test's). */
   readonly kinds: readonly FeedKind[];
 
-  constructor(deps: { store: Store; now: () => Date; kinds?: readonly FeedKind[] }) {
+  constructor(deps: { store: Store; now: () => Date; log: Logger; kinds?: readonly FeedKind[] | undefined }) {
     this.#store = deps.store;
     this.#now = deps.now;
+    this.#log = deps.log;
     this.kinds = deps.kinds ?? KINDS;
     this.#settings = new KindSettings(deps.store, deps.now, this.kinds);
     this.#ledger = new Ledger(deps.store);
@@ -174,6 +177,9 @@ export class FeedsAdmin {
         now: this.#now(),
         language: request.language,
         timeZone: request.timeZone,
+        guildId: request.guildId,
+        store: this.#store,
+        log: this.#log,
       },
       options,
     );

@@ -17,7 +17,7 @@ import { Linking } from './linking.js';
 import { LoginLinks } from './login-links.js';
 import { NextRacesService } from './next.js';
 import { Privacy } from './privacy.js';
-import { SeasonService } from './season.js';
+import { SeasonService } from '../club/season.js';
 import { Setup } from './setup.js';
 
 export interface Services {
@@ -64,7 +64,7 @@ export function createServices(deps: ServiceDeps): Services {
     loginLinks: new LoginLinks({ store, club, linking, log, now }),
     setup: new Setup({ store, log, now }),
     privacy: new Privacy({ store }),
-    feedsAdmin: new FeedsAdmin({ store, now, kinds }),
+    feedsAdmin: new FeedsAdmin({ store, now, log, kinds }),
     subscriptions: new Subscriptions(store),
     next: new NextRacesService({ linking, club }),
     season: new SeasonService({ store, now, log }),

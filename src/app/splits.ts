@@ -18,7 +18,7 @@ import {
 import { UserFacingError } from '../i18n/user-facing-error.js';
 import { canDrawGraph, noGraph } from '../charts/request.js';
 import type { GuildEventor } from '../club/eventor-access.js';
-import { fold } from './fold.js';
+import { fold } from '../text/fold.js';
 
 /** Runners drawn strong in the graph at most (the picture's own limit, src/charts/draw.ts). */
 export const MAX_HIGHLIGHT = 12;

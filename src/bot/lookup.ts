@@ -5,7 +5,7 @@
  */
 import { millisecondsInDay as DAY } from 'date-fns/constants';
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
-import { fold } from '../app/fold.js';
+import { fold } from '../text/fold.js';
 import type { EventorClient } from '../eventor/client.js';
 import type { Activity, Event, Person } from '../eventor/answers.js';
 import { plainText } from '../render/index.js';

@@ -9,7 +9,7 @@ import type { KeyWithVariables, PlainKey } from '../i18n/index.js';
 import { discordTimestamp, personNameText, plainText } from '../render/index.js';
 import type { AutocompleteContext, BaseContext } from './command.js';
 import { guildOf } from './guards.js';
-import { fold } from '../app/fold.js';
+import { fold } from '../text/fold.js';
 
 export { personLabel };
 

@@ -9,8 +9,9 @@
  */
 import type { z } from 'zod';
 import type { KeyWithVariables, MessageKey, PlainKey, VarsArgument } from '../i18n/index.js';
+import type { Logger } from '../log/logger.js';
 import type { MessagePayload } from '../render/index.js';
-import type { StoreParts } from '../store/interfaces.js';
+import type { Store, StoreParts } from '../store/interfaces.js';
 import type { Ledger } from './delivery/ledger.js';
 import type { Permission } from './delivery/post-channels.js';
 import type { Feed, FeedNotice, FeedSettings, PreviewContext } from './feed.js';
@@ -70,6 +71,16 @@ export interface KindChangeContext<Options extends object> {
   after: FeedSettings<Options>;
 }
 
+/**
+ * What `/feeds test` gives a kind's preview: what a run renders with, and the server's own (its id,
+ * and what the bot keeps of it, such as the cups whose standings a kind posts).
+ */
+export interface KindPreviewContext extends PreviewContext {
+  guildId: string;
+  store: Store;
+  log: Logger;
+}
+
 /** The words of a kind without a channel (`audience: 'server'`), where `/feeds` says what it does instead. */
 export interface ServerKindWords {
   /** `/feeds on`: it is on (`{kind}`). */
@@ -101,6 +112,11 @@ export interface FeedKind<Options extends object = object> {
    */
   readonly audience: 'channel' | 'server';
   readonly serverWords?: ServerKindWords;
+  /**
+   * What `/feeds on` answers for a channel kind (`{kind}`, `{channel}`), when not the default, which
+   * says that nothing already out is posted: for a kind whose first run posts what there is.
+   */
+  readonly onWords?: KeyWithVariables<'kind' | 'channel'>;
   /** Its own options with their defaults: what `/feeds` sets of it. */
   readonly options: z.ZodType<Options>;
   /** What the scheduler runs for it (cadence, fetch, items, deliver). */
@@ -116,7 +132,7 @@ export interface FeedKind<Options extends object = object> {
    */
   readonly notices?: { readonly runs?: readonly FeedNotice[]; readonly pausedNoPermission?: FeedNotice };
   /** `/feeds test`: its newest post, or what its next one would look like (a server kind: shown, not made). */
-  preview?(ctx: PreviewContext, options: Options): Promise<MessagePayload | null>;
+  preview?(ctx: KindPreviewContext, options: Options): Promise<MessagePayload | null>;
   /**
    * Whether it takes part in `/feeds filter`: its options hold `classificationIds` (the levels it
    * follows besides the club's own), with the words it answers with.

@@ -11,6 +11,7 @@ import type { Feed } from './feed.js';
 import type { FeedKind } from './kind.js';
 import { activitiesKind } from './kinds/activities/index.js';
 import { calendarKind } from './kinds/calendar/index.js';
+import { cupStandingsKind } from './kinds/cup-standings/index.js';
 import { digestKind } from './kinds/digest/index.js';
 import { eventsKind } from './kinds/events/index.js';
 import { personalDmsFeed } from './kinds/personal/personal.js';
@@ -27,6 +28,8 @@ export const KINDS: readonly FeedKind[] = [
   calendarKind,
   // After the kinds whose answers it reads from the shared client's cache.
   digestKind,
+  // Last: it asks Eventor only for the season's races, nothing the others share.
+  cupStandingsKind,
 ] as readonly FeedKind[];
 
 /** The kinds' names, in the registry's order. */

@@ -330,6 +330,8 @@ export function renderClubSeason(
 export interface CupView {
   name: string;
   rules: CupRules;
+  /** Whether the cup standings kind posts its standings (said in `/cup show`'s list). */
+  postStandings?: boolean;
 }
 
 /** A cup's rules in words, one line each: the scoring, how many races count, the days, the filters. */
@@ -404,9 +406,12 @@ export function renderCupStandings(cup: CupView, result: CupResult, ctx: RenderC
 export function renderCupList(cups: readonly CupView[], ctx: RenderContext): MessagePayload {
   const { language } = ctx;
   const blocks = cups.map((cup) =>
-    [`**${escapeName(cup.name, { max: NAME })}**`, ...cupRulesLines(cup.rules, language).map((l) => `· ${l}`)].join(
-      '\n',
-    ),
+    [
+      `**${escapeName(cup.name, { max: NAME })}**`,
+      ...[...cupRulesLines(cup.rules, language), ...(cup.postStandings ? [t(language, 'cup.list.posted')] : [])].map(
+        (l) => `· ${l}`,
+      ),
+    ].join('\n'),
   );
   return fitPayload({
     embeds: [

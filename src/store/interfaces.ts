@@ -487,8 +487,18 @@ export interface CupRow {
   name: string;
   /** The cup's rules as JSON (the season's `CupRules`). */
   rules: string;
+  /** Whether the cup standings kind posts its standings (docs/admins.md#cup-standings-posts). */
+  postStandings: boolean;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What a cup is made of as the store is given it; `postStandings` absent: off (new), unchanged (update). */
+export interface CupFields {
+  name: string;
+  nameKey: string;
+  rules: string;
+  postStandings?: boolean;
 }
 
 export interface CupStore {
@@ -499,17 +509,12 @@ export interface CupStore {
    * Adds a cup in one step, unless the server has one whose `nameKey` (the name as the caller
    * compares names) is the same, or already `max` cups.
    */
-  create(
-    guildId: string,
-    cup: { name: string; nameKey: string; rules: string },
-    max: number,
-  ): Promise<CupRow | 'exists' | 'full'>;
-  /** Replaces a cup's name and rules in one step: `gone` when it is not there, `exists` when another cup has the name. */
-  update(
-    guildId: string,
-    id: number,
-    cup: { name: string; nameKey: string; rules: string },
-  ): Promise<CupRow | 'gone' | 'exists'>;
+  create(guildId: string, cup: CupFields, max: number): Promise<CupRow | 'exists' | 'full'>;
+  /**
+   * Replaces a cup's name and rules (and `postStandings` when given) in one step: `gone` when it is
+   * not there, `exists` when another cup has the name.
+   */
+  update(guildId: string, id: number, cup: CupFields): Promise<CupRow | 'gone' | 'exists'>;
   /** False when it was not there. */
   delete(guildId: string, id: number): Promise<boolean>;
 }

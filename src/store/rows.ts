@@ -256,10 +256,11 @@ export interface CupTableRow {
   guild_id: string;
   name: string;
   rules: string;
+  post_standings: number;
   created_at: string;
   updated_at: string;
 }
 
 export function cupOf(r: CupTableRow): CupRow {
-  return { ...camelCased(r), id: Number(r.id) };
+  return { ...camelCased(r), id: Number(r.id), postStandings: r.post_standings === 1 };
 }

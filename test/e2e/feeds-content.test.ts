@@ -100,7 +100,16 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
   });
 
   it('every kind has a /feeds test preview; the reminder preview carries the login button', async () => {
-    const ctx = { client, organisationId: home, now: clock, language: 'en' as const, timeZone: ZONE };
+    const ctx = {
+      client,
+      organisationId: home,
+      now: clock,
+      language: 'en' as const,
+      timeZone: ZONE,
+      guildId: world.guild.id,
+      store: world.bot.store,
+      log: createLogger({ level: 'error', write: () => undefined }),
+    };
     for (const kind of ['reminders', 'startlists', 'events', 'activities'] as const) {
       const module = kindNamed(KINDS, kind);
       expect(module?.preview, kind).toBeDefined();

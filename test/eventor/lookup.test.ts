@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fold } from '../../src/app/fold.js';
+import { fold } from '../../src/text/fold.js';
 import { activityChoices, classChoices, eventChoices, memberChoices } from '../../src/bot/lookup.js';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';

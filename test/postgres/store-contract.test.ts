@@ -658,6 +658,7 @@ describeEachDialect('the store contract', (stores) => {
       guildId: 'g1',
       name: 'Ungdomscupen',
       rules: '{"a":1}',
+      postStandings: false,
       createdAt: iso(),
       updatedAt: iso(),
     });
@@ -683,6 +684,18 @@ describeEachDialect('the store contract', (stores) => {
       rules: '{"b":2}',
       updatedAt: later,
     });
+    // Whether its standings are posted: set when given, kept when not.
+    const posted = { name: 'Juniorcupen', nameKey: 'juniorcupen', rules: '{"b":2}' };
+    expect(await store.cups.update('g1', cup.id, { ...posted, postStandings: true })).toMatchObject({
+      postStandings: true,
+    });
+    expect(await store.cups.update('g1', cup.id, posted)).toMatchObject({ postStandings: true });
+    expect(await store.cups.update('g1', cup.id, { ...posted, postStandings: false })).toMatchObject({
+      postStandings: false,
+    });
+    expect(
+      await store.cups.create('g2', { name: 'Posted', nameKey: 'posted', rules: '{}', postStandings: true }, 2),
+    ).toMatchObject({ postStandings: true });
     expect(await store.cups.update('g2', cup.id, { name: 'X', nameKey: 'x', rules: '{}' })).toBe('gone');
     expect(await store.cups.delete('g2', second.id)).toBe(false);
     expect(await store.cups.delete('g1', second.id)).toBe(true);

@@ -8,7 +8,8 @@
  * can: every route of every command (taken from the commands' own definitions, options filled from
  * the bot's own autocomplete), every autocomplete option, every button and select of the answers,
  * the automatic posts driven by the scheduler (the results post, its thread and pictures, the
- * members' DMs with theirs, the server's scheduled events) and every kind through `/feeds test`.
+ * members' DMs with theirs, the server's scheduled events, a cup's standings post) and every kind
+ * through `/feeds test`.
  * Every request the bot made to Discord is read: none refused (the sandbox Discord enforces
  * Discord's limits), and nothing planted survives as a mention, a masked link, markup, a control
  * or bidi character or a line break in a one-line field, nor past the cut of a long text.
@@ -23,6 +24,7 @@ import { KindSettings } from '../../src/feeds/settings.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import type { InteractionHandle, MessageView } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { addDays, localToday } from '../../src/time/days.js';
 import { testNow } from '../support/clock.js';
 import { EVIL_HOST, HostileText, TAIL, textFields } from '../support/hostile-text.js';
 import {
@@ -513,6 +515,29 @@ describe('every text from Eventor reaches Discord cleaned (hostile text in every
         `/season ${subcommand} alt text`,
       ).toBeGreaterThan(0);
     }
+  }, 120_000);
+
+  it("a cup's standings post, driven by the scheduler: the club's runners and races named, cleaned", async () => {
+    // The routes above may have turned the kind off, paused it or moved it: on again, in its channel.
+    const channel = feedChannels.get('cup-standings')!;
+    await world.bot.store.servers.setChannel(guildId(), 'cup-standings', channel);
+    await new KindSettings(world.bot.store, () => clock).update(guildId(), 'cup-standings', {
+      enabled: true,
+      pausedReason: null,
+      quietHours: null,
+      roleId: role,
+    });
+    const today = localToday(clock, 'Europe/Stockholm');
+    const rules = { scoring: 'winner-ratio', from: addDays(today, -300), to: addDays(today, 30), post: true };
+    await run({ command: 'cup', subcommand: 'create' }, { name: 'Ställningscupen', ...rules }, world.admin);
+    for (let hour = 0; hour < 6 && world.discord.messages(channel).length === 0; hour++) await tick(HOUR);
+    const posts = world.discord.messages(channel);
+    expect(posts.length, 'the cup standings post').toBeGreaterThan(0);
+    const post = posts.find((m) => (m.embeds[0]?.title ?? '').startsWith('Ställningscupen'));
+    expect(post, "the new cup's post").toBeDefined();
+    expect(post!.content).toBe(`<@&${role}>`);
+    // Runners' and races' names from Eventor are in it (cleaned: the last test reads every request).
+    expect(hostile.fieldsIn(post!.embeds[0]!.description ?? '').length).toBeGreaterThan(0);
   }, 120_000);
 
   it('every button and select of the answers, and of the admins’ posts, followed once', async () => {

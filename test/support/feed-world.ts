@@ -6,6 +6,7 @@ import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.
 import { FeedScheduler } from '../../src/feeds/scheduler.js';
 import type { Language } from '../../src/i18n/index.js';
 import { createLogger } from '../../src/log/logger.js';
+import type { Store } from '../../src/store/interfaces.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 
 /** The loopback world and what a feed's run takes from it, all on the test's clock. */
@@ -40,23 +41,32 @@ export async function startFeedWorld(clock: () => Date): Promise<FeedWorld> {
 
 /**
  * A second feed scheduler on the world's store, with an Eventor access of its own: the bot's after
- * a restart (nothing in memory from before). `stop()` ends both.
+ * a restart (nothing in memory from before). `stop()` ends both. `store`: another store on the same
+ * database, as a new process opens it; `followClock`: its Eventor clients' caches follow `now`, as
+ * the world's do with `eventorFollowsClock`.
  */
 export function restartedScheduler(
   world: LoopbackWorld,
   now: () => Date,
   defaultLanguage: Language = 'sv',
+  { store = world.bot.store, followClock = false }: { store?: Store; followClock?: boolean } = {},
 ): { restarted: FeedScheduler; access: EventorAccess; stop(): Promise<void> } {
   const log = createLogger({ level: 'error', write: () => undefined });
   const access = new EventorAccess({
-    store: world.bot.store,
+    store,
     defaultEventor: world.config.defaultEventor,
     defaultGuilds: world.config.defaultEventorGuilds,
     log,
+    ...(followClock
+      ? {
+          createClient: (instance, apiKey, shared) =>
+            new EventorClient({ instance, apiKey, shared, now: () => now().getTime(), retries: 0 }),
+        }
+      : {}),
   });
   const restarted = new FeedScheduler({
     client: world.bot.client,
-    store: world.bot.store,
+    store,
     eventor: access,
     log,
     defaultLanguage,

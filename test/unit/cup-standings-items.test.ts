@@ -4,7 +4,12 @@
  * and a content hash that changes exactly when what the post shows changes.
  */
 import { describe, expect, it } from 'vitest';
-import { CUP_STANDINGS_FEED, cupStandingsItems, cupStandingsKey } from '../../src/feeds/kinds/cup-standings/items.js';
+import {
+  CUP_STANDINGS_FEED,
+  cupOfKey,
+  cupStandingsItems,
+  cupStandingsKey,
+} from '../../src/feeds/kinds/cup-standings/items.js';
 import { cupStandings } from '../../src/season/cup.js';
 import { seasonRaces } from '../../src/season/races.js';
 import { CLUB, cupRules, renderContext, workedExample } from '../support/season-lists.js';
@@ -38,5 +43,21 @@ describe('the cup standings post', () => {
     expect(later!.itemKey).toBe(first!.itemKey);
     expect(later!.contentHash).not.toBe(first!.contentHash);
     expect(later!.races).toBe(2);
+  });
+
+  it('a cup whose post is out keeps its item when no race counts any more; a role is mentioned, no one else', () => {
+    expect(cupStandingsItems([data(8, 0)], ctx, { posted: new Set([8]) }).map((i) => i.itemKey)).toEqual([
+      'cup-standings:8',
+    ]);
+    const [item] = cupStandingsItems([data(7, 1)], ctx, { roleId: '123456789012345678' });
+    expect(item!.payload.content).toBe('<@&123456789012345678>');
+    expect(item!.payload.allowedMentions).toEqual({ parse: [], roles: ['123456789012345678'] });
+    expect(item!.contentHash).not.toBe(cupStandingsItems([data(7, 1)], ctx)[0]!.contentHash);
+  });
+
+  it('reads back the cup of its own keys only', () => {
+    expect(cupOfKey(cupStandingsKey(42))).toBe(42);
+    expect(cupOfKey('cup-standings:summary:abc')).toBeNull();
+    expect(cupOfKey('results:42')).toBeNull();
   });
 });

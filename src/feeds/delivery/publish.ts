@@ -51,7 +51,7 @@ function itemTitle(payload: MessagePayload): { title: string; url: string | null
  * crash makes the same summary.
  */
 function summaryItem(
-  feed: PublishedFeed,
+  feed: PublishedFeed & { summaryTitle: KeyWithVariables<'count'> },
   items: readonly ContentItem[],
   ctx: RenderContext,
   awaySince: Date | null,
@@ -91,7 +91,7 @@ function summaryItem(
  * later runs first finish posts an earlier run began and did not record, then publish every item
  * (new ones posted, changed ones edited), stopping at the first refusal. More than
  * MAX_NEW_POSTS_PER_RUN new items (after downtime, or a district publishing a season at once) are
- * announced by one summary post instead, and count as posted. `extraSeed` goes into the seed too
+ * announced by one summary post instead, and count as posted (unless the feed has no summary). `extraSeed` goes into the seed too
  * (e.g. a cursor row).
  */
 export async function publishItems(
@@ -117,10 +117,17 @@ export async function publishItems(
   const fresh: ContentItem[] = [];
   for (const item of items) if ((await ledger.get({ guildId, feed, itemKey: item.itemKey })) === null) fresh.push(item);
   let rest = items;
-  if (fresh.length > MAX_NEW_POSTS_PER_RUN) {
+  const { summaryTitle } = published;
+  if (summaryTitle !== undefined && fresh.length > MAX_NEW_POSTS_PER_RUN) {
     const lastRun = await ledger.lastRunAt(guildId, feed);
     const away = lastRun !== null && options.now.getTime() - Date.parse(lastRun) > AWAY_MS ? new Date(lastRun) : null;
-    const summary = summaryItem(published, fresh, renderContext(options), away, options.roleId ?? null);
+    const summary = summaryItem(
+      { ...published, summaryTitle },
+      fresh,
+      renderContext(options),
+      away,
+      options.roleId ?? null,
+    );
     const outcome = await poster.publishCovering({ guildId, feed, channelId, ...summary }, fresh);
     outcomes.push({ itemKey: summary.itemKey, outcome });
     if (outcome.kind === 'paused') return { seeded: false, outcomes, paused: outcome };
@@ -152,8 +159,12 @@ export function publishTo(
   return (items, _data, options) => publishItems(options, feed, items);
 }
 
-/** A feed as its posts are published: its ledger name, and the title of a summary of `{count}` of its items. */
+/**
+ * A feed as its posts are published: its ledger name, and the title of a summary of `{count}` of its
+ * items; without one, every item is its own post however many come at once (a kind whose few posts
+ * are each kept up to date, like a cup's standings, and which a summary would leave unposted).
+ */
 export interface PublishedFeed {
   name: string;
-  summaryTitle: KeyWithVariables<'count'>;
+  summaryTitle?: KeyWithVariables<'count'>;
 }

@@ -103,6 +103,9 @@ export const season = defineMessages({
     'cup.option.events.description': 'Only these events count: Eventor event ids, comma-separated (- or nothing: all)',
     'cup.option.classes.name': 'classes',
     'cup.option.classes.description': 'Classes that count, comma-separated, e.g. H21, D21 (- or nothing: all)',
+    'cup.option.post.name': 'post',
+    'cup.option.post.description':
+      'Post its standings in the cup standings channel, edited after each race (default: no)',
     'cup.option.cup.description': 'The cup (type to search)',
     'cup.choice.winner-ratio': 'Winner ratio: 100 × winning time ÷ your time',
     'cup.choice.place': 'Place: 25, 20, 16, 13, 11 … for places 1 to 15, then 1',
@@ -116,6 +119,12 @@ export const season = defineMessages({
     'cup.kept': 'Nothing was deleted.',
     'cup.none': 'This server has no cups yet. Create one with {/cup create}.',
     'cup.list.title': 'Cups',
+    'cup.list.posted': 'Standings posted',
+    'cup.post.on':
+      'Its standings are posted in {channel} at the next hourly run, then edited after each race that counts (once a race counts, for a cup with none yet).',
+    'cup.post.waiting':
+      'Its standings are posted once cup standings have a channel: {/feeds on} with the kind cup-standings.',
+    'cup.post.off': 'Its standings are no longer posted; a post it had stays as it last was.',
     'cup.standings.title': '{cup} · standings',
     'cup.standings.none': 'No runner from the club has points yet.',
     'cup.standings.line': {
@@ -155,6 +164,13 @@ export const season = defineMessages({
     'cup.error.day': '"{given}" is not a date. Write it as YYYY-MM-DD, e.g. 2026-05-31.',
     'cup.error.range': 'The first day ({from}) is after the last ({to}).',
     'cup.error.tooLong': 'A cup runs {days} days at most: one season.',
+
+    'setup.kind.cupStandings': 'Cup standings',
+    'scheduler.kind.cupStandings': 'cup standings',
+    'feeds.on.cupStandings':
+      '{kind}: on, posted in {channel}. The standings of each cup set to be posted ({/cup edit} with post: True) are posted there at the next hourly run, not waiting for news (a cup with no race counted yet once one counts), then edited after every race that counts.',
+    'cup.deletedPost':
+      'Cup **{name}** deleted. [Its standings post]({link}) stays as it last was; the bot no longer changes it, so delete it there if you no longer want it.',
   },
   sv: {
     'season.name': 'säsong',
@@ -253,6 +269,9 @@ export const season = defineMessages({
       'Bara de här tävlingarna räknas: Eventor-id, kommaseparerade (- eller inget: alla)',
     'cup.option.classes.name': 'klasser',
     'cup.option.classes.description': 'Klasser som räknas, kommaseparerade, t.ex. H21, D21 (- eller inget: alla)',
+    'cup.option.post.name': 'posta',
+    'cup.option.post.description':
+      'Posta ställningen i kanalen för cupställningar, redigerad efter varje lopp (standard: nej)',
     'cup.option.cup.description': 'Cupen (skriv för att söka)',
     'cup.choice.winner-ratio': 'Segrartidskvot: 100 × segrartiden ÷ din tid',
     'cup.choice.place': 'Placering: 25, 20, 16, 13, 11 … för plats 1 till 15, sedan 1',
@@ -266,6 +285,11 @@ export const season = defineMessages({
     'cup.kept': 'Inget togs bort.',
     'cup.none': 'Servern har inga cuper än. Skapa en med {/cup create}.',
     'cup.list.title': 'Cuper',
+    'cup.list.posted': 'Ställningen postas',
+    'cup.post.on':
+      'Ställningen postas i {channel} vid nästa körning (varje timme) och redigeras sedan efter varje lopp som räknas (för en cup utan lopp än när ett räknas).',
+    'cup.post.waiting': 'Ställningen postas när cupställningar har en kanal: {/feeds on} med typen cup-standings.',
+    'cup.post.off': 'Ställningen postas inte längre; ett inlägg den hade står kvar som det senast var.',
     'cup.standings.title': '{cup} · ställning',
     'cup.standings.none': 'Ingen löpare från klubben har poäng än.',
     'cup.standings.line': {
@@ -306,6 +330,13 @@ export const season = defineMessages({
     'cup.error.day': '"{given}" är inget datum. Skriv det som ÅÅÅÅ-MM-DD, t.ex. 2026-05-31.',
     'cup.error.range': 'Första dagen ({from}) är efter den sista ({to}).',
     'cup.error.tooLong': 'En cup pågår högst {days} dagar: en säsong.',
+
+    'setup.kind.cupStandings': 'Cupställningar',
+    'scheduler.kind.cupStandings': 'cupställningar',
+    'feeds.on.cupStandings':
+      '{kind}: på, postas i {channel}. Ställningen för varje cup som ska postas ({/cup edit} med posta: True) postas där vid nästa körning (varje timme) utan att vänta på nyheter (för en cup utan lopp än när ett räknas) och redigeras sedan efter varje lopp som räknas.',
+    'cup.deletedPost':
+      'Cupen **{name}** är borttagen. [Dess ställningsinlägg]({link}) står kvar som det senast var; boten ändrar det inte längre, så ta bort det där om du inte vill ha kvar det.',
   },
   nb: {
     'season.name': 'sesong',
@@ -402,6 +433,9 @@ export const season = defineMessages({
     'cup.option.events.description': 'Bare disse løpene teller: Eventor-id, kommaseparert (- eller ingenting: alle)',
     'cup.option.classes.name': 'klasser',
     'cup.option.classes.description': 'Klasser som teller, kommaseparert, f.eks. H21, D21 (- eller ingenting: alle)',
+    'cup.option.post.name': 'post',
+    'cup.option.post.description':
+      'Post stillingen i kanalen for cupstillinger, redigert etter hvert løp (standard: nei)',
     'cup.option.cup.description': 'Cupen (skriv for å søke)',
     'cup.choice.winner-ratio': 'Vinnertidsbrøk: 100 × vinnertiden ÷ din tid',
     'cup.choice.place': 'Plassering: 25, 20, 16, 13, 11 … for plass 1 til 15, så 1',
@@ -415,6 +449,11 @@ export const season = defineMessages({
     'cup.kept': 'Ingenting ble slettet.',
     'cup.none': 'Serveren har ingen cuper ennå. Opprett en med {/cup create}.',
     'cup.list.title': 'Cuper',
+    'cup.list.posted': 'Stillingen postes',
+    'cup.post.on':
+      'Stillingen postes i {channel} ved neste kjøring (hver time) og redigeres deretter etter hvert løp som teller (for en cup uten løp ennå når ett teller).',
+    'cup.post.waiting': 'Stillingen postes når cupstillinger har en kanal: {/feeds on} med typen cup-standings.',
+    'cup.post.off': 'Stillingen postes ikke lenger; et innlegg den hadde, står som det sist var.',
     'cup.standings.title': '{cup} · stilling',
     'cup.standings.none': 'Ingen løper fra klubben har poeng ennå.',
     'cup.standings.line': {
@@ -455,5 +494,12 @@ export const season = defineMessages({
     'cup.error.day': '"{given}" er ikke en dato. Skriv den som ÅÅÅÅ-MM-DD, f.eks. 2026-05-31.',
     'cup.error.range': 'Første dag ({from}) er etter den siste ({to}).',
     'cup.error.tooLong': 'En cup varer høyst {days} dager: én sesong.',
+
+    'setup.kind.cupStandings': 'Cupstillinger',
+    'scheduler.kind.cupStandings': 'cupstillinger',
+    'feeds.on.cupStandings':
+      '{kind}: på, postes i {channel}. Stillingen for hver cup som skal postes ({/cup edit} med post: True) postes der ved neste kjøring (hver time) uten å vente på nyheter (for en cup uten løp ennå når ett teller) og redigeres deretter etter hvert løp som teller.',
+    'cup.deletedPost':
+      'Cupen **{name}** er slettet. [Stillingsinnlegget]({link}) står som det sist var; boten endrer det ikke lenger, så slett det der om du ikke vil ha det.',
   },
 });

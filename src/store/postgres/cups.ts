@@ -1,9 +1,9 @@
-/** The cups admins define, on PostgreSQL (migration 5). */
-import type { CupRow, CupStore } from '../interfaces.js';
+/** The cups admins define, on PostgreSQL (migrations 5 and 6). */
+import type { CupFields, CupRow, CupStore } from '../interfaces.js';
 import { type CupTableRow, cupOf } from '../rows.js';
 import { int, lockName, type PartContext, type Queryable } from './connection.js';
 
-const COLUMNS = 'id, guild_id, name, rules, created_at, updated_at';
+const COLUMNS = 'id, guild_id, name, rules, post_standings, created_at, updated_at';
 
 async function named(q: Queryable, guildId: string, nameKey: string): Promise<number | null> {
   const { rows } = await q.query<{ id: string | number }>('SELECT id FROM cups WHERE guild_id = $1 AND name_key = $2', [
@@ -40,11 +40,7 @@ export class PostgresCupStore implements CupStore {
     return one(this.#ctx.db, guildId, id);
   }
 
-  create(
-    guildId: string,
-    cup: { name: string; nameKey: string; rules: string },
-    max: number,
-  ): Promise<CupRow | 'exists' | 'full'> {
+  create(guildId: string, cup: CupFields, max: number): Promise<CupRow | 'exists' | 'full'> {
     return this.#ctx.db.atomic(async (q) => {
       // The server's cups change one at a time: the name and the count are checked with nobody between.
       await lockName(q, 'cups', guildId);
@@ -56,28 +52,32 @@ export class PostgresCupStore implements CupStore {
       if (int(rows[0]!.count) >= max) return 'full';
       const at = this.#ctx.now().toISOString();
       const inserted = await q.query<CupTableRow>(
-        `INSERT INTO cups (guild_id, name, name_key, rules, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
-         RETURNING ${COLUMNS}`,
-        [guildId, cup.name, cup.nameKey, cup.rules, at, at],
+        `INSERT INTO cups (guild_id, name, name_key, rules, post_standings, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+        [guildId, cup.name, cup.nameKey, cup.rules, cup.postStandings === true ? 1 : 0, at, at],
       );
       return cupOf(inserted.rows[0]!);
     });
   }
 
-  update(
-    guildId: string,
-    id: number,
-    cup: { name: string; nameKey: string; rules: string },
-  ): Promise<CupRow | 'gone' | 'exists'> {
+  update(guildId: string, id: number, cup: CupFields): Promise<CupRow | 'gone' | 'exists'> {
     return this.#ctx.db.atomic(async (q) => {
       await lockName(q, 'cups', guildId);
       if ((await one(q, guildId, id)) === null) return 'gone';
       const other = await named(q, guildId, cup.nameKey);
       if (other !== null && other !== id) return 'exists';
       const updated = await q.query<CupTableRow>(
-        `UPDATE cups SET name = $1, name_key = $2, rules = $3, updated_at = $4 WHERE guild_id = $5 AND id = $6
-         RETURNING ${COLUMNS}`,
-        [cup.name, cup.nameKey, cup.rules, this.#ctx.now().toISOString(), guildId, id],
+        `UPDATE cups SET name = $1, name_key = $2, rules = $3, post_standings = coalesce($4, post_standings),
+         updated_at = $5 WHERE guild_id = $6 AND id = $7 RETURNING ${COLUMNS}`,
+        [
+          cup.name,
+          cup.nameKey,
+          cup.rules,
+          cup.postStandings === undefined ? null : cup.postStandings ? 1 : 0,
+          this.#ctx.now().toISOString(),
+          guildId,
+          id,
+        ],
       );
       return cupOf(updated.rows[0]!);
     });

@@ -222,6 +222,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX cups_name ON cups (guild_id, name_key);
   `,
+  // 6: SQLite's migration 15: whether a cup's standings are posted.
+  `
+  ALTER TABLE cups ADD COLUMN post_standings integer NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The table recording which migrations ran: its presence is what marks a database as eventor-bot's. */

@@ -1,10 +1,10 @@
-/** The cups admins define (migration 14). */
-import type { CupRow, CupStore } from '../interfaces.js';
+/** The cups admins define (migrations 14 and 15). */
+import type { CupFields, CupRow, CupStore } from '../interfaces.js';
 import { type CupTableRow, cupOf } from '../rows.js';
 import type { SqliteContext, Synchronous } from './gate.js';
 import { prepared } from './statements.js';
 
-const COLUMNS = 'id, guild_id, name, rules, created_at, updated_at';
+const COLUMNS = 'id, guild_id, name, rules, post_standings, created_at, updated_at';
 
 export class SqliteCupStore implements Synchronous<CupStore> {
   readonly #ctx: SqliteContext;
@@ -34,11 +34,7 @@ export class SqliteCupStore implements Synchronous<CupStore> {
     return row?.id ?? null;
   }
 
-  create(
-    guildId: string,
-    cup: { name: string; nameKey: string; rules: string },
-    max: number,
-  ): CupRow | 'exists' | 'full' {
+  create(guildId: string, cup: CupFields, max: number): CupRow | 'exists' | 'full' {
     const db = this.#ctx.db;
     return db
       .transaction((): CupRow | 'exists' | 'full' => {
@@ -50,18 +46,14 @@ export class SqliteCupStore implements Synchronous<CupStore> {
         const at = this.#ctx.now().toISOString();
         const { lastInsertRowid } = prepared(
           db,
-          'INSERT INTO cups (guild_id, name, name_key, rules, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-        ).run(guildId, cup.name, cup.nameKey, cup.rules, at, at);
+          'INSERT INTO cups (guild_id, name, name_key, rules, post_standings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        ).run(guildId, cup.name, cup.nameKey, cup.rules, cup.postStandings === true ? 1 : 0, at, at);
         return this.get(guildId, Number(lastInsertRowid))!;
       })
       .immediate();
   }
 
-  update(
-    guildId: string,
-    id: number,
-    cup: { name: string; nameKey: string; rules: string },
-  ): CupRow | 'gone' | 'exists' {
+  update(guildId: string, id: number, cup: CupFields): CupRow | 'gone' | 'exists' {
     const db = this.#ctx.db;
     return db
       .transaction((): CupRow | 'gone' | 'exists' => {
@@ -70,8 +62,16 @@ export class SqliteCupStore implements Synchronous<CupStore> {
         if (named !== null && named !== id) return 'exists';
         prepared(
           db,
-          'UPDATE cups SET name = ?, name_key = ?, rules = ?, updated_at = ? WHERE guild_id = ? AND id = ?',
-        ).run(cup.name, cup.nameKey, cup.rules, this.#ctx.now().toISOString(), guildId, id);
+          'UPDATE cups SET name = ?, name_key = ?, rules = ?, post_standings = coalesce(?, post_standings), updated_at = ? WHERE guild_id = ? AND id = ?',
+        ).run(
+          cup.name,
+          cup.nameKey,
+          cup.rules,
+          cup.postStandings === undefined ? null : cup.postStandings ? 1 : 0,
+          this.#ctx.now().toISOString(),
+          guildId,
+          id,
+        );
         return this.get(guildId, id)!;
       })
       .immediate();

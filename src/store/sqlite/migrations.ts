@@ -272,4 +272,8 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE UNIQUE INDEX cups_name ON cups (guild_id, name_key);
   `,
+  // 15: whether a cup's standings are posted by the cup standings kind (docs/admins.md#cup-standings-posts).
+  `
+  ALTER TABLE cups ADD COLUMN post_standings INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -1,9 +1,10 @@
 /**
  * The club's season from Eventor (docs/season.md#what-it-asks-eventor): the club's races of a
  * period, each race's results for the club asked once and kept in the store, asked again only in
- * the days after the race when corrections are likely. What `/season`, `/season club` and the cups
- * show is computed from those kept races (src/season/), so a member's year, the club's table and
- * every cup cost Eventor nothing once their races are kept.
+ * the days after the race when corrections are likely. What `/season`, `/season club`, the cups and
+ * the cups' standings posts show is computed from those kept races (src/season/), so a member's
+ * year, the club's table and every cup cost Eventor nothing once their races are kept. Here, below
+ * the services and the feeds, because both read it (docs/architecture.md#srcclub).
  *
  * - Finding the races: the club's entries (the events its members entered) and the events it
  *   organised, looked for once a day per year, from the last day looked at on.
@@ -14,15 +15,14 @@ import { millisecondsInDay as DAY, millisecondsInHour as HOUR } from 'date-fns/c
 import { EventorError, InvalidResponse, NotFound } from '../eventor/errors.js';
 import type { Event } from '../eventor/answers.js';
 import type { Logger } from '../log/logger.js';
-import type { CupResult, CupRules } from '../season/cup.js';
-import { cupStandings } from '../season/cup.js';
+import { type CupResult, CupRules, cupStandings } from '../season/cup.js';
 import { isRelay, type SeasonEvent, seasonEventOf, type SeasonRace, seasonRaces } from '../season/races.js';
 import { type ClubSeason, clubSeason, type DatedRace, type MemberSeason, memberSeason } from '../season/summary.js';
-import type { SeasonEventRow, Store } from '../store/interfaces.js';
+import type { CupRow, SeasonEventRow, Store, StoreParts } from '../store/interfaces.js';
 import { addDays, dayWindow, localToday, queryDay } from '../time/days.js';
 import { instantToLocal } from '../time/zones.js';
-import type { GuildEventor } from '../club/eventor-access.js';
-import { fold } from './fold.js';
+import type { GuildEventor } from './eventor-access.js';
+import { fold } from '../text/fold.js';
 
 /** The days after a race its results may still be corrected: asked again within them, never after. */
 export const CORRECTION_DAYS = 3;
@@ -49,8 +49,14 @@ export function yearDays(year: number): { from: string; to: string } {
   return { from: `${year}-01-01`, to: `${year}-12-31` };
 }
 
+/**
+ * The club's Eventor as the season asks it: the server's client and club (a command's connection,
+ * or a feed run's client and organisation).
+ */
+export type SeasonEventor = Pick<GuildEventor, 'client' | 'instance' | 'organisationId'>;
+
 /** Whose season a row is: the Eventor and the club (ids are per instance, and a server may move club). */
-export function seasonSource(eventor: Pick<GuildEventor, 'instance' | 'organisationId'>): string {
+export function seasonSource(eventor: Pick<SeasonEventor, 'instance' | 'organisationId'>): string {
   return `${eventor.instance.baseUrl} ${eventor.organisationId}`;
 }
 
@@ -141,7 +147,7 @@ export class SeasonService {
    * through today, at most once a day: the club's entries, the events it organised, and the events
    * the entries name that are not known yet.
    */
-  async #scan(eventor: GuildEventor, guild: SeasonGuild, year: number): Promise<void> {
+  async #scan(eventor: SeasonEventor, guild: SeasonGuild, year: number): Promise<void> {
     const source = seasonSource(eventor);
     const today = localToday(this.#deps.now(), guild.timeZone);
     const { from: yearStart, to: yearEnd } = yearDays(year);
@@ -183,7 +189,7 @@ export class SeasonService {
   }
 
   /** Asks one event's results for the club and keeps them; false when Eventor cannot give them now. */
-  async #fetch(eventor: GuildEventor, guild: SeasonGuild, event: SeasonEvent, log: Logger): Promise<boolean> {
+  async #fetch(eventor: SeasonEventor, guild: SeasonGuild, event: SeasonEvent, log: Logger): Promise<boolean> {
     const source = seasonSource(eventor);
     return this.#shared(`results|${guild.id}|${source}|${event.id}`, async () => {
       const club = eventor.organisationId;
@@ -219,7 +225,13 @@ export class SeasonService {
    * The club's races whose local day is in [from, to]: the years they fall in looked for (as
    * needed), every race whose results are due asked (at most PARALLEL at once), the rest as kept.
    */
-  async races(eventor: GuildEventor, guild: SeasonGuild, from: string, to: string, log?: Logger): Promise<SeasonRaces> {
+  async races(
+    eventor: SeasonEventor,
+    guild: SeasonGuild,
+    from: string,
+    to: string,
+    log?: Logger,
+  ): Promise<SeasonRaces> {
     const logger = log ?? this.#deps.log;
     const source = seasonSource(eventor);
     const firstYear = Number(from.slice(0, 4));
@@ -262,7 +274,7 @@ export class SeasonService {
 
   /** A member's year: their races among the club's, from what is kept (and what is due). */
   async memberSeason(
-    eventor: GuildEventor,
+    eventor: SeasonEventor,
     guild: SeasonGuild,
     personId: string,
     year: number,
@@ -275,7 +287,7 @@ export class SeasonService {
 
   /** The club's table of a year. */
   async clubSeason(
-    eventor: GuildEventor,
+    eventor: SeasonEventor,
     guild: SeasonGuild,
     year: number,
     log?: Logger,
@@ -287,7 +299,7 @@ export class SeasonService {
 
   /** A cup's standings over the races of its date range that count (classes compared without case or accents). */
   async cupStandings(
-    eventor: GuildEventor,
+    eventor: SeasonEventor,
     guild: SeasonGuild,
     rules: CupRules,
     log?: Logger,
@@ -297,12 +309,46 @@ export class SeasonService {
     const to = rules.to < today ? rules.to : today;
     if (rules.from > to) return { races: [], standings: [], unavailable: 0 };
     const { races, unavailable } = await this.races(eventor, guild, rules.from, to, log);
+    // A race counts once Eventor has the club's results of it (docs/season.md#cups): on race day,
+    // before the organiser uploads them, it would count with nobody's points.
+    const resulted = races.filter(({ race }) => race.classes.some((c) => c.runners.length > 0));
     const classes = new Set(rules.classes.map(sameClass));
-    return { ...cupStandings(rules, races, (name) => classes.has(sameClass(name))), unavailable };
+    return { ...cupStandings(rules, resulted, (name) => classes.has(sameClass(name))), unavailable };
   }
 }
 
 /** Class names as a cup compares them: without case, accents or surrounding spaces. */
 export function sameClass(name: string): string {
   return fold(name.trim()).replace(/\s+/g, ' ');
+}
+
+/** A cup as the commands and the standings posts see it. */
+export interface Cup {
+  id: number;
+  name: string;
+  rules: CupRules;
+  /** Whether its standings are posted by the cup standings kind (docs/admins.md#cup-standings-posts). */
+  postStandings: boolean;
+  updatedAt: string;
+}
+
+/** A cup as the store keeps it, read; null when its rules are not ones this version can read. */
+export function cupOf(row: CupRow): Cup | null {
+  try {
+    return {
+      id: row.id,
+      name: row.name,
+      rules: CupRules.parse(JSON.parse(row.rules)),
+      postStandings: row.postStandings,
+      updatedAt: row.updatedAt,
+    };
+  } catch {
+    // Rules this version cannot read (written by a newer one): the cup is left alone, not shown wrong.
+    return null;
+  }
+}
+
+/** The server's cups, by name (any this version cannot read are left out). */
+export async function serverCups(store: Pick<StoreParts, 'cups'>, guildId: string): Promise<Cup[]> {
+  return (await store.cups.list(guildId)).flatMap((row) => cupOf(row) ?? []);
 }
