@@ -485,15 +485,9 @@ describe('every text from Eventor reaches Discord cleaned (hostile text in every
     const member = world.member;
     await run({ command: 'results' }, { event: raced.id, splits: true, top: 3 }, member);
     await run({ command: 'results' }, { member: finisher, splits: true }, member);
-    // A club runner of a class with enough runners to compare, asked for by person: a class option
-    // holds 100 characters, fewer than a planted class name.
-    const compared = world.eventor.dataset
-      .details(raced)
-      .resultList!.classes.filter((c) => c.persons.filter((p) => p.results[0]?.splits.length).length >= 5)
-      .flatMap((c) => c.persons)
-      .find((p) => p.organisation?.id === home && p.results[0]?.status === 'OK');
-    expect(compared?.person?.id, 'a club runner in a class of five with split times').toBeDefined();
-    const splits = await run({ command: 'splits' }, { event: raced.id, member: compared!.person!.id! }, member);
+    // The finisher, in a class large enough for a graph, asked for by person: a class option holds
+    // 100 characters, fewer than a planted class name.
+    const splits = await run({ command: 'splits' }, { event: raced.id, member: finisher }, member);
     expect(splits!.attachments.length, '/splits pictures').toBeGreaterThan(0);
     await run({ command: 'starts' }, { event: drawn!.id }, member);
     await run({ command: 'starts' }, { member: finisher }, member);
