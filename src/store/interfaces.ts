@@ -259,6 +259,8 @@ export interface Subscription {
   results: boolean;
   /** The day-before reminder of each race a linked person has entered (migration 12). */
   tomorrow: boolean;
+  /** A DM when a linked person finishes on race day, from the live results (migration 16). */
+  live: boolean;
   /** The member's Discord locale when they last used /notify: DMs are in that language. */
   locale: string;
   dmChannelId: string | null;
@@ -273,12 +275,12 @@ export interface SubscriptionStore {
   /**
    * Sets the kinds (all false: the row is deleted) in one atomic step with forgetting the ledger
    * feeds of `dropFeedPrefixes`. `resume` clears a pause (and a DM channel that could not be used).
-   * `tomorrow` absent is off.
+   * `tomorrow` and `live` absent are off.
    */
   set(
     guildId: string,
     userId: string,
-    next: { starts: boolean; results: boolean; tomorrow?: boolean; locale: string; resume: boolean },
+    next: { starts: boolean; results: boolean; tomorrow?: boolean; live?: boolean; locale: string; resume: boolean },
     dropFeedPrefixes: readonly string[],
   ): Promise<Subscription | null>;
   /** Members with at least one kind on and no pause, ordered by user. */
@@ -519,6 +521,74 @@ export interface CupStore {
   delete(guildId: string, id: number): Promise<boolean>;
 }
 
+// --- race day, live: which live competition each server's race is (docs/live-results.md#race-day-in-discord) ---
+
+/** How a race's live competition was found: by the event's link, a confident search, an admin; or not yet. */
+export type LiveMatchHow = 'link' | 'search' | 'admin' | 'uncertain' | 'none';
+
+/**
+ * One race of a server's club on its race day and the live competition it is. `race` and
+ * `candidates` are JSON the live kind writes and reads (the race's names, the club's names and its
+ * runners in Eventor; the competitions offered when unsure).
+ */
+export interface LiveRaceRow {
+  guildId: string;
+  eventId: string;
+  raceId: string;
+  /** The race's local day (YYYY-MM-DD): what the reads go by. */
+  raceDay: string;
+  race: string;
+  /** The live competition followed; null while none is chosen. */
+  competitionId: number | null;
+  how: LiveMatchHow;
+  candidates: string;
+  /** When the board turned final (store clock); null while it is live. */
+  finalAt: string | null;
+  /** The Discord link of the results post the final board points to, when there is one. */
+  resultsUrl: string | null;
+  updatedAt: string;
+}
+
+/** What one poller last read of a live competition, for every process to show (`/live`). */
+export interface LiveSnapshotRow {
+  competitionId: number;
+  /** JSON the poller writes: the competition and the followed clubs' runners. */
+  state: string;
+  /** When it was read (store clock). */
+  readAt: string;
+  /** When a runner last changed, if ever. */
+  changedAt: string | null;
+}
+
+export interface LiveStore {
+  /** A server's races of the local days between `fromDay` and `toDay`, inclusive, by day. */
+  races(guildId: string, fromDay: string, toDay: string): Promise<LiveRaceRow[]>;
+  race(guildId: string, eventId: string, raceId: string): Promise<LiveRaceRow | null>;
+  /** Every server's races of those days that follow a competition: what the pollers read. */
+  followed(fromDay: string, toDay: string): Promise<LiveRaceRow[]>;
+  /**
+   * Records what matching found, in one step: a new race, or a known one's text, and its
+   * competition unless an admin chose it (`admin` is kept; its text is still replaced). A change
+   * of competition makes the board live again.
+   */
+  putMatch(row: Omit<LiveRaceRow, 'finalAt' | 'resultsUrl' | 'updatedAt'>): Promise<LiveRaceRow>;
+  /** An admin's choice (`how` becomes `admin`), a race not yet known included; the board is live again. */
+  choose(
+    row: Pick<LiveRaceRow, 'guildId' | 'eventId' | 'raceId' | 'raceDay' | 'race'>,
+    competitionId: number,
+  ): Promise<LiveRaceRow>;
+  /**
+   * The board is final from now (kept when it already was), with the results post's link when one is
+   * given (a link given later replaces none); false when the race is not known.
+   */
+  markFinal(guildId: string, eventId: string, raceId: string, resultsUrl: string | null): Promise<boolean>;
+  snapshot(competitionId: number): Promise<LiveSnapshotRow | null>;
+  /** Replaces a competition's snapshot (`readAt` the store's clock). */
+  putSnapshot(competitionId: number, state: string, changedAt: string | null): Promise<void>;
+  /** Forgets races of days before `beforeDay` and snapshots read before it; how many rows went. */
+  prune(beforeDay: string): Promise<number>;
+}
+
 // --- the whole store ---
 
 export interface StoreParts {
@@ -536,6 +606,7 @@ export interface StoreParts {
   readonly heartbeats: HeartbeatStore;
   readonly season: SeasonStore;
   readonly cups: CupStore;
+  readonly live: LiveStore;
 }
 
 export interface Store extends StoreParts {

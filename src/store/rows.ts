@@ -13,6 +13,9 @@ import type {
   LedgerRow,
   LedgerState,
   LinkRequest,
+  LiveMatchHow,
+  LiveRaceRow,
+  LiveSnapshotRow,
   NotifyPause,
   SeasonEventRow,
   Subscription,
@@ -55,6 +58,7 @@ export const GUILD_TABLES = [
   'season_events',
   'season_scans',
   'cups',
+  'live_races',
   'guild_settings',
 ] as const;
 
@@ -86,6 +90,7 @@ export interface SubscriptionRow {
   starts: number;
   results: number;
   tomorrow: number;
+  live: number;
   locale: string;
   dm_channel_id: string | null;
   paused_reason: string | null;
@@ -100,6 +105,7 @@ export function subscriptionOf(r: SubscriptionRow): Subscription {
     starts: r.starts === 1,
     results: r.results === 1,
     tomorrow: r.tomorrow === 1,
+    live: r.live === 1,
     pausedReason: r.paused_reason as NotifyPause | null,
   };
 }
@@ -263,4 +269,38 @@ export interface CupTableRow {
 
 export function cupOf(r: CupTableRow): CupRow {
   return { ...camelCased(r), id: Number(r.id), postStandings: r.post_standings === 1 };
+}
+
+export interface LiveRaceTableRow {
+  guild_id: string;
+  event_id: string;
+  race_id: string;
+  race_day: string;
+  race: string;
+  competition_id: number | string | null;
+  how: string;
+  candidates: string;
+  final_at: string | null;
+  results_url: string | null;
+  updated_at: string;
+}
+
+export function liveRaceOf(r: LiveRaceTableRow): LiveRaceRow {
+  return {
+    ...camelCased(r),
+    // PostgreSQL's driver gives integers as they are; a bigint would come as text.
+    competitionId: r.competition_id === null ? null : Number(r.competition_id),
+    how: r.how as LiveMatchHow,
+  };
+}
+
+export interface LiveSnapshotTableRow {
+  competition_id: string;
+  state: string;
+  read_at: string;
+  changed_at: string | null;
+}
+
+export function liveSnapshotOf(r: LiveSnapshotTableRow): LiveSnapshotRow {
+  return { ...camelCased(r), competitionId: Number(r.competition_id) };
 }

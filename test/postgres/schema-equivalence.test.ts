@@ -185,7 +185,7 @@ describe(`the SQLite and PostgreSQL schemas ${NEEDS_POSTGRES}`, () => {
     }
 
     // The comparison only means something if it saw the whole schema.
-    expect(Object.keys(sqlite)).toHaveLength(19);
+    expect(Object.keys(sqlite)).toHaveLength(21);
     expect(sqlite.throttle_events!.primaryKey).toEqual(['id']);
     expect(sqlite.guild_channels!.foreignKeys).toEqual(['guild_id -> guild_settings(guild_id) ON DELETE CASCADE']);
     expect(Object.keys(postgres).sort()).toEqual(Object.keys(sqlite).sort());

@@ -451,6 +451,16 @@ describeEachDialect('the store contract', (stores) => {
     expect(await store.subscriptions.guildsWithSubscribers()).toEqual([]);
   });
 
+  it('subscriptions: the live finish DM alone keeps a member subscribed; left out it is off', async () => {
+    const only = { starts: false, results: false, live: true, locale: 'sv', resume: true };
+    expect(await store.subscriptions.set('g1', 'u1', only, [])).toMatchObject({ live: true, tomorrow: false });
+    expect((await store.subscriptions.active('g1')).map((s) => s.userId)).toEqual(['u1']);
+    expect(await store.subscriptions.guildsWithSubscribers()).toEqual(['g1']);
+    const starts = { starts: true, results: false, locale: 'sv', resume: false };
+    expect(await store.subscriptions.set('g1', 'u1', starts, [])).toMatchObject({ live: false, starts: true });
+    expect(await store.subscriptions.set('g1', 'u1', { ...only, live: false }, [])).toBeNull();
+  });
+
   it('subscriptions: set, paused, resumed, active only when on and not paused', async () => {
     expect(await store.subscriptions.get('g1', 'u1')).toBeNull();
     const made = await store.subscriptions.set(
@@ -465,6 +475,7 @@ describeEachDialect('the store contract', (stores) => {
       starts: true,
       results: false,
       tomorrow: false,
+      live: false,
       locale: 'sv',
       dmChannelId: null,
       pausedReason: null,
@@ -702,6 +713,80 @@ describeEachDialect('the store contract', (stores) => {
     expect(await store.cups.delete('g1', second.id)).toBe(false);
     expect(await store.cups.update('g1', second.id, { name: 'Argus', nameKey: 'argus', rules: '{}' })).toBe('gone');
     expect((await store.cups.list('g1')).map((c) => c.name)).toEqual(['Juniorcupen']);
+  });
+
+  // --- race day, live ---
+
+  it("live races: matching records a race, keeps an admin's choice, and a new competition makes the board live again", async () => {
+    const race = { guildId: 'g1', eventId: '30024', raceId: '4001', raceDay: '2026-03-01', race: '{"n":1}' };
+    const uncertain = { ...race, competitionId: null, how: 'uncertain' as const, candidates: '[50001,50002]' };
+    expect(await store.live.putMatch(uncertain)).toEqual({
+      ...uncertain,
+      finalAt: null,
+      resultsUrl: null,
+      updatedAt: iso(),
+    });
+    expect(await store.live.followed('2026-03-01', '2026-03-01')).toEqual([]);
+    advance();
+    const found = await store.live.putMatch({ ...race, competitionId: 50001, how: 'search', candidates: '[]' });
+    expect(found).toMatchObject({ competitionId: 50001, how: 'search', finalAt: null });
+    expect(await store.live.markFinal('g1', '30024', '4001', null)).toBe(true);
+    const finalAt = iso();
+    advance();
+    // A link given later replaces none; the time it turned final stays.
+    expect(await store.live.markFinal('g1', '30024', '4001', 'https://discord.com/channels/1/2/3')).toBe(true);
+    expect(await store.live.race('g1', '30024', '4001')).toMatchObject({
+      finalAt,
+      resultsUrl: 'https://discord.com/channels/1/2/3',
+    });
+    expect(await store.live.markFinal('g1', 'nope', '1', null)).toBe(false);
+    // The same competition found again: still final.
+    await store.live.putMatch({ ...race, race: '{"n":2}', competitionId: 50001, how: 'search', candidates: '[]' });
+    expect(await store.live.race('g1', '30024', '4001')).toMatchObject({ race: '{"n":2}', finalAt });
+    // An admin's choice: live again, and kept against later matching.
+    const chosen = await store.live.choose(race, 50002);
+    expect(chosen).toMatchObject({ competitionId: 50002, how: 'admin', finalAt: null, resultsUrl: null });
+    await store.live.putMatch({ ...race, race: '{"n":3}', competitionId: 50001, how: 'link', candidates: '[]' });
+    expect(await store.live.race('g1', '30024', '4001')).toMatchObject({
+      race: '{"n":3}',
+      competitionId: 50002,
+      how: 'admin',
+    });
+    // A race not yet known, chosen by an admin.
+    await store.live.choose({ ...race, guildId: 'g2' }, 50003);
+    expect((await store.live.followed('2026-03-01', '2026-03-01')).map((r) => [r.guildId, r.competitionId])).toEqual([
+      ['g1', 50002],
+      ['g2', 50003],
+    ]);
+    expect((await store.live.races('g1', '2026-02-28', '2026-03-02')).map((r) => r.eventId)).toEqual(['30024']);
+    expect(await store.live.races('g1', '2026-03-02', '2026-03-03')).toEqual([]);
+  });
+
+  it('live snapshots: replaced per competition, read by another process, pruned with the races of past days', async () => {
+    expect(await store.live.snapshot(50001)).toBeNull();
+    await store.live.putSnapshot(50001, '{"a":1}', null);
+    advance();
+    await store.live.putSnapshot(50001, '{"a":2}', iso());
+    const other = await factory.again(store);
+    expect(await other.live.snapshot(50001)).toEqual({
+      competitionId: 50001,
+      state: '{"a":2}',
+      readAt: iso(),
+      changedAt: iso(),
+    });
+    await store.live.choose({ guildId: 'g1', eventId: '1', raceId: '2', raceDay: '2026-02-28', race: '{}' }, 50001);
+    await store.live.choose({ guildId: 'g1', eventId: '1', raceId: '3', raceDay: '2026-03-01', race: '{}' }, 50001);
+    expect(await store.live.prune('2026-03-01')).toBe(1);
+    expect(await store.live.prune('2026-03-02')).toBe(2);
+    expect(await store.live.snapshot(50001)).toBeNull();
+  });
+
+  it('live races go with their server', async () => {
+    await store.live.choose({ guildId: 'g1', eventId: '1', raceId: '2', raceDay: '2026-03-01', race: '{}' }, 50001);
+    await store.live.choose({ guildId: 'g2', eventId: '1', raceId: '2', raceDay: '2026-03-01', race: '{}' }, 50001);
+    expect(await store.people.knownGuildIds()).toEqual(['g1', 'g2']);
+    await store.people.forgetGuild('g1');
+    expect((await store.live.followed('2026-03-01', '2026-03-01')).map((r) => r.guildId)).toEqual(['g2']);
   });
 
   it('ledger claims: free, held by a live owner, taken from a gone or expired one, renewed, released', async () => {

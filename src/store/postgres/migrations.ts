@@ -226,6 +226,34 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE cups ADD COLUMN post_standings integer NOT NULL DEFAULT 0;
   `,
+  // 7: SQLite's migration 16: race day, live (each server's races and their live competitions, the
+  // last poll of each competition, the members' finish DM).
+  `
+  CREATE TABLE live_races (
+    guild_id       text COLLATE "C" NOT NULL,
+    event_id       text COLLATE "C" NOT NULL,
+    race_id        text COLLATE "C" NOT NULL,
+    race_day       text COLLATE "C" NOT NULL,
+    race           text COLLATE "C" NOT NULL,
+    competition_id integer,
+    how            text COLLATE "C" NOT NULL,
+    candidates     text COLLATE "C" NOT NULL,
+    final_at       text COLLATE "C",
+    results_url    text COLLATE "C",
+    updated_at     text COLLATE "C" NOT NULL,
+    PRIMARY KEY (guild_id, event_id, race_id)
+  );
+  CREATE INDEX live_races_day ON live_races (race_day);
+
+  CREATE TABLE live_snapshots (
+    competition_id text COLLATE "C" PRIMARY KEY,
+    state          text COLLATE "C" NOT NULL,
+    read_at        text COLLATE "C" NOT NULL,
+    changed_at     text COLLATE "C"
+  );
+
+  ALTER TABLE notify_subscriptions ADD COLUMN live integer NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The table recording which migrations ran: its presence is what marks a database as eventor-bot's. */

@@ -18,6 +18,7 @@ import { PostgresHeartbeatStore } from './heartbeats.js';
 import { PostgresLeaseStore, PostgresSweepStore } from './leases.js';
 import { PostgresLedgerStore } from './ledger.js';
 import { PostgresLinkStore } from './links.js';
+import { PostgresLiveStore } from './live.js';
 import { migrate } from './migrate.js';
 import { PostgresPeopleStore } from './people.js';
 import { PostgresSeasonStore } from './season.js';
@@ -48,6 +49,7 @@ function partsOn(db: Db, now: () => Date, secrets: SecretBox, serverSettingsRemo
     heartbeats: new PostgresHeartbeatStore(ctx),
     season: new PostgresSeasonStore(ctx),
     cups: new PostgresCupStore(ctx),
+    live: new PostgresLiveStore(ctx),
   };
 }
 
@@ -76,6 +78,7 @@ class PostgresStore implements Store {
   readonly heartbeats;
   readonly season;
   readonly cups;
+  readonly live;
   readonly #pool: pg.Pool;
   readonly #now: () => Date;
   readonly #secrets: SecretBox;
@@ -104,6 +107,7 @@ class PostgresStore implements Store {
     this.heartbeats = parts.heartbeats;
     this.season = parts.season;
     this.cups = parts.cups;
+    this.live = parts.live;
   }
 
   async transaction<T>(work: (parts: StoreParts) => Promise<T>): Promise<T> {

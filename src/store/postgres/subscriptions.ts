@@ -22,30 +22,41 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
   set(
     guildId: string,
     userId: string,
-    next: { starts: boolean; results: boolean; tomorrow?: boolean; locale: string; resume: boolean },
+    next: { starts: boolean; results: boolean; tomorrow?: boolean; live?: boolean; locale: string; resume: boolean },
     dropFeedPrefixes: readonly string[],
   ): Promise<Subscription | null> {
     const now = this.#ctx.now().toISOString();
     return this.#ctx.db.atomic(async (q) => {
       for (const prefix of dropFeedPrefixes) await forgetFeeds(q, guildId, prefix);
       const tomorrow = next.tomorrow === true;
-      if (!next.starts && !next.results && !tomorrow) {
+      const live = next.live === true;
+      if (!next.starts && !next.results && !tomorrow && !live) {
         await q.query('DELETE FROM notify_subscriptions WHERE guild_id = $1 AND user_id = $2', [guildId, userId]);
         return null;
       }
       // Every SET expression reads the row as it was, so the DM channel's test sees the old pause.
       const { rows } = await q.query<Row>(
-        `INSERT INTO notify_subscriptions (guild_id, user_id, starts, results, tomorrow, locale, dm_channel_id, paused_reason, paused_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $8, $5, NULL, NULL, NULL, $6, $6)
+        `INSERT INTO notify_subscriptions (guild_id, user_id, starts, results, tomorrow, live, locale, dm_channel_id, paused_reason, paused_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $8, $9, $5, NULL, NULL, NULL, $6, $6)
          ON CONFLICT (guild_id, user_id) DO UPDATE SET starts = excluded.starts, results = excluded.results,
-           tomorrow = excluded.tomorrow, locale = excluded.locale,
+           tomorrow = excluded.tomorrow, live = excluded.live, locale = excluded.locale,
            dm_channel_id = CASE WHEN $7 AND notify_subscriptions.paused_reason = 'dm-unavailable' THEN NULL
                                 ELSE notify_subscriptions.dm_channel_id END,
            paused_reason = CASE WHEN $7 THEN NULL ELSE notify_subscriptions.paused_reason END,
            paused_at = CASE WHEN $7 THEN NULL ELSE notify_subscriptions.paused_at END,
            updated_at = excluded.updated_at
          RETURNING *`,
-        [guildId, userId, next.starts ? 1 : 0, next.results ? 1 : 0, next.locale, now, next.resume, tomorrow ? 1 : 0],
+        [
+          guildId,
+          userId,
+          next.starts ? 1 : 0,
+          next.results ? 1 : 0,
+          next.locale,
+          now,
+          next.resume,
+          tomorrow ? 1 : 0,
+          live ? 1 : 0,
+        ],
       );
       return subscriptionOf(rows[0]!);
     });
@@ -53,7 +64,7 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
 
   async active(guildId: string): Promise<Subscription[]> {
     const { rows } = await this.#ctx.db.query<Row>(
-      `SELECT * FROM notify_subscriptions WHERE guild_id = $1 AND (starts = 1 OR results = 1 OR tomorrow = 1) AND paused_reason IS NULL
+      `SELECT * FROM notify_subscriptions WHERE guild_id = $1 AND (starts = 1 OR results = 1 OR tomorrow = 1 OR live = 1) AND paused_reason IS NULL
        ORDER BY user_id`,
       [guildId],
     );
@@ -62,7 +73,7 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
 
   async guildsWithSubscribers(): Promise<string[]> {
     const { rows } = await this.#ctx.db.query<{ guild_id: string }>(
-      `SELECT DISTINCT guild_id FROM notify_subscriptions WHERE (starts = 1 OR results = 1 OR tomorrow = 1) AND paused_reason IS NULL
+      `SELECT DISTINCT guild_id FROM notify_subscriptions WHERE (starts = 1 OR results = 1 OR tomorrow = 1 OR live = 1) AND paused_reason IS NULL
        ORDER BY guild_id`,
     );
     return rows.map((r) => r.guild_id);

@@ -276,4 +276,34 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE cups ADD COLUMN post_standings INTEGER NOT NULL DEFAULT 0;
   `,
+  // 16: race day, live (docs/live-results.md#race-day-in-discord): each server's races of the day
+  // with the live competition each is (how it was found, what was offered, when its board turned
+  // final), what the last poll of each competition read (keyed by the id as text), and the
+  // members' DM when a linked person finishes, off until turned on.
+  `
+  CREATE TABLE live_races (
+    guild_id       TEXT NOT NULL,
+    event_id       TEXT NOT NULL,
+    race_id        TEXT NOT NULL,
+    race_day       TEXT NOT NULL,
+    race           TEXT NOT NULL,
+    competition_id INTEGER,
+    how            TEXT NOT NULL,
+    candidates     TEXT NOT NULL,
+    final_at       TEXT,
+    results_url    TEXT,
+    updated_at     TEXT NOT NULL,
+    PRIMARY KEY (guild_id, event_id, race_id)
+  ) STRICT;
+  CREATE INDEX live_races_day ON live_races (race_day);
+
+  CREATE TABLE live_snapshots (
+    competition_id TEXT PRIMARY KEY,
+    state          TEXT NOT NULL,
+    read_at        TEXT NOT NULL,
+    changed_at     TEXT
+  ) STRICT;
+
+  ALTER TABLE notify_subscriptions ADD COLUMN live INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -13,6 +13,7 @@ import type {
   LeaseStore,
   LedgerStore,
   LinkStore,
+  LiveStore,
   PeopleStore,
   SeasonStore,
   ServerStore,
@@ -33,6 +34,7 @@ import { SqliteHeartbeatStore } from './heartbeats.js';
 import { SqliteLeaseStore, SqliteSweepStore } from './leases.js';
 import { SqliteLedgerStore } from './ledger.js';
 import { SqliteLinkStore } from './links.js';
+import { SqliteLiveStore } from './live.js';
 import { SqlitePeopleStore } from './people.js';
 import { SqliteSeasonStore } from './season.js';
 import { SqliteServerStore } from './servers.js';
@@ -56,6 +58,7 @@ export class SqliteStore implements Store {
   readonly heartbeats: HeartbeatStore;
   readonly season: SeasonStore;
   readonly cups: CupStore;
+  readonly live: LiveStore;
 
   readonly #db: Db;
   readonly #gate: Gate;
@@ -82,6 +85,7 @@ export class SqliteStore implements Store {
     this.heartbeats = gated<HeartbeatStore>(new SqliteHeartbeatStore(ctx), gate);
     this.season = gated<SeasonStore>(new SqliteSeasonStore(ctx), gate);
     this.cups = gated<CupStore>(new SqliteCupStore(ctx), gate);
+    this.live = gated<LiveStore>(new SqliteLiveStore(ctx), gate);
     // Inside `transaction` the same parts serve: calls from the transaction's own work join it.
     this.#parts = {
       servers: this.servers,
@@ -98,6 +102,7 @@ export class SqliteStore implements Store {
       heartbeats: this.heartbeats,
       season: this.season,
       cups: this.cups,
+      live: this.live,
     };
   }
 

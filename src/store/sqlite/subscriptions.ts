@@ -23,7 +23,7 @@ export class SqliteSubscriptionStore implements Synchronous<SubscriptionStore> {
   set(
     guildId: string,
     userId: string,
-    next: { starts: boolean; results: boolean; tomorrow?: boolean; locale: string; resume: boolean },
+    next: { starts: boolean; results: boolean; tomorrow?: boolean; live?: boolean; locale: string; resume: boolean },
     dropFeedPrefixes: readonly string[],
   ): Subscription | null {
     const now = this.#ctx.now().toISOString();
@@ -31,16 +31,17 @@ export class SqliteSubscriptionStore implements Synchronous<SubscriptionStore> {
     return db.transaction(() => {
       for (const prefix of dropFeedPrefixes) this.#ledger.forgetFeeds(guildId, prefix);
       const tomorrow = next.tomorrow === true;
-      if (!next.starts && !next.results && !tomorrow) {
+      const live = next.live === true;
+      if (!next.starts && !next.results && !tomorrow && !live) {
         db.prepare('DELETE FROM notify_subscriptions WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
         return null;
       }
       const resume = next.resume ? 1 : 0;
       db.prepare(
-        `INSERT INTO notify_subscriptions (guild_id, user_id, starts, results, tomorrow, locale, dm_channel_id, paused_reason, paused_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?)
+        `INSERT INTO notify_subscriptions (guild_id, user_id, starts, results, tomorrow, live, locale, dm_channel_id, paused_reason, paused_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?)
          ON CONFLICT (guild_id, user_id) DO UPDATE SET starts = excluded.starts, results = excluded.results,
-           tomorrow = excluded.tomorrow, locale = excluded.locale,
+           tomorrow = excluded.tomorrow, live = excluded.live, locale = excluded.locale,
            dm_channel_id = CASE WHEN ? AND paused_reason = 'dm-unavailable' THEN NULL ELSE dm_channel_id END,
            paused_reason = CASE WHEN ? THEN NULL ELSE paused_reason END, paused_at = CASE WHEN ? THEN NULL ELSE paused_at END,
            updated_at = excluded.updated_at`,
@@ -50,6 +51,7 @@ export class SqliteSubscriptionStore implements Synchronous<SubscriptionStore> {
         next.starts ? 1 : 0,
         next.results ? 1 : 0,
         tomorrow ? 1 : 0,
+        live ? 1 : 0,
         next.locale,
         now,
         now,
@@ -64,7 +66,7 @@ export class SqliteSubscriptionStore implements Synchronous<SubscriptionStore> {
   active(guildId: string): Subscription[] {
     const rows = this.#ctx.db
       .prepare(
-        'SELECT * FROM notify_subscriptions WHERE guild_id = ? AND (starts = 1 OR results = 1 OR tomorrow = 1) AND paused_reason IS NULL ORDER BY user_id',
+        'SELECT * FROM notify_subscriptions WHERE guild_id = ? AND (starts = 1 OR results = 1 OR tomorrow = 1 OR live = 1) AND paused_reason IS NULL ORDER BY user_id',
       )
       .all(guildId) as Row[];
     return rows.map(subscriptionOf);
@@ -73,7 +75,7 @@ export class SqliteSubscriptionStore implements Synchronous<SubscriptionStore> {
   guildsWithSubscribers(): string[] {
     const rows = this.#ctx.db
       .prepare(
-        'SELECT DISTINCT guild_id FROM notify_subscriptions WHERE (starts = 1 OR results = 1 OR tomorrow = 1) AND paused_reason IS NULL ORDER BY guild_id',
+        'SELECT DISTINCT guild_id FROM notify_subscriptions WHERE (starts = 1 OR results = 1 OR tomorrow = 1 OR live = 1) AND paused_reason IS NULL ORDER BY guild_id',
       )
       .all() as Array<{ guild_id: string }>;
     return rows.map((r) => r.guild_id);
