@@ -110,6 +110,8 @@ describe(`eventor-bot migrate ${NEEDS_POSTGRES}`, () => {
       INSERT INTO season_scans VALUES ('g1', '321', 2026, '2026-06-30', '${now}');
       INSERT INTO cups (id, guild_id, name, name_key, rules, created_at, updated_at)
         VALUES (3, 'g1', 'Klubbcupen', 'klubbcupen', '{"scoring":"place"}', '${now}', '${now}');
+      INSERT INTO live_races VALUES ('g1', 'e1', 'r1', '2026-05-09', '{}', 50001, 'admin', '[]', NULL, NULL, '${now}');
+      INSERT INTO live_snapshots VALUES ('50001', '{"runners":[]}', '${now}', NULL);
     `);
     db.close();
     const before = dump(source);

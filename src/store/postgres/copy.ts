@@ -34,6 +34,8 @@ export const COPIED_TABLES = [
   'season_events',
   'season_scans',
   'cups',
+  'live_races',
+  'live_snapshots',
 ] as const;
 
 /** Rows per INSERT into PostgreSQL: well under its 65535 parameters for the widest table. */
