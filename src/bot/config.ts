@@ -7,15 +7,17 @@ import {
   type EventorConfig,
   eventorConfigFromEnv,
   eventorUrlProblem,
+  liveEndpointsFromEnv,
   responseLimitScaleFromEnv,
   timeoutMsFromEnv,
 } from '../config/env.js';
 import { databaseUrlFromEnv } from '../config/database.js';
-import { sandboxClockFromEnv } from '../config/sandbox-clock.js';
+import { liveUrlsSet, sandboxClockFromEnv } from '../config/sandbox-clock.js';
 import { type Sharding, shardingFromEnv } from '../config/sharding.js';
 import type { ConfigEnv } from '../config/variables.js';
 import { INSTANCES, isInstanceName } from '../eventor/instances.js';
 import { type Language, languageFor } from '../i18n/index.js';
+import type { LiveEndpoints } from '../live/endpoints.js';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
 import { isValidTimeZone } from '../time/zones.js';
 
@@ -65,6 +67,12 @@ export interface BotConfig {
   sharding?: Sharding;
   /** Where the bot's clock starts (SANDBOX_CLOCK, for the sandboxes only); absent: the machine's clock. */
   sandboxClock?: Date;
+  /**
+   * Where the live results are read (LIVERESULTAT_URL, LIVERESULTAT_LEGACY_URL; the public services
+   * when unset), only ever from here (docs/live-results.md#the-two-apis). Absent or null: live
+   * results are off (SANDBOX_CLOCK without loopback addresses for them, or a bot built without).
+   */
+  liveEndpoints?: LiveEndpoints | null;
   /** DISCORD_APPLICATION_ID, when set: `start` checks it is the token's own application. */
   applicationId?: string;
 }
@@ -197,11 +205,23 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
   if (!['', '0', '1', 'true', 'false'].includes(databaseInit))
     problems.push('DATABASE_INIT must be 1 (take an empty database file as a new database) or 0');
 
+  let liveEndpoints: LiveEndpoints | null = null;
+  try {
+    liveEndpoints = liveEndpointsFromEnv(env);
+  } catch (error) {
+    if (error instanceof ConfigError) problems.push(...error.problems);
+    else throw error;
+  }
+  const liveSet = liveUrlsSet(env);
   const sandboxClock = sandboxClockFromEnv(
     env,
     [...(defaultEventor === null ? [] : [defaultEventor.instance.baseUrl]), ...customEventorOrigins],
     problems,
+    // Both, once either is set: the one left unset would be the public service.
+    liveSet.length === 0 || liveEndpoints === null ? [] : [liveEndpoints.restUrl, liveEndpoints.legacyUrl],
   );
+  // On the sandbox clock the public services are never read (docs/operators.md#the-sandbox-only).
+  if (sandboxClock !== undefined && liveSet.length === 0) liveEndpoints = null;
 
   // EVENTOR_MAX_RESPONSE_MB is read for the default Eventor and for the others: one line is enough.
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
@@ -223,6 +243,7 @@ export function botConfigFromEnv(env: ConfigEnv = process.env): BotConfig {
     logLevel: logLevel as LogLevel,
     sharding: sharding ?? undefined,
     sandboxClock,
+    liveEndpoints,
     applicationId,
   };
 }

@@ -3,7 +3,10 @@
  * the sandboxes (the tests, the demo, the soak): the sandbox Eventor's data is made around an instant
  * of its own, and a bot on the machine's clock would read it as weeks or months away. Refused unless
  * every Eventor the bot may reach is on loopback, since a real Eventor read on a shifted clock would
- * post the wrong week's news (docs/operators.md#the-sandbox-only).
+ * post the wrong week's news (docs/operators.md#the-sandbox-only). The same holds for the live
+ * results: a LiveResultat address the operator set must be on loopback too, and one left unset
+ * (the public services) turns the live results off under the sandbox clock rather than read a real
+ * race day as if it were another.
  */
 import type { ConfigEnv } from './variables.js';
 
@@ -28,6 +31,7 @@ export function sandboxClockFromEnv(
   env: ConfigEnv,
   eventorUrls: readonly string[],
   problems: string[],
+  liveUrls: readonly string[] = [],
 ): Date | undefined {
   const text = env.SANDBOX_CLOCK?.trim() ?? '';
   if (text === '') return undefined;
@@ -43,7 +47,20 @@ export function sandboxClockFromEnv(
     );
     return undefined;
   }
+  if (!liveUrls.every(isLoopbackUrl)) {
+    problems.push(
+      'SANDBOX_CLOCK is for the sandbox LiveResultat only: once LIVERESULTAT_URL or LIVERESULTAT_LEGACY_URL is set, both must be on loopback',
+    );
+    return undefined;
+  }
   return new Date(ms);
+}
+
+/** The live-results addresses the operator set (LIVERESULTAT_URL, LIVERESULTAT_LEGACY_URL), blank ones left out. */
+export function liveUrlsSet(env: ConfigEnv): string[] {
+  return [env.LIVERESULTAT_URL, env.LIVERESULTAT_LEGACY_URL]
+    .map((value) => value?.trim() ?? '')
+    .filter((value) => value !== '');
 }
 
 /** A clock that reads `start` now and runs at real speed from there. */

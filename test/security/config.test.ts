@@ -240,6 +240,33 @@ describe('SANDBOX_CLOCK: a shifted clock only against a sandbox Eventor on loopb
     ).toEqual([expect.stringMatching(refusal)]);
   });
 
+  it('reads no public LiveResultat on the shifted clock: live results off unless both addresses are on loopback', () => {
+    const clock = { ...SANDBOX, SANDBOX_CLOCK: '2026-11-18T09:00:00Z' };
+    // Left unset, the public services would be read: live results are off instead.
+    expect(botConfigFromEnv(clock).liveEndpoints).toBeNull();
+    // Without the sandbox clock the public services are the defaults.
+    expect(botConfigFromEnv(SANDBOX).liveEndpoints).toEqual({
+      restUrl: 'https://api.orienteering.services',
+      legacyUrl: 'https://liveresultat.orientering.se/api.php',
+    });
+    const sandboxLive = {
+      LIVERESULTAT_URL: 'http://127.0.0.1:7',
+      LIVERESULTAT_LEGACY_URL: 'http://127.0.0.1:7/api.php',
+    };
+    expect(botConfigFromEnv({ ...clock, ...sandboxLive }).liveEndpoints).toEqual({
+      restUrl: 'http://127.0.0.1:7',
+      legacyUrl: 'http://127.0.0.1:7/api.php',
+    });
+    const refusal = /SANDBOX_CLOCK is for the sandbox LiveResultat only/;
+    // One of the two left unset would be the public service; one set elsewhere is a real one.
+    for (const live of [
+      { LIVERESULTAT_URL: 'http://127.0.0.1:7' },
+      { ...sandboxLive, LIVERESULTAT_LEGACY_URL: 'https://liveresultat.orientering.se/api.php' },
+      { ...sandboxLive, LIVERESULTAT_URL: 'https://live.example.org' },
+    ])
+      expect(problemsOf(() => botConfigFromEnv({ ...clock, ...live }))).toEqual([expect.stringMatching(refusal)]);
+  });
+
   it('must name its zone: a bare date or local time would be read in the machine’s', () => {
     for (const text of ['2026-11-18', '2026-11-18T09:00:00', 'tomorrow', '2026-13-45T09:00:00Z'])
       expect(problemsOf(() => botConfigFromEnv({ ...SANDBOX, SANDBOX_CLOCK: text }))).toEqual([
