@@ -1,7 +1,8 @@
 /**
  * /notify on|off|show [what]: personal DMs "your start time is out", "your result is in" and the
  * day-before reminder for the member's linked Eventor persons (src/feeds/kinds/personal/personal.ts sends
- * them). Only for linked members. The reminder is opt-in: `on` without `what` turns on start times
+ * them), and on race day "you finished" from the live results (src/feeds/kinds/live/poller.ts). Only
+ * for linked members. The reminder and the live finish are opt-in: `on` without `what` turns on start times
  * and results only, while `off` without `what` turns everything off.
  * Turning DMs on sends one confirmation DM, so closed DMs show up now rather than on race day;
  * a refusal pauses the DMs, `/notify show` says so, and `/notify on` again clears it.
@@ -64,6 +65,7 @@ function whatIsOn(language: Language, sub: Subscription): string {
   else if (sub.starts) parts.push(t(language, 'notify.what.starts'));
   else if (sub.results) parts.push(t(language, 'notify.what.results'));
   if (sub.tomorrow) parts.push(t(language, 'notify.what.tomorrow'));
+  if (sub.live) parts.push(t(language, 'notify.what.live'));
   return parts.join(', ');
 }
 
@@ -79,6 +81,7 @@ async function statusText(
     ctx.t('notify.status.starts', { state: state(sub.starts) }),
     ctx.t('notify.status.results', { state: state(sub.results) }),
     ctx.t('notify.status.tomorrow', { state: state(sub.tomorrow) }),
+    ctx.t('notify.status.live', { state: state(sub.live) }),
   ];
   if (personIds.length > 0) {
     const names = await personNames(ctx, personIds);

@@ -156,6 +156,8 @@ export class FeedsAdmin {
       },
       missingIn: (channelId, wanted) => view.missingIn(channelId, wanted),
       ledger: this.#ledger,
+      parts: this.#store,
+      now: this.#now,
     };
   }
 

@@ -5,6 +5,7 @@
  * (`ctx.services.linking…`), so two bots in one process share nothing but the database they open.
  */
 import type { FeedKind } from '../feeds/kind.js';
+import type { LiveAccess } from '../feeds/kinds/live/access.js';
 import { Subscriptions } from '../feeds/subscriptions.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/interfaces.js';
@@ -14,6 +15,7 @@ import type { EventorAccess } from '../club/eventor-access.js';
 import { Cups } from './cups.js';
 import { FeedsAdmin } from './feeds-admin.js';
 import { Linking } from './linking.js';
+import { LiveService } from './live.js';
 import { LoginLinks } from './login-links.js';
 import { NextRacesService } from './next.js';
 import { Privacy } from './privacy.js';
@@ -40,6 +42,8 @@ export interface Services {
   season: SeasonService;
   /** The cups admins define with `/cup`. */
   cups: Cups;
+  /** `/live`: today's races followed on LiveResultat, their boards now, and an admin's choice of competition. */
+  live: LiveService;
 }
 
 export interface ServiceDeps {
@@ -49,6 +53,8 @@ export interface ServiceDeps {
   log: Logger;
   /** The kinds of automatic post (default: the registry's). */
   kinds?: readonly FeedKind[];
+  /** LiveResultat on the operator's addresses; absent or null: live results are off. */
+  live?: LiveAccess | null;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -69,5 +75,6 @@ export function createServices(deps: ServiceDeps): Services {
     next: new NextRacesService({ linking, club }),
     season: new SeasonService({ store, now, log }),
     cups: new Cups({ store, audit, now }),
+    live: new LiveService({ store, now, live: deps.live ?? null, kinds }),
   };
 }

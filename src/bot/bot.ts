@@ -10,6 +10,7 @@ import type { EventorAccess } from '../club/eventor-access.js';
 import { ConfigError } from '../config/errors.js';
 import { formatShards } from '../config/sharding.js';
 import { EventorError, InvalidApiKey, Timeout, Unreachable } from '../eventor/errors.js';
+import type { LivePoller } from '../feeds/kinds/live/poller.js';
 import type { FeedScheduler } from '../feeds/scheduler.js';
 import type { Logger } from '../log/logger.js';
 import { type BotOptions, type BotParts, composeBot, untilAborted } from './compose.js';
@@ -24,6 +25,8 @@ export interface RunningBot {
   router: InteractionRouter;
   /** The feed scheduler (its cron runs only when started with `scheduler` on). */
   scheduler: FeedScheduler;
+  /** The live pollers (their turns run only when started with `scheduler` on); null without LiveResultat. */
+  live: LivePoller | null;
   stop(): Promise<void>;
 }
 
@@ -57,7 +60,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   let stopped = false;
   if (options.config.defaultEventor && options.checkDefaultEventor)
     checkDefaultKey(parts.eventor, options.config.defaultEventor.instance.baseUrl, log, () => stopped);
-  if (options.scheduler !== false) parts.scheduler.start();
+  if (options.scheduler !== false) {
+    parts.scheduler.start();
+    parts.live?.start();
+  }
   await parts.heartbeat?.start();
 
   let stopping: Promise<void> | null = null;
@@ -67,16 +73,19 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     services: parts.services,
     router: parts.router,
     scheduler: parts.scheduler,
+    live: parts.live,
     stop: () => {
       stopping ??= (async () => {
         stopped = true;
         log.info('bot stopping');
+        await parts.live?.stop();
         await parts.scheduler.stop();
         detachFromDiscord(parts.client);
         await parts.router.drain();
         await parts.heartbeat?.stop();
         await parts.client.destroy();
         await parts.eventor.close();
+        await parts.closeLive();
         await parts.store.close();
         log.info('bot stopped');
       })();

@@ -14,10 +14,13 @@ import { EventorAccess } from '../club/eventor-access.js';
 import { databaseUrlSecrets } from '../config/database.js';
 import { servesGuild } from '../config/sharding.js';
 import type { EventorClient } from '../eventor/client.js';
-import type { SharedResponseCache } from '../eventor/http.js';
+import { type SharedResponseCache, USER_AGENT } from '../eventor/http.js';
 import type { EventorInstance } from '../eventor/instances.js';
 import type { FeedKind } from '../feeds/kind.js';
+import { LiveReads } from '../feeds/kinds/live/access.js';
+import { LivePoller } from '../feeds/kinds/live/poller.js';
 import { FeedScheduler } from '../feeds/scheduler.js';
+import { createLiveSources, LiveClient } from '../live/client.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/interfaces.js';
 import { openStore } from '../store/open.js';
@@ -115,12 +118,16 @@ export interface BotParts {
   router: InteractionRouter;
   departures: GuildDepartures;
   scheduler: FeedScheduler;
+  /** The live pollers (race day, live); null when the configuration has no LiveResultat. */
+  live: LivePoller | null;
   /** What `eventor-bot health` reads (docs/operators.md#monitoring); null when not asked for. */
   heartbeat: HeartbeatRecorder | null;
   /** Whether this process runs the server's shard. */
   serves(guildId: string): boolean;
   /** Closes what the parts opened (the Eventor clients and the store), for a bot that never logged in. */
   close(): Promise<void>;
+  /** Closes the LiveResultat connections (a stopping bot, once its pollers stopped). */
+  closeLive(): Promise<void>;
 }
 
 export async function composeBot(options: BotOptions): Promise<BotParts> {
@@ -162,7 +169,23 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     log,
     createClient: options.createEventorClient,
   });
-  const services = createServices({ store, eventorAccess: eventor, clock: now, log, kinds: options.kinds });
+  // LiveResultat on the operator's addresses only (docs/live-results.md#the-two-apis); one client per process.
+  const liveEndpoints = config.liveEndpoints ?? null;
+  const liveSources = liveEndpoints === null ? null : createLiveSources(liveEndpoints, { userAgent: USER_AGENT });
+  const liveReads =
+    liveSources === null || liveEndpoints === null
+      ? null
+      : new LiveReads(new LiveClient({ ...liveSources, now: () => now().getTime() }), liveEndpoints, () =>
+          now().getTime(),
+        );
+  const services = createServices({
+    store,
+    eventorAccess: eventor,
+    clock: now,
+    log,
+    kinds: options.kinds,
+    live: liveReads,
+  });
   const router = new InteractionRouter({
     commands: options.commands,
     eventor,
@@ -206,7 +229,26 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     sharding,
     now,
     kinds: options.kinds,
+    live: liveReads,
   });
+  const live =
+    liveReads === null
+      ? null
+      : new LivePoller({
+          store,
+          live: liveReads,
+          client,
+          log,
+          now,
+          membership: presence,
+          defaultLanguage: config.defaultLanguage,
+          defaultTimeZone: config.defaultTimeZone,
+          ...(options.kinds ? { kinds: options.kinds } : {}),
+        });
+  const closeLive = async (): Promise<void> => {
+    await liveSources?.rest.close();
+    await liveSources?.legacy.close();
+  };
   const heartbeat = options.heartbeat
     ? new HeartbeatRecorder({
         store: store.heartbeats,
@@ -224,10 +266,14 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     router,
     departures,
     scheduler,
+    live,
     heartbeat,
     serves,
+    closeLive,
     async close() {
+      await live?.stop();
       await scheduler.stop();
+      await closeLive();
       await client.destroy();
       await eventor.close();
       await store.close();

@@ -17,6 +17,7 @@ import type { RaceOutlook } from './cadence.js';
 import type { ClubShare } from './club-share.js';
 import type { Ledger } from './delivery/ledger.js';
 import type { PosterHooks, PostOutcome, PostTarget } from './delivery/poster.js';
+import type { LiveAccess } from './kinds/live/access.js';
 
 /** A feed's name: a kind's (`kinds/<name>/`, turned on in `/feeds`), or members' DMs of `/notify`. */
 export type FeedName = string;
@@ -64,6 +65,8 @@ export interface FeedContext extends FeedRunScope {
   discord: Client;
   /** Looks members up in their server before their personal DMs (see `MembershipCheck`). */
   membership?: MembershipCheck;
+  /** LiveResultat, on the operator's addresses (the live kind's matching); absent when live results are off. */
+  live?: LiveAccess;
 }
 
 /** How a run ended, for the scheduler: went through, Discord refused the channel (pause), or failed (back off). */

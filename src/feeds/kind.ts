@@ -50,6 +50,10 @@ export interface KindAdminContext<Options extends object> extends KindTranslator
   missingIn(channelId: string, wanted: readonly Permission[]): Promise<PlainKey[] | null>;
   /** The ledger: what the kind has posted (its posts' threads still to open, say). */
   ledger: Ledger;
+  /** The store, for what a kind keeps of its own besides its settings (the live kind's races of the day): read it only. */
+  parts: StoreParts;
+  /** The bot's clock. */
+  now(): Date;
 }
 
 /** A kind's own subcommand of `/feeds` (the reminders' lead times, the results' threads, the digest's day). */

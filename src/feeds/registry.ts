@@ -14,6 +14,7 @@ import { calendarKind } from './kinds/calendar/index.js';
 import { cupStandingsKind } from './kinds/cup-standings/index.js';
 import { digestKind } from './kinds/digest/index.js';
 import { eventsKind } from './kinds/events/index.js';
+import { liveKind } from './kinds/live/index.js';
 import { personalDmsFeed } from './kinds/personal/personal.js';
 import { remindersKind } from './kinds/reminders/index.js';
 import { resultsKind } from './kinds/results/index.js';
@@ -21,6 +22,8 @@ import { startListsKind } from './kinds/startlists/index.js';
 
 export const KINDS: readonly FeedKind[] = [
   resultsKind,
+  // After the results: a results post out in this tick ends the race's board in the same tick.
+  liveKind,
   remindersKind,
   startListsKind,
   eventsKind,

@@ -26,6 +26,7 @@ import { clubOf, FeedLeases, type LeaseTick } from './leases.js';
 import { AdminNotices } from './notices.js';
 import { Pauses } from './pauses.js';
 import type { FeedKind } from './kind.js';
+import type { LiveAccess } from './kinds/live/access.js';
 import { feedsOf, KINDS } from './registry.js';
 import { type FeedSettings, KindSettings } from './settings.js';
 
@@ -55,6 +56,8 @@ export interface FeedSchedulerOptions {
   leaseTtlMs?: number;
   /** The kinds of automatic post (default: the registry's). */
   kinds?: readonly FeedKind[];
+  /** LiveResultat on the operator's addresses, for the live kind's matching; absent or null: live results off. */
+  live?: LiveAccess | null;
 }
 
 /** When a (server, feed) last ran, and last asked about its whole window. */
@@ -412,6 +415,7 @@ export class FeedScheduler {
         store: this.#options.store,
         discord: this.#options.client,
         membership: this.#options.membership,
+        live: this.#options.live ?? undefined,
       };
       let result: FeedRunResult;
       try {

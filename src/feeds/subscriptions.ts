@@ -1,6 +1,7 @@
 /**
  * Personal DM subscriptions (`/notify`, table of migration 7): per server and member, whether
- * start-time and result DMs and the day-before reminder (migration 12) are on, the member's language, their DM channel once opened, and a
+ * start-time and result DMs, the day-before reminder (migration 12) and the live finish DM
+ * (migration 15) are on, the member's language, their DM channel once opened, and a
  * pause the bot sets when Discord refuses the DMs.
  *
  * It also keeps the personal ledger tidy: each member's DMs go through the feeds' ledger under
@@ -13,8 +14,10 @@ import { ledgerKey, ledgerKeyPrefix } from './delivery/keys.js';
 
 export type { NotifyPause, Subscription };
 
-export const NOTIFY_KINDS = ['starts', 'results', 'tomorrow'] as const;
+export const NOTIFY_KINDS = ['starts', 'results', 'tomorrow', 'live'] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+/** The DMs the personal feed makes from Eventor's lists; `live` is the live pollers' (kinds/live). */
+export const EVENTOR_DM_KINDS = ['starts', 'results', 'tomorrow'] as const satisfies readonly NotifyKind[];
 
 /** The namespace of the members' DM feeds in the ledger (and the scheduler's name for them). */
 export const MEMBER_DMS_NAMESPACE = 'personal';
@@ -58,6 +61,7 @@ export class Subscriptions {
       starts: change.starts ?? current?.starts ?? false,
       results: change.results ?? current?.results ?? false,
       tomorrow: change.tomorrow ?? current?.tomorrow ?? false,
+      live: change.live ?? current?.live ?? false,
     };
     const drop = NOTIFY_KINDS.filter((kind) => !next[kind]).map((kind) =>
       ledgerKeyPrefix(MEMBER_DMS_NAMESPACE, userId, kind),

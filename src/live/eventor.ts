@@ -8,7 +8,14 @@ import { instantToLocal } from '../time/zones.js';
 import type { ClubEntry } from './clubs.js';
 import { liveLinksIn, type RaceToMatch } from './match.js';
 
-const personName = (person: PersonRef | null | undefined): string =>
+/** The model's records as the Eventor client hands them out (deep-frozen): only read here. */
+type Frozen<T> = T extends readonly (infer U)[]
+  ? readonly Frozen<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Frozen<T[K]> }
+    : T;
+
+const personName = (person: Frozen<PersonRef> | null | undefined): string =>
   person ? `${person.name.given} ${person.name.family}`.trim() : '';
 
 /**
@@ -17,7 +24,7 @@ const personName = (person: PersonRef | null | undefined): string =>
  * message, its links and its documents. Null for a race without a date.
  */
 export function raceToMatch(
-  event: Pick<Event, 'name' | 'races' | 'organisers' | 'message' | 'urls'>,
+  event: Frozen<Pick<Event, 'name' | 'races' | 'organisers' | 'message' | 'urls'>>,
   raceId: string,
   options: { timeZone: string; documents?: readonly Pick<EventDocument, 'url'>[] },
 ): RaceToMatch | null {
@@ -43,7 +50,7 @@ export function raceToMatch(
  * person with the class's name; each relay team member with the leg.
  */
 export function clubEntriesInStartList(
-  startList: StartList,
+  startList: Frozen<StartList>,
   clubIds: ReadonlySet<string>,
   raceId?: string,
 ): ClubEntry[] {
@@ -82,7 +89,7 @@ export function clubEntriesInStartList(
  * only, so they are left to the start list.
  */
 export function clubEntriesInEntries(
-  entries: readonly Entry[],
+  entries: readonly Frozen<Entry>[],
   clubIds: ReadonlySet<string>,
   classNames: ReadonlyMap<string, string>,
 ): ClubEntry[] {

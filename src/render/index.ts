@@ -67,6 +67,17 @@ export {
   plainText,
   truncate,
 } from './format.js';
+export {
+  type LiveBoardView,
+  type LiveOfferView,
+  LIVE_PICK_ID,
+  ordinalPlace,
+  renderFinishMessage,
+  renderLiveBoard,
+  renderLiveFinishDm,
+  renderLiveNotFound,
+  renderLiveOffer,
+} from './live.js';
 export { renderResultsNotYet, renderStartListNotPublished } from './members.js';
 export { pageWithButtons } from './paging.js';
 export { type ClubResultsOptions, renderClubResults, renderPersonResults } from './results.js';

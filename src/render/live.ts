@@ -9,7 +9,7 @@
  * many are out, home and still to start; "final" with a link to the results post once final.
  * A finish message: "Astrid, D10: 2nd, +0:41".
  */
-import type { APIEmbed } from 'discord.js';
+import { type APIEmbed, ButtonStyle, ComponentType } from 'discord.js';
 import { type Language, t } from '../i18n/index.js';
 import type { LiveRunner, LiveStatus } from '../live/model.js';
 import { lastRadio, statusAt } from '../live/rows.js';
@@ -209,4 +209,102 @@ export function renderFinishMessage(
   } else return null;
   if (options.corrected) text = t(language, 'live.finish.corrected', { text });
   return fitPayload({ content: text, allowedMentions: { parse: [] } });
+}
+
+/**
+ * The custom id of the button that takes an offered competition: `live:pick:<eventId>:<raceId>:<id>`,
+ * the wire form of `/live`'s codec of that name (commands/live.ts decodes it, and checks it).
+ */
+export const LIVE_PICK_ID = 'live:pick';
+
+/** A race whose live competition is uncertain, offered to the admins, best first. */
+export interface LiveOfferView {
+  race: string;
+  eventId: string;
+  raceId: string;
+  candidates: ReadonlyArray<{ id: number; name: string; organiser: string }>;
+}
+
+/** Discord's most buttons in one row, and its longest button label. */
+const BUTTONS_PER_ROW = 5;
+const BUTTON_LABEL_MAX = 80;
+
+/**
+ * The admins' question: which of these live competitions is the race? One button per candidate
+ * (only admins may press it); `/live link` for any other. Every name from LiveResultat cleaned.
+ */
+export function renderLiveOffer(view: LiveOfferView, ctx: RenderContext): MessagePayload {
+  const { language } = ctx;
+  const candidates = view.candidates.slice(0, BUTTONS_PER_ROW);
+  const lines = candidates.map((c) =>
+    t(language, 'live.offer.candidate', { id: c.id, name: escapeName(c.name), organiser: escapeName(c.organiser) }),
+  );
+  const embed: APIEmbed = {
+    title: t(language, 'live.offer.title', { race: escapeName(view.race) }),
+    description: [t(language, 'live.offer.intro'), '', ...lines, '', t(language, 'live.offer.other')].join('\n'),
+    color: LIVE_COLOUR,
+  };
+  return fitPayload({
+    embeds: [embed],
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: candidates.map((c) => ({
+          type: ComponentType.Button,
+          style: ButtonStyle.Secondary,
+          label: plainText(t(language, 'live.offer.button', { id: c.id, name: c.name }), BUTTON_LABEL_MAX),
+          custom_id: `${LIVE_PICK_ID}:${view.eventId}:${view.raceId}:${c.id}`,
+        })),
+      },
+    ],
+    allowedMentions: { parse: [] },
+  });
+}
+
+/** No live competition found for a race: said once, with how to give it. */
+export function renderLiveNotFound(race: string, ctx: RenderContext): MessagePayload {
+  return fitPayload({
+    content: t(ctx.language, 'live.offer.none', { race: escapeName(race) }),
+    allowedMentions: { parse: [] },
+  });
+}
+
+/** A member's DM: their linked person finished (place, time, behind), or got MP, DNF, DSQ. */
+export function renderLiveFinishDm(
+  runner: LiveRunner,
+  ctx: RenderContext,
+  options: { competition: string; own: boolean; server: string | null },
+): MessagePayload | null {
+  const { language } = ctx;
+  const name = escapeName(runner.name);
+  const className = escapeName(runner.className);
+  const competition = escapeName(options.competition);
+  let text: string;
+  if (runner.status === 'finished') {
+    if (runner.time === null) return null;
+    const place = runner.place === null ? '' : ordinalPlace(runner.place, language);
+    const behind = runner.behind === null || runner.behind === 0 ? '' : behindText(runner.behind);
+    const key =
+      runner.place === null
+        ? options.own
+          ? 'live.dm.ownNoPlace'
+          : 'live.dm.otherNoPlace'
+        : behind === ''
+          ? options.own
+            ? 'live.dm.ownFirst'
+            : 'live.dm.otherFirst'
+          : options.own
+            ? 'live.dm.own'
+            : 'live.dm.other';
+    text = t(language, key, { name, class: className, competition, place, time: formatElapsed(runner.time), behind });
+  } else if (runner.status === 'mp' || runner.status === 'dnf' || runner.status === 'dsq') {
+    text = t(language, options.own ? 'live.dm.ownStatus' : 'live.dm.otherStatus', {
+      name,
+      class: className,
+      competition,
+      status: t(language, STATUS_KEYS[runner.status]),
+    });
+  } else return null;
+  const from = options.server === null ? '' : `\n-# ${t(language, 'live.dm.from', { server: escapeName(options.server) })}`;
+  return fitPayload({ content: `${text}${from}`, allowedMentions: { parse: [] } });
 }

@@ -47,8 +47,8 @@ import {
   runScopeOf,
 } from '../../feed.js';
 import {
+  EVENTOR_DM_KINDS,
   MEMBER_DMS_NAMESPACE,
-  NOTIFY_KINDS,
   type NotifyKind,
   type NotifyPause,
   personalFeed,
@@ -150,7 +150,7 @@ export async function openDmChannel(discord: Client, userId: string): Promise<st
 }
 
 interface Wanted {
-  kind: NotifyKind;
+  kind: Exclude<NotifyKind, 'live'>;
   personId: string;
   own: boolean;
   feed: string;
@@ -205,7 +205,7 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
   for (const sub of await subscriptions.active(guildId)) {
     const persons = await options.store.links.linkedPersons(guildId, sub.userId);
     const wanted: Wanted[] = [];
-    for (const kind of NOTIFY_KINDS) {
+    for (const kind of EVENTOR_DM_KINDS) {
       if (!sub[kind]) continue;
       for (const person of persons)
         wanted.push({
@@ -215,8 +215,10 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
           feed: personalFeed(sub.userId, kind, person.personId),
         });
     }
-    // A person unlinked since: their DMs' ledger goes, so a later link starts afresh.
+    // A person unlinked since: their DMs' ledger goes, so a later link starts afresh. The live
+    // finish DMs are the live pollers' (kinds/live), kept while wanted about a linked person.
     const keep = new Set(wanted.map((w) => w.feed));
+    if (sub.live) for (const person of persons) keep.add(personalFeed(sub.userId, 'live', person.personId));
     for (const feed of await subscriptions.personalFeeds(guildId, sub.userId))
       if (!keep.has(feed)) await subscriptions.dropFeed(guildId, feed);
     if (wanted.length > 0) plans.push({ userId: sub.userId, locale: sub.locale, wanted });
@@ -228,10 +230,10 @@ export async function fetchPersonal(options: PersonalRunOptions): Promise<Person
   if (plans.length === 0) return { plans, startLists: [], resultLists: [], dayBefore: NO_DAY_BEFORE, server };
 
   const all = plans.flatMap((p) => p.wanted);
-  const unstarted = new Set<NotifyKind>();
+  const unstarted = new Set<Wanted['kind']>();
   for (const w of all)
     if (!unstarted.has(w.kind) && (await ledger.feedStartedAt(guildId, w.feed)) === null) unstarted.add(w.kind);
-  const starting = (kind: NotifyKind): boolean => unstarted.has(kind);
+  const starting = (kind: Wanted['kind']): boolean => unstarted.has(kind);
   // A feed that starts now needs the whole window, or an older item would seem new on the next full run.
   let startLists: StartList[] = [];
   if (all.some((w) => w.kind === 'starts')) {

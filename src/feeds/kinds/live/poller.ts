@@ -1,0 +1,614 @@
+/**
+ * The live pollers (docs/live-results.md#race-day-in-discord, docs/decisions/live-pollers.md): one
+ * per live competition for every server and process that follows it. Every few seconds a turn reads
+ * which races follow which competition (`live_races`, written by the matching run), and for each
+ * competition this process holds the lease of (`live:<id>`, as the feeds' club leases), it asks
+ * LiveResultat when the competition's tier says so (`tiers.ts`: hot 15 s while club runners are out,
+ * warm 60 s, 10 minutes before the first start and after the last finish, never below 10 s per
+ * path; stopped at the end of the day or once every board is final; 30 s doubling to 10 minutes
+ * after failures), through one tracker for all the clubs that follow it (conditional reads: an
+ * unchanged class costs a 304). Then each following server's board (one message per race) is edited
+ * when what it shows changed, at most once per BOARD_EDIT_MIN_MS, its finish messages posted, and
+ * the DMs of members whose own linked person finished sent, all exactly once through the ledger and
+ * poster (docs/decisions/exactly-once-ledger.md). What it read is kept for every process
+ * (`live_snapshots`: `/live` answers from it).
+ *
+ * A board turns final when the server's results post of the race is out (the matching run links
+ * it), when every club runner is home and nothing changed for STILL_FOR_FINAL_MS, or when the day
+ * ends. LiveResultat failing is told to each server's admins once, never again; the board says it
+ * shows the last state read.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Client } from 'discord.js';
+import { type Language, languageFor, serverLanguage } from '../../../i18n/index.js';
+import { FINAL_STATUSES } from '../../../live/changes.js';
+import { clubAliases, crossCheck, runnerOfPerson } from '../../../live/clubs.js';
+import { LiveError } from '../../../live/errors.js';
+import type { LiveRunner } from '../../../live/model.js';
+import { failureBackoffMs, pollTier } from '../../../live/tiers.js';
+import { CompetitionTracker } from '../../../live/tracker.js';
+import type { Logger } from '../../../log/logger.js';
+import { type RenderContext, renderLiveBoard, renderLiveFinishDm } from '../../../render/index.js';
+import type { GuildSettings, LiveRaceRow, Store } from '../../../store/interfaces.js';
+import { addDays, queryDay } from '../../../time/days.js';
+import { localDate } from '../../cadence.js';
+import { contentHash, ledgerKey } from '../../delivery/keys.js';
+import { Ledger, ownerMayBeAlive } from '../../delivery/ledger.js';
+import { discordTarget, Poster, type PostOutcome, type PostTarget } from '../../delivery/poster.js';
+import { withRoleMention } from '../../delivery/publish.js';
+import type { FeedSettings, MembershipCheck } from '../../feed.js';
+import type { FeedKind } from '../../kind.js';
+import { openDmChannel } from '../personal/personal.js';
+import { AdminNotices } from '../../notices.js';
+import { Pauses } from '../../pauses.js';
+import { KINDS } from '../../registry.js';
+import { KindSettings } from '../../settings.js';
+import { personalFeed, Subscriptions } from '../../subscriptions.js';
+import type { LiveAccess } from './access.js';
+import { allHome, boardHash, finishItems, type LiveSnapshot, runnersOf, secondsAt } from './board.js';
+import { firstLiveDown } from './matching.js';
+import type { LiveOptions } from './options.js';
+import { boardKey, entriesOf, LIVE_FEED, type LiveRaceRecord, raceTitle, readRaceRecord } from './race.js';
+
+/** How often a turn looks at what is due (each competition keeps its own tier's interval). */
+export const TURN_MS = 5_000;
+/** A board is edited at most this often: at most four edits a minute, well within Discord's limits per channel. */
+export const BOARD_EDIT_MIN_MS = 15_000;
+/** Every club runner home and nothing changed for this long: the competition has stopped changing. */
+export const STILL_FOR_FINAL_MS = 30 * 60_000;
+/** A finish older than this when first seen (a restart, the kind turned on mid-race) is recorded, not posted. */
+export const FINISH_NEWS_MS = 10 * 60_000;
+/** The competition lease's time to live, and how often it is renewed. */
+export const LIVE_LEASE_TTL_MS = 3 * 60_000;
+const LEASE_RENEW_MS = 60_000;
+/** Even unchanged, the snapshot is written this often, so `/live` in another process says when it was read. */
+const SNAPSHOT_EVERY_MS = 60_000;
+/** How many days back the live races and snapshots are kept (SECURITY.md). */
+export const LIVE_KEEP_DAYS = 7;
+
+export interface LivePollerOptions {
+  store: Store;
+  live: LiveAccess;
+  /** The Discord client: admins' notices, members' DM channels, server names and languages. */
+  client: Client;
+  log: Logger;
+  now?: () => Date;
+  /** Where posts go (default the real Discord through the client). */
+  target?: PostTarget;
+  membership?: MembershipCheck;
+  defaultLanguage: Language;
+  defaultTimeZone: string;
+  /** The kinds there are (the registry's, or a test's): the live kind's settings are read with them. */
+  kinds?: readonly FeedKind[];
+  leaseTtlMs?: number;
+  /** For the bench and tests: how long a board waits between edits (default BOARD_EDIT_MIN_MS). */
+  boardEditMinMs?: number;
+}
+
+/** What one turn did, for tests and the bench. */
+export interface LiveTurn {
+  /** Competitions asked of LiveResultat this turn. */
+  polled: number[];
+  posts: number;
+  edits: number;
+  dms: number;
+  failed: number;
+}
+
+/** One following server's race. */
+interface Follower {
+  row: LiveRaceRow;
+  record: LiveRaceRecord;
+  settings: FeedSettings<LiveOptions>;
+  guild: GuildSettings | null;
+  language: Language;
+  timeZone: string;
+}
+
+/** One competition this process follows. */
+interface Follow {
+  id: number;
+  tracker: CompetitionTracker | null;
+  /** The clubs' names the tracker was made for: a new club following makes a new one. */
+  namesKey: string;
+  read: { competition: LiveSnapshot['competition']; runners: LiveRunner[] } | null;
+  readAt: Date | null;
+  lastChangeAt: number | null;
+  nextPollAt: number;
+  failures: number;
+  failing: boolean;
+  /** Nothing more to ask today (the day is over, every board is final, or the competition is gone). */
+  stopped: boolean;
+  leaseAt: number | null;
+  snapshotAt: number | null;
+  /** What each board, finish message and DM last showed (by ledger feed and key), and when the board was last edited. */
+  shown: Map<string, { hash: string; at: number }>;
+}
+
+export class LivePoller {
+  readonly #options: LivePollerOptions;
+  readonly #now: () => Date;
+  readonly #ledger: Ledger;
+  readonly #target: PostTarget;
+  readonly #settings: KindSettings;
+  readonly #notices: AdminNotices;
+  readonly #pauses: Pauses;
+  readonly #subscriptions: Subscriptions;
+  readonly #follows = new Map<number, Follow>();
+  readonly #owner = `${hostname().replaceAll(':', '_')}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  #timer: NodeJS.Timeout | null = null;
+  #turning: Promise<LiveTurn> | null = null;
+  #stopped = false;
+  #prunedDay: string | null = null;
+
+  constructor(options: LivePollerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#ledger = new Ledger(options.store);
+    this.#target = options.target ?? discordTarget(options.client);
+    this.#settings = new KindSettings(options.store, this.#now, options.kinds ?? KINDS);
+    this.#notices = new AdminNotices(options.client, options.store, options.log);
+    this.#pauses = new Pauses(this.#settings, this.#notices, options.client, options.log);
+    this.#subscriptions = new Subscriptions(options.store);
+  }
+
+  /** Starts the turns; a turn still running when the next is due is not doubled. */
+  start(): void {
+    if (this.#timer || this.#stopped) return;
+    this.#timer = setInterval(() => {
+      if (this.#turning) return;
+      void this.turn().catch((error: unknown) => this.#options.log.error('live poller turn failed', { error }));
+    }, TURN_MS);
+    this.#timer.unref();
+  }
+
+  /** Stops the turns, waits for the one in flight and gives back this process's leases (another takes over at once). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#turning?.catch(() => undefined);
+    for (const id of this.#follows.keys()) await this.#options.store.leases.release(leaseName(id), this.#owner);
+    this.#follows.clear();
+  }
+
+  /** One turn at `now`: every competition due is asked, and every board, finish and DM that changed goes out. */
+  turn(now: Date = this.#now()): Promise<LiveTurn> {
+    const turn = this.#turn(now).finally(() => {
+      if (this.#turning === turn) this.#turning = null;
+    });
+    this.#turning = turn;
+    return turn;
+  }
+
+  async #turn(now: Date): Promise<LiveTurn> {
+    const done: LiveTurn = { polled: [], posts: 0, edits: 0, dms: 0, failed: 0 };
+    if (this.#stopped) return done;
+    await this.#prune(now);
+    // Every zone's today lies within a day of UTC's.
+    const rows = await this.#options.store.live.followed(
+      addDays(queryDay(now), -1),
+      addDays(queryDay(now), 1),
+    );
+    const byCompetition = new Map<number, LiveRaceRow[]>();
+    for (const row of rows) {
+      const list = byCompetition.get(row.competitionId!) ?? [];
+      list.push(row);
+      byCompetition.set(row.competitionId!, list);
+    }
+    const departed = new Set((await this.#options.store.departures.guildDepartures()).map((d) => d.guildId));
+    const servers = new Map<string, Promise<{ guild: GuildSettings | null; settings: FeedSettings<LiveOptions> }>>();
+    const serverOf = (guildId: string) => {
+      let known = servers.get(guildId);
+      if (!known) {
+        known = (async () => ({
+          guild: await this.#options.store.servers.guildSettings(guildId),
+          settings: await this.#settings.get<LiveOptions>(guildId, LIVE_FEED),
+        }))();
+        servers.set(guildId, known);
+      }
+      return known;
+    };
+    for (const [id, list] of byCompetition) {
+      if (this.#stopped) break;
+      const followers: Follower[] = [];
+      for (const row of list) {
+        if (departed.has(row.guildId)) continue;
+        const { guild, settings } = await serverOf(row.guildId);
+        if (!settings.enabled || settings.pausedReason !== null || settings.channelId === null) continue;
+        const timeZone = guild?.timeZone ?? this.#options.defaultTimeZone;
+        // Races of the server's today; yesterday's only until its board is final (the day's end says so).
+        const today = localDate(now, timeZone);
+        if (row.raceDay !== today && !(row.raceDay === addDays(today, -1) && row.finalAt === null)) continue;
+        followers.push({
+          row,
+          record: readRaceRecord(row.race),
+          settings,
+          guild,
+          timeZone,
+          language: serverLanguage(
+            guild?.locale,
+            this.#options.client.guilds.cache.get(row.guildId)?.preferredLocale,
+            this.#options.defaultLanguage,
+          ),
+        });
+      }
+      if (followers.length === 0) {
+        await this.#forget(id);
+        continue;
+      }
+      // Another process follows it (its requests are made once, there).
+      if (!(await this.#lease(id, now))) {
+        this.#follows.delete(id);
+        continue;
+      }
+      const follow = this.#follow(id);
+      try {
+        if (!follow.stopped && now.getTime() >= follow.nextPollAt && followers.some((f) => f.row.finalAt === null)) {
+          done.polled.push(id);
+          await this.#poll(follow, followers, now);
+        }
+        await this.#show(follow, followers, now, done);
+      } catch (error) {
+        done.failed += 1;
+        this.#options.log.error('live competition turn failed', { competitionId: id, error });
+      }
+    }
+    for (const id of [...this.#follows.keys()]) if (!byCompetition.has(id)) await this.#forget(id);
+    return done;
+  }
+
+  #follow(id: number): Follow {
+    let follow = this.#follows.get(id);
+    if (!follow) {
+      follow = {
+        id,
+        tracker: null,
+        namesKey: '',
+        read: null,
+        readAt: null,
+        lastChangeAt: null,
+        nextPollAt: 0,
+        failures: 0,
+        failing: false,
+        stopped: false,
+        leaseAt: null,
+        snapshotAt: null,
+        shown: new Map(),
+      };
+      this.#follows.set(id, follow);
+    }
+    return follow;
+  }
+
+  async #forget(id: number): Promise<void> {
+    if (!this.#follows.delete(id)) return;
+    await this.#options.store.leases.release(leaseName(id), this.#owner);
+  }
+
+  /** Takes or renews the competition's lease (renewed once a minute); one of a dead process of this host is taken at once. */
+  async #lease(id: number, now: Date): Promise<boolean> {
+    const known = this.#follows.get(id);
+    if (known?.leaseAt != null && now.getTime() - known.leaseAt < LEASE_RENEW_MS) return true;
+    const leases = this.#options.store.leases;
+    const ttl = this.#options.leaseTtlMs ?? LIVE_LEASE_TTL_MS;
+    let held = await leases.acquire(leaseName(id), this.#owner, ttl);
+    if (!held) {
+      const holder = await leases.holder(leaseName(id));
+      if (holder !== null && !ownerMayBeAlive(holder.owner)) {
+        await leases.release(leaseName(id), holder.owner);
+        held = await leases.acquire(leaseName(id), this.#owner, ttl);
+      }
+    }
+    if (held) this.#follow(id).leaseAt = now.getTime();
+    return held;
+  }
+
+  /** Asks LiveResultat about the competition, for every club that follows it, and says when to ask next. */
+  async #poll(follow: Follow, followers: readonly Follower[], now: Date): Promise<void> {
+    const names = [...new Set(followers.flatMap((f) => f.record.clubNames))].sort();
+    const namesKey = names.join('\n');
+    if (follow.tracker === null || namesKey !== follow.namesKey) {
+      follow.tracker = new CompetitionTracker(this.#options.live.client, follow.id, clubAliases({ name: null }, names));
+      follow.namesKey = namesKey;
+    }
+    const at = now.getTime();
+    let state;
+    try {
+      state = await follow.tracker.refresh();
+    } catch (error) {
+      if (!(error instanceof LiveError)) throw error;
+      await this.#failed(follow, followers, now, error);
+      return;
+    }
+    const first = follow.read === null;
+    const wasFailing = follow.failing;
+    follow.failures = 0;
+    follow.failing = false;
+    follow.read = { competition: state.competition, runners: state.runners };
+    follow.readAt = now;
+    if (state.changed || first) follow.lastChangeAt = at;
+    if (state.changed || first || wasFailing || at - (follow.snapshotAt ?? 0) >= SNAPSHOT_EVERY_MS) {
+      const snapshot: LiveSnapshot = { ...follow.read, failing: false };
+      await this.#options.store.live.putSnapshot(
+        follow.id,
+        JSON.stringify(snapshot),
+        follow.lastChangeAt === null ? null : new Date(follow.lastChangeAt).toISOString(),
+      );
+      follow.snapshotAt = at;
+    }
+    const tier = pollTier({
+      runners: state.runners,
+      secondsIntoDay: secondsAt(state.competition, now),
+      lastChangeAt: follow.lastChangeAt,
+      now: at,
+      final: false,
+    });
+    if (tier.everyMs === null) follow.stopped = true;
+    else follow.nextPollAt = at + tier.everyMs;
+  }
+
+  /** A failed read: back off, say so on the boards, and tell each server's admins once. */
+  async #failed(follow: Follow, followers: readonly Follower[], now: Date, error: LiveError): Promise<void> {
+    follow.failures += 1;
+    follow.nextPollAt = now.getTime() + failureBackoffMs(follow.failures);
+    // A competition removed from LiveResultat does not come back today.
+    if (error.code === 'NotFound') follow.stopped = true;
+    this.#options.log.warn('live results could not be read; backing off', {
+      competitionId: follow.id,
+      failures: follow.failures,
+      code: error.code,
+      error,
+    });
+    if (follow.failing) return;
+    follow.failing = true;
+    if (follow.read !== null)
+      await this.#options.store.live.putSnapshot(
+        follow.id,
+        JSON.stringify({ ...follow.read, failing: true } satisfies LiveSnapshot),
+        follow.lastChangeAt === null ? null : new Date(follow.lastChangeAt).toISOString(),
+      );
+    for (const guildId of new Set(followers.map((f) => f.row.guildId))) {
+      const follower = followers.find((f) => f.row.guildId === guildId)!;
+      if (await firstLiveDown(this.#ledger, guildId, `competition:${follow.id}`))
+        await this.#notices.tell(guildId, follower.language, 'scheduler.liveDown', {
+          noticeLabel: 'scheduler.kind.live',
+          channelId: follower.settings.channelId,
+        });
+    }
+  }
+
+  /** Each following server's board, finish messages and members' DMs, as they stand now. */
+  async #show(follow: Follow, followers: readonly Follower[], now: Date, done: LiveTurn): Promise<void> {
+    if (follow.read === null) return;
+    const { competition, runners: all } = follow.read;
+    const seconds = secondsAt(competition, now);
+    const poster = new Poster(this.#ledger, this.#target);
+    for (const f of followers) {
+      const runners = runnersOf(f.record, all);
+      const { row } = f;
+      if (
+        row.finalAt === null &&
+        (seconds >= 86_400 ||
+          (runners.length > 0 &&
+            allHome(runners, seconds) &&
+            follow.lastChangeAt !== null &&
+            now.getTime() - follow.lastChangeAt >= STILL_FOR_FINAL_MS))
+      ) {
+        await this.#options.store.live.markFinal(row.guildId, row.eventId, row.raceId, null);
+        row.finalAt = now.toISOString();
+      }
+      // The live renderers link nothing of Eventor's.
+      const ctx: RenderContext = { language: f.language, timeZone: f.timeZone, now, webUrl: '' };
+      await this.#board(follow, f, runners, seconds, ctx, poster, now, done);
+      if (f.settings.options.finishes) await this.#finishes(follow, f, runners, ctx, poster, now, done);
+      await this.#dms(follow, f, runners, poster, now, done);
+    }
+  }
+
+  async #board(
+    follow: Follow,
+    f: Follower,
+    runners: readonly LiveRunner[],
+    seconds: number,
+    ctx: RenderContext,
+    poster: Poster,
+    now: Date,
+    done: LiveTurn,
+  ): Promise<void> {
+    const { row } = f;
+    const competition = follow.read!.competition;
+    const final = row.finalAt !== null;
+    const hash = boardHash(competition, runners, seconds, {
+      final,
+      resultsUrl: row.resultsUrl,
+      failing: follow.failing,
+    });
+    const itemKey = boardKey(row.eventId, row.raceId);
+    const shownKey = `${row.guildId}|${itemKey}`;
+    const shown = follow.shown.get(shownKey);
+    if (shown?.hash === hash) return;
+    // Coalesced: a change within the wait goes out with the next turn after it, whatever changed meanwhile.
+    const wait = this.#options.boardEditMinMs ?? BOARD_EDIT_MIN_MS;
+    if (shown !== undefined && now.getTime() - shown.at < wait && !final) return;
+    const payload = renderLiveBoard(
+      {
+        competition: { id: competition.id, name: competition.name },
+        runners,
+        secondsIntoDay: seconds,
+        final,
+        resultsUrl: row.resultsUrl,
+        liveUrl: this.#options.live.pageOf(competition.id),
+        readAt: follow.readAt ?? now,
+        sourceDown: follow.failing,
+      },
+      ctx,
+    );
+    const outcome = await poster.publish({
+      guildId: row.guildId,
+      feed: LIVE_FEED,
+      itemKey,
+      channelId: f.settings.channelId!,
+      payload: withRoleMention(payload, f.settings.roleId),
+      contentHash: hash,
+    });
+    if (await this.#counted(outcome, f, now, done)) follow.shown.set(shownKey, { hash, at: now.getTime() });
+  }
+
+  /** The finish messages not yet out: a finish seen long after it happened is recorded instead (no burst after a restart). */
+  async #finishes(
+    follow: Follow,
+    f: Follower,
+    runners: readonly LiveRunner[],
+    ctx: RenderContext,
+    poster: Poster,
+    now: Date,
+    done: LiveTurn,
+  ): Promise<void> {
+    const { row } = f;
+    const channelId = f.settings.channelId!;
+    for (const item of finishItems(follow.read!.competition, runners, row, ctx)) {
+      const shownKey = `${row.guildId}|${item.itemKey}`;
+      if (follow.shown.get(shownKey)?.hash === item.contentHash) continue;
+      const ref = { guildId: row.guildId, feed: LIVE_FEED, itemKey: item.itemKey };
+      if (now.getTime() - item.finishedAt > FINISH_NEWS_MS && (await this.#ledger.get(ref)) === null) {
+        await this.#ledger.seed(row.guildId, LIVE_FEED, channelId, [item]);
+        follow.shown.set(shownKey, { hash: item.contentHash, at: now.getTime() });
+        continue;
+      }
+      const outcome = await poster.publish({ ...ref, channelId, payload: item.payload, contentHash: item.contentHash });
+      if (!(await this.#counted(outcome, f, now, done))) return;
+      follow.shown.set(shownKey, { hash: item.contentHash, at: now.getTime() });
+    }
+  }
+
+  /**
+   * The DMs of the server's members who want them (`/notify on what: live`) about their own linked
+   * persons who finished: only a runner confirmed as exactly that person (never an ambiguous one),
+   * once each, edited when the place changes while the day lasts.
+   */
+  async #dms(
+    follow: Follow,
+    f: Follower,
+    runners: readonly LiveRunner[],
+    poster: Poster,
+    now: Date,
+    done: LiveTurn,
+  ): Promise<void> {
+    const { row } = f;
+    const finished = runners.filter((r) => FINAL_STATUSES.has(r.status));
+    if (finished.length === 0) return;
+    const members = (await this.#subscriptions.active(row.guildId)).filter((sub) => sub.live);
+    if (members.length === 0) return;
+    const checked = crossCheck(finished, entriesOf(f.record));
+    const server = this.#options.client.guilds.cache.get(row.guildId)?.name ?? f.guild?.organisationName ?? null;
+    for (const sub of members) {
+      let channelId = sub.dmChannelId;
+      let confirmed = this.#options.membership === undefined;
+      for (const person of await this.#options.store.links.linkedPersons(row.guildId, sub.userId)) {
+        const found = runnerOfPerson(checked, person.personId);
+        if (!('runner' in found)) continue;
+        const payload = renderLiveFinishDm(
+          found.runner,
+          { language: languageFor(sub.locale), timeZone: f.timeZone, now, webUrl: '' },
+          { competition: raceTitle(f.record), own: person.isDefault, server },
+        );
+        if (payload === null) continue;
+        const feed = personalFeed(sub.userId, 'live', person.personId);
+        const itemKey = ledgerKey(LIVE_FEED, row.eventId, row.raceId);
+        const hash = contentHash(payload);
+        const shownKey = `${row.guildId}|${feed}|${itemKey}`;
+        if (follow.shown.get(shownKey)?.hash === hash) continue;
+        if (!confirmed) {
+          const status = await this.#options.membership!.verify(row.guildId, sub.userId);
+          if (status !== 'present') break;
+          confirmed = true;
+        }
+        if (channelId === null) {
+          try {
+            channelId = await openDmChannel(this.#options.client, sub.userId);
+          } catch (error) {
+            this.#options.log.warn("could not open a member's DM channel for a live finish", {
+              guildId: row.guildId,
+              userId: sub.userId,
+              error,
+            });
+            break;
+          }
+          await this.#subscriptions.setDmChannel(row.guildId, sub.userId, channelId);
+        }
+        const outcome = await poster.publish({ guildId: row.guildId, feed, itemKey, channelId, payload, contentHash: hash });
+        if (outcome.kind === 'paused') {
+          // Refused DMs are paused until the member turns them on again, as every personal DM.
+          if (outcome.reason === 'channel-gone') await this.#subscriptions.setDmChannel(row.guildId, sub.userId, null);
+          await this.#subscriptions.pause(
+            row.guildId,
+            sub.userId,
+            outcome.reason === 'channel-gone' ? 'dm-unavailable' : 'dms-closed',
+          );
+          break;
+        }
+        if (outcome.kind === 'failed') {
+          done.failed += 1;
+          this.#options.log.warn('a live finish DM failed; trying again on the next turn', {
+            guildId: row.guildId,
+            userId: sub.userId,
+            error: outcome.error,
+          });
+          break;
+        }
+        if (outcome.kind === 'posted' || outcome.kind === 'reposted' || outcome.kind === 'edited') done.dms += 1;
+        if (outcome.kind !== 'busy') follow.shown.set(shownKey, { hash, at: now.getTime() });
+      }
+    }
+  }
+
+  /** Counts an outcome; a refused channel pauses the kind (its admins are told). False when it did not go through. */
+  async #counted(outcome: PostOutcome, f: Follower, now: Date, done: LiveTurn): Promise<boolean> {
+    switch (outcome.kind) {
+      case 'posted':
+      case 'reposted':
+        done.posts += 1;
+        return true;
+      case 'edited':
+        done.edits += 1;
+        return true;
+      case 'paused':
+        await this.#pauses.pause(
+          `${f.row.guildId}|${LIVE_FEED}`,
+          f.settings,
+          outcome.reason === 'channel-gone' ? 'channel-missing' : 'no-permission',
+          now,
+          f.language,
+        );
+        // Read again next turn: the kind is paused now.
+        f.settings = { ...f.settings, pausedReason: 'no-permission' };
+        return false;
+      case 'failed':
+        done.failed += 1;
+        this.#options.log.warn('a live board or finish message failed; trying again on the next turn', {
+          guildId: f.row.guildId,
+          error: outcome.error,
+        });
+        return false;
+      case 'busy':
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  /** Once a day: races and snapshots of past days go (SECURITY.md). */
+  async #prune(now: Date): Promise<void> {
+    const today = queryDay(now);
+    if (this.#prunedDay === today) return;
+    this.#prunedDay = today;
+    await this.#options.store.live.prune(addDays(today, -LIVE_KEEP_DAYS));
+  }
+}
+
+function leaseName(id: number): string {
+  return `live:${id}`;
+}
+
