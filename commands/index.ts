@@ -17,6 +17,7 @@ import { feedsCommandFor } from './feeds.js';
 import { forgetMe } from './forget-me.js';
 import { help } from './help.js';
 import { link } from './link.js';
+import { liveCommand } from './live.js';
 import { loginCommand } from './login.js';
 import { nextCommand } from './next.js';
 import { notifyCommand } from './notify.js';
@@ -46,6 +47,7 @@ export function commandsFor(kinds: readonly FeedKind[]): readonly BotCommand[] {
     starts,
     results,
     nextCommand,
+    liveCommand,
     splitsCommand,
     seasonCommand,
     activities,

@@ -20,10 +20,17 @@ import { createLogger } from '../../src/log/logger.js';
 import { type SandboxDiscord, startSandboxDiscord } from '../sandbox/discord/index.js';
 import type { SandboxChannel, SandboxGuild, SandboxUser } from '../sandbox/discord/types.js';
 import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/server.js';
+import {
+  type LiveOptions as SandboxLiveOptions,
+  type SandboxLiveResultat,
+  startSandboxLiveResultat,
+} from '../sandbox/liveresultat/index.js';
 
 export interface LoopbackWorld {
   eventor: SandboxEventor;
   discord: SandboxDiscord;
+  /** The sandbox LiveResultat over the sandbox Eventor's races, when the world was given `live`. */
+  live: SandboxLiveResultat | null;
   guild: SandboxGuild;
   channel: SandboxChannel;
   /** A club member with an English Discord client, one with a Swedish one, and an admin. */
@@ -93,6 +100,11 @@ export interface LoopbackWorldOptions {
   eventorClubs?: number;
   /** How many members the sandbox's home club has (default 40). */
   eventorHomeClubMembers?: number;
+  /**
+   * A sandbox LiveResultat over the sandbox Eventor's races on the same clock, with these options,
+   * configured as the bot's LIVERESULTAT_URL and LIVERESULTAT_LEGACY_URL. Default: none (live off).
+   */
+  live?: Partial<SandboxLiveOptions>;
 }
 
 export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise<LoopbackWorld> {
@@ -107,8 +119,13 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise
   });
   const zone = options.eventorTimeZone === undefined ? {} : { nativeTimeZone: options.eventorTimeZone };
   const discord = await startSandboxDiscord({ port: 0, now: () => now().getTime() });
+  const live =
+    options.live === undefined
+      ? null
+      : await startSandboxLiveResultat({ dataset: eventor.dataset, now, options: options.live });
   const dir = await mkdtemp(path.join(tmpdir(), 'eventor-bot-world-'));
   const cleanup = async (): Promise<void> => {
+    await live?.close();
     await discord.close();
     await eventor.close();
     await rm(dir, { recursive: true, force: true });
@@ -144,6 +161,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise
       defaultLanguage: 'en',
       defaultTimeZone: 'Europe/Stockholm',
       logLevel: 'debug',
+      ...(live === null ? {} : { liveEndpoints: { restUrl: live.restUrl, legacyUrl: live.legacyUrl } }),
     };
     const commands = options.commands ?? (options.kinds ? commandsFor(options.kinds) : COMMANDS);
     await deployCommands({ token: config.discordToken, apiUrl: config.discordApiUrl, commands, guildId: guild.id });
@@ -174,6 +192,7 @@ export async function startLoopbackWorld(options: LoopbackWorldOptions): Promise
     return {
       eventor,
       discord,
+      live,
       guild,
       channel,
       member,

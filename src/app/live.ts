@@ -11,13 +11,14 @@ import type { EventorClient } from '../eventor/client.js';
 import { UserFacingError } from '../i18n/user-facing-error.js';
 import type { FeedKind } from '../feeds/kind.js';
 import type { LiveAccess } from '../feeds/kinds/live/access.js';
-import { type LiveSnapshot, readSnapshot, runnersOf } from '../feeds/kinds/live/board.js';
+import { type LiveSnapshot, readSnapshot, runnersOf, secondsAt } from '../feeds/kinds/live/board.js';
 import { LIVE_FEED, type LiveRaceRecord, raceTitle, readCandidates, readRaceRecord, recordToMatch } from '../feeds/kinds/live/race.js';
 import { localDate } from '../feeds/cadence.js';
 import { KindSettings } from '../feeds/settings.js';
 import { LiveError } from '../live/errors.js';
 import { linkedCompetitionProblems, parseLiveAddress } from '../live/match.js';
 import type { LiveCompetition, LiveRunner } from '../live/model.js';
+import type { LiveBoardView } from '../render/index.js';
 import type { LiveRaceRow, Store } from '../store/interfaces.js';
 import { instantToLocal } from '../time/zones.js';
 
@@ -30,6 +31,8 @@ export interface LiveRaceView {
   snapshot: { competition: LiveCompetition; failing: boolean; readAt: Date } | null;
   /** The server's club's runners in it. */
   runners: LiveRunner[];
+  /** Its board as the channel shows it now; null before the first read. */
+  board: LiveBoardView | null;
 }
 
 export type LiveBoards =
@@ -86,15 +89,30 @@ export class LiveService {
       const record = readRaceRecord(row.race);
       const stored = row.competitionId === null ? null : await this.#store.live.snapshot(row.competitionId);
       const snapshot: LiveSnapshot | null = readSnapshot(stored?.state);
+      const runners = snapshot === null ? [] : runnersOf(record, snapshot.runners);
+      const readAt = stored === null ? null : new Date(stored.readAt);
       races.push({
         row,
         record,
         title,
         snapshot:
-          snapshot === null || stored === null
+          snapshot === null || readAt === null
             ? null
-            : { competition: snapshot.competition, failing: snapshot.failing, readAt: new Date(stored.readAt) },
-        runners: snapshot === null ? [] : runnersOf(record, snapshot.runners),
+            : { competition: snapshot.competition, failing: snapshot.failing, readAt },
+        runners,
+        board:
+          snapshot === null || readAt === null
+            ? null
+            : {
+                competition: { id: snapshot.competition.id, name: snapshot.competition.name },
+                runners,
+                secondsIntoDay: secondsAt(snapshot.competition, this.#now()),
+                final: row.finalAt !== null,
+                resultsUrl: row.resultsUrl,
+                liveUrl: this.#live.pageOf(snapshot.competition.id),
+                readAt,
+                sourceDown: snapshot.failing,
+              },
       });
     }
     return { kind: 'races', races };

@@ -68,11 +68,13 @@ export {
   truncate,
 } from './format.js';
 export {
+  type LiveAnswerRace,
   type LiveBoardView,
   type LiveOfferView,
   LIVE_PICK_ID,
   ordinalPlace,
   renderFinishMessage,
+  renderLiveAnswer,
   renderLiveBoard,
   renderLiveFinishDm,
   renderLiveNotFound,

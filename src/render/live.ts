@@ -308,3 +308,31 @@ export function renderLiveFinishDm(
   const from = options.server === null ? '' : `\n-# ${t(language, 'live.dm.from', { server: escapeName(options.server) })}`;
   return fitPayload({ content: `${text}${from}`, allowedMentions: { parse: [] } });
 }
+
+/** One of today's races in a member's `/live` answer: its board as last read, or a line saying why there is none yet. */
+export interface LiveAnswerRace {
+  /** `**race**: how it was found…`, already worded (the catalogue's `live.show.*`). */
+  line: string;
+  board: LiveBoardView | null;
+}
+
+/** Discord's most embeds in one message. */
+const EMBEDS_MAX = 10;
+
+/**
+ * `/live`: the boards of today's races as they stand now (the same as in the channel), and a line for
+ * each race without one yet; `empty` when the server follows no race today.
+ */
+export function renderLiveAnswer(races: readonly LiveAnswerRace[], empty: string, ctx: RenderContext): MessagePayload {
+  if (races.length === 0) return fitPayload({ content: empty, allowedMentions: { parse: [] } });
+  const lines = races.filter((race) => race.board === null).map((race) => race.line);
+  const embeds = races
+    .filter((race) => race.board !== null)
+    .slice(0, EMBEDS_MAX)
+    .flatMap((race) => renderLiveBoard(race.board!, ctx).embeds ?? []);
+  return fitPayload({
+    ...(lines.length > 0 ? { content: lines.join('\n') } : {}),
+    embeds,
+    allowedMentions: { parse: [] },
+  });
+}
