@@ -41,7 +41,9 @@ const definition = localizedCommand('live.name', 'live.description')
           .setMaxLength(50),
       )
       .addStringOption((o) =>
-        localize(o, 'live.opt.competition.name', 'live.opt.competition.description').setRequired(true).setMaxLength(300),
+        localize(o, 'live.opt.competition.name', 'live.opt.competition.description')
+          .setRequired(true)
+          .setMaxLength(300),
       ),
   )
   .toJSON();
@@ -75,7 +77,11 @@ async function link(ctx: CommandContext): Promise<void> {
       return { client: eventor.client, organisationId: eventor.organisationId };
     },
   });
-  const words = { race: escapeName(choice.title), id: choice.competition.id, name: escapeName(choice.competition.name) };
+  const words = {
+    race: escapeName(choice.title),
+    id: choice.competition.id,
+    name: escapeName(choice.competition.name),
+  };
   const lines = [
     choice.on && choice.channelId !== null
       ? ctx.t('live.link.done', { ...words, channel: `<#${choice.channelId}>` })
@@ -115,7 +121,12 @@ export const liveCommand: BotCommand = {
         const guildId = ctx.interaction.guildId;
         const taken = await ctx.services.live.pick(guildId, ctx.guild.timeZone, { eventId, raceId, competitionId });
         if (taken === null)
-          return ctx.answer({ content: ctx.t('live.pick.gone'), embeds: [], components: [], allowedMentions: { parse: [] } });
+          return ctx.answer({
+            content: ctx.t('live.pick.gone'),
+            embeds: [],
+            components: [],
+            allowedMentions: { parse: [] },
+          });
         await ctx.answer({
           content: ctx.t('live.offer.chosen', {
             race: escapeName(taken.title),

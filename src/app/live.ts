@@ -12,7 +12,14 @@ import { UserFacingError } from '../i18n/user-facing-error.js';
 import type { FeedKind } from '../feeds/kind.js';
 import type { LiveAccess } from '../feeds/kinds/live/access.js';
 import { type LiveSnapshot, readSnapshot, runnersOf, secondsAt } from '../feeds/kinds/live/board.js';
-import { LIVE_FEED, type LiveRaceRecord, raceTitle, readCandidates, readRaceRecord, recordToMatch } from '../feeds/kinds/live/race.js';
+import {
+  LIVE_FEED,
+  type LiveRaceRecord,
+  raceTitle,
+  readCandidates,
+  readRaceRecord,
+  recordToMatch,
+} from '../feeds/kinds/live/race.js';
 import { localDate } from '../feeds/cadence.js';
 import { KindSettings } from '../feeds/settings.js';
 import { LiveError } from '../live/errors.js';
@@ -61,7 +68,12 @@ export class LiveService {
   readonly #live: LiveAccess | null;
   readonly #settings: KindSettings;
 
-  constructor(deps: { store: Store; now: () => Date; live: LiveAccess | null; kinds?: readonly FeedKind[] | undefined }) {
+  constructor(deps: {
+    store: Store;
+    now: () => Date;
+    live: LiveAccess | null;
+    kinds?: readonly FeedKind[] | undefined;
+  }) {
     this.#store = deps.store;
     this.#now = deps.now;
     this.#live = deps.live;

@@ -305,7 +305,8 @@ export function renderLiveFinishDm(
       status: t(language, STATUS_KEYS[runner.status]),
     });
   } else return null;
-  const from = options.server === null ? '' : `\n-# ${t(language, 'live.dm.from', { server: escapeName(options.server) })}`;
+  const from =
+    options.server === null ? '' : `\n-# ${t(language, 'live.dm.from', { server: escapeName(options.server) })}`;
   return fitPayload({ content: `${text}${from}`, allowedMentions: { parse: [] } });
 }
 

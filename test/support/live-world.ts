@@ -57,8 +57,11 @@ export async function startLiveTestWorld(
   };
 }
 
+/** What picking a race reads: the sandbox Eventor's data, the sandbox LiveResultat over it, the home club's name there. */
+export type LiveRaceSource = Pick<LiveTestWorld, 'dataset' | 'live' | 'homeClub'>;
+
 /** The number of the home club's runners of a race (ghost rows not counted). */
-function homeRunners(world: LiveTestWorld, race: LiveRaceRecord): number {
+function homeRunners(world: LiveRaceSource, race: LiveRaceRecord): number {
   return race.classes.reduce((n, c) => n + c.runners.filter((r) => !r.ghost && r.club === world.homeClub).length, 0);
 }
 
@@ -66,7 +69,7 @@ function homeRunners(world: LiveTestWorld, race: LiveRaceRecord): number {
  * The first individual race of the past 60 days with home-club runners in at least three classes,
  * an MP or a DNF among them, and a late correction of a club runner.
  */
-export function clubRace(world: LiveTestWorld): { competition: LiveCompetitionRecord; race: LiveRaceRecord } {
+export function clubRace(world: LiveRaceSource): { competition: LiveCompetitionRecord; race: LiveRaceRecord } {
   // The data's own "now", not the clock, which tests move.
   const today = world.dataset.now.toISOString().slice(0, 10);
   for (const competition of world.live.world.competitions) {
@@ -85,7 +88,7 @@ export function clubRace(world: LiveTestWorld): { competition: LiveCompetitionRe
 }
 
 /** The first relay with a home-club team. */
-export function clubRelay(world: LiveTestWorld): { competition: LiveCompetitionRecord; race: LiveRaceRecord } {
+export function clubRelay(world: LiveRaceSource): { competition: LiveCompetitionRecord; race: LiveRaceRecord } {
   for (const competition of world.live.world.competitions) {
     if (competition.eventId === null || world.dataset.event(competition.eventId)?.shape !== 'relay') continue;
     const race = world.live.world.race(competition.id)!;

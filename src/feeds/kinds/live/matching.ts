@@ -12,7 +12,7 @@
  * for results.
  */
 import { millisecondsInDay as DAY } from 'date-fns/constants';
-import type { Event, StartList } from '../../../eventor/answers.js';
+import type { Event, Organisation, StartList } from '../../../eventor/answers.js';
 import { InvalidResponse, NotFound } from '../../../eventor/errors.js';
 import type { EventorClient } from '../../../eventor/client.js';
 import { type ClubEntry, clubEntriesInEntries, clubEntriesInStartList } from '../../../live/index.js';
@@ -117,6 +117,33 @@ async function clubNamesOf(client: EventorClient, organisationId: string, added:
   return [...new Set(names.filter((n): n is string => typeof n === 'string' && n.trim() !== ''))];
 }
 
+/**
+ * The event with its organisers named: the event lists give only their ids, and the matching reads
+ * their names and country (docs/live-results.md#finding-the-competition). Each is asked once per
+ * run, and the client's cache keeps organisations.
+ */
+async function withOrganisers(
+  client: EventorClient,
+  event: Event,
+  known: Map<string, Organisation | null>,
+): Promise<Event> {
+  const organisers = await Promise.all(
+    event.organisers.map(async (ref) => {
+      if (ref.name !== null || ref.id === null) return ref;
+      let organisation = known.get(ref.id);
+      if (organisation === undefined) {
+        const id = ref.id;
+        organisation = await orNull(() => client.organisation({ id }));
+        known.set(ref.id, organisation);
+      }
+      return organisation === null
+        ? ref
+        : { ...ref, name: organisation.name, shortName: organisation.shortName, countryCode: organisation.countryCode };
+    }),
+  );
+  return { ...event, organisers };
+}
+
 /** The club's runners of one race: the start list's, else the entries' (before the draw). */
 async function raceEntries(
   client: EventorClient,
@@ -150,7 +177,9 @@ export async function fetchLiveMatches(ctx: FeedContext): Promise<LiveMatchFetch
   if (events.length > 0) {
     const options = ctx.settings.options as Partial<LiveOptions>;
     const clubNames = await clubNamesOf(client, organisationId, options.clubNames ?? []);
-    for (const event of events) {
+    const organisations = new Map<string, Organisation | null>();
+    for (const listed of events) {
+      const event = await withOrganisers(client, listed, organisations);
       const startList = await orNull(() =>
         client.organisationStarts({ organisationIds: [organisationId], eventId: event.id }),
       );
@@ -336,10 +365,13 @@ export async function deliverLiveMatches(
     }
   }
   const failed = outcomes.find((o) => o.outcome.kind === 'failed');
-  if (failed?.outcome.kind === 'failed') return { outcome: 'failed', error: failed.outcome.error, ...postCounts(outcomes) };
+  if (failed?.outcome.kind === 'failed')
+    return { outcome: 'failed', error: failed.outcome.error, ...postCounts(outcomes) };
   await ctx.ledger.ranAt(guildId, LIVE_FEED, ctx.now);
   const notice =
-    data.listFailed && (await firstLiveDown(ctx.ledger, guildId, 'list')) ? { notice: 'scheduler.liveDown' as const } : {};
+    data.listFailed && (await firstLiveDown(ctx.ledger, guildId, 'list'))
+      ? { notice: 'scheduler.liveDown' as const }
+      : {};
   return { outcome: 'ok', ...postCounts(outcomes), ...notice };
 }
 

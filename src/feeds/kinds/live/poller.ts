@@ -46,7 +46,7 @@ import { KINDS } from '../../registry.js';
 import { KindSettings } from '../../settings.js';
 import { personalFeed, Subscriptions } from '../../subscriptions.js';
 import type { LiveAccess } from './access.js';
-import { allHome, boardHash, finishItems, type LiveSnapshot, runnersOf, secondsAt } from './board.js';
+import { allHome, boardHash, finishItems, type LiveSnapshot, readSnapshot, runnersOf, secondsAt } from './board.js';
 import { firstLiveDown } from './matching.js';
 import type { LiveOptions } from './options.js';
 import { boardKey, entriesOf, LIVE_FEED, type LiveRaceRecord, raceTitle, readRaceRecord } from './race.js';
@@ -115,6 +115,8 @@ interface Follow {
   read: { competition: LiveSnapshot['competition']; runners: LiveRunner[] } | null;
   readAt: Date | null;
   lastChangeAt: number | null;
+  /** When the runners read last changed from one read to the next, in this process (the tier's "a change a moment ago"). */
+  changedAt: number | null;
   nextPollAt: number;
   failures: number;
   failing: boolean;
@@ -122,6 +124,8 @@ interface Follow {
   stopped: boolean;
   leaseAt: number | null;
   snapshotAt: number | null;
+  /** The stored snapshot was looked at (once, when this process took the competition). */
+  resumed: boolean;
   /** What each board, finish message and DM last showed (by ledger feed and key), and when the board was last edited. */
   shown: Map<string, { hash: string; at: number }>;
 }
@@ -187,10 +191,7 @@ export class LivePoller {
     if (this.#stopped) return done;
     await this.#prune(now);
     // Every zone's today lies within a day of UTC's.
-    const rows = await this.#options.store.live.followed(
-      addDays(queryDay(now), -1),
-      addDays(queryDay(now), 1),
-    );
+    const rows = await this.#options.store.live.followed(addDays(queryDay(now), -1), addDays(queryDay(now), 1));
     const byCompetition = new Map<number, LiveRaceRow[]>();
     for (const row of rows) {
       const list = byCompetition.get(row.competitionId!) ?? [];
@@ -245,6 +246,8 @@ export class LivePoller {
       }
       const follow = this.#follow(id);
       try {
+        // Taken over from another process (or after a restart): its last read, until this one reads.
+        if (follow.read === null && !follow.resumed) await this.#resume(follow);
         if (!follow.stopped && now.getTime() >= follow.nextPollAt && followers.some((f) => f.row.finalAt === null)) {
           done.polled.push(id);
           await this.#poll(follow, followers, now);
@@ -269,17 +272,31 @@ export class LivePoller {
         read: null,
         readAt: null,
         lastChangeAt: null,
+        changedAt: null,
         nextPollAt: 0,
         failures: 0,
         failing: false,
         stopped: false,
         leaseAt: null,
         snapshotAt: null,
+        resumed: false,
         shown: new Map(),
       };
       this.#follows.set(id, follow);
     }
     return follow;
+  }
+
+  /** What the last poll of the competition read, by whichever process made it (`live_snapshots`). */
+  async #resume(follow: Follow): Promise<void> {
+    follow.resumed = true;
+    const stored = await this.#options.store.live.snapshot(follow.id);
+    const snapshot = readSnapshot(stored?.state);
+    if (stored === null || snapshot === null) return;
+    follow.read = { competition: snapshot.competition, runners: snapshot.runners };
+    follow.readAt = new Date(stored.readAt);
+    follow.lastChangeAt = stored.changedAt === null ? null : Date.parse(stored.changedAt);
+    follow.failing = snapshot.failing;
   }
 
   async #forget(id: number): Promise<void> {
@@ -322,14 +339,20 @@ export class LivePoller {
       await this.#failed(follow, followers, now, error);
       return;
     }
-    const first = follow.read === null;
+    const before = follow.read;
+    const first = before === null;
+    // Against this process's last read, or the snapshot another process left (the tracker's first read says "unchanged").
+    const changed =
+      state.changed || (before !== null && JSON.stringify(before.runners) !== JSON.stringify(state.runners));
     const wasFailing = follow.failing;
     follow.failures = 0;
     follow.failing = false;
     follow.read = { competition: state.competition, runners: state.runners };
     follow.readAt = now;
-    if (state.changed || first) follow.lastChangeAt = at;
-    if (state.changed || first || wasFailing || at - (follow.snapshotAt ?? 0) >= SNAPSHOT_EVERY_MS) {
+    // The first read starts the wait for "stopped changing"; only a real change keeps the polling hot.
+    if (changed || first) follow.lastChangeAt = at;
+    if (changed) follow.changedAt = at;
+    if (changed || first || wasFailing || at - (follow.snapshotAt ?? 0) >= SNAPSHOT_EVERY_MS) {
       const snapshot: LiveSnapshot = { ...follow.read, failing: false };
       await this.#options.store.live.putSnapshot(
         follow.id,
@@ -341,7 +364,7 @@ export class LivePoller {
     const tier = pollTier({
       runners: state.runners,
       secondsIntoDay: secondsAt(state.competition, now),
-      lastChangeAt: follow.lastChangeAt,
+      lastChangeAt: follow.changedAt,
       now: at,
       final: false,
     });
@@ -538,7 +561,14 @@ export class LivePoller {
           }
           await this.#subscriptions.setDmChannel(row.guildId, sub.userId, channelId);
         }
-        const outcome = await poster.publish({ guildId: row.guildId, feed, itemKey, channelId, payload, contentHash: hash });
+        const outcome = await poster.publish({
+          guildId: row.guildId,
+          feed,
+          itemKey,
+          channelId,
+          payload,
+          contentHash: hash,
+        });
         if (outcome.kind === 'paused') {
           // Refused DMs are paused until the member turns them on again, as every personal DM.
           if (outcome.reason === 'channel-gone') await this.#subscriptions.setDmChannel(row.guildId, sub.userId, null);
@@ -611,4 +641,3 @@ export class LivePoller {
 function leaseName(id: number): string {
   return `live:${id}`;
 }
-
