@@ -24,6 +24,7 @@ import type {
   LiveRunnerRecord,
 } from '../../harness/sandbox/liveresultat/index.js';
 import { testNow } from '../support/clock.js';
+import { postForgedButton } from '../support/forged-button.js';
 import { clubRace, raceSpan } from '../support/live-world.js';
 
 const WAIT = { timeoutMs: 15_000 };
@@ -78,7 +79,9 @@ describe('race day, live, against a hostile and failing LiveResultat (real bot, 
       (r) => r.eventId === event.id,
     )!;
   const boards = () => world.discord.messages(board.id).filter((m) => m.embeds.length > 0);
-  const notices = () => world.discord.messages(admins.id).filter((m) => /LiveResultat|Liveresultat/.test(m.content));
+  // The notice that LiveResultat fails (in the server's language, Swedish).
+  const notices = () =>
+    world.discord.messages(admins.id).filter((m) => m.content.includes('Liveresultat svarar inte boten'));
   const liveDms = (user: typeof world.member) =>
     world.discord.dms(user).filter((m) => !m.content.includes('You will get DMs here from'));
 
@@ -110,11 +113,36 @@ describe('race day, live, against a hostile and failing LiveResultat (real bot, 
     await world?.close();
   });
 
-  it('/live link: refusals change nothing; a LiveResultat address gives only its id, asked of the operator', async () => {
+  it('an uncertain match is offered to the admins once; its button is theirs alone', async () => {
     await command('setup', 'channel', { kind: 'admin', channel: admins.id });
     await command('feeds', 'on', { kind: 'live', channel: board.id });
     await command('feeds', 'live', { finishes: 'on' });
     await world.bot.scheduler.tick(now(), { force: true });
+    // The competition's hostile name scores little: the bot asks, in the admins' channel.
+    expect(await row()).toMatchObject({ competitionId: null, how: 'uncertain' });
+    const offers = world.discord.messages(admins.id).filter((m) => m.components.length > 0);
+    expect(offers).toHaveLength(1);
+    expectHarmless(offers[0]!);
+    clock += 5 * MINUTE;
+    await world.bot.scheduler.tick(now(), { force: true });
+    expect(world.discord.messages(admins.id).filter((m) => m.components.length > 0)).toHaveLength(1);
+
+    const button = (offers[0]!.components[0] as { components: Array<{ custom_id: string }> }).components[0]!;
+    expect(button.custom_id).toBe(`live:pick:${event.id}:${(await row()).raceId}:${competition.id}`);
+    const press = (user: typeof world.member, message = offers[0]!.id, customId = button.custom_id) =>
+      world.discord.clickButton({ message, customId, user }).reply(WAIT).then(renderMessageText);
+    expect(await press(world.member)).toContain('Only members with the Manage Server permission');
+    // A forged id naming a competition the offer did not name changes nothing.
+    const forgedId = `live:pick:${event.id}:${(await row()).raceId}:${competition.id + 7}`;
+    expect(await press(world.admin, await postForgedButton(world, forgedId), forgedId)).toContain(
+      'Det erbjudandet gäller inte längre',
+    );
+    expect(await row()).toMatchObject({ competitionId: null, how: 'uncertain' });
+    expect(await press(world.admin)).toContain(`följer tävling ${competition.id} på Liveresultat`);
+    expect(await row()).toMatchObject({ competitionId: competition.id, how: 'admin' });
+  });
+
+  it('/live link: refusals change nothing; a LiveResultat address gives only its id, asked of the operator', async () => {
     const before = await row();
     const event = `${before.eventId}:${before.raceId}`;
     const link = (competition: string, user = world.admin) =>

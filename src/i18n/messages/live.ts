@@ -31,7 +31,7 @@ export const live = defineMessages({
       'LiveResultat is not answering the bot: the boards of {kind} show the last state read, and pick up again by themselves once it answers. (Said once.)',
     'live.offer.title': 'Which live results are {race}?',
     'live.offer.intro':
-      'LiveResultat has more than one competition today that could be this race. Pick the right one and its board starts:',
+      'The bot is not sure which LiveResultat competition of today this race is. Pick the right one and its board starts:',
     'live.offer.candidate': '`{id}` {name} ({organiser})',
     'live.offer.button': 'Use {id}: {name}',
     'live.offer.other': 'Another one? Give it with {/live link}.',
@@ -134,7 +134,7 @@ export const live = defineMessages({
       'Liveresultat svarar inte boten: tavlorna för {kind} visar det senast lästa läget och fortsätter av sig själva när det svarar igen. (Sägs en gång.)',
     'live.offer.title': 'Vilka liveresultat är {race}?',
     'live.offer.intro':
-      'Liveresultat har i dag mer än en tävling som kan vara det här loppet. Välj den rätta så startar tavlan:',
+      'Boten är inte säker på vilken tävling på Liveresultat i dag det här loppet är. Välj den rätta så startar tavlan:',
     'live.offer.candidate': '`{id}` {name} ({organiser})',
     'live.offer.button': 'Använd {id}: {name}',
     'live.offer.other': 'En annan? Ange den med {/live link}.',
@@ -237,7 +237,7 @@ export const live = defineMessages({
       'Liveresultat svarer ikke boten: tavlene for {kind} viser det sist leste, og fortsetter av seg selv når det svarer igjen. (Sies én gang.)',
     'live.offer.title': 'Hvilke liveresultater er {race}?',
     'live.offer.intro':
-      'Liveresultat har i dag mer enn ett løp som kan være dette. Velg det riktige, så starter tavlen:',
+      'Boten er ikke sikker på hvilket løp på Liveresultat i dag dette er. Velg det riktige, så starter tavlen:',
     'live.offer.candidate': '`{id}` {name} ({organiser})',
     'live.offer.button': 'Bruk {id}: {name}',
     'live.offer.other': 'Et annet? Oppgi det med {/live link}.',
