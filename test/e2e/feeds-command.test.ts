@@ -103,6 +103,7 @@ describe('/feeds end to end (sandbox Discord, sandbox Eventor, the real bot)', (
       'events-filter',
       // Each kind's own, in the registry's order.
       'threads',
+      'live',
       'reminders',
       'digest',
       'test',

@@ -101,7 +101,9 @@ describe('race day, live, against a hostile and failing LiveResultat (real bot, 
     hostile = finishers[0]!;
     plain = finishers.find((r) => r.personId !== hostile.personId && r.name !== hostile.name)!;
     // Names as hostile as an organiser's upload can make them, before LiveResultat serves any of it.
-    hostile.name = HOSTILE;
+    // Every row of that runner (a double upload's ghost too), as an upload renames them all.
+    const original = hostile.name;
+    for (const r of race.classes.flatMap((c) => c.runners)) if (r.name === original) r.name = HOSTILE;
     const cls = race.classes.find((c) => c.runners.includes(hostile))!;
     cls.name = `${HOSTILE} ${cls.name}`;
     competition.name = HOSTILE;
@@ -256,5 +258,27 @@ describe('race day, live, against a hostile and failing LiveResultat (real bot, 
     expectHarmless(liveDms(world.member)[0]!);
     // The row under the hostile name is nobody's: no DM to the member linked to that person.
     expect(liveDms(world.swedishMember)).toHaveLength(0);
+  });
+
+  it('turns final once every runner is home and nothing changed for half an hour, then asks no more', async () => {
+    const requestsAt = () => world.live!.requests.length;
+    for (let step = 0; step < 60 && !renderMessageText(boards()[0]!).includes('Slutligt'); step++) {
+      clock += MINUTE;
+      await world.bot.live!.turn(now());
+    }
+    expect(boards()[0]!.embeds[0]!.title).toMatch(/^Slutligt: /);
+    const final = await row();
+    expect(final.finalAt).not.toBeNull();
+    // No results post to link: the results kind is off here.
+    expect(final.resultsUrl).toBeNull();
+    const requests = requestsAt();
+    const edits = boards()[0]!.edits.length;
+    for (let i = 0; i < 30; i++) {
+      clock += MINUTE;
+      await world.bot.live!.turn(now());
+    }
+    expect(requestsAt()).toBe(requests);
+    expect(boards()[0]!.edits).toHaveLength(edits);
+    expect(boards()).toHaveLength(1);
   });
 });

@@ -14,8 +14,8 @@
  * (`live_snapshots`: `/live` answers from it).
  *
  * A board turns final when the server's results post of the race is out (the matching run links
- * it), when every club runner is home and nothing changed for STILL_FOR_FINAL_MS, or when the day
- * ends. LiveResultat failing is told to each server's admins once, never again; the board says it
+ * it), when every club runner is home and nothing changed for STILL_FOR_FINAL_MS (or nothing at all
+ * for QUIET_FOR_FINAL_MS, someone never home), or when the day ends. LiveResultat failing is told to each server's admins once, never again; the board says it
  * shows the last state read.
  */
 import { randomBytes } from 'node:crypto';
@@ -57,6 +57,11 @@ export const TURN_MS = 5_000;
 export const BOARD_EDIT_MIN_MS = 15_000;
 /** Every club runner home and nothing changed for this long: the competition has stopped changing. */
 export const STILL_FOR_FINAL_MS = 30 * 60_000;
+/**
+ * Nothing changed for this long, though some runner never came home (a non-starter never marked DNS,
+ * a row stuck "not started"): the competition has stopped changing all the same.
+ */
+export const QUIET_FOR_FINAL_MS = 2 * 60 * 60_000;
 /** A finish older than this when first seen (a restart, the kind turned on mid-race) is recorded, not posted. */
 export const FINISH_NEWS_MS = 10 * 60_000;
 /** The competition lease's time to live, and how often it is renewed. */
@@ -415,9 +420,9 @@ export class LivePoller {
         row.finalAt === null &&
         (seconds >= 86_400 ||
           (runners.length > 0 &&
-            allHome(runners, seconds) &&
             follow.lastChangeAt !== null &&
-            now.getTime() - follow.lastChangeAt >= STILL_FOR_FINAL_MS))
+            now.getTime() - follow.lastChangeAt >=
+              (allHome(runners, seconds) ? STILL_FOR_FINAL_MS : QUIET_FOR_FINAL_MS)))
       ) {
         await this.#options.store.live.markFinal(row.guildId, row.eventId, row.raceId, null);
         row.finalAt = now.toISOString();
