@@ -8,7 +8,7 @@
  *   nothing changed; only the id of a LiveResultat address is used, asked of the operator's service;
  * - hostile names (mentions, markdown, 5,000 characters) in the runner, class and competition reach
  *   the board and the finish messages as plain text, mentioning nobody;
- * - a LiveResultat that fails (5xx, text that is not JSON, an answer about another competition) is
+ * - a LiveResultat that fails (5xx, an endless body, text that is not JSON, another competition's answer) is
  *   asked less and less often, the board says it shows the last state, the admins are told once
  *   and never again, and the board picks up when it answers;
  * - a member's finish DM is only ever about a runner matched to their own linked person: a member
@@ -216,8 +216,10 @@ describe('race day, live, against a hostile and failing LiveResultat (real bot, 
     }
     expect(renderMessageText(boards()[0]!)).not.toContain('Liveresultat svarar inte');
 
-    // Text that is not JSON, then an answer about another competition: failures like any other, told no more.
+    // An endless body, text that is not JSON, an answer about another competition: failures like any
+    // other, told no more.
     for (const rule of [
+      { kind: 'huge' as const, bytes: 48 * 1024 * 1024 },
       { kind: 'maintenance' as const },
       { kind: 'otherCompetition' as const, competitionId: competition.id + 1 },
     ]) {

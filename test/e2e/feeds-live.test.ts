@@ -37,6 +37,7 @@ describe('the live board of a race (real discord.js, sandbox Discord, Eventor an
   let span: { firstStart: number; lastFinalAt: number };
   /** The member's own linked person, a club runner of the race who finishes. */
   let personId: string;
+  let personName: string;
 
   const command = (name: string, subcommand: string, options: Record<string, string> = {}, user = world.admin) =>
     world.discord
@@ -80,6 +81,7 @@ describe('the live board of a race (real discord.js, sandbox Discord, Eventor an
       .flatMap((c) => c.runners)
       .find((r) => r.club === home && !r.ghost && r.personId !== null && r.final?.status === 0 && r.start !== null)!;
     personId = runner.personId!;
+    personName = runner.name;
     clock = span.firstStart - 30 * MINUTE;
     board = world.discord.createTextChannel(world.guild.id, { name: 'live' });
     results = world.discord.createTextChannel(world.guild.id, { name: 'resultat' });
@@ -171,6 +173,13 @@ describe('the live board of a race (real discord.js, sandbox Discord, Eventor an
     const dms = world.discord.dms(world.member).filter((m) => m.content.includes('finished'));
     expect(dms).toHaveLength(1);
     expect(dms[0]!.content).toContain(competition.name.split(' ')[0]!);
+    // The place the board ends with, in the DM: edited as later finishers moved it, never sent again.
+    const line = renderMessageText(boards()[0]!)
+      .split('\n')
+      .find((l) => l.includes(personName))!;
+    const place = /\*\*(\d+)\.\*\*/.exec(line)?.[1];
+    expect(place, line).toBeDefined();
+    expect(dms[0]!.content).toMatch(new RegExp(`: ${place}(st|nd|rd|th), `));
     // Nobody else's DMs.
     expect(world.discord.dms(world.swedishMember)).toHaveLength(0);
   });
