@@ -19,6 +19,7 @@ import { analysisSection } from './analysis.js';
 import { chartsSection } from './charts.js';
 import { type BenchFigure, formatFigure, meetsTarget } from './figure.js';
 import { interactionsSection } from './interactions.js';
+import { liveSection } from './live.js';
 import { nextSection } from './next.js';
 import { benchMarkdown, type BenchRunSummary } from './markdown.js';
 import { parseSection } from './parse.js';
@@ -39,6 +40,7 @@ export const SECTIONS: readonly BenchSection[] = [
   analysisSection,
   nextSection,
   seasonSection,
+  liveSection,
 ];
 
 export interface BenchOptions {
