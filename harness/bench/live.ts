@@ -11,7 +11,7 @@
  */
 import { millisecondsInMinute as MINUTE } from 'date-fns/constants';
 import { startLoopbackWorld } from '../loopback/world.js';
-import type { LiveCompetitionRecord, LiveRaceRecord } from '../sandbox/liveresultat/index.js';
+import { liveRaceOf } from '../loopback/live-race.js';
 import type { BenchFigure } from './figure.js';
 import type { BenchContext, BenchSection } from './section.js';
 
@@ -41,45 +41,13 @@ export interface LiveRun {
   editsPerBoardMinute: number;
 }
 
-/** A race of the sandbox with runners of at least three clubs, the home club's among them. */
-function pickRace(world: Awaited<ReturnType<typeof startLoopbackWorld>>): {
-  competition: LiveCompetitionRecord;
-  race: LiveRaceRecord;
-  clubs: string[];
-} {
-  const live = world.live!;
-  const home = world.eventor.dataset.homeClub.organisation.shortName ?? world.eventor.dataset.homeClub.name;
-  const today = BASE.toISOString().slice(0, 10);
-  for (const competition of live.world.competitions) {
-    if (competition.eventId === null || competition.date >= today) continue;
-    if (world.eventor.dataset.event(competition.eventId)?.shape !== 'single') continue;
-    const race = live.world.race(competition.id)!;
-    const counts = new Map<string, number>();
-    for (const runner of race.classes.flatMap((c) => c.runners))
-      if (!runner.ghost) counts.set(runner.club, (counts.get(runner.club) ?? 0) + 1);
-    if ((counts.get(home) ?? 0) < 5) continue;
-    const others = [...counts.entries()]
-      .filter(([club]) => club !== home)
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 2)
-      .map(([club]) => club);
-    if (others.length === 2) return { competition, race, clubs: [home, ...others] };
-  }
-  throw new Error('no past sandbox race with three clubs and five home runners');
-}
-
 export async function measureLive(options: { servers: number; minutes: number }): Promise<LiveRun> {
   let clock = BASE.getTime();
   const now = () => new Date(clock);
   const world = await startLoopbackWorld({ now, live: {}, eventorFollowsClock: true });
   try {
-    const { competition, race, clubs } = pickRace(world);
+    const { competition, clubs, firstStart } = liveRaceOf(world, BASE);
     const live = world.live!;
-    const firstStart = Math.min(
-      ...race.classes
-        .flatMap((c) => c.runners)
-        .flatMap((r) => (r.start === null ? [] : [race.midnight + r.start * 10])),
-    );
     const ev = world.eventor.dataset.event(competition.eventId!)!;
     const raceId = ev.event.races[competition.raceIndex]!.id;
     clock = firstStart - 10 * MINUTE;

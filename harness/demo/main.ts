@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: eventor-bot against the embedded sandboxes, no accounts needed. Part 1 tours
  * the sandbox Eventor with the client; part 2 runs the bot as its own process and members use the
- * commands; part 3 follows the automatic posts through a race weekend on a simulated clock.
+ * commands; part 3 follows the automatic posts through a race weekend on a simulated clock; part 4
+ * follows a race live, from LiveResultat.
  * Exits 0 only when every step got its answer and every expected post appeared.
  */
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ import type { SandboxDataset } from '../sandbox/eventor/dataset.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { type DemoStep, runBotSession } from './bot-session.js';
 import { DEFAULT_PICTURES_DIR, DemoPictures } from './pictures.js';
+import { runLiveSession } from './live-session.js';
 import { runSchedulerSession } from './scheduler-session.js';
 
 const TIME_ZONE = 'Europe/Stockholm';
@@ -208,12 +210,23 @@ export async function runDemo(
   } catch (error) {
     write(`   FAILED: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
   }
+  write('\n\n=== Part 4: race day, live (the live pollers on the sandbox LiveResultat, on a simulated clock)');
+  let live = false;
+  try {
+    const part4 = await runLiveSession(write, { base: startsAt });
+    write(
+      `\n${part4.boards} board, edited ${part4.edits} time${part4.edits === 1 ? '' : 's'}; ${part4.finishes} finish messages; ${part4.dms} DM; ${part4.problems.length === 0 ? 'every expected post appeared, once' : `problems: ${part4.problems.join('; ')}`}.`,
+    );
+    live = part4.problems.length === 0;
+  } catch (error) {
+    write(`   FAILED: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  }
   write(
     pictures.files.length > 0
       ? `\n${pictures.files.length} picture${pictures.files.length === 1 ? '' : 's'} written to ${pictures.dir}.`
       : '\nNo pictures were attached.',
   );
-  return failed.length === 0 && session.answered === session.total && scheduled ? 0 : 1;
+  return failed.length === 0 && session.answered === session.total && scheduled && live ? 0 : 1;
 }
 
 /**
