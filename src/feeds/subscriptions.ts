@@ -1,7 +1,7 @@
 /**
  * Personal DM subscriptions (`/notify`, table of migration 7): per server and member, whether
  * start-time and result DMs, the day-before reminder (migration 12) and the live finish DM
- * (migration 15) are on, the member's language, their DM channel once opened, and a
+ * (migration 16) are on, the member's language, their DM channel once opened, and a
  * pause the bot sets when Discord refuses the DMs.
  *
  * It also keeps the personal ledger tidy: each member's DMs go through the feeds' ledger under
