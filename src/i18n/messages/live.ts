@@ -171,7 +171,8 @@ export const live = defineMessages({
     'live.opt.competition.description': 'Dess id på Liveresultat, eller dess adress (…followfull.php?comp=…)',
     'live.show.off':
       'Liveresultat är inte påslaget på den här servern: en administratör slår på det med {/feeds on} (typ: Liveresultat på tävlingsdagen).',
-    'live.show.unconfigured': 'Liveresultat är avstängt i den här boten: dess operatör har inte ställt in Liveresultat.',
+    'live.show.unconfigured':
+      'Liveresultat är avstängt i den här boten: dess operatör har inte ställt in Liveresultat.',
     'live.show.none': 'Klubben har inget lopp i dag som boten följer på Liveresultat.',
     'live.show.waiting': '**{race}**: {how}. Tavlan kommer med första läsningen från Liveresultat.',
     'live.show.notFollowed': '**{race}**: {how}.',

@@ -80,15 +80,7 @@ export class PostgresLiveStore implements LiveStore {
          competition_id = excluded.competition_id, how = 'admin', candidates = '[]',
          final_at = NULL, results_url = NULL, updated_at = excluded.updated_at
        RETURNING ${RACE_COLUMNS}`,
-      [
-        row.guildId,
-        row.eventId,
-        row.raceId,
-        row.raceDay,
-        row.race,
-        competitionId,
-        this.#ctx.now().toISOString(),
-      ],
+      [row.guildId, row.eventId, row.raceId, row.raceDay, row.race, competitionId, this.#ctx.now().toISOString()],
     );
     return liveRaceOf(rows[0]!);
   }

@@ -56,17 +56,7 @@ export class SqliteLiveStore implements Synchronous<LiveStore> {
          candidates = CASE WHEN live_races.how = 'admin' THEN live_races.candidates ELSE excluded.candidates END,
          how = CASE WHEN live_races.how = 'admin' THEN live_races.how ELSE excluded.how END,
          updated_at = excluded.updated_at`,
-    ).run(
-      row.guildId,
-      row.eventId,
-      row.raceId,
-      row.raceDay,
-      row.race,
-      row.competitionId,
-      row.how,
-      row.candidates,
-      now,
-    );
+    ).run(row.guildId, row.eventId, row.raceId, row.raceDay, row.race, row.competitionId, row.how, row.candidates, now);
     return this.race(row.guildId, row.eventId, row.raceId)!;
   }
 
