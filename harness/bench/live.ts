@@ -9,6 +9,7 @@
  * (whose runners sit in more classes than one club's), never more than one per path per 10 seconds,
  * and each board edited at most four times a minute.
  */
+import { performance } from 'node:perf_hooks';
 import { millisecondsInMinute as MINUTE } from 'date-fns/constants';
 import { startLoopbackWorld } from '../loopback/world.js';
 import { liveRaceOf } from '../loopback/live-race.js';
@@ -39,6 +40,15 @@ export interface LiveRun {
   maxEditsPerBoardMinute: number;
   /** Edits per board per minute, on average over the boards and the minutes measured. */
   editsPerBoardMinute: number;
+  /** Wall-clock ms until a member's `/live show` was acknowledged: sent while a turn edits the boards, and between turns. */
+  acks: { during: number[]; idle: number[] };
+}
+
+/** The p-th percentile (0 to 100) of `values`, 0 for none. */
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 export async function measureLive(options: { servers: number; minutes: number }): Promise<LiveRun> {
@@ -84,10 +94,36 @@ export async function measureLive(options: { servers: number; minutes: number })
     const startedAt = clock;
     const times = new Map<string, number[]>();
     const end = startedAt + options.minutes * MINUTE;
+    const acks = { during: [] as number[], idle: [] as number[] };
+    // A member's `/live show` (no Eventor): its first answer timed on the wall clock.
+    const ask = async (): Promise<number> => {
+      const started = performance.now();
+      await world.discord
+        .runCommand({
+          guildId: world.guild.id,
+          channelId: world.channel.id,
+          user: world.member,
+          locale: 'en-GB',
+          name: 'live',
+          subcommand: 'show',
+          options: {},
+        })
+        .acknowledgement({ timeoutMs: 15_000 });
+      return performance.now() - started;
+    };
+    let turn = 0;
     while (clock < end) {
       clock += TURN_MS;
+      turn++;
       const from = live.requests.length;
-      await world.bot.live!.turn(now());
+      // Once a clock minute while a turn edits the boards, and once between turns.
+      if (turn % 12 === 0) {
+        const [ms] = await Promise.all([ask(), world.bot.live!.turn(now())]);
+        acks.during.push(ms);
+      } else {
+        await world.bot.live!.turn(now());
+        if (turn % 12 === 6) acks.idle.push(await ask());
+      }
       for (const request of live.requests.slice(from)) {
         const path = `${request.api} ${request.key} ${JSON.stringify(request.query)}`;
         const list = times.get(path) ?? [];
@@ -118,6 +154,7 @@ export async function measureLive(options: { servers: number; minutes: number })
       notModified: requests.length === 0 ? 0 : requests.filter((r) => r.status === 304).length / requests.length,
       maxEditsPerBoardMinute: maxPerMinute,
       editsPerBoardMinute: edits / boards.length / options.minutes,
+      acks,
     };
   } finally {
     await world.close();
@@ -138,7 +175,7 @@ export const liveSection: BenchSection = {
     const many = await measureLive({ servers, minutes });
     for (const run of [one, three, many])
       write(
-        `# live: ${run.servers} servers: ${run.requests} requests (${run.perHour.toFixed(0)} an hour), ${(run.notModified * 100).toFixed(0)} % answered 304, shortest gap per path ${run.minPathIntervalS} s, ${run.editsPerBoardMinute.toFixed(2)} edits per board per minute (most in a minute ${run.maxEditsPerBoardMinute})`,
+        `# live: ${run.servers} servers: /live show acknowledged in ${percentile(run.acks.idle, 95).toFixed(0)} ms (p95) between turns, ${percentile(run.acks.during, 95).toFixed(0)} ms while a turn edits the boards; ${run.requests} requests (${run.perHour.toFixed(0)} an hour), ${(run.notModified * 100).toFixed(0)} % answered 304, shortest gap per path ${run.minPathIntervalS} s, ${run.editsPerBoardMinute.toFixed(2)} edits per board per minute (most in a minute ${run.maxEditsPerBoardMinute})`,
       );
     return [
       {
@@ -174,6 +211,20 @@ export const liveSection: BenchSection = {
         unit: 'share',
         title: 'Share of LiveResultat requests answered 304',
         about: 'Unchanged answers cost a 304 and no body (ETag and If-None-Match on every request).',
+      },
+      {
+        name: 'live-ack-p95-during-boards-ms',
+        value: percentile(many.acks.during, 95),
+        unit: 'ms',
+        title: `A member's acknowledgement while ${servers} boards are edited (p95)`,
+        about: `/live show from a member, sent once a clock minute while a turn of the pollers edits the ${servers} servers' boards, its first answer timed on the wall clock (compare live-ack-p95-between-turns-ms).`,
+      },
+      {
+        name: 'live-ack-p95-between-turns-ms',
+        value: percentile(many.acks.idle, 95),
+        unit: 'ms',
+        title: "A member's acknowledgement between the pollers' turns (p95)",
+        about: 'The same command sent between two turns, nothing else running in the bot.',
       },
       {
         name: 'live-edits-per-board-minute',
