@@ -21,13 +21,12 @@ import {
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import type { LoopbackWorld } from '../../harness/loopback/world.js';
 import { startFeedWorld } from '../support/feed-world.js';
-import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
+import { recentRacedEvent, upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
 import { worldSql } from '../support/world-store.js';
 import { testNow } from '../support/clock.js';
 
 const WAIT = { timeoutMs: 10_000 };
 const MINUTE = 60_000;
-const DAY = 86_400_000;
 const ZONE = 'Europe/Stockholm';
 
 function text(message: MessageView): string {
@@ -135,21 +134,17 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     upcoming.hasStartList = false;
     upcoming.materialized = null;
 
-    const past = dataset.events.find((ev) => {
-      if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
-      const age = now - Date.parse(ev.event.start);
-      if (age < 0 || age > 6 * DAY) return false;
-      return (
-        dataset
-          .details(ev)
-          .resultList?.classes.some((c) =>
-            c.persons.some(
-              (p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id !== starter,
-            ),
-          ) ?? false
-      );
-    });
-    if (!past) throw new Error('the sandbox has no recent single-race event with club results');
+    const past = recentRacedEvent(
+      world.eventor,
+      now,
+      (list) =>
+        list.classes.some((c) =>
+          c.persons.some(
+            (p) => p.organisation?.id === home && p.results[0]?.status === 'OK' && p.person?.id !== starter,
+          ),
+        ),
+      6,
+    );
     raced = past;
     finisher = dataset
       .details(raced)

@@ -1,7 +1,8 @@
-import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { type SandboxEvent, SANDBOX_TIME_ZONE } from '../../harness/sandbox/eventor/dataset.js';
 import type { SandboxEventor } from '../../harness/sandbox/eventor/server.js';
 import { RESULTS_LOOKBACK_DAYS } from '../../src/feeds/kinds/results/results.js';
 import { MIN_RUNNERS } from '../../src/splits/analysis.js';
+import { instantToLocal } from '../../src/time/zones.js';
 
 const DAY = 86_400_000;
 
@@ -26,33 +27,64 @@ function graphable(c: ResultClass): boolean {
 }
 
 /**
- * A single-race event started within `maxAgeDays` before `now` with a club runner's OK result.
- * The default is the results feed's look-back (RESULTS_LOOKBACK_DAYS): races are mostly at
- * weekends, so on a Saturday the latest finished one may be last Sunday's, six days and more ago.
- * With `hide` (default), its results are hidden until the test shows them (`hasResults = true`).
+ * A single-race event started within `maxAgeDays` before `now` whose result list `fits`. The
+ * sandbox's races follow the season, so some weeks (in winter) have none: then the latest such
+ * event further back is moved by its organiser to the day before `now` (an event change, as
+ * Eventor has them; its lists drawn anew for the new day), so that every test instant finds one.
+ */
+export function recentRacedEvent(
+  eventor: SandboxEventor,
+  now: number,
+  fits: (list: NonNullable<ReturnType<SandboxEventor['dataset']['details']>['resultList']>) => boolean,
+  maxAgeDays: number = RESULTS_LOOKBACK_DAYS,
+): SandboxEvent {
+  const dataset = eventor.dataset;
+  const raced = (ev: SandboxEvent, maxAge: number): boolean => {
+    if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
+    const age = now - Date.parse(ev.event.start);
+    if (age < 0 || age > maxAge) return false;
+    const list = dataset.details(ev).resultList;
+    return list !== null && list !== undefined && fits(list);
+  };
+  const recent = dataset.events.find((ev) => raced(ev, maxAgeDays * DAY));
+  if (recent) return recent;
+  const earlier = dataset.events
+    .filter((ev) => raced(ev, MOVE_FROM_DAYS * DAY))
+    .sort((a, b) => Date.parse(b.event.start!) - Date.parse(a.event.start!))[0];
+  if (!earlier)
+    throw new Error(
+      `the sandbox has no raced event in the ${MOVE_FROM_DAYS} days before ${new Date(now).toISOString()}`,
+    );
+  const yesterday = instantToLocal(new Date(now - DAY).toISOString(), SANDBOX_TIME_ZONE).date;
+  dataset.changeEvent(earlier.id, { date: yesterday });
+  earlier.materialized = null;
+  if (!raced(earlier, maxAgeDays * DAY))
+    throw new Error(`event ${earlier.id}, moved to ${yesterday}, is not a recent raced event any more`);
+  return earlier;
+}
+
+/** How far back an event is looked for to move it, when no week before the instant had a race. */
+const MOVE_FROM_DAYS = 120;
+
+/**
+ * A single-race event started within `maxAgeDays` before `now` with a club runner's OK result
+ * (`recentRacedEvent`). The default is the results feed's look-back (RESULTS_LOOKBACK_DAYS): races
+ * are mostly at weekends, so on a Saturday the latest finished one may be last Sunday's, six days
+ * and more ago. With `hide` (default), its results are hidden until the test shows them
+ * (`hasResults = true`).
  */
 export function recentClubResultsEvent(
   eventor: SandboxEventor,
   now: number,
   options: { maxAgeDays?: number; hide?: boolean; graphable?: boolean } = {},
 ): SandboxEvent {
-  const dataset = eventor.dataset;
-  const finisher = clubFinisher(dataset.homeClub.id);
-  const maxAge = (options.maxAgeDays ?? RESULTS_LOOKBACK_DAYS) * DAY;
-  const found = dataset.events.find((ev) => {
-    if (ev.shape !== 'single' || !ev.hasResults || ev.syntheticRunners > 0 || !ev.event.start) return false;
-    const age = now - Date.parse(ev.event.start);
-    if (age < 0 || age > maxAge) return false;
-    return (
-      dataset
-        .details(ev)
-        .resultList?.classes.some((c) => c.persons.some(finisher) && (!options.graphable || graphable(c))) ?? false
-    );
-  });
-  if (!found)
-    throw new Error(
-      `the sandbox has no single-race event in the ${options.maxAgeDays ?? RESULTS_LOOKBACK_DAYS} days before ${new Date(now).toISOString()} with club results${options.graphable ? ' in a class large enough for a graph' : ''}`,
-    );
+  const finisher = clubFinisher(eventor.dataset.homeClub.id);
+  const found = recentRacedEvent(
+    eventor,
+    now,
+    (list) => list.classes.some((c) => c.persons.some(finisher) && (!options.graphable || graphable(c))),
+    options.maxAgeDays,
+  );
   if (options.hide ?? true) {
     found.hasResults = false;
     found.materialized = null;
