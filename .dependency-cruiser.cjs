@@ -134,7 +134,9 @@ const HARNESS = {
   'harness/soak': ['harness/loopback', 'harness/sandbox', ...PRODUCT],
   'harness/loopback': ['harness/sandbox', ...PRODUCT],
   'harness/sandbox': ['src/eventor', 'src/time'],
-  'harness/docs': [],
+  // The pages written from the code: the command definitions and kinds (docs:commands), and the
+  // real bot's answers in the loopback world, with the demo's cast and facts (docs:samples).
+  'harness/docs': ['harness/demo', 'harness/loopback', 'harness/sandbox', ...PRODUCT],
 };
 
 const escape = (folder) => folder.replace(/[/.]/g, '\\$&');
