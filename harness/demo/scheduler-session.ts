@@ -300,10 +300,7 @@ export async function runSchedulerSession(
     const origin = new URL(world.eventor.baseUrl).origin;
     // Where the sandbox Discord keeps attached files (an embed's picture names it once sent).
     const discordOrigin = new URL(world.discord.restUrl).origin;
-    /**
-     * What Discord shows, with the sandbox's random port and each post's random nonce left out so runs
-     * compare. (A nonce may end in `-`, so its end is not a word boundary.)
-     */
+    /** What Discord shows, with the sandbox's random ports left out so runs compare. */
     // The channels are read by Astrid, whose Discord speaks British English, in the club's zone.
     const reader = (): TimestampReader => ({ locale: 'en-GB', timeZone: ZONE, now: clock.getTime() });
     const show = (text: string): string =>
@@ -311,8 +308,7 @@ export async function runSchedulerSession(
         .replaceAll(origin, 'http://127.0.0.1:<port>')
         // An embed's picture by its file's name: the stored file's address is the sandbox's and the run's.
         .replace(/\[image: [^\]\s]*\/attachments\/\d+\/\d+\/([^\]\s/]+)\]/g, '[image: $1]')
-        .replaceAll(discordOrigin, 'http://127.0.0.1:<discord>')
-        .replace(/(?<=· |-# |^> )eb[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/gm, '<ref>');
+        .replaceAll(discordOrigin, 'http://127.0.0.1:<discord>');
 
     const from = localAt(raceDate, -8, '12:00');
     const end = localAt(raceDate, 2, '00:00');

@@ -8,6 +8,7 @@ import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/w
 import type { Store } from '../../src/store/interfaces.js';
 import { reopenWorldStore, worldSql } from '../support/world-store.js';
 import { testNow } from '../support/clock.js';
+import { visibleText } from '../../harness/sandbox/discord/index.js';
 
 const MINUTE = 60_000;
 
@@ -120,7 +121,7 @@ describe('claims: two ledgers on one database never both post one item', () => {
     expect([a.kind, b.kind].sort()).toEqual(['busy', 'reposted']);
     const live = world.discord.messages(channelId);
     expect(live).toHaveLength(1);
-    expect(live[0]!.embeds[0]!.title).toBe('Results v2');
+    expect(visibleText(live[0]!.embeds[0]!.title!)).toBe('Results v2');
     expect(await ledgerA.get(item('x'))).toMatchObject({
       state: 'posted',
       messageId: live[0]!.id,

@@ -21,6 +21,7 @@ import type { LoopbackWorld } from '../../harness/loopback/world.js';
 import { startFeedWorld } from '../support/feed-world.js';
 import { upcomingClubEventWithoutStartList } from '../support/sandbox-events.js';
 import { testNow } from '../support/clock.js';
+import { visibleText } from '../../harness/sandbox/discord/index.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -487,7 +488,7 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       expect(changed(run)).toEqual([key]);
       const [message] = en.messages();
       expect(en.messages()).toHaveLength(1);
-      expect(message!.embeds[0]!.title).toBe(name);
+      expect(visibleText(message!.embeds[0]!.title!)).toBe(name);
       expect(message!.content).toContain(`New club activity: **${name}**`);
       expect(message!.content).toContain(`<t:${(start - 2 * DAY) / 1000}:R>`);
 
@@ -518,7 +519,7 @@ describe('reminders, start lists, new events and activities feeds (sandbox Event
       setClock(deadline + HOUR);
       expect(outcomeOf(await runActivitiesFeed(en.options()), key)).toBeUndefined();
       // (Other club activities may have become visible meanwhile: count only this one's posts.)
-      expect(en.messages().filter((m) => m.embeds[0]?.title === name)).toHaveLength(2);
+      expect(en.messages().filter((m) => visibleText(m.embeds[0]?.title ?? '') === name)).toHaveLength(2);
     });
   });
 });

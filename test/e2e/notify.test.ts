@@ -17,6 +17,7 @@ import {
   type MessageView,
   renderMessageText,
   type SandboxUser,
+  visibleText,
 } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import type { LoopbackWorld } from '../../harness/loopback/world.js';
@@ -409,7 +410,9 @@ describe('personal DMs with /notify (sandbox Eventor, real discord.js, sandbox D
     expect(dmCount(world.member)).toBe(before + 1);
     const dm = world.discord.dms(world.member).at(-1)!;
     const person = world.eventor.dataset.person(finisher)!.person;
-    expect(dm.content).toBe(`The result of **${person.name.given} ${person.name.family}** in **${raced.name}** is in.`);
+    expect(visibleText(dm.content)).toBe(
+      `The result of **${person.name.given} ${person.name.family}** in **${raced.name}** is in.`,
+    );
     expect(text(dm)).toMatch(/Place: .*\*\*\d+ of \d+\*\*/);
     expect(text(dm)).toMatch(/Time: \*\*\d+:\d\d\*\*/);
 

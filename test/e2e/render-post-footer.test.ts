@@ -1,12 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/feeds/delivery/ledger.js';
-import { discordTarget, type FeedItem, markerText, Poster, type PostTarget } from '../../src/feeds/delivery/poster.js';
+import {
+  discordTarget,
+  type FeedItem,
+  hiddenMarker,
+  markerIn,
+  markerText,
+  Poster,
+  type PostTarget,
+} from '../../src/feeds/delivery/poster.js';
 import { renderMessageText } from '../../harness/sandbox/discord/index.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 
 /**
- * What members read in the footer of an automatic post: a short crash-recovery marker
- * and no raw UTC time; Discord's timestamps in the reader's own language.
+ * What members read in the footer of an automatic post: no crash-recovery marker they can see (it
+ * is in characters Discord draws nothing for) and no raw UTC time; Discord's timestamps in the
+ * reader's own language.
  */
 describe('the footer of automatic posts and timestamps as a reader sees them', () => {
   let world: LoopbackWorld;
@@ -42,7 +51,7 @@ describe('the footer of automatic posts and timestamps as a reader sees them', (
     },
   });
 
-  it('writes a short marker, no "ref", and finds the post by it after a crash', async () => {
+  it('writes a marker members cannot see, and finds the post by it after a crash', async () => {
     const channel = world.discord.createTextChannel(world.guild.id, { name: 'footer' }).id;
     const crashing = new Poster(ledger, target, {
       afterSend: () => {
@@ -52,14 +61,40 @@ describe('the footer of automatic posts and timestamps as a reader sees them', (
     await expect(crashing.publish(item('short', channel))).rejects.toThrow('process killed');
     const [message] = world.discord.messages(channel);
     const footer = message!.embeds[0]!.footer!.text;
-    expect(footer).toMatch(/^Eventor id 1001 · eb[A-Za-z0-9_-]{8}$/);
-    expect(footer).not.toContain('ref');
     const nonce = (await ledger.get({ guildId: world.guild.id, feed: 'test', itemKey: 'short' }))!.nonce!;
-    expect(footer.endsWith(markerText(nonce))).toBe(true);
+    // The footer as sent, then the marker: zero-width characters only.
+    expect(footer).toBe(`Eventor id 1001${hiddenMarker(nonce)}`);
+    expect(hiddenMarker(nonce)).toMatch(/^(?:\u200b|\u200c|\u200d|\u2060){24}$/);
+    expect(markerIn(footer)).toBe(markerText(nonce));
+    // What a member reads: the footer as the bot wrote it, nothing after it.
+    expect(renderMessageText(message!).split('\n').at(-1)).toBe('> Eventor id 1001 - 2026-10-17T16:00:00Z');
+    expect(renderMessageText(message!)).not.toMatch(/eb[A-Za-z0-9_-]{8}|ref/);
 
     const outcome = await new Poster(new Ledger(world.bot.store), target).publish(item('short', channel));
     expect(outcome.kind).toBe('recovered');
     expect(world.discord.messages(channel)).toHaveLength(1);
+  });
+
+  it('puts the marker after the title of an embed without a footer, or after the content, links kept whole', async () => {
+    const channel = world.discord.createTextChannel(world.guild.id, { name: 'no-footer' }).id;
+    const poster = new Poster(ledger, target);
+    const titled: FeedItem = {
+      ...item('titled', channel),
+      payload: { embeds: [{ title: 'Höstsprinten', description: 'D21' }], allowedMentions: { parse: [] } },
+    };
+    const bare: FeedItem = {
+      ...item('bare', channel),
+      payload: { content: 'Results: http://127.0.0.1/Events/Show/1', allowedMentions: { parse: [] } },
+    };
+    await poster.publish(titled);
+    await poster.publish(bare);
+    const [first, second] = world.discord.messages(channel);
+    const nonceOf = async (itemKey: string): Promise<string> =>
+      (await ledger.get({ guildId: world.guild.id, feed: 'test', itemKey }))!.nonce!;
+    expect(first!.embeds[0]!.title).toBe(`Höstsprinten${hiddenMarker(await nonceOf('titled'))}`);
+    // A space ends the link before the marker, so the link stays as written.
+    expect(second!.content).toBe(`Results: http://127.0.0.1/Events/Show/1 ${hiddenMarker(await nonceOf('bare'))}`);
+    expect(renderMessageText(second!, { header: false })).toBe('Results: http://127.0.0.1/Events/Show/1');
   });
 
   it('still finds a post written with the old "ref <nonce>" marker', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KindSettings } from '../../src/feeds/settings.js';
 import { serverLanguage, t } from '../../src/i18n/index.js';
-import { renderMessageText } from '../../harness/sandbox/discord/index.js';
+import { renderMessageText, visibleText } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
 import { type LoopbackWorld } from '../../harness/loopback/world.js';
 import { recentClubResultsEvent } from '../support/sandbox-events.js';
@@ -122,7 +122,9 @@ describe("the scheduler posts in each server's Discord language", () => {
     for (const { channelId, language } of servers) {
       const posts = world.discord.messages(channelId);
       expect(posts, language).toHaveLength(1);
-      expect(posts[0]!.embeds[0]!.title, language).toBe(t(language, 'render.results.clubTitle', { event: event.name }));
+      expect(visibleText(posts[0]!.embeds[0]!.title!), language).toBe(
+        t(language, 'render.results.clubTitle', { event: event.name }),
+      );
     }
   });
 });

@@ -55,7 +55,7 @@ export type {
 export type { AutocompleteChoice, InteractionEvent, ModalData } from './interaction-state.js';
 export { embedLength, LIMITS } from './limits.js';
 export type { RenderableMessage, RenderOptions, TimestampReader } from './render.js';
-export { renderInteractionText, renderMessageText, renderTimestamps } from './render.js';
+export { renderInteractionText, renderMessageText, renderTimestamps, visibleText } from './render.js';
 export type { ButtonClick, MessageRef, ModalSubmission, SandboxDiscordOptions, SelectChoice } from './server.js';
 export { SandboxDiscord, startSandboxDiscord } from './server.js';
 export type { SessionStartLimit, ShardingOptions, ShardSpec } from './shards.js';

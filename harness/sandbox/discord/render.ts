@@ -150,8 +150,17 @@ function renderEmbed(embed: ApiEmbed, out: string[], reader: TimestampReader | u
 }
 
 /**
+ * A text as Discord draws it: without zero-width characters (a post's hidden marker, a defused
+ * mention), and without the space before such characters at the end of a line.
+ */
+export function visibleText(text: string): string {
+  return text.replace(/ (?:\u200b|\u200c|\u200d|\u2060)+$/gm, '').replace(/\u200b|\u200c|\u200d|\u2060/g, '');
+}
+
+/**
  * A message as plain text, for transcripts and readable test failures: header, content, embeds
- * (as "> " quoted blocks), component rows ("[Label]" buttons, "[v placeholder: a | b]" selects) and files.
+ * (as "> " quoted blocks), component rows ("[Label]" buttons, "[v placeholder: a | b]" selects) and
+ * files, as a member sees it: without the characters Discord draws nothing for.
  */
 export function renderMessageText(message: RenderableMessage, options: RenderOptions = {}): string {
   const out: string[] = [];
@@ -173,7 +182,7 @@ export function renderMessageText(message: RenderableMessage, options: RenderOpt
   if (message.components?.length) renderComponents(message.components, '', out);
   for (const file of message.attachments ?? [])
     out.push(`[file: ${file.filename}${file.size !== undefined ? `, ${file.size} bytes` : ''}]`);
-  const text = out.join('\n');
+  const text = visibleText(out.join('\n'));
   return options.reader ? renderTimestamps(text, options.reader) : text;
 }
 

@@ -5,8 +5,8 @@
  * 1. Before anything is sent, the ledger records the intent: state `posting` with a fresh random
  *    nonce and the hash of the content (one SQLite write, durable before the Discord call).
  * 2. The message is sent with Discord's `nonce` + `enforce_nonce: true` (Discord drops a second
- *    message with the same nonce in the same channel for a few minutes) and carries a marker with
- *    the nonce (`ref <nonce>` in the last embed's footer, else at the end of the content).
+ *    message with the same nonce in the same channel for a few minutes) and carries a marker made
+ *    from the nonce, in zero-width characters members do not see (`hiddenMarker`).
  * 3. After Discord answers, the ledger records `posted` with the message id.
  * A crash between 1 and 3 leaves the row in `posting`. The next run, before sending again, reads the
  * channel back page by page to the intent's time (at most 2,000 messages): if a message of the bot
@@ -123,40 +123,91 @@ export function newNonce(): string {
 }
 
 /**
- * The marker of a post, written into it and looked for on recovery (one function for both): the
- * nonce's first ten characters ("eb" and 48 random bits), short and quiet in the footer that every
- * member reads. Posts written before carry `ref <whole nonce>`, which contains this marker too, so
- * recovery still finds them.
+ * The visible marker earlier versions wrote: the nonce's first ten characters ("eb" and 48 random
+ * bits) at the foot of the post, or `ref <whole nonce>` before that. Recovery still looks for it, so
+ * a post such a version began is found after an upgrade.
  */
 export function markerText(nonce: string): string {
   return nonce.slice(0, 10);
 }
 
-/** The payload with the nonce's marker in the last embed's footer, or at the end of the content. */
+/**
+ * Zero-width characters, one base-4 digit each: the marker members do not see. Discord keeps them
+ * in text as sent (the bot's defused `@\u200beveryone` relies on it); none is whitespace, so no trim
+ * takes them off (docs/decisions/exactly-once-ledger.md#the-marker).
+ */
+const MARKER_DIGITS = ['\u200b', '\u200c', '\u200d', '\u2060'] as const;
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** The 48 random bits of the marker as 24 base-4 digits. */
+const HIDDEN_LENGTH = 24;
+const HIDDEN = new RegExp(`(?:${MARKER_DIGITS.join('|')}){${HIDDEN_LENGTH}}`);
+
+/**
+ * The marker of a post, written into it and looked for on recovery (one function for both): the
+ * random part of `markerText` spelt in zero-width characters, so members see nothing.
+ */
+export function hiddenMarker(nonce: string): string {
+  let digits = '';
+  for (const char of markerText(nonce).slice(2)) {
+    const value = Math.max(0, BASE64URL.indexOf(char));
+    digits += MARKER_DIGITS[(value >> 4) & 3]! + MARKER_DIGITS[(value >> 2) & 3]! + MARKER_DIGITS[value & 3]!;
+  }
+  return digits;
+}
+
+/** The marker a text carries (`eb` and 8 characters), hidden or, from earlier versions, visible; null if none. */
+export function markerIn(text: string): string | null {
+  const hidden = HIDDEN.exec(text)?.[0];
+  if (hidden) {
+    let chars = 'eb';
+    for (let i = 0; i < HIDDEN_LENGTH; i += 3) {
+      const [a, b, c] = [...hidden.slice(i, i + 3)].map((d) =>
+        MARKER_DIGITS.indexOf(d as (typeof MARKER_DIGITS)[number]),
+      );
+      chars += BASE64URL[(a! << 4) | (b! << 2) | c!];
+    }
+    return chars;
+  }
+  return /\b(eb[\w-]{8})[\w-]*\s*$/.exec(text.split('\n').at(-1) ?? '')?.[1] ?? null;
+}
+
+/**
+ * The payload with the nonce's hidden marker: after the last embed's footer or, without one, its
+ * title (plain text, which Discord turns into no link), else at the end of the content.
+ */
 function withMarker(payload: MessagePayload, nonce: string): MessagePayload {
-  const marker = markerText(nonce);
+  const marker = hiddenMarker(nonce);
   const embeds = payload.embeds ?? [];
   const last = embeds.at(-1);
   if (last) {
-    const footer = last.footer?.text ? `${last.footer.text} · ${marker}` : marker;
-    const grown: APIEmbed = { ...last, footer: { ...last.footer, text: footer } };
-    const total = embeds.slice(0, -1).reduce((sum, e) => sum + embedLength(e), 0) + embedLength(grown);
-    if (footer.length <= DISCORD_LIMITS.footer && total <= DISCORD_LIMITS.embedTotal) {
-      return { ...payload, embeds: [...embeds.slice(0, -1), grown] };
+    const others = embeds.slice(0, -1).reduce((sum, e) => sum + embedLength(e), 0);
+    const fits = (grown: APIEmbed): boolean => others + embedLength(grown) <= DISCORD_LIMITS.embedTotal;
+    const footer = last.footer?.text;
+    if (footer && footer.length + marker.length <= DISCORD_LIMITS.footer) {
+      const grown: APIEmbed = { ...last, footer: { ...last.footer, text: `${footer}${marker}` } };
+      if (fits(grown)) return { ...payload, embeds: [...embeds.slice(0, -1), grown] };
+    }
+    if (last.title && last.title.length + marker.length <= DISCORD_LIMITS.embedTitle) {
+      const grown: APIEmbed = { ...last, title: `${last.title}${marker}` };
+      if (fits(grown)) return { ...payload, embeds: [...embeds.slice(0, -1), grown] };
     }
   }
-  const content = payload.content ? `${payload.content}\n-# ${marker}` : `-# ${marker}`;
+  // After a space in the content, so that a link the content ends with stays whole.
+  const content = payload.content ?? '';
+  const spaced = ` ${marker}`;
   return {
     ...payload,
     content:
-      content.length <= DISCORD_LIMITS.content
-        ? content
-        : `${payload.content!.slice(0, DISCORD_LIMITS.content - marker.length - 5)}\n-# ${marker}`,
+      content.length + spaced.length <= DISCORD_LIMITS.content
+        ? `${content}${spaced}`
+        : `${content.slice(0, DISCORD_LIMITS.content - spaced.length)}${spaced}`,
   };
 }
 
 function messageTexts(message: APIMessage): string[] {
-  return [message.content, ...message.embeds.map((e) => e.footer?.text ?? '')].filter((text) => text !== '');
+  return [message.content, ...message.embeds.flatMap((e) => [e.footer?.text ?? '', e.title ?? ''])].filter(
+    (text) => text !== '',
+  );
 }
 
 /** A payload as Discord's REST API spells it: `allowed_mentions`, which it would otherwise ignore; pictures apart. */
@@ -463,12 +514,16 @@ export class Poster {
    * to the intent's time (`intendedAt`; bounded by HISTORY_PAGES): null when it is not there.
    */
   async #find(channelId: string, nonce: string, intendedAt: string): Promise<string | null> {
-    const marker = markerText(nonce);
+    const hidden = hiddenMarker(nonce);
+    // Posts begun by an earlier version carry the visible marker instead.
+    const visible = markerText(nonce);
     const oldestPossible = Date.parse(intendedAt) - CLOCK_SKEW_MS;
     let before: string | undefined;
     for (let page = 0; page < HISTORY_PAGES; page++) {
       const messages = await this.#target.history(channelId, { limit: HISTORY_PAGE, ...(before ? { before } : {}) });
-      const found = messages.find((m) => m.mine && m.texts.some((text) => text.includes(marker)));
+      const found = messages.find(
+        (m) => m.mine && m.texts.some((text) => text.includes(hidden) || text.includes(visible)),
+      );
       if (found) return found.id;
       const oldest = messages.at(-1);
       if (!oldest || messages.length < HISTORY_PAGE || Date.parse(oldest.createdAt) < oldestPossible) return null;
