@@ -3,6 +3,7 @@
  * out from the sandbox's data, against the messages the sandbox Discord holds. Pure, so that a
  * crafted duplicate and a crafted loss can be counted in a unit test.
  */
+import { markerIn } from '../../src/feeds/delivery/poster.js';
 
 /** One results post the soak expects: in this channel, of this event. */
 export interface ExpectedPost {
@@ -45,11 +46,13 @@ export function linkedEventId(url: string | undefined | null): string | null {
   return match ? match[1]! : null;
 }
 
-/** The marker (`eb` and 8 more characters) at the end of a footer or of the content's last line. */
-export function markerOf(footer: string | undefined | null, content: string): string | null {
-  const text = footer ?? content.split('\n').at(-1) ?? '';
-  const match = /\b(eb[\w-]{8})[\w-]*\s*$/.exec(text);
-  return match ? match[1]! : null;
+/** The item marker (`eb` and 8 more characters) one of a message's texts carries, hidden or visible; null if none. */
+export function markerOf(...texts: ReadonlyArray<string | undefined | null>): string | null {
+  for (const text of texts) {
+    const marker = text ? markerIn(text) : null;
+    if (marker) return marker;
+  }
+  return null;
 }
 
 export function countPosts(expected: readonly ExpectedPost[], seen: readonly SeenPost[]): SoakCount {

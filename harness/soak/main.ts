@@ -159,7 +159,7 @@ function seenPosts(discord: SandboxDiscord, servers: readonly Server[]): SeenPos
         id: m.id,
         channelId: m.channelId,
         eventId: linkedEventId(m.embeds[0]?.url),
-        marker: markerOf(m.embeds.at(-1)?.footer?.text, m.content),
+        marker: markerOf(m.embeds.at(-1)?.footer?.text, m.embeds.at(-1)?.title, m.content),
         edits: m.edits.length,
       })),
   );
