@@ -10,10 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { ComponentType } from 'discord.js';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../../src/bot/deploy.js';
 import { clockFrom } from '../../src/config/sandbox-clock.js';
 import {
+  type ApiComponent,
+  type InteractionHandle,
   type MessageView,
   type ModalData,
   renderInteractionText,
@@ -38,6 +41,8 @@ export interface DemoFacts {
   linkedPersonId: string;
   linkedUsername: string;
   linkedPassword: string;
+  /** Her name as the club's member list has it ("Given Family"). */
+  linkedName: string;
   /** The home club's Eventor API key, which the admin types into /setup eventor's form. */
   apiKey: string;
 }
@@ -64,7 +69,23 @@ export interface DemoStep {
   form?: (facts: DemoFacts) => Record<string, FormValue>;
   /** Show the direct message the bot sent the member (one-time links masked). */
   showDm?: boolean;
+  /**
+   * An option the member types into and Discord completes (autocomplete): the bot's suggestions
+   * are shown, and the first one is what the command is run with.
+   */
+  autocomplete?: { option: string; typed: (facts: DemoFacts) => string };
+  /** What the member then does with the answer's buttons and menus, in order. */
+  then?: readonly DemoAction[];
+  /**
+   * The command fails on the member's own mistake after the bot said "thinking…" in public: the
+   * placeholder goes and a private follow-up says why (src/bot/router.ts).
+   */
+  followUp?: boolean;
 }
+
+/** A click on the answer's button with this label, or a pick in its menu whose placeholder starts so. */
+export type DemoAction =
+  { click: string } | { select: string; value: (facts: DemoFacts, options: readonly string[]) => string };
 
 /**
  * A person types a command or fills in a form every couple of seconds, not ten a second: faster,
@@ -192,6 +213,8 @@ export async function runBotSession(
       `The bot runs as its own process (pid ${bot.pid}), logged in to the sandbox Discord; server "${guild.name}", channel #${channelNames.get(channel.id)}.`,
     );
 
+    /** Option values Discord shows by the name of the suggestion they came from. */
+    const shownValues = new Map<string, string>();
     const lastTyped = new Map<string, number>();
     const typing = async (user: SandboxUser): Promise<void> => {
       const wait = (lastTyped.get(user.id) ?? 0) + TYPING_GAP_MS - Date.now();
@@ -202,19 +225,43 @@ export async function runBotSession(
       const user = users[step.who];
       const dmsBefore = discord.dms(user).length;
       await typing(user);
-      const handle = discord.runCommand({
+      const chosen = step.options ? step.options(facts, place) : {};
+      const invocation = {
         guildId: guild.id,
         channelId: channel.id,
         user,
         locale: step.locale,
         name: step.name,
         ...(step.subcommand ? { subcommand: step.subcommand } : {}),
-        ...(step.options ? { options: step.options(facts, place) } : {}),
-      });
+      };
+      if (step.autocomplete) {
+        // Discord asks the bot for suggestions as the member types; she takes the first one.
+        const typed = step.autocomplete.typed(facts);
+        const choices = await discord.autocomplete({
+          ...invocation,
+          options: chosen,
+          focused: step.autocomplete.option,
+          value: typed,
+          timeoutMs: 20_000,
+        });
+        write(
+          `\n── ${user.username} types "${typed}" into /${step.name} ${step.autocomplete.option}: Discord suggests ${choices.map((c) => `"${c.name}"`).join(', ') || 'nothing'}  [${step.locale}]`,
+        );
+        if (choices.length === 0) {
+          write('   NO ANSWER: no suggestions');
+          continue;
+        }
+        chosen[step.autocomplete.option] = choices[0]!.value;
+        // Discord shows the chosen suggestion by its name in the command line.
+        shownValues.set(String(choices[0]!.value), choices[0]!.name);
+        await typing(user);
+      }
+      const handle = discord.runCommand({ ...invocation, options: chosen });
       let line = renderInteractionText(handle.payload);
       // A channel option is the channel's id; Discord shows its name.
       for (const [name, id] of Object.entries(place.channelIds))
         line = line.replace(`channel: ${id}`, `channel: #${name}`);
+      for (const [value, name] of shownValues) line = line.replace(`: ${value}`, `: ${name}`);
       write(`\n── ${line}  [${step.locale}]`);
       try {
         let answering = handle;
@@ -231,14 +278,32 @@ export async function runBotSession(
           });
           write(`\n── ${user.username} filled in the form ${formText(modal, typed)}  [${step.locale}]`);
         }
-        const reply = await answering.reply({ timeoutMs: 20_000 });
         // The member who ran the command reads the answer, in their own Discord language.
         const reader: TimestampReader = { locale: step.locale, timeZone: 'Europe/Stockholm', now: clock().getTime() };
-        write(indent(humanize(renderMessageText(reply, { reader }), reader, channelNames)));
+        const shown = (message: MessageView): string =>
+          indent(humanize(renderMessageText(message, { reader }), reader, channelNames));
+        let reply = await answering.reply({ timeoutMs: 20_000 });
+        if (step.followUp) {
+          // The public "thinking…" was taken away; what the member reads is the follow-up.
+          if (!reply.deleted) throw new Error('the bot answered in place, not with a follow-up');
+          reply = (await answering.waitForFollowUps(1, { timeoutMs: 20_000 }))[0]!;
+          write(`   (the bot's public "thinking…" is gone; a follow-up:)`);
+        }
+        write(shown(reply));
         const saved = (what: string, files: MessageView['attachments']): void => {
           if (options.pictures && files.length > 0) write(indent(options.pictures.save(what, files)));
         };
         saved(`part2-${steps.indexOf(step) + 1}-${step.name}`, reply.attachments);
+        for (const action of step.then ?? []) {
+          await typing(user);
+          const [what, next] = act(discord, user, step.locale, reply, action, facts);
+          write(`\n── ${user.username} ${what} under the answer  [${step.locale}]`);
+          const answer = await next.answer({ timeoutMs: 20_000 });
+          write(shown(answer));
+          saved(`part2-${steps.indexOf(step) + 1}-${step.name}-${step.then!.indexOf(action) + 1}`, answer.attachments);
+          // A click that updates the message leaves the next action to that message.
+          if (answer.id === reply.id || !answer.ephemeral || answer.components.length > 0) reply = answer;
+        }
         if (step.showDm) {
           await discord.waitForDm(user, () => discord.dms(user).length > dmsBefore, { timeoutMs: 20_000 });
           const dm = discord.dms(user).at(-1)!;
@@ -263,6 +328,47 @@ export async function runBotSession(
     await rm(dir, { recursive: true, force: true });
   }
   return { answered, total: steps.length };
+}
+
+/** The components of a message, rows and containers opened up. */
+function componentsOf(components: readonly ApiComponent[]): ApiComponent[] {
+  return components.flatMap((c) => [
+    c,
+    ...componentsOf(c.components ?? []),
+    ...(c.accessory ? [c.accessory] : []),
+    ...(c.component ? [c.component] : []),
+  ]);
+}
+
+/** Does one action to a message: a line for the transcript, and the interaction it started. */
+function act(
+  discord: SandboxDiscord,
+  user: SandboxUser,
+  locale: string,
+  message: MessageView,
+  action: DemoAction,
+  facts: DemoFacts,
+): [string, InteractionHandle] {
+  const all = componentsOf(message.components);
+  if ('click' in action) {
+    const button = all.find((c) => c.type === ComponentType.Button && c.label === action.click && c.custom_id);
+    if (!button) throw new Error(`the answer has no button "${action.click}"`);
+    return [
+      `clicked [${action.click}]`,
+      discord.clickButton({ message: message.id, customId: button.custom_id!, user, locale }),
+    ];
+  }
+  const menu = all.find((c) => c.type === ComponentType.StringSelect && c.placeholder?.startsWith(action.select));
+  if (!menu?.custom_id) throw new Error(`the answer has no menu "${action.select}…"`);
+  const value = action.value(
+    facts,
+    (menu.options ?? []).map((o) => o.value),
+  );
+  const label = menu.options?.find((o) => o.value === value)?.label ?? value;
+  return [
+    `picked "${label}" in the menu "${menu.placeholder}"`,
+    discord.selectMenu({ message: message.id, customId: menu.custom_id, values: [value], user, locale }),
+  ];
 }
 
 /** Picks, from the sandbox's data, events and a member that make every command show something. */
@@ -309,6 +415,7 @@ export function demoFacts(dataset: SandboxDataset, now: number): DemoFacts {
     linkedPersonId: runner.person.id,
     linkedUsername: linked.username,
     linkedPassword: linked.password,
+    linkedName: `${linked.person.name.given} ${linked.person.name.family}`,
     apiKey: dataset.keyFor(dataset.homeClub.id),
   };
 }

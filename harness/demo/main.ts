@@ -260,7 +260,20 @@ export const DEMO_SESSION: readonly DemoStep[] = [
   { who: 'member', locale: 'en-GB', name: 'help' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'help' },
   { who: 'member', locale: 'en-GB', name: 'status' },
-  { who: 'member', locale: 'en-GB', name: 'events', options: () => ({ days: 30 }) },
+  // The list's pages: the next page by its button, then an event's card from the menu.
+  {
+    who: 'member',
+    locale: 'en-GB',
+    name: 'events',
+    options: () => ({ days: 60, level: 'all' }),
+    then: [
+      { click: 'Next' },
+      {
+        select: 'Pick an event',
+        value: (f, values) => (values.includes(f.upcomingEventId) ? f.upcomingEventId : values[0]!),
+      },
+    ],
+  },
   { who: 'swedishMember', locale: 'sv-SE', name: 'events' },
   { who: 'member', locale: 'en-GB', name: 'event', options: (f) => ({ event: f.upcomingEventId }) },
   { who: 'swedishMember', locale: 'sv-SE', name: 'event', options: (f) => ({ event: f.upcomingEventId }) },
@@ -289,6 +302,16 @@ export const DEMO_SESSION: readonly DemoStep[] = [
     options: () => ({ name: 'Klubbcupen', scoring: 'place', best: 5 }),
   },
   { who: 'member', locale: 'en-GB', name: 'season', subcommand: 'cup', options: () => ({ cup: 'Klubbcupen' }) },
+  // Sven asks for her results by typing part of her name; Discord suggests club members as he types.
+  {
+    who: 'swedishMember',
+    locale: 'sv-SE',
+    name: 'results',
+    options: (f) => ({ event: f.resultsEventId }),
+    autocomplete: { option: 'member', typed: (f) => f.linkedName.slice(0, 4) },
+  },
+  // An event Eventor does not have, asked in public: the channel's "thinking…" goes, only he reads why.
+  { who: 'swedishMember', locale: 'sv-SE', name: 'event', options: () => ({ event: '999999' }), followUp: true },
   { who: 'member', locale: 'en-GB', name: 'activities' },
   { who: 'swedishMember', locale: 'sv-SE', name: 'activity', options: (f) => ({ activity: f.activityId }) },
   { who: 'member', locale: 'en-GB', name: 'whoami' },

@@ -61,6 +61,22 @@ describe('npm run demo', () => {
     expect(at(`${member} filled in the form`)).toBeLessThan(at(`${member} used /help`));
     expect(at('kassoren used /setup channel')).toBeLessThan(at(`${member} used /link`));
     expect(transcript).toContain('Linked: your Discord account is now tied to');
+    // What members do besides commands: a button, a menu, Discord's suggestions, a follow-up.
+    const events = transcript.slice(at(`${member} used /events`));
+    expect(events).toMatch(/Page 1 of 2 · \d+ events\n.*\n\s*\[Previous\] \(disabled\) \[Next\]/);
+    expect(events).toMatch(new RegExp(`── ${member} clicked \\[Next\\] under the answer[^\\n]*\\n[^]*?Page 2 of 2`));
+    expect(events).toMatch(
+      new RegExp(
+        `── ${member} picked "[^"]+" in the menu "Pick an event for details" under the answer.*\\n.*only you can see this`,
+      ),
+    );
+    expect(transcript).toMatch(/── sven types "\w+" into \/results member: Discord suggests "[^"]+ \(\d{4}\)"/);
+    expect(transcript).toMatch(
+      /── sven used \/results event: \d+ member: [^\n]+ \(\d{4}\) {2}\[sv-SE\]\n.*\n\s*\n\s*> \*\*Resultat: /,
+    );
+    expect(transcript).toContain(
+      'sven used /event event: 999999  [sv-SE]\n   (the bot\'s public "thinking…" is gone; a follow-up:)\n   eventor-bot (BOT, only you can see this):\n   Jag hittade inte den tävlingen i Eventor.',
+    );
     // No secret typed into a form, of anyone, is ever printed.
     for (const club of ds.clubs) expect(transcript.includes(club.apiKey), club.name).toBe(false);
     for (const person of ds.persons) expect(transcript.includes(person.password), person.username).toBe(false);
