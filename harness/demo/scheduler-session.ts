@@ -221,6 +221,30 @@ export function pickCorrection(dataset: SandboxDataset, full: Materialized): Cor
   return correction;
 }
 
+/** A second correction, of another club runner: half a minute more (a time penalty). */
+function secondCorrection(dataset: SandboxDataset, full: Materialized, notPersonId: string): Correction | null {
+  for (const cls of full.resultList?.classes ?? []) {
+    const runner = cls.persons.find(
+      (p) =>
+        p.organisation?.id === dataset.homeClub.id &&
+        p.person?.id &&
+        p.person.id !== notPersonId &&
+        p.results[0]?.status === 'OK' &&
+        p.results[0].time != null,
+    );
+    if (!runner) continue;
+    const from = runner.results[0]!.time!;
+    return {
+      personId: runner.person!.id!,
+      name: `${runner.person!.name.given} ${runner.person!.name.family}`,
+      className: cls.class.name,
+      from,
+      to: from + 30,
+    };
+  }
+  return null;
+}
+
 /** How many lines of a thread's message the transcript shows: the thread holds the club's complete results. */
 const THREAD_LINES = 12;
 
@@ -341,7 +365,7 @@ export async function runSchedulerSession(
         options,
       });
       let line = renderInteractionText(handle.payload);
-      for (const c of Object.values(channels)) line = line.replace(`channel: ${c.id}`, `channel: #${c.name}`);
+      for (const [id, name] of names) line = line.replace(`channel: ${id}`, `channel: #${name}`);
       line = line.replace(`member: ${world.member.id}`, `member: @${world.member.username}`);
       write(`\n── [${stamp.format(clock)}] ${line}`);
       const reply = await handle.reply({ timeoutMs: 20_000 });
@@ -621,10 +645,83 @@ export async function runSchedulerSession(
       if (world.discord.messages(channels[kind].id).length !== posts.filter((p) => p.kind === kind).length)
         problems.push(`#${channels[kind].name} holds messages the transcript did not show`);
     }
+    const walked = [...posts];
+
+    // After the weekend: the bot meets Discord's refusals. The owner deletes the results post and
+    // takes the bot's Send Messages in #resultat; a second correction comes. The edit meets 10008
+    // Unknown Message and the post anew 50013 Missing Permissions: the kind pauses and the admins
+    // are told; with the permission back it resumes within the hour and posts the results once.
+    const resultsPost = results[0];
+    const second = secondCorrection(dataset, stage.full, correction.personId);
+    if (resultsPost && second) {
+      clock = localAt(raceDate, 2, '09:00');
+      write(`\n── After the weekend: Discord refuses the bot.`);
+      const board = world.discord.createTextChannel(guildId, { name: 'styrelsen' });
+      names.set(board.id, 'styrelsen');
+      await run(world.admin, 'setup', 'channel', { kind: 'admin', channel: board.id });
+      const owner = world.discord.world.guilds.get(guildId)!.ownerId;
+      world.discord.deleteMessage(resultsPost.messageId, owner);
+      world.discord.setBotCanPost(channels.results.id, false);
+      write(
+        `\n── [${stamp.format(clock)}] (Discord) The server's owner deletes the bot's results post of ${stamp.format(new Date(resultsPost.at))} in #${channels.results.name}, and takes the bot's Send Messages there.`,
+      );
+      dataset.correctResult(race.id, second.personId, { time: second.to });
+      write(
+        `\n── [${stamp.format(clock)}] (sandbox) The organiser corrects ${second.name}'s time in ${second.className} from ${formatElapsed(second.from)} to ${formatElapsed(second.to)}.`,
+      );
+      const notices = (): MessageView[] => world.discord.messages(board.id).filter((m) => m.author.bot);
+      const showNotices = (from: number): void => {
+        for (const notice of notices().slice(from)) {
+          write(`\n── [${stamp.format(clock)}] #styrelsen, from the bot:`);
+          write(indent(show(renderMessageText(notice, { header: false, reader: reader() }))));
+        }
+      };
+      /** Discord's error answers to the bot's requests in #resultat, as the transcript names them. */
+      const refusals = new Map<number, string>([
+        [10008, 'Unknown Message'],
+        [50013, 'Missing Permissions'],
+      ]);
+      const until = async (done: () => boolean, hours: number): Promise<boolean> => {
+        for (let n = 0; n < (hours * HOUR) / (5 * MINUTE) && !done(); n++) {
+          clock = new Date(clock.getTime() + 5 * MINUTE);
+          const told = notices().length;
+          const asked = world.discord.requests().length;
+          await world.bot.scheduler.tick(clock);
+          ticks++;
+          for (const r of world.discord.requests().slice(asked)) {
+            if (r.code === undefined || !r.path.includes(`/channels/${channels.results.id}/`)) continue;
+            const what = r.method === 'PATCH' ? 'its edit of the deleted post' : 'its post anew';
+            write(
+              `\n── [${stamp.format(clock)}] (Discord) answers ${what}: ${r.status}, ${r.code} ${refusals.get(r.code) ?? ''}`.trimEnd(),
+            );
+            met.add(r.code);
+          }
+          showNotices(told);
+          collect();
+        }
+        return done();
+      };
+      const met = new Set<number>();
+      if (!(await until(() => notices().length > 0, 2))) problems.push('the admins were not told of the refusal');
+      for (const code of refusals.keys()) if (!met.has(code)) problems.push(`the bot never met Discord's ${code}`);
+      world.discord.setBotCanPost(channels.results.id, true);
+      write(
+        `\n── [${stamp.format(clock)}] (Discord) The owner gives the bot Send Messages in #${channels.results.name} back.`,
+      );
+      const reposted = (): SchedulerPost[] => posts.filter((p) => p.kind === 'results' && !walked.includes(p));
+      if (!(await until(() => reposted().length > 0, 2))) problems.push('the deleted results post was not posted anew');
+      await until(() => false, 1);
+      if (reposted().length !== 1)
+        problems.push(`the deleted results post came back ${reposted().length} times, not once`);
+      else if (!reposted()[0]!.text.includes(formatElapsed(second.to)))
+        problems.push('the results post anew lacks the second correction');
+      write(`\nThe clock reached ${stamp.format(clock)}.`);
+    } else problems.push('no results post, or no second club runner to correct, for the refusals');
+
     if (problems.length > 0) for (const problem of problems) write(`   PROBLEM: ${problem}`);
     return {
       event: { id: race.id, name: race.name, start: race.event.start! },
-      posts: posts.map(({ kind, channel, messageId, at, text, finalText, edits }) => ({
+      posts: walked.map(({ kind, channel, messageId, at, text, finalText, edits }) => ({
         kind,
         channel,
         messageId,

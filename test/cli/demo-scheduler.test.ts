@@ -30,6 +30,29 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
     expect(result.ticks).toBeLessThan(3_000);
   });
 
+  it('after the weekend the bot meets a deleted post and a refused permission, as Discord answers them', () => {
+    const after = transcript.slice(transcript.indexOf('After the weekend: Discord refuses the bot.'));
+    expect(after).not.toBe('');
+    const at = (text: string): number => after.indexOf(text);
+    // Discord's own answers, in order: the edit of the deleted post, then the post anew without the permission.
+    expect(at('answers its edit of the deleted post: 404, 10008 Unknown Message')).toBeGreaterThan(0);
+    expect(at('answers its post anew: 403, 50013 Missing Permissions')).toBeGreaterThan(
+      at('answers its edit of the deleted post'),
+    );
+    // The admins are told in their channel, once, and again when it runs; the post comes back once.
+    expect(occurrences(after, 'Automatic posts of club results are paused: the bot may not post in #resultat.')).toBe(
+      1,
+    );
+    expect(at('Automatic posts of club results are running again.')).toBeGreaterThan(
+      at('The owner gives the bot Send Messages in #resultat back.'),
+    );
+    expect(occurrences(after, '#resultat, a new post:')).toBe(1);
+    expect(at('#resultat, a new post:')).toBeGreaterThan(at('running again'));
+    const corrected = /corrects (.+)'s time in \S+ from [\d:]+ to ([\d:]+)\./.exec(after);
+    expect(corrected).not.toBeNull();
+    expect(after.slice(at('#resultat, a new post:'))).toContain(`**${corrected![1]}** · ${corrected![2]}`);
+  });
+
   it('the admin turns the feeds on with /feeds and the bot answers', () => {
     for (const channel of ['anmälan', 'startlistor', 'resultat', 'veckan']) {
       expect(transcript).toMatch(new RegExp(`kassoren used /feeds on kind: \\w+ channel: #${channel}`));
@@ -169,7 +192,7 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
     expect(transcript).not.toMatch(/127\.0\.0\.1:\d/);
     // No post shows its marker: it is in characters Discord draws nothing for.
     expect(transcript).not.toMatch(/ref eb[A-Za-z0-9_-]{12}|(?:· |-# |> )eb[A-Za-z0-9_-]{8}\b|<ref>/);
-    expect(transcript).not.toMatch(/[\u200b\u200c\u200d\u2060]/);
+    expect(transcript).not.toMatch(/\u200b|\u200c|\u200d|\u2060/);
     // Members read times as Discord shows them, never a raw UTC stamp.
     expect(transcript).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
     expect(transcript).not.toMatch(/<t:\d+/);

@@ -9,8 +9,10 @@ import { runSchedulerSession } from '../../harness/demo/scheduler-session.js';
  * on the way) as recorded from `main` before the race-day saving of requests
  * (docs/decisions/race-day-requests.md), then once more when the results threads got their split
  * graphs (the same posts at the same times, the threads' messages added), again when a club
- * cup's standings were posted and edited (only the cup's lines added), and when the posts' marker
- * became invisible (the same posts, without `<ref>`). Only the closing count of
+ * cup's standings were posted and edited (only the cup's lines added), when the posts' marker
+ * became invisible (the same posts, without `<ref>`), and when the walk got its close after the
+ * weekend (a deleted post and a refused permission; appended, the weekend unchanged). Only the
+ * closing count of
  * Eventor requests is left out (fewer requests is the point), and the pictures' sizes in bytes.
  */
 const RECORDED_TRANSCRIPT = new URL('../fixtures/race-weekend-transcript.txt', import.meta.url);

@@ -327,6 +327,21 @@ export class SandboxDiscord {
     this.world.setDmsClosed(user, closed);
   }
 
+  /**
+   * A member deletes a message in the Discord client: their own, or anyone's with Manage Messages
+   * in the channel. Discord then sends MESSAGE_DELETE; the bot's later edit of it gets 10008
+   * Unknown Message.
+   */
+  deleteMessage(messageId: string, by: UserRef): void {
+    const message = this.world.message(messageId);
+    if (!message) throw new Error(`sandbox: unknown or deleted message ${messageId}`);
+    const userId = idOf(by);
+    const allowed = this.world.channelPermissions(message.channelId, userId);
+    if (message.authorId !== userId && (allowed & (Permission.ManageMessages | Permission.Administrator)) === 0n)
+      throw new Error(`sandbox: user ${userId} may not delete message ${messageId} (Manage Messages)`);
+    this.world.deleteMessage(message);
+  }
+
   deleteChannel(channelId: string): void {
     this.world.deleteChannel(channelId);
   }
