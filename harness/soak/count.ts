@@ -9,6 +9,8 @@ import { markerIn } from '../../src/feeds/delivery/poster.js';
 export interface ExpectedPost {
   channelId: string;
   eventId: string;
+  /** When its results came out in the sandbox Eventor (ms), for the wait to its post. */
+  publishedAt?: number;
 }
 
 /** A message the bot wrote in a results channel, as the soak reads it back. */
@@ -21,6 +23,8 @@ export interface SeenPost {
   marker: string | null;
   /** How many times it was edited. */
   edits: number;
+  /** When Discord made it (ms). */
+  createdAt?: number;
 }
 
 export interface SoakCount {
@@ -34,6 +38,10 @@ export interface SoakCount {
   /** Messages for a (channel, event) the soak did not expect (a summary, another event). */
   unexpected: number;
   edits: number;
+  /** The longest wait from an expected post's publication to its first message (ms; 0 when none is timed). */
+  longestWaitMs: number;
+  /** Expected posts whose first message came later than `waitLimitMs` after publication, or never. */
+  late: number;
   /** Up to 10 lines naming what went wrong, for the report. */
   problems: string[];
 }
@@ -55,9 +63,18 @@ export function markerOf(...texts: ReadonlyArray<string | undefined | null>): st
   return null;
 }
 
-export function countPosts(expected: readonly ExpectedPost[], seen: readonly SeenPost[]): SoakCount {
+/**
+ * The expected posts against the messages read back. `waitLimitMs`: the longest a post may take
+ * after its results came out (two of the results feed's race-day cadences in the soak).
+ */
+export function countPosts(
+  expected: readonly ExpectedPost[],
+  seen: readonly SeenPost[],
+  options: { waitLimitMs?: number; now?: number } = {},
+): SoakCount {
   const key = (channelId: string, eventId: string | null): string => `${channelId} ${eventId ?? '-'}`;
   const wanted = new Set(expected.map((post) => key(post.channelId, post.eventId)));
+  const publishedAt = new Map(expected.map((post) => [key(post.channelId, post.eventId), post.publishedAt]));
   const byItem = new Map<string, SeenPost[]>();
   for (const post of seen) {
     const k = key(post.channelId, post.eventId);
@@ -70,9 +87,24 @@ export function countPosts(expected: readonly ExpectedPost[], seen: readonly See
   let present = 0;
   let duplicates = 0;
   let unexpected = 0;
+  let longestWaitMs = 0;
+  let late = 0;
   for (const k of wanted) {
     if (byItem.has(k)) present++;
     else note(`lost: no post of event ${k.split(' ')[1]} in channel ${k.split(' ')[0]}`);
+    const out = publishedAt.get(k);
+    if (out === undefined) continue;
+    const first = Math.min(...(byItem.get(k) ?? []).map((post) => post.createdAt ?? Infinity));
+    // A post still missing has waited until now.
+    const wait = (Number.isFinite(first) ? first : (options.now ?? out)) - out;
+    longestWaitMs = Math.max(longestWaitMs, wait);
+    if (options.waitLimitMs !== undefined && (wait > options.waitLimitMs || !Number.isFinite(first))) {
+      late += 1;
+      if (Number.isFinite(first))
+        note(
+          `late: event ${k.split(' ')[1]} in channel ${k.split(' ')[0]} posted ${Math.round(wait / 1000)} s after its results`,
+        );
+    }
   }
   for (const [k, posts] of byItem) {
     if (!wanted.has(k)) {
@@ -95,6 +127,8 @@ export function countPosts(expected: readonly ExpectedPost[], seen: readonly See
     lost: wanted.size - present,
     unexpected,
     edits: seen.reduce((sum, post) => sum + post.edits, 0),
+    longestWaitMs,
+    late,
     problems,
   };
 }
@@ -103,6 +137,7 @@ export function countPosts(expected: readonly ExpectedPost[], seen: readonly See
 export function soakLine(processes: number, kills: number, count: SoakCount): string {
   return (
     `SOAK processes=${processes} kills=${kills} expected=${count.expected} present=${count.present} ` +
-    `duplicates=${count.duplicates} lost=${count.lost}`
+    `duplicates=${count.duplicates} lost=${count.lost} longest_wait_s=${Math.round(count.longestWaitMs / 1000)} ` +
+    `late=${count.late}`
   );
 }

@@ -4,7 +4,8 @@
  * sandboxes, which run in this process; a race weekend happens on the clock while processes are
  * SIGKILLed at random; after a quiet period the results channels are read back and every expected
  * post must be there exactly once. The last line:
- * `SOAK processes=N kills=K expected=E present=P duplicates=D lost=L`; exit 1 unless D and L are 0.
+ * `SOAK processes=N kills=K expected=E present=P duplicates=D lost=L longest_wait_s=W late=T`; exit
+ * 1 unless D, L and T are 0 (T: posts later than two race-day cadences after their results).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -37,6 +38,11 @@ const WAIT = { timeoutMs: 30_000 };
 const READY_TIMEOUT_MS = 90_000;
 /** How long after a minute's tick its runs are surely over (they take a few seconds here). */
 const AFTER_TICK_MS = 45 * SECOND;
+/**
+ * The longest a results post may take after its results came out: two of the feed's race-day
+ * cadences, however many processes are killed (a dead process's clubs are taken over in time).
+ */
+const WAIT_LIMIT_MS = 2 * FREQUENT_MS;
 /** New races per wave: with a missed 5-minute run at most, a run sees at most 4 new items (5 make a summary). */
 const RACES_PER_WAVE = 2;
 
@@ -161,6 +167,7 @@ function seenPosts(discord: SandboxDiscord, servers: readonly Server[]): SeenPos
         eventId: linkedEventId(m.embeds[0]?.url),
         marker: markerOf(m.embeds.at(-1)?.footer?.text, m.embeds.at(-1)?.title, m.content),
         edits: m.edits.length,
+        createdAt: m.createdAt,
       })),
   );
 }
@@ -272,7 +279,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     let nextKill = Date.now() + killGap(Date.now());
     let nextProgress = Date.now() + 30 * SECOND;
     const servedChannels = servers.map((s) => ({ clubId: s.club.id, channelId: s.channelId }));
-    const counted = (): SoakCount => countPosts(weekend.expected(servedChannels), seenPosts(discord!, servers));
+    const counted = (): SoakCount =>
+      countPosts(weekend.expected(servedChannels), seenPosts(discord!, servers), {
+        waitLimitMs: WAIT_LIMIT_MS,
+        now: Date.now(),
+      });
     const progress = (): void => {
       const count = counted();
       say(
@@ -285,7 +296,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       checkInterrupted();
       if (fleet.refused !== null) throw new SoakError(fleet.refused);
       if (wavesDone < waves && now >= nextWave) {
-        const names = weekend.wave(RACES_PER_WAVE, () => random.next());
+        const names = weekend.wave(RACES_PER_WAVE, () => random.next(), now);
         wavesDone += 1;
         lastWaveAt = now;
         say(`wave ${wavesDone}: results out for ${names.join(', ')} (corrections so far ${weekend.corrections})`);
@@ -328,7 +339,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       if (Date.now() < quietUntil) progress();
     }
 
-    const count = countPosts(weekend.expected(servedChannels), seenPosts(discord, servers));
+    const count = counted();
     const kills = fleet.kills;
     write('');
     write(`processes: ${options.processes} (${where}), servers ${servers.length}, clubs ${weekend.clubs.length}`);
@@ -340,8 +351,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     write(`lost: ${count.lost}`);
     write(`unexpected posts: ${count.unexpected}`);
     write(`edits seen: ${count.edits}`);
+    write(
+      `longest wait from results to post: ${Math.round(count.longestWaitMs / SECOND)} s ` +
+        `(limit ${WAIT_LIMIT_MS / SECOND} s, two race-day cadences); late: ${count.late}`,
+    );
     for (const problem of count.problems) write(`  ${problem}`);
-    keep = count.duplicates + count.lost + count.unexpected > 0 || fleet.crashes > 0;
+    keep = count.duplicates + count.lost + count.unexpected + count.late > 0 || fleet.crashes > 0;
     if (keep) write(`the processes' logs are kept in ${dir}`);
     const line = soakLine(options.processes, kills, count);
     return { count, kills, line };
@@ -412,7 +427,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const result = await runSoak(options);
     process.stdout.write(`${result.line}\n`);
-    process.exitCode = result.count.duplicates > 0 || result.count.lost > 0 || result.count.unexpected > 0 ? 1 : 0;
+    const { duplicates, lost, unexpected, late } = result.count;
+    process.exitCode = duplicates + lost + unexpected + late > 0 ? 1 : 0;
   } catch (error) {
     process.stderr.write(`soak: ${(error as Error).message}\n`);
     process.exitCode = 2;

@@ -19,6 +19,8 @@ interface Race {
   full: Materialized;
   /** The soak's clubs with an entry (or as organiser) and a result in it. */
   clubs: Set<string>;
+  /** When its results came out (ms), once published. */
+  publishedAt?: number;
 }
 
 /** Instants without milliseconds, as Eventor writes them. */
@@ -126,7 +128,7 @@ export class RaceWeekend {
    * One wave: the results of up to `count` more races come out, and one runner's time in a race
    * already out is corrected (its posts are edited). Returns the names of the races published.
    */
-  wave(count: number, random: () => number): string[] {
+  wave(count: number, random: () => number, now: number = Date.now()): string[] {
     const correctable = this.#published.filter((race) => race.full.resultList !== null);
     if (correctable.length > 0) {
       const race = correctable[Math.floor(random() * correctable.length)]!;
@@ -143,6 +145,7 @@ export class RaceWeekend {
     for (const race of out) {
       race.event.hasResults = true;
       race.event.materialized = race.full;
+      race.publishedAt = now;
       this.#published.push(race);
     }
     return out.map((race) => race.event.name);
@@ -151,9 +154,15 @@ export class RaceWeekend {
   /** The results posts due so far: every published race in the channel of every server of a club in it. */
   expected(
     servers: ReadonlyArray<{ clubId: string; channelId: string }>,
-  ): Array<{ channelId: string; eventId: string }> {
+  ): Array<{ channelId: string; eventId: string; publishedAt?: number }> {
     return this.#published.flatMap((race) =>
-      servers.filter((s) => race.clubs.has(s.clubId)).map((s) => ({ channelId: s.channelId, eventId: race.event.id })),
+      servers
+        .filter((s) => race.clubs.has(s.clubId))
+        .map((s) => ({
+          channelId: s.channelId,
+          eventId: race.event.id,
+          ...(race.publishedAt !== undefined ? { publishedAt: race.publishedAt } : {}),
+        })),
     );
   }
 }

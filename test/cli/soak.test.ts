@@ -53,12 +53,15 @@ describe('npm run soak', () => {
       );
       const lines = out.trim().split('\n');
       const last = lines.at(-1) ?? '';
-      const match = /^SOAK processes=(\d+) kills=(\d+) expected=(\d+) present=(\d+) duplicates=(\d+) lost=(\d+)$/.exec(
-        last,
-      );
+      const match =
+        /^SOAK processes=(\d+) kills=(\d+) expected=(\d+) present=(\d+) duplicates=(\d+) lost=(\d+) longest_wait_s=(\d+) late=(\d+)$/.exec(
+          last,
+        );
       expect(match, `${out}\n${err}`).not.toBeNull();
-      const [processes, kills, expected, present, duplicates, lost] = match!.slice(1).map(Number);
-      expect({ processes, duplicates, lost }).toEqual({ processes: 2, duplicates: 0, lost: 0 });
+      const [processes, kills, expected, present, duplicates, lost, wait, late] = match!.slice(1).map(Number);
+      expect({ processes, duplicates, lost, late }).toEqual({ processes: 2, duplicates: 0, lost: 0, late: 0 });
+      // Every post within two of the results feed's race-day cadences (5 minutes) of its results.
+      expect(wait).toBeLessThanOrEqual(600);
       // At least the kills asked for; more when the posts were still being made.
       expect(kills).toBeGreaterThanOrEqual(6);
       expect(expected).toBeGreaterThan(0);
