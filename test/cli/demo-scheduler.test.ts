@@ -21,7 +21,7 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
     const lines: string[] = [];
     result = await runSchedulerSession((line) => void lines.push(line));
     transcript = lines.join('\n');
-  }, 120_000);
+  }, 240_000);
 
   it('sees everything it expected, within its bounded walk', () => {
     expect(result.problems).toEqual([]);
