@@ -7,12 +7,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { clockFrom } from '../../src/config/sandbox-clock.js';
 import { PROVEN_LINK } from '../../src/store/interfaces.js';
 import { type DemoFacts, demoFacts, discordName, humanize } from '../demo/bot-session.js';
 import { type LoopbackWorld, startLoopbackWorld } from '../loopback/world.js';
-import { type MessageView, renderMessageText, type TimestampReader } from '../sandbox/discord/index.js';
+import {
+  type InteractionHandle,
+  type MessageView,
+  renderMessageText,
+  type TimestampReader,
+} from '../sandbox/discord/index.js';
 import type { SandboxUser } from '../sandbox/discord/types.js';
 import { REPO, type WrittenPart, writePages, writtenPages } from './written.js';
 
@@ -26,6 +29,11 @@ const WAIT = { timeoutMs: 30_000 };
 const GAP_MS = 2_100;
 const WRITER = 'npm run docs:samples';
 
+/** The server's channels the samples name, by name. */
+interface SampleChannels {
+  resultat: string;
+}
+
 /** Who asks in a sample: the linked member, a member who is not linked, or the admin (Swedish Discord). */
 type Asker = 'linked' | 'member' | 'admin';
 
@@ -36,7 +44,7 @@ export interface SamplePlan {
   who: Asker;
   command: string;
   subcommand?: string;
-  options?: (facts: DemoFacts) => Record<string, string | number | boolean>;
+  options?: (facts: DemoFacts, channels: SampleChannels) => Record<string, string | number | boolean>;
   /** Show the direct message the command sent, not its answer. */
   dm?: boolean;
   /** The Discord language it is asked in (default: the asker's). */
@@ -152,6 +160,51 @@ export const SAMPLES: readonly SamplePlan[] = [
     subcommand: 'linking',
   },
   { page: 'docs/admins.md', name: 'sample /setup show', who: 'admin', command: 'setup', subcommand: 'show' },
+  {
+    page: 'docs/admins.md',
+    name: 'sample /setup language',
+    who: 'admin',
+    locale: 'en-GB',
+    command: 'setup',
+    subcommand: 'language',
+    options: () => ({ language: 'en' }),
+  },
+  // After the linked member's /login above: the audit log names it.
+  {
+    page: 'docs/admins.md',
+    name: 'sample /admin audit',
+    who: 'admin',
+    command: 'admin',
+    subcommand: 'audit',
+    pick: head(2),
+  },
+  {
+    page: 'docs/admins.md',
+    name: 'sample /feeds on results',
+    who: 'admin',
+    locale: 'en-GB',
+    command: 'feeds',
+    subcommand: 'on',
+    options: (_f, channels) => ({ kind: 'results', channel: channels.resultat }),
+  },
+  {
+    page: 'docs/admins.md',
+    name: 'sample /feeds on calendar',
+    who: 'admin',
+    locale: 'en-GB',
+    command: 'feeds',
+    subcommand: 'on',
+    options: () => ({ kind: 'calendar' }),
+  },
+  {
+    page: 'docs/admins.md',
+    name: 'sample /cup create',
+    who: 'admin',
+    locale: 'en-GB',
+    command: 'cup',
+    subcommand: 'create',
+    options: () => ({ name: 'Höstcupen', scoring: 'place', best: 3, levels: 'national, local' }),
+  },
 ];
 
 /**
@@ -173,7 +226,10 @@ export function sampleText(text: string): string {
 
 /** Every sample, asked of the real bot at SAMPLES_AT: the parts to write into the pages. */
 export async function answerSampleParts(plans: readonly SamplePlan[] = SAMPLES): Promise<WrittenPart[]> {
-  const clock = clockFrom(SAMPLES_AT);
+  // A clock the samples move on themselves, a couple of seconds a command: the same times in every
+  // run, however slow the machine, and the bot's budget per member refills as it would.
+  let at = SAMPLES_AT.getTime();
+  const clock = (): Date => new Date(at);
   const world: LoopbackWorld = await startLoopbackWorld({ now: clock });
   try {
     const dataset = world.eventor.dataset;
@@ -187,25 +243,28 @@ export async function answerSampleParts(plans: readonly SamplePlan[] = SAMPLES):
     });
     await world.bot.store.links.linkPerson(world.guild.id, linked.id, facts.linkedPersonId, PROVEN_LINK);
     const users: Record<Asker, SandboxUser> = { linked, member: world.member, admin: world.admin };
+    const resultat = world.discord.createTextChannel(world.guild.id, { name: 'resultat' });
+    // The bot's role may make the club's races in the server's Events (the invite asks for it).
+    world.discord.setBotCanCreateEvents(world.guild.id, true);
+    world.discord.setBotCanManageEvents(world.guild.id, true);
+    const channels: SampleChannels = { resultat: resultat.id };
     const names = new Map<string, string>([
       [world.channel.id, world.channel.name ?? 'allmänt'],
+      [resultat.id, 'resultat'],
       ...Object.values(users).map((u): [string, string] => [u.id, u.username]),
     ]);
     const origin = new URL(world.eventor.baseUrl);
-    const lastAsked = new Map<string, number>();
     const parts: WrittenPart[] = [];
     for (const plan of plans) {
       const user = users[plan.who];
-      const wait = (lastAsked.get(user.id) ?? 0) + GAP_MS - Date.now();
-      if (wait > 0) await sleep(wait);
-      lastAsked.set(user.id, Date.now());
       const locale = plan.locale ?? user.locale;
       const ask = (
         command: string,
         subcommand: string | undefined,
         options: Record<string, string | number | boolean>,
-      ) =>
-        world.discord.runCommand({
+      ): InteractionHandle => {
+        at += GAP_MS;
+        return world.discord.runCommand({
           guildId: world.guild.id,
           channelId: world.channel.id,
           user,
@@ -214,9 +273,12 @@ export async function answerSampleParts(plans: readonly SamplePlan[] = SAMPLES):
           ...(subcommand ? { subcommand } : {}),
           options,
         });
+      };
       for (const step of plan.first ?? []) await ask(step.command, step.subcommand, step.options ?? {}).answer(WAIT);
       const dms = world.discord.dms(user).length;
-      let message: MessageView = await ask(plan.command, plan.subcommand, plan.options?.(facts) ?? {}).answer(WAIT);
+      let message: MessageView = await ask(plan.command, plan.subcommand, plan.options?.(facts, channels) ?? {}).answer(
+        WAIT,
+      );
       if (plan.dm) {
         await world.discord.waitForDm(user, () => world.discord.dms(user).length > dms, WAIT);
         message = world.discord.dms(user).at(-1)!;
