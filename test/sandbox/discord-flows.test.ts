@@ -296,4 +296,22 @@ describe('sandbox Discord: more flows', () => {
     expect(error).toBeInstanceOf(DiscordAPIError);
     expect((error as DiscordAPIError).code).toBe(50006);
   });
+
+  it("a member's delete in the client: refused without Manage Messages; then MESSAGE_DELETE, and the bot's edit gets 10008", async () => {
+    const client = await login([GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages]);
+    const channel = await client.channels.fetch(channelId);
+    if (!channel?.isSendable()) throw new Error('not a text channel');
+    const posted = await channel.send({ content: 'Results' });
+    // Alice has no Manage Messages: the client offers her no delete of the bot's message.
+    expect(() => sandbox.deleteMessage(posted.id, alice)).toThrow(/Manage Messages/);
+    const deleted = new Promise<string>((resolve) => client.once('messageDelete', (m) => resolve(m.id)));
+    const owner = sandbox.world.guilds.get(guildId)!.ownerId;
+    sandbox.deleteMessage(posted.id, owner);
+    expect(await deleted).toBe(posted.id);
+    expect(sandbox.messages(channelId)).toHaveLength(0);
+    const edit = await posted.edit({ content: 'Results, corrected' }).catch((error: unknown) => error);
+    expect(edit).toBeInstanceOf(DiscordAPIError);
+    expect((edit as DiscordAPIError).code).toBe(10008);
+    expect((edit as DiscordAPIError).status).toBe(404);
+  });
 });
