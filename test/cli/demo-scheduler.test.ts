@@ -172,7 +172,9 @@ describe('npm run demo, part 3: automatic posts through a race weekend', () => {
 
   it('shows each post exactly once, in time order, and nothing secret or run-specific', () => {
     expect(new Set(result.posts.map((p) => p.messageId)).size).toBe(result.posts.length);
-    expect(occurrences(transcript, ', a new post:')).toBe(result.posts.length);
+    // The posts of the weekend; the one made anew after it is counted in its own test.
+    const weekend = transcript.slice(0, transcript.indexOf('After the weekend: Discord refuses the bot.'));
+    expect(occurrences(weekend, ', a new post:')).toBe(result.posts.length);
     // The transcript indents each post by three spaces.
     for (const post of result.posts)
       expect(
