@@ -167,6 +167,7 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     responseLimitScale: config.eventorResponseLimitScale,
     timeoutMs: config.eventorTimeoutMs,
     log,
+    now,
     createClient: options.createEventorClient,
   });
   // LiveResultat on the operator's addresses only (docs/live-results.md#the-two-apis); one client per process.

@@ -37,6 +37,12 @@ export interface EventorAccessOptions {
   defaultGuilds: ReadonlySet<string>;
   /** Zones of custom origins that ignore `TimeZone: UTC` (BotConfig.customEventorTimeZones). */
   customTimeZones?: ReadonlyMap<string, string>;
+  /**
+   * The bot's clock, for when a connection last answered, which /status shows members beside
+   * Discord's own clock (a sandbox clock too, SANDBOX_CLOCK); default the wall clock. The
+   * heartbeat keeps the wall clock.
+   */
+  now?: () => Date;
   /** Multiplies every answer's size cap (EVENTOR_MAX_RESPONSE_MB); default 1. */
   responseLimitScale?: number;
   /** Per-attempt timeout of every server's client (EVENTOR_TIMEOUT_MS); default the client's 30 s. */
@@ -84,7 +90,8 @@ export class EventorAccess {
           // /status reports whether the key still works: a revoked key must show within minutes, not a day.
           cache: { ttlMs: { 'organisation-apikey': KEY_CHECK_TTL_MS } },
           onRequest: (event) => {
-            if (event.status !== null && event.status < 400) this.#lastAnswer.set(made, new Date());
+            if (event.status !== null && event.status < 400)
+              this.#lastAnswer.set(made, this.#options.now?.() ?? new Date());
             // For the heartbeat (docs/operators.md#monitoring): Eventor answering at all (a refused
             // key included), or failing (no answer, or a server error); cache hits say neither.
             if (event.status !== null && event.status < 500) this.#answeredAt = new Date();

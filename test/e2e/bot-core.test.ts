@@ -60,6 +60,12 @@ describe('bot core end to end (real discord.js client, sandbox Discord, sandbox 
     expect(text).toContain(`The API key works for ${world.eventor.dataset.homeClub.name}`);
     expect(text).toMatch(/Eventor last answered/);
     expect(text).toContain('<t:');
+    // By the bot's clock, as Discord shows it to the member: moments ago, never in the future
+    // (the test world's clock is the test instant, not today).
+    const stamp = Number(/<t:(\d+):R>/.exec(text)?.[1]);
+    const now = world.eventor.now().getTime();
+    expect(stamp * 1000).toBeLessThanOrEqual(now);
+    expect(now - stamp * 1000).toBeLessThan(60_000);
   });
 
   it('logs one line per interaction with a correlation id, and no secret', async () => {
