@@ -150,6 +150,7 @@ export const SAMPLES: readonly SamplePlan[] = [
     first: [{ command: 'notify', subcommand: 'on' }],
     pick: head(4),
   },
+  { page: 'docs/members.md', name: 'sample /status', who: 'member', command: 'status' },
   // A new server's linking: what /setup linking says before an admin chose (the defaults).
   {
     page: 'docs/admins.md',
