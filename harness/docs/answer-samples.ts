@@ -353,9 +353,36 @@ export async function readmeResultsPart(): Promise<WrittenPart> {
   };
 }
 
+/**
+ * The admins' page's reminder post: from the recorded weekend, the first edit of a reminder, its
+ * lines gone ("- ") and new ("+ ") marked.
+ */
+export async function adminsReminderPart(): Promise<WrittenPart> {
+  const transcript = await readFile(path.join(REPO, RACE_WEEKEND), 'utf8');
+  const heading = /── \[([^\]]+)\] #anmälan, the bot edited its post of ([^(]+?) \(/.exec(transcript);
+  if (!heading) throw new Error(`${RACE_WEEKEND} has no edited reminder`);
+  const [, editedAt, postedAt] = heading;
+  const lines = stepAfter(transcript, /#anmälan, the bot edited its post of/)
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const mark = line.slice(0, 2);
+      const text = sampleText(line.slice(2).replaceAll('<port>', EVENTOR_SHOWN.port));
+      return mark === '  ' ? text : `${mark}${text}`;
+    });
+  return {
+    page: 'docs/admins.md',
+    name: 'sample reminder post',
+    markdown: [
+      `A reminder post from the demo's race weekend (posted ${postedAt}), as the bot edited it on ${editedAt} ("-" gone, "+" new):`,
+      `\`\`\`text\n${lines.join('\n').trim()}\n\`\`\``,
+    ].join('\n\n'),
+  };
+}
+
 /** The pages with every sample written in, as they should be. */
 export async function samplePages(): Promise<Map<string, string>> {
-  return writtenPages([await readmeResultsPart(), ...(await answerSampleParts())], WRITER);
+  return writtenPages([await readmeResultsPart(), await adminsReminderPart(), ...(await answerSampleParts())], WRITER);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
