@@ -32,6 +32,7 @@ const WRITER = 'npm run docs:samples';
 /** The server's channels the samples name, by name. */
 interface SampleChannels {
   resultat: string;
+  veckan: string;
 }
 
 /** Who asks in a sample: the linked member, a member who is not linked, or the admin (Swedish Discord). */
@@ -47,10 +48,16 @@ export interface SamplePlan {
   options?: (facts: DemoFacts, channels: SampleChannels) => Record<string, string | number | boolean>;
   /** Show the direct message the command sent, not its answer. */
   dm?: boolean;
+  /** Show the post the command made in this channel, not its answer. */
+  postIn?: keyof SampleChannels;
   /** The Discord language it is asked in (default: the asker's). */
   locale?: string;
   /** Commands the asker runs first, not shown (say, turning DMs on before `/notify show`). */
-  first?: ReadonlyArray<{ command: string; subcommand?: string; options?: Record<string, string | number | boolean> }>;
+  first?: ReadonlyArray<{
+    command: string;
+    subcommand?: string;
+    options?: (facts: DemoFacts, channels: SampleChannels) => Record<string, string | number | boolean>;
+  }>;
   /** The part of the answer shown (default: all of it). */
   pick?: (text: string) => string;
 }
@@ -197,6 +204,19 @@ export const SAMPLES: readonly SamplePlan[] = [
     subcommand: 'on',
     options: () => ({ kind: 'calendar' }),
   },
+  // The digest as it would look now, in English (the server's posts are, since /setup language above).
+  {
+    page: 'docs/admins.md',
+    name: 'sample /feeds test digest',
+    who: 'admin',
+    locale: 'en-GB',
+    command: 'feeds',
+    subcommand: 'test',
+    first: [{ command: 'feeds', subcommand: 'on', options: (_f, c) => ({ kind: 'digest', channel: c.veckan }) }],
+    options: () => ({ kind: 'digest' }),
+    postIn: 'veckan',
+    pick: headThen(6, /^Last week's results$/, 6),
+  },
   {
     page: 'docs/admins.md',
     name: 'sample /cup create',
@@ -248,10 +268,12 @@ export async function answerSampleParts(plans: readonly SamplePlan[] = SAMPLES):
     // The bot's role may make the club's races in the server's Events (the invite asks for it).
     world.discord.setBotCanCreateEvents(world.guild.id, true);
     world.discord.setBotCanManageEvents(world.guild.id, true);
-    const channels: SampleChannels = { resultat: resultat.id };
+    const veckan = world.discord.createTextChannel(world.guild.id, { name: 'veckan' });
+    const channels: SampleChannels = { resultat: resultat.id, veckan: veckan.id };
     const names = new Map<string, string>([
       [world.channel.id, world.channel.name ?? 'allmänt'],
       [resultat.id, 'resultat'],
+      [veckan.id, 'veckan'],
       ...Object.values(users).map((u): [string, string] => [u.id, u.username]),
     ]);
     const origin = new URL(world.eventor.baseUrl);
@@ -275,11 +297,17 @@ export async function answerSampleParts(plans: readonly SamplePlan[] = SAMPLES):
           options,
         });
       };
-      for (const step of plan.first ?? []) await ask(step.command, step.subcommand, step.options ?? {}).answer(WAIT);
+      for (const step of plan.first ?? [])
+        await ask(step.command, step.subcommand, step.options?.(facts, channels) ?? {}).answer(WAIT);
       const dms = world.discord.dms(user).length;
       let message: MessageView = await ask(plan.command, plan.subcommand, plan.options?.(facts, channels) ?? {}).answer(
         WAIT,
       );
+      if (plan.postIn) {
+        const post = world.discord.messages(channels[plan.postIn]).at(-1);
+        if (!post?.author.bot) throw new Error(`${plan.name}: no post of the bot in #${plan.postIn}`);
+        message = post;
+      }
       if (plan.dm) {
         await world.discord.waitForDm(user, () => world.discord.dms(user).length > dms, WAIT);
         message = world.discord.dms(user).at(-1)!;
