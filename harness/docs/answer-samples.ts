@@ -408,9 +408,48 @@ export async function adminsReminderPart(): Promise<WrittenPart> {
   };
 }
 
+/**
+ * The admins' page's cup standings post: from the recorded weekend, the admin's /cup create and
+ * its answer, then the first edit of the cup's post, its list shortened, gone ("- ") and new ("+ ")
+ * lines marked.
+ */
+export async function adminsCupPart(): Promise<WrittenPart> {
+  const transcript = await readFile(path.join(REPO, RACE_WEEKEND), 'utf8');
+  const created = /── \[[^\]]+\] (\S+ used \/cup create [^\n]*)/.exec(transcript);
+  const edited = /── \[([^\]]+)\] #cupen, the bot edited/.exec(transcript);
+  if (!created || !edited) throw new Error(`${RACE_WEEKEND} has no /cup create or no edited cup post`);
+  const answer = stepAfter(transcript, /used \/cup create/)
+    .split('\n')
+    .slice(1)
+    .map((line) => sampleText(line))
+    .filter((line) => line !== '');
+  const diff = stepAfter(transcript, /#cupen, the bot edited its post of/)
+    .split('\n')
+    .slice(1)
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const mark = line.slice(0, 2);
+      const text = sampleText(line.slice(2));
+      return mark === '  ' ? text : `${mark}${text}`;
+    });
+  const firstRank = diff.findIndex((line) => /^(?:[-+] )?\d+\. /.test(line));
+  const shown = [...diff.slice(0, firstRank), ...diff.slice(firstRank, firstRank + 6), '…', ...diff.slice(-3)];
+  return {
+    page: 'docs/admins.md',
+    name: 'sample cup standings post',
+    markdown: [
+      `From the demo's race weekend: the admin chooses the cup, and on ${edited[1]}, after the race's results are in Eventor, the bot edits its post ("-" gone, "+" new):`,
+      `\`\`\`text\n${[created[1], ...answer, '', '#cupen', ...shown].join('\n')}\n\`\`\``,
+    ].join('\n\n'),
+  };
+}
+
 /** The pages with every sample written in, as they should be. */
 export async function samplePages(): Promise<Map<string, string>> {
-  return writtenPages([await readmeResultsPart(), await adminsReminderPart(), ...(await answerSampleParts())], WRITER);
+  return writtenPages(
+    [await readmeResultsPart(), await adminsReminderPart(), await adminsCupPart(), ...(await answerSampleParts())],
+    WRITER,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
