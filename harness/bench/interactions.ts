@@ -540,8 +540,4 @@ async function duringLargeParse(stage: Stage, write: (line: string) => void): Pr
   };
 }
 
-export const interactionsSection: BenchSection = {
-  name: 'interactions',
-  long: 'fresh bots started one after another, and 10,000 interactions for the heap',
-  run: runInteractions,
-};
+export const interactionsSection: BenchSection = { name: 'interactions', run: runInteractions };

@@ -223,4 +223,8 @@ async function runProcessesSection({ quick, write }: BenchContext): Promise<Benc
   ];
 }
 
-export const processesSection: BenchSection = { name: 'processes', run: runProcessesSection };
+export const processesSection: BenchSection = {
+  name: 'processes',
+  long: 'three scheduler processes over a race day of 1000 servers, each process started anew',
+  run: runProcessesSection,
+};

@@ -395,4 +395,8 @@ function runRequestsSection({ quick, write }: BenchContext): Promise<BenchFigure
   return requestsFigures(write, quick ? { servers: 3, clubs: 3 } : { servers: 100, clubs: 10 });
 }
 
-export const requestsSection: BenchSection = { name: 'requests', run: runRequestsSection };
+export const requestsSection: BenchSection = {
+  name: 'requests',
+  long: 'whole simulated weeks and race days of the feeds, for 1 to 100 servers',
+  run: runRequestsSection,
+};
