@@ -9,6 +9,7 @@
 //   npm run test:dates -- --dates 5          the first 5 dates only
 //   npm run test:dates -- test/e2e/next.test.ts   those files only, on every date
 //   npm run test:dates -- --projects e2e,security the files of those test folders only
+//   npm run test:dates -- --skip 15             every date but the first 15 of the sweep's order
 //
 // The sweep is about dates, not speed: each test may take three times its usual limit, so that a
 // machine busy with something else shows as a slow sweep rather than as a date that failed.
@@ -114,13 +115,24 @@ if (projectsAt >= 0) {
   );
   args.splice(projectsAt, 2);
 }
+let skip = 0;
+const skipAt = args.indexOf('--skip');
+if (skipAt >= 0) {
+  skip = Number(args[skipAt + 1]);
+  args.splice(skipAt, 2);
+  if (!Number.isInteger(skip) || skip < 0) {
+    process.stderr.write('test:dates: --skip takes a whole number of dates\n');
+    process.exit(2);
+  }
+}
 const files = (args.length > 0 ? args : testFiles()).filter(
   (file) => folders === null || folders.has(file.split('/')[1]),
 );
 // Spread out, so that the first few dates of a shorter sweep (`--dates 8`) already reach the turn of a
 // year, both clock changes and a Monday: every fourth date, then the ones between.
 const spread = [0, 1, 2, 3].flatMap((offset) => DATES.filter((_, i) => i % 4 === offset));
-const dates = spread.slice(0, count);
+// `--skip K` leaves out the first K of that order: a sweep cut short goes on where it stopped.
+const dates = spread.slice(skip, skip + count);
 // Each file in the project of its folder only: the postgres-feeds project runs some of them again on
 // the other database, which changes nothing about dates and would double the time.
 const projects = [...new Set(files.map((file) => file.split('/')[1]))].flatMap((name) => ['--project', name]);
