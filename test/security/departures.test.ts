@@ -379,6 +379,11 @@ describe('servers that remove the bot (gateway GUILD_DELETE, grace period, real 
 
   it('removed: the departure is recorded, its feeds stop, and 7 days later every row of it is gone while another server keeps its data', async () => {
     const removed = await clubServer('Removed club server');
+    // An admin there chose the live competition of a race (/live link): the server's live row.
+    await store().live.choose(
+      { guildId: removed.id, eventId: '30001', raceId: '30001', raceDay: '2026-11-18', race: '{}' },
+      50001,
+    );
     // The first tick seeds both servers' results feeds (posted_items, feed_state).
     await tick(MINUTE);
     const rows = await guildRows(world, removed.id);
