@@ -73,9 +73,8 @@ export function nameInLists(
 ): string | null {
   for (const list of lists) {
     for (const cls of list.classes) {
-      const person =
-        cls.persons.find((p) => p.person?.id === personId)?.person ??
-        cls.teams.flatMap((team) => team.members).find((m) => m.person?.id === personId)?.person;
+      let person = cls.persons.find((p) => p.person?.id === personId)?.person;
+      for (const team of cls.teams) person ??= team.members.find((m) => m.person?.id === personId)?.person;
       if (person) return personNameText(person.name);
     }
   }
