@@ -76,6 +76,18 @@ export class StopSignals {
   dispose(): void {
     process.off('SIGINT', this.#onSignal);
     process.off('SIGTERM', this.#onSignal);
+    // Ctrl-C under npm: the copy npm forwards may arrive after a quick stop finished. Without a
+    // listener Node would end the process by that signal, and npm would report the clean stop as one.
+    if (this.#firstAt !== null) {
+      const late = Math.max(0, this.#firstAt + SAME_SIGNAL_MS - Date.now());
+      const ignore = (): void => {};
+      process.on('SIGINT', ignore);
+      process.on('SIGTERM', ignore);
+      setTimeout(() => {
+        process.off('SIGINT', ignore);
+        process.off('SIGTERM', ignore);
+      }, late).unref();
+    }
     process.off('disconnect', this.#onDisconnect);
     if (this.#deadline) clearTimeout(this.#deadline);
     if (this.#parentWatch) clearInterval(this.#parentWatch);
