@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeEach, inject, vi } from 'vitest';
+import { beforeEach, inject, vi } from 'vitest';
 import type { LoopbackWorldOptions } from '../../harness/loopback/world.js';
 import { NEEDS_POSTGRES } from './postgres.js';
 
@@ -13,18 +14,22 @@ import { NEEDS_POSTGRES } from './postgres.js';
 const onPostgres = process.env.EVENTOR_BOT_TEST_DATABASE === 'postgres';
 const base = onPostgres ? inject('postgresUrl') : null;
 const unavailable = onPostgres ? inject('postgresUnavailable') : null;
-let admin: pg.Client | null = null;
-let count = 0;
 
-/** A new, empty database on the project's server: one per world, as each world had a new file. */
+/**
+ * A new, empty database on the project's server: one per world, as each world had a new file. Files
+ * share a worker (vitest.config.ts: no isolation), and this file runs again for each of them, so the
+ * name is unique without a counter and each creation has its own short connection.
+ */
 async function freshDatabase(): Promise<string> {
   if (base === null) throw new Error(`PostgreSQL is not running: ${unavailable}`);
-  if (!admin) {
-    admin = new pg.Client({ connectionString: base });
-    await admin.connect();
+  const name = `world_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
   }
-  const name = `world_${process.pid}_${++count}`;
-  await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   return url.toString();
@@ -52,8 +57,4 @@ beforeEach((context) => {
   if (!onPostgres) return;
   if (base === null) context.skip(`${NEEDS_POSTGRES} ${unavailable ?? 'PostgreSQL did not start'}`);
   else if (context.task.fullName.includes('[SQLite only]')) context.skip('[SQLite only]: about the SQLite file itself');
-});
-
-afterAll(async () => {
-  await admin?.end();
 });
