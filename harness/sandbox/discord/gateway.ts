@@ -207,7 +207,7 @@ export class Gateway {
     // (events/gateway-events.mdx "Guild Create": "Guilds that are unavailable due to an outage will send a Guild Delete event").
     for (const id of guildIds) {
       if (world.guild(id).unavailable) this.sendDispatch(session, ws, 'GUILD_DELETE', { id, unavailable: true });
-      else this.sendDispatch(session, ws, 'GUILD_CREATE', world.apiGuildCreate(id));
+      else if (!world.guildCreateHeld(id)) this.sendDispatch(session, ws, 'GUILD_CREATE', world.apiGuildCreate(id));
     }
     // Only now does the session receive live dispatches, so nothing overtakes READY.
     session.socket = ws;

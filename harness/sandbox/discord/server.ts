@@ -296,6 +296,14 @@ export class SandboxDiscord {
     this.world.setGuildUnavailable(guildId, unavailable);
   }
 
+  /**
+   * Holds back the guild's GUILD_CREATE after READY (Discord sends them lazily), until released:
+   * the bot meanwhile knows the guild only as unavailable, without its roles or channels.
+   */
+  holdGuildCreate(guildId: string, held = true): void {
+    this.world.holdGuildCreate(guildId, held);
+  }
+
   /** Create a user and make them a member of the guild in one step. */
   createMember(guildId: string, options: CreateUserOptions & AddMemberOptions): SandboxUser {
     const user = this.world.createUser(options);

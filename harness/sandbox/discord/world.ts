@@ -88,6 +88,7 @@ export class World extends EventEmitter {
   readonly messagesById = new Map<string, SandboxMessage>();
   private readonly channelMessages = new Map<string, string[]>();
   private readonly dmChannelByUser = new Map<string, string>();
+  private readonly heldGuildCreates = new Set<string>();
   /** `enforce_nonce`: author, channel and nonce → the message and when it was made (oldest first). */
   private readonly nonces = new Map<string, { messageId: string; at: number }>();
   /** Registered commands, keyed by guild id ('' = global), then command id. */
@@ -322,6 +323,28 @@ export class World extends EventEmitter {
       );
     }
     this.changed('guild');
+  }
+
+  /**
+   * Discord sends each guild's GUILD_CREATE after READY, lazily: a session's guilds arrive over
+   * seconds (events/gateway-events.mdx "Guild Create": sent "to lazily load and backfill information
+   * for all unavailable guilds sent in the Ready event"). A held guild
+   * is listed unavailable in READY and its GUILD_CREATE waits until it is released; REST answers
+   * for it as usual meanwhile.
+   */
+  holdGuildCreate(guildId: string, held: boolean): void {
+    this.guild(guildId);
+    if (held) {
+      this.heldGuildCreates.add(guildId);
+      return;
+    }
+    if (!this.heldGuildCreates.delete(guildId)) return;
+    if (this.botInGuild(guildId) && !this.guild(guildId).unavailable)
+      this.dispatch('GUILD_CREATE', this.apiGuildCreate(guildId), GatewayIntent.Guilds);
+  }
+
+  guildCreateHeld(guildId: string): boolean {
+    return this.heldGuildCreates.has(guildId);
   }
 
   botInGuild(guildId: string): boolean {

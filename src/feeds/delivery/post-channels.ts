@@ -6,7 +6,7 @@
  * need Attach Files; without it they go out as text, so it is shown next to a channel, never
  * required. What a kind needs besides is the kind's (`FeedKind.permissions`).
  */
-import { ChannelType, type Guild, PermissionFlagsBits } from 'discord.js';
+import { ChannelType, type Guild, type GuildMember, PermissionFlagsBits } from 'discord.js';
 import { UserFacingError } from '../../i18n/user-facing-error.js';
 import type { KeyWithVariables, MessageKey, PlainKey, VarsArgument } from '../../i18n/index.js';
 
@@ -30,13 +30,25 @@ export const POSTABLE_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncem
 /** What pictures need besides posting: without it the analysis goes out as text (docs/admins.md#split-pictures). */
 export const PICTURE_PERMISSIONS: readonly Permission[] = [[PermissionFlagsBits.AttachFiles, 'setup.perm.attach']];
 
+/**
+ * The bot's member in a server, with the server's roles at hand to work out its permissions. Right
+ * after connecting, Discord lists a server as unavailable until its GUILD_CREATE arrives, and a
+ * command can come first: discord.js then knows the server without its roles (not even @everyone),
+ * so they are fetched once instead of failing inside discord.js.
+ */
+async function botMember(guild: Guild): Promise<GuildMember> {
+  if (guild.roles.everyone === undefined) await guild.roles.fetch();
+  if (guild.roles.everyone === undefined) throw new UserFacingError('error.discordUnavailable');
+  return guild.members.me ?? (await guild.members.fetchMe());
+}
+
 /** The server-wide permissions of `wanted` the bot lacks (empty: none), or null without the server. */
 export async function missingServerPermissions(
   guild: Guild | null,
   wanted: readonly Permission[],
 ): Promise<PlainKey[] | null> {
   if (!guild) return null;
-  const me = guild.members.me ?? (await guild.members.fetchMe());
+  const me = await botMember(guild);
   return wanted.filter(([bit]) => !me.permissions.has(bit)).map(([, key]) => key);
 }
 
@@ -48,8 +60,7 @@ async function missing(
   if (!guild) return null;
   const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
   if (!channel) return null;
-  const me = guild.members.me ?? (await guild.members.fetchMe());
-  const granted = channel.permissionsFor(me);
+  const granted = channel.permissionsFor(await botMember(guild));
   return wanted.filter(([bit]) => !granted.has(bit)).map(([, key]) => key);
 }
 

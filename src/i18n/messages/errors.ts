@@ -2,6 +2,8 @@ import { defineMessages } from '../define.js';
 
 export const errors = defineMessages({
   en: {
+    'error.discordUnavailable':
+      'Discord has not yet told me everything about this server (it does so shortly after I connect). Nothing was changed; please try again in a minute.',
     'error.eventorUnavailable': 'Eventor is not answering right now. Please try again in a few minutes.',
     'error.eventorAnswerTooLarge':
       'Eventor sent a far larger answer than expected, so I stopped reading it. Try a narrower search (fewer days, or one event); if it keeps happening, tell an admin.',
@@ -19,6 +21,8 @@ export const errors = defineMessages({
     'error.staleComponent': 'This button or form is no longer valid. Nothing was changed; run the command again.',
   },
   sv: {
+    'error.discordUnavailable':
+      'Discord har ännu inte berättat allt om den här servern för mig (det sker strax efter att jag anslutit). Inget har ändrats; försök igen om en minut.',
     'error.eventorUnavailable': 'Eventor svarar inte just nu. Försök igen om några minuter.',
     'error.eventorAnswerTooLarge':
       'Eventor skickade ett mycket större svar än väntat, så jag slutade läsa det. Prova en snävare sökning (färre dagar eller ett arrangemang); händer det igen, säg till en administratör.',
@@ -38,6 +42,8 @@ export const errors = defineMessages({
       'Den här knappen eller det här formuläret gäller inte längre. Inget har ändrats; kör kommandot igen.',
   },
   nb: {
+    'error.discordUnavailable':
+      'Discord har ennå ikke fortalt meg alt om denne serveren (det skjer like etter at jeg har koblet til). Ingenting er endret; prøv igjen om et minutt.',
     'error.eventorUnavailable': 'Eventor svarer ikke akkurat nå. Prøv igjen om noen minutter.',
     'error.eventorAnswerTooLarge':
       'Eventor sendte et mye større svar enn ventet, så jeg sluttet å lese det. Prøv et smalere søk (færre dager, eller ett arrangement); skjer det igjen, si fra til en administrator.',
