@@ -183,8 +183,8 @@ describe('stopping the bot: SIGTERM or SIGINT to npm start, npx eventor-bot star
     const pid = botPid(started.output());
     // The terminal's Ctrl-C goes to the whole foreground process group.
     process.kill(-started.child.pid!, 'SIGINT');
-    const { code } = await within(started.ended, 'stopping', started.output);
-    expect(code).toBe(0);
+    const ended = await within(started.ended, 'stopping', started.output);
+    expect(ended, started.output()).toEqual({ code: 0, signal: null });
     expect(started.output()).toContain('"msg":"bot stopped"');
     expect(started.output()).not.toContain('exiting without waiting');
     expect(alive(pid)).toBe(false);
