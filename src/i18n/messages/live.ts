@@ -27,6 +27,10 @@ export const live = defineMessages({
     'live.ordinal.other': '{place}th',
     'setup.kind.live': 'Live results on race day',
     'scheduler.kind.live': 'live results',
+    'scheduler.liveBoardMoved':
+      "A live board of {kind} was in its race's thread, which is gone or closed to the bot: the board goes on in <#{channel}>. (Said once.)",
+    'live.thread.starter':
+      "Live on race day: **{race}**. The board of the club's runners is in the thread, and the results will be there too.",
     'scheduler.liveDown':
       'LiveResultat is not answering the bot: the boards of {kind} show the last state read, and pick up again by themselves once it answers. (Said once.)',
     'live.offer.title': 'Which live results are {race}?',
@@ -130,6 +134,10 @@ export const live = defineMessages({
     'live.ordinal.other': '{place}:e',
     'setup.kind.live': 'Liveresultat på tävlingsdagen',
     'scheduler.kind.live': 'liveresultat',
+    'scheduler.liveBoardMoved':
+      'En livetavla för {kind} låg i loppets tråd, som är borta eller stängd för boten: tavlan fortsätter i <#{channel}>. (Sägs en gång.)',
+    'live.thread.starter':
+      'Live på tävlingsdagen: **{race}**. Tavlan med klubbens löpare finns i tråden, och resultaten kommer också dit.',
     'scheduler.liveDown':
       'Liveresultat svarar inte boten: tavlorna för {kind} visar det senast lästa läget och fortsätter av sig själva när det svarar igen. (Sägs en gång.)',
     'live.offer.title': 'Vilka liveresultat är {race}?',
@@ -234,6 +242,10 @@ export const live = defineMessages({
     'live.ordinal.other': '{place}.',
     'setup.kind.live': 'Liveresultater på løpsdagen',
     'scheduler.kind.live': 'liveresultater',
+    'scheduler.liveBoardMoved':
+      'En livetavle for {kind} lå i løpets tråd, som er borte eller stengt for boten: tavlen fortsetter i <#{channel}>. (Sies én gang.)',
+    'live.thread.starter':
+      'Live på løpsdagen: **{race}**. Tavlen med klubbens løpere er i tråden, og resultatene kommer dit også.',
     'scheduler.liveDown':
       'Liveresultat svarer ikke boten: tavlene for {kind} viser det sist leste, og fortsetter av seg selv når det svarer igjen. (Sies én gang.)',
     'live.offer.title': 'Hvilke liveresultater er {race}?',

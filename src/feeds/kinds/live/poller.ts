@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Client } from 'discord.js';
-import { type Language, languageFor, serverLanguage } from '../../../i18n/index.js';
+import { type Language, languageFor, serverLanguage, t } from '../../../i18n/index.js';
 import { FINAL_STATUSES } from '../../../live/changes.js';
 import { clubAliases, crossCheck, runnerOfPerson } from '../../../live/clubs.js';
 import { LiveError } from '../../../live/errors.js';
@@ -29,17 +29,20 @@ import type { LiveRunner } from '../../../live/model.js';
 import { failureBackoffMs, pollTier } from '../../../live/tiers.js';
 import { CompetitionTracker } from '../../../live/tracker.js';
 import type { Logger } from '../../../log/logger.js';
-import { type RenderContext, renderLiveBoard, renderLiveFinishDm } from '../../../render/index.js';
+import { escapeName, type RenderContext, renderLiveBoard, renderLiveFinishDm } from '../../../render/index.js';
 import type { GuildSettings, LiveRaceRow, Store } from '../../../store/interfaces.js';
 import { addDays, queryDay } from '../../../time/days.js';
 import { localDate } from '../../cadence.js';
 import { contentHash, ledgerKey } from '../../delivery/keys.js';
-import { Ledger, ownerMayBeAlive } from '../../delivery/ledger.js';
+import { type ItemRef, Ledger, ownerMayBeAlive } from '../../delivery/ledger.js';
 import { discordTarget, Poster, type PostOutcome, type PostTarget } from '../../delivery/poster.js';
 import { withRoleMention } from '../../delivery/publish.js';
 import type { FeedSettings, MembershipCheck } from '../../feed.js';
 import type { FeedKind } from '../../kind.js';
 import { openDmChannel } from '../personal/personal.js';
+import type { ResultsOptions } from '../results/options.js';
+import { RESULTS_FEED } from '../results/results.js';
+import { openRaceThread, raceThreadId, threadName } from '../results/threads.js';
 import { AdminNotices } from '../../notices.js';
 import { Pauses } from '../../pauses.js';
 import { KINDS } from '../../registry.js';
@@ -109,6 +112,8 @@ interface Follower {
   guild: GuildSettings | null;
   language: Language;
   timeZone: string;
+  /** The results channel, when the server's results kind keeps a thread per race there: the boards go into the races' threads. */
+  raceThreads: { channelId: string } | null;
 }
 
 /** One competition this process follows. */
@@ -204,14 +209,27 @@ export class LivePoller {
       byCompetition.set(row.competitionId!, list);
     }
     const departed = new Set((await this.#options.store.departures.guildDepartures()).map((d) => d.guildId));
-    const servers = new Map<string, Promise<{ guild: GuildSettings | null; settings: FeedSettings<LiveOptions> }>>();
+    const servers = new Map<
+      string,
+      Promise<{
+        guild: GuildSettings | null;
+        settings: FeedSettings<LiveOptions>;
+        raceThreads: { channelId: string } | null;
+      }>
+    >();
     const serverOf = (guildId: string) => {
       let known = servers.get(guildId);
       if (!known) {
-        known = (async () => ({
-          guild: await this.#options.store.servers.guildSettings(guildId),
-          settings: await this.#settings.get<LiveOptions>(guildId, LIVE_FEED),
-        }))();
+        known = (async () => {
+          const results = await this.#settings.get<ResultsOptions>(guildId, RESULTS_FEED);
+          const threadsOn =
+            results.enabled && results.pausedReason === null && results.channelId !== null && results.options.threads;
+          return {
+            guild: await this.#options.store.servers.guildSettings(guildId),
+            settings: await this.#settings.get<LiveOptions>(guildId, LIVE_FEED),
+            raceThreads: threadsOn ? { channelId: results.channelId! } : null,
+          };
+        })();
         servers.set(guildId, known);
       }
       return known;
@@ -221,7 +239,7 @@ export class LivePoller {
       const followers: Follower[] = [];
       for (const row of list) {
         if (departed.has(row.guildId)) continue;
-        const { guild, settings } = await serverOf(row.guildId);
+        const { guild, settings, raceThreads } = await serverOf(row.guildId);
         if (!settings.enabled || settings.pausedReason !== null || settings.channelId === null) continue;
         const timeZone = guild?.timeZone ?? this.#options.defaultTimeZone;
         // Races of the server's today; yesterday's only until its board is final (the day's end says so).
@@ -233,6 +251,7 @@ export class LivePoller {
           settings,
           guild,
           timeZone,
+          raceThreads,
           language: serverLanguage(
             guild?.locale,
             this.#options.client.guilds.cache.get(row.guildId)?.preferredLocale,
@@ -473,15 +492,77 @@ export class LivePoller {
       },
       ctx,
     );
-    const outcome = await poster.publish({
-      guildId: row.guildId,
-      feed: LIVE_FEED,
-      itemKey,
-      channelId: f.settings.channelId!,
-      payload: withRoleMention(payload, f.settings.roleId),
-      contentHash: hash,
-    });
+    const ref: ItemRef = { guildId: row.guildId, feed: LIVE_FEED, itemKey };
+    const channelId = await this.#boardChannel(f, ref);
+    // The race's thread is being opened (by another process, or Discord failed): the next turn.
+    if (channelId === null) return;
+    const item = { ...ref, payload: withRoleMention(payload, f.settings.roleId), contentHash: hash };
+    let outcome = await poster.publish({ ...item, channelId });
+    const liveChannel = f.settings.channelId!;
+    if (outcome.kind === 'paused' && channelId !== liveChannel) {
+      // The race's thread is gone or closed to the bot (deleted, locked): the board goes on in the
+      // kind's own channel, posted anew there once (the poster moves it), and the admins are told once
+      // (docs/admins.md#live-results-on-race-day). The kind is not paused: its channel is fine.
+      this.#options.log.warn('live board: its race thread refused it; it goes on in the live channel', {
+        guildId: row.guildId,
+        threadId: channelId,
+        code: outcome.code,
+      });
+      outcome = await poster.publish({ ...item, channelId: liveChannel });
+      if (outcome.kind !== 'paused' && (await firstLiveDown(this.#ledger, row.guildId, `thread:${itemKey}`)))
+        await this.#notices.tell(row.guildId, f.language, 'scheduler.liveBoardMoved', {
+          noticeLabel: 'scheduler.kind.live',
+          channelId: liveChannel,
+        });
+    }
     if (await this.#counted(outcome, f, now, done)) follow.shown.set(shownKey, { hash, at: now.getTime() });
+  }
+
+  /**
+   * Where a race's board goes (docs/admins.md#live-results-on-race-day): decided when it is first
+   * posted, and kept for the race (turning threads on mid-race does not move a board). Into the
+   * race's thread when the server's results kind keeps threads (opened now, as the results would
+   * open it, if they are not out yet), else, or when Discord refuses the thread, into the kind's
+   * own channel. A board in a thread stays there while the thread is the race's; null while the
+   * thread is being opened elsewhere.
+   */
+  async #boardChannel(f: Follower, ref: ItemRef): Promise<string | null> {
+    const liveChannel = f.settings.channelId!;
+    const { record, row } = f;
+    const resultsKey =
+      record.raceCount > 1 ? ledgerKey(RESULTS_FEED, row.eventId, row.raceId) : ledgerKey(RESULTS_FEED, row.eventId);
+    const board = await this.#ledger.get(ref);
+    if (board !== null) {
+      if (board.channelId === liveChannel) return liveChannel;
+      return board.channelId === (await raceThreadId(this.#ledger, row.guildId, resultsKey))
+        ? board.channelId
+        : liveChannel;
+    }
+    if (f.raceThreads === null) return liveChannel;
+    const name = threadName(
+      record.eventName,
+      record.raceCount > 1 ? (record.raceName ?? String(record.raceNumber)) : null,
+      f.language,
+    );
+    const thread = await openRaceThread({
+      guildId: row.guildId,
+      channelId: f.raceThreads.channelId,
+      ledger: this.#ledger,
+      target: this.#target,
+      itemKey: resultsKey,
+      name,
+      starter: {
+        content: t(f.language, 'live.thread.starter', { race: escapeName(raceTitle(record)) }),
+        allowedMentions: { parse: [] },
+      },
+    });
+    if (thread.kind === 'open') return thread.threadId;
+    if (thread.kind === 'waiting') return null;
+    this.#options.log.warn("live board: the race's thread could not be opened; the board goes in the live channel", {
+      guildId: row.guildId,
+      code: thread.code,
+    });
+    return liveChannel;
   }
 
   /** The finish messages not yet out: a finish seen long after it happened is recorded instead (no burst after a restart). */
@@ -495,7 +576,14 @@ export class LivePoller {
     done: LiveTurn,
   ): Promise<void> {
     const { row } = f;
-    const channelId = f.settings.channelId!;
+    const liveChannel = f.settings.channelId!;
+    // Beside the board: in the race's thread when the board is there.
+    const board = await this.#ledger.get({
+      guildId: row.guildId,
+      feed: LIVE_FEED,
+      itemKey: boardKey(row.eventId, row.raceId),
+    });
+    const channelId = board?.state === 'posted' ? board.channelId : liveChannel;
     for (const item of finishItems(follow.read!.competition, runners, row, ctx)) {
       const shownKey = `${row.guildId}|${item.itemKey}`;
       if (follow.shown.get(shownKey)?.hash === item.contentHash) continue;
@@ -505,7 +593,11 @@ export class LivePoller {
         follow.shown.set(shownKey, { hash: item.contentHash, at: now.getTime() });
         continue;
       }
-      const outcome = await poster.publish({ ...ref, channelId, payload: item.payload, contentHash: item.contentHash });
+      const finish = { ...ref, payload: item.payload, contentHash: item.contentHash };
+      let outcome = await poster.publish({ ...finish, channelId });
+      // The thread is gone or closed to the bot: the board moves to the channel too (`#board`).
+      if (outcome.kind === 'paused' && channelId !== liveChannel)
+        outcome = await poster.publish({ ...finish, channelId: liveChannel });
       if (!(await this.#counted(outcome, f, now, done))) return;
       follow.shown.set(shownKey, { hash: item.contentHash, at: now.getTime() });
     }

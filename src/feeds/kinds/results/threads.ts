@@ -153,6 +153,7 @@ export function threadPages(list: ResultList, ctx: RenderContext, organisationId
 }
 
 const threadKey = (itemKey: string): string => ledgerKey(itemKey, 'thread');
+const starterKey = (itemKey: string): string => ledgerKey(itemKey, 'race');
 const pagePrefix = (itemKey: string): string => ledgerKeyPrefix(itemKey, 'page');
 const pageKey = (itemKey: string, n: number): string => ledgerKey(itemKey, 'page', n);
 const graphPrefix = (itemKey: string): string => ledgerKeyPrefix(itemKey, 'graph');
@@ -257,7 +258,11 @@ class ThreadSync {
     let thread = (await ledger.get(threadRef))!;
     const post = await ledger.get({ guildId, feed: postFeed, itemKey: item.itemKey });
     if (post?.state !== 'posted' || post.messageId === null) return { itemKey: item.itemKey, kind: 'waiting' };
-    if (thread.state === 'posted' && thread.messageId !== post.messageId) {
+    if (
+      thread.state === 'posted' &&
+      thread.messageId !== post.messageId &&
+      thread.messageId !== (await raceThreadStarter(ledger, guildId, item.itemKey))
+    ) {
       // The post was made anew (someone deleted it): the thread starts over on the new post.
       await ledger.intend(threadRef, channelId, sha256(item.name), newNonce());
       thread = (await ledger.get(threadRef))!;
@@ -473,4 +478,85 @@ export async function threadsWaiting(ledger: Ledger, guildId: string, postFeed: 
     if (post?.state === 'posted') waiting += 1;
   }
   return waiting;
+}
+
+/** The id of the results item's thread when it is open (by the results, or for the race's live board). */
+export async function raceThreadId(ledger: Ledger, guildId: string, itemKey: string): Promise<string | null> {
+  const thread = await ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(itemKey) });
+  return thread?.state === 'posted' ? thread.messageId : null;
+}
+
+/**
+ * The message a race's thread was opened on before its results were out (`openRaceThread`), if
+ * any: the results' thread stays there rather than starting over on the results post.
+ */
+async function raceThreadStarter(ledger: Ledger, guildId: string, itemKey: string): Promise<string | null> {
+  const starter = await ledger.get({ guildId, feed: RESULTS_THREADS_FEED, itemKey: starterKey(itemKey) });
+  return starter?.state === 'posted' ? starter.messageId : null;
+}
+
+export interface RaceThreadOptions extends Pick<ThreadRunOptions, 'guildId' | 'channelId' | 'ledger' | 'target'> {
+  /** The results item the race's results will be (`results:<eventId>` or `results:<eventId>:<raceId>`). */
+  itemKey: string;
+  /** The thread's name, as the results would name it (`threadName`). */
+  name: string;
+  /** The short message the thread is opened on, in the results channel. */
+  starter: MessagePayload;
+}
+
+export type RaceThread =
+  | { kind: 'open'; threadId: string }
+  /** Another process is opening it, or Discord failed: asked again on a later turn. */
+  | { kind: 'waiting' }
+  /** Discord refused (no Create Public Threads, Send Messages, or the channel is gone). */
+  | { kind: 'refused'; code: number | string | null };
+
+/**
+ * The race's thread in the results channel, opened before its results are out (the live board,
+ * docs/admins.md#live-results-on-race-day): the one the results kind keeps for the race when it is
+ * open already; else opened now on a short starter message, and recorded as the results' thread,
+ * so the results posted later go into the same thread (`syncClaimed` keeps it). Exactly once, as
+ * the results' threads: under the thread's claim, the starter through the poster, and a thread
+ * already made for the starter (a crash before it was recorded) recovered by Discord's 160004.
+ */
+export async function openRaceThread(options: RaceThreadOptions): Promise<RaceThread> {
+  const { ledger, guildId, channelId, target } = options;
+  const threadRef: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: threadKey(options.itemKey) };
+  const known = await ledger.get(threadRef);
+  if (known?.state === 'posted' && known.messageId !== null) return { kind: 'open', threadId: known.messageId };
+  if (!target.startThread) return { kind: 'refused', code: null };
+  if (!(await ledger.claim(threadRef))) return { kind: 'waiting' };
+  try {
+    const thread = await ledger.get(threadRef);
+    if (thread?.state === 'posted' && thread.messageId !== null) return { kind: 'open', threadId: thread.messageId };
+    const starterRef: ItemRef = { guildId, feed: RESULTS_THREADS_FEED, itemKey: starterKey(options.itemKey) };
+    const outcome = await new Poster(ledger, target).publish({
+      ...starterRef,
+      channelId,
+      payload: { ...options.starter, allowedMentions: { parse: [] } },
+      contentHash: sha256(options.name),
+    });
+    if (outcome.kind === 'paused') return { kind: 'refused', code: outcome.code };
+    const starter = await ledger.get(starterRef);
+    if (starter?.state !== 'posted' || starter.messageId === null) return { kind: 'waiting' };
+    let opened: { threadId: string; created: boolean };
+    try {
+      opened = await target.startThread(starter.channelId, starter.messageId, {
+        name: options.name,
+        autoArchiveMinutes: THREAD_AUTO_ARCHIVE_MINUTES,
+      });
+    } catch (error) {
+      const refusal = classifyRefusal(error);
+      if (refusal?.kind === 'paused') return { kind: 'refused', code: refusal.code };
+      // The starter was deleted: it is posted anew on a later turn.
+      if (refusal?.kind === 'unknown-message')
+        await ledger.intend(starterRef, channelId, sha256(options.name), newNonce());
+      return { kind: 'waiting' };
+    }
+    if (thread === null) await ledger.intend(threadRef, channelId, sha256(options.name), newNonce());
+    await ledger.posted(threadRef, opened.threadId, sha256(options.name));
+    return { kind: 'open', threadId: opened.threadId };
+  } finally {
+    await ledger.release(threadRef);
+  }
 }
