@@ -2,7 +2,8 @@
  * Race day, live (docs/live-results.md#race-day-in-discord): the club's runners on LiveResultat, in
  * Discord while they run. The kind's scheduler run finds which live competition each of today's
  * races is (`matching.ts`); the pollers (`poller.ts`, started by the bot beside the scheduler) keep
- * one board per race in the kind's channel, the finish messages when asked for, and members' DMs.
+ * one board per race (in the race's thread when the results kind keeps threads, else in the kind's
+ * channel: docs/admins.md#live-results-on-race-day), the finish messages when asked for, and members' DMs.
  */
 import { defineKind } from '../../kind.js';
 import { describeLive, liveSubcommand } from './admin.js';

@@ -383,7 +383,16 @@ const NOTICES_FEED = 'notices';
  * competition): true the first time only; it is never told again for the same thing.
  */
 export async function firstLiveDown(ledger: Ledger, guildId: string, what: string): Promise<boolean> {
-  const ref = { guildId, feed: NOTICES_FEED, itemKey: ledgerKey('live-down', what) };
+  return firstNotice(ledger, guildId, ledgerKey('live-down', what));
+}
+
+/** Whether to tell a server's admins now that a board left its race's thread: true the first time only. */
+export async function firstBoardMoved(ledger: Ledger, guildId: string, boardKey: string): Promise<boolean> {
+  return firstNotice(ledger, guildId, ledgerKey('live-board-moved', boardKey));
+}
+
+async function firstNotice(ledger: Ledger, guildId: string, itemKey: string): Promise<boolean> {
+  const ref = { guildId, feed: NOTICES_FEED, itemKey };
   if ((await ledger.get(ref)) !== null) return false;
   await ledger.seed(guildId, NOTICES_FEED, '', [{ itemKey: ref.itemKey, contentHash: 'told' }]);
   return true;

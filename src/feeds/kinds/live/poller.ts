@@ -7,7 +7,8 @@
  * warm 60 s, 10 minutes before the first start and after the last finish, never below 10 s per
  * path; stopped at the end of the day or once every board is final; 30 s doubling to 10 minutes
  * after failures), through one tracker for all the clubs that follow it (conditional reads: an
- * unchanged class costs a 304). Then each following server's board (one message per race) is edited
+ * unchanged class costs a 304). Then each following server's board (one message per race, in the
+ * race's thread when the results kind keeps threads, else in the kind's channel) is edited
  * when what it shows changed, at most once per BOARD_EDIT_MIN_MS, its finish messages posted, and
  * the DMs of members whose own linked person finished sent, all exactly once through the ledger and
  * poster (docs/decisions/exactly-once-ledger.md). What it read is kept for every process
@@ -50,7 +51,7 @@ import { KindSettings } from '../../settings.js';
 import { personalFeed, Subscriptions } from '../../subscriptions.js';
 import type { LiveAccess } from './access.js';
 import { allHome, boardHash, finishItems, type LiveSnapshot, readSnapshot, runnersOf, secondsAt } from './board.js';
-import { firstLiveDown } from './matching.js';
+import { firstBoardMoved, firstLiveDown } from './matching.js';
 import type { LiveOptions } from './options.js';
 import { boardKey, entriesOf, LIVE_FEED, type LiveRaceRecord, raceTitle, readRaceRecord } from './race.js';
 
@@ -509,7 +510,10 @@ export class LivePoller {
         code: outcome.code,
       });
       outcome = await poster.publish({ ...item, channelId: liveChannel });
-      if (outcome.kind !== 'paused' && (await firstLiveDown(this.#ledger, row.guildId, `thread:${itemKey}`)))
+      if (
+        (outcome.kind === 'posted' || outcome.kind === 'reposted') &&
+        (await firstBoardMoved(this.#ledger, row.guildId, itemKey))
+      )
         await this.#notices.tell(row.guildId, f.language, 'scheduler.liveBoardMoved', {
           noticeLabel: 'scheduler.kind.live',
           channelId: liveChannel,
@@ -583,7 +587,9 @@ export class LivePoller {
       feed: LIVE_FEED,
       itemKey: boardKey(row.eventId, row.raceId),
     });
-    const channelId = board?.state === 'posted' ? board.channelId : liveChannel;
+    // The board first (its thread may be opening still): the finishes wait for the next turn.
+    if (board?.state !== 'posted') return;
+    const channelId = board.channelId;
     for (const item of finishItems(follow.read!.competition, runners, row, ctx)) {
       const shownKey = `${row.guildId}|${item.itemKey}`;
       if (follow.shown.get(shownKey)?.hash === item.contentHash) continue;
