@@ -10,8 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type LoopbackWorld, startLoopbackWorld } from '../../harness/loopback/world.js';
 import { renderMessageText, type SandboxChannel } from '../../harness/sandbox/discord/index.js';
 import type { SandboxEvent } from '../../harness/sandbox/eventor/dataset.js';
+import { Ledger } from '../../src/feeds/delivery/ledger.js';
+import { discordTarget, type PostTarget } from '../../src/feeds/delivery/poster.js';
 import { LiveReads } from '../../src/feeds/kinds/live/access.js';
 import { LivePoller } from '../../src/feeds/kinds/live/poller.js';
+import { openRaceThread, raceThreadId } from '../../src/feeds/kinds/results/threads.js';
 import { createLiveSources, LiveClient } from '../../src/live/client.js';
 import { createLogger } from '../../src/log/logger.js';
 import { testNow } from '../support/clock.js';
@@ -125,6 +128,43 @@ describe("the live board in the race's thread (real discord.js, sandbox Discord,
     expect(boardsIn(s, threadId)).toHaveLength(1);
     // Nothing was told to the admins: nothing went wrong.
     expect(s.world.discord.messages(s.admin.id)).toHaveLength(0);
+  }, 120_000);
+
+  it('a crash after Discord opened the thread and before it was recorded opens no second thread', async () => {
+    const s = await setUp();
+    const ledger = new Ledger(s.world.bot.store);
+    const real = discordTarget(s.world.bot.client);
+    // The process dies right after Discord opened the thread on the starter.
+    const crashing: PostTarget = {
+      ...real,
+      async startThread(channelId, messageId, options) {
+        await real.startThread!(channelId, messageId, options);
+        throw new Error('crash');
+      },
+    };
+    const itemKey = `results:${s.event.id}`;
+    // Nothing recorded, as a crash would leave it.
+    expect(
+      await openRaceThread({
+        guildId: s.world.guild.id,
+        channelId: s.results.id,
+        ledger,
+        target: crashing,
+        itemKey,
+        name: 'Race',
+        starter: { content: 'Live', allowedMentions: { parse: [] } },
+      }),
+    ).toEqual({ kind: 'waiting' });
+    expect(await raceThreadId(ledger, s.world.guild.id, itemKey)).toBeNull();
+    const [threadId] = threadsOf(s);
+    // The next turn finds the starter posted and the thread made (Discord's 160004): recorded, not doubled.
+    clock += 5_000;
+    await s.world.bot.live!.turn(now());
+    expect(threadsOf(s)).toEqual([threadId]);
+    expect(s.world.discord.messages(s.results.id)).toHaveLength(1);
+    expect(await raceThreadId(ledger, s.world.guild.id, itemKey)).toBe(threadId);
+    expect(boardsIn(s, threadId!)).toHaveLength(1);
+    expect(boardsIn(s, s.live.id)).toHaveLength(0);
   }, 120_000);
 
   it('a thread deleted mid-race: the board goes on in the live channel, once, and the admins are told once', async () => {
