@@ -22,3 +22,29 @@ export async function inSlices<T>(steps: Generator<void, T, void>, sliceMs = SLI
     await nextTurn();
   }
 }
+
+/**
+ * The same for an async loop whose awaits never reach the event loop (a synchronous store behind
+ * promises settles in microtasks, so the loop's sockets wait for the whole run): `giveWay()` between
+ * two steps lets the loop poll once a slice's time is used, and costs nothing before. Used by the
+ * live pollers' turns, which go through every following server's board at once
+ * (docs/benchmarks.md, live-ack-p95-during-boards-ms).
+ */
+export class TimeSlices {
+  readonly #sliceMs: number;
+  readonly #clock: () => number;
+  #until: number;
+
+  constructor(sliceMs = SLICE_MS, clock: () => number = () => performance.now()) {
+    this.#sliceMs = sliceMs;
+    this.#clock = clock;
+    this.#until = clock() + sliceMs;
+  }
+
+  /** Lets the event loop poll if this slice's time is used (a new slice starts then); else nothing. */
+  async giveWay(): Promise<void> {
+    if (this.#clock() < this.#until) return;
+    await nextTurn();
+    this.#until = this.#clock() + this.#sliceMs;
+  }
+}

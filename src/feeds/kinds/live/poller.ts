@@ -30,6 +30,7 @@ import type { LiveRunner } from '../../../live/model.js';
 import { failureBackoffMs, pollTier } from '../../../live/tiers.js';
 import { CompetitionTracker } from '../../../live/tracker.js';
 import type { Logger } from '../../../log/logger.js';
+import { TimeSlices } from '../../../loop/slices.js';
 import { escapeName, type RenderContext, renderLiveBoard, renderLiveFinishDm } from '../../../render/index.js';
 import type { GuildSettings, LiveRaceRow, Store } from '../../../store/interfaces.js';
 import { addDays, queryDay } from '../../../time/days.js';
@@ -200,6 +201,9 @@ export class LivePoller {
   async #turn(now: Date): Promise<LiveTurn> {
     const done: LiveTurn = { polled: [], posts: 0, edits: 0, dms: 0, failed: 0 };
     if (this.#stopped) return done;
+    // The store answers synchronously behind its promises: without giving way, a turn over a hundred
+    // servers would hold every member's interaction until it ends (docs/benchmarks.md).
+    const slices = new TimeSlices();
     await this.#prune(now);
     // Every zone's today lies within a day of UTC's.
     const rows = await this.#options.store.live.followed(addDays(queryDay(now), -1), addDays(queryDay(now), 1));
@@ -239,6 +243,7 @@ export class LivePoller {
       if (this.#stopped) break;
       const followers: Follower[] = [];
       for (const row of list) {
+        await slices.giveWay();
         if (departed.has(row.guildId)) continue;
         const { guild, settings, raceThreads } = await serverOf(row.guildId);
         if (!settings.enabled || settings.pausedReason !== null || settings.channelId === null) continue;
@@ -277,7 +282,7 @@ export class LivePoller {
           done.polled.push(id);
           await this.#poll(follow, followers, now);
         }
-        await this.#show(follow, followers, now, done);
+        await this.#show(follow, followers, now, done, slices);
       } catch (error) {
         done.failed += 1;
         this.#options.log.error('live competition turn failed', { competitionId: id, error });
@@ -428,13 +433,27 @@ export class LivePoller {
   }
 
   /** Each following server's board, finish messages and members' DMs, as they stand now. */
-  async #show(follow: Follow, followers: readonly Follower[], now: Date, done: LiveTurn): Promise<void> {
+  async #show(
+    follow: Follow,
+    followers: readonly Follower[],
+    now: Date,
+    done: LiveTurn,
+    slices: TimeSlices,
+  ): Promise<void> {
     if (follow.read === null) return;
     const { competition, runners: all } = follow.read;
     const seconds = secondsAt(competition, now);
     const poster = new Poster(this.#ledger, this.#target);
+    // Servers of one club share its runners: told apart once per club, not once per server.
+    const byClub = new Map<string, LiveRunner[]>();
     for (const f of followers) {
-      const runners = runnersOf(f.record, all);
+      await slices.giveWay();
+      const club = JSON.stringify(f.record.clubNames);
+      let runners = byClub.get(club);
+      if (runners === undefined) {
+        runners = runnersOf(f.record, all);
+        byClub.set(club, runners);
+      }
       const { row } = f;
       if (
         row.finalAt === null &&

@@ -1,0 +1,33 @@
+/** src/loop/slices.ts `TimeSlices`: an async loop gives the event loop its turn once a slice's time is used. */
+import { describe, expect, it } from 'vitest';
+import { TimeSlices } from '../../src/loop/slices.js';
+
+describe('time slices for an async loop', () => {
+  it('gives way only once the slice is used, then starts a new slice', async () => {
+    let now = 0;
+    const slices = new TimeSlices(4, () => now);
+    const order: string[] = [];
+    // Within the slice: no turn of the event loop (an immediate queued before stays queued).
+    setImmediate(() => order.push('loop'));
+    await slices.giveWay();
+    order.push('step 1');
+    now = 3;
+    await slices.giveWay();
+    order.push('step 2');
+    expect(order).toEqual(['step 1', 'step 2']);
+    // The slice is used: the loop's turn comes first.
+    now = 4;
+    await slices.giveWay();
+    order.push('step 3');
+    expect(order).toEqual(['step 1', 'step 2', 'loop', 'step 3']);
+    // A new slice from then on.
+    setImmediate(() => order.push('loop 2'));
+    now = 7;
+    await slices.giveWay();
+    order.push('step 4');
+    expect(order).not.toContain('loop 2');
+    now = 8;
+    await slices.giveWay();
+    expect(order).toContain('loop 2');
+  });
+});
