@@ -114,8 +114,6 @@ interface Follower {
   guild: GuildSettings | null;
   language: Language;
   timeZone: string;
-  /** The results channel, when the server's results kind keeps a thread per race there: the boards go into the races' threads. */
-  raceThreads: { channelId: string } | null;
 }
 
 /** One competition this process follows. */
@@ -214,27 +212,14 @@ export class LivePoller {
       byCompetition.set(row.competitionId!, list);
     }
     const departed = new Set((await this.#options.store.departures.guildDepartures()).map((d) => d.guildId));
-    const servers = new Map<
-      string,
-      Promise<{
-        guild: GuildSettings | null;
-        settings: FeedSettings<LiveOptions>;
-        raceThreads: { channelId: string } | null;
-      }>
-    >();
+    const servers = new Map<string, Promise<{ guild: GuildSettings | null; settings: FeedSettings<LiveOptions> }>>();
     const serverOf = (guildId: string) => {
       let known = servers.get(guildId);
       if (!known) {
-        known = (async () => {
-          const results = await this.#settings.get<ResultsOptions>(guildId, RESULTS_FEED);
-          const threadsOn =
-            results.enabled && results.pausedReason === null && results.channelId !== null && results.options.threads;
-          return {
-            guild: await this.#options.store.servers.guildSettings(guildId),
-            settings: await this.#settings.get<LiveOptions>(guildId, LIVE_FEED),
-            raceThreads: threadsOn ? { channelId: results.channelId! } : null,
-          };
-        })();
+        known = (async () => ({
+          guild: await this.#options.store.servers.guildSettings(guildId),
+          settings: await this.#settings.get<LiveOptions>(guildId, LIVE_FEED),
+        }))();
         servers.set(guildId, known);
       }
       return known;
@@ -245,7 +230,7 @@ export class LivePoller {
       for (const row of list) {
         await slices.giveWay();
         if (departed.has(row.guildId)) continue;
-        const { guild, settings, raceThreads } = await serverOf(row.guildId);
+        const { guild, settings } = await serverOf(row.guildId);
         if (!settings.enabled || settings.pausedReason !== null || settings.channelId === null) continue;
         const timeZone = guild?.timeZone ?? this.#options.defaultTimeZone;
         // Races of the server's today; yesterday's only until its board is final (the day's end says so).
@@ -257,7 +242,6 @@ export class LivePoller {
           settings,
           guild,
           timeZone,
-          raceThreads,
           language: serverLanguage(
             guild?.locale,
             this.#options.client.guilds.cache.get(row.guildId)?.preferredLocale,
@@ -561,7 +545,10 @@ export class LivePoller {
         ? board.channelId
         : liveChannel;
     }
-    if (f.raceThreads === null) return liveChannel;
+    // Read only for a board not posted yet (not on every turn of every server).
+    const results = await this.#settings.get<ResultsOptions>(row.guildId, RESULTS_FEED);
+    if (!results.enabled || results.pausedReason !== null || results.channelId === null || !results.options.threads)
+      return liveChannel;
     const name = threadName(
       record.eventName,
       record.raceCount > 1 ? (record.raceName ?? String(record.raceNumber)) : null,
@@ -569,7 +556,7 @@ export class LivePoller {
     );
     const thread = await openRaceThread({
       guildId: row.guildId,
-      channelId: f.raceThreads.channelId,
+      channelId: results.channelId,
       ledger: this.#ledger,
       target: this.#target,
       itemKey: resultsKey,
