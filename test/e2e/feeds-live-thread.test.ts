@@ -189,6 +189,27 @@ describe("the live board in the race's thread (real discord.js, sandbox Discord,
     // The kind is not paused: its own channel is fine.
     expect(renderMessageText(told[0]!)).not.toMatch(/paus/i);
   }, 120_000);
+
+  it('a thread archived mid-race: the board goes on in the live channel, once', async () => {
+    const s = await setUp();
+    for (let step = 0; step < 20 && clock < s.span.firstStart + 10 * MINUTE; step++) {
+      clock += MINUTE;
+      await s.world.bot.live!.turn(now());
+    }
+    const [threadId] = threadsOf(s);
+    const edits = boardsIn(s, threadId!)[0]!.edits.length;
+    s.world.discord.archiveThread(threadId!);
+    for (let step = 0; step < 20 && clock < s.span.firstStart + 40 * MINUTE; step++) {
+      clock += MINUTE;
+      await s.world.bot.live!.turn(now());
+    }
+    // The board in the thread stays as it was; the one in the channel goes on.
+    expect(boardsIn(s, threadId!)[0]!.edits).toHaveLength(edits);
+    const boards = boardsIn(s, s.live.id);
+    expect(boards).toHaveLength(1);
+    expect(boards[0]!.edits.length).toBeGreaterThan(0);
+    expect(s.world.discord.messages(s.admin.id)).toHaveLength(1);
+  }, 120_000);
 });
 
 /** The pollers of another process of the same bot (as in test/e2e/feeds-live.test.ts). */

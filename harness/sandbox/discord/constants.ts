@@ -191,6 +191,8 @@ export const ErrorCode = {
   CannotSendEmptyMessage: 50006,
   CannotSendMessagesToThisUser: 50007,
   MissingPermissions: 50013,
+  /** Editing a message in an archived thread (sending one unarchives an unlocked thread instead). */
+  ThreadArchived: 50083,
   InvalidWebhookToken: 50027,
   InvalidFormBody: 50035,
   FileTooLarge: 50045,

@@ -75,6 +75,7 @@ export const apiErrors = {
   dmsClosed: () =>
     new SandboxApiError(403, ErrorCode.CannotSendMessagesToThisUser, 'Cannot send messages to this user'),
   invalidWebhookToken: () => new SandboxApiError(401, ErrorCode.InvalidWebhookToken, 'Invalid Webhook Token'),
+  threadArchived: () => new SandboxApiError(400, ErrorCode.ThreadArchived, 'Thread is archived'),
   threadAlreadyCreated: () =>
     new SandboxApiError(
       400,

@@ -136,6 +136,8 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
         const channel = channelOr404(r.params['channelId']);
         requireCanPost(channel);
         requireCanAttach(channel, r.files);
+        // A message sent into an archived (unlocked) thread unarchives it.
+        if (channel.archived) channel.archived = false;
         const { nonce, enforce_nonce: enforce } = (r.body ?? {}) as { nonce?: unknown; enforce_nonce?: unknown };
         const nonceErrors = checkNonce(nonce);
         if (nonceErrors.length > 0) throw invalidFormBody(nonceErrors);
@@ -179,6 +181,8 @@ export function channelRoutes(ctx: SandboxContext): Route[] {
         requireView(channel);
         const message = messageOr404(channel, r.params['messageId']);
         if (message.authorId !== bot || message.webhookId) throw apiErrors.cannotEditOthers();
+        // resources/channel.mdx: an archived thread's messages cannot be edited (50083).
+        if (channel.archived) throw apiErrors.threadArchived();
         requireCanAttach(channel, r.files);
         return ok(world.apiMessage(editMessage(world, message, r.body, r.files, ctx.baseUrl())));
       },

@@ -354,6 +354,10 @@ export class SandboxDiscord {
     this.world.deleteChannel(channelId);
   }
 
+  archiveThread(threadId: string): void {
+    this.world.archiveThread(threadId);
+  }
+
   // --------------------------------------------------------------------------------------------
   // Guild scheduled events (docs/discord.md#scheduled-events)
 

@@ -454,6 +454,15 @@ export class World extends EventEmitter {
     this.changed('channel');
   }
 
+  /** Archives a thread (as a moderator would): its messages can no longer be edited until it is unarchived. */
+  archiveThread(id: string): void {
+    const thread = this.requireChannel(id);
+    if (!isThreadType(thread.type)) throw new Error(`sandbox: channel ${id} is not a thread`);
+    thread.archived = true;
+    this.dispatch('THREAD_UPDATE', apiChannel(thread), GatewayIntent.Guilds);
+    this.changed('thread');
+  }
+
   /** Replace (or remove, when allow and deny are both 0) one permission overwrite. */
   setOverwrite(channelId: string, overwrite: PermissionOverwrite): void {
     const channel = this.requireChannel(channelId);

@@ -23,7 +23,7 @@
  * Two processes on one database (two `tick`s, a cron `tick` beside `start`): each item is claimed
  * in the database (`Ledger.claim`, a lease) before any of this, and the row read under the claim,
  * so only one of them posts or edits it; the other answers `busy` and leaves it.
- * Discord refusing the channel (403, Missing Access/Permissions, Unknown Channel) gives `paused`
+ * Discord refusing the channel (403, Missing Access/Permissions, Unknown Channel, an archived thread) gives `paused`
  * and records nothing as posted; other failures give `failed` for the scheduler to retry later.
  * Pictures (`payload.pictures`) go as files with the message; an item may make its final payload
  * only when it is sent (`FeedItem.complete`: drawing costs), and the intent records it with the
@@ -116,6 +116,8 @@ const UNKNOWN_MESSAGE = 10008;
 const UNKNOWN_CHANNEL = 10003;
 const MISSING_ACCESS = 50001;
 const MISSING_PERMISSIONS = 50013;
+/** Editing a message in a thread a moderator archived: refused until someone unarchives it. */
+const THREAD_ARCHIVED = 50083;
 
 export function newNonce(): string {
   // Discord accepts nonces up to 25 characters.
@@ -369,7 +371,12 @@ export function classifyRefusal(error: unknown): Refusal | null {
   if (!(error instanceof DiscordAPIError)) return null;
   if (error.code === UNKNOWN_MESSAGE) return { kind: 'unknown-message' };
   if (error.code === UNKNOWN_CHANNEL) return { kind: 'paused', reason: 'channel-gone', code: error.code };
-  if (error.status === 403 || error.code === MISSING_ACCESS || error.code === MISSING_PERMISSIONS)
+  if (
+    error.status === 403 ||
+    error.code === MISSING_ACCESS ||
+    error.code === MISSING_PERMISSIONS ||
+    error.code === THREAD_ARCHIVED
+  )
     return { kind: 'paused', reason: 'forbidden', code: error.code };
   return null;
 }
