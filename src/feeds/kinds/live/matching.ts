@@ -232,7 +232,7 @@ export async function fetchLiveMatches(ctx: FeedContext): Promise<LiveMatchFetch
 }
 
 /** The results kind's key of a race's post (one per event, one per race of a multi-race event). */
-function resultsKey(eventId: string, raceId: string, raceCount: number): string {
+export function resultsKey(eventId: string, raceId: string, raceCount: number): string {
   return raceCount > 1 ? ledgerKey(RESULTS_FEED, eventId, raceId) : ledgerKey(RESULTS_FEED, eventId);
 }
 

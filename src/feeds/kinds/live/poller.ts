@@ -52,12 +52,14 @@ import { KindSettings } from '../../settings.js';
 import { personalFeed, Subscriptions } from '../../subscriptions.js';
 import type { LiveAccess } from './access.js';
 import { allHome, boardHash, finishItems, type LiveSnapshot, readSnapshot, runnersOf, secondsAt } from './board.js';
-import { firstBoardMoved, firstLiveDown } from './matching.js';
+import { firstBoardMoved, firstLiveDown, resultsKey } from './matching.js';
 import type { LiveOptions } from './options.js';
 import { boardKey, entriesOf, LIVE_FEED, type LiveRaceRecord, raceTitle, readRaceRecord } from './race.js';
 
 /** How often a turn looks at what is due (each competition keeps its own tier's interval). */
 export const TURN_MS = 5_000;
+/** How long a turn works before the event loop gets its turn (one server's board is ~0.1 ms). */
+const TURN_SLICE_MS = 1;
 /** A board is edited at most this often: at most four edits a minute, well within Discord's limits per channel. */
 export const BOARD_EDIT_MIN_MS = 15_000;
 /** Every club runner home and nothing changed for this long: the competition has stopped changing. */
@@ -200,8 +202,9 @@ export class LivePoller {
     const done: LiveTurn = { polled: [], posts: 0, edits: 0, dms: 0, failed: 0 };
     if (this.#stopped) return done;
     // The store answers synchronously behind its promises: without giving way, a turn over a hundred
-    // servers would hold every member's interaction until it ends (docs/benchmarks.md).
-    const slices = new TimeSlices();
+    // servers would hold every member's interaction until it ends (docs/benchmarks.md). Short slices:
+    // an interaction's answer takes several turns of the loop (gateway, handler, REST), one slice each.
+    const slices = new TimeSlices(TURN_SLICE_MS);
     await this.#prune(now);
     // Every zone's today lies within a day of UTC's.
     const rows = await this.#options.store.live.followed(addDays(queryDay(now), -1), addDays(queryDay(now), 1));
@@ -536,12 +539,12 @@ export class LivePoller {
   async #boardChannel(f: Follower, ref: ItemRef): Promise<string | null> {
     const liveChannel = f.settings.channelId!;
     const { record, row } = f;
-    const resultsKey =
-      record.raceCount > 1 ? ledgerKey(RESULTS_FEED, row.eventId, row.raceId) : ledgerKey(RESULTS_FEED, row.eventId);
+    // The results' item of the race, whose thread the board shares.
+    const itemKey = resultsKey(row.eventId, row.raceId, record.raceCount);
     const board = await this.#ledger.get(ref);
     if (board !== null) {
       if (board.channelId === liveChannel) return liveChannel;
-      return board.channelId === (await raceThreadId(this.#ledger, row.guildId, resultsKey))
+      return board.channelId === (await raceThreadId(this.#ledger, row.guildId, itemKey))
         ? board.channelId
         : liveChannel;
     }
@@ -559,7 +562,7 @@ export class LivePoller {
       channelId: results.channelId,
       ledger: this.#ledger,
       target: this.#target,
-      itemKey: resultsKey,
+      itemKey,
       name,
       starter: {
         content: t(f.language, 'live.thread.starter', { race: escapeName(raceTitle(record)) }),
