@@ -157,6 +157,8 @@ export class LivePoller {
   #turning: Promise<LiveTurn> | null = null;
   #stopped = false;
   #prunedDay: string | null = null;
+  /** Each race's record as last read, by server and race: parsed again only when its text changed. */
+  readonly #records = new Map<string, { text: string; record: LiveRaceRecord }>();
 
   constructor(options: LivePollerOptions) {
     this.#options = options;
@@ -241,7 +243,7 @@ export class LivePoller {
         if (row.raceDay !== today && !(row.raceDay === addDays(today, -1) && row.finalAt === null)) continue;
         followers.push({
           row,
-          record: readRaceRecord(row.race),
+          record: this.#record(row),
           settings,
           guild,
           timeZone,
@@ -277,6 +279,16 @@ export class LivePoller {
     }
     for (const id of [...this.#follows.keys()]) if (!byCompetition.has(id)) await this.#forget(id);
     return done;
+  }
+
+  /** The race's record (`live_races.race`): the same text every turn, so read once while it stays the same. */
+  #record(row: LiveRaceRow): LiveRaceRecord {
+    const key = `${row.guildId}|${row.eventId}|${row.raceId}`;
+    const known = this.#records.get(key);
+    if (known?.text === row.race) return known.record;
+    const record = readRaceRecord(row.race);
+    this.#records.set(key, { text: row.race, record });
+    return record;
   }
 
   #follow(id: number): Follow {
@@ -746,6 +758,8 @@ export class LivePoller {
     const today = queryDay(now);
     if (this.#prunedDay === today) return;
     this.#prunedDay = today;
+    // Races of past days are not read again.
+    this.#records.clear();
     await this.#options.store.live.prune(addDays(today, -LIVE_KEEP_DAYS));
   }
 }
