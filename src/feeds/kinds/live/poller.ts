@@ -445,6 +445,8 @@ export class LivePoller {
     const poster = new Poster(this.#ledger, this.#target);
     // Servers of one club share its runners: told apart once per club, not once per server.
     const byClub = new Map<string, LiveRunner[]>();
+    // And their board's hash, once per club and board state.
+    const hashes = new Map<string, string>();
     for (const f of followers) {
       await slices.giveWay();
       const club = JSON.stringify(f.record.clubNames);
@@ -467,7 +469,7 @@ export class LivePoller {
       }
       // The live renderers link nothing of Eventor's.
       const ctx: RenderContext = { language: f.language, timeZone: f.timeZone, now, webUrl: '' };
-      await this.#board(follow, f, runners, seconds, ctx, poster, now, done);
+      await this.#board(follow, f, { runners, club, hashes }, seconds, ctx, poster, now, done);
       if (f.settings.options.finishes) await this.#finishes(follow, f, runners, ctx, poster, now, done);
       await this.#dms(follow, f, runners, poster, now, done);
     }
@@ -476,7 +478,7 @@ export class LivePoller {
   async #board(
     follow: Follow,
     f: Follower,
-    runners: readonly LiveRunner[],
+    shared: { runners: readonly LiveRunner[]; club: string; hashes: Map<string, string> },
     seconds: number,
     ctx: RenderContext,
     poster: Poster,
@@ -484,13 +486,16 @@ export class LivePoller {
     done: LiveTurn,
   ): Promise<void> {
     const { row } = f;
+    const { runners } = shared;
     const competition = follow.read!.competition;
     const final = row.finalAt !== null;
-    const hash = boardHash(competition, runners, seconds, {
-      final,
-      resultsUrl: row.resultsUrl,
-      failing: follow.failing,
-    });
+    const state = { final, resultsUrl: row.resultsUrl, failing: follow.failing };
+    const hashKey = JSON.stringify([shared.club, state]);
+    let hash = shared.hashes.get(hashKey);
+    if (hash === undefined) {
+      hash = boardHash(competition, runners, seconds, state);
+      shared.hashes.set(hashKey, hash);
+    }
     const itemKey = boardKey(row.eventId, row.raceId);
     const shownKey = `${row.guildId}|${itemKey}`;
     const shown = follow.shown.get(shownKey);
