@@ -3,21 +3,50 @@
  * out from the sandbox's data, against the messages the sandbox Discord holds. Pure, so that a
  * crafted duplicate and a crafted loss can be counted in a unit test.
  */
+import { FREQUENT_MS, RARE_MS, STARTLISTS_CLOSE_MS } from '../../src/feeds/cadence.js';
 import { markerIn } from '../../src/feeds/delivery/poster.js';
+import { CALENDAR_CADENCE_MS } from '../../src/feeds/kinds/calendar/calendar.js';
 
-/** One results post the soak expects: in this channel, of this event. */
+/**
+ * What the soak can count: the results posts, the start lists, the entry-deadline reminders, the
+ * weekly digest, the races as scheduled events (`calendar`) and members' DMs (`dms`).
+ */
+export const SOAK_KINDS = ['results', 'startlists', 'reminders', 'digest', 'calendar', 'dms'] as const;
+export type SoakKind = (typeof SOAK_KINDS)[number];
+
+/**
+ * Each kind's production cadence on a race day (src/feeds/cadence.ts and the kinds' feeds): a post
+ * later than two of these after its news came out is late.
+ */
+export const KIND_CADENCE_MS: Readonly<Record<SoakKind, number>> = {
+  results: FREQUENT_MS,
+  startlists: STARTLISTS_CLOSE_MS,
+  reminders: RARE_MS,
+  digest: FREQUENT_MS,
+  calendar: CALENDAR_CADENCE_MS,
+  dms: FREQUENT_MS,
+};
+
+/**
+ * One post the soak expects: in this place (a channel, a member's DM channel, or the server for a
+ * scheduled event), of this item (an event id; for the digest, the week).
+ */
 export interface ExpectedPost {
+  /** Results when not given. */
+  kind?: SoakKind;
   channelId: string;
   eventId: string;
   /** When its results came out in the sandbox Eventor (ms), for the wait to its post. */
   publishedAt?: number;
 }
 
-/** A message the bot wrote in a results channel, as the soak reads it back. */
+/** A message (or scheduled event) the bot made, as the soak reads it back. */
 export interface SeenPost {
+  /** Results when not given. */
+  kind?: SoakKind;
   id: string;
   channelId: string;
-  /** The event its first embed links to (`…/Events/Show/<id>`), or null when it links to none. */
+  /** The item: the event its first embed links to (`…/Events/Show/<id>`), or null when it links to none. */
   eventId: string | null;
   /** The item marker in its footer or content (docs/decisions/exactly-once-ledger.md), or null. */
   marker: string | null;
@@ -72,6 +101,10 @@ export function countPosts(
   seen: readonly SeenPost[],
   options: { waitLimitMs?: number; now?: number } = {},
 ): SoakCount {
+  const kindOf = (post: { kind?: SoakKind }): SoakKind => post.kind ?? 'results';
+  const kinds = new Set([...expected.map(kindOf), ...seen.map(kindOf)]);
+  if (kinds.size > 1)
+    throw new Error(`countPosts counts one kind at a time, not ${[...kinds].join(' and ')}: use countKinds`);
   const key = (channelId: string, eventId: string | null): string => `${channelId} ${eventId ?? '-'}`;
   const wanted = new Set(expected.map((post) => key(post.channelId, post.eventId)));
   const publishedAt = new Map(expected.map((post) => [key(post.channelId, post.eventId), post.publishedAt]));
@@ -133,11 +166,77 @@ export function countPosts(
   };
 }
 
-/** The soak's last line, the one a script reads. */
-export function soakLine(processes: number, kills: number, count: SoakCount): string {
+/** The count of each kind the soak turned on, and all of them together. */
+export interface SoakCounts {
+  kinds: Partial<Record<SoakKind, SoakCount>>;
+  total: SoakCount;
+}
+
+/**
+ * Each of `kinds` counted on its own, late meaning more than two of that kind's production
+ * cadences (`KIND_CADENCE_MS`) after its news came out; a message of a kind not in `kinds` is
+ * unexpected. The problems of a kind other than results name it.
+ */
+export function countKinds(
+  kinds: readonly SoakKind[],
+  expected: readonly ExpectedPost[],
+  seen: readonly SeenPost[],
+  options: { now?: number } = {},
+): SoakCounts {
+  const counts: Partial<Record<SoakKind, SoakCount>> = {};
+  const total: SoakCount = {
+    expected: 0,
+    present: 0,
+    duplicates: 0,
+    lost: 0,
+    unexpected: 0,
+    edits: 0,
+    longestWaitMs: 0,
+    late: 0,
+    problems: [],
+  };
+  const counted = new Set(kinds);
+  const stray = seen.filter((post) => !counted.has(post.kind ?? 'results'));
+  for (const kind of kinds) {
+    const count = countPosts(
+      expected.filter((post) => (post.kind ?? 'results') === kind),
+      seen.filter((post) => (post.kind ?? 'results') === kind),
+      { waitLimitMs: 2 * KIND_CADENCE_MS[kind], ...(options.now !== undefined ? { now: options.now } : {}) },
+    );
+    counts[kind] = count;
+    for (const field of ['expected', 'present', 'duplicates', 'lost', 'unexpected', 'edits', 'late'] as const)
+      total[field] += count[field];
+    total.longestWaitMs = Math.max(total.longestWaitMs, count.longestWaitMs);
+    for (const problem of count.problems)
+      if (total.problems.length < MAX_PROBLEMS)
+        total.problems.push(kind === 'results' ? problem : `${kind} ${problem}`);
+  }
+  for (const post of stray) {
+    total.unexpected += 1;
+    if (total.problems.length < MAX_PROBLEMS)
+      total.problems.push(`unexpected: ${post.kind ?? 'results'} message ${post.id}, a kind the soak did not turn on`);
+  }
+  return { kinds: counts, total };
+}
+
+/**
+ * The soak's last line, the one a script reads: the totals, then per kind
+ * `<kind>=expected/present/duplicates/lost/longest_wait_s`.
+ */
+export function soakLine(processes: number, kills: number, count: SoakCount | SoakCounts): string {
+  const total = 'total' in count ? count.total : count;
+  const perKind =
+    'total' in count
+      ? SOAK_KINDS.flatMap((kind) => {
+          const k = count.kinds[kind];
+          return k
+            ? [` ${kind}=${k.expected}/${k.present}/${k.duplicates}/${k.lost}/${Math.round(k.longestWaitMs / 1000)}`]
+            : [];
+        }).join('')
+      : '';
   return (
-    `SOAK processes=${processes} kills=${kills} expected=${count.expected} present=${count.present} ` +
-    `duplicates=${count.duplicates} lost=${count.lost} longest_wait_s=${Math.round(count.longestWaitMs / 1000)} ` +
-    `late=${count.late}`
+    `SOAK processes=${processes} kills=${kills} expected=${total.expected} present=${total.present} ` +
+    `duplicates=${total.duplicates} lost=${total.lost} longest_wait_s=${Math.round(total.longestWaitMs / 1000)} ` +
+    `late=${total.late}${perKind}`
   );
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { hiddenMarker, markerText, newNonce } from '../../src/feeds/delivery/poster.js';
-import { countPosts, linkedEventId, markerOf, type SeenPost, soakLine } from '../../harness/soak/count.js';
+import {
+  countKinds,
+  countPosts,
+  type ExpectedPost,
+  KIND_CADENCE_MS,
+  linkedEventId,
+  markerOf,
+  type SeenPost,
+  type SoakKind,
+  soakLine,
+} from '../../harness/soak/count.js';
 
 /**
  * The soak's verdict (docs/decisions/soak.md): expected posts from the sandbox's data against the
@@ -104,5 +114,128 @@ describe("the soak's count", () => {
     );
     expect(late).toMatchObject({ longestWaitMs: 600_001, late: 1, duplicates: 1 });
     expect(late.problems).toContain('late: event 30002 in channel c1 posted 600 s after its results');
+  });
+
+  describe('every kind counted on its own, late after two of its own cadences', () => {
+    const MINUTE = 60_000;
+    const at = 10_000_000;
+    const want = (kind: SoakKind, place: string, item: string): ExpectedPost => ({
+      kind,
+      channelId: place,
+      eventId: item,
+      publishedAt: at,
+    });
+    const made = (kind: SoakKind, id: string, place: string, item: string | null, afterMs: number): SeenPost => ({
+      ...post(id, place, item),
+      kind,
+      createdAt: at + afterMs,
+    });
+
+    it("each kind's cadence is its production one: 5 minutes for results, DMs and the digest, 15 for start lists", () => {
+      expect(KIND_CADENCE_MS).toEqual({
+        results: 5 * MINUTE,
+        startlists: 15 * MINUTE,
+        reminders: 60 * MINUTE,
+        digest: 5 * MINUTE,
+        calendar: 6 * 60 * MINUTE,
+        dms: 5 * MINUTE,
+      });
+    });
+
+    it('start lists: one post per published start list and server; a second is a duplicate, 31 minutes is late', () => {
+      const counts = countKinds(
+        ['startlists'],
+        [want('startlists', 's1', '30001'), want('startlists', 's2', '30001'), want('startlists', 's1', '30002')],
+        [
+          made('startlists', 'm1', 's1', '30001', 14 * MINUTE),
+          made('startlists', 'm2', 's1', '30001', 16 * MINUTE),
+          made('startlists', 'm3', 's2', '30001', 31 * MINUTE),
+        ],
+        { now: at + 40 * MINUTE },
+      );
+      expect(counts.kinds.startlists).toMatchObject({
+        expected: 3,
+        present: 2,
+        duplicates: 1,
+        lost: 1,
+        late: 2,
+        longestWaitMs: 40 * MINUTE,
+      });
+      expect(counts.total.problems).toContain('startlists lost: no post of event 30002 in channel s1');
+      expect(counts.total.problems).toContain(
+        'startlists late: event 30001 in channel s2 posted 1860 s after its results',
+      );
+    });
+
+    it('reminders: two hours are in time, a reminder of an event nobody expected is unexpected', () => {
+      const counts = countKinds(
+        ['reminders'],
+        [want('reminders', 'r1', '40001')],
+        [made('reminders', 'm1', 'r1', '40001', 120 * MINUTE), made('reminders', 'm2', 'r1', '40002', MINUTE)],
+      );
+      expect(counts.kinds.reminders).toMatchObject({ expected: 1, present: 1, late: 0, unexpected: 1 });
+      expect(counts.total.unexpected).toBe(1);
+    });
+
+    it("the digest: one a week per server, its item the week; a second run's digest is a duplicate", () => {
+      const counts = countKinds(
+        ['digest'],
+        [want('digest', 'd1', '2026-W49'), want('digest', 'd2', '2026-W49')],
+        [
+          made('digest', 'm1', 'd1', '2026-W49', 4 * MINUTE),
+          made('digest', 'm2', 'd2', '2026-W49', 11 * MINUTE),
+          made('digest', 'm3', 'd2', '2026-W49', 12 * MINUTE),
+        ],
+      );
+      expect(counts.kinds.digest).toMatchObject({ present: 2, duplicates: 1, late: 1, longestWaitMs: 11 * MINUTE });
+    });
+
+    it('scheduled events: one per race per server, read by the race they link to', () => {
+      const counts = countKinds(
+        ['calendar'],
+        [want('calendar', 'g1', '50001'), want('calendar', 'g1', '50002')],
+        [
+          made('calendar', 'e1', 'g1', '50001', 6 * 60 * MINUTE),
+          made('calendar', 'e2', 'g1', '50002', 12 * 60 * MINUTE + 1),
+        ],
+      );
+      expect(counts.kinds.calendar).toMatchObject({ present: 2, duplicates: 0, lost: 0, late: 1 });
+    });
+
+    it("members' DMs: one per member and race, in the member's DM channel", () => {
+      const counts = countKinds(
+        ['results', 'dms'],
+        [want('results', 'c1', '30001'), want('dms', 'dm1', '30001'), want('dms', 'dm2', '30001')],
+        [
+          made('results', 'm1', 'c1', '30001', MINUTE),
+          made('dms', 'm2', 'dm1', '30001', 5 * MINUTE),
+          made('dms', 'm3', 'dm1', '30001', 6 * MINUTE),
+        ],
+        { now: at + 8 * MINUTE },
+      );
+      expect(counts.kinds.dms).toMatchObject({ expected: 2, present: 1, duplicates: 1, lost: 1, late: 1 });
+      expect(counts.kinds.results).toMatchObject({ expected: 1, present: 1, duplicates: 0, lost: 0 });
+      expect(counts.total).toMatchObject({
+        expected: 3,
+        present: 2,
+        duplicates: 1,
+        lost: 1,
+        longestWaitMs: 8 * MINUTE,
+      });
+      expect(soakLine(2, 10, counts)).toBe(
+        'SOAK processes=2 kills=10 expected=3 present=2 duplicates=1 lost=1 longest_wait_s=480 late=1 ' +
+          'results=1/1/0/0/60 dms=2/1/1/1/480',
+      );
+    });
+
+    it('a message of a kind the soak did not turn on is unexpected', () => {
+      const counts = countKinds(['results'], [], [made('startlists', 'm1', 's1', '30001', MINUTE)]);
+      expect(counts.total.unexpected).toBe(1);
+      expect(counts.total.problems).toEqual(['unexpected: startlists message m1, a kind the soak did not turn on']);
+    });
+
+    it('kinds are not mixed in one count', () => {
+      expect(() => countPosts([want('dms', 'dm1', '1')], [made('results', 'm1', 'c1', '1', 0)])).toThrow(/one kind/);
+    });
   });
 });
