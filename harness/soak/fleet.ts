@@ -30,12 +30,24 @@ export class Fleet {
   readonly #env: NodeJS.ProcessEnv;
   readonly #dir: string;
   readonly #slots: Slot[];
+  readonly #clockOffsetMs: number | null;
   #stopping = false;
   /** Set when a process refused its configuration (exit 2): the soak cannot go on. */
   refused: string | null = null;
 
-  constructor(options: { program: string; env: NodeJS.ProcessEnv; dir: string; processes: number }) {
+  /**
+   * `clockOffsetMs`: the processes run that far ahead of the machine's clock (SANDBOX_CLOCK, set
+   * anew at every start so that a process started again keeps the others' time).
+   */
+  constructor(options: {
+    program: string;
+    env: NodeJS.ProcessEnv;
+    dir: string;
+    processes: number;
+    clockOffsetMs?: number;
+  }) {
     this.#program = options.program;
+    this.#clockOffsetMs = options.clockOffsetMs ?? null;
     this.#env = options.env;
     this.#dir = options.dir;
     this.#slots = Array.from({ length: options.processes }, (_, shard) => ({
@@ -123,7 +135,13 @@ export class Fleet {
     const log = openSync(this.logFile(slot.shard), 'a');
     const child = spawn(process.execPath, [this.#program, 'start'], {
       cwd: this.#dir,
-      env: { ...this.#env, SHARDS: String(slot.shard) },
+      env: {
+        ...this.#env,
+        SHARDS: String(slot.shard),
+        ...(this.#clockOffsetMs === null
+          ? {}
+          : { SANDBOX_CLOCK: new Date(Date.now() + this.#clockOffsetMs).toISOString() }),
+      },
       // The log goes straight to a file: a pipe to this busy process could hold a child up.
       stdio: ['ignore', log, log, 'ipc'],
     });

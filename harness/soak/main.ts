@@ -2,10 +2,11 @@
  * `npm run soak`: the multi-process proof of exactly-once posting (docs/decisions/soak.md). Several
  * real `eventor-bot start` processes share one database (PostgreSQL, or one SQLite file) and the
  * sandboxes, which run in this process; a race weekend happens on the clock while processes are
- * SIGKILLed at random; after a quiet period the results channels are read back and every expected
- * post must be there exactly once. The last line:
- * `SOAK processes=N kills=K expected=E present=P duplicates=D lost=L longest_wait_s=W late=T`; exit
- * 1 unless D, L and T are 0 (T: posts later than two race-day cadences after their results).
+ * SIGKILLed at random; after a quiet period the channels of each kind turned on (results, start
+ * lists) are read back and every expected post must be there exactly once. The last line:
+ * `SOAK processes=N kills=K expected=E present=P duplicates=D lost=L longest_wait_s=W late=T`
+ * followed by `<kind>=expected/present/duplicates/lost/longest_wait_s` per kind; exit 1 unless D, L
+ * and T are 0 (T: posts later than two of their kind's cadences after their news came out).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../../src/bot/deploy.js';
 import { VARIABLES } from '../../src/config/variables.js';
-import { FREQUENT_MS } from '../../src/feeds/cadence.js';
+import { FREQUENT_MS, STARTLISTS_CLOSE_MS } from '../../src/feeds/cadence.js';
 import { type Postgres, startPostgres } from '../loopback/postgres.js';
 import {
   renderMessageText,
@@ -28,7 +29,16 @@ import {
 import type { SandboxClub } from '../sandbox/eventor/dataset.js';
 import { Prng } from '../sandbox/eventor/prng.js';
 import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/server.js';
-import { countPosts, linkedEventId, markerOf, type SeenPost, type SoakCount, soakLine } from './count.js';
+import {
+  countKinds,
+  KIND_CADENCE_MS,
+  linkedEventId,
+  markerOf,
+  type SeenPost,
+  type SoakCounts,
+  type SoakKind,
+  soakLine,
+} from './count.js';
 import { Fleet } from './fleet.js';
 import { RaceWeekend } from './weekend.js';
 
@@ -39,10 +49,18 @@ const READY_TIMEOUT_MS = 90_000;
 /** How long after a minute's tick its runs are surely over (they take a few seconds here). */
 const AFTER_TICK_MS = 45 * SECOND;
 /**
- * The longest a results post may take after its results came out: two of the feed's race-day
- * cadences, however many processes are killed (a dead process's clubs are taken over in time).
+ * The kinds the soak turns on in every server, each in a channel of its own. The longest a post
+ * may take after its news came out is two of its kind's production cadences (`KIND_CADENCE_MS`),
+ * however many processes are killed (a dead process's clubs are taken over in time).
  */
-const WAIT_LIMIT_MS = 2 * FREQUENT_MS;
+const KINDS = ['results', 'startlists'] as const satisfies readonly SoakKind[];
+type Kind = (typeof KINDS)[number];
+/**
+ * How soon after the processes start the first of their 15-minute slots (start lists on race days)
+ * should begin: time enough for the setup and the seeding run, so that the first wave's start lists
+ * are posted at that slot rather than up to 15 minutes later.
+ */
+const FIRST_SLOT_AFTER_MS = 4 * MINUTE;
 /** New races per wave: with a missed 5-minute run at most, a run sees at most 4 new items (5 make a summary). */
 const RACES_PER_WAVE = 2;
 
@@ -58,7 +76,7 @@ export interface SoakOptions {
 }
 
 export interface SoakResult {
-  count: SoakCount;
+  count: SoakCounts;
   kills: number;
   line: string;
 }
@@ -109,11 +127,12 @@ interface Server {
   admin: SandboxUser;
   guildId: string;
   general: string;
-  channelId: string;
+  /** The channel of each kind. */
+  channels: Record<Kind, string>;
   club: SandboxClub;
 }
 
-/** `/setup eventor` with the club's key through the modal, then `/feeds on results`, as an admin would. */
+/** `/setup eventor` with the club's key through the modal, then `/feeds on` for each kind, as an admin would. */
 async function configure(discord: SandboxDiscord, eventor: SandboxEventor, server: Server) {
   const admin = server.admin;
   const opener = discord.runCommand({
@@ -136,39 +155,47 @@ async function configure(discord: SandboxDiscord, eventor: SandboxEventor, serve
     throw new SoakError(
       `/setup eventor in server ${server.guildId} did not connect: ${connected.replace(/\s+/g, ' ')}`,
     );
-  const on = renderMessageText(
-    await discord
-      .runCommand({
-        guildId: server.guildId,
-        channelId: server.general,
-        user: admin,
-        locale: 'en-GB',
-        name: 'feeds',
-        subcommand: 'on',
-        options: { kind: 'results', channel: server.channelId },
-      })
-      .reply(WAIT),
-    { header: false },
-  );
-  if (/cannot|can't|refused|not /i.test(on))
-    throw new SoakError(`/feeds on results in server ${server.guildId} was refused: ${on.replace(/\s+/g, ' ')}`);
+  for (const kind of KINDS) {
+    const on = renderMessageText(
+      await discord
+        .runCommand({
+          guildId: server.guildId,
+          channelId: server.general,
+          user: admin,
+          locale: 'en-GB',
+          name: 'feeds',
+          subcommand: 'on',
+          options: { kind, channel: server.channels[kind] },
+        })
+        .reply(WAIT),
+      { header: false },
+    );
+    if (/cannot|can't|refused|not /i.test(on))
+      throw new SoakError(`/feeds on ${kind} in server ${server.guildId} was refused: ${on.replace(/\s+/g, ' ')}`);
+  }
 }
 
-/** The bot's messages in the servers' results channels, as the soak counts them. */
+/**
+ * The bot's messages in the servers' channels of each kind, as the soak counts them: a kind's item
+ * is the event its first embed links to.
+ */
 function seenPosts(discord: SandboxDiscord, servers: readonly Server[]): SeenPost[] {
   const bot = discord.botUser.id;
   return servers.flatMap((server) =>
-    discord
-      .messages(server.channelId)
-      .filter((m) => m.author.id === bot && m.threadId === null)
-      .map((m) => ({
-        id: m.id,
-        channelId: m.channelId,
-        eventId: linkedEventId(m.embeds[0]?.url),
-        marker: markerOf(m.embeds.at(-1)?.footer?.text, m.embeds.at(-1)?.title, m.content),
-        edits: m.edits.length,
-        createdAt: m.createdAt,
-      })),
+    KINDS.flatMap((kind) =>
+      discord
+        .messages(server.channels[kind])
+        .filter((m) => m.author.id === bot && m.threadId === null)
+        .map((m) => ({
+          kind,
+          id: m.id,
+          channelId: m.channelId,
+          eventId: linkedEventId(m.embeds[0]?.url),
+          marker: markerOf(m.embeds.at(-1)?.footer?.text, m.embeds.at(-1)?.title, m.content),
+          edits: m.edits.length,
+          createdAt: m.createdAt,
+        })),
+    ),
   );
 }
 
@@ -211,16 +238,28 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         admin,
         guildId,
         general: discord!.createTextChannel(guildId, { name: 'general' }).id,
-        channelId: discord!.createTextChannel(guildId, { name: 'resultat' }).id,
+        channels: {
+          results: discord!.createTextChannel(guildId, { name: 'resultat' }).id,
+          startlists: discord!.createTextChannel(guildId, { name: 'startlistor' }).id,
+        },
         club: weekend.clubs[i % weekend.clubs.length]!,
       };
     });
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS });
 
+    // The processes' clock runs ahead by a multiple of 5 minutes (so their minutes and 5-minute
+    // slots are the machine's), chosen so that one of their 15-minute slots begins soon after the
+    // first wave: the start lists' production cadence, without waiting up to 15 minutes for it.
+    const firstSlot = nextBoundary(Date.now() + FIRST_SLOT_AFTER_MS, FREQUENT_MS);
+    const clockOffsetMs = (STARTLISTS_CLOSE_MS - (firstSlot % STARTLISTS_CLOSE_MS)) % STARTLISTS_CLOSE_MS;
+    /** The first instant (machine clock) at or after `at` that begins one of the processes' slots of `interval`. */
+    const botBoundary = (at: number, interval: number): number =>
+      Math.ceil((at + clockOffsetMs) / interval) * interval - clockOffsetMs;
     fleet = new Fleet({
       program: programPath(),
       dir,
       processes: options.processes,
+      clockOffsetMs,
       env: {
         PATH: process.env.PATH,
         DISCORD_TOKEN: discord.token,
@@ -235,7 +274,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const where = options.database === 'postgres' ? 'PostgreSQL' : 'one SQLite file';
     say(
       `${options.processes} processes on ${where}, ${servers.length} servers of ${weekend.clubs.length} clubs, ` +
-        `${weekend.waiting} races to publish, ${options.kills} kills to make; logs in ${dir}`,
+        `${weekend.waiting} races to publish, ${options.kills} kills to make; the processes' clock ` +
+        `${clockOffsetMs / MINUTE} minutes ahead; logs in ${dir}`,
     );
     await fleet.startAll(READY_TIMEOUT_MS);
     say('every process is ready; setting the servers up with /setup eventor and /feeds on');
@@ -261,10 +301,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     let wavesDone = 0;
     let nextWave = Date.now();
     let lastWaveAt = 0;
-    // When the last wave's slot will have run: the kills are spread until then.
-    const plannedEnd =
+    // The start lists of the first wave's races come out with it, and only those: every later
+    // 15-minute run would meet more than 5 new ones and post a summary.
+    const startLists = weekend.publishStartLists(RACES_PER_WAVE, Date.now());
+    // Posted at the processes' first 15-minute slot after them (their clock is ahead, see above).
+    const startListsDue = botBoundary(Date.now() + 1, STARTLISTS_CLOSE_MS) + AFTER_TICK_MS;
+    say(
+      `start lists out for ${startLists.join(', ')}; their slot begins at ${clock(startListsDue - AFTER_TICK_MS)} UTC`,
+    );
+    // When the last wave's slot and the start lists' slot will have run: the kills are spread until then.
+    const plannedEnd = Math.max(
       nextBoundary(Date.now() + (waves - 1) * FREQUENT_MS + (waves > 1 ? FREQUENT_MS / 2 : 0), FREQUENT_MS) +
-      AFTER_TICK_MS;
+        AFTER_TICK_MS,
+      startListsDue,
+    );
     const deadline = plannedEnd + (options.quick ? 10 : 60) * MINUTE;
     /**
      * The pause before the next kill: the kills left spread over the time left, at least 1.5 s apart;
@@ -278,14 +328,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     };
     let nextKill = Date.now() + killGap(Date.now());
     let nextProgress = Date.now() + 30 * SECOND;
-    const servedChannels = servers.map((s) => ({ clubId: s.club.id, channelId: s.channelId }));
-    const counted = (): SoakCount =>
-      countPosts(weekend.expected(servedChannels), seenPosts(discord!, servers), {
-        waitLimitMs: WAIT_LIMIT_MS,
-        now: Date.now(),
-      });
+    const served = (kind: Kind) => servers.map((s) => ({ clubId: s.club.id, channelId: s.channels[kind] }));
+    const counted = (): SoakCounts =>
+      countKinds(
+        KINDS,
+        [
+          ...weekend.expected(served('results')).map((post) => ({ ...post, kind: 'results' as const })),
+          ...weekend.expectedStartLists(served('startlists')),
+        ],
+        seenPosts(discord!, servers),
+        { now: Date.now() },
+      );
     const progress = (): void => {
-      const count = counted();
+      const count = counted().total;
       say(
         `kills ${fleet!.kills}, processes ready ${fleet!.ready}/${fleet!.size}, races out ${weekend.published}, ` +
           `posts expected ${count.expected}, present ${count.present}, edits ${count.edits}`,
@@ -308,7 +363,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       const posted =
         wavesDone === waves &&
         now >= nextBoundary(lastWaveAt, FREQUENT_MS) + AFTER_TICK_MS &&
-        (counted().lost === 0 || now >= plannedEnd + 5 * FREQUENT_MS);
+        now >= startListsDue &&
+        (counted().total.lost === 0 || now >= plannedEnd + 5 * FREQUENT_MS);
       if ((fleet.kills >= options.kills && posted) || now >= deadline) break;
       if (now >= nextKill && (fleet.kills < options.kills || !posted)) {
         fleet.killOne(() => random.next());
@@ -339,27 +395,35 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       if (Date.now() < quietUntil) progress();
     }
 
-    const count = counted();
+    const counts = counted();
+    const count = counts.total;
     const kills = fleet.kills;
     write('');
     write(`processes: ${options.processes} (${where}), servers ${servers.length}, clubs ${weekend.clubs.length}`);
     write(`kills: ${kills} (per process ${fleet.killsPerProcess.join(', ')}); crashes besides: ${fleet.crashes}`);
-    write(`races published: ${weekend.published} in ${wavesDone} waves; corrections: ${weekend.corrections}`);
+    write(
+      `races published: ${weekend.published} in ${wavesDone} waves; corrections: ${weekend.corrections}; ` +
+        `start lists published: ${weekend.startLists}`,
+    );
     write(`expected posts: ${count.expected}`);
     write(`posts present: ${count.present}`);
     write(`duplicates: ${count.duplicates}`);
     write(`lost: ${count.lost}`);
     write(`unexpected posts: ${count.unexpected}`);
     write(`edits seen: ${count.edits}`);
-    write(
-      `longest wait from results to post: ${Math.round(count.longestWaitMs / SECOND)} s ` +
-        `(limit ${WAIT_LIMIT_MS / SECOND} s, two race-day cadences); late: ${count.late}`,
-    );
+    for (const kind of KINDS) {
+      const k = counts.kinds[kind]!;
+      write(
+        `${kind}: expected ${k.expected}, present ${k.present}, duplicates ${k.duplicates}, lost ${k.lost}, ` +
+          `unexpected ${k.unexpected}; longest wait from publication to post ${Math.round(k.longestWaitMs / SECOND)} s ` +
+          `(limit ${(2 * KIND_CADENCE_MS[kind]) / SECOND} s, two of its cadences); late: ${k.late}`,
+      );
+    }
     for (const problem of count.problems) write(`  ${problem}`);
     keep = count.duplicates + count.lost + count.unexpected + count.late > 0 || fleet.crashes > 0;
     if (keep) write(`the processes' logs are kept in ${dir}`);
-    const line = soakLine(options.processes, kills, count);
-    return { count, kills, line };
+    const line = soakLine(options.processes, kills, counts);
+    return { count: counts, kills, line };
   } catch (error) {
     keep = true;
     if (error instanceof SoakError) throw error;
@@ -427,7 +491,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const result = await runSoak(options);
     process.stdout.write(`${result.line}\n`);
-    const { duplicates, lost, unexpected, late } = result.count;
+    const { duplicates, lost, unexpected, late } = result.count.total;
     process.exitCode = duplicates + lost + unexpected + late > 0 ? 1 : 0;
   } catch (error) {
     process.stderr.write(`soak: ${(error as Error).message}\n`);

@@ -6,6 +6,7 @@
  */
 import type { ClassResult, Entry } from '../../src/eventor/model.js';
 import type { SandboxClub, SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
+import type { ExpectedPost } from './count.js';
 
 type Materialized = NonNullable<SandboxEvent['materialized']>;
 
@@ -19,8 +20,12 @@ interface Race {
   full: Materialized;
   /** The soak's clubs with an entry (or as organiser) and a result in it. */
   clubs: Set<string>;
+  /** The soak's clubs with a runner given a start time in its start list (what the start lists feed posts). */
+  starters: Set<string>;
   /** When its results came out (ms), once published. */
   publishedAt?: number;
+  /** When its start list came out (ms), once published. */
+  startListAt?: number;
 }
 
 /** Instants without milliseconds, as Eventor writes them. */
@@ -35,6 +40,13 @@ function entrantClubs(entry: Entry): string[] {
 function clubHasResult(classes: readonly ClassResult[], clubId: string): boolean {
   return classes.some((c) =>
     c.persons.some((p) => p.organisation?.id === clubId && p.results.some((r) => r.status !== 'Inactive')),
+  );
+}
+
+/** A runner of the club with a start time in the start list. */
+function clubHasStart(full: Materialized, clubId: string): boolean {
+  return (full.startList?.classes ?? []).some((c) =>
+    c.persons.some((p) => p.organisation?.id === clubId && p.starts.some((s) => s.startTime !== null)),
   );
 }
 
@@ -75,7 +87,11 @@ export class RaceWeekend {
       .map(({ club }) => club);
     const seen = new Set<string>();
     this.#waiting = staged
-      .map((race) => ({ ...race, clubs: new Set(this.clubs.filter((c) => taking(c.id, race)).map((c) => c.id)) }))
+      .map((race) => ({
+        ...race,
+        clubs: new Set(this.clubs.filter((c) => taking(c.id, race)).map((c) => c.id)),
+        starters: new Set(this.clubs.filter((c) => clubHasStart(race.full, c.id)).map((c) => c.id)),
+      }))
       .filter((race) => race.clubs.size > 0)
       // One post per event and channel is told apart by the event's link; names may repeat, ids do not.
       .filter((race) => !seen.has(race.event.id) && seen.add(race.event.id));
@@ -110,18 +126,52 @@ export class RaceWeekend {
     return this.#corrections;
   }
 
+  get startLists(): number {
+    return (
+      this.#published.filter((race) => race.startListAt !== undefined).length +
+      this.#waiting.filter((race) => race.startListAt !== undefined).length
+    );
+  }
+
   /**
    * The sandbox makes an event's entries, draw and results from one random stream: it is made once
-   * with everything, then shown without results until published.
+   * with everything, then shown without start list and results until each is published.
    */
   #stage(ev: SandboxEvent): Materialized {
     ev.hasStartList = true;
     ev.hasResults = true;
     ev.materialized = null;
     const full = this.#dataset.details(ev);
+    ev.hasStartList = false;
     ev.hasResults = false;
-    ev.materialized = { ...full, resultList: null };
+    ev.materialized = { ...full, startList: null, resultList: null };
     return full;
+  }
+
+  /** What Eventor shows of a race: its start list once published, its results once published. */
+  #show(race: Race): void {
+    const startList = race.startListAt !== undefined;
+    const results = race.publishedAt !== undefined;
+    race.event.hasStartList = startList;
+    race.event.hasResults = results;
+    race.event.materialized = {
+      ...race.full,
+      startList: startList ? race.full.startList : null,
+      resultList: results ? race.full.resultList : null,
+    };
+  }
+
+  /**
+   * The start lists of the next `count` races to publish come out. Returns their names. (Only a
+   * few at a time: a run meeting more than 5 new start lists posts one summary instead.)
+   */
+  publishStartLists(count: number, now: number = Date.now()): string[] {
+    const out = this.#waiting.filter((race) => race.startListAt === undefined).slice(0, count);
+    for (const race of out) {
+      race.startListAt = now;
+      this.#show(race);
+    }
+    return out.map((race) => race.event.name);
   }
 
   /**
@@ -143,9 +193,8 @@ export class RaceWeekend {
     }
     const out = this.#waiting.splice(0, count);
     for (const race of out) {
-      race.event.hasResults = true;
-      race.event.materialized = race.full;
       race.publishedAt = now;
+      this.#show(race);
       this.#published.push(race);
     }
     return out.map((race) => race.event.name);
@@ -163,6 +212,22 @@ export class RaceWeekend {
           eventId: race.event.id,
           ...(race.publishedAt !== undefined ? { publishedAt: race.publishedAt } : {}),
         })),
+    );
+  }
+
+  /** The start lists due so far: every published start list in the channel of every server of a club starting in it. */
+  expectedStartLists(servers: ReadonlyArray<{ clubId: string; channelId: string }>): ExpectedPost[] {
+    return [...this.#published, ...this.#waiting].flatMap((race) =>
+      race.startListAt === undefined
+        ? []
+        : servers
+            .filter((s) => race.starters.has(s.clubId))
+            .map((s) => ({
+              kind: 'startlists' as const,
+              channelId: s.channelId,
+              eventId: race.event.id,
+              publishedAt: race.startListAt!,
+            })),
     );
   }
 }
