@@ -1,8 +1,9 @@
 /**
  * `npm run soak` in its smallest configuration (docs/decisions/soak.md): two real `start`
- * processes on one database, a handful of SIGKILLs while a wave of results is posted, and every
- * expected post present exactly once. Minutes long: the results feed's real 5-minute cadence sets
- * the pace. Its bad arguments are one line and exit 2.
+ * processes on one database, a handful of SIGKILLs while a wave of results and start lists is
+ * posted, and every expected post of each kind present exactly once. Minutes long: the results
+ * feed's real 5-minute cadence and the start lists' 15-minute one (on a clock set ahead so that a
+ * slot begins soon) set the pace. Its bad arguments are one line and exit 2.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -38,30 +39,39 @@ function runSoak(
 }
 
 /**
- * The live run takes five minutes or more of mostly waiting, so `npm test` leaves it out unless
+ * The live run takes five to ten minutes of mostly waiting, so `npm test` leaves it out unless
  * asked (`SOAK_TEST=1 npm test -- test/cli/soak.test.ts`); `npm run soak -- --quick` is the same check.
  */
 const LIVE = process.env.SOAK_TEST === '1';
 
 describe('npm run soak', () => {
   it.skipIf(!LIVE)(
-    '--quick with 2 processes and 6 kills: every expected post present once, the SOAK line last [needs SOAK_TEST=1]',
+    '--quick with 2 processes and 6 kills: every expected results post and start list present once, the SOAK line last [needs SOAK_TEST=1]',
     async () => {
       const { code, out, err } = await runSoak(
         ['--quick', '--database', 'sqlite', '--servers', '6', '--clubs', '3', '--kills', '6'],
-        14 * MINUTE,
+        24 * MINUTE,
       );
       const lines = out.trim().split('\n');
       const last = lines.at(-1) ?? '';
       const match =
-        /^SOAK processes=(\d+) kills=(\d+) expected=(\d+) present=(\d+) duplicates=(\d+) lost=(\d+) longest_wait_s=(\d+) late=(\d+)$/.exec(
+        /^SOAK processes=(\d+) kills=(\d+) expected=(\d+) present=(\d+) duplicates=(\d+) lost=(\d+) longest_wait_s=(\d+) late=(\d+) results=(\d+)\/(\d+)\/(\d+)\/(\d+)\/(\d+) startlists=(\d+)\/(\d+)\/(\d+)\/(\d+)\/(\d+)$/.exec(
           last,
         );
       expect(match, `${out}\n${err}`).not.toBeNull();
-      const [processes, kills, expected, present, duplicates, lost, wait, late] = match!.slice(1).map(Number);
+      const [processes, kills, expected, present, duplicates, lost, wait, late] = match!.slice(1, 9).map(Number);
       expect({ processes, duplicates, lost, late }).toEqual({ processes: 2, duplicates: 0, lost: 0, late: 0 });
-      // Every post within two of the results feed's race-day cadences (5 minutes) of its results.
-      expect(wait).toBeLessThanOrEqual(600);
+      // Per kind: expected/present/duplicates/lost/longest wait, each within two of its cadences.
+      const [results, startLists] = [match!.slice(9, 14).map(Number), match!.slice(14, 19).map(Number)];
+      for (const [kind, cadence] of [
+        [results!, 300],
+        [startLists!, 900],
+      ] as const) {
+        expect(kind[0]).toBeGreaterThan(0);
+        expect(kind.slice(1, 4)).toEqual([kind[0], 0, 0]);
+        expect(kind[4]).toBeLessThanOrEqual(2 * cadence);
+      }
+      expect(wait).toBeLessThanOrEqual(1800);
       // At least the kills asked for; more when the posts were still being made.
       expect(kills).toBeGreaterThanOrEqual(6);
       expect(expected).toBeGreaterThan(0);
@@ -71,7 +81,7 @@ describe('npm run soak', () => {
       expect(lines).toContain('unexpected posts: 0');
       expect(code).toBe(0);
     },
-    15 * MINUTE,
+    25 * MINUTE,
   );
 
   it('a bad argument is one line and exit 2, before anything starts', async () => {
