@@ -25,6 +25,9 @@ interface Slot {
   restart: NodeJS.Timeout | null;
 }
 
+/** What a process's start-up takes before its clock starts, at most (a few hundred ms here). */
+const STARTUP_ALLOWANCE_MS = 5_000;
+
 export class Fleet {
   readonly #program: string;
   readonly #env: NodeJS.ProcessEnv;
@@ -37,7 +40,8 @@ export class Fleet {
 
   /**
    * `clockOffsetMs`: the processes run that far ahead of the machine's clock (SANDBOX_CLOCK, set
-   * anew at every start so that a process started again keeps the others' time).
+   * anew at every start so that a process started again keeps the others' time); 0 or none: on
+   * the machine's clock.
    */
   constructor(options: {
     program: string;
@@ -138,9 +142,12 @@ export class Fleet {
       env: {
         ...this.#env,
         SHARDS: String(slot.shard),
-        ...(this.#clockOffsetMs === null
+        // A few seconds more for the process's start-up: its clock starts when it reads its
+        // configuration, and one behind the soak's would see each minute's tick (node-cron, on the
+        // machine's clock) still in the slot before.
+        ...(this.#clockOffsetMs === null || this.#clockOffsetMs === 0
           ? {}
-          : { SANDBOX_CLOCK: new Date(Date.now() + this.#clockOffsetMs).toISOString() }),
+          : { SANDBOX_CLOCK: new Date(Date.now() + this.#clockOffsetMs + STARTUP_ALLOWANCE_MS).toISOString() }),
       },
       // The log goes straight to a file: a pipe to this busy process could hold a child up.
       stdio: ['ignore', log, log, 'ipc'],
