@@ -53,7 +53,10 @@ const AFTER_TICK_MS = 45 * SECOND;
  * may take after its news came out is two of its kind's production cadences (`KIND_CADENCE_MS`),
  * however many processes are killed (a dead process's clubs are taken over in time).
  */
-const KINDS = ['results', 'startlists'] as const satisfies readonly SoakKind[];
+const KINDS = ['results', 'startlists', 'digest'] as const satisfies readonly SoakKind[];
+/** The digest's item: one a week per server, and the soak lasts less than a week. */
+const DIGEST_ITEM = 'week';
+const ISO_DAYS: Readonly<Record<string, number>> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
 type Kind = (typeof KINDS)[number];
 /**
  * How soon after the processes start the first of their 15-minute slots (start lists on race days)
@@ -132,8 +135,27 @@ interface Server {
   club: SandboxClub;
 }
 
-/** `/setup eventor` with the club's key through the modal, then `/feeds on` for each kind, as an admin would. */
-async function configure(discord: SandboxDiscord, eventor: SandboxEventor, server: Server) {
+/** The day (ISO, 1 Monday) and time (`HH:MM`) of an instant in a time zone, as `/feeds digest` takes them. */
+function digestWhen(at: number, timeZone: string): { day: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(at))
+      .map((part) => [part.type, part.value]),
+  );
+  return { day: String(ISO_DAYS[parts.weekday ?? ''] ?? 0), time: `${parts.hour}:${parts.minute}` };
+}
+
+/**
+ * `/setup eventor` with the club's key through the modal, then `/feeds on` for each kind, and
+ * `/feeds digest` for the digest to come at `digestAt` (the processes' clock), as an admin would.
+ */
+async function configure(discord: SandboxDiscord, eventor: SandboxEventor, server: Server, digestAt: number) {
   const admin = server.admin;
   const opener = discord.runCommand({
     guildId: server.guildId,
@@ -173,6 +195,27 @@ async function configure(discord: SandboxDiscord, eventor: SandboxEventor, serve
     if (/cannot|can't|refused|not /i.test(on))
       throw new SoakError(`/feeds on ${kind} in server ${server.guildId} was refused: ${on.replace(/\s+/g, ' ')}`);
   }
+  const digest = (options: Record<string, string>): Promise<string> =>
+    discord
+      .runCommand({
+        guildId: server.guildId,
+        channelId: server.general,
+        user: admin,
+        locale: 'en-GB',
+        name: 'feeds',
+        subcommand: 'digest',
+        options,
+      })
+      .reply(WAIT)
+      .then((reply) => renderMessageText(reply, { header: false }).replace(/\s+/g, ' '));
+  // Asked first without options: the answer names the server's time zone, which the day and time are in.
+  const shown = await digest({});
+  const zone = / at \d\d:\d\d \(([A-Za-z_+\-/0-9]+)\)/.exec(shown)?.[1];
+  if (!zone) throw new SoakError(`/feeds digest in server ${server.guildId} named no time zone: ${shown}`);
+  const when = digestWhen(digestAt, zone);
+  const set = await digest(when);
+  if (!set.includes(when.time))
+    throw new SoakError(`/feeds digest ${when.day} ${when.time} in server ${server.guildId} was refused: ${set}`);
 }
 
 /**
@@ -190,7 +233,8 @@ function seenPosts(discord: SandboxDiscord, servers: readonly Server[]): SeenPos
           kind,
           id: m.id,
           channelId: m.channelId,
-          eventId: linkedEventId(m.embeds[0]?.url),
+          // Every message in the digest channel is the week's digest: a second one is a duplicate.
+          eventId: kind === 'digest' ? DIGEST_ITEM : linkedEventId(m.embeds[0]?.url),
           marker: markerOf(m.embeds.at(-1)?.footer?.text, m.embeds.at(-1)?.title, m.content),
           edits: m.edits.length,
           createdAt: m.createdAt,
@@ -241,6 +285,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         channels: {
           results: discord!.createTextChannel(guildId, { name: 'resultat' }).id,
           startlists: discord!.createTextChannel(guildId, { name: 'startlistor' }).id,
+          digest: discord!.createTextChannel(guildId, { name: 'veckan' }).id,
         },
         club: weekend.clubs[i % weekend.clubs.length]!,
       };
@@ -279,10 +324,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     );
     await fleet.startAll(READY_TIMEOUT_MS);
     say('every process is ready; setting the servers up with /setup eventor and /feeds on');
-    for (const server of servers) await configure(discord, eventor, server);
+    // The digest is set to come at the processes' first 15-minute slot, after the feeds' first run.
+    for (const server of servers) await configure(discord, eventor, server, firstSlot + clockOffsetMs);
 
     // The feeds' first run records what exists and posts nothing: it must be over before a wave.
     const seeded = nextBoundary(Date.now(), MINUTE) + AFTER_TICK_MS;
+    // A first run at the digest's time would record that week's digest instead of posting it.
+    if (seeded - AFTER_TICK_MS >= firstSlot)
+      throw new SoakError(
+        `the setup took until ${clock(Date.now())} UTC, past the digest's time ${clock(firstSlot)}: the machine is too busy`,
+      );
     say(`waiting for the feeds' first run (seeding) at ${clock(seeded - AFTER_TICK_MS)} UTC`);
     await sleep(seeded - Date.now());
     checkInterrupted();
@@ -310,10 +361,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       `start lists out for ${startLists.join(', ')}; their slot begins at ${clock(startListsDue - AFTER_TICK_MS)} UTC`,
     );
     // When the last wave's slot and the start lists' slot will have run: the kills are spread until then.
+    // The digest of every server falls due at the first slot (see configure).
+    const digestDue = firstSlot + AFTER_TICK_MS;
     const plannedEnd = Math.max(
       nextBoundary(Date.now() + (waves - 1) * FREQUENT_MS + (waves > 1 ? FREQUENT_MS / 2 : 0), FREQUENT_MS) +
         AFTER_TICK_MS,
       startListsDue,
+      digestDue,
     );
     const deadline = plannedEnd + (options.quick ? 10 : 60) * MINUTE;
     /**
@@ -335,6 +389,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         [
           ...weekend.expected(served('results')).map((post) => ({ ...post, kind: 'results' as const })),
           ...weekend.expectedStartLists(served('startlists')),
+          // Each server's digest, once its time came (it shows whatever the week holds).
+          ...(Date.now() >= firstSlot
+            ? servers.map((s) => ({
+                kind: 'digest' as const,
+                channelId: s.channels.digest,
+                eventId: DIGEST_ITEM,
+                publishedAt: firstSlot,
+              }))
+            : []),
         ],
         seenPosts(discord!, servers),
         { now: Date.now() },
@@ -364,6 +427,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         wavesDone === waves &&
         now >= nextBoundary(lastWaveAt, FREQUENT_MS) + AFTER_TICK_MS &&
         now >= startListsDue &&
+        now >= digestDue &&
         (counted().total.lost === 0 || now >= plannedEnd + 5 * FREQUENT_MS);
       if ((fleet.kills >= options.kills && posted) || now >= deadline) break;
       if (now >= nextKill && (fleet.kills < options.kills || !posted)) {
