@@ -40,7 +40,7 @@ import {
   soakLine,
 } from './count.js';
 import { Fleet } from './fleet.js';
-import { RaceWeekend } from './weekend.js';
+import { digestWhen, RaceWeekend } from './weekend.js';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -56,7 +56,6 @@ const AFTER_TICK_MS = 45 * SECOND;
 const KINDS = ['results', 'startlists', 'digest'] as const satisfies readonly SoakKind[];
 /** The digest's item: one a week per server, and the soak lasts less than a week. */
 const DIGEST_ITEM = 'week';
-const ISO_DAYS: Readonly<Record<string, number>> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
 type Kind = (typeof KINDS)[number];
 /**
  * How soon after the processes start the first of their 15-minute slots (start lists on race days)
@@ -133,22 +132,6 @@ interface Server {
   /** The channel of each kind. */
   channels: Record<Kind, string>;
   club: SandboxClub;
-}
-
-/** The day (ISO, 1 Monday) and time (`HH:MM`) of an instant in a time zone, as `/feeds digest` takes them. */
-function digestWhen(at: number, timeZone: string): { day: string; time: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(new Date(at))
-      .map((part) => [part.type, part.value]),
-  );
-  return { day: String(ISO_DAYS[parts.weekday ?? ''] ?? 0), time: `${parts.hour}:${parts.minute}` };
 }
 
 /**

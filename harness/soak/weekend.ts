@@ -50,6 +50,24 @@ function clubHasStart(full: Materialized, clubId: string): boolean {
   );
 }
 
+const ISO_DAYS: Readonly<Record<string, number>> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
+
+/** The day (ISO, 1 Monday) and time (`HH:MM`) of an instant in a time zone, as `/feeds digest` takes them. */
+export function digestWhen(at: number, timeZone: string): { day: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(at))
+      .map((part) => [part.type, part.value]),
+  );
+  return { day: String(ISO_DAYS[parts.weekday ?? ''] ?? 0), time: `${parts.hour}:${parts.minute}` };
+}
+
 export class RaceWeekend {
   readonly clubs: SandboxClub[];
   readonly #dataset: SandboxDataset;

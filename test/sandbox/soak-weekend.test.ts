@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventorClient } from '../../src/eventor/client.js';
 import { customInstance } from '../../src/eventor/instances.js';
 import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
-import { RaceWeekend } from '../../harness/soak/weekend.js';
+import { digestWhen, RaceWeekend } from '../../harness/soak/weekend.js';
 import { testNow } from '../support/clock.js';
 
 /**
@@ -51,5 +51,13 @@ describe("the soak's race weekend", () => {
     const clubId = servers.find((s) => s.channelId === third.channelId)!.clubId;
     expect(await clubStarts(clubId, third.eventId)).toBe(0);
     expect(weekend.startLists).toBe(2);
+  });
+
+  it("the digest's day and time as /feeds digest takes them, in the server's zone", () => {
+    // A Monday afternoon in Stockholm (UTC+1 in winter); midnight there is still Sunday in UTC.
+    expect(digestWhen(Date.parse('2026-12-07T15:05:00Z'), 'Europe/Stockholm')).toEqual({ day: '1', time: '16:05' });
+    expect(digestWhen(Date.parse('2026-12-06T23:00:00Z'), 'Europe/Stockholm')).toEqual({ day: '1', time: '00:00' });
+    expect(digestWhen(Date.parse('2026-12-06T23:00:00Z'), 'UTC')).toEqual({ day: '7', time: '23:00' });
+    expect(digestWhen(Date.parse('2026-07-01T12:30:00Z'), 'Europe/Stockholm')).toEqual({ day: '3', time: '14:30' });
   });
 });
