@@ -175,7 +175,8 @@ async function configure(discord: SandboxDiscord, eventor: SandboxEventor, serve
         .reply(WAIT),
       { header: false },
     );
-    if (/cannot|can't|refused|not /i.test(on))
+    // Checked for what it says when it worked: an error's answer ("something went wrong") says neither.
+    if (!/: on, posted in /.test(on) || /cannot|can't|refused|not /i.test(on))
       throw new SoakError(`/feeds on ${kind} in server ${server.guildId} was refused: ${on.replace(/\s+/g, ' ')}`);
   }
   const digest = (options: Record<string, string>): Promise<string> =>
