@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../../src/bot/deploy.js';
 import { VARIABLES } from '../../src/config/variables.js';
-import { FREQUENT_MS, STARTLISTS_CLOSE_MS } from '../../src/feeds/cadence.js';
+import { FREQUENT_MS, RARE_MS, STARTLISTS_CLOSE_MS } from '../../src/feeds/cadence.js';
 import { type Postgres, startPostgres } from '../loopback/postgres.js';
 import {
   renderMessageText,
@@ -31,38 +31,49 @@ import { Prng } from '../sandbox/eventor/prng.js';
 import { type SandboxEventor, startSandboxEventor } from '../sandbox/eventor/server.js';
 import {
   countKinds,
+  eventIdInText,
+  type ExpectedPost,
   KIND_CADENCE_MS,
   linkedEventId,
   markerOf,
   type SeenPost,
+  snowflakeTime,
   type SoakCounts,
   type SoakKind,
   soakLine,
 } from './count.js';
 import { Fleet } from './fleet.js';
-import { digestWhen, RaceWeekend } from './weekend.js';
+import { digestWhen, RaceWeekend, type SoakRunner, type StagedDeadline } from './weekend.js';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
+const DAY = 24 * 60 * MINUTE;
 const WAIT = { timeoutMs: 30_000 };
 const READY_TIMEOUT_MS = 90_000;
 /** How long after a minute's tick its runs are surely over (they take a few seconds here). */
 const AFTER_TICK_MS = 45 * SECOND;
+/** The kinds the soak turns on in every server, each in a channel of its own. */
+const CHANNEL_KINDS = ['results', 'startlists', 'reminders', 'digest'] as const satisfies readonly SoakKind[];
+type ChannelKind = (typeof CHANNEL_KINDS)[number];
 /**
- * The kinds the soak turns on in every server, each in a channel of its own. The longest a post
- * may take after its news came out is two of its kind's production cadences (`KIND_CADENCE_MS`),
- * however many processes are killed (a dead process's clubs are taken over in time).
+ * Every kind the soak counts: those, the races in the server's Events (`calendar`, turned on in
+ * every server) and members' result DMs (`dms`, a member of each club linked in its servers with
+ * `/notify on results`). The longest a post may take after its news came out is two of its kind's
+ * production cadences (`KIND_CADENCE_MS`), however many processes are killed (a dead process's
+ * clubs are taken over in time).
  */
-const KINDS = ['results', 'startlists', 'digest'] as const satisfies readonly SoakKind[];
+const KINDS = [...CHANNEL_KINDS, 'calendar', 'dms'] as const satisfies readonly SoakKind[];
 /** The digest's item: one a week per server, and the soak lasts less than a week. */
 const DIGEST_ITEM = 'week';
-type Kind = (typeof KINDS)[number];
 /**
- * How soon after the processes start the first of their 15-minute slots (start lists on race days)
- * should begin: time enough for the setup and the seeding run, so that the first wave's start lists
- * are posted at that slot rather than up to 15 minutes later.
+ * How soon after the processes start the first of their hours (reminders, and with it a 15-minute
+ * slot for start lists on race days) should begin: time enough for the setup and the seeding run,
+ * so that the reminders and the first wave's start lists are posted at that slot rather than up to
+ * an hour later.
  */
 const FIRST_SLOT_AFTER_MS = 4 * MINUTE;
+/** The staged reminders fall due this long before the processes' first hour begins (after the seeding run). */
+const REMINDER_DUE_BEFORE_SLOT_MS = 30 * SECOND;
 /** New races per wave: with a missed 5-minute run at most, a run sees at most 4 new items (5 make a summary). */
 const RACES_PER_WAVE = 2;
 
@@ -129,16 +140,38 @@ interface Server {
   admin: SandboxUser;
   guildId: string;
   general: string;
-  /** The channel of each kind. */
-  channels: Record<Kind, string>;
+  /** The channel of each kind that posts in one. */
+  channels: Record<ChannelKind, string>;
   club: SandboxClub;
+  /** When `/feeds on calendar` answered (ms): the races in Events are due from then. */
+  calendarOnAt: number;
+  /** The races the calendar's first run makes (`sure`), and may make (`maybe`). */
+  calendar: { sure: string[]; maybe: string[] };
+}
+
+/** A member of a club's servers, linked to the club's runner, with `/notify on results` in each. */
+interface Member {
+  user: SandboxUser;
+  runner: SoakRunner;
+  /** Their DM channel (known once the bot sent the first). */
+  dmChannel: string | null;
+  /** The DMs sent during the setup (the welcome): not counted. */
+  setupDms: Set<string>;
 }
 
 /**
  * `/setup eventor` with the club's key through the modal, then `/feeds on` for each kind, and
- * `/feeds digest` for the digest to come at `digestAt` (the processes' clock), as an admin would.
+ * `/feeds digest` for the digest to come at `digestAt` (the processes' clock), as an admin would;
+ * then the club's member, if any, links with their Eventor user name and password and turns on the
+ * result DMs.
  */
-async function configure(discord: SandboxDiscord, eventor: SandboxEventor, server: Server, digestAt: number) {
+async function configure(
+  discord: SandboxDiscord,
+  eventor: SandboxEventor,
+  server: Server,
+  digestAt: number,
+  member: Member | null,
+) {
   const admin = server.admin;
   const opener = discord.runCommand({
     guildId: server.guildId,
@@ -160,7 +193,7 @@ async function configure(discord: SandboxDiscord, eventor: SandboxEventor, serve
     throw new SoakError(
       `/setup eventor in server ${server.guildId} did not connect: ${connected.replace(/\s+/g, ' ')}`,
     );
-  for (const kind of KINDS) {
+  for (const kind of CHANNEL_KINDS) {
     const on = renderMessageText(
       await discord
         .runCommand({
@@ -200,16 +233,109 @@ async function configure(discord: SandboxDiscord, eventor: SandboxEventor, serve
   const set = await digest(when);
   if (!set.includes(when.time))
     throw new SoakError(`/feeds digest ${when.day} ${when.time} in server ${server.guildId} was refused: ${set}`);
+
+  const calendar = renderMessageText(
+    await discord
+      .runCommand({
+        guildId: server.guildId,
+        channelId: server.general,
+        user: admin,
+        locale: 'en-GB',
+        name: 'feeds',
+        subcommand: 'on',
+        options: { kind: 'calendar' },
+      })
+      .reply(WAIT),
+    { header: false },
+  ).replace(/\s+/g, ' ');
+  // "lacks": the bot's role misses Create or Manage Events, and nothing would appear.
+  if (!/: on\b/.test(calendar) || /lacks|cannot|can't|refused/i.test(calendar))
+    throw new SoakError(`/feeds on calendar in server ${server.guildId} was refused: ${calendar}`);
+  server.calendarOnAt = Date.now();
+
+  if (!member) return;
+  const { person } = member.runner;
+  const form = await discord
+    .runCommand({
+      guildId: server.guildId,
+      channelId: server.general,
+      user: member.user,
+      locale: 'en-GB',
+      name: 'link',
+      subcommand: 'eventor',
+    })
+    .waitForModal(WAIT);
+  const linked = renderMessageText(
+    await discord
+      .submitModal({
+        user: member.user,
+        locale: 'en-GB',
+        customId: form.custom_id,
+        fields: { username: person.username, password: person.password },
+      })
+      .reply(WAIT),
+    { header: false },
+  ).replace(/\s+/g, ' ');
+  if (!linked.startsWith('Linked'))
+    throw new SoakError(`/link eventor in server ${server.guildId} did not link ${person.person.id}: ${linked}`);
+  const notify = renderMessageText(
+    await discord
+      .runCommand({
+        guildId: server.guildId,
+        channelId: server.general,
+        user: member.user,
+        locale: 'en-GB',
+        name: 'notify',
+        subcommand: 'on',
+        options: { what: 'results' },
+      })
+      .reply(WAIT),
+    { header: false },
+  ).replace(/\s+/g, ' ');
+  if (!notify.startsWith('Turned on') || /refused|failed|could not/i.test(notify))
+    throw new SoakError(`/notify on results in server ${server.guildId} was refused: ${notify}`);
+  const dms = discord.dms(member.user);
+  for (const dm of dms) member.setupDms.add(dm.id);
+  member.dmChannel ??= dms[0]?.channelId ?? null;
 }
 
 /**
- * The bot's messages in the servers' channels of each kind, as the soak counts them: a kind's item
- * is the event its first embed links to.
+ * The bot's messages in the servers' channels of each kind, its scheduled events in each server
+ * and its DMs to the members since the setup, as the soak counts them: a kind's item is the event
+ * its first embed (a scheduled event's description) links to.
  */
-function seenPosts(discord: SandboxDiscord, servers: readonly Server[]): SeenPost[] {
+function seenPosts(discord: SandboxDiscord, servers: readonly Server[], members: readonly Member[]): SeenPost[] {
   const bot = discord.botUser.id;
-  return servers.flatMap((server) =>
-    KINDS.flatMap((kind) =>
+  const events: SeenPost[] = servers.flatMap((server) =>
+    discord
+      .scheduledEvents(server.guildId)
+      .filter((e) => e.creatorId === bot)
+      .map((e) => ({
+        kind: 'calendar' as const,
+        id: e.id,
+        channelId: server.guildId,
+        eventId: eventIdInText(e.description),
+        marker: null,
+        edits: 0,
+        ...(snowflakeTime(e.id) !== null ? { createdAt: snowflakeTime(e.id)! } : {}),
+      })),
+  );
+  const dms: SeenPost[] = members.flatMap((member) =>
+    discord
+      .dms(member.user)
+      .filter((m) => m.author.id === bot && !member.setupDms.has(m.id))
+      .map((m) => ({
+        kind: 'dms' as const,
+        id: m.id,
+        channelId: m.channelId,
+        eventId: linkedEventId(m.embeds[0]?.url),
+        marker: markerOf(m.embeds.at(-1)?.footer?.text, m.content),
+        edits: m.edits.length,
+        createdAt: m.createdAt,
+      })),
+  );
+  const posts = servers.flatMap((server) =>
+    CHANNEL_KINDS.flatMap((kind) =>
       discord
         .messages(server.channels[kind])
         .filter((m) => m.author.id === bot && m.threadId === null)
@@ -225,6 +351,7 @@ function seenPosts(discord: SandboxDiscord, servers: readonly Server[]): SeenPos
         })),
     ),
   );
+  return [...posts, ...events, ...dms];
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
@@ -269,18 +396,40 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         channels: {
           results: discord!.createTextChannel(guildId, { name: 'resultat' }).id,
           startlists: discord!.createTextChannel(guildId, { name: 'startlistor' }).id,
+          reminders: discord!.createTextChannel(guildId, { name: 'anmälan' }).id,
           digest: discord!.createTextChannel(guildId, { name: 'veckan' }).id,
         },
         club: weekend.clubs[i % weekend.clubs.length]!,
+        calendarOnAt: 0,
+        calendar: { sure: [], maybe: [] },
       };
     });
+    // A member of each club with a result to come, in every server of the club: each DM once, not once per server.
+    const members: Member[] = weekend.runners().map((runner, i) => ({
+      user: discord!.createUser({ username: `soak-member-${i + 1}`, locale: 'en-GB' }),
+      runner,
+      dmChannel: null,
+      setupDms: new Set<string>(),
+    }));
+    const memberOf = (server: Server): Member | null => members.find((m) => m.runner.clubId === server.club.id) ?? null;
+    for (const server of servers) {
+      const member = memberOf(server);
+      if (member) discord.addMember(server.guildId, member.user);
+    }
     await deployCommands({ token: discord.token, apiUrl: discord.restUrl, commands: COMMANDS });
 
     // The processes' clock runs ahead by a multiple of 5 minutes (so their minutes and 5-minute
-    // slots are the machine's), chosen so that one of their 15-minute slots begins soon after the
-    // first wave: the start lists' production cadence, without waiting up to 15 minutes for it.
+    // slots are the machine's), chosen so that one of their hours (and so a 15-minute slot) begins
+    // soon after the first wave: the reminders' and the start lists' production cadences, without
+    // waiting up to an hour for them.
     const firstSlot = nextBoundary(Date.now() + FIRST_SLOT_AFTER_MS, FREQUENT_MS);
-    const clockOffsetMs = (STARTLISTS_CLOSE_MS - (firstSlot % STARTLISTS_CLOSE_MS)) % STARTLISTS_CLOSE_MS;
+    const clockOffsetMs = (RARE_MS - (firstSlot % RARE_MS)) % RARE_MS;
+    // Each club's reminder falls due just before that hour, after the feeds' first run.
+    const deadlines: StagedDeadline[] = weekend.stageDeadlines(
+      firstSlot + clockOffsetMs - REMINDER_DUE_BEFORE_SLOT_MS + DAY,
+      clockOffsetMs,
+      Date.now(),
+    );
     /** The first instant (machine clock) at or after `at` that begins one of the processes' slots of `interval`. */
     const botBoundary = (at: number, interval: number): number =>
       Math.ceil((at + clockOffsetMs) / interval) * interval - clockOffsetMs;
@@ -303,18 +452,26 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const where = options.database === 'postgres' ? 'PostgreSQL' : 'one SQLite file';
     say(
       `${options.processes} processes on ${where}, ${servers.length} servers of ${weekend.clubs.length} clubs, ` +
-        `${weekend.waiting} races to publish, ${options.kills} kills to make; the processes' clock ` +
-        `${clockOffsetMs / MINUTE} minutes ahead; logs in ${dir}`,
+        `${weekend.waiting} races to publish, ${deadlines.length} reminders staged, ${members.length} members ` +
+        `for DMs, ${options.kills} kills to make; the processes' clock ${clockOffsetMs / MINUTE} minutes ahead; ` +
+        `logs in ${dir}`,
     );
     await fleet.startAll(READY_TIMEOUT_MS);
     say('every process is ready; setting the servers up with /setup eventor and /feeds on');
     // The digest is set to come at the processes' first 15-minute slot, after the feeds' first run.
-    for (const server of servers) await configure(discord, eventor, server, firstSlot + clockOffsetMs);
+    for (const server of servers) {
+      // What the calendar's first run should make, from the data as it stands when it is turned on.
+      server.calendar = weekend.calendarEvents(server.club.id, Date.now());
+      await configure(discord, eventor, server, firstSlot + clockOffsetMs, memberOf(server));
+    }
+    const silentMember = members.find((m) => m.dmChannel === null);
+    if (silentMember) throw new SoakError(`/notify on sent ${silentMember.user.username} no welcome DM`);
 
     // The feeds' first run records what exists and posts nothing: it must be over before a wave.
     const seeded = nextBoundary(Date.now(), MINUTE) + AFTER_TICK_MS;
-    // A first run at the digest's time would record that week's digest instead of posting it.
-    if (seeded - AFTER_TICK_MS >= firstSlot)
+    // A first run at the digest's time would record that week's digest instead of posting it (and
+    // one after the reminders fell due, their reminder).
+    if (seeded - AFTER_TICK_MS >= firstSlot - REMINDER_DUE_BEFORE_SLOT_MS)
       throw new SoakError(
         `the setup took until ${clock(Date.now())} UTC, past the digest's time ${clock(firstSlot)}: the machine is too busy`,
       );
@@ -345,7 +502,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       `start lists out for ${startLists.join(', ')}; their slot begins at ${clock(startListsDue - AFTER_TICK_MS)} UTC`,
     );
     // When the last wave's slot and the start lists' slot will have run: the kills are spread until then.
-    // The digest of every server falls due at the first slot (see configure).
+    // The digest of every server falls due at the first slot (see configure), and the reminders' hourly run is then.
     const digestDue = firstSlot + AFTER_TICK_MS;
     const plannedEnd = Math.max(
       nextBoundary(Date.now() + (waves - 1) * FREQUENT_MS + (waves > 1 ? FREQUENT_MS / 2 : 0), FREQUENT_MS) +
@@ -366,7 +523,40 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     };
     let nextKill = Date.now() + killGap(Date.now());
     let nextProgress = Date.now() + 30 * SECOND;
-    const served = (kind: Kind) => servers.map((s) => ({ clubId: s.club.id, channelId: s.channels[kind] }));
+    const served = (kind: ChannelKind) => servers.map((s) => ({ clubId: s.club.id, channelId: s.channels[kind] }));
+    const expectedElse = (): ExpectedPost[] => [
+      // Each staged reminder in the servers of its club, once due.
+      ...deadlines
+        .filter((d) => Date.now() >= d.dueAt)
+        .flatMap((d) =>
+          servers
+            .filter((s) => s.club.id === d.clubId)
+            .map((s) => ({
+              kind: 'reminders' as const,
+              channelId: s.channels.reminders,
+              eventId: d.eventId,
+              publishedAt: d.dueAt,
+            })),
+        ),
+      // The races in each server's Events, from when the calendar was turned on.
+      ...servers.flatMap((s) => [
+        ...s.calendar.sure.map((eventId) => ({
+          kind: 'calendar' as const,
+          channelId: s.guildId,
+          eventId,
+          publishedAt: s.calendarOnAt,
+        })),
+        ...s.calendar.maybe.map((eventId) => ({
+          kind: 'calendar' as const,
+          channelId: s.guildId,
+          eventId,
+          optional: true,
+        })),
+      ]),
+      ...weekend.expectedResultDms(
+        members.map((m) => ({ personId: m.runner.person.person.id!, channelId: m.dmChannel! })),
+      ),
+    ];
     const counted = (): SoakCounts =>
       countKinds(
         KINDS,
@@ -382,8 +572,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
                 publishedAt: firstSlot,
               }))
             : []),
+          ...expectedElse(),
         ],
-        seenPosts(discord!, servers),
+        seenPosts(discord!, servers, members),
         { now: Date.now() },
       );
     const progress = (): void => {
@@ -412,6 +603,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         now >= nextBoundary(lastWaveAt, FREQUENT_MS) + AFTER_TICK_MS &&
         now >= startListsDue &&
         now >= digestDue &&
+        deadlines.every((d) => now >= d.dueAt) &&
         (counted().total.lost === 0 || now >= plannedEnd + 5 * FREQUENT_MS);
       if ((fleet.kills >= options.kills && posted) || now >= deadline) break;
       if (now >= nextKill && (fleet.kills < options.kills || !posted)) {
@@ -451,7 +643,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     write(`kills: ${kills} (per process ${fleet.killsPerProcess.join(', ')}); crashes besides: ${fleet.crashes}`);
     write(
       `races published: ${weekend.published} in ${wavesDone} waves; corrections: ${weekend.corrections}; ` +
-        `start lists published: ${weekend.startLists}`,
+        `start lists published: ${weekend.startLists}; reminders staged: ${deadlines.length}; ` +
+        `members with result DMs on: ${members.length}`,
     );
     write(`expected posts: ${count.expected}`);
     write(`posts present: ${count.present}`);

@@ -6,6 +6,7 @@
  */
 import type { ClassResult, Entry } from '../../src/eventor/model.js';
 import type { SandboxClub, SandboxDataset, SandboxEvent } from '../sandbox/eventor/dataset.js';
+import type { SandboxPerson } from '../sandbox/eventor/records.js';
 import type { ExpectedPost } from './count.js';
 
 type Materialized = NonNullable<SandboxEvent['materialized']>;
@@ -48,6 +49,23 @@ function clubHasStart(full: Materialized, clubId: string): boolean {
   return (full.startList?.classes ?? []).some((c) =>
     c.persons.some((p) => p.organisation?.id === clubId && p.starts.some((s) => s.startTime !== null)),
   );
+}
+
+/** Days the reminders and the calendar look ahead (src/feeds/kinds/reminders/reminders.ts: 60). */
+const WINDOW_DAYS = 60;
+
+/** A club's member the soak links in its servers, for the result DMs (`/notify`). */
+export interface SoakRunner {
+  clubId: string;
+  person: SandboxPerson;
+}
+
+/** The event a club's reminder is staged for, and when that reminder falls due (machine clock). */
+export interface StagedDeadline {
+  clubId: string;
+  eventId: string;
+  name: string;
+  dueAt: number;
 }
 
 const ISO_DAYS: Readonly<Record<string, number>> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
@@ -231,6 +249,122 @@ export class RaceWeekend {
           ...(race.publishedAt !== undefined ? { publishedAt: race.publishedAt } : {}),
         })),
     );
+  }
+
+  /**
+   * For each club, one coming event it alone organises and no other soak club ever enters, given
+   * one ordinary entry deadline, `deadlineAt` (the processes' clock) and no late one. With the
+   * reminders' default lead times (7 and 1 days), the 7-day reminder is due from the feed's first
+   * run (which records it and posts nothing) and the 1-day one from `deadlineAt` less a day, which
+   * the soak sets just before an hourly run: the reminder that run must post. `offsetMs`: how far
+   * the processes' clock is ahead of the machine's (`dueAt` is on the machine's).
+   */
+  stageDeadlines(deadlineAt: number, offsetMs: number, now: number): StagedDeadline[] {
+    const soaking = new Set(this.clubs.map((c) => c.id));
+    const deadline = instant(deadlineAt);
+    const taken = new Set<string>();
+    const staged: StagedDeadline[] = [];
+    for (const club of this.clubs) {
+      const event = this.#dataset.events.find((ev) => {
+        const start = ev.event.start === null ? NaN : Date.parse(ev.event.start);
+        return (
+          !taken.has(ev.id) &&
+          ev.event.status !== 'canceled' &&
+          // After the deadline, and well inside the window the reminders look at.
+          start > Date.parse(deadline) + DAY &&
+          start < now + (WINDOW_DAYS - 10) * DAY &&
+          ev.event.organisers.length > 0 &&
+          ev.event.organisers.every((o) => o.id === club.id) &&
+          // Entries arrive over time: none of another soak club's, ever (its server would be reminded too).
+          !this.#dataset
+            .details(ev)
+            .entries.some((entry) => entrantClubs(entry).some((id) => id !== club.id && soaking.has(id)))
+        );
+      });
+      if (!event) continue;
+      taken.add(event.id);
+      event.event.entryBreaks = [{ from: null, to: deadline }];
+      event.event.entryDeadlines = [deadline];
+      staged.push({
+        clubId: club.id,
+        eventId: event.id,
+        name: event.name,
+        dueAt: Date.parse(deadline) - DAY - offsetMs,
+      });
+    }
+    return staged;
+  }
+
+  /**
+   * For each club, the member whose result DMs the soak counts: one with a result (status OK) in
+   * the earliest race to be published that has one, and no other status in any soak race (each
+   * result of theirs is then one DM). None for a club without such a member.
+   */
+  runners(): SoakRunner[] {
+    const races = this.#waiting;
+    const statuses = (personId: string): string[] =>
+      races.flatMap((race) =>
+        (race.full.resultList?.classes ?? []).flatMap((c) =>
+          c.persons.filter((p) => p.person?.id === personId).flatMap((p) => p.results.map((r) => r.status)),
+        ),
+      );
+    const out: SoakRunner[] = [];
+    for (const club of this.clubs) {
+      const candidates = club.members.filter((m) => {
+        const seen = statuses(m.person.id!);
+        return seen.length > 0 && seen.every((status) => status === 'OK');
+      });
+      const firstRace = (m: SandboxPerson): number =>
+        races.findIndex((race) =>
+          (race.full.resultList?.classes ?? []).some((c) => c.persons.some((p) => p.person?.id === m.person.id)),
+        );
+      const best = [...candidates].sort((a, b) => firstRace(a) - firstRace(b))[0];
+      if (best) out.push({ clubId: club.id, person: best });
+    }
+    return out;
+  }
+
+  /** The result DMs due so far: one for every published race a runner has a result in, in their DM channel. */
+  expectedResultDms(members: ReadonlyArray<{ personId: string; channelId: string }>): ExpectedPost[] {
+    return this.#published.flatMap((race) =>
+      members
+        .filter((m) =>
+          (race.full.resultList?.classes ?? []).some((c) =>
+            c.persons.some((p) => p.person?.id === m.personId && p.results.some((r) => r.status === 'OK')),
+          ),
+        )
+        .map((m) => ({
+          kind: 'dms' as const,
+          channelId: m.channelId,
+          eventId: race.event.id,
+          ...(race.publishedAt !== undefined ? { publishedAt: race.publishedAt } : {}),
+        })),
+    );
+  }
+
+  /**
+   * The races a club's first calendar run puts in the server's Events, from the sandbox's data:
+   * `sure`, every event it organises or has entered (by `now`), not cancelled, starting from
+   * tomorrow to 58 days ahead; `maybe`, those at the window's edges (today's races, which may be
+   * over; the last days, counted in another time zone), cancelled ones and ones entered later,
+   * which the run may rightly make or not.
+   */
+  calendarEvents(clubId: string, now: number): { sure: string[]; maybe: string[] } {
+    const sure: string[] = [];
+    const maybe: string[] = [];
+    for (const ev of this.#dataset.events) {
+      if (ev.event.start === null) continue;
+      const start = Date.parse(ev.event.start);
+      if (start < now - 2 * DAY || start > now + (WINDOW_DAYS + 2) * DAY) continue;
+      const organised = ev.event.organisers.some((o) => o.id === clubId);
+      const enteredBy = (entries: readonly Entry[]): boolean => entries.some((e) => entrantClubs(e).includes(clubId));
+      const enteredNow = organised || enteredBy(this.#dataset.entriesAt(ev, new Date(now)));
+      if (!enteredNow && !enteredBy(this.#dataset.details(ev).entries)) continue;
+      const inside = start >= now + DAY && start <= now + (WINDOW_DAYS - 2) * DAY;
+      if (enteredNow && inside && ev.event.status !== 'canceled') sure.push(ev.id);
+      else maybe.push(ev.id);
+    }
+    return { sure, maybe };
   }
 
   /** The start lists due so far: every published start list in the channel of every server of a club starting in it. */
