@@ -12,7 +12,8 @@ import type { ExpectedPost } from './count.js';
 type Materialized = NonNullable<SandboxEvent['materialized']>;
 
 const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 /** The results feed looks back a week; anything started since is hidden unless it is one of the soak's races. */
 const HIDE_WITHIN_MS = 8 * DAY;
 
@@ -62,7 +63,8 @@ export interface SoakRunner {
 
 /** The event a club's reminder is staged for, and when that reminder falls due (machine clock). */
 export interface StagedDeadline {
-  clubId: string;
+  /** The soak clubs whose servers are reminded of it. */
+  clubIds: string[];
   eventId: string;
   name: string;
   dueAt: number;
@@ -252,43 +254,63 @@ export class RaceWeekend {
   }
 
   /**
-   * For each club, one coming event it alone organises and no other soak club ever enters, given
-   * one ordinary entry deadline, `deadlineAt` (the processes' clock) and no late one. With the
-   * reminders' default lead times (7 and 1 days), the 7-day reminder is due from the feed's first
-   * run (which records it and posts nothing) and the 1-day one from `deadlineAt` less a day, which
-   * the soak sets just before an hourly run: the reminder that run must post. `offsetMs`: how far
-   * the processes' clock is ahead of the machine's (`dueAt` is on the machine's).
+   * For each club, one coming event around it (organised by it or its district) given one ordinary
+   * entry deadline, `deadlineAt` (the processes' clock), and no late one. With the reminders'
+   * default lead times (7 and 1 days), the 7-day reminder is due from the feed's first run (which
+   * records it and posts nothing) and the 1-day one from `deadlineAt` less a day, which the soak
+   * sets just before an hourly run: the reminder that run must post, in the servers of every soak
+   * club that sees the event (`clubIds`: its area organises it, or it has entered). `offsetMs`: how
+   * far the processes' clock is ahead of the machine's (`dueAt` is on the machine's).
    */
   stageDeadlines(deadlineAt: number, offsetMs: number, now: number): StagedDeadline[] {
-    const soaking = new Set(this.clubs.map((c) => c.id));
     const deadline = instant(deadlineAt);
-    const taken = new Set<string>();
+    const districts = new Set(this.#dataset.districts.map((d) => d.id));
+    // The club and its district: the events "around the club" (src/club/area.ts); asked for a
+    // district's events, Eventor gives its clubs' too (docs/eventor.md#request-parameters).
+    const area = (club: SandboxClub): string[] => {
+      const parent = club.organisation.parentId ?? null;
+      return parent !== null && districts.has(parent) ? this.#dataset.expandOrganisation(parent) : [club.id];
+    };
     const staged: StagedDeadline[] = [];
     for (const club of this.clubs) {
-      const event = this.#dataset.events.find((ev) => {
-        const start = ev.event.start === null ? NaN : Date.parse(ev.event.start);
-        return (
-          !taken.has(ev.id) &&
-          ev.event.status !== 'canceled' &&
-          // After the deadline, and well inside the window the reminders look at.
-          start > Date.parse(deadline) + DAY &&
-          start < now + (WINDOW_DAYS - 10) * DAY &&
-          ev.event.organisers.length > 0 &&
-          ev.event.organisers.every((o) => o.id === club.id) &&
-          // Entries arrive over time: none of another soak club's, ever (its server would be reminded too).
-          !this.#dataset
-            .details(ev)
-            .entries.some((entry) => entrantClubs(entry).some((id) => id !== club.id && soaking.has(id)))
-        );
-      });
-      if (!event) continue;
-      taken.add(event.id);
-      event.event.entryBreaks = [{ from: null, to: deadline }];
-      event.event.entryDeadlines = [deadline];
+      // The soak clubs that see an event: their area organises it, or they have entered it by now
+      // (the sandbox shows an entry from its date). Null when an entry of theirs is dated during
+      // the soak: they would see it from halfway.
+      const seeing = (ev: SandboxEvent): string[] | null => {
+        const entries = this.#dataset.details(ev).entries;
+        const clubIds: string[] = [];
+        for (const other of this.clubs) {
+          const organised = ev.event.organisers.some((o) => o.id !== null && area(other).includes(o.id));
+          const dates = entries
+            .filter((entry) => entrantClubs(entry).includes(other.id))
+            .map((entry) => (entry.entryDate === null ? 0 : Date.parse(entry.entryDate)));
+          if (!organised && dates.some((at) => at > now - HOUR && at < now + 3 * HOUR)) return null;
+          if (organised || dates.some((at) => at <= now)) clubIds.push(other.id);
+        }
+        return clubIds;
+      };
+      const chosen = this.#dataset.events
+        .filter((ev) => {
+          const start = ev.event.start === null ? NaN : Date.parse(ev.event.start);
+          return (
+            !staged.some((d) => d.eventId === ev.id) &&
+            ev.event.status !== 'canceled' &&
+            // After the deadline, and well inside the window the reminders look at.
+            start > Date.parse(deadline) + DAY &&
+            start < now + (WINDOW_DAYS - 10) * DAY &&
+            ev.event.organisers.some((o) => o.id !== null && area(club).includes(o.id))
+          );
+        })
+        .map((ev) => ({ ev, clubIds: seeing(ev) }))
+        .find((c) => c.clubIds !== null && c.clubIds.includes(club.id));
+      if (!chosen) continue;
+      const { ev } = chosen;
+      ev.event.entryBreaks = [{ from: null, to: deadline }];
+      ev.event.entryDeadlines = [deadline];
       staged.push({
-        clubId: club.id,
-        eventId: event.id,
-        name: event.name,
+        clubIds: chosen.clubIds!,
+        eventId: ev.id,
+        name: ev.name,
         dueAt: Date.parse(deadline) - DAY - offsetMs,
       });
     }
@@ -344,9 +366,9 @@ export class RaceWeekend {
 
   /**
    * The races a club's first calendar run puts in the server's Events, from the sandbox's data:
-   * `sure`, every event it organises or has entered (by `now`), not cancelled, starting from
-   * tomorrow to 58 days ahead; `maybe`, those at the window's edges (today's races, which may be
-   * over; the last days, counted in another time zone), cancelled ones and ones entered later,
+   * `sure`, every event it organises or has entered by `now`, not cancelled, starting from tomorrow
+   * to 58 days ahead; `maybe`, those at the window's edges (today's races, which may be over; the
+   * last days, counted in another time zone), cancelled ones and ones entered in the next hours,
    * which the run may rightly make or not.
    */
   calendarEvents(clubId: string, now: number): { sure: string[]; maybe: string[] } {
@@ -357,11 +379,15 @@ export class RaceWeekend {
       const start = Date.parse(ev.event.start);
       if (start < now - 2 * DAY || start > now + (WINDOW_DAYS + 2) * DAY) continue;
       const organised = ev.event.organisers.some((o) => o.id === clubId);
-      const enteredBy = (entries: readonly Entry[]): boolean => entries.some((e) => entrantClubs(e).includes(clubId));
-      const enteredNow = organised || enteredBy(this.#dataset.entriesAt(ev, new Date(now)));
-      if (!enteredNow && !enteredBy(this.#dataset.details(ev).entries)) continue;
+      // The sandbox shows an entry from its date: one dated during the soak may or may not count.
+      const dates = this.#dataset
+        .details(ev)
+        .entries.filter((e) => entrantClubs(e).includes(clubId))
+        .map((e) => (e.entryDate === null ? 0 : Date.parse(e.entryDate)));
+      const entered = dates.some((at) => at <= now);
+      if (!organised && !entered && !dates.some((at) => at < now + 3 * HOUR)) continue;
       const inside = start >= now + DAY && start <= now + (WINDOW_DAYS - 2) * DAY;
-      if (enteredNow && inside && ev.event.status !== 'canceled') sure.push(ev.id);
+      if ((organised || entered) && inside && ev.event.status !== 'canceled') sure.push(ev.id);
       else maybe.push(ev.id);
     }
     return { sure, maybe };

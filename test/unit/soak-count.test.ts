@@ -3,14 +3,17 @@ import { hiddenMarker, markerText, newNonce } from '../../src/feeds/delivery/pos
 import {
   countKinds,
   countPosts,
+  eventIdInText,
   type ExpectedPost,
   KIND_CADENCE_MS,
   linkedEventId,
   markerOf,
   type SeenPost,
+  snowflakeTime,
   type SoakKind,
   soakLine,
 } from '../../harness/soak/count.js';
+import { testNow } from '../support/clock.js';
 
 /**
  * The soak's verdict (docs/decisions/soak.md): expected posts from the sandbox's data against the
@@ -232,6 +235,45 @@ describe("the soak's count", () => {
       const counts = countKinds(['results'], [], [made('startlists', 'm1', 's1', '30001', MINUTE)]);
       expect(counts.total.unexpected).toBe(1);
       expect(counts.total.problems).toEqual(['unexpected: startlists message m1, a kind the soak did not turn on']);
+    });
+
+    it('a race the calendar may make or not: absent is not lost, present is not unexpected, twice is a duplicate', () => {
+      const maybe = (place: string, item: string): ExpectedPost => ({
+        kind: 'calendar',
+        channelId: place,
+        eventId: item,
+        optional: true,
+      });
+      const absent = countKinds(
+        ['calendar'],
+        [want('calendar', 'g1', '30001'), maybe('g1', '30002')],
+        [made('calendar', 'e1', 'g1', '30001', MINUTE)],
+      );
+      expect(absent.kinds.calendar).toMatchObject({ expected: 1, present: 1, lost: 0, unexpected: 0, duplicates: 0 });
+      const twice = countKinds(
+        ['calendar'],
+        [want('calendar', 'g1', '30001'), maybe('g1', '30002')],
+        [
+          made('calendar', 'e1', 'g1', '30001', MINUTE),
+          made('calendar', 'e2', 'g1', '30002', MINUTE),
+          made('calendar', 'e3', 'g1', '30002', 2 * MINUTE),
+        ],
+      );
+      expect(twice.kinds.calendar).toMatchObject({ expected: 1, present: 1, lost: 0, unexpected: 0, duplicates: 1 });
+      // Its wait is not measured: it was never due.
+      expect(twice.kinds.calendar!.longestWaitMs).toBe(MINUTE);
+    });
+
+    it("a scheduled event's race is the Eventor link in its description; its time is its snowflake's", () => {
+      expect(eventIdInText('Entries: 3\n[Eventor](https://eventor.orientering.se/Events/Show/30017)')).toBe('30017');
+      expect(eventIdInText('https://eventor.example/Events/Show/123 and /Events/Show/456')).toBe('123');
+      expect(eventIdInText('no link here')).toBeNull();
+      expect(eventIdInText(null)).toBeNull();
+      // A snowflake made at the test's instant decodes to it (Discord's epoch, 2015).
+      const now = testNow().getTime();
+      const id = String((BigInt(now - 1_420_070_400_000) << 22n) | (1n << 17n) | 5n);
+      expect(snowflakeTime(id)).toBe(now);
+      expect(snowflakeTime('not-an-id')).toBeNull();
     });
 
     it('kinds are not mixed in one count', () => {
