@@ -131,8 +131,8 @@ function programPath(): string {
  * clock's now, worker bit 17): an id the sandbox makes later (a user, a role) must never be one of
  * them, or it would replace the server's @everyone role in the sandbox's map of roles.
  */
-function guildIds(count: number, processes: number): string[] {
-  const base = BigInt(Date.now() - 24 * 60 * MINUTE - 1_420_070_400_000);
+export function guildIds(count: number, processes: number, now: number = Date.now()): string[] {
+  const base = BigInt(now - 24 * 60 * MINUTE - 1_420_070_400_000);
   const out: string[] = [];
   for (let k = 0n; out.length < count && k < 100_000n; k++) {
     const id = String(((base + k) << 22n) | (1n << 18n));

@@ -4,6 +4,9 @@ import { customInstance } from '../../src/eventor/instances.js';
 import { fetchCalendarEvents } from '../../src/feeds/kinds/calendar/calendar.js';
 import { fetchReminderEvents } from '../../src/feeds/kinds/reminders/reminders.js';
 import { type SandboxEventor, startSandboxEventor } from '../../harness/sandbox/eventor/server.js';
+import { shardOf } from '../../harness/sandbox/discord/index.js';
+import { Snowflakes } from '../../harness/sandbox/discord/ids.js';
+import { guildIds } from '../../harness/soak/main.js';
 import { digestWhen, RaceWeekend } from '../../harness/soak/weekend.js';
 import { testNow } from '../support/clock.js';
 
@@ -137,5 +140,23 @@ describe("the soak's reminders, races in Events and members' DMs", () => {
       ).toBe(true);
     expect(new Set(expected.map((p) => `${p.channelId} ${p.eventId}`)).size).toBe(expected.length);
     for (const p of expected) expect(p).toMatchObject({ kind: 'dms' });
+  });
+});
+
+describe("the soak's server ids", () => {
+  it('take each process in turn, and are never an id the sandbox Discord makes for anything else', () => {
+    const at = testNow().getTime();
+    const ids = guildIds(12, 3, at);
+    expect(ids).toHaveLength(12);
+    expect(ids.map((id) => shardOf(id, 3))).toEqual([0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
+    // The sandbox's snowflakes of the same moment and after (users, roles, channels made next).
+    let clock = at - 10;
+    const snowflakes = new Snowflakes(() => clock);
+    const made = new Set<string>();
+    for (let i = 0; i < 5_000; i++) {
+      if (i % 100 === 0) clock += 1;
+      made.add(snowflakes.next());
+    }
+    for (const id of ids) expect(made.has(id), id).toBe(false);
   });
 });
