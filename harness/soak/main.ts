@@ -3,7 +3,8 @@
  * real `eventor-bot start` processes share one database (PostgreSQL, or one SQLite file) and the
  * sandboxes, which run in this process; a race weekend happens on the clock while processes are
  * SIGKILLed at random; after a quiet period the channels of each kind turned on (results, start
- * lists) are read back and every expected post must be there exactly once. The last line:
+ * lists, reminders, the digest), the servers' Events and the members' DMs are read back and every
+ * expected post must be there exactly once. The last line:
  * `SOAK processes=N kills=K expected=E present=P duplicates=D lost=L longest_wait_s=W late=T`
  * followed by `<kind>=expected/present/duplicates/lost/longest_wait_s` per kind; exit 1 unless D, L
  * and T are 0 (T: posts later than two of their kind's cadences after their news came out).
@@ -466,7 +467,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     );
     await fleet.startAll(READY_TIMEOUT_MS);
     say('every process is ready; setting the servers up with /setup eventor and /feeds on');
-    // The digest is set to come at the processes' first 15-minute slot, after the feeds' first run.
+    // The digest is set to come at the processes' first hour, after the feeds' first run.
     for (const server of servers) {
       // What the calendar's first run should make, from the data as it stands when it is turned on.
       server.calendar = weekend.calendarEvents(server.club.id, Date.now());
