@@ -477,14 +477,35 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     if (silentMember) throw new SoakError(`/notify on sent ${silentMember.user.username} no welcome DM`);
 
     // The feeds' first run records what exists and posts nothing: it must be over before a wave.
-    const seeded = nextBoundary(Date.now(), MINUTE) + AFTER_TICK_MS;
+    const seedTick = nextBoundary(Date.now(), MINUTE);
     // A first run at the digest's time would record that week's digest instead of posting it (and
     // one after the reminders fell due, their reminder).
-    if (seeded - AFTER_TICK_MS >= firstSlot - REMINDER_DUE_BEFORE_SLOT_MS)
+    if (seedTick >= firstSlot - REMINDER_DUE_BEFORE_SLOT_MS)
       throw new SoakError(
         `the setup took until ${clock(Date.now())} UTC, past the digest's time ${clock(firstSlot)}: the machine is too busy`,
       );
-    say(`waiting for the feeds' first run (seeding) at ${clock(seeded - AFTER_TICK_MS)} UTC`);
+    // A kill while the first runs are under way (the calendar making every race in Events among
+    // them), when the next minute's runs, which finish what it stopped, still come before the
+    // reminders fall due.
+    const killFirstRuns = options.kills > 0 && seedTick + MINUTE < firstSlot - REMINDER_DUE_BEFORE_SLOT_MS;
+    const seeded = seedTick + (killFirstRuns ? MINUTE : 0) + AFTER_TICK_MS;
+    say(`waiting for the feeds' first run (seeding) at ${clock(seedTick)} UTC`);
+    if (killFirstRuns) {
+      await sleep(seedTick + 1_500 + random.next() * 2_500 - Date.now());
+      checkInterrupted();
+      const inEvents = (): number =>
+        servers.reduce(
+          (sum, s) =>
+            sum + discord!.scheduledEvents(s.guildId).filter((e) => e.creatorId === discord!.botUser.id).length,
+          0,
+        );
+      const made = inEvents();
+      fleet.killOne(() => random.next());
+      say(
+        `a kill during the first runs, with ${made} of ${servers.reduce((sum, s) => sum + s.calendar.sure.length, 0)} ` +
+          `races in Events made; their runs are finished at ${clock(seedTick + MINUTE)} UTC`,
+      );
+    }
     await sleep(seeded - Date.now());
     checkInterrupted();
     const asked = new Set(
