@@ -199,6 +199,8 @@ export class Setup {
       const eventor = await current();
       return { baseUrl: eventor.instance.baseUrl, organisationId: eventor.organisationId };
     } catch (error) {
+      // A server's first connection has no previous one: nothing to tell.
+      if (error instanceof UserFacingError && error.key === 'error.notConfigured') return null;
       log.info('the previous eventor connection could not be told; treating the new one as a move', { error });
       return null;
     }

@@ -380,6 +380,8 @@ describe('/setup end to end (sandbox Discord, sandbox Eventor, a server without 
       expect(JSON.stringify(message)).not.toContain(key);
     const logs = world.logLines.join('\n');
     expect(logs).toContain('server connected to eventor');
+    // The server's first connection had no previous one to tell: no error logged for it.
+    expect(logs).not.toContain('error.notConfigured');
     expect(logs).not.toContain(key);
     expect(logs).not.toContain(MADE_UP_KEY);
     // Stored, but sealed: no row of any table holds it in clear text.
