@@ -41,10 +41,9 @@ export default defineConfig({
     // The cli project keeps isolation (below).
     isolate: false,
     // Vitest's default is one file fewer than the cores: a single file at a time on two. Most files
-    // spend their time waiting on loopback servers and the bot's own processes, so twice as many
-    // files as cores keep both cores busy (on two: 5 min 38 s against 6 min 1 s with three files at
-    // once, from a clean clone; `--maxWorkers` on the command line still wins).
-    maxWorkers: Math.max(2, availableParallelism() * 2),
+    // spend their time waiting on loopback servers and the bot's own processes, so half again as
+    // many files as cores keep both cores busy (`--maxWorkers` on the command line still wins).
+    maxWorkers: Math.max(2, Math.ceil(availableParallelism() * 1.5)),
     // The default summary, then one line counting the tests skipped and why.
     reporters: ['default', './test/support/skipped-reporter.ts'],
     projects: [
