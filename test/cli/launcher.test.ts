@@ -126,6 +126,7 @@ describe('start --processes N', () => {
       .filter((line) => line.msg === 'command')
       .map((line) => [line.guild ?? null, line.shards]);
 
+  // Two IDENTIFYs 5 s apart, a kill and the restart's delay, then a stop: on a busy machine over 30 s.
   it('starts N processes, each answers its own servers; a killed one comes back; SIGTERM stops all', async () => {
     const launcher = startProgram(['start', '--processes', '2'], { env });
     programs.push(launcher);
@@ -180,7 +181,7 @@ describe('start --processes N', () => {
         .sort(),
     ).toEqual(['0', '1']);
     expect(launcher.stderr()).toContain('"msg":"every process stopped"');
-  });
+  }, 90_000);
 
   it('SIGINT (Ctrl+C) stops them as SIGTERM does', async () => {
     const launcher = startProgram(['start', '--processes', '1'], { env });
