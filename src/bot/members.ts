@@ -61,7 +61,10 @@ export function eventStart(ref: { event: { start: string | null } | null }): num
 
 type PersonLike = { person: { id: string | null; name: PersonName } | null };
 
-/** A person's name as a start or result list spells it, individual or relay member. */
+/**
+ * A person's name as a start or result list spells it, individual or relay member. One lookup per
+ * answer: a single pass over the lists' entries, stopping at the first match.
+ */
 export function nameInLists(
   lists: ReadonlyArray<{
     classes: ReadonlyArray<{
@@ -71,11 +74,20 @@ export function nameInLists(
   }>,
   personId: string,
 ): string | null {
+  const named = (entry: PersonLike): string | null =>
+    entry.person?.id === personId ? personNameText(entry.person.name) : null;
   for (const list of lists) {
     for (const cls of list.classes) {
-      let person = cls.persons.find((p) => p.person?.id === personId)?.person;
-      for (const team of cls.teams) person ??= team.members.find((m) => m.person?.id === personId)?.person;
-      if (person) return personNameText(person.name);
+      for (const entry of cls.persons) {
+        const name = named(entry);
+        if (name !== null) return name;
+      }
+      for (const team of cls.teams) {
+        for (const member of team.members) {
+          const name = named(member);
+          if (name !== null) return name;
+        }
+      }
     }
   }
   return null;
