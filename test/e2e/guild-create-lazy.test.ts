@@ -41,12 +41,9 @@ describe('a server whose GUILD_CREATE has not arrived yet', () => {
     await world?.close();
   });
 
-  it('/setup channel checks the bot’s permissions there and stores the channel', async () => {
-    const guild = restarted!.client.guilds.cache.get(world.guild.id);
-    expect(guild?.available, 'the server is still unavailable to the bot').toBe(false);
-    expect(guild?.roles.everyone, 'discord.js knows none of its roles').toBeUndefined();
-    const results = world.discord.createTextChannel(world.guild.id, { name: 'resultat' });
-    const reply = await world.discord
+  /** An admin's `/setup channel` for `kind`, answered. */
+  const setupChannel = (kind: string, channelId: string) =>
+    world.discord
       .runCommand({
         guildId: world.guild.id,
         channelId: world.channel.id,
@@ -54,9 +51,16 @@ describe('a server whose GUILD_CREATE has not arrived yet', () => {
         locale: 'en-GB',
         name: 'setup',
         subcommand: 'channel',
-        options: { kind: 'results', channel: results.id },
+        options: { kind, channel: channelId },
       })
       .reply(WAIT);
+
+  it('/setup channel checks the bot’s permissions there and stores the channel', async () => {
+    const guild = restarted!.client.guilds.cache.get(world.guild.id);
+    expect(guild?.available, 'the server is still unavailable to the bot').toBe(false);
+    expect(guild?.roles.everyone, 'discord.js knows none of its roles').toBeUndefined();
+    const results = world.discord.createTextChannel(world.guild.id, { name: 'resultat' });
+    const reply = await setupChannel('results', results.id);
     expect(renderMessageText(reply)).toContain(`Results: posted in <#${results.id}> from now on.`);
     expect((await restarted!.store.servers.guildSettings(world.guild.id))?.channels.results).toBe(results.id);
     expect(lines.join('\n')).not.toContain('"level":"error"');
@@ -65,17 +69,7 @@ describe('a server whose GUILD_CREATE has not arrived yet', () => {
   it('a channel the bot cannot post in is still refused, naming what it lacks', async () => {
     const closed = world.discord.createTextChannel(world.guild.id, { name: 'stängd' });
     world.discord.setBotCanPost(closed.id, false);
-    const reply = await world.discord
-      .runCommand({
-        guildId: world.guild.id,
-        channelId: world.channel.id,
-        user: world.admin,
-        locale: 'en-GB',
-        name: 'setup',
-        subcommand: 'channel',
-        options: { kind: 'admin', channel: closed.id },
-      })
-      .reply(WAIT);
+    const reply = await setupChannel('admin', closed.id);
     expect(renderMessageText(reply)).toMatch(/cannot post in <#\d+>/i);
     expect(lines.join('\n')).not.toContain('"level":"error"');
   });
