@@ -1,3 +1,6 @@
+// Loaded first on purpose, as in the bot (whose Eventor client is undici 7): undici 7 then owns the
+// process's global dispatcher, the case the sandbox client must survive.
+import 'undici';
 import {
   AttachmentBuilder,
   type Client,

@@ -7,6 +7,15 @@ export interface SandboxClientOptions extends Partial<ClientOptions> {
 }
 
 /**
+ * discord.js sends files as a `FormData` through its own undici (6), which uses the process's global
+ * dispatcher; when the project's undici (7) is loaded first it owns that dispatcher and cannot send
+ * the form ("action is not a function"). Node's own fetch turns the form into bytes before it reaches
+ * the dispatcher, so the client works whichever undici a test file (or an earlier one) loaded first.
+ */
+const sendWithGlobalFetch: NonNullable<ClientOptions['rest']>['makeRequest'] = (url, init) =>
+  fetch(url, init as RequestInit);
+
+/**
  * A real discord.js Client pointed at the sandbox and logged in (READY and every GUILD_CREATE
  * received). Intents default to Guilds only. Always `await client.destroy()` before
  * `sandbox.close()`, or the client keeps reconnecting (docs/discord.md#stopping-a-client).
@@ -16,7 +25,7 @@ export async function loginSandboxClient(sandbox: SandboxDiscord, options: Sandb
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     ...clientOptions,
-    rest: { ...rest, api: sandbox.restUrl },
+    rest: { makeRequest: sendWithGlobalFetch, ...rest, api: sandbox.restUrl },
   });
   let timer: NodeJS.Timeout | undefined;
   try {
