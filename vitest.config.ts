@@ -38,7 +38,6 @@ export default defineConfig({
     // Files share their worker's loaded modules instead of loading discord.js and the product again
     // for each file: the whole run costs about half the CPU (no test mocks a module or fakes timers;
     // every world starts its own servers, store and clock). A test must leave no global state behind.
-    // The cli project keeps isolation (below).
     isolate: false,
     // Vitest's default is one file fewer than the cores: a single file at a time on two. Most files
     // spend their time waiting on loopback servers and the bot's own processes, so half again as
@@ -55,10 +54,6 @@ export default defineConfig({
           // Tests that start the bot as its own process run the compiled program: build it first,
           // once per run whichever projects run (the unit and PostgreSQL tests import the sources only).
           globalSetup: name === 'unit' || name === 'postgres' ? [] : ['test/support/build.ts'],
-          // The command-line tests start and signal whole process trees and bots in-process beside
-          // them; sharing a worker's modules between them made stops there flaky, and they spend
-          // their time in child processes, not in loading modules.
-          ...(name === 'cli' ? { isolate: true } : {}),
         },
       })),
       {
