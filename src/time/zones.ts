@@ -37,16 +37,25 @@ function offsetMinutes(timeZone: string, epochMs: number): number {
   return offset;
 }
 
+/**
+ * Zones already found valid. Asked on every digest and live board turn, and making an
+ * Intl.DateTimeFormat to find out costs tens of microseconds; the runtime knows a few hundred zones,
+ * so the set stays small. Unknown names are not kept (they may come from anyone).
+ */
+const knownZones = new Set<string>();
+
 /** Whether `timeZone` is an IANA zone this runtime knows. */
 export function isValidTimeZone(timeZone: string): boolean {
+  if (knownZones.has(timeZone)) return true;
   // Intl rather than TZDate: TZDate also takes offsets such as `+02:00`, which are no IANA zone
   // (and which Intl.DateTimeFormat, that rendering uses, refuses on Node 20).
   try {
     new Intl.DateTimeFormat('en', { timeZone });
-    return true;
   } catch {
     return false;
   }
+  if (knownZones.size < 1_000) knownZones.add(timeZone);
+  return true;
 }
 
 /** An epoch in milliseconds as an instant of the model: UTC, whole seconds (cut, not rounded). */

@@ -37,9 +37,26 @@ function intlLocale(locale: string): string {
   return locale === 'no' ? 'nb' : locale;
 }
 
+/**
+ * Intl's formatters, one per style, locale and zone: making one costs far more than formatting, and
+ * tests render every message they read. Few readers exist, so the map stays small.
+ */
+const formats = new Map<string, { format(...args: never[]): string }>();
+function cachedFormat<F extends { format(...args: never[]): string }>(key: string, make: () => F): F {
+  let format = formats.get(key) as F | undefined;
+  if (format === undefined) {
+    format = make();
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** What Discord shows for `<t:…:R>` in the reader's language: "in 2 days", "om 2 dagar", "om 2 dager". */
 function relativeTime(ms: number, locale: string): string {
-  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'always' });
+  const format = cachedFormat(
+    `R|${locale}`,
+    () => new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'always' }),
+  );
   const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
     ['year', 365 * 86_400_000],
     ['month', 30 * 86_400_000],
@@ -66,10 +83,15 @@ export function renderTimestamps(text: string, reader: TimestampReader): string 
   return text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, seconds: string, style: string | undefined) => {
     const at = Number(seconds) * 1000;
     if (style === 'R') return relativeTime(at - reader.now, reader.locale);
-    return new Intl.DateTimeFormat(intlLocale(reader.locale), {
-      timeZone: reader.timeZone,
-      ...TIMESTAMP_STYLES[style ?? 'f'],
-    }).format(at);
+    const key = `${style ?? 'f'}|${reader.locale}|${reader.timeZone}`;
+    return cachedFormat(
+      key,
+      () =>
+        new Intl.DateTimeFormat(intlLocale(reader.locale), {
+          timeZone: reader.timeZone,
+          ...TIMESTAMP_STYLES[style ?? 'f'],
+        }),
+    ).format(at);
   });
 }
 
