@@ -187,6 +187,8 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     kinds: options.kinds,
     live: liveReads,
   });
+  // This bot's own: another bot in the process (tests, the bench) shares no turn, lane or hold with it.
+  const firstAnswers = new FirstAnswers();
   const router = new InteractionRouter({
     commands: options.commands,
     eventor,
@@ -197,8 +199,7 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
     customEventorOrigins: config.customEventorOrigins,
     now,
     cooldowns: options.cooldowns,
-    // This bot's own: another bot in the process (tests, the bench) shares no turn, lane or hold with it.
-    firstAnswers: new FirstAnswers(),
+    firstAnswers,
   });
   const sharding = config.sharding;
   const serves = (guildId: string): boolean => servesGuild(sharding, guildId);
@@ -245,6 +246,8 @@ export async function composeBot(options: BotOptions): Promise<BotParts> {
           defaultLanguage: config.defaultLanguage,
           defaultTimeZone: config.defaultTimeZone,
           ...(options.kinds ? { kinds: options.kinds } : {}),
+          // A member's acknowledgement goes before the boards' edits.
+          yieldTo: () => firstAnswers.unsent(),
         });
   const closeLive = async (): Promise<void> => {
     await liveSources?.rest.close();

@@ -62,12 +62,50 @@ export class FirstAnswers {
   #deferralsInFlight = 0;
   /** Settles when no deferral is in flight any more, or RENDER_HOLD_MAX_MS after it was first asked for. */
   #deferralsSettled: { promise: Promise<void>; wake: () => void } | null = null;
+  /** First answers begun and not yet sent (nor given up on): the members waiting for a first sign. */
+  #unsent = 0;
+  #allSent: { promise: Promise<void>; wake: () => void } | null = null;
   /** What the answers begun here reach of this object (it is theirs alone). */
   readonly #turns: Turns = {
     join: (start) => this.#joinTurn(start),
     deferralSent: () => void this.#deferralsInFlight++,
     deferralDone: () => this.#deferralDone(),
+    unsent: () => this.#unsentOne(),
   };
+
+  /**
+   * Null when no member waits for a first answer; else a promise that settles once every first
+   * answer begun has been sent (or UNSENT_MAX_MS after it began, whatever happens to it). Background
+   * work that runs in slices (the live pollers' turns, src/loop/slices.ts) waits on it between two
+   * steps, so an acknowledgement never shares the event loop with a board's edit
+   * (docs/benchmarks.md, live-ack-p95-during-boards-ms).
+   */
+  unsent(): Promise<void> | null {
+    if (this.#unsent === 0) return null;
+    if (this.#allSent === null) {
+      let wake!: () => void;
+      const promise = new Promise<void>((resolve) => (wake = resolve));
+      this.#allSent = { promise, wake };
+    }
+    return this.#allSent.promise;
+  }
+
+  /** Counts one first answer as unsent; the function counts it sent (once, whichever comes first). */
+  #unsentOne(): () => void {
+    this.#unsent++;
+    let counted = true;
+    const sent = (): void => {
+      if (!counted) return;
+      counted = false;
+      clearTimeout(late);
+      if (--this.#unsent > 0) return;
+      this.#allSent?.wake();
+      this.#allSent = null;
+    };
+    const late = setTimeout(sent, UNSENT_MAX_MS);
+    late.unref();
+    return sent;
+  }
 
   /**
    * The first answer of an interaction, as `kind` declares it; it joins the current turn. Its
@@ -130,9 +168,13 @@ interface Turns {
   join(start: Start): number;
   deferralSent(): void;
   deferralDone(): void;
+  /** Counts a first answer as unsent until the function returned is called. */
+  unsent(): () => void;
 }
 
 const RENDER_HOLD_MAX_MS = 250;
+/** How long a first answer counts as unsent at most (Discord slow, a handler stuck): background work waits no longer. */
+const UNSENT_MAX_MS = 250;
 
 /** What the deferral would have been: a reply (ephemeral or not), or the update of the component's message. */
 export type FirstAnswerKind = { reply: 'public' | 'ephemeral' } | { update: true };
@@ -152,6 +194,8 @@ export class FirstAnswer {
   #direct = false;
   readonly #ready: Promise<void>;
   #startReady!: () => void;
+  /** Counts this answer sent (FirstAnswers.unsent). */
+  readonly #sent: () => void;
 
   /** Begun by `FirstAnswers.begin`, which it joins. */
   constructor(interaction: Answerable, kind: FirstAnswerKind, log: Logger, turns: Turns) {
@@ -160,6 +204,7 @@ export class FirstAnswer {
     this.#log = log;
     this.#turns = turns;
     this.#ready = new Promise((resolve) => (this.#startReady = resolve));
+    this.#sent = turns.unsent();
     // A deferral's failure is met by whatever the handler does next (it awaits the same deferral) or by settle().
     const lane = interaction.guildId === null ? `member ${interaction.user.id}` : `server ${interaction.guildId}`;
     if (turns.join({ answer: this, lane, start: () => this.#start() }) > 1) this.defer().catch(() => undefined);
@@ -205,7 +250,11 @@ export class FirstAnswer {
    */
   async settle(): Promise<void> {
     this.#cancelTimer();
-    if (this.#deferral) await this.#deferral;
+    try {
+      if (this.#deferral) await this.#deferral;
+    } finally {
+      this.#sent();
+    }
   }
 
   /**
@@ -248,7 +297,9 @@ export class FirstAnswer {
   async #send(respond: () => Promise<unknown>): Promise<void> {
     try {
       await respond();
+      this.#sent();
     } catch (error) {
+      this.#sent();
       if (!(
         error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged
       ))

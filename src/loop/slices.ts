@@ -33,17 +33,36 @@ export async function inSlices<T>(steps: Generator<void, T, void>, sliceMs = SLI
 export class TimeSlices {
   readonly #sliceMs: number;
   readonly #clock: () => number;
+  readonly #yieldTo: () => Promise<void> | null;
   #until: number;
 
-  constructor(sliceMs = SLICE_MS, clock: () => number = () => performance.now()) {
+  /**
+   * `yieldTo`: work that goes first, asked at every step (a promise holds this work until it
+   * settles; null lets it go on): the members' first answers (src/bot/first-answer.ts).
+   */
+  constructor(
+    sliceMs = SLICE_MS,
+    clock: () => number = () => performance.now(),
+    yieldTo: () => Promise<void> | null = () => null,
+  ) {
     this.#sliceMs = sliceMs;
     this.#clock = clock;
+    this.#yieldTo = yieldTo;
     this.#until = clock() + sliceMs;
   }
 
-  /** Lets the event loop poll if this slice's time is used (a new slice starts then); else nothing. */
-  async giveWay(): Promise<void> {
-    if (this.#clock() < this.#until) return;
+  /**
+   * Lets the event loop poll if this slice's time is used (a new slice starts then), or waits while
+   * work that goes first runs; else nothing. `always`: lets the loop poll even if the slice is not used.
+   */
+  async giveWay(always = false): Promise<void> {
+    const first = this.#yieldTo();
+    if (first !== null) {
+      await first;
+      this.#until = this.#clock() + this.#sliceMs;
+      return;
+    }
+    if (!always && this.#clock() < this.#until) return;
     await nextTurn();
     this.#until = this.#clock() + this.#sliceMs;
   }

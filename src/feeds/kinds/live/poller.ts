@@ -96,6 +96,11 @@ export interface LivePollerOptions {
   leaseTtlMs?: number;
   /** For the bench and tests: how long a board waits between edits (default BOARD_EDIT_MIN_MS). */
   boardEditMinMs?: number;
+  /**
+   * Work a turn gives way to between two steps (null: none now): the members' first answers
+   * (`FirstAnswers.unsent`), so that a turn editing a hundred boards never delays an acknowledgement.
+   */
+  yieldTo?: () => Promise<void> | null;
 }
 
 /** What one turn did, for tests and the bench. */
@@ -206,10 +211,16 @@ export class LivePoller {
     // The store answers synchronously behind its promises: without giving way, a turn over a hundred
     // servers would hold every member's interaction until it ends (docs/benchmarks.md). Short slices:
     // an interaction's answer takes several turns of the loop (gateway, handler, REST), one slice each.
-    const slices = new TimeSlices(TURN_SLICE_MS);
+    // Every read of the store is a step of its own: a hundred servers' rows take a slice or more.
+    const slices = new TimeSlices(TURN_SLICE_MS, undefined, this.#options.yieldTo);
+    // Whatever the loop has waiting goes first (an interaction come at this very moment), then the turn.
+    await slices.giveWay(true);
     await this.#prune(now);
+    await slices.giveWay();
     // Every zone's today lies within a day of UTC's.
-    const rows = await this.#options.store.live.followed(addDays(queryDay(now), -1), addDays(queryDay(now), 1));
+    const day = queryDay(now);
+    const rows = await this.#options.store.live.followed(addDays(day, -1), addDays(day, 1));
+    await slices.giveWay();
     const byCompetition = new Map<number, LiveRaceRow[]>();
     for (const row of rows) {
       const list = byCompetition.get(row.competitionId!) ?? [];
@@ -217,6 +228,7 @@ export class LivePoller {
       byCompetition.set(row.competitionId!, list);
     }
     const departed = new Set((await this.#options.store.departures.guildDepartures()).map((d) => d.guildId));
+    await slices.giveWay();
     const servers = new Map<string, Promise<{ guild: GuildSettings | null; settings: FeedSettings<LiveOptions> }>>();
     const serverOf = (guildId: string) => {
       let known = servers.get(guildId);
