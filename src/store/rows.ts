@@ -31,14 +31,23 @@ export type CamelCased<Row> = {
   [Column in keyof Row as Column extends string ? CamelCase<Column> : Column]: Row[Column];
 };
 
+/** Each column's camelCase name, made once: the tables have a few dozen columns, and some rows are read on every turn. */
+const camelNames = new Map<string, string>();
+
+function camelName(column: string): string {
+  let name = camelNames.get(column);
+  if (name === undefined) {
+    name = column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    camelNames.set(column, name);
+  }
+  return name;
+}
+
 /** A row with every column renamed to camelCase and its value kept as it is. */
 export function camelCased<Row extends object>(row: Row): CamelCased<Row> {
-  return Object.fromEntries(
-    Object.entries(row).map(([column, value]) => [
-      column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
-      value,
-    ]),
-  ) as CamelCased<Row>;
+  const out: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) out[camelName(column)] = value;
+  return out as CamelCased<Row>;
 }
 
 // --- the tables' rows, the same in both databases, and the objects callers get from them ---
