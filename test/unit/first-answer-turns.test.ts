@@ -188,3 +188,30 @@ describe('a burst of interactions', () => {
     ]);
   });
 });
+
+describe('first answers not yet sent', () => {
+  it('hold background work until every first answer begun has gone out', async () => {
+    const bot = new FirstAnswers();
+    expect(bot.unsent()).toBeNull();
+    const events: string[] = [];
+    let answered!: () => void;
+    const deferralAnswered = new Promise<void>((resolve) => (answered = resolve));
+    // Two at once: both deferred, the deferrals waiting for Discord.
+    const handlers = [
+      handle('a', events, deferralAnswered, 'club', bot),
+      handle('b', events, deferralAnswered, 'club', bot),
+    ];
+    const held = bot.unsent();
+    expect(held).not.toBeNull();
+    let released = false;
+    void held!.then(() => (released = true));
+    await nextTurn();
+    await nextTurn();
+    expect(released).toBe(false);
+    answered();
+    await Promise.all(handlers);
+    await held;
+    expect(released).toBe(true);
+    expect(bot.unsent()).toBeNull();
+  });
+});

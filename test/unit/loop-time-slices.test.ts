@@ -31,3 +31,31 @@ describe('time slices for an async loop', () => {
     expect(order).toContain('loop 2');
   });
 });
+
+describe('time slices that give way to work that goes first', () => {
+  it('waits at any step while that work runs, and lets the loop poll at the start when asked', async () => {
+    const now = 0;
+    let first: Promise<void> | null = null;
+    const slices = new TimeSlices(
+      4,
+      () => now,
+      () => first,
+    );
+    const order: string[] = [];
+    // `always`: the loop's turn comes first even though the slice is not used.
+    setImmediate(() => order.push('loop'));
+    await slices.giveWay(true);
+    order.push('step 1');
+    expect(order).toEqual(['loop', 'step 1']);
+    // Work that goes first: the step waits for it, slice used or not.
+    let done!: () => void;
+    first = new Promise<void>((resolve) => (done = resolve)).then(() => void order.push('first done'));
+    const step = slices.giveWay().then(() => void order.push('step 2'));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['loop', 'step 1']);
+    first = null;
+    done();
+    await step;
+    expect(order).toEqual(['loop', 'step 1', 'first done', 'step 2']);
+  });
+});
