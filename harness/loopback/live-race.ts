@@ -17,7 +17,7 @@ export interface LiveRaceOfWorld {
   lastUpload: number;
 }
 
-export function liveRaceOf(world: LoopbackWorld, before: Date): LiveRaceOfWorld {
+export function liveRaceOf(world: Pick<LoopbackWorld, 'live' | 'eventor'>, before: Date): LiveRaceOfWorld {
   const live = world.live;
   if (live === null) throw new Error('the world has no sandbox LiveResultat (start it with `live`)');
   const home = world.eventor.dataset.homeClub.organisation.shortName ?? world.eventor.dataset.homeClub.name;
