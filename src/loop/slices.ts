@@ -11,6 +11,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 /** How long one slice runs at most before the loop gets its turn, in milliseconds (a step may overrun it). */
 export const SLICE_MS = 4;
 
+/** How long a `TimeSlices` step waits at most for work that goes first, before its next slice runs anyway. */
+const MAX_WAIT_MS = 250;
+
 /** Runs the generator's steps to its end, a slice of at most about `sliceMs` per turn of the event loop. */
 export async function inSlices<T>(steps: Generator<void, T, void>, sliceMs = SLICE_MS): Promise<T> {
   for (;;) {
@@ -34,20 +37,27 @@ export class TimeSlices {
   readonly #sliceMs: number;
   readonly #clock: () => number;
   readonly #yieldTo: () => Promise<void> | null;
+  readonly #maxWaitMs: number;
   #until: number;
+  /** Set after a wait for work that goes first: the next slice is this work's, whatever arrives meanwhile. */
+  #owed = false;
 
   /**
    * `yieldTo`: work that goes first, asked at every step (a promise holds this work until it
-   * settles; null lets it go on): the members' first answers (src/bot/first-answer.ts).
+   * settles; null lets it go on): the members' first answers (src/bot/first-answer.ts). One wait
+   * lasts `maxWaitMs` at most and is followed by a whole slice of this work, so a steady stream of
+   * such work slows this work down but never stops it.
    */
   constructor(
     sliceMs = SLICE_MS,
     clock: () => number = () => performance.now(),
     yieldTo: () => Promise<void> | null = () => null,
+    maxWaitMs = MAX_WAIT_MS,
   ) {
     this.#sliceMs = sliceMs;
     this.#clock = clock;
     this.#yieldTo = yieldTo;
+    this.#maxWaitMs = maxWaitMs;
     this.#until = clock() + sliceMs;
   }
 
@@ -56,13 +66,17 @@ export class TimeSlices {
    * work that goes first runs; else nothing. `always`: lets the loop poll even if the slice is not used.
    */
   async giveWay(always = false): Promise<void> {
-    const first = this.#yieldTo();
+    const first = this.#owed ? null : this.#yieldTo();
     if (first !== null) {
-      await first;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([first, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#maxWaitMs)))]);
+      clearTimeout(timer);
+      this.#owed = true;
       this.#until = this.#clock() + this.#sliceMs;
       return;
     }
     if (!always && this.#clock() < this.#until) return;
+    this.#owed = false;
     await nextTurn();
     this.#until = this.#clock() + this.#sliceMs;
   }

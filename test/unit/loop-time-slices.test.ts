@@ -58,4 +58,31 @@ describe('time slices that give way to work that goes first', () => {
     await step;
     expect(order).toEqual(['loop', 'step 1', 'first done', 'step 2']);
   });
+
+  it('a stream of work that goes first slows the work down but cannot hold it for ever', async () => {
+    let now = 0;
+    let asked = 0;
+    // Work that never settles: each wait ends after maxWaitMs (20 here), then the work gets a slice.
+    const never = new Promise<void>(() => undefined);
+    const slices = new TimeSlices(
+      4,
+      () => now,
+      () => {
+        asked++;
+        return never;
+      },
+      20,
+    );
+    await slices.giveWay();
+    expect(asked).toBe(1);
+    // The slice that follows a wait is the work's: nothing is asked within it.
+    now += 1;
+    await slices.giveWay();
+    now += 4;
+    await slices.giveWay();
+    expect(asked).toBe(1);
+    // A new slice: the work that goes first is asked again (and waited for, at most 20 ms).
+    await slices.giveWay();
+    expect(asked).toBe(2);
+  });
 });
