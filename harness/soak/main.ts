@@ -199,61 +199,41 @@ async function configure(
     throw new SoakError(
       `/setup eventor in server ${server.guildId} did not connect: ${connected.replace(/\s+/g, ' ')}`,
     );
-  for (const kind of CHANNEL_KINDS) {
-    const on = renderMessageText(
-      await discord
-        .runCommand({
-          guildId: server.guildId,
-          channelId: server.general,
-          user: admin,
-          locale: 'en-GB',
-          name: 'feeds',
-          subcommand: 'on',
-          options: { kind, channel: server.channels[kind] },
-        })
-        .reply(WAIT),
-      { header: false },
-    );
-    // Checked for what it says when it worked: an error's answer ("something went wrong") says neither.
-    if (!/: on, posted in /.test(on) || /cannot|can't|refused|not /i.test(on))
-      throw new SoakError(`/feeds on ${kind} in server ${server.guildId} was refused: ${on.replace(/\s+/g, ' ')}`);
-  }
-  const digest = (options: Record<string, string>): Promise<string> =>
+  // A command's reply as one line of text, as the user who typed it (in English) reads it.
+  const answer = (
+    user: SandboxUser,
+    name: string,
+    subcommand: string,
+    options: Record<string, string> = {},
+  ): Promise<string> =>
     discord
       .runCommand({
         guildId: server.guildId,
         channelId: server.general,
-        user: admin,
+        user,
         locale: 'en-GB',
-        name: 'feeds',
-        subcommand: 'digest',
+        name,
+        subcommand,
         options,
       })
       .reply(WAIT)
       .then((reply) => renderMessageText(reply, { header: false }).replace(/\s+/g, ' '));
+  for (const kind of CHANNEL_KINDS) {
+    const on = await answer(admin, 'feeds', 'on', { kind, channel: server.channels[kind] });
+    // Checked for what it says when it worked: an error's answer ("something went wrong") says neither.
+    if (!/: on, posted in /.test(on) || /cannot|can't|refused|not /i.test(on))
+      throw new SoakError(`/feeds on ${kind} in server ${server.guildId} was refused: ${on}`);
+  }
   // Asked first without options: the answer names the server's time zone, which the day and time are in.
-  const shown = await digest({});
+  const shown = await answer(admin, 'feeds', 'digest');
   const zone = / at \d\d:\d\d \(([A-Za-z_+\-/0-9]+)\)/.exec(shown)?.[1];
   if (!zone) throw new SoakError(`/feeds digest in server ${server.guildId} named no time zone: ${shown}`);
   const when = digestWhen(digestAt, zone);
-  const set = await digest(when);
+  const set = await answer(admin, 'feeds', 'digest', { ...when });
   if (!set.includes(when.time))
     throw new SoakError(`/feeds digest ${when.day} ${when.time} in server ${server.guildId} was refused: ${set}`);
 
-  const calendar = renderMessageText(
-    await discord
-      .runCommand({
-        guildId: server.guildId,
-        channelId: server.general,
-        user: admin,
-        locale: 'en-GB',
-        name: 'feeds',
-        subcommand: 'on',
-        options: { kind: 'calendar' },
-      })
-      .reply(WAIT),
-    { header: false },
-  ).replace(/\s+/g, ' ');
+  const calendar = await answer(admin, 'feeds', 'on', { kind: 'calendar' });
   // "lacks": the bot's role misses Create or Manage Events, and nothing would appear.
   if (!/: on\b/.test(calendar) || /lacks|cannot|can't|refused/i.test(calendar))
     throw new SoakError(`/feeds on calendar in server ${server.guildId} was refused: ${calendar}`);
@@ -284,20 +264,7 @@ async function configure(
   ).replace(/\s+/g, ' ');
   if (!linked.startsWith('Linked'))
     throw new SoakError(`/link eventor in server ${server.guildId} did not link ${person.person.id}: ${linked}`);
-  const notify = renderMessageText(
-    await discord
-      .runCommand({
-        guildId: server.guildId,
-        channelId: server.general,
-        user: member.user,
-        locale: 'en-GB',
-        name: 'notify',
-        subcommand: 'on',
-        options: { what: 'results' },
-      })
-      .reply(WAIT),
-    { header: false },
-  ).replace(/\s+/g, ' ');
+  const notify = await answer(member.user, 'notify', 'on', { what: 'results' });
   if (!notify.startsWith('Turned on') || /refused|failed|could not/i.test(notify))
     throw new SoakError(`/notify on results in server ${server.guildId} was refused: ${notify}`);
   const dms = discord.dms(member.user);
