@@ -167,7 +167,7 @@ describe('sandbox Discord: attachments over the real wire', () => {
       );
     };
     const handle = sandbox.runCommand({ user: alice, guildId, channelId, name: 'splits' });
-    const reply = await handle.reply({ timeoutMs: 3000 });
+    const reply = await handle.reply({ timeoutMs: 10_000 });
     expect(reply.attachments.map((a) => a.filename)).toEqual(['first.png']);
     const message = await within(edited, 3000, 'editReply');
     expect(message.attachments.map((a) => a.name)).toEqual(['second.png']);
@@ -184,7 +184,7 @@ describe('sandbox Discord: attachments over the real wire', () => {
       await interaction.followUp({ files: [new AttachmentBuilder(png(6), { name: 'later.png' })] });
     };
     const handle = sandbox.runCommand({ user: alice, guildId, channelId, name: 'splits' });
-    const answer = await handle.answer({ timeoutMs: 3000 });
+    const answer = await handle.answer({ timeoutMs: 10_000 });
     expect(sandbox.attachments(answer.id).map((a) => [a.name, a.bytes.equals(png(6))])).toEqual([['later.png', true]]);
   });
 
@@ -201,7 +201,7 @@ describe('sandbox Discord: attachments over the real wire', () => {
       });
       const sent = await (await channel()).send({ files: [new AttachmentBuilder(png(1), { name: 'a.png' })] });
       await sent.edit({ files: [new AttachmentBuilder(png(2), { name: 'b.png' })] });
-      await sandbox.waitFor(() => seen.length >= 2, { timeoutMs: 3000, description: 'two dispatches' });
+      await sandbox.waitFor(() => seen.length >= 2, { timeoutMs: 10_000, description: 'two dispatches' });
       expect(seen).toEqual([
         { t: 'MESSAGE_CREATE', names: ['a.png'] },
         { t: 'MESSAGE_UPDATE', names: ['b.png'] },
@@ -229,9 +229,9 @@ describe('sandbox Discord: attachments over the real wire', () => {
     };
     const reply = await sandbox
       .runCommand({ user: alice, guildId, channelId, name: 'splits' })
-      .reply({ timeoutMs: 3000 });
+      .reply({ timeoutMs: 10_000 });
     const click = sandbox.clickButton({ message: reply, customId: 'leg1', user: alice });
-    const updated = await click.reply({ timeoutMs: 3000 });
+    const updated = await click.reply({ timeoutMs: 10_000 });
     expect(click.responseType).toBe(7);
     expect(updated.id).toBe(reply.id);
     expect(sandbox.attachments(reply.id).map((a) => [a.name, a.description, a.bytes.equals(png(11))])).toEqual([

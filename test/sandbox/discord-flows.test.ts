@@ -67,7 +67,7 @@ describe('sandbox Discord: more flows', () => {
       inGuild = interaction.inGuild();
       await interaction.reply(`Hei ${interaction.user.username} (${interaction.locale})`);
     };
-    const reply = await sandbox.runCommand({ user: alice, name: 'me' }).reply({ timeoutMs: 3000 });
+    const reply = await sandbox.runCommand({ user: alice, name: 'me' }).reply({ timeoutMs: 10_000 });
     expect(reply.content).toBe('Hei alice (no)');
     expect(inGuild).toBe(false);
     expect(sandbox.dms(alice).map((m) => m.content)).toEqual(['Hei alice (no)']);
@@ -97,16 +97,18 @@ describe('sandbox Discord: more flows', () => {
         await interaction.update({ content: `Runner: ${interaction.users.first()?.username}`, components: [] });
       }
     };
-    const menu = await sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' }).reply({ timeoutMs: 3000 });
+    const menu = await sandbox
+      .runCommand({ guildId, channelId, user: alice, name: 'menu' })
+      .reply({ timeoutMs: 10_000 });
     expect(renderMessageText(menu)).toBe('eventor-bot (BOT):\nPick\n[v Class: H21 | D21]\n[v Select user]');
     const picked = sandbox.selectMenu({ message: menu, customId: 'class', values: ['d21'], user: alice });
-    expect((await picked.reply({ timeoutMs: 3000 })).content).toBe('Class: d21');
+    expect((await picked.reply({ timeoutMs: 10_000 })).content).toBe('Class: d21');
     expect(picked.deferred).toBe(true);
     expect(() => sandbox.selectMenu({ message: menu, customId: 'class', values: ['x'], user: alice })).toThrow(
       /no option/,
     );
     const who = sandbox.selectMenu({ message: menu, customId: 'who', values: [alice.id], user: alice });
-    expect((await who.reply({ timeoutMs: 3000 })).content).toBe('Runner: alice');
+    expect((await who.reply({ timeoutMs: 10_000 })).content).toBe('Runner: alice');
   });
 
   it('supports reply({ withResponse }), fetchReply, deleteReply and a follow-up that fills a deferral', async () => {
@@ -129,13 +131,13 @@ describe('sandbox Discord: more flows', () => {
       }
     };
     const first = sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' });
-    await sandbox.waitFor(() => log.includes('deleted'), { timeoutMs: 3000 });
+    await sandbox.waitFor(() => log.includes('deleted'), { timeoutMs: 10_000 });
     expect(log).toEqual(['resource:hello', 'fetched:hello', 'deleted']);
     expect(first.original()?.deleted).toBe(true);
     expect(sandbox.messages(channelId)).toEqual([]);
 
     const second = sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' });
-    const reply = await second.reply({ timeoutMs: 3000 });
+    const reply = await second.reply({ timeoutMs: 10_000 });
     expect(reply.content).toBe('filled');
     expect(second.followUps()).toEqual([]);
     expect(second.history().map((e) => e.kind)).toEqual(['callback', 'followUp']);
@@ -156,7 +158,7 @@ describe('sandbox Discord: more flows', () => {
       });
     };
     const handle = sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' });
-    await sandbox.waitFor(() => handle.history().some((e) => e.kind === 'editOriginal'), { timeoutMs: 3000 });
+    await sandbox.waitFor(() => handle.history().some((e) => e.kind === 'editOriginal'), { timeoutMs: 10_000 });
     const reply = handle.original()!;
     expect(reply.content).toBe('Results (final)');
     // An edit's `attachments` lists what to keep; discord.js lists only the new file, so it replaces the old one.
@@ -180,7 +182,7 @@ describe('sandbox Discord: more flows', () => {
     const seen: string[] = [];
     client.on('messageCreate', (message) => seen.push(message.content));
     sandbox.say({ channelId, user: alice, content: '!help' });
-    await sandbox.waitFor(() => seen.length > 0, { timeoutMs: 3000 });
+    await sandbox.waitFor(() => seen.length > 0, { timeoutMs: 10_000 });
     expect(seen).toEqual(['!help']);
   });
 
@@ -197,13 +199,13 @@ describe('sandbox Discord: more flows', () => {
       .reply({ timeoutMs: 5000 });
     expect(reply.content).toBe('still here');
     // Heartbeats (interval 200 ms) are acknowledged, so the client never declares the connection dead.
-    await sandbox.waitFor(() => sandbox.gatewayFrames().filter((f) => f.op === 1).length >= 2, { timeoutMs: 3000 });
+    await sandbox.waitFor(() => sandbox.gatewayFrames().filter((f) => f.op === 1).length >= 2, { timeoutMs: 10_000 });
   });
 
   it('announces guilds created after login, and close() stops a client the test forgot to destroy', async () => {
     const client = await login();
     const late = sandbox.createGuild({ name: 'Late Club' });
-    await sandbox.waitFor(() => client.guilds.cache.get(late.id), { timeoutMs: 3000 });
+    await sandbox.waitFor(() => client.guilds.cache.get(late.id), { timeoutMs: 10_000 });
     const events: string[] = [];
     client.on('shardDisconnect', (event) => events.push(`disconnect ${event.code}`));
     client.on('shardReconnecting', () => events.push('reconnecting'));
@@ -226,14 +228,15 @@ describe('sandbox Discord: more flows', () => {
           return /no bot is connected/.test((error as Error).message);
         }
       },
-      { timeoutMs: 3000 },
+      { timeoutMs: 10_000 },
     );
     await login();
     onInteraction = async (interaction) => {
       if (interaction.isChatInputCommand()) await interaction.reply('restarted');
     };
     expect(
-      (await sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' }).reply({ timeoutMs: 3000 })).content,
+      (await sandbox.runCommand({ guildId, channelId, user: alice, name: 'menu' }).reply({ timeoutMs: 10_000 }))
+        .content,
     ).toBe('restarted');
   });
 

@@ -135,11 +135,11 @@ describe('sandbox Discord: gateway sharding', () => {
       for (const [i, guildId] of guilds.entries()) {
         const reply = await sandbox
           .runCommand({ guildId, channelId: channels[i]!, user: alice, name: 'me' })
-          .reply({ timeoutMs: 3000 });
+          .reply({ timeoutMs: 10_000 });
         expect(reply.content).toBe(`answered by shard${shardOf(guildId, 2)}`);
       }
       // A DM has no guild: shard 0 only.
-      const dm = await sandbox.runCommand({ user: alice, name: 'me' }).reply({ timeoutMs: 3000 });
+      const dm = await sandbox.runCommand({ user: alice, name: 'me' }).reply({ timeoutMs: 10_000 });
       expect(dm.content).toBe('answered by shard0');
       expect(seen).toEqual([
         `shard0:${guilds[0]}`,

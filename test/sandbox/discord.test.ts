@@ -163,7 +163,7 @@ describe('sandbox Discord with a real discord.js client', () => {
     expect(renderInteractionText(handle.payload)).toBe(
       `alice used /ping count: 3 loud: true who: ${admin.id} where: ${channelId}`,
     );
-    const reply = await handle.reply({ timeoutMs: 3000 });
+    const reply = await handle.reply({ timeoutMs: 10_000 });
     expect(reply.content).toBe('pong x3');
     expect(reply.ephemeral).toBe(false);
     expect(seen).toEqual({
@@ -219,11 +219,11 @@ describe('sandbox Discord with a real discord.js client', () => {
       await interaction.webhook.editMessage(second.id, { content: 'second (edited)' });
     };
     const handle = sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping' });
-    const reply = await handle.reply({ timeoutMs: 3000 });
+    const reply = await handle.reply({ timeoutMs: 10_000 });
     expect(reply).toMatchObject({ content: 'done', ephemeral: true, loading: false });
     expect(reply.embeds[0]?.fields).toEqual([{ name: 'Class', value: 'H21' }]);
     expect(handle.deferred).toBe(true);
-    const followUps = await handle.waitForFollowUps(2, { timeoutMs: 3000 });
+    const followUps = await handle.waitForFollowUps(2, { timeoutMs: 10_000 });
     await sandbox.waitFor(() => handle.history().some((e) => e.kind === 'editFollowUp'));
     expect(handle.followUps().map((m) => [m.content, m.ephemeral])).toEqual([
       ['first follow-up', false],
@@ -258,7 +258,7 @@ describe('sandbox Discord with a real discord.js client', () => {
       subcommand: 'find',
       focused: 'query',
       value: 'Lin',
-      timeoutMs: 3000,
+      timeoutMs: 10_000,
     });
     expect(choices).toEqual([
       { name: 'Lin 0', value: 'e0' },
@@ -273,7 +273,7 @@ describe('sandbox Discord with a real discord.js client', () => {
       focused: 'query',
       value: 'many',
     });
-    await sandbox.waitFor(() => handlerErrors.length > 0, { timeoutMs: 3000 });
+    await sandbox.waitFor(() => handlerErrors.length > 0, { timeoutMs: 10_000 });
     const error = handlerErrors[0] as DiscordAPIError;
     expect(error).toBeInstanceOf(DiscordAPIError);
     expect(error.code).toBe(50035);
@@ -297,7 +297,7 @@ describe('sandbox Discord with a real discord.js client', () => {
     const reply = await sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping' }).reply();
     const click = sandbox.clickButton({ message: reply, customId: 'signup', user: admin });
     expect(renderInteractionText(click.payload)).toBe('admin clicked [Sign up]');
-    const updated = await click.reply({ timeoutMs: 3000 });
+    const updated = await click.reply({ timeoutMs: 10_000 });
     expect(updated.id).toBe(reply.id);
     expect(updated.content).toBe('Signed up: admin');
     expect(updated.components).toEqual([]);
@@ -326,13 +326,13 @@ describe('sandbox Discord with a real discord.js client', () => {
       }
     };
     const opener = sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping' });
-    const modal = await opener.waitForModal({ timeoutMs: 3000 });
+    const modal = await opener.waitForModal({ timeoutMs: 10_000 });
     expect(modal).toMatchObject({ custom_id: 'feedback', title: 'Feedback' });
     await expect(opener.reply({ timeoutMs: 1000 })).rejects.toThrow(/modal/);
     expect(() => sandbox.submitModal({ customId: 'feedback', fields: {}, user: alice })).toThrow(/required/);
     const submitted = sandbox.submitModal({ customId: 'feedback', fields: { text: 'Great course' }, user: alice });
     expect(renderInteractionText(submitted.payload)).toBe('alice submitted modal feedback (text: Great course)');
-    const reply = await submitted.reply({ timeoutMs: 3000 });
+    const reply = await submitted.reply({ timeoutMs: 10_000 });
     expect(reply).toMatchObject({ content: 'Thanks: Great course', ephemeral: true });
   });
 
@@ -382,7 +382,7 @@ describe('sandbox Discord with a real discord.js client', () => {
         .code,
     ).toBe(10008);
     // THREAD_CREATE reached the client: the thread is in its cache, under the channel.
-    const cached = await sandbox.waitFor(() => client.channels.cache.get(post.id) ?? null, { timeoutMs: 3000 });
+    const cached = await sandbox.waitFor(() => client.channels.cache.get(post.id) ?? null, { timeoutMs: 10_000 });
     expect(cached.isThread() && cached.parentId).toBe(channelId);
     expect(await client.rest.get(Routes.channel(post.id))).toMatchObject({
       id: post.id,
@@ -525,7 +525,7 @@ describe('sandbox Discord with a real discord.js client', () => {
     const handle = sandbox.runCommand({ guildId, channelId, user: alice, name: 'ping' });
     clock += 3001;
     release();
-    await sandbox.waitFor(() => late, { timeoutMs: 3000 });
+    await sandbox.waitFor(() => late, { timeoutMs: 10_000 });
     expect(late).toBeInstanceOf(DiscordAPIError);
     expect((late as DiscordAPIError).code).toBe(10062);
     expect(handle.acknowledged).toBe(false);
