@@ -87,6 +87,13 @@ describe("the live board in the race's thread (real discord.js, sandbox Discord,
       .filter((m) => m.embeds.length > 0 && /Live|Slutligt/.test(m.embeds[0]!.title ?? ''));
   /** The results channel's messages that have a thread, and the threads' ids. */
   const threadsOf = (s: Setup) => s.world.discord.messages(s.results.id).flatMap((m) => m.threadId ?? []);
+  /** The bot's live turns a clock minute apart until `minutes` after the first start (at most `steps` turns). */
+  const turnUntil = async (s: Setup, minutes: number, steps: number) => {
+    for (let step = 0; step < steps && clock < s.span.firstStart + minutes * MINUTE; step++) {
+      clock += MINUTE;
+      await s.world.bot.live!.turn(now());
+    }
+  };
 
   it('opens the race thread once, even with two processes turning at once, and the results follow into it', async () => {
     const s = await setUp();
@@ -107,10 +114,7 @@ describe("the live board in the race's thread (real discord.js, sandbox Discord,
     expect(boardsIn(s, s.live.id)).toHaveLength(0);
 
     // The race goes on: the board is edited in the thread, never posted again.
-    for (let step = 0; step < 40 && clock < s.span.firstStart + 30 * MINUTE; step++) {
-      clock += MINUTE;
-      await s.world.bot.live!.turn(now());
-    }
+    await turnUntil(s, 30, 40);
     expect(boardsIn(s, threadId)).toHaveLength(1);
     expect(boardsIn(s, threadId)[0]!.edits.length).toBeGreaterThan(0);
     expect(boardsIn(s, s.live.id)).toHaveLength(0);
@@ -169,17 +173,11 @@ describe("the live board in the race's thread (real discord.js, sandbox Discord,
 
   it('a thread deleted mid-race: the board goes on in the live channel, once, and the admins are told once', async () => {
     const s = await setUp();
-    for (let step = 0; step < 20 && clock < s.span.firstStart + 10 * MINUTE; step++) {
-      clock += MINUTE;
-      await s.world.bot.live!.turn(now());
-    }
+    await turnUntil(s, 10, 20);
     const [threadId] = threadsOf(s);
     expect(boardsIn(s, threadId!)).toHaveLength(1);
     s.world.discord.deleteChannel(threadId!);
-    for (let step = 0; step < 20 && clock < s.span.firstStart + 40 * MINUTE; step++) {
-      clock += MINUTE;
-      await s.world.bot.live!.turn(now());
-    }
+    await turnUntil(s, 40, 20);
     const boards = boardsIn(s, s.live.id);
     expect(boards).toHaveLength(1);
     expect(boards[0]!.edits.length).toBeGreaterThan(0);
@@ -192,17 +190,11 @@ describe("the live board in the race's thread (real discord.js, sandbox Discord,
 
   it('a thread archived mid-race: the board goes on in the live channel, once', async () => {
     const s = await setUp();
-    for (let step = 0; step < 20 && clock < s.span.firstStart + 10 * MINUTE; step++) {
-      clock += MINUTE;
-      await s.world.bot.live!.turn(now());
-    }
+    await turnUntil(s, 10, 20);
     const [threadId] = threadsOf(s);
     const edits = boardsIn(s, threadId!)[0]!.edits.length;
     s.world.discord.archiveThread(threadId!);
-    for (let step = 0; step < 20 && clock < s.span.firstStart + 40 * MINUTE; step++) {
-      clock += MINUTE;
-      await s.world.bot.live!.turn(now());
-    }
+    await turnUntil(s, 40, 20);
     // The board in the thread stays as it was; the one in the channel goes on.
     expect(boardsIn(s, threadId!)[0]!.edits).toHaveLength(edits);
     const boards = boardsIn(s, s.live.id);
