@@ -64,6 +64,11 @@ describe('eventor-bot health', () => {
 
   describe(`PostgreSQL, two processes (shards 0 and 1 of 2) ${NEEDS_POSTGRES}`, () => {
     const server = usePostgres();
+    // Registered after the server's own afterAll, so it runs before it (hooks unwind as a stack):
+    // a bot still running when its database goes away would spend its stop waiting for it.
+    afterAll(async () => {
+      for (const bot of running.splice(0)) await bot.stop();
+    });
 
     it('healthy with both; once one stops it is named, and only its own check fails', async () => {
       const admin = new pg.Client({ connectionString: server().url });
