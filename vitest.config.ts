@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm test` runs every project; `npx vitest run --project unit` (or e2e, security, …) runs one.
- * The folders of `test/` say what a test exercises: see `test/README.md`.
+ * `npm test` runs both projects: `main`, every test file once, and `postgres-feeds`, some of them
+ * again on the other database. The folders of `test/` say what a test exercises (`test/README.md`);
+ * one folder or file runs on its own by its path: `npx vitest run test/unit`.
  */
-const PROJECTS = ['unit', 'eventor', 'live', 'sandbox', 'e2e', 'security', 'cli', 'repo', 'postgres'] as const;
 
 /**
  * The store and feed tests again with every loopback world's store on PostgreSQL (one server per
@@ -46,16 +46,17 @@ export default defineConfig({
     // The default summary, then one line counting the tests skipped and why.
     reporters: ['default', './test/support/skipped-reporter.ts'],
     projects: [
-      ...PROJECTS.map((name) => ({
+      {
         extends: true as const,
         test: {
-          name,
-          include: [`test/${name}/**/*.test.ts`],
-          // Tests that start the bot as its own process run the compiled program: build it first,
-          // once per run whichever projects run (the unit and PostgreSQL tests import the sources only).
-          globalSetup: name === 'unit' || name === 'postgres' ? [] : ['test/support/build.ts'],
+          // One project for every folder, not one each: a project has workers of its own, and each
+          // worker loads vitest, discord.js and the product again (about a sixth of the run's CPU).
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          // Tests that start the bot as its own process run the compiled program: build it first.
+          globalSetup: ['test/support/build.ts'],
         },
-      })),
+      },
       {
         extends: true as const,
         test: {

@@ -1,5 +1,5 @@
 // `npm test`: the type check, the linter and formatter and the dependency rule, beside every test
-// project. With arguments it is a focused run (`npm test -- --project unit`, `npm test --
+// project. With arguments it is a focused run (`npm test -- test/unit`, `npm test --
 // test/unit/days.test.ts`): vitest alone with those arguments, so a contributor gets a part's answer
 // in seconds.
 import { Buffer } from 'node:buffer';
