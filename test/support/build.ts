@@ -14,7 +14,7 @@ export default async function build(): Promise<void> {
   const shared = globalThis as { [BUILD]?: Promise<unknown> };
   shared[BUILD] ??= promisify(execFile)(
     process.execPath,
-    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'],
+    ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.build.json'],
     { timeout: 300_000 },
   );
   await shared[BUILD];
