@@ -163,6 +163,7 @@ describe('installing the packed package', () => {
         file.startsWith('commands/') ||
         file.startsWith('node_modules/') ||
         file.endsWith('.map') ||
+        file.endsWith('.d.ts') ||
         file.endsWith('.tsbuildinfo') ||
         file === '.env' ||
         /\.sqlite/.test(file),
