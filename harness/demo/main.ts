@@ -18,7 +18,7 @@ import { startSandboxEventor } from '../sandbox/eventor/server.js';
 import { type DemoStep, runBotSession } from './bot-session.js';
 import { DEFAULT_PICTURES_DIR, DemoPictures } from './pictures.js';
 import { runLiveSession } from './live-session.js';
-import { runSchedulerSession } from './scheduler-session.js';
+import { runSchedulerSession, type SchedulerSessionResult } from './scheduler-session.js';
 
 const TIME_ZONE = 'Europe/Stockholm';
 const when = new Intl.DateTimeFormat('en-GB', {
@@ -56,6 +56,12 @@ export interface DemoOptions {
    * eventor-bot-demo-pictures in the OS's temp folder).
    */
   picturesDir?: string;
+  /**
+   * Told part 3's result and the lines it wrote (its own transcript, without the demo's heading
+   * and summary) when it ends: a test checks the race weekend the demo played instead of playing
+   * it again. The transcript written is the same with or without it.
+   */
+  onSchedulerSession?: (result: SchedulerSessionResult, lines: readonly string[]) => void;
 }
 
 export async function runDemo(
@@ -197,11 +203,21 @@ export async function runDemo(
   let scheduled = false;
   try {
     // The same data as parts 1 and 2: the race weekend followed is one of the events they showed, on its date.
-    const part3 = await runSchedulerSession(write, {
-      base: startsAt,
-      pictures,
-      ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(3, dataset) } : {}),
-    });
+    const part3Lines: string[] = [];
+    const part3 = await runSchedulerSession(
+      options.onSchedulerSession
+        ? (line) => {
+            part3Lines.push(line);
+            write(line);
+          }
+        : write,
+      {
+        base: startsAt,
+        pictures,
+        ...(options.onDataset ? { onDataset: (dataset: SandboxDataset) => options.onDataset!(3, dataset) } : {}),
+      },
+    );
+    options.onSchedulerSession?.(part3, part3Lines);
     const edits = part3.posts.reduce((n, p) => n + p.edits.length, 0);
     write(
       `${part3.posts.length} posts and ${edits} edit${edits === 1 ? '' : 's'} by the bot; ${part3.problems.length === 0 ? 'every expected post appeared, once' : `${part3.problems.length} problem(s)`}.`,
