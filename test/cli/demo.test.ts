@@ -7,13 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED } from '../../harness/demo/bot-session.js';
 import { DEMO_SESSION, runDemo } from '../../harness/demo/main.js';
 import { lineDiff, type SchedulerSessionResult } from '../../harness/demo/scheduler-session.js';
-import type { SandboxDataset } from '../../harness/sandbox/eventor/dataset.js';
+import { SANDBOX_TIME_ZONE, type SandboxDataset } from '../../harness/sandbox/eventor/dataset.js';
 import { formatElapsed } from '../../src/eventor/time.js';
+import { addDays, localToday } from '../../src/time/days.js';
+import { localToInstant } from '../../src/time/zones.js';
 import { testNow } from '../support/clock.js';
 
 /** `text` as a regular expression matching itself. */
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The club's entries a reminder post names ("12 from the club have entered so far"). */
+function clubCount(text: string): number {
+  return Number(/(\d+) from the club (?:have|has) entered so far/.exec(text)?.[1]);
 }
 
 /** How many times `part` occurs in `text`. */
@@ -205,7 +212,10 @@ describe('npm run demo', () => {
         expect(reminder.text).toMatch(/\d+ from the club (have|has) entered so far/);
         expect(reminder.text).toContain('[Log in to Eventor]');
         expect(reminder.text).toMatch(/closes in \d+ (hours|days)/);
-        expect(reminder.edits).toEqual([]);
+        // Edited only as more from the club enter: never without a new entrant, so not at all when
+        // none enter while it is up (on some test instants one does, within hours).
+        expect(clubCount(reminder.finalText)).toBeGreaterThanOrEqual(clubCount(reminder.text));
+        expect(reminder.edits.length).toBeLessThanOrEqual(clubCount(reminder.finalText) - clubCount(reminder.text));
       }
     });
 
@@ -236,10 +246,44 @@ describe('npm run demo', () => {
       expect(post.text).not.toContain(`🥇 **${name}**`);
       expect(post.finalText).toContain(`🥇 **${name}** · ${formatElapsed(to)}`);
       expect(occurrences(transcript, '#resultat, the bot edited its post of')).toBe(1);
-      // Reminders are edited too, as more from the club enter (the sandbox's entries grow with its clock).
-      expect(transcript).toMatch(
-        /#anmälan, the bot edited its post of[^\n]*\n(?:.*\n){0,8}?\s*\+ > \d+ from the club have entered so far\./,
+      // Reminders are edited too, as more from the club enter (the sandbox's entries grow with its
+      // clock). Which reminders see an entrant come in depends on the test instant, so the sandbox
+      // says: one whose club count grew at a daytime hour while it was up (before its deadline and
+      // the walk's end) is edited, and the transcript shows its new count.
+      const ds = datasets.get(3)!;
+      const hour = new Intl.DateTimeFormat('en-GB', { timeZone: SANDBOX_TIME_ZONE, hour: '2-digit', hourCycle: 'h23' });
+      const walkEnd = Date.parse(
+        localToInstant(
+          addDays(localToday(new Date(result.event.start), SANDBOX_TIME_ZONE), 2),
+          '00:00',
+          SANDBOX_TIME_ZONE,
+        )!,
       );
+      const grewWhileUp = (post: (typeof result.posts)[number]): boolean => {
+        const ev = ds.events.find((e) => e.id === /\/Events\/Show\/(\d+)/.exec(post.text)?.[1]);
+        if (!ev) return false;
+        const club = (at: number): number =>
+          ds.entriesAt(ev, new Date(at)).filter((e) => e.competitor?.organisation?.id === ds.homeClub.id).length;
+        const posted = Date.parse(post.at);
+        // Counted as the bot counts (else this reminder tells nothing here).
+        if (club(posted) !== clubCount(post.text)) return false;
+        const deadline = ev.event.entryDeadlines.map((d) => Date.parse(d)).find((d) => d > posted) ?? walkEnd;
+        // Bounded: whole hours up to the walk's end, at most its ten days.
+        for (let at = posted + 3_600_000; at < Math.min(deadline, walkEnd); at += 3_600_000) {
+          const local = Number(hour.format(new Date(at)));
+          if (local >= 7 && local < 22 && club(at) > clubCount(post.text)) return true;
+        }
+        return false;
+      };
+      const reminders = result.posts.filter((p) => p.kind === 'reminders');
+      const grew = reminders.filter(grewWhileUp);
+      for (const post of grew) expect(post.edits.length, post.text.split('\n')[0]).toBeGreaterThan(0);
+      for (const edited of reminders.filter((p) => p.edits.length > 0))
+        expect(transcript).toMatch(
+          new RegExp(
+            `#anmälan, the bot edited its post of[^\\n]*\\n(?:.*\\n){0,8}?\\s*\\+ > ${clubCount(edited.finalText)} from the club have entered so far\\.`,
+          ),
+        );
     });
 
     it("shows the weekly digest once, Thursday 18:00 of race week, with the race among the club's starts", () => {
