@@ -56,20 +56,18 @@ export class FirstAnswers {
    * that hangs (Discord slow, a rate limit) holds the answers RENDER_HOLD_MAX_MS at most.
    */
   readonly #waitingToRender = new OnePerTurn<Start>(({ start }) => start(), {
-    hold: () => (this.#deferralsInFlight === 0 ? null : this.#deferralsSettledOrLate()),
+    hold: () => this.#deferralsInFlight.noneLeft(),
     laneOf: ({ lane }) => lane,
   });
-  #deferralsInFlight = 0;
-  /** Settles when no deferral is in flight any more, or RENDER_HOLD_MAX_MS after it was first asked for. */
-  #deferralsSettled: { promise: Promise<void>; wake: () => void } | null = null;
+  /** Deferrals on their way to Discord; the render hold lasts RENDER_HOLD_MAX_MS at most. */
+  readonly #deferralsInFlight = new InFlight(RENDER_HOLD_MAX_MS);
   /** First answers begun and not yet sent (nor given up on): the members waiting for a first sign. */
-  #unsent = 0;
-  #allSent: { promise: Promise<void>; wake: () => void } | null = null;
+  readonly #unsent = new InFlight();
   /** What the answers begun here reach of this object (it is theirs alone). */
   readonly #turns: Turns = {
     join: (start) => this.#joinTurn(start),
-    deferralSent: () => void this.#deferralsInFlight++,
-    deferralDone: () => this.#deferralDone(),
+    deferralSent: () => this.#deferralsInFlight.add(),
+    deferralDone: () => this.#deferralsInFlight.done(),
     unsent: () => this.#unsentOne(),
   };
 
@@ -81,26 +79,18 @@ export class FirstAnswers {
    * (docs/benchmarks.md, live-ack-p95-during-boards-ms).
    */
   unsent(): Promise<void> | null {
-    if (this.#unsent === 0) return null;
-    if (this.#allSent === null) {
-      let wake!: () => void;
-      const promise = new Promise<void>((resolve) => (wake = resolve));
-      this.#allSent = { promise, wake };
-    }
-    return this.#allSent.promise;
+    return this.#unsent.noneLeft();
   }
 
   /** Counts one first answer as unsent; the function counts it sent (once, whichever comes first). */
   #unsentOne(): () => void {
-    this.#unsent++;
+    this.#unsent.add();
     let counted = true;
     const sent = (): void => {
       if (!counted) return;
       counted = false;
       clearTimeout(late);
-      if (--this.#unsent > 0) return;
-      this.#allSent?.wake();
-      this.#allSent = null;
+      this.#unsent.done();
     };
     const late = setTimeout(sent, UNSENT_MAX_MS);
     late.unref();
@@ -138,21 +128,38 @@ export class FirstAnswers {
     turn[0]!.answer.defer().catch(() => undefined);
     this.#waitingToRender.push(...turn);
   }
+}
 
-  #deferralsSettledOrLate(): Promise<void> {
-    if (this.#deferralsSettled === null) {
-      let wake!: () => void;
-      const promise = new Promise<void>((resolve) => (wake = resolve));
-      setTimeout(wake, RENDER_HOLD_MAX_MS).unref();
-      this.#deferralsSettled = { promise, wake };
-    }
-    return this.#deferralsSettled.promise;
+/**
+ * A count of things under way, and a promise that settles once none is left (or `lateMs` after it
+ * was first asked for, if given; it then stays settled until none is left).
+ */
+class InFlight {
+  #count = 0;
+  #noneLeft: { promise: Promise<void>; wake: () => void } | null = null;
+
+  constructor(private readonly lateMs: number | null = null) {}
+
+  add(): void {
+    this.#count++;
   }
 
-  #deferralDone(): void {
-    if (--this.#deferralsInFlight > 0) return;
-    this.#deferralsSettled?.wake();
-    this.#deferralsSettled = null;
+  done(): void {
+    if (--this.#count > 0) return;
+    this.#noneLeft?.wake();
+    this.#noneLeft = null;
+  }
+
+  /** Null when nothing is under way; else the promise. */
+  noneLeft(): Promise<void> | null {
+    if (this.#count === 0) return null;
+    if (this.#noneLeft === null) {
+      let wake!: () => void;
+      const promise = new Promise<void>((resolve) => (wake = resolve));
+      if (this.lateMs !== null) setTimeout(wake, this.lateMs).unref();
+      this.#noneLeft = { promise, wake };
+    }
+    return this.#noneLeft.promise;
   }
 }
 
@@ -297,9 +304,7 @@ export class FirstAnswer {
   async #send(respond: () => Promise<unknown>): Promise<void> {
     try {
       await respond();
-      this.#sent();
     } catch (error) {
-      this.#sent();
       if (!(
         error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged
       ))
@@ -309,6 +314,8 @@ export class FirstAnswer {
       if (this.#direct) interaction.replied = true;
       else interaction.deferred = true;
       if ('reply' in this.#kind) interaction.ephemeral = this.#kind.reply === 'ephemeral';
+    } finally {
+      this.#sent();
     }
   }
 
