@@ -19,6 +19,7 @@ import { Worker } from 'node:worker_threads';
 import { millisecondsInMinute as MINUTE } from 'date-fns/constants';
 import { COMMANDS } from '../../commands/index.js';
 import { deployCommands } from '../../src/bot/deploy.js';
+import type { LiveTurn } from '../../src/feeds/kinds/live/poller.js';
 import { liveRaceOf } from '../loopback/live-race.js';
 import { startSandboxDiscord } from '../sandbox/discord/index.js';
 import { startSandboxEventor } from '../sandbox/eventor/server.js';
@@ -118,8 +119,8 @@ class LiveBot {
   }
 
   /** One turn of the live pollers at the clock's time; resolves when it has ended. */
-  async turn(): Promise<LiveTurnDone> {
-    const reply = this.#reply<LiveTurnDone>('turned');
+  async turn(): Promise<LiveTurn> {
+    const reply = this.#reply<LiveTurn>('turned');
     this.#worker.postMessage('turn');
     return reply;
   }
@@ -132,15 +133,6 @@ class LiveBot {
     if (this.#errors.length > 0)
       throw this.#errors[0] instanceof Error ? this.#errors[0] : new Error(String(this.#errors[0]));
   }
-}
-
-/** What a turn did (src/feeds/kinds/live/poller.ts `LiveTurn`). */
-interface LiveTurnDone {
-  polled: number[];
-  posts: number;
-  edits: number;
-  dms: number;
-  failed: number;
 }
 
 export async function measureLive(options: { servers: number; minutes: number }): Promise<LiveRun> {
